@@ -1,0 +1,63 @@
+// swift-tools-version:6.1
+// IMWire: wire codecs, status registries, reconnect model and a conformance checker
+// for four instant-messaging cloud protocols. One module per layer or dialect;
+// data flows from IMWireCore (bytes) up to the imwire CLI, never the other way.
+import PackageDescription
+
+let package = Package(
+    name: "IMWire",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "IMWire", targets: ["IMWire"]),
+        .executable(name: "imwire", targets: ["imwire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // bytes: cursor, writer, varints, findings, limits, strict JSON
+        .target(name: "IMWireCore"),
+
+        // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
+        .target(
+            name: "IMWireLeanCloud",
+            dependencies: [
+                "IMWireCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Generated/README.md"]
+        ),
+
+        // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
+        .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
+
+        // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
+        .target(
+            name: "IMWireConformance",
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud"]
+        ),
+
+        // surface: umbrella module and CLI
+        .target(
+            name: "IMWire",
+            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
+        ),
+        .executableTarget(
+            name: "imwire",
+            dependencies: [
+                "IMWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
+        .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
+        .testTarget(
+            name: "IMWireConformanceTests",
+            dependencies: ["IMWireConformance", "IMWire"]
+        ),
+    ]
+)
