@@ -1,0 +1,37 @@
+/// An append-only byte buffer with the integer encodings the codecs need.
+public struct ByteWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public var count: Int { bytes.count }
+
+    public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    public mutating func append<S: Sequence>(contentsOf sequence: S) where S.Element == UInt8 {
+        bytes.append(contentsOf: sequence)
+    }
+
+    public mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
+
+    public mutating func append(utf8 string: String) { bytes.append(contentsOf: string.utf8) }
+
+    public mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T, _ order: Endianness) {
+        let size = MemoryLayout<T>.size
+        for index in 0..<size {
+            let shift = order == .big ? 8 * (size - 1 - index) : 8 * index
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+
+    /// A protobuf base-128 varint in its minimal form.
+    public mutating func appendVarint(_ value: UInt64) { Varint.write(value, into: &bytes) }
+
+    /// Overwrites bytes already written (e.g. a length known only afterwards).
+    public mutating func overwrite(at index: Int, with newBytes: [UInt8]) {
+        bytes.replaceSubrange(index..<(index + newBytes.count), with: newBytes)
+    }
+}

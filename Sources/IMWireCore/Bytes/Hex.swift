@@ -1,0 +1,53 @@
+/// Hexadecimal text for bytes: lowercase out, case-insensitive in, whitespace and `:` ignored.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    public static func encode<S: Sequence>(_ bytes: S, separator: String = "") -> String where S.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * (2 + separator.utf8.count))
+        var first = true
+        for byte in bytes {
+            if !first { out.append(contentsOf: separator.utf8) }
+            first = false
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Offset of the offending character in the text (UTF-8 bytes).
+        public let offset: Int
+        public let reason: String
+        public var description: String { "invalid hex at offset \(offset): \(reason)" }
+    }
+
+    public static func decode(_ text: String) throws(DecodeError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8? = nil
+        var highOffset = 0
+        for (offset, char) in text.utf8.enumerated() {
+            let nibble: UInt8
+            switch char {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = char - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ":"):
+                if high != nil { throw DecodeError(offset: offset, reason: "separator inside a byte") }
+                continue
+            default:
+                throw DecodeError(offset: offset, reason: "not a hex digit")
+            }
+            if let pending = high {
+                out.append(pending << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+                highOffset = offset
+            }
+        }
+        if high != nil { throw DecodeError(offset: highOffset, reason: "odd number of hex digits") }
+        return out
+    }
+}

@@ -1,0 +1,255 @@
+/// Why a JSON text was rejected, and where (byte offset from the start of the text).
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let offset: Int
+    public let reason: String
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+    public var description: String { "invalid JSON at offset \(offset): \(reason)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes: no comments, no trailing commas, no NaN, no lone
+/// surrogates, no raw control characters in strings, nesting capped by `Limits.maxJSONDepth`.
+public struct JSONParser {
+    public static func parse(_ text: String, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+        var utf8 = text
+        return try utf8.withUTF8 { buffer in
+            Result { () throws(JSONError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
+        }.get()
+    }
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) in try parse(raw, maxDepth: maxDepth) }
+        }.get()
+    }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw JSONError(offset: parser.index, reason: "unexpected data after the JSON value")
+        }
+        return value
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private let maxDepth: Int
+    private var index = 0
+
+    private init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0a, 0x0d: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func fail(_ reason: String, at offset: Int? = nil) -> JSONError {
+        JSONError(offset: offset ?? index, reason: reason)
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
+        guard index < bytes.count else { throw fail("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character, expected a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw fail("unexpected end of input in a literal", at: start) }
+        let matches = literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[start + $0] == expected[$0] }
+        }
+        guard matches else { throw fail("invalid literal", at: start) }
+        index += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyOffset = index
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            object.append(key, value, offset: keyOffset)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(object)
+            default: throw fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw fail("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit", at: index) }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw fail("leading zero in a number") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit in an exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return JSONNumber(literal: literal)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func parseString() throws(JSONError) -> String {
+        let start = index
+        index += 1
+        // Fast path: no escapes, ASCII or valid UTF-8 verified in one pass.
+        var runStart = index
+        var scratch: [UInt8]? = nil
+        var validator = UTF8Validator()
+        while true {
+            guard index < bytes.count else { throw fail("unterminated string", at: start) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let run = UnsafeRawBufferPointer(rebasing: bytes[runStart..<index])
+                if let bad = validator.feed(run) { throw fail("invalid UTF-8 in a string", at: runStart + bad) }
+                guard validator.isComplete else { throw fail("truncated UTF-8 sequence in a string", at: index) }
+                index += 1
+                if var collected = scratch {
+                    collected.append(contentsOf: run)
+                    return String(decoding: collected, as: UTF8.self)
+                }
+                return String(decoding: run, as: UTF8.self)
+            }
+            if byte < 0x20 { throw fail("raw control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                let run = UnsafeRawBufferPointer(rebasing: bytes[runStart..<index])
+                if let bad = validator.feed(run) { throw fail("invalid UTF-8 in a string", at: runStart + bad) }
+                guard validator.isComplete else { throw fail("truncated UTF-8 sequence in a string", at: index) }
+                var collected = scratch ?? []
+                collected.append(contentsOf: run)
+                try parseEscape(into: &collected)
+                scratch = collected
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+    }
+
+    private mutating func parseEscape(into out: inout [UInt8]) throws(JSONError) {
+        let escapeStart = index
+        index += 1
+        guard index < bytes.count else { throw fail("unterminated escape", at: escapeStart) }
+        let char = bytes[index]
+        index += 1
+        switch char {
+        case UInt8(ascii: "\""): out.append(0x22)
+        case UInt8(ascii: "\\"): out.append(0x5c)
+        case UInt8(ascii: "/"): out.append(0x2f)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0c)
+        case UInt8(ascii: "n"): out.append(0x0a)
+        case UInt8(ascii: "r"): out.append(0x0d)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try parseHex4())
+            if (0xd800...0xdbff).contains(scalar) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw fail("high surrogate without a low surrogate", at: escapeStart)
+                }
+                index += 2
+                let low = UInt32(try parseHex4())
+                guard (0xdc00...0xdfff).contains(low) else { throw fail("high surrogate without a low surrogate", at: escapeStart) }
+                scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
+            } else if (0xdc00...0xdfff).contains(scalar) {
+                throw fail("lone low surrogate", at: escapeStart)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point", at: escapeStart) }
+            out.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            throw fail("invalid escape", at: escapeStart)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONError) -> UInt16 {
+        guard bytes.count - index >= 4 else { throw fail("truncated \\u escape") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let char = bytes[index]
+            let nibble: UInt8
+            switch char {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = char - UInt8(ascii: "A") + 10
+            default: throw fail("invalid hex digit in a \\u escape")
+            }
+            value = value << 4 | UInt16(nibble)
+            index += 1
+        }
+        return value
+    }
+}
