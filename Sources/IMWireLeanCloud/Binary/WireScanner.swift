@@ -1,0 +1,184 @@
+import IMWireCore
+
+/// A strict, schema-driven walk over protobuf bytes. It does not build values; it reports every
+/// deviation from the schema and from canonical protobuf with the byte offset where it starts.
+/// Structural damage (truncation, an impossible varint or wire type, nesting beyond the limit)
+/// stops the walk: `scan` then returns `false`, and nothing after that point can be trusted.
+struct WireScanner {
+    private(set) var findings: [Finding] = []
+    /// Offset of the first tag of each top-level field, for findings about the decoded command.
+    private(set) var topLevelOffsets: [Int32: Int] = [:]
+    private let maxDepth: Int
+
+    init(limits: Limits) {
+        maxDepth = limits.maxNestingDepth
+    }
+
+    /// Scans a whole buffer as one `message`. Returns false on structural damage.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, as message: LeanCloudSchema.MessageID) -> Bool {
+        var reader = ByteReader(bytes)
+        return scanMessage(&reader, message, depth: 1)
+    }
+
+    private mutating func report(_ rule: Rule, _ message: String, at offset: Int) {
+        findings.append(rule.finding(message, at: offset))
+    }
+
+    private mutating func scanMessage(_ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int) -> Bool {
+        let schema = LeanCloudSchema.message(id)
+        guard depth <= maxDepth else {
+            report(LeanCloudRules.nestingTooDeep, "\(schema.name) nested at depth \(depth), limit \(maxDepth)", at: reader.offset)
+            return false
+        }
+        let start = reader.offset
+        var seen = FieldSet()
+        while !reader.isAtEnd {
+            let tagOffset = reader.offset
+            guard let tag = readVarint(&reader, what: "tag") else { return false }
+            let wireBits = UInt8(tag & 7)
+            let number = tag >> 3
+            guard number >= 1, number <= 0x1fff_ffff else {
+                report(LeanCloudRules.invalidFieldNumber, "field number \(number) in \(schema.name)", at: tagOffset)
+                return false
+            }
+            guard let wireType = WireType(rawValue: wireBits), wireType != .startGroup, wireType != .endGroup else {
+                report(LeanCloudRules.invalidWireType, "wire type \(wireBits) for field \(number) in \(schema.name)", at: tagOffset)
+                return false
+            }
+            let fieldNumber = Int32(number)
+            if depth == 1, topLevelOffsets[fieldNumber] == nil { topLevelOffsets[fieldNumber] = tagOffset }
+            guard let field = schema.field(number: fieldNumber) else {
+                report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(number)") else { return false }
+                continue
+            }
+            guard wireType == field.type.wireType else {
+                report(
+                    LeanCloudRules.wireTypeMismatch,
+                    "\(schema.name).\(field.name) is \(field.type.protoName) (\(field.type.wireType)) but arrived as \(wireType)",
+                    at: tagOffset)
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(field.name)") else { return false }
+                continue
+            }
+            if field.label != .repeated, !seen.insert(fieldNumber) {
+                report(LeanCloudRules.duplicateField, "\(schema.name).\(field.name) given more than once", at: tagOffset)
+            }
+            guard scanValue(&reader, field, in: schema, depth: depth) else { return false }
+        }
+        for field in schema.requiredFields where !seen.contains(field.number) {
+            report(LeanCloudRules.missingRequired, "\(schema.name).\(field.name) is required", at: start)
+        }
+        return true
+    }
+
+    private mutating func scanValue(_ reader: inout ByteReader, _ field: FieldSchema, in schema: MessageSchema, depth: Int) -> Bool {
+        let valueOffset = reader.offset
+        let path = "\(schema.name).\(field.name)"
+        switch field.type {
+        case .int32:
+            guard let value = readVarint(&reader, what: path) else { return false }
+            if value > UInt64(UInt32.max), value < 0xffff_ffff_8000_0000 {
+                report(LeanCloudRules.int32OutOfRange, "\(path) = \(value) does not fit int32", at: valueOffset)
+            }
+        case .int64:
+            guard readVarint(&reader, what: path) != nil else { return false }
+        case .bool:
+            guard let value = readVarint(&reader, what: path) else { return false }
+            if value > 1 { report(LeanCloudRules.boolNotCanonical, "\(path) = \(value), expected 0 or 1", at: valueOffset) }
+        case .enumeration(let enumID):
+            guard let value = readVarint(&reader, what: path) else { return false }
+            let enumSchema = LeanCloudSchema.enumeration(enumID)
+            if Int32(exactly: Int64(bitPattern: value)).flatMap(enumSchema.name(of:)) == nil {
+                report(LeanCloudRules.unknownEnumValue, "\(path) = \(Int64(bitPattern: value)) is not a \(enumSchema.name)", at: valueOffset)
+            }
+        case .string, .bytes, .message:
+            guard let length = readLength(&reader, what: path) else { return false }
+            guard var payload = reader.readReader(length) else {
+                report(LeanCloudRules.truncated, "\(path) announces \(length) bytes, \(reader.remaining) remain", at: valueOffset)
+                return false
+            }
+            switch field.type {
+            case .string:
+                if let bad = UTF8Validator.firstInvalidOffset(payload.bytes) {
+                    report(LeanCloudRules.invalidUTF8, "\(path) is not valid UTF-8", at: payload.offset + bad)
+                }
+            case .message(let messageID):
+                return scanMessage(&payload, messageID, depth: depth + 1)
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    /// Reads a varint, reporting damage. Non-minimal encodings are reported and accepted.
+    private mutating func readVarint(_ reader: inout ByteReader, what: String) -> UInt64? {
+        let offset = reader.offset
+        switch reader.readVarint() {
+        case .value(let value, _, let minimal):
+            if !minimal { report(LeanCloudRules.varintNonMinimal, "\(what) varint is not minimal", at: offset) }
+            return value
+        case .truncated:
+            report(LeanCloudRules.truncated, "bytes end inside the \(what) varint", at: offset)
+        case .tooLong:
+            report(LeanCloudRules.varintTooLong, "\(what) varint longer than 10 bytes", at: offset)
+        case .overflow:
+            report(LeanCloudRules.varintTooLong, "\(what) varint exceeds 64 bits", at: offset)
+        }
+        return nil
+    }
+
+    private mutating func readLength(_ reader: inout ByteReader, what: String) -> Int? {
+        let offset = reader.offset
+        guard let length = readVarint(&reader, what: "\(what) length") else { return nil }
+        guard length <= UInt64(reader.remaining) else {
+            report(LeanCloudRules.truncated, "\(what) announces \(length) bytes, \(reader.remaining) remain", at: offset)
+            return nil
+        }
+        return Int(length)
+    }
+
+    private mutating func skipValue(_ reader: inout ByteReader, _ wireType: WireType, field: String) -> Bool {
+        let offset = reader.offset
+        switch wireType {
+        case .varint:
+            return readVarint(&reader, what: field) != nil
+        case .fixed64, .fixed32:
+            let size = wireType == .fixed64 ? 8 : 4
+            guard reader.skip(size) else {
+                report(LeanCloudRules.truncated, "\(field) needs \(size) bytes, \(reader.remaining) remain", at: offset)
+                return false
+            }
+            return true
+        case .lengthDelimited:
+            guard let length = readLength(&reader, what: field) else { return false }
+            return reader.skip(length)
+        case .startGroup, .endGroup:
+            return false
+        }
+    }
+}
+
+/// Which field numbers a message instance has used; the schema's numbers are all below 128.
+private struct FieldSet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// Inserts `number`; false if it was already there.
+    mutating func insert(_ number: Int32) -> Bool {
+        guard (0..<128).contains(number) else { return true }
+        let bit = UInt64(1) << UInt64(number & 63)
+        if number < 64 {
+            defer { low |= bit }
+            return low & bit == 0
+        }
+        defer { high |= bit }
+        return high & bit == 0
+    }
+
+    func contains(_ number: Int32) -> Bool {
+        guard (0..<128).contains(number) else { return false }
+        let bit = UInt64(1) << UInt64(number & 63)
+        return (number < 64 ? low : high) & bit != 0
+    }
+}

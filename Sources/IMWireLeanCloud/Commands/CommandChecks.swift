@@ -1,0 +1,44 @@
+import IMWireCore
+
+/// Checks of a decoded command against the catalogue: the cmd is present, the op fits the cmd,
+/// exactly the sub-message the cmd carries. Independent of the encoding: `locate` maps a
+/// GenericCommand field number to the offset where the encoding put it.
+public enum CommandChecks {
+    public static func check(_ command: LCGenericCommand, locate: (Int32) -> Int?) -> [Finding] {
+        var findings: [Finding] = []
+        if !command.hasCmd {
+            findings.append(LeanCloudRules.cmdMissing.finding("no cmd; proto2 reads it as session", at: 0))
+        }
+        let cmd = command.cmd
+        let cmdName = LeanCloudNames.name(of: cmd)
+
+        let present = SubMessage.present(in: command)
+        if present.count > 1 {
+            let names = present.map(\.fieldName).joined(separator: ", ")
+            findings.append(LeanCloudRules.subMessageCount.finding(
+                "\(present.count) sub-messages set: \(names)", at: locate(present[1].rawValue)))
+        }
+        let expected = SubMessage.expected(for: cmd)
+        for sub in present where sub != expected {
+            let wanted = expected.map { "carries \($0.fieldName)" } ?? "carries no sub-message"
+            findings.append(LeanCloudRules.subMessageMismatch.finding(
+                "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
+        }
+
+        let knownOps = CommandCatalog.ops(of: cmd)
+        if CommandCatalog.takesNoOp(cmd) {
+            if command.hasOp, !knownOps.contains(command.op) {
+                findings.append(LeanCloudRules.opUnexpected.finding(
+                    "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: command.op))", at: locate(2)))
+            }
+        } else if !command.hasOp {
+            findings.append(LeanCloudRules.opMissing.finding(
+                "cmd=\(cmdName) needs an op (one of \(knownOps.map(LeanCloudNames.name(of:)).joined(separator: ", "))); absent reads as open",
+                at: locate(1) ?? 0))
+        } else if !knownOps.contains(command.op) {
+            findings.append(LeanCloudRules.opNotForCmd.finding(
+                "op=\(LeanCloudNames.name(of: command.op)) is not an op of cmd=\(cmdName)", at: locate(2)))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,237 @@
+import IMWireCore
+
+/// A typed ("rich") message: the JSON carried in `DirectCommand.msg`, `LogItem.data`,
+/// `PatchItem.data` and `UnreadTuple.data` (leancloud.md §7). Reserved types are negative;
+/// positive ones are the app's own. Keys the SDKs do not reserve are kept in `extra`.
+public struct RichMessage: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case text, image, audio, video, location, file, recalled
+        /// A positive `_lctype` registered by the app.
+        case custom(Int64)
+        /// `_lctype` 0 ("no type", reserved) or another value no SDK defines.
+        case reserved(Int64)
+
+        public init(lctype: Int64) {
+            switch lctype {
+            case -1: self = .text
+            case -2: self = .image
+            case -3: self = .audio
+            case -4: self = .video
+            case -5: self = .location
+            case -6: self = .file
+            case -127: self = .recalled
+            case 1...: self = .custom(lctype)
+            default: self = .reserved(lctype)
+            }
+        }
+
+        public var lctype: Int64 {
+            switch self {
+            case .text: -1
+            case .image: -2
+            case .audio: -3
+            case .video: -4
+            case .location: -5
+            case .file: -6
+            case .recalled: -127
+            case .custom(let value), .reserved(let value): value
+            }
+        }
+
+        /// Whether the SDKs expect an `_lcfile` for this type.
+        public var carriesFile: Bool { [.image, .audio, .video, .file].contains(self) }
+    }
+
+    public struct FileInfo: Sendable, Hashable {
+        public var url: String?
+        public var objectID: String?
+        public var metadata: JSONObject?
+        public init(url: String? = nil, objectID: String? = nil, metadata: JSONObject? = nil) {
+            self.url = url
+            self.objectID = objectID
+            self.metadata = metadata
+        }
+        public var name: String? { metadata?["name"]?.stringValue }
+        public var format: String? { metadata?["format"]?.stringValue }
+        public var size: Double? { metadata?["size"]?.doubleValue }
+        public var width: Double? { metadata?["width"]?.doubleValue }
+        public var height: Double? { metadata?["height"]?.doubleValue }
+        public var duration: Double? { metadata?["duration"]?.doubleValue }
+    }
+
+    public struct GeoPoint: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    public var kind: Kind
+    public var text: String?
+    public var attributes: JSONObject?
+    public var file: FileInfo?
+    public var location: GeoPoint?
+    /// App-defined top-level keys, in their order.
+    public var extra: JSONObject
+
+    public init(kind: Kind, text: String? = nil, attributes: JSONObject? = nil, file: FileInfo? = nil,
+                location: GeoPoint? = nil, extra: JSONObject = JSONObject()) {
+        self.kind = kind
+        self.text = text
+        self.attributes = attributes
+        self.file = file
+        self.location = location
+        self.extra = extra
+    }
+
+    // MARK: decoding
+
+    /// Parses `text` as a typed message. Returns nil without findings when the content is not a
+    /// typed message at all (plain text, or JSON without `_lctype`): that is legal content.
+    public static func parse(_ text: String) -> (message: RichMessage?, findings: [Finding]) {
+        guard text.utf8.first == UInt8(ascii: "{"), let root = try? JSONParser.parse(text), case .object(let object) = root,
+              let typeValue = object["_lctype"]
+        else { return (nil, []) }
+        var findings: [Finding] = []
+        func problem(_ message: String, _ key: String) {
+            findings.append(LeanCloudRules.richMessageInvalid.finding(message, at: object.offset(of: key)))
+        }
+        guard let lctype = typeValue.int64Value, typeValue.numberValue?.isInteger == true else {
+            problem("_lctype must be an integer, found \(typeValue)", "_lctype")
+            return (nil, findings)
+        }
+        var message = RichMessage(kind: Kind(lctype: lctype))
+        if case .reserved = message.kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
+        for member in object {
+            switch member.key {
+            case "_lctype": continue
+            case "_lctext":
+                if let value = member.value.stringValue { message.text = value } else if !member.value.isNull {
+                    problem("_lctext must be a string, found \(member.value.typeName)", member.key)
+                }
+            case "_lcattrs":
+                if let value = member.value.objectValue { message.attributes = value } else if !member.value.isNull {
+                    problem("_lcattrs must be an object, found \(member.value.typeName)", member.key)
+                }
+            case "_lcfile":
+                guard let fileObject = member.value.objectValue else {
+                    if !member.value.isNull { problem("_lcfile must be an object, found \(member.value.typeName)", member.key) }
+                    continue
+                }
+                message.file = parseFile(fileObject, problem: { problem($0, member.key) })
+            case "_lcloc":
+                guard let loc = member.value.objectValue, let lat = loc["latitude"]?.doubleValue, let lon = loc["longitude"]?.doubleValue else {
+                    problem("_lcloc must be {latitude, longitude} numbers", member.key)
+                    continue
+                }
+                if !(-90...90).contains(lat) || !(-180...180).contains(lon) {
+                    problem("_lcloc (\(lat), \(lon)) is outside latitude ±90 / longitude ±180", member.key)
+                }
+                message.location = GeoPoint(latitude: lat, longitude: lon)
+            default:
+                message.extra.append(member.key, member.value)
+            }
+        }
+        if message.kind.carriesFile, message.file?.url == nil {
+            problem("_lctype \(lctype) needs _lcfile.url", "_lctype")
+        }
+        if message.kind == .location, message.location == nil, object["_lcloc"] == nil {
+            problem("_lctype -5 needs _lcloc", "_lctype")
+        }
+        return (message, findings)
+    }
+
+    private static func parseFile(_ object: JSONObject, problem: (String) -> Void) -> FileInfo {
+        var file = FileInfo()
+        if let url = object["url"] {
+            if let text = url.stringValue { file.url = text } else { problem("_lcfile.url must be a string") }
+        }
+        if let id = object["objId"] {
+            if let text = id.stringValue { file.objectID = text } else if !id.isNull { problem("_lcfile.objId must be a string") }
+        }
+        if let meta = object["metaData"] {
+            if let metaObject = meta.objectValue {
+                file.metadata = metaObject
+                for key in ["size", "width", "height", "duration"] {
+                    if let value = metaObject[key], !value.isNull, value.numberValue == nil {
+                        problem("_lcfile.metaData.\(key) must be a number, found \(value.typeName)")
+                    }
+                }
+                for key in ["name", "format"] {
+                    if let value = metaObject[key], !value.isNull, value.stringValue == nil {
+                        problem("_lcfile.metaData.\(key) must be a string, found \(value.typeName)")
+                    }
+                }
+            } else if !meta.isNull {
+                problem("_lcfile.metaData must be an object")
+            }
+        }
+        return file
+    }
+
+    // MARK: encoding
+
+    /// The message as `_lc*` JSON, keys in SDK order: `_lctype`, `_lctext`, `_lcattrs`, `_lcfile`, `_lcloc`, then extras.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("_lctype", .number(JSONNumber(kind.lctype)))
+        if let text { object.append("_lctext", .string(text)) }
+        if let attributes { object.append("_lcattrs", .object(attributes)) }
+        if let file {
+            var fileObject = JSONObject()
+            if let url = file.url { fileObject.append("url", .string(url)) }
+            if let id = file.objectID { fileObject.append("objId", .string(id)) }
+            if let metadata = file.metadata { fileObject.append("metaData", .object(metadata)) }
+            object.append("_lcfile", .object(fileObject))
+        }
+        if let location, let lat = JSONNumber(location.latitude), let lon = JSONNumber(location.longitude) {
+            object.append("_lcloc", ["latitude": .number(lat), "longitude": .number(lon)])
+        }
+        object.members += extra.members
+        return .object(object)
+    }
+
+    public var encoded: String { JSONWriter.string(json) }
+}
+
+extension RichMessage {
+    /// The typed value as JSON, the `decoded` form of rich-message fixtures:
+    /// `{"kind", "lctype", "text"?, "attributes"?, "file"?, "location"?, "extra"?}`.
+    public var typedJSON: JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string(kind.name))
+        object.append("lctype", .number(JSONNumber(kind.lctype)))
+        if let text { object.append("text", .string(text)) }
+        if let attributes { object.append("attributes", .object(attributes)) }
+        if let file {
+            var fileObject = JSONObject()
+            if let url = file.url { fileObject.append("url", .string(url)) }
+            if let id = file.objectID { fileObject.append("objId", .string(id)) }
+            if let metadata = file.metadata { fileObject.append("metaData", .object(metadata)) }
+            object.append("file", .object(fileObject))
+        }
+        if let location, let lat = JSONNumber(location.latitude), let lon = JSONNumber(location.longitude) {
+            object.append("location", ["latitude": .number(lat), "longitude": .number(lon)])
+        }
+        if !extra.isEmpty { object.append("extra", .object(extra)) }
+        return .object(object)
+    }
+}
+
+extension RichMessage.Kind {
+    public var name: String {
+        switch self {
+        case .text: "text"
+        case .image: "image"
+        case .audio: "audio"
+        case .video: "video"
+        case .location: "location"
+        case .file: "file"
+        case .recalled: "recalled"
+        case .custom: "custom"
+        case .reserved: "reserved"
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import IMWireCore
+
+/// Settings of a LeanCloud session check.
+public struct LeanCloudSessionOptions: Sendable {
+    /// How long a request may wait for its reply (µs). SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s.
+    public var requestTimeout: Int64
+    /// How long a received message may stay unacknowledged (µs); JS batches acks within 1 s.
+    public var ackTimeout: Int64
+    /// Largest client command the server accepts (bytes); larger ones get 4109.
+    public var maxCommandSize: Int
+    /// App id and master key, to verify signatures when given.
+    public var credentials: Credentials?
+
+    public struct Credentials: Sendable {
+        public var appID: String?
+        public var masterKey: String
+        public init(appID: String? = nil, masterKey: String) {
+            self.appID = appID
+            self.masterKey = masterKey
+        }
+    }
+
+    public init(requestTimeout: Int64 = 30_000_000, ackTimeout: Int64 = 5_000_000, maxCommandSize: Int = 5 * 1024,
+                credentials: Credentials? = nil) {
+        self.requestTimeout = requestTimeout
+        self.ackTimeout = ackTimeout
+        self.maxCommandSize = maxCommandSize
+        self.credentials = credentials
+    }
+}
+
+/// Follows one LeanCloud connection, frame by frame, and reports what breaks the session rules:
+/// replies matched to requests by `i`, the session gate (nothing before `session/opened`), kicks,
+/// `goaway`, acknowledgements of received messages, size limits, signatures and typed messages.
+/// Time is an input (µs from the capture); the tracker never reads a clock.
+public struct LeanCloudSessionTracker: Sendable {
+    private struct Pending: Sendable {
+        let key: CommandKey
+        let summary: String
+        let time: Int64
+        let frameIndex: Int
+        let peer: String
+    }
+
+    private struct Unacked: Sendable {
+        let messageID: String
+        let conversationID: String
+        let timestamp: Int64
+        let time: Int64
+        let frameIndex: Int
+        let summary: String
+    }
+
+    public let options: LeanCloudSessionOptions
+    private var pending: [Int32: Pending] = [:]
+    private var opened: Set<String> = []
+    private var closedByClient: Set<String> = []
+    private var kicked: [String: Int32] = [:]
+    private var unacked: [Unacked] = []
+    private var goawayFrame: Int?
+    private var reportedGoaway = false
+    private var appID: String?
+    /// Time and index of the frame being observed.
+    private var now: (time: Int64, frame: Int) = (0, 0)
+
+    public init(options: LeanCloudSessionOptions = LeanCloudSessionOptions()) {
+        self.options = options
+        appID = options.credentials?.appID
+    }
+
+    /// Peer id a command is for; commands without one go to the connection's first client.
+    private func peer(of command: LCGenericCommand) -> String {
+        command.hasPeerID ? command.peerID : (opened.sorted().first ?? "")
+    }
+
+    private func isOpen(_ peer: String) -> Bool { opened.contains(peer) || (!opened.isEmpty && peer.isEmpty) }
+
+    /// Reports requests and acknowledgements whose time ran out before `time`.
+    private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        for (i, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex })
+        where time - request.time > options.requestTimeout {
+            pending[i] = nil
+            findings.append(Self.finding(LeanCloudRules.requestUnanswered,
+                                    "\(request.summary) got no reply within \(Self.seconds(options.requestTimeout))",
+                                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
+        }
+        let overdue = unacked.filter { time - $0.time > options.ackTimeout }
+        unacked.removeAll { time - $0.time > options.ackTimeout }
+        for message in overdue {
+            findings.append(Self.finding(LeanCloudRules.missingAck,
+                                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeout))",
+                                    frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
+        }
+    }
+
+    private static func seconds(_ micros: Int64) -> String {
+        micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
+    }
+
+    private static func finding(_ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction, subject: String) -> Finding {
+        Finding(rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction), subject: subject)
+    }
+
+    /// Observes one decoded frame; returns the session findings it causes (codec findings are the caller's).
+    public mutating func observe(_ decoded: DecodedCommand, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+        var findings: [Finding] = []
+        now = (time, frameIndex)
+        expire(before: time, into: &findings)
+        guard decoded.kind == .command, let command = decoded.command else { return findings }
+        let summary = decoded.summary
+        func report(_ rule: Rule, _ message: String) {
+            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
+        }
+        let key = CommandKey(command.cmd, command.hasOp ? command.op : nil)
+        let spec = CommandCatalog.spec(for: key)
+        let peer = peer(of: command)
+
+        switch direction {
+        case .send:
+            if let spec, spec.clientRole == nil { report(LeanCloudRules.wrongDirection, "\(key) is sent by servers only") }
+            if decoded.wireSize > options.maxCommandSize {
+                report(LeanCloudRules.commandTooLarge, "\(decoded.wireSize) bytes, limit \(options.maxCommandSize)")
+            }
+            if let goawayFrame, !reportedGoaway {
+                reportedGoaway = true
+                report(LeanCloudRules.goawayIgnored, "client still sends after goaway (frame \(goawayFrame))")
+            }
+            checkGate(command, key: key, peer: peer, report: report)
+            trackRequest(command, key: key, spec: spec, summary: summary, time: time, frameIndex: frameIndex, peer: peer, report: report)
+            if command.cmd == .ack { acknowledge(command.ackMessage) }
+            if key == CommandKey(.session, .open), command.hasAppID { appID = appID ?? command.appID }
+            verifySignature(command, peer: peer, report: report)
+        case .receive:
+            if let spec, spec.serverRoles.isEmpty { report(LeanCloudRules.wrongDirection, "\(key) is sent by clients only") }
+            trackReply(command, key: key, peer: peer, report: report)
+        }
+        if command.hasDirectMessage, command.directMessage.hasMsg {
+            for problem in RichMessage.parse(command.directMessage.msg).findings {
+                report(problem.rule, "directMessage.msg: \(problem.message)")
+            }
+        }
+        return findings
+    }
+
+    /// The session gate: before `session/opened`, after a kick, after the client's own close.
+    private mutating func checkGate(_ command: LCGenericCommand, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+        if let code = kicked[peer] {
+            if key == CommandKey(.session, .open) {
+                if command.sessionMessage.hasR, command.sessionMessage.r {
+                    report(LeanCloudRules.reopenAfterKick, "session/open with r=true after session/closed \(code)")
+                }
+                kicked[peer] = nil
+            } else {
+                report(LeanCloudRules.commandAfterKick, "\(key) after session/closed \(LeanCloudStatusCodes.describe(Int64(code)))")
+            }
+            return
+        }
+        let ungated: Set<LCCommandType> = [.echo, .login, .logout]
+        guard key != CommandKey(.session, .open), !ungated.contains(command.cmd), !(command.hasService && command.service == 1),
+              !isOpen(peer)
+        else { return }
+        if closedByClient.contains(peer) {
+            report(LeanCloudRules.commandAfterClose, "\(key) after the client closed the session")
+        } else {
+            report(LeanCloudRules.beforeSessionOpen, "\(key) before session/opened")
+        }
+    }
+
+    private mutating func trackRequest(_ command: LCGenericCommand, key: CommandKey, spec: CommandSpec?, summary: String,
+                                       time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void) {
+        guard command.hasI else {
+            if spec?.clientRole == .request, command.cmd != .echo {
+                report(LeanCloudRules.requestWithoutI, "\(key) expects a reply but has no i")
+            }
+            return
+        }
+        if let earlier = pending[command.i] {
+            report(LeanCloudRules.duplicateI, "i=\(command.i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
+            return
+        }
+        guard pending.count < 10_000 else { return }
+        pending[command.i] = Pending(key: key, summary: summary, time: time, frameIndex: frameIndex, peer: peer)
+    }
+
+    private mutating func trackReply(_ command: LCGenericCommand, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+        var replyPeer = peer
+        if command.hasI {
+            if let request = pending.removeValue(forKey: command.i) {
+                replyPeer = request.peer
+                if let answers = CommandCatalog.spec(for: request.key)?.answers, !answers.isEmpty,
+                   command.cmd != .error, !answers.contains(key) {
+                    let usual = answers.map(\.description).joined(separator: " or ")
+                    report(LeanCloudRules.responseOpUnexpected, "\(key) answers \(request.key); usually \(usual)")
+                }
+                if request.key == CommandKey(.session, .open), key == CommandKey(.session, .opened) {
+                    opened.insert(request.peer)
+                    closedByClient.remove(request.peer)
+                }
+                if request.key == CommandKey(.session, .close), key == CommandKey(.session, .closed) {
+                    opened.remove(request.peer)
+                    closedByClient.insert(request.peer)
+                }
+            } else {
+                report(LeanCloudRules.responseWithoutRequest, "\(key) i=\(command.i) matches no pending request")
+            }
+        } else if key == CommandKey(.session, .opened) {
+            opened.insert(peer)
+        }
+
+        switch command.cmd {
+        case .error:
+            let error = command.errorMessage
+            report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(Int64(error.code)))\(error.hasReason ? ": \(error.reason)" : "")")
+        case .ack where command.ackMessage.hasCode:
+            report(LeanCloudRules.errorReply, "ack with code \(LeanCloudStatusCodes.describe(Int64(command.ackMessage.code)))")
+        case .session where key.op == .closed:
+            opened.remove(replyPeer)
+            if command.sessionMessage.hasCode {
+                let code = command.sessionMessage.code
+                report(LeanCloudRules.errorReply, "session/closed \(LeanCloudStatusCodes.describe(Int64(code)))")
+                if code == 4111 || code == 4115 { kicked[replyPeer] = code }
+            }
+        case .goaway:
+            goawayFrame = goawayFrame ?? now.frame
+        case .direct where !command.hasI:
+            expectAck(command)
+        default:
+            break
+        }
+    }
+
+    /// A pushed message needs an `ack` unless it is transient, in a chat room, or the client's own.
+    private mutating func expectAck(_ command: LCGenericCommand) {
+        let message = command.directMessage
+        guard message.hasID, !(message.hasTransient && message.transient), !(message.hasConvType && message.convType == 2),
+              !(message.hasFromPeerID && opened.contains(message.fromPeerID))
+        else { return }
+        unacked.append(Unacked(messageID: message.id, conversationID: message.cid, timestamp: message.timestamp,
+                               time: now.time, frameIndex: now.frame, summary: LeanCloudNames.summary(of: command)))
+    }
+
+    /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the
+    /// `fromts`…`tots` range (JS batches).
+    private mutating func acknowledge(_ ack: LCAckCommand) {
+        unacked.removeAll { message in
+            if ack.hasMid { return ack.mid == message.messageID }
+            guard ack.hasCid, ack.cid == message.conversationID else { return false }
+            if ack.hasTots { return (ack.hasFromts ? ack.fromts : Int64.min) <= message.timestamp && message.timestamp <= ack.tots }
+            return true
+        }
+    }
+
+    private func verifySignature(_ command: LCGenericCommand, peer: String, report: (Rule, String) -> Void) {
+        guard let credentials = options.credentials else { return }
+        let client = command.hasPeerID ? command.peerID : peer
+        guard let signed = LeanCloudSignature.signedAction(of: command, clientID: client) else { return }
+        let app = credentials.appID ?? appID ?? ""
+        for problem in LeanCloudSignature.verify(signature: signed.s, appID: app, action: signed.action, timestamp: signed.t,
+                                                  nonce: signed.n, masterKey: credentials.masterKey) {
+            report(problem.rule, problem.message)
+        }
+    }
+
+    /// Ends the session: requests still open and messages never acknowledged.
+    public mutating func finish(at time: Int64?) -> [Finding] {
+        var findings: [Finding] = []
+        if let time { expire(before: time + 1, into: &findings) }
+        for (_, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
+            findings.append(Self.finding(LeanCloudRules.requestPendingAtEnd, "\(request.summary) still waiting for a reply when the capture ends",
+                                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
+        }
+        pending.removeAll()
+        return findings
+    }
+}
