@@ -1,0 +1,5 @@
+// The umbrella module: `import IMWire` gives the whole library, layer by layer.
+@_exported import IMWireCapture
+@_exported import IMWireConformance
+@_exported import IMWireCore
+@_exported import IMWireLeanCloud

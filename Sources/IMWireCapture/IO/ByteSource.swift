@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file (or standard input for `-`) in fixed-size chunks, so captures of any size are
+/// read in constant memory.
+public final class FileByteSource {
+    public struct OpenError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot read \(path): \(reason)" }
+    }
+
+    private let file: UnsafeMutablePointer<FILE>
+    private let ownsFile: Bool
+    private var buffer: [UInt8]
+    public let path: String
+
+    public init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
+        self.path = path
+        buffer = [UInt8](repeating: 0, count: chunkSize)
+        if path == "-" {
+            // fdopen gives our own FILE for descriptor 0 without touching the global `stdin`.
+            guard let handle = fdopen(0, "rb") else { throw OpenError(path: path, reason: "standard input unavailable") }
+            file = handle
+            ownsFile = false
+            return
+        }
+        guard let handle = fopen(path, "rb") else {
+            throw OpenError(path: path, reason: String(cString: strerror(errno)))
+        }
+        var info = stat()
+        if fstat(fileno(handle), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            fclose(handle)
+            throw OpenError(path: path, reason: "is a directory")
+        }
+        file = handle
+        ownsFile = true
+    }
+
+    deinit {
+        if ownsFile { fclose(file) }
+    }
+
+    /// The next chunk, or nil at end of file.
+    public func read() -> ArraySlice<UInt8>? {
+        let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        return count > 0 ? buffer[0..<count] : nil
+    }
+
+    /// The whole file (for small inputs such as fixtures), bounded by `limit` bytes.
+    public static func readAll(path: String, limit: Int = 256 << 20) throws(OpenError) -> [UInt8] {
+        let source = try FileByteSource(path: path)
+        var bytes: [UInt8] = []
+        while let chunk = source.read() {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > limit { throw OpenError(path: path, reason: "larger than \(limit) bytes") }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,190 @@
+import IMWireCore
+
+/// Reads the JSONL transcript of `Spec/capture-jsonl.md` as a stream: one event per line, a
+/// finding (with its line number) for each line that cannot be used, and the rest of the file
+/// still read. Memory is bounded by `Limits.maxLineLength`, whatever the file size.
+public final class TranscriptReader {
+    private let source: FileByteSource
+    private let limits: Limits
+    private var pending: [UInt8] = []
+    private var lineNumber = 0
+    private var skippingLongLine = false
+    private var finished = false
+    private var queue: [CaptureItem] = []
+
+    public init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
+        source = try FileByteSource(path: path)
+        self.limits = limits
+    }
+
+    /// The next item, or nil at the end of the file.
+    public func next() -> CaptureItem? {
+        while queue.isEmpty {
+            guard !finished else { return nil }
+            guard let chunk = source.read() else {
+                finished = true
+                if skippingLongLine {
+                    skippingLongLine = false
+                } else if !pending.isEmpty {
+                    lineNumber += 1
+                    if let item = TranscriptLine.parse(pending, line: lineNumber, limits: limits) { queue.append(item) }
+                    pending.removeAll()
+                }
+                break
+            }
+            split(chunk)
+        }
+        return queue.isEmpty ? nil : queue.removeFirst()
+    }
+
+    private func split(_ chunk: ArraySlice<UInt8>) {
+        var start = chunk.startIndex
+        while let newline = chunk[start...].firstIndex(of: 0x0a) {
+            lineNumber += 1
+            if skippingLongLine {
+                skippingLongLine = false
+            } else {
+                pending.append(contentsOf: chunk[start..<newline])
+                if pending.count > limits.maxLineLength {
+                    queue.append(.problem(tooLong(lineNumber)))
+                } else if let item = TranscriptLine.parse(pending, line: lineNumber, limits: limits) {
+                    queue.append(item)
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+            start = newline + 1
+        }
+        guard !skippingLongLine else { return }
+        pending.append(contentsOf: chunk[start...])
+        if pending.count > limits.maxLineLength {
+            queue.append(.problem(tooLong(lineNumber + 1)))
+            pending.removeAll()
+            skippingLongLine = true
+        }
+    }
+
+    private func tooLong(_ line: Int) -> Finding {
+        var finding = CaptureRules.lineTooLong.finding("line \(line) is longer than \(limits.maxLineLength) bytes; skipped")
+        finding.location.line = line
+        return finding
+    }
+}
+
+/// One transcript line to one capture event.
+public enum TranscriptLine {
+    public static func parse(_ bytes: [UInt8], line: Int, limits: Limits = .default) -> CaptureItem? {
+        func problem(_ rule: Rule, _ message: String, at offset: Int? = nil) -> CaptureItem {
+            var finding = rule.finding("line \(line): \(message)", at: offset)
+            finding.location.line = line
+            return .problem(finding)
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth)
+        } catch {
+            return problem(CaptureRules.badLine, error.reason, at: error.offset)
+        }
+        guard case .object(let object) = value else {
+            return problem(CaptureRules.badLine, "expected a JSON object, found \(value.typeName)", at: 0)
+        }
+
+        let connection: String
+        switch object["conn"] {
+        case nil: connection = "1"
+        case .string(let text)?: connection = text
+        case .number(let number)?: connection = number.literal
+        case let other?: return problem(CaptureRules.badField, "conn must be a string, found \(other.typeName)", at: object.offset(of: "conn"))
+        }
+
+        var time: Int64? = nil
+        if let raw = object["t"] {
+            guard let number = raw.numberValue, let micros = microseconds(number) else {
+                return problem(CaptureRules.badField, "t must be a number of seconds, found \(raw)", at: object.offset(of: "t"))
+            }
+            time = micros
+        }
+
+        let type = object["type"]?.stringValue ?? "message"
+        switch type {
+        case "open":
+            var info = ConnectionInfo(subprotocol: object["subprotocol"]?.stringValue, url: object["url"]?.stringValue)
+            if let name = object["dialect"]?.stringValue {
+                guard let dialect = Dialect(rawValue: name) else {
+                    return problem(CaptureRules.badField, "unknown dialect \"\(name)\"", at: object.offset(of: "dialect"))
+                }
+                info.dialect = dialect
+            }
+            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .open(info)))
+        case "close":
+            var info = CloseInfo(code: object["code"]?.int64Value.flatMap { Int(exactly: $0) }, reason: object["reason"]?.stringValue)
+            if let by = object["by"]?.stringValue {
+                switch by {
+                case "client": info.initiator = .send
+                case "server": info.initiator = .receive
+                default: return problem(CaptureRules.badField, "by must be client or server, found \"\(by)\"", at: object.offset(of: "by"))
+                }
+            }
+            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .close(info)))
+        case "message":
+            break
+        default:
+            return problem(CaptureRules.badField, "unknown type \"\(type)\"", at: object.offset(of: "type"))
+        }
+
+        guard let dirName = object["dir"]?.stringValue, let direction = Direction(rawValue: dirName) else {
+            return problem(CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
+        }
+        let payloadKeys = ["text", "base64", "hex"].filter { object[$0] != nil }
+        guard payloadKeys.count == 1, let key = payloadKeys.first, let text = object[key]?.stringValue else {
+            return problem(CaptureRules.badField, "exactly one of text, base64, hex must be a string", at: 0)
+        }
+        let payload: [UInt8]
+        var frameType: CapturedMessage.FrameType
+        switch key {
+        case "text":
+            payload = Array(text.utf8)
+            frameType = .text
+        case "base64":
+            do { payload = try Base64.decode(text) } catch {
+                return problem(CaptureRules.badField, "base64: \(error.reason)", at: object.offset(of: key))
+            }
+            frameType = .binary
+        default:
+            do { payload = try Hex.decode(text) } catch {
+                return problem(CaptureRules.badField, "hex: \(error.reason)", at: object.offset(of: key))
+            }
+            frameType = .binary
+        }
+        if let frame = object["frame"] {
+            guard let name = frame.stringValue, let explicit = CapturedMessage.FrameType(rawValue: name) else {
+                return problem(CaptureRules.badField, "frame must be \"text\" or \"binary\"", at: object.offset(of: "frame"))
+            }
+            frameType = explicit
+        }
+        let message = CapturedMessage(direction: direction, frameType: frameType, payload: payload)
+        return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .message(message)))
+    }
+
+    /// Seconds as a JSON number to whole microseconds, exactly for decimal literals
+    /// (`1700000000.123456`), through Double for exponents.
+    public static func microseconds(_ number: JSONNumber) -> Int64? {
+        let literal = number.literal
+        if literal.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+            guard let value = number.doubleValue, abs(value) < 9e12 else { return nil }
+            return Int64((value * 1_000_000).rounded())
+        }
+        let negative = literal.hasPrefix("-")
+        let digits = negative ? literal.dropFirst() : Substring(literal)
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard let whole = Int64(parts[0]), whole < 9_000_000_000_000 else { return nil }
+        var fraction: Int64 = 0
+        if parts.count == 2 {
+            let padded = (parts[1] + "000000").prefix(6)
+            guard let value = Int64(padded) else { return nil }
+            fraction = value
+        }
+        let micros = whole * 1_000_000 + fraction
+        return negative ? -micros : micros
+    }
+}

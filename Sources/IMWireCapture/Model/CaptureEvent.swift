@@ -1,0 +1,77 @@
+import IMWireCore
+
+/// What a capture says about one connection, in order: it opened (with what it negotiated), a
+/// message crossed it, it closed. Every reader (JSONL today; pcap, pcapng and HAR next) produces
+/// these, so the checker does not care where traffic came from.
+public struct CaptureEvent: Sendable {
+    public enum Kind: Sendable {
+        case open(ConnectionInfo)
+        case message(CapturedMessage)
+        case close(CloseInfo)
+    }
+
+    public var connection: String
+    /// Microseconds, relative or since the epoch, as the capture gives them.
+    public var time: Int64?
+    /// Line (JSONL) or record number in the capture, for messages about it.
+    public var line: Int?
+    public var kind: Kind
+
+    public init(connection: String, time: Int64?, line: Int?, kind: Kind) {
+        self.connection = connection
+        self.time = time
+        self.line = line
+        self.kind = kind
+    }
+}
+
+/// What a connection negotiated, as far as the capture knows.
+public struct ConnectionInfo: Sendable, Hashable {
+    public var dialect: Dialect?
+    /// `Sec-WebSocket-Protocol` chosen by the server, e.g. `lc.protobuf2.3`.
+    public var subprotocol: String?
+    public var url: String?
+
+    public init(dialect: Dialect? = nil, subprotocol: String? = nil, url: String? = nil) {
+        self.dialect = dialect
+        self.subprotocol = subprotocol
+        self.url = url
+    }
+}
+
+/// One WebSocket message (or one transport payload) and the way it went.
+public struct CapturedMessage: Sendable, Hashable {
+    public enum FrameType: String, Sendable, Hashable {
+        case text
+        case binary
+    }
+
+    public var direction: Direction
+    public var frameType: FrameType
+    public var payload: [UInt8]
+
+    public init(direction: Direction, frameType: FrameType, payload: [UInt8]) {
+        self.direction = direction
+        self.frameType = frameType
+        self.payload = payload
+    }
+}
+
+public struct CloseInfo: Sendable, Hashable {
+    public var code: Int?
+    public var reason: String?
+    /// Which side closed first, when known.
+    public var initiator: Direction?
+
+    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil) {
+        self.code = code
+        self.reason = reason
+        self.initiator = initiator
+    }
+}
+
+/// One item of a capture stream: an event, or a problem with the capture itself.
+public enum CaptureItem: Sendable {
+    case event(CaptureEvent)
+    case problem(Finding)
+}

@@ -1,0 +1,142 @@
+import IMWireCapture
+import IMWireCore
+
+/// The conformance pipeline: capture events in, per-connection findings out. Connections are
+/// independent; each gets its dialect's session when its dialect is known.
+public final class Checker {
+    private final class Connection {
+        let id: String
+        var info = ConnectionInfo()
+        var dialect: Dialect?
+        var session: (any DialectSession)?
+        var undecidable = false
+        var messages = 0
+        var bytes = 0
+        var firstTime: Int64?
+        var lastTime: Int64?
+        var closed = false
+        var findings: [Finding] = []
+        var droppedFindings = 0
+
+        init(id: String) { self.id = id }
+    }
+
+    public let options: CheckOptions
+    private var connections: [String: Connection] = [:]
+    private var order: [String] = []
+    private var captureFindings: [Finding] = []
+    private var firstTime: Int64?
+
+    public init(options: CheckOptions = CheckOptions()) {
+        self.options = options
+    }
+
+    private func connection(_ id: String) -> Connection {
+        if let existing = connections[id] { return existing }
+        let created = Connection(id: id)
+        connections[id] = created
+        order.append(id)
+        return created
+    }
+
+    private func add(_ finding: Finding, to connection: Connection, line: Int?) {
+        guard var resolved = options.resolve(finding) else { return }
+        resolved.location.connection = connection.id
+        if resolved.location.line == nil, resolved.location.frameIndex == nil || resolved.location.frameIndex == connection.messages {
+            resolved.location.line = line
+        }
+        if connection.findings.count < options.limits.maxFindingsPerConnection {
+            connection.findings.append(resolved)
+        } else {
+            connection.droppedFindings += 1
+        }
+    }
+
+    public func consume(_ item: CaptureItem) {
+        switch item {
+        case .problem(let finding):
+            if let resolved = options.resolve(finding) { captureFindings.append(resolved) }
+        case .event(let event):
+            consume(event)
+        }
+    }
+
+    public func consume(_ event: CaptureEvent) {
+        let conn = connection(event.connection)
+        if let time = event.time {
+            firstTime = firstTime ?? time
+            if let last = conn.lastTime, time < last {
+                let finding = CaptureRules.timeBackwards.finding("time \(time) µs after \(last) µs")
+                add(finding, to: conn, line: event.line)
+            }
+            conn.firstTime = conn.firstTime ?? time
+            conn.lastTime = max(conn.lastTime ?? time, time)
+        }
+        let time = event.time ?? conn.lastTime ?? 0
+        switch event.kind {
+        case .open(let info):
+            conn.info = info
+            conn.dialect = options.dialect ?? info.dialect ?? info.subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:))
+            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
+        case .message(let message):
+            conn.messages += 1
+            conn.bytes += message.payload.count
+            if conn.closed {
+                add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: event.line)
+            }
+            if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: event.line) }
+            guard var session = conn.session else { return }
+            conn.session = nil  // keep the session uniquely referenced while it mutates
+            let findings = session.observe(message, time: time, frameIndex: conn.messages)
+            conn.session = session
+            for finding in findings { add(finding, to: conn, line: event.line) }
+        case .close:
+            conn.closed = true
+        }
+    }
+
+    private func attachSession(_ conn: Connection, firstMessage: CapturedMessage, line: Int?) {
+        var dialect = options.dialect ?? conn.dialect
+        if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
+            dialect = guessed
+            add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"), to: conn, line: line)
+        }
+        conn.dialect = dialect
+        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options) }
+        if conn.session == nil {
+            conn.undecidable = true
+            let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"
+            add(CheckRules.unknownDialect.finding("\(what); messages are counted, not decoded"), to: conn, line: line)
+        }
+    }
+
+    /// Ends every connection and returns the report.
+    public func finish(source: String) -> CheckReport {
+        var reports: [ConnectionReport] = []
+        for id in order {
+            guard let conn = connections[id] else { continue }
+            if var session = conn.session {
+                conn.session = nil
+                for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
+            }
+            reports.append(ConnectionReport(
+                id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, messages: conn.messages,
+                bytes: conn.bytes, firstTime: conn.firstTime, lastTime: conn.lastTime,
+                findings: conn.findings.sorted(by: Finding.reportOrder), droppedFindings: conn.droppedFindings))
+        }
+        return CheckReport(source: source, firstTime: firstTime, connections: reports, captureFindings: captureFindings)
+    }
+}
+
+extension Finding {
+    /// Report order: by frame, then by time, then by rule, so output is stable byte for byte.
+    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        let left = (a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, a.ruleID.rawValue, a.offset ?? -1, a.message)
+        let right = (b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, b.ruleID.rawValue, b.offset ?? -1, b.message)
+        if left.0 != right.0 { return left.0 < right.0 }
+        if left.1 != right.1 { return left.1 < right.1 }
+        if left.2 != right.2 { return left.2 < right.2 }
+        if left.3 != right.3 { return left.3 < right.3 }
+        return left.4 < right.4
+    }
+}

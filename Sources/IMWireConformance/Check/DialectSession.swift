@@ -1,0 +1,80 @@
+import IMWireCapture
+import IMWireCore
+import IMWireLeanCloud
+
+/// A dialect's view of one connection: decodes each message and tracks the session. Every
+/// dialect module plugs into the checker through one of these.
+public protocol DialectSession {
+    var dialect: Dialect { get }
+    /// Decodes and checks one message. Findings carry their frame, time and direction.
+    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
+    /// The connection ended (or the capture did) at `time`.
+    mutating func finish(at time: Int64?) -> [Finding]
+}
+
+/// Chooses the session for a connection from the dialect and subprotocol the capture gives.
+enum DialectSessions {
+    static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions) -> (any DialectSession)? {
+        switch dialect {
+        case .leancloud:
+            LeanCloudConnectionSession(subprotocol: info.subprotocol.flatMap(LeanCloudSubprotocol.init), options: options)
+        case .nim, .jmessage, .yun2win:
+            nil
+        }
+    }
+
+    /// The dialect a subprotocol names (`lc.*` is LeanCloud).
+    static func dialect(forSubprotocol name: String) -> Dialect? {
+        LeanCloudSubprotocol(name) != nil ? .leancloud : nil
+    }
+
+    /// A dialect for a connection that names none, if its first message decodes cleanly as one.
+    static func guess(_ message: CapturedMessage, limits: Limits) -> Dialect? {
+        let encoding: LeanCloudEncoding = message.frameType == .binary ? .protobuf
+            : (message.payload.first == UInt8(ascii: "{") ? .json : .base64)
+        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
+        let clean = decoded.findings.allSatisfy { $0.severity == .info } && (decoded.command?.hasCmd ?? false)
+        return clean ? .leancloud : nil
+    }
+}
+
+/// LeanCloud on one connection: the encoding from the subprotocol (or, without one, from each
+/// frame's type), the codec, and the session tracker.
+struct LeanCloudConnectionSession: DialectSession {
+    let dialect = Dialect.leancloud
+    let subprotocol: LeanCloudSubprotocol?
+    let limits: Limits
+    var tracker: LeanCloudSessionTracker
+
+    init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
+        self.subprotocol = subprotocol
+        limits = options.limits
+        tracker = LeanCloudSessionTracker(options: options.leancloud)
+    }
+
+    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+        let encoding: LeanCloudEncoding
+        var findings: [Finding] = []
+        if let subprotocol {
+            encoding = subprotocol.encoding
+            if (message.frameType == .text) != encoding.isText {
+                findings.append(LeanCloudRules.frameTypeMismatch.finding(
+                    "\(message.frameType) frame under \(subprotocol.name)", at: 0))
+            }
+        } else if message.frameType == .binary {
+            encoding = .protobuf
+        } else {
+            encoding = message.payload.first == UInt8(ascii: "{") ? .json : .base64
+        }
+        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
+        findings += decoded.findings
+        let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
+        for index in findings.indices {
+            findings[index].location = location
+            findings[index].subject = decoded.summary
+        }
+        return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
+    }
+
+    mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
+}

@@ -1,0 +1,149 @@
+import IMWireCapture
+import IMWireCore
+import IMWireLeanCloud
+
+/// Checks golden fixtures against the codecs: the input decodes to `decoded`, produces exactly
+/// the expected findings (rule and offset, warnings and errors; info is ignored), and, when
+/// clean, `decoded` encodes back to the input.
+public enum FixtureVerifier {
+    public static func verify(directory: String) -> [FixtureResult] {
+        Directory.files(under: directory, suffix: ".json")
+            .filter { !$0.hasSuffix(".schema.json") && !$0.contains("/status/") }
+            .map(verify(path:))
+    }
+
+    public static func verify(path: String) -> FixtureResult {
+        do {
+            let fixture = try Fixture(path: path)
+            return FixtureResult(path: path, problems: try verify(fixture))
+        } catch {
+            return FixtureResult(path: path, problems: ["\(error)"])
+        }
+    }
+
+    public static func verify(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        switch (fixture.dialect, fixture.layer) {
+        case ("leancloud", "command"): return try LeanCloudFixtures.verifyCommand(fixture)
+        case ("leancloud", "rich-message"): return try LeanCloudFixtures.verifyRichMessage(fixture)
+        case ("leancloud", "signature"): return try LeanCloudFixtures.verifySignature(fixture)
+        default: return ["no verifier for dialect \(fixture.dialect), layer \(fixture.layer)"]
+        }
+    }
+
+    /// Differences between the findings a codec produced and the ones the fixture expects.
+    static func compare(_ findings: [Finding], _ expected: [Fixture.ExpectedFinding]) -> [String] {
+        let produced = findings.filter { $0.severity >= .warning }
+            .map { Fixture.ExpectedFinding(rule: $0.ruleID, offset: $0.offset) }
+        var missing = expected
+        var unexpected: [Fixture.ExpectedFinding] = []
+        for finding in produced {
+            if let index = missing.firstIndex(where: { $0.rule == finding.rule && ($0.offset == nil || $0.offset == finding.offset) }) {
+                missing.remove(at: index)
+            } else {
+                unexpected.append(finding)
+            }
+        }
+        var problems: [String] = []
+        if !missing.isEmpty { problems.append("expected findings not produced: \(missing)") }
+        if !unexpected.isEmpty {
+            let detail = findings.filter { $0.severity >= .warning }.map(\.description).joined(separator: "; ")
+            problems.append("unexpected findings: \(unexpected) — \(detail)")
+        }
+        return problems
+    }
+}
+
+/// LeanCloud fixture layers: `command` (protobuf, base64, json), `rich-message`, `signature`.
+enum LeanCloudFixtures {
+    static func verifyCommand(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        guard let encoding = fixture.encoding.flatMap(LeanCloudEncoding.init(rawValue:)) else {
+            throw Fixture.FormatError(description: "\(fixture.path): encoding must be protobuf, base64 or json")
+        }
+        let input = try fixture.input()
+        let codec = LeanCloudCodec(encoding: encoding)
+        let decoded = codec.decode(input)
+        var problems = FixtureVerifier.compare(decoded.findings, fixture.expected)
+
+        let kind = fixture.object["kind"]?.stringValue ?? "command"
+        if (kind == "heartbeat") != (decoded.kind == .heartbeat) {
+            problems.append("expected kind \(kind), decoded \(decoded.kind)")
+        }
+        let actual = decoded.command.map(CanonicalJSON.encode)
+        if let expected = fixture.decoded, !expected.isNull {
+            if let actual {
+                if !actual.semanticallyEquals(expected) { problems.append("decoded \(actual), expected \(expected)") }
+            } else {
+                problems.append("nothing decoded, expected \(expected)")
+            }
+        } else if fixture.expected.isEmpty, kind == "command" {
+            problems.append("a clean command fixture needs `decoded`")
+        }
+
+        // A clean fixture round-trips: its decoded form encodes back to the input.
+        if fixture.expected.isEmpty, kind == "command", let expected = fixture.decoded {
+            do {
+                let command = try CanonicalJSON.decode(expected)
+                let encoded = codec.encode(command)
+                switch encoding {
+                case .protobuf, .base64:
+                    if encoded != input {
+                        problems.append("re-encoded \(Hex.encode(encoded)), input \(Hex.encode(input))")
+                    }
+                case .json:
+                    let same = (try? JSONParser.parse(encoded)).map { parsed in
+                        (try? JSONParser.parse(input)).map(parsed.semanticallyEquals) ?? false
+                    } ?? false
+                    if !same { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self)) differs from the input") }
+                }
+            } catch {
+                problems.append("decoded form does not encode: \(error)")
+            }
+        }
+        return problems
+    }
+
+    static func verifyRichMessage(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        guard let text = fixture.object["text"]?.stringValue else {
+            throw Fixture.FormatError(description: "\(fixture.path): rich-message fixtures need text")
+        }
+        let (message, findings) = RichMessage.parse(text)
+        var problems = FixtureVerifier.compare(findings, fixture.expected)
+        let actual = message?.typedJSON ?? .null
+        let expected = fixture.decoded ?? .null
+        if !actual.semanticallyEquals(expected) { problems.append("decoded \(actual), expected \(expected)") }
+        if fixture.expected.isEmpty, let message, let original = try? JSONParser.parse(text),
+           !message.json.semanticallyEquals(original) {
+            problems.append("re-encoded \(message.encoded) differs from the input")
+        }
+        return problems
+    }
+
+    static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let object = fixture.object
+        guard let input = object["input"]?.objectValue, let appID = input["app_id"]?.stringValue,
+              let key = input["master_key"]?.stringValue, let client = input["client_id"]?.stringValue,
+              let actionName = input["action"]?.stringValue, let timestamp = input["timestamp"]?.int64Value,
+              let nonce = input["nonce"]?.stringValue, let expectedMessage = object["message"]?.stringValue,
+              let signature = object["signature"]?.stringValue
+        else { throw Fixture.FormatError(description: "\(fixture.path): signature fixtures need input{app_id, master_key, client_id, action, timestamp, nonce}, message, signature") }
+        let members = input["members"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let conversation = input["conversation_id"]?.stringValue ?? ""
+        let action: LeanCloudSignature.Action
+        switch actionName {
+        case "login": action = .login(clientID: client)
+        case "start": action = .startConversation(clientID: client, members: members)
+        case "invite", "kick": action = .conversationMembers(clientID: client, conversationID: conversation, members: members, action: actionName)
+        case "conversation-block-clients", "conversation-unblock-clients":
+            action = .conversationBlacklist(clientID: client, conversationID: conversation, members: members, action: actionName)
+        default:
+            action = .clientBlocksConversation(clientID: client, conversationID: conversation, action: actionName)
+        }
+        var problems: [String] = []
+        let message = LeanCloudSignature.message(appID: appID, action: action, timestamp: timestamp, nonce: nonce)
+        if message != expectedMessage { problems.append("message \"\(message)\", expected \"\(expectedMessage)\"") }
+        let findings = LeanCloudSignature.verify(signature: signature, appID: appID, action: action, timestamp: timestamp,
+                                                 nonce: nonce, masterKey: key)
+        problems += FixtureVerifier.compare(findings, fixture.expected)
+        return problems
+    }
+}

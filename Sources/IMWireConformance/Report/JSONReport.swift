@@ -1,0 +1,48 @@
+import IMWireCore
+
+/// `--format json`: the report as one JSON document (schema in `Spec/report-json.md`).
+public enum JSONReport {
+    public static let version = 1
+
+    public static func render(_ report: CheckReport, threshold: Severity) -> String {
+        var root = JSONObject()
+        root.append("version", .number(JSONNumber(version)))
+        root.append("source", .string(report.source))
+        root.append("threshold", .string(threshold.description))
+        root.append("captureFindings", .array(report.captureFindings.filter { $0.severity >= threshold }.map(json)))
+        root.append("connections", .array(report.connections.map { connection in
+            var object = JSONObject()
+            object.append("id", .string(connection.id))
+            object.append("dialect", connection.dialect.map { .string($0.rawValue) } ?? .null)
+            object.append("subprotocol", connection.subprotocol.map { .string($0) } ?? .null)
+            object.append("messages", .number(JSONNumber(connection.messages)))
+            object.append("bytes", .number(JSONNumber(connection.bytes)))
+            object.append("findings", .array(connection.findings.filter { $0.severity >= threshold }.map(json)))
+            object.append("droppedFindings", .number(JSONNumber(connection.droppedFindings)))
+            return .object(object)
+        }))
+        var counts = JSONObject()
+        for severity in Severity.allCases.reversed() { counts.append(severity.description, .number(JSONNumber(report.count(severity)))) }
+        root.append("summary", .object(counts))
+        root.append("exitCode", .number(JSONNumber(Int(report.exitCode(threshold: threshold)))))
+        return JSONWriter.pretty(.object(root)) + "\n"
+    }
+
+    public static func json(_ finding: Finding) -> JSONValue {
+        var object = JSONObject()
+        object.append("rule", .string(finding.ruleID.rawValue))
+        object.append("severity", .string(finding.severity.description))
+        object.append("layer", .string(finding.layer.rawValue))
+        object.append("dialect", finding.dialect.map { .string($0.rawValue) } ?? .null)
+        object.append("connection", finding.location.connection.map { .string($0) } ?? .null)
+        object.append("frame", finding.location.frameIndex.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("line", finding.location.line.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("time", finding.location.time.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("direction", finding.location.direction.map { .string($0.rawValue) } ?? .null)
+        object.append("offset", finding.offset.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("subject", finding.subject.map { .string($0) } ?? .null)
+        object.append("message", .string(finding.message))
+        object.append("specRef", .string(finding.specRef))
+        return .object(object)
+    }
+}

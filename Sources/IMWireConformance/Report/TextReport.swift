@@ -1,0 +1,68 @@
+import IMWireCore
+
+/// The human report: findings grouped by connection, each with its frame, time, direction,
+/// offset, the command it is about, the rule and where the rule comes from.
+public enum TextReport {
+    public static func render(_ report: CheckReport, threshold: Severity, color: Bool = false) -> String {
+        var lines: [String] = []
+        func paint(_ text: String, _ severity: Severity) -> String {
+            guard color else { return text }
+            let code = switch severity {
+            case .error: "31"
+            case .warning: "33"
+            case .info: "36"
+            }
+            return "\u{1b}[\(code)m\(text)\u{1b}[0m"
+        }
+        func describe(_ finding: Finding) {
+            var head: [String] = []
+            if let frame = finding.location.frameIndex { head.append("#\(frame)") }
+            if let line = finding.location.line { head.append("line \(line)") }
+            if let time = finding.location.time { head.append(relative(time, from: report.firstTime)) }
+            if let direction = finding.location.direction { head.append(direction == .send ? "send" : "receive") }
+            if let subject = finding.subject { head.append(subject) }
+            lines.append("  " + paint("\(finding.severity) \(finding.ruleID)", finding.severity) + "  " + head.joined(separator: "  "))
+            var detail = "      \(finding.message)"
+            if let offset = finding.offset { detail += " (offset \(offset))" }
+            detail += "  [\(finding.specRef)]"
+            lines.append(detail)
+        }
+
+        let shown = report.captureFindings.filter { $0.severity >= threshold }
+        if !shown.isEmpty {
+            lines.append("capture \(report.source)")
+            shown.forEach(describe)
+        }
+        for connection in report.connections {
+            var header = "connection \(connection.id)"
+            header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
+            if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
+            header += "  \(connection.messages) messages, \(connection.bytes) bytes"
+            lines.append(header)
+            let findings = connection.findings.filter { $0.severity >= threshold }
+            if findings.isEmpty { lines.append("  clean") }
+            findings.forEach(describe)
+            if connection.droppedFindings > 0 {
+                lines.append("  … \(connection.droppedFindings) more findings not kept (Limits.maxFindingsPerConnection)")
+            }
+        }
+        let all = report.allFindings
+        let hidden = all.filter { $0.severity < threshold }.count
+        var summary = "summary: \(report.connections.count) connection\(report.connections.count == 1 ? "" : "s"), "
+        summary += "\(report.connections.reduce(0) { $0 + $1.messages }) messages; "
+        summary += Severity.allCases.reversed().map { "\(report.count($0)) \($0)" }.joined(separator: ", ")
+        if hidden > 0 { summary += " (\(hidden) below --severity \(threshold) not shown)" }
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `+1.204s` from the capture's first time.
+    static func relative(_ time: Int64, from origin: Int64?) -> String {
+        let delta = time - (origin ?? 0)
+        let sign = delta < 0 ? "-" : "+"
+        let magnitude = delta.magnitude
+        let millis = magnitude / 1000 % 1000
+        let padded = String(repeating: "0", count: 3 - String(millis).count) + String(millis)
+        return "\(sign)\(magnitude / 1_000_000).\(padded)s"
+    }
+}

@@ -1,0 +1,133 @@
+import IMWireCore
+import IMWireLeanCloud
+
+/// Generates the tables of `Spec/` from the code. A Spec file marks each generated block with
+/// `<!-- BEGIN GENERATED: name -->` … `<!-- END GENERATED: name -->`; `render` replaces the
+/// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
+public enum SpecGenerator {
+    /// The Spec files that carry generated blocks, relative to the package root.
+    public static let files = ["Spec/rules.md", "Spec/leancloud.md"]
+
+    public static let blocks: [String: @Sendable () -> String] = [
+        "rules": rulesTable,
+        "leancloud-error-codes": { MarkdownTable.statusCodes(LeanCloudStatusCodes.imErrors) },
+        "leancloud-commands": leanCloudCommands,
+        "leancloud-command-types": leanCloudCommandTypes,
+        "leancloud-subprotocols": leanCloudSubprotocols,
+        "leancloud-schema": leanCloudSchema,
+        "leancloud-rules": { rules(LeanCloudRules.all) },
+    ]
+
+    public struct RenderError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `text` with every generated block replaced by its current content.
+    public static func render(_ text: String) throws(RenderError) -> String {
+        var output: [Substring] = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        while let line = lines.popFirst() {
+            output.append(line)
+            guard let name = marker(line, "BEGIN") else { continue }
+            guard let generate = blocks[name] else { throw RenderError(description: "unknown generated block \(name)") }
+            while let inner = lines.first, marker(inner, "END") == nil { lines.removeFirst() }
+            guard let end = lines.popFirst(), marker(end, "END") == name else {
+                throw RenderError(description: "block \(name) has no matching END marker")
+            }
+            output.append(Substring(generate()))
+            output.append(end)
+        }
+        return output.joined(separator: "\n")
+    }
+
+    private static func marker(_ line: Substring, _ kind: String) -> String? {
+        let prefix = "<!-- \(kind) GENERATED: "
+        guard line.hasPrefix(prefix), line.hasSuffix(" -->") else { return nil }
+        return String(line.dropFirst(prefix.count).dropLast(4))
+    }
+
+    static func rulesTable() -> String { rules(RuleCatalog.all) }
+
+    public static func rules(_ rules: [Rule]) -> String {
+        MarkdownTable.render(
+            ["rule", "severity", "lenient", "layer", "dialect", "what it checks", "reference"],
+            rules.map { [
+                "`\($0.id)`", $0.severity.description, $0.lenientSeverity.description, $0.layer.rawValue,
+                $0.dialect?.rawValue ?? "", $0.summary, $0.specRef,
+            ] })
+    }
+
+    static func leanCloudCommands() -> String {
+        MarkdownTable.render(
+            ["cmd/op", "client sends as", "server sends as", "usual answer", "confidence", "what it does", "source"],
+            CommandCatalog.all.map { spec in [
+                "`\(spec.key)`", spec.clientRole?.rawValue ?? "", spec.serverRoles.map(\.rawValue).joined(separator: ", "),
+                spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary, spec.source,
+            ] })
+    }
+
+    static func leanCloudCommandTypes() -> String {
+        MarkdownTable.render(
+            ["value", "cmd", "sub-message", "ops"],
+            LCCommandType.allCases.map { cmd in [
+                "\(cmd.rawValue)", "`\(LeanCloudNames.name(of: cmd))`",
+                SubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
+                CommandCatalog.takesNoOp(cmd) ? "none" : CommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
+            ] })
+    }
+
+    static func leanCloudSubprotocols() -> String {
+        MarkdownTable.render(
+            ["subprotocol", "encoding", "frames", "offline messages", "historical"],
+            LeanCloudSubprotocol.known.compactMap(LeanCloudSubprotocol.init).map { sub in [
+                "`\(sub.name)`", sub.encoding.rawValue, sub.encoding.isText ? "text" : "binary",
+                sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "", sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
+            ] })
+    }
+
+    static func leanCloudSchema() -> String {
+        var sections: [String] = []
+        for message in LeanCloudSchema.messages {
+            sections.append("#### \(message.name)\n\n" + MarkdownTable.render(
+                ["#", "label", "type", "name"],
+                message.fields.map { ["\($0.number)", $0.label.rawValue, $0.type.protoName, "`\($0.name)`"] }))
+        }
+        for enumeration in LeanCloudSchema.enums {
+            sections.append("#### enum \(enumeration.name)\n\n" + MarkdownTable.render(
+                ["value", "name"], enumeration.values.map { ["\($0.number)", "`\($0.name)`"] }))
+        }
+        return sections.joined(separator: "\n\n")
+    }
+}
+
+/// GitHub-flavoured markdown tables with escaped cells.
+public enum MarkdownTable {
+    public static func render(_ header: [String], _ rows: [[String]]) -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map(escape).joined(separator: " | ") + " |"
+        }
+        return ([line(header), "|" + String(repeating: "---|", count: header.count)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    private static func escape(_ cell: String) -> String {
+        var out = ""
+        for char in cell {
+            switch char {
+            case "|": out += "\\|"
+            case "\n": out += " "
+            default: out.append(char)
+            }
+        }
+        return out
+    }
+
+    public static func statusCodes(_ codes: [StatusCode]) -> String {
+        render(
+            ["code", "name", "meaning", "class", "travels as", "confidence", "source"],
+            codes.map { code in [
+                "\(code.number)", code.name.isEmpty ? "" : "`\(code.name)`",
+                code.meaning + (code.original.map { " (\($0))" } ?? ""), code.codeClass.rawValue, code.travel.rawValue,
+                code.confidence.rawValue, code.sources,
+            ] })
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import IMWire
+
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode one frame (or one per line) and print its canonical JSON and any findings.",
+        discussion: """
+            The canonical JSON is the protobuf JSON mapping with proto field names (set fields only,
+            int64 as strings, enums by name, bytes as base64), the form the fixtures use.
+            Findings go to standard error; exit 1 if any is a warning or an error, 2 if nothing
+            could be decoded.
+            """)
+
+    @OptionGroup var options: DecodeOptions
+
+    @Option(help: "The frame as hex (protobuf encoding).")
+    var hex: String?
+
+    @Option(help: "The frame as text (base64 and json encodings).")
+    var text: String?
+
+    @Flag(help: "Treat each input line as one frame (hex for protobuf, text otherwise); print one JSON result per line.")
+    var lines = false
+
+    @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
+    var format: OutputFormat = .text
+
+    @Argument(help: "A file holding the frame (raw bytes for protobuf, text otherwise); - for standard input.")
+    var file: String?
+
+    func validate() throws {
+        try options.requireSupportedDialect()
+        let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
+        guard sources == 1 else { throw ValidationError("give exactly one of --hex, --text or FILE") }
+    }
+
+    func run() throws {
+        let codec = LeanCloudCodec(encoding: options.encoding)
+        if lines {
+            let input = try readInput(binaryAsHex: true)
+            var worst: Int32 = 0
+            for line in input.split(separator: 0x0a, omittingEmptySubsequences: true) {
+                var payload = Array(line)
+                if payload.last == 0x0d { payload.removeLast() }
+                if options.encoding == .protobuf {
+                    do { payload = try Hex.decode(String(decoding: payload, as: UTF8.self)) } catch {
+                        print(JSONWriter.string(["error": .string(error.description)]))
+                        worst = 2
+                        continue
+                    }
+                }
+                let decoded = codec.decode(payload)
+                print(JSONWriter.string(envelope(decoded)))
+                worst = max(worst, status(decoded))
+            }
+            throw ExitCode(worst)
+        }
+        let decoded = codec.decode(try readInput(binaryAsHex: false))
+        switch format {
+        case .json:
+            print(JSONWriter.pretty(envelope(decoded)))
+        case .text:
+            if decoded.kind == .heartbeat {
+                print("{}")
+            } else if let command = decoded.command {
+                print(JSONWriter.string(CanonicalJSON.encode(command)))
+            }
+            for finding in decoded.findings { print("finding: \(finding)", to: &standardError) }
+        }
+        throw ExitCode(status(decoded))
+    }
+
+    private func status(_ decoded: DecodedCommand) -> Int32 {
+        if decoded.command == nil, decoded.kind == .command { return 2 }
+        return decoded.findings.contains { $0.severity >= .warning } ? 1 : 0
+    }
+
+    private func envelope(_ decoded: DecodedCommand) -> JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
+        object.append("decoded", decoded.command.map(CanonicalJSON.encode) ?? .null)
+        object.append("summary", .string(decoded.summary))
+        object.append("findings", .array(decoded.findings.map(JSONReport.json)))
+        return .object(object)
+    }
+
+    /// The frame bytes from --hex, --text or FILE.
+    private func readInput(binaryAsHex: Bool) throws -> [UInt8] {
+        if let hex {
+            do { return try Hex.decode(hex) } catch { throw unreadable(error.description) }
+        }
+        if let text { return Array(text.utf8) }
+        guard let file else { return [] }
+        do { return try FileByteSource.readAll(path: file) } catch { throw unreadable(error.description) }
+    }
+}
+
+/// Ends a command with exit status 2 (unreadable input) and a one-line message on stderr.
+func unreadable(_ message: String) -> ExitCode {
+    print("imwire: \(message)", to: &standardError)
+    return ExitCode(2)
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import IMWire
+
+@main
+struct IMWireCLI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imwire",
+        abstract: "Wire codecs and a conformance checker for IM cloud protocols (LeanCloud realtime today).",
+        discussion: """
+            Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input.
+            Rules: `imwire rules`; formats and flows: Spec/ in the repository.
+            """,
+        version: "0.1.0",
+        subcommands: [Check.self, Decode.self, Encode.self, Fixtures.self, Rules.self, SpecCommand.self]
+    )
+}
+
+/// Options shared by the commands that decode.
+struct DecodeOptions: ParsableArguments {
+    @Option(help: "The dialect of the input: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var dialect: Dialect = .leancloud
+
+    @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")
+    var encoding: LeanCloudEncoding = .protobuf
+
+    func requireSupportedDialect() throws {
+        guard dialect == .leancloud else {
+            throw ValidationError("dialect \(dialect.rawValue) has no codec yet; supported: leancloud")
+        }
+    }
+}
+
+extension Dialect: ExpressibleByArgument {}
+extension LeanCloudEncoding: ExpressibleByArgument {}
+extension RuleAction: ExpressibleByArgument {}
+
+extension Severity: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(name: argument == "warn" ? "warning" : argument)
+    }
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+/// Writes to standard error.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var text = string
+        text.withUTF8 { buffer in writeAll(2, UnsafeRawBufferPointer(buffer)) }
+    }
+}
+
+nonisolated(unsafe) var standardError = StandardError()
+
+/// Writes all of `bytes` to a file descriptor (1 stdout, 2 stderr), after flushing stdio buffers
+/// so the output keeps its order with `print`.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    fflush(nil)
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written <= 0 { return }
+        offset += written
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,38 @@
+import ArgumentParser
+import IMWire
+
+struct SpecCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spec",
+        abstract: "Regenerate the generated tables in Spec/ from the code.",
+        discussion: "Without --write, exit 1 if any Spec file is out of date.")
+
+    @Option(help: "The repository root.")
+    var root = "."
+
+    @Flag(help: "Rewrite the Spec files in place.")
+    var write = false
+
+    func run() throws {
+        var stale: [String] = []
+        for file in SpecGenerator.files {
+            let path = "\(root)/\(file)"
+            let current: String
+            do { current = String(decoding: try FileByteSource.readAll(path: path), as: UTF8.self) } catch {
+                throw unreadable(error.description)
+            }
+            let rendered = try SpecGenerator.render(current)
+            guard rendered != current else { continue }
+            stale.append(file)
+            if write {
+                do { try TextFile.write(rendered, to: path) } catch { throw unreadable("\(error)") }
+                print("rewrote \(file)")
+            }
+        }
+        if !write, !stale.isEmpty {
+            print("out of date: \(stale.joined(separator: ", ")) (run imwire spec --write)")
+            throw ExitCode(1)
+        }
+        if stale.isEmpty { print("Spec is up to date") }
+    }
+}
