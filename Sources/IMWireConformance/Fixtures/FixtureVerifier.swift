@@ -21,13 +21,18 @@ public enum FixtureVerifier {
         }
     }
 
-    public static func verify(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
-        switch (fixture.dialect, fixture.layer) {
-        case ("leancloud", "command"): return try LeanCloudFixtures.verifyCommand(fixture)
-        case ("leancloud", "rich-message"): return try LeanCloudFixtures.verifyRichMessage(fixture)
-        case ("leancloud", "signature"): return try LeanCloudFixtures.verifySignature(fixture)
-        default: return ["no verifier for dialect \(fixture.dialect), layer \(fixture.layer)"]
+    /// One verifier per `dialect/layer`; each returns the problems it found (empty: verified).
+    static let verifiers: [String: @Sendable (Fixture) throws -> [String]] = [
+        "leancloud/command": LeanCloudFixtures.verifyCommand,
+        "leancloud/rich-message": LeanCloudFixtures.verifyRichMessage,
+        "leancloud/signature": LeanCloudFixtures.verifySignature,
+    ]
+
+    public static func verify(_ fixture: Fixture) throws -> [String] {
+        guard let verifier = verifiers["\(fixture.dialect)/\(fixture.layer)"] else {
+            return ["no verifier for dialect \(fixture.dialect), layer \(fixture.layer)"]
         }
+        return try verifier(fixture)
     }
 
     /// Differences between the findings a codec produced and the ones the fixture expects.
