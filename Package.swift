@@ -54,7 +54,10 @@ let package = Package(
         ),
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
-        .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
+        .testTarget(
+            name: "IMWireLeanCloudTests",
+            dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]

@@ -26,10 +26,6 @@ struct WireScanner {
 
     private mutating func scanMessage(_ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int) -> Bool {
         let schema = LeanCloudSchema.message(id)
-        guard depth <= maxDepth else {
-            report(LeanCloudRules.nestingTooDeep, "\(schema.name) nested at depth \(depth), limit \(maxDepth)", at: reader.offset)
-            return false
-        }
         let start = reader.offset
         var seen = FieldSet()
         while !reader.isAtEnd {
@@ -63,7 +59,7 @@ struct WireScanner {
             if field.label != .repeated, !seen.insert(fieldNumber) {
                 report(LeanCloudRules.duplicateField, "\(schema.name).\(field.name) given more than once", at: tagOffset)
             }
-            guard scanValue(&reader, field, in: schema, depth: depth) else { return false }
+            guard scanValue(&reader, field, in: schema, depth: depth, tagOffset: tagOffset) else { return false }
         }
         for field in schema.requiredFields where !seen.contains(field.number) {
             report(LeanCloudRules.missingRequired, "\(schema.name).\(field.name) is required", at: start)
@@ -71,7 +67,9 @@ struct WireScanner {
         return true
     }
 
-    private mutating func scanValue(_ reader: inout ByteReader, _ field: FieldSchema, in schema: MessageSchema, depth: Int) -> Bool {
+    private mutating func scanValue(
+        _ reader: inout ByteReader, _ field: FieldSchema, in schema: MessageSchema, depth: Int, tagOffset: Int
+    ) -> Bool {
         let valueOffset = reader.offset
         let path = "\(schema.name).\(field.name)"
         switch field.type {
@@ -103,6 +101,10 @@ struct WireScanner {
                     report(LeanCloudRules.invalidUTF8, "\(path) is not valid UTF-8", at: payload.offset + bad)
                 }
             case .message(let messageID):
+                guard depth < maxDepth else {
+                    report(LeanCloudRules.nestingTooDeep, "\(path) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
+                    return false
+                }
                 return scanMessage(&payload, messageID, depth: depth + 1)
             default:
                 break

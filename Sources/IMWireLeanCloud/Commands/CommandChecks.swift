@@ -6,7 +6,11 @@ import IMWireCore
 public enum CommandChecks {
     public static func check(_ command: LCGenericCommand, locate: (Int32) -> Int?) -> [Finding] {
         var findings: [Finding] = []
+        // A cmd or op that is present but not a known enum value is already reported by the
+        // encoding layer; only a truly absent field is reported here.
         if !command.hasCmd {
+            // An unknown cmd value says nothing about the op or sub-message it should carry.
+            guard locate(1) == nil else { return findings }
             findings.append(LeanCloudRules.cmdMissing.finding("no cmd; proto2 reads it as session", at: 0))
         }
         let cmd = command.cmd
@@ -32,6 +36,7 @@ public enum CommandChecks {
                     "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: command.op))", at: locate(2)))
             }
         } else if !command.hasOp {
+            guard locate(2) == nil else { return findings }
             findings.append(LeanCloudRules.opMissing.finding(
                 "cmd=\(cmdName) needs an op (one of \(knownOps.map(LeanCloudNames.name(of:)).joined(separator: ", "))); absent reads as open",
                 at: locate(1) ?? 0))

@@ -54,6 +54,8 @@ public struct LeanCloudSessionTracker: Sendable {
     public let options: LeanCloudSessionOptions
     private var pending: [Int32: Pending] = [:]
     private var opened: Set<String> = []
+    /// The first client opened on this connection: commands without `peerId` are for it.
+    private var defaultPeer: String?
     private var closedByClient: Set<String> = []
     private var kicked: [String: Int32] = [:]
     private var unacked: [Unacked] = []
@@ -70,10 +72,14 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// Peer id a command is for; commands without one go to the connection's first client.
     private func peer(of command: LCGenericCommand) -> String {
-        command.hasPeerID ? command.peerID : (opened.sorted().first ?? "")
+        command.hasPeerID ? command.peerID : (defaultPeer ?? "")
     }
 
-    private func isOpen(_ peer: String) -> Bool { opened.contains(peer) || (!opened.isEmpty && peer.isEmpty) }
+    private mutating func markOpened(_ peer: String) {
+        opened.insert(peer)
+        defaultPeer = defaultPeer ?? peer
+        closedByClient.remove(peer)
+    }
 
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
@@ -157,7 +163,7 @@ public struct LeanCloudSessionTracker: Sendable {
         }
         let ungated: Set<LCCommandType> = [.echo, .login, .logout]
         guard key != CommandKey(.session, .open), !ungated.contains(command.cmd), !(command.hasService && command.service == 1),
-              !isOpen(peer)
+              !opened.contains(peer)
         else { return }
         if closedByClient.contains(peer) {
             report(LeanCloudRules.commandAfterClose, "\(key) after the client closed the session")
@@ -193,8 +199,7 @@ public struct LeanCloudSessionTracker: Sendable {
                     report(LeanCloudRules.responseOpUnexpected, "\(key) answers \(request.key); usually \(usual)")
                 }
                 if request.key == CommandKey(.session, .open), key == CommandKey(.session, .opened) {
-                    opened.insert(request.peer)
-                    closedByClient.remove(request.peer)
+                    markOpened(request.peer)
                 }
                 if request.key == CommandKey(.session, .close), key == CommandKey(.session, .closed) {
                     opened.remove(request.peer)
@@ -204,7 +209,7 @@ public struct LeanCloudSessionTracker: Sendable {
                 report(LeanCloudRules.responseWithoutRequest, "\(key) i=\(command.i) matches no pending request")
             }
         } else if key == CommandKey(.session, .opened) {
-            opened.insert(peer)
+            markOpened(peer)
         }
 
         switch command.cmd {

@@ -1,0 +1,114 @@
+import Testing
+@testable import IMWireCore
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryValueKind() throws {
+        let value = try JSONParser.parse(#"{"a":[1,-2.5e3,true,false,null,"x\n\u00e9\ud83d\ude00"],"b":{}}"#)
+        let array = try #require(value["a"]?.arrayValue)
+        #expect(array.count == 6)
+        #expect(array[0].int64Value == 1)
+        #expect(array[1].doubleValue == -2500)
+        #expect(array[2] == .bool(true))
+        #expect(array[4].isNull)
+        #expect(array[5].stringValue == "x\né😀")
+        #expect(value["b"]?.objectValue?.isEmpty == true)
+    }
+
+    @Test func keepsLargeIntegersExactly() throws {
+        let value = try JSONParser.parse("[9223372036854775807,-9223372036854775808,18446744073709551615]")
+        let items = try #require(value.arrayValue)
+        #expect(items[0].int64Value == Int64.max)
+        #expect(items[1].int64Value == Int64.min)
+        #expect(items[2].numberValue?.uint64Value == UInt64.max)
+        #expect(JSONWriter.string(value) == "[9223372036854775807,-9223372036854775808,18446744073709551615]")
+    }
+
+    @Test func keepsOrderDuplicatesAndKeyOffsets() throws {
+        let value = try JSONParser.parse(#"{"b":1, "a":2, "b":3}"#)
+        let object = try #require(value.objectValue)
+        #expect(object.keys == ["b", "a", "b"])
+        #expect(object["b"]?.int64Value == 3)
+        #expect(object.duplicateKeys == ["b"])
+        #expect(object.offset(of: "a") == 8)
+        #expect(object.offset(of: "b") == 15)
+    }
+
+    @Test(arguments: [
+        ("", 0), ("{", 1), ("[1,]", 3), ("{\"a\":1,}", 7), ("01", 1), ("1.", 2), ("-", 1), ("tru", 0),
+        ("\"\u{01}\"", 1), ("\"\\x\"", 1), ("\"\\ud800\"", 1), ("\"\\udc00\"", 1), ("[1] 2", 4), ("NaN", 0),
+        ("{\"a\" 1}", 5), ("[\"\\u12\"]", 6),
+    ])
+    func rejectsWithOffsets(text: String, offset: Int) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.offset == offset, "\(text): \(error)")
+        }
+    }
+
+    @Test func rejectsInvalidUTF8InStrings() {
+        let bytes: [UInt8] = [0x22, 0x61, 0xc3, 0x28, 0x22]
+        #expect(throws: JSONError(offset: 3, reason: "invalid UTF-8 in a string")) { try JSONParser.parse(bytes) }
+    }
+
+    @Test func capsNesting() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONError.self) { try JSONParser.parse(deep, maxDepth: 64) }
+        let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        _ = try JSONParser.parse(fine, maxDepth: 64)
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func compactAndDeterministic() {
+        let value: JSONValue = ["z": 1, "a": ["x", nil, true], "s": "q\"\\\n\u{01}é"]
+        #expect(JSONWriter.string(value) == #"{"z":1,"a":["x",null,true],"s":"q\"\\\n\u0001é"}"#)
+        #expect(JSONWriter.string(value, sortedKeys: true) == #"{"a":["x",null,true],"s":"q\"\\\n\u0001é","z":1}"#)
+    }
+
+    @Test func prettyOutputParsesBack() throws {
+        let value: JSONValue = ["a": [1, 2, ["b": []]], "c": [:]]
+        let pretty = JSONWriter.pretty(value)
+        #expect(pretty.contains("\n  \"a\": ["))
+        #expect(try JSONParser.parse(pretty) == value)
+    }
+
+    @Test func semanticEqualityIgnoresOrderAndNumberSpelling() throws {
+        let a = try JSONParser.parse(#"{"x":1,"y":[1.0,"s"]}"#)
+        let b = try JSONParser.parse(#"{"y":[1e0,"s"],"x":1.0}"#)
+        #expect(a.semanticallyEquals(b))
+        #expect(a != b)
+        #expect(!a.semanticallyEquals(try JSONParser.parse(#"{"x":2,"y":[1,"s"]}"#)))
+    }
+
+    @Test func randomStringsRoundTrip() throws {
+        var generator = SeededGenerator(seed: 3)
+        let alphabet: [Character] = ["a", "\"", "\\", "\n", "\u{0}", "\u{1f}", "é", "中", "😀", "/", " "]
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(try JSONParser.parse(JSONWriter.string(.string(text))) == .string(text))
+        }
+    }
+}
+
+@Suite struct FindingTests {
+    static let rule = Rule("TEST.RULE", .error, lenient: .warning, layer: .encoding, dialect: .leancloud,
+                           summary: "test", specRef: "nowhere")
+
+    @Test func findingsCarryTheirRule() {
+        let finding = Self.rule.finding("broken", at: 4)
+        #expect(finding.severity == .error)
+        #expect(finding.ruleID == "TEST.RULE")
+        #expect(finding.rule.lenientSeverity == .warning)
+        #expect(finding.shifted(by: 10).offset == 14)
+        #expect(finding.description == "[TEST.RULE] error: broken (offset 4)")
+    }
+
+    @Test func severitiesOrder() {
+        #expect(Severity.info < .warning && Severity.warning < .error)
+        #expect(Severity(name: "warning") == .warning)
+        #expect(Severity(name: "fatal") == nil)
+        #expect(Layer.capture < Layer.session)
+    }
+}

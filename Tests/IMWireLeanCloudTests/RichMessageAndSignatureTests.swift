@@ -1,0 +1,84 @@
+import IMWireCore
+import Testing
+@testable import IMWireLeanCloud
+
+@Suite struct RichMessageTests {
+    @Test func parsesTheDocumentedExamples() throws {
+        let image = #"{"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},"_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4","metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}"#
+        let (message, findings) = RichMessage.parse(image)
+        #expect(findings.isEmpty)
+        let parsed = try #require(message)
+        #expect(parsed.kind == .image)
+        #expect(parsed.file?.objectID == "54699d87e4b0a56c64f470a4")
+        #expect(parsed.file?.width == 1024)
+        #expect(parsed.json.semanticallyEquals(json(image)))
+
+        let location = RichMessage.parse(#"{"_lctype":-5,"_lctext":"这是一个地理位置消息","_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}"#)
+        #expect(location.findings.isEmpty)
+        #expect(location.message?.location == RichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
+    }
+
+    @Test func keepsNullsAndCustomKeysFromRealPayloads() throws {
+        // java-unified-sdk LCIMMessageTest: a captured audio message with nulls and escaped slashes.
+        let captured = #"{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},"_lctext":null,"_lcattrs":{"toUserDestroyed":false}}"#
+        let (message, findings) = RichMessage.parse(captured)
+        #expect(findings.isEmpty)
+        #expect(message?.kind == .custom(103))
+        #expect(message?.file?.url == "https://f.letsniyan.com/record")
+        #expect(message?.file?.duration == 3.328)
+    }
+
+    @Test func plainTextIsNotATypedMessage() {
+        #expect(RichMessage.parse("hello").message == nil)
+        #expect(RichMessage.parse(#"{"text":"no type"}"#).message == nil)
+        #expect(RichMessage.parse("{not json").findings.isEmpty)
+    }
+
+    @Test func malformedTypedMessagesAreReported() {
+        func rules(_ text: String) -> [String] { verdicts(RichMessage.parse(text).findings) }
+        #expect(rules(#"{"_lctype":"-1"}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
+        #expect(rules(#"{"_lctype":-2}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
+        #expect(rules(#"{"_lctype":-5,"_lcloc":{"latitude":"x"}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
+        #expect(rules(#"{"_lctype":-1,"_lctext":5}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
+        #expect(rules(#"{"_lctype":0}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
+        #expect(rules(#"{"_lctype":-6,"_lcfile":{"url":"u","metaData":{"size":"big"}}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
+        #expect(rules(#"{"_lctype":-5,"_lcloc":{"latitude":91,"longitude":0}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
+    }
+
+    @Test func encodesInSDKKeyOrder() {
+        let message = RichMessage(kind: .text, text: "hi", attributes: JSONObject(["k": "v"]))
+        #expect(message.encoded == #"{"_lctype":-1,"_lctext":"hi","_lcattrs":{"k":"v"}}"#)
+        #expect(RichMessage.parse(message.encoded).message == message)
+    }
+}
+
+@Suite struct SignatureTests {
+    @Test func hmacSHA1MatchesRFC2202StyleVector() {
+        // Widely published HMAC-SHA1 vector (key "key").
+        #expect(LeanCloudSignature.sign("The quick brown fox jumps over the lazy dog", masterKey: "key")
+            == "de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9")
+    }
+
+    @Test func messagesFollowTheDocumentedStrings() {
+        #expect(LeanCloudSignature.message(appID: "app", action: .login(clientID: "tom"), timestamp: 1, nonce: "n")
+            == "app:tom::1:n")
+        #expect(LeanCloudSignature.message(appID: "app", action: .startConversation(clientID: "tom", members: ["b", "a", "C"]),
+                                           timestamp: 1, nonce: "n") == "app:tom:C:a:b:1:n")
+        #expect(LeanCloudSignature.message(appID: "app", action: .conversationMembers(clientID: "tom", conversationID: "c1", members: ["z", "y"], action: "kick"),
+                                           timestamp: 2, nonce: "n") == "app:tom:c1:y:z:2:n:kick")
+        #expect(LeanCloudSignature.message(appID: "app", action: .clientBlocksConversation(clientID: "tom", conversationID: "c1", action: "x"),
+                                           timestamp: 2, nonce: "n") == "app:tom:c1::2:n:x")
+    }
+
+    @Test func verificationReportsCaseAndUnit() {
+        let message = "app:tom::1700000000:n"
+        let lower = LeanCloudSignature.sign(message, masterKey: "k")
+        let findings = LeanCloudSignature.verify(signature: lower.uppercased(), appID: "app", action: .login(clientID: "tom"),
+                                                 timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
+        #expect(findings.map(\.ruleID) == ["LC.SIGNATURE-UPPERCASE-HEX", "LC.SIGNATURE-TIMESTAMP-SECONDS"])
+        #expect(findings.allSatisfy { $0.rule.lenientSeverity == .info })
+        let wrong = LeanCloudSignature.verify(signature: lower, appID: "app", action: .login(clientID: "jerry"),
+                                              timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
+        #expect(wrong.map(\.ruleID) == ["LC.SIGNATURE-MISMATCH"])
+    }
+}

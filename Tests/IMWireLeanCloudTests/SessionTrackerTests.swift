@@ -1,0 +1,166 @@
+import IMWireCore
+import Testing
+@testable import IMWireLeanCloud
+
+/// Drives a tracker with commands written as canonical JSON, one second apart by default.
+private struct Session {
+    var tracker: LeanCloudSessionTracker
+    var frame = 0
+    var time: Int64 = 0
+    var findings: [Finding] = []
+
+    init(options: LeanCloudSessionOptions = LeanCloudSessionOptions()) {
+        tracker = LeanCloudSessionTracker(options: options)
+    }
+
+    mutating func send(_ text: String, after seconds: Double = 1) { observe(text, .send, seconds) }
+    mutating func receive(_ text: String, after seconds: Double = 1) { observe(text, .receive, seconds) }
+
+    private mutating func observe(_ text: String, _ direction: Direction, _ seconds: Double) {
+        frame += 1
+        time += Int64(seconds * 1_000_000)
+        let command = (try? CanonicalJSON.decode(json(text))) ?? LCGenericCommand()
+        let decoded = LeanCloudBinary.decode(LeanCloudBinary.encode(command))
+        findings += tracker.observe(decoded, direction: direction, time: time, frameIndex: frame)
+    }
+
+    mutating func finish() -> [String] {
+        findings += tracker.finish(at: time)
+        return findings.map { "\($0.ruleID)#\($0.location.frameIndex ?? 0)" }
+    }
+
+    mutating func open(peer: String = "tom") {
+        send(#"{"cmd":"session","op":"open","appId":"app","peerId":"\#(peer)","i":1,"sessionMessage":{"ua":"js/5"}}"#)
+        receive(#"{"cmd":"session","op":"opened","peerId":"\#(peer)","i":1,"sessionMessage":{"st":"T","stTtl":60}}"#)
+    }
+}
+
+@Suite struct SessionTrackerTests {
+    @Test func cleanSessionHasNoFindings() {
+        var session = Session()
+        session.open()
+        session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["tom","jerry"]}}"#)
+        session.receive(#"{"cmd":"conv","op":"started","i":2,"convMessage":{"cid":"C1","cdate":"2024"}}"#)
+        session.send(#"{"cmd":"direct","i":3,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}"}}"#)
+        session.receive(#"{"cmd":"ack","i":3,"ackMessage":{"uid":"M1","t":"5"}}"#)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"6","msg":"hey"}}"#)
+        session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","mid":"M2"}}"#)
+        session.send(#"{"cmd":"read","readMessage":{"convs":[{"cid":"C1","timestamp":"6"}]}}"#)
+        session.send(#"{"cmd":"session","op":"close","i":4,"sessionMessage":{}}"#)
+        session.receive(#"{"cmd":"session","op":"closed","i":4}"#)
+        #expect(session.finish().isEmpty)
+    }
+
+    @Test func repliesAreMatchedByI() {
+        var session = Session()
+        session.open()
+        session.receive(#"{"cmd":"conv","op":"started","i":9,"convMessage":{"cid":"C1"}}"#)
+        session.send(#"{"cmd":"conv","op":"query","i":5,"convMessage":{}}"#)
+        session.send(#"{"cmd":"conv","op":"query","i":5,"convMessage":{}}"#)
+        session.receive(#"{"cmd":"conv","op":"updated","i":5,"convMessage":{}}"#)
+        #expect(session.finish() == ["LC.RESPONSE-WITHOUT-REQUEST#3", "LC.DUPLICATE-I#5", "LC.RESPONSE-OP-UNEXPECTED#6"])
+    }
+
+    @Test func unansweredRequestsTimeOut() {
+        var session = Session(options: LeanCloudSessionOptions(requestTimeout: 10_000_000))
+        session.open()
+        session.send(#"{"cmd":"logs","i":7,"logsMessage":{"cid":"C1"}}"#)
+        session.send(#"{"cmd":"logs","i":8,"logsMessage":{"cid":"C1"}}"#, after: 11)
+        session.send(#"{"cmd":"echo","i":9}"#, after: 2)
+        #expect(session.finish() == ["LC.REQUEST-UNANSWERED#3", "LC.REQUEST-PENDING-AT-END#4", "LC.REQUEST-PENDING-AT-END#5"])
+    }
+
+    @Test func nothingBeforeTheSessionIsOpen() {
+        var session = Session()
+        session.send(#"{"cmd":"echo","i":1}"#)
+        session.receive(#"{"cmd":"echo","i":1}"#)
+        session.send(#"{"cmd":"direct","i":2,"directMessage":{"cid":"C1","msg":"x"}}"#)
+        session.receive(#"{"cmd":"error","i":2,"errorMessage":{"code":4105,"reason":"SESSION_REQUIRED"}}"#)
+        #expect(session.finish() == ["LC.BEFORE-SESSION-OPEN#3", "LC.ERROR-REPLY#4"])
+    }
+
+    @Test func kickedSessionsMustBeReopenedByTheUser() {
+        var session = Session()
+        session.open()
+        session.receive(#"{"cmd":"session","op":"closed","peerId":"tom","sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}"#)
+        session.send(#"{"cmd":"direct","peerId":"tom","i":2,"directMessage":{"cid":"C1","msg":"x"}}"#)
+        session.send(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":3,"sessionMessage":{"r":true}}"#)
+        session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":3}"#)
+        session.receive(#"{"cmd":"ack","i":2,"ackMessage":{"uid":"x"}}"#)
+        #expect(session.finish() == ["LC.ERROR-REPLY#3", "LC.COMMAND-AFTER-KICK#4", "LC.REOPEN-AFTER-KICK#5"])
+    }
+
+    @Test func freshOpenAfterKickIsFine() {
+        var session = Session()
+        session.open()
+        session.receive(#"{"cmd":"session","op":"closed","sessionMessage":{"code":4115}}"#)
+        session.send(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":3,"sessionMessage":{"r":false}}"#)
+        session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":3}"#)
+        session.send(#"{"cmd":"echo","i":4}"#)
+        session.receive(#"{"cmd":"echo","i":4}"#)
+        #expect(session.finish() == ["LC.ERROR-REPLY#3"])
+    }
+
+    @Test func receivedMessagesNeedAcks() {
+        var session = Session(options: LeanCloudSessionOptions(ackTimeout: 5_000_000))
+        session.open()
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"100"}}"#)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"200"}}"#)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M3","cid":"R1","transient":true}}"#)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M4","cid":"R2","convType":2}}"#)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M5","cid":"C2","fromPeerId":"tom"}}"#)
+        session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","fromts":"150","tots":"200"}}"#)  // JS batch covers M2 only
+        session.send(#"{"cmd":"echo","i":2}"#, after: 10)
+        session.receive(#"{"cmd":"echo","i":2}"#)
+        #expect(session.finish() == ["LC.MISSING-ACK#3"])
+    }
+
+    @Test func sizeGoawayAndDirection() {
+        var session = Session()
+        session.open()
+        let big = String(repeating: "x", count: 5200)
+        session.send(#"{"cmd":"direct","i":2,"directMessage":{"cid":"C1","msg":"\#(big)"}}"#)
+        session.receive(#"{"cmd":"ack","i":2,"ackMessage":{"code":4109,"reason":"FRAME_TOO_LONG"}}"#)
+        session.send(#"{"cmd":"session","op":"opened","i":3}"#)
+        session.receive(#"{"cmd":"read","readMessage":{}}"#)
+        session.receive(#"{"cmd":"goaway"}"#)
+        session.send(#"{"cmd":"echo","i":4}"#)
+        session.send(#"{"cmd":"echo","i":5}"#)
+        session.receive(#"{"cmd":"echo","i":4}"#)
+        session.receive(#"{"cmd":"echo","i":5}"#)
+        session.receive(#"{"cmd":"error","i":3,"errorMessage":{"code":4114,"reason":"x"}}"#)
+        #expect(session.finish() == [
+            "LC.COMMAND-TOO-LARGE#3", "LC.ERROR-REPLY#4", "LC.WRONG-DIRECTION#5", "LC.WRONG-DIRECTION#6",
+            "LC.GOAWAY-IGNORED#8", "LC.ERROR-REPLY#12",
+        ])
+    }
+
+    @Test func commandsAfterOwnCloseAreReported() {
+        var session = Session()
+        session.open()
+        session.send(#"{"cmd":"session","op":"close","i":2,"sessionMessage":{}}"#)
+        session.receive(#"{"cmd":"session","op":"closed","i":2}"#)
+        session.send(#"{"cmd":"direct","directMessage":{"cid":"C1","msg":"late"}}"#)
+        #expect(session.finish() == ["LC.COMMAND-AFTER-CLOSE#5", "LC.REQUEST-WITHOUT-I#5"])
+    }
+
+    @Test func signaturesAreVerifiedWithTheMasterKey() {
+        let key = "masterKey"
+        let timestamp: Int64 = 1_700_000_000_000
+        let good = LeanCloudSignature.sign("app:tom::\(timestamp):n1", masterKey: key)
+        var session = Session(options: LeanCloudSessionOptions(credentials: .init(masterKey: key)))
+        session.send(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}"#)
+        session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":1}"#)
+        session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["b","a"],"s":"00","t":"\#(timestamp)","n":"n2"}}"#)
+        session.receive(#"{"cmd":"error","i":2,"errorMessage":{"code":4302,"reason":"CONVERSATION_SIGNATURE_FAILED"}}"#)
+        #expect(session.finish() == ["LC.SIGNATURE-MISMATCH#3", "LC.ERROR-REPLY#4"])
+    }
+
+    @Test func typedMessagesAreChecked() {
+        var session = Session()
+        session.open()
+        session.send(#"{"cmd":"direct","i":2,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-2,\"_lctext\":\"pic\"}"}}"#)
+        session.receive(#"{"cmd":"ack","i":2,"ackMessage":{"uid":"M"}}"#)
+        #expect(session.finish() == ["LC.RICH-MESSAGE-INVALID#3"])
+    }
+}
