@@ -25,13 +25,15 @@ struct Decode: ParsableCommand {
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
     var format: OutputFormat = .text
 
-    @Argument(help: "A file holding the frame (raw bytes for protobuf, text otherwise); - for standard input.")
+    @Argument(help: "A file holding the frame (raw bytes for protobuf, text otherwise); - for standard input (the default with --lines).")
     var file: String?
 
     func validate() throws {
         try options.requireSupportedDialect()
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
-        guard sources == 1 else { throw ValidationError("give exactly one of --hex, --text or FILE") }
+        guard sources == 1 || (sources == 0 && lines) else {
+            throw ValidationError("give exactly one of --hex, --text or FILE (with --lines, standard input is the default)")
+        }
     }
 
     func run() throws {
@@ -90,8 +92,7 @@ struct Decode: ParsableCommand {
             do { return try Hex.decode(hex) } catch { throw unreadable(error.description) }
         }
         if let text { return Array(text.utf8) }
-        guard let file else { return [] }
-        do { return try FileByteSource.readAll(path: file) } catch { throw unreadable(error.description) }
+        do { return try FileByteSource.readAll(path: file ?? "-") } catch { throw unreadable(error.description) }
     }
 }
 

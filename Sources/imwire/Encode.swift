@@ -16,7 +16,7 @@ struct Encode: ParsableCommand {
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(name: .customLong("file"), help: "Read the JSON from a file (- for standard input).")
+    @Option(name: .customLong("file"), help: "Read the JSON from a file (- for standard input, the default with --lines).")
     var path: String?
 
     @Flag(help: "Treat each input line as one JSON command; print one frame per line.")
@@ -30,7 +30,9 @@ struct Encode: ParsableCommand {
 
     func validate() throws {
         try options.requireSupportedDialect()
-        guard (json == nil) != (path == nil) else { throw ValidationError("give the JSON as an argument or with --file") }
+        guard !(json != nil && path != nil), json != nil || path != nil || lines else {
+            throw ValidationError("give the JSON as an argument or with --file (with --lines, standard input is the default)")
+        }
     }
 
     func run() throws {

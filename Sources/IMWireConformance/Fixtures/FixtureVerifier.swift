@@ -116,11 +116,17 @@ enum LeanCloudFixtures {
         let actual = message?.typedJSON ?? .null
         let expected = fixture.decoded ?? .null
         if !actual.semanticallyEquals(expected) { problems.append("decoded \(actual), expected \(expected)") }
+        // SDKs treat a null `_lc*` key as absent, so the round trip is compared without them.
         if fixture.expected.isEmpty, let message, let original = try? JSONParser.parse(text),
-           !message.json.semanticallyEquals(original) {
+           !message.json.semanticallyEquals(withoutTopLevelNulls(original)) {
             problems.append("re-encoded \(message.encoded) differs from the input")
         }
         return problems
+    }
+
+    private static func withoutTopLevelNulls(_ value: JSONValue) -> JSONValue {
+        guard case .object(let object) = value else { return value }
+        return .object(JSONObject(object.members.filter { !$0.value.isNull }))
     }
 
     static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {

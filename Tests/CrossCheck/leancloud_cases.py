@@ -1,0 +1,322 @@
+"""LeanCloud golden cases, written as the canonical JSON (protobuf JSON mapping, proto field names).
+
+scripts/make-leancloud-fixtures.py turns them into Fixtures/leancloud/ with Google's Python
+protobuf as the encoder, so the fixture bytes never come from IMWire itself.
+"""
+
+APP = "FreeChatDemo01-gzGzoHsz"
+A, B, C, D = "alice", "bob", "carol", "dave"
+CID1 = "5f2b6e4ab8a1d2e3f4a5b6c7"   # one-to-one alice/bob
+CID2 = "5f2b6e4ab8a1d2e3f4a5b6c8"   # group
+ROOM = "5f2b6e4ab8a1d2e3f4a5b6c9"   # chat room (transient)
+TEXT = '{"_lctype":-1,"_lctext":"hi bob"}'
+IMAGE = ('{"_lctype":-2,"_lctext":"sunset","_lcfile":{"url":"https://files.example.com/a.jpg","objId":"5f2b6e4a00000000000000aa",'
+         '"metaData":{"name":"a.jpg","format":"jpg","width":1024,"height":768,"size":183204}}}')
+AUDIO = ('{"_lctype":-3,"_lcfile":{"url":"https://files.example.com/v.aac","objId":"5f2b6e4a00000000000000ab",'
+         '"metaData":{"name":"v.aac","format":"aac","duration":3.328,"size":8365}}}')
+VIDEO = ('{"_lctype":-4,"_lcfile":{"url":"https://files.example.com/m.mp4","objId":"5f2b6e4a00000000000000ac",'
+         '"metaData":{"format":"mp4","duration":12.5,"size":1048576}}}')
+LOCATION = '{"_lctype":-5,"_lctext":"here","_lcloc":{"latitude":39.9704503,"longitude":116.3783714}}'
+FILE = ('{"_lctype":-6,"_lcfile":{"url":"https://files.example.com/r.pdf","objId":"5f2b6e4a00000000000000ad",'
+        '"metaData":{"name":"report.pdf","format":"pdf","size":20480}}}')
+T0 = "1700000000000"
+
+# (name, description, source, command) — protobuf encoding.
+COMMANDS = [
+    # session
+    ("session-open", "session/open from the JS SDK (leancloud.md §9.3)", "leancloud.md §9.3",
+     {"cmd": "session", "op": "open", "appId": "appid", "peerId": "tom", "i": 1,
+      "sessionMessage": {"ua": "js/5.0.0", "r": False, "configBitmap": "187"}}),
+    ("session-open-signed", "FreeChat login: session/open with a login signature, tag and device id", "leancloud.md §4.2, §6",
+     {"cmd": "session", "op": "open", "appId": APP, "peerId": A, "i": 1,
+      "sessionMessage": {"t": T0, "n": "39581", "s": "8bb8e8fe5ac4e5b8e4a8dbf2a0ab0c2f8f5a3b51", "ua": "LeanCloud-Swift-SDK/17.11.0",
+                         "tag": "mobile", "deviceId": "0E7C1A3B-6B2D-4F1E-9C3A-1D2E3F4A5B6C", "configBitmap": "187"}}),
+    ("session-open-reopen", "automatic re-open after a network drop: r=true with the session token", "leancloud.md §4.2",
+     {"cmd": "session", "op": "open", "appId": APP, "peerId": A, "i": 1,
+      "sessionMessage": {"ua": "js/5.0.0", "r": True, "st": "TOKEN-alice", "lastUnreadNotifTime": "1700000000500",
+                         "lastPatchTime": "1700000000400", "configBitmap": "187"}}),
+    ("session-open-systeminfo", "session/open with SystemInfo (newest schema, field 20)", "leancloud.md §1.3",
+     {"cmd": "session", "op": "open", "appId": APP, "peerId": A, "i": 1,
+      "sessionMessage": {"ua": "LeanCloud-Java-SDK/8.2.0", "configBitmap": "175",
+                         "systemInfo": {"deviceType": "android", "osVersion": {"major": 13, "minor": 0, "patch": 1},
+                                        "androidVersion": {"codename": "T", "apiLevel": "33"}, "isEmulator": False}}}),
+    ("session-opened", "session/opened with the session token (leancloud.md §9.3)", "leancloud.md §9.3",
+     {"cmd": "session", "op": "opened", "peerId": "tom", "i": 1, "serverTs": T0,
+      "sessionMessage": {"st": "TOKEN", "stTtl": 172800}}),
+    ("session-closed-conflict", "session/closed push: 4111 SESSION_CONFLICT (kicked by another device)", "leancloud.md §9.3",
+     {"cmd": "session", "op": "closed", "sessionMessage": {"code": 4111, "reason": "SESSION_CONFLICT"}}),
+    ("session-closed-response", "session/closed as the response to an open (leancloud/ChatKit-OC#68)", "leancloud.md §9.2",
+     {"cmd": "session", "op": "closed", "appId": "dYRQ8YfHRiILshUnfFJu2eQM-gzGzoHsz", "peerId": "ElonChan009", "i": 11,
+      "sessionMessage": {"code": 4111, "reason": "SESSION_CONFLICT"}}),
+    ("session-closed-kicked", "session/closed push: 4115 KICKED_BY_APP with detail", "leancloud.md §5.1",
+     {"cmd": "session", "op": "closed", "peerId": A, "sessionMessage": {"code": 4115, "reason": "KICKED_BY_APP", "detail": "banned by admin"}}),
+    ("session-close", "session/close (log out)", "leancloud.md §4.2",
+     {"cmd": "session", "op": "close", "peerId": A, "i": 9, "sessionMessage": {}}),
+    ("session-closed-ok", "session/closed answering a close", "leancloud.md §4.2",
+     {"cmd": "session", "op": "closed", "peerId": A, "i": 9}),
+    ("session-conflict", "session/conflict (enum value; SDKs use closed 4111)", "OpType session section",
+     {"cmd": "session", "op": "conflict", "peerId": A, "sessionMessage": {"code": 4111}}),
+    ("session-refresh", "session/refresh of the session token", "leancloud.md §4.2",
+     {"cmd": "session", "op": "refresh", "peerId": A, "i": 12, "sessionMessage": {"st": "TOKEN-old", "ua": "js/5.0.0"}}),
+    ("session-refreshed", "session/refreshed: a new token and ttl", "leancloud.md §4.2",
+     {"cmd": "session", "op": "refreshed", "peerId": A, "i": 12, "sessionMessage": {"st": "TOKEN-new", "stTtl": 172800}}),
+    ("session-query", "session/query: which peers are online", "leancloud.md §4.2",
+     {"cmd": "session", "op": "query", "peerId": A, "i": 13, "sessionMessage": {"sessionPeerIds": [B, C, D]}}),
+    ("session-query-result", "session/query_result", "leancloud.md §4.2",
+     {"cmd": "session", "op": "query_result", "peerId": A, "i": 13, "sessionMessage": {"onlineSessionPeerIds": [B]}}),
+    # conversations
+    ("conv-start-unique", "FreeChat: start a unique one-to-one conversation", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "start", "peerId": A, "i": 2,
+      "convMessage": {"m": [A, B], "unique": True, "attr": {"data": '{"name":"alice & bob"}'}}}),
+    ("conv-started", "conv/started with the new conversation id", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "started", "peerId": A, "i": 2, "convMessage": {"cid": CID1, "cdate": "2023-11-14T22:13:20.000Z", "uniqueId": "u1"}}),
+    ("conv-started-existing", "conv/started for a unique conversation that already existed (existing = 32)", "leancloud.md §1.3",
+     {"cmd": "conv", "op": "started", "peerId": A, "i": 2, "convMessage": {"cid": CID1, "cdate": "2023-11-14T22:13:20.000Z", "existing": True}}),
+    ("conv-start-group-signed", "FreeChat: start a group with a conversation signature", "leancloud.md §6",
+     {"cmd": "conv", "op": "start", "peerId": A, "i": 3,
+      "convMessage": {"m": [A, B, C], "attr": {"data": '{"name":"weekend trip"}'}, "t": T0, "n": "k3j4", "s": "0f6d0c3b2a19188776655443322110ffeeddccbb"}}),
+    ("conv-start-temporary", "start a temporary conversation with a ttl", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "start", "peerId": A, "i": 4, "convMessage": {"m": [A, D], "tempConv": True, "tempConvTTL": 3600}}),
+    ("conv-add", "FreeChat: invite dave into the group", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "add", "peerId": A, "i": 5, "convMessage": {"cid": CID2, "m": [D]}}),
+    ("conv-added", "conv/added with allowed and failed members", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "added", "peerId": A, "i": 5,
+      "convMessage": {"allowedPids": [D], "failedPids": [{"code": 4304, "reason": "CONVERSATION_FULL", "pids": ["eve"]}]}}),
+    ("conv-remove", "FreeChat: kick carol from the group", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "remove", "peerId": A, "i": 6, "convMessage": {"cid": CID2, "m": [C]}}),
+    ("conv-removed", "conv/removed", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "removed", "peerId": A, "i": 6, "convMessage": {"allowedPids": [C]}}),
+    ("conv-quit", "FreeChat: bob quits the group (remove himself)", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "remove", "peerId": B, "i": 7, "convMessage": {"cid": CID2, "m": [B]}}),
+    ("conv-query", "FreeChat: list my conversations, newest first, with the last message", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "query", "peerId": A, "i": 8,
+      "convMessage": {"where": {"data": '{"m":"alice"}'}, "sort": "-lm", "limit": 10, "skip": 0, "flag": 2}}),
+    ("conv-results", "conv/results: query results as a JSON array", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "results", "peerId": A, "i": 8,
+      "convMessage": {"results": {"data": '[{"objectId":"%s","m":["alice","bob"],"name":"alice & bob"}]' % CID1}}}),
+    ("conv-count", "conv/count of members", "OpType conv section",
+     {"cmd": "conv", "op": "count", "peerId": A, "i": 14, "convMessage": {"cid": CID2}}),
+    ("conv-result", "conv/result with the member count", "OpType conv section",
+     {"cmd": "conv", "op": "result", "peerId": A, "i": 14, "convMessage": {"count": 3}}),
+    ("conv-update-rename", "FreeChat: rename the group", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "update", "peerId": A, "i": 15, "convMessage": {"cid": CID2, "attr": {"data": '{"name":"ski trip"}'}}}),
+    ("conv-updated", "conv/updated answering the rename", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "updated", "peerId": A, "i": 15, "convMessage": {"udate": "2023-11-14T22:20:00.000Z", "attrModified": {"data": '{"name":"ski trip"}'}}}),
+    ("conv-updated-push", "conv/updated pushed to the other members", "js im-client.js _dispatchConvMessage",
+     {"cmd": "conv", "op": "updated", "peerId": B, "convMessage": {"cid": CID2, "initBy": A, "attr": {"data": '{"name":"ski trip"}'},
+                                                                  "attrModified": {"data": '{"name":"ski trip"}'}}}),
+    ("conv-mute", "FreeChat: mute the group's offline notifications", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "mute", "peerId": A, "i": 16, "convMessage": {"cid": CID2}}),
+    ("conv-unmute", "unmute the group", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "unmute", "peerId": A, "i": 17, "convMessage": {"cid": CID2}}),
+    ("conv-members-joined", "push: dave joined (js test/conversation.js)", "leancloud.md §9.1",
+     {"cmd": "conv", "op": "members_joined", "peerId": B, "convMessage": {"cid": CID2, "m": [D], "initBy": A}}),
+    ("conv-members-left", "push: carol left", "leancloud.md §9.1",
+     {"cmd": "conv", "op": "members_left", "peerId": B, "convMessage": {"cid": CID2, "m": [C], "initBy": A}}),
+    ("conv-joined", "push to dave: you were invited", "leancloud.md §9.1",
+     {"cmd": "conv", "op": "joined", "peerId": D, "convMessage": {"cid": CID2, "initBy": A}}),
+    ("conv-left", "push to carol: you were removed", "leancloud.md §9.1",
+     {"cmd": "conv", "op": "left", "peerId": C, "convMessage": {"cid": CID2, "initBy": A}}),
+    ("conv-max-read", "conv/max_read request", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "max_read", "peerId": A, "i": 18, "convMessage": {"cid": CID1}}),
+    ("conv-max-read-result", "conv/max_read answer with the timestamps", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "max_read", "peerId": A, "i": 18, "convMessage": {"maxReadTimestamp": "1700000000900", "maxAckTimestamp": "1700000000950"}}),
+    ("conv-member-info-update", "promote bob to manager", "leancloud.md §4.2",
+     {"cmd": "conv", "op": "member_info_update", "peerId": A, "i": 19, "convMessage": {"cid": CID2, "targetClientId": B, "info": {"pid": B, "role": "Manager"}}}),
+    ("conv-add-shutup", "mute carol in the group", "OpType shutup section",
+     {"cmd": "conv", "op": "add_shutup", "peerId": A, "i": 20, "convMessage": {"cid": CID2, "m": [C]}}),
+    ("conv-query-shutup", "list muted members, paged", "OpType shutup section",
+     {"cmd": "conv", "op": "query_shutup", "peerId": A, "i": 21, "convMessage": {"cid": CID2, "limit": 50, "next": "cursor-1"}}),
+    # messages
+    ("direct-text", "send a text message (leancloud.md §9.3)", "leancloud.md §9.3",
+     {"cmd": "direct", "i": 2, "directMessage": {"msg": '{"_lctype":-1,"_lctext":"hi"}', "cid": "CID", "dt": "DT1"}}),
+    ("direct-send-text", "FreeChat: alice sends a text with a receipt request", "leancloud.md §4.2",
+     {"cmd": "direct", "peerId": A, "i": 22, "directMessage": {"msg": TEXT, "cid": CID1, "r": True}}),
+    ("direct-send-image", "FreeChat: an image message", "leancloud.md §7",
+     {"cmd": "direct", "peerId": A, "i": 23, "directMessage": {"msg": IMAGE, "cid": CID2}}),
+    ("direct-send-audio", "FreeChat: an audio message", "leancloud.md §7",
+     {"cmd": "direct", "peerId": A, "i": 24, "directMessage": {"msg": AUDIO, "cid": CID2}}),
+    ("direct-send-video", "a video message", "leancloud.md §7", {"cmd": "direct", "peerId": A, "i": 25, "directMessage": {"msg": VIDEO, "cid": CID2}}),
+    ("direct-send-location", "a location message", "leancloud.md §7", {"cmd": "direct", "peerId": A, "i": 26, "directMessage": {"msg": LOCATION, "cid": CID1}}),
+    ("direct-send-file", "a file message", "leancloud.md §7", {"cmd": "direct", "peerId": A, "i": 27, "directMessage": {"msg": FILE, "cid": CID1}}),
+    ("direct-send-mention", "a group text mentioning bob, high priority", "leancloud.md §4.2",
+     {"cmd": "direct", "peerId": A, "i": 28, "priority": 1,
+      "directMessage": {"msg": '{"_lctype":-1,"_lctext":"@bob look"}', "cid": CID2, "mentionPids": [B], "pushData": '{"alert":"new message"}'}}),
+    ("direct-send-transient", "a transient message in a chat room (no ack expected)", "leancloud.md §4.2",
+     {"cmd": "direct", "peerId": A, "i": 29, "directMessage": {"msg": "typing…", "cid": ROOM, "transient": True}}),
+    ("direct-send-binary", "a binary message (binaryMsg instead of msg)", "leancloud.md §7",
+     {"cmd": "direct", "peerId": A, "i": 30, "directMessage": {"binaryMsg": "AAECAwQF/w==", "cid": CID1}}),
+    ("direct-receive", "a pushed message to bob (no i)", "leancloud.md §4.2",
+     {"cmd": "direct", "peerId": B, "directMessage": {"msg": TEXT, "cid": CID1, "id": "msgid-0001", "fromPeerId": A, "timestamp": "1700000001000",
+                                                        "convType": 1}}),
+    ("direct-receive-offline", "an offline message pushed after login", "leancloud.md §4.2",
+     {"cmd": "direct", "peerId": B, "directMessage": {"msg": TEXT, "cid": CID1, "id": "msgid-0000", "fromPeerId": A, "timestamp": "1699999999000",
+                                                        "offline": True, "hasMore": False}}),
+    ("ack-response", "the server's ack of a sent message (leancloud.md §9.3)", "leancloud.md §9.3",
+     {"cmd": "ack", "i": 2, "ackMessage": {"t": "1700000000123", "uid": "MID"}}),
+    ("ack-failed", "a failed send: ack with a code", "leancloud.md §4.2",
+     {"cmd": "ack", "peerId": A, "i": 31, "ackMessage": {"code": 4401, "reason": "INVALID_MESSAGING_TARGET", "appCode": 10, "appMsg": "blocked"}}),
+    ("ack-client-swift", "client ack, Swift style (cid + mid, no i)", "leancloud.md §9.3",
+     {"cmd": "ack", "ackMessage": {"mid": "MID", "cid": "CID"}}),
+    ("ack-client-js", "client ack, JS batch style (cid + fromts/tots)", "leancloud.md §4.2",
+     {"cmd": "ack", "peerId": B, "ackMessage": {"cid": CID1, "fromts": "1700000001000", "tots": "1700000002000"}}),
+    ("rcp-delivered", "delivery receipt push", "leancloud.md §4.2",
+     {"cmd": "rcp", "peerId": A, "rcpMessage": {"id": "msgid-0001", "cid": CID1, "t": "1700000001500", "from": B}}),
+    ("rcp-read", "read receipt push", "leancloud.md §4.2",
+     {"cmd": "rcp", "peerId": A, "rcpMessage": {"id": "msgid-0001", "cid": CID1, "t": "1700000003000", "read": True, "from": B}}),
+    ("unread", "unread counts after login (lc.protobuf2.3)", "leancloud.md §4.2",
+     {"cmd": "unread", "peerId": B, "unreadMessage": {"notifTime": "1700000004000", "convs": [
+         {"cid": CID1, "unread": 2, "mid": "msgid-0001", "timestamp": "1700000001000", "from": A, "data": TEXT, "mentioned": False, "convType": 1},
+         {"cid": CID2, "unread": 7, "mentioned": True}]}}),
+    ("read", "mark conversations read (no i)", "leancloud.md §4.2",
+     {"cmd": "read", "peerId": B, "readMessage": {"convs": [{"cid": CID1, "timestamp": "1700000001000", "mid": "msgid-0001"}]}}),
+    ("logs-request", "FreeChat: page history, 20 before a message (Swift uses limit)", "leancloud.md §4.2",
+     {"cmd": "logs", "peerId": A, "i": 32, "logsMessage": {"cid": CID1, "t": "1700000001000", "mid": "msgid-0001", "limit": 20}}),
+    ("logs-request-js", "history page from the JS SDK (l instead of limit), newer direction", "leancloud.md §4.2",
+     {"cmd": "logs", "peerId": A, "i": 33, "logsMessage": {"cid": CID1, "l": 20, "direction": "NEW", "tIncluded": True}}),
+    ("logs-response", "history page", "leancloud.md §4.2",
+     {"cmd": "logs", "peerId": A, "i": 32, "logsMessage": {"logs": [
+         {"from": A, "data": TEXT, "timestamp": "1700000000800", "msgId": "msgid-0000", "ackAt": "1700000000900", "readAt": "1700000000950"},
+         {"from": B, "data": "AAEC", "timestamp": "1700000000700", "msgId": "msgid-000b", "bin": True, "mentionAll": True}]}}),
+    ("patch-modify", "edit a sent message", "leancloud.md §4.2",
+     {"cmd": "patch", "op": "modify", "peerId": A, "i": 34, "patchMessage": {"patches": [
+         {"cid": CID1, "mid": "msgid-0001", "timestamp": "1700000001000", "data": '{"_lctype":-1,"_lctext":"hi bob!"}'}]}}),
+    ("patch-recall", "recall a message (recall=true, no content)", "leancloud.md §7",
+     {"cmd": "patch", "op": "modify", "peerId": A, "i": 35, "patchMessage": {"patches": [
+         {"cid": CID1, "mid": "msgid-0001", "timestamp": "1700000001000", "recall": True}]}}),
+    ("patch-modified", "patch/modified answer", "leancloud.md §4.2",
+     {"cmd": "patch", "op": "modified", "peerId": A, "i": 34, "patchMessage": {"lastPatchTime": "1700000005000"}}),
+    ("patch-push", "an edit pushed to bob, with a censorship code", "leancloud.md §4.2",
+     {"cmd": "patch", "op": "modify", "peerId": B, "patchMessage": {"patches": [
+         {"cid": CID1, "mid": "msgid-0001", "timestamp": "1700000001000", "patchTimestamp": "1700000005000", "from": A,
+          "data": '{"_lctype":-1,"_lctext":"***"}', "patchCode": "-4408", "patchReason": "MESSAGE_MODIFIED_BY_CENSORSHIP"}]}}),
+    # blacklist
+    ("blacklist-block", "block dave in the group, signed", "leancloud.md §4.2, §6",
+     {"cmd": "blacklist", "op": "block", "peerId": A, "i": 36,
+      "blacklistMessage": {"srcCid": CID2, "toPids": [D], "t": T0, "n": "bn1", "s": "11223344556677889900aabbccddeeff00112233"}}),
+    ("blacklist-blocked", "blacklist/blocked answer", "leancloud.md §4.2",
+     {"cmd": "blacklist", "op": "blocked", "peerId": A, "i": 36, "blacklistMessage": {"allowedPids": [D]}}),
+    ("blacklist-query", "list blocked members", "leancloud.md §4.2",
+     {"cmd": "blacklist", "op": "query", "peerId": A, "i": 37, "blacklistMessage": {"srcCid": CID2, "limit": 10}}),
+    ("blacklist-query-result", "blacklist/query_result", "leancloud.md §4.2",
+     {"cmd": "blacklist", "op": "query_result", "peerId": A, "i": 37, "blacklistMessage": {"blockedPids": [D], "next": "cursor-2"}}),
+    ("blacklist-unblock", "unblock dave", "leancloud.md §4.2",
+     {"cmd": "blacklist", "op": "unblock", "peerId": A, "i": 38, "blacklistMessage": {"srcCid": CID2, "toPids": [D]}}),
+    # connection-level
+    ("goaway", "goaway push (leancloud.md §9.3)", "leancloud.md §9.3", {"cmd": "goaway"}),
+    ("echo", "JS keep-alive with i (leancloud.md §9.3)", "leancloud.md §9.3", {"cmd": "echo", "i": 1}),
+    ("echo-csharp", "C# keep-alive: no i, appId and peerId", "leancloud.md §4.2", {"cmd": "echo", "appId": APP, "peerId": A}),
+    ("error-response", "error reply to a conversation update (leancloud.md §9.3)", "leancloud.md §9.3",
+     {"cmd": "error", "i": 3, "errorMessage": {"code": 4303, "reason": "CONVERSATION_NOT_FOUND"}}),
+    ("error-push", "connection-level error without i", "leancloud.md §4.1",
+     {"cmd": "error", "errorMessage": {"code": 4200, "reason": "INTERNAL_ERROR", "detail": "retry later", "appCode": 0}}),
+    ("presence", "presence push (schema only)", "leancloud.md §1.3",
+     {"cmd": "presence", "presenceMessage": {"status": "on", "sessionPeerIds": [B], "cid": CID1}}),
+    ("report-upload", "report the device token", "leancloud.md §4.2",
+     {"cmd": "report", "op": "upload", "peerId": A, "i": 39, "reportMessage": {"initiative": True, "type": "token", "data": "52324d15d233f5"}}),
+    ("report-uploaded", "report/uploaded", "leancloud.md §4.2", {"cmd": "report", "op": "uploaded", "peerId": A, "i": 39}),
+    ("login-livequery", "LiveQuery login", "leancloud.md §4.2",
+     {"cmd": "login", "appId": APP, "i": 1, "installationId": "inst-1", "service": 1, "clientTs": T0,
+      "loginMessage": {"systemInfo": {"deviceType": "ios", "osVersion": {"major": 17, "minor": 1}}}}),
+    ("loggedin", "LiveQuery loggedin", "leancloud.md §4.2", {"cmd": "loggedin", "i": 1, "service": 1, "loggedinMessage": {"pushDisabled": False}}),
+    ("logout", "LiveQuery logout", "leancloud.md §4.2", {"cmd": "logout", "i": 2, "service": 1}),
+    ("loggedout", "LiveQuery loggedout", "leancloud.md §4.2", {"cmd": "loggedout", "i": 2, "service": 1}),
+    ("data", "LiveQuery notification", "leancloud.md §2.2",
+     {"cmd": "data", "service": 1, "dataMessage": {"ids": ["sub-1"], "msg": [{"data": '{"op":"create","object":{"objectId":"o1"}}'}], "offline": False}}),
+    ("room-join", "legacy room join", "OpType room section", {"cmd": "room", "op": "join", "peerId": A, "i": 40, "roomMessage": {"roomId": ROOM}}),
+    ("room-members-joined", "legacy room push", "OpType room section",
+     {"cmd": "room", "op": "members_joined", "peerId": B, "roomMessage": {"roomId": ROOM, "roomPeerIds": [A], "byPeerId": A}}),
+    ("pubsub-subscribe", "pubsub subscribe", "OpType pubsub section",
+     {"cmd": "pubsub", "op": "subscribe", "peerId": A, "i": 41, "pubsubMessage": {"topics": ["news"], "subtopics": ["sports"]}}),
+    ("pubsub-subscribed", "pubsub subscribed", "OpType pubsub section",
+     {"cmd": "pubsub", "op": "subscribed", "peerId": A, "i": 41, "pubsubMessage": {"results": {"data": '{"ok":true}'}}}),
+]
+
+# Same commands in the other two encodings.
+BASE64 = ["session-open", "session-opened", "direct-send-text", "ack-response", "direct-receive", "ack-client-js",
+          "logs-response", "goaway", "echo", "error-response"]
+JSON = ["session-open", "session-opened", "session-closed-conflict", "conv-start-unique", "conv-members-joined",
+        "conv-updated-push", "direct-send-image", "direct-send-binary", "ack-response", "read", "unread", "logs-request",
+        "logs-response", "patch-push", "error-response", "data", "login-livequery", "conv-added"]
+
+# The captured lc.json frame of realtime-SDK-dotNET#149, verbatim.
+JSON_CAPTURED = ('{"reason":"SESSION_CONFLICT","code":4111,"cmd":"session","op":"closed",'
+                 '"appId":"bpcVcfpN1xukRPiahnCSsXmy-gzGzoHsz","peerId":"oTRNVwCX9lzVJG4PwOLRuN6PALFg","service":2}')
+
+# (name, description, hex, expected findings [(rule, offset)], python accepts?)
+MALFORMED = [
+    ("truncated-tag-value", "bytes end after a tag", "08", [("PB.TRUNCATED", 1)], False),
+    ("truncated-varint", "bytes end inside the i varint", "080e28", [("PB.TRUNCATED", 3)], False),
+    ("truncated-submessage", "sub-message length runs past the end", "0802c206050a01", [("PB.TRUNCATED", 4)], False),
+    ("truncated-inner-string", "a string length runs past its sub-message", "0802c206030a0541", [("PB.TRUNCATED", 6)], False),
+    ("varint-11-bytes", "a varint with 11 bytes", "08" + "ff" * 10 + "01", [("PB.VARINT-TOO-LONG", 1)], False),
+    ("varint-overflow", "the 10th varint byte sets bits beyond 64 (upb drops them; IMWire rejects)", "08" + "ff" * 9 + "02", [("PB.VARINT-TOO-LONG", 1)], True),
+    ("field-number-zero", "a tag with field number 0", "0001", [("PB.FIELD-NUMBER-INVALID", 0)], False),
+    ("wire-type-7", "a tag with wire type 7", "080e0f00", [("PB.WIRE-TYPE-INVALID", 2)], False),
+    ("wire-type-mismatch", "i (int32) sent as length-delimited", "080e2a0101", [("PB.WIRE-TYPE-MISMATCH", 2)], True),
+    ("unknown-field", "field 31 is not in GenericCommand", "080ef80105", [("PB.UNKNOWN-FIELD", 2)], True),
+    ("unknown-field-fixed32", "an unknown fixed32 field in a sub-message", "0802c2060545aabbccdd", [("PB.UNKNOWN-FIELD", 5)], True),
+    ("duplicate-i", "i given twice", "080e28012802", [("PB.DUPLICATE-FIELD", 4)], True),
+    ("non-minimal-varint", "i = 1 encoded in two bytes", "080e288100", [("PB.VARINT-NON-MINIMAL", 3)], True),
+    ("non-minimal-tag", "the cmd tag encoded in two bytes", "88000e", [("PB.VARINT-NON-MINIMAL", 0)], True),
+    ("int32-out-of-range", "i = 2^32", "080e288080808010", [("PB.INT32-OUT-OF-RANGE", 3)], True),
+    ("missing-required", "errorMessage without reason", "0807ba06020801", [("PB.MISSING-REQUIRED", 5)], True),
+    ("unknown-cmd", "cmd = 99", "0863", [("PB.ENUM-UNKNOWN-VALUE", 1)], True),
+    ("unknown-op", "op = 999 on a session", "080010e707", [("PB.ENUM-UNKNOWN-VALUE", 3)], True),
+    ("bool-not-canonical", "directMessage.offline = 2", "0802c206022802", [("PB.BOOL-NOT-CANONICAL", 6)], True),
+    ("invalid-utf8", "directMessage.msg holds the byte 0xff", "0802c206030a01ff", [("PB.INVALID-UTF8", 7)], True),
+    ("op-missing", "cmd=session without op (reads as open)", "0800", [("LC.OP-MISSING", 0)], True),
+    ("cmd-missing", "no cmd at all (reads as session)", "2801", [("LC.CMD-MISSING", 0), ("LC.OP-MISSING", 0)], True),
+    ("submessage-mismatch", "cmd=direct carrying sessionMessage", "0802b20603220178", [("LC.SUBMESSAGE-MISMATCH", 2)], True),
+    ("submessage-count", "session/open carrying sessionMessage and directMessage", "08001001b20600c20600",
+     [("LC.SUBMESSAGE-COUNT", 7), ("LC.SUBMESSAGE-MISMATCH", 7)], True),
+    ("op-not-for-cmd", "cmd=session op=start", "0800101e", [("LC.OP-NOT-FOR-CMD", 2)], True),
+    ("op-unexpected", "cmd=direct with op=start", "0802101ec20600", [("LC.OP-UNEXPECTED", 2)], True),
+]
+
+# Malformed frames in the text encodings: (name, encoding, description, text, expected)
+MALFORMED_TEXT = [
+    ("base64-bad-char", "base64", "a character outside the alphabet", "CA4o*Q==", [("LC.BASE64-INVALID", 4)]),
+    ("base64-no-padding", "base64", "padding missing", "CA4oAQ", [("LC.BASE64-INVALID", 6)]),
+    ("json-truncated", "json", "a truncated JSON frame", '{"cmd":"session","op":"open"', [("LC.JSON-INVALID", 28)]),
+    ("json-not-object", "json", "a JSON array", "[1,2]", [("LC.JSON-INVALID", 0)]),
+    ("json-unknown-key", "json", "a key of neither GenericCommand nor the sub-message", '{"cmd":"echo","bogus":1}', [("LC.JSON-UNKNOWN-KEY", 14)]),
+    ("json-bad-value", "json", "cid as a number", '{"cmd":"direct","cid":5}', [("LC.JSON-BAD-VALUE", 16)]),
+    ("json-duplicate-key", "json", "i given twice", '{"cmd":"echo","i":1,"i":2}', [("LC.JSON-DUPLICATE-KEY", 20)]),
+    ("json-op-underscore", "json", "op with underscores", '{"cmd":"conv","op":"members_joined","cid":"c"}', [("LC.JSON-OP-UNDERSCORE", 14)]),
+]
+
+# Rich messages: (name, description, text, expected findings)
+RICH = [
+    ("text", "a text message", TEXT, []),
+    ("text-attrs", "a text with custom attributes (docs rest.mdx)", '{"_lctype":-1,"_lctext":"这是一个纯文本消息","_lcattrs":{"a":"_lcattrs 是用来存储用户自定义的一些键值对"}}', []),
+    ("image", "an image with metadata", IMAGE, []),
+    ("audio", "an audio message", AUDIO, []),
+    ("video", "a video message", VIDEO, []),
+    ("location", "a location (js test)", LOCATION, []),
+    ("file", "a file", FILE, []),
+    ("recalled", "the SDK's recalled placeholder", '{"_lctype":-127}', []),
+    ("custom", "a custom type with its own keys", '{"_lctype":1,"_lctext":"card","cardId":"c-9","price":12.5}', []),
+    ("captured-java", "a real payload from java-unified-sdk tests (nulls, escaped slashes)",
+     '{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728",'
+     '"url":"https:\\/\\/f.letsniyan.com\\/24iY6aEtsJaDpbftXnMwAlhrmlW1nsV3\\/record_1630677675230"},"_lctext":null,'
+     '"_lcattrs":{"toUserDestroyed":false,"fromUserDestroyed":true}}', []),
+    ("bad-lctype-string", "_lctype as a string", '{"_lctype":"-1","_lctext":"x"}', [("LC.RICH-MESSAGE-INVALID", 1)]),
+    ("bad-image-without-file", "an image without _lcfile", '{"_lctype":-2,"_lctext":"pic"}', [("LC.RICH-MESSAGE-INVALID", 1)]),
+    ("bad-location", "a location with a string latitude", '{"_lctype":-5,"_lcloc":{"latitude":"x","longitude":1}}', [("LC.RICH-MESSAGE-INVALID", 14)]),
+    ("bad-reserved-zero", "_lctype 0 is reserved", '{"_lctype":0,"_lctext":"x"}', [("LC.RICH-MESSAGE-INVALID", 1)]),
+    ("bad-metadata-size", "metaData.size as a string", '{"_lctype":-6,"_lcfile":{"url":"u","metaData":{"size":"big"}}}', [("LC.RICH-MESSAGE-INVALID", 14)]),
+]
+
+# Signatures: (name, action, client, conversation, members, timestamp, nonce, uppercase?, expected)
+KEY = "masterKey-FreeChat-demo"
+SIGNATURES = [
+    ("login-ms", "login", A, None, [], 1700000000000, "39581", False, []),
+    ("login-seconds", "login", A, None, [], 1700000000, "x7k2", False, [("LC.SIGNATURE-TIMESTAMP-SECONDS", None)]),
+    ("login-uppercase", "login", A, None, [], 1700000000000, "39581", True, [("LC.SIGNATURE-UPPERCASE-HEX", None)]),
+    ("start", "start", A, None, [C, A, B], 1700000000000, "k3j4", False, []),
+    ("invite", "invite", A, CID2, [D], 1700000000000, "n-inv", False, []),
+    ("kick", "kick", A, CID2, [C, B], 1700000000000, "n-kick", False, []),
+    ("block-clients", "conversation-block-clients", A, CID2, [D], 1700000000000, "bn1", False, []),
+    ("unblock-clients", "conversation-unblock-clients", A, CID2, [D], 1700000000000, "bn2", False, []),
+]
