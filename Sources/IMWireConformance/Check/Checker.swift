@@ -39,9 +39,10 @@ public final class Checker {
         return created
     }
 
-    private func add(_ finding: Finding, to connection: Connection, line: Int?) {
+    private func add(_ finding: Finding, to connection: Connection, line: Int?, frame: Int? = nil) {
         guard var resolved = options.resolve(finding) else { return }
         resolved.location.connection = connection.id
+        if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
         if resolved.location.line == nil, resolved.location.frameIndex == nil || resolved.location.frameIndex == connection.messages {
             resolved.location.line = line
         }
@@ -63,11 +64,12 @@ public final class Checker {
 
     public func consume(_ event: CaptureEvent) {
         let conn = connection(event.connection)
+        let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
         if let time = event.time {
             firstTime = firstTime ?? time
             if let last = conn.lastTime, time < last {
                 let finding = CaptureRules.timeBackwards.finding("time \(time) µs after \(last) µs")
-                add(finding, to: conn, line: event.line)
+                add(finding, to: conn, line: event.line, frame: frame)
             }
             conn.firstTime = conn.firstTime ?? time
             conn.lastTime = max(conn.lastTime ?? time, time)
@@ -82,9 +84,9 @@ public final class Checker {
             conn.messages += 1
             conn.bytes += message.payload.count
             if conn.closed {
-                add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: event.line)
+                add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: event.line, frame: frame)
             }
-            if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: event.line) }
+            if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: event.line, frame: frame) }
             guard var session = conn.session else { return }
             conn.session = nil  // keep the session uniquely referenced while it mutates
             let findings = session.observe(message, time: time, frameIndex: conn.messages)
@@ -95,18 +97,19 @@ public final class Checker {
         }
     }
 
-    private func attachSession(_ conn: Connection, firstMessage: CapturedMessage, line: Int?) {
+    private func attachSession(_ conn: Connection, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
         var dialect = options.dialect ?? conn.dialect
         if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
             dialect = guessed
-            add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"), to: conn, line: line)
+            add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
+                to: conn, line: line, frame: frame)
         }
         conn.dialect = dialect
         conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options) }
         if conn.session == nil {
             conn.undecidable = true
             let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"
-            add(CheckRules.unknownDialect.finding("\(what); messages are counted, not decoded"), to: conn, line: line)
+            add(CheckRules.unknownDialect.finding("\(what); messages are counted, not decoded"), to: conn, line: line, frame: frame)
         }
     }
 

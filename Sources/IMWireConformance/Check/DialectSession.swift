@@ -30,8 +30,7 @@ enum DialectSessions {
 
     /// A dialect for a connection that names none, if its first message decodes cleanly as one.
     static func guess(_ message: CapturedMessage, limits: Limits) -> Dialect? {
-        let encoding: LeanCloudEncoding = message.frameType == .binary ? .protobuf
-            : (message.payload.first == UInt8(ascii: "{") ? .json : .base64)
+        let encoding = LeanCloudConnectionSession.encoding(implied: message)
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         let clean = decoded.findings.allSatisfy { $0.severity == .info } && (decoded.command?.hasCmd ?? false)
         return clean ? .leancloud : nil
@@ -53,18 +52,17 @@ struct LeanCloudConnectionSession: DialectSession {
     }
 
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
-        let encoding: LeanCloudEncoding
         var findings: [Finding] = []
+        // The subprotocol picks the encoding; a frame of the other type is reported and decoded
+        // the way its type implies (binary as protobuf, text as JSON or base64).
+        var encoding = LeanCloudConnectionSession.encoding(implied: message)
         if let subprotocol {
-            encoding = subprotocol.encoding
-            if (message.frameType == .text) != encoding.isText {
+            if (message.frameType == .text) != subprotocol.encoding.isText {
                 findings.append(LeanCloudRules.frameTypeMismatch.finding(
                     "\(message.frameType) frame under \(subprotocol.name)", at: 0))
+            } else {
+                encoding = subprotocol.encoding
             }
-        } else if message.frameType == .binary {
-            encoding = .protobuf
-        } else {
-            encoding = message.payload.first == UInt8(ascii: "{") ? .json : .base64
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         findings += decoded.findings
@@ -77,4 +75,9 @@ struct LeanCloudConnectionSession: DialectSession {
     }
 
     mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
+
+    static func encoding(implied message: CapturedMessage) -> LeanCloudEncoding {
+        if message.frameType == .binary { return .protobuf }
+        return message.payload.first == UInt8(ascii: "{") ? .json : .base64
+    }
 }

@@ -215,7 +215,9 @@ public struct LeanCloudSessionTracker: Sendable {
         switch command.cmd {
         case .error:
             let error = command.errorMessage
-            report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(Int64(error.code)))\(error.hasReason ? ": \(error.reason)" : "")")
+            let name = LeanCloudStatusCodes.imError(Int64(error.code))?.name
+            let reason = error.hasReason && error.reason != name ? ": \(error.reason)" : ""
+            report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(Int64(error.code)))\(reason)")
         case .ack where command.ackMessage.hasCode:
             report(LeanCloudRules.errorReply, "ack with code \(LeanCloudStatusCodes.describe(Int64(command.ackMessage.code)))")
         case .session where key.op == .closed:
