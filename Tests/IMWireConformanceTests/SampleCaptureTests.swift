@@ -1,0 +1,45 @@
+import IMWire
+import Testing
+
+@Suite struct SampleCaptureTests {
+    @Test func cleanSampleIsClean() throws {
+        let report = try check("Fixtures/captures/leancloud-clean.jsonl")
+        #expect(report.allFindings.isEmpty, "\(report.allFindings)")
+        #expect(report.exitCode(threshold: .info) == 0)
+        #expect(report.connections.map(\.subprotocol) == ["lc.protobuf2.3", "lc.proto2base64.3", "lc.json.3"])
+        #expect(report.connections.map(\.messages) == [26, 8, 5])
+    }
+
+    @Test func brokenSampleYieldsExactlyItsExpectedFindings() throws {
+        let expectedFile = try JSONParser.parse(try readText("Fixtures/captures/leancloud-broken.expected.json"))
+        let expected = (expectedFile["findings"]?.arrayValue ?? []).map { item in
+            "\(item["connection"]?.stringValue ?? "")#\(item["frame"]?.int64Value ?? 0) \(item["rule"]?.stringValue ?? "")"
+        }
+        let report = try check("Fixtures/captures/leancloud-broken.jsonl")
+        #expect(report.summary().sorted() == expected.sorted())
+        let captureExpected = (expectedFile["captureFindings"]?.arrayValue ?? []).map {
+            "line \($0["line"]?.int64Value ?? 0) \($0["rule"]?.stringValue ?? "")"
+        }
+        #expect(report.captureFindings.map { "line \($0.location.line ?? 0) \($0.ruleID)" } == captureExpected)
+        #expect(report.exitCode(threshold: .warning) == 1)
+        #expect(expected.count >= 15)
+    }
+
+    @Test func theSpecExampleChecksClean() throws {
+        let spec = try readText("Spec/capture-jsonl.md")
+        let block = try #require(spec.split(separator: "```jsonl\n").dropFirst().first?.split(separator: "```").first)
+        let report = check(lines: block.split(separator: "\n").map(String.init))
+        #expect(report.allFindings.isEmpty, "\(report.allFindings)")
+        #expect(report.connections.first?.messages == 2)
+    }
+
+    @Test func reportsAreDeterministic() throws {
+        let first = try check("Fixtures/captures/leancloud-broken.jsonl")
+        let second = try check("Fixtures/captures/leancloud-broken.jsonl")
+        #expect(TextReport.render(first, threshold: .info) == TextReport.render(second, threshold: .info))
+        #expect(JSONReport.render(first, threshold: .info) == JSONReport.render(second, threshold: .info))
+        let json = try JSONParser.parse(JSONReport.render(first, threshold: .warning))
+        #expect(json["exitCode"]?.int64Value == 1)
+        #expect(json["connections"]?.arrayValue?.count == 2)
+    }
+}
