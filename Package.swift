@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "IMWire", targets: ["IMWire"]),
         .executable(name: "imwire", targets: ["imwire"]),
+        // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
+        .library(name: "IMWireFuzzTargets", targets: ["IMWireFuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
@@ -45,6 +47,10 @@ let package = Package(
             name: "IMWire",
             dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
         ),
+        .target(
+            name: "IMWireFuzzTargets",
+            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
         .executableTarget(
             name: "imwire",
             dependencies: [
@@ -62,5 +68,6 @@ let package = Package(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
         ),
+        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]
 )

@@ -1,0 +1,19 @@
+// swift-tools-version:6.1
+// libFuzzer targets for IMWire's decoders: one executable per target, each a thin entry point
+// over IMWireFuzzTargets (whose invariants `swift test` also replays on FailCases/).
+// Build and run with ./run.sh TARGET [SECONDS]; see README.md.
+import PackageDescription
+
+let targets = ["LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker"]
+
+let package = Package(
+    name: "IMWireFuzz",
+    dependencies: [.package(name: "IMWire", path: "..")],
+    targets: targets.map { name in
+        .executableTarget(
+            name: "Fuzz\(name)",
+            dependencies: [.product(name: "IMWireFuzzTargets", package: "IMWire")],
+            path: "Sources/Fuzz\(name)"
+        )
+    }
+)
