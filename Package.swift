@@ -31,6 +31,9 @@ let package = Package(
             exclude: ["Generated/README.md"]
         ),
 
+        // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
+        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -55,6 +58,7 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
+        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
