@@ -34,6 +34,9 @@ let package = Package(
         // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
         .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
 
+        // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
+        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
+        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
