@@ -62,6 +62,9 @@ public struct Yun2winCodec: Sendable {
 
     public var version: MQTTVersion { stream.version }
 
+    /// Reads further packets under `version` (the server's side follows the client's CONNECT).
+    public mutating func assume(_ version: MQTTVersion) { stream.options.version = version }
+
     /// Feeds the next bytes of one direction of the connection.
     public mutating func feed(_ bytes: [UInt8], direction: Direction?) -> [Yun2winDecodedPacket] {
         stream.feed(bytes).map { Self.interpret($0, direction: direction, limits: limits) }
