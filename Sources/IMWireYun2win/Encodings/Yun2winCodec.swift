@@ -93,42 +93,55 @@ public struct Yun2winCodec: Sendable {
             checkConnack(connack.returnCode, findings: &findings)
             message = .connack(returnCode: connack.returnCode)
         case .publish(let publish)?:
-            var reader = PayloadDecoder(base: decoded.length - publish.payload.count)
             // The topic's 2-byte length sits before the topic, the packet id and the payload.
             let topicOffset = max(0, decoded.length - publish.payload.count - (publish.packetID == nil ? 0 : 2)
                 - publish.topic.utf8.count - 2)
-            let fromServer: Bool
-            let object = reader.object(publish.payload, limits: limits)
-            if let direction {
-                fromServer = direction == .receive
-            } else {
-                fromServer = object?["returnCode"] != nil
+            let (meaning, payloadFindings) = interpretPayload(publish.payload, topic: publish.topic, direction: direction,
+                                                             payloadOffset: decoded.length - publish.payload.count,
+                                                             topicOffset: topicOffset, limits: limits)
+            message = meaning
+            findings += payloadFindings
+            if case .command? = meaning, publish.qos != .atMostOnce || publish.retain {
+                findings.append(Yun2winRules.publishConvention.finding(
+                    "QoS \(publish.qos.rawValue)\(publish.retain ? ", retain" : "") on a command", at: 0))
             }
-            if let object {
-                if fromServer {
-                    message = reader.serverMessage(object).map { .server($0, topic: publish.topic) }
-                } else {
-                    let topic = Yun2winTopic(publish.topic)
-                    if let command = reader.command(object) {
-                        message = .command(command, topic: topic)
-                        checkTopic(command, topic, at: topicOffset, findings: &findings)
-                    } else if case .other = topic {
-                        findings.append(Yun2winRules.topicUnknown.finding("topic \"\(publish.topic)\"", at: topicOffset))
-                    }
-                    if publish.qos != .atMostOnce || publish.retain {
-                        findings.append(Yun2winRules.publishConvention.finding(
-                            "QoS \(publish.qos.rawValue)\(publish.retain ? ", retain" : "") on a command", at: 0))
-                    }
-                }
-            }
-            findings += reader.findings
         default:
             break
         }
         return Yun2winDecodedPacket(mqtt: decoded, message: message, findings: findings)
     }
 
-    private static func checkTopic(_ command: Yun2winCommand, _ topic: Yun2winTopic, at offset: Int, findings: inout [Finding]) {
+    /// yun2win's reading of a PUBLISH payload on its own (e.g. a JSON command given as text):
+    /// offsets are from the payload's first byte; without a topic, topics are not checked.
+    public static func decodePayload(_ payload: [UInt8], topic: String? = nil, direction: Direction?,
+                                     limits: Limits = .default) -> (Yun2winMessage?, [Finding]) {
+        interpretPayload(payload, topic: topic, direction: direction, payloadOffset: 0, topicOffset: nil, limits: limits)
+    }
+
+    private static func interpretPayload(_ payload: [UInt8], topic name: String?, direction: Direction?, payloadOffset: Int,
+                                         topicOffset: Int?, limits: Limits) -> (Yun2winMessage?, [Finding]) {
+        var reader = PayloadDecoder(base: payloadOffset)
+        var findings: [Finding] = []
+        var message: Yun2winMessage?
+        let object = reader.object(payload, limits: limits)
+        let fromServer = direction.map { $0 == .receive } ?? (object?["returnCode"] != nil)
+        if let object {
+            if fromServer {
+                message = reader.serverMessage(object).map { .server($0, topic: name ?? "") }
+            } else {
+                let topic = Yun2winTopic(name ?? "")
+                if let command = reader.command(object) {
+                    message = .command(command, topic: topic)
+                    if name != nil { checkTopic(command, topic, at: topicOffset, findings: &findings) }
+                } else if name != nil, case .other = topic {
+                    findings.append(Yun2winRules.topicUnknown.finding("topic \"\(name ?? "")\"", at: topicOffset))
+                }
+            }
+        }
+        return (message, reader.findings + findings)
+    }
+
+    private static func checkTopic(_ command: Yun2winCommand, _ topic: Yun2winTopic, at offset: Int?, findings: inout [Finding]) {
         switch (command, topic) {
         case (.updateToken, .single), (.sendMessage, .session), (.updateSession, .session):
             return
