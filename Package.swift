@@ -43,13 +43,13 @@ let package = Package(
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win"]
         ),
 
         // surface: umbrella module and CLI
         .target(
             name: "IMWire",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
+            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win", "IMWireCapture", "IMWireConformance"]
         ),
         .executableTarget(
             name: "imwire",
