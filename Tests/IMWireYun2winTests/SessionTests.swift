@@ -128,6 +128,19 @@ struct SessionTests {
         #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.connack(5)), (0.2, .send, Wire.send("m1"))]) == ["Y2W.AFTER-REFUSAL"])
     }
 
+    @Test func extremeCaptureTimesDoNotTrap() {
+        var connection = Yun2winConnection()
+        let times: [Int64] = [Int64.min, Int64.max, Int64.min, 0, Int64.max]
+        let events = Self.established.map(\.2) + [Wire.send("m1"), Wire.pingreq]
+        var findings: [Finding] = []
+        for (index, bytes) in events.enumerated() {
+            findings += connection.observe(bytes, direction: index == 1 || index == 2 ? .receive : .send,
+                                           time: times[index % times.count], frameIndex: index).findings
+        }
+        findings += connection.finish(at: Int64.max, frameIndex: events.count)
+        #expect(findings.contains { $0.ruleID == Yun2winRules.sendUnanswered.id })
+    }
+
     @Test func anyChunkingGivesTheSameFindings() {
         var events: [(Double, Direction, [UInt8])] = Self.established + [(1, .send, Wire.send("m1")),
                                                                          (1.1, .receive, Wire.ack("m1", 26)),

@@ -69,9 +69,16 @@ public struct Yun2winSessionTracker: Sendable {
         micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
     }
 
+    /// `later - earlier`, or nil when capture times are so far apart that the difference overflows.
+    private static func elapsed(from earlier: Int64, to later: Int64) -> Int64? {
+        let (gap, overflow) = later.subtractingReportingOverflow(earlier)
+        return overflow ? nil : gap
+    }
+
     /// Commands whose ack did not come in time, up to `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
-        let overdue = pending.filter { time - $0.value.time > options.ackTimeout }.sorted { $0.value.frameIndex < $1.value.frameIndex }
+        let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeout }
+            .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
             pending[id] = nil
             findings.append(Self.finding(Yun2winRules.sendUnanswered,
@@ -103,10 +110,12 @@ public struct Yun2winSessionTracker: Sendable {
     private mutating func observeClient(_ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, time: Int64, frameIndex: Int,
                                         report: (Rule, String) -> Void) {
         if let last = lastClientTime, keepAlive > 0, phase != .disconnected {
-            let limit = Int64((Double(keepAlive) * options.keepAliveGrace * 1_000_000).rounded())
-            if time - last > limit {
+            // keepAlive ≤ 65535 s; an unreasonable grace option is clamped rather than trapping.
+            let scaled = (Double(keepAlive) * options.keepAliveGrace * 1_000_000).rounded()
+            let limit = scaled.isFinite ? Int64(max(0, min(scaled, 9e18))) : Int64.max
+            if let gap = Self.elapsed(from: last, to: time), gap > limit {
                 report(Yun2winRules.keepAliveExceeded,
-                       "\(Self.seconds(time - last)) without a client packet; keep-alive \(keepAlive) s allows \(Self.seconds(limit))")
+                       "\(Self.seconds(gap)) without a client packet; keep-alive \(keepAlive) s allows \(Self.seconds(limit))")
             }
         }
         lastClientTime = time
@@ -204,7 +213,7 @@ public struct Yun2winSessionTracker: Sendable {
     /// Ends the connection: commands still waiting for their ack.
     public mutating func finish(at time: Int64?) -> [Finding] {
         var findings: [Finding] = []
-        if let time { expire(before: time + 1, into: &findings) }
+        if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (id, command) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
             findings.append(Self.finding(Yun2winRules.pendingAtEnd, "\(command.cmd) y2wMessageId=\(id) still waiting for its ack",
                                          frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary))
