@@ -547,8 +547,9 @@ def yun2win_malformed():
     server_case("publish-return-code-42", "PUBLISH returnCode 42 (unknown)", {"returnCode": 42}, "Y2W.RETURN-CODE-UNKNOWN")
     server_case("ack-21", "ack 21 (timeout) from the server: 21 is client-local",
                 {"y2wMessageId": "m-0001", "returnCode": 21}, "Y2W.CLIENT-LOCAL-CODE-ON-WIRE")
-    server_case("ack-25", "ack 25 (sessionMTSIsInvalid) from the server: client-local",
-                {"y2wMessageId": "m-0001", "returnCode": 25}, "Y2W.CLIENT-LOCAL-CODE-ON-WIRE")
+    for code in (23, 24, 25, 29):
+        server_case(f"ack-{code}", f"ack {code} ({SEND_NAMES[code]}) from the server: only clients generate it",
+                    {"y2wMessageId": "m-0001", "returnCode": code}, "Y2W.CLIENT-LOCAL-CODE-ON-WIRE")
     server_case("ack-connection-code-6", "ack with connection code 6", {"y2wMessageId": "m-0001", "returnCode": 6},
                 "Y2W.RETURN-CODE-WRONG-TRAVEL")
     server_case("ack-28-without-mts", "ack 28 without the server's mts", {"y2wMessageId": "m-0001", "returnCode": 28},
