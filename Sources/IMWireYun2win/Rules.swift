@@ -100,7 +100,7 @@ public enum Yun2winRules {
         "Y2W.CLIENT-LOCAL-CODE-ON-WIRE", .error,
         "A code only client SDKs generate (21, 23, 24, 25, 29, 101) seen on the wire.",
         "yun2win.md §5 (client-local only)")
-    public static let connackStandardOnly = rule(
+    public static let connackCodeUnused = rule(
         "Y2W.CONNACK-CODE-UNUSED", .warning,
         "CONNACK return code 1: standard MQTT (unacceptable protocol version), which yun2win never uses (it sends 3).",
         "yun2win.md §5")
@@ -169,7 +169,7 @@ public enum Yun2winRules {
         usernameMissing, passwordMissing, clientIDFormat, connectConvention,
         topicUnknown, topicCommandMismatch, publishConvention, payloadNotJSON, cmdMissing, cmdUnknown, messageIDMissing,
         mtsInvalid, fieldInvalid, unknownKey, appMessageInvalid,
-        returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackStandardOnly, connackMeaning, ackMTSMissing,
+        returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackCodeUnused, connackMeaning, ackMTSMissing,
         firstPacketNotConnect, secondConnect, wrongDirection, serverBeforeConnack, publishBeforeEstablished, afterRefusal,
         sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, commandAfterKick, reconnectAfterKick,
         keepAliveExceeded, pendingAtEnd,

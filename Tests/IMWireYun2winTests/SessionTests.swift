@@ -122,6 +122,9 @@ struct SessionTests {
                        (0.2, .receive, Wire.server(#"{"returnCode":11}"#))]
         #expect(run(android + [(44, .send, Wire.pingreq), (88, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == [])
         #expect(run(android + [(46, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == ["Y2W.KEEPALIVE-EXCEEDED"])
+        // A client silent until the connection ends (the server closes it after 1.5 × keep-alive).
+        #expect(run(android, end: 60).filter { $0.hasPrefix("Y2W") } == ["Y2W.KEEPALIVE-EXCEEDED"])
+        #expect(run(android, end: 40).filter { $0.hasPrefix("Y2W") } == [])
     }
 
     @Test func refusedConnection() {

@@ -193,7 +193,7 @@ public struct Yun2winCodec: Sendable {
         case 0:
             return
         case 1:
-            findings.append(Yun2winRules.connackStandardOnly.finding("CONNACK 1; yun2win signals a protocol error with 3", at: 3))
+            findings.append(Yun2winRules.connackCodeUnused.finding("CONNACK 1; yun2win signals a protocol error with 3", at: 3))
         default:
             guard let row = Yun2winStatusCodes.connectionReturn(number) ?? Yun2winStatusCodes.sendReturn(number) else {
                 findings.append(Yun2winRules.returnCodeUnknown.finding("CONNACK return code \(code)", at: 3))

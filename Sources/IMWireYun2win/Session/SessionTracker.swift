@@ -50,6 +50,8 @@ public struct Yun2winSessionTracker: Sendable {
     public private(set) var kickedUIDs: Set<String>
     private var keepAlive: UInt16 = 0
     private var lastClientTime: Int64?
+    /// The frame of the last packet observed, for findings made when the connection ends.
+    private var lastFrame = 0
     private var reportedFirstPacket = false
     private var pending: [String: Pending] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
@@ -91,6 +93,7 @@ public struct Yun2winSessionTracker: Sendable {
     public mutating func observe(_ packet: Yun2winDecodedPacket, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
+        lastFrame = frameIndex
         let summary = packet.summary
         func report(_ rule: Rule, _ message: String) {
             findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
@@ -109,15 +112,7 @@ public struct Yun2winSessionTracker: Sendable {
 
     private mutating func observeClient(_ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, time: Int64, frameIndex: Int,
                                         report: (Rule, String) -> Void) {
-        if let last = lastClientTime, keepAlive > 0, phase != .disconnected {
-            // keepAlive ≤ 65535 s; an unreasonable grace option is clamped rather than trapping.
-            let scaled = (Double(keepAlive) * options.keepAliveGrace * 1_000_000).rounded()
-            let limit = scaled.isFinite ? Int64(max(0, min(scaled, 9e18))) : Int64.max
-            if let gap = Self.elapsed(from: last, to: time), gap > limit {
-                report(Yun2winRules.keepAliveExceeded,
-                       "\(Self.seconds(gap)) without a client packet; keep-alive \(keepAlive) s allows \(Self.seconds(limit))")
-            }
-        }
+        if let message = keepAliveProblem(at: time) { report(Yun2winRules.keepAliveExceeded, message) }
         lastClientTime = time
 
         if case .connect(let connect) = mqtt {
@@ -210,9 +205,24 @@ public struct Yun2winSessionTracker: Sendable {
         }
     }
 
-    /// Ends the connection: commands still waiting for their ack.
+    /// The silence since the client's last packet, when it is longer than the server allows.
+    private func keepAliveProblem(at time: Int64) -> String? {
+        guard let last = lastClientTime, keepAlive > 0, phase != .disconnected else { return nil }
+        // keepAlive ≤ 65535 s; an unreasonable grace option is clamped rather than trapping.
+        let scaled = (Double(keepAlive) * options.keepAliveGrace * 1_000_000).rounded()
+        let limit = scaled.isFinite ? Int64(max(0, min(scaled, 9e18))) : Int64.max
+        guard let gap = Self.elapsed(from: last, to: time), gap > limit else { return nil }
+        return "\(Self.seconds(gap)) without a client packet; keep-alive \(keepAlive) s allows \(Self.seconds(limit))"
+    }
+
+    /// Ends the connection: commands still waiting for their ack, and a client silent for longer
+    /// than the keep-alive allows before the end.
     public mutating func finish(at time: Int64?) -> [Finding] {
         var findings: [Finding] = []
+        if let time, phase == .established || phase == .awaitingAccept, let message = keepAliveProblem(at: time) {
+            findings.append(Self.finding(Yun2winRules.keepAliveExceeded, "\(message) when the connection ends",
+                                         frame: lastFrame, time: time, direction: .send, subject: "end of connection"))
+        }
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (id, command) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
             findings.append(Self.finding(Yun2winRules.pendingAtEnd, "\(command.cmd) y2wMessageId=\(id) still waiting for its ack",
