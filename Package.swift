@@ -61,11 +61,11 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
-        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
-        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
         ),
+        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
+        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
     ]
 )
