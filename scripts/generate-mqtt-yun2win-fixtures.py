@@ -471,6 +471,14 @@ def yun2win_packets():
                y2w_server(send_message("m-9001")), "receive", source="yun2win.md §5")
     y2w_packet("server-data", "another server payload (handed to the app)", y2w_server({"hello": "world"}), "receive",
                source="yun2win.md §3 (iOS didReceiveData)")
+    # The Android SDK speaks MQTT 3.1: the same PUBLISHes under 3.1.
+    y2w_packet("v31-publish-return-code-11", "PUBLISH {\"returnCode\":11} to an MQTT 3.1 (Android) client",
+               y2w_server({"returnCode": 11}), "receive", version="3.1", source="yun2win.md §3 (Android), §5")
+    y2w_packet("v31-ack-20", "send ack 20 to an MQTT 3.1 (Android) client",
+               y2w_server({"y2wMessageId": UUID_ANDROID, "returnCode": 20}), "receive", version="3.1",
+               source="yun2win.md §5")
+    y2w_packet("v31-send-message-android", "Android sendMessage (MQTT 3.1, y2wMessageId from UUID.randomUUID)",
+               y2w_command(SESSION_TOPIC, send_message(UUID_ANDROID)), "send", version="3.1", source="yun2win.md §4")
     # Client commands.
     y2w_packet("send-message", "sendMessage (web key order)", y2w_command(SESSION_TOPIC, send_message("m-0001")), "send",
                source="yun2win.md §4")
