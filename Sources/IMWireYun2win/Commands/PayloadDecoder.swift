@@ -66,7 +66,7 @@ struct PayloadDecoder {
     }
 
     /// The demos' inner message: `syncs[{type 0–4 | "singleavcall" | "groupavcall", sessionId}]`, `pns{}`, `av{}`.
-
+    /// Key offsets are from the start of the payload, like the outer object's.
     private mutating func checkAppMessage(_ inner: JSONObject) {
         if let syncs = inner["syncs"] {
             guard let entries = syncs.arrayValue else {
