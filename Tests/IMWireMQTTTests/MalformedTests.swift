@@ -41,6 +41,7 @@ struct MalformedTests {
         MalformedCase("packet id 0", "40020000", nil, [("MQTT.PACKET-ID-ZERO", 2)]),
         MalformedCase("CONNECT reserved flag", "100d00044d5154540403003c000161", nil, [("MQTT.CONNECT-RESERVED-FLAG", 9)]),
         MalformedCase("will QoS without will", "100d00044d5154540408003c000161", nil, [("MQTT.WILL-FLAGS-INCONSISTENT", 9)]),
+        MalformedCase("will QoS 3", "101300044d515454041e003c000161000177" + "00016d", nil, [("MQTT.WILL-QOS-INVALID", 9)]),
         MalformedCase("unknown protocol name", "100d00044d5154580402003c000161", nil, [("MQTT.PROTOCOL-NAME-INVALID", 4)]),
         MalformedCase("protocol level 5", "100d00044d5154540502003c000161", nil, [("MQTT.PROTOCOL-LEVEL-UNSUPPORTED", 8)]),
         MalformedCase("MQIsdp with level 4", "100f00064d51497364700402003c000161", nil, [("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)]),
