@@ -33,19 +33,25 @@ let package = Package(
             exclude: ["Generated/README.md"]
         ),
 
+        // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
+        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
+
+        // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
+        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win"]
         ),
 
         // surface: umbrella module and CLI
         .target(
             name: "IMWire",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
+            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win", "IMWireCapture", "IMWireConformance"]
         ),
         .target(
             name: "IMWireFuzzTargets",
@@ -69,5 +75,7 @@ let package = Package(
             dependencies: ["IMWireConformance", "IMWire"]
         ),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
+        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
+        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
     ]
 )

@@ -3,3 +3,5 @@
 @_exported import IMWireConformance
 @_exported import IMWireCore
 @_exported import IMWireLeanCloud
+@_exported import IMWireMQTT
+@_exported import IMWireYun2win

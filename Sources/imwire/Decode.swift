@@ -13,14 +13,20 @@ struct Decode: ParsableCommand {
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(help: "The frame as hex (protobuf encoding).")
+    @Option(help: "The frame as hex (protobuf encoding; mqtt and yun2win: one packet or a stream of packets).")
     var hex: String?
 
-    @Option(help: "The frame as text (base64 and json encodings).")
+    @Option(help: "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command).")
     var text: String?
 
-    @Flag(help: "Treat each input line as one frame (hex for protobuf, text otherwise); print one JSON result per line.")
+    @Flag(help: "Treat each input line as one frame (hex for protobuf, mqtt and yun2win, text otherwise); print one JSON result per line.")
     var lines = false
+
+    @Option(help: "mqtt and yun2win: the MQTT version, 3.1 or 3.1.1 (default: from a CONNECT in the input, else 3.1.1).")
+    var mqttVersion: MQTTVersion?
+
+    @Option(help: "yun2win: which way the bytes went, send (client to server) or receive (default: inferred from each payload).")
+    var direction: Direction?
 
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
     var format: OutputFormat = .text
@@ -29,7 +35,8 @@ struct Decode: ParsableCommand {
     var file: String?
 
     func validate() throws {
-        try options.requireSupportedDialect()
+        try options.requireSupportedDialect([.leancloud, .mqtt, .yun2win])
+        if options.dialect == .mqtt, text != nil { throw ValidationError("--text is for LeanCloud text encodings and yun2win payloads") }
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
         guard sources == 1 || (sources == 0 && lines) else {
             throw ValidationError("give exactly one of --hex, --text or FILE (with --lines, standard input is the default)")
@@ -37,6 +44,7 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
+        if options.dialect == .mqtt || options.dialect == .yun2win { return try runMQTT() }
         let codec = LeanCloudCodec(encoding: options.encoding)
         if lines {
             let input = try readInput(binaryAsHex: true)
@@ -87,7 +95,7 @@ struct Decode: ParsableCommand {
     }
 
     /// The frame bytes from --hex, --text or FILE.
-    private func readInput(binaryAsHex: Bool) throws -> [UInt8] {
+    func readInput(binaryAsHex: Bool) throws -> [UInt8] {
         if let hex {
             do { return try Hex.decode(hex) } catch { throw unreadable(error.description) }
         }

@@ -17,20 +17,32 @@ struct IMWireCLI: ParsableCommand {
 
 /// Options shared by the commands that decode.
 struct DecodeOptions: ParsableArguments {
-    @Option(help: "The dialect of the input: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var dialect: Dialect = .leancloud
+    @Option(help: "The dialect of the input: \(InputDialect.allCases.map(\.rawValue).joined(separator: ", ")) (mqtt: packets without a dialect).")
+    var dialect: InputDialect = .leancloud
 
     @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")
     var encoding: LeanCloudEncoding = .protobuf
 
-    func requireSupportedDialect() throws {
-        guard dialect == .leancloud else {
-            throw ValidationError("dialect \(dialect.rawValue) has no codec yet; supported: leancloud")
+    func requireSupportedDialect(_ supported: [InputDialect] = [.leancloud]) throws {
+        guard supported.contains(dialect) else {
+            let names = supported.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("dialect \(dialect.rawValue) is not supported here; supported: \(names)")
         }
     }
 }
 
+/// What `--dialect` can name: an IM dialect, or bare MQTT packets (a transport with no dialect).
+enum InputDialect: String, ExpressibleByArgument, CaseIterable {
+    case leancloud
+    case nim
+    case jmessage
+    case yun2win
+    case mqtt
+}
+
 extension Dialect: ExpressibleByArgument {}
+extension Direction: ExpressibleByArgument {}
+extension MQTTVersion: ExpressibleByArgument {}
 extension LeanCloudEncoding: ExpressibleByArgument {}
 extension RuleAction: ExpressibleByArgument {}
 

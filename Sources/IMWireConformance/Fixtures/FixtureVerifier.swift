@@ -30,6 +30,11 @@ public enum FixtureVerifier {
         "leancloud/command": LeanCloudFixtures.verifyCommand,
         "leancloud/rich-message": LeanCloudFixtures.verifyRichMessage,
         "leancloud/signature": LeanCloudFixtures.verifySignature,
+        "mqtt/packet": MQTTFixtures.verifyPacket,
+        "yun2win/packet": Yun2winFixtures.verifyPacket,
+        "yun2win/payload": Yun2winFixtures.verifyPayload,
+        "yun2win/gate": Yun2winFixtures.verifyGate,
+        "yun2win/sessions": Yun2winFixtures.verifySessions,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {
