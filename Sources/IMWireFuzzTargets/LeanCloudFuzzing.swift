@@ -41,6 +41,8 @@ enum LeanCloudFuzzing {
         guard let command = first.command else { return violations }
         let frame = LeanCloudCodec(encoding: codec.encoding).encode(command)
         let again = LeanCloudCodec(encoding: codec.encoding).decode(frame)
+        // A command with no field left is `{}` in lc.json, which is the keep-alive.
+        if again.kind == .heartbeat, command == LCGenericCommand() { return violations }
         guard let decodedAgain = again.command else { return violations + ["re-encoded frame does not decode: \(again.findings)"] }
         if CanonicalJSON.encode(decodedAgain) != CanonicalJSON.encode(command) {
             violations.append("re-encoded frame decodes to a different command")

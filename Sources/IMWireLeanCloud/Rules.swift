@@ -25,10 +25,10 @@ public enum LeanCloudRules {
         summary: "A tag with field number 0 or above 2^29-1.", specRef: encodingGuide + "#structure")
     public static let invalidWireType = Rule(
         "PB.WIRE-TYPE-INVALID", .error, layer: .encoding, dialect: .leancloud,
-        summary: "Wire type 6 or 7, or a group (3/4), which this schema never uses.", specRef: encodingGuide + "#structure")
+        summary: "Wire type 6 or 7, or an end-group tag that closes no open group.", specRef: encodingGuide + "#structure")
     public static let unknownField = Rule(
         "PB.UNKNOWN-FIELD", .warning, lenient: .info, layer: .encoding, dialect: .leancloud,
-        summary: "A field number the newest schema does not define (kept as unknown by protobuf parsers).", specRef: schema)
+        summary: "A field number the newest schema does not define (kept as unknown by protobuf parsers; a group is skipped whole).", specRef: schema)
     public static let wireTypeMismatch = Rule(
         "PB.WIRE-TYPE-MISMATCH", .error, layer: .encoding, dialect: .leancloud,
         summary: "A known field arrives with a wire type that does not match its declared type.", specRef: schema)

@@ -254,6 +254,8 @@ MALFORMED = [
     ("field-number-zero", "a tag with field number 0", "0001", [("PB.FIELD-NUMBER-INVALID", 0)], False),
     ("wire-type-7", "a tag with wire type 7", "080e0f00", [("PB.WIRE-TYPE-INVALID", 2)], False),
     ("wire-type-mismatch", "i (int32) sent as length-delimited", "080e2a0101", [("PB.WIRE-TYPE-MISMATCH", 2)], True),
+    ("unknown-group", "an unknown field sent as a (deprecated) group, skipped whole", "080efb010801fc01", [("PB.UNKNOWN-FIELD", 2)], True),
+    ("end-group-unopened", "an end-group tag that closes no group", "080e0c", [("PB.WIRE-TYPE-INVALID", 2)], False),
     ("unknown-field", "field 31 is not in GenericCommand", "080ef80105", [("PB.UNKNOWN-FIELD", 2)], True),
     ("unknown-field-fixed32", "an unknown fixed32 field in a sub-message", "0802c2060545aabbccdd", [("PB.UNKNOWN-FIELD", 5)], True),
     ("duplicate-i", "i given twice", "080e28012802", [("PB.DUPLICATE-FIELD", 4)], True),

@@ -64,7 +64,9 @@ import Testing
         check("08 " + String(repeating: "ff ", count: 10) + "01", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("08 " + String(repeating: "ff ", count: 9) + "02", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("00 01", ["PB.FIELD-NUMBER-INVALID@0"], decodes: false)
-        check("08 0e 0b", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)                // start group
+        check("08 0e 0b", ["PB.WIRE-TYPE-MISMATCH@2", "PB.TRUNCATED@3"], decodes: false)  // cmd as an unterminated group
+        check("08 0e 0c", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)                // end group that opens nothing
+        check("08 0e fb 01 84 02", ["PB.UNKNOWN-FIELD@2", "PB.WIRE-TYPE-INVALID@4"], decodes: false)  // wrong end group
         check("08 0e 0f 00", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)             // wire type 7
         check("08 0e 80 80 80 80 10 00", ["PB.FIELD-NUMBER-INVALID@2"], decodes: false)  // field 2^29
     }
@@ -73,6 +75,7 @@ import Testing
         check("08 0e 28 81 00", ["PB.VARINT-NON-MINIMAL@3"])                          // i = 1 in two bytes
         check("88 00 0e", ["PB.VARINT-NON-MINIMAL@0"])                               // tag in two bytes
         check("08 0e f8 01 05", ["PB.UNKNOWN-FIELD@2"])                              // field 31 is not defined
+        check("08 0e fb 01 08 01 fb 01 fc 01 fc 01", ["PB.UNKNOWN-FIELD@2"])          // an unknown (nested) group is skipped
         check("08 0e 28 01 28 02", ["PB.DUPLICATE-FIELD@4"])
         check("08 0e 28 80 80 80 80 10", ["PB.INT32-OUT-OF-RANGE@3"])                // 2^32
         check("08 07 ba 06 02 08 01", ["PB.MISSING-REQUIRED@5"])                     // ErrorCommand.reason

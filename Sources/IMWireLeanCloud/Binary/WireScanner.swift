@@ -37,15 +37,16 @@ struct WireScanner {
                 report(LeanCloudRules.invalidFieldNumber, "field number \(number) in \(schema.name)", at: tagOffset)
                 return false
             }
-            guard let wireType = WireType(rawValue: wireBits), wireType != .startGroup, wireType != .endGroup else {
-                report(LeanCloudRules.invalidWireType, "wire type \(wireBits) for field \(number) in \(schema.name)", at: tagOffset)
+            guard let wireType = WireType(rawValue: wireBits), wireType != .endGroup else {
+                let what = wireBits == WireType.endGroup.rawValue ? "an end-group tag without its start" : "wire type \(wireBits)"
+                report(LeanCloudRules.invalidWireType, "\(what) for field \(number) in \(schema.name)", at: tagOffset)
                 return false
             }
             let fieldNumber = Int32(number)
             if depth == 1, topLevelOffsets[fieldNumber] == nil { topLevelOffsets[fieldNumber] = tagOffset }
             guard let field = schema.field(number: fieldNumber) else {
                 report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
-                guard skipValue(&reader, wireType, field: "\(schema.name).\(number)") else { return false }
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth) else { return false }
                 continue
             }
             guard wireType == field.type.wireType else {
@@ -53,7 +54,9 @@ struct WireScanner {
                     LeanCloudRules.wireTypeMismatch,
                     "\(schema.name).\(field.name) is \(field.type.protoName) (\(field.type.wireType)) but arrived as \(wireType)",
                     at: tagOffset)
-                guard skipValue(&reader, wireType, field: "\(schema.name).\(field.name)") else { return false }
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(field.name)", groupNumber: number, depth: depth) else {
+                    return false
+                }
                 continue
             }
             if field.label != .repeated, !seen.insert(fieldNumber) {
@@ -140,7 +143,9 @@ struct WireScanner {
         return Int(length)
     }
 
-    private mutating func skipValue(_ reader: inout ByteReader, _ wireType: WireType, field: String) -> Bool {
+    private mutating func skipValue(
+        _ reader: inout ByteReader, _ wireType: WireType, field: String, groupNumber: UInt64, depth: Int
+    ) -> Bool {
         let offset = reader.offset
         switch wireType {
         case .varint:
@@ -155,8 +160,40 @@ struct WireScanner {
         case .lengthDelimited:
             guard let length = readLength(&reader, what: field) else { return false }
             return reader.skip(length)
-        case .startGroup, .endGroup:
+        case .startGroup:
+            return skipGroup(&reader, field: field, groupNumber: groupNumber, depth: depth)
+        case .endGroup:
             return false
+        }
+    }
+
+    /// Skips a (deprecated) group up to its matching end-group tag, as protobuf parsers do for
+    /// a group in an unknown or mistyped field. Nested groups count toward the depth limit.
+    private mutating func skipGroup(_ reader: inout ByteReader, field: String, groupNumber: UInt64, depth: Int) -> Bool {
+        guard depth < maxDepth else {
+            report(LeanCloudRules.nestingTooDeep, "group in \(field) opens depth \(depth + 1), limit \(maxDepth)", at: reader.offset)
+            return false
+        }
+        while true {
+            let tagOffset = reader.offset
+            guard !reader.isAtEnd else {
+                report(LeanCloudRules.truncated, "bytes end inside the group of \(field)", at: tagOffset)
+                return false
+            }
+            guard let tag = readVarint(&reader, what: "tag") else { return false }
+            let number = tag >> 3
+            guard number >= 1, number <= 0x1fff_ffff, let wireType = WireType(rawValue: UInt8(tag & 7)) else {
+                report(LeanCloudRules.invalidWireType, "tag \(tag) inside the group of \(field)", at: tagOffset)
+                return false
+            }
+            if wireType == .endGroup {
+                guard number == groupNumber else {
+                    report(LeanCloudRules.invalidWireType, "end-group for field \(number) closes the group of field \(groupNumber)", at: tagOffset)
+                    return false
+                }
+                return true
+            }
+            guard skipValue(&reader, wireType, field: field, groupNumber: number, depth: depth + 1) else { return false }
         }
     }
 }
