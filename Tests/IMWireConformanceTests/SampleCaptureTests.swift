@@ -25,6 +25,25 @@ import Testing
         #expect(expected.count >= 15)
     }
 
+    @Test(arguments: ["yun2win-clean", "yun2win-kicked-reconnect"])
+    func yun2winSamplesYieldTheirExpectedRules(name: String) throws {
+        let expected = try JSONParser.parse(try readText("Fixtures/captures/\(name).expected.json"))
+        let rules = (expected["rules"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let report = try check("Fixtures/captures/\(name).jsonl")
+        #expect(report.allFindings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue).sorted() == rules.sorted())
+        #expect(report.connections.allSatisfy { $0.dialect == .yun2win })
+    }
+
+    @Test func rawMQTTIsRecognisedWithoutAnOpenLine() throws {
+        // The first message of connection y1 is a CONNECT: the checker picks yun2win by itself.
+        let lines = try readText("Fixtures/captures/yun2win-clean.jsonl").split(separator: "\n").map(String.init)
+            .filter { !$0.contains(#""type": "open""#) }
+        let report = check(lines: lines)
+        #expect(report.connections.first?.dialect == .yun2win)
+        #expect(report.summary(.info).contains("y1#1 CHECK.DIALECT-GUESSED"))
+        #expect(report.summary().isEmpty)
+    }
+
     @Test func theSpecExampleChecksClean() throws {
         let spec = try readText("Spec/capture-jsonl.md")
         let block = try #require(spec.split(separator: "```jsonl\n").dropFirst().first?.split(separator: "```").first)

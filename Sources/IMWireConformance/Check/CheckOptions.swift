@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireLeanCloud
+import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
 public enum RuleAction: String, Sendable, Hashable, CaseIterable {
@@ -26,14 +27,17 @@ public struct CheckOptions: Sendable {
     public var lenient: Bool
     public var limits: Limits
     public var leancloud: LeanCloudSessionOptions
+    public var yun2win: Yun2winSessionOptions
     public var ruleActions: [RuleID: RuleAction]
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
-                leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
+                leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),
+                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits
         self.leancloud = leancloud
+        self.yun2win = yun2win
         self.ruleActions = ruleActions
     }
 

@@ -26,6 +26,7 @@ public final class Checker {
     private var order: [String] = []
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
+    private let context = CaptureContext()
 
     public init(options: CheckOptions = CheckOptions()) {
         self.options = options
@@ -79,7 +80,7 @@ public final class Checker {
         case .open(let info):
             conn.info = info
             conn.dialect = options.dialect ?? info.dialect ?? info.subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:))
-            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
+            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options, context: context) }
         case .message(let message):
             conn.messages += 1
             conn.bytes += message.payload.count
@@ -105,7 +106,7 @@ public final class Checker {
                 to: conn, line: line, frame: frame)
         }
         conn.dialect = dialect
-        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options) }
+        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options, context: context) }
         if conn.session == nil {
             conn.undecidable = true
             let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"

@@ -1,6 +1,8 @@
 import IMWireCapture
 import IMWireCore
 import IMWireLeanCloud
+import IMWireMQTT
+import IMWireYun2win
 
 /// A dialect's view of one connection: decodes each message and tracks the session. Every
 /// dialect module plugs into the checker through one of these.
@@ -12,24 +14,44 @@ public protocol DialectSession {
     mutating func finish(at time: Int64?) -> [Finding]
 }
 
+/// What the sessions of one capture share across connections: a client's later connections
+/// are judged by what happened on its earlier ones (a kick forbids an automatic reconnect).
+final class CaptureContext {
+    /// yun2win uids kicked (PUBLISH returnCode 10) so far.
+    var kickedYun2winUIDs: Set<String> = []
+}
+
 /// Chooses the session for a connection from the dialect and subprotocol the capture gives.
 enum DialectSessions {
-    static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions) -> (any DialectSession)? {
+    static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions, context: CaptureContext) -> (any DialectSession)? {
         switch dialect {
         case .leancloud:
             LeanCloudConnectionSession(subprotocol: info.subprotocol.flatMap(LeanCloudSubprotocol.init), options: options)
-        case .nim, .jmessage, .yun2win:
+        case .yun2win:
+            Yun2winConnectionSession(options: options, context: context)
+        case .nim, .jmessage:
             nil
         }
     }
 
-    /// The dialect a subprotocol names (`lc.*` is LeanCloud).
+    /// The dialect a subprotocol names: `lc.*` is LeanCloud, `mqtt*` (yun2win's web client uses
+    /// `mqttv3.1`) is yun2win.
     static func dialect(forSubprotocol name: String) -> Dialect? {
-        LeanCloudSubprotocol(name) != nil ? .leancloud : nil
+        if LeanCloudSubprotocol(name) != nil { return .leancloud }
+        if name.lowercased().hasPrefix("mqtt") { return .yun2win }
+        return nil
     }
 
-    /// A dialect for a connection that names none, if its first message decodes cleanly as one.
+    /// A dialect for a connection that names none, if its first message decodes cleanly as one:
+    /// an MQTT CONNECT is yun2win (the only MQTT dialect), a clean GenericCommand is LeanCloud.
     static func guess(_ message: CapturedMessage, limits: Limits) -> Dialect? {
+        if message.frameType == .binary, message.payload.first == 0x10 {
+            let packets = MQTTStreamDecoder.decodeAll(message.payload, options: MQTTDecodeOptions(limits: limits))
+            if let first = packets.first, first.packet?.type == .connect,
+               first.findings.allSatisfy({ $0.severity < .error }) {
+                return .yun2win
+            }
+        }
         let encoding = LeanCloudConnectionSession.encoding(implied: message)
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         let clean = decoded.findings.allSatisfy { $0.severity == .info } && (decoded.command?.hasCmd ?? false)
@@ -37,47 +59,3 @@ enum DialectSessions {
     }
 }
 
-/// LeanCloud on one connection: the encoding from the subprotocol (or, without one, from each
-/// frame's type), the codec, and the session tracker.
-struct LeanCloudConnectionSession: DialectSession {
-    let dialect = Dialect.leancloud
-    let subprotocol: LeanCloudSubprotocol?
-    let limits: Limits
-    var tracker: LeanCloudSessionTracker
-
-    init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
-        self.subprotocol = subprotocol
-        limits = options.limits
-        tracker = LeanCloudSessionTracker(options: options.leancloud)
-    }
-
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
-        var findings: [Finding] = []
-        // The subprotocol picks the encoding; a frame of the other type is reported and decoded
-        // the way its type implies (binary as protobuf, text as JSON or base64).
-        var encoding = LeanCloudConnectionSession.encoding(implied: message)
-        if let subprotocol {
-            if (message.frameType == .text) != subprotocol.encoding.isText {
-                findings.append(LeanCloudRules.frameTypeMismatch.finding(
-                    "\(message.frameType) frame under \(subprotocol.name)", at: 0))
-            } else {
-                encoding = subprotocol.encoding
-            }
-        }
-        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
-        findings += decoded.findings
-        let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
-        for index in findings.indices {
-            findings[index].location = location
-            findings[index].subject = decoded.summary
-        }
-        return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
-    }
-
-    mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
-
-    static func encoding(implied message: CapturedMessage) -> LeanCloudEncoding {
-        if message.frameType == .binary { return .protobuf }
-        return message.payload.first == UInt8(ascii: "{") ? .json : .base64
-    }
-}
