@@ -18,5 +18,64 @@ public enum CaptureRules {
         "CAPTURE.TIME-BACKWARDS", .warning, layer: .capture,
         summary: "A connection's timestamps go backwards.", specRef: "Spec/capture-jsonl.md")
 
-    public static let all: [Rule] = [badLine, badField, lineTooLong, timeBackwards]
+    // MARK: packet captures (pcap, pcapng)
+
+    public static let badFileHeader = Rule(
+        "CAPTURE.BAD-FILE-HEADER", .error, layer: .capture,
+        summary: "A pcap or pcapng header with an unsupported version or impossible values.",
+        specRef: "draft-ietf-opsawg-pcap §4; draft-ietf-opsawg-pcapng §4.1")
+    public static let truncatedFile = Rule(
+        "CAPTURE.TRUNCATED-FILE", .error, layer: .capture,
+        summary: "The file ends inside a record or block; what came before is still checked.",
+        specRef: "draft-ietf-opsawg-pcap §5; draft-ietf-opsawg-pcapng §3.1")
+    public static let recordTooLarge = Rule(
+        "CAPTURE.RECORD-TOO-LARGE", .error, layer: .capture,
+        summary: "A record or block longer than its snaplen or Limits.maxFrameSize; skipped by its length without being read into memory.",
+        specRef: "IMWire Limits; draft-ietf-opsawg-pcap §5")
+    public static let packetTruncated = Rule(
+        "CAPTURE.PACKET-TRUNCATED", .info, layer: .capture,
+        summary: "A packet captured shorter than it was on the wire (snaplen); its missing bytes become a TCP gap.",
+        specRef: "draft-ietf-opsawg-pcap §5")
+    public static let blockLength = Rule(
+        "CAPTURE.PCAPNG-BLOCK-LENGTH", .error, layer: .capture,
+        summary: "A pcapng block whose total length is under 12, not a multiple of 4, or differs from its trailer copy.",
+        specRef: "draft-ietf-opsawg-pcapng §3.1")
+    public static let unknownBlock = Rule(
+        "CAPTURE.PCAPNG-UNKNOWN-BLOCK", .info, layer: .capture,
+        summary: "A pcapng block type IMWire does not read; skipped by its length.", specRef: "draft-ietf-opsawg-pcapng §3.1")
+    public static let noInterface = Rule(
+        "CAPTURE.PCAPNG-NO-INTERFACE", .error, layer: .capture,
+        summary: "A packet block naming an interface no Interface Description Block of its section defined.",
+        specRef: "draft-ietf-opsawg-pcapng §4.3")
+    public static let badOption = Rule(
+        "CAPTURE.PCAPNG-BAD-OPTION", .warning, layer: .capture,
+        summary: "A pcapng option whose length runs past its block or does not fit its code.", specRef: "draft-ietf-opsawg-pcapng §3.5")
+    public static let unsupportedLinkType = Rule(
+        "CAPTURE.LINKTYPE-UNSUPPORTED", .warning, layer: .capture,
+        summary: "Packets of a link type IMWire does not read (it reads NULL 0, Ethernet 1, raw IP 101, SLL 113, SLL2 276, IPv4 228, IPv6 229).",
+        specRef: "tcpdump.org linktypes")
+    public static let malformedIP = Rule(
+        "CAPTURE.IP-MALFORMED", .warning, layer: .capture,
+        summary: "An IPv4/IPv6 header that is too short, of the wrong version, or announces more bytes than the packet has.",
+        specRef: "RFC 791 §3.1; RFC 8200 §3")
+    public static let ipFragment = Rule(
+        "CAPTURE.IP-FRAGMENT", .warning, layer: .capture,
+        summary: "An IP fragment; IMWire does not reassemble fragments, so its bytes become a TCP gap.", specRef: "RFC 791 §2.3")
+    public static let malformedTCP = Rule(
+        "CAPTURE.TCP-MALFORMED", .warning, layer: .capture,
+        summary: "A TCP header shorter than 20 bytes or with a data offset past the segment.", specRef: "RFC 9293 §3.1")
+    public static let tcpOverlapConflict = Rule(
+        "CAPTURE.TCP-OVERLAP-CONFLICT", .error, layer: .capture,
+        summary: "A retransmitted or overlapping TCP segment whose bytes differ from those already seen; the first copy is kept.",
+        specRef: "RFC 9293 §3.10.7.4")
+    public static let tcpGap = Rule(
+        "CAPTURE.TCP-GAP", .warning, layer: .capture,
+        summary: "TCP bytes missing from the capture (lost, filtered, snaplen); decoding resumes after the gap where it can.",
+        specRef: "RFC 9293 §3.4")
+
+    public static let all: [Rule] = [
+        badLine, badField, lineTooLong, timeBackwards, badFileHeader, truncatedFile, recordTooLarge, packetTruncated,
+        blockLength, unknownBlock, noInterface, badOption, unsupportedLinkType, malformedIP, ipFragment, malformedTCP,
+        tcpOverlapConflict, tcpGap,
+    ]
 }

@@ -6,21 +6,30 @@ import IMWireCore
 public struct CaptureEvent: Sendable {
     public enum Kind: Sendable {
         case open(ConnectionInfo)
+        /// One whole WebSocket message (JSONL, HAR).
         case message(CapturedMessage)
+        /// The next bytes of one direction's transport stream (a TCP connection from pcap or
+        /// pcapng), in order; framing is for the reader of the stream to find.
+        case stream(Direction, [UInt8])
+        /// Bytes of one direction missing from the capture; the stream resumes after them.
+        case gap(Direction, Int)
         case close(CloseInfo)
     }
 
     public var connection: String
     /// Microseconds, relative or since the epoch, as the capture gives them.
     public var time: Int64?
-    /// Line (JSONL) or record number in the capture, for messages about it.
+    /// Line of a JSONL transcript the event comes from.
     public var line: Int?
+    /// Packet number in a pcap/pcapng file the event comes from.
+    public var packet: Int?
     public var kind: Kind
 
-    public init(connection: String, time: Int64?, line: Int?, kind: Kind) {
+    public init(connection: String, time: Int64?, line: Int? = nil, packet: Int? = nil, kind: Kind) {
         self.connection = connection
         self.time = time
         self.line = line
+        self.packet = packet
         self.kind = kind
     }
 }
@@ -31,11 +40,16 @@ public struct ConnectionInfo: Sendable, Hashable {
     /// `Sec-WebSocket-Protocol` chosen by the server, e.g. `lc.protobuf2.3`.
     public var subprotocol: String?
     public var url: String?
+    /// Transport endpoints (`10.0.0.1:51234`), when the capture has them.
+    public var client: String?
+    public var server: String?
 
-    public init(dialect: Dialect? = nil, subprotocol: String? = nil, url: String? = nil) {
+    public init(dialect: Dialect? = nil, subprotocol: String? = nil, url: String? = nil, client: String? = nil, server: String? = nil) {
         self.dialect = dialect
         self.subprotocol = subprotocol
         self.url = url
+        self.client = client
+        self.server = server
     }
 }
 

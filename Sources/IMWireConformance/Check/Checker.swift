@@ -15,10 +15,22 @@ public final class Checker {
         var firstTime: Int64?
         var lastTime: Int64?
         var closed = false
+        /// How the connection's transport streams are read: undecided until the first bytes.
+        var streamMode = StreamMode.undecided
+        /// Directions whose stream lost bytes: the rest of them cannot be framed again.
+        var brokenDirections: Set<Direction> = []
         var findings: [Finding] = []
         var droppedFindings = 0
 
         init(id: String) { self.id = id }
+    }
+
+    enum StreamMode {
+        case undecided
+        /// Raw TCP carrying the dialect directly (MQTT): chunks go to the session as they are.
+        case raw
+        /// An HTTP upgrade to WebSocket.
+        case webSocket
     }
 
     public let options: CheckOptions
@@ -82,19 +94,50 @@ public final class Checker {
             conn.dialect = options.dialect ?? info.dialect ?? info.subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:))
             conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options, context: context) }
         case .message(let message):
-            conn.messages += 1
-            conn.bytes += message.payload.count
-            if conn.closed {
-                add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: event.line, frame: frame)
-            }
-            if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: event.line, frame: frame) }
-            guard var session = conn.session else { return }
-            conn.session = nil  // keep the session uniquely referenced while it mutates
-            let findings = session.observe(message, time: time, frameIndex: conn.messages)
-            conn.session = session
-            for finding in findings { add(finding, to: conn, line: event.line) }
+            deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
+        case .stream(let direction, let bytes):
+            stream(bytes, direction: direction, to: conn, time: time, packet: event.packet)
+        case .gap(let direction, let count):
+            conn.brokenDirections.insert(direction)
+            let side = direction == .send ? "client → server" : "server → client"
+            add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                to: conn, line: nil, frame: event.packet)
         case .close:
             conn.closed = true
+        }
+    }
+
+    /// One message for the connection's dialect session (attached on the first message).
+    private func deliver(_ message: CapturedMessage, to conn: Connection, time: Int64, line: Int?, frame: Int) {
+        conn.messages += 1
+        conn.bytes += message.payload.count
+        if conn.closed {
+            add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
+        }
+        if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: line, frame: frame) }
+        guard var session = conn.session else { return }
+        conn.session = nil  // keep the session uniquely referenced while it mutates
+        let findings = session.observe(message, time: time, frameIndex: frame)
+        conn.session = session
+        for finding in findings { add(finding, to: conn, line: line) }
+    }
+
+    /// Transport bytes of one direction: an HTTP upgrade makes a WebSocket connection; anything
+    /// else is the dialect's own framing on raw TCP (MQTT), handed to the session as it comes.
+    private func stream(_ bytes: [UInt8], direction: Direction, to conn: Connection, time: Int64, packet: Int?) {
+        guard !conn.brokenDirections.contains(direction) else {
+            conn.bytes += bytes.count
+            return
+        }
+        if case .undecided = conn.streamMode {
+            conn.streamMode = direction == .send && bytes.starts(with: Array("GET ".utf8)) ? .webSocket : .raw
+        }
+        switch conn.streamMode {
+        case .raw, .undecided:
+            deliver(CapturedMessage(direction: direction, frameType: .binary, payload: bytes), to: conn, time: time, line: nil,
+                    frame: packet ?? conn.messages + 1)
+        case .webSocket:
+            conn.bytes += bytes.count
         }
     }
 

@@ -1,0 +1,64 @@
+/// Sequential reads of exact byte counts from a `FileByteSource`, holding at most one chunk
+/// plus the bytes asked for, so a capture of any size is read in bounded memory.
+public final class BufferedInput {
+    private let source: FileByteSource
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    /// Bytes consumed so far: the file offset of the next byte.
+    public private(set) var offset = 0
+
+    public init(_ source: FileByteSource) {
+        self.source = source
+    }
+
+    private var available: Int { buffer.count - start }
+
+    /// Makes `count` bytes available if the file has them; returns how many are.
+    private func fill(_ count: Int) -> Int {
+        while available < count, !atEnd {
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            if let chunk = source.read() { buffer.append(contentsOf: chunk) } else { atEnd = true }
+        }
+        return min(available, count)
+    }
+
+    /// The next `count` bytes, consumed; nil (consuming nothing) if the file ends before them.
+    public func read(_ count: Int) -> [UInt8]? {
+        guard count >= 0, fill(count) == count else { return nil }
+        defer {
+            start += count
+            offset += count
+        }
+        return Array(buffer[start..<(start + count)])
+    }
+
+    /// The next `count` bytes without consuming them; nil if the file is shorter.
+    public func peek(_ count: Int) -> [UInt8]? {
+        guard count >= 0, fill(count) == count else { return nil }
+        return Array(buffer[start..<(start + count)])
+    }
+
+    /// Skips up to `count` bytes without holding them; returns how many were skipped.
+    @discardableResult
+    public func skip(_ count: Int) -> Int {
+        var remaining = max(0, count)
+        while remaining > 0 {
+            let step = fill(min(remaining, 1 << 16))
+            if step == 0 { break }
+            start += step
+            offset += step
+            remaining -= step
+        }
+        return count - remaining
+    }
+
+    /// True when no byte is left.
+    public var isAtEnd: Bool { fill(1) == 0 }
+
+    /// Bytes left after the current position, up to `limit` (for messages about truncation).
+    public func remaining(upTo limit: Int) -> Int { fill(limit) }
+}

@@ -1,0 +1,54 @@
+import IMWireCore
+
+/// One link-layer frame as a capture file recorded it.
+public struct CapturedPacket: Sendable {
+    /// Microseconds since the epoch.
+    public var time: Int64
+    /// LINKTYPE_* of the interface that captured it.
+    public var linkType: UInt32
+    /// The captured bytes (possibly fewer than `originalLength`).
+    public var data: [UInt8]
+    public var originalLength: Int
+    /// 1-based record number in the file (pcapng: counting packet blocks only).
+    public var number: Int
+    /// Offset of the record in the file.
+    public var fileOffset: Int
+    /// pcapng `epb_flags` direction relative to the capturing interface, when recorded.
+    public var inbound: Bool?
+    /// pcapng `opt_comment` values.
+    public var comments: [String]
+
+    public init(time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int,
+                inbound: Bool? = nil, comments: [String] = []) {
+        self.time = time
+        self.linkType = linkType
+        self.data = data
+        self.originalLength = originalLength
+        self.number = number
+        self.fileOffset = fileOffset
+        self.inbound = inbound
+        self.comments = comments
+    }
+}
+
+/// What a packet-file reader yields: a packet, or a problem with the file.
+public enum PacketItem: Sendable {
+    case packet(CapturedPacket)
+    case problem(Finding)
+}
+
+/// A reader of one packet-capture format.
+public protocol PacketReader: AnyObject {
+    /// The next packet or problem; nil at the end of the file (or after damage that ends it).
+    func next() -> PacketItem?
+}
+
+extension Finding {
+    /// The finding located at a record of a capture file.
+    func atRecord(_ number: Int?, fileOffset: Int) -> Finding {
+        var copy = self
+        copy.location.frameIndex = number
+        copy.offset = copy.offset ?? fileOffset
+        return copy
+    }
+}

@@ -1,0 +1,134 @@
+/// An IPv4 or IPv6 address with its textual form.
+public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+        lhs.bytes.count != rhs.bytes.count ? lhs.bytes.count < rhs.bytes.count : lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    /// Dotted quad, or RFC 5952 IPv6 (longest zero run compressed, lowercase).
+    public var description: String {
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        let groups = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        var best = (start: -1, length: 0)
+        var run = (start: -1, length: 0)
+        for (index, group) in groups.enumerated() {
+            if group == 0 {
+                run = run.start < 0 ? (index, 1) : (run.start, run.length + 1)
+                if run.length > best.length { best = run }
+            } else {
+                run = (-1, 0)
+            }
+        }
+        let text = groups.map { String($0, radix: 16) }
+        guard best.length >= 2 else { return text.joined(separator: ":") }
+        let head = text[..<best.start].joined(separator: ":")
+        let tail = text[(best.start + best.length)...].joined(separator: ":")
+        return "\(head)::\(tail)"
+    }
+}
+
+/// An IP packet's addresses and where its TCP segment is.
+struct IPPacket {
+    var source: IPAddress
+    var destination: IPAddress
+    var protocolNumber: UInt8
+    /// Range of the transport payload in the frame.
+    var payload: Range<Int>
+    /// Transport bytes the IP header announces but the capture does not hold (snaplen).
+    var missing: Int
+    var isFragment: Bool
+}
+
+enum IPParser {
+    enum Outcome {
+        case packet(IPPacket)
+        case malformed(String)
+    }
+
+    static func parse(_ frame: [UInt8], at start: Int) -> Outcome {
+        guard frame.count > start else { return .malformed("no IP header") }
+        switch frame[start] >> 4 {
+        case 4: return ipv4(frame, start)
+        case 6: return ipv6(frame, start)
+        default: return .malformed("IP version \(frame[start] >> 4)")
+        }
+    }
+
+    private static func ipv4(_ frame: [UInt8], _ start: Int) -> Outcome {
+        guard frame.count - start >= 20 else { return .malformed("IPv4 header needs 20 bytes, \(frame.count - start) present") }
+        let headerLength = Int(frame[start] & 0x0f) * 4
+        let totalLength = Int(frame[start + 2]) << 8 | Int(frame[start + 3])
+        guard headerLength >= 20, totalLength >= headerLength, frame.count - start >= headerLength else {
+            return .malformed("IPv4 header length \(headerLength), total length \(totalLength)")
+        }
+        let flagsAndOffset = Int(frame[start + 6]) << 8 | Int(frame[start + 7])
+        let available = min(totalLength, frame.count - start)
+        return .packet(IPPacket(
+            source: IPAddress(Array(frame[(start + 12)..<(start + 16)])),
+            destination: IPAddress(Array(frame[(start + 16)..<(start + 20)])),
+            protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
+            missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
+    }
+
+    private static func ipv6(_ frame: [UInt8], _ start: Int) -> Outcome {
+        guard frame.count - start >= 40 else { return .malformed("IPv6 header needs 40 bytes, \(frame.count - start) present") }
+        let payloadLength = Int(frame[start + 4]) << 8 | Int(frame[start + 5])
+        var next = frame[start + 6]
+        var offset = start + 40
+        let end = start + 40 + payloadLength
+        var fragment = false
+        // Extension headers: hop-by-hop, routing, destination options, fragment, AH.
+        while [0, 43, 44, 51, 60].contains(next) {
+            guard frame.count >= offset + 8, offset + 8 <= end else { return .malformed("IPv6 extension header cut short") }
+            let length: Int
+            switch next {
+            case 44:
+                length = 8
+                fragment = fragment || (Int(frame[offset + 2]) << 8 | Int(frame[offset + 3])) & 0xfff9 != 0
+            case 51: length = (Int(frame[offset + 1]) + 2) * 4
+            default: length = (Int(frame[offset + 1]) + 1) * 8
+            }
+            next = frame[offset]
+            offset += length
+        }
+        guard offset <= end else { return .malformed("IPv6 extension headers run past the payload length") }
+        let available = min(end, frame.count)
+        guard offset <= available else { return .malformed("IPv6 headers run past the captured bytes") }
+        return .packet(IPPacket(
+            source: IPAddress(Array(frame[(start + 8)..<(start + 24)])),
+            destination: IPAddress(Array(frame[(start + 24)..<(start + 40)])),
+            protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
+    }
+}
+
+/// A TCP segment's header fields and payload range.
+struct TCPSegment {
+    var sourcePort: UInt16
+    var destinationPort: UInt16
+    var sequence: UInt32
+    var flags: UInt8
+    var payload: Range<Int>
+
+    var syn: Bool { flags & 0x02 != 0 }
+    var fin: Bool { flags & 0x01 != 0 }
+    var rst: Bool { flags & 0x04 != 0 }
+    var ack: Bool { flags & 0x10 != 0 }
+
+    /// Parses the TCP header at the start of `range`; nil when it is malformed.
+    static func parse(_ frame: [UInt8], in range: Range<Int>) -> TCPSegment? {
+        let start = range.lowerBound
+        guard range.count >= 20 else { return nil }
+        let dataOffset = Int(frame[start + 12] >> 4) * 4
+        guard dataOffset >= 20, dataOffset <= range.count else { return nil }
+        func word(_ at: Int) -> UInt32 {
+            UInt32(frame[at]) << 24 | UInt32(frame[at + 1]) << 16 | UInt32(frame[at + 2]) << 8 | UInt32(frame[at + 3])
+        }
+        return TCPSegment(
+            sourcePort: UInt16(frame[start]) << 8 | UInt16(frame[start + 1]),
+            destinationPort: UInt16(frame[start + 2]) << 8 | UInt16(frame[start + 3]),
+            sequence: word(start + 4), flags: frame[start + 13], payload: (start + dataOffset)..<range.upperBound)
+    }
+}

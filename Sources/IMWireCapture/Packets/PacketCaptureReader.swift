@@ -1,0 +1,81 @@
+import IMWireCore
+
+/// A pcap or pcapng file as capture events: packets through their link layer, IPv4/IPv6 and TCP,
+/// TCP connections put back in order (`FlowTable`). Problems with the file or the packets are
+/// findings; reading goes on after them wherever the format allows.
+public final class PacketCaptureReader {
+    private let packets: any PacketReader
+    private let limits: Limits
+    private var flows: FlowTable
+    private var queue: [CaptureItem] = []
+    private var finished = false
+    private var reportedLinkTypes: Set<UInt32> = []
+
+    /// Opens `path`; throws when it cannot be read or is neither pcap nor pcapng.
+    public init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
+        let input = BufferedInput(source)
+        guard let magic = input.peek(4) else { throw CaptureFormatError("\(path): shorter than any capture header") }
+        if magic == [0x0a, 0x0d, 0x0d, 0x0a] {
+            packets = try PcapngReader(input, limits: limits)
+        } else if PcapReader.magics.contains(magic) {
+            packets = try PcapReader(input, limits: limits)
+        } else {
+            throw CaptureFormatError("\(path): not pcap or pcapng (starts with \(Hex.encode(magic)))")
+        }
+        self.limits = limits
+        flows = FlowTable(limits: limits)
+    }
+
+    /// The format of a file from its first bytes.
+    public static func isPacketCapture(_ firstBytes: [UInt8]) -> Bool {
+        firstBytes.count >= 4 && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a] || PcapReader.magics.contains(Array(firstBytes[0..<4])))
+    }
+
+    public func next() -> CaptureItem? {
+        while queue.isEmpty, !finished {
+            guard let item = packets.next() else {
+                finished = true
+                queue += flows.finish()
+                break
+            }
+            switch item {
+            case .problem(let finding): queue.append(.problem(finding))
+            case .packet(let packet): queue += decode(packet)
+            }
+        }
+        return queue.isEmpty ? nil : queue.removeFirst()
+    }
+
+    private func problem(_ rule: Rule, _ message: String, _ packet: CapturedPacket) -> CaptureItem {
+        var finding = rule.finding("packet \(packet.number): \(message)", at: packet.fileOffset)
+        finding.location = Location(frameIndex: packet.number, time: packet.time)
+        return .problem(finding)
+    }
+
+    private func decode(_ packet: CapturedPacket) -> [CaptureItem] {
+        let ipStart: Int
+        switch LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data) {
+        case .ip(let offset): ipStart = offset
+        case .notIP: return []
+        case .truncated: return [problem(CaptureRules.malformedIP, "link-layer header cut short", packet)]
+        case .unsupported:
+            guard reportedLinkTypes.insert(packet.linkType).inserted else { return [] }
+            return [problem(CaptureRules.unsupportedLinkType, "link type \(packet.linkType) (reported once)", packet)]
+        }
+        switch IPParser.parse(packet.data, at: ipStart) {
+        case .malformed(let reason):
+            return [problem(CaptureRules.malformedIP, reason, packet)]
+        case .packet(let ip):
+            guard ip.protocolNumber == 6 else { return [] }
+            if ip.isFragment {
+                return [problem(CaptureRules.ipFragment, "\(ip.source) → \(ip.destination) fragment not reassembled", packet)]
+            }
+            guard let tcp = TCPSegment.parse(packet.data, in: ip.payload) else {
+                return [problem(CaptureRules.malformedTCP, "TCP header of \(ip.payload.count) bytes", packet)]
+            }
+            return flows.segment(tcp, ip: ip, frame: packet.data, packet: packet)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import IMWireCore
+
+/// Classic libpcap files (draft-ietf-opsawg-pcap): both byte orders, microsecond and nanosecond
+/// timestamps. Records are read one at a time; a record longer than its snaplen or
+/// `Limits.maxFrameSize` is skipped by its length, never held in memory.
+public final class PcapReader: PacketReader {
+    public static let headerSize = 24
+    public static let magics: [[UInt8]] = [[0xa1, 0xb2, 0xc3, 0xd4], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], [0x4d, 0x3c, 0xb2, 0xa1]]
+
+    private let input: BufferedInput
+    private let limits: Limits
+    private var order: Endianness = .big
+    private var nanoseconds = false
+    private var snapLength = 0
+    private var linkType: UInt32 = 0
+    private var number = 0
+    private var finished = false
+    private var pending: [PacketItem] = []
+
+    /// Reads the file header; throws when the file is not pcap at all.
+    public init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+        self.input = input
+        self.limits = limits
+        guard let header = input.read(Self.headerSize) else { throw CaptureFormatError("shorter than a pcap header") }
+        switch Array(header[0..<4]) {
+        case Self.magics[0]: order = .big
+        case Self.magics[1]: order = .little
+        case Self.magics[2]: order = .big; nanoseconds = true
+        case Self.magics[3]: order = .little; nanoseconds = true
+        default: throw CaptureFormatError("not a pcap file (magic \(Hex.encode(header[0..<4])))")
+        }
+        header.withReader { reader in
+            _ = reader.skip(4)
+            let major = reader.readUInt16(order) ?? 0
+            let minor = reader.readUInt16(order) ?? 0
+            _ = reader.skip(8)
+            snapLength = Int(reader.readUInt32(order) ?? 0)
+            linkType = (reader.readUInt32(order) ?? 0) & 0x0fff_ffff  // upper bits: FCS length
+            if major != 2 || minor > 4 {
+                pending.append(.problem(CaptureRules.badFileHeader.finding("pcap version \(major).\(minor), expected 2.4", at: 4)))
+            }
+        }
+    }
+
+    public func next() -> PacketItem? {
+        if !pending.isEmpty { return pending.removeFirst() }
+        guard !finished else { return nil }
+        let recordOffset = input.offset
+        guard let header = input.read(16) else {
+            finished = true
+            let left = input.remaining(upTo: 16)
+            if left > 0 {
+                return .problem(CaptureRules.truncatedFile.finding("\(left) bytes after the last record, a record header needs 16", at: recordOffset))
+            }
+            return nil
+        }
+        number += 1
+        var seconds: UInt32 = 0, fraction: UInt32 = 0, included: UInt32 = 0, original: UInt32 = 0
+        header.withReader { reader in
+            seconds = reader.readUInt32(order) ?? 0
+            fraction = reader.readUInt32(order) ?? 0
+            included = reader.readUInt32(order) ?? 0
+            original = reader.readUInt32(order) ?? 0
+        }
+        let limit = min(limits.maxFrameSize, snapLength > 0 ? max(snapLength, 65_535) : limits.maxFrameSize)
+        guard Int(included) <= limit else {
+            let skipped = input.skip(Int(included))
+            if skipped < Int(included) { finished = true }
+            return .problem(CaptureRules.recordTooLarge.finding(
+                "record \(number) holds \(included) bytes, limit \(limit); skipped", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+        }
+        guard let data = input.read(Int(included)) else {
+            finished = true
+            let left = input.remaining(upTo: Int(included))
+            return .problem(CaptureRules.truncatedFile.finding(
+                "record \(number) announces \(included) bytes, \(left) remain", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+        }
+        let micros = Int64(seconds) * 1_000_000 + (nanoseconds ? Int64(fraction) / 1000 : Int64(fraction))
+        let packet = CapturedPacket(time: micros, linkType: linkType, data: data, originalLength: Int(original),
+                                    number: number, fileOffset: recordOffset)
+        if original > included {
+            pending.append(.packet(packet))
+            return .problem(CaptureRules.packetTruncated.finding(
+                "record \(number): \(included) of \(original) bytes captured", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+        }
+        return .packet(packet)
+    }
+}
+
+/// The file is not in the format a reader expected (nothing could be read).
+public struct CaptureFormatError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

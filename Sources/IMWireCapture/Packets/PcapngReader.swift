@@ -1,0 +1,240 @@
+import IMWireCore
+
+/// pcapng files (draft-ietf-opsawg-pcapng): sections in either byte order, Interface Description
+/// Blocks (link type, `if_tsresol`, `if_tsoffset`), Enhanced and Simple Packet Blocks with their
+/// options (`epb_flags` direction, `opt_comment`), and every other block skipped by its length.
+/// A block longer than `Limits.maxFrameSize` is skipped without being read into memory.
+public final class PcapngReader: PacketReader {
+    static let sectionHeader: UInt32 = 0x0a0d_0d0a
+    static let byteOrderMagic: UInt32 = 0x1a2b_3c4d
+    /// Block types that are valid pcapng but carry nothing a checker needs.
+    static let quietlySkipped: Set<UInt32> = [4, 5, 7, 8, 9, 10, 0x0bad, 0x4000_0bad]
+
+    private struct Interface {
+        var linkType: UInt32
+        var snapLength: Int
+        /// Timestamp units per second: 10^n or 2^n.
+        var unitsPerSecond: UInt64 = 1_000_000
+        var offsetSeconds: Int64 = 0
+    }
+
+    private let input: BufferedInput
+    private let limits: Limits
+    private var order: Endianness = .little
+    private var interfaces: [Interface] = []
+    private var number = 0
+    private var lastTime: Int64 = 0
+    private var finished = false
+    private var pending: [PacketItem] = []
+
+    /// Reads the first Section Header Block; throws when the file is not pcapng at all.
+    public init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+        self.input = input
+        self.limits = limits
+        guard let start = input.peek(12), start[0..<4] == [0x0a, 0x0d, 0x0d, 0x0a] else {
+            throw CaptureFormatError("not a pcapng file")
+        }
+        guard Self.order(of: Array(start[8..<12])) != nil else {
+            throw CaptureFormatError("pcapng section header with byte-order magic \(Hex.encode(start[8..<12]))")
+        }
+    }
+
+    private static func order(of magic: [UInt8]) -> Endianness? {
+        switch magic {
+        case [0x1a, 0x2b, 0x3c, 0x4d]: .big
+        case [0x4d, 0x3c, 0x2b, 0x1a]: .little
+        default: nil
+        }
+    }
+
+    public func next() -> PacketItem? {
+        while pending.isEmpty, !finished { readBlock() }
+        return pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    private func problem(_ rule: Rule, _ message: String, at offset: Int) {
+        pending.append(.problem(rule.finding(message, at: offset).atRecord(nil, fileOffset: offset)))
+    }
+
+    private func readBlock() {
+        let blockOffset = input.offset
+        guard let head = input.peek(8) else {
+            finished = true
+            let left = input.remaining(upTo: 8)
+            if left > 0 { problem(CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8", at: blockOffset) }
+            return
+        }
+        if head[0..<4] == [0x0a, 0x0d, 0x0d, 0x0a] {
+            guard let magic = input.peek(12).map({ Array($0[8..<12]) }), let newOrder = Self.order(of: magic) else {
+                finished = true
+                problem(CaptureRules.badFileHeader, "section header without a valid byte-order magic", at: blockOffset)
+                return
+            }
+            order = newOrder
+            interfaces.removeAll()
+        }
+        var type: UInt32 = 0, length: UInt32 = 0
+        head.withReader { reader in
+            type = reader.readUInt32(order) ?? 0
+            length = reader.readUInt32(order) ?? 0
+        }
+        guard length >= 12, length % 4 == 0 else {
+            finished = true  // without a usable length the next block cannot be found
+            problem(CaptureRules.blockLength, "block type \(type) has total length \(length)", at: blockOffset + 4)
+            return
+        }
+        guard Int(length) <= limits.maxFrameSize + 256 else {
+            let skipped = input.skip(Int(length))
+            if skipped < Int(length) { finished = true }
+            problem(CaptureRules.recordTooLarge, "block type \(type) is \(length) bytes, limit \(limits.maxFrameSize); skipped", at: blockOffset)
+            return
+        }
+        guard let block = input.read(Int(length)) else {
+            finished = true
+            problem(CaptureRules.truncatedFile, "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
+                    at: blockOffset)
+            return
+        }
+        var trailer: UInt32 = 0
+        block.withReader(baseOffset: blockOffset) { reader in
+            _ = reader.skip(Int(length) - 4)
+            trailer = reader.readUInt32(order) ?? 0
+        }
+        if trailer != length {
+            problem(CaptureRules.blockLength, "block type \(type): total length \(length) but trailer \(trailer)",
+                    at: blockOffset + Int(length) - 4)
+        }
+        let body = Array(block[8..<(Int(length) - 4)])
+        switch type {
+        case Self.sectionHeader: readSectionHeader(body, at: blockOffset + 8)
+        case 1: readInterface(body, at: blockOffset + 8)
+        case 6: readEnhancedPacket(body, at: blockOffset + 8, blockOffset: blockOffset)
+        case 3: readSimplePacket(body, blockOffset: blockOffset)
+        case let other where Self.quietlySkipped.contains(other): break
+        default: problem(CaptureRules.unknownBlock, "block type 0x\(String(type, radix: 16)) skipped", at: blockOffset)
+        }
+    }
+
+    private func readSectionHeader(_ body: [UInt8], at offset: Int) {
+        body.withReader(baseOffset: offset) { reader in
+            _ = reader.skip(4)
+            let major = reader.readUInt16(order) ?? 0
+            if major != 1 { problem(CaptureRules.badFileHeader, "pcapng major version \(major), expected 1", at: offset + 4) }
+        }
+    }
+
+    private func readInterface(_ body: [UInt8], at offset: Int) {
+        body.withReader(baseOffset: offset) { reader in
+            guard let linkType = reader.readUInt16(order), reader.skip(2), let snap = reader.readUInt32(order) else {
+                problem(CaptureRules.blockLength, "interface description block shorter than 8 bytes", at: offset)
+                return
+            }
+            var interface = Interface(linkType: UInt32(linkType), snapLength: Int(snap))
+            for option in options(&reader) {
+                switch option.code {
+                case 9 where option.value.count == 1:
+                    let resolution = option.value[0]
+                    let exponent = Int(resolution & 0x7f)
+                    let base: UInt64 = resolution & 0x80 == 0 ? 10 : 2
+                    guard (resolution & 0x80 == 0 && exponent <= 19) || (resolution & 0x80 != 0 && exponent <= 63) else {
+                        problem(CaptureRules.badOption, "if_tsresol \(resolution) is out of range", at: option.offset)
+                        continue
+                    }
+                    interface.unitsPerSecond = (0..<exponent).reduce(1) { value, _ in value &* base }
+                case 14 where option.value.count == 8:
+                    interface.offsetSeconds = option.value.withReader { Int64(bitPattern: $0.readUInt64(order) ?? 0) }
+                case 9, 14:
+                    problem(CaptureRules.badOption, "option \(option.code) has length \(option.value.count)", at: option.offset)
+                default:
+                    break
+                }
+            }
+            interfaces.append(interface)
+        }
+    }
+
+    private func readEnhancedPacket(_ body: [UInt8], at offset: Int, blockOffset: Int) {
+        body.withReader(baseOffset: offset) { reader in
+            guard let id = reader.readUInt32(order), let high = reader.readUInt32(order), let low = reader.readUInt32(order),
+                  let captured = reader.readUInt32(order), let original = reader.readUInt32(order)
+            else {
+                problem(CaptureRules.blockLength, "enhanced packet block shorter than 20 bytes", at: offset)
+                return
+            }
+            number += 1
+            guard Int(id) < interfaces.count else {
+                problem(CaptureRules.noInterface, "packet \(number) names interface \(id), \(interfaces.count) defined", at: offset)
+                return
+            }
+            let padded = (Int(captured) + 3) & ~3
+            guard let data = reader.readBytes(Int(captured)), reader.skip(padded - Int(captured)) else {
+                problem(CaptureRules.blockLength, "packet \(number) announces \(captured) bytes, \(reader.remaining) remain in its block",
+                        at: offset + 12)
+                return
+            }
+            var packet = CapturedPacket(time: time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)]),
+                                        linkType: interfaces[Int(id)].linkType, data: Array(data), originalLength: Int(original),
+                                        number: number, fileOffset: blockOffset)
+            for option in options(&reader) {
+                switch option.code {
+                case 1: packet.comments.append(String(decoding: option.value, as: UTF8.self))
+                case 2 where option.value.count == 4:
+                    let flags = option.value.withReader { $0.readUInt32(order) ?? 0 }
+                    packet.inbound = switch flags & 3 { case 1: true; case 2: false; default: nil }
+                case 2: problem(CaptureRules.badOption, "epb_flags has length \(option.value.count)", at: option.offset)
+                default: break
+                }
+            }
+            lastTime = packet.time
+            if original > captured {
+                problem(CaptureRules.packetTruncated, "packet \(number): \(captured) of \(original) bytes captured", at: blockOffset)
+            }
+            pending.append(.packet(packet))
+        }
+    }
+
+    private func readSimplePacket(_ body: [UInt8], blockOffset: Int) {
+        number += 1
+        guard let interface = interfaces.first else {
+            problem(CaptureRules.noInterface, "simple packet \(number) before any interface description", at: blockOffset)
+            return
+        }
+        body.withReader(baseOffset: blockOffset + 8) { reader in
+            guard let original = reader.readUInt32(order) else { return }
+            let snap = interface.snapLength > 0 ? interface.snapLength : Int.max
+            let captured = min(Int(original), snap, reader.remaining)
+            let data = reader.readBytes(captured).map(Array.init) ?? []
+            pending.append(.packet(CapturedPacket(time: lastTime, linkType: interface.linkType, data: data,
+                                                  originalLength: Int(original), number: number, fileOffset: blockOffset)))
+        }
+    }
+
+    /// The options after a block's fixed fields; a malformed one ends the list with a finding.
+    private func options(_ reader: inout ByteReader) -> [(code: UInt16, value: [UInt8], offset: Int)] {
+        var result: [(code: UInt16, value: [UInt8], offset: Int)] = []
+        while reader.remaining >= 4 {
+            let optionOffset = reader.offset
+            let code = reader.readUInt16(order) ?? 0
+            let length = Int(reader.readUInt16(order) ?? 0)
+            if code == 0 { break }
+            guard let value = reader.readBytes(length), reader.skip(((length + 3) & ~3) - length) else {
+                problem(CaptureRules.badOption, "option \(code) of length \(length) runs past its block", at: optionOffset)
+                break
+            }
+            result.append((code, Array(value), optionOffset))
+        }
+        return result
+    }
+
+    /// A timestamp in the interface's units to microseconds since the epoch, saturating.
+    private func time(_ units: UInt64, _ interface: Interface) -> Int64 {
+        let perSecond = max(1, interface.unitsPerSecond)
+        let seconds = units / perSecond
+        let fraction = units % perSecond
+        let micros = fraction.multipliedFullWidth(by: 1_000_000)
+        let fractionMicros = perSecond.dividingFullWidth((micros.high, micros.low)).quotient
+        let (total, overflow) = Int64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { return Int64.max }
+        return total &+ Int64(clamping: fractionMicros) &+ interface.offsetSeconds &* 1_000_000
+    }
+}
