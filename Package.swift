@@ -31,6 +31,9 @@ let package = Package(
             exclude: ["Generated/README.md"]
         ),
 
+        // dialect: NetEase YunXin / NIM (status codes and enums today; the codec comes with its issue)
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -55,6 +58,7 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
+        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
