@@ -34,6 +34,9 @@ let package = Package(
         // dialect: NetEase YunXin / NIM (status codes and enums today; the codec comes with its issue)
         .target(name: "IMWireNIM", dependencies: ["IMWireCore"]),
 
+        // dialect: JPush JMessage (status codes and enums today; the codec comes with its issue)
+        .target(name: "IMWireJMessage", dependencies: ["IMWireCore"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
+        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
