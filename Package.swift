@@ -37,6 +37,9 @@ let package = Package(
         // dialect: JPush JMessage (status codes and enums today; the codec comes with its issue)
         .target(name: "IMWireJMessage", dependencies: ["IMWireCore"]),
 
+        // registry: every vendor's status-code and enum tables, classification and reconnect advice
+        .target(name: "IMWireRegistry", dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage"]),
+
         // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
+        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
