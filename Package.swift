@@ -52,7 +52,10 @@ let package = Package(
         // surface: umbrella module and CLI
         .target(
             name: "IMWire",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
+            dependencies: [
+                "IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture",
+                "IMWireConformance",
+            ]
         ),
         .executableTarget(
             name: "imwire",

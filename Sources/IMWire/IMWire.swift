@@ -2,4 +2,7 @@
 @_exported import IMWireCapture
 @_exported import IMWireConformance
 @_exported import IMWireCore
+@_exported import IMWireJMessage
 @_exported import IMWireLeanCloud
+@_exported import IMWireNIM
+@_exported import IMWireRegistry
