@@ -46,7 +46,7 @@ let package = Package(
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireRegistry"]
         ),
 
         // surface: umbrella module and CLI
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
-        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry"]),
+        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
         .testTarget(
             name: "IMWireConformanceTests",
             dependencies: ["IMWireConformance", "IMWire"]
