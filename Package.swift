@@ -19,8 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // bytes: cursor, writer, varints, findings, limits, strict JSON
+        // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
         .target(name: "IMWireCore"),
+
+        // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
+        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
 
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
@@ -33,29 +36,39 @@ let package = Package(
             exclude: ["Generated/README.md"]
         ),
 
-        // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
-        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
-
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
         .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT"]),
 
-        // capture: transcript readers (JSONL today; pcap, pcapng, HAR plug in here)
+        // dialect: NetEase YunXin / NIM (status codes and enums today; the codec comes with its issue)
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore"]),
+
+        // dialect: JPush JMessage (status codes and enums today; the codec comes with its issue)
+        .target(name: "IMWireJMessage", dependencies: ["IMWireCore"]),
+
+        // registry: every vendor's status-code and enum tables, classification and reconnect advice
+        .target(
+            name: "IMWireRegistry",
+            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
+        ),
+
+        // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win"]
+            dependencies: [
+                "IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win", "IMWireRegistry",
+            ]
         ),
 
-        // surface: umbrella module and CLI
+        // surface: umbrella module, CLI, and the fuzz targets' bodies
         .target(
             name: "IMWire",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win", "IMWireCapture", "IMWireConformance"]
-        ),
-        .target(
-            name: "IMWireFuzzTargets",
-            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
+            dependencies: [
+                "IMWireCore", "IMWireMQTT", "IMWireLeanCloud", "IMWireYun2win", "IMWireNIM", "IMWireJMessage",
+                "IMWireRegistry", "IMWireCapture", "IMWireConformance",
+            ]
         ),
         .executableTarget(
             name: "imwire",
@@ -64,18 +77,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "IMWireFuzzTargets",
+            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
+        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
         .testTarget(
             name: "IMWireLeanCloudTests",
             dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
-        .testTarget(
-            name: "IMWireConformanceTests",
-            dependencies: ["IMWireConformance", "IMWire"]
-        ),
-        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
-        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
         .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
+        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
+        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
+        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
+        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
+        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]
 )

@@ -2,6 +2,9 @@
 @_exported import IMWireCapture
 @_exported import IMWireConformance
 @_exported import IMWireCore
+@_exported import IMWireJMessage
 @_exported import IMWireLeanCloud
 @_exported import IMWireMQTT
+@_exported import IMWireNIM
+@_exported import IMWireRegistry
 @_exported import IMWireYun2win

@@ -11,7 +11,9 @@ struct IMWireCLI: ParsableCommand {
             Rules: `imwire rules`; formats and flows: Spec/ in the repository.
             """,
         version: "0.1.0",
-        subcommands: [Check.self, Decode.self, Encode.self, Fixtures.self, Rules.self, SpecCommand.self]
+        subcommands: [
+            Check.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Rules.self, SpecCommand.self,
+        ]
     )
 }
 

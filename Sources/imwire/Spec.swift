@@ -13,9 +13,18 @@ struct SpecCommand: ParsableCommand {
     @Flag(help: "Rewrite the Spec files in place.")
     var write = false
 
+    @Option(help: "Only this Spec file (repeatable), e.g. Spec/status-codes/nim.md.")
+    var file: [String] = []
+
+    func validate() throws {
+        for name in file where !SpecGenerator.files.contains(name) {
+            throw ValidationError("\(name) has no generated blocks; known: \(SpecGenerator.files.joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
         var stale: [String] = []
-        for file in SpecGenerator.files {
+        for file in SpecGenerator.files where self.file.isEmpty || self.file.contains(file) {
             let path = "\(root)/\(file)"
             let current: String
             do { current = String(decoding: try FileByteSource.readAll(path: path), as: UTF8.self) } catch {

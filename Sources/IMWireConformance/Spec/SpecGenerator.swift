@@ -6,9 +6,9 @@ import IMWireLeanCloud
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md", "Spec/leancloud.md"]
+    public static let files = ["Spec/rules.md", "Spec/leancloud.md"] + StatusSpec.files
 
-    public static let blocks: [String: @Sendable () -> String] = [
+    public static let blocks: [String: @Sendable () -> String] = ([
         "rules": rulesTable,
         "leancloud-error-codes": { MarkdownTable.statusCodes(LeanCloudStatusCodes.imErrors) },
         "leancloud-commands": leanCloudCommands,
@@ -16,7 +16,7 @@ public enum SpecGenerator {
         "leancloud-subprotocols": leanCloudSubprotocols,
         "leancloud-schema": leanCloudSchema,
         "leancloud-rules": { rules(LeanCloudRules.all) },
-    ]
+    ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
 
     public struct RenderError: Error, CustomStringConvertible {
         public let description: String
