@@ -2,6 +2,7 @@ import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
+import IMWireYun2win
 
 /// Every status-code and enum table of every vendor, in one place. Tables are typed once, in the
 /// dialect modules; the registry only indexes them. Unknown numbers are reported as unknown for
@@ -13,7 +14,7 @@ public struct StatusRegistry: Sendable {
         LeanCloudStatusCodes.tables,
         NIMStatusCodes.tables,
         JMessageStatusCodes.tables,
-        // yun2win: add `Yun2winStatusCodes.tables` here (with "IMWireYun2win" in the target's dependencies).
+        Yun2winStatusCodes.tables,
     ]
 
     /// The registry of every table IMWire knows.

@@ -74,7 +74,7 @@ public enum Yun2winStatusCodes {
 
     /// The web SDK of March 2016 (commit c5fb813) gave 7 another meaning; kept as its own table.
     public static let connectionReturnCode2016: [StatusCode] = [
-        StatusCode(.yun2win, "ConnectionReturnCode (web 2016-03)", 7, "appKeyIsInvalid", "App key invalid (older meaning of 7)",
+        StatusCode(.yun2win, "ConnectionReturnCode-web2016", 7, "appKeyIsInvalid", "App key invalid (older meaning of 7)",
                    sources: "web y2wIMWeb/web/js/core/y2wIMSDK.min.js @c5fb813 (Mar 2016); the Nov 2016 bundle still references the removed key",
                    .confirmed, travel: .connack, codeClass: .fatalCredentials),
     ]
@@ -98,7 +98,7 @@ public enum Yun2winStatusCodes {
         row("SendReturnCode", 26, "sessionOnServerIsNotExist", "Push server does not have the session: send updateSession with the members",
             original: "推送服务器不存在此会话", ios: "Y2WIMSendReturnCodeSessionOnServerIsNotExist",
             android: "SRC_SESSION_ON_SERVER_NOT_EXIST", travel: .publish, .notFound),
-        row("SendReturnCode", 27, "sessionMTSOnClientHasExpired", "Client's member timestamp expired; carries the server's mts",
+        row("SendReturnCode", 27, "sessionMTSOnClientHasExpired", "Client's session-member timestamp expired (carries the server's mts): the client must update its session members (demos: reload the session and resend; after 3 tries send updateSession with force=true)",
             original: "客户端会话成员时间戳过期", ios: "Y2WIMSendReturnCodeSessionMTSOnClientHasExpired",
             android: "SRC_SESSION_MTS_ON_CLIENT_HAS_EXPIRED", travel: .publish, .invalidRequest),
         row("SendReturnCode", 28, "sessionMTSOnServerHasExpired", "Server's member timestamp expired; carries the server's mts: send updateSession",
@@ -133,10 +133,27 @@ public enum Yun2winStatusCodes {
                    .confirmed, travel: .sdkEnum, codeClass: .enumValue)
     }
 
-    /// All yun2win tables.
-    public static var all: [StatusCode] {
-        connectionStatus + connectionReturnCode + connectionReturnCode2016 + sendReturnCode + syncType
+    /// The tables as the registry lists them (the rows above carry their table's name).
+    public static let tables: [StatusTable] = [
+        table("ConnectionStatus", "Client connection state", .enumeration, .sdkEnum, connectionStatus),
+        table("ConnectionReturnCode", "Connection return codes (CONNACK byte, PUBLISH payload, client-local)", .codes, .connack,
+              connectionReturnCode,
+              notes: ["2–7 ride in the MQTT CONNACK byte with yun2win meanings that differ from MQTT's; 10 and 11 arrive as "
+                      + "PUBLISH {\"returnCode\": …}; 101 is made by the client when the gate request fails."]),
+        table("ConnectionReturnCode-web2016", "Connection return code 7 in the web SDK of March 2016", .codes, .connack,
+              connectionReturnCode2016),
+        table("SendReturnCode", "Send return codes (PUBLISH acks keyed by y2wMessageId, or client-local)", .codes, .publish,
+              sendReturnCode, notes: ["30 and 31 exist on iOS and web only; 1000 on Android only (UNCONFIRMED)."]),
+        table("Y2WSyncType", "syncs[].type of the demos' app message", .enumeration, .sdkEnum, syncType),
+    ]
+
+    private static func table(_ name: String, _ title: String, _ kind: StatusTable.Kind, _ travel: Travel, _ rows: [StatusCode],
+                              notes: [String] = []) -> StatusTable {
+        StatusTable(.yun2win, name, title: title, kind: kind, source: "yun2win.md §2, §5", travel: travel, notes: notes) { _ in rows }
     }
+
+    /// All yun2win rows.
+    public static var all: [StatusCode] { tables.flatMap(\.rows) }
 
     public static func connectionReturn(_ number: Int64) -> StatusCode? { connectionReturnCode.first { $0.number == number } }
     public static func sendReturn(_ number: Int64) -> StatusCode? { sendReturnCode.first { $0.number == number } }

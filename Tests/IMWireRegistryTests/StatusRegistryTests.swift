@@ -6,7 +6,7 @@ import Testing
     let registry = StatusRegistry.standard
 
     @Test func everyVendorWithTablesIsIndexed() {
-        #expect(registry.vendors == [.leancloud, .nim, .jmessage])
+        #expect(registry.vendors == Dialect.allCases)
         #expect(registry.rows.count == registry.tables.map(\.rows.count).reduce(0, +))
     }
 
@@ -86,5 +86,17 @@ import Testing
         let explanation = registry.explain(7, vendor: .leancloud, table: "AVIMClientStatus")
         #expect(explanation.unknown.map(\.table) == ["AVIMClientStatus"])
         #expect(explanation.unknown.first?.below?.number == 6)
+    }
+}
+
+@Suite struct Yun2winInTheRegistryTests {
+    @Test func explainsTheIssueExamples() {
+        let registry = StatusRegistry.standard
+        let kicked = registry.meanings(of: 10, vendor: .yun2win)
+        #expect(kicked.map(\.table) == ["ConnectionReturnCode"])
+        #expect(kicked.first?.advice == .stop)
+        let resync = registry.meanings(of: 27, vendor: .yun2win)
+        #expect(resync.first?.meaning.contains("update its session members") == true)
+        #expect(resync.first?.travel == .publish)
     }
 }
