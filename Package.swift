@@ -20,6 +20,15 @@ let package = Package(
         // bytes: cursor, writer, varints, findings, limits, strict JSON
         .target(name: "IMWireCore"),
 
+        // compression: system zlib (Debian zlib1g-dev) and a streaming, capped Swift layer over it
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "IMWireCompression", dependencies: ["IMWireCore", "CZlib"]),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
@@ -54,6 +63,7 @@ let package = Package(
         ),
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
+        .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(
             name: "IMWireConformanceTests",
