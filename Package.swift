@@ -29,6 +29,12 @@ let package = Package(
         ),
         .target(name: "IMWireCompression", dependencies: ["IMWireCore", "CZlib"]),
 
+        // transport framing: WebSocket (RFC 6455 handshake and frames, RFC 7692 permessage-deflate)
+        .target(
+            name: "IMWireWebSocket",
+            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
@@ -64,6 +70,7 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"]),
+        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(
             name: "IMWireConformanceTests",
