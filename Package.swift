@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "IMWire", targets: ["IMWire"]),
+        // WebSocket framing and permessage-deflate alone (no protobuf), e.g. for Benchmarks/
+        .library(name: "IMWireWebSocket", targets: ["IMWireWebSocket", "IMWireCompression"]),
         .executable(name: "imwire", targets: ["imwire"]),
     ],
     dependencies: [
@@ -52,13 +54,15 @@ let package = Package(
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireWebSocket"]
         ),
 
         // surface: umbrella module and CLI
         .target(
             name: "IMWire",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance"]
+            dependencies: [
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireLeanCloud", "IMWireCapture", "IMWireConformance",
+            ]
         ),
         .executableTarget(
             name: "imwire",

@@ -1,5 +1,7 @@
 // The umbrella module: `import IMWire` gives the whole library, layer by layer.
 @_exported import IMWireCapture
+@_exported import IMWireCompression
 @_exported import IMWireConformance
 @_exported import IMWireCore
 @_exported import IMWireLeanCloud
+@_exported import IMWireWebSocket

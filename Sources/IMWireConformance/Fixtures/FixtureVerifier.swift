@@ -26,6 +26,9 @@ public enum FixtureVerifier {
         "leancloud/command": LeanCloudFixtures.verifyCommand,
         "leancloud/rich-message": LeanCloudFixtures.verifyRichMessage,
         "leancloud/signature": LeanCloudFixtures.verifySignature,
+        "websocket/frame": WebSocketFixtures.verifyStream,
+        "websocket/message": WebSocketFixtures.verifyStream,
+        "websocket/handshake": WebSocketFixtures.verifyHandshake,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {

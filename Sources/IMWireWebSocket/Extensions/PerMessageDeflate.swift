@@ -158,3 +158,22 @@ public enum PerMessageDeflate {
         return parameters
     }
 }
+
+extension PerMessageDeflateParameters {
+    /// The parameters a server's `Sec-WebSocket-Extensions` value sets for permessage-deflate,
+    /// without checking them against an offer; nil when the value has no valid
+    /// permessage-deflate item.
+    public init?(responseHeader value: String) {
+        guard case .success(let items) = WebSocketExtensionHeader.parse(value),
+              let item = items.first(where: { $0.name == PerMessageDeflate.name })
+        else { return nil }
+        var findings: [Finding] = []
+        let (answer, valid) = PerMessageDeflate.readParameters(item, isResponse: true, baseOffset: 0, findings: &findings)
+        guard valid else { return nil }
+        var bits = 15
+        if case .value(let given) = answer.clientMaxWindowBits { bits = given }
+        self.init(
+            serverNoContextTakeover: answer.serverNoContextTakeover, clientNoContextTakeover: answer.clientNoContextTakeover,
+            serverMaxWindowBits: answer.serverMaxWindowBits ?? 15, clientMaxWindowBits: bits)
+    }
+}

@@ -39,6 +39,11 @@ public struct WebSocketHandshake: Sendable {
     public var responseFindings: [Finding]
 
     public var findings: [Finding] { requestFindings + responseFindings }
+    /// Whether a conforming server upgrades this request: it parsed and has no error except in
+    /// permessage-deflate offers, which a server declines while still upgrading (RFC 7692 §5).
+    public var serverAcceptsRequest: Bool {
+        request != nil && !requestFindings.contains { $0.severity == .error && !$0.ruleID.rawValue.hasPrefix("PMD.") }
+    }
     /// Bytes of the request head: the client's frames begin there.
     public var requestLength: Int? { request?.head.length }
     /// Bytes of the response head: the server's frames begin there.
