@@ -74,7 +74,7 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"]),
-        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression"]),
+        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"]),
         .testTarget(name: "IMWireLeanCloudTests", dependencies: ["IMWireLeanCloud"]),
         .testTarget(
             name: "IMWireConformanceTests",

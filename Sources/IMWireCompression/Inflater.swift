@@ -74,8 +74,10 @@ public final class Inflater {
             stream.pointee.avail_in = 0
         }
         while true {
-            // Room for the next step: never more than one byte past the allowance.
-            let room = min(max(1024, min(input.count * 4, 1 << 20), output.count / 2), allowance + 1 - unitOutput)
+            // Room for the next step: never more than one byte past the allowance (which may be
+            // Int.max, so the +1 saturates).
+            let headroom = allowance - unitOutput
+            let room = min(max(1024, min(input.count * 4, 1 << 20), output.count / 2), headroom < Int.max ? headroom + 1 : headroom)
             guard room > 0 else { break }
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: room))

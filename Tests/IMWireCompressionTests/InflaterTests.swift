@@ -123,6 +123,12 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
         }
     }
 
+    @Test func unboundedLimitsDoNotOverflow() throws {
+        let input = sampleText(3000)
+        let compressed = try Zlib.compress(input, format: .raw)
+        #expect(try Zlib.decompress(compressed, format: .raw, limit: InflateLimit(maxOutput: .max, maxRatio: .max)) == input)
+    }
+
     @Test func limitsDefaultsAreUsed() {
         let limit = InflateLimit(Limits(maxDecompressedSize: 123, maxExpansionRatio: 7))
         #expect(limit.maxOutput == 123)
