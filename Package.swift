@@ -54,7 +54,7 @@ let package = Package(
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
             name: "IMWireConformance",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireWebSocket"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireLeanCloud", "IMWireWebSocket"]
         ),
 
         // surface: umbrella module and CLI

@@ -1,11 +1,14 @@
 import IMWireCapture
 import IMWireCore
+import IMWireCompression
 import IMWireLeanCloud
+import IMWireWebSocket
 
 /// Every rule IMWire checks, from every layer; `imwire rules` prints it and `Spec/rules.md` is
 /// generated from it.
 public enum RuleCatalog {
-    public static let all: [Rule] = CaptureRules.all + CheckRules.all + LeanCloudRules.all
+    public static let all: [Rule] =
+        CaptureRules.all + CheckRules.all + CompressionRules.all + WebSocketRules.all + LeanCloudRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 }

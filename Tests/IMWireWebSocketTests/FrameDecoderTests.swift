@@ -139,3 +139,43 @@ import Testing
         }
     }
 }
+
+@Suite struct RuleCatalogue {
+    @Test func idsAreUniqueAndPrefixed() {
+        let ids = WebSocketRules.all.map(\.id.rawValue)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.hasPrefix("WS.") || $0.hasPrefix("PMD.") })
+        #expect(WebSocketRules.all.allSatisfy { !$0.specRef.isEmpty && !$0.summary.isEmpty })
+    }
+
+    @Test func everyFramingErrorNamesACloseCode() {
+        let handshake = ["WS.HANDSHAKE-", "WS.SUBPROTOCOL-", "WS.EXTENSION-", "PMD.PARAMETER-", "PMD.ACCEPTED-", "PMD.WINDOW-"]
+        for rule in WebSocketRules.all where rule.severity == .error && rule.id != WebSocketRules.frameAfterClose.id {
+            let isHandshake = handshake.contains { rule.id.rawValue.hasPrefix($0) }
+            #expect((WebSocketRules.closeCode(for: rule.id) == nil) == isHandshake, "\(rule.id)")
+        }
+    }
+
+    @Test func closeCodesOnTheWire() {
+        #expect(WebSocketRules.closeCode(for: WebSocketRules.invalidUTF8.id) == .invalidPayloadData)
+        #expect(WebSocketRules.closeCode(for: WebSocketRules.frameTooLarge.id) == .messageTooBig)
+        #expect(WebSocketRules.closeCode(for: WebSocketRules.reservedOpcode.id) == .protocolError)
+        #expect(!CloseCode.noStatusReceived.isValidOnWire)
+        #expect(CloseCode(3000).isValidOnWire)
+    }
+}
+
+@Suite struct Memory {
+    @Test func aHugeAnnouncedFramePartlyDeliveredIsReportedTruncated() {
+        // 16 MiB announced (the default cap), 10 bytes delivered: no frame, then a truncation
+        // finding. (The decoder stores what arrives instead of allocating the announced length.)
+        var decoder = IMWireWebSocket.WebSocketFrameDecoder(direction: .receive)
+        var out: [WebSocketFrameOutput] = []
+        let header: [UInt8] = [0x82, 0x7f, 0, 0, 0, 0, 0x01, 0, 0, 0]
+        header.withUnsafeBytes { raw in decoder.feed(raw) { out.append($0) } }
+        [UInt8](repeating: 1, count: 10).withUnsafeBytes { raw in decoder.feed(raw) { out.append($0) } }
+        #expect(out.isEmpty)
+        decoder.finish { out.append($0) }
+        #expect(out.count == 1)
+    }
+}

@@ -107,13 +107,17 @@ public struct WebSocketFrameDecoder: Sendable {
                     offset += length
                     finishFrame(emit)
                 } else {
-                    payload = [UInt8](repeating: 0, count: header.payloadLength)
+                    // The payload arrives in pieces: grow with what arrives rather than trusting
+                    // the announced length with one allocation up front.
+                    payload = []
+                    payload.reserveCapacity(min(header.payloadLength, max(available, 4096)))
                 }
             case .payload:
                 let take = min(header.payloadLength - filled, count - index)
                 let source = base + index
                 let start = filled
                 let key = header.maskingKey
+                payload.append(contentsOf: repeatElement(0, count: take))
                 payload.withUnsafeMutableBytes { raw in
                     guard let destination = raw.baseAddress else { return }
                     if let key {
