@@ -95,3 +95,28 @@ func response(_ extra: [String]) -> [UInt8] {
         #expect(!result.isUpgraded)
     }
 }
+
+@Suite struct HandshakeSyntax {
+    @Test func duplicateKeyAndFoldedLine() {
+        var findings: [Finding] = []
+        let bytes = head(["GET / HTTP/1.1", "Host: a", "Upgrade: websocket", "Connection: keep-alive, Upgrade",
+                          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                          "Sec-WebSocket-Version: 13", " folded continuation"])
+        let request = WebSocketHandshake.parseRequest(bytes, findings: &findings)
+        #expect(findings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-MALFORMED", "WS.HANDSHAKE-KEY"])
+        #expect(request?.head.length == bytes.count)
+    }
+
+    @Test func whitespaceBeforeColonIsRejected() {
+        var findings: [Finding] = []
+        _ = WebSocketHandshake.parseRequest(head(["GET / HTTP/1.1", "Host : a"]), findings: &findings)
+        #expect(findings.first?.ruleID.rawValue == "WS.HANDSHAKE-MALFORMED")
+        #expect(findings.first?.offset == 16)
+    }
+
+    @Test func headEndIsFoundIncrementally() {
+        let bytes = head(rfcRequest) + [0x81, 0x00]
+        #expect(HTTPHead.endOfHead(bytes) == bytes.count - 2)
+        #expect(HTTPHead.endOfHead(Array(bytes.prefix(20))) == nil)
+    }
+}

@@ -217,3 +217,35 @@ import Testing
         }
     }
 }
+
+@Suite struct HostileInput {
+    /// Seeded random bytes and mutated valid streams: nothing traps, and whole-buffer and
+    /// one-byte feeding agree event for event.
+    @Test func randomAndMutatedStreamsAreChunkingInvariant() throws {
+        var generator = SplitMix(state: 7)
+        let deflate = PerMessageDeflateParameters()
+        let encoder = try WebSocketMessageEncoder(direction: .send, permessageDeflate: deflate, fragmentSize: 9, maskingKey: { testKey })
+        var valid: [UInt8] = []
+        for index in 0..<6 { try encoder.encodeMessage(index % 2 == 0 ? .text : .binary, Array("message \(index) κόσμε".utf8), into: &valid) }
+        valid += encoder.close(.normalClosure)
+        let limits = Limits(maxFrameSize: 4096, maxMessageSize: 8192, maxFragments: 64)
+        for round in 0..<150 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 0...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            } else {
+                bytes = valid
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    let index = Int.random(in: 0..<bytes.count, using: &generator)
+                    bytes[index] ^= UInt8.random(in: 1...255, using: &generator)
+                }
+            }
+            for direction in Direction.allCases {
+                let whole = decodeAll(bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits)
+                let octets = decodeAll(bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits,
+                                       chunks: Array(repeating: 1, count: max(bytes.count, 1)))
+                #expect(whole == octets, "round \(round) \(direction)")
+            }
+        }
+    }
+}
