@@ -149,6 +149,14 @@ def case(cid, desc, frames, expect=(), chunking="whole", deflate=None, limits=No
                       limits=limits, layer=layer, source=source, notes=notes, disagree=disagree or {}))
 
 
+def autobahn_source(cid):
+    """The Autobahn case file a case is ported from (7.7, 7.9 and 7.13 are generated from one file each)."""
+    for family in ("7.7", "7.9", "7.13"):
+        if cid.startswith(family + "."):
+            return AUTOBAHN + "case" + family.replace(".", "_") + "_X.py"
+    return AUTOBAHN + "case" + cid.replace(".", "_") + ".py"
+
+
 def build(c, index):
     """Encodes a case: client bytes, expected findings with offsets, server bytes, decoded form."""
     key_base = 0x01020304 + index * 0x01010101
@@ -268,7 +276,7 @@ def build(c, index):
         "expect": [{"rule": r, "offset": o} for r, o, _ in findings] or "ok",
         # Only the oracles that agreed; a documented deviation is not an agreement.
         "verified_by": [o for o in ("wsproto 1.3.2", "websockets 17.4") if o.split()[0] not in c["disagree"]],
-        "source": c["source"] or AUTOBAHN,
+        "source": c["source"] or autobahn_source(c["id"]),
     }
     if c["notes"]:
         fixture["notes"] = c["notes"]
