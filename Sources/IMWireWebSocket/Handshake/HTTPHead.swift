@@ -77,9 +77,7 @@ public struct HTTPHead: Sendable, Hashable {
             findings.append(WebSocketRules.handshakeMalformed.finding("empty start line", at: baseOffset))
             return nil
         }
-
         func malformed(_ reason: String, _ at: Int) {
-
             findings.append(WebSocketRules.handshakeMalformed.finding(reason, at: baseOffset + at))
         }
         if let bad = first.text.firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
