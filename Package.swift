@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "IMWire", targets: ["IMWire"]),
+        // WebSocket framing and permessage-deflate alone (no protobuf), e.g. for Benchmarks/
+        .library(name: "IMWireWebSocket", targets: ["IMWireWebSocket", "IMWireCompression"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
         .library(name: "IMWireFuzzTargets", targets: ["IMWireFuzzTargets"]),
@@ -21,6 +23,21 @@ let package = Package(
     targets: [
         // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
         .target(name: "IMWireCore"),
+
+        // compression: system zlib (Debian zlib1g-dev) and a streaming, capped Swift layer over it
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "IMWireCompression", dependencies: ["IMWireCore", "CZlib"]),
+
+        // transport framing: WebSocket (RFC 6455 handshake and frames, RFC 7692 permessage-deflate)
+        .target(
+            name: "IMWireWebSocket",
+            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")]
+        ),
 
         // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
         .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
@@ -58,7 +75,8 @@ let package = Package(
         .target(
             name: "IMWireConformance",
             dependencies: [
-                "IMWireCore", "IMWireCapture", "IMWireLeanCloud", "IMWireMQTT", "IMWireYun2win", "IMWireRegistry",
+                "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
+                "IMWireYun2win", "IMWireRegistry",
             ]
         ),
 
@@ -66,8 +84,8 @@ let package = Package(
         .target(
             name: "IMWire",
             dependencies: [
-                "IMWireCore", "IMWireMQTT", "IMWireLeanCloud", "IMWireYun2win", "IMWireNIM", "IMWireJMessage",
-                "IMWireRegistry", "IMWireCapture", "IMWireConformance",
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud", "IMWireYun2win",
+                "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture", "IMWireConformance",
             ]
         ),
         .executableTarget(
@@ -84,6 +102,8 @@ let package = Package(
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
         .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
+        .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"]),
+        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"]),
         .testTarget(
             name: "IMWireLeanCloudTests",
             dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")]

@@ -1,5 +1,6 @@
 // The umbrella module: `import IMWire` gives the whole library, layer by layer.
 @_exported import IMWireCapture
+@_exported import IMWireCompression
 @_exported import IMWireConformance
 @_exported import IMWireCore
 @_exported import IMWireJMessage
@@ -7,4 +8,5 @@
 @_exported import IMWireMQTT
 @_exported import IMWireNIM
 @_exported import IMWireRegistry
+@_exported import IMWireWebSocket
 @_exported import IMWireYun2win

@@ -35,6 +35,9 @@ public enum FixtureVerifier {
         "yun2win/payload": Yun2winFixtures.verifyPayload,
         "yun2win/gate": Yun2winFixtures.verifyGate,
         "yun2win/sessions": Yun2winFixtures.verifySessions,
+        "websocket/frame": WebSocketFixtures.verifyStream,
+        "websocket/message": WebSocketFixtures.verifyStream,
+        "websocket/handshake": WebSocketFixtures.verifyHandshake,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {

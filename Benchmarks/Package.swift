@@ -1,0 +1,33 @@
+// swift-tools-version:6.1
+// IMWire benchmarks, kept out of the main package so it has no benchmark dependency.
+// Run: swift package --disable-sandbox benchmark   (release build; see README.md)
+import PackageDescription
+
+let package = Package(
+    name: "IMWireBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "IMWire", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // baseline: raw system zlib, for the permessage-deflate comparison
+        .systemLibrary(name: "CZlibBaseline", path: "CZlibBaseline"),
+
+        // transport framing: IMWire's WebSocket decoder and inflater against swift-nio and raw zlib
+        .executableTarget(
+            name: "WebSocketBenchmarks",
+            dependencies: [
+                .product(name: "IMWireWebSocket", package: "IMWire"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                "CZlibBaseline",
+            ],
+            path: "Benchmarks/WebSocketBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,124 @@
+import CZlib
+import IMWireCore
+
+/// A streaming zlib deflater (raw deflate, zlib or gzip).
+public final class Deflater {
+    public let format: ZlibFormat
+    /// The window the compressor really uses (8 is raised to 9, see `init`).
+    public let windowBits: Int
+    public let level: Int
+    private let stream: UnsafeMutablePointer<z_stream>
+
+    /// - Parameters:
+    ///   - level: -1 (zlib's default, 6) or 0...9.
+    ///   - windowBits: 8...15. zlib (>= 1.2.9) refuses raw deflate with 8, so 8 becomes 9: a
+    ///     9-bit zlib window never emits a distance above 512 - 262 = 250 bytes, which a peer
+    ///     limited to 256 bytes of window can still inflate (zlib does the same for its wrapper).
+    ///   - memoryLevel: 1...9 (zlib default 8).
+    public init(format: ZlibFormat, level: Int = -1, windowBits: Int = 15, memoryLevel: Int = 8) throws(CompressionError) {
+        guard (8...15).contains(windowBits) else {
+            throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")
+        }
+        guard (-1...9).contains(level) else { throw CompressionError(.invalidParameter, "level \(level) outside -1...9") }
+        guard (1...9).contains(memoryLevel) else {
+            throw CompressionError(.invalidParameter, "memory level \(memoryLevel) outside 1...9")
+        }
+        self.format = format
+        self.windowBits = max(windowBits, 9)
+        self.level = level
+        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = CZlib_deflateInit2(
+            stream, Int32(level), format.zlibWindowBits(self.windowBits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "deflateInit2 returned \(status)")
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// Forgets the sliding window and starts a new stream (no context takeover).
+    public func reset() { deflateReset(stream) }
+
+    /// Compresses `input`, appending what zlib emits to `output`.
+    public func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+        let zflush: Int32
+        switch flush {
+        case .none: zflush = Z_NO_FLUSH
+        case .sync: zflush = Z_SYNC_FLUSH
+        case .finish: zflush = Z_FINISH
+        }
+        stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+        stream.pointee.avail_in = uInt(input.count)
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.avail_in = 0
+        }
+        while true {
+            let bound = Int(deflateBound(stream, uLong(stream.pointee.avail_in)))
+            let room = max(64, min(bound + 16, 1 << 22))
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: room))
+            let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in
+                stream.pointee.next_out = buffer.baseAddress.map { $0 + start }
+                stream.pointee.avail_out = uInt(room)
+                return CZlib.deflate(stream, zflush)
+            }
+            let unused = Int(stream.pointee.avail_out)
+            output.removeLast(unused)
+            stream.pointee.next_out = nil
+            stream.pointee.avail_out = 0
+            switch status {
+            case Z_STREAM_END:
+                return
+            case Z_OK, Z_BUF_ERROR:
+                // Done when the input is used up and zlib had room to spare (nothing pending).
+                if stream.pointee.avail_in == 0, unused > 0 { return }
+            default:
+                throw CompressionError(.internalError, "deflate returned \(status)")
+            }
+        }
+    }
+
+    public func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+        try input.withUnsafeBytes { raw in
+            Result { () throws(CompressionError) in try deflate(raw, flush: flush, into: &output) }
+        }.get()
+    }
+}
+
+/// One-shot helpers over `Inflater` and `Deflater`.
+public enum Zlib {
+    /// The version string of the zlib linked at run time.
+    public static var version: String { String(cString: zlibVersion()) }
+
+    /// Compresses a whole buffer and ends the stream.
+    public static func compress(_ input: [UInt8], format: ZlibFormat, level: Int = -1, windowBits: Int = 15) throws(CompressionError) -> [UInt8] {
+        let deflater = try Deflater(format: format, level: level, windowBits: windowBits)
+        var out: [UInt8] = []
+        try deflater.deflate(input, flush: .finish, into: &out)
+        return out
+    }
+
+    /// Decompresses a whole stream. For zlib and gzip the stream must end, and nothing may follow
+    /// it; raw deflate may end without a final block (as permessage-deflate messages do).
+    public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit) throws(CompressionError) -> [UInt8] {
+        let inflater = try Inflater(format: format, windowBits: windowBits)
+        var out: [UInt8] = []
+        let status = try inflater.inflate(input, into: &out, limit: limit)
+        switch status {
+        case .streamEnd(let unconsumed) where unconsumed > 0:
+            throw CompressionError(.trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed, produced: out.count)
+        case .needsInput where format != .raw:
+            throw CompressionError(.truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count, produced: out.count)
+        default:
+            return out
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CZlib
+import IMWireCore
+
+/// A streaming zlib inflater (raw deflate, zlib or gzip) with output caps.
+///
+/// One `Inflater` is one decompression context. Feed it input in as many pieces as you like;
+/// `beginUnit()` restarts the size and ratio accounting (e.g. per WebSocket message) without
+/// touching the sliding window, `reset()` also forgets the window (no context takeover).
+public final class Inflater {
+    public let format: ZlibFormat
+    public let windowBits: Int
+    private let stream: UnsafeMutablePointer<z_stream>
+    /// Input given and output produced since `beginUnit()`.
+    public private(set) var unitInput = 0
+    public private(set) var unitOutput = 0
+    /// Set once the stream has ended (zlib and gzip); further input is trailing data.
+    public private(set) var isFinished = false
+
+    /// - Parameter windowBits: 8...15. Raw inflate accepts 8; zlib and gzip read the window from
+    ///   their header and only need it to be at least as large.
+    public init(format: ZlibFormat, windowBits: Int = 15) throws(CompressionError) {
+        guard (8...15).contains(windowBits) else {
+            throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")
+        }
+        self.format = format
+        self.windowBits = windowBits
+        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = CZlib_inflateInit2(stream, format.zlibWindowBits(windowBits))
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "inflateInit2 returned \(status)")
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// Starts a new unit for the caps; the sliding window (context takeover) is kept.
+    public func beginUnit() {
+        unitInput = 0
+        unitOutput = 0
+    }
+
+    /// Forgets the sliding window and any partial stream, and starts a new unit.
+    public func reset() {
+        inflateReset(stream)
+        isFinished = false
+        beginUnit()
+    }
+
+    /// Inflates `input`, appending to `output`. Stops with a typed error as soon as the output
+    /// of the current unit crosses `limit` (at most one byte beyond it is produced).
+    @discardableResult
+    public func inflate(
+        _ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: InflateLimit
+    ) throws(CompressionError) -> InflateStatus {
+        if isFinished {
+            if input.isEmpty { return .streamEnd(unconsumed: 0) }
+            throw CompressionError(.trailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput, produced: unitOutput)
+        }
+        let unitInputBefore = unitInput
+        unitInput += input.count
+        let (allowance, bySize) = limit.allowance(afterInput: unitInput)
+        guard let base = input.baseAddress, !input.isEmpty else { return .needsInput }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.avail_in = 0
+        }
+        while true {
+            // Room for the next step: never more than one byte past the allowance (which may be
+            // Int.max, so the +1 saturates).
+            let headroom = allowance - unitOutput
+            let room = min(max(1024, min(input.count * 4, 1 << 20), output.count / 2), headroom < Int.max ? headroom + 1 : headroom)
+            guard room > 0 else { break }
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: room))
+            let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in
+                stream.pointee.next_out = buffer.baseAddress.map { $0 + start }
+                stream.pointee.avail_out = uInt(room)
+                return CZlib.inflate(stream, Z_NO_FLUSH)
+            }
+            let unused = Int(stream.pointee.avail_out)
+            output.removeLast(unused)
+            unitOutput += room - unused
+            stream.pointee.next_out = nil
+            stream.pointee.avail_out = 0
+            let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
+            if unitOutput > allowance {
+                throw bySize
+                    ? CompressionError(.outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
+                    : CompressionError(.expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes", inputOffset: consumed, produced: unitOutput)
+            }
+            switch status {
+            case Z_STREAM_END:
+                isFinished = true
+                return .streamEnd(unconsumed: Int(stream.pointee.avail_in))
+            case Z_OK, Z_BUF_ERROR:
+                // Input exhausted and zlib did not fill the room: it has nothing more to give.
+                if stream.pointee.avail_in == 0, unused > 0 { return .needsInput }
+                if status == Z_BUF_ERROR, unused > 0 {
+                    throw CompressionError(.internalError, "inflate made no progress", inputOffset: consumed, produced: unitOutput)
+                }
+            case Z_DATA_ERROR:
+                throw CompressionError(.corruptData, Self.message(stream) ?? "invalid deflate data", inputOffset: consumed, produced: unitOutput)
+            case Z_NEED_DICT:
+                throw CompressionError(.corruptData, "the stream needs a preset dictionary", inputOffset: consumed, produced: unitOutput)
+            case Z_MEM_ERROR:
+                throw CompressionError(.outOfMemory, "inflate ran out of memory", inputOffset: consumed, produced: unitOutput)
+            default:
+                throw CompressionError(.internalError, "inflate returned \(status)", inputOffset: consumed, produced: unitOutput)
+            }
+        }
+        // Only reached with an allowance already used up and output still pending.
+        let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
+        throw bySize
+            ? CompressionError(.outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
+            : CompressionError(.expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed, produced: unitOutput)
+    }
+
+    public func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit) throws(CompressionError) -> InflateStatus {
+        try input.withUnsafeBytes { raw in
+            Result { () throws(CompressionError) in try inflate(raw, into: &output, limit: limit) }
+        }.get()
+    }
+
+    static func message(_ stream: UnsafeMutablePointer<z_stream>) -> String? {
+        stream.pointee.msg.map { String(cString: $0) }
+    }
+}

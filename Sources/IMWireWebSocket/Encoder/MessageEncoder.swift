@@ -1,0 +1,91 @@
+import IMWireCompression
+import IMWireCore
+
+/// Writes whole messages as frames for one side of a connection: masks when the client sends,
+/// compresses under permessage-deflate (sync flush, trailer `00 00 ff ff` stripped, RSV1 on the
+/// first frame only, window reset per message when no_context_takeover applies to the sender),
+/// and fragments when asked. Masking keys come from the caller: randomness is an input.
+public final class WebSocketMessageEncoder {
+    /// `.send` encodes client frames (masked), `.receive` server frames.
+    public let direction: Direction
+    public let permessageDeflate: PerMessageDeflateParameters?
+    /// Split messages into frames of at most this many payload bytes (nil: one frame).
+    public var fragmentSize: Int?
+    private let nextMaskingKey: () -> UInt32
+    private let deflater: Deflater?
+
+    /// - Parameters:
+    ///   - maskingKey: called once per client frame; supply a CSPRNG in production, a fixed
+    ///     sequence in tests.
+    ///   - compressionLevel: zlib level -1 or 0...9.
+    public init(
+        direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
+        fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = { 0 }
+    ) throws(CompressionError) {
+        self.direction = direction
+        self.permessageDeflate = permessageDeflate
+        self.fragmentSize = fragmentSize.map { max(1, $0) }
+        nextMaskingKey = maskingKey
+        if let permessageDeflate {
+            deflater = try Deflater(format: .raw, level: compressionLevel, windowBits: permessageDeflate.maxWindowBits(direction))
+        } else {
+            deflater = nil
+        }
+    }
+
+    /// Appends the frames of one data message. With `compress` false (or no permessage-deflate)
+    /// the payload goes as it is.
+    public func encodeMessage(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8]) throws(CompressionError) {
+        var body = payload
+        let compressed = compress && deflater != nil
+        if compressed, let deflater, let permessageDeflate {
+            body = try Self.compress(payload, with: deflater)
+            if permessageDeflate.noContextTakeover(direction) { deflater.reset() }
+        }
+        let opcode: WebSocketOpcode = kind == .text ? .text : .binary
+        let size = fragmentSize ?? max(body.count, 1)
+        var start = 0
+        var first = true
+        repeat {
+            let end = min(body.count, start + size)
+            let header = WebSocketFrameHeader(
+                fin: end == body.count, rsv1: first && compressed, opcode: first ? opcode : .continuation,
+                maskingKey: direction == .send ? nextMaskingKey() : nil)
+            body.withUnsafeBytes { raw in
+                WebSocketFrameEncoder.encode(header, payload: UnsafeRawBufferPointer(rebasing: raw[start..<end]), into: &out)
+            }
+            first = false
+            start = end
+        } while start < body.count
+    }
+
+    /// The frames of one data message.
+    public func message(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true) throws(CompressionError) -> [UInt8] {
+        var out: [UInt8] = []
+        try encodeMessage(kind, payload, compress: compress, into: &out)
+        return out
+    }
+
+    /// A control frame (ping, pong, close) with `payload` (at most 125 bytes; longer is cut).
+    public func control(_ opcode: WebSocketOpcode, _ payload: [UInt8] = []) -> [UInt8] {
+        let header = WebSocketFrameHeader(opcode: opcode, maskingKey: direction == .send ? nextMaskingKey() : nil)
+        return WebSocketFrameEncoder.frame(header, payload: Array(payload.prefix(125)))
+    }
+
+    /// A close frame with `code` and a UTF-8 `reason` (cut to fit 125 bytes).
+    public func close(_ code: CloseCode?, reason: String = "") -> [UInt8] {
+        control(.close, WebSocketClose(code: code, reason: code == nil ? [] : Array(reason.utf8.prefix(123))).payload)
+    }
+
+    /// RFC 7692 §7.2.1: deflate with a sync flush and drop the trailing `00 00 ff ff`. An empty
+    /// payload compresses to the single byte `00` (§7.2.3.6).
+    static func compress(_ payload: [UInt8], with deflater: Deflater) throws(CompressionError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count / 2 + 16)
+        try deflater.deflate(payload, flush: .sync, into: &out)
+        if out.count >= 4, out[(out.count - 4)...].elementsEqual([0x00, 0x00, 0xff, 0xff]) { out.removeLast(4) }
+        // zlib emits nothing for a flush right after a flush (Z_BUF_ERROR, no progress), and a
+        // lone empty stored block strips to nothing: both are sent as `00`.
+        return out.isEmpty ? [0x00] : out
+    }
+}

@@ -1,0 +1,126 @@
+import IMWireCore
+
+/// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
+/// including the blank line. Field offsets are absolute within the stream the head came from.
+public struct HTTPHead: Sendable, Hashable {
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        /// Offset of the field line.
+        public var offset: Int
+        /// Offset of the value's first byte (after the colon and optional whitespace).
+        public var valueOffset: Int
+    }
+
+    /// The start line split at its first two spaces (request: method, target, version;
+    /// response: version, status, reason).
+    public var startLine: [String]
+    public var fields: [Field]
+    /// Bytes of the head, blank line included: where the WebSocket frames begin.
+    public var length: Int
+
+    /// Fields named `name` (case-insensitive), in order.
+    public func fields(_ name: String) -> [Field] {
+        let lower = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lower }
+    }
+
+    /// The comma-joined values of `name` (RFC 9110 §5.3), nil when absent.
+    public func value(_ name: String) -> String? {
+        let matching = fields(name)
+        return matching.isEmpty ? nil : matching.map(\.value).joined(separator: ", ")
+    }
+
+    /// The elements of a comma-separated list field, trimmed, empty elements dropped.
+    public func listValues(_ name: String) -> [String] {
+        fields(name).flatMap { $0.value.split(separator: ",") }
+            .map { String($0).trimmingCharacters(in: " \t") }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The offset just after the blank line ending the head, or nil when it has not arrived.
+    public static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count where bytes[index] == 0x0a && bytes[index - 1] == 0x0d
+            && bytes[index - 2] == 0x0a && bytes[index - 3] == 0x0d {
+            return index + 1
+        }
+        return nil
+    }
+
+    public static func endOfHead(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { endOfHead($0) } }
+
+    /// Parses the head at the start of `bytes`. Lines end in CRLF; a field line is
+    /// `token ":" OWS value OWS`; obsolete line folding and whitespace before the colon are
+    /// rejected (RFC 9112 §5.1, §5.2). `maxLength` caps the bytes searched.
+    static func parse(_ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding]) -> HTTPHead? {
+        let window = Array(bytes.prefix(maxLength))
+        guard let end = endOfHead(window) else {
+            let reason = bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
+            findings.append(WebSocketRules.handshakeTruncated.finding(reason, at: baseOffset + bytes.count))
+            return nil
+        }
+        var lines: [(text: [UInt8], offset: Int)] = []
+        var start = 0
+        var index = 0
+        while index + 1 < end - 2 {
+            if window[index] == 0x0d, window[index + 1] == 0x0a {
+                lines.append((Array(window[start..<index]), start))
+                start = index + 2
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        if start < end - 2 { lines.append((Array(window[start..<(end - 2)]), start)) }
+        guard let first = lines.first else {
+            findings.append(WebSocketRules.handshakeMalformed.finding("empty start line", at: baseOffset))
+            return nil
+        }
+        func malformed(_ reason: String, _ at: Int) {
+            findings.append(WebSocketRules.handshakeMalformed.finding(reason, at: baseOffset + at))
+        }
+        if let bad = first.text.firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+            malformed("control character in the start line", bad)
+        }
+        let startText = String(decoding: first.text, as: UTF8.self)
+        let parts = startText.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        if parts.count < 2 { malformed("start line `\(startText)` has fewer than two parts", 0) }
+        var fields: [Field] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.text.firstIndex(of: UInt8(ascii: ":")) else {
+                malformed(line.text.first == 0x20 || line.text.first == 0x09 ? "obsolete line folding" : "field line without a colon", line.offset)
+                continue
+            }
+            let name = line.text[..<colon]
+            guard !name.isEmpty, name.allSatisfy(WebSocketExtensionHeader.isTokenChar) else {
+                malformed("field name `\(String(decoding: name, as: UTF8.self))` is not a token (whitespace before the colon?)", line.offset)
+                continue
+            }
+            let rawValue = line.text[(colon + 1)...]
+            if rawValue.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+                malformed("control character in a field value", line.offset)
+                continue
+            }
+            let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: " \t")
+            let leading = rawValue.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            fields.append(Field(
+                name: String(decoding: name, as: UTF8.self), value: value, offset: baseOffset + line.offset,
+                valueOffset: baseOffset + line.offset + colon + 1 + leading))
+        }
+
+        return HTTPHead(startLine: parts, fields: fields, length: end)
+    }
+}
+
+extension String {
+    /// Drops leading and trailing characters from `set` (no Foundation).
+    func trimmingCharacters(in set: String) -> String {
+        let trim = Set(set.unicodeScalars)
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !trim.contains($0) }),
+              let last = scalars.lastIndex(where: { !trim.contains($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,123 @@
+import IMWireCore
+
+/// Everything a one-direction decoder needs to know about the connection.
+public struct WebSocketStreamConfiguration: Sendable, Hashable {
+    /// `.send`: the client's bytes (frames must be masked); `.receive`: the server's (must not be).
+    public var direction: Direction
+    /// permessage-deflate as negotiated by the handshake; nil when it was not.
+    public var permessageDeflate: PerMessageDeflateParameters?
+    public var limits: Limits
+    /// Emit a `.frame` event for every frame (off: only messages, closes and findings).
+    public var emitsFrames: Bool
+
+    public init(direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, limits: Limits = .default, emitsFrames: Bool = true) {
+        self.direction = direction
+        self.permessageDeflate = permessageDeflate
+        self.limits = limits
+        self.emitsFrames = emitsFrames
+    }
+}
+
+/// The first violation that fails the connection, and how a conforming peer answers it.
+public struct WebSocketFailure: Sendable, Hashable {
+    public var rule: RuleID
+    public var closeCode: CloseCode
+    public var offset: Int?
+}
+
+/// Decodes the bytes of ONE direction of a WebSocket connection (after the handshake), fed in
+/// arbitrary chunks: frames, complete messages (joined and inflated), close frames and findings
+/// with absolute stream offsets. Any chunking of the same bytes gives the same events.
+///
+/// ```swift
+/// var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .send, permessageDeflate: negotiated))
+/// for chunk in chunks { decoder.feed(chunk) { event in handle(event) } }
+/// decoder.finish { event in handle(event) }
+/// ```
+public struct WebSocketStreamDecoder {
+    public let configuration: WebSocketStreamConfiguration
+    private var frames: WebSocketFrameDecoder
+    private var assembler: WebSocketMessageAssembler
+    /// The first violation that makes a conforming peer fail the connection, if any.
+    public private(set) var failure: WebSocketFailure?
+    /// Frames decoded so far.
+    public private(set) var frameCount = 0
+
+    /// - Parameter startOffset: absolute offset of the first byte fed (e.g. the handshake length).
+    public init(_ configuration: WebSocketStreamConfiguration, startOffset: Int = 0) {
+        self.configuration = configuration
+        frames = WebSocketFrameDecoder(
+            direction: configuration.direction, limits: configuration.limits,
+            rsv1Negotiated: configuration.permessageDeflate != nil, startOffset: startOffset)
+        assembler = WebSocketMessageAssembler(
+            direction: configuration.direction, limits: configuration.limits, deflate: configuration.permessageDeflate)
+    }
+
+    /// Absolute offset of the next byte to be fed.
+    public var offset: Int { frames.offset }
+
+    /// Decodes `chunk`, calling `emit` for each event in stream order.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (WebSocketEvent) -> Void) {
+        let emitsFrames = configuration.emitsFrames
+        var assembler = self.assembler
+        var failure = self.failure
+        var frameCount = self.frameCount
+        // The assembler is moved out for the duration, so its buffers stay uniquely referenced.
+        self.assembler = WebSocketMessageAssembler(direction: configuration.direction, limits: .default, deflate: nil)
+        frames.feed(chunk) { output in
+            switch output {
+            case .frame(let frame):
+                frameCount += 1
+                if emitsFrames { emit(.frame(frame)) }
+                assembler.consume(frame) { event in
+                    if case .finding(let finding) = event { Self.note(finding, &failure) }
+                    emit(event)
+                }
+            case .finding(let finding):
+                Self.note(finding, &failure)
+                emit(.finding(finding))
+            }
+        }
+        self.assembler = assembler
+        self.failure = failure
+        self.frameCount = frameCount
+    }
+
+    /// Call when the direction's stream ends: reports an unfinished frame or message.
+    public mutating func finish(_ emit: (WebSocketEvent) -> Void) {
+        var failure = self.failure
+        frames.finish { output in
+            if case .finding(let finding) = output {
+                Self.note(finding, &failure)
+                emit(.finding(finding))
+            }
+        }
+        assembler.finish { event in emit(event) }
+        self.failure = failure
+    }
+
+    private static func note(_ finding: Finding, _ failure: inout WebSocketFailure?) {
+        guard failure == nil, finding.severity == .error, let code = WebSocketRules.closeCode(for: finding.ruleID) else { return }
+        failure = WebSocketFailure(rule: finding.ruleID, closeCode: code, offset: finding.offset)
+    }
+}
+
+extension WebSocketStreamDecoder {
+    public mutating func feed(_ chunk: [UInt8], _ emit: (WebSocketEvent) -> Void) {
+        chunk.withUnsafeBytes { feed($0, emit) }
+    }
+
+    /// Decodes `chunk` and returns its events.
+    public mutating func feed(_ chunk: [UInt8]) -> [WebSocketEvent] {
+        var events: [WebSocketEvent] = []
+        chunk.withUnsafeBytes { raw in feed(raw) { events.append($0) } }
+        return events
+    }
+
+    /// Ends the stream and returns the last events.
+    public mutating func finish() -> [WebSocketEvent] {
+        var events: [WebSocketEvent] = []
+        finish { events.append($0) }
+        return events
+    }
+}
