@@ -25,13 +25,13 @@ import Testing
         #expect(expected.count >= 15)
     }
 
-    @Test(arguments: ["yun2win-clean", "yun2win-kicked-reconnect"])
-    func yun2winSamplesYieldTheirExpectedRules(name: String) throws {
+    @Test(arguments: ["yun2win-clean", "yun2win-kicked-reconnect", "leancloud-websocket", "leancloud-websocket-corrupt"])
+    func samplesYieldTheirExpectedRules(name: String) throws {
         let expected = try JSONParser.parse(try readText("Fixtures/captures/\(name).expected.json"))
         let rules = (expected["rules"]?.arrayValue ?? []).compactMap(\.stringValue)
         let report = try check("Fixtures/captures/\(name).jsonl")
         #expect(report.allFindings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue).sorted() == rules.sorted())
-        #expect(report.connections.allSatisfy { $0.dialect == .yun2win })
+        #expect(report.connections.allSatisfy { $0.dialect == (name.hasPrefix("yun2win") ? .yun2win : .leancloud) })
     }
 
     @Test func rawMQTTIsRecognisedWithoutAnOpenLine() throws {
@@ -42,6 +42,30 @@ import Testing
         #expect(report.connections.first?.dialect == .yun2win)
         #expect(report.summary(.info).contains("y1#1 CHECK.DIALECT-GUESSED"))
         #expect(report.summary().isEmpty)
+    }
+
+    @Test func theWebSocketSampleNegotiatesLikeItsHandshake() throws {
+        let report = try check("Fixtures/captures/leancloud-websocket.jsonl")
+        #expect(report.connections.first?.subprotocol == "lc.protobuf2.3")
+        #expect(report.connections.first?.messages == 10)
+        // Any chunking of the same stream gives the same report: split every stream line in two.
+        var lines: [String] = []
+        for line in try readText("Fixtures/captures/leancloud-websocket.jsonl").split(separator: "\n") {
+            guard let object = try JSONParser.parse(String(line)).objectValue, object["type"]?.stringValue == "stream",
+                  let payload = object["base64"]?.stringValue, let bytes = try? Base64.decode(payload), bytes.count > 1
+            else {
+                lines.append(String(line))
+                continue
+            }
+            for part in [bytes[..<(bytes.count / 2)], bytes[(bytes.count / 2)...]] {
+                var copy = object
+                copy["base64"] = .string(Base64.encode(Array(part)))
+                lines.append(JSONWriter.string(.object(copy)))
+            }
+        }
+        let split = check(lines: lines)
+        #expect(split.summary(.info) == report.summary(.info))
+        #expect(split.connections.first?.messages == 10)
     }
 
     @Test func theSpecExampleChecksClean() throws {

@@ -126,7 +126,15 @@ public enum TranscriptLine {
                 }
             }
             return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .close(info)))
-        case "message":
+        case "gap":
+            guard let dirName = object["dir"]?.stringValue, let direction = Direction(rawValue: dirName) else {
+                return problem(CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
+            }
+            guard let length = object["length"]?.int64Value, length > 0, let count = Int(exactly: length) else {
+                return problem(CaptureRules.badField, "length must be a positive number of bytes", at: object.offset(of: "length") ?? 0)
+            }
+            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .gap(direction, count)))
+        case "message", "stream":
             break
         default:
             return problem(CaptureRules.badField, "unknown type \"\(type)\"", at: object.offset(of: "type"))
@@ -161,6 +169,9 @@ public enum TranscriptLine {
                 return problem(CaptureRules.badField, "frame must be \"text\" or \"binary\"", at: object.offset(of: "frame"))
             }
             frameType = explicit
+        }
+        if type == "stream" {
+            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
         }
         let message = CapturedMessage(direction: direction, frameType: frameType, payload: payload)
         return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .message(message)))

@@ -15,22 +15,19 @@ public final class Checker {
         var firstTime: Int64?
         var lastTime: Int64?
         var closed = false
-        /// How the connection's transport streams are read: undecided until the first bytes.
-        var streamMode = StreamMode.undecided
+        /// The WebSocket close code, when a close frame carried one.
+        var closeCode: Int?
+        /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages.
+        var transport: TransportReader
         /// Directions whose stream lost bytes: the rest of them cannot be framed again.
         var brokenDirections: Set<Direction> = []
         var findings: [Finding] = []
         var droppedFindings = 0
 
-        init(id: String) { self.id = id }
-    }
-
-    enum StreamMode {
-        case undecided
-        /// Raw TCP carrying the dialect directly (MQTT): chunks go to the session as they are.
-        case raw
-        /// An HTTP upgrade to WebSocket.
-        case webSocket
+        init(id: String, limits: Limits) {
+            self.id = id
+            transport = TransportReader(limits: limits)
+        }
     }
 
     public let options: CheckOptions
@@ -46,19 +43,19 @@ public final class Checker {
 
     private func connection(_ id: String) -> Connection {
         if let existing = connections[id] { return existing }
-        let created = Connection(id: id)
+        let created = Connection(id: id, limits: options.limits)
         connections[id] = created
         order.append(id)
         return created
     }
 
+    /// Records a finding on a connection. `frame` and `line` are where the event being handled sits;
+    /// a finding about an earlier frame (an unanswered request) keeps its own frame and gets no line.
     private func add(_ finding: Finding, to connection: Connection, line: Int?, frame: Int? = nil) {
         guard var resolved = options.resolve(finding) else { return }
         resolved.location.connection = connection.id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
-        if resolved.location.line == nil, resolved.location.frameIndex == nil || resolved.location.frameIndex == connection.messages {
-            resolved.location.line = line
-        }
+        if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
         if connection.findings.count < options.limits.maxFindingsPerConnection {
             connection.findings.append(resolved)
         } else {
@@ -96,13 +93,14 @@ public final class Checker {
         case .message(let message):
             deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
         case .stream(let direction, let bytes):
-            stream(bytes, direction: direction, to: conn, time: time, packet: event.packet)
+            stream(bytes, direction: direction, to: conn, at: EventPlace(time: time, line: event.line, packet: event.packet))
         case .gap(let direction, let count):
             conn.brokenDirections.insert(direction)
             let side = direction == .send ? "client → server" : "server → client"
             add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 to: conn, line: nil, frame: event.packet)
         case .close:
+            handle(conn.transport.finish(), conn: conn, at: EventPlace(time: time, line: event.line, packet: event.packet), direction: nil)
             conn.closed = true
         }
     }
@@ -119,25 +117,49 @@ public final class Checker {
         conn.session = nil  // keep the session uniquely referenced while it mutates
         let findings = session.observe(message, time: time, frameIndex: frame)
         conn.session = session
-        for finding in findings { add(finding, to: conn, line: line) }
+        for finding in findings { add(finding, to: conn, line: line, frame: frame) }
     }
 
-    /// Transport bytes of one direction: an HTTP upgrade makes a WebSocket connection; anything
-    /// else is the dialect's own framing on raw TCP (MQTT), handed to the session as it comes.
-    private func stream(_ bytes: [UInt8], direction: Direction, to conn: Connection, time: Int64, packet: Int?) {
+    /// Where in the capture an event comes from.
+    private struct EventPlace {
+        var time: Int64
+        var line: Int?
+        var packet: Int?
+    }
+
+    /// Transport bytes of one direction, through the connection's `TransportReader`.
+    private func stream(_ bytes: [UInt8], direction: Direction, to conn: Connection, at place: EventPlace) {
         guard !conn.brokenDirections.contains(direction) else {
             conn.bytes += bytes.count
             return
         }
-        if case .undecided = conn.streamMode {
-            conn.streamMode = direction == .send && bytes.starts(with: Array("GET ".utf8)) ? .webSocket : .raw
+        handle(conn.transport.feed(bytes, direction: direction), conn: conn, at: place, direction: direction)
+    }
+
+    private func handle(_ outputs: [TransportReader.Output], conn: Connection, at place: EventPlace, direction: Direction?) {
+        func located(_ finding: Finding) -> Finding {
+            var copy = finding
+            copy.location.time = copy.location.time ?? place.time
+            copy.location.direction = copy.location.direction ?? direction
+            return copy
         }
-        switch conn.streamMode {
-        case .raw, .undecided:
-            deliver(CapturedMessage(direction: direction, frameType: .binary, payload: bytes), to: conn, time: time, line: nil,
-                    frame: packet ?? conn.messages + 1)
-        case .webSocket:
-            conn.bytes += bytes.count
+        for output in outputs {
+            switch output {
+            case .handshake(let subprotocol, let url, let upgraded, let findings):
+                conn.info.subprotocol = subprotocol ?? conn.info.subprotocol
+                conn.info.url = url ?? conn.info.url
+                for finding in findings { add(located(finding), to: conn, line: place.line, frame: place.packet) }
+                if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:)) {
+                    conn.dialect = dialect
+                    conn.session = DialectSessions.make(dialect, info: conn.info, options: options, context: context)
+                }
+            case .message(let message):
+                deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + 1)
+            case .close(_, let code):
+                conn.closeCode = code ?? conn.closeCode
+            case .finding(let finding):
+                add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
+            }
         }
     }
 
@@ -162,6 +184,7 @@ public final class Checker {
         var reports: [ConnectionReport] = []
         for id in order {
             guard let conn = connections[id] else { continue }
+            if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
             if var session = conn.session {
                 conn.session = nil
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }

@@ -1,0 +1,135 @@
+import IMWireCapture
+import IMWireCore
+import IMWireWebSocket
+
+/// Turns the two transport byte streams of one connection (TCP from a pcap, `stream` lines of a
+/// transcript) into what the dialect sessions read. A connection whose client starts with an
+/// HTTP `GET` is a WebSocket: both handshake heads are parsed and checked, then each direction
+/// goes through its own streaming WebSocket decoder (permessage-deflate as negotiated), and the
+/// messages come out whole. Anything else is the dialect's own framing on raw TCP (MQTT) and
+/// passes through as it comes.
+struct TransportReader {
+    enum Output {
+        /// The WebSocket handshake finished: what it negotiated, and its findings.
+        case handshake(subprotocol: String?, url: String?, upgraded: Bool, findings: [Finding])
+        /// One application message (WebSocket) or one chunk of a raw stream.
+        case message(CapturedMessage)
+        case close(Direction, code: Int?)
+        case finding(Finding)
+    }
+
+    private enum Mode {
+        case undecided
+        case raw
+        /// Waiting for both HTTP heads; frame bytes that arrive early wait with them.
+        case handshake(request: [UInt8], response: [UInt8])
+        case webSocket(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder)
+        /// The upgrade failed (or the bytes are not what they should be): the rest is counted, not read.
+        case ignored
+    }
+
+    private var mode = Mode.undecided
+    private let limits: Limits
+    private var host: String?
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    var isWebSocket: Bool {
+        switch mode {
+        case .handshake, .webSocket: true
+        default: false
+        }
+    }
+
+    mutating func feed(_ bytes: [UInt8], direction: Direction) -> [Output] {
+        if case .undecided = mode {
+            mode = direction == .send && bytes.starts(with: Array("GET ".utf8)) ? .handshake(request: [], response: []) : .raw
+        }
+        switch mode {
+        case .undecided, .raw:
+            let frameType: CapturedMessage.FrameType = .binary
+            return [.message(CapturedMessage(direction: direction, frameType: frameType, payload: bytes))]
+        case .handshake(var request, var response):
+            mode = .ignored  // released while the buffers grow, so they are not copied
+            if direction == .send { request += bytes } else { response += bytes }
+            return handshake(request: request, response: response)
+        case .webSocket(var client, var server):
+            mode = .ignored
+            var outputs: [Output] = []
+            if direction == .send {
+                client.feed(bytes) { if let output = Self.output($0, .send) { outputs.append(output) } }
+            } else {
+                server.feed(bytes) { if let output = Self.output($0, .receive) { outputs.append(output) } }
+            }
+            mode = .webSocket(client: client, server: server)
+            return outputs
+        case .ignored:
+            return []
+        }
+    }
+
+    /// Parses the heads once both are complete, then decodes what followed them.
+    private mutating func handshake(request: [UInt8], response: [UInt8]) -> [Output] {
+        let requestEnd = HTTPHead.endOfHead(request)
+        let responseEnd = HTTPHead.endOfHead(response)
+        let tooLong = request.count > WebSocketHandshake.maxHeadLength + limits.maxMessageSize
+            || response.count > WebSocketHandshake.maxHeadLength + limits.maxMessageSize
+        guard let requestEnd, let responseEnd, !tooLong else {
+            if tooLong || (requestEnd == nil && request.count > WebSocketHandshake.maxHeadLength)
+                || (responseEnd == nil && response.count > WebSocketHandshake.maxHeadLength) {
+                let finding = WebSocketRules.handshakeTruncated.finding(
+                    "no complete HTTP head within \(WebSocketHandshake.maxHeadLength) bytes; the connection is not decoded", at: 0)
+                return [.finding(finding)]  // stays .ignored
+            }
+            mode = .handshake(request: request, response: response)
+            return []
+        }
+        let shake = WebSocketHandshake.parse(request: Array(request[..<requestEnd]), response: Array(response[..<responseEnd]))
+        let url = shake.request.map { request in
+            (request.head.value("Host").map { "//\($0)" } ?? "") + request.target
+        }
+        var outputs: [Output] = [.handshake(subprotocol: shake.subprotocol, url: url, upgraded: shake.isUpgraded, findings: shake.findings)]
+        guard shake.isUpgraded else { return outputs }
+        var client = WebSocketStreamDecoder(shake.streamConfiguration(.send, limits: limits).withoutFrames, startOffset: requestEnd)
+        var server = WebSocketStreamDecoder(shake.streamConfiguration(.receive, limits: limits).withoutFrames, startOffset: responseEnd)
+        client.feed(Array(request[requestEnd...])) { if let output = Self.output($0, .send) { outputs.append(output) } }
+        server.feed(Array(response[responseEnd...])) { if let output = Self.output($0, .receive) { outputs.append(output) } }
+        mode = .webSocket(client: client, server: server)
+        return outputs
+    }
+
+    private static func output(_ event: WebSocketEvent, _ direction: Direction) -> Output? {
+        switch event {
+        case .message(let message):
+            let type: CapturedMessage.FrameType = message.kind == .text ? .text : .binary
+            return .message(CapturedMessage(direction: direction, frameType: type, payload: message.payload))
+        case .close(let close):
+            return .close(direction, code: close.code.map { Int($0.rawValue) })
+        case .finding(let finding):
+            return .finding(finding)
+        case .frame:
+            return nil  // single frames are not requested (`withoutFrames`)
+        }
+    }
+
+    /// The connection ended: frames cut short in either direction.
+    mutating func finish() -> [Output] {
+        guard case .webSocket(var client, var server) = mode else { return [] }
+        mode = .ignored
+        var outputs: [Output] = []
+        client.finish { if let output = Self.output($0, .send) { outputs.append(output) } }
+        server.finish { if let output = Self.output($0, .receive) { outputs.append(output) } }
+        return outputs
+    }
+}
+
+extension WebSocketStreamConfiguration {
+    /// The checker reads messages, closes and findings; single frames only matter to the decoder.
+    var withoutFrames: WebSocketStreamConfiguration {
+        var copy = self
+        copy.emitsFrames = false
+        return copy
+    }
+}
