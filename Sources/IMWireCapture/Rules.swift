@@ -73,9 +73,20 @@ public enum CaptureRules {
         summary: "TCP bytes missing from the capture (lost, filtered, snaplen); decoding resumes after the gap where it can.",
         specRef: "RFC 9293 §3.4")
 
+    // MARK: HAR
+
+    public static let harNoMessages = Rule(
+        "CAPTURE.HAR-NO-WEBSOCKET-MESSAGES", .warning, layer: .capture,
+        summary: "A HAR entry upgraded to WebSocket without Chrome's _webSocketMessages (or a HAR with none at all).",
+        specRef: "HAR 1.2; Chrome DevTools _webSocketMessages")
+    public static let harBadMessage = Rule(
+        "CAPTURE.HAR-BAD-MESSAGE", .error, layer: .capture,
+        summary: "A _webSocketMessages item without a valid type, data, or base64 for a binary message.",
+        specRef: "Chrome DevTools _webSocketMessages")
+
     public static let all: [Rule] = [
         badLine, badField, lineTooLong, timeBackwards, badFileHeader, truncatedFile, recordTooLarge, packetTruncated,
         blockLength, unknownBlock, noInterface, badOption, unsupportedLinkType, malformedIP, ipFragment, malformedTCP,
-        tcpOverlapConflict, tcpGap,
+        tcpOverlapConflict, tcpGap, harNoMessages, harBadMessage,
     ]
 }

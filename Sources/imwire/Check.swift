@@ -13,11 +13,13 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a capture: decode every message of every connection and apply the rules.",
         discussion: """
-            Reads the JSONL transcript of Spec/capture-jsonl.md (one WebSocket message per line).
+            Reads pcap and pcapng (TCP reassembled, WebSocket handshakes and frames decoded),
+            Chrome DevTools HAR exports (_webSocketMessages), and the JSONL transcript of
+            Spec/capture-jsonl.md; the format is found from the file's first bytes.
             Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input.
             """)
 
-    @Argument(help: "The capture (.jsonl); - for standard input.")
+    @Argument(help: "The capture: .pcap, .pcapng, .har or .jsonl (- for a transcript on standard input).")
     var capture: String
 
     @Option(help: "Decode every connection as this dialect, whatever the capture says.")
@@ -47,6 +49,9 @@ struct Check: ParsableCommand {
     @Option(help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.")
     var masterKey: String?
 
+    @Option(help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng"))
+    var annotate: String?
+
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
 
@@ -74,8 +79,8 @@ struct Check: ParsableCommand {
         options.leancloud.ackTimeout = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.leancloud.credentials = .init(appID: appId, masterKey: masterKey) }
 
-        let reader: TranscriptReader
-        do { reader = try TranscriptReader(path: capture, limits: options.limits) } catch { throw unreadable(error.description) }
+        let reader: any CaptureSource
+        do { reader = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
         let checker = Checker(options: options)
         var events = 0
         var problems = 0
@@ -84,9 +89,10 @@ struct Check: ParsableCommand {
             checker.consume(item)
         }
         if events == 0, problems > 0 {
-            throw unreadable("\(capture): no line is a transcript event (see Spec/capture-jsonl.md)")
+            throw unreadable("\(capture): nothing in it could be read as a capture event (see Spec/capture-jsonl.md)")
         }
         let report = checker.finish(source: capture)
+        if let annotate { try writeAnnotated(report, to: annotate) }
         switch format {
         case .text:
             let useColor = color == .always || (color == .auto && isatty(1) != 0)
@@ -95,5 +101,32 @@ struct Check: ParsableCommand {
             print(JSONReport.render(report, threshold: severity), terminator: "")
         }
         throw ExitCode(report.exitCode(threshold: severity))
+    }
+
+    /// The capture again, as pcapng, with each finding on the packet it is about.
+    private func writeAnnotated(_ report: CheckReport, to path: String) throws {
+        func comment(_ finding: Finding) -> String {
+            "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? "")
+        }
+        let bytes: [UInt8]
+        do {
+            switch try CaptureFile.format(of: capture) {
+            case .pcap?, .pcapng?:
+                // Findings of packet captures are located by packet number.
+                var byPacket: [Int: [String]] = [:]
+                for finding in report.allFindings { if let packet = finding.location.frameIndex { byPacket[packet, default: []].append(comment(finding)) } }
+                bytes = try CaptureConverter.annotate(path: capture) { byPacket[$0] ?? [] }
+            default:
+                var byMessage: [String: [Int: [String]]] = [:]
+                for finding in report.allFindings {
+                    guard let connection = finding.location.connection, let frame = finding.location.frameIndex else { continue }
+                    byMessage[connection, default: [:]][frame, default: []].append(comment(finding))
+                }
+                bytes = CaptureConverter.pcapng(from: try CaptureFile.open(capture)) { byMessage[$0]?[$1] ?? [] }
+            }
+            try TextFile.write(bytes, to: path)
+        } catch {
+            throw unreadable("--annotate: \(error)")
+        }
     }
 }

@@ -13,19 +13,20 @@ public final class PacketCaptureReader {
 
     /// Opens `path`; throws when it cannot be read or is neither pcap nor pcapng.
     public init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
+        packets = try Self.packets(path: path, limits: limits)
+        self.limits = limits
+        flows = FlowTable(limits: limits)
+    }
+
+    /// The raw packets of a pcap or pcapng file, without any decoding.
+    public static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader {
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
         let input = BufferedInput(source)
         guard let magic = input.peek(4) else { throw CaptureFormatError("\(path): shorter than any capture header") }
-        if magic == [0x0a, 0x0d, 0x0d, 0x0a] {
-            packets = try PcapngReader(input, limits: limits)
-        } else if PcapReader.magics.contains(magic) {
-            packets = try PcapReader(input, limits: limits)
-        } else {
-            throw CaptureFormatError("\(path): not pcap or pcapng (starts with \(Hex.encode(magic)))")
-        }
-        self.limits = limits
-        flows = FlowTable(limits: limits)
+        if magic == [0x0a, 0x0d, 0x0d, 0x0a] { return try PcapngReader(input, limits: limits) }
+        if PcapReader.magics.contains(magic) { return try PcapReader(input, limits: limits) }
+        throw CaptureFormatError("\(path): not pcap or pcapng (starts with \(Hex.encode(magic)))")
     }
 
     /// The format of a file from its first bytes.

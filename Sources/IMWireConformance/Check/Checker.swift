@@ -31,6 +31,8 @@ public final class Checker {
     }
 
     public let options: CheckOptions
+    /// Called with every application message as the checker reads it (`imwire convert`).
+    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     private var connections: [String: Connection] = [:]
     private var order: [String] = []
     private var captureFindings: [Finding] = []
@@ -66,7 +68,11 @@ public final class Checker {
     public func consume(_ item: CaptureItem) {
         switch item {
         case .problem(let finding):
-            if let resolved = options.resolve(finding) { captureFindings.append(resolved) }
+            if let id = finding.location.connection, let conn = connections[id] {
+                add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
+            } else if let resolved = options.resolve(finding) {
+                captureFindings.append(resolved)
+            }
         case .event(let event):
             consume(event)
         }
@@ -107,6 +113,7 @@ public final class Checker {
 
     /// One message for the connection's dialect session (attached on the first message).
     private func deliver(_ message: CapturedMessage, to conn: Connection, time: Int64, line: Int?, frame: Int) {
+        onMessage?(conn.id, conn.info, time, message)
         conn.messages += 1
         conn.bytes += message.payload.count
         if conn.closed {

@@ -1,0 +1,54 @@
+import IMWireCore
+
+/// A capture read as a stream of items, whatever its format.
+public protocol CaptureSource: AnyObject {
+    /// The next event or problem; nil at the end.
+    func next() -> CaptureItem?
+}
+
+extension TranscriptReader: CaptureSource {}
+extension PacketCaptureReader: CaptureSource {}
+
+/// Opens a capture file in the format its first bytes (or its name) reveal.
+public enum CaptureFile {
+    public enum Format: String, Sendable, CaseIterable {
+        case jsonl
+        case pcap
+        case pcapng
+        case har
+    }
+
+    /// The format of `path`: pcap and pcapng by magic number, HAR by a `log` object, JSONL by a
+    /// first line that is a JSON object of its own. Nil when none fits.
+    public static func format(of path: String) throws(CaptureFormatError) -> Format? {
+        if path == "-" { return .jsonl }  // standard input cannot be sniffed and read again
+        let source: FileByteSource
+        do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
+        let input = BufferedInput(source)
+        let head = input.peek(4) ?? []
+        if head == [0x0a, 0x0d, 0x0d, 0x0a] { return .pcapng }
+        if PcapReader.magics.contains(head) { return .pcap }
+        if path.hasSuffix(".har") { return .har }
+        if path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") { return .jsonl }
+        // Sniff: the first non-blank line of JSONL parses alone; a HAR's does not (or holds "log").
+        var firstLine: [UInt8] = []
+        while let byte = input.read(1)?.first, byte != 0x0a, firstLine.count < 1 << 20 { firstLine.append(byte) }
+        if let value = try? JSONParser.parse(firstLine), case .object(let object) = value {
+            return object["log"] != nil ? .har : .jsonl
+        }
+        return firstLine.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) == UInt8(ascii: "{") ? .har : nil
+    }
+
+    /// A reader for `path`; throws when the file cannot be opened or is in no known format.
+    public static func open(_ path: String, limits: Limits = .default) throws(CaptureFormatError) -> any CaptureSource {
+        guard let format = try format(of: path) else {
+            throw CaptureFormatError("\(path): not a JSONL transcript, pcap, pcapng or HAR file")
+        }
+        switch format {
+        case .pcap, .pcapng: return try PacketCaptureReader(path: path, limits: limits)
+        case .har: return try HARReader(path: path, limits: limits)
+        case .jsonl:
+            do { return try TranscriptReader(path: path, limits: limits) } catch { throw CaptureFormatError(error.description) }
+        }
+    }
+}

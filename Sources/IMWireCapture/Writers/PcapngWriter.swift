@@ -1,0 +1,80 @@
+import IMWireCore
+
+/// Writes pcapng (little-endian): one Section Header Block, Interface Description Blocks as
+/// needed (microsecond timestamps), and an Enhanced Packet Block per packet with optional
+/// `epb_flags` direction and `opt_comment`s. What Wireshark shows as packet comments.
+public struct PcapngWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var interfaces: [UInt32: UInt32] = [:]
+
+    public init(application: String = "imwire") {
+        var options = ByteWriter()
+        Self.option(4, Array(application.utf8), into: &options)
+        Self.option(0, [], into: &options)
+        var body = ByteWriter()
+        body.append(UInt32(0x1a2b_3c4d), .little)
+        body.append(UInt16(1), .little)
+        body.append(UInt16(0), .little)
+        body.append(UInt64.max, .little)  // section length unspecified
+        body.append(contentsOf: options.bytes)
+        block(0x0a0d_0d0a, body.bytes)
+    }
+
+    private static func option(_ code: UInt16, _ value: [UInt8], into writer: inout ByteWriter) {
+        writer.append(code, .little)
+        writer.append(UInt16(value.count), .little)
+        writer.append(contentsOf: value)
+        writer.append(contentsOf: repeatElement(0, count: (4 - value.count % 4) % 4))
+    }
+
+    private mutating func block(_ type: UInt32, _ body: [UInt8]) {
+        let total = UInt32(12 + body.count)
+        var writer = ByteWriter(capacity: Int(total))
+        writer.append(type, .little)
+        writer.append(total, .little)
+        writer.append(contentsOf: body)
+        writer.append(total, .little)
+        bytes += writer.bytes
+    }
+
+    /// The interface index for a link type, described on first use.
+    private mutating func interface(for linkType: UInt32) -> UInt32 {
+        if let index = interfaces[linkType] { return index }
+        let index = UInt32(interfaces.count)
+        interfaces[linkType] = index
+        var body = ByteWriter()
+        body.append(UInt16(truncatingIfNeeded: linkType), .little)
+        body.append(UInt16(0), .little)
+        body.append(UInt32(0), .little)  // no snaplen
+        Self.option(9, [6], into: &body)  // if_tsresol: microseconds
+        Self.option(0, [], into: &body)
+        block(1, body.bytes)
+        return index
+    }
+
+    /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded).
+    public mutating func packet(_ data: [UInt8], linkType: UInt32, time: Int64, originalLength: Int? = nil,
+                                inbound: Bool? = nil, comments: [String] = []) {
+        let id = interface(for: linkType)
+        let micros = UInt64(bitPattern: max(0, time))
+        var body = ByteWriter(capacity: 32 + data.count)
+        body.append(id, .little)
+        body.append(UInt32(truncatingIfNeeded: micros >> 32), .little)
+        body.append(UInt32(truncatingIfNeeded: micros), .little)
+        body.append(UInt32(truncatingIfNeeded: data.count), .little)
+        body.append(UInt32(truncatingIfNeeded: originalLength ?? data.count), .little)
+        body.append(contentsOf: data)
+        body.append(contentsOf: repeatElement(0, count: (4 - data.count % 4) % 4))
+        var options = ByteWriter()
+        for comment in comments {
+            // An option value is at most 65535 bytes.
+            Self.option(1, Array(comment.utf8.prefix(65_000)), into: &options)
+        }
+        if let inbound { Self.option(2, [inbound ? 1 : 2, 0, 0, 0], into: &options) }
+        if !options.bytes.isEmpty {
+            Self.option(0, [], into: &options)
+            body.append(contentsOf: options.bytes)
+        }
+        block(6, body.bytes)
+    }
+}

@@ -1,0 +1,183 @@
+import IMWireCapture
+import IMWireCore
+import IMWireWebSocket
+
+/// Converts captures between formats (`imwire convert`, `imwire check --annotate`).
+public enum CaptureConverter {
+    /// The application messages of any capture as a JSONL transcript (Spec/capture-jsonl.md): an
+    /// `open` line per connection, then one `message` line per message as the checker read it
+    /// (WebSocket frames joined and inflated). Lines go to `write` as they come.
+    public static func transcript(from source: any CaptureSource, options: CheckOptions = CheckOptions(),
+                                  write: @escaping (String) -> Void) -> CheckReport {
+        let checker = Checker(options: options)
+        var opened = Set<String>()
+        checker.onMessage = { connection, info, time, message in
+            let seconds = transcriptTime(time)
+            if opened.insert(connection).inserted {
+                var open = JSONObject()
+                open.append("type", "open")
+                open.append("conn", .string(connection))
+                open.append("t", seconds)
+                if let subprotocol = info.subprotocol { open.append("subprotocol", .string(subprotocol)) }
+                if let dialect = info.dialect { open.append("dialect", .string(dialect.rawValue)) }
+                if let url = info.url { open.append("url", .string(url)) }
+                write(JSONWriter.string(.object(open)))
+            }
+            var line = JSONObject()
+            line.append("conn", .string(connection))
+            line.append("t", seconds)
+            line.append("dir", .string(message.direction.rawValue))
+            if message.frameType == .text, let text = String(validating: message.payload, as: UTF8.self) {
+                line.append("text", .string(text))
+            } else {
+                line.append("hex", .string(Hex.encode(message.payload)))
+                if message.frameType == .text { line.append("frame", "text") }
+            }
+            write(JSONWriter.string(.object(line)))
+        }
+        while let item = source.next() { checker.consume(item) }
+        return checker.finish(source: "convert")
+    }
+
+    static func transcriptTime(_ micros: Int64) -> JSONValue {
+        let sign = micros < 0 ? "-" : ""
+        let magnitude = micros.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        let padded = String(repeating: "0", count: 6 - fraction.count) + fraction
+        return (try? JSONParser.parse("\(sign)\(magnitude / 1_000_000).\(padded)")) ?? .null
+    }
+
+    /// A message-level capture (JSONL, HAR) as pcapng with synthesized IPv4/TCP packets: per
+    /// connection a TCP handshake, the HTTP upgrade (when the capture has messages rather than
+    /// raw bytes), each message as WebSocket frames (client frames masked, no compression), the
+    /// raw `stream` bytes as they are, gaps as missing sequence numbers, and FINs at the close.
+    /// `comments(connection, frameIndex)` gives the packet comments of a message (findings).
+    public static func pcapng(from source: any CaptureSource,
+                              comments: (_ connection: String, _ frameIndex: Int) -> [String] = { _, _ in [] }) -> [UInt8] {
+        var writer = PcapngWriter()
+        var connections: [String: SynthesizedConnection] = [:]
+        var order: [String] = []
+        var lastTime: Int64 = 0
+        func emit(_ packets: [(Direction, [UInt8])], time: Int64, comments: [String] = []) {
+            for (index, packet) in packets.enumerated() {
+                writer.packet(packet.1, linkType: TCPSynthesizer.linkType, time: time, inbound: packet.0 == .receive,
+                              comments: index == 0 ? comments : [])
+            }
+        }
+        while let item = source.next() {
+            guard case .event(let event) = item else { continue }
+            let time = event.time ?? lastTime
+            lastTime = time
+            if connections[event.connection] == nil {
+                connections[event.connection] = SynthesizedConnection(index: order.count + 1)
+                order.append(event.connection)
+                emit(connections[event.connection]?.tcp.open() ?? [], time: time)
+            }
+            guard var connection = connections[event.connection] else { continue }
+            connections[event.connection] = nil  // keep it uniquely referenced while it changes
+            connection.lastTime = max(connection.lastTime, time)
+            switch event.kind {
+            case .open(let info):
+                connection.info = info
+            case .stream(let direction, let bytes):
+                connection.raw = true
+                emit(connection.tcp.data(bytes, direction: direction).map { (direction, $0) }, time: time)
+            case .gap(let direction, let count):
+                connection.tcp.skip(count, direction: direction)
+            case .message(let message):
+                if !connection.raw, !connection.upgraded {
+                    emit(connection.upgrade(), time: time)
+                }
+                connection.messages += 1
+                let frames = connection.frame(message)
+                emit(connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) }, time: time,
+                     comments: comments(event.connection, connection.messages))
+            case .close:
+                emit(connection.tcp.close(), time: time)
+                connection.closed = true
+            }
+            connections[event.connection] = connection
+        }
+        for id in order {
+            guard var connection = connections[id], !connection.closed else { continue }
+            emit(connection.tcp.close(), time: connection.lastTime)
+        }
+        return writer.bytes
+    }
+
+    /// A pcap or pcapng file copied to pcapng with packet comments (`imwire check --annotate`).
+    public static func annotate(path: String, limits: Limits = .default,
+                                comments: (_ packetNumber: Int) -> [String]) throws(CaptureFormatError) -> [UInt8] {
+        let packets = try PacketCaptureReader.packets(path: path, limits: limits)
+        var writer = PcapngWriter()
+        while let item = packets.next() {
+            guard case .packet(let packet) = item else { continue }
+            writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                          inbound: packet.inbound, comments: packet.comments + comments(packet.number))
+        }
+        return writer.bytes
+    }
+}
+
+/// One connection being synthesized: its TCP numbers and, for message-level captures, the
+/// WebSocket upgrade and framing.
+struct SynthesizedConnection {
+    var tcp: TCPSynthesizer
+    var info = ConnectionInfo()
+    var raw = false
+    var upgraded = false
+    var closed = false
+    var messages = 0
+    var lastTime: Int64 = 0
+    private var maskCounter: UInt32
+
+    init(index: Int) {
+        tcp = TCPSynthesizer(index: index)
+        maskCounter = UInt32(truncatingIfNeeded: index) &* 0x9e37_79b9
+    }
+
+    /// The HTTP/1.1 upgrade both ways (a fixed key; its accept value computed as RFC 6455 says).
+    mutating func upgrade() -> [(Direction, [UInt8])] {
+        upgraded = true
+        let key = "dGhlIHNhbXBsZSBub25jZQ=="
+        var request = "GET \(info.url.flatMap(path(of:)) ?? "/") HTTP/1.1\r\nHost: \(info.url.flatMap(host(of:)) ?? "imwire.invalid")\r\n"
+        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        response += "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
+        if let subprotocol = info.subprotocol {
+            request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
+            response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
+        }
+        request += "\r\n"
+        response += "\r\n"
+        return tcp.data(Array(request.utf8), direction: .send).map { (.send, $0) }
+            + tcp.data(Array(response.utf8), direction: .receive).map { (.receive, $0) }
+    }
+
+    /// One message as a single WebSocket frame (masked from the client).
+    mutating func frame(_ message: CapturedMessage) -> [UInt8] {
+        let opcode: WebSocketOpcode = message.frameType == .text ? .text : .binary
+        var mask: UInt32? = nil
+        if message.direction == .send {
+            maskCounter = maskCounter &* 1_103_515_245 &+ 12_345
+            mask = maskCounter
+        }
+        let header = WebSocketFrameHeader(fin: true, opcode: opcode, maskingKey: mask, payloadLength: message.payload.count)
+        return WebSocketFrameEncoder.frame(header, payload: message.payload)
+    }
+
+    /// `host` and `/path` of `scheme://host/path` (no Foundation URL parsing needed for this).
+    private func parts(of url: String) -> (host: Substring, path: String)? {
+        let characters = Array(url)
+        guard let slashes = (0..<max(0, characters.count - 1)).first(where: { characters[$0] == "/" && characters[$0 + 1] == "/" }) else {
+            return nil
+        }
+        let rest = url.dropFirst(slashes + 2)
+        let host = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(host.count)
+        return (host, path.isEmpty ? "/" : String(path))
+    }
+
+    private func path(of url: String) -> String? { parts(of: url)?.path }
+    private func host(of url: String) -> String? { parts(of: url).map { String($0.host) } }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import IMWire
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a capture: any format to a JSONL transcript of its messages, or JSONL/HAR to pcapng.",
+        discussion: """
+            --to jsonl: the application messages as the checker reads them (TCP reassembled,
+            WebSocket frames joined and inflated), one line each (Spec/capture-jsonl.md).
+            --to pcapng: a transcript or HAR as synthesized IPv4/TCP packets with the WebSocket
+            upgrade and frames, readable by Wireshark and by imwire check.
+            """)
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case jsonl
+        case pcapng
+    }
+
+    @Argument(help: "The capture to convert (.pcap, .pcapng, .har, .jsonl).")
+    var input: String
+
+    @Option(help: "Output format: jsonl or pcapng.")
+    var to: Target
+
+    @Option(name: .shortAndLong, help: "Output file (default: standard output for jsonl; required for pcapng).")
+    var output: String?
+
+    func validate() throws {
+        if to == .pcapng, output == nil { throw ValidationError("--to pcapng needs -o FILE") }
+    }
+
+    func run() throws {
+        let source: any CaptureSource
+        do { source = try CaptureFile.open(input) } catch { throw unreadable(error.description) }
+        switch to {
+        case .jsonl:
+            var lines: [String] = []
+            _ = CaptureConverter.transcript(from: source) { line in
+                if output == nil { print(line) } else { lines.append(line) }
+            }
+            if let output {
+                do { try TextFile.write(lines.map { $0 + "\n" }.joined(), to: output) } catch { throw unreadable(error.description) }
+            }
+        case .pcapng:
+            if case .pcap? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
+            if case .pcapng? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
+            let bytes = CaptureConverter.pcapng(from: source)
+            do { try TextFile.write(bytes, to: output ?? "-") } catch { throw unreadable(error.description) }
+        }
+    }
+}
