@@ -112,6 +112,7 @@ let package = Package(
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
+        .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture"]),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]

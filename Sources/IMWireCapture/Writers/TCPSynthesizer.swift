@@ -68,7 +68,7 @@ public struct TCPSynthesizer {
         ]
     }
 
-    private func segment(_ direction: Direction, flags: UInt8, payload: [UInt8], sequence: UInt32, ack: UInt32) -> [UInt8] {
+    func segment(_ direction: Direction, flags: UInt8, payload: [UInt8], sequence: UInt32, ack: UInt32) -> [UInt8] {
         let (source, destination) = direction == .send ? (client, server) : (server, client)
         var packet = ByteWriter(capacity: 40 + payload.count)
         packet.append(0x45)

@@ -1,0 +1,187 @@
+import IMWireCore
+import Testing
+@testable import IMWireCapture
+
+/// Packets of one synthesized connection, with hand-picked sequence numbers.
+private struct Flow {
+    let tcp = TCPSynthesizer(index: 1, serverPort: 80)
+    var packets: [(time: Int64, data: [UInt8])] = []
+    var time: Int64 = 0
+
+    mutating func add(_ direction: Direction, _ flags: UInt8, _ payload: String = "", sequence: UInt32) {
+        time += 1000
+        packets.append((time, tcp.segment(direction, flags: flags, payload: Array(payload.utf8), sequence: sequence, ack: 0)))
+    }
+
+    func read(limits: Limits = .default) throws -> [String] {
+        items(try PacketCaptureReader(path: try temporaryFile(pcap(packets)), limits: limits))
+    }
+}
+
+@Suite struct TCPReassemblyTests {
+    @Test func outOfOrderSegmentsComeOutInOrder() throws {
+        var flow = Flow()
+        flow.add(.send, 0x02, sequence: 99)          // SYN: data starts at 100
+        flow.add(.receive, 0x12, sequence: 499)      // SYN-ACK
+        flow.add(.send, 0x18, "world", sequence: 105)
+        flow.add(.send, 0x18, "hello", sequence: 100)
+        flow.add(.receive, 0x18, "ok", sequence: 500)
+        flow.add(.send, 0x11, sequence: 110)
+        flow.add(.receive, 0x11, sequence: 502)
+        let described = try flow.read()
+        #expect(described.first == "open 10.1.0.1:40001-10.2.0.1:80 10.1.0.1:40001→10.2.0.1:80")
+        #expect(streams(described) == ("helloworld", "ok"))
+        #expect(described.last == "close 10.1.0.1:40001-10.2.0.1:80")
+        #expect(!described.contains { $0.hasPrefix("problem") || $0.hasPrefix("gap") })
+    }
+
+    @Test func identicalRetransmissionsAreQuietAndConflictsAreReported() throws {
+        var flow = Flow()
+        flow.add(.send, 0x02, sequence: 0)
+        flow.add(.send, 0x18, "abcdef", sequence: 1)
+        flow.add(.send, 0x18, "abcdef", sequence: 1)    // same bytes again
+        flow.add(.send, 0x18, "defGHI", sequence: 4)    // overlaps "def", then new bytes
+        flow.add(.send, 0x18, "XY", sequence: 2)        // overlaps "bc" with other bytes
+        let described = try flow.read()
+        #expect(streams(described).send == "abcdefGHI")
+        #expect(described.filter { $0.hasPrefix("problem") } == ["problem CAPTURE.TCP-OVERLAP-CONFLICT"])
+    }
+
+    @Test func missingBytesBecomeAGapAndDecodingResumes() throws {
+        var limits = Limits.default
+        limits.maxMessageSize = 4  // the reordering buffer gives up quickly
+        var flow = Flow()
+        flow.add(.send, 0x02, sequence: 0)
+        flow.add(.send, 0x18, "ab", sequence: 1)
+        flow.add(.send, 0x18, "ef", sequence: 5)        // "cd" never captured
+        flow.add(.send, 0x18, "ghij", sequence: 7)
+        let described = try flow.read(limits: limits)
+        #expect(described.contains("gap send 2"))
+        #expect(streams(described).send == "abefghij")
+    }
+
+    @Test func sequenceNumbersWrapAround() throws {
+        var flow = Flow()
+        flow.add(.send, 0x02, sequence: UInt32.max - 2)
+        flow.add(.send, 0x18, "12", sequence: UInt32.max - 1)
+        flow.add(.send, 0x18, "34", sequence: 0)
+        flow.add(.send, 0x18, "56", sequence: 2)
+        #expect(streams(try flow.read()).send == "123456")
+    }
+
+    @Test func aConnectionSeenMidwayUsesThePortsToTellTheClient() throws {
+        var flow = Flow()
+        flow.add(.receive, 0x18, "from server", sequence: 7)  // no SYN in the capture
+        flow.add(.send, 0x18, "from client", sequence: 70)
+        let described = try flow.read()
+        #expect(described.first == "open 10.1.0.1:40001-10.2.0.1:80 10.1.0.1:40001→10.2.0.1:80")
+        #expect(streams(described) == ("from client", "from server"))
+    }
+
+    @Test func resetClosesAndStrayAcksOpenNothing() throws {
+        var flow = Flow()
+        flow.add(.send, 0x10, sequence: 5)          // a bare ACK of a connection already gone
+        flow.add(.send, 0x02, sequence: 0)
+        flow.add(.send, 0x18, "x", sequence: 1)
+        flow.add(.receive, 0x14, sequence: 9)       // RST
+        let described = try flow.read()
+        #expect(described.filter { $0.hasPrefix("open") }.count == 1)
+        #expect(described.last?.hasPrefix("close") == true)
+    }
+}
+
+@Suite struct LinkLayerTests {
+    private static let ipv4 = TCPSynthesizer(index: 1).segment(.send, flags: 0x18, payload: Array("hi".utf8), sequence: 1, ack: 0)
+
+    @Test func readsEveryLinkType() throws {
+        let ethernet: [UInt8] = [UInt8](repeating: 0xaa, count: 12) + [0x81, 0x00, 0, 1] + [0x08, 0x00] + Self.ipv4
+        let sll: [UInt8] = [UInt8](repeating: 0, count: 14) + [0x08, 0x00] + Self.ipv4
+        let sll2: [UInt8] = [0x08, 0x00] + [UInt8](repeating: 0, count: 18) + Self.ipv4
+        let null: [UInt8] = [2, 0, 0, 0] + Self.ipv4
+        for (linkType, frame) in [(UInt32(1), ethernet), (113, sll), (276, sll2), (0, null), (101, Self.ipv4), (228, Self.ipv4)] {
+            let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, frame)], linkType: linkType))))
+            #expect(streams(described).send == "hi", "link type \(linkType)")
+        }
+        let arp: [UInt8] = [UInt8](repeating: 0xaa, count: 12) + [0x08, 0x06] + [UInt8](repeating: 0, count: 28)
+        #expect(items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, arp)], linkType: 1)))).isEmpty)
+        let unknown = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, Self.ipv4), (2, Self.ipv4)], linkType: 147))))
+        #expect(unknown == ["problem CAPTURE.LINKTYPE-UNSUPPORTED"])
+    }
+
+    @Test func readsIPv6WithExtensionHeaders() throws {
+        var packet = ByteWriter()
+        let tcp = Array(Self.ipv4[20...])
+        packet.append(0x60); packet.append(contentsOf: [0, 0, 0])
+        packet.append(UInt16(8 + tcp.count), .big)
+        packet.append(0)  // next header: hop-by-hop options
+        packet.append(64)
+        packet.append(contentsOf: [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1])
+        packet.append(contentsOf: [UInt8](repeating: 0, count: 15) + [1])
+        packet.append(contentsOf: [6, 0, 1, 4, 0, 0, 0, 0])  // hop-by-hop: next TCP, 8 bytes
+        packet.append(contentsOf: tcp)
+        let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes)]))))
+        #expect(described.first == "open [2001:db8::1]:40001-[::1]:443 [2001:db8::1]:40001→[::1]:443")
+        #expect(streams(described).send == "hi")
+    }
+
+    @Test func fragmentsAndDamagedHeadersAreFindings() throws {
+        var fragment = Self.ipv4
+        fragment[6] = 0x20  // more fragments
+        var short = Self.ipv4
+        short[0] = 0x4f  // header length 60 > packet
+        let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, fragment), (2, short), (3, [0x45])]))))
+        #expect(described == ["problem CAPTURE.IP-FRAGMENT", "problem CAPTURE.IP-MALFORMED", "problem CAPTURE.IP-MALFORMED"])
+    }
+
+    @Test func addressesPrintLikeRFC5952() {
+        #expect(IPAddress([192, 168, 0, 1]).description == "192.168.0.1")
+        #expect(IPAddress([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
+        #expect(IPAddress([UInt8](repeating: 0, count: 16)).description == "::")
+    }
+}
+
+@Suite struct HARTests {
+    @Test func chromeExportsBecomeConnections() throws {
+        let har = #"""
+        {"log": {"version": "1.2", "entries": [
+          {"request": {"url": "wss://rtm.example/", "method": "GET", "headers": []},
+           "response": {"status": 101, "headers": [{"name": "sec-websocket-protocol", "value": "lc.protobuf2.3"}]},
+           "_webSocketMessages": [
+             {"type": "send", "time": 1700000000.5, "opcode": 2, "data": "CA4oAQ=="},
+             {"type": "receive", "time": 1700000000.75, "opcode": 1, "data": "{}"},
+             {"type": "receive", "time": 1700000001, "opcode": 9, "data": ""},
+             {"type": "sideways", "time": 1700000001, "opcode": 1, "data": "x"}]},
+          {"request": {"url": "wss://other.example/"}, "response": {"status": 101, "headers": []}},
+          {"request": {"url": "https://example/"}, "response": {"status": 200}}
+        ]}}
+        """#
+        let reader = try CaptureFile.open(try temporaryFile(Array(har.utf8), suffix: ".har"))
+        var described: [String] = []
+        var subprotocol: String?
+        while let item = reader.next() {
+            if case .event(let event) = item, case .open(let info) = event.kind { subprotocol = info.subprotocol }
+            switch item {
+            case .problem(let finding): described.append("problem \(finding.ruleID)")
+            case .event(let event):
+                switch event.kind {
+                case .message(let message): described.append("\(message.direction.rawValue) \(message.frameType) \(message.payload.count) @\(event.time ?? 0)")
+                default: described.append("\(event.kind)".split(separator: "(").first.map(String.init) ?? "")
+                }
+            }
+        }
+        #expect(subprotocol == "lc.protobuf2.3")
+        #expect(described == [
+            "open", "send binary 4 @1700000000500000", "receive text 2 @1700000000750000", "problem CAPTURE.HAR-BAD-MESSAGE", "close",
+            "problem CAPTURE.HAR-NO-WEBSOCKET-MESSAGES",
+        ])
+    }
+
+    @Test func formatsAreRecognised() throws {
+        #expect(try CaptureFile.format(of: try temporaryFile(Array(#"{"log":{"entries":[]}}"#.utf8))) == .har)
+        #expect(try CaptureFile.format(of: try temporaryFile(Array("{\n  \"log\": {}\n}".utf8))) == .har)
+        #expect(try CaptureFile.format(of: try temporaryFile(Array("{\"dir\":\"send\",\"text\":\"x\"}\n".utf8))) == .jsonl)
+        #expect(try CaptureFile.format(of: try temporaryFile(pcap([])) ) == .pcap)
+        #expect(try CaptureFile.format(of: try temporaryFile(PcapngWriter().bytes)) == .pcapng)
+        #expect(try CaptureFile.format(of: try temporaryFile(Array("GIF89a".utf8))) == nil)
+    }
+}
