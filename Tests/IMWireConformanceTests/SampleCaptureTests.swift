@@ -44,6 +44,15 @@ import Testing
         #expect(report.summary().isEmpty)
     }
 
+    @Test func theRecordedCaptureIsClean() throws {
+        // Recorded by Tests/CrossCheck/real_capture.py: Python websockets on 127.0.0.1, dumpcap.
+        let report = try check("Fixtures/captures/leancloud-real.pcapng")
+        #expect(report.allFindings.filter { $0.severity >= .warning }.isEmpty, "\(report.allFindings)")
+        #expect(report.connections.count == 1)
+        #expect(report.connections.first?.subprotocol == "lc.protobuf2.3")
+        #expect(report.connections.first?.messages == 12)
+    }
+
     @Test func theWebSocketSampleNegotiatesLikeItsHandshake() throws {
         let report = try check("Fixtures/captures/leancloud-websocket.jsonl")
         #expect(report.connections.first?.subprotocol == "lc.protobuf2.3")
