@@ -34,8 +34,15 @@ struct Check: ParsableCommand {
     @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
 
-    @Option(help: "Output: text or json.")
-    var format: OutputFormat = .text
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, sarif, html
+    }
+
+    @Option(help: "Report format: text, json (Spec/report-json.md), junit, sarif, html (one self-contained page).")
+    var format: ReportFormat = .text
+
+    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
+    var output: String?
 
     @Option(help: "Seconds a request may wait for its reply (SDK defaults: Java 10, JS 20, Swift/ObjC 30).")
     var timeout: Double = 30
@@ -81,24 +88,36 @@ struct Check: ParsableCommand {
 
         let reader: any CaptureSource
         do { reader = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
+        if format == .html { options.timelineLimit = HTMLReport.timelineLimit }
         let checker = Checker(options: options)
+        let progress = Progress(path: capture)
         var events = 0
         var problems = 0
         while let item = reader.next() {
             if case .event = item { events += 1 } else { problems += 1 }
             checker.consume(item)
+            if events & 0xfff == 0 { progress.update(reader.bytesRead) }
         }
+        progress.finish()
         if events == 0, problems > 0 {
             throw unreadable("\(capture): nothing in it could be read as a capture event (see Spec/capture-jsonl.md)")
         }
         let report = checker.finish(source: capture)
         if let annotate { try writeAnnotated(report, to: annotate) }
+        let text: String
         switch format {
         case .text:
-            let useColor = color == .always || (color == .auto && isatty(1) != 0)
-            print(TextReport.render(report, threshold: severity, color: useColor), terminator: "")
-        case .json:
-            print(JSONReport.render(report, threshold: severity), terminator: "")
+            let useColor = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
+            text = TextReport.render(report, threshold: severity, color: useColor)
+        case .json: text = JSONReport.render(report, threshold: severity)
+        case .junit: text = JUnitReport.render(report, threshold: severity)
+        case .sarif: text = SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version)
+        case .html: text = HTMLReport.render(report, threshold: severity)
+        }
+        if let output {
+            do { try TextFile.write(text, to: output) } catch { throw unreadable(error.description) }
+        } else {
+            print(text, terminator: "")
         }
         throw ExitCode(report.exitCode(threshold: severity))
     }
@@ -128,5 +147,31 @@ struct Check: ParsableCommand {
         } catch {
             throw unreadable("--annotate: \(error)")
         }
+    }
+}
+
+/// A progress line on standard error while a large capture is read, only when stderr is a terminal.
+final class Progress {
+    private let total: Int
+    private let active: Bool
+    private var shown = -1
+
+    init(path: String) {
+        var info = stat()
+        total = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        active = isatty(2) != 0 && total > 8 << 20
+    }
+
+    func update(_ read: Int) {
+        guard active, total > 0 else { return }
+        let percent = min(100, read * 100 / total)
+        guard percent != shown else { return }
+        shown = percent
+        let bar = String(repeating: "#", count: percent / 4) + String(repeating: ".", count: 25 - percent / 4)
+        print("\r[\(bar)] \(percent)% of \(total >> 20) MiB", terminator: "", to: &standardError)
+    }
+
+    func finish() {
+        if active, shown >= 0 { print("\r\u{1b}[K", terminator: "", to: &standardError) }
     }
 }

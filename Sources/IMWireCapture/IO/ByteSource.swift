@@ -19,6 +19,8 @@ public final class FileByteSource {
     private let ownsFile: Bool
     private var buffer: [UInt8]
     public let path: String
+    /// Bytes read from the file so far.
+    public private(set) var bytesRead = 0
 
     public init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
         self.path = path
@@ -49,6 +51,7 @@ public final class FileByteSource {
     /// The next chunk, or nil at end of file.
     public func read() -> ArraySlice<UInt8>? {
         let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        bytesRead += count
         return count > 0 ? buffer[0..<count] : nil
     }
 

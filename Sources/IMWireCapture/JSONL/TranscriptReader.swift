@@ -17,6 +17,8 @@ public final class TranscriptReader {
         self.limits = limits
     }
 
+    public var bytesRead: Int { source.bytesRead }
+
     /// The next item, or nil at the end of the file.
     public func next() -> CaptureItem? {
         while queue.isEmpty {

@@ -4,6 +4,12 @@ import IMWireCore
 public protocol CaptureSource: AnyObject {
     /// The next event or problem; nil at the end.
     func next() -> CaptureItem?
+    /// Bytes of the file read so far, for progress displays.
+    var bytesRead: Int { get }
+}
+
+extension CaptureSource {
+    public var bytesRead: Int { 0 }
 }
 
 extension TranscriptReader: CaptureSource {}

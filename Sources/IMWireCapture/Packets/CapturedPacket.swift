@@ -41,6 +41,8 @@ public enum PacketItem: Sendable {
 public protocol PacketReader: AnyObject {
     /// The next packet or problem; nil at the end of the file (or after damage that ends it).
     func next() -> PacketItem?
+    /// Bytes of the file consumed so far.
+    var bytesRead: Int { get }
 }
 
 extension Finding {

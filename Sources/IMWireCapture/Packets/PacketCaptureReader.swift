@@ -34,6 +34,8 @@ public final class PacketCaptureReader {
         firstBytes.count >= 4 && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a] || PcapReader.magics.contains(Array(firstBytes[0..<4])))
     }
 
+    public var bytesRead: Int { packets.bytesRead }
+
     public func next() -> CaptureItem? {
         while queue.isEmpty, !finished {
             guard let item = packets.next() else {

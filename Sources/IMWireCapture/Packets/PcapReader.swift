@@ -42,6 +42,8 @@ public final class PcapReader: PacketReader {
         }
     }
 
+    public var bytesRead: Int { input.offset }
+
     public func next() -> PacketItem? {
         if !pending.isEmpty { return pending.removeFirst() }
         guard !finished else { return nil }

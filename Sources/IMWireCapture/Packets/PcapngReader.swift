@@ -47,6 +47,8 @@ public final class PcapngReader: PacketReader {
         }
     }
 
+    public var bytesRead: Int { input.offset }
+
     public func next() -> PacketItem? {
         while pending.isEmpty, !finished { readBlock() }
         return pending.isEmpty ? nil : pending.removeFirst()

@@ -29,6 +29,8 @@ public struct CheckOptions: Sendable {
     public var leancloud: LeanCloudSessionOptions
     public var yun2win: Yun2winSessionOptions
     public var ruleActions: [RuleID: RuleAction]
+    /// How many messages per connection the report keeps for diagrams (0: none).
+    public var timelineLimit: Int = 0
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
                 leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),

@@ -4,36 +4,10 @@ import IMWireCore
 /// The conformance pipeline: capture events in, per-connection findings out. Connections are
 /// independent; each gets its dialect's session when its dialect is known.
 public final class Checker {
-    private final class Connection {
-        let id: String
-        var info = ConnectionInfo()
-        var dialect: Dialect?
-        var session: (any DialectSession)?
-        var undecidable = false
-        var messages = 0
-        var bytes = 0
-        var firstTime: Int64?
-        var lastTime: Int64?
-        var closed = false
-        /// The WebSocket close code, when a close frame carried one.
-        var closeCode: Int?
-        /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages.
-        var transport: TransportReader
-        /// Directions whose stream lost bytes: the rest of them cannot be framed again.
-        var brokenDirections: Set<Direction> = []
-        var findings: [Finding] = []
-        var droppedFindings = 0
-
-        init(id: String, limits: Limits) {
-            self.id = id
-            transport = TransportReader(limits: limits)
-        }
-    }
-
     public let options: CheckOptions
     /// Called with every application message as the checker reads it (`imwire convert`).
     public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
-    private var connections: [String: Connection] = [:]
+    private var connections: [String: ConnectionState] = [:]
     private var order: [String] = []
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
@@ -43,9 +17,9 @@ public final class Checker {
         self.options = options
     }
 
-    private func connection(_ id: String) -> Connection {
+    private func connection(_ id: String) -> ConnectionState {
         if let existing = connections[id] { return existing }
-        let created = Connection(id: id, limits: options.limits)
+        let created = ConnectionState(id: id, limits: options.limits)
         connections[id] = created
         order.append(id)
         return created
@@ -53,7 +27,7 @@ public final class Checker {
 
     /// Records a finding on a connection. `frame` and `line` are where the event being handled sits;
     /// a finding about an earlier frame (an unanswered request) keeps its own frame and gets no line.
-    private func add(_ finding: Finding, to connection: Connection, line: Int?, frame: Int? = nil) {
+    private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
         guard var resolved = options.resolve(finding) else { return }
         resolved.location.connection = connection.id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
@@ -98,10 +72,16 @@ public final class Checker {
             conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options, context: context) }
         case .message(let message):
             deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
+            if conn.session != nil {
+                conn.account.decoded += message.payload.count
+            } else {
+                conn.account.skip(message.payload.count, because: "no decoder for the connection's dialect")
+            }
         case .stream(let direction, let bytes):
             stream(bytes, direction: direction, to: conn, at: EventPlace(time: time, line: event.line, packet: event.packet))
         case .gap(let direction, let count):
             conn.brokenDirections.insert(direction)
+            conn.account.lost += count
             let side = direction == .send ? "client → server" : "server → client"
             add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 to: conn, line: nil, frame: event.packet)
@@ -112,18 +92,23 @@ public final class Checker {
     }
 
     /// One message for the connection's dialect session (attached on the first message).
-    private func deliver(_ message: CapturedMessage, to conn: Connection, time: Int64, line: Int?, frame: Int) {
+    private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
         onMessage?(conn.id, conn.info, time, message)
         conn.messages += 1
-        conn.bytes += message.payload.count
         if conn.closed {
             add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
         }
         if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: line, frame: frame) }
-        guard var session = conn.session else { return }
+        guard var session = conn.session else {
+            conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
+                        limit: options.timelineLimit)
+            return
+        }
         conn.session = nil  // keep the session uniquely referenced while it mutates
         let findings = session.observe(message, time: time, frameIndex: frame)
         conn.session = session
+        conn.record(frame: frame, time: time, direction: message.direction,
+                    summary: session.lastSummary ?? "\(message.payload.count) bytes", limit: options.timelineLimit)
         for finding in findings { add(finding, to: conn, line: line, frame: frame) }
     }
 
@@ -135,15 +120,22 @@ public final class Checker {
     }
 
     /// Transport bytes of one direction, through the connection's `TransportReader`.
-    private func stream(_ bytes: [UInt8], direction: Direction, to conn: Connection, at place: EventPlace) {
+    private func stream(_ bytes: [UInt8], direction: Direction, to conn: ConnectionState, at place: EventPlace) {
         guard !conn.brokenDirections.contains(direction) else {
-            conn.bytes += bytes.count
+            conn.account.skip(bytes.count, because: "after a gap in the stream")
             return
         }
         handle(conn.transport.feed(bytes, direction: direction), conn: conn, at: place, direction: direction)
+        if conn.transport.isIgnoring {
+            conn.account.skip(bytes.count, because: "not a WebSocket connection, or its upgrade failed")
+        } else if conn.undecidable {
+            conn.account.skip(bytes.count, because: "no decoder for the connection's dialect")
+        } else {
+            conn.account.decoded += bytes.count
+        }
     }
 
-    private func handle(_ outputs: [TransportReader.Output], conn: Connection, at place: EventPlace, direction: Direction?) {
+    private func handle(_ outputs: [TransportReader.Output], conn: ConnectionState, at place: EventPlace, direction: Direction?) {
         func located(_ finding: Finding) -> Finding {
             var copy = finding
             copy.location.time = copy.location.time ?? place.time
@@ -170,7 +162,7 @@ public final class Checker {
         }
     }
 
-    private func attachSession(_ conn: Connection, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
+    private func attachSession(_ conn: ConnectionState, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
         var dialect = options.dialect ?? conn.dialect
         if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
             dialect = guessed
@@ -197,9 +189,10 @@ public final class Checker {
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
             }
             reports.append(ConnectionReport(
-                id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, messages: conn.messages,
-                bytes: conn.bytes, firstTime: conn.firstTime, lastTime: conn.lastTime,
-                findings: conn.findings.sorted(by: Finding.reportOrder), droppedFindings: conn.droppedFindings))
+                id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
+                server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
+                lastTime: conn.lastTime, findings: conn.findings.sorted(by: Finding.reportOrder),
+                droppedFindings: conn.droppedFindings, timeline: conn.timeline, timelineDropped: conn.timelineDropped))
         }
         return CheckReport(source: source, firstTime: firstTime, connections: reports, captureFindings: captureFindings)
     }

@@ -12,6 +12,12 @@ public protocol DialectSession {
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
     /// The connection ended (or the capture did) at `time`.
     mutating func finish(at time: Int64?) -> [Finding]
+    /// A one-line label of the last message observed (`session/open i=1`), for reports.
+    var lastSummary: String? { get }
+}
+
+extension DialectSession {
+    public var lastSummary: String? { nil }
 }
 
 /// What the sessions of one capture share across connections: a client's later connections

@@ -9,6 +9,7 @@ struct LeanCloudConnectionSession: DialectSession {
     let subprotocol: LeanCloudSubprotocol?
     let limits: Limits
     var tracker: LeanCloudSessionTracker
+    private(set) var lastSummary: String?
 
     init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
         self.subprotocol = subprotocol
@@ -30,6 +31,7 @@ struct LeanCloudConnectionSession: DialectSession {
             }
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
+        lastSummary = decoded.summary
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
         for index in findings.indices {

@@ -36,6 +36,12 @@ struct TransportReader {
         self.limits = limits
     }
 
+    /// True once the bytes are no longer read (a failed upgrade, an unusable head).
+    var isIgnoring: Bool {
+        if case .ignored = mode { return true }
+        return false
+    }
+
     var isWebSocket: Bool {
         switch mode {
         case .handshake, .webSocket: true

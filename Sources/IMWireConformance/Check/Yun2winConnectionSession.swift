@@ -10,6 +10,7 @@ struct Yun2winConnectionSession: DialectSession {
     private var connection: Yun2winConnection
     private let context: CaptureContext
     private var lastFrame = 0
+    private(set) var lastSummary: String?
 
     init(options: CheckOptions, context: CaptureContext) {
         connection = Yun2winConnection(options: options.yun2win, limits: options.limits, kickedUIDs: context.kickedYun2winUIDs)
@@ -18,9 +19,11 @@ struct Yun2winConnectionSession: DialectSession {
 
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
-        let findings = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex).findings
+        let observed = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex)
         context.kickedYun2winUIDs.formUnion(connection.kickedUIDs)
-        return findings
+        // Raw TCP chunks can hold several packets, or only part of one.
+        lastSummary = observed.packets.isEmpty ? "(part of a packet)" : observed.packets.map(\.summary).joined(separator: ", ")
+        return observed.findings
     }
 
     mutating func finish(at time: Int64?) -> [Finding] {

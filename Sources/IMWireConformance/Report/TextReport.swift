@@ -45,6 +45,7 @@ public enum TextReport {
             if connection.droppedFindings > 0 {
                 lines.append("  … \(connection.droppedFindings) more findings not kept (Limits.maxFindingsPerConnection)")
             }
+            lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
         }
         let all = report.allFindings
         let hidden = all.filter { $0.severity < threshold }.count

@@ -1,0 +1,57 @@
+import IMWireCore
+
+/// `--format sarif`: SARIF 2.1.0 for code-scanning UIs. Each finding is a result on the
+/// capture file, with the connection and frame as its logical location and the byte offset
+/// (inside the frame) as a property; the rule catalogue is the tool's rule list.
+public enum SARIFReport {
+    public static func render(_ report: CheckReport, threshold: Severity, version: String) -> String {
+        let findings = report.allFindings.filter { $0.severity >= threshold }
+        let usedRules = Set(findings.map(\.ruleID))
+        let rules: [JSONValue] = RuleCatalog.all.filter { usedRules.contains($0.id) }.map { rule in
+            ["id": .string(rule.id.rawValue), "shortDescription": ["text": .string(rule.summary)],
+             "defaultConfiguration": ["level": .string(level(rule.severity))],
+             "properties": ["layer": .string(rule.layer.rawValue), "specRef": .string(rule.specRef)]]
+        }
+        let results: [JSONValue] = findings.map { finding in
+            var result = JSONObject()
+            result.append("ruleId", .string(finding.ruleID.rawValue))
+            result.append("level", .string(level(finding.severity)))
+            result.append("message", ["text": .string(finding.message)])
+            var location = JSONObject()
+            location.append("physicalLocation", ["artifactLocation": ["uri": .string(report.source)]])
+            var name = finding.location.connection ?? "capture"
+            if let frame = finding.location.frameIndex { name += "/frame \(frame)" }
+            location.append("logicalLocations", [["fullyQualifiedName": .string(name), "kind": "object"]])
+            result.append("locations", [.object(location)])
+            var properties = JSONObject()
+            if let offset = finding.offset { properties.append("byteOffset", .number(JSONNumber(offset))) }
+            if let line = finding.location.line { properties.append("line", .number(JSONNumber(line))) }
+            if let time = finding.location.time { properties.append("timeMicroseconds", .number(JSONNumber(time))) }
+            if let direction = finding.location.direction { properties.append("direction", .string(direction.rawValue)) }
+            if let subject = finding.subject { properties.append("subject", .string(subject)) }
+            properties.append("specRef", .string(finding.specRef))
+            result.append("properties", .object(properties))
+            return .object(result)
+        }
+        let run: JSONValue = [
+            "tool": ["driver": ["name": "imwire", "version": .string(version), "informationUri": "https://github.com/imwire/imwire",
+                                "rules": .array(rules)]],
+            "artifacts": [["location": ["uri": .string(report.source)]]],
+            "results": .array(results),
+        ]
+        let root: JSONValue = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [run],
+        ]
+        return JSONWriter.pretty(root) + "\n"
+    }
+
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "note"
+        }
+    }
+}
