@@ -49,9 +49,15 @@ public enum JUnitReport {
 
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }
 
-    /// Rules that could fire on this connection: its dialect's, and the dialect-free layers'.
+    /// Rules that could fire on this connection: its dialect's, the transport its dialect uses
+    /// (MQTT for yun2win, socket.io for NIM and JMessage), and the dialect-free layers'.
     static func applies(_ rule: Rule, to connection: ConnectionReport) -> Bool {
-        rule.dialect == nil ? rule.layer != .capture || family(rule) == "CAPTURE" : rule.dialect == connection.dialect
+        if let dialect = rule.dialect { return dialect == connection.dialect }
+        switch rule.layer {
+        case .mqtt: return connection.dialect == .yun2win
+        case .socketio: return connection.dialect == .nim || connection.dialect == .jmessage
+        default: return true
+        }
     }
 
     private static func line(_ finding: Finding) -> String {
