@@ -12,6 +12,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // writes the pcapng the capture benchmark reads (capture-benchmark.sh)
+        .executableTarget(
+            name: "CaptureGenerator",
+            dependencies: [.product(name: "IMWire", package: "IMWire")],
+            path: "CaptureGenerator"
+        ),
+
         // baseline: raw system zlib, for the permessage-deflate comparison
         .systemLibrary(name: "CZlibBaseline", path: "CZlibBaseline"),
 

@@ -37,6 +37,15 @@ public struct PcapngWriter {
         bytes += writer.bytes
     }
 
+    /// A writer whose output continues a file already started by another writer with the same
+    /// interfaces (no new section header): for writing a large capture in pieces.
+    public static func continuation(linkTypes: [UInt32] = [101]) -> PcapngWriter {
+        var writer = PcapngWriter()
+        for linkType in linkTypes { _ = writer.interface(for: linkType) }
+        writer.bytes.removeAll()
+        return writer
+    }
+
     /// The interface index for a link type, described on first use.
     private mutating func interface(for linkType: UInt32) -> UInt32 {
         if let index = interfaces[linkType] { return index }
