@@ -118,6 +118,12 @@ public struct JMessageSessionTracker: Sendable {
     /// Observes one event; returns the session findings it causes (no location: the caller's).
     public mutating func observe(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
+        // A re-send answers its own ack timeout: book it before the timeouts run.
+        if event.kind == .request || event.kind == .reply, let rid = event.rid, pending[rid]?.event == event.name {
+            observeClient(event, time: time, frameIndex: frameIndex, into: &findings)
+            expire(before: time, into: &findings)
+            return findings
+        }
         expire(before: time, into: &findings)
         switch event.kind {
         case .request, .reply: observeClient(event, time: time, frameIndex: frameIndex, into: &findings)

@@ -61,13 +61,15 @@ public enum NIMDecoder {
         for (index, item) in items.enumerated() {
             guard let parameter = parameter(item, index: index, at: qOffset, &findings) else { continue }
             var named = parameter
+            named.name = nil
             if let spec = specs?[safe: index] {
                 named.name = spec.name
                 if !spec.types.isEmpty, !spec.types.contains(where: { $0.rawValue == parameter.type }) {
                     findings.append(NIMRules.qMismatch.finding(
                         "Q[\(index)] \(spec.name) is \(parameter.type), expected \(spec.types.map(\.rawValue).joined(separator: " or "))", at: qOffset))
                 }
-                if let map = spec.tagMap, case .object(let value) = parameter.value {
+                // An item already reported as malformed (name "") is not read through the tag map.
+                if let map = spec.tagMap, parameter.name == nil, case .object(let value) = parameter.value {
                     named.fields = .object(PropertyNaming.name(value, map, at: qOffset, &findings))
                 }
             }
@@ -97,6 +99,7 @@ public enum NIMDecoder {
         }
         if let problem = problem(known, value) {
             findings.append(NIMRules.qItemInvalid.finding("Q[\(index)] \(type): \(problem)", at: offset))
+            return NIMParameter(type: type, value: value, name: "", fields: nil)
         }
         return NIMParameter(type: type, value: value)
     }
