@@ -42,6 +42,9 @@ let package = Package(
         // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
         .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
 
+        // transport framing: socket.io 0.9 (protocol 1) and engine.io 3 / socket.io protocol 4, text of one WebSocket message
+        .target(name: "IMWireSocketIO", dependencies: ["IMWireCore"]),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
@@ -56,11 +59,14 @@ let package = Package(
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
         .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT"]),
 
-        // dialect: NetEase YunXin / NIM (status codes and enums today; the codec comes with its issue)
-        .target(name: "IMWireNIM", dependencies: ["IMWireCore"]),
+        // dialect: NetEase YunXin / NIM web link (JSON over socket.io 0.9): commands, tag maps, session, status codes
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO"]),
 
-        // dialect: JPush JMessage (status codes and enums today; the codec comes with its issue)
-        .target(name: "IMWireJMessage", dependencies: ["IMWireCore"]),
+        // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
+        .target(
+            name: "IMWireJMessage",
+            dependencies: ["IMWireCore", "IMWireSocketIO", .product(name: "Crypto", package: "swift-crypto")]
+        ),
 
         // registry: every vendor's status-code and enum tables, classification and reconnect advice
         .target(
@@ -76,7 +82,7 @@ let package = Package(
             name: "IMWireConformance",
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireRegistry",
+                "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage",
             ]
         ),
 
@@ -84,8 +90,8 @@ let package = Package(
         .target(
             name: "IMWire",
             dependencies: [
-                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud", "IMWireYun2win",
-                "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture", "IMWireConformance",
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
+                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture", "IMWireConformance",
             ]
         ),
         .executableTarget(
@@ -109,8 +115,9 @@ let package = Package(
             dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
         .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
-        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
-        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
+        .testTarget(name: "IMWireSocketIOTests", dependencies: ["IMWireSocketIO"]),
+        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM", "IMWireSocketIO"]),
+        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture"]),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),

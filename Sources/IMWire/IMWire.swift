@@ -8,5 +8,6 @@
 @_exported import IMWireMQTT
 @_exported import IMWireNIM
 @_exported import IMWireRegistry
+@_exported import IMWireSocketIO
 @_exported import IMWireWebSocket
 @_exported import IMWireYun2win

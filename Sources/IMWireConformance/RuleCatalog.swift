@@ -1,8 +1,11 @@
 import IMWireCapture
 import IMWireCore
 import IMWireCompression
+import IMWireJMessage
 import IMWireLeanCloud
 import IMWireMQTT
+import IMWireNIM
+import IMWireSocketIO
 import IMWireWebSocket
 import IMWireYun2win
 
@@ -11,7 +14,7 @@ import IMWireYun2win
 public enum RuleCatalog {
     public static let all: [Rule] =
         CaptureRules.all + CheckRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
-        + LeanCloudRules.all + Yun2winRules.all
+        + SocketIORules.all + LeanCloudRules.all + Yun2winRules.all + NIMRules.all + JMessageRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 }

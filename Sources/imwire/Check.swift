@@ -56,6 +56,21 @@ struct Check: ParsableCommand {
     @Option(help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.")
     var masterKey: String?
 
+    @Option(help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).")
+    var nimTimeout: Double = 8
+
+    @Option(help: "NIM: seconds between heartbeats 1_2 (Web SDK heartbeatInterval 30).")
+    var nimHeartbeat: Double = 30
+
+    @Option(help: "JMessage: seconds a request may wait for the server's ack (ACK_TIMEOUT 5).")
+    var jmessageAckTimeout: Double = 5
+
+    @Option(help: "JMessage: seconds an acknowledged request may wait for its response (RESP_TIMEOUT 30).")
+    var jmessageResponseTimeout: Double = 30
+
+    @Option(help: "JMessage master secret: verify the MD5 signature of c_init.")
+    var secret: String?
+
     @Option(help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng"))
     var annotate: String?
 
@@ -81,7 +96,14 @@ struct Check: ParsableCommand {
 
     func run() throws {
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
-        guard timeout > 0, ackTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+        guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
+            throw ValidationError("timeouts must be positive")
+        }
+        options.nim.requestTimeout = Int64(nimTimeout * 1_000_000)
+        options.nim.heartbeatInterval = Int64(nimHeartbeat * 1_000_000)
+        options.jmessage.ackTimeout = Int64(jmessageAckTimeout * 1_000_000)
+        options.jmessage.responseTimeout = Int64(jmessageResponseTimeout * 1_000_000)
+        options.jmessage.secret = secret
         options.leancloud.requestTimeout = Int64(timeout * 1_000_000)
         options.leancloud.ackTimeout = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.leancloud.credentials = .init(appID: appId, masterKey: masterKey) }

@@ -13,10 +13,10 @@ struct Decode: ParsableCommand {
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(help: "The frame as hex (protobuf encoding; mqtt and yun2win: one packet or a stream of packets).")
+    @Option(help: "The frame as hex (protobuf encoding; mqtt and yun2win: one packet or a stream of packets; jmessage: a binary frame).")
     var hex: String?
 
-    @Option(help: "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command).")
+    @Option(help: "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command; nim, jmessage: a WebSocket text message).")
     var text: String?
 
     @Flag(help: "Treat each input line as one frame (hex for protobuf, mqtt and yun2win, text otherwise); print one JSON result per line.")
@@ -25,7 +25,7 @@ struct Decode: ParsableCommand {
     @Option(help: "mqtt and yun2win: the MQTT version, 3.1 or 3.1.1 (default: from a CONNECT in the input, else 3.1.1).")
     var mqttVersion: MQTTVersion?
 
-    @Option(help: "yun2win: which way the bytes went, send (client to server) or receive (default: inferred from each payload).")
+    @Option(help: "yun2win, nim, jmessage: which way the message went, send (client to server) or receive (default: inferred from each payload).")
     var direction: Direction?
 
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
@@ -35,7 +35,7 @@ struct Decode: ParsableCommand {
     var file: String?
 
     func validate() throws {
-        try options.requireSupportedDialect([.leancloud, .mqtt, .yun2win])
+        try options.requireSupportedDialect([.leancloud, .mqtt, .yun2win, .nim, .jmessage])
         if options.dialect == .mqtt, text != nil { throw ValidationError("--text is for LeanCloud text encodings and yun2win payloads") }
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
         guard sources == 1 || (sources == 0 && lines) else {
@@ -45,6 +45,7 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         if options.dialect == .mqtt || options.dialect == .yun2win { return try runMQTT() }
+        if options.dialect == .nim || options.dialect == .jmessage { return try runSocketIO() }
         let codec = LeanCloudCodec(encoding: options.encoding)
         if lines {
             let input = try readInput(binaryAsHex: true)

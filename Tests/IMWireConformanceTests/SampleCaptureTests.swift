@@ -1,4 +1,5 @@
 import IMWire
+@testable import IMWireConformance
 import Testing
 
 @Suite struct SampleCaptureTests {
@@ -93,5 +94,36 @@ import Testing
         let json = try JSONParser.parse(JSONReport.render(first, threshold: .warning))
         #expect(json["exitCode"]?.int64Value == 1)
         #expect(json["connections"]?.arrayValue?.count == 2)
+    }
+}
+
+@Suite struct SocketIOSampleCaptureTests {
+    /// The NIM and JMessage samples: every finding at `threshold` (info) and above, exactly.
+    @Test(arguments: ["nim-login-sync-send-kicked", "jmessage-group-803005"])
+    func samplesYieldTheirExpectedRules(name: String) throws {
+        let expected = try JSONParser.parse(try readText("Fixtures/captures/\(name).expected.json"))
+        let threshold = Severity(name: expected["threshold"]?.stringValue ?? "warning") ?? .warning
+        let rules = (expected["rules"]?.arrayValue ?? []).compactMap(\.stringValue)
+        var options = CheckOptions()
+        options.jmessage.secret = "master-secret-1"
+        let report = try check("Fixtures/captures/\(name).jsonl", options: options)
+        #expect(report.allFindings.filter { $0.severity >= threshold }.map(\.ruleID.rawValue).sorted() == rules.sorted())
+        #expect(!rules.isEmpty)
+        let dialect: Dialect = name.hasPrefix("nim") ? .nim : .jmessage
+        #expect(report.connections.allSatisfy { $0.dialect == dialect })
+    }
+
+    @Test func aWrongSecretFailsTheSignature() throws {
+        var options = CheckOptions()
+        options.jmessage.secret = "not-the-secret"
+        let report = try check("Fixtures/captures/jmessage-group-803005.jsonl", options: options)
+        #expect(report.summary() == ["j1#3 JM.SIGNATURE-INVALID"])
+    }
+
+    @Test func theURLNamesTheDialect() {
+        #expect(DialectSessions.dialect(forURL: "wss://weblink.netease.im/socket.io/1/websocket/8d2f0c") == .nim)
+        #expect(DialectSessions.dialect(forURL: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket") == .jmessage)
+        #expect(DialectSessions.dialect(for: ConnectionInfo(url: "wss://x/socket.io/?EIO=3&transport=websocket")) == .jmessage)
+        #expect(DialectSessions.dialect(forURL: "wss://rtm51.leancloud.cn/") == nil)
     }
 }

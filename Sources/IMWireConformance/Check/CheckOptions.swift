@@ -1,5 +1,7 @@
 import IMWireCore
+import IMWireJMessage
 import IMWireLeanCloud
+import IMWireNIM
 import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
@@ -28,18 +30,24 @@ public struct CheckOptions: Sendable {
     public var limits: Limits
     public var leancloud: LeanCloudSessionOptions
     public var yun2win: Yun2winSessionOptions
+    public var nim: NIMSessionOptions
+    /// Timeouts and, with `secret`, c_init signature verification.
+    public var jmessage: JMessageSessionOptions
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
                 leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),
-                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
+                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), nim: NIMSessionOptions = NIMSessionOptions(),
+                jmessage: JMessageSessionOptions = JMessageSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits
         self.leancloud = leancloud
         self.yun2win = yun2win
+        self.nim = nim
+        self.jmessage = jmessage
         self.ruleActions = ruleActions
     }
 

@@ -68,7 +68,7 @@ public final class Checker {
         switch event.kind {
         case .open(let info):
             conn.info = info
-            conn.dialect = options.dialect ?? info.dialect ?? info.subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:))
+            conn.dialect = options.dialect ?? DialectSessions.dialect(for: info)
             conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options, context: context) }
         case .message(let message):
             deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
@@ -148,7 +148,7 @@ public final class Checker {
                 conn.info.subprotocol = subprotocol ?? conn.info.subprotocol
                 conn.info.url = url ?? conn.info.url
                 for finding in findings { add(located(finding), to: conn, line: place.line, frame: place.packet) }
-                if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? subprotocol.flatMap(DialectSessions.dialect(forSubprotocol:)) {
+                if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? DialectSessions.dialect(for: conn.info) {
                     conn.dialect = dialect
                     conn.session = DialectSessions.make(dialect, info: conn.info, options: options, context: context)
                 }

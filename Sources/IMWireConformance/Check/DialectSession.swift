@@ -1,7 +1,10 @@
 import IMWireCapture
 import IMWireCore
+import IMWireJMessage
 import IMWireLeanCloud
 import IMWireMQTT
+import IMWireNIM
+import IMWireSocketIO
 import IMWireYun2win
 
 /// A dialect's view of one connection: decodes each message and tracks the session. Every
@@ -25,6 +28,8 @@ extension DialectSession {
 final class CaptureContext {
     /// yun2win uids kicked (PUBLISH returnCode 10) so far.
     var kickedYun2winUIDs: Set<String> = []
+    /// NIM accounts whose session ended (302/417/422 at login, kicked 2_5), with why.
+    var endedNIMAccounts: [String: String] = [:]
 }
 
 /// Chooses the session for a connection from the dialect and subprotocol the capture gives.
@@ -35,8 +40,25 @@ enum DialectSessions {
             LeanCloudConnectionSession(subprotocol: info.subprotocol.flatMap(LeanCloudSubprotocol.init), options: options)
         case .yun2win:
             Yun2winConnectionSession(options: options, context: context)
-        case .nim, .jmessage:
-            nil
+        case .nim:
+            NIMConnectionSession(options: options, context: context)
+        case .jmessage:
+            JMessageConnectionSession(options: options)
+        }
+    }
+
+    /// The dialect an open line reveals: its `dialect`, its subprotocol, or its URL path.
+    static func dialect(for info: ConnectionInfo) -> Dialect? {
+        info.dialect ?? info.subprotocol.flatMap(dialect(forSubprotocol:)) ?? info.url.flatMap(dialect(forURL:))
+    }
+
+    /// The dialect a connection's URL names: socket.io 0.9 (`/socket.io/1/websocket/<sid>`) is
+    /// NIM's web link, engine.io 3 (`/socket.io/?EIO=3&transport=websocket`) JMessage's.
+    static func dialect(forURL url: String) -> Dialect? {
+        switch SocketIOTransport.from(url: url).0 {
+        case .v09?: .nim
+        case .engineIO(let version, _, _)? where version == 3: .jmessage
+        default: nil
         }
     }
 
@@ -51,6 +73,7 @@ enum DialectSessions {
     /// A dialect for a connection that names none, if its first message decodes cleanly as one:
     /// an MQTT CONNECT is yun2win (the only MQTT dialect), a clean GenericCommand is LeanCloud.
     static func guess(_ message: CapturedMessage, limits: Limits) -> Dialect? {
+        if message.frameType == .text, let dialect = guessSocketIO(message, limits: limits) { return dialect }
         if message.frameType == .binary, message.payload.first == 0x10 {
             let packets = MQTTStreamDecoder.decodeAll(message.payload, options: MQTTDecodeOptions(limits: limits))
             if let first = packets.first, first.packet?.type == .connect,
@@ -65,3 +88,21 @@ enum DialectSessions {
     }
 }
 
+extension DialectSessions {
+    /// A socket.io 0.9 packet carrying a NIM request/response, a `1::` connect, or an engine.io
+    /// open / socket.io event read cleanly: NIM for the first two, JMessage for the others.
+    static func guessSocketIO(_ message: CapturedMessage, limits: Limits) -> Dialect? {
+        let bytes = message.payload
+        guard let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+        if bytes.count > 1, bytes[1] == UInt8(ascii: ":") {
+            let decoded = NIMCodec.decode(bytes, direction: message.direction, limits: limits)
+            let clean = decoded.findings.allSatisfy { $0.severity < .error }
+            let nimLike = decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
+            return clean && nimLike ? .nim : nil
+        }
+        let decoded = JMessageCodec.decode(bytes, direction: message.direction, limits: limits)
+        let clean = decoded.findings.allSatisfy { $0.severity < .error }
+        let engineLike = decoded.engineIO.engineIO?.handshake != nil || decoded.event?.spec != nil
+        return clean && engineLike ? .jmessage : nil
+    }
+}

@@ -38,6 +38,13 @@ public enum FixtureVerifier {
         "websocket/frame": WebSocketFixtures.verifyStream,
         "websocket/message": WebSocketFixtures.verifyStream,
         "websocket/handshake": WebSocketFixtures.verifyHandshake,
+        "nim/socketio": SocketIOFixtures.verifyV09,
+        "nim/packet": SocketIOFixtures.verifyNIMPacket,
+        "nim/sessions": SocketIOFixtures.verifyNIMSessions,
+        "jmessage/engineio": SocketIOFixtures.verifyEngineIO,
+        "jmessage/event": SocketIOFixtures.verifyJMessageEvent,
+        "jmessage/signature": SocketIOFixtures.verifySignature,
+        "jmessage/sessions": SocketIOFixtures.verifyJMessageSessions,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {

@@ -49,15 +49,15 @@ public enum JUnitReport {
 
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }
 
+    /// The dialects whose connections use a transport-level rule family.
+    static let transportFamilies: [String: Set<Dialect>] = ["MQTT": [.yun2win], "SIO": [.nim, .jmessage], "EIO": [.jmessage]]
+
     /// Rules that could fire on this connection: its dialect's, the transport its dialect uses
     /// (MQTT for yun2win, socket.io for NIM and JMessage), and the dialect-free layers'.
     static func applies(_ rule: Rule, to connection: ConnectionReport) -> Bool {
         if let dialect = rule.dialect { return dialect == connection.dialect }
-        switch rule.layer {
-        case .mqtt: return connection.dialect == .yun2win
-        case .socketio: return connection.dialect == .nim || connection.dialect == .jmessage
-        default: return true
-        }
+        guard let dialects = transportFamilies[family(rule)] else { return true }
+        return connection.dialect.map(dialects.contains) ?? false
     }
 
     private static func line(_ finding: Finding) -> String {

@@ -1,12 +1,15 @@
 import IMWireCore
+import IMWireJMessage
 import IMWireLeanCloud
+import IMWireNIM
+import IMWireSocketIO
 
 /// Generates the tables of `Spec/` from the code. A Spec file marks each generated block with
 /// `<!-- BEGIN GENERATED: name -->` … `<!-- END GENERATED: name -->`; `render` replaces the
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md", "Spec/leancloud.md"] + StatusSpec.files
+    public static let files = ["Spec/rules.md", "Spec/leancloud.md", "Spec/nim.md", "Spec/jmessage.md", "Spec/socketio.md"] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] = ([
         "rules": rulesTable,
@@ -16,6 +19,13 @@ public enum SpecGenerator {
         "leancloud-subprotocols": leanCloudSubprotocols,
         "leancloud-schema": leanCloudSchema,
         "leancloud-rules": { rules(LeanCloudRules.all) },
+        "socketio-rules": { rules(SocketIORules.all) },
+        "nim-commands": nimCommands,
+        "nim-tag-maps": nimTagMaps,
+        "nim-parameters": nimParameters,
+        "nim-rules": { rules(NIMRules.all) },
+        "jmessage-events": jmessageEvents,
+        "jmessage-rules": { rules(JMessageRules.all) },
     ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
 
     public struct RenderError: Error, CustomStringConvertible {
@@ -82,6 +92,43 @@ public enum SpecGenerator {
             LeanCloudSubprotocol.known.compactMap(LeanCloudSubprotocol.init).map { sub in [
                 "`\(sub.name)`", sub.encoding.rawValue, sub.encoding.isText ? "text" : "binary",
                 sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "", sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
+            ] })
+    }
+
+    static func nimCommands() -> String {
+        MarkdownTable.render(
+            ["sid_cid", "service", "command (cmdConfig)", "handler (packetConfig)", "response r[]", "started by"],
+            NIMCommands.all.map { command in [
+                "`\(command.key)`", command.service + (command.handlerService.map { " (handler: \($0))" } ?? ""),
+                command.command.map { "`\($0)`" } ?? "", command.handler.map { "`\($0)`" } ?? (command.isNotifyWrapper ? "notify wrapper" : ""),
+                command.response.joined(separator: ", "), command.origin == .request ? "client" : "server (INFERRED)",
+            ] })
+    }
+
+    static func nimTagMaps() -> String {
+        NIMTagMaps.all.map { map in
+            "#### \(map.name)\n\n" + MarkdownTable.render(["tag", "field"], map.fields.map { ["\($0.tag)", "`\($0.name)`"] })
+        }.joined(separator: "\n\n")
+    }
+
+    static func nimParameters() -> String {
+        MarkdownTable.render(
+            ["sid_cid", "command", "Q parameters (type, tag map)"],
+            NIMCommands.parameters.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+                let specs = NIMCommands.parameters[key] ?? []
+                let list = specs.map { spec in
+                    spec.name + (spec.types.isEmpty ? "" : ": " + spec.types.map(\.rawValue).joined(separator: "|"))
+                        + (spec.tagMap.map { " (\($0.name))" } ?? "") + (spec.required ? ", required" : "")
+                }
+                return ["`\(key)`", NIMCommands.all.first { $0.key == key }?.name ?? "", list.isEmpty ? "none" : list.joined(separator: "; ")]
+            })
+    }
+
+    static func jmessageEvents() -> String {
+        MarkdownTable.render(
+            ["event", "role", "payload always has", "since", "what it does"],
+            JMessageEvents.all.map { [
+                "`\($0.name)`", $0.role.rawValue, $0.required.map { "`\($0)`" }.joined(separator: ", "), $0.since, $0.summary,
             ] })
     }
 

@@ -1,0 +1,171 @@
+import IMWireCapture
+import IMWireCore
+import IMWireJMessage
+import IMWireNIM
+import IMWireSocketIO
+
+/// Fixture layers of the two socket.io dialects.
+/// NIM: `socketio` (a socket.io 0.9 message), `packet` (a NIM packet in one, with `direction`),
+/// `sessions` (connections of {t, dir, text} events through the tracker).
+/// JMessage: `engineio` (an engine.io message, text or `bytes_hex` with `"frame": "binary"`),
+/// `event` (a JMessage event, with `direction`), `signature` (c_init), `sessions`.
+enum SocketIOFixtures {
+    static func direction(_ fixture: Fixture) throws(Fixture.FormatError) -> Direction? {
+        try Yun2winFixtures.direction(fixture)
+    }
+
+    /// A malformed fixture may leave `decoded` out: then only its findings are compared.
+    static func compareDecoded(_ actual: JSONValue?, _ fixture: Fixture) -> [String] {
+        if !fixture.expected.isEmpty, fixture.object["decoded"] == nil { return [] }
+        return MQTTFixtures.compareDecoded(actual, fixture)
+    }
+
+    // MARK: NIM
+
+    static func verifyV09(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let input = try fixture.input()
+        let decoded = SocketIO09Decoder.decode(input)
+        var problems = FixtureVerifier.compare(decoded.findings, fixture.expected)
+        let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
+        problems += compareDecoded(json, fixture)
+        if fixture.expected.isEmpty, !decoded.framed, let packet = fixture.decoded?["packets"]?.arrayValue?.first {
+            do {
+                let encoded = Array(try SocketIOCanonicalJSON.decode09(packet).encoded.utf8)
+                if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
+            } catch { problems.append("decoded form does not encode: \(error)") }
+        }
+        return problems
+    }
+
+    static func verifyNIMPacket(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let input = try fixture.input()
+        let message = NIMCodec.decode(input, direction: try direction(fixture))
+        var problems = FixtureVerifier.compare(message.findings, fixture.expected)
+        problems += compareDecoded(message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), fixture)
+        if fixture.expected.isEmpty, let nim = fixture.decoded?.arrayValue?.first?["nim"], !nim.isNull {
+            do {
+                let encoded = NIMCodec.encode(try NIMCanonicalJSON.decode(nim))
+                if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
+            } catch { problems.append("decoded form does not encode: \(error)") }
+        }
+        return problems
+    }
+
+    /// `input.connections[{events: [{t, dir, text | hex}], end}]`, run in order.
+    static func events(_ fixture: Fixture) throws(Fixture.FormatError) -> [(events: [(Int64, Direction, [UInt8], Bool)], end: Int64?)] {
+        guard let connections = fixture.object["input"]?["connections"]?.arrayValue else {
+            throw Fixture.FormatError(description: "\(fixture.path): sessions need input.connections[{events[{t, dir, text|hex}], end}]")
+        }
+        var result: [(events: [(Int64, Direction, [UInt8], Bool)], end: Int64?)] = []
+        for (index, connection) in connections.enumerated() {
+            var list: [(Int64, Direction, [UInt8], Bool)] = []
+            for event in connection["events"]?.arrayValue ?? [] {
+                guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
+                      let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)) else {
+                    throw Fixture.FormatError(description: "\(fixture.path): connection \(index): an event needs t and dir")
+                }
+                if let text = event["text"]?.stringValue {
+                    list.append((time, way, Array(text.utf8), false))
+                } else if let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex) {
+                    list.append((time, way, bytes, true))
+                } else {
+                    throw Fixture.FormatError(description: "\(fixture.path): connection \(index): an event needs text or hex")
+                }
+            }
+            result.append((list, connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)))
+        }
+        return result
+    }
+
+    static func verifyNIMSessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        var ended: [String: String] = [:]
+        var findings: [Finding] = []
+        for connection in try events(fixture) {
+            var session = NIMConnection(endedAccounts: ended)
+            for (frame, event) in connection.events.enumerated() {
+                findings += session.observe(event.2, direction: event.1, time: event.0, frameIndex: frame + 1).findings
+            }
+            findings += session.finish(at: connection.end, frameIndex: connection.events.count)
+            ended = session.endedAccounts
+        }
+        return FixtureVerifier.compare(findings, fixture.expected)
+    }
+
+    // MARK: JMessage
+
+    static func verifyEngineIO(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let input = try fixture.input()
+        let binary = fixture.object["frame"]?.stringValue == "binary"
+        let message = EngineIOMessage.decode(input, binaryFrame: binary)
+        var problems = FixtureVerifier.compare(message.findings, fixture.expected)
+        problems += compareDecoded(message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), fixture)
+        if fixture.expected.isEmpty, let decoded = fixture.decoded {
+            do {
+                var packet = try SocketIOCanonicalJSON.decodeEngineIO(decoded["engineio"] ?? .null)
+                if let socketIO = decoded["socketio"], !socketIO.isNull {
+                    packet.payload = .text(try SocketIOCanonicalJSON.decodeSocketIO(socketIO).encoded)
+                }
+                let encoded = packet.encoded
+                if encoded.bytes != input || encoded.binaryFrame != binary {
+                    problems.append("re-encoded \(Hex.encode(encoded.bytes)) (binary \(encoded.binaryFrame))")
+                }
+            } catch { problems.append("decoded form does not encode: \(error)") }
+        }
+        return problems
+    }
+
+    static func verifyJMessageEvent(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let input = try fixture.input()
+        let secret = fixture.object["secret"]?.stringValue
+        let message = JMessageCodec.decode(input, direction: try direction(fixture), secret: secret)
+        var problems = FixtureVerifier.compare(message.findings, fixture.expected)
+        problems += compareDecoded(message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message), fixture)
+        if fixture.expected.isEmpty, let event = message.event {
+            let encoded = JMessageCodec.encode(event)
+            if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
+        }
+        return problems
+    }
+
+    static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        guard let input = fixture.object["input"]?.objectValue, let appkey = input["appkey"]?.stringValue,
+              let random = input["random_str"]?.stringValue, let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
+              let secret = input["secret"]?.stringValue, let message = fixture.object["message"]?.stringValue,
+              let signature = fixture.object["signature"]?.stringValue
+        else { throw Fixture.FormatError(description: "\(fixture.path): signature fixtures need input{appkey, timestamp, random_str, secret}, message, signature") }
+        var problems: [String] = []
+        let text = JMessageSignature.message(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)
+        if text != message { problems.append("message \"\(text)\", expected \"\(message)\"") }
+        var payload = JSONObject()
+        payload.append("appkey", .string(appkey))
+        payload.append("random_str", .string(random))
+        payload.append("signature", .string(signature))
+        payload.append("timestamp", input["timestamp"] ?? .null)
+        problems += FixtureVerifier.compare(JMessageSignature.check(payload, secret: secret, at: 0), fixture.expected)
+        return problems
+    }
+
+    static func verifyJMessageSessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let secret = fixture.object["input"]?["secret"]?.stringValue
+        var findings: [Finding] = []
+        for connection in try events(fixture) {
+            var session = JMessageConnection(options: JMessageSessionOptions(secret: secret))
+            for (frame, event) in connection.events.enumerated() {
+                findings += session.observe(event.2, binaryFrame: event.3, direction: event.1, time: event.0, frameIndex: frame + 1).findings
+            }
+            findings += session.finish(at: connection.end, frameIndex: connection.events.count)
+        }
+        return FixtureVerifier.compare(findings, fixture.expected)
+    }
+}
+
+/// How a JSON timestamp reads as text in the signed string.
+enum JMessageSignatureText {
+    static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.literal
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import IMWireCore
+import IMWireSocketIO
+
+/// Settings of a JMessage session check (µs).
+public struct JMessageSessionOptions: Sendable {
+    /// ACK_TIMEOUT: the ack must come this long after each send.
+    public var ackTimeout: Int64
+    /// RESP_TIMEOUT: the response must come this long after the ack.
+    public var responseTimeout: Int64
+    /// RETRY_TIMES: sends of one rid at most.
+    public var retryLimit: Int
+    /// How long a pushed message, sync or event may wait for the client's reply.
+    public var replyTimeout: Int64
+    /// The app's master secret: c_init signatures are verified when it is given.
+    public var secret: String?
+
+    public init(ackTimeout: Int64 = 5_000_000, responseTimeout: Int64 = 30_000_000, retryLimit: Int = 5,
+                replyTimeout: Int64 = 5_000_000, secret: String? = nil) {
+        self.ackTimeout = ackTimeout
+        self.responseTimeout = responseTimeout
+        self.retryLimit = retryLimit
+        self.replyTimeout = replyTimeout
+        self.secret = secret
+    }
+}
+
+/// Follows one JMessage Web connection: c_init then login before anything else; each request
+/// acknowledged by `ack {rid}` within 5 s (or re-sent with the same rid, at most 5 times) and
+/// answered by the same event with `code` within 30 s; every msg_sync message acknowledged
+/// with msg_recv_v2, every sync_* with its *_ack and key, event_type 1 with the client's reply;
+/// nothing after a forced logout (event_type 1 or 2). Time is an input (µs).
+public struct JMessageSessionTracker: Sendable {
+    public enum Phase: Sendable, Hashable {
+        case start
+        case initialized
+        case loggedIn
+        case loggedOut(eventType: Int64)
+    }
+
+    private struct Pending: Sendable {
+        let event: String
+        let role: JMessageEventRole
+        let firstFrame: Int
+        var lastSend: Int64
+        var sends: Int
+        var acked: Int64?
+        var reported = false
+    }
+
+    private struct Awaited: Sendable {
+        let what: String
+        let key: JSONValue?
+        let time: Int64
+        let frame: Int
+    }
+
+    public let options: JMessageSessionOptions
+    public private(set) var phase: Phase = .start
+    private var pending: [Int64: Pending] = [:]
+    /// msg_sync messages by msg_id, syncs by event name, events by event_id.
+    private var messages: [String: Awaited] = [:]
+    private var syncs: [String: Awaited] = [:]
+    private var events: [String: Awaited] = [:]
+    private var reportedBeforeInit = false
+    private var reportedBeforeLogin = false
+    private var reportedAfterLogout = false
+
+    public init(options: JMessageSessionOptions = JMessageSessionOptions()) { self.options = options }
+
+    private static func gap(_ from: Int64, _ to: Int64) -> Int64 {
+        let (value, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? Int64.max : value
+    }
+
+    private static func seconds(_ micros: Int64) -> String {
+        micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
+    }
+
+    private func located(_ finding: Finding, frame: Int, time: Int64, direction: Direction, subject: String) -> Finding {
+        var copy = finding
+        copy.location = Location(frameIndex: frame, time: time, direction: direction)
+        copy.subject = subject
+        return copy
+    }
+
+    private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        for rid in pending.keys.sorted() {
+            guard var request = pending[rid], !request.reported else { continue }
+            if let acked = request.acked {
+                guard request.role == .request, Self.gap(acked, time) > options.responseTimeout else { continue }
+                request.reported = true
+                findings.append(located(JMessageRules.responseMissing.finding(
+                    "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeout)) of its ack"),
+                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+            } else {
+                guard Self.gap(request.lastSend, time) > options.ackTimeout else { continue }
+                request.reported = true
+                findings.append(located(JMessageRules.ackMissing.finding(
+                    "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeout))"),
+                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+            }
+            pending[rid] = request
+        }
+        expireAwaited(&messages, JMessageRules.messageNotAcknowledged, before: time, into: &findings)
+        expireAwaited(&syncs, JMessageRules.syncNotAcknowledged, before: time, into: &findings)
+        expireAwaited(&events, JMessageRules.eventNotAcknowledged, before: time, into: &findings)
+    }
+
+    private func expireAwaited(_ table: inout [String: Awaited], _ rule: Rule, before time: Int64, into findings: inout [Finding]) {
+        let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeout }.sorted { ($0.value.frame, $0.key) < ($1.value.frame, $1.key) }
+        for (key, awaited) in overdue {
+            table[key] = nil
+            findings.append(located(rule.finding("\(awaited.what) not acknowledged within \(Self.seconds(options.replyTimeout))"),
+                                    frame: awaited.frame, time: awaited.time, direction: .receive, subject: awaited.what))
+        }
+    }
+
+    /// Observes one event; returns the session findings it causes (no location: the caller's).
+    public mutating func observe(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> [Finding] {
+        var findings: [Finding] = []
+        // A re-send answers its own ack timeout: book it before the timeouts run.
+        if event.kind == .request || event.kind == .reply, let rid = event.rid, pending[rid]?.event == event.name {
+            observeClient(event, time: time, frameIndex: frameIndex, into: &findings)
+            expire(before: time, into: &findings)
+            return findings
+        }
+        expire(before: time, into: &findings)
+        switch event.kind {
+        case .request, .reply: observeClient(event, time: time, frameIndex: frameIndex, into: &findings)
+        case .ack: observeAck(event, time: time, into: &findings)
+        case .response: observeResponse(event, into: &findings)
+        case .push: observePush(event, time: time, frameIndex: frameIndex)
+        }
+        return findings
+    }
+
+    private mutating func observeClient(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+        let name = event.name
+        switch phase {
+        case .start where name != "c_init" && !reportedBeforeInit:
+            reportedBeforeInit = true
+            findings.append(JMessageRules.beforeInit.finding("\(name) before c_init succeeded"))
+        case .initialized where !["c_init", "login", "register"].contains(name) && !reportedBeforeLogin:
+            reportedBeforeLogin = true
+            findings.append(JMessageRules.beforeLogin.finding("\(name) before login succeeded"))
+        case .loggedOut(let type) where event.kind == .request && !reportedAfterLogout:
+            reportedAfterLogout = true
+            findings.append(JMessageRules.afterForcedLogout.finding("\(name) after event_type \(type) logged the user out"))
+        default:
+            break
+        }
+        clearAwaited(event, into: &findings)
+        guard let rid = event.rid else { return }
+        if var earlier = pending[rid] {
+            guard earlier.event == name else {
+                findings.append(JMessageRules.ridReused.finding("rid \(rid) of \(earlier.event) (frame \(earlier.firstFrame)) reused by \(name)"))
+                return
+            }
+            earlier.sends += 1
+            if earlier.sends > options.retryLimit {
+                findings.append(JMessageRules.retryLimit.finding("\(name) rid=\(rid) sent \(earlier.sends) times"))
+            }
+            let since = earlier.acked ?? earlier.lastSend
+            let wait = earlier.acked == nil ? options.ackTimeout : options.responseTimeout
+            if Self.gap(since, time) < wait {
+                findings.append(JMessageRules.retryEarly.finding(
+                    "\(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), before the \(Self.seconds(wait)) timeout"))
+            }
+            earlier.lastSend = time
+            earlier.acked = nil
+            earlier.reported = false
+            pending[rid] = earlier
+            return
+        }
+        guard pending.count < 10_000 else { return }
+        pending[rid] = Pending(event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
+    }
+
+    /// A reply clears what it answers.
+    private mutating func clearAwaited(_ event: JMessageEvent, into findings: inout [Finding]) {
+        let payload = event.payload
+        switch event.name {
+        case "msg_recv_v2", "msg_recv":
+            if let id = payload["msg_id"].map(key) { messages[id] = nil }
+        case "event_notification":
+            if let id = payload["event_id"].map(key) { events[id] = nil }
+        default:
+            guard let sync = JMessageEvents.syncAcks.first(where: { $0.value == event.name })?.key, let awaited = syncs[sync] else { return }
+            syncs[sync] = nil
+            if let key = awaited.key, payload["sync_key"] != key {
+                findings.append(JMessageRules.syncAckKeyMismatch.finding(
+                    "\(event.name) sync_key \(payload["sync_key"].map(\.description) ?? "missing"), \(sync) had \(key)"))
+            }
+        }
+    }
+
+    private func key(_ value: JSONValue) -> String { value.stringValue ?? value.description }
+
+    private mutating func observeAck(_ event: JMessageEvent, time: Int64, into findings: inout [Finding]) {
+        guard let rid = event.rid else { return }
+        guard var request = pending[rid] else {
+            findings.append(JMessageRules.ackWithoutRequest.finding("ack rid=\(rid) matches no pending request"))
+            return
+        }
+        request.acked = time
+        request.reported = false
+        // A reply is done once acknowledged.
+        if request.role != .request { pending[rid] = nil } else { pending[rid] = request }
+    }
+
+    private mutating func observeResponse(_ event: JMessageEvent, into findings: inout [Finding]) {
+        guard let rid = event.rid else { return }
+        guard let request = pending.removeValue(forKey: rid) else {
+            findings.append(JMessageRules.responseWithoutRequest.finding("\(event.name) rid=\(rid) matches no pending request"))
+            return
+        }
+        if request.event != event.name, JMessageEvents.responseAliases[event.name] != request.event {
+            findings.append(JMessageRules.responseEventMismatch.finding("\(event.name) answers \(request.event) rid=\(rid)"))
+        }
+        guard event.code == 0 else { return }
+        if request.event == "c_init", phase == .start { phase = .initialized }
+        if request.event == "login", phase == .initialized || phase == .start { phase = .loggedIn }
+    }
+
+    private mutating func observePush(_ event: JMessageEvent, time: Int64, frameIndex: Int) {
+        let payload = event.payload
+        switch event.name {
+        case "msg_sync":
+            for message in payload["messages"]?.arrayValue ?? [] {
+                guard let id = message["msg_id"].map(key) else { continue }
+                messages[id] = Awaited(what: "msg_sync msg_id=\(id)", key: nil, time: time, frame: frameIndex)
+            }
+        case "event_notification":
+            let type = payload["event_type"]?.int64Value
+            if type == 1, let id = payload["event_id"].map(key) {
+                events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
+            }
+            if let type, type == 1 || type == 2 { phase = .loggedOut(eventType: type) }
+        default:
+            if JMessageEvents.syncAcks[event.name] != nil {
+                syncs[event.name] = Awaited(what: "\(event.name) sync_key=\(payload["sync_key"].map(\.description) ?? "?")",
+                                            key: payload["sync_key"], time: time, frame: frameIndex)
+            }
+        }
+    }
+
+    /// The connection ended at `time`.
+    public mutating func finish(at time: Int64?) -> [Finding] {
+        var findings: [Finding] = []
+        if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
+        for rid in pending.keys.sorted() {
+            guard let request = pending[rid], !request.reported else { continue }
+            findings.append(located(JMessageRules.pendingAtEnd.finding("\(request.event) rid=\(rid) still waiting"),
+                                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+        }
+        pending.removeAll()
+        return findings
+    }
+}
+
+/// One JMessage connection as a checker sees it: each WebSocket message through engine.io,
+/// socket.io (binary attachments joined) and the JMessage codec, the transport session and the
+/// JMessage session; findings get their frame, time and direction here.
+public struct JMessageConnection: Sendable {
+    public let limits: Limits
+    private var transport = EngineIOSession()
+    public private(set) var tracker: JMessageSessionTracker
+
+    public init(options: JMessageSessionOptions = JMessageSessionOptions(), limits: Limits = .default) {
+        self.limits = limits
+        tracker = JMessageSessionTracker(options: options)
+    }
+
+    public mutating func observe(_ bytes: [UInt8], binaryFrame: Bool, direction: Direction, time: Int64, frameIndex: Int)
+        -> (message: JMessageMessage, findings: [Finding])
+    {
+        let message = JMessageCodec.decode(bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
+                                           secret: tracker.options.secret)
+        var findings = message.findings
+        let (completed, transportFindings) = transport.observe(message.engineIO, direction: direction, time: time, frameIndex: frameIndex)
+        findings += transportFindings
+        for item in completed {
+            // A binary event completes with its last attachment; it is read here, not by the codec.
+            if item.packet.type.isBinary {
+                findings += JMessageCodec.interpret(item.packet, direction: direction, secret: tracker.options.secret).1
+            } else if let event = message.event {
+                findings += tracker.observe(event, time: time, frameIndex: frameIndex)
+            }
+        }
+        let location = Location(frameIndex: frameIndex, time: time, direction: direction)
+        for index in findings.indices where findings[index].location.frameIndex == nil {
+            findings[index].location = location
+            findings[index].subject = message.summary
+        }
+        return (message, findings)
+    }
+
+    public mutating func finish(at time: Int64?, frameIndex: Int) -> [Finding] {
+        var findings = transport.finish(at: time) + tracker.finish(at: time)
+        for index in findings.indices where findings[index].location.frameIndex == nil {
+            findings[index].location = Location(frameIndex: frameIndex, time: time)
+        }
+        return findings
+    }
+}

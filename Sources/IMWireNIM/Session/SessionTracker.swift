@@ -1,0 +1,240 @@
+import IMWireCore
+import IMWireSocketIO
+
+/// Settings of a NIM session check (µs).
+public struct NIMSessionOptions: Sendable {
+    /// `cmdTimeout`: how long a request may wait for its response.
+    public var requestTimeout: Int64
+    /// `hbCmdTimeout`: how long a heartbeat may wait.
+    public var heartbeatTimeout: Int64
+    /// `heartbeatInterval`: the next heartbeat is due this long after the previous one completed.
+    public var heartbeatInterval: Int64
+
+    public init(requestTimeout: Int64 = 8_000_000, heartbeatTimeout: Int64 = 5_000_000, heartbeatInterval: Int64 = 30_000_000) {
+        self.requestTimeout = requestTimeout
+        self.heartbeatTimeout = heartbeatTimeout
+        self.heartbeatInterval = heartbeatInterval
+    }
+}
+
+/// Follows one NIM Web link connection: login 2_3 first and nothing else before it succeeds
+/// (1_5/1_6 excepted); each request answered with its sid, cid and ser in time; SER counting
+/// 1…32767; a heartbeat every 30 s; the login steps a client would show; and the ends of a
+/// session (302/417/422 at login, kicked 2_5) after which the client sends nothing and does not
+/// log in again by itself. Accounts that ended are remembered in `endedAccounts` for the
+/// tracker of the client's next connection. Time is an input (µs).
+public struct NIMSessionTracker: Sendable {
+    public enum Phase: Sendable, Hashable {
+        case connecting
+        case loggingIn
+        case loggedIn
+        case loginFailed(code: Int64)
+        case kicked(reason: Int64?)
+    }
+
+    private struct Pending: Sendable {
+        let sid: Int64
+        let cid: Int64
+        let time: Int64
+        let frame: Int
+        let summary: String
+        let timeout: Int64
+    }
+
+    public let options: NIMSessionOptions
+    public private(set) var phase: Phase = .connecting
+    /// The account of this connection's login (tag 19 of the login Property).
+    public private(set) var account: String?
+    /// Accounts whose session ended (login failure or kick), with why, across connections.
+    public private(set) var endedAccounts: [String: String]
+    /// The login steps seen, in order (iOS `NIMLoginStep` numbers).
+    public private(set) var steps: [Int64] = []
+    private var pending: [String: Pending] = [:]
+    private var lastSer: Int64?
+    private var heartbeatDueFrom: Int64?
+    private var reportedAfterEnd = false
+    private var reportedBeforeLogin = false
+    private var transport = SocketIO09Session()
+
+    public init(options: NIMSessionOptions = NIMSessionOptions(), endedAccounts: [String: String] = [:]) {
+        self.options = options
+        self.endedAccounts = endedAccounts
+    }
+
+    private static func seconds(_ micros: Int64) -> String {
+        micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
+    }
+
+    private static func gap(_ from: Int64, _ to: Int64) -> Int64 {
+        let (value, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? Int64.max : value
+    }
+
+    private static func key(_ sid: Int64, _ cid: Int64, _ ser: Int64) -> String { "\(sid)_\(cid)#\(ser)" }
+
+    private mutating func step(_ number: Int64, _ detail: String, into findings: inout [Finding]) {
+        steps.append(number)
+        let name = NIMStatusCodes.loginStep.rows(number).first?.name ?? "step \(number)"
+        findings.append(NIMRules.loginStep.finding("\(name)\(detail.isEmpty ? "" : ": \(detail)")"))
+    }
+
+    /// Requests overdue at `time`, and a heartbeat that did not come.
+    private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        let overdue = pending.filter { Self.gap($0.value.time, time) > $0.value.timeout }.sorted { $0.value.frame < $1.value.frame }
+        for (key, request) in overdue {
+            pending[key] = nil
+            var finding = NIMRules.requestUnanswered.finding("\(request.summary) got no response within \(Self.seconds(request.timeout))")
+            finding.location = Location(frameIndex: request.frame, time: request.time, direction: .send)
+            finding.subject = request.summary
+            findings.append(finding)
+        }
+        if phase == .loggedIn, let due = heartbeatDueFrom,
+           Self.gap(due, time) > options.heartbeatInterval + options.heartbeatTimeout {
+            findings.append(NIMRules.heartbeatLate.finding(
+                "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatInterval)))"))
+            heartbeatDueFrom = time
+        }
+    }
+
+    /// Observes one decoded message; returns the session findings it causes.
+    public mutating func observe(_ message: NIMMessage, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+        var findings: [Finding] = []
+        expire(before: time, into: &findings)
+        for item in message.items {
+            findings += transport.observe(item.socketIO, direction: direction)
+            if direction == .receive, item.socketIO.type == .connect, steps.isEmpty { step(2, "socket.io connect", into: &findings) }
+            switch item.nim {
+            case .request(let request)? where direction == .send:
+                observe(request, time: time, frameIndex: frameIndex, summary: item.nim?.summary ?? "", into: &findings)
+            case .response(let response)? where direction == .receive:
+                observe(response, time: time, into: &findings)
+            default:
+                break
+            }
+        }
+        return findings
+    }
+
+    private mutating func observe(_ request: NIMRequest, time: Int64, frameIndex: Int, summary: String, into findings: inout [Finding]) {
+        switch phase {
+        case .loginFailed(let code):
+            if !reportedAfterEnd {
+                reportedAfterEnd = true
+                findings.append(NIMRules.afterLoginFailure.finding("\(summary) after login failed with \(code)"))
+            }
+        case .kicked(let reason):
+            if !reportedAfterEnd {
+                reportedAfterEnd = true
+                findings.append(NIMRules.commandAfterKick.finding("\(summary) after kicked (reason \(reason.map(String.init) ?? "?"))"))
+            }
+        case .connecting, .loggingIn:
+            let link = request.sid == 1 && (request.cid == 5 || request.cid == 6)
+            if !request.isLogin, !link, !reportedBeforeLogin {
+                reportedBeforeLogin = true
+                findings.append(NIMRules.beforeLogin.finding("\(summary) before the login succeeded"))
+            }
+        case .loggedIn:
+            if request.isLogin { findings.append(NIMRules.secondLogin.finding("login again on a logged-in connection")) }
+        }
+        if request.isLogin {
+            let account = request.field("account")?.stringValue
+            if let account, let why = endedAccounts[account] {
+                findings.append(NIMRules.autoRelogin.finding("account \(account) logs in again after \(why)"))
+            }
+            self.account = account ?? self.account
+            if phase == .connecting { phase = .loggingIn }
+            step(4, "login 2_3", into: &findings)
+        }
+        if request.sid == Int64(NIMCommands.sync.sid), request.cid == Int64(NIMCommands.sync.cid) { step(7, "sync 5_1", into: &findings) }
+        if request.isHeartbeat {
+            heartbeatDueFrom = nil
+        } else if let last = lastSer, request.ser != (last >= 32767 ? 1 : last + 1) {
+            findings.append(NIMRules.serNotSequential.finding("SER \(request.ser) after \(last)"))
+        }
+        if !request.isHeartbeat { lastSer = request.ser }
+        let key = Self.key(request.sid, request.cid, request.ser)
+        if let earlier = pending[key] {
+            findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
+            return
+        }
+        guard pending.count < 10_000 else { return }
+        pending[key] = Pending(sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
+                               timeout: request.isHeartbeat ? options.heartbeatTimeout : options.requestTimeout)
+    }
+
+    private mutating func observe(_ response: NIMResponse, time: Int64, into findings: inout [Finding]) {
+        let matched = pending.removeValue(forKey: Self.key(response.sid, response.cid, response.ser))
+        if matched == nil, response.command?.origin == .request, response.ser != 0 {
+            findings.append(NIMRules.responseWithoutRequest.finding("\(response.sid)_\(response.cid) ser=\(response.ser) matches no pending request"))
+        }
+        if response.sid == Int64(NIMCommands.login.sid), response.cid == Int64(NIMCommands.login.cid), matched != nil {
+            if response.isSuccess {
+                phase = .loggedIn
+                heartbeatDueFrom = time
+                step(5, "code \(response.code)", into: &findings)
+            } else {
+                step(6, "code \(response.code)", into: &findings)
+                if NIMWebCodes.endsLogin(response.code) {
+                    phase = .loginFailed(code: response.code)
+                    if let account { endedAccounts[account] = "login failure \(response.code)" }
+                }
+            }
+        }
+        if response.sid == Int64(NIMCommands.sync.sid), response.cid == Int64(NIMCommands.sync.cid), matched != nil {
+            step(8, "syncDone", into: &findings)
+        }
+        if response.sid == 1, response.cid == 2, matched != nil { heartbeatDueFrom = time }
+        if response.sid == Int64(NIMCommands.kicked.sid), response.cid == Int64(NIMCommands.kicked.cid) {
+            let reason = response.r?[safe: 1]?.int64Value
+            phase = .kicked(reason: reason)
+            if let account { endedAccounts[account] = "kicked (2_5 reason \(reason.map(String.init) ?? "?"))" }
+        }
+    }
+
+    /// The connection ended at `time`: requests overdue or still pending.
+    public mutating func finish(at time: Int64?) -> [Finding] {
+        var findings: [Finding] = []
+        if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
+        for (_, request) in pending.sorted(by: { $0.value.frame < $1.value.frame }) {
+            var finding = NIMRules.pendingAtEnd.finding("\(request.summary) still waiting for its response")
+            finding.location = Location(frameIndex: request.frame, time: request.time, direction: .send)
+            finding.subject = request.summary
+            findings.append(finding)
+        }
+        pending.removeAll()
+        return findings
+    }
+}
+
+/// One NIM connection as a checker sees it: each WebSocket text message through the codec and
+/// the session tracker; codec findings get their frame, time and direction here.
+public struct NIMConnection: Sendable {
+    public let limits: Limits
+    public private(set) var tracker: NIMSessionTracker
+
+    public init(options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default, endedAccounts: [String: String] = [:]) {
+        self.limits = limits
+        tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts)
+    }
+
+    public var endedAccounts: [String: String] { tracker.endedAccounts }
+
+    public mutating func observe(_ bytes: [UInt8], direction: Direction, time: Int64, frameIndex: Int) -> (message: NIMMessage, findings: [Finding]) {
+        let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
+        var findings = message.findings + tracker.observe(message, direction: direction, time: time, frameIndex: frameIndex)
+        let location = Location(frameIndex: frameIndex, time: time, direction: direction)
+        for index in findings.indices where findings[index].location.frameIndex == nil {
+            findings[index].location = location
+            findings[index].subject = message.summary
+        }
+        return (message, findings)
+    }
+
+    public mutating func finish(at time: Int64?, frameIndex: Int) -> [Finding] {
+        var findings = tracker.finish(at: time)
+        for index in findings.indices where findings[index].location.frameIndex == nil {
+            findings[index].location = Location(frameIndex: frameIndex, time: time)
+        }
+        return findings
+    }
+}

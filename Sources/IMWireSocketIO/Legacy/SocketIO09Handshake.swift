@@ -1,0 +1,108 @@
+import IMWireCore
+
+/// The body of a socket.io 0.9 handshake response (`GET /socket.io/1/`):
+/// `sid:heartbeat timeout:close timeout:transports` (timeouts in seconds; empty = disabled).
+public struct SocketIO09Handshake: Sendable, Hashable {
+    public var sid: String
+    public var heartbeatTimeout: Int?
+    public var closeTimeout: Int?
+    public var transports: [String]
+
+    public init(sid: String, heartbeatTimeout: Int?, closeTimeout: Int?, transports: [String]) {
+        self.sid = sid
+        self.heartbeatTimeout = heartbeatTimeout
+        self.closeTimeout = closeTimeout
+        self.transports = transports
+    }
+
+    public var encoded: String {
+        [sid, heartbeatTimeout.map(String.init) ?? "", closeTimeout.map(String.init) ?? "", transports.joined(separator: ",")]
+            .joined(separator: ":")
+    }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("sid", .string(sid))
+        object.append("heartbeat_timeout", heartbeatTimeout.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("close_timeout", closeTimeout.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("transports", .array(transports.map(JSONValue.string)))
+        return .object(object)
+    }
+
+    /// Parses a handshake body; nil with a finding when it is not one.
+    public static func decode(_ bytes: [UInt8]) -> (SocketIO09Handshake?, [Finding]) {
+        if let bad = PacketText.invalidUTF8(bytes) {
+            return (nil, [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, !parts[0].isEmpty else {
+            return (nil, [SocketIORules.v09HandshakeInvalid.finding("\(parts.count) fields, expected sid:heartbeat:close:transports", at: 0)])
+        }
+        var findings: [Finding] = []
+        func seconds(_ index: Int) -> Int? {
+            let part = parts[index]
+            guard !part.isEmpty else { return nil }
+            guard let value = Int(part), value >= 0, part.utf8.allSatisfy(PacketText.isDigit) else {
+                let offset = parts[..<index].reduce(0) { $0 + $1.utf8.count + 1 }
+                findings.append(SocketIORules.v09HandshakeInvalid.finding("timeout \"\(part)\" is not a number of seconds", at: offset))
+                return nil
+            }
+            return value
+        }
+        let handshake = SocketIO09Handshake(
+            sid: String(parts[0]), heartbeatTimeout: seconds(1), closeTimeout: seconds(2),
+            transports: parts[3].split(separator: ",").map(String.init))
+        if !handshake.transports.contains("websocket") {
+            let offset = parts[..<3].reduce(0) { $0 + $1.utf8.count + 1 }
+            findings.append(SocketIORules.v09HandshakeNoWebSocket.finding("transports \"\(parts[3])\"", at: offset))
+        }
+        return (findings.contains { $0.severity == .error } ? nil : handshake, findings)
+    }
+}
+
+/// What a WebSocket URL says about the socket.io transport under it.
+public enum SocketIOTransport: Sendable, Hashable {
+    /// socket.io 0.9: `/socket.io/1/websocket/<sid>`.
+    case v09(sid: String)
+    /// engine.io: `/socket.io/?EIO=<n>&transport=websocket[&sid=…]`.
+    case engineIO(version: Int?, transport: String?, sid: String?)
+
+    /// The transport a URL (or a bare path) names, with a finding when it looks like socket.io
+    /// but deviates; nil when the URL is not a socket.io one at all.
+    public static func from(url: String) -> (SocketIOTransport?, [Finding]) {
+        var path = Substring(url)
+        let utf8 = Array(url.utf8)
+        if let scheme = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) {
+            path = Substring(String(decoding: utf8[(scheme + 3)...], as: UTF8.self))
+            path = path.firstIndex(of: "/").map { path[$0...] } ?? ""
+        }
+        let query = path.firstIndex(of: "?").map { path[path.index(after: $0)...] } ?? ""
+        if let q = path.firstIndex(of: "?") { path = path[..<q] }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        if let root = segments.firstIndex(where: { $0 == "socket.io" }) {
+            let rest = Array(segments[segments.index(after: root)...])
+            if rest.first == "1" {
+                guard rest.count == 3, rest[1] == "websocket" else {
+                    return (.v09(sid: rest.last.map(String.init) ?? ""),
+                            [SocketIORules.v09URLInvalid.finding("path \(path) is not /socket.io/1/websocket/<sid>")])
+                }
+                return (.v09(sid: String(rest[2])), [])
+            }
+            var parameters: [String: String] = [:]
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                parameters[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            let version = parameters["EIO"].flatMap { Int($0) }
+            let transport = parameters["transport"]
+            var findings: [Finding] = []
+            if version != 3 || transport != "websocket" {
+                findings.append(SocketIORules.eioURLInvalid.finding(
+                    "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
+            }
+            return (.engineIO(version: version, transport: transport, sid: parameters["sid"]), findings)
+        }
+        return (nil, [])
+    }
+}

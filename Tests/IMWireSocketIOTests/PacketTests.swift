@@ -1,0 +1,104 @@
+import IMWireCore
+import IMWireSocketIO
+import Testing
+
+@Suite struct SocketIO09Tests {
+    @Test func messagePacketKeepsColonsInItsData() throws {
+        let decoded = SocketIO09Decoder.decode(Array(#"3:::{"SID":2,"CID":3}"#.utf8))
+        #expect(decoded.findings.isEmpty)
+        let packet = try #require(decoded.packets.first)
+        #expect(packet.type == .message)
+        #expect(packet.data == #"{"SID":2,"CID":3}"#)
+        #expect(packet.dataOffset == 4)
+        #expect(packet.encoded == #"3:::{"SID":2,"CID":3}"#)
+    }
+
+    @Test(arguments: ["2::", "1::", "0::/chat", "8::", #"5:1+::{"name":"hi","args":[1]}"#, "6:::4+[\"A\"]", "7:::1+0",
+                      #"4:::{"a":1}"#, "3:7::hello"])
+    func canonicalPacketsRoundTrip(text: String) throws {
+        let decoded = SocketIO09Decoder.decode(Array(text.utf8))
+        #expect(decoded.findings.isEmpty, "\(decoded.findings)")
+        let packet = try #require(decoded.packets.first)
+        #expect(packet.encoded == text)
+        let json = SocketIOCanonicalJSON.encode(packet)
+        #expect(try SocketIOCanonicalJSON.decode09(json).encoded == text)
+    }
+
+    @Test(arguments: [("9::", "SIO.V09-TYPE-UNKNOWN", 0), ("3", "SIO.V09-PACKET-MALFORMED", 0), ("3:x:", "SIO.V09-PACKET-MALFORMED", 2),
+                      ("5:::[1]", "SIO.V09-EVENT-INVALID", 4), ("4:::{", "SIO.V09-JSON-INVALID", 5), ("6:::x", "SIO.V09-ACK-INVALID", 4),
+                      ("2:::beat", "SIO.V09-DATA-UNEXPECTED", 4), ("7:::9", "SIO.V09-ERROR-INVALID", 4)])
+    func malformedPacketsGiveFindings(text: String, rule: String, offset: Int) {
+        let decoded = SocketIO09Decoder.decode(Array(text.utf8))
+        #expect(decoded.findings.map(\.ruleID.rawValue) == [rule])
+        #expect(decoded.findings.first?.offset == offset)
+    }
+
+    @Test func framedPayloadCountsUTF16Units() {
+        // "3:::é😀" is 6 UTF-16 units; the emoji counts twice.
+        let text = "\u{fffd}7\u{fffd}3:::é😀\u{fffd}3\u{fffd}2::"
+        let decoded = SocketIO09Decoder.decode(Array(text.utf8))
+        #expect(decoded.findings.isEmpty, "\(decoded.findings)")
+        #expect(decoded.packets.map(\.type) == [.message, .heartbeat])
+        #expect(decoded.packets.first?.data == "é😀")
+        let overrun = SocketIO09Decoder.decode(Array("\u{fffd}9\u{fffd}2::".utf8))
+        #expect(overrun.findings.map(\.ruleID.rawValue) == ["SIO.V09-FRAMING-INVALID"])
+    }
+
+    @Test func handshakeAndURL() {
+        let (handshake, findings) = SocketIO09Handshake.decode(Array("4d4f185e96a7b:15:25:websocket,xhr-polling".utf8))
+        #expect(findings.isEmpty)
+        #expect(handshake?.heartbeatTimeout == 15 && handshake?.transports == ["websocket", "xhr-polling"])
+        #expect(SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0 == .v09(sid: "abc"))
+        #expect(SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket").0
+            == .engineIO(version: 3, transport: "websocket", sid: nil))
+        #expect(SocketIOTransport.from(url: "wss://example.com/chat").0 == nil)
+    }
+}
+
+@Suite struct EngineIOTests {
+    @Test func eventInsideMessage() throws {
+        let message = EngineIOMessage.decode(Array(#"42["ack",{"rid":7}]"#.utf8), binaryFrame: false)
+        #expect(message.findings.isEmpty)
+        #expect(message.engineIO?.type == .message)
+        let packet = try #require(message.socketIO)
+        #expect(packet.eventName == "ack" && packet.args == [["rid": 7]])
+        #expect(EngineIOMessage.encode(packet) == Array(#"42["ack",{"rid":7}]"#.utf8))
+    }
+
+    @Test func openHandshake() {
+        let text = #"0{"sid":"abc","upgrades":[],"pingInterval":25000,"pingTimeout":60000}"#
+        let message = EngineIOMessage.decode(Array(text.utf8), binaryFrame: false)
+        #expect(message.findings.isEmpty)
+        #expect(message.engineIO?.handshake?.pingInterval == 25000)
+        let bad = EngineIOMessage.decode(Array(#"0{"sid":1}"#.utf8), binaryFrame: false)
+        #expect(bad.findings.map(\.ruleID.rawValue) == ["EIO.OPEN-INVALID"])
+    }
+
+    @Test(arguments: [("7", "EIO.TYPE-UNKNOWN", 0), ("", "EIO.PACKET-EMPTY", 0), ("42{\"a\":1}", "SIO.PAYLOAD-INVALID", 2),
+                      ("42[]", "SIO.EVENT-NAME-INVALID", 2), ("43[1]", "SIO.ACK-WITHOUT-ID", 2), ("49", "SIO.TYPE-UNKNOWN", 1),
+                      ("451-[\"x\"]", "SIO.ATTACHMENTS-INVALID", 4), ("40/chat", "SIO.NAMESPACE-WITHOUT-COMMA", 2)])
+    func malformed(text: String, rule: String, offset: Int) {
+        let message = EngineIOMessage.decode(Array(text.utf8), binaryFrame: false)
+        #expect(message.findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue) == [rule])
+        #expect(message.findings.first?.offset == offset)
+    }
+
+    @Test func binaryEventWaitsForItsAttachment() {
+        var session = EngineIOSession()
+        let open = EngineIOMessage.decode(Array(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#.utf8), binaryFrame: false)
+        #expect(session.observe(open, direction: .receive, time: 0, frameIndex: 1).findings.isEmpty)
+        _ = session.observe(EngineIOMessage.decode(Array("40".utf8), binaryFrame: false), direction: .receive, time: 1, frameIndex: 2)
+        let event = EngineIOMessage.decode(Array(#"451-["up",{"_placeholder":true,"num":0}]"#.utf8), binaryFrame: false)
+        let first = session.observe(event, direction: .send, time: 2, frameIndex: 3)
+        #expect(first.completed.isEmpty && first.findings.isEmpty)
+        let attachment = EngineIOMessage.decode([4, 1, 2, 3], binaryFrame: true)
+        let second = session.observe(attachment, direction: .send, time: 3, frameIndex: 4)
+        #expect(second.completed.first?.packet.buffers == [[1, 2, 3]])
+        #expect(second.completed.first?.frameIndex == 3)
+        // A ping that never gets its pong, then a late one.
+        _ = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, time: 4, frameIndex: 5)
+        let late = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send,
+                                   time: 40_000_000, frameIndex: 6)
+        #expect(late.findings.map(\.ruleID.rawValue).sorted() == ["EIO.PING-LATE", "EIO.PING-UNANSWERED"])
+    }
+}
