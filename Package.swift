@@ -68,6 +68,10 @@ let package = Package(
             dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
         ),
 
+        // session: the reconnect state machine, each vendor SDK's policy, and the judge of a
+        // client's consecutive connections (reads the registry's classification and advice)
+        .target(name: "IMWireReconnect", dependencies: ["IMWireCore", "IMWireRegistry"]),
+
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -112,6 +116,7 @@ let package = Package(
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM"]),
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
+        .testTarget(name: "IMWireReconnectTests", dependencies: ["IMWireReconnect"]),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]
