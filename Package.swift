@@ -80,7 +80,7 @@ let package = Package(
             name: "IMWireConformance",
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireRegistry",
+                "IMWireYun2win", "IMWireRegistry", "IMWireReconnect",
             ]
         ),
 

@@ -3,6 +3,7 @@ import IMWireCore
 import IMWireCompression
 import IMWireLeanCloud
 import IMWireMQTT
+import IMWireReconnect
 import IMWireWebSocket
 import IMWireYun2win
 
@@ -11,7 +12,7 @@ import IMWireYun2win
 public enum RuleCatalog {
     public static let all: [Rule] =
         CaptureRules.all + CheckRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
-        + LeanCloudRules.all + Yun2winRules.all
+        + LeanCloudRules.all + Yun2winRules.all + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 }

@@ -6,7 +6,7 @@ import IMWireLeanCloud
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md", "Spec/leancloud.md"] + StatusSpec.files
+    public static let files = ["Spec/rules.md", "Spec/leancloud.md", ReconnectSpec.file] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] = ([
         "rules": rulesTable,
@@ -17,6 +17,7 @@ public enum SpecGenerator {
         "leancloud-schema": leanCloudSchema,
         "leancloud-rules": { rules(LeanCloudRules.all) },
     ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
+        .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
     public struct RenderError: Error, CustomStringConvertible {
         public let description: String
