@@ -89,7 +89,7 @@ let package = Package(
             name: "IMWire",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud", "IMWireYun2win",
-                "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture", "IMWireConformance",
+                "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
             ]
         ),
         .executableTarget(

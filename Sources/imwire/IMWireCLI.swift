@@ -12,7 +12,7 @@ struct IMWireCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Check.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Rules.self, SpecCommand.self,
+            Check.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Reconnect.self, Rules.self, SpecCommand.self,
         ]
     )
 }
