@@ -138,7 +138,10 @@ public enum ReconnectExplorer {
                         if after.phase != node.state.phase {
                             edgeKeys.insert(EdgeKey(from: node.state.phase, to: after.phase, event: Int32(eventIndex)))
                         }
-                        let child = Node(state: after, monitor: checkProperties ? monitor : Monitor())
+                        // Counts past the ceiling behave alike (same delays, same budget verdict).
+                        var abstract = after
+                        abstract.attempt = min(after.attempt, policy.attemptCeiling)
+                        let child = Node(state: abstract, monitor: checkProperties ? monitor : Monitor())
                         if index[child] == nil, nodes.count < maxStates {
                             let childID = Int32(nodes.count)
                             index[child] = childID

@@ -199,7 +199,7 @@ struct Monitor: Sendable, Hashable {
                 retryIndex = 0
             }
         }
-        if attempt != retryIndex {
+        if min(attempt, policy.attemptCeiling) != retryIndex {
             problems.append((.retryDelayWithinBounds, "attempt numbered \(attempt), the monitor counted \(retryIndex)"))
         }
         let (reaction, wait) = reaction(of: event, policy: policy)

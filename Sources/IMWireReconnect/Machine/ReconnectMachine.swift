@@ -271,7 +271,8 @@ private struct Stepper {
             actions.append(.closeTransport)
             halt(.loginUnanswered, code: nil)
         } else {
-            fail(.retry, code: nil, signal: .close)
+            // The login went unanswered: not a link failure, not a refusal with a code.
+            fail(.retry, code: nil, signal: .login)
         }
     }
 
@@ -359,7 +360,7 @@ private struct Stepper {
         case .refreshCredentials:
             state.phase = .refreshing
             actions.append(.refreshCredentials)
-            note(.credentialsRequested)
+            note(.credentialsRequested(code: code))
         case .reconnectNow(let clearRoute):
             if clearRoute { forgetRoute() }
             beginAttempt(automatic: true)
@@ -408,7 +409,7 @@ private struct Stepper {
         }
         let index = state.attempt
         let delay = fixed ?? policy.schedule.delay(index, random: random)
-        state.attempt = min(index + 1, policy.attemptCeiling)
+        state.attempt = index == Int.max ? index : index + 1
         note(.retryScheduled(attempt: index, delayMs: max(0, delay)))
         if delay <= 0 {
             beginAttempt(automatic: true)

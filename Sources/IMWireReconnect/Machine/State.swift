@@ -105,7 +105,9 @@ public struct StopRecord: Sendable, Hashable {
 /// Everything the machine remembers. No clock values: timers carry time.
 public struct ReconnectState: Sendable, Hashable {
     public internal(set) var phase: Phase = .idle
-    /// The index of the next retry in the schedule (saturates at the policy's attempt ceiling).
+    /// The index of the next retry in the schedule: retries scheduled since the last session,
+    /// user login or reset. Exploration treats every count from the policy's attempt ceiling
+    /// on as one, since the schedule and the budget no longer tell them apart.
     public internal(set) var attempt = 0
     /// Consecutive failed connects, for clearing the route cache.
     public internal(set) var failures = 0

@@ -29,8 +29,8 @@ public enum Milestone: Sendable, Hashable {
     case loggedOut
     /// The app went to the background and the SDK closed the connection.
     case backgrounded
-    /// The SDK asks the app for new credentials.
-    case credentialsRequested
+    /// The SDK asks the app for new credentials, after this code (LeanCloud 4112, yun2win 5/6).
+    case credentialsRequested(code: Int64?)
     /// The transient conversation / chat room was re-joined after the reconnect.
     case chatRoomRejoined
     /// The re-join window passed: the app has to join the chat room again itself.
@@ -63,7 +63,7 @@ public enum Milestone: Sendable, Hashable {
         switch self {
         case .linkFailed(let code), .connectionLost(let code): code
         case .loginFailed(let code), .kicked(let code): code
-        case .stopped(_, let code): code
+        case .stopped(_, let code), .credentialsRequested(let code): code
         default: nil
         }
     }

@@ -118,6 +118,8 @@ public enum VendorOutputModels {
         OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
         OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
         OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                   source: y2wWeb + " 5/6 → disconnected(100, code); the app gets a new token and reconnects"),
         OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb, .inferred),
     ])
 
@@ -133,6 +135,8 @@ public enum VendorOutputModels {
                    source: y2wAndroid + " gate failure → onChanged(100,101)"),
         OutputRule(.stopped, when: .causeNotIn([.routeRejected]), [.status(connection, 100, carry: .codeOrZero)],
                    source: y2wAndroid + " onChanged(100, code)"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                   source: y2wAndroid + " 5/6 → onChanged(100, code); the app gets a new token and reconnects"),
         OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wAndroid, .inferred),
     ])
 
@@ -144,6 +148,7 @@ public enum VendorOutputModels {
         OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
         OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wIOS, .inferred),
         OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS + " didChangeStatus:100 returnCode:10"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
         OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
     ])
 }

@@ -201,8 +201,8 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         return signal == .kick ? (.stop(.kicked), "default: a kick stops") : (.retry, "default: back off and reconnect")
     }
 
-    /// The attempt counter saturates here: the schedule and the budget give the same answer for
-    /// every larger count, so the machine's state space stays finite.
+    /// From this attempt count on the schedule and the budget give the same answer for every
+    /// larger count: the exploration treats them as one, so the state space stays finite.
     public var attemptCeiling: Int { max(schedule.capIndex, budget.attempts ?? 0) + 1 }
 
     /// Codes worth trying for each signal: every code an SDK rule or an output condition names,
