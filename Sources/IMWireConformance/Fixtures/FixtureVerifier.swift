@@ -38,6 +38,10 @@ public enum FixtureVerifier {
         "websocket/frame": WebSocketFixtures.verifyStream,
         "websocket/message": WebSocketFixtures.verifyStream,
         "websocket/handshake": WebSocketFixtures.verifyHandshake,
+        "leancloud/reconnect": ReconnectFixtures.verify,
+        "nim/reconnect": ReconnectFixtures.verify,
+        "jmessage/reconnect": ReconnectFixtures.verify,
+        "yun2win/reconnect": ReconnectFixtures.verify,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {
