@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireLeanCloud
+import IMWireReconnect
 import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
@@ -29,16 +30,31 @@ public struct CheckOptions: Sendable {
     public var leancloud: LeanCloudSessionOptions
     public var yun2win: Yun2winSessionOptions
     public var ruleActions: [RuleID: RuleAction]
+    /// The SDK policy a client's reconnects are judged against (`--policy`); nil: the default
+    /// of each connection's dialect.
+    public var reconnectPolicy: ReconnectPolicy?
+    /// Tolerance and storm length of the reconnect judge.
+    public var reconnect: JudgeOptions
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
                 leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),
-                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
+                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), ruleActions: [RuleID: RuleAction] = [:],
+                reconnectPolicy: ReconnectPolicy? = nil, reconnect: JudgeOptions = JudgeOptions()) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits
         self.leancloud = leancloud
         self.yun2win = yun2win
         self.ruleActions = ruleActions
+        self.reconnectPolicy = reconnectPolicy
+        self.reconnect = reconnect
+    }
+
+    /// The policy for a client of `dialect`: the one `--policy` named when it is of that
+    /// dialect, else the dialect's default (`ReconnectPolicies.defaultPolicy(for:)`).
+    public func reconnectPolicy(for dialect: Dialect) -> ReconnectPolicy {
+        if let reconnectPolicy, reconnectPolicy.dialect == dialect { return reconnectPolicy }
+        return ReconnectPolicies.defaultPolicy(for: dialect)
     }
 
     /// The finding as it should be reported under these options, or nil if its rule is off.
