@@ -66,7 +66,9 @@ import Testing
     @Test func hugeSchedulesSaturateInsteadOfTrapping() {
         let schedule = RetrySchedule.exponential(baseMs: Int64.max / 3, factor: 1000, capMs: Int64.max / 2, jitterPPM: 500_000)
         #expect(schedule.delay(60, random: UInt32.max) <= Int64.max / 2)
-        #expect(RetrySchedule.linear(stepMs: Int64.max, capMs: 10).nominal(Int.max - 1) == 10)
+        #expect(RetrySchedule.linear(stepMs: Int64.max, capMs: 10).nominal(Int.max) == 10)
+        #expect(RetrySchedule.exponential(baseMs: 0, factor: 2, capMs: 10, jitterPPM: 0).nominal(Int.max) == 0)
+        #expect(RetrySchedule.linear(stepMs: 1000, capMs: 3000).capIndex == 2)
     }
 
     @Test func durationsReadAsPeopleWriteThem() {
@@ -75,5 +77,6 @@ import Testing
         #expect(DurationText.text(1_800_000) == "30 min")
         #expect(DurationText.text(250) == "250 ms")
         #expect(DurationText.ppm(10_000) == "1 %")
+        #expect(DurationText.text(Int64.min).hasPrefix("−"))
     }
 }

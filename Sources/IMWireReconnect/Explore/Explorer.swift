@@ -83,6 +83,7 @@ public enum ReconnectExplorer {
     /// `maxStates` are stored). `checkProperties: false` explores the machine alone, for diagrams.
     public static func explore(_ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
                                checkProperties: Bool = true, maxViolations: Int = 20) -> ExplorationReport {
+        let maxStates = min(maxStates, Int(Int32.max))
         let events = alphabet(policy)
         let labels = events.map { label($0, policy) }
         let randoms = randoms(policy)

@@ -22,8 +22,9 @@ public enum RetrySchedule: Sendable, Hashable {
         case .exponential(let base, let factor, let cap, _): return min(Self.raw(base, factor, n, cap), cap)
         case .fixed(let delay): return delay
         case .linear(let step, let cap):
-            let (product, overflow) = step.multipliedReportingOverflow(by: Int64(max(0, n)) + 1)
-            return overflow ? cap : min(product, cap)
+            let (count, tooMany) = Int64(max(0, n)).addingReportingOverflow(1)
+            let (product, overflow) = step.multipliedReportingOverflow(by: count)
+            return tooMany || overflow ? cap : min(product, cap)
         }
     }
 
@@ -60,8 +61,8 @@ public enum RetrySchedule: Sendable, Hashable {
         case .table(let delays, _): return delays.count
         case .fixed: return 0
         case .linear(let step, let cap):
-            guard step > 0 else { return 0 }
-            return Int(max(0, (cap + step - 1) / step - 1))
+            guard step > 0, cap > 0 else { return 0 }
+            return Int(max(0, (cap - 1) / step))
         case .exponential:
             var n = 0
             while n < 64, bounds(n) != bounds(n + 1) { n += 1 }
@@ -98,7 +99,7 @@ public enum RetrySchedule: Sendable, Hashable {
         var value = max(0, base)
         var remaining = max(0, n)
         let ceiling = cap > Int64.max / 4 ? Int64.max / 2 : 2 * cap
-        while remaining > 0, value <= ceiling, factor > 1 {
+        while remaining > 0, value > 0, value <= ceiling, factor > 1 {
             let (product, overflow) = value.multipliedReportingOverflow(by: factor)
             if overflow { return Int64.max / 2 }
             value = product
@@ -144,7 +145,7 @@ public struct RetryBudget: Sendable, Hashable {
 public enum DurationText {
     /// "1.6 s", "300 ms", "30 min", "−1 s".
     public static func text(_ ms: Int64) -> String {
-        if ms < 0 { return "−" + text(-ms) }
+        if ms < 0 { return "−" + text(ms == Int64.min ? Int64.max : -ms) }
         if ms >= 60_000, ms % 60_000 == 0 { return "\(ms / 60_000) min" }
         if ms >= 1000 || ms == 0 {
             return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms / 1000).\(Self.decimals(ms % 1000)) s"
