@@ -54,6 +54,8 @@ extension Severity: ExpressibleByArgument {
         self.init(name: argument == "warn" ? "warning" : argument)
     }
     public static var allValueStrings: [String] { allCases.map(\.description) }
+    /// `warning`, not the raw value `1` that `--help` would show for an Int-backed enum.
+    public var defaultValueDescription: String { description }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
