@@ -57,7 +57,7 @@ import Testing
         #expect(html.components(separatedBy: "<g class=\"message").count == 26)
         #expect(html.contains("data-frame=\"5\"") && html.contains("LC.RESPONSE-WITHOUT-REQUEST"))
         #expect(!html.contains("<script") && !html.contains("src=\"http"))
-        let escaped = HTMLReport.render(try check(lines: [#"{"conn":"<b>&","dir":"send","text":"{}"}"#]), threshold: .info)
+        let escaped = HTMLReport.render(check(lines: [#"{"conn":"<b>&","dir":"send","text":"{}"}"#]), threshold: .info)
         #expect(escaped.contains("&lt;b&gt;&amp;") && !escaped.contains("<b>&"))
     }
 }

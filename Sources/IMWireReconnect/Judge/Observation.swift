@@ -96,16 +96,20 @@ public struct ConnectionObservation: Sendable, Hashable {
     /// The client's heartbeats (LeanCloud ping frames or `echo`, NIM 1_2); for yun2win every
     /// client MQTT packet (keep-alive counts any packet).
     public var keepAlive: KeepAliveLog
+    /// False when the capture cannot show the client's keep-alive packets (WebSocket pings in a
+    /// transcript of whole messages): the heartbeat is not judged then.
+    public var keepAliveVisible: Bool
     /// When the connection ended, µs; nil while `end` is `.open`.
     public var ended: Int64?
     public var end: ConnectionEnd
 
     public init(connection: String, opened: Int64, login: LoginObservation?, keepAlive: KeepAliveLog = KeepAliveLog(),
-                ended: Int64?, end: ConnectionEnd) {
+                keepAliveVisible: Bool = true, ended: Int64?, end: ConnectionEnd) {
         self.connection = connection
         self.opened = opened
         self.login = login
         self.keepAlive = keepAlive
+        self.keepAliveVisible = keepAliveVisible
         self.ended = ended
         self.end = end
     }

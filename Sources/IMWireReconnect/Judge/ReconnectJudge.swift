@@ -191,7 +191,7 @@ public struct ReconnectJudge: Sendable {
     }
 
     private func heartbeat(_ observation: ConnectionObservation, captureEnd: Int64?) -> [Finding] {
-        guard let heartbeat = policy.heartbeat, let since = observation.login?.accepted,
+        guard observation.keepAliveVisible, let heartbeat = policy.heartbeat, let since = observation.login?.accepted,
               let end = observation.ended ?? captureEnd, end > since
         else { return [] }
         let silence = observation.keepAlive.longestSilence(from: since, to: end)
