@@ -1,205 +1,74 @@
+import Dispatch
 import IMWireCapture
 import IMWireCore
 
-/// The conformance pipeline: capture events in, per-connection findings out. Connections are
-/// independent; each gets its dialect's session when its dialect is known.
+/// The conformance pipeline: capture items in, a report out. Each connection is checked on its
+/// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads
+/// (connections dealt out in the order they appear); then what spans connections (each client's
+/// reconnects) is judged. The report lists connections in the order the capture opened them, so
+/// it is the same byte for byte whatever `jobs` is.
 public final class Checker {
     public let options: CheckOptions
-    /// Called with every application message as the checker reads it (`imwire convert`).
-    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
-    /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
-    public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
-    private var connections: [String: ConnectionState] = [:]
+    public let jobs: Int
+    private let lanes: [Lane]
+    private var laneOfConnection: [String: Lane] = [:]
     private var order: [String] = []
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
-    private let context = CaptureContext()
+    /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
+    private let inFlight: DispatchSemaphore
 
-    public init(options: CheckOptions = CheckOptions()) {
+    public init(options: CheckOptions = CheckOptions(), jobs: Int = 1) {
         self.options = options
+        self.jobs = max(1, jobs)
+        lanes = (0..<max(1, jobs)).map { _ in Lane(ConnectionChecker(options: options), threaded: jobs > 1) }
+        inFlight = DispatchSemaphore(value: 4 * max(1, jobs))
     }
 
-    private func connection(_ id: String) -> ConnectionState {
-        if let existing = connections[id] { return existing }
-        let created = ConnectionState(id: id, limits: options.limits)
-        connections[id] = created
-        order.append(id)
-        return created
+    /// Called with every application message as the checker reads it (`imwire convert`); with
+    /// `jobs` > 1 on the thread of the connection's lane.
+    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)? {
+        get { lanes[0].checker.onMessage }
+        set { for lane in lanes { lane.checker.onMessage = newValue } }
     }
 
-    /// Records a finding on a connection. `frame` and `line` are where the event being handled sits;
-    /// a finding about an earlier frame (an unanswered request) keeps its own frame and gets no line.
-    func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
-        guard var resolved = options.resolve(finding) else { return }
-        resolved.location.connection = connection.id
-        if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
-        if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
-        if connection.findings.count < options.limits.maxFindingsPerConnection {
-            connection.findings.append(resolved)
-        } else {
-            connection.droppedFindings += 1
-        }
+    /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
+    public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)? {
+        get { lanes[0].checker.onClose }
+        set { for lane in lanes { lane.checker.onClose = newValue } }
     }
 
     public func consume(_ item: CaptureItem) {
         switch item {
         case .problem(let finding):
-            if let id = finding.location.connection, let conn = connections[id] {
-                add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
+            if let id = finding.location.connection, let lane = laneOfConnection[id] {
+                lane.submit(item, inFlight: inFlight)
             } else if let resolved = options.resolve(finding) {
                 captureFindings.append(resolved)
             }
         case .event(let event):
-            consume(event)
-        }
-    }
-
-    public func consume(_ event: CaptureEvent) {
-        let conn = connection(event.connection)
-        let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
-        if let time = event.time {
-            firstTime = firstTime ?? time
-            if let last = conn.lastTime, time < last {
-                let finding = CaptureRules.timeBackwards.finding("time \(time) µs after \(last) µs")
-                add(finding, to: conn, line: event.line, frame: frame)
-            }
-            conn.firstTime = conn.firstTime ?? time
-            conn.lastTime = max(conn.lastTime ?? time, time)
-        }
-        let time = event.time ?? conn.lastTime ?? 0
-        switch event.kind {
-        case .open(let info):
-            conn.info = info
-            conn.dialect = options.dialect ?? DialectSessions.dialect(for: info)
-            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options, context: context) }
-        case .message(let message):
-            deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
-            if conn.session != nil {
-                conn.account.decoded += message.payload.count
+            if let time = event.time { firstTime = firstTime ?? time }
+            let lane: Lane
+            if let known = laneOfConnection[event.connection] {
+                lane = known
             } else {
-                conn.account.skip(message.payload.count, because: "no decoder for the connection's dialect")
+                lane = lanes[order.count % lanes.count]
+                laneOfConnection[event.connection] = lane
+                order.append(event.connection)
             }
-        case .stream(let direction, let bytes):
-            stream(bytes, direction: direction, to: conn, at: EventPlace(time: time, line: event.line, packet: event.packet))
-        case .gap(let direction, let count):
-            conn.brokenDirections.insert(direction)
-            conn.account.lost += count
-            let side = direction == .send ? "client → server" : "server → client"
-            add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
-                to: conn, line: nil, frame: event.packet)
-        case .close(let info):
-            handle(conn.transport.finish(), conn: conn, at: EventPlace(time: time, line: event.line, packet: event.packet), direction: nil)
-            conn.closed = true
-            conn.closeCode = info.code ?? conn.closeCode
-            conn.openAtCaptureEnd = info.captureEnded
-            if !info.captureEnded { onClose?(conn.id, time, conn.closeCode) }
+            lane.submit(item, inFlight: inFlight)
         }
     }
 
-    /// One message for the connection's dialect session (attached on the first message).
-    private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
-        onMessage?(conn.id, conn.info, time, message)
-        conn.messages += 1
-        if conn.closed {
-            add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
-        }
-        if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: line, frame: frame) }
-        guard var session = conn.session else {
-            conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
-                        limit: options.timelineLimit)
-            return
-        }
-        conn.session = nil  // keep the session uniquely referenced while it mutates
-        let findings = session.observe(message, time: time, frameIndex: frame)
-        conn.session = session
-        conn.record(frame: frame, time: time, direction: message.direction,
-                    summary: session.lastSummary ?? "\(message.payload.count) bytes", limit: options.timelineLimit)
-        for finding in findings { add(finding, to: conn, line: line, frame: frame) }
-    }
-
-    /// Where in the capture an event comes from.
-    private struct EventPlace {
-        var time: Int64
-        var line: Int?
-        var packet: Int?
-    }
-
-    /// Transport bytes of one direction, through the connection's `TransportReader`.
-    private func stream(_ bytes: [UInt8], direction: Direction, to conn: ConnectionState, at place: EventPlace) {
-        conn.hasTransportBytes = true
-        guard !conn.brokenDirections.contains(direction) else {
-            conn.account.skip(bytes.count, because: "after a gap in the stream")
-            return
-        }
-        handle(conn.transport.feed(bytes, direction: direction), conn: conn, at: place, direction: direction)
-        if conn.transport.isIgnoring {
-            conn.account.skip(bytes.count, because: "not a WebSocket connection, or its upgrade failed")
-        } else if conn.undecidable {
-            conn.account.skip(bytes.count, because: "no decoder for the connection's dialect")
-        } else {
-            conn.account.decoded += bytes.count
-        }
-    }
-
-    private func handle(_ outputs: [TransportReader.Output], conn: ConnectionState, at place: EventPlace, direction: Direction?) {
-        func located(_ finding: Finding) -> Finding {
-            var copy = finding
-            copy.location.time = copy.location.time ?? place.time
-            copy.location.direction = copy.location.direction ?? direction
-            return copy
-        }
-        for output in outputs {
-            switch output {
-            case .handshake(let subprotocol, let url, let upgraded, let findings):
-                conn.info.subprotocol = subprotocol ?? conn.info.subprotocol
-                conn.info.url = url ?? conn.info.url
-                for finding in findings { add(located(finding), to: conn, line: place.line, frame: place.packet) }
-                if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? DialectSessions.dialect(for: conn.info) {
-                    conn.dialect = dialect
-                    conn.session = DialectSessions.make(dialect, info: conn.info, options: options, context: context)
-                }
-            case .message(let message):
-                deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + 1)
-            case .close(_, let code):
-                conn.closeCode = code ?? conn.closeCode
-            case .ping(let direction):
-                guard var session = conn.session else { break }
-                conn.session = nil
-                session.observePing(direction, time: place.time)
-                conn.session = session
-            case .finding(let finding):
-                add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
-            }
-        }
-    }
-
-    private func attachSession(_ conn: ConnectionState, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
-        var dialect = options.dialect ?? conn.dialect
-        if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
-            dialect = guessed
-            add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
-                to: conn, line: line, frame: frame)
-        }
-        conn.dialect = dialect
-        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options, context: context) }
-        if conn.session == nil {
-            conn.undecidable = true
-            let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"
-            add(CheckRules.unknownDialect.finding("\(what); messages are counted, not decoded"), to: conn, line: line, frame: frame)
-        }
-    }
+    public func consume(_ event: CaptureEvent) { consume(.event(event)) }
 
     /// Ends every connection, judges each client's reconnects, and returns the report.
     public func finish(source: String) -> CheckReport {
-        let ended = order.compactMap { connections[$0] }
-        for conn in ended {
-            if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
-            if var session = conn.session {
-                for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
-                conn.session = session
-            }
-        }
-        judgeReconnects(ended)
+        let group = DispatchGroup()
+        for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
+        group.wait()
+        let ended = order.map { id in laneOfConnection[id]?.checker.connection(id) ?? ConnectionState(id: id, limits: options.limits) }
+        judgeAcrossConnections(ended)
         let reports = ended.map { conn in
             ConnectionReport(
                 id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
@@ -208,6 +77,51 @@ public final class Checker {
                 droppedFindings: conn.droppedFindings, timeline: conn.timeline, timelineDropped: conn.timelineDropped)
         }
         return CheckReport(source: source, firstTime: firstTime, connections: reports, captureFindings: captureFindings)
+    }
+}
+
+/// One `ConnectionChecker` and, when threaded, the serial queue it runs on: items are batched so
+/// a queue hop costs little per item. The checker is touched only on that queue until `finish`
+/// has waited for it, which is what makes the unchecked `Sendable` sound.
+private final class Lane: @unchecked Sendable {
+    let checker: ConnectionChecker
+    private let queue: DispatchQueue?
+    private var pending: [CaptureItem] = []
+    private static let batchSize = 256
+
+    init(_ checker: ConnectionChecker, threaded: Bool) {
+        self.checker = checker
+        queue = threaded ? DispatchQueue(label: "imwire.check.lane") : nil
+    }
+
+    func submit(_ item: CaptureItem, inFlight: DispatchSemaphore) {
+        guard queue != nil else { return run(item) }
+        pending.append(item)
+        if pending.count >= Self.batchSize { flush(inFlight: inFlight) }
+    }
+
+    func finish(group: DispatchGroup, inFlight: DispatchSemaphore) {
+        guard let queue else { return checker.finishConnections() }
+        flush(inFlight: inFlight)
+        queue.async(group: group) { self.checker.finishConnections() }
+    }
+
+    private func flush(inFlight: DispatchSemaphore) {
+        guard let queue, !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        inFlight.wait()
+        queue.async {
+            for item in batch { self.run(item) }
+            inFlight.signal()
+        }
+    }
+
+    private func run(_ item: CaptureItem) {
+        switch item {
+        case .event(let event): checker.consume(event)
+        case .problem(let finding): checker.consume(problem: finding)
+        }
     }
 }
 

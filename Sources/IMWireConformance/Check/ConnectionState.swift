@@ -35,6 +35,21 @@ final class ConnectionState {
         transport = TransportReader(limits: limits)
     }
 
+    /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
+    /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame
+    /// and gets no line.
+    func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
+        guard var resolved = options.resolve(finding) else { return }
+        resolved.location.connection = id
+        if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
+        if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
+        if findings.count < options.limits.maxFindingsPerConnection {
+            findings.append(resolved)
+        } else {
+            droppedFindings += 1
+        }
+    }
+
     func record(frame: Int, time: Int64, direction: Direction, summary: String, limit: Int) {
         guard timeline.count < limit else {
             if limit > 0 { timelineDropped += 1 }

@@ -29,25 +29,16 @@ extension DialectSession {
     mutating func observePing(_ direction: Direction, time: Int64) {}
 }
 
-/// What the sessions of one capture share across connections: a client's later connections
-/// are judged by what happened on its earlier ones (a kick forbids an automatic reconnect).
-final class CaptureContext {
-    /// yun2win uids kicked (PUBLISH returnCode 10) so far.
-    var kickedYun2winUIDs: Set<String> = []
-    /// NIM accounts whose session ended (302/417/422 at login, kicked 2_5), with why.
-    var endedNIMAccounts: [String: String] = [:]
-}
-
 /// Chooses the session for a connection from the dialect and subprotocol the capture gives.
 enum DialectSessions {
-    static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions, context: CaptureContext) -> (any DialectSession)? {
+    static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions) -> (any DialectSession)? {
         switch dialect {
         case .leancloud:
             LeanCloudConnectionSession(subprotocol: info.subprotocol.flatMap(LeanCloudSubprotocol.init), options: options)
         case .yun2win:
-            Yun2winConnectionSession(options: options, context: context)
+            Yun2winConnectionSession(options: options)
         case .nim:
-            NIMConnectionSession(options: options, context: context)
+            NIMConnectionSession(options: options)
         case .jmessage:
             JMessageConnectionSession(options: options)
         }

@@ -4,24 +4,21 @@ import IMWireNIM
 import IMWireReconnect
 
 /// NIM's Web link on one connection: each WebSocket text message through socket.io 0.9, the NIM
-/// codec and the session tracker, and the accounts whose session ended shared with the
-/// client's later connections (an automatic re-login is a finding).
+/// codec and the session tracker. A re-login after a kick or a refused login spans connections:
+/// the checker finds it at the end from the reconnect facts (`ReconnectCheck.swift`).
 struct NIMConnectionSession: DialectSession {
     let dialect = Dialect.nim
     private var connection: NIMConnection
-    private let context: CaptureContext
     private var lastFrame = 0
     private(set) var reconnectFacts = ReconnectFacts()
 
-    init(options: CheckOptions, context: CaptureContext) {
-        connection = NIMConnection(options: options.nim, limits: options.limits, endedAccounts: context.endedNIMAccounts)
-        self.context = context
+    init(options: CheckOptions) {
+        connection = NIMConnection(options: options.nim, limits: options.limits)
     }
 
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
         let (decoded, findings) = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex)
-        context.endedNIMAccounts.merge(connection.endedAccounts) { _, new in new }
         for item in decoded.items { note(item.nim, direction: message.direction, time: time, frame: frameIndex) }
         return findings
     }

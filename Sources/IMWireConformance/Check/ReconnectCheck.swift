@@ -3,8 +3,10 @@ import IMWireNIM
 import IMWireReconnect
 import IMWireYun2win
 
-/// The checker's use of the reconnect judge: each client's connections, in order, against its
-/// policy (Spec/reconnect.md §6).
+/// What spans connections, judged once every connection has been read, so that connections can
+/// be checked independently (in any order, on several threads): the dialect rules about a
+/// client that logs in again after its session was ended, and the reconnect judge
+/// (Spec/reconnect.md §6).
 extension Checker {
     /// Dialect rules that already report what a judge finding would say about the same
     /// connection: there the judge's finding is dropped, so one problem is reported once.
@@ -14,10 +16,12 @@ extension Checker {
         ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id, Yun2winRules.keepAliveExceeded.id],
     ]
 
+    typealias Client = [(conn: ConnectionState, facts: ReconnectFacts)]
+
     /// Groups the connections by client (dialect and the id its login names, else the client's
-    /// address) and adds each group's judge findings to the connections they are about.
-    func judgeReconnects(_ connections: [ConnectionState]) {
-        var clients: [String: [(ConnectionState, ReconnectFacts)]] = [:]
+    /// address), then checks each client's connections in order.
+    func judgeAcrossConnections(_ connections: [ConnectionState]) {
+        var clients: [String: Client] = [:]
         var order: [String] = []
         for conn in connections {
             guard let dialect = conn.dialect, let facts = conn.session?.reconnectFacts, conn.firstTime != nil,
@@ -29,18 +33,67 @@ extension Checker {
         }
         let captureEnd = connections.compactMap(\.lastTime).max()
         for key in order {
-            guard let group = clients[key], let dialect = group.first?.0.dialect else { continue }
-            let named = options.reconnectPolicy.flatMap { $0.dialect == dialect ? $0 : nil }
-            let policy = named ?? group.lazy.compactMap(\.1.policy).first ?? options.reconnectPolicy(for: dialect)
-            let judge = ReconnectJudge(policy: policy, options: options.reconnect)
-            let findings = judge.judge(group.map { Self.observation($0.0, $0.1) }, captureEnd: captureEnd)
-            for var finding in findings {
-                guard let (conn, facts) = group.first(where: { $0.0.id == finding.location.connection }) else { continue }
-                let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-                guard !conn.findings.contains(where: { reported.contains($0.ruleID) }) else { continue }
-                if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
-                add(finding, to: conn, line: nil, frame: finding.location.frameIndex)
+            guard let client = clients[key], let dialect = client.first?.conn.dialect else { continue }
+            reloginAfterEnd(client, dialect: dialect)
+            judgeReconnects(client, dialect: dialect, captureEnd: captureEnd)
+        }
+    }
+
+    /// NIM.AUTO-RELOGIN: a login for an account whose earlier connection was kicked (2_5) or
+    /// refused at login (302/417/422). Y2W.RECONNECT-AFTER-KICK: a CONNECT with client id prefix 1
+    /// for a uid kicked (10) earlier. One finding per ending; a fresh yun2win login (prefix 0)
+    /// shows the user logged in again.
+    private func reloginAfterEnd(_ client: Client, dialect: Dialect) {
+        var ending: (connection: String, why: String, time: Int64)?
+        for (conn, facts) in client.sorted(by: { ($0.facts.login?.sent ?? .max) < ($1.facts.login?.sent ?? .max) }) {
+            guard let login = facts.login else { continue }
+            if let ended = ending, login.sent >= ended.time {
+                ending = nil
+                let who = facts.client ?? "?"
+                var finding: Finding?
+                switch dialect {
+                case .nim:
+                    finding = NIMRules.autoRelogin.finding("account \(who) logs in again after \(ended.why) on \(ended.connection)")
+                case .yun2win where login.reconnectFlag == true:
+                    finding = Yun2winRules.reconnectAfterKick.finding(
+                        "uid \(who) was kicked (10) on \(ended.connection) and reconnects automatically (client id prefix 1)")
+                default:
+                    break
+                }
+                if var finding {
+                    finding.location = Location(connection: conn.id, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
+                    conn.add(finding, options: options, line: nil, frame: facts.loginFrame)
+                }
             }
+            if let why = Self.sessionEnding(facts.end, dialect: dialect), let time = facts.endTime {
+                ending = (conn.id, why, time)
+            }
+        }
+    }
+
+    /// Why a connection's end forbids an automatic re-login, for the dialects whose rules say so.
+    private static func sessionEnding(_ end: ConnectionEnd?, dialect: Dialect) -> String? {
+        switch (dialect, end) {
+        case (.nim, .kicked(let reason)?): "kicked (2_5 reason \(reason))"
+        case (.nim, .loginRejected(let code, _)?) where NIMWebCodes.endsLogin(code): "login failure \(code)"
+        case (.yun2win, .kicked(10)?): "kick"
+        default: nil
+        }
+    }
+
+    /// The reconnect judge on one client's connections, with the client's policy: `--policy`
+    /// when it names one of the dialect's, else the one the connection names (yun2win's client
+    /// id), else the dialect's default.
+    private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?) {
+        let named = options.reconnectPolicy.flatMap { $0.dialect == dialect ? $0 : nil }
+        let policy = named ?? client.lazy.compactMap(\.facts.policy).first ?? options.reconnectPolicy(for: dialect)
+        let judge = ReconnectJudge(policy: policy, options: options.reconnect)
+        for var finding in judge.judge(client.map { Self.observation($0.conn, $0.facts) }, captureEnd: captureEnd) {
+            guard let (conn, facts) = client.first(where: { $0.conn.id == finding.location.connection }) else { continue }
+            let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
+            guard !conn.findings.contains(where: { reported.contains($0.ruleID) }) else { continue }
+            if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
+            conn.add(finding, options: options, line: nil, frame: finding.location.frameIndex)
         }
     }
 

@@ -1,0 +1,179 @@
+import IMWireCapture
+import IMWireCore
+
+/// Checks the connections it is given, each on its own: transport (WebSocket or raw TCP),
+/// dialect session, and every finding on the way. A `Checker` runs one or, with `jobs`, several
+/// of these; nothing here looks across connections.
+final class ConnectionChecker {
+    let options: CheckOptions
+    var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
+    var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
+    private var connections: [String: ConnectionState] = [:]
+
+    init(options: CheckOptions) {
+        self.options = options
+    }
+
+    func connection(_ id: String) -> ConnectionState {
+        if let existing = connections[id] { return existing }
+        let created = ConnectionState(id: id, limits: options.limits)
+        connections[id] = created
+        return created
+    }
+
+    /// Ends every connection still open: frames cut short, requests still pending.
+    func finishConnections() {
+        for conn in connections.values {
+            if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
+            if var session = conn.session {
+                conn.session = nil
+                for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
+                conn.session = session
+            }
+        }
+    }
+
+    private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
+        connection.add(finding, options: options, line: line, frame: frame)
+    }
+
+    /// A problem the capture reader found in a connection this checker has.
+    func consume(problem finding: Finding) {
+        guard let id = finding.location.connection, let conn = connections[id] else { return }
+        add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
+    }
+
+    func consume(_ event: CaptureEvent) {
+        let conn = connection(event.connection)
+        let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
+        if let time = event.time {
+            if let last = conn.lastTime, time < last {
+                let finding = CaptureRules.timeBackwards.finding("time \(time) µs after \(last) µs")
+                add(finding, to: conn, line: event.line, frame: frame)
+            }
+            conn.firstTime = conn.firstTime ?? time
+            conn.lastTime = max(conn.lastTime ?? time, time)
+        }
+        let time = event.time ?? conn.lastTime ?? 0
+        switch event.kind {
+        case .open(let info):
+            conn.info = info
+            conn.dialect = options.dialect ?? DialectSessions.dialect(for: info)
+            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
+        case .message(let message):
+            deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
+            if conn.session != nil {
+                conn.account.decoded += message.payload.count
+            } else {
+                conn.account.skip(message.payload.count, because: "no decoder for the connection's dialect")
+            }
+        case .stream(let direction, let bytes):
+            stream(bytes, direction: direction, to: conn, at: EventPlace(time: time, line: event.line, packet: event.packet))
+        case .gap(let direction, let count):
+            conn.brokenDirections.insert(direction)
+            conn.account.lost += count
+            let side = direction == .send ? "client → server" : "server → client"
+            add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                to: conn, line: nil, frame: event.packet)
+        case .close(let info):
+            handle(conn.transport.finish(), conn: conn, at: EventPlace(time: time, line: event.line, packet: event.packet), direction: nil)
+            conn.closed = true
+            conn.closeCode = info.code ?? conn.closeCode
+            conn.openAtCaptureEnd = info.captureEnded
+            if !info.captureEnded { onClose?(conn.id, time, conn.closeCode) }
+        }
+    }
+
+    /// One message for the connection's dialect session (attached on the first message).
+    private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
+        onMessage?(conn.id, conn.info, time, message)
+        conn.messages += 1
+        if conn.closed {
+            add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
+        }
+        if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: line, frame: frame) }
+        guard var session = conn.session else {
+            conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
+                        limit: options.timelineLimit)
+            return
+        }
+        conn.session = nil  // keep the session uniquely referenced while it mutates
+        let findings = session.observe(message, time: time, frameIndex: frame)
+        conn.session = session
+        conn.record(frame: frame, time: time, direction: message.direction,
+                    summary: session.lastSummary ?? "\(message.payload.count) bytes", limit: options.timelineLimit)
+        for finding in findings { add(finding, to: conn, line: line, frame: frame) }
+    }
+
+    /// Where in the capture an event comes from.
+    private struct EventPlace {
+        var time: Int64
+        var line: Int?
+        var packet: Int?
+    }
+
+    /// Transport bytes of one direction, through the connection's `TransportReader`.
+    private func stream(_ bytes: [UInt8], direction: Direction, to conn: ConnectionState, at place: EventPlace) {
+        conn.hasTransportBytes = true
+        guard !conn.brokenDirections.contains(direction) else {
+            conn.account.skip(bytes.count, because: "after a gap in the stream")
+            return
+        }
+        handle(conn.transport.feed(bytes, direction: direction), conn: conn, at: place, direction: direction)
+        if conn.transport.isIgnoring {
+            conn.account.skip(bytes.count, because: "not a WebSocket connection, or its upgrade failed")
+        } else if conn.undecidable {
+            conn.account.skip(bytes.count, because: "no decoder for the connection's dialect")
+        } else {
+            conn.account.decoded += bytes.count
+        }
+    }
+
+    private func handle(_ outputs: [TransportReader.Output], conn: ConnectionState, at place: EventPlace, direction: Direction?) {
+        func located(_ finding: Finding) -> Finding {
+            var copy = finding
+            copy.location.time = copy.location.time ?? place.time
+            copy.location.direction = copy.location.direction ?? direction
+            return copy
+        }
+        for output in outputs {
+            switch output {
+            case .handshake(let subprotocol, let url, let upgraded, let findings):
+                conn.info.subprotocol = subprotocol ?? conn.info.subprotocol
+                conn.info.url = url ?? conn.info.url
+                for finding in findings { add(located(finding), to: conn, line: place.line, frame: place.packet) }
+                if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? DialectSessions.dialect(for: conn.info) {
+                    conn.dialect = dialect
+                    conn.session = DialectSessions.make(dialect, info: conn.info, options: options)
+                }
+            case .message(let message):
+                deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + 1)
+            case .close(_, let code):
+                conn.closeCode = code ?? conn.closeCode
+            case .ping(let direction):
+                guard var session = conn.session else { break }
+                conn.session = nil
+                session.observePing(direction, time: place.time)
+                conn.session = session
+            case .finding(let finding):
+                add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
+            }
+        }
+    }
+
+    private func attachSession(_ conn: ConnectionState, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
+        var dialect = options.dialect ?? conn.dialect
+        if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
+            dialect = guessed
+            add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
+                to: conn, line: line, frame: frame)
+        }
+        conn.dialect = dialect
+        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options) }
+        if conn.session == nil {
+            conn.undecidable = true
+            let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"
+            add(CheckRules.unknownDialect.finding("\(what); messages are counted, not decoded"), to: conn, line: line, frame: frame)
+        }
+    }
+}
