@@ -82,11 +82,15 @@ struct Check: ParsableCommand {
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
 
+    @Option(help: "Threads that check connections (the report is the same for any value).")
+    var jobs: Int = 1
+
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         case auto, always, never
     }
 
     func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
         guard let policy else { return }
         guard let named = ReconnectPolicies.named(policy) else {
             throw ValidationError("--policy \(policy): unknown; known: \(ReconnectPolicies.names.joined(separator: ", "))")
@@ -127,7 +131,7 @@ struct Check: ParsableCommand {
         let reader: any CaptureSource
         do { reader = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
         if format == .html { options.timelineLimit = HTMLReport.timelineLimit }
-        let checker = Checker(options: options)
+        let checker = Checker(options: options, jobs: jobs)
         let progress = Progress(path: capture)
         var events = 0
         var problems = 0

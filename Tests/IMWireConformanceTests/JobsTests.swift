@@ -1,0 +1,55 @@
+import Foundation
+import IMWire
+import Testing
+
+/// `--jobs` spreads connections over threads; the report must not depend on how many.
+@Suite struct JobsTests {
+    static let samples: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Fixtures/captures")) ?? []
+        return names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".pcapng") }.sorted().map { "Fixtures/captures/\($0)" }
+    }()
+
+    static func report(_ path: String, jobs: Int) throws -> String {
+        var options = CheckOptions()
+        options.jmessage.secret = "master-secret-1"
+        return JSONReport.render(try check(path, options: options, jobs: jobs), threshold: .info)
+    }
+
+    @Test func samplesAreThere() {
+        #expect(Self.samples.count >= 10)
+    }
+
+    @Test(arguments: samples) func sameReportForAnyJobs(_ path: String) throws {
+        let one = try Self.report(path, jobs: 1)
+        for jobs in [2, 3, 8] {
+            #expect(try Self.report(path, jobs: jobs) == one, "jobs \(jobs) on \(path)")
+        }
+    }
+
+    /// Every sample's lines dealt into one transcript, connections renamed apart, so the lanes get
+    /// connections of all four dialects interleaved, and reconnects span lanes.
+    @Test func interleavedDialects() throws {
+        let files = Self.samples.filter { $0.hasSuffix(".jsonl") }
+        var columns = try files.enumerated().map { index, path in
+            try readText(path).split(separator: "\n").map { line in
+                line.replacingOccurrences(of: #""conn": ?""#, with: #""conn": "f\#(index)-"#, options: .regularExpression)
+            }
+        }
+        var merged: [String] = []
+        while columns.contains(where: { !$0.isEmpty }) {
+            for index in columns.indices where !columns[index].isEmpty { merged.append(columns[index].removeFirst()) }
+        }
+        let path = NSTemporaryDirectory() + "imwire-jobs-\(getpid()).jsonl"
+        try (merged.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let one = try check(path, jobs: 1)
+        #expect(one.connections.count > 20)
+        #expect(one.allFindings.contains { $0.ruleID.rawValue == "RECONNECT.STORM" })
+        #expect(one.allFindings.contains { $0.ruleID.rawValue == "NIM.AUTO-RELOGIN" })
+        let expected = JSONReport.render(one, threshold: .info)
+        for jobs in [2, 4] {
+            #expect(JSONReport.render(try check(path, jobs: jobs), threshold: .info) == expected, "jobs \(jobs)")
+        }
+    }
+}
