@@ -13,9 +13,10 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a capture: decode every message of every connection and apply the rules.",
         discussion: """
-            Reads pcap and pcapng (TCP reassembled, WebSocket handshakes and frames decoded),
-            Chrome DevTools HAR exports (_webSocketMessages), and the JSONL transcript of
+            Reads pcap and pcapng (TCP reassembled, WebSocket handshakes and frames decoded), \
+            Chrome DevTools HAR exports (_webSocketMessages), and the JSONL transcript of \
             Spec/capture-jsonl.md; the format is found from the file's first bytes.
+
             Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input.
             """)
 
@@ -28,8 +29,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
-    @Option(help: "Report and fail on findings at or above: info, warning, error.")
-    var severity: Severity = .warning
+    @Option(name: .customLong("severity"), help: "Report and fail on findings at or above: info, warning, error.")
+    var threshold: SeverityThreshold = .warning
+    var severity: Severity { threshold.severity }
 
     @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
@@ -134,15 +136,20 @@ struct Check: ParsableCommand {
         let checker = Checker(options: options, jobs: jobs)
         let progress = Progress(path: capture)
         var events = 0
-        var problems = 0
+        var problems: [Finding] = []
         while let item = reader.next() {
-            if case .event = item { events += 1 } else { problems += 1 }
+            switch item {
+            case .event: events += 1
+            case .problem(let finding): if problems.count < 10 { problems.append(finding) }
+            }
             checker.consume(item)
             if events & 0xfff == 0 { progress.update(reader.bytesRead) }
         }
         progress.finish()
-        if events == 0, problems > 0 {
-            throw unreadable("\(capture): nothing in it could be read as a capture event (see Spec/capture-jsonl.md)")
+        if events == 0, !problems.isEmpty {
+            // Say why: the reader's own findings (truncated file, record too large, no WebSocket messages...).
+            let reasons = problems.map { "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "") }
+            throw unreadable("\(capture): nothing in it could be read as a capture event:" + reasons.joined())
         }
         let report = checker.finish(source: capture)
         if let annotate { try writeAnnotated(report, to: annotate) }

@@ -5,7 +5,7 @@ import IMWire
 struct IMWireCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imwire",
-        abstract: "Wire codecs and a conformance checker for IM cloud protocols (LeanCloud realtime today).",
+        abstract: "Wire codecs and a conformance checker for IM cloud protocols: LeanCloud realtime, NetEase NIM, JPush JMessage, yun2win.",
         discussion: """
             Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input.
             Rules: `imwire rules`; formats and flows: Spec/ in the repository.
@@ -49,13 +49,20 @@ extension MQTTVersion: ExpressibleByArgument {}
 extension LeanCloudEncoding: ExpressibleByArgument {}
 extension RuleAction: ExpressibleByArgument {}
 
-extension Severity: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(name: argument == "warn" ? "warning" : argument)
+/// `--severity`: String-backed, because for an Int-backed enum like `Severity` ArgumentParser's
+/// `--help` shows the raw value (`default: 1`) whatever `defaultValueDescription` says.
+enum SeverityThreshold: String, ExpressibleByArgument, CaseIterable {
+    case info, warning, error
+
+    init?(argument: String) { self.init(rawValue: argument == "warn" ? "warning" : argument) }
+
+    var severity: Severity {
+        switch self {
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
     }
-    public static var allValueStrings: [String] { allCases.map(\.description) }
-    /// `warning`, not the raw value `1` that `--help` would show for an Int-backed enum.
-    public var defaultValueDescription: String { description }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
