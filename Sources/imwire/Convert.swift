@@ -5,9 +5,10 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a capture: any format to a JSONL transcript of its messages, or JSONL/HAR to pcapng.",
         discussion: """
-            --to jsonl: the application messages as the checker reads them (TCP reassembled,
+            --to jsonl: the application messages as the checker reads them (TCP reassembled, \
             WebSocket frames joined and inflated), one line each (Spec/capture-jsonl.md).
-            --to pcapng: a transcript or HAR as synthesized IPv4/TCP packets with the WebSocket
+
+            --to pcapng: a transcript or HAR as synthesized IPv4/TCP packets with the WebSocket \
             upgrade and frames, readable by Wireshark and by imwire check.
             """)
 

@@ -5,9 +5,10 @@ struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode one frame (or one per line) and print its canonical JSON and any findings.",
         discussion: """
-            The canonical JSON is the protobuf JSON mapping with proto field names (set fields only,
+            The canonical JSON is the protobuf JSON mapping with proto field names (set fields only, \
             int64 as strings, enums by name, bytes as base64), the form the fixtures use.
-            Findings go to standard error; exit 1 if any is a warning or an error, 2 if nothing
+
+            Findings go to standard error; exit 1 if any is a warning or an error, 2 if nothing \
             could be decoded.
             """)
 

@@ -5,7 +5,7 @@ struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Encode canonical JSON (as `imwire decode` prints it) into a frame.",
         discussion: """
-            protobuf frames are printed as hex (or written raw with --output raw); base64 and json
+            protobuf frames are printed as hex (or written raw with --output raw); base64 and json \
             frames are printed as text. Exit 2 if the JSON is not a command.
             """)
 

@@ -5,8 +5,8 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every meaning a status code or enum value has across vendors and tables.",
         discussion: """
-            Each meaning comes with its source, confidence, class and reconnect advice. A number no table
-            knows is reported as unknown, with the range a source declares around it and the nearest known
+            Each meaning comes with its source, confidence, class and reconnect advice. A number no table \
+            knows is reported as unknown, with the range a source declares around it and the nearest known \
             numbers; nothing is guessed. Exit 1 when the number is unknown in the chosen scope.
             """)
 
