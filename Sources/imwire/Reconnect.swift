@@ -10,13 +10,14 @@ struct Reconnect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the state/action trace of an event file under a policy.",
             discussion: """
-                The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]})
-                or JSONL (one event object per line); Spec/reconnect.md lists every event and its fields.
-                Timers the machine asks for fire when the clock passes them. Exit 2 for an unreadable file.
+                The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}), \
+                a golden trace of Fixtures/reconnect/ (its input and policy are used), or JSONL (one event \
+                object per line); Spec/reconnect.md lists every event and its fields. Timers the machine \
+                asks for fire when the clock passes them. Exit 2 for an unreadable file.
                 """)
 
-        @Option(help: ArgumentHelp("The policy: \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))
-        var policy: String
+        @Option(help: ArgumentHelp("The policy (default: the file's): \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))
+        var policy: String?
 
         @Option(name: .customLong("events"), help: "The events file (JSON or JSONL); - for standard input.")
         var eventsPath: String
@@ -28,13 +29,12 @@ struct Reconnect: ParsableCommand {
         var seed: UInt64?
 
         func validate() throws {
-            guard ReconnectPolicies.named(policy) != nil else {
+            if let policy, ReconnectPolicies.named(policy) == nil {
                 throw ValidationError("unknown policy \(policy); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
         }
 
         func run() throws {
-            guard let policy = ReconnectPolicies.named(policy) else { throw ExitCode(2) }
             let text: String
             do {
                 text = String(decoding: try FileByteSource.readAll(path: eventsPath, limit: 16 << 20), as: UTF8.self)
@@ -42,6 +42,13 @@ struct Reconnect: ParsableCommand {
             var file: EventFile
             do { file = try EventFile.parse(text) } catch { throw unreadable("\(eventsPath): \(error)") }
             if let seed { file.seed = seed }
+            guard let name = policy ?? file.policy else {
+                print("imwire: --policy is required: \(eventsPath) names no policy", to: &standardError)
+                throw ExitCode.validationFailure
+            }
+            guard let policy = ReconnectPolicies.named(name) else {
+                throw unreadable("\(eventsPath): unknown policy \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+            }
             let (steps, _) = file.run(policy)
             switch format {
             case .text: print(TraceFormat.text(steps, policy: policy), terminator: "")

@@ -23,4 +23,13 @@ import Testing
         #expect(!result.passed)
         #expect(result.problems.first?.contains("step 8") == true)
     }
+
+    /// `imwire reconnect simulate --events` takes a golden trace as it is: events under `input`.
+    @Test func aGoldenTraceIsAnEventFile() throws {
+        let file = try EventFile.parse(try readText("Fixtures/reconnect/nim/account-disabled-422.json"))
+        #expect(file.policy == "nim-web")
+        #expect(file.entries.count == 4)
+        #expect(file.until == 120_000)
+        #expect(throws: EventFile.FormatError.self) { try EventFile.parse(#"{"description": "no events here"}"#) }
+    }
 }

@@ -32,12 +32,19 @@ public struct EventFile: Sendable, Hashable {
         public init(_ description: String) { self.description = description }
     }
 
-    /// Parses a JSON document or JSONL text.
+    /// Parses a JSON document (or a golden trace of `Fixtures/reconnect/`, whose events are under
+    /// `input`) or JSONL text.
     public static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.first == "{", let document = try? JSONParser.parse(String(trimmed), maxDepth: limits.maxJSONDepth),
-           let object = document.objectValue, object["events"] != nil {
-            return try parse(document: object)
+           let object = document.objectValue, object["event"] == nil {
+            if object["events"] != nil { return try parse(document: object) }
+            if let input = object["input"]?.objectValue, input["events"] != nil {
+                var file = try parse(document: input)
+                file.policy = file.policy ?? object["policy"]?.stringValue
+                return file
+            }
+            throw FormatError("a JSON document without events: expected {\"events\": [...]}, a golden trace with input.events, or JSONL")
         }
         var file = EventFile(entries: [])
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
