@@ -21,6 +21,7 @@ import asyncio
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -162,6 +163,43 @@ def tshark_payloads(capture):
     return [line.strip() for line in out.splitlines() if line.strip()]
 
 
+def annotations_agree(capture, work, name):
+    """`imwire check --annotate`: one packet comment per finding, on the finding's packet, as tshark reads them."""
+    annotated = os.path.join(work, f"{name}-annotated.pcapng")
+    result = imwire("check", capture, "--format", "json", "--severity", "info", "--annotate", annotated)
+    if result.returncode not in (0, 1):
+        PROBLEMS.append(f"{name}: imwire check --annotate exited {result.returncode}: {result.stderr.strip()}")
+        return 0
+    report = json.loads(result.stdout)
+    expected = sorted((f["frame"], f["rule"]) for c in report["connections"] for f in c["findings"] if f["frame"] is not None)
+    out = subprocess.run(["tshark", "-r", annotated, "-Y", "frame.comment", "-T", "fields", "-E", "occurrence=a",
+                          "-E", "aggregator=\x1f", "-e", "frame.number", "-e", "frame.comment"],
+                         capture_output=True, text=True, check=True).stdout
+    comments = []
+    for line in out.splitlines():
+        number, _, texts = line.partition("\t")
+        for text in texts.split("\x1f"):
+            match = re.match(r"imwire \[([A-Z0-9.-]+)\]", text)
+            if match:
+                comments.append((int(number), match.group(1)))
+    if sorted(comments) != expected:
+        PROBLEMS.append(f"{name}: --annotate comments {sorted(comments)}, findings {expected}")
+    if tshark_payloads(annotated) != tshark_payloads(capture):
+        PROBLEMS.append(f"{name}: the annotated pcapng carries other payloads than the capture")
+    return len(comments)
+
+
+def bytes_agree(capture, name):
+    """The report's byte account adds up to the TCP payload bytes tshark counts."""
+    report = json.loads(imwire("check", capture, "--format", "json").stdout)
+    ours = sum(c["bytes"]["captured"] for c in report["connections"])
+    out = subprocess.run(["tshark", "-r", capture, "-T", "fields", "-e", "tcp.len"], capture_output=True, text=True, check=True).stdout
+    theirs = sum(int(v) for v in out.split() if v)
+    if ours != theirs:
+        PROBLEMS.append(f"{name}: the report accounts for {ours} bytes, tshark counts {theirs} TCP payload bytes")
+    return theirs
+
+
 def transcript(capture):
     out = imwire("convert", capture, "--to", "jsonl").stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
@@ -205,7 +243,10 @@ def main():
         for other in (jsonl, har):
             if rules(other) != found:
                 PROBLEMS.append(f"{name}: {os.path.basename(other)} gives {rules(other)}, the pcapng {found}")
-        summary.append(f"{name}: {len(ours)} messages, tshark agrees on {sum(a == b for a, b in zip(ours, theirs))}, findings {found or 'none'}")
+        annotated = annotations_agree(pcapng, work, name)
+        tcp_bytes = bytes_agree(pcapng, name)
+        summary.append(f"{name}: {len(ours)} messages, tshark agrees on {sum(a == b for a, b in zip(ours, theirs))} "
+                       f"and on {tcp_bytes} TCP payload bytes, findings {found or 'none'}, {annotated} packet comments")
         if KEEP and not errors:
             shutil.copy(pcapng, os.path.join(KEEP, "leancloud-real.pcapng"))
     shutil.rmtree(work, ignore_errors=True)

@@ -22,8 +22,10 @@ public struct ConnectionReport: Sendable {
     public var bytes: Int { account.captured }
 }
 
-/// The bytes of a connection by fate: decoded, skipped (with the reason), lost to gaps in the
-/// capture. The three add up to the bytes the connection carried.
+/// The bytes of a connection by fate: decoded (read by the connection's decoders; what they found
+/// wrong in them, a frame that does not inflate say, is a finding, not skipped bytes), skipped
+/// (never given to a decoder, with the reason), lost to gaps in the capture. The three add up to
+/// the bytes the connection carried.
 public struct ByteAccount: Sendable, Hashable {
     public var decoded = 0
     public var skipped: [String: Int] = [:]
