@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import Testing
 
@@ -6,6 +7,27 @@ import Testing
     static func frame(_ t: Double, _ dir: String, _ command: String) -> String {
         let bytes = (try? CanonicalJSON.decode(JSONParser.parse(command))).map(LeanCloudBinary.encode) ?? []
         return #"{"conn":"c","t":\#(t),"dir":"\#(dir)","hex":"\#(Hex.encode(bytes))"}"#
+    }
+
+    /// MQTT over WebSocket: a packet may span messages (MQTT 3.1.1 §6); split the sendMessage
+    /// PUBLISH of the yun2win sample in two and the checker must still decode it, as one packet.
+    @Test func mqttPacketSplitAcrossWebSocketMessages() throws {
+        let whole = try readText("Fixtures/captures/yun2win-clean.jsonl").split(separator: "\n").map(String.init)
+        let publish = try #require(whole.firstIndex { $0.contains(#""hex": "30c001"#) })
+        let hex = try #require(whole[publish].split(separator: "\"").last { $0.hasPrefix("30c001") })
+        var split = whole
+        split[publish] = whole[publish].replacingOccurrences(of: String(hex), with: String(hex.prefix(40)))
+        split.insert(whole[publish].replacingOccurrences(of: String(hex), with: String(hex.dropFirst(40))), at: publish + 1)
+
+        var options = CheckOptions()
+        options.timelineLimit = 100
+        let reportWhole = check(lines: whole, options: options)
+        let reportSplit = check(lines: split, options: options)
+        #expect(reportSplit.connections.first?.messages == (reportWhole.connections.first?.messages ?? 0) + 1)
+        #expect(reportSplit.summary(.info) == reportWhole.summary(.info))
+        let sendMessage = reportWhole.connections.first?.timeline.first { $0.summary.contains("sendMessage") }?.summary
+        #expect(sendMessage != nil)
+        #expect(reportSplit.connections.first?.timeline.contains { $0.summary == sendMessage } == true)
     }
 
     @Test func ruleOverridesAndLenientMode() {
