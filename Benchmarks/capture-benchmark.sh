@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmarks/capture-benchmark.sh [MEGABYTES]   — the capture checker against tshark (issue #8).
+#
+# Generates (once) a pcapng of MEGABYTES (default 1024) of LeanCloud WebSocket traffic, half the
+# connections with permessage-deflate (Benchmarks/CaptureGenerator), then, in the same run and on
+# the same file, measures wall time and peak RSS (/usr/bin/time %e %M) of:
+#   imwire check FILE --format json -o /dev/null        with --jobs 1 and --jobs 2 (release build)
+#   tshark -r FILE -Y websocket -T fields -e data.data  (output to /dev/null)
+# Environment: CAPTURE=path to reuse or place the file (default /tmp/imwire-bench-MEGABYTES.pcapng).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+megabytes="${1:-1024}"
+file="${CAPTURE:-/tmp/imwire-bench-$megabytes.pcapng}"
+command -v tshark >/dev/null || { echo "tshark is missing: apt-get install -y tshark" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time is missing: apt-get install -y time" >&2; exit 2; }
+swift build -c release --product imwire >&2
+(cd Benchmarks && swift build -c release --product CaptureGenerator >&2)
+[ -s "$file" ] || Benchmarks/.build/release/CaptureGenerator "$file" "$megabytes" >&2
+size=$(stat -c %s "$file")
+stats="$(mktemp)"
+trap 'rm -f "$stats"' EXIT
+
+# run NAME COMMAND...: one measured run; prints "NAME seconds peak-KiB".
+run() {
+  local name="$1"; shift
+  /usr/bin/time -f "%e %M" -o "$stats" "$@" >/dev/null 2>&1 || true
+  echo "$name $(tail -1 "$stats")"
+}
+
+echo "file: $file ($size bytes), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+results=(
+  "$(run imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)"
+  "$(run imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)"
+  "$(run tshark tshark -r "$file" -Y websocket -T fields -e data.data)"
+)
+tshark_seconds=$(printf '%s\n' "${results[@]}" | awk '$1 == "tshark" { print $2 }')
+printf '%-14s %9s %10s %13s %14s\n' tool seconds "MB/s" "peak RSS MiB" "throughput vs tshark"
+for line in "${results[@]}"; do
+  read -r name seconds kib <<<"$line"
+  awk -v n="$name" -v s="$seconds" -v k="$kib" -v b="$size" -v t="$tshark_seconds" 'BEGIN {
+    printf "%-14s %9.2f %10.1f %13.1f %13.2fx\n", n, s, b / 1e6 / s, k / 1024, t / s }'
+done
