@@ -18,21 +18,22 @@ swift build -c release --product imwire >&2
 [ -s "$file" ] || Benchmarks/.build/release/CaptureGenerator "$file" "$megabytes" >&2
 size=$(stat -c %s "$file")
 stats="$(mktemp)"
-trap 'rm -f "$stats"' EXIT
+trap 'rm -f "$stats" "$stats.err"' EXIT
 
-# run NAME COMMAND...: one measured run; prints "NAME seconds peak-KiB".
+# run NAME COMMAND...: one measured run; prints "NAME seconds peak-KiB". Exit 1 is imwire's
+# "findings"; anything above it (a crash) stops the benchmark instead of becoming a timing.
 run() {
-  local name="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$stats" "$@" >/dev/null 2>&1 || true
+  local name="$1" status=0; shift
+  /usr/bin/time -f "%e %M" -o "$stats" "$@" >/dev/null 2>"$stats.err" || status=$?
+  [ "$status" -le 1 ] || { echo "$name exited $status: $(tail -3 "$stats.err")" >&2; exit 1; }
   echo "$name $(tail -1 "$stats")"
 }
 
 echo "file: $file ($size bytes), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-results=(
-  "$(run imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)"
-  "$(run imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)"
-  "$(run tshark tshark -r "$file" -Y websocket -T fields -e data.data)"
-)
+results=()
+results+=("$(run imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)")
+results+=("$(run imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)")
+results+=("$(run tshark tshark -r "$file" -Y websocket -T fields -e data.data)")
 tshark_seconds=$(printf '%s\n' "${results[@]}" | awk '$1 == "tshark" { print $2 }')
 printf '%-14s %9s %10s %13s %14s\n' tool seconds "MB/s" "peak RSS MiB" "throughput vs tshark"
 for line in "${results[@]}"; do
