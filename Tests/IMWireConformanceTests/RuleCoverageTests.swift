@@ -418,12 +418,14 @@ extension RuleCoverageTests {
         Trigger("SIO.V09-HANDSHAKE-INVALID", offset: 0) { SocketIO09Handshake.decode(Array("abc:60".utf8)).1 },
         // Transports offering only xhr-polling.
         Trigger("SIO.V09-HANDSHAKE-NO-WEBSOCKET", offset: 10) { SocketIO09Handshake.decode(Array("abc:60:60:xhr-polling".utf8)).1 },
-        // The two URL rules come from SocketIOTransport.from(url:) only: `imwire check` reads the
-        // URL of an open line for its dialect and drops these findings (DialectSessions.dialect(forURL:)).
-        // A socket.io 0.9 path with xhr-polling where websocket belongs.
-        Trigger("SIO.V09-URL-INVALID") { SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/xhr-polling/abc").1 },
-        // An engine.io URL asking for protocol 4.
-        Trigger("EIO.URL-INVALID") { SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket").1 },
+        // An open line whose socket.io 0.9 path has xhr-polling where websocket belongs.
+        Trigger("SIO.V09-URL-INVALID") {
+            T.findings([#"{"type":"open","conn":"n","t":0,"dialect":"nim","url":"wss://weblink.netease.im/socket.io/1/xhr-polling/abc"}"#])
+        },
+        // An open line whose engine.io URL asks for protocol 4.
+        Trigger("EIO.URL-INVALID") {
+            T.findings([#"{"type":"open","conn":"j","t":0,"dialect":"jmessage","url":"wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket"}"#])
+        },
         // BINARY_EVENT with one attachment, followed by a text packet instead of the attachment.
         Trigger("SIO.ATTACHMENT-MISSING", frame: 4) {
             T.findings(SIO.jmessage() + [T.text("j", 1, "send", #"451-["upload",{"_placeholder":true,"num":0}]"#),

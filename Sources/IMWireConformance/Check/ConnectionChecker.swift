@@ -58,6 +58,7 @@ final class ConnectionChecker {
         switch event.kind {
         case .open(let info):
             conn.info = info
+            for finding in info.url.map(DialectSessions.urlFindings) ?? [] { add(finding, to: conn, line: event.line) }
             conn.dialect = options.dialect ?? DialectSessions.dialect(for: info)
             conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
         case .message(let message):
@@ -141,7 +142,9 @@ final class ConnectionChecker {
             case .handshake(let subprotocol, let url, let upgraded, let findings):
                 conn.info.subprotocol = subprotocol ?? conn.info.subprotocol
                 conn.info.url = url ?? conn.info.url
-                for finding in findings { add(located(finding), to: conn, line: place.line, frame: place.packet) }
+                for finding in findings + (url.map(DialectSessions.urlFindings) ?? []) {
+                    add(located(finding), to: conn, line: place.line, frame: place.packet)
+                }
                 if upgraded, conn.session == nil, conn.dialect == nil, let dialect = options.dialect ?? DialectSessions.dialect(for: conn.info) {
                     conn.dialect = dialect
                     conn.session = DialectSessions.make(dialect, info: conn.info, options: options)

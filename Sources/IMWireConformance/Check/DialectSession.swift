@@ -59,6 +59,10 @@ enum DialectSessions {
         }
     }
 
+    /// What is wrong with a socket.io URL (`SIO.V09-URL-INVALID`, `EIO.URL-INVALID`); nothing
+    /// for a URL outside `/socket.io/`.
+    static func urlFindings(_ url: String) -> [Finding] { SocketIOTransport.from(url: url).1 }
+
     /// The dialect a subprotocol names: `lc.*` is LeanCloud, `mqtt*` (yun2win's web client uses
     /// `mqttv3.1`) is yun2win.
     static func dialect(forSubprotocol name: String) -> Dialect? {
