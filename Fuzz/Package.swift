@@ -4,11 +4,16 @@
 // Build and run with ./run.sh TARGET [SECONDS]; see README.md.
 import PackageDescription
 
-let targets = ["LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker"]
+let targets = [
+    "LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker",
+    "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker",
+]
 
 let package = Package(
     name: "IMWireFuzz",
-    dependencies: [.package(name: "IMWire", path: "..")],
+    dependencies: [
+        .package(name: "IMWire", path: ".."),
+    ],
     targets: targets.map { name in
         .executableTarget(
             name: "Fuzz\(name)",
