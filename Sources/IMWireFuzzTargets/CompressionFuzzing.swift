@@ -36,6 +36,10 @@ enum CompressionFuzzing {
             violations.append("chunked input reports trailing data, one-shot \(whole.status)")
         case (_, .expansionRatioExceeded?):
             break  // pieces can trip the ratio before the rest of the input arrives
+        case (nil, .corruptData?) where windowBits < 15 && pieces.error?.reason.contains("too far back") == true:
+            // zlib accepts a distance past a small window when the bytes it reaches are in the
+            // same call's output: one call sees them, pieces do not.
+            break
         default:
             violations.append("one-shot ends in \(whole.error.map { "\($0.code)" } ?? "success"), chunked in \(pieces.error.map { "\($0.code)" } ?? "success")")
         }
