@@ -74,6 +74,10 @@ let package = Package(
             dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
         ),
 
+        // session: the reconnect state machine, each vendor SDK's policy, and the judge of a
+        // client's consecutive connections (reads the registry's classification and advice)
+        .target(name: "IMWireReconnect", dependencies: ["IMWireCore", "IMWireRegistry"]),
+
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
 
@@ -82,7 +86,7 @@ let package = Package(
             name: "IMWireConformance",
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage",
+                "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
             ]
         ),
 
@@ -91,7 +95,7 @@ let package = Package(
             name: "IMWire",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireCapture", "IMWireConformance",
+                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
             ]
         ),
         .executableTarget(
@@ -120,6 +124,7 @@ let package = Package(
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture"]),
+        .testTarget(name: "IMWireReconnectTests", dependencies: ["IMWireReconnect"]),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]

@@ -197,8 +197,68 @@ def broken():
         fh.write("\n")
 
 
+def reconnect():
+    """One client (alice, default policy leancloud-swift) over nine connections: kicked by 4111,
+    an automatic re-open with r=true anyway, a drop, a storm of re-opens 0.1 s apart, a re-open
+    without r after a session existed, a logout, and a fresh login."""
+    t = Transcript()
+    expected = []
+    frame = {}
+
+    def send(conn, t_, direction, command):
+        frame[conn] = frame.get(conn, 0) + 1
+        t.binary(conn, t_, direction, command)
+
+    def note(conn, rule):
+        expected.append({"connection": conn, "frame": frame[conn], "rule": rule})
+
+    def open_session(conn, t_, r=None, answered=True):
+        t.open(conn, t_, "lc.protobuf2.3")
+        session = {"ua": "LeanCloud-Swift-SDK/17.11.0"}
+        if r is not None:
+            session["r"] = r
+        send(conn, t_ + 0.02, "send", {"cmd": "session", "op": "open", "appId": cases.APP, "peerId": A, "i": 1,
+                                       "sessionMessage": session})
+        if answered:
+            send(conn, t_ + 0.08, "receive", {"cmd": "session", "op": "opened", "peerId": A, "i": 1,
+                                              "sessionMessage": {"st": "TOKEN-alice", "stTtl": 172800}})
+
+    open_session("r1", 0.0)
+    send("r1", 10.0, "receive", {"cmd": "session", "op": "closed", "peerId": A, "sessionMessage": {"code": 4111}})
+    note("r1", "LC.ERROR-REPLY")
+    t.close("r1", 10.1, code=1000, by="server")
+    # Kicked (4111): the SDK must stop, yet it re-opens with r=true two seconds later.
+    open_session("r2", 12.0, r=True)
+    expected.append({"connection": "r2", "frame": 1, "rule": "RECONNECT.AFTER-TERMINAL"})
+    t.raw(json.dumps({"type": "close", "conn": "r2", "t": 20.0}))  # dropped: no close frame
+    # Five re-opens 0.2 s apart, none answered: attempts 0 and 1 may be immediate, 2-4 must wait
+    # 1, 2 and 4 s; three early in a row are a storm.
+    for index in range(5):
+        conn = "r%d" % (3 + index)
+        start = round(20.3 + 0.2 * index, 1)
+        open_session(conn, start, r=True, answered=False)
+        if index == 2:
+            expected.append({"connection": conn, "frame": 1, "rule": "RECONNECT.STORM"})
+        t.raw(json.dumps({"type": "close", "conn": conn, "t": round(start + 0.1, 1)}))
+    # Attempt 5 after 38 s is in time, but a session existed and the re-open lacks r=true.
+    open_session("r8", 60.0, r=False)
+    expected.append({"connection": "r8", "frame": 1, "rule": "RECONNECT.FLAG-MISSING"})
+    send("r8", 60.5, "send", {"cmd": "session", "op": "close", "peerId": A, "i": 2})
+    send("r8", 60.55, "receive", {"cmd": "session", "op": "closed", "peerId": A, "i": 2})
+    t.close("r8", 60.6)
+    # After the logout a login without r is a fresh one; the capture ends with it open.
+    open_session("r9", 62.0)
+    t.write("leancloud-reconnect.jsonl")
+    with open(os.path.join(OUT, "leancloud-reconnect.expected.json"), "w") as fh:
+        json.dump({"description": "findings (warning and error) `imwire check Fixtures/captures/leancloud-reconnect.jsonl` must "
+                                  "report, exactly (reconnect judge, policy leancloud-swift)",
+                   "findings": expected}, fh, indent=2)
+        fh.write("\n")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     clean()
     broken()
-    print("wrote Fixtures/captures/leancloud-clean.jsonl, leancloud-broken.jsonl, leancloud-broken.expected.json")
+    reconnect()
+    print("wrote Fixtures/captures/leancloud-{clean,broken,reconnect}.jsonl and the expected findings")

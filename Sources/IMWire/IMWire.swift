@@ -7,6 +7,7 @@
 @_exported import IMWireLeanCloud
 @_exported import IMWireMQTT
 @_exported import IMWireNIM
+@_exported import IMWireReconnect
 @_exported import IMWireRegistry
 @_exported import IMWireSocketIO
 @_exported import IMWireWebSocket

@@ -6,6 +6,7 @@ import IMWireLeanCloud
 import IMWireMQTT
 import IMWireNIM
 import IMWireSocketIO
+import IMWireReconnect
 import IMWireWebSocket
 import IMWireYun2win
 
@@ -14,7 +15,7 @@ import IMWireYun2win
 public enum RuleCatalog {
     public static let all: [Rule] =
         CaptureRules.all + CheckRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
-        + SocketIORules.all + LeanCloudRules.all + Yun2winRules.all + NIMRules.all + JMessageRules.all
+        + SocketIORules.all + LeanCloudRules.all + Yun2winRules.all + NIMRules.all + JMessageRules.all + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 }

@@ -74,11 +74,26 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng"))
     var annotate: String?
 
+    @Option(help: ArgumentHelp(
+        "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")) (default: per dialect, see Spec/reconnect.md).",
+        valueName: "name"))
+    var policy: String?
+
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         case auto, always, never
+    }
+
+    func validate() throws {
+        guard let policy else { return }
+        guard let named = ReconnectPolicies.named(policy) else {
+            throw ValidationError("--policy \(policy): unknown; known: \(ReconnectPolicies.names.joined(separator: ", "))")
+        }
+        if let dialect, named.dialect != dialect {
+            throw ValidationError("--policy \(policy) is a \(named.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
+        }
     }
 
     func parsedOverrides() throws -> [RuleID: RuleAction] {
@@ -95,7 +110,8 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
+        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides(),
+                                   reconnectPolicy: policy.flatMap(ReconnectPolicies.named))
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }

@@ -12,7 +12,8 @@ struct IMWireCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Check.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Rules.self, SpecCommand.self,
+            Check.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Reconnect.self, Rules.self,
+            SpecCommand.self,
         ]
     )
 }
@@ -53,6 +54,8 @@ extension Severity: ExpressibleByArgument {
         self.init(name: argument == "warn" ? "warning" : argument)
     }
     public static var allValueStrings: [String] { allCases.map(\.description) }
+    /// `warning`, not the raw value `1` that `--help` would show for an Int-backed enum.
+    public var defaultValueDescription: String { description }
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

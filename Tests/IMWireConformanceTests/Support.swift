@@ -11,9 +11,10 @@ func readText(_ relativePath: String) throws -> String {
     String(decoding: try FileByteSource.readAll(path: "\(repositoryRoot)/\(relativePath)"), as: UTF8.self)
 }
 
-/// Runs the checker over a capture file of any format.
+/// Runs the checker over a capture file of any format (a path from the repository root, or absolute).
 func check(_ relativePath: String, options: CheckOptions = CheckOptions()) throws -> CheckReport {
-    let reader = try CaptureFile.open("\(repositoryRoot)/\(relativePath)", limits: options.limits)
+    let path = relativePath.hasPrefix("/") ? relativePath : "\(repositoryRoot)/\(relativePath)"
+    let reader = try CaptureFile.open(path, limits: options.limits)
     let checker = Checker(options: options)
     while let item = reader.next() { checker.consume(item) }
     return checker.finish(source: relativePath)

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func randomStringsRoundTrip() throws {
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         let alphabet: [Character] = ["a", "\"", "\\", "\n", "\u{0}", "\u{1f}", "é", "中", "😀", "/", " "]
         for _ in 0..<500 {
             let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })

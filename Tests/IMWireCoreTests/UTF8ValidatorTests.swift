@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func agreesWithTheStandardLibrary() {
-        var generator = SeededGenerator(seed: 99)
+        var generator = SplitMix64(seed: 99)
         for _ in 0..<3000 {
             let length = Int.random(in: 0...8, using: &generator)
             let bytes = (0..<length).map { _ in UInt8.random(in: 0x70...0xff, using: &generator) }

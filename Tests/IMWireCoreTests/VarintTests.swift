@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func randomRoundTrip() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<5000 {
             let bits = Int.random(in: 0...64, using: &generator)
             let value = bits == 0 ? 0 : UInt64.random(in: 0...UInt64.max, using: &generator) >> (64 - bits)

@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func randomCommandsRoundTrip() throws {
-        var builder = RandomCommandBuilder(generator: SeededGenerator(seed: 2026))
+        var builder = RandomCommandBuilder(generator: SplitMix64(seed: 2026))
         for _ in 0..<400 {
             let object = builder.message(LeanCloudSchema.genericCommand, depth: 0)
             let command = try CanonicalJSON.decode(.object(object))

@@ -1,19 +1,6 @@
 import IMWireCore
 @testable import IMWireLeanCloud
 
-/// A small deterministic generator (SplitMix64) so randomized tests replay identically.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
-
 func hex(_ text: String) -> [UInt8] { (try? Hex.decode(text)) ?? [] }
 
 func json(_ text: String) -> JSONValue { (try? JSONParser.parse(text)) ?? .null }
@@ -25,7 +12,7 @@ func verdicts(_ findings: [Finding]) -> [String] {
 
 /// Random canonical JSON for a schema message: every field type, presence and repetition.
 struct RandomCommandBuilder {
-    var generator: SeededGenerator
+    var generator: SplitMix64
 
     mutating func value(for type: FieldSchema.FieldType, depth: Int) -> JSONValue {
         switch type {

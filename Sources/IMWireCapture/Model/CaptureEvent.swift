@@ -76,11 +76,14 @@ public struct CloseInfo: Sendable, Hashable {
     public var reason: String?
     /// Which side closed first, when known.
     public var initiator: Direction?
+    /// The capture ended while the connection was still open (a pcap without FIN or RST).
+    public var captureEnded: Bool
 
-    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil) {
+    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false) {
         self.code = code
         self.reason = reason
         self.initiator = initiator
+        self.captureEnded = captureEnded
     }
 }
 

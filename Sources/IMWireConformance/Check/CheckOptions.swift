@@ -2,6 +2,7 @@ import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
+import IMWireReconnect
 import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
@@ -36,11 +37,17 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
+    /// The SDK policy a client's reconnects are judged against (`--policy`); nil: the default
+    /// of each connection's dialect.
+    public var reconnectPolicy: ReconnectPolicy?
+    /// Tolerance and storm length of the reconnect judge.
+    public var reconnect: JudgeOptions
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
                 leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),
                 yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), nim: NIMSessionOptions = NIMSessionOptions(),
-                jmessage: JMessageSessionOptions = JMessageSessionOptions(), ruleActions: [RuleID: RuleAction] = [:]) {
+                jmessage: JMessageSessionOptions = JMessageSessionOptions(), ruleActions: [RuleID: RuleAction] = [:],
+                reconnectPolicy: ReconnectPolicy? = nil, reconnect: JudgeOptions = JudgeOptions()) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits
@@ -49,6 +56,15 @@ public struct CheckOptions: Sendable {
         self.nim = nim
         self.jmessage = jmessage
         self.ruleActions = ruleActions
+        self.reconnectPolicy = reconnectPolicy
+        self.reconnect = reconnect
+    }
+
+    /// The policy for a client of `dialect`: the one `--policy` named when it is of that
+    /// dialect, else the dialect's default (`ReconnectPolicies.defaultPolicy(for:)`).
+    public func reconnectPolicy(for dialect: Dialect) -> ReconnectPolicy {
+        if let reconnectPolicy, reconnectPolicy.dialect == dialect { return reconnectPolicy }
+        return ReconnectPolicies.defaultPolicy(for: dialect)
     }
 
     /// The finding as it should be reported under these options, or nil if its rule is off.

@@ -7,6 +7,8 @@ public final class Checker {
     public let options: CheckOptions
     /// Called with every application message as the checker reads it (`imwire convert`).
     public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
+    /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
+    public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
     private var connections: [String: ConnectionState] = [:]
     private var order: [String] = []
     private var captureFindings: [Finding] = []
@@ -27,7 +29,7 @@ public final class Checker {
 
     /// Records a finding on a connection. `frame` and `line` are where the event being handled sits;
     /// a finding about an earlier frame (an unanswered request) keeps its own frame and gets no line.
-    private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
+    func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
         guard var resolved = options.resolve(finding) else { return }
         resolved.location.connection = connection.id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
@@ -85,9 +87,12 @@ public final class Checker {
             let side = direction == .send ? "client → server" : "server → client"
             add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 to: conn, line: nil, frame: event.packet)
-        case .close:
+        case .close(let info):
             handle(conn.transport.finish(), conn: conn, at: EventPlace(time: time, line: event.line, packet: event.packet), direction: nil)
             conn.closed = true
+            conn.closeCode = info.code ?? conn.closeCode
+            conn.openAtCaptureEnd = info.captureEnded
+            if !info.captureEnded { onClose?(conn.id, time, conn.closeCode) }
         }
     }
 
@@ -121,6 +126,7 @@ public final class Checker {
 
     /// Transport bytes of one direction, through the connection's `TransportReader`.
     private func stream(_ bytes: [UInt8], direction: Direction, to conn: ConnectionState, at place: EventPlace) {
+        conn.hasTransportBytes = true
         guard !conn.brokenDirections.contains(direction) else {
             conn.account.skip(bytes.count, because: "after a gap in the stream")
             return
@@ -156,6 +162,11 @@ public final class Checker {
                 deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + 1)
             case .close(_, let code):
                 conn.closeCode = code ?? conn.closeCode
+            case .ping(let direction):
+                guard var session = conn.session else { break }
+                conn.session = nil
+                session.observePing(direction, time: place.time)
+                conn.session = session
             case .finding(let finding):
                 add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
             }
@@ -178,21 +189,23 @@ public final class Checker {
         }
     }
 
-    /// Ends every connection and returns the report.
+    /// Ends every connection, judges each client's reconnects, and returns the report.
     public func finish(source: String) -> CheckReport {
-        var reports: [ConnectionReport] = []
-        for id in order {
-            guard let conn = connections[id] else { continue }
+        let ended = order.compactMap { connections[$0] }
+        for conn in ended {
             if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
             if var session = conn.session {
-                conn.session = nil
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
+                conn.session = session
             }
-            reports.append(ConnectionReport(
+        }
+        judgeReconnects(ended)
+        let reports = ended.map { conn in
+            ConnectionReport(
                 id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
                 server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
                 lastTime: conn.lastTime, findings: conn.findings.sorted(by: Finding.reportOrder),
-                droppedFindings: conn.droppedFindings, timeline: conn.timeline, timelineDropped: conn.timelineDropped))
+                droppedFindings: conn.droppedFindings, timeline: conn.timeline, timelineDropped: conn.timelineDropped)
         }
         return CheckReport(source: source, firstTime: firstTime, connections: reports, captureFindings: captureFindings)
     }

@@ -13,8 +13,13 @@ final class ConnectionState {
     var firstTime: Int64?
     var lastTime: Int64?
     var closed = false
+    /// The capture ended with the connection still open (no FIN or RST, no close line).
+    var openAtCaptureEnd = false
     /// The WebSocket close code, when a close frame carried one.
     var closeCode: Int?
+    /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
+    /// control frames such as pings are visible, not only messages.
+    var hasTransportBytes = false
     /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages.
     var transport: TransportReader
     /// Directions whose stream lost bytes: the rest of them cannot be framed again.

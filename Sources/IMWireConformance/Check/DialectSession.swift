@@ -4,12 +4,13 @@ import IMWireJMessage
 import IMWireLeanCloud
 import IMWireMQTT
 import IMWireNIM
+import IMWireReconnect
 import IMWireSocketIO
 import IMWireYun2win
 
 /// A dialect's view of one connection: decodes each message and tracks the session. Every
 /// dialect module plugs into the checker through one of these.
-public protocol DialectSession {
+protocol DialectSession {
     var dialect: Dialect { get }
     /// Decodes and checks one message. Findings carry their frame, time and direction.
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
@@ -17,10 +18,15 @@ public protocol DialectSession {
     mutating func finish(at time: Int64?) -> [Finding]
     /// A one-line label of the last message observed (`session/open i=1`), for reports.
     var lastSummary: String? { get }
+    /// What the connection shows about its client's reconnects, for the reconnect judge.
+    var reconnectFacts: ReconnectFacts { get }
+    /// A WebSocket ping frame crossed the connection (LeanCloud's heartbeat).
+    mutating func observePing(_ direction: Direction, time: Int64)
 }
 
 extension DialectSession {
-    public var lastSummary: String? { nil }
+    var lastSummary: String? { nil }
+    mutating func observePing(_ direction: Direction, time: Int64) {}
 }
 
 /// What the sessions of one capture share across connections: a client's later connections

@@ -1,6 +1,7 @@
 import IMWireCapture
 import IMWireCore
 import IMWireLeanCloud
+import IMWireReconnect
 
 /// LeanCloud on one connection: the encoding from the subprotocol (or, without one, from each
 /// frame's type), the codec, and the session tracker.
@@ -10,6 +11,9 @@ struct LeanCloudConnectionSession: DialectSession {
     let limits: Limits
     var tracker: LeanCloudSessionTracker
     private(set) var lastSummary: String?
+    private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
+    /// The `i` of the connection's first `session/open`: an `error` with it refuses the login.
+    private var openRequestID: Int32?
 
     init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
         self.subprotocol = subprotocol
@@ -38,10 +42,43 @@ struct LeanCloudConnectionSession: DialectSession {
             findings[index].location = location
             findings[index].subject = decoded.summary
         }
+        if decoded.kind == .command, let command = decoded.command { note(command, direction: message.direction, time: time, frame: frameIndex) }
         return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
     }
 
     mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
+
+    mutating func observePing(_ direction: Direction, time: Int64) {
+        if direction == .send { reconnectFacts.keepAlive.record(time) }
+    }
+
+    /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
+    /// with a code, `goaway`, and the client's own `session/close`.
+    private mutating func note(_ command: LCGenericCommand, direction: Direction, time: Int64, frame: Int) {
+        let loggingIn = reconnectFacts.login != nil && reconnectFacts.login?.accepted == nil
+        switch (direction, command.cmd, command.hasOp ? command.op : nil) {
+        case (.send, .session, .open?):
+            if openRequestID == nil, command.hasI { openRequestID = command.i }
+            let client = command.hasPeerID ? (command.hasAppID ? command.appID + "/" : "") + command.peerID : nil
+            reconnectFacts.loginSent(at: time, frame: frame, reconnectFlag: command.sessionMessage.r, client: client)
+        case (.send, .session, .close?):
+            reconnectFacts.ended(.clientLogout, at: time)
+        case (.send, .echo, _):
+            reconnectFacts.keepAlive.record(time)
+            reconnectFacts.keepAliveInMessages = true
+        case (.receive, .session, .opened?):
+            reconnectFacts.loginAccepted(at: time)
+        case (.receive, .session, .closed?) where command.sessionMessage.hasCode:
+            let code = Int64(command.sessionMessage.code)
+            reconnectFacts.ended(loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), at: time)
+        case (.receive, .error, _) where loggingIn && command.hasI && command.i == openRequestID:
+            reconnectFacts.ended(.loginRejected(code: Int64(command.errorMessage.code), waitMicros: nil), at: time)
+        case (.receive, .goaway, _):
+            reconnectFacts.ended(.goaway, at: time)
+        default:
+            break
+        }
+    }
 
     static func encoding(implied message: CapturedMessage) -> LeanCloudEncoding {
         if message.frameType == .binary { return .protobuf }

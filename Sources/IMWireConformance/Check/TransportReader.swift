@@ -15,6 +15,8 @@ struct TransportReader {
         /// One application message (WebSocket) or one chunk of a raw stream.
         case message(CapturedMessage)
         case close(Direction, code: Int?)
+        /// A WebSocket ping frame (a LeanCloud client's heartbeat).
+        case ping(Direction)
         case finding(Finding)
     }
 
@@ -115,8 +117,9 @@ struct TransportReader {
             return .close(direction, code: close.code.map { Int($0.rawValue) })
         case .finding(let finding):
             return .finding(finding)
-        case .frame:
-            return nil  // single frames are not requested (`withoutFrames`)
+        case .frame(let frame):
+            // Only control frames arrive here (`withoutFrames`); pongs answer and tell nothing new.
+            return frame.opcode == .ping ? .ping(direction) : nil
         }
     }
 
@@ -132,7 +135,7 @@ struct TransportReader {
 }
 
 extension WebSocketStreamConfiguration {
-    /// The checker reads messages, closes and findings; single frames only matter to the decoder.
+    /// The checker reads messages, closes, pings and findings; data frames only matter to the decoder.
     var withoutFrames: WebSocketStreamConfiguration {
         var copy = self
         copy.emitsFrames = false

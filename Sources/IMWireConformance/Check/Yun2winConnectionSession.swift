@@ -1,5 +1,7 @@
 import IMWireCapture
 import IMWireCore
+import IMWireMQTT
+import IMWireReconnect
 import IMWireYun2win
 
 /// yun2win on one connection: each direction's bytes (TCP segments or WebSocket binary messages,
@@ -11,6 +13,7 @@ struct Yun2winConnectionSession: DialectSession {
     private let context: CaptureContext
     private var lastFrame = 0
     private(set) var lastSummary: String?
+    private(set) var reconnectFacts = ReconnectFacts()
 
     init(options: CheckOptions, context: CaptureContext) {
         connection = Yun2winConnection(options: options.yun2win, limits: options.limits, kickedUIDs: context.kickedYun2winUIDs)
@@ -23,7 +26,30 @@ struct Yun2winConnectionSession: DialectSession {
         context.kickedYun2winUIDs.formUnion(connection.kickedUIDs)
         // Raw TCP chunks can hold several packets, or only part of one.
         lastSummary = observed.packets.isEmpty ? "(part of a packet)" : observed.packets.map(\.summary).joined(separator: ", ")
+        for packet in observed.packets { note(packet, direction: message.direction, time: time, frame: frameIndex) }
         return observed.findings
+    }
+
+    /// Spec/reconnect.md §6: CONNECT (client id prefix 1 is the reconnect flag, the second digit
+    /// names the platform's policy), CONNACK, PUBLISH returnCode 11 (logged in) and 10 (kicked),
+    /// DISCONNECT; every client packet keeps the connection alive.
+    private mutating func note(_ packet: Yun2winDecodedPacket, direction: Direction, time: Int64, frame: Int) {
+        if direction == .send, packet.packet != nil { reconnectFacts.keepAlive.record(time) }
+        switch packet.message {
+        case .connect(let connect)?:
+            reconnectFacts.loginSent(at: time, frame: frame, reconnectFlag: connect.parsedClientID?.isReconnect, client: connect.uid)
+            if let platform = connect.parsedClientID?.platform {
+                reconnectFacts.policy = reconnectFacts.policy ?? Yun2winPolicies.policy(forClientIDPlatformDigit: platform.digit)
+            }
+        case .connack(let code)? where code != 0:
+            reconnectFacts.ended(.loginRejected(code: Int64(code), waitMicros: nil), at: time)
+        case .server(.connectionReturn(11), _)?:
+            reconnectFacts.loginAccepted(at: time)
+        case .server(.connectionReturn(10), _)?:
+            reconnectFacts.ended(.kicked(code: 10), at: time)
+        default:
+            if direction == .send, case .disconnect? = packet.packet { reconnectFacts.ended(.clientLogout, at: time) }
+        }
     }
 
     mutating func finish(at time: Int64?) -> [Finding] {

@@ -6,7 +6,8 @@ import IMWireWebSocket
 public enum CaptureConverter {
     /// The application messages of any capture as a JSONL transcript (Spec/capture-jsonl.md): an
     /// `open` line per connection, then one `message` line per message as the checker read it
-    /// (WebSocket frames joined and inflated). Lines go to `write` as they come.
+    /// (WebSocket frames joined and inflated), and a `close` line (with the WebSocket close code)
+    /// when the connection closed before the capture ended. Lines go to `write` as they come.
     public static func transcript(from source: any CaptureSource, options: CheckOptions = CheckOptions(),
                                   write: @escaping (String) -> Void) -> CheckReport {
         let checker = Checker(options: options)
@@ -18,7 +19,9 @@ public enum CaptureConverter {
                 open.append("type", "open")
                 open.append("conn", .string(connection))
                 open.append("t", seconds)
-                if let subprotocol = info.subprotocol { open.append("subprotocol", .string(subprotocol)) }
+                // A yun2win transcript names its dialect but often no subprotocol: "mqtt" (MQTT 3.1.1 §6)
+        // keeps the dialect in the pcapng, where the handshake is the only place for it.
+        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil) { open.append("subprotocol", .string(subprotocol)) }
                 if let dialect = info.dialect { open.append("dialect", .string(dialect.rawValue)) }
                 if let url = info.url { open.append("url", .string(url)) }
                 write(JSONWriter.string(.object(open)))
@@ -33,6 +36,15 @@ public enum CaptureConverter {
                 line.append("hex", .string(Hex.encode(message.payload)))
                 if message.frameType == .text { line.append("frame", "text") }
             }
+            write(JSONWriter.string(.object(line)))
+        }
+        checker.onClose = { connection, time, code in
+            guard opened.contains(connection) else { return }
+            var line = JSONObject()
+            line.append("type", "close")
+            line.append("conn", .string(connection))
+            line.append("t", transcriptTime(time))
+            if let code { line.append("code", .number(JSONNumber(Int64(code)))) }
             write(JSONWriter.string(.object(line)))
         }
         while let item = source.next() { checker.consume(item) }
@@ -50,7 +62,8 @@ public enum CaptureConverter {
     /// A message-level capture (JSONL, HAR) as pcapng with synthesized IPv4/TCP packets: per
     /// connection a TCP handshake, the HTTP upgrade (when the capture has messages rather than
     /// raw bytes), each message as WebSocket frames (client frames masked, no compression), the
-    /// raw `stream` bytes as they are, gaps as missing sequence numbers, and FINs at the close.
+    /// raw `stream` bytes as they are, gaps as missing sequence numbers, and at a close the
+    /// WebSocket close frame (when the capture gives its code) and FINs.
     /// `comments(connection, frameIndex)` gives the packet comments of a message (findings).
     public static func pcapng(from source: any CaptureSource,
                               comments: (_ connection: String, _ frameIndex: Int) -> [String] = { _, _ in [] }) -> [UInt8] {
@@ -75,7 +88,6 @@ public enum CaptureConverter {
             }
             guard var connection = connections[event.connection] else { continue }
             connections[event.connection] = nil  // keep it uniquely referenced while it changes
-            connection.lastTime = max(connection.lastTime, time)
             switch event.kind {
             case .open(let info):
                 connection.info = info
@@ -92,16 +104,18 @@ public enum CaptureConverter {
                 let frames = connection.frame(message)
                 emit(connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) }, time: time,
                      comments: comments(event.connection, connection.messages))
-            case .close:
-                emit(connection.tcp.close(), time: time)
+            case .close(let info):
+                if connection.upgraded, let code = info.code {
+                    let direction = info.initiator ?? .receive
+                    emit(connection.tcp.data(connection.closeFrame(code: code, reason: info.reason, direction: direction),
+                                             direction: direction).map { (direction, $0) }, time: time)
+                }
+                if !info.captureEnded { emit(connection.tcp.close(), time: time) }
                 connection.closed = true
             }
             connections[event.connection] = connection
         }
-        for id in order {
-            guard var connection = connections[id], !connection.closed else { continue }
-            emit(connection.tcp.close(), time: connection.lastTime)
-        }
+        // A connection the capture leaves open gets no FIN: it stays open in the pcapng too.
         return writer.bytes
     }
 
@@ -128,7 +142,6 @@ struct SynthesizedConnection {
     var upgraded = false
     var closed = false
     var messages = 0
-    var lastTime: Int64 = 0
     private var maskCounter: UInt32
 
     init(index: Int) {
@@ -144,7 +157,9 @@ struct SynthesizedConnection {
         request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response += "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
-        if let subprotocol = info.subprotocol {
+        // A yun2win transcript names its dialect but often no subprotocol: "mqtt" (MQTT 3.1.1 §6)
+        // keeps the dialect in the pcapng, where the handshake is the only place for it.
+        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil) {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
             response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
         }
@@ -155,8 +170,8 @@ struct SynthesizedConnection {
     }
 
     /// One message as a single WebSocket frame (masked from the client).
-    mutating func frame(_ message: CapturedMessage) -> [UInt8] {
-        let opcode: WebSocketOpcode = message.frameType == .text ? .text : .binary
+    mutating func frame(_ message: CapturedMessage, opcode: WebSocketOpcode? = nil) -> [UInt8] {
+        let opcode = opcode ?? (message.frameType == .text ? .text : .binary)
         var mask: UInt32? = nil
         if message.direction == .send {
             maskCounter = maskCounter &* 1_103_515_245 &+ 12_345
@@ -164,6 +179,12 @@ struct SynthesizedConnection {
         }
         let header = WebSocketFrameHeader(fin: true, opcode: opcode, maskingKey: mask, payloadLength: message.payload.count)
         return WebSocketFrameEncoder.frame(header, payload: message.payload)
+    }
+
+    /// A close frame with its code and reason (masked from the client).
+    mutating func closeFrame(code: Int, reason: String?, direction: Direction) -> [UInt8] {
+        let payload = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array((reason ?? "").utf8)
+        return frame(CapturedMessage(direction: direction, frameType: .binary, payload: payload), opcode: .close)
     }
 
     /// `host` and `/path` of `scheme://host/path` (no Foundation URL parsing needed for this).

@@ -45,6 +45,10 @@ public enum FixtureVerifier {
         "jmessage/event": SocketIOFixtures.verifyJMessageEvent,
         "jmessage/signature": SocketIOFixtures.verifySignature,
         "jmessage/sessions": SocketIOFixtures.verifyJMessageSessions,
+        "leancloud/reconnect": ReconnectFixtures.verify,
+        "nim/reconnect": ReconnectFixtures.verify,
+        "jmessage/reconnect": ReconnectFixtures.verify,
+        "yun2win/reconnect": ReconnectFixtures.verify,
     ]
 
     public static func verify(_ fixture: Fixture) throws -> [String] {

@@ -9,7 +9,7 @@ import IMWireSocketIO
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md", "Spec/leancloud.md", "Spec/nim.md", "Spec/jmessage.md", "Spec/socketio.md"] + StatusSpec.files
+    public static let files = ["Spec/rules.md", "Spec/leancloud.md", "Spec/nim.md", "Spec/jmessage.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] = ([
         "rules": rulesTable,
@@ -27,6 +27,7 @@ public enum SpecGenerator {
         "jmessage-events": jmessageEvents,
         "jmessage-rules": { rules(JMessageRules.all) },
     ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
+        .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
     public struct RenderError: Error, CustomStringConvertible {
         public let description: String

@@ -89,7 +89,8 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
 }
 
 /// One row of the command catalogue: who sends a cmd/op, in which role, and what answers it.
-public struct CommandSpec: Sendable {
+/// A class, so a lookup on every decoded frame costs a reference, not a copy of the row.
+public final class CommandSpec: Sendable {
     public let key: CommandKey
     /// Role when the client sends it; nil if clients never do.
     public let clientRole: Role?
@@ -120,13 +121,18 @@ public struct CommandSpec: Sendable {
 public enum CommandCatalog {
     public static func spec(for key: CommandKey) -> CommandSpec? { index[key] }
 
-    /// Ops seen with `cmd` in the catalogue.
-    public static func ops(of cmd: LCCommandType) -> [LCOpType] { all.filter { $0.key.cmd == cmd }.compactMap(\.key.op) }
+    /// Ops seen with `cmd` in the catalogue, in catalogue order.
+    public static func ops(of cmd: LCCommandType) -> [LCOpType] { opsByCmd[cmd] ?? [] }
+
+    /// Whether `op` is one of `cmd`'s ops in the catalogue.
+    public static func isOp(_ op: LCOpType, of cmd: LCCommandType) -> Bool { index[CommandKey(cmd, op)] != nil }
 
     /// Whether `cmd` is used without an op.
     public static func takesNoOp(_ cmd: LCCommandType) -> Bool { index[CommandKey(cmd)] != nil }
 
     private static let index: [CommandKey: CommandSpec] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    private static let opsByCmd: [LCCommandType: [LCOpType]] = Dictionary(grouping: all.filter { $0.key.op != nil }, by: \.key.cmd)
+        .mapValues { specs in specs.compactMap(\.key.op) }
 
     private static func k(_ cmd: LCCommandType, _ op: LCOpType? = nil) -> CommandKey { CommandKey(cmd, op) }
 

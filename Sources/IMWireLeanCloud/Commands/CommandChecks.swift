@@ -14,7 +14,7 @@ public enum CommandChecks {
             findings.append(LeanCloudRules.cmdMissing.finding("no cmd; proto2 reads it as session", at: 0))
         }
         let cmd = command.cmd
-        let cmdName = LeanCloudNames.name(of: cmd)
+        var cmdName: String { LeanCloudNames.name(of: cmd) }
 
         let present = SubMessage.present(in: command)
         if present.count > 1 {
@@ -29,18 +29,17 @@ public enum CommandChecks {
                 "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
         }
 
-        let knownOps = CommandCatalog.ops(of: cmd)
         if CommandCatalog.takesNoOp(cmd) {
-            if command.hasOp, !knownOps.contains(command.op) {
+            if command.hasOp, !CommandCatalog.isOp(command.op, of: cmd) {
                 findings.append(LeanCloudRules.opUnexpected.finding(
                     "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: command.op))", at: locate(2)))
             }
         } else if !command.hasOp {
             guard locate(2) == nil else { return findings }
+            let knownOps = CommandCatalog.ops(of: cmd).map(LeanCloudNames.name(of:)).joined(separator: ", ")
             findings.append(LeanCloudRules.opMissing.finding(
-                "cmd=\(cmdName) needs an op (one of \(knownOps.map(LeanCloudNames.name(of:)).joined(separator: ", "))); absent reads as open",
-                at: locate(1) ?? 0))
-        } else if !knownOps.contains(command.op) {
+                "cmd=\(cmdName) needs an op (one of \(knownOps)); absent reads as open", at: locate(1) ?? 0))
+        } else if !CommandCatalog.isOp(command.op, of: cmd) {
             findings.append(LeanCloudRules.opNotForCmd.finding(
                 "op=\(LeanCloudNames.name(of: command.op)) is not an op of cmd=\(cmdName)", at: locate(2)))
         }

@@ -17,25 +17,31 @@ public enum LeanCloudSchema {
 public struct MessageSchema: Sendable {
     public let name: String
     public let fields: [FieldSchema]
-    private let byNumber: [Int32: Int]
+    public let requiredFields: [FieldSchema]
+    /// Field index by field number (the schema's numbers are small: a table, not a hash).
+    private let byNumber: [Int]
     private let byName: [String: Int]
 
     public init(name: String, fields: [FieldSchema]) {
         self.name = name
         self.fields = fields
-        var numbers: [Int32: Int] = [:]
+        requiredFields = fields.filter { $0.label == .required }
+        var numbers = [Int](repeating: -1, count: Int(fields.map(\.number).max() ?? 0) + 1)
         var names: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
-            numbers[field.number] = index
+            numbers[Int(field.number)] = index
             names[field.name] = index
         }
         byNumber = numbers
         byName = names
     }
 
-    public func field(number: Int32) -> FieldSchema? { byNumber[number].map { fields[$0] } }
+    public func field(number: Int32) -> FieldSchema? {
+        guard number >= 0, Int(number) < byNumber.count, byNumber[Int(number)] >= 0 else { return nil }
+        return fields[byNumber[Int(number)]]
+    }
+
     public func field(named name: String) -> FieldSchema? { byName[name].map { fields[$0] } }
-    public var requiredFields: [FieldSchema] { fields.filter { $0.label == .required } }
 }
 
 public struct FieldSchema: Sendable {

@@ -7,7 +7,8 @@ public struct WebSocketStreamConfiguration: Sendable, Hashable {
     /// permessage-deflate as negotiated by the handshake; nil when it was not.
     public var permessageDeflate: PerMessageDeflateParameters?
     public var limits: Limits
-    /// Emit a `.frame` event for every frame (off: only messages, closes and findings).
+    /// Emit a `.frame` event for every frame (off: only for ping and pong frames, which carry no
+    /// message, besides messages, closes and findings).
     public var emitsFrames: Bool
 
     public init(direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, limits: Limits = .default, emitsFrames: Bool = true) {
@@ -68,7 +69,7 @@ public struct WebSocketStreamDecoder {
             switch output {
             case .frame(let frame):
                 frameCount += 1
-                if emitsFrames { emit(.frame(frame)) }
+                if emitsFrames || frame.opcode == .ping || frame.opcode == .pong { emit(.frame(frame)) }
                 assembler.consume(frame) { event in
                     if case .finding(let finding) = event { Self.note(finding, &failure) }
                     emit(event)

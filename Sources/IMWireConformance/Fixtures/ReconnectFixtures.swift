@@ -1,0 +1,35 @@
+import IMWireCore
+import IMWireReconnect
+
+/// Reconnect golden traces (`Fixtures/reconnect/<vendor>/*.json`, layer `reconnect`): the
+/// `input` event file run through the named `policy` must give exactly the `trace` steps and
+/// the `final` state (Spec/reconnect.md §2).
+enum ReconnectFixtures {
+    static func verify(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        guard let name = fixture.object["policy"]?.stringValue, let policy = ReconnectPolicies.named(name) else {
+            throw Fixture.FormatError(description: "\(fixture.path): policy must name one of \(ReconnectPolicies.names.joined(separator: ", "))")
+        }
+        guard let input = fixture.object["input"]?.objectValue, let expected = fixture.object["trace"]?.arrayValue else {
+            throw Fixture.FormatError(description: "\(fixture.path): reconnect fixtures need input {seed, until?, events} and trace")
+        }
+        let file: EventFile
+        do { file = try EventFile.parse(document: input) } catch {
+            throw Fixture.FormatError(description: "\(fixture.path): input: \(error)")
+        }
+        var problems: [String] = []
+        if policy.dialect.rawValue != fixture.dialect {
+            problems.append("policy \(policy.name) is \(policy.dialect.rawValue), the fixture says \(fixture.dialect)")
+        }
+        let (steps, _) = file.run(policy)
+        let actual = steps.map(TraceFormat.json)
+        if actual.count != expected.count { problems.append("\(actual.count) steps, expected \(expected.count)") }
+        for (index, (got, want)) in zip(actual, expected).enumerated() where !got.semanticallyEquals(want) {
+            problems.append("step \(index): \(got), expected \(want)")
+            break
+        }
+        if let final = fixture.object["final"], let last = steps.last, !TraceFormat.json(last.state).semanticallyEquals(final) {
+            problems.append("final state \(TraceFormat.json(last.state)), expected \(final)")
+        }
+        return problems + FixtureVerifier.compare([], fixture.expected)
+    }
+}

@@ -1,0 +1,199 @@
+/// What an exploration saw.
+public struct ExplorationReport: Sendable {
+    public let policy: String
+    /// Distinct (machine state, monitor) pairs reached.
+    public let states: Int
+    public let transitions: Int
+    /// The deepest level expanded (events from the initial state).
+    public let depth: Int
+    /// True when the search ran out of new states before the depth bound: every state
+    /// reachable by any event order was seen.
+    public let complete: Bool
+    public let phases: Set<Phase>
+    /// `OutputModel.key`s of the outputs emitted somewhere.
+    public let outputs: Set<String>
+    public let stopCauses: Set<StopCause>
+    public let violations: [Violation]
+    /// Phase-to-phase edges with their labels, for the diagrams.
+    public let edges: Set<PhaseEdge>
+}
+
+/// One edge of the phase graph: `from --label--> to`.
+public struct PhaseEdge: Sendable, Hashable, Comparable {
+    public let from: Phase
+    public let to: Phase
+    public let label: String
+
+    public static func < (a: PhaseEdge, b: PhaseEdge) -> Bool {
+        let order = Phase.allCases
+        let left = (order.firstIndex(of: a.from) ?? 0, order.firstIndex(of: a.to) ?? 0)
+        let right = (order.firstIndex(of: b.from) ?? 0, order.firstIndex(of: b.to) ?? 0)
+        if left != right { return left < right }
+        return a.label < b.label
+    }
+}
+
+/// Breadth-first exploration of every event order: from the initial state, every event of the
+/// policy's alphabet with every random input, to a depth bound or until nothing new is reached.
+/// Every transition is checked against the `Property` list.
+public enum ReconnectExplorer {
+    /// The events worth trying for `policy`: the lifecycle, the network, the transport, one
+    /// code per reaction for each signal (plus every code an SDK rule names), the server
+    /// pushes, the heartbeats, the app, the credentials, the chat room and every timer.
+    public static func alphabet(_ policy: ReconnectPolicy) -> [ReconnectEvent] {
+        var events: [ReconnectEvent] = [.userLogin, .userLogout, .networkUp, .networkDown]
+        if policy.route != nil {
+            events += [.routeResolved(ttlMs: nil), .routeFailed(status: nil)]
+            events += policy.interestingCodes(.route).map { .routeFailed(status: $0) }
+        }
+        events += [.transportOpened, .transportFailed, .transportClosed(code: nil)]
+        events += policy.interestingCodes(.close).map { .transportClosed(code: $0) }
+        for code in policy.interestingCodes(.login) {
+            events.append(.loginResponse(code: code, waitMs: nil))
+            if policy.reaction(.login, code) == .retryAfterServerWait { events.append(.loginResponse(code: code, waitMs: 5000)) }
+        }
+        events += policy.interestingCodes(.kick).map { .kicked(code: $0) }
+        if policy.goaway != nil { events.append(.goaway) }
+        if policy.syncAfterLogin { events.append(.syncCompleted) }
+        if policy.heartbeat != nil { events += [.heartbeatSent, .heartbeatAnswered, .heartbeatMissed] }
+        events += [.commandTimeout, .appBackground, .appForeground, .systemWake, .credentialsRefreshed, .credentialsRefreshFailed]
+        if policy.chatRoomRejoinWindowMs != nil { events += [.chatRoomJoined, .chatRoomLeft] }
+        events += TimerKind.allCases.map { .timerFired($0) }
+        return events
+    }
+
+    /// Random inputs worth trying: without jitter one; with jitter the smallest, middle and largest.
+    public static func randoms(_ policy: ReconnectPolicy) -> [UInt32] {
+        if case .exponential(_, _, _, let jitter) = policy.schedule, jitter > 0 { return [0, UInt32.max / 2, UInt32.max] }
+        return [0]
+    }
+
+    private struct EdgeKey: Hashable {
+        let from: Phase
+        let to: Phase
+        let event: Int32
+    }
+
+    private struct Node: Hashable {
+        let state: ReconnectState
+        let monitor: Monitor
+    }
+
+    /// Explores `policy` to `maxDepth` events (or until every reachable state is seen, or
+    /// `maxStates` are stored). `checkProperties: false` explores the machine alone, for diagrams.
+    public static func explore(_ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
+                               checkProperties: Bool = true, maxViolations: Int = 20) -> ExplorationReport {
+        let maxStates = min(maxStates, Int(Int32.max))
+        let events = alphabet(policy)
+        let labels = events.map { label($0, policy) }
+        let randoms = randoms(policy)
+        var nodes: [Node] = [Node(state: ReconnectState(), monitor: Monitor())]
+        var parents: [(parent: Int32, event: Int32)] = [(-1, -1)]
+        var index: [Node: Int32] = [nodes[0]: 0]
+        var frontier: [Int32] = [0]
+        var depth = 0
+        var transitions = 0
+        var phases: Set<Phase> = [.idle]
+        // Cheap keys while searching; outputs and labels are made once at the end.
+        var emitted: Set<VendorOutput> = []
+        var edgeKeys: Set<EdgeKey> = []
+        var causes: Set<StopCause> = []
+        var violations: [Violation] = []
+
+        func path(_ node: Int32, _ last: ReconnectEvent) -> [String] {
+            var names = [last.summary]
+            var current = node
+            while current > 0 {
+                let link = parents[Int(current)]
+                names.append(events[Int(link.event)].summary)
+                current = link.parent
+            }
+            return names.reversed()
+        }
+
+        while !frontier.isEmpty, depth < maxDepth, nodes.count < maxStates {
+            var next: [Int32] = []
+            for id in frontier {
+                let node = nodes[Int(id)]
+                for (eventIndex, event) in events.enumerated() {
+                    // The random input only matters where a retry with jitter is scheduled.
+                    var seen: [Transition] = []
+                    for random in randoms {
+                        let transition = ReconnectMachine.step(node.state, event, policy: policy, random: random)
+                        if randoms.count > 1 {
+                            guard !seen.contains(transition) else { continue }
+                            seen.append(transition)
+                        }
+                        transitions += 1
+                        var monitor = node.monitor
+                        if checkProperties {
+                            let problems = monitor.observe(node.state, event, transition, policy: policy)
+                            for (property, message) in problems where violations.count < maxViolations {
+                                violations.append(Violation(property: property, message: message, path: path(id, event)))
+                            }
+                        }
+                        let after = transition.state
+                        phases.insert(after.phase)
+                        if let stop = after.stop { causes.insert(stop.cause) }
+                        for action in transition.actions { if case .emit(let output) = action { emitted.insert(output) } }
+                        if after.phase != node.state.phase {
+                            edgeKeys.insert(EdgeKey(from: node.state.phase, to: after.phase, event: Int32(eventIndex)))
+                        }
+                        // Counts past the ceiling behave alike (same delays, same budget verdict).
+                        var abstract = after
+                        abstract.attempt = min(after.attempt, policy.attemptCeiling)
+                        let child = Node(state: abstract, monitor: checkProperties ? monitor : Monitor())
+                        if index[child] == nil, nodes.count < maxStates {
+                            let childID = Int32(nodes.count)
+                            index[child] = childID
+                            nodes.append(child)
+                            parents.append((id, Int32(eventIndex)))
+                            next.append(childID)
+                        }
+                    }
+                }
+            }
+            frontier = next
+            depth += 1
+        }
+        return ExplorationReport(
+            policy: policy.name, states: nodes.count, transitions: transitions, depth: depth, complete: frontier.isEmpty,
+            phases: phases,
+            outputs: Set(emitted.map(OutputModel.key)),
+            stopCauses: causes, violations: violations,
+            edges: Set(edgeKeys.map { PhaseEdge(from: $0.from, to: $0.to, label: labels[Int($0.event)]) }))
+    }
+
+    /// `login-response (stop login-rejected)`, `timer retry`.
+    static func label(_ event: ReconnectEvent, _ policy: ReconnectPolicy) -> String {
+        // Plain backing off is the default; other reactions are named.
+        func tagged(_ signal: Signal, _ code: Int64?) -> String {
+            let reaction = policy.reaction(signal, code)
+            return reaction == .retry ? event.name : "\(event.name) (\(shortName(reaction)))"
+        }
+        switch event {
+        case .transportClosed(let code): return code == nil ? event.name : tagged(.close, code)
+        case .loginResponse(let code, _):
+            if policy.acceptCodes.contains(code) { return "\(event.name) (accepted)" }
+            if policy.progressCodes.contains(code) { return "\(event.name) (progress)" }
+            return tagged(.login, code)
+        case .kicked(let code): return tagged(.kick, code)
+        case .routeFailed(let status): return tagged(.route, status)
+        case .timerFired(let kind): return "timer \(kind.rawValue)"
+        default: return event.name
+        }
+    }
+
+    static func shortName(_ reaction: Reaction) -> String {
+        switch reaction {
+        case .retry: "retry"
+        case .retryAfter(let delay): "retry after \(DurationText.text(delay))"
+        case .retryAfterServerWait: "server wait"
+        case .reconnectNow: "reconnect now"
+        case .refreshCredentials: "refresh credentials"
+        case .proceedWithoutRoute: "default address"
+        case .stop(let cause): "stop \(cause.rawValue)"
+        case .ignore: "ignore"
+        }
+    }
+}

@@ -1,0 +1,256 @@
+/// The properties the exploration proves of every policy, checked on every transition it
+/// reaches. Each is observed from the events and actions (an independent monitor keeps its own
+/// count of timers, transports and retries), not read back from the machine's own counters.
+public enum Property: String, Sendable, Hashable, CaseIterable {
+    /// After a stop (a terminal code, an exhausted budget) no route lookup, transport or login
+    /// is started until the user logs in again.
+    case noConnectAfterStop = "no-connect-after-stop"
+    /// At most one timer of each kind is outstanding (so at most one retry timer).
+    case oneTimerPerKind = "one-timer-per-kind"
+    /// Every timer has a positive delay: no cycle of zero-delay timers, so time-driven
+    /// behaviour always waits.
+    case positiveTimerDelays = "positive-timer-delays"
+    /// A timer that was cancelled or never armed does nothing when it fires.
+    case staleTimersInert = "stale-timers-inert"
+    /// The timers the monitor counted from the actions are the timers the state says are armed.
+    case timerBookkeeping = "timer-bookkeeping"
+    /// Each retry delay lies within the schedule's bounds for its attempt (or is the fixed
+    /// delay or server wait its code asks for), and attempts are numbered 0, 1, 2, … from the
+    /// last reset; with the schedule's growth (tested separately) delays grow to the cap.
+    case retryDelayWithinBounds = "retry-delay-within-bounds"
+    /// No more automatic retries than the budget; when it runs out, the policy's choice happens.
+    case budgetHonoured = "budget-honoured"
+    /// Retries that go at once (delay ≤ 0) come at most as often in a row as the schedule has
+    /// immediate delays at its start (Swift: 2); then the client waits.
+    case boundedImmediateRetries = "bounded-immediate-retries"
+    /// A login carries the reconnect flag exactly when a session existed since the user's login.
+    case reconnectFlag = "reconnect-flag"
+    /// Logged out, the machine ignores everything but the user's login.
+    case idleIsQuiet = "idle-is-quiet"
+    /// Phase and timers agree (waiting ⇔ retry timer; no connection timers without a
+    /// transport; stopped ⇔ a stop record; online keeps exactly one heartbeat timer).
+    case phaseInvariants = "phase-invariants"
+    /// At most one transport at a time, and none left open outside the phases that have one.
+    case oneTransport = "one-transport"
+
+    /// One line for the Spec.
+    public var summary: String {
+        switch self {
+        case .noConnectAfterStop: "After a stop (terminal code, exhausted budget) no route lookup, transport or login starts until the user logs in."
+        case .oneTimerPerKind: "At most one timer of each kind is outstanding, so at most one retry timer."
+        case .positiveTimerDelays: "Every timer has a positive delay: no cycle of zero-delay timers."
+        case .staleTimersInert: "A cancelled or never-armed timer does nothing when it fires."
+        case .timerBookkeeping: "The timers counted from the actions are the timers the state holds."
+        case .retryDelayWithinBounds: "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
+        case .budgetHonoured: "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
+        case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
+        case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
+        case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
+        case .phaseInvariants: "Phase and timers agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer."
+        case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
+        }
+    }
+}
+
+/// A property that failed, with the events that lead there from the initial state.
+public struct Violation: Sendable, Hashable, CustomStringConvertible {
+    public let property: Property
+    public let message: String
+    public let path: [String]
+
+    public var description: String { "\(property.rawValue): \(message) after \(path.joined(separator: " → "))" }
+}
+
+/// What the monitor remembers between transitions, next to the machine's state.
+struct Monitor: Sendable, Hashable {
+    var armed = TimerSet()
+    var halted = false
+    var retryIndex = 0
+    var immediateRun = 0
+    var sessionSinceLogin = false
+    var transportOpen = false
+
+    /// Checks one transition and moves the monitor along; returns the properties it breaks.
+    mutating func observe(_ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
+                          policy: ReconnectPolicy) -> [(Property, String)] {
+        var problems: [(Property, String)] = []
+        func fail(_ property: Property, _ message: String) { problems.append((property, message)) }
+        let after = transition.state
+        let actions = transition.actions
+
+        if case .userLogin = event, before.phase == .idle || before.phase == .stopped {
+            halted = false
+            sessionSinceLogin = false
+            retryIndex = 0
+            immediateRun = 0
+        }
+        if before.phase == .idle, event != .userLogin, !actions.isEmpty {
+            fail(.idleIsQuiet, "\(event.summary) in idle did \(actions)")
+        }
+        resetBackoff(before, event, transition, policy: policy)
+
+        if case .timerFired(let kind) = event {
+            if armed.contains(kind) {
+                armed.remove(kind)
+            } else if !actions.isEmpty || after != before {
+                fail(.staleTimersInert, "a stale \(kind.rawValue) timer changed \(before.summary) into \(after.summary)")
+            }
+        }
+        // Transports closed by the event itself.
+        switch event {
+        case .transportClosed, .transportFailed: if before.hasTransport { transportOpen = false }
+        default: break
+        }
+
+        var sawRetryMilestone = false
+        for milestone in transition.milestones {
+            switch milestone {
+            case .loggedIn:
+                sessionSinceLogin = true
+                retryIndex = 0
+                immediateRun = 0
+            case .retryScheduled(let attempt, let delay):
+                sawRetryMilestone = true
+                problems += checkRetry(attempt: attempt, delay: delay, event: event, actions: actions, policy: policy)
+            default:
+                break
+            }
+        }
+
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let kind, let delay):
+                if armed.contains(kind) { fail(.oneTimerPerKind, "\(kind.rawValue) scheduled while one is armed") }
+                if delay <= 0 { fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms") }
+                armed.insert(kind)
+            case .cancelTimer(let kind):
+                armed.remove(kind)
+            case .openTransport:
+                if halted { fail(.noConnectAfterStop, "open-transport after a stop") }
+                if transportOpen { fail(.oneTransport, "open-transport while a transport is open") }
+                transportOpen = true
+            case .resolveRoute:
+                if halted { fail(.noConnectAfterStop, "resolve-route after a stop") }
+            case .sendLogin(let flag):
+                if halted { fail(.noConnectAfterStop, "send-login after a stop") }
+                let expected = sessionSinceLogin ? policy.reconnectFlag?.name : nil
+                if flag != expected { fail(.reconnectFlag, "login flag \(flag ?? "none"), expected \(expected ?? "none")") }
+            case .closeTransport:
+                transportOpen = false
+            case .stop(let cause, _):
+                halted = true
+                if cause == .budgetExhausted, let allowed = policy.budget.attempts, retryIndex != allowed {
+                    fail(.budgetHonoured, "stopped for the budget after \(retryIndex) retries, budget \(allowed)")
+                }
+            default:
+                break
+            }
+        }
+        _ = sawRetryMilestone
+
+        if armed != after.timers { fail(.timerBookkeeping, "monitor \(Array(armed)) vs state \(Array(after.timers))") }
+        if transportOpen != after.hasTransport {
+            fail(.oneTransport, "monitor transport \(transportOpen) vs state \(after.phase.rawValue)")
+        }
+        problems += invariants(after, policy: policy).map { (.phaseInvariants, $0) }
+        return problems
+    }
+
+    /// Events after which the policy starts its schedule again.
+    private mutating func resetBackoff(_ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
+                                       policy: ReconnectPolicy) {
+        var reset = false
+        switch event {
+        case .networkUp: reset = policy.networkChangeResetsBackoff && !before.networkUp
+        case .networkDown: reset = policy.networkChangeResetsBackoff && before.networkUp
+        case .appBackground: reset = transition.milestones.contains(.backgrounded)
+        default: break
+        }
+        if reset {
+            retryIndex = 0
+            immediateRun = 0
+        }
+        // Non-failure events that start an attempt at once are external triggers, not retries.
+        switch event {
+        case .networkUp, .appForeground, .credentialsRefreshed, .goaway, .systemWake, .userLogin: immediateRun = 0
+        default: break
+        }
+    }
+
+    /// The reaction the policy's data gives the event that caused a retry.
+    private func reaction(of event: ReconnectEvent, policy: ReconnectPolicy) -> (Reaction, Int64?) {
+        switch event {
+        case .transportClosed(let code): (policy.reaction(.close, code), nil)
+        case .transportFailed: (policy.reaction(.close, nil), nil)
+        case .loginResponse(let code, let wait): (policy.reaction(.login, code), wait)
+        case .kicked(let code): (policy.reaction(.kick, code), nil)
+        case .routeFailed(let status): (policy.reaction(.route, status), nil)
+        default: (.retry, nil)
+        }
+    }
+
+    private mutating func checkRetry(attempt: Int, delay: Int64, event: ReconnectEvent, actions: [ReconnectAction],
+                                     policy: ReconnectPolicy) -> [(Property, String)] {
+        var problems: [(Property, String)] = []
+        if let allowed = policy.budget.attempts, retryIndex >= allowed {
+            if policy.budget.whenExhausted == .stop {
+                problems.append((.budgetHonoured, "retry \(retryIndex) scheduled; the budget is \(allowed)"))
+            } else {
+                retryIndex = 0
+            }
+        }
+        if min(attempt, policy.attemptCeiling) != retryIndex {
+            problems.append((.retryDelayWithinBounds, "attempt numbered \(attempt), the monitor counted \(retryIndex)"))
+        }
+        let (reaction, wait) = reaction(of: event, policy: policy)
+        let expected: ClosedRange<Int64>
+        switch reaction {
+        case .retryAfter(let fixed): expected = max(0, fixed)...max(0, fixed)
+        case .retryAfterServerWait where wait != nil: expected = max(0, wait ?? 0)...max(0, wait ?? 0)
+        default:
+            let bounds = policy.schedule.bounds(retryIndex)
+            expected = max(0, bounds.lowerBound)...max(0, bounds.upperBound)
+        }
+        if !expected.contains(delay) {
+            problems.append((.retryDelayWithinBounds, "retry \(retryIndex) after \(delay) ms, expected \(expected)"))
+        }
+        let timer = actions.contains { if case .scheduleTimer(.retry, let d) = $0 { d == delay } else { false } }
+        let started = actions.contains { $0 == .openTransport || { if case .resolveRoute = $0 { true } else { false } }($0) }
+        if delay > 0, !timer { problems.append((.retryDelayWithinBounds, "retry after \(delay) ms without its timer")) }
+        if delay <= 0, !started { problems.append((.retryDelayWithinBounds, "immediate retry without an attempt")) }
+        retryIndex = min(retryIndex + 1, policy.attemptCeiling)
+        if delay <= 0 {
+            immediateRun += 1
+            if immediateRun > policy.schedule.leadingImmediateAttempts {
+                problems.append((.boundedImmediateRetries, "\(immediateRun) immediate retries in a row"))
+            }
+        } else {
+            immediateRun = 0
+        }
+        return problems
+    }
+
+    private static let connectionTimers = TimerSet([.connect, .login, .heartbeat, .heartbeatTimeout])
+
+    private func invariants(_ state: ReconnectState, policy: ReconnectPolicy) -> [String] {
+        var problems: [String] = []
+        let timers = state.timers
+        if (state.phase == .waiting) != timers.contains(.retry) { problems.append("\(state.phase.rawValue) with timers \(Array(timers))") }
+        if !state.hasTransport, timers.bits & Self.connectionTimers.bits != 0 {
+            problems.append("connection timers \(Array(timers)) without a transport (\(state.phase.rawValue))")
+        }
+        if (state.phase == .stopped) != (state.stop != nil) { problems.append("stop record \(String(describing: state.stop)) in \(state.phase.rawValue)") }
+        if state.phase == .online, policy.heartbeat != nil,
+           timers.contains(.heartbeat) == timers.contains(.heartbeatTimeout) {
+            problems.append("online with timers \(Array(timers))")
+        }
+        if state.phase == .connecting, timers.contains(.connect) != (policy.connectTimeoutMs != nil) {
+            problems.append("connecting with timers \(Array(timers))")
+        }
+        if state.phase == .authenticating, timers.contains(.login) != (policy.loginTimeoutMs != nil) {
+            problems.append("authenticating with timers \(Array(timers))")
+        }
+        if state.chatRoom == .awaitingRejoin, !timers.contains(.chatRoomWindow) { problems.append("awaiting a re-join without its window") }
+        return problems
+    }
+}

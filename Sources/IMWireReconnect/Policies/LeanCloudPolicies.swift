@@ -1,0 +1,130 @@
+import IMWireCore
+
+/// LeanCloud realtime: one policy per SDK family (leancloud.md §3, §4.2, §5, §8).
+public enum LeanCloudPolicies {
+    static let registry = RegistryScope(.leancloud, [
+        .login: ["im-error"], .close: ["close-code", "im-error"], .kick: ["im-error"],
+    ])
+    static let flag = "r=true in session/open"
+    static let chatRoomWindow: Int64 = 30 * 60_000
+
+    static let kickStops = SignalRule(
+        .kick, [4111, 4115], .stop(.kicked),
+        source: "session/closed 4111/4115: objc LCIMClientProtocol.h:46-54 (closed ⇒ no auto-recover); swift IMClient.swift:2493-2505")
+    static let tokenExpired = SignalRule(
+        .login, [4112], .refreshCredentials,
+        source: "swift IMClient.swift:1465-1510, 2435-2480: on 4112 SESSION_TOKEN_EXPIRED re-sign and re-open")
+    static let chatRoomFact = Fact(
+        "transient conversation re-joined", "within 30 min of the drop",
+        source: "issue #7; no public SDK source found (leancloud.md does not state it)", .unconfirmed)
+    static let goawayFact = Fact(
+        "goaway", "clear the router cache, reconnect",
+        source: "leancloud.md §3: swift RTMConnection.swift handleGoaway; js realtime.js EXPIRE; csharp ConnectedState.cs router.Reset()")
+
+    /// swift-sdk and objc-sdk (identical connection code).
+    public static let swift = ReconnectPolicy(
+        name: "leancloud-swift", dialect: .leancloud,
+        sdk: "swift-sdk Sources/RTM/RTMConnection.swift, IMClient.swift; objc-sdk LCRTMConnection.m (identical code)",
+        schedule: .table([-1000, 0, 1000, 2000, 4000, 8000, 16000], thenRepeating: 30000),
+        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 20_000, missesBeforeDead: nil),
+        connectTimeoutMs: 60_000, loginTimeoutMs: 30_000,
+        route: RoutePolicy("RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false, clearAfterFailures: 10),
+        reconnectFlag: ReconnectFlag(flag, source: "leancloud.md §4.2: swift re-opens with isReopen (r=true) and st"),
+        acceptCodes: [0],
+        rules: [
+            SignalRule(.route, [404], .stop(.routeRejected),
+                       source: "swift RTMConnection.swift connectingWorkItem: if error.code != 404 { tryConnecting() }"),
+            kickStops, tokenExpired,
+        ],
+        registry: registry, goaway: .reconnectNow(clearRoute: true), backgroundClosesConnection: true,
+        networkChangeResetsBackoff: true, chatRoomRejoinWindowMs: chatRoomWindow,
+        outputs: VendorOutputModels.leanCloudClientStatus,
+        facts: [
+            Fact("retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
+                 source: "leancloud.md §8: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
+            Fact("heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
+                 source: "leancloud.md §8: RTMConnection.swift:242-243, 354-372"),
+            Fact("timeouts", "connect 60 s, command 30 s", source: "leancloud.md §8: Application.swift:123-141"),
+            Fact("router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
+                 source: "leancloud.md §3: RTMRouter.swift Table.shouldClear; §8 connectingWorkItem"),
+            Fact("background", "entering the background closes the connection; the foreground reconnects",
+                 source: "leancloud.md §8: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
+            Fact("close codes", "reconnect, unless the registry stops on the code (4111/4115…)",
+                 source: "leancloud.md §8 toggles servers and reconnects after every disconnect; per-code handling not stated", .inferred),
+            Fact("reconnect flag", flag, source: "leancloud.md §4.2 IMClient.swift:445-455"),
+            goawayFact, chatRoomFact,
+        ])
+
+    /// js-realtime-sdk.
+    public static let js = ReconnectPolicy(
+        name: "leancloud-js", dialect: .leancloud, sdk: "js-realtime-sdk src/websocket-plus.js, src/realtime.js, src/im-client.js",
+        schedule: .exponential(baseMs: 1000, factor: 2, capMs: 300_000, jitterPPM: 0),
+        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 200_000, missesBeforeDead: 1),
+        connectTimeoutMs: nil, loginTimeoutMs: 20_000,
+        route: RoutePolicy("RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMs: 3_600_000),
+        reconnectFlag: ReconnectFlag(flag, source: "leancloud.md §4.2: js im-client.js:872-910 sends r: true + st on re-open"),
+        acceptCodes: [0],
+        rules: [
+            SignalRule(.close, [4100, 4103, 4110], .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
+            SignalRule(.close, nil, .retry, source: "js src/realtime.js:255-270 (any other close reconnects)"),
+            SignalRule(.kick, nil, .stop(.kicked), source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
+        ],
+        registry: registry, goaway: .reconnectNow(clearRoute: true), networkChangeResetsBackoff: true,
+        chatRoomRejoinWindowMs: chatRoomWindow,
+        outputs: VendorOutputModels.leanCloudJSEvents,
+        facts: [
+            Fact("retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
+                 source: "leancloud.md §8: websocket-plus.js:24, ondisconnected"),
+            Fact("heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
+                 source: "leancloud.md §8: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
+            Fact("timeouts", "command 20 s", source: "leancloud.md §4.1: connection.js:20 COMMAND_TIMEOUT"),
+            Fact("router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated", source: "leancloud.md §3: realtime.js:294-331"),
+            Fact("close codes", "4100, 4103, 4110 fatal; any other close reconnects", source: "leancloud.md §5.2: realtime.js:255-270"),
+            Fact("token expiry 4112", "refresh the signature, re-open (registry advice)", source: "registry im-error 4112", .inferred),
+            Fact("reconnect flag", flag, source: "leancloud.md §4.2 im-client.js:872-910"),
+            goawayFact, chatRoomFact,
+        ])
+
+    /// java-unified-sdk (Android and Java).
+    public static let java = ReconnectPolicy(
+        name: "leancloud-java", dialect: .leancloud, sdk: "java-unified-sdk realtime session/LCConnectionManager.java, websocket/HeartBeatPolicy.java",
+        schedule: .exponential(baseMs: 2000, factor: 2, capMs: 8000, jitterPPM: 0),
+        budget: RetryBudget(attempts: 3, whenExhausted: .stop),
+        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
+        connectTimeoutMs: nil, loginTimeoutMs: 10_000,
+        route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
+        reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite Java's re-open", .inferred),
+        acceptCodes: [0], rules: [kickStops, tokenExpired],
+        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
+        outputs: VendorOutputModels.leanCloudClientStatus,
+        facts: [
+            Fact("retry delays", "2, 4, 8 s (2^n s)", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
+            Fact("retry budget", "3 attempts, then give up", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
+            Fact("heartbeat", "ping every 180 s; dead after 2×180 s without pong", source: "leancloud.md §8: HeartBeatPolicy.java"),
+            Fact("timeouts", "command 10 s", source: "leancloud.md §4.1: LCIMOptions.java:7"),
+            Fact("outputs", "modelled with AVIMClientStatus; Java's own callbacks are not in the reference", source: "leancloud.md §8", .inferred),
+            goawayFact, chatRoomFact,
+        ])
+
+    /// csharp-sdk (the new C# SDK).
+    public static let csharp = ReconnectPolicy(
+        name: "leancloud-csharp", dialect: .leancloud, sdk: "csharp-sdk Realtime Internal/Connection/LCConnection.cs, State/ReconnectState.cs",
+        schedule: .fixed(10_000),
+        budget: RetryBudget(attempts: 10, whenExhausted: .resetRouteAndRestart),
+        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
+        connectTimeoutMs: nil, loginTimeoutMs: nil,
+        route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
+        reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite C#'s re-open", .inferred),
+        acceptCodes: [0], rules: [kickStops, tokenExpired],
+        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
+        outputs: VendorOutputModels.leanCloudClientStatus,
+        facts: [
+            Fact("retry delays", "10 s every time", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
+            Fact("retry budget", "10 attempts, then reset the router and loop", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
+            Fact("heartbeat", "echo every 180 s; disconnected after 360 s without pong", source: "leancloud.md §8: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
+            Fact("outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference", source: "leancloud.md §8", .inferred),
+            goawayFact, chatRoomFact,
+        ])
+
+    public static let all = [swift, js, java, csharp]
+}

@@ -1,0 +1,47 @@
+import IMWireCore
+
+/// NetEase NIM: the Web SDK's link (nim.md §1, §3).
+public enum NIMPolicies {
+    static let bundle = "NIM_Web_NIM_v8.5.0.js (bundle)"
+
+    public static let web = ReconnectPolicy(
+        name: "nim-web", dialect: .nim, sdk: "NIM Web SDK 8.5.0 (\(bundle)): link, heartbeat, reconnect",
+        schedule: .exponential(baseMs: 1600, factor: 2, capMs: 8000, jitterPPM: 10_000),
+        heartbeat: HeartbeatPolicy("1_2 heartbeat (SER 0)", intervalMs: 30_000, answerTimeoutMs: 5000, missesBeforeDead: 2),
+        connectTimeoutMs: 8000, loginTimeoutMs: 8000,
+        route: RoutePolicy("LBS webconf.jsp (link list)", resolveOnLogin: true),
+        reconnectFlag: nil,
+        acceptCodes: [200],
+        rules: [
+            SignalRule(.route, nil, .proceedWithoutRoute,
+                       source: "nim.md §3.1: backup LBS URLs every 2 s, finally the default link"),
+            SignalRule(.login, [302, 422], .stop(.loginRejected),
+                       source: "nim.md §1.1: 302 wrong user name or password, 422 account disabled"),
+            SignalRule(.login, [417], .stop(.loginRejected),
+                       source: "nim.md §1.1: C# RegAutoReloginCb (417 answering a re-login: cannot reconnect, log out)"),
+            SignalRule(.login, [416], .retryAfterServerWait,
+                       source: "nim.md §1.1: 416 blocks the command for 1000·r[0] ms (frequencyControlDuration)"),
+            SignalRule(.kick, nil, .stop(.kicked),
+                       source: "nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, customClientType]"),
+        ],
+        registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]]),
+        syncAfterLogin: true,
+        outputs: VendorOutputModels.nimLoginSteps,
+        facts: [
+            Fact("retry delays", "1.6 s doubling to 8 s, jitter ±1 % (reconnectionDelay 1600, reconnectionDelayMax 8000, reconnectionJitter 0.01)",
+                 source: "nim.md §3.2 timers"),
+            Fact("growth factor", "2 (the backo2 formula behind reconnectionDelay/DelayMax/Jitter)",
+                 source: "nim.md §3.2 names the three settings, not the formula", .inferred),
+            Fact("retry budget", "reconnectionAttempts default ∞", source: "nim.md §3.2"),
+            Fact("heartbeat", "1_2 every 30 s after the previous one completed; 5 s timeout; resend once; 2 failures → reconnect",
+                 source: "nim.md §3.2, §3.4 step 4"),
+            Fact("timeouts", "connect 8 s, command 8 s", source: "nim.md §3.2"),
+            Fact("terminal login codes", "302, 417, 422: stop and require the user", source: "nim.md §1.1"),
+            Fact("416", "wait the lockout the server gave (r[0] s)", source: "nim.md §1.1 parseResponse"),
+            Fact("kicked 2_5", "reasons 1–4 (4 silent): stop", source: "nim.md §2.2 notes, §3.4"),
+            Fact("reconnect flag", "none known (login tag 8 appLogin is unexplained)", source: "nim.md §3.7", .unconfirmed),
+            Fact("chat room", "a separate connection with its own login (13_2); not modelled here", source: "nim.md §3.4 step 6"),
+        ])
+
+    public static let all = [web]
+}

@@ -1,0 +1,92 @@
+import IMWireCore
+
+/// yun2win: MQTT with yun2win return codes, per platform (yun2win.md §2, §3, §5).
+public enum Yun2winPolicies {
+    static let registry = RegistryScope(.yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]])
+    static let flag = ReconnectFlag("client id prefix 1", source: "yun2win.md §3: first char 1 after a successful connect (all three SDKs)")
+    static let kicked = SignalRule(.kick, [10], .stop(.kicked), source: "yun2win.md §3: PUBLISH returnCode 10 → end, disconnected(100, 10)")
+    static let refreshToken = SignalRule(
+        .login, [5, 6], .refreshCredentials,
+        source: "yun2win.md §5 recovery rules: 5/6 → obtain a new imToken and reconnect(token)")
+    static let web2to4 = SignalRule(.login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 web error handler: 2/3/4 → allowReconnect=false")
+
+    public static let web = ReconnectPolicy(
+        name: "yun2win-web", dialect: .yun2win, sdk: "yun2win web y2wIMSDK.min.js (MQTT.js over WebSocket, Nov 2016)",
+        schedule: .fixed(1000),
+        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 300 s)", intervalMs: 300_000, answerTimeoutMs: 300_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMs: nil, loginTimeoutMs: 10_000,
+        route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
+        reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
+        rules: [
+            SignalRule(.route, nil, .retryAfter(5000), source: "yun2win.md §3: web retries the gate after 5 s"),
+            web2to4, refreshToken,
+            SignalRule(.login, [7, 99], .retry, source: "yun2win.md §3 web error handler: 7, 99 → log, reconnect"),
+            kicked,
+        ],
+        registry: registry, wakeForcesReconnect: true,
+        outputs: VendorOutputModels.yun2winWeb,
+        facts: [
+            Fact("retry delays", "1 s (setInterval(_reconnect, reconnectPeriod=1000))", source: "yun2win.md §3"),
+            Fact("CONNACK timeout", "10 s (connectTimeout)", source: "yun2win.md §3"),
+            Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "yun2win.md §3"),
+            Fact("keep-alive", "300 s; a missing PINGRESP at the next tick destroys the socket", source: "yun2win.md §3"),
+            Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "yun2win.md §3"),
+            Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "yun2win.md §3"),
+            Fact("gate", "retried after 5 s", source: "yun2win.md §3"),
+            Fact("codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
+                 source: "yun2win.md §3, §5"),
+        ])
+
+    public static let android = ReconnectPolicy(
+        name: "yun2win-android", dialect: .yun2win, sdk: "yun2win Android com.yun2win.push.YunConnection (yun2win-0.1.jar, FuseSource mqtt-client 1.7)",
+        schedule: .fixed(10_000),
+        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 30 s)", intervalMs: 30_000, answerTimeoutMs: 30_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMs: nil, loginTimeoutMs: nil,
+        route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
+        reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
+        rules: [
+            SignalRule(.route, nil, .stop(.routeRejected), source: "yun2win.md §3: Android reports onChanged(100, 101) on a gate failure"),
+            SignalRule(.login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 Android Tracer: 2–6 → onChanged(100, code), no reconnect"),
+            refreshToken,
+            SignalRule(.login, [7], .retryAfter(15_000), source: "yun2win.md §3 Android Tracer: 7 → reconnect after 15 s"),
+            kicked,
+        ],
+        registry: registry,
+        outputs: VendorOutputModels.yun2winAndroid,
+        facts: [
+            Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "yun2win.md §3"),
+            Fact("CONNACK 7", "reconnect after 15 s", source: "yun2win.md §3"),
+            Fact("CONNACK 2–6", "onChanged(100, code), no reconnect (5/6: the app refreshes the token)", source: "yun2win.md §3, §5"),
+            Fact("keep-alive", "30 s (FuseSource default); when the client gives the link up is not documented", source: "yun2win.md §3, §6", .unconfirmed),
+            Fact("gate failure", "onChanged(100, 101)", source: "yun2win.md §3"),
+        ])
+
+    public static let ios = ReconnectPolicy(
+        name: "yun2win-ios", dialect: .yun2win, sdk: "yun2win iOS Y2WIMClientSession (Y2W_IM_SDK.framework binary, MQTT-Client-Framework)",
+        schedule: .linear(stepMs: 1000, capMs: 3000),
+        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 60 s)", intervalMs: 60_000, answerTimeoutMs: 60_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMs: nil, loginTimeoutMs: nil,
+        route: RoutePolicy("imgate gateHandler (10 s timeout)", resolveOnLogin: true),
+        reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
+        rules: [web2to4, refreshToken, kicked],
+        registry: registry,
+        outputs: VendorOutputModels.yun2winIOS,
+        facts: [
+            Fact("retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
+                 source: "yun2win.md §3 (binary)"),
+            Fact("codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply", source: "yun2win.md §3", .inferred),
+            Fact("keep-alive", "60 s (MQTT-Client-Framework); when the client gives the link up is not documented", source: "yun2win.md §3", .unconfirmed),
+        ])
+
+    public static let all = [web, android, ios]
+
+    /// The policy of the platform a client id names (`[0|1][0 web|1 android|2 ios]<uuid>`).
+    public static func policy(forClientIDPlatformDigit digit: Character) -> ReconnectPolicy? {
+        switch digit {
+        case "0": web
+        case "1": android
+        case "2": ios
+        default: nil
+        }
+    }
+}

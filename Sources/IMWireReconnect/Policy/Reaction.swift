@@ -1,0 +1,136 @@
+import IMWireCore
+import IMWireRegistry
+
+/// Where a vendor status code reaches the client, which decides how it is read.
+public enum Signal: String, Sendable, Hashable, CaseIterable {
+    /// The route lookup (LeanCloud RTM router, NIM LBS, yun2win imgate) failed; the code is
+    /// the HTTP status when there was one.
+    case route
+    /// The transport closed with this code (WebSocket close code).
+    case close
+    /// The login or handshake was answered with this code.
+    case login
+    /// The server pushed a kick or conflict with this code or reason.
+    case kick
+}
+
+/// Why automatic reconnecting ended. The user has to log in again.
+public enum StopCause: String, Sendable, Hashable, CaseIterable {
+    /// A kick or conflict push (LeanCloud 4111/4115, NIM 2_5, yun2win 10, JMessage 1/2/70/10001/10002).
+    case kicked
+    /// The login was refused for a reason reconnecting does not fix (wrong password, disabled account).
+    case loginRejected = "login-rejected"
+    /// The transport closed with a code the SDK treats as fatal (LeanCloud JS 4100/4103/4110).
+    case closeCode = "close-code"
+    /// The route lookup was refused for good (LeanCloud Swift: router HTTP 404; yun2win Android: gate).
+    case routeRejected = "route-rejected"
+    /// The retry budget ran out (LeanCloud Java after 3 attempts).
+    case budgetExhausted = "budget-exhausted"
+    /// The app could not provide new credentials.
+    case credentialsRefused = "credentials-refused"
+    /// The login was resent as often as the SDK allows without an answer (JMessage: 5 times).
+    case loginUnanswered = "login-unanswered"
+    /// The SDK does not reconnect on its own after a drop (JMessage Web: `onDisconnect`).
+    case disconnected
+}
+
+/// What a policy does when a status code reaches the client.
+public enum Reaction: Sendable, Hashable {
+    /// Back off by the policy's schedule, then reconnect.
+    case retry
+    /// Reconnect after this fixed delay (ms) instead of the schedule (yun2win Android: 7 → 15 s).
+    case retryAfter(Int64)
+    /// Wait as long as the server said (NIM 416 `r[0]` seconds); the schedule when it said nothing.
+    case retryAfterServerWait
+    /// Reconnect at once, forgetting the cached route if asked (LeanCloud `goaway`).
+    case reconnectNow(clearRoute: Bool)
+    /// Ask the app for new credentials (token, signature), then reconnect.
+    case refreshCredentials
+    /// Go on without the route: connect to the default address (NIM: the default link).
+    case proceedWithoutRoute
+    /// Stop reconnecting; the user has to log in again.
+    case stop(StopCause)
+    /// No effect on the connection (JMessage 40: the user's info changed, the login stays).
+    case ignore
+
+    public var summary: String {
+        switch self {
+        case .retry: "back off, reconnect"
+        case .retryAfter(let delay): "reconnect after \(DurationText.text(delay))"
+        case .retryAfterServerWait: "wait as long as the server says, reconnect"
+        case .reconnectNow(let clear): clear ? "clear the route cache, reconnect at once" : "reconnect at once"
+        case .refreshCredentials: "refresh the credentials, then reconnect"
+        case .proceedWithoutRoute: "connect to the default address"
+        case .stop(let cause): "stop (\(cause.rawValue)); the user must log in"
+        case .ignore: "no effect"
+        }
+    }
+
+    public var stops: Bool { if case .stop = self { true } else { false } }
+}
+
+/// One SDK-specific reaction: codes of one signal and what the SDK does on them. A policy lists
+/// these before it falls back to the status registry.
+public struct SignalRule: Sendable, Hashable {
+    public let signal: Signal
+    /// The codes it covers; nil: every code (and no code).
+    public let codes: [Int64]?
+    public let reaction: Reaction
+    public let source: String
+    public let confidence: Confidence
+
+    public init(_ signal: Signal, _ codes: [Int64]?, _ reaction: Reaction, source: String, _ confidence: Confidence = .confirmed) {
+        self.signal = signal
+        self.codes = codes
+        self.reaction = reaction
+        self.source = source
+        self.confidence = confidence
+    }
+
+    public func matches(_ signal: Signal, _ code: Int64?) -> Bool {
+        guard signal == self.signal else { return false }
+        guard let codes else { return true }
+        return code.map(codes.contains) ?? false
+    }
+}
+
+/// How a policy reads codes from the status registry: which tables, per signal. Rows of the
+/// listed tables are merged towards caution, like `StatusRegistry.mostCautiousAdvice`.
+public struct RegistryScope: Sendable, Hashable {
+    public let vendor: Dialect
+    public let tables: [Signal: [String]]
+
+    public init(_ vendor: Dialect, _ tables: [Signal: [String]]) {
+        self.vendor = vendor
+        self.tables = tables
+    }
+
+    /// The rows the registry has for `code` under `signal`.
+    public func rows(_ signal: Signal, _ code: Int64, registry: StatusRegistry = .standard) -> [StatusCode] {
+        (tables[signal] ?? []).flatMap { name in registry.table(vendor, name)?.rows(code) ?? [] }
+    }
+
+    /// The registry's advice as a reaction, or nil when no listed table knows the code.
+    public func reaction(_ signal: Signal, _ code: Int64, registry: StatusRegistry = .standard) -> (Reaction, [StatusCode])? {
+        let rows = rows(signal, code, registry: registry)
+        guard let advice = rows.map(\.advice).max() else { return nil }
+        let deciding = rows.filter { $0.advice == advice }
+        switch advice {
+        case .stop:
+            let cause: StopCause = switch signal {
+            case .kick: .kicked
+            case .login: .loginRejected
+            case .close: .closeCode
+            case .route: .routeRejected
+            }
+            return (.stop(cause), deciding)
+        case .refreshCredentials: return (.refreshCredentials, deciding)
+        case .backOff: return (deciding.contains { $0.wait != nil } ? .retryAfterServerWait : .retry, deciding)
+        case .reconnectNow: return (.retry, deciding)
+        case .none:
+            // A per-request class answering a login: reconnecting does not fix it. Ending a
+            // connection or pushed, it leaves the connection as it is.
+            return (signal == .login ? .stop(.loginRejected) : signal == .kick ? .ignore : .retry, deciding)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/// How long an SDK waits before its n-th automatic reconnect attempt. `n` counts from 0: the
+/// first attempt after a drop of an established session, or after the failure of the user's
+/// first connect. Milliseconds throughout; a delay of zero or less means "at once".
+public enum RetrySchedule: Sendable, Hashable {
+    /// Listed delays for the first attempts, then one delay repeating (LeanCloud Swift/ObjC).
+    case table([Int64], thenRepeating: Int64)
+    /// `base·factor^n`, moved by up to ±`jitterPPM` parts per million of itself, then capped
+    /// (the backo2 formula of socket.io clients; LeanCloud JS, Java, NIM Web).
+    case exponential(baseMs: Int64, factor: Int64, capMs: Int64, jitterPPM: Int64)
+    /// The same delay every time (LeanCloud C#, yun2win Web and Android).
+    case fixed(Int64)
+    /// `step·(n+1)`, capped (the yun2win iOS watchdog `min(n+1, 3)` s).
+    case linear(stepMs: Int64, capMs: Int64)
+
+    /// The largest jitter a schedule may declare: beyond ±50 % a delay could reach zero.
+    public static let maximumJitterPPM: Int64 = 500_000
+
+    /// The delay before attempt `n` without jitter (capped).
+    public func nominal(_ n: Int) -> Int64 {
+        switch self {
+        case .table(let delays, let repeating): return delays.indices.contains(n) ? delays[n] : repeating
+        case .exponential(let base, let factor, let cap, _): return min(Self.raw(base, factor, n, cap), cap)
+        case .fixed(let delay): return delay
+        case .linear(let step, let cap):
+            let (count, tooMany) = Int64(max(0, n)).addingReportingOverflow(1)
+            let (product, overflow) = step.multipliedReportingOverflow(by: count)
+            return tooMany || overflow ? cap : min(product, cap)
+        }
+    }
+
+    /// The delays attempt `n` can get, whatever the random input.
+    public func bounds(_ n: Int) -> ClosedRange<Int64> {
+        guard case .exponential(let base, let factor, let cap, let jitter) = self else {
+            let delay = nominal(n)
+            return delay...delay
+        }
+        let raw = Self.raw(base, factor, n, cap)
+        let deviation = Self.deviationLimit(raw, jitter)
+        let lower = min(max(0, raw - deviation), cap)
+        let upper = min(raw + deviation, cap)
+        return lower...max(lower, upper)
+    }
+
+    /// The delay of attempt `n` for the random input `random` (uniform over all `UInt32`
+    /// values). Without jitter the random input is ignored.
+    public func delay(_ n: Int, random: UInt32) -> Int64 {
+        guard case .exponential(let base, let factor, let cap, let jitter) = self, jitter > 0 else { return nominal(n) }
+        let raw = Self.raw(base, factor, n, cap)
+        // The random input as parts per million, then a signed share of the jitter.
+        let fraction = Int64((UInt64(random) &* 1_000_000) >> 32)
+        let (scaled, overflow) = raw.multipliedReportingOverflow(by: jitter)
+        guard !overflow else { return cap }
+        let (signed, overflow2) = scaled.multipliedReportingOverflow(by: 2 * fraction - 1_000_000)
+        guard !overflow2 else { return cap }
+        return min(max(0, raw + signed / 1_000_000_000_000), cap)
+    }
+
+    /// The first attempt from which every later attempt gets the same delays (the cap).
+    public var capIndex: Int {
+        switch self {
+        case .table(let delays, _): return delays.count
+        case .fixed: return 0
+        case .linear(let step, let cap):
+            guard step > 0, cap > 0 else { return 0 }
+            return Int(max(0, (cap - 1) / step))
+        case .exponential:
+            var n = 0
+            while n < 64, bounds(n) != bounds(n + 1) { n += 1 }
+            return n
+        }
+    }
+
+    /// How many attempts at the start of the schedule go at once (delay ≤ 0).
+    public var leadingImmediateAttempts: Int {
+        var n = 0
+        while n < 64, nominal(n) <= 0 { n += 1 }
+        return n
+    }
+
+    /// The largest delay the schedule ever gives.
+    public var maximum: Int64 { (0...capIndex).map { bounds($0).upperBound }.max() ?? 0 }
+
+    /// "−1, 0, 1, 2, 4, 8, 16 s, then 30 s repeating", for the Spec.
+    public var summary: String {
+        switch self {
+        case .table(let delays, let repeating):
+            return delays.map { DurationText.text($0) }.joined(separator: ", ") + ", then \(DurationText.text(repeating)) repeating (≤ 0: at once)"
+        case .exponential(let base, let factor, let cap, let jitter):
+            let spread = jitter > 0 ? " ± \(DurationText.ppm(jitter)) of the delay" : ""
+            return "min(\(DurationText.text(base))·\(factor)^n\(spread), \(DurationText.text(cap)))"
+        case .fixed(let delay): return "\(DurationText.text(delay)) every time"
+        case .linear(let step, let cap): return "min(\(DurationText.text(step))·(n+1), \(DurationText.text(cap)))"
+        }
+    }
+
+    /// `base·factor^n`, stopping the growth once it is far enough past the cap that jitter
+    /// cannot bring it back below (so it never overflows).
+    static func raw(_ base: Int64, _ factor: Int64, _ n: Int, _ cap: Int64) -> Int64 {
+        var value = max(0, base)
+        var remaining = max(0, n)
+        let ceiling = cap > Int64.max / 4 ? Int64.max / 2 : 2 * cap
+        while remaining > 0, value > 0, value <= ceiling, factor > 1 {
+            let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+            if overflow { return Int64.max / 2 }
+            value = product
+            remaining -= 1
+        }
+        return value
+    }
+
+    static func deviationLimit(_ raw: Int64, _ jitter: Int64) -> Int64 {
+        let (scaled, overflow) = raw.multipliedReportingOverflow(by: max(0, jitter))
+        return overflow ? raw : scaled / 1_000_000
+    }
+}
+
+/// How many automatic attempts an SDK makes before it gives up, and what it does then.
+public struct RetryBudget: Sendable, Hashable {
+    public enum Exhausted: String, Sendable, Hashable {
+        /// Stop reconnecting; the user has to log in again (LeanCloud Java).
+        case stop
+        /// Forget the route, start counting again (LeanCloud C#: reset the router and loop).
+        case resetRouteAndRestart = "reset-route-and-restart"
+    }
+
+    /// Attempts allowed after a drop; nil: unlimited.
+    public let attempts: Int?
+    public let whenExhausted: Exhausted
+
+    public init(attempts: Int?, whenExhausted: Exhausted = .stop) {
+        self.attempts = attempts
+        self.whenExhausted = whenExhausted
+    }
+
+    public static let unlimited = RetryBudget(attempts: nil)
+
+    public var summary: String {
+        guard let attempts else { return "unlimited" }
+        if attempts == 0 { return "none: no automatic reconnect" }
+        return "\(attempts) attempts, then " + (whenExhausted == .stop ? "stop" : "reset the route and start again")
+    }
+}
+
+/// Durations as people read them.
+public enum DurationText {
+    /// "1.6 s", "300 ms", "30 min", "−1 s".
+    public static func text(_ ms: Int64) -> String {
+        if ms < 0 { return "−" + text(ms == Int64.min ? Int64.max : -ms) }
+        if ms >= 60_000, ms % 60_000 == 0 { return "\(ms / 60_000) min" }
+        if ms >= 1000 || ms == 0 {
+            return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms / 1000).\(Self.decimals(ms % 1000)) s"
+        }
+        return "\(ms) ms"
+    }
+
+    static func decimals(_ remainder: Int64) -> String {
+        var digits = String(remainder)
+        while digits.count < 3 { digits = "0" + digits }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits
+    }
+
+    /// "1 %" for 10 000 ppm.
+    public static func ppm(_ value: Int64) -> String {
+        value % 10_000 == 0 ? "\(value / 10_000) %" : "\(value) ppm"
+    }
+}

@@ -1,0 +1,191 @@
+import IMWireCore
+
+/// A timed list of events for `imwire reconnect simulate` and the golden traces: a JSON
+/// document `{"seed": 1, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}`,
+/// or JSONL with one event object per line (a line without `event` sets `seed`/`until`).
+/// The format is documented in Spec/reconnect.md.
+public struct EventFile: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable {
+        /// Milliseconds; never decreasing along the file.
+        public let time: Int64
+        public let event: ReconnectEvent
+        /// Replaces the simulator's drawn random input for this event.
+        public let random: UInt32?
+    }
+
+    public var seed: UInt64
+    /// Keep firing timers until this time after the last event.
+    public var until: Int64?
+    /// A policy name the file was written for (the command line's `--policy` wins).
+    public var policy: String?
+    public var entries: [Entry]
+
+    public init(seed: UInt64 = 0, until: Int64? = nil, policy: String? = nil, entries: [Entry]) {
+        self.seed = seed
+        self.until = until
+        self.policy = policy
+        self.entries = entries
+    }
+
+    public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// Parses a JSON document or JSONL text.
+    public static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
+        let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        if trimmed.first == "{", let document = try? JSONParser.parse(String(trimmed), maxDepth: limits.maxJSONDepth),
+           let object = document.objectValue, object["events"] != nil {
+            return try parse(document: object)
+        }
+        var file = EventFile(entries: [])
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = line.trimmingSpaces
+            guard !content.isEmpty else { continue }
+            let value: JSONValue
+            do { value = try JSONParser.parse(String(content), maxDepth: limits.maxJSONDepth) } catch {
+                throw FormatError("line \(number + 1): \(error)")
+            }
+            guard let object = value.objectValue else { throw FormatError("line \(number + 1): not a JSON object") }
+            if object["event"] == nil {
+                try file.settings(object, where: "line \(number + 1)")
+            } else {
+                file.entries.append(try entry(object, where: "line \(number + 1)", after: file.entries.last?.time))
+            }
+        }
+        guard !file.entries.isEmpty else { throw FormatError("no events (expected a JSON document with events, or JSONL)") }
+        return file
+    }
+
+    /// Parses the JSON document form.
+    public static func parse(document object: JSONObject) throws(FormatError) -> EventFile {
+        var file = EventFile(entries: [])
+        try file.settings(object, where: "document")
+        guard let events = object["events"]?.arrayValue else { throw FormatError("events must be an array") }
+        for (index, value) in events.enumerated() {
+            guard let item = value.objectValue else { throw FormatError("events[\(index)]: not an object") }
+            file.entries.append(try entry(item, where: "events[\(index)]", after: file.entries.last?.time))
+        }
+        return file
+    }
+
+    private mutating func settings(_ object: JSONObject, where place: String) throws(FormatError) {
+        if let value = object["seed"] {
+            guard let seed = value.numberValue?.uint64Value else { throw FormatError("\(place): seed must be an integer ≥ 0") }
+            self.seed = seed
+        }
+        if let value = object["until"] {
+            guard let until = value.int64Value, until >= 0 else { throw FormatError("\(place): until must be an integer ≥ 0 (ms)") }
+            self.until = until
+        }
+        if let value = object["policy"] {
+            guard let name = value.stringValue else { throw FormatError("\(place): policy must be a string") }
+            policy = name
+        }
+    }
+
+    private static func entry(_ object: JSONObject, where place: String, after previous: Int64?) throws(FormatError) -> Entry {
+        guard let time = object["ms"]?.int64Value, time >= 0 else { throw FormatError("\(place): ms must be an integer ≥ 0") }
+        if let previous, time < previous { throw FormatError("\(place): ms \(time) is before the previous event (\(previous))") }
+        guard let name = object["event"]?.stringValue else { throw FormatError("\(place): event must be a string") }
+        func integer(_ key: String) throws(FormatError) -> Int64? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let number = value.int64Value else { throw FormatError("\(place): \(key) must be an integer") }
+            return number
+        }
+        func required(_ key: String) throws(FormatError) -> Int64 {
+            guard let number = try integer(key) else { throw FormatError("\(place): \(name) needs \(key)") }
+            return number
+        }
+        let event: ReconnectEvent
+        switch name {
+        case "user-login": event = .userLogin
+        case "user-logout": event = .userLogout
+        case "network-up": event = .networkUp
+        case "network-down": event = .networkDown
+        case "route-resolved": event = .routeResolved(ttlMs: try integer("ttl_ms"))
+        case "route-failed": event = .routeFailed(status: try integer("status"))
+        case "transport-opened": event = .transportOpened
+        case "transport-closed": event = .transportClosed(code: try integer("code"))
+        case "transport-failed": event = .transportFailed
+        case "login-response": event = .loginResponse(code: try required("code"), waitMs: try integer("wait_ms"))
+        case "kicked": event = .kicked(code: try required("code"))
+        case "goaway": event = .goaway
+        case "sync-completed": event = .syncCompleted
+        case "heartbeat-sent": event = .heartbeatSent
+        case "heartbeat-answered": event = .heartbeatAnswered
+        case "heartbeat-missed": event = .heartbeatMissed
+        case "command-timeout": event = .commandTimeout
+        case "app-background": event = .appBackground
+        case "app-foreground": event = .appForeground
+        case "system-wake": event = .systemWake
+        case "timer-fired":
+            guard let timer = object["timer"]?.stringValue.flatMap(TimerKind.init(rawValue:)) else {
+                throw FormatError("\(place): timer-fired needs timer, one of \(TimerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            event = .timerFired(timer)
+        case "credentials-refreshed": event = .credentialsRefreshed
+        case "credentials-refresh-failed": event = .credentialsRefreshFailed
+        case "chat-room-joined": event = .chatRoomJoined
+        case "chat-room-left": event = .chatRoomLeft
+        default:
+            throw FormatError("\(place): unknown event \(name); known: \(ReconnectEvent.names.joined(separator: ", "))")
+        }
+        var random: UInt32?
+        if let value = try integer("random") {
+            guard let exact = UInt32(exactly: value) else { throw FormatError("\(place): random must be 0…4294967295") }
+            random = exact
+        }
+        return Entry(time: time, event: event, random: random)
+    }
+
+    /// Runs the file through a simulator of `policy`: every step, timers included.
+    public func run(_ policy: ReconnectPolicy) -> (steps: [TraceStep], final: ReconnectSimulator) {
+        var simulator = ReconnectSimulator(policy: policy, seed: seed)
+        var steps: [TraceStep] = []
+        for entry in entries { steps += simulator.feed(entry.event, at: entry.time, random: entry.random) }
+        if let until { steps += simulator.advance(to: until) }
+        return (steps, simulator)
+    }
+
+    /// The file as a JSON document (the fixtures' `input`).
+    public var json: JSONValue {
+        var object = JSONObject()
+        if let policy { object.append("policy", .string(policy)) }
+        object.append("seed", .number(JSONNumber(seed)))
+        if let until { object.append("until", .number(JSONNumber(until))) }
+        object.append("events", .array(entries.map(\.json)))
+        return .object(object)
+    }
+}
+
+extension EventFile.Entry {
+    var json: JSONValue {
+        var object = JSONObject()
+        object.append("ms", .number(JSONNumber(time)))
+        object.append("event", .string(event.name))
+        switch event {
+        case .routeResolved(let ttl): if let ttl { object.append("ttl_ms", .number(JSONNumber(ttl))) }
+        case .routeFailed(let status): if let status { object.append("status", .number(JSONNumber(status))) }
+        case .transportClosed(let code): if let code { object.append("code", .number(JSONNumber(code))) }
+        case .loginResponse(let code, let wait):
+            object.append("code", .number(JSONNumber(code)))
+            if let wait { object.append("wait_ms", .number(JSONNumber(wait))) }
+        case .kicked(let code): object.append("code", .number(JSONNumber(code)))
+        case .timerFired(let kind): object.append("timer", .string(kind.rawValue))
+        default: break
+        }
+        if let random { object.append("random", .number(JSONNumber(Int64(random)))) }
+        return .object(object)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,105 @@
+import IMWireCore
+
+/// Traces as text for people and as JSON for the golden files and other implementations.
+public enum TraceFormat {
+    /// One line per step: `   1600 ms  timer-fired(retry)  waiting → resolving  resolve-route … | AVIMClientStatus=4 …`.
+    public static func text(_ steps: [TraceStep], policy: ReconnectPolicy) -> String {
+        var lines = ["policy \(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)"]
+        for step in steps {
+            var line = "\(pad(step.time)) ms  \(step.event.summary)  \(step.from.rawValue) → \(step.state.phase.rawValue)"
+            let commands = step.commands.map(\.description)
+            if !commands.isEmpty { line += "  " + commands.joined(separator: ", ") }
+            let outputs = step.outputs.map(\.description)
+            if !outputs.isEmpty { line += "  | " + outputs.joined(separator: "; ") }
+            lines.append(line)
+        }
+        if let last = steps.last { lines.append("final: \(last.state.summary)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func pad(_ time: Int64) -> String {
+        let text = String(time)
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    /// `{"policy", "steps": [{ms, event, from, to, actions, outputs}], "final": {…}}`.
+    public static func json(_ steps: [TraceStep], policy: ReconnectPolicy) -> JSONValue {
+        var object = JSONObject()
+        object.append("policy", .string(policy.name))
+        object.append("steps", .array(steps.map(json)))
+        if let last = steps.last { object.append("final", json(last.state)) }
+        return .object(object)
+    }
+
+    public static func json(_ step: TraceStep) -> JSONValue {
+        var object = JSONObject()
+        object.append("ms", .number(JSONNumber(step.time)))
+        object.append("event", EventFile.Entry(time: step.time, event: step.event, random: nil).json.objectValue.map { entry in
+            var copy = entry
+            copy.members.removeAll { $0.key == "ms" }
+            return .object(copy)
+        } ?? .null)
+        object.append("from", .string(step.from.rawValue))
+        object.append("to", .string(step.state.phase.rawValue))
+        object.append("actions", .array(step.commands.map(json)))
+        object.append("outputs", .array(step.outputs.map(json)))
+        return .object(object)
+    }
+
+    public static func json(_ action: ReconnectAction) -> JSONValue {
+        var object = JSONObject()
+        func put(_ key: String, _ value: JSONValue) { object.append(key, value) }
+        switch action {
+        case .resolveRoute(let clear):
+            put("do", "resolve-route")
+            put("clear_cache", .bool(clear))
+        case .openTransport: put("do", "open-transport")
+        case .closeTransport: put("do", "close-transport")
+        case .sendLogin(let flag):
+            put("do", "send-login")
+            put("reconnect_flag", flag.map { .string($0) } ?? .null)
+        case .scheduleTimer(let kind, let delay):
+            put("do", "schedule-timer")
+            put("timer", .string(kind.rawValue))
+            put("delay_ms", .number(JSONNumber(delay)))
+        case .cancelTimer(let kind):
+            put("do", "cancel-timer")
+            put("timer", .string(kind.rawValue))
+        case .sendHeartbeat: put("do", "send-heartbeat")
+        case .refreshCredentials: put("do", "refresh-credentials")
+        case .rejoinChatRoom: put("do", "rejoin-chat-room")
+        case .emit(let output): return json(output)
+        case .stop(let cause, let code):
+            put("do", "stop")
+            put("cause", .string(cause.rawValue))
+            put("code", code.map { .number(JSONNumber($0)) } ?? .null)
+        }
+        return .object(object)
+    }
+
+    public static func json(_ output: VendorOutput) -> JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string(output.kind.rawValue))
+        object.append("table", .string(output.table))
+        if let value = output.value { object.append("value", .number(JSONNumber(value))) }
+        object.append("name", .string(output.name))
+        if let code = output.code { object.append("code", .number(JSONNumber(code))) }
+        if let detail = output.detail { object.append("detail", .string(detail)) }
+        return .object(object)
+    }
+
+    public static func json(_ state: ReconnectState) -> JSONValue {
+        var object = JSONObject()
+        object.append("phase", .string(state.phase.rawValue))
+        object.append("attempt", .number(JSONNumber(state.attempt)))
+        object.append("had_session", .bool(state.hadSession))
+        object.append("timers", .array(state.timers.map { .string($0.rawValue) }))
+        object.append("chat_room", .string(state.chatRoom.rawValue))
+        if let stop = state.stop {
+            object.append("stop", .object(JSONObject([
+                "cause": .string(stop.cause.rawValue), "code": stop.code.map { .number(JSONNumber($0)) } ?? .null,
+            ])))
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import IMWire
+
+struct Reconnect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The reconnect state machine: run an event file through a vendor policy, list the policies.",
+        subcommands: [Simulate.self, Policies.self])
+
+    struct Simulate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the state/action trace of an event file under a policy.",
+            discussion: """
+                The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]})
+                or JSONL (one event object per line); Spec/reconnect.md lists every event and its fields.
+                Timers the machine asks for fire when the clock passes them. Exit 2 for an unreadable file.
+                """)
+
+        @Option(help: ArgumentHelp("The policy: \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))
+        var policy: String
+
+        @Option(name: .customLong("events"), help: "The events file (JSON or JSONL); - for standard input.")
+        var eventsPath: String
+
+        @Option(help: "text or json.")
+        var format: OutputFormat = .text
+
+        @Option(help: "Seed of the random input (jitter); overrides the file's seed.")
+        var seed: UInt64?
+
+        func validate() throws {
+            guard ReconnectPolicies.named(policy) != nil else {
+                throw ValidationError("unknown policy \(policy); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+            }
+        }
+
+        func run() throws {
+            guard let policy = ReconnectPolicies.named(policy) else { throw ExitCode(2) }
+            let text: String
+            do {
+                text = String(decoding: try FileByteSource.readAll(path: eventsPath, limit: 16 << 20), as: UTF8.self)
+            } catch { throw unreadable(error.description) }
+            var file: EventFile
+            do { file = try EventFile.parse(text) } catch { throw unreadable("\(eventsPath): \(error)") }
+            if let seed { file.seed = seed }
+            let (steps, _) = file.run(policy)
+            switch format {
+            case .text: print(TraceFormat.text(steps, policy: policy), terminator: "")
+            case .json: print(JSONWriter.pretty(TraceFormat.json(steps, policy: policy)))
+            }
+        }
+    }
+
+    struct Policies: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the policies with their schedule, budget and heartbeat.")
+
+        func run() throws {
+            for policy in ReconnectPolicies.all {
+                print("\(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)")
+                print("  delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); budget: \(policy.budget.summary)")
+                if let heartbeat = policy.heartbeat {
+                    print("  heartbeat: \(heartbeat.what) every \(DurationText.text(heartbeat.intervalMs)), answer within \(DurationText.text(heartbeat.answerTimeoutMs))")
+                }
+                if let flag = policy.reconnectFlag { print("  reconnect flag: \(flag.name)") }
+            }
+        }
+    }
+}

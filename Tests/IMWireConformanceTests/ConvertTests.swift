@@ -1,0 +1,64 @@
+import Foundation
+import IMWire
+import Testing
+
+/// `imwire convert` keeps what the checker judges: a sample checked as a transcript, converted to
+/// pcapng and checked again, gives the same findings (frame numbers aside: a pcapng counts
+/// packets), and so does a pcapng converted to a transcript.
+@Suite struct ConvertTests {
+    static let samples = [
+        "leancloud-clean", "leancloud-broken", "leancloud-reconnect", "leancloud-websocket", "nim-login-sync-send-kicked",
+        "jmessage-group-803005", "yun2win-clean", "yun2win-kicked-reconnect",
+    ]
+
+    var options: CheckOptions {
+        var options = CheckOptions()
+        options.jmessage.secret = "master-secret-1"
+        return options
+    }
+
+    func rules(_ report: CheckReport) -> [String] {
+        report.connections.flatMap(\.findings).map(\.ruleID.rawValue).sorted()
+    }
+
+    func temporaryFile(_ bytes: [UInt8], _ suffix: String) throws -> String {
+        let path = NSTemporaryDirectory() + "imwire-convert-\(UUID().uuidString)\(suffix)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: samples)
+    func aTranscriptAsPcapngChecksTheSame(name: String) throws {
+        let path = "Fixtures/captures/\(name).jsonl"
+        let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open("\(repositoryRoot)/\(path)"))
+        let file = try temporaryFile(pcapng, ".pcapng")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let original = try check(path, options: options)
+        let converted = try check(file, options: options)
+        #expect(rules(converted) == rules(original))
+        #expect(converted.connections.map(\.messages) == original.connections.map(\.messages))
+    }
+
+    @Test func aPcapngAsATranscriptChecksTheSame() throws {
+        for path in ["Fixtures/captures/leancloud-real.pcapng"] {
+            var lines: [String] = []
+            let original = CaptureConverter.transcript(from: try CaptureFile.open("\(repositoryRoot)/\(path)")) { lines.append($0) }
+            #expect(lines.contains { $0.hasPrefix(#"{"type":"close""#) })
+            #expect(rules(check(lines: lines)) == rules(original))
+            #expect(check(lines: lines).connections.map(\.messages) == original.connections.map(\.messages))
+        }
+    }
+
+    @Test func closesAndOpenEndsSurviveTheRoundTrip() throws {
+        // r9 of the reconnect sample is still open when the capture ends: no FIN in the pcapng,
+        // no close line in the transcript made from it; every other connection closes.
+        let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open("\(repositoryRoot)/Fixtures/captures/leancloud-reconnect.jsonl"))
+        let file = try temporaryFile(pcapng, ".pcapng")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var lines: [String] = []
+        _ = CaptureConverter.transcript(from: try CaptureFile.open(file)) { lines.append($0) }
+        let closes = lines.filter { $0.hasPrefix(#"{"type":"close""#) }
+        #expect(closes.count == 8)
+        #expect(closes.first?.contains(#""code":1000"#) == true)
+    }
+}

@@ -1,0 +1,65 @@
+@testable import IMWireReconnect
+import Testing
+
+/// The properties of `Property`, proven for every policy by a complete breadth-first search of
+/// every event order (see Spec/reconnect.md §4).
+@Suite struct ExplorationTests {
+    @Test(arguments: ReconnectPolicies.all)
+    func everyPropertyHoldsInEveryReachableState(_ policy: ReconnectPolicy) {
+        let report = ReconnectExplorer.explore(policy, maxDepth: 200)
+        print("exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) events × \(ReconnectExplorer.randoms(policy).count) random inputs")
+        #expect(report.complete, "\(policy.name) did not finish within the depth bound")
+        for violation in report.violations { Issue.record("\(policy.name): \(violation)") }
+        #expect(report.violations.isEmpty)
+
+        var phases: Set<Phase> = [.idle, .connecting, .authenticating, .online, .offline, .stopped]
+        if policy.budget.attempts != 0 { phases.insert(.waiting) }
+        if policy.route != nil { phases.insert(.resolving) }
+        if policy.backgroundClosesConnection { phases.insert(.suspended) }
+        let refreshes = Signal.allCases.contains { signal in
+            policy.interestingCodes(signal).contains { policy.reaction(signal, $0) == .refreshCredentials }
+        }
+        if refreshes { phases.insert(.refreshing) }
+        #expect(report.phases == phases, "\(policy.name) reached \(report.phases.map(\.rawValue).sorted())")
+
+        let missing = policy.outputs.allOutputs.subtracting(report.outputs)
+        #expect(missing.isEmpty, "\(policy.name) never shows \(missing.sorted())")
+        #expect(report.stopCauses.contains(.kicked) || policy.rules.allSatisfy { $0.signal != .kick })
+    }
+
+    @Test func anExplorationCutShortSaysSo() {
+        let report = ReconnectExplorer.explore(LeanCloudPolicies.swift, maxDepth: 3)
+        #expect(!report.complete)
+        #expect(report.depth == 3)
+    }
+
+    /// The monitor is the proof's referee: forged transitions that break a property are caught.
+    @Test func theMonitorCatchesForgedTransitions() {
+        let policy = LeanCloudPolicies.swift
+        var stopped = ReconnectState()
+        stopped.phase = .stopped
+        stopped.stop = StopRecord(cause: .kicked, code: 4111)
+        var monitor = Monitor()
+        monitor.halted = true
+        let reopen = Transition(state: stopped, actions: [.openTransport], milestones: [])
+        let problems = monitor.observe(stopped, .networkUp, reopen, policy: policy).map(\.0)
+        #expect(problems.contains(.noConnectAfterStop))
+        #expect(problems.contains(.oneTransport))
+
+        var waiting = ReconnectState()
+        waiting.phase = .waiting
+        waiting.timers = TimerSet([.retry])
+        var twice = Monitor()
+        twice.armed = TimerSet([.retry])
+        let again = Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 0)], milestones: [])
+        let found = twice.observe(waiting, .commandTimeout, again, policy: policy).map(\.0)
+        #expect(found.contains(.oneTimerPerKind))
+        #expect(found.contains(.positiveTimerDelays))
+
+        var early = Monitor()
+        early.retryIndex = 4
+        let tooSoon = Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 10)],
+                                 milestones: [.retryScheduled(attempt: 4, delayMs: 10)])
+        #expect(early.observe(ReconnectState(), .transportFailed, tooSoon, policy: policy).map(\.0).contains(.retryDelayWithinBounds))
+    }
+}

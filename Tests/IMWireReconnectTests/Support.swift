@@ -1,0 +1,31 @@
+import IMWireCore
+@testable import IMWireReconnect
+
+/// Runs `events` (milliseconds, event) through a simulator of `policy`, then fires timers until `until`.
+func simulate(_ policy: ReconnectPolicy, _ events: [(Int64, ReconnectEvent)], until: Int64? = nil, seed: UInt64 = 0) -> [TraceStep] {
+    var simulator = ReconnectSimulator(policy: policy, seed: seed)
+    var steps: [TraceStep] = []
+    for (time, event) in events { steps += simulator.feed(event, at: time) }
+    if let until { steps += simulator.advance(to: until) }
+    return steps
+}
+
+/// Every command of a trace as text, outputs left out.
+func commands(_ steps: [TraceStep]) -> [String] { steps.flatMap { $0.commands.map(\.description) } }
+
+/// The retry delays a trace scheduled.
+func retryDelays(_ steps: [TraceStep]) -> [Int64] {
+    steps.flatMap(\.actions).compactMap { if case .scheduleTimer(.retry, let delay) = $0 { delay } else { nil } }
+}
+
+/// The events of a connect that succeeds: route (when the policy has one), transport, login.
+func connect(_ policy: ReconnectPolicy, at time: Int64) -> [(Int64, ReconnectEvent)] {
+    var events: [(Int64, ReconnectEvent)] = []
+    if policy.route != nil { events.append((time, .routeResolved(ttlMs: nil))) }
+    events.append((time + 1, .transportOpened))
+    events.append((time + 2, .loginResponse(code: policy.acceptCodes.first ?? 0, waitMs: nil)))
+    return events
+}
+
+/// µs from seconds, for judge observations.
+func µs(_ seconds: Double) -> Int64 { Int64(seconds * 1_000_000) }
