@@ -63,7 +63,10 @@ enum SocketIOFuzzing {
                 violations.append("engine.io \(first.engineIO.summary) does not decode from its own encoding")
             }
         }
-        if let socketIO = first.engineIO.socketIO, !first.engineIO.findings.contains(where: { $0.severity == .error }) {
+        // Data that is a non-negative number follows the type (or the id) directly, so its digits
+        // read back as the id: socket.io-parser's encodeAsString writes `0` + `1` as `01` too.
+        let numericData = first.engineIO.socketIO?.data.map { JSONWriter.string($0).first?.isNumber == true } ?? false
+        if let socketIO = first.engineIO.socketIO, !numericData, !first.engineIO.findings.contains(where: { $0.severity == .error }) {
             let again = EngineIOMessage.decode(EngineIOMessage.encode(socketIO), binaryFrame: false, limits: .default).socketIO
             if again.map(SocketIOCanonicalJSON.encode) != SocketIOCanonicalJSON.encode(socketIO) {
                 violations.append("socket.io `\(socketIO.encoded)` re-encodes to a packet that decodes differently")
