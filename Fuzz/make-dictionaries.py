@@ -4,9 +4,16 @@
 LeanCloud: every protobuf tag of messages2.proto (one- or two-byte keys with the right wire
 type), the enum values of cmd/op, and the JSON keys and op names of the flat encoding.
 Transcript/Checker: the JSONL keys and values of Spec/capture-jsonl.md.
+The transport and capture targets take their tokens from the tables in Sources/ (opcodes and
+close codes, MQTT packet types and flags, JMessage event names, the JSON keys each dialect's
+decoder reads, pcapng block types, link types) plus the fixed tokens of each format (header
+names, magics, prefixes), listed below where no table holds them.
 Usage: Fuzz/make-dictionaries.py   (needs protoc and `pip install protobuf`)
 """
+import glob
 import os
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -82,6 +89,95 @@ def main():
     write("Transcript", "JSONL transcript keys and values (Spec/capture-jsonl.md)", transcript)
     write("Checker", "JSONL transcript keys plus LeanCloud hex/base64 fragments", transcript + [
         b'"hex":"0800', b'"hex":"0815"', b'"base64":"CA4oAQ=="', b'"text":"{}"'])
+    transports(transcript)
+
+
+def source(path):
+    return open(os.path.join(ROOT, "Sources", path)).read()
+
+
+def sources(folder):
+    return "".join(open(p).read() for p in sorted(glob.glob(os.path.join(ROOT, "Sources", folder, "**/*.swift"), recursive=True)))
+
+
+def json_keys(folder):
+    """Every string subscript (`object["key"]`) and key literal (`"key":`) of a module's decoder."""
+    text = sources(folder)
+    keys = re.findall(r'\["([A-Za-z_][A-Za-z0-9_]*)"\]', text) + re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)":', text)
+    return [f'"{key}":'.encode() for key in sorted(set(keys))]
+
+
+def transports(transcript):
+    opcodes = [int(v, 16) for v in re.findall(r"WebSocketOpcode\(rawValue: 0x([0-9a-f])\)", source("IMWireWebSocket/Frames/Opcode.swift"))]
+    closes = sorted({int(v) for v in re.findall(r"CloseCode\((\d+)\)", source("IMWireWebSocket/Close/CloseCode.swift"))})
+    closes += [1012, 1013, 1014, 1015, 1016, 3000, 4999, 5000, 999, 0]
+    first_bytes = [bytes([fin | rsv | op]) for op in opcodes + [0x3, 0xb] for fin in (0x80, 0) for rsv in (0, 0x40)]
+    lengths = [b"\x7e\x00\x7e", b"\x7e\xff\xff", b"\x7f\x00\x00\x00\x00\x00\x01\x00\x00", b"\x7f\x80\x00\x00\x00\x00\x00\x00\x00",
+               b"\xfe\x01\x00", b"\xff\x00\x00\x00\x00\x00\x00\x00\x7d", b"\x80\x37\xfa\x21\x3d", b"\x7d", b"\xfd"]
+    close_bodies = [b"\x88\x02" + struct.pack(">H", code) for code in closes] + [struct.pack(">H", code) for code in closes]
+    deflate = [b"\x00\x00\xff\xff", b"\x00", b"\x01\x00\x00\xff\xff", b"\x03\x00", b"\xf2\x48\xcd\xc9\xc9\x07\x00"]
+    utf8 = [b"\xce\xba\xe1\xbd\xb9\xcf\x83\xce\xbc\xce\xb5", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xef\xbf\xbd"]
+    frames = first_bytes + lengths + close_bodies + deflate + utf8
+    write("WebSocket", "frame first bytes (opcodes of Opcode.swift with FIN/RSV1), edge lengths, close frames and codes of "
+          "CloseCode.swift, permessage-deflate trailer and blocks, UTF-8 edges", frames)
+    write("WebSocketDifferential", "as WebSocket", frames)
+    parameters = re.findall(r'"((?:server|client)_[a-z_]+)"', source("IMWireWebSocket/Extensions/PerMessageDeflate.swift"))
+    handshake = [b"GET ", b" HTTP/1.1\r\n", b"HTTP/1.1 101 Switching Protocols\r\n", b"HTTP/1.0 ", b"\r\n\r\n", b"\r\n", b": ",
+                 b"Host: ", b"Upgrade: websocket\r\n", b"Connection: Upgrade\r\n", b"Sec-WebSocket-Version: 13\r\n",
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b"Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n",
+                 b"Sec-WebSocket-Protocol: ", b"Sec-WebSocket-Extensions: ", b"permessage-deflate", b"; ", b", ", b"=", b'"',
+                 b"=8", b"=9", b"=15", b"=16", b"=08"] + [p.encode() for p in sorted(set(parameters))]
+    handshake += [b'"' + value + b'"' for value in (b"lc.protobuf2.3", b"lc.json.3")] + [b"lc.protobuf2.3", b"lc.proto2base64.3", b"lc.json.3"]
+    write("WebSocketHandshake", "HTTP/1.1 upgrade heads, header names, permessage-deflate parameters of PerMessageDeflate.swift, subprotocols",
+          handshake)
+    write("Compression", "zlib and gzip headers, deflate block starts, the sync-flush trailer",
+          [b"\x78\x01", b"\x78\x9c", b"\x78\xda", b"\x08\x1d", b"\x1f\x8b\x08\x00", b"\x1f\x8b\x08\x08", b"\x00\x00\xff\xff",
+           b"\x01\x00\x00\xff\xff", b"\x03\x00", b"\x02\x00", b"\x04\xc0", b"\x05\xc0", b"\xed\xc1\x01\x0d\x00", b"\xff\xff\xff\xff",
+           b"\x00\x00\x00\x00"])
+
+    types = {name: int(value) for name, value in re.findall(r"case (\w+) = (\d+)", source("IMWireMQTT/Packets/PacketType.swift"))}
+    two = {"pubrel", "subscribe", "unsubscribe"}
+    mqtt = [bytes([value << 4 | (2 if name in two else 0)]) for name, value in types.items()]
+    mqtt += [bytes([0x30 | flags]) for flags in (1, 2, 3, 4, 8, 9, 0xb, 0xd)] + [b"\x00\x04MQTT\x04", b"\x00\x06MQIsdp\x03",
+             b"\x02\x00\x3c", b"\xc2\x01\x2c", b"\xff\xff\xff\x7f", b"\x80\x80\x80\x80\x01", b"\x80\x01", b"y2w/session/p2p_",
+             b"y2w/single", b"y2w/u"]
+    mqtt += [f'"{cmd}"'.encode() for cmd in re.findall(r'case "(\w+)"\?:', sources("IMWireYun2win"))] + json_keys("IMWireYun2win")
+    write("MQTT", "packet first bytes (types and required flags of PacketType.swift), CONNECT heads, remaining-length edges, "
+          "yun2win topics, commands and the JSON keys IMWireYun2win reads", mqtt)
+
+    events = re.findall(r'\be\("([a-z_0-9]+)"', source("IMWireJMessage/Events/EventTable.swift"))
+    socketio = [b"0::", b"1::", b"2::", b"3:::", b"4:::", b"5:::", b"6:::", b"7:::", b"8::", b"1+::", b":/chat:",
+                b"\xef\xbf\xbd", b'{"name":"', b'"args":[', b"+[", b"0{", b"40", b"41", b"42", b"43", b"44", b"45", b"46", b"451-",
+                b"2probe", b"3probe", b"5", b"6", b"b4", b"/socket.io/1/websocket/", b"?EIO=3&transport=websocket", b":60:60:websocket"]
+    socketio += [f'"{event}"'.encode() for event in events]
+    socketio += json_keys("IMWireSocketIO") + json_keys("IMWireNIM") + json_keys("IMWireJMessage")
+    socketio += [b'"SID":', b'"CID":', b'"SER":', b'"Q":[', b'{"t":"Property","v":{', b'"t":"', b'"v":', b'"sid":', b'"cid":', b'"ser":',
+                 b'"code":200', b'"r":[']
+    write("SocketIO", "socket.io 0.9 packet prefixes and framing, engine.io/socket.io 4 prefixes, JMessage event names of "
+          "EventTable.swift, the JSON keys IMWireSocketIO, IMWireNIM and IMWireJMessage read", socketio)
+
+    reader = source("IMWireCapture/Packets/PcapngReader.swift")
+    skipped = [int(v, 0) for v in re.search(r"quietlySkipped: Set<UInt32> = \[([^\]]*)\]", reader).group(1).replace("_", "").split(", ")]
+    links = [int(v) for v in re.search(r"supported: Set<UInt32> = \[([^\]]*)\]", source("IMWireCapture/Packets/LinkLayer.swift")).group(1).split(", ")]
+    packets = [b"\x45\x00", b"\x60\x00\x00\x00", b"\x08\x00", b"\x86\xdd", b"\x81\x00", b"\x00\x06", b"\x06", b"\x50\x18",
+               b"\x50\x02", b"\x50\x11", b"\x50\x04", b"\x50\x10", b"\x01\xbb", b"\x00\x50", b"GET ", b"HTTP/1.1 101"]
+    pcap = [bytes.fromhex(m) for m in ("a1b2c3d4", "d4c3b2a1", "a1b23c4d", "4d3cb2a1")] + [b"\x02\x00\x04\x00"]
+    pcap += [struct.pack("<I", link) for link in links] + [struct.pack(">I", link) for link in links]
+    pcap += [b"\xff\xff\x00\x00", b"\x00\x00\x04\x00"] + packets
+    write("Pcap", "pcap magics and version, link types of LinkLayer.swift, IP/TCP header fragments", pcap)
+    blocks = [0x0A0D0D0A, 1, 3, 6] + skipped
+    pcapng = [struct.pack("<I", block) for block in blocks] + [b"\x0a\x0d\x0d\x0a", b"\x4d\x3c\x2b\x1a", b"\x1a\x2b\x3c\x4d"]
+    pcapng += [struct.pack("<H", link) + b"\x00\x00" for link in links]
+    pcapng += [b"\x09\x00\x01\x00\x06", b"\x09\x00\x01\x00\x09", b"\x09\x00\x01\x00\x86", b"\x0e\x00\x08\x00",
+               b"\x02\x00\x04\x00\x01\x00\x00\x00", b"\x01\x00", b"\x00\x00\x00\x00", b"\xff\xff\xff\xff\xff\xff\xff\xff"]
+    pcapng += packets
+    write("Pcapng", "pcapng block types of PcapngReader.swift, byte-order magics, link types of LinkLayer.swift, options "
+          "(if_tsresol, if_tsoffset, epb_flags, comment), IP/TCP header fragments", pcapng)
+    har = [b'{"log":{"entries":[', b'"_webSocketMessages":[', b'"request":{"url":"wss://', b'"response":{"status":101',
+           b'"headers":[{"name":"Sec-WebSocket-Protocol","value":"', b'"type":"send"', b'"type":"receive"', b'"time":',
+           b'"opcode":1', b'"opcode":2', b'"opcode":8', b'"data":"', b'"lc.protobuf2.3"', b'"lc.json.3"', b"\\u0000", b"\\ud800"]
+    write("HAR", "the HAR keys and values HARReader.swift reads", har)
+    write("CaptureChecker", "pcap, pcapng, WebSocket and handshake tokens", pcap + pcapng + handshake[:12] + frames[:40] + transcript)
 
 
 if __name__ == "__main__":

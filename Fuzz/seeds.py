@@ -1,21 +1,46 @@
 #!/usr/bin/env python3
 """Copies seed inputs for a fuzz target from Fixtures/ into Corpus/<target>/seed-*.
 
-Usage: Fuzz/seeds.py TARGET
+Usage: Fuzz/seeds.py TARGET [DIRECTORY]   (default DIRECTORY: Fuzz/Corpus/TARGET)
+
+Each seed carries the option byte (0x00 FLAGS, see Sources/IMWireFuzzTargets/FuzzInput.swift)
+that makes the target read it the way its fixture means it. Packet-capture seeds are the
+committed pcapng, its pcap equivalent, and, when the imwire CLI is built (../.build/*/imwire),
+every JSONL capture converted to pcapng and pcap; HAR seeds are the JSONL captures written as
+Chrome HARs; compression seeds are fixture texts deflated by Python's zlib.
 """
+import base64
 import glob
 import hashlib
 import json
 import os
+import struct
+import subprocess
 import sys
+import tempfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def fixtures(encodings):
-    for path in sorted(glob.glob(f"{ROOT}/Fixtures/leancloud/command/**/*.json", recursive=True)):
-        fixture = json.load(open(path))
+def options(flags, payload):
+    return bytes([0, flags]) + payload
+
+
+def load(pattern):
+    for path in sorted(glob.glob(f"{ROOT}/Fixtures/{pattern}", recursive=True)):
+        yield json.load(open(path))
+
+
+def fixture_bytes(fixture):
+    if "bytes_hex" in fixture:
+        return bytes.fromhex(fixture["bytes_hex"])
+    return fixture["text"].encode()
+
+
+def leancloud(encodings):
+    for fixture in load("leancloud/command/**/*.json"):
         if fixture.get("encoding") not in encodings:
             continue
         if "bytes_hex" in fixture:
@@ -35,18 +60,222 @@ def lines():
         yield from (line for line in capture.split(b"\n") if line)
 
 
+# WebSocket: variant bit 0 the direction (0 client/send, 1 server/receive); extra bits 0-1 the
+# permessage-deflate settings (1 defaults, 2 no context takeover, 3 window bits from bits 2-3).
+WINDOW_CHOICES = [8, 9, 12, 15]
+
+
+def deflate_extra(offer):
+    if not offer:
+        return 0
+    if "no_context_takeover" in offer:
+        return 2
+    for part in offer.split(";"):
+        if "max_window_bits=" in part:
+            bits = int(part.split("=")[1])
+            choice = min(range(4), key=lambda i: abs(WINDOW_CHOICES[i] - bits))
+            return 3 | choice << 2
+    return 1
+
+
+def websocket_streams(with_deflate=True):
+    for fixture in load("websocket/**/*.json"):
+        given = fixture["input"]
+        if fixture["layer"] == "handshake":
+            continue
+        extra = deflate_extra(given.get("permessage_deflate")) if with_deflate else 0
+        for direction, key in ((0, "client_hex"), (1, "server_hex")):
+            data = bytes.fromhex(given.get(key) or "")
+            if data:
+                yield options(direction << 2 | extra << 4, data)
+                yield options(2 | direction << 2 | extra << 4, data)
+
+
+def websocket_differential():
+    # variant bit 1: RSV1 negotiated (for the permessage-deflate fixtures).
+    for fixture in load("websocket/**/*.json"):
+        given = fixture["input"]
+        if fixture["layer"] == "handshake":
+            continue
+        rsv1 = 2 if given.get("permessage_deflate") else 0
+        for direction, key in ((0, "client_hex"), (1, "server_hex")):
+            data = bytes.fromhex(given.get(key) or "")
+            if data:
+                yield options((direction | rsv1) << 2, data)
+
+
+def handshakes():
+    for fixture in load("websocket/handshake/*.json"):
+        given = fixture["input"]
+        request = given["request"].encode()
+        yield request + given.get("response", "").encode()
+        yield options(1 << 2, request)
+
+
+def compression():
+    texts = [fixture_bytes(f) for f in load("jmessage/event/*.json")][:8]
+    texts += [b"", b"a", b"\x00" * 600, bytes(range(256)) * 3]
+    for index, text in enumerate(texts):
+        for variant, wbits in ((0, -15), (1, 15), (2, 31)):
+            yield options(variant << 2, deflate(text, wbits))
+        # permessage-deflate style: raw, sync flush, trailer stripped (variant 3 adds it back)
+        body = zlib.compressobj(6, zlib.DEFLATED, -15)
+        data = body.compress(text) + body.flush(zlib.Z_SYNC_FLUSH)
+        yield options(3 << 2 | (index % 4) << 6, data[:-4])
+        # window bits 9 (extra 2) and tight limits
+        yield options(2 | 1 << 4, deflate(text, -9))
+
+
+def deflate(text, wbits):
+    compressor = zlib.compressobj(6, zlib.DEFLATED, wbits)
+    return compressor.compress(text) + compressor.flush()
+
+
+def mqtt():
+    versions = {"3.1": 1, "3.1.1": 2}
+    directions = {None: 0, "send": 1, "receive": 2}
+    for pattern in ("mqtt/packet/*.json", "yun2win/packet/*.json"):
+        for fixture in load(pattern):
+            flags = versions.get(fixture.get("encoding"), 0) << 2 | directions[fixture.get("direction")] << 4
+            yield options(flags, bytes.fromhex(fixture["bytes_hex"]))
+    for fixture in load("yun2win/sessions/*.json"):
+        for connection in fixture["input"]["connections"]:
+            for direction in ("send", "receive"):
+                data = b"".join(bytes.fromhex(e["hex"]) for e in connection["events"] if e.get("dir") == direction and "hex" in e)
+                if data:
+                    yield options(directions[direction] << 4, data)
+
+
+def socketio():
+    directions = {None: 0, "send": 1, "receive": 2}
+    for fixture in load("nim/socketio/*.json"):
+        yield options(0, fixture_bytes(fixture))
+    for fixture in load("nim/packet/*.json"):
+        yield options(directions[fixture.get("direction")] << 4, fixture_bytes(fixture))
+    for fixture in load("jmessage/engineio/*.json"):
+        binary = "bytes_hex" in fixture
+        yield options((2 if binary else 1) << 2, fixture_bytes(fixture))
+    for fixture in load("jmessage/event/*.json"):
+        yield options(1 << 2 | directions[fixture.get("direction")] << 4, fixture_bytes(fixture))
+    # socket.io 0.9 handshake bodies and WebSocket URLs (nim.md §3.1, jmessage.md §3)
+    for body in (b"4d3b2c1a9f:60:60:websocket,flashsocket,xhr-polling", b"abc::25:websocket", b"abc:60:60:xhr-polling",
+                 b"/socket.io/1/websocket/4d3b2c1a9f", b"wss://ws.netease.im/socket.io/1/websocket/abc",
+                 b"wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket"):
+        yield options(3 << 2, body)
+
+
+def imwire():
+    for configuration in ("release", "debug"):
+        path = os.path.join(ROOT, ".build", configuration, "imwire")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def pcapng_to_pcap(data):
+    """The packets of a little-endian pcapng with one interface (if_tsresol 6 or 9) as classic
+    pcap (microsecond or nanosecond magic)."""
+    out = bytearray()
+    offset, link, units = 0, None, 10 ** 6
+    while offset + 12 <= len(data):
+        block, length = struct.unpack_from("<II", data, offset)
+        if length < 12:
+            break
+        body = data[offset + 8:offset + length - 4]
+        if block == 1 and link is None:
+            link, _, snap = struct.unpack_from("<HHI", body)
+            at = 8
+            while at + 4 <= len(body):
+                code, size = struct.unpack_from("<HH", body, at)
+                if code == 0:
+                    break
+                if code == 9 and size == 1 and body[at + 4] in (6, 9):
+                    units = 10 ** body[at + 4]
+                at += 4 + (size + 3) // 4 * 4
+            magic = 0xa1b2c3d4 if units == 10 ** 6 else 0xa1b23c4d
+            out += struct.pack("<IHHiIII", magic, 2, 4, 0, 0, snap or 262144, link)
+        elif block == 6 and link is not None:
+            _, high, low, captured, original = struct.unpack_from("<IIIII", body)
+            stamp = high << 32 | low
+            out += struct.pack("<IIII", stamp // units, stamp % units, captured, original)
+            out += body[20:20 + captured]
+        offset += length
+    return bytes(out)
+
+
+def pcapngs():
+    yield open(f"{ROOT}/Fixtures/captures/leancloud-real.pcapng", "rb").read()
+    tool = imwire()
+    if tool is None:
+        return
+    with tempfile.TemporaryDirectory() as work:
+        for path in sorted(glob.glob(f"{ROOT}/Fixtures/captures/*.jsonl")):
+            out = os.path.join(work, "capture.pcapng")
+            if subprocess.run([tool, "convert", path, "--to", "pcapng", "-o", out], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                yield open(out, "rb").read()
+
+
+def pcaps():
+    for data in pcapngs():
+        pcap = pcapng_to_pcap(data)
+        if pcap:
+            yield pcap
+
+
+def hars():
+    """Each JSONL capture as a Chrome-style HAR (binary messages as base64, opcode 2)."""
+    for capture in captures():
+        entries = {}
+        for line in capture.split(b"\n"):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue  # the broken sample capture has an unreadable line on purpose
+            entry = entries.setdefault(event.get("conn", "c"), {
+                "request": {"url": "wss://example.invalid/", "headers": []},
+                "response": {"status": 101, "headers": []}, "_webSocketMessages": []})
+            if event.get("type") == "open":
+                entry["request"]["url"] = event.get("url", "wss://example.invalid/")
+                if "subprotocol" in event:
+                    entry["response"]["headers"].append({"name": "Sec-WebSocket-Protocol", "value": event["subprotocol"]})
+            elif "dir" in event:
+                message = {"type": event["dir"], "time": event.get("t", 0)}
+                if "text" in event:
+                    message.update(opcode=1, data=event["text"])
+                elif "hex" in event or "base64" in event:
+                    raw = bytes.fromhex(event["hex"]) if "hex" in event else base64.b64decode(event["base64"])
+                    message.update(opcode=2, data=base64.b64encode(raw).decode())
+                else:
+                    continue
+                entry["_webSocketMessages"].append(message)
+        yield json.dumps({"log": {"version": "1.2", "entries": list(entries.values())}}).encode()
+
+
 SEEDS = {
-    "LeanCloudBinary": lambda: fixtures({"protobuf"}),
-    "LeanCloudDifferential": lambda: fixtures({"protobuf"}),
-    "LeanCloudText": lambda: fixtures({"base64", "json"}),
+    "LeanCloudBinary": lambda: leancloud({"protobuf"}),
+    "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
+    "LeanCloudText": lambda: leancloud({"base64", "json"}),
     "Transcript": lines,
     "Checker": captures,
+    "WebSocket": websocket_streams,
+    "WebSocketHandshake": handshakes,
+    "WebSocketDifferential": websocket_differential,
+    "Compression": compression,
+    "MQTT": mqtt,
+    "SocketIO": socketio,
+    "Pcap": pcaps,
+    "Pcapng": pcapngs,
+    "HAR": hars,
+    "CaptureChecker": lambda: (data for source in (pcapngs, pcaps) for data in source()),
 }
 
 
 def main():
     target = sys.argv[1]
-    out = os.path.join(HERE, "Corpus", target)
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "Corpus", target)
     os.makedirs(out, exist_ok=True)
     count = 0
     for data in SEEDS[target]():
@@ -54,7 +283,7 @@ def main():
         with open(os.path.join(out, name), "wb") as fh:
             fh.write(data)
         count += 1
-    print(f"{count} seeds in Corpus/{target}")
+    print(f"{count} seeds in {os.path.relpath(out, HERE)}")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IMWireCapture
 import IMWireConformance
 import IMWireCore
@@ -18,6 +23,19 @@ enum CaptureFuzzing {
         }
     }
 
+    /// The checker's options from the input: lenient bit, limits, and (variant) the dialect:
+    /// whatever the capture says, LeanCloud, yun2win, or NIM.
+    private static func checkOptions(_ input: FuzzInput) -> CheckOptions {
+        var options = CheckOptions(lenient: input.lenient, limits: input.limits)
+        options.dialect = [nil, .leancloud, .yun2win, .nim][input.variant]
+        return options
+    }
+
+    private static func render(_ checker: Checker) -> (String, String) {
+        let result = checker.finish(source: "fuzz")
+        return (TextReport.render(result, threshold: .info), JSONReport.render(result, threshold: .info))
+    }
+
     /// A whole transcript through the checker: reports are identical byte for byte when run twice.
     static func checker(_ input: FuzzInput) -> [String] {
         let lines = input.payload.split(separator: 0x0a, maxSplits: 64, omittingEmptySubsequences: false)
@@ -28,11 +46,165 @@ enum CaptureFuzzing {
             for (index, line) in lines.enumerated() {
                 if let item = TranscriptLine.parse(Array(line), line: index + 1, limits: input.limits) { checker.consume(item) }
             }
-            let result = checker.finish(source: "fuzz")
-            return (TextReport.render(result, threshold: .info), JSONReport.render(result, threshold: .info))
+            return render(checker)
         }
         let first = report()
         let second = report()
         return first == second ? [] : ["checker reports differ between two runs"]
+    }
+
+    /// A pcap or pcapng file (the two targets differ in seeds and dictionary only): the packets
+    /// are read the same way twice, none holds more than the limits allow, they copy to pcapng
+    /// and read back the same; the TCP connections built from them are the same twice and never
+    /// deliver more stream bytes than the packets carried.
+    static func packetCapture(_ input: FuzzInput) -> [String] {
+        withFile(input.payload, suffix: ".cap") { path in
+            var violations: [String] = []
+            guard let first = rawPackets(path, input.limits), let second = rawPackets(path, input.limits) else { return [] }
+            if first.description != second.description { violations.append("packets read differently twice") }
+            var writer = PcapngWriter()
+            var carried = 0
+            var number = 0
+            for packet in first.packets {
+                carried += packet.data.count
+                if packet.data.count > input.limits.maxFrameSize + 256 { violations.append("packet \(packet.number) of \(packet.data.count) bytes") }
+                if packet.number <= number { violations.append("packet number \(packet.number) after \(number)") }
+                number = packet.number
+                if packet.fileOffset < 0 || packet.fileOffset >= input.payload.count {
+                    violations.append("packet \(packet.number) at file offset \(packet.fileOffset)")
+                }
+                writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                              inbound: packet.inbound, comments: packet.comments)
+            }
+            violations += withFile(writer.bytes, suffix: ".pcapng") { copy in
+                guard let again = rawPackets(copy, .default) else { return ["the pcapng copy does not open"] }
+                // pcapng holds 16-bit link types and no time before 1970.
+                let expected = first.packets.map { packet in
+                    "\(packet.data) \(packet.linkType & 0xffff) \(max(0, packet.time)) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
+                }
+                let copied = again.packets.map { packet in
+                    "\(packet.data) \(packet.linkType) \(packet.time) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
+                }
+                return expected == copied ? [] : ["the pcapng copy reads back differently"]
+            }
+            let connections = connectionItems(path, input.limits)
+            if connections != connectionItems(path, input.limits) { violations.append("connections read differently twice") }
+            let delivered = connections.streamBytes
+            if delivered > carried { violations.append("\(delivered) stream bytes from \(carried) bytes of packets") }
+            return violations
+        }
+    }
+
+    private struct Packets {
+        var packets: [CapturedPacket] = []
+        var description = ""
+    }
+
+    private static func rawPackets(_ path: String, _ limits: Limits) -> Packets? {
+        guard let reader = try? PacketCaptureReader.packets(path: path, limits: limits) else { return nil }
+        var result = Packets()
+        while let item = reader.next() {
+            switch item {
+            case .packet(let packet):
+                result.packets.append(packet)
+                result.description += "packet \(packet.number) \(packet.time) \(packet.linkType) \(packet.data) \(packet.originalLength) \(packet.fileOffset) \(String(describing: packet.inbound)) \(packet.comments)\n"
+            case .problem(let finding):
+                result.description += finding.description + "\n"
+            }
+        }
+        return result
+    }
+
+    private struct Connections: Equatable {
+        var text = ""
+        var streamBytes = 0
+    }
+
+    private static func connectionItems(_ path: String, _ limits: Limits) -> Connections {
+        var result = Connections()
+        guard let reader = try? PacketCaptureReader(path: path, limits: limits) else { return result }
+        while let item = reader.next() {
+            if case .event(let event) = item, case .stream(_, let bytes) = event.kind { result.streamBytes += bytes.count }
+            result.text += describe(item) + "\n"
+        }
+        return result
+    }
+
+    /// A capture file (pcap, pcapng, HAR or JSONL, whichever its bytes are) through the whole
+    /// checker pipeline (`CaptureFile.open`): reports are identical byte for byte when run twice.
+    static func captureChecker(_ input: FuzzInput) -> [String] {
+        withFile(input.payload, suffix: ".cap") { path in
+            func report() -> (String, String)? {
+                guard let source = try? CaptureFile.open(path, limits: input.limits) else { return nil }
+                let checker = Checker(options: checkOptions(input))
+                while let item = source.next() { checker.consume(item) }
+                return render(checker)
+            }
+            let first = report()
+            let second = report()
+            return first.map(\.0) == second.map(\.0) && first.map(\.1) == second.map(\.1) ? [] : ["checker reports differ between two runs"]
+        }
+    }
+
+    /// A Chrome HAR: read the same way twice; its messages, written out as pcapng (synthesized
+    /// TCP, upgrade and frames) and read back through the checker, are the same messages.
+    static func har(_ input: FuzzInput) -> [String] {
+        withFile(input.payload, suffix: ".har") { path in
+            guard let first = harItems(path, input.limits) else { return [] }
+            var violations: [String] = []
+            if first != harItems(path, input.limits) { violations.append("HAR read differently twice") }
+            guard let source = try? HARReader(path: path, limits: .default) else { return violations }
+            let direct = messages(of: source)
+            guard let again = try? HARReader(path: path, limits: .default) else { return violations + ["HAR opens only once"] }
+            let pcapng = CaptureConverter.pcapng(from: again)
+            violations += withFile(pcapng, suffix: ".pcapng") { copy in
+                guard let packets = try? PacketCaptureReader(path: copy) else { return ["the pcapng of a HAR does not open"] }
+                let copied = messages(of: packets)
+                return copied == direct ? [] : ["the HAR's \(direct.count) messages come back from pcapng as \(copied.count) other messages"]
+            }
+            return violations
+        }
+    }
+
+    private static func harItems(_ path: String, _ limits: Limits) -> [String]? {
+        guard let reader = try? HARReader(path: path, limits: limits) else { return nil }
+        var items: [String] = []
+        while let item = reader.next() { items.append(describe(item)) }
+        return items
+    }
+
+    /// The application messages the checker reads from a capture: per connection (numbered in
+    /// order of appearance), direction, frame type and payload.
+    private static func messages(of source: any CaptureSource) -> [String] {
+        let checker = Checker(options: CheckOptions())
+        var connections: [String: Int] = [:]
+        var result: [String] = []
+        checker.onMessage = { connection, _, _, message in
+            let number = connections[connection] ?? connections.count
+            connections[connection] = number
+            result.append("\(number) \(message.direction) \(message.frameType) \(Hex.encode(message.payload))")
+        }
+        while let item = source.next() { checker.consume(item) }
+        _ = checker.finish(source: "fuzz")
+        return result
+    }
+
+    /// Runs `body` with `bytes` in a fresh temporary file (the capture readers read paths).
+    static func withFile(_ bytes: [UInt8], suffix: String, _ body: (String) -> [String]) -> [String] {
+        let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+        var template = Array("\(directory)/imwire-fuzz-XXXXXX\(suffix)".utf8CString)
+        let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
+        guard descriptor >= 0 else { return ["cannot create a temporary file"] }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(path) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            written += count
+        }
+        close(descriptor)
+        guard written == bytes.count else { return ["cannot write a temporary file"] }
+        return body(path)
     }
 }

@@ -1,7 +1,4 @@
-import IMWireCapture
-import IMWireConformance
 import IMWireCore
-import IMWireLeanCloud
 
 /// Every fuzz target, as a function from input bytes to the invariants it broke (empty: none).
 /// The libFuzzer executables in `Fuzz/` trap on a non-empty result; `swift test` replays
@@ -12,6 +9,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case leancloudDifferential = "LeanCloudDifferential"
     case transcript = "Transcript"
     case checker = "Checker"
+    case webSocket = "WebSocket"
+    case webSocketHandshake = "WebSocketHandshake"
+    /// IMWire's side only: swift-nio's side runs in the libFuzzer binary (see `WebSocketDifferential`).
+    case webSocketDifferential = "WebSocketDifferential"
+    case compression = "Compression"
+    case mqtt = "MQTT"
+    case socketIO = "SocketIO"
+    case pcap = "Pcap"
+    case pcapng = "Pcapng"
+    case har = "HAR"
+    case captureChecker = "CaptureChecker"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -21,6 +29,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .leancloudDifferential: return LeanCloudFuzzing.differential(input)
         case .transcript: return CaptureFuzzing.transcriptLine(input)
         case .checker: return CaptureFuzzing.checker(input)
+        case .webSocket: return WebSocketFuzzing.stream(input)
+        case .webSocketHandshake: return WebSocketFuzzing.handshake(input)
+        case .webSocketDifferential: return WebSocketDifferential.replay(input)
+        case .compression: return CompressionFuzzing.inflate(input)
+        case .mqtt: return MQTTFuzzing.stream(input)
+        case .socketIO: return SocketIOFuzzing.message(input)
+        case .pcap, .pcapng: return CaptureFuzzing.packetCapture(input)
+        case .har: return CaptureFuzzing.har(input)
+        case .captureChecker: return CaptureFuzzing.captureChecker(input)
         }
     }
 }

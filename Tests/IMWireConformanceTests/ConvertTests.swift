@@ -49,6 +49,25 @@ import Testing
         }
     }
 
+    /// Found by the HAR fuzz target (Fuzz/FailCases/HAR/crash-7ebe58d2…): a subprotocol with a
+    /// comma became a list in the synthesized 101 response, which refused the upgrade and lost
+    /// the connection's messages; CR/LF or a space in it or in the URL broke the head the same way.
+    @Test(arguments: ["lc.protobuf2.3, x", "lc.protobuf2.3\r\nX-Injected: 1", "lc protobuf"])
+    func aSubprotocolThatIsNoTokenKeepsTheMessages(subprotocol: String) throws {
+        let open = #"{"type":"open","conn":"c1","t":0,"subprotocol":"# + JSONWriter.string(.string(subprotocol))
+            + #","url":"wss://rtm.example/a b\r\nX: y"}"#
+        let lines = [open, #"{"conn":"c1","t":0.1,"dir":"send","hex":"0815"}"#,
+                     #"{"conn":"c1","t":0.2,"dir":"receive","hex":"0815"}"#]
+        let transcript = try temporaryFile(Array(lines.joined(separator: "\n").utf8), ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: transcript) }
+        let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open(transcript))
+        let file = try temporaryFile(pcapng, ".pcapng")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let original = check(lines: lines)
+        #expect(original.connections.map(\.messages) == [2])
+        #expect(try check(file, options: options).connections.map(\.messages) == [2])
+    }
+
     @Test func closesAndOpenEndsSurviveTheRoundTrip() throws {
         // r9 of the reconnect sample is still open when the capture ends: no FIN in the pcapng,
         // no close line in the transcript made from it; every other connection closes.

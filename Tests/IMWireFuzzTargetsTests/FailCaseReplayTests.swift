@@ -36,12 +36,83 @@ import Testing
         #expect(count > 100)
     }
 
+    /// The WebSocket fixtures' byte streams, each direction in every option of the stream and
+    /// differential targets (the same inputs `seeds.py` gives the fuzzers).
+    @Test func webSocketFixturesKeepTheInvariants() throws {
+        var count = 0
+        for path in Directory.files(under: "\(Self.root)/Fixtures/websocket", suffix: ".json") {
+            let fixture = try Fixture(path: path)
+            let given = fixture.object["input"]
+            if fixture.layer == "handshake" {
+                let request = Array((given?["request"]?.stringValue ?? "").utf8)
+                let response = Array((given?["response"]?.stringValue ?? "").utf8)
+                #expect(FuzzTarget.webSocketHandshake.run(request + response).isEmpty, "\(path)")
+                #expect(FuzzTarget.webSocketHandshake.run([0, 0b0100] + request).isEmpty, "\(path)")
+                continue
+            }
+            // permessage-deflate as the fixture negotiated it (extra bits 0-1: 1 defaults, 2 no
+            // context takeover), without and with tight limits.
+            let offer = given?["permessage_deflate"]?.stringValue
+            let extra: UInt8 = offer == nil ? 0 : (offer?.contains("no_context_takeover") == true ? 2 : 1)
+            for (direction, key) in [(UInt8(0), "client_hex"), (1, "server_hex")] {
+                let bytes = try Hex.decode(given?[key]?.stringValue ?? "")
+                guard !bytes.isEmpty else { continue }
+                for tight: UInt8 in [0, 2] {
+                    let data = [0, tight | direction << 2 | extra << 4] + bytes
+                    #expect(FuzzTarget.webSocket.run(data).isEmpty, "\(path) \(key) tight \(tight)")
+                }
+                #expect(FuzzTarget.webSocketDifferential.run([0, direction << 2] + bytes).isEmpty, "\(path)")
+            }
+            count += 1
+        }
+        #expect(count > 300)
+    }
+
+    /// MQTT and yun2win packets, socket.io and engine.io messages from the fixtures.
+    @Test func transportFixturesKeepTheInvariants() throws {
+        var count = 0
+        for folder in ["mqtt/packet", "yun2win/packet"] {
+            for path in Directory.files(under: "\(Self.root)/Fixtures/\(folder)", suffix: ".json") {
+                let bytes = try Fixture(path: path).input()
+                for flags: UInt8 in [0, 0b0100, 0b1000, 0b0001_0000, 0b0010_0010] {
+                    #expect(FuzzTarget.mqtt.run([0, flags] + bytes).isEmpty, "\(path) flags \(flags)")
+                }
+                count += 1
+            }
+        }
+        for (folder, variant) in [("nim/socketio", UInt8(0)), ("nim/packet", 0), ("jmessage/engineio", 1), ("jmessage/event", 1)] {
+            for path in Directory.files(under: "\(Self.root)/Fixtures/\(folder)", suffix: ".json") {
+                let fixture = try Fixture(path: path)
+                let bytes = try fixture.input()
+                let binary: UInt8 = fixture.object["bytes_hex"] != nil && variant == 1 ? 2 : variant
+                for direction: UInt8 in [0, 1, 2] {
+                    #expect(FuzzTarget.socketIO.run([0, binary << 2 | direction << 4] + bytes).isEmpty, "\(path)")
+                }
+                count += 1
+            }
+        }
+        #expect(count > 300)
+    }
+
+    @Test func sampleCaptureKeepsTheInvariants() throws {
+        let bytes = try FileByteSource.readAll(path: "\(Self.root)/Fixtures/captures/leancloud-real.pcapng")
+        for target in [FuzzTarget.pcapng, .captureChecker] {
+            #expect(target.run(bytes).isEmpty, "\(target)")
+            #expect(target.run([0, 0b0110] + bytes).isEmpty, "\(target) tight")
+        }
+    }
+
     @Test func optionsComeFromTheLeadingBytes() {
         let input = FuzzInput([0, 0b111, 0xaa])
         #expect(input.lenient && input.variant == 1 && input.payload == [0xaa])
         #expect(input.limits.maxFrameSize == 256)
         #expect(FuzzInput([0x08, 0x15]).payload == [0x08, 0x15])
         #expect(FuzzInput([0x08, 0x15]).limits == .default)
+        #expect(FuzzInput([0, 0xa0]).extra == 0xa)
+        let bytes = [UInt8](1...200)
+        let chunks = FuzzInput(bytes).chunks
+        #expect(chunks.allSatisfy { (1...17).contains($0.count) } && Array(chunks.joined()) == bytes)
+        #expect(FuzzInput(bytes).chunks == chunks)
     }
 
     @Test func determinismCheckCanFail() {

@@ -51,6 +51,21 @@ private struct Session {
         #expect(session.finish().isEmpty)
     }
 
+    /// Found by the CaptureChecker fuzz target (Fuzz/FailCases/CaptureChecker/crash-21339e5a…):
+    /// a pcapng timestamp of Int64.max trapped in `finish` (`time + 1`); times far apart
+    /// trapped in the timeout checks (`time - request.time`).
+    @Test func extremeTimesDoNotTrap() {
+        for (first, last) in [(Int64.max, Int64.max), (Int64.min, Int64.max), (Int64.max, Int64.min), (Int64.min, Int64.min)] {
+            var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
+            let open = (try? CanonicalJSON.decode(json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
+            let query = (try? CanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
+            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, time: first, frameIndex: 1)
+            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, time: last, frameIndex: 2)
+            let rules = tracker.finish(at: last).map(\.ruleID.rawValue)
+            #expect(!rules.isEmpty, "\(first) \(last)")
+        }
+    }
+
     @Test func repliesAreMatchedByI() {
         var session = Session()
         session.open()

@@ -65,6 +65,17 @@ import Testing
         #expect(EngineIOMessage.encode(packet) == Array(#"42["ack",{"rid":7}]"#.utf8))
     }
 
+    /// Found by the SocketIO fuzz target (Fuzz/FailCases/SocketIO/crash-7eac016d…): a query on
+    /// the root namespace was dropped by the encoding.
+    @Test(arguments: ["0/?token=x,", "1/?EIO=3,", "0/chat?token=x,", "0/chat,", "2/,1[\"a\"]"])
+    func namespaceAndQuerySurviveTheEncoding(text: String) throws {
+        let (packet, _) = SocketIOPacket.decode(Array(text.utf8))
+        let decoded = try #require(packet)
+        let (again, _) = SocketIOPacket.decode(Array(decoded.encoded.utf8))
+        #expect(again.map(SocketIOCanonicalJSON.encode) == SocketIOCanonicalJSON.encode(decoded), "\(text) -> \(decoded.encoded)")
+        if text.contains("?") { #expect(decoded.encoded == text) }
+    }
+
     @Test func openHandshake() {
         let text = #"0{"sid":"abc","upgrades":[],"pingInterval":25000,"pingTimeout":60000}"#
         let message = EngineIOMessage.decode(Array(text.utf8), binaryFrame: false)

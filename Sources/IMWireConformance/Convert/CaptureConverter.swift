@@ -153,13 +153,17 @@ struct SynthesizedConnection {
     mutating func upgrade() -> [(Direction, [UInt8])] {
         upgraded = true
         let key = "dGhlIHNhbXBsZSBub25jZQ=="
-        var request = "GET \(info.url.flatMap(path(of:)) ?? "/") HTTP/1.1\r\nHost: \(info.url.flatMap(host(of:)) ?? "imwire.invalid")\r\n"
+        var request = "GET \(info.url.flatMap(path(of:)).map(Self.visible) ?? "/") HTTP/1.1\r\n"
+        request += "Host: \(info.url.flatMap(host(of:)).map(Self.visible) ?? "imwire.invalid")\r\n"
         request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response += "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
         // A yun2win transcript names its dialect but often no subprotocol: "mqtt" (MQTT 3.1.1 §6)
         // keeps the dialect in the pcapng, where the handshake is the only place for it.
-        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil) {
+        // Only a subprotocol that is one HTTP token goes in: a comma would make it a list the
+        // server cannot choose, a space or CR/LF would break the head, and either would lose the
+        // connection's messages (found by the HAR fuzz target).
+        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil), Self.isToken(subprotocol) {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
             response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
         }
@@ -197,6 +201,24 @@ struct SynthesizedConnection {
         let host = rest.prefix { $0 != "/" }
         let path = rest.dropFirst(host.count)
         return (host, path.isEmpty ? "/" : String(path))
+    }
+
+    /// RFC 9110 §5.6.2: `token = 1*tchar`.
+    static func isToken(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { byte in
+            (0x21...0x7e).contains(byte) && !#"()<>@,;:\"/[]?={}"#.utf8.contains(byte)
+        }
+    }
+
+    /// A URL part for the request line or Host: bytes outside visible ASCII percent-encoded.
+    static func visible(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            if (0x21...0x7e).contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else {
+                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
     }
 
     private func path(of url: String) -> String? { parts(of: url)?.path }

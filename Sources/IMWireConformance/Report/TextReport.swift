@@ -59,9 +59,10 @@ public enum TextReport {
 
     /// `+1.204s` from the capture's first time.
     static func relative(_ time: Int64, from origin: Int64?) -> String {
-        let delta = time - (origin ?? 0)
-        let sign = delta < 0 ? "-" : "+"
-        let magnitude = delta.magnitude
+        // The difference of two Int64 times needs 65 bits: sign and magnitude apart.
+        let from = origin ?? 0
+        let sign = time < from ? "-" : "+"
+        let magnitude = time < from ? UInt64(bitPattern: from &- time) : UInt64(bitPattern: time &- from)
         let millis = magnitude / 1000 % 1000
         let padded = String(repeating: "0", count: 3 - String(millis).count) + String(millis)
         return "\(sign)\(magnitude / 1_000_000).\(padded)s"

@@ -84,19 +84,25 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         for (i, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex })
-        where time - request.time > options.requestTimeout {
+        where Self.gap(request.time, time) > options.requestTimeout {
             pending[i] = nil
             findings.append(Self.finding(LeanCloudRules.requestUnanswered,
                                     "\(request.summary) got no reply within \(Self.seconds(options.requestTimeout))",
                                     frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
-        let overdue = unacked.filter { time - $0.time > options.ackTimeout }
-        unacked.removeAll { time - $0.time > options.ackTimeout }
+        let overdue = unacked.filter { Self.gap($0.time, time) > options.ackTimeout }
+        unacked.removeAll { Self.gap($0.time, time) > options.ackTimeout }
         for message in overdue {
             findings.append(Self.finding(LeanCloudRules.missingAck,
                                     "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeout))",
                                     frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
         }
+    }
+
+    /// `to - from`, saturating: capture timestamps can be anywhere in Int64.
+    private static func gap(_ from: Int64, _ to: Int64) -> Int64 {
+        let (value, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? (to > from ? Int64.max : Int64.min) : value
     }
 
     private static func seconds(_ micros: Int64) -> String {
@@ -271,7 +277,7 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Ends the session: requests still open and messages never acknowledged.
     public mutating func finish(at time: Int64?) -> [Finding] {
         var findings: [Finding] = []
-        if let time { expire(before: time + 1, into: &findings) }
+        if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (_, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
             findings.append(Self.finding(LeanCloudRules.requestPendingAtEnd, "\(request.summary) still waiting for a reply when the capture ends",
                                     frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))

@@ -78,7 +78,8 @@ public struct SocketIOPacket: Sendable, Hashable {
     public var encoded: String {
         var text = "\(type.rawValue)"
         if type.isBinary { text += "\(attachments ?? 0)-" }
-        if namespace != "/" { text += namespace + (query.map { "?" + $0 } ?? "") + "," }
+        // A query on the root namespace (`0/?token=x,`) is written too, or it would be lost.
+        if namespace != "/" || query != nil { text += namespace + (query.map { "?" + $0 } ?? "") + "," }
         if let id { text += "\(id)" }
         if let data { text += JSONWriter.string(data) }
         return text
