@@ -61,17 +61,17 @@ public final class Deflater {
             stream.pointee.avail_in = 0
         }
         while true {
-            let bound = Int(deflateBound(stream, uLong(stream.pointee.avail_in)))
-            let room = max(64, min(bound + 16, 1 << 22))
-            let start = output.count
-            output.append(contentsOf: repeatElement(0, count: room))
-            let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in
-                stream.pointee.next_out = buffer.baseAddress.map { $0 + start }
+            // zlib writes into a scratch buffer and only what it emitted is appended (no zero-fill
+            // and trim of the room).
+            let room = Inflater.scratchSize
+            let status: Int32 = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+                stream.pointee.next_out = scratch.baseAddress
                 stream.pointee.avail_out = uInt(room)
-                return CZlib.deflate(stream, zflush)
+                let status = CZlib.deflate(stream, zflush)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(room - Int(stream.pointee.avail_out))]))
+                return status
             }
             let unused = Int(stream.pointee.avail_out)
-            output.removeLast(unused)
             stream.pointee.next_out = nil
             stream.pointee.avail_out = 0
             switch status {

@@ -75,19 +75,20 @@ public final class Inflater {
         }
         while true {
             // Room for the next step: never more than one byte past the allowance (which may be
-            // Int.max, so the +1 saturates).
+            // Int.max, so the +1 saturates). zlib writes into a scratch buffer, and only what it
+            // produced is appended: sizing the room by the output so far made every small piece of
+            // a large message zero-fill and trim half of it again (quadratic over a message).
             let headroom = allowance - unitOutput
-            let room = min(max(1024, min(input.count * 4, 1 << 20), output.count / 2), headroom < Int.max ? headroom + 1 : headroom)
+            let room = min(Self.scratchSize, headroom < Int.max ? headroom + 1 : headroom)
             guard room > 0 else { break }
-            let start = output.count
-            output.append(contentsOf: repeatElement(0, count: room))
-            let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in
-                stream.pointee.next_out = buffer.baseAddress.map { $0 + start }
+            let status: Int32 = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchSize) { scratch in
+                stream.pointee.next_out = scratch.baseAddress
                 stream.pointee.avail_out = uInt(room)
-                return CZlib.inflate(stream, Z_NO_FLUSH)
+                let status = CZlib.inflate(stream, Z_NO_FLUSH)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(room - Int(stream.pointee.avail_out))]))
+                return status
             }
             let unused = Int(stream.pointee.avail_out)
-            output.removeLast(unused)
             unitOutput += room - unused
             stream.pointee.next_out = nil
             stream.pointee.avail_out = 0
@@ -129,6 +130,9 @@ public final class Inflater {
             Result { () throws(CompressionError) in try inflate(raw, into: &output, limit: limit) }
         }.get()
     }
+
+    /// Output produced per zlib call; on the stack.
+    static let scratchSize = 32 << 10
 
     static func message(_ stream: UnsafeMutablePointer<z_stream>) -> String? {
         stream.pointee.msg.map { String(cString: $0) }
