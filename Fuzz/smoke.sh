@@ -4,7 +4,8 @@
 # timeout or out-of-memory input and on a binary without coverage ("Loaded 1 modules").
 # Nothing is written to the tree: corpora and artifacts go to a temporary directory, and
 # STATUS.md is left alone (it records real runs, see run.sh).
-# Environment: CONFIGURATION (default debug), MAX_LEN (default 4096).
+# Environment: CONFIGURATION (default debug), MAX_LEN (default 4096), SEED (default 1: the same
+# mutations every run, so a smoke failure in CI replays locally; campaigns in run.sh vary it).
 # Debug, because the build dominates a smoke run: from a clean Fuzz/.build the debug build took
 # 431 s and the release build 1072 s (measured 2026-11-22, Swift 6.3, two cores shared with
 # another build); release executes 2-10x faster, which matters for campaigns (run.sh), not here.
@@ -31,7 +32,7 @@ for source in Sources/Fuzz*; do
   fi
   if [ "$status" = 0 ]; then
     "$binary" "$work/$target/corpus" -dict="Dictionaries/$target.dict" -max_len="${MAX_LEN:-4096}" -rss_limit_mb=2048 \
-      -timeout=5 -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" >"$log" 2>&1 || status=$?
+      -timeout=5 -seed="${SEED:-1}" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" >"$log" 2>&1 || status=$?
     grep -q "Loaded 1 modules" "$log" || status=3
   fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' || echo 0)
