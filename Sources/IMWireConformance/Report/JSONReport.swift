@@ -4,36 +4,50 @@ import IMWireCore
 public enum JSONReport {
     public static let version = 1
 
+    /// Connections are written one at a time, so only one connection's JSON tree is in memory
+    /// (a large capture has thousands of connections).
     public static func render(_ report: CheckReport, threshold: Severity) -> String {
         var root = JSONObject()
         root.append("version", .number(JSONNumber(version)))
         root.append("source", .string(report.source))
         root.append("threshold", .string(threshold.description))
         root.append("captureFindings", .array(report.captureFindings.filter { $0.severity >= threshold }.map(json)))
-        root.append("connections", .array(report.connections.map { connection in
-            var object = JSONObject()
-            object.append("id", .string(connection.id))
-            object.append("dialect", connection.dialect.map { .string($0.rawValue) } ?? .null)
-            object.append("subprotocol", connection.subprotocol.map { .string($0) } ?? .null)
-            object.append("messages", .number(JSONNumber(connection.messages)))
-            object.append("client", connection.client.map { .string($0) } ?? .null)
-            object.append("server", connection.server.map { .string($0) } ?? .null)
-            var account = JSONObject()
-            account.append("captured", .number(JSONNumber(connection.account.captured)))
-            account.append("decoded", .number(JSONNumber(connection.account.decoded)))
-            account.append("skipped", .object(JSONObject(connection.account.skipped.sorted { $0.key < $1.key }
-                .map { JSONObject.Member(key: $0.key, value: .number(JSONNumber($0.value))) })))
-            account.append("lost", .number(JSONNumber(connection.account.lost)))
-            object.append("bytes", .object(account))
-            object.append("findings", .array(connection.findings.filter { $0.severity >= threshold }.map(json)))
-            object.append("droppedFindings", .number(JSONNumber(connection.droppedFindings)))
-            return .object(object)
-        }))
+        var out: [UInt8] = []
+        JSONWriter.writePretty(.object(root), into: &out, indent: 0)
+        out.removeLast(2)  // the closing newline and brace: more members follow
+        out.append(contentsOf: ",\n  \"connections\": ".utf8)
+        if report.connections.isEmpty { out.append(contentsOf: "[]".utf8) } else { out.append(UInt8(ascii: "[")) }
+        for (index, connection) in report.connections.enumerated() {
+            out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
+            JSONWriter.writePretty(json(connection, threshold: threshold), into: &out, indent: 2)
+        }
+        if !report.connections.isEmpty { out.append(contentsOf: "\n  ]".utf8) }
         var counts = JSONObject()
         for severity in Severity.allCases.reversed() { counts.append(severity.description, .number(JSONNumber(report.count(severity)))) }
-        root.append("summary", .object(counts))
-        root.append("exitCode", .number(JSONNumber(Int(report.exitCode(threshold: threshold)))))
-        return JSONWriter.pretty(.object(root)) + "\n"
+        out.append(contentsOf: ",\n  \"summary\": ".utf8)
+        JSONWriter.writePretty(.object(counts), into: &out, indent: 1)
+        out.append(contentsOf: ",\n  \"exitCode\": \(report.exitCode(threshold: threshold))\n}\n".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func json(_ connection: ConnectionReport, threshold: Severity) -> JSONValue {
+        var object = JSONObject()
+        object.append("id", .string(connection.id))
+        object.append("dialect", connection.dialect.map { .string($0.rawValue) } ?? .null)
+        object.append("subprotocol", connection.subprotocol.map { .string($0) } ?? .null)
+        object.append("messages", .number(JSONNumber(connection.messages)))
+        object.append("client", connection.client.map { .string($0) } ?? .null)
+        object.append("server", connection.server.map { .string($0) } ?? .null)
+        var account = JSONObject()
+        account.append("captured", .number(JSONNumber(connection.account.captured)))
+        account.append("decoded", .number(JSONNumber(connection.account.decoded)))
+        account.append("skipped", .object(JSONObject(connection.account.skipped.sorted { $0.key < $1.key }
+            .map { JSONObject.Member(key: $0.key, value: .number(JSONNumber($0.value))) })))
+        account.append("lost", .number(JSONNumber(connection.account.lost)))
+        object.append("bytes", .object(account))
+        object.append("findings", .array(connection.findings.filter { $0.severity >= threshold }.map(json)))
+        object.append("droppedFindings", .number(JSONNumber(connection.droppedFindings)))
+        return .object(object)
     }
 
     public static func json(_ finding: Finding) -> JSONValue {

@@ -39,7 +39,9 @@ public enum JSONWriter {
         }
     }
 
-    private static func writePretty(_ value: JSONValue, into out: inout [UInt8], sortedKeys: Bool, indent: Int) {
+    /// Indented output appended to `out`, as if the value sat `indent` levels deep (its first
+    /// line is not indented): lets a large document be written one part at a time.
+    public static func writePretty(_ value: JSONValue, into out: inout [UInt8], sortedKeys: Bool = false, indent: Int) {
         func newline(_ level: Int) {
             out.append(0x0a)
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
