@@ -78,12 +78,16 @@ public struct CloseInfo: Sendable, Hashable {
     public var initiator: Direction?
     /// The capture ended while the connection was still open (a pcap without FIN or RST).
     public var captureEnded: Bool
+    /// Nothing more of this connection follows in the capture (a TCP flow's end: a new flow on
+    /// the same ports gets a new id), so a reader of events may finish it and let it go.
+    public var isLast: Bool
 
-    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false) {
+    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false, isLast: Bool = false) {
         self.code = code
         self.reason = reason
         self.initiator = initiator
         self.captureEnded = captureEnded
+        self.isLast = isLast
     }
 }
 

@@ -125,7 +125,7 @@ struct FlowTable {
                 }
             }
         }
-        items.append(.event(CaptureEvent(connection: flow.id, time: packet?.time, packet: packet?.number, kind: .close(CloseInfo(captureEnded: packet == nil)))))
+        items.append(.event(CaptureEvent(connection: flow.id, time: packet?.time, packet: packet?.number, kind: .close(CloseInfo(captureEnded: packet == nil, isLast: true)))))
         return items
     }
 

@@ -25,7 +25,7 @@ final class ConnectionChecker {
     func finishConnections() {
         for conn in connections.values {
             if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
-            if var session = conn.session {
+            if var session = conn.session, !conn.isRetired {
                 conn.session = nil
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
                 conn.session = session
@@ -82,6 +82,7 @@ final class ConnectionChecker {
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
             if !info.captureEnded { onClose?(conn.id, time, conn.closeCode) }
+            if info.isLast { conn.retire(options: options) }
         }
     }
 

@@ -7,6 +7,12 @@ final class ConnectionState {
     var info = ConnectionInfo()
     var dialect: Dialect?
     var session: (any DialectSession)?
+    /// What the session showed about reconnects, kept when the session was let go at the
+    /// connection's last event (`retire`); the session's own while it lives.
+    private var retiredFacts: RetiredFacts?
+    var reconnectFacts: ReconnectFacts? { session?.reconnectFacts ?? retiredFacts?.facts }
+    /// The session was finished and let go: nothing more of the connection follows.
+    private(set) var isRetired = false
     var undecidable = false
     var messages = 0
     var account = ByteAccount()
@@ -50,6 +56,18 @@ final class ConnectionState {
         }
     }
 
+    /// Finishes the session of a connection the capture has no more events for and lets it go,
+    /// keeping its findings and reconnect facts: a large capture's memory then grows with what the
+    /// report says about each connection, not with each connection's decoding state.
+    func retire(options: CheckOptions) {
+        guard !isRetired else { return }
+        isRetired = true
+        guard var session else { return }
+        self.session = nil
+        for finding in session.finish(at: lastTime) { add(finding, options: options, line: nil) }
+        retiredFacts = RetiredFacts(facts: session.reconnectFacts)
+    }
+
     func record(frame: Int, time: Int64, direction: Direction, summary: String, limit: Int) {
         guard timeline.count < limit else {
             if limit > 0 { timelineDropped += 1 }
@@ -57,4 +75,10 @@ final class ConnectionState {
         }
         timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary))
     }
+}
+
+/// Boxed, so a connection that never retires does not carry the room of its facts inline.
+private final class RetiredFacts {
+    let facts: ReconnectFacts
+    init(facts: ReconnectFacts) { self.facts = facts }
 }

@@ -24,7 +24,7 @@ extension Checker {
         var clients: [String: Client] = [:]
         var order: [String] = []
         for conn in connections {
-            guard let dialect = conn.dialect, let facts = conn.session?.reconnectFacts, conn.firstTime != nil,
+            guard let dialect = conn.dialect, let facts = conn.reconnectFacts, conn.firstTime != nil,
                   let who = facts.client.map({ "id " + $0 }) ?? conn.info.client.map({ "host " + Self.host($0) })
             else { continue }
             let key = "\(dialect.rawValue) \(who)"

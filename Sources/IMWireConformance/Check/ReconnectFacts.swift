@@ -20,7 +20,17 @@ struct ReconnectFacts: Sendable {
     var end: ConnectionEnd?
     var endTime: Int64?
     /// The policy the connection itself names (yun2win: the client id's platform digit).
-    var policy: ReconnectPolicy?
+    var policy: ReconnectPolicy? {
+        get { namedPolicy.first }
+        set { namedPolicy = newValue.map { [$0] } ?? [] }
+    }
+    /// An array as a box: a policy is hundreds of bytes, and every connection's facts are kept
+    /// until the end of the capture, while few connections name a policy.
+    private var namedPolicy: [ReconnectPolicy] = []
+
+    init(keepAliveInMessages: Bool = true) {
+        self.keepAliveInMessages = keepAliveInMessages
+    }
 
     mutating func loginSent(at time: Int64, frame: Int, reconnectFlag: Bool?, client: String?) {
         if login == nil {

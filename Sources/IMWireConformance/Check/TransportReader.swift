@@ -25,7 +25,9 @@ struct TransportReader {
         case raw
         /// Waiting for both HTTP heads; frame bytes that arrive early wait with them.
         case handshake(request: [UInt8], response: [UInt8])
-        case webSocket(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder)
+        /// Boxed (`indirect`): the two decoders are large, and every connection the checker keeps
+        /// for its report would otherwise carry their room inline long after it closed.
+        indirect case webSocket(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder)
         /// The upgrade failed (or the bytes are not what they should be): the rest is counted, not read.
         case ignored
     }
