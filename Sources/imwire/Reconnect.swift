@@ -49,7 +49,8 @@ struct Reconnect: ParsableCommand {
             guard let policy = ReconnectPolicies.named(name) else {
                 throw unreadable("\(eventsPath): unknown policy \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
-            let (steps, _) = file.run(policy)
+            let steps: [TraceStep]
+            do { steps = try file.run(policy).steps } catch { throw unreadable("\(eventsPath): \(error)") }
             switch format {
             case .text: print(TraceFormat.text(steps, policy: policy), terminator: "")
             case .json: print(JSONWriter.pretty(TraceFormat.json(steps, policy: policy)))

@@ -32,4 +32,23 @@ import Testing
         #expect(file.until == 120_000)
         #expect(throws: EventFile.FormatError.self) { try EventFile.parse(#"{"description": "no events here"}"#) }
     }
+
+    /// A connected client's heartbeats fire for as long as the clock runs: `until` three years
+    /// ahead stops at `maxSteps` with a clear error instead of running without end; the same
+    /// file with `until` a minute ahead runs.
+    @Test func untilYearsAheadStopsAtTheStepLimit() throws {
+        let events = #"{"ms":0,"event":"user-login"}"# + "\n" + #"{"ms":5,"event":"route-resolved"}"# + "\n"
+            + #"{"ms":10,"event":"transport-opened"}"# + "\n" + #"{"ms":20,"event":"login-response","code":0}"#
+        let policy = try #require(ReconnectPolicies.named("leancloud-swift"))
+        let far = try EventFile.parse(#"{"until":100000000000}"# + "\n" + events)
+        #expect(throws: EventFile.FormatError.self) { try far.run(policy, maxSteps: 1_000) }
+        do {
+            _ = try far.run(policy, maxSteps: 1_000)
+        } catch {
+            #expect(error.description.contains("1000 steps before ms 100000000000"))
+        }
+        let near = try EventFile.parse(#"{"until":60000}"# + "\n" + events)
+        let steps = try near.run(policy, maxSteps: 1_000).steps
+        #expect(steps.count >= 4 && steps.count < 1_000)
+    }
 }

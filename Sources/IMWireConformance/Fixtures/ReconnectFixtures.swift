@@ -20,7 +20,10 @@ enum ReconnectFixtures {
         if policy.dialect.rawValue != fixture.dialect {
             problems.append("policy \(policy.name) is \(policy.dialect.rawValue), the fixture says \(fixture.dialect)")
         }
-        let (steps, _) = file.run(policy)
+        let steps: [TraceStep]
+        do { steps = try file.run(policy).steps } catch {
+            throw Fixture.FormatError(description: "\(fixture.path): \(error)")
+        }
         let actual = steps.map(TraceFormat.json)
         if actual.count != expected.count { problems.append("\(actual.count) steps, expected \(expected.count)") }
         for (index, (got, want)) in zip(actual, expected).enumerated() where !got.semanticallyEquals(want) {

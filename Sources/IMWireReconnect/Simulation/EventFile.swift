@@ -147,12 +147,29 @@ public struct EventFile: Sendable, Hashable {
         return Entry(time: time, event: event, random: random)
     }
 
-    /// Runs the file through a simulator of `policy`: every step, timers included.
-    public func run(_ policy: ReconnectPolicy) -> (steps: [TraceStep], final: ReconnectSimulator) {
+    /// The most steps one run takes, timers included (the golden traces take at most
+    /// 29): `until`, or an event, years past the others would fire heartbeats without end.
+    public static let maxSteps = 100_000
+
+    /// Runs the file through a simulator of `policy`: every step, timers included. Throws when
+    /// the run passes `maxSteps`, with where it stopped.
+    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> (steps: [TraceStep], final: ReconnectSimulator) {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
+        simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
-        for entry in entries { steps += simulator.feed(entry.event, at: entry.time, random: entry.random) }
-        if let until { steps += simulator.advance(to: until) }
+        func check(before time: Int64) throws(FormatError) {
+            guard simulator.stoppedAtLimit else { return }
+            throw FormatError("the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) "
+                              + "keep firing that far ahead (at ms \(steps.last?.time ?? 0)); bring until or the event times closer")
+        }
+        for entry in entries {
+            steps += simulator.feed(entry.event, at: entry.time, random: entry.random)
+            try check(before: entry.time)
+        }
+        if let until {
+            steps += simulator.advance(to: until)
+            try check(before: until)
+        }
         return (steps, simulator)
     }
 

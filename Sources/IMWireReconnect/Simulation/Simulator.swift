@@ -27,6 +27,13 @@ public struct ReconnectSimulator: Sendable {
     /// Due time of every armed timer.
     public private(set) var dueTimes: [TimerKind: Int64] = [:]
     private var generator: SplitMix64
+    /// Steps applied so far, timers included.
+    public private(set) var stepCount = 0
+    /// `advance` fires no timer once `stepCount` reaches this: a clock moved years ahead would
+    /// otherwise fire a connected client's heartbeats without end.
+    public var stepLimit = Int.max
+    /// Set when `advance` left a due timer unfired because of `stepLimit`.
+    public private(set) var stoppedAtLimit = false
 
     public init(policy: ReconnectPolicy, seed: UInt64 = 0) {
         self.policy = policy
@@ -46,6 +53,10 @@ public struct ReconnectSimulator: Sendable {
     public mutating func advance(to time: Int64) -> [TraceStep] {
         var steps: [TraceStep] = []
         while let next = nextDue(), next.time <= time {
+            guard stepCount < stepLimit else {
+                stoppedAtLimit = true
+                break
+            }
             dueTimes[next.kind] = nil
             steps.append(apply(.timerFired(next.kind), at: next.time, random: nil))
         }
@@ -65,6 +76,7 @@ public struct ReconnectSimulator: Sendable {
     }
 
     private mutating func apply(_ event: ReconnectEvent, at time: Int64, random: UInt32?) -> TraceStep {
+        stepCount += 1
         now = max(now, time)
         let drawn = UInt32(truncatingIfNeeded: generator.next() >> 32)
         let from = state.phase
