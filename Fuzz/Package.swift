@@ -7,7 +7,7 @@ import PackageDescription
 
 let targets = [
     "LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker",
-    "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker",
+    "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker", "ReconnectEvents",
 ]
 
 let package = Package(

@@ -8,6 +8,7 @@ The transport and capture targets take their tokens from the tables in Sources/ 
 close codes, MQTT packet types and flags, JMessage event names, the JSON keys each dialect's
 decoder reads, pcapng block types, link types) plus the fixed tokens of each format (header
 names, magics, prefixes), listed below where no table holds them.
+ReconnectEvents: the event-file keys, event names, timer kinds and policy names of IMWireReconnect.
 Usage: Fuzz/make-dictionaries.py   (needs protoc and `pip install protobuf`)
 """
 import glob
@@ -178,6 +179,16 @@ def transports(transcript):
            b'"opcode":1', b'"opcode":2', b'"opcode":8', b'"data":"', b'"lc.protobuf2.3"', b'"lc.json.3"', b"\\u0000", b"\\ud800"]
     write("HAR", "the HAR keys and values HARReader.swift reads", har)
     write("CaptureChecker", "pcap, pcapng, WebSocket and handshake tokens", pcap + pcapng + handshake[:12] + frames[:40] + transcript)
+    machine = sources("IMWireReconnect/Machine")
+    events = re.findall(r'^\s*\("([a-z-]+)", "', source("IMWireReconnect/Machine/Event.swift"), re.M)
+    timers = re.findall(r'case ([A-Za-z]+)(?: = "([a-z-]+)")?\n', machine[machine.index("enum TimerKind"):].split("\n}")[0])
+    policies = re.findall(r'name: "([a-z0-9-]+)"', sources("IMWireReconnect/Policies"))
+    reconnect = [b'{"ms":', b'"event":"', b'"seed":', b'"until":', b'"policy":"', b'"events":[', b'"input":{',
+                 b'"ttl_ms":', b'"status":', b'"code":', b'"wait_ms":', b'"timer":"', b'"random":', b"\n", b"4294967295"]
+    reconnect += [f'"{name}"'.encode() for name in events]
+    reconnect += [f'"{raw or case}"'.encode() for case, raw in timers]
+    reconnect += [f'"{name}"'.encode() for name in policies]
+    write("ReconnectEvents", "event-file keys, event names of Event.swift, timer kinds of State.swift, policy names", reconnect)
 
 
 if __name__ == "__main__":

@@ -172,6 +172,20 @@ def imwire():
     return None
 
 
+def reconnect_events():
+    """The golden traces as they are (the target runs each against the policy it names), and
+    their input as JSONL: a settings line, then one event per line."""
+    for path in sorted(glob.glob(f"{ROOT}/Fixtures/reconnect/**/*.json", recursive=True)):
+        data = open(path, "rb").read()
+        yield data
+        fixture = json.loads(data)
+        given = fixture["input"]
+        settings = {"seed": given.get("seed", 0), "policy": fixture["policy"]}
+        if "until" in given:
+            settings["until"] = given["until"]
+        yield "\n".join(json.dumps(line) for line in [settings] + given["events"]).encode()
+
+
 def pcapng_to_pcap(data):
     """The packets of a little-endian pcapng with one interface (if_tsresol 6 or 9) as classic
     pcap (microsecond or nanosecond magic)."""
@@ -270,6 +284,7 @@ SEEDS = {
     "Pcapng": pcapngs,
     "HAR": hars,
     "CaptureChecker": lambda: (data for source in (pcapngs, pcaps) for data in source()),
+    "ReconnectEvents": reconnect_events,
 }
 
 

@@ -20,6 +20,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pcapng = "Pcapng"
     case har = "HAR"
     case captureChecker = "CaptureChecker"
+    case reconnectEvents = "ReconnectEvents"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -38,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .pcap, .pcapng: return CaptureFuzzing.packetCapture(input)
         case .har: return CaptureFuzzing.har(input)
         case .captureChecker: return CaptureFuzzing.captureChecker(input)
+        case .reconnectEvents: return ReconnectFuzzing.events(input)
         }
     }
 }

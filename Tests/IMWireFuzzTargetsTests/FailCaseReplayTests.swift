@@ -94,6 +94,26 @@ import Testing
         #expect(count > 300)
     }
 
+    /// Every golden reconnect trace through the ReconnectEvents target, which runs it against
+    /// the policy it names: the trace as it is, and its input as JSONL (as `seeds.py` gives them).
+    @Test func reconnectTracesKeepTheInvariants() throws {
+        var count = 0
+        for path in Directory.files(under: "\(Self.root)/Fixtures/reconnect", suffix: ".json") {
+            let text = try String(decoding: FileByteSource.readAll(path: path), as: UTF8.self)
+            let file = try EventFile.parse(text)
+            #expect(file.policy.flatMap(ReconnectPolicies.named) != nil, "\(path)")
+            var settings = JSONObject()
+            settings.append("seed", .number(JSONNumber(file.seed)))
+            settings.append("policy", .string(file.policy ?? ""))
+            let lines = [JSONWriter.string(.object(settings))] + (file.json.objectValue?["events"]?.arrayValue ?? []).map { JSONWriter.string($0) }
+            for data in [text, lines.joined(separator: "\n")] {
+                #expect(FuzzTarget.reconnectEvents.run(Array(data.utf8)).isEmpty, "\(path)")
+            }
+            count += 1
+        }
+        #expect(count > 50)
+    }
+
     @Test func sampleCaptureKeepsTheInvariants() throws {
         let bytes = try FileByteSource.readAll(path: "\(Self.root)/Fixtures/captures/leancloud-real.pcapng")
         for target in [FuzzTarget.pcapng, .captureChecker] {
