@@ -137,6 +137,12 @@ private struct Flow {
         #expect(IPAddress([192, 168, 0, 1]).description == "192.168.0.1")
         #expect(IPAddress([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
         #expect(IPAddress([UInt8](repeating: 0, count: 16)).description == "::")
+        let v6: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
+        #expect(IPAddress(v6).bytes == v6)
+        #expect(IPAddress([10, 0, 0, 2]).bytes == [10, 0, 0, 2])
+        #expect(IPAddress([10, 0, 0, 2]) < IPAddress([10, 0, 0, 10]))
+        #expect(IPAddress([255, 255, 255, 255]) < IPAddress([UInt8](repeating: 0, count: 16)))
+        #expect(IPAddress(v6) < IPAddress(v6.dropLast() + [2]) && IPAddress([10, 0, 0, 2]) != IPAddress([10, 0, 0, 3]))
     }
 }
 

@@ -66,7 +66,9 @@ struct FlowTable {
             items.append(.event(CaptureEvent(connection: id, time: packet.time, packet: packet.number,
                                              kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
-        guard var flow = flows[key] else { return items }
+        // Taken out while it changes, so its streams are not copied on write (the table would
+        // still hold a reference to them).
+        guard var flow = flows.removeValue(forKey: key) else { return items }
         let direction: Direction = source == flow.client ? .send : .receive
         let index = direction == .send ? 0 : 1
         var sequence = tcp.sequence
@@ -82,7 +84,6 @@ struct FlowTable {
         if tcp.fin { flow.finished[index] = true }
         if tcp.rst || flow.finished.allSatisfy({ $0 }) {
             items += close(&flow, packet: packet)
-            flows[key] = nil
             order.removeAll { $0 == key }
         } else {
             flows[key] = flow

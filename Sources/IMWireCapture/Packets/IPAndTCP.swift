@@ -1,11 +1,31 @@
-/// An IPv4 or IPv6 address with its textual form.
+/// An IPv4 or IPv6 address with its textual form. Held in two words (big-endian; IPv4 in the
+/// low 32 bits), not an array: two addresses are read, hashed and compared per packet.
 public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let bytes: [UInt8]
+    private let isIPv6: Bool
+    private let high: UInt64
+    private let low: UInt64
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// `bytes`: 4 (IPv4) or 16 (IPv6) bytes in network order.
+    public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        precondition(bytes.count == 4 || bytes.count == 16, "an IP address has 4 or 16 bytes")
+        var words: (UInt64, UInt64) = (0, 0)
+        for (index, byte) in bytes.enumerated() {
+            if index < bytes.count - 8 { words.0 = words.0 << 8 | UInt64(byte) } else { words.1 = words.1 << 8 | UInt64(byte) }
+        }
+        isIPv6 = bytes.count == 16
+        high = words.0
+        low = words.1
+    }
 
+    /// The 4 or 16 bytes in network order.
+    public var bytes: [UInt8] {
+        let words = isIPv6 ? [high, low] : [low << 32]
+        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.prefix(isIPv6 ? 16 : 4).map { $0 }
+    }
+
+    /// IPv4 before IPv6, then by the bytes.
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
-        lhs.bytes.count != rhs.bytes.count ? lhs.bytes.count < rhs.bytes.count : lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        (lhs.isIPv6 ? 1 : 0, lhs.high, lhs.low) < (rhs.isIPv6 ? 1 : 0, rhs.high, rhs.low)
     }
 
     /// Dotted quad, or RFC 5952 IPv6 (longest zero run compressed, lowercase).
@@ -67,8 +87,8 @@ enum IPParser {
         let flagsAndOffset = Int(frame[start + 6]) << 8 | Int(frame[start + 7])
         let available = min(totalLength, frame.count - start)
         return .packet(IPPacket(
-            source: IPAddress(Array(frame[(start + 12)..<(start + 16)])),
-            destination: IPAddress(Array(frame[(start + 16)..<(start + 20)])),
+            source: IPAddress(frame[(start + 12)..<(start + 16)]),
+            destination: IPAddress(frame[(start + 16)..<(start + 20)]),
             protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
             missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
     }
@@ -98,8 +118,8 @@ enum IPParser {
         let available = min(end, frame.count)
         guard offset <= available else { return .malformed("IPv6 headers run past the captured bytes") }
         return .packet(IPPacket(
-            source: IPAddress(Array(frame[(start + 8)..<(start + 24)])),
-            destination: IPAddress(Array(frame[(start + 24)..<(start + 40)])),
+            source: IPAddress(frame[(start + 8)..<(start + 24)]),
+            destination: IPAddress(frame[(start + 24)..<(start + 40)]),
             protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
     }
 }

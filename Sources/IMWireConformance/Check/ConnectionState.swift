@@ -68,12 +68,13 @@ final class ConnectionState {
         retiredFacts = RetiredFacts(facts: session.reconnectFacts)
     }
 
-    func record(frame: Int, time: Int64, direction: Direction, summary: String, limit: Int) {
+    /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).
+    func record(frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, limit: Int) {
         guard timeline.count < limit else {
             if limit > 0 { timelineDropped += 1 }
             return
         }
-        timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary))
+        timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary()))
     }
 }
 

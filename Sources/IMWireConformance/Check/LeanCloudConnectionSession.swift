@@ -10,7 +10,9 @@ struct LeanCloudConnectionSession: DialectSession {
     let subprotocol: LeanCloudSubprotocol?
     let limits: Limits
     var tracker: LeanCloudSessionTracker
-    private(set) var lastSummary: String?
+    /// Named on demand (only the HTML report's diagram asks for every frame's name).
+    var lastSummary: String? { lastDecoded?.summary }
+    private var lastDecoded: DecodedCommand?
     private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
     /// The `i` of the connection's first `session/open`: an `error` with it refuses the login.
     private var openRequestID: Int32?
@@ -35,12 +37,13 @@ struct LeanCloudConnectionSession: DialectSession {
             }
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
-        lastSummary = decoded.summary
+        lastDecoded = decoded
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
+        let subject = findings.isEmpty ? "" : decoded.summary
         for index in findings.indices {
             findings[index].location = location
-            findings[index].subject = decoded.summary
+            findings[index].subject = subject
         }
         if decoded.kind == .command, let command = decoded.command { note(command, direction: message.direction, time: time, frame: frameIndex) }
         return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)

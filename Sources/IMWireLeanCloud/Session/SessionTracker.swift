@@ -34,9 +34,12 @@ public struct LeanCloudSessionOptions: Sendable {
 /// `goaway`, acknowledgements of received messages, size limits, signatures and typed messages.
 /// Time is an input (µs from the capture); the tracker never reads a clock.
 public struct LeanCloudSessionTracker: Sendable {
+    /// Requests and pushes keep their command (a reference) and name it only when a finding
+    /// needs the name: most never do, and naming every frame was a visible share of a check.
     private struct Pending: Sendable {
         let key: CommandKey
-        let summary: String
+        let command: LCGenericCommand
+        var summary: String { LeanCloudNames.summary(of: command) }
         let time: Int64
         let frameIndex: Int
         let peer: String
@@ -48,7 +51,8 @@ public struct LeanCloudSessionTracker: Sendable {
         let timestamp: Int64
         let time: Int64
         let frameIndex: Int
-        let summary: String
+        let command: LCGenericCommand
+        var summary: String { LeanCloudNames.summary(of: command) }
     }
 
     public let options: LeanCloudSessionOptions
@@ -119,9 +123,8 @@ public struct LeanCloudSessionTracker: Sendable {
         now = (time, frameIndex)
         expire(before: time, into: &findings)
         guard decoded.kind == .command, let command = decoded.command else { return findings }
-        let summary = decoded.summary
         func report(_ rule: Rule, _ message: String) {
-            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
+            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: decoded.summary))
         }
         let key = CommandKey(command.cmd, command.hasOp ? command.op : nil)
         let spec = CommandCatalog.spec(for: key)
@@ -138,7 +141,7 @@ public struct LeanCloudSessionTracker: Sendable {
                 report(LeanCloudRules.goawayIgnored, "client still sends after goaway (frame \(goawayFrame))")
             }
             checkGate(command, key: key, peer: peer, report: report)
-            trackRequest(command, key: key, spec: spec, summary: summary, time: time, frameIndex: frameIndex, peer: peer, report: report)
+            trackRequest(command, key: key, spec: spec, time: time, frameIndex: frameIndex, peer: peer, report: report)
             if command.cmd == .ack { acknowledge(command.ackMessage) }
             if key == CommandKey(.session, .open), command.hasAppID { appID = appID ?? command.appID }
             verifySignature(command, peer: peer, report: report)
@@ -178,7 +181,7 @@ public struct LeanCloudSessionTracker: Sendable {
         }
     }
 
-    private mutating func trackRequest(_ command: LCGenericCommand, key: CommandKey, spec: CommandSpec?, summary: String,
+    private mutating func trackRequest(_ command: LCGenericCommand, key: CommandKey, spec: CommandSpec?,
                                        time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void) {
         guard command.hasI else {
             if spec?.clientRole == .request, command.cmd != .echo {
@@ -191,7 +194,7 @@ public struct LeanCloudSessionTracker: Sendable {
             return
         }
         guard pending.count < 10_000 else { return }
-        pending[command.i] = Pending(key: key, summary: summary, time: time, frameIndex: frameIndex, peer: peer)
+        pending[command.i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
     }
 
     private mutating func trackReply(_ command: LCGenericCommand, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
@@ -249,7 +252,7 @@ public struct LeanCloudSessionTracker: Sendable {
               !(message.hasFromPeerID && opened.contains(message.fromPeerID))
         else { return }
         unacked.append(Unacked(messageID: message.id, conversationID: message.cid, timestamp: message.timestamp,
-                               time: now.time, frameIndex: now.frame, summary: LeanCloudNames.summary(of: command)))
+                               time: now.time, frameIndex: now.frame, command: command))
     }
 
     /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the
