@@ -19,7 +19,17 @@ enum CaptureFuzzing {
         switch item {
         case nil: "nil"
         case .problem(let finding)?: finding.description
-        case .event(let event)?: "\(event)"
+        case .event(let event)?:
+            // Byte payloads as hex: reflection over arrays dominated these targets' time.
+            switch event.kind {
+            case .stream(let direction, let bytes):
+                "\(event.connection) \(event.time ?? -1) \(event.packet ?? -1) \(event.line ?? -1) stream \(direction) \(Hex.encode(bytes))"
+            case .message(let message):
+                "\(event.connection) \(event.time ?? -1) \(event.packet ?? -1) \(event.line ?? -1) message \(message.direction) "
+                    + "\(message.frameType) \(Hex.encode(message.payload))"
+            default:
+                "\(event)"
+            }
         }
     }
 
@@ -80,10 +90,10 @@ enum CaptureFuzzing {
                 guard let again = rawPackets(copy, .default) else { return ["the pcapng copy does not open"] }
                 // pcapng holds 16-bit link types and no time before 1970.
                 let expected = first.packets.map { packet in
-                    "\(packet.data) \(packet.linkType & 0xffff) \(max(0, packet.time)) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
+                    "\(Hex.encode(packet.data)) \(packet.linkType & 0xffff) \(max(0, packet.time)) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
                 }
                 let copied = again.packets.map { packet in
-                    "\(packet.data) \(packet.linkType) \(packet.time) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
+                    "\(Hex.encode(packet.data)) \(packet.linkType) \(packet.time) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
                 }
                 return expected == copied ? [] : ["the pcapng copy reads back differently"]
             }
@@ -107,7 +117,7 @@ enum CaptureFuzzing {
             switch item {
             case .packet(let packet):
                 result.packets.append(packet)
-                result.description += "packet \(packet.number) \(packet.time) \(packet.linkType) \(packet.data) \(packet.originalLength) \(packet.fileOffset) \(String(describing: packet.inbound)) \(packet.comments)\n"
+                result.description += "packet \(packet.number) \(packet.time) \(packet.linkType) \(Hex.encode(packet.data)) \(packet.originalLength) \(packet.fileOffset) \(String(describing: packet.inbound)) \(packet.comments)\n"
             case .problem(let finding):
                 result.description += finding.description + "\n"
             }
