@@ -29,7 +29,8 @@ public enum LeanCloudBinary {
             }
             return DecodedCommand(command: nil, findings: findings, wireSize: bytes.count)
         }
-        findings += CommandChecks.check(command) { scanner.topLevelOffsets[$0] }
+        let present = SubMessage.present(fieldNumbers: scanner.topLevelOffsets.keys)
+        findings += CommandChecks.check(command, present: present) { scanner.topLevelOffsets[$0] }
         return DecodedCommand(command: command, findings: findings, wireSize: bytes.count)
     }
 

@@ -4,7 +4,8 @@ import IMWireCore
 /// exactly the sub-message the cmd carries. Independent of the encoding: `locate` maps a
 /// GenericCommand field number to the offset where the encoding put it.
 public enum CommandChecks {
-    public static func check(_ command: LCGenericCommand, locate: (Int32) -> Int?) -> [Finding] {
+    /// - Parameter present: the sub-messages set, when the caller knows them from the wire.
+    public static func check(_ command: LCGenericCommand, present known: [SubMessage]? = nil, locate: (Int32) -> Int?) -> [Finding] {
         var findings: [Finding] = []
         // A cmd or op that is present but not a known enum value is already reported by the
         // encoding layer; only a truly absent field is reported here.
@@ -16,7 +17,7 @@ public enum CommandChecks {
         let cmd = command.cmd
         var cmdName: String { LeanCloudNames.name(of: cmd) }
 
-        let present = SubMessage.present(in: command)
+        let present = known ?? SubMessage.present(in: command)
         if present.count > 1 {
             let names = present.map(\.fieldName).joined(separator: ", ")
             findings.append(LeanCloudRules.subMessageCount.finding(
