@@ -52,6 +52,19 @@ import Testing
         #expect(verdict(#"{"cmd":"warp"}"#) == ["LC.JSON-BAD-VALUE@1"])
         #expect(verdict(#"{"cmd":"direct","i":4294967296}"#) == ["LC.JSON-BAD-VALUE@16"])
     }
+
+    /// An empty repeated field (written empty, or every item unusable) is an absent one: it does
+    /// not make the sub-message present, which lc.json could not write back (Fuzz/FailCases/
+    /// LeanCloudText/crash-ddb596d4…).
+    @Test func anEmptyRepeatedFieldSetsNoSubMessage() throws {
+        for text in [#"{"cmd":"conv","op":"added","i":5,"allowedPids":[]}"#, #"{"cmd":"conv","op":"added","i":5,"allowedPids":[{"a":1}]}"#] {
+            let command = try #require(LeanCloudJSON.decode(Array(text.utf8)).command)
+            #expect(!command.hasConvMessage, "\(text)")
+            #expect(LeanCloudJSON.decode(Array(LeanCloudJSON.encode(command).utf8)).command == command)
+        }
+        #expect(verdicts(LeanCloudJSON.decode(Array(#"{"cmd":"conv","allowedPids":[{"a":1}]}"#.utf8)).findings)
+            .contains("LC.JSON-BAD-VALUE@14"))
+    }
 }
 
 @Suite struct Base64EncodingTests {

@@ -197,7 +197,9 @@ public enum LeanCloudJSON {
             for (index, item) in items.enumerated() {
                 if let converted = convertScalar(item, field.type, path: "\(path)[\(index)]", at: offset) { out.append(converted) }
             }
-            return .array(out)
+            // An empty repeated field is an absent one; kept, it would make its sub-message
+            // present and empty, which lc.json cannot write back (found by fuzzing).
+            return out.isEmpty ? nil : .array(out)
         }
 
         private mutating func convertScalar(_ value: JSONValue, _ type: FieldSchema.FieldType, path: String, at offset: Int?) -> JSONValue? {
