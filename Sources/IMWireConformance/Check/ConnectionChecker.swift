@@ -25,7 +25,7 @@ final class ConnectionChecker {
     func finishConnections() {
         for conn in connections.values {
             if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
-            if var session = conn.session, !conn.isRetired {
+            if var session = conn.session {
                 conn.session = nil
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
                 conn.session = session
@@ -93,7 +93,7 @@ final class ConnectionChecker {
         if conn.closed {
             add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
         }
-        if conn.session == nil, !conn.undecidable { attachSession(conn, firstMessage: message, line: line, frame: frame) }
+        if conn.session == nil, !conn.undecidable, !conn.isRetired { attachSession(conn, firstMessage: message, line: line, frame: frame) }
         guard var session = conn.session else {
             conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
                         limit: options.timelineLimit)
