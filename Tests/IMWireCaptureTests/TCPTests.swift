@@ -133,16 +133,18 @@ private struct Flow {
         #expect(described == ["problem CAPTURE.IP-FRAGMENT", "problem CAPTURE.IP-MALFORMED", "problem CAPTURE.IP-MALFORMED"])
     }
 
-    @Test func addressesPrintLikeRFC5952() {
-        #expect(IPAddress([192, 168, 0, 1]).description == "192.168.0.1")
-        #expect(IPAddress([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
-        #expect(IPAddress([UInt8](repeating: 0, count: 16)).description == "::")
+    @Test func addressesPrintLikeRFC5952() throws {
+        func ip(_ bytes: [UInt8]) throws -> IPAddress { try #require(IPAddress(bytes)) }
+        #expect(try ip([192, 168, 0, 1]).description == "192.168.0.1")
+        #expect(try ip([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
+        #expect(try ip([UInt8](repeating: 0, count: 16)).description == "::")
         let v6: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
-        #expect(IPAddress(v6).bytes == v6)
-        #expect(IPAddress([10, 0, 0, 2]).bytes == [10, 0, 0, 2])
-        #expect(IPAddress([10, 0, 0, 2]) < IPAddress([10, 0, 0, 10]))
-        #expect(IPAddress([255, 255, 255, 255]) < IPAddress([UInt8](repeating: 0, count: 16)))
-        #expect(IPAddress(v6) < IPAddress(v6.dropLast() + [2]) && IPAddress([10, 0, 0, 2]) != IPAddress([10, 0, 0, 3]))
+        #expect(try ip(v6).bytes == v6)
+        #expect(try ip([10, 0, 0, 2]).bytes == [10, 0, 0, 2])
+        #expect(try ip([10, 0, 0, 2]) < ip([10, 0, 0, 10]))
+        #expect(try ip([255, 255, 255, 255]) < ip([UInt8](repeating: 0, count: 16)))
+        #expect(try ip(v6) < ip(v6.dropLast() + [2]) && ip([10, 0, 0, 2]) != ip([10, 0, 0, 3]))
+        #expect(IPAddress([1, 2, 3]) == nil && IPAddress([UInt8](repeating: 1, count: 8)) == nil)
     }
 }
 

@@ -5,9 +5,15 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     private let high: UInt64
     private let low: UInt64
 
-    /// `bytes`: 4 (IPv4) or 16 (IPv6) bytes in network order.
-    public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
-        precondition(bytes.count == 4 || bytes.count == 16, "an IP address has 4 or 16 bytes")
+    /// `bytes`: 4 (IPv4) or 16 (IPv6) bytes in network order; nil for any other count.
+    public init?<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.init(header: bytes)
+    }
+
+    /// From an IP header's address field: 16 bytes are IPv6, anything else IPv4 (the header
+    /// parsers always pass 4 or 16).
+    init<Bytes: Collection<UInt8>>(header bytes: Bytes) {
         var words: (UInt64, UInt64) = (0, 0)
         for (index, byte) in bytes.enumerated() {
             if index < bytes.count - 8 { words.0 = words.0 << 8 | UInt64(byte) } else { words.1 = words.1 << 8 | UInt64(byte) }
@@ -87,8 +93,8 @@ enum IPParser {
         let flagsAndOffset = Int(frame[start + 6]) << 8 | Int(frame[start + 7])
         let available = min(totalLength, frame.count - start)
         return .packet(IPPacket(
-            source: IPAddress(frame[(start + 12)..<(start + 16)]),
-            destination: IPAddress(frame[(start + 16)..<(start + 20)]),
+            source: IPAddress(header: frame[(start + 12)..<(start + 16)]),
+            destination: IPAddress(header: frame[(start + 16)..<(start + 20)]),
             protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
             missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
     }
@@ -118,8 +124,8 @@ enum IPParser {
         let available = min(end, frame.count)
         guard offset <= available else { return .malformed("IPv6 headers run past the captured bytes") }
         return .packet(IPPacket(
-            source: IPAddress(frame[(start + 8)..<(start + 24)]),
-            destination: IPAddress(frame[(start + 24)..<(start + 40)]),
+            source: IPAddress(header: frame[(start + 8)..<(start + 24)]),
+            destination: IPAddress(header: frame[(start + 24)..<(start + 40)]),
             protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
     }
 }
