@@ -76,6 +76,23 @@ import Testing
         #expect(try table("web-kick-reason").rows.map(\.number) == [1, 2, 3, 4])
     }
 
+    @Test func enumsKeepTheSourcesSpellingAndNumbers() throws {
+        #expect(try table("NIMNetCallControlType").rows(12).map(\.name) == ["NIMNetCallControlTypeFeedabck"])
+        #expect(try table("NIMLogoutType").rows(1).map(\.name) == ["kNIMLogoutChangeAccout"])
+        // node-nim disagrees with itself about HarmonyOS: both numbers are kept, each in its table.
+        #expect(try table("NIMChatRoomClientType").rows(128).map(\.name) == ["kNIMChatRoomClientTypeHarmonyOS"])
+        #expect(try table("NIMClientType").rows(65).map(\.name) == ["kNIMClientTypeHarmonyOS"])
+        #expect(try table("NIMChatroomMemberType").rows.map(\.number) == [-2, -1, 0, 1, 2, 4])
+        #expect(try table("NIMChatRoomNotificationId").rows.map(\.number) == Array(301...324))
+        #expect(try table("NIMNotificationId").rows.count == 42)
+    }
+
+    @Test func enumTablesHoldOnlyEnumValues() {
+        for table in NIMStatusCodes.tables where table.kind == .enumeration {
+            #expect(table.rows.allSatisfy { $0.codeClass == .enumValue }, "\(table.name)")
+        }
+    }
+
     @Test func localErrorCodesAre1To19() throws {
         let local = try table("NIMLocalErrorCode")
         #expect(local.rows.map(\.number) == Array(1...19))

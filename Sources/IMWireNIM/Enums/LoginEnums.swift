@@ -98,4 +98,42 @@ extension NIMStatusCodes {
         row(64, "kNIMClientTypeMacOS", "Mac"),
         row(65, "kNIMClientTypeHarmonyOS", "HarmonyOS"),
     ] }
+
+    /// iOS `NIMSDKAuthMode`: whether a login authenticates through the IM server or the chatroom on its own.
+    public static let sdkAuthMode = StatusTable(
+        .nim, "NIMSDKAuthMode", title: "iOS SDK authentication modes", kind: .enumeration, source: loginHeader, travel: .sdkEnum
+    ) { row in [
+        row(0, "NIMSDKAuthModeUndefined", "Undefined", original: "未定义"),
+        row(1, "NIMSDKAuthModeIM", "Authenticated through the IM server", original: "通过 IM 服务器鉴权"),
+        row(2, "NIMSDKAuthModeChatroom", "Chatroom authenticated on its own (independent chatroom login)", original: "聊天室单独鉴权"),
+    ] }
+
+    /// C/Node `NIMLoginState`.
+    public static let loginStateC = StatusTable(
+        .nim, "NIMLoginState", title: "C/Node login state", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(1, "kNIMLoginStateLogin", "Logged in", original: "登录状态"),
+        row(2, "kNIMLoginStateUnLogin", "Not logged in", original: "未登录状态"),
+    ] }
+
+    /// C/Node `NIMLogoutType` (the source spells 1 `kNIMLogoutChangeAccout`).
+    public static let logoutTypeC = StatusTable(
+        .nim, "NIMLogoutType", title: "C/Node logout types", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(1, "kNIMLogoutChangeAccout", "Log out / switch account (back to the login screen)", original: "注销/切换帐号（返回到登录界面）"),
+        row(2, "kNIMLogoutKickout", "Kicked (back to the login screen)", original: "被踢（返回到登录界面）"),
+        row(3, "kNIMLogoutAppExit", "App exit", original: "程序退出"),
+        row(4, "kNIMLogoutRelogin",
+            "Reconnect: after a pseudo-login at start-up with a saved password, or after going offline (account unchanged)",
+            original: "重连操作，包括保存密码时启动程序伪登录后的重连操作以及掉线后的重连操作（帐号未变化）"),
+    ] }
+
+    /// C/Node `NIMMultiSpotNotifyType`: what a client tells its other online clients.
+    public static let multiSpotNotifyTypeC = StatusTable(
+        .nim, "NIMMultiSpotNotifyType", title: "C/Node multi-device notification types", kind: .enumeration,
+        source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(2, "kNIMMultiSpotNotifyTypeImIn", "Tell the other online clients that this one logged in", original: "通知其他在线端自己登录了"),
+        row(3, "kNIMMultiSpotNotifyTypeImOut", "Tell the other online clients that this one logged out", original: "通知其他在线端自己退出"),
+    ] }
 }

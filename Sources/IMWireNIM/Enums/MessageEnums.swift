@@ -86,4 +86,53 @@ extension NIMStatusCodes {
         row(1, "kNIMSessionTypeTeam", "Team", original: "群组"),
         row(5, "kNIMSessionTypeSuperTeam", "Super team", original: "超大群组"),
     ] }
+
+    /// C/Node `NIMMessageFeature`: how a message reached the client.
+    public static let messageFeatureC = StatusTable(
+        .nim, "NIMMessageFeature", title: "C/Node message features", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(0, "kNIMMessageFeatureDefault", "Default", original: "默认"),
+        row(1, "kNIMMessageFeatureLeaveMsg", "Offline message", original: "离线消息"),
+        row(2, "kNIMMessageFeatureRoamMsg", "Roaming message", original: "漫游消息"),
+        row(3, "kNIMMessageFeatureSyncMsg", "Synchronised message", original: "同步消息"),
+        row(4, "kNIMMessageFeatureCustomizedMsg", "Pass-through message", original: "透传消息"),
+    ] }
+
+    /// C/Node `NIMMsgLogStatus`: the state of a stored message.
+    public static let msgLogStatusC = StatusTable(
+        .nim, "NIMMsgLogStatus", title: "C/Node message log status", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(0, "kNIMMsgLogStatusNone", "Default; not usable as a query condition (too many meanings)",
+            original: "默认,不能当查询条件,意义太多"),
+        row(1, "kNIMMsgLogStatusUnread", "Received, unread", original: "收到消息,未读"),
+        row(2, "kNIMMsgLogStatusRead", "Received, read", original: "收到消息,已读"),
+        row(3, "kNIMMsgLogStatusDeleted", "Deleted", original: "已删"),
+        row(4, "kNIMMsgLogStatusSending", "Sending", original: "发送中"),
+        row(5, "kNIMMsgLogStatusSendFailed", "Sending failed", original: "发送失败"),
+        row(6, "kNIMMsgLogStatusSent", "Sent", original: "已发送"),
+        row(7, "kNIMMsgLogStatusReceipt", "The peer has read what was sent", original: "对方已读发送的内容"),
+        row(8, "kNIMMsgLogStatusDraft", "Draft", original: "草稿"),
+        row(9, "kNIMMsgLogStatusSendCancel", "Sending cancelled", original: "发送取消"),
+        row(10, "kNIMMsgLogStatusRefused", "Refused by the peer, e.g. because the peer blacklisted the sender",
+            original: "被对方拒绝,比如被对方加入黑名单等等"),
+    ] }
+
+    /// C/Node `NIMMsgLogSubStatus` (whether an audio message was played).
+    public static let msgLogSubStatusC = StatusTable(
+        .nim, "NIMMsgLogSubStatus", title: "C/Node message log sub-status", kind: .enumeration,
+        source: nodeEnums, travel: .sdkEnum
+    ) { row in [
+        row(0, "kNIMMsgLogSubStatusNone", "Default state", original: "默认状态"),
+        row(20, "kNIMMsgLogSubStatusNotPlaying", "Not played", original: "未播放"),
+        row(21, "kNIMMsgLogSubStatusPlayed", "Played", original: "已播放"),
+    ] }
+
+    /// iOS `NIMMessageSearchOrder`.
+    public static let messageSearchOrder = StatusTable(
+        .nim, "NIMMessageSearchOrder", title: "iOS message search order", kind: .enumeration,
+        source: "\(iOSHeaders)/NIMMessageSearchOption.h", travel: .sdkEnum
+    ) { row in [
+        row(0, "NIMMessageSearchOrderDesc", "Search from newer to older messages", original: "从新消息往旧消息查询"),
+        row(1, "NIMMessageSearchOrderAsc", "Search from older to newer messages", original: "从旧消息往新消息查询"),
+    ] }
 }
