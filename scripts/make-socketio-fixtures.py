@@ -524,10 +524,15 @@ jm_session("before-login", "send before login", START[:5] + [jev(0.5, "send", jm
 jm_session("ack-missing", "a request never acknowledged", START + [jev(1, "send", jm_text("get_groups_list", {"rid": 130}))], 10, [{"rule": "JM.ACK-MISSING"}])
 jm_session("response-missing", "acknowledged, never answered", START + [jev(1, "send", jm_text("get_groups_list", {"rid": 131})),
                                                                        jev(1.1, "receive", jm_text("ack", {"rid": 131}))], 40, [{"rule": "JM.RESPONSE-MISSING"}])
-retries = [jev(1 + 6 * i, "send", jm_text("get_groups_list", {"rid": 132})) for i in range(6)]
-jm_session("retry-limit", "the same rid sent six times", START + retries + [jev(31.5, "receive", jm_text("ack", {"rid": 132})),
-                                                                          jev(31.6, "receive", jm_text("get_groups_list", {"rid": 132, "code": 0}))], 38,
+# RETRY_TIMES 5 (jmessage.md §3): one send and up to 5 re-sends of the same payload, so six sends
+# are within the budget and the seventh is past it.
+def retries(rid, sends):
+    last = 1 + 6 * (sends - 1)
+    return ([jev(1 + 6 * i, "send", jm_text("get_groups_list", {"rid": rid})) for i in range(sends)]
+            + [jev(last + 0.5, "receive", jm_text("ack", {"rid": rid})), jev(last + 0.6, "receive", jm_text("get_groups_list", {"rid": rid, "code": 0}))])
+jm_session("retry-limit", "the same rid sent seven times: 6 re-sends, one past RETRY_TIMES 5", START + retries(132, 7), 44,
            [{"rule": "JM.RETRY-LIMIT"}])
+jm_session("retry-budget", "the same rid sent six times: 5 re-sends, within RETRY_TIMES 5", START + retries(135, 6), 38)
 jm_session("retry-early", "re-sent after 1 s", START + [jev(1, "send", jm_text("get_groups_list", {"rid": 133})), jev(2, "send", jm_text("get_groups_list", {"rid": 133})),
                                                        jev(2.1, "receive", jm_text("ack", {"rid": 133})), jev(2.2, "receive", jm_text("get_groups_list", {"rid": 133, "code": 0}))], 3,
            [{"rule": "JM.RETRY-EARLY"}])

@@ -77,7 +77,7 @@ public enum JMessageRules {
         "jmessage.md §3 (RESP_TIMEOUT 30000 ms)")
     public static let retryLimit = rule(
         "JM.RETRY-LIMIT", .error, layer: .session,
-        "A rid sent more than 5 times (RETRY_TIMES).", "jmessage.md §3 (RETRY_TIMES 5)")
+        "A rid re-sent more than 5 times (RETRY_TIMES 5: one send and up to 5 re-sends).", "jmessage.md §3 (RETRY_TIMES 5)")
     public static let retryEarly = rule(
         "JM.RETRY-EARLY", .warning, lenient: .info, layer: .session,
         "A re-send with the same rid before the ack timeout (5 s) or, once acknowledged, before the response timeout (30 s).",

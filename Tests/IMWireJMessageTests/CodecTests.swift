@@ -26,16 +26,33 @@ import Testing
         #expect(JMessageEvents.all.filter { $0.since.contains("UNCONFIRMED") }.count == 6)
     }
 
-    @Test func retriesWithTheSameRidAreCounted() {
+    /// RETRY_TIMES 5 (jmessage.md §3) is one send and up to 5 re-sends: the sixth send is within
+    /// the budget, the seventh is the first past it.
+    @Test func retryBudgetIsOneSendAndFiveResends() {
         var tracker = JMessageSessionTracker()
-        func event(_ name: String, _ payload: JSONObject, _ kind: JMessageEventKind) -> JMessageEvent { JMessageEvent(name: name, payload: payload, kind: kind) }
-        var findings: [Finding] = []
+        #expect(tracker.options.resendLimit == 5)
         var payload = JSONObject()
         payload.append("rid", 9)
-        for index in 0..<6 { findings += tracker.observe(event("get_groups_list", payload, .request), time: Int64(index) * 5_500_000, frameIndex: index + 1) }
-        #expect(findings.map(\.ruleID.rawValue).contains("JM.RETRY-LIMIT"))
-        #expect(findings.map(\.ruleID.rawValue).contains("JM.BEFORE-INIT"))
-        #expect(!findings.map(\.ruleID.rawValue).contains("JM.ACK-MISSING"))
+        let request = JMessageEvent(name: "get_groups_list", payload: payload, kind: .request)
+        var limitAt: [Int] = []
+        var all: [String] = []
+        for send in 1...8 {
+            let findings = tracker.observe(request, time: Int64(send - 1) * 5_500_000, frameIndex: send)
+            if findings.contains(where: { $0.ruleID == "JM.RETRY-LIMIT" }) { limitAt.append(send) }
+            all += findings.map(\.ruleID.rawValue)
+        }
+        #expect(limitAt == [7, 8])
+        #expect(all.contains("JM.BEFORE-INIT"))
+        #expect(!all.contains("JM.ACK-MISSING") && !all.contains("JM.RETRY-EARLY"))
+    }
+
+    @Test func aSmallerResendLimitMovesTheBoundary() {
+        var tracker = JMessageSessionTracker(options: JMessageSessionOptions(resendLimit: 0))
+        var payload = JSONObject()
+        payload.append("rid", 4)
+        let request = JMessageEvent(name: "get_groups_list", payload: payload, kind: .request)
+        #expect(!tracker.observe(request, time: 0, frameIndex: 1).contains { $0.ruleID == "JM.RETRY-LIMIT" })
+        #expect(tracker.observe(request, time: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
     }
 
     @Test func arbitraryBytesNeverTrap() {

@@ -7,25 +7,26 @@ public struct JMessageSessionOptions: Sendable {
     public var ackTimeout: Int64
     /// RESP_TIMEOUT: the response must come this long after the ack.
     public var responseTimeout: Int64
-    /// RETRY_TIMES: sends of one rid at most.
-    public var retryLimit: Int
+    /// RETRY_TIMES: how often one rid may be re-sent after its first send (jmessage.md §3: "the
+    /// same payload is re-emitted, up to RETRY_TIMES 5"), so 5 allows six sends in all.
+    public var resendLimit: Int
     /// How long a pushed message, sync or event may wait for the client's reply.
     public var replyTimeout: Int64
     /// The app's master secret: c_init signatures are verified when it is given.
     public var secret: String?
 
-    public init(ackTimeout: Int64 = 5_000_000, responseTimeout: Int64 = 30_000_000, retryLimit: Int = 5,
+    public init(ackTimeout: Int64 = 5_000_000, responseTimeout: Int64 = 30_000_000, resendLimit: Int = 5,
                 replyTimeout: Int64 = 5_000_000, secret: String? = nil) {
         self.ackTimeout = ackTimeout
         self.responseTimeout = responseTimeout
-        self.retryLimit = retryLimit
+        self.resendLimit = resendLimit
         self.replyTimeout = replyTimeout
         self.secret = secret
     }
 }
 
 /// Follows one JMessage Web connection: c_init then login before anything else; each request
-/// acknowledged by `ack {rid}` within 5 s (or re-sent with the same rid, at most 5 times) and
+/// acknowledged by `ack {rid}` within 5 s (or re-sent with the same rid, at most 5 re-sends) and
 /// answered by the same event with `code` within 30 s; every msg_sync message acknowledged
 /// with msg_recv_v2, every sync_* with its *_ack and key, event_type 1 with the client's reply;
 /// nothing after a forced logout (event_type 1 or 2). Time is an input (µs).
@@ -157,8 +158,10 @@ public struct JMessageSessionTracker: Sendable {
                 return
             }
             earlier.sends += 1
-            if earlier.sends > options.retryLimit {
-                findings.append(JMessageRules.retryLimit.finding("\(name) rid=\(rid) sent \(earlier.sends) times"))
+            // The first send is not a re-send: RETRY_TIMES 5 allows 1 + 5 sends.
+            if earlier.sends - 1 > options.resendLimit {
+                findings.append(JMessageRules.retryLimit.finding(
+                    "\(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) re-sends (RETRY_TIMES allows \(options.resendLimit))"))
             }
             let since = earlier.acked ?? earlier.lastSend
             let wait = earlier.acked == nil ? options.ackTimeout : options.responseTimeout
