@@ -79,21 +79,31 @@ def nim_canonical(packet):
            "command": entry.get("handler") or entry.get("command"), "code": packet["code"], "success": packet["code"] in SUCCESS}
     if "r" in packet: out["r"] = packet["r"]
     if entry and entry.get("handler") is None and key[0] == 4:
+        # nim.md §3.3: the SDK looks the inner sid_cid up again and reads body as its r.
         wrapper = packet["r"][1]
-        inner = TABLE.get((wrapper["headerPacket"]["sid"], wrapper["headerPacket"]["cid"]), {})
-        out["inner"] = {"sid": wrapper["headerPacket"]["sid"], "cid": wrapper["headerPacket"]["cid"],
-                        "command": inner.get("handler") or inner.get("command"), "body": wrapper["body"]}
+        inner_key = (wrapper["headerPacket"]["sid"], wrapper["headerPacket"]["cid"])
+        inner = TABLE.get(inner_key, {})
+        out["inner"] = {"sid": inner_key[0], "cid": inner_key[1], "command": inner.get("handler") or inner.get("command"), "body": wrapper["body"]}
+        is_wrapper = inner and inner.get("handler") is None and inner_key[0] == 4
+        if packet["code"] in SUCCESS and inner and not is_wrapper and isinstance(wrapper["body"], list):
+            fields = read_fields(inner, wrapper["body"])
+            if fields: out["inner"]["fields"] = fields
     elif packet["code"] in SUCCESS and entry and packet.get("r"):
-        fields = {}
-        for name, value in zip(entry["fields"], packet["r"]):
-            tagmap, is_list = field_map(name)
-            if tagmap and is_list and isinstance(value, list):
-                value = [named(v, tagmap) if isinstance(v, dict) else v for v in value]
-            elif tagmap and not is_list and isinstance(value, dict):
-                value = named(value, tagmap)
-            fields[name] = value
+        fields = read_fields(entry, packet["r"])
         if fields: out["fields"] = fields
     return out
+
+def read_fields(entry, r):
+    """r by the handler's field names (nim.md §3.6), Property entries named through their maps (§3.7)."""
+    fields = {}
+    for name, value in zip(entry.get("fields", []), r):
+        tagmap, is_list = field_map(name)
+        if tagmap and is_list and isinstance(value, list):
+            value = [named(v, tagmap) if isinstance(v, dict) else v for v in value]
+        elif tagmap and not is_list and isinstance(value, dict):
+            value = named(value, tagmap)
+        fields[name] = value
+    return fields
 
 # ------------------------------------------------------------------ socket.io 0.9 (0.9.11 grammar)
 REASONS = ["transport not supported", "client not handshaken", "unauthorized"]
@@ -210,6 +220,16 @@ nim_fixture("multiport-login", "multiPortLogin 2_7: another client online", {"si
 nim_fixture("notify-wrapper", "notify 4_1 wrapping a 7_2 msg", {"sid": 4, "cid": 1, "ser": 0, "code": 200,
                                                                "r": [0, {"headerPacket": {"sid": 7, "cid": 2}, "body": [{"1": "alice", "9": "x"}]}]},
             "receive", source="nim.md §3.3 (notify wrapper)")
+def notify(cid, inner_sid, inner_cid, body):
+    return {"sid": 4, "cid": cid, "ser": 0, "code": 200, "r": [0, {"headerPacket": {"sid": inner_sid, "cid": inner_cid}, "body": body}]}
+nim_fixture("notify-wrapper-team-msg", "notify 4_2 wrapping an 8_3 teamMsg: the body named through the msg map", notify(2, 8, 3, [{"0": 1, "1": "team-1", "2": "dave", "9": "hey"}]),
+            "receive", source="nim.md §3.3 (notify wrapper), §3.7")
+nim_fixture("notify-wrapper-sysmsgs", "notify 4_10 wrapping a 4_6 syncOfflineSysMsgs: a list of sysMsg", notify(10, 4, 6, [[{"0": 1700000000500, "1": 5, "2": "alice", "3": "carol"}]]),
+            "receive", source="nim.md §3.3 (notify wrapper), §3.7")
+nim_fixture("notify-wrapper-raw", "notify 4_11 wrapping a 6_23 getServerTime: no tag map, the field named, the value as it came", notify(11, 6, 23, [1700000000600]),
+            "receive", source="nim.md §3.3 (notify wrapper), §3.6")
+nim_fixture("notify-wrapper-no-fields", "notify 4_1 wrapping a 7_7 sendCustomSysMsg, whose handler reads no field: the body stays raw", notify(1, 7, 7, [{"1": "x"}]),
+            "receive", source="nim.md §3.3 (notify wrapper), §3.6")
 nim_fixture("team-msg-send", "sendTeamMsg 8_2", {"SID": 8, "CID": 2, "SER": 4, "Q": [{"t": "Property", "v": {"0": 1, "1": "team-1", "8": 0, "9": "hi all", "11": "c-2"}}]}, "send")
 nim_fixture("team-msg-push", "teamMsg 8_3 pushed", {"sid": 8, "cid": 3, "ser": 0, "code": 200, "r": [{"0": 1, "1": "team-1", "2": "dave", "9": "hey"}]}, "receive")
 nim_fixture("super-team-send", "sendSuperTeamMsg 21_2", {"SID": 21, "CID": 2, "SER": 5, "Q": [{"t": "Property", "v": {"0": 5, "1": "st-1", "8": 0, "9": "hi", "11": "c-3"}}]}, "send")
@@ -248,6 +268,14 @@ bad("bad-login-tag", "a login tag the map does not name (777)", {"SID": 2, "CID"
 bad("bad-response-no-code", "a response without code", {"sid": 7, "cid": 1, "ser": 3, "r": []}, "receive", "NIM.RESPONSE-INVALID", None, source="nim.md §3.3")
 bad("bad-code-unknown", "code 12345", {"sid": 7, "cid": 1, "ser": 3, "code": 12345}, "receive", "NIM.CODE-UNKNOWN", '"code"', source="nim.md §1.4")
 bad("bad-notify", "a notify wrapper without headerPacket", {"sid": 4, "cid": 2, "ser": 0, "code": 200, "r": [0, {"body": []}]}, "receive", "NIM.NOTIFY-INVALID", '"r"')
+bad("bad-notify-inner-tag", "a notify-wrapped msg with a tag the msg map lacks (777)", notify(1, 7, 2, [{"1": "alice", "777": 1}]), "receive",
+    "NIM.TAG-UNKNOWN", '"body"', source="nim.md §3.3 (notify wrapper), §3.7")
+bad("bad-notify-inner-r-long", "a notify-wrapped msg body longer than the handler reads", notify(1, 7, 2, [{"1": "alice"}, 2]), "receive",
+    "NIM.R-MISMATCH", '"body"', source="nim.md §3.3 (notify wrapper), §3.6")
+bad("bad-notify-inner-shape", "a notify-wrapped msg whose body is an object, not the inner r", notify(2, 7, 2, {"1": "alice"}), "receive",
+    "NIM.NOTIFY-INVALID", '"body"', source="nim.md §3.3 (notify wrapper)")
+bad("bad-notify-inner-unknown", "a notify wrapper around an unknown sid_cid", notify(1, 99, 1, []), "receive",
+    "NIM.COMMAND-UNKNOWN", '"headerPacket"', source="nim.md §3.3 (notify wrapper), §3.5")
 bad("bad-kick-reason", "kicked with reason 9", {"sid": 2, "cid": 5, "ser": 0, "code": 200, "r": [16, 9]}, "receive", "NIM.KICK-REASON-UNKNOWN", '"r"', source="nim.md §2.1")
 bad("bad-direction", "a response from the client", {"sid": 7, "cid": 1, "ser": 3, "code": 200}, "send", "NIM.WRONG-DIRECTION", None)
 bad("bad-r-long", "r longer than the handler reads", {"sid": 7, "cid": 1, "ser": 3, "code": 200, "r": [MSG, 1]}, "receive", "NIM.R-MISMATCH", '"r"', source="nim.md §3.6")

@@ -52,7 +52,8 @@ public enum NIMRules {
         "nim.md §3.6")
     public static let notifyInvalid = rule(
         "NIM.NOTIFY-INVALID", .error,
-        "A notify wrapper (4_1, 4_2, 4_10, 4_11) without r[1].headerPacket {sid, cid} and r[1].body.", "nim.md §3.3")
+        "A notify wrapper (4_1, 4_2, 4_10, 4_11) without r[1].headerPacket {sid, cid} and r[1].body, or whose body (the inner packet's r) is not an array.",
+        "nim.md §3.3")
     public static let codeUnknown = rule(
         "NIM.CODE-UNKNOWN", .warning,
         "A response code in no NIM table (the Web SDK reports 操作失败).", "nim.md §1.1, §1.4")

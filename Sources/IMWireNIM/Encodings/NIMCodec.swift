@@ -90,6 +90,7 @@ public enum NIMCanonicalJSON {
                 value.append("cid", .number(JSONNumber(inner.cid)))
                 value.append("command", inner.command.map { .string($0.handler ?? $0.name) } ?? .null)
                 value.append("body", inner.body)
+                if !inner.fields.isEmpty { value.append("fields", .object(inner.fields)) }
                 object.append("inner", .object(value))
             }
         }

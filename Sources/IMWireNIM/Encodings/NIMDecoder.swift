@@ -171,33 +171,58 @@ public enum NIMDecoder {
         let rOffset = object.offset(of: "r") ?? 0
         let entries = r ?? []
         if command.isNotifyWrapper {
-            response.inner = inner(entries, at: rOffset, &findings)
+            response.inner = inner(entries, at: rOffset, success: response.isSuccess, &findings)
             return .response(response)
         }
         // An error response may carry something else (416: the wait in r[0]).
         guard response.isSuccess else { return .response(response) }
-        if entries.count > command.response.count {
-            findings.append(NIMRules.rMismatch.finding(
-                "r has \(entries.count) entries, \(command.handler ?? command.name) reads \(command.response.count)", at: rOffset))
-        }
-        for (field, entry) in zip(command.response, entries) {
-            response.fields.append(field, PropertyNaming.field(field, entry, at: rOffset, &findings))
-        }
-        if command.sid == NIMCommands.kicked.sid, command.cid == NIMCommands.kicked.cid, let reason = entries[safe: 1]?.int64Value,
-           NIMStatusCodes.webKickReason.rows(reason).isEmpty {
-            findings.append(NIMRules.kickReasonUnknown.finding("reason \(reason)", at: rOffset))
-        }
+        response.fields = fields(of: command, entries, at: rOffset, &findings)
         return .response(response)
     }
 
-    static func inner(_ entries: [JSONValue], at offset: Int, _ findings: inout [Finding]) -> NIMInnerPacket? {
+    /// `r` read by the command's handler: each entry under its field name, Property entries (and
+    /// lists of them) named through their tag maps. Findings: more entries than the handler
+    /// reads, an entry not of its map's shape, a tag the map lacks, a 2_5 reason other than 1–4.
+    static func fields(of command: NIMCommand, _ entries: [JSONValue], at offset: Int, _ findings: inout [Finding]) -> JSONObject {
+        var fields = JSONObject()
+        if entries.count > command.response.count {
+            findings.append(NIMRules.rMismatch.finding(
+                "r has \(entries.count) entries, \(command.handler ?? command.name) reads \(command.response.count)", at: offset))
+        }
+        for (field, entry) in zip(command.response, entries) {
+            fields.append(field, PropertyNaming.field(field, entry, at: offset, &findings))
+        }
+        if command.sid == NIMCommands.kicked.sid, command.cid == NIMCommands.kicked.cid, let reason = entries[safe: 1]?.int64Value,
+           NIMStatusCodes.webKickReason.rows(reason).isEmpty {
+            findings.append(NIMRules.kickReasonUnknown.finding("reason \(reason)", at: offset))
+        }
+        return fields
+    }
+
+    /// The packet a notify wrapper carries (nim.md §3.3): `r[1].headerPacket {sid, cid}` names
+    /// it, and the SDK looks that sid_cid up again and reads `r[1].body` as its `r`. The body is
+    /// read like a top-level packet's `r` (offsets at the `body` key of the outer text); it stays
+    /// raw when the inner command is unknown, reads no fields, is itself a wrapper, or the
+    /// wrapper's code is not a success.
+    static func inner(_ entries: [JSONValue], at offset: Int, success: Bool, _ findings: inout [Finding]) -> NIMInnerPacket? {
         guard let wrapper = entries[safe: 1]?.objectValue, let header = wrapper["headerPacket"]?.objectValue,
               let sid = header["sid"]?.int64Value, let cid = header["cid"]?.int64Value, let body = wrapper["body"] else {
             findings.append(NIMRules.notifyInvalid.finding("r[1] is not {headerPacket: {sid, cid}, body}", at: offset))
             return nil
         }
-        let inner = NIMInnerPacket(sid: sid, cid: cid, body: body)
-        if inner.command == nil { findings.append(NIMRules.commandUnknown.finding("inner \(sid)_\(cid)", at: offset)) }
+        var inner = NIMInnerPacket(sid: sid, cid: cid, body: body)
+        guard let command = inner.command else {
+            findings.append(NIMRules.commandUnknown.finding("inner \(sid)_\(cid)", at: wrapper.offset(of: "headerPacket") ?? offset))
+            return inner
+        }
+        let bodyOffset = wrapper.offset(of: "body") ?? offset
+        guard case .array(let items) = body else {
+            findings.append(NIMRules.notifyInvalid.finding(
+                "the body of inner \(sid)_\(cid) \(command.name) is \(body.typeName), not an array (its r)", at: bodyOffset))
+            return inner
+        }
+        guard success, !command.isNotifyWrapper, !command.response.isEmpty else { return inner }
+        inner.fields = fields(of: command, items, at: bodyOffset, &findings)
         return inner
     }
 }

@@ -53,7 +53,19 @@ public struct NIMRequest: Sendable, Hashable {
 public struct NIMInnerPacket: Sendable, Hashable {
     public var sid: Int64
     public var cid: Int64
+    /// `r[1].body` as it came: the inner packet's `r`.
     public var body: JSONValue
+    /// `body` read by the inner command's handler, like a top-level `r` (`NIMResponse.fields`);
+    /// empty when the body stays raw.
+    public var fields: JSONObject
+
+    public init(sid: Int64, cid: Int64, body: JSONValue, fields: JSONObject = JSONObject()) {
+        self.sid = sid
+        self.cid = cid
+        self.body = body
+        self.fields = fields
+    }
+
     public var command: NIMCommand? { NIMCommands.command(sid: sid, cid: cid) }
 }
 
