@@ -411,6 +411,25 @@ fixture("jmessage", "engineio", "bad-utf8", "malformed: invalid UTF-8 in a text 
 # ---- JMessage events
 JM = "jmessage.md §3"
 
+def read_event_types():
+    """event_type → meaning. The numbers are read from the reference (jmessage.md §2.3); the
+    meaning is the registry's English text as published in Spec/status-codes/jmessage.md
+    (web-event-type), and both must list the same numbers."""
+    reference = os.path.join(os.path.dirname(REFERENCE), "jmessage.md")
+    text = open(reference, encoding="utf-8").read().split("### 2.3")[1].split("\n## ")[0]
+    numbers = {int(m) for m in re.findall(r"^\| (\d+) \|", text, re.M)}
+    spec = open(os.path.join(ROOT, "Spec", "status-codes", "jmessage.md"), encoding="utf-8").read()
+    table = spec.split("### `web-event-type`")[1].split("\n### ")[0]
+    meanings = {}
+    for line in table.split("\n"):
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if line.startswith("| ") and cells[0].isdigit():
+            meanings[int(cells[0])] = cells[2]
+    assert set(meanings) == numbers, (sorted(numbers), sorted(meanings))
+    return meanings
+
+EVENT_TYPES = read_event_types()
+
 def jm_text(name, payload):
     return "42" + dumps([name, payload])
 
@@ -421,6 +440,10 @@ def jm_fixture(name, description, event, payload, direction, kind, expect="ok", 
         out = {"event": event, "kind": kind, "rid": payload.get("rid")}
         if kind in ("response", "ack") and isinstance(payload.get("code"), int):
             out["code"] = payload["code"]; out["success"] = payload["code"] == 0
+        if event == "event_notification" and "event_type" in payload:
+            value = payload["event_type"]
+            known = isinstance(value, int) and not isinstance(value, bool) and value in EVENT_TYPES
+            out["event_type"] = {"code": value, "meaning": EVENT_TYPES[value] if known else None}
         out["payload"] = payload
         fields["decoded"] = {"engineio": {"type": "message", "data": text[1:]}, "socketio": sio_canonical("EVENT", data=[event, payload]), "jmessage": out}
     fixture("jmessage", "event", name, description, text=text, direction=direction, expect=expect, source=source, **fields)
@@ -471,6 +494,9 @@ jm_fixture("event-notification", "event_notification forced offline (event_type 
            {"event_id": 9001, "event_type": 1, "from_uid": 0, "gid": 0, "extra": 0, "ctime_ms": 1507882402000}, "receive", "push", source="jmessage.md §2.3")
 jm_fixture("event-notification-reply", "the client's reply to event_type 1", "event_notification",
            {"event_id": 9001, "event_type": 1, "from_uid": 0, "gid": 0, "rid": 110}, "send", "reply", source="jmessage.md §2.3")
+jm_fixture("event-notification-retract", "event_notification: a message retracted (event_type 55)", "event_notification",
+           {"event_id": 9003, "event_type": 55, "from_uid": 77, "gid": 0, "from_username": "bob", "msgid_list": [5001], "type": 0, "ctime_ms": 1507882403000},
+           "receive", "push", source="jmessage.md §2.3")
 jm_fixture("sync-conversation", "sync_conversation push", "sync_conversation", {"sync_key": 33, "messages": []}, "receive", "push")
 jm_fixture("sync-conversation-ack", "sync_conversation_ack with its key", "sync_conversation_ack", {"sync_key": 33, "rid": 111}, "send", "reply")
 jm_fixture("sync-event-ack", "sync_event_ack with its key", "sync_event_ack", {"sync_key": 4, "rid": 112}, "send", "reply")
@@ -509,6 +535,8 @@ jm_bad("bad-signature", "a signature made with another secret", "c_init", dict(C
 jm_bad("bad-password", "a clear-text password", "login", dict(LOGIN_JM, password="secret"), "send", "JM.PASSWORD-NOT-MD5", '"password"')
 fixture("jmessage", "event", "bad-socketio-ack", "malformed JMessage: a socket.io ACK instead of an ack event", text='437[{"rid":1}]', direction="receive",
         expect=err("JM.TRANSPORT-PACKET", 1), source=JM)
+jm_bad("bad-event-type-unknown", "an event_type the Web table lacks (86, an iOS-only number)", "event_notification",
+       {"event_id": 9004, "event_type": 86, "from_uid": 0, "gid": 10001}, "receive", "JM.EVENT-TYPE-UNKNOWN", '"event_type"', source="jmessage.md §2.3, §2.1")
 jm_bad("bad-msg-sync-content", "a msg_sync message without content", "msg_sync", {"messages": [{"msg_id": 1}]}, "receive", "JM.FIELD-MISSING", '"messages"')
 
 # ---- signatures

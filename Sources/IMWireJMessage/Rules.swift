@@ -56,6 +56,10 @@ public enum JMessageRules {
         "JM.SIGNATURE-INVALID", .error,
         "A c_init signature that is not md5(appkey=…&timestamp=…&random_str=…&key=<master secret>) (checked with --secret).",
         "jmessage.md §3 (Init / login)")
+    public static let eventTypeUnknown = rule(
+        "JM.EVENT-TYPE-UNKNOWN", .warning, lenient: .info,
+        "An event_notification whose event_type is not an integer of the Web table (web-event-type); it stays numbered.",
+        "jmessage.md §2.3")
     public static let passwordNotMD5 = rule(
         "JM.PASSWORD-NOT-MD5", .warning, lenient: .info,
         "A login/register password that is not 32 hex digits: the SDK sends md5(password) unless is_md5.", "jmessage.md §3 (Init / login)")
@@ -115,7 +119,7 @@ public enum JMessageRules {
 
     public static let all: [Rule] = [
         transportPacket, payloadNotObject, eventUnknown, wrongDirection, ridMissing, ridInvalid, codeInvalid, codeUnknown, errorCode,
-        fieldMissing, contentInvalid, msgBodyInvalid, signatureFormat, signatureInvalid, passwordNotMD5,
+        fieldMissing, contentInvalid, msgBodyInvalid, eventTypeUnknown, signatureFormat, signatureInvalid, passwordNotMD5,
         beforeInit, beforeLogin, ackMissing, responseMissing, retryLimit, retryEarly, ridReused, ackWithoutRequest,
         responseWithoutRequest, responseEventMismatch, messageNotAcknowledged, syncNotAcknowledged, syncAckKeyMismatch,
         eventNotAcknowledged, afterForcedLogout, pendingAtEnd,

@@ -55,6 +55,21 @@ import Testing
         #expect(tracker.observe(request, time: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
     }
 
+    @Test func eventTypeIsNamedThroughTheWebTable() {
+        func decoded(_ type: String) -> (JSONValue?, [String]) {
+            let message = JMessageCodec.decode(Array(#"42["event_notification",{"event_id":1,"event_type":\#(type)}]"#.utf8), direction: .receive)
+            return (JMessageCanonicalJSON.encode(message)["jmessage"]?["event_type"], message.findings.map(\.ruleID.rawValue))
+        }
+        let (forced, clean) = decoded("1")
+        #expect(forced?["code"] == 1 && forced?["meaning"]?.stringValue?.hasPrefix("Forced offline") == true && clean.isEmpty)
+        #expect(decoded("55").0?["meaning"]?.stringValue?.hasPrefix("Message retracted") == true)
+        for unknown in ["86", "\"1\"", "1.5"] {
+            let (value, findings) = decoded(unknown)
+            #expect(value?["meaning"] == .null && findings == ["JM.EVENT-TYPE-UNKNOWN"], "\(unknown)")
+        }
+        #expect(JMessageStatusCodes.webEventType.rows.count == 27)
+    }
+
     @Test func arbitraryBytesNeverTrap() {
         var seed: UInt64 = 42
         let base = Array(#"42["s_across_single_text",{"content":{"version":1,"msg_type":"image","msg_body":{}},"rid":3}]"#.utf8)

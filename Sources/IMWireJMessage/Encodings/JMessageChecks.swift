@@ -12,6 +12,24 @@ public enum JMessageWebCodes {
     }
 }
 
+/// `event_notification`'s `event_type` through the registry's `web-event-type` table
+/// (jmessage.md §2.3).
+public enum JMessageEventType {
+    /// The row naming `value`; nil for a value that is not an integer or not in the table.
+    public static func row(_ value: JSONValue) -> StatusCode? {
+        guard let number = value.numberValue, number.isInteger, let code = value.int64Value else { return nil }
+        return JMessageStatusCodes.webEventType.rows(code).first
+    }
+
+    /// `{"code": n, "meaning": "…"}` for the decoded output; `meaning` null for an unknown value.
+    public static func json(_ value: JSONValue) -> JSONValue {
+        var object = JSONObject()
+        object.append("code", value)
+        object.append("meaning", row(value).map { .string($0.meaning) } ?? .null)
+        return .object(object)
+    }
+}
+
 /// The payload checks of one event: rid, code, the fields the SDK always sends, the message
 /// protocol `content` with its `msg_body`, the c_init signature and the MD5 password.
 enum JMessageChecks {
@@ -66,6 +84,11 @@ enum JMessageChecks {
             let at = payload.offset(of: "content").map { offset + $0 } ?? offset
             if let content = payload["content"] {
                 findings += MessageContentChecks.check(content, expectedTarget: event.name == "send_group_msg" ? "group" : "single", at: at)
+            }
+        case "event_notification":
+            if let value = payload["event_type"], JMessageEventType.row(value) == nil {
+                findings.append(JMessageRules.eventTypeUnknown.finding(
+                    "event_type \(value) is not in web-event-type", at: payload.offset(of: "event_type").map { offset + $0 } ?? offset))
             }
         case "msg_sync":
             let at = payload.offset(of: "messages").map { offset + $0 } ?? offset

@@ -140,6 +140,10 @@ public enum JMessageCanonicalJSON {
             object.append("code", .number(JSONNumber(code)))
             object.append("success", .bool(code == 0))
         }
+        // Named through web-event-type; the number stays as it came (also in the payload).
+        if event.name == "event_notification", let type = event.payload["event_type"] {
+            object.append("event_type", JMessageEventType.json(type))
+        }
         object.append("payload", .object(event.payload))
         return .object(object)
     }
