@@ -245,6 +245,37 @@ nim_fixture("code-810-success", "810 is success on the web (team invitation)", {
 nim_fixture("blacklist-request", "markInBlacklist 3_3 with a String and a bool", {"SID": 3, "CID": 3, "SER": 10, "Q": [{"t": "String", "v": "eve"}, {"t": "bool", "v": "true"}]}, "send")
 nim_fixture("get-users", "getUsers 3_7 with a StrArray", {"SID": 3, "CID": 7, "SER": 11, "Q": [{"t": "StrArray", "v": ["bob", "carol"]}]}, "send")
 
+# ---- NIM chat room (nim.md §3.4 item 6): 13_1 on the IM link gives the address, then a separate
+# socket where the service 13 commands apply. The Q lists of 13_2+ are not in the reference
+# (UNCONFIRMED): their items are checked for shape only. The `msg` field of 13_6/13_7 is named
+# with the msg map by its name (INFERRED; the reference gives no chat-room map).
+CR = "nim.md §3.4 item 6, §3.5, §3.6"
+CR_MSG = {"1": "cr-1001", "2": "alice", "8": 0, "9": "hello room", "11": "c-cr-1"}
+nim_fixture("chatroom-login", "chat-room login 13_2 on the chat-room link (Q list UNCONFIRMED: shapes only)",
+            {"SID": 13, "CID": 2, "SER": 1, "Q": [{"t": "int", "v": 1}, {"t": "Property", "v": {"1": "cr-1001", "5": "alice"}},
+                                                  {"t": "Property", "v": {"3": 16, "19": "alice", "1000": "token-1"}}]}, "send", source=CR)
+nim_fixture("chatroom-login-response", "chat-room login OK: chatroom, chatroomMember, chatroomCdnInfo (no tag maps: as they came)",
+            {"sid": 13, "cid": 2, "ser": 1, "code": 200, "r": [{"1": "cr-1001", "3": "Room"}, {"1": "cr-1001", "2": "alice"}, {}]}, "receive", source=CR)
+nim_fixture("chatroom-login-13003", "chat-room login refused: the account is blacklisted (13003)", {"sid": 13, "cid": 2, "ser": 1, "code": 13003}, "receive",
+            source="nim.md §1.1 (13003)")
+nim_fixture("chatroom-kicked", "chat-room kicked 13_3 (reason, custom)", {"sid": 13, "cid": 3, "ser": 0, "code": 200, "r": [2, "closed by admin"]}, "receive", source=CR)
+nim_fixture("chatroom-logout", "chat-room logout 13_4", {"SID": 13, "CID": 4, "SER": 5, "Q": []}, "send", source=CR)
+nim_fixture("chatroom-send-msg", "chat-room sendMsg 13_6 (Q list UNCONFIRMED: shapes only)", {"SID": 13, "CID": 6, "SER": 2, "Q": [{"t": "Property", "v": CR_MSG}]}, "send",
+            source=CR)
+nim_fixture("chatroom-send-msg-response", "chat-room sendMsg answered with the msg", {"sid": 13, "cid": 6, "ser": 2, "code": 200,
+                                                                                     "r": [dict(CR_MSG, **{"7": 1700000000700, "12": "s-cr-1"})]}, "receive", source=CR)
+nim_fixture("chatroom-send-msg-13004", "chat-room sendMsg refused: muted (13004)", {"sid": 13, "cid": 6, "ser": 3, "code": 13004}, "receive", source="nim.md §1.1 (13004)")
+nim_fixture("chatroom-msg-push", "chat-room msg 13_7 pushed", {"sid": 13, "cid": 7, "ser": 0, "code": 200,
+                                                             "r": [{"1": "cr-1001", "2": "bob", "7": 1700000000800, "8": 0, "9": "hi", "11": "c-cr-9"}]}, "receive", source=CR)
+nim_fixture("chatroom-members", "getChatroomMembers 13_8", {"SID": 13, "CID": 8, "SER": 4, "Q": [{"t": "bool", "v": "true"}, {"t": "long", "v": 0}, {"t": "int", "v": 100}]},
+            "send", source=CR)
+nim_fixture("chatroom-members-response", "getChatroomMembers answered", {"sid": 13, "cid": 8, "ser": 4, "code": 200,
+                                                                         "r": [[{"1": "cr-1001", "2": "alice"}, {"1": "cr-1001", "2": "bob"}]]}, "receive", source=CR)
+nim_fixture("chatroom-history-response", "chat-room getHistoryMsgs 13_9 answered with a list of msg", {"sid": 13, "cid": 9, "ser": 6, "code": 200,
+                                                                                                       "r": [[{"2": "bob", "9": "earlier"}]]}, "receive", source=CR)
+nim_fixture("chatroom-queue-change", "chat-room queueChange 13_26 pushed", {"sid": 13, "cid": 26, "ser": 0, "code": 200, "r": [["k1", "k2"]]}, "receive", source=CR)
+nim_fixture("chatroom-cdn-info", "chat-room notifyCdnInfo 13_99 pushed", {"sid": 13, "cid": 99, "ser": 0, "code": 200, "r": [{"1": 1}]}, "receive", source=CR)
+
 def at(text, needle):
     return text.index(needle)
 
@@ -276,6 +307,10 @@ bad("bad-notify-inner-shape", "a notify-wrapped msg whose body is an object, not
     "NIM.NOTIFY-INVALID", '"body"', source="nim.md §3.3 (notify wrapper)")
 bad("bad-notify-inner-unknown", "a notify wrapper around an unknown sid_cid", notify(1, 99, 1, []), "receive",
     "NIM.COMMAND-UNKNOWN", '"headerPacket"', source="nim.md §3.3 (notify wrapper), §3.5")
+bad("bad-chatroom-msg-tag", "a chat-room msg push with a tag the msg map lacks (777)", {"sid": 13, "cid": 7, "ser": 0, "code": 200, "r": [{"2": "bob", "777": 1}]},
+    "receive", "NIM.TAG-UNKNOWN", '"r"', source="nim.md §3.4 item 6, §3.7")
+bad("bad-chatroom-ser", "a chat-room sendMsg with SER 0", {"SID": 13, "CID": 6, "SER": 0, "Q": [{"t": "Property", "v": CR_MSG}]}, "send",
+    "NIM.SER-OUT-OF-RANGE", '"SER"', source="nim.md §3.3, §3.4 item 6")
 bad("bad-kick-reason", "kicked with reason 9", {"sid": 2, "cid": 5, "ser": 0, "code": 200, "r": [16, 9]}, "receive", "NIM.KICK-REASON-UNKNOWN", '"r"', source="nim.md §2.1")
 bad("bad-direction", "a response from the client", {"sid": 7, "cid": 1, "ser": 3, "code": 200}, "send", "NIM.WRONG-DIRECTION", None)
 bad("bad-r-long", "r longer than the handler reads", {"sid": 7, "cid": 1, "ser": 3, "code": 200, "r": [MSG, 1]}, "receive", "NIM.R-MISMATCH", '"r"', source="nim.md §3.6")
@@ -328,6 +363,19 @@ nim_session("ser-reused", "a SER reused while pending", [{"events": clean[:3] + 
             [{"rule": "NIM.SER-NOT-SEQUENTIAL"}, {"rule": "NIM.SER-REUSED"}])
 nim_session("response-without-request", "a response whose ser matches nothing", [{"events": clean[:3] + [ev(1, "receive", {"sid": 3, "cid": 4, "ser": 9, "code": 200, "r": [[]]})], "end": 2}],
             [{"rule": "NIM.RESPONSE-WITHOUT-REQUEST"}])
+
+CR_LOGIN = {"SID": 13, "CID": 2, "SER": 1, "Q": [{"t": "int", "v": 1}, {"t": "Property", "v": {"1": "cr-1001"}}]}
+nim_session("chatroom", "the IM link asks 13_1 for the address; the chat-room link logs in with 13_2, sends and receives", [
+    {"events": clean[:3] + [ev(0.5, "send", {"SID": 13, "CID": 1, "SER": 2, "Q": [{"t": "long", "v": 1001}, {"t": "bool", "v": "false"}, {"t": "int", "v": 1}]}),
+                            ev(0.6, "receive", {"sid": 13, "cid": 1, "ser": 2, "code": 200, "r": [["wss://cr1.example:443"]]})], "end": 1},
+    {"events": [ev(1, "receive", "1::"), ev(1.1, "send", CR_LOGIN), ev(1.2, "receive", {"sid": 13, "cid": 2, "ser": 1, "code": 200, "r": [{}, {}, {}]}),
+                ev(2, "send", {"SID": 13, "CID": 6, "SER": 2, "Q": [{"t": "Property", "v": CR_MSG}]}),
+                ev(2.1, "receive", {"sid": 13, "cid": 6, "ser": 2, "code": 200, "r": [CR_MSG]}),
+                ev(3, "receive", {"sid": 13, "cid": 7, "ser": 0, "code": 200, "r": [{"2": "bob", "9": "hi"}]}),
+                ev(4, "send", {"SID": 13, "CID": 4, "SER": 3, "Q": []}), ev(4.1, "receive", {"sid": 13, "cid": 4, "ser": 3, "code": 200})], "end": 5}])
+nim_session("chatroom-before-login", "a chat-room sendMsg before the chat-room login 13_2", [
+    {"events": [ev(0, "receive", "1::"), ev(0.1, "send", {"SID": 13, "CID": 6, "SER": 1, "Q": [{"t": "Property", "v": CR_MSG}]}),
+                ev(0.2, "receive", {"sid": 13, "cid": 6, "ser": 1, "code": 200, "r": [CR_MSG]})], "end": 1}], [{"rule": "NIM.BEFORE-LOGIN"}])
 
 # ------------------------------------------------------------------ engine.io 3 / socket.io 4
 EIO_TYPES = ["open", "close", "ping", "pong", "message", "upgrade", "noop"]

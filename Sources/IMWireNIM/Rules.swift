@@ -69,7 +69,8 @@ public enum NIMRules {
 
     public static let beforeLogin = rule(
         "NIM.BEFORE-LOGIN", .error, layer: .session,
-        "A request other than login 2_3 (or link 1_5/1_6) before the login succeeded; the SDK rejects it locally.", "nim.md §3.3")
+        "A request other than login 2_3 (chat-room login 13_2 on a chat-room link, or link 1_5/1_6) before the login succeeded; the SDK rejects it locally.",
+        "nim.md §3.3, §3.4")
     public static let secondLogin = rule(
         "NIM.SECOND-LOGIN", .warning, layer: .session,
         "A login 2_3 on a connection that is already logged in.", "nim.md §3.4")

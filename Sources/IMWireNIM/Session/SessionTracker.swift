@@ -18,7 +18,8 @@ public struct NIMSessionOptions: Sendable {
 }
 
 /// Follows one NIM Web link connection: login 2_3 first and nothing else before it succeeds
-/// (1_5/1_6 excepted); each request answered with its sid, cid and ser in time; SER counting
+/// (1_5/1_6 excepted; on a chat-room link, chat-room login 13_2 plays that part, nim.md §3.4
+/// item 6); each request answered with its sid, cid and ser in time; SER counting
 /// 1…32767; a heartbeat every 30 s; the login steps a client would show; and the ends of a
 /// session (302/417/422 at login, kicked 2_5) after which the client sends nothing and does not
 /// log in again by itself. Accounts that ended are remembered in `endedAccounts` for the
@@ -71,6 +72,9 @@ public struct NIMSessionTracker: Sendable {
     }
 
     private static func key(_ sid: Int64, _ cid: Int64, _ ser: Int64) -> String { "\(sid)_\(cid)#\(ser)" }
+
+    /// Chat-room login 13_2: the first command on a chat-room link.
+    static func isChatroomLogin(_ sid: Int64, _ cid: Int64) -> Bool { sid == 13 && cid == 2 }
 
     private mutating func step(_ number: Int64, _ detail: String, into findings: inout [Finding]) {
         steps.append(number)
@@ -129,7 +133,7 @@ public struct NIMSessionTracker: Sendable {
             }
         case .connecting, .loggingIn:
             let link = request.sid == 1 && (request.cid == 5 || request.cid == 6)
-            if !request.isLogin, !link, !reportedBeforeLogin {
+            if !request.isLogin, !Self.isChatroomLogin(request.sid, request.cid), !link, !reportedBeforeLogin {
                 reportedBeforeLogin = true
                 findings.append(NIMRules.beforeLogin.finding("\(summary) before the login succeeded"))
             }
@@ -144,6 +148,10 @@ public struct NIMSessionTracker: Sendable {
             self.account = account ?? self.account
             if phase == .connecting { phase = .loggingIn }
             step(4, "login 2_3", into: &findings)
+        }
+        if Self.isChatroomLogin(request.sid, request.cid), phase == .connecting {
+            phase = .loggingIn
+            step(4, "chat-room login 13_2", into: &findings)
         }
         if request.sid == Int64(NIMCommands.sync.sid), request.cid == Int64(NIMCommands.sync.cid) { step(7, "sync 5_1", into: &findings) }
         if request.isHeartbeat {
@@ -178,6 +186,17 @@ public struct NIMSessionTracker: Sendable {
                     phase = .loginFailed(code: response.code)
                     if let account { endedAccounts[account] = "login failure \(response.code)" }
                 }
+            }
+        }
+        // A chat-room link (nim.md §3.4 item 6) logs in with 13_2; whether it sends heartbeats
+        // is not in the reference, so none is required there.
+        if Self.isChatroomLogin(response.sid, response.cid), matched != nil, phase == .loggingIn {
+            if response.isSuccess {
+                phase = .loggedIn
+                step(5, "chat-room code \(response.code)", into: &findings)
+            } else {
+                step(6, "chat-room code \(response.code)", into: &findings)
+                if NIMWebCodes.endsLogin(response.code) { phase = .loginFailed(code: response.code) }
             }
         }
         if response.sid == Int64(NIMCommands.sync.sid), response.cid == Int64(NIMCommands.sync.cid), matched != nil {
