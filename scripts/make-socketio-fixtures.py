@@ -551,6 +551,31 @@ jm_fixture("sync-event-ack", "sync_event_ack with its key", "sync_event_ack", {"
 jm_fixture("sync-check", "sync_check with the keys", "sync_check", {"sync_key": 0, "sync_type": 0, "sync_event_key": 0, "msg_receipt_key": 0, "rid": 113}, "send", "request")
 jm_fixture("receipt-report", "receipt_report of read messages", "receipt_report", {"sessions": [{"msg_ids": [5001], "type": 3, "username": "bob"}], "rid": 114}, "send", "reply")
 jm_fixture("group-members-response", "get_group_members answered", "get_group_members", {"rid": 115, "code": 0, "member_list": [{"username": "bob", "flag": 1}]}, "receive", "response")
+# Chat rooms (2.5.0; jmessage.md §3 event list, 847xxx/851xxx codes in §1.1). The payload fields
+# are not in the reference (the table requires none): these carry the room id as the SDK's
+# 2.5.0 API names it (`id`); only names, direction, rid and code are checked.
+ROOM = 10500
+jm_fixture("room-list", "room_list: the app's chat rooms", "room_list", {"start": 0, "limit": 20, "appkey": CINIT["appkey"], "rid": 120}, "send", "request")
+jm_fixture("room-list-self", "room_list_self: the rooms the user is in", "room_list_self", {"rid": 121}, "send", "request")
+jm_fixture("join-room", "join_room", "join_room", {"id": ROOM, "rid": 122}, "send", "request")
+jm_fixture("join-room-response", "join_room OK", "join_room", {"rid": 122, "code": 0, "message": "success"}, "receive", "response")
+jm_fixture("join-room-851003", "join_room refused: already in the room (851003)", "join_room", {"rid": 122, "code": 851003, "message": "member has in the chatroom"},
+           "receive", "response", source="jmessage.md §1.1")
+jm_fixture("room-info", "room_info", "room_info", {"id": ROOM, "rid": 123}, "send", "request")
+jm_fixture("room-info-response", "room_info answered", "room_info", {"rid": 123, "code": 0, "info": {"id": ROOM, "name": "lobby", "total_member_count": 2}},
+           "receive", "response")
+jm_fixture("send-room-msg", "send_room_msg with a text content", "send_room_msg",
+           {"target_rid": ROOM, "content": dict(CONTENT, target_type="chatroom", target_id=str(ROOM), target_name="lobby"), "rid": 124}, "send", "request")
+jm_fixture("send-room-msg-response", "send_room_msg OK with msg_id", "send_room_msg", {"rid": 124, "code": 0, "msg_id": 7001, "ctime_ms": 1507882404000},
+           "receive", "response")
+jm_fixture("send-room-msg-847001", "send_room_msg refused: not in the room (847001)", "send_room_msg", {"rid": 125, "code": 847001, "message": "user not in chatroom"},
+           "receive", "response", source="jmessage.md §1.1")
+jm_fixture("room-msg-sync", "room_msg_sync push", "room_msg_sync",
+           {"messages": [{"room_id": ROOM, "msg_id": 7002, "from_uid": 77, "ctime_ms": 1507882405000, "content": dict(CONTENT, target_type="chatroom", target_id=str(ROOM), from_id="bob")}]},
+           "receive", "push")
+jm_fixture("room-msg-sync-his", "room_msg_sync_his push (history on entering)", "room_msg_sync_his", {"messages": []}, "receive", "push")
+jm_fixture("exit-room", "exit_room", "exit_room", {"id": ROOM, "rid": 126}, "send", "request")
+jm_fixture("exit-room-response", "exit_room OK", "exit_room", {"rid": 126, "code": 0}, "receive", "response")
 jm_fixture("trans-msg-rec", "trans_msg_rec push", "trans_msg_rec", {"type": 3, "from_username": "bob", "cmd": "typing"}, "receive", "push")
 
 def jm_bad(name, description, event, payload, direction, rule, needle, secret=None, text=None, source=JM):
@@ -585,6 +610,8 @@ fixture("jmessage", "event", "bad-socketio-ack", "malformed JMessage: a socket.i
         expect=err("JM.TRANSPORT-PACKET", 1), source=JM)
 jm_bad("bad-event-type-unknown", "an event_type the Web table lacks (86, an iOS-only number)", "event_notification",
        {"event_id": 9004, "event_type": 86, "from_uid": 0, "gid": 10001}, "receive", "JM.EVENT-TYPE-UNKNOWN", '"event_type"', source="jmessage.md §2.3, §2.1")
+jm_bad("bad-room-msg-sync-direction", "room_msg_sync from the client", "room_msg_sync", {"messages": [], "rid": 127}, "send", "JM.WRONG-DIRECTION", None)
+jm_bad("bad-room-response-no-rid", "a send_room_msg response without rid", "send_room_msg", {"code": 847001}, "receive", "JM.RID-MISSING", None)
 jm_bad("bad-msg-sync-content", "a msg_sync message without content", "msg_sync", {"messages": [{"msg_id": 1}]}, "receive", "JM.FIELD-MISSING", '"messages"')
 
 # ---- signatures
@@ -659,6 +686,15 @@ jm_session("after-forced-logout", "a request after event_type 1", START + [
            [{"rule": "JM.AFTER-FORCED-LOGOUT"}])
 jm_session("event-not-acknowledged", "event_type 1 without the client's reply", START + [
     jev(2, "receive", jm_text("event_notification", {"event_id": 9002, "event_type": 1, "from_uid": 0, "gid": 0}))], 10, [{"rule": "JM.EVENT-NOT-ACKNOWLEDGED"}])
+jm_session("room", "join a chat room, send, receive, leave", START + [
+    jev(1, "send", jm_text("join_room", {"id": 10500, "rid": 160})), jev(1.05, "receive", jm_text("ack", {"rid": 160})),
+    jev(1.1, "receive", jm_text("join_room", {"rid": 160, "code": 0})),
+    jev(1.2, "receive", jm_text("room_msg_sync_his", {"messages": []})),
+    jev(2, "send", jm_text("send_room_msg", {"target_rid": 10500, "content": {"version": 1, "msg_type": "text", "msg_body": {"text": "hi"}}, "rid": 161})),
+    jev(2.05, "receive", jm_text("ack", {"rid": 161})), jev(2.1, "receive", jm_text("send_room_msg", {"rid": 161, "code": 0, "msg_id": 7003})),
+    jev(3, "receive", jm_text("room_msg_sync", {"messages": [{"room_id": 10500, "msg_id": 7004}]})),
+    jev(4, "send", jm_text("exit_room", {"id": 10500, "rid": 162})), jev(4.05, "receive", jm_text("ack", {"rid": 162})),
+    jev(4.1, "receive", jm_text("exit_room", {"rid": 162, "code": 0}))], 5)
 jm_session("ping-unanswered", "a ping without pong within pingTimeout", START + [jev(20, "send", "2")], 90, [{"rule": "EIO.PING-UNANSWERED"}])
 
 # ------------------------------------------------------------------ write
