@@ -217,6 +217,7 @@ def build(c, index):
     c_inflate = zlib.decompressobj(wbits=-max(deflate.client_bits, 9)) if deflate else None
     server = b""
     decoded = []
+    frames = []  # the frames the peer accepts, as on the wire after unmasking (not inflated)
     partial = None  # (opcode, payload, compressed)
     closed = False
     for i, (_, _, f) in enumerate(spans):
@@ -224,6 +225,7 @@ def build(c, index):
             break
         if closed:
             break
+        frames.append({"opcode": f.opcode, "fin": f.fin, "rsv": f.rsv, "payload_hex": f.payload.hex()})
         if f.opcode in (PING, PONG):
             decoded.append({"type": "ping" if f.opcode == PING else "pong", "payload_hex": f.payload.hex()})
             if f.opcode == PING:
@@ -272,7 +274,7 @@ def build(c, index):
         "dialect": "websocket",
         "layer": c["layer"],
         "input": inp,
-        "decoded": {"messages": decoded, "close_code": close_code},
+        "decoded": {"messages": decoded, "close_code": close_code, "frames": frames},
         "expect": [{"rule": r, "offset": o} for r, o, _ in findings] or "ok",
         # Only the oracles that agreed; a documented deviation is not an agreement.
         "verified_by": [o for o in ("wsproto 1.3.2", "websockets 17.4") if o.split()[0] not in c["disagree"]],
@@ -281,7 +283,18 @@ def build(c, index):
     if c["notes"]:
         fixture["notes"] = c["notes"]
     if c["disagree"]:
-        fixture["known_disagreements"] = c["disagree"]
+        # Each entry names the oracle's own verdict: the close code it sends (None: it accepts)
+        # and how many frames it accepts ("all": every frame up to a close; "+N": N more than
+        # the fixture lists), so that the cross-check excuses that difference and no other.
+        everything = next((i + 1 for i, (_, _, f) in enumerate(spans) if f.opcode == CLOSE), len(spans))
+        known = {}
+        for oracle, (code, accepted, reason) in sorted(c["disagree"].items()):
+            if accepted == "all":
+                accepted = everything
+            elif isinstance(accepted, str):
+                accepted = len(frames) + int(accepted)
+            known[oracle] = {"close_code": code, "frames": accepted, "reason": reason}
+        fixture["known_disagreements"] = known
     return fixture
 
 
@@ -395,7 +408,11 @@ bad = kosme + b"\xed\xa0\x80" + text("edited")
 case("6.3.1", "Autobahn 6.3.1: invalid UTF-8 (a surrogate) in one fragment", [Frame(TEXT, bad)], expect=[("WS.INVALID-UTF8", 0, "utf8")])
 case("6.3.2", "Autobahn 6.3.2: the same invalid UTF-8 in 1-byte fragments",
      [Frame(TEXT if i == 0 else CONT, bad[i:i + 1], fin=i == len(bad) - 1) for i in range(len(bad))],
-     expect=[("WS.INVALID-UTF8", len(kosme) + 1, "utf8")])
+     expect=[("WS.INVALID-UTF8", len(kosme) + 1, "utf8")],
+     disagree={oracle: (1007, "+1", f"{oracle} checks UTF-8 with CPython's incremental decoder (codecs.getincrementaldecoder), which "
+                                     "reports the surrogate prefix `ed a0` only when the third byte arrives: it fails one frame "
+                                     "later than the first byte that makes the text invalid, with the same 1007.")
+               for oracle in ("wsproto", "websockets")})
 case("6.4.1", "Autobahn 6.4.1: fail fast: 3 fragments, the second invalid (f4 90 80 80)",
      [Frame(TEXT, kosme, fin=False), Frame(CONT, b"\xf4\x90\x80\x80", fin=False), Frame(CONT, text("edited"))],
      expect=[("WS.INVALID-UTF8", 1, "utf8")])
@@ -467,7 +484,7 @@ case("7.1.3", "Autobahn 7.1.3: close, then ping", [Frame(CLOSE, close1000), Fram
 case("7.1.4", "Autobahn 7.1.4: close, then text", [Frame(CLOSE, close1000), Frame(TEXT, text("Hello World!"))], expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")])
 case("7.1.5", "Autobahn 7.1.5: text fragment, close, then the continuation",
      [Frame(TEXT, f1, fin=False), Frame(CLOSE, close1000), Frame(CONT, f2)], expect=[("WS.FRAME-AFTER-CLOSE", 2, "start")],
-     disagree={"websockets": "websockets 17.4 fails a close received inside a fragmented message with 1002 ('incomplete fragmented message'); RFC 6455 §5.4 allows control frames between fragments, and Autobahn 7.1.5 expects a clean close."})
+     disagree={"websockets": (1002, 1, "websockets 17.4 fails a close received inside a fragmented message with 1002 ('incomplete fragmented message'); RFC 6455 §5.4 allows control frames between fragments, and Autobahn 7.1.5 expects a clean close.")})
 case("7.1.6", "Autobahn 7.1.6 (scaled): 8 KiB text, close, then ping",
      [Frame(TEXT, b"BAsd7&jh23" * 819 + b"BA"), Frame(CLOSE, close1000), Frame(PING, text("Hello World!"))],
      expect=[("WS.FRAME-AFTER-CLOSE", 2, "start")], notes="Autobahn sends 256 KiB; scaled down to keep the fixture small.")
@@ -522,32 +539,32 @@ for n, size in enumerate([0, 16, 64, 256, 1024, 4096], 1):
 # Limits (IMWire): the issue's bad inputs, with explicit caps.
 case("imwire.limits.frame-2-63", "A binary frame announcing 2^63 bytes (64-bit length with the top bit set)",
      [Frame(BINARY, b"", length_form=64, length_value=1 << 63)], expect=[("WS.LENGTH-HIGH-BIT-SET", 0, "len8")], source="swift-nio CVE-2026-43678 regression vector",
-     disagree={"websockets": "websockets 17.4 answers 1009 (PayloadTooBig from its size check) where RFC 6455 §5.2 makes the length invalid (1002, as wsproto)."})
+     disagree={"websockets": (1009, 0, "websockets 17.4 answers 1009 (PayloadTooBig from its size check) where RFC 6455 §5.2 makes the length invalid (1002, as wsproto).")})
 case("imwire.limits.too-many-fragments", "10,000 one-byte fragments under Limits.maxFragments = 1000",
      [Frame(BINARY, b"\x00", fin=False)] + [Frame(CONT, b"\x01", fin=False) for _ in range(9998)] + [Frame(CONT, b"\x02")],
      limits={"max_fragments": 1000}, expect=[("WS.TOO-MANY-FRAGMENTS", 1000, "start")], source="issue #4 bad inputs",
      notes="Neither oracle has a fragment-count limit, so no independent implementation confirms this verdict; it rests on Limits.maxFragments and the generator's construction.",
-     disagree={"wsproto": "wsproto 1.3.2 has no fragment-count limit and accepts the message.",
-               "websockets": "websockets 17.4 has no fragment-count limit and accepts the message."})
+     disagree={"wsproto": (None, "all", "wsproto 1.3.2 has no fragment-count limit and accepts the message."),
+               "websockets": (None, "all", "websockets 17.4 has no fragment-count limit and accepts the message.")})
 case("imwire.limits.message-too-large", "A 2,000-byte text message under Limits.maxMessageSize = 1024", [Frame(TEXT, pattern(2000))],
      limits={"max_message_size": 1024}, expect=[("WS.MESSAGE-TOO-LARGE", 0, "start")], source="issue #4 bad inputs",
-     disagree={"wsproto": "wsproto 1.3.2 has no message-size limit and accepts the message."})
+     disagree={"wsproto": (None, "all", "wsproto 1.3.2 has no message-size limit and accepts the message.")})
 case("imwire.limits.frame-too-large", "A 2,000-byte binary frame under Limits.maxFrameSize = 1024", [Frame(BINARY, pattern(2000))],
      limits={"max_frame_size": 1024}, expect=[("WS.FRAME-TOO-LARGE", 0, "len")], source="issue #4 bad inputs",
-     disagree={"wsproto": "wsproto 1.3.2 has no frame-size limit and accepts the frame."})
+     disagree={"wsproto": (None, "all", "wsproto 1.3.2 has no frame-size limit and accepts the frame.")})
 case("imwire.frame.unmasked-client", "A client text frame without a mask", [Frame(TEXT, hello, mask=False)],
      expect=[("WS.CLIENT-FRAME-UNMASKED", 0, "len")], source="RFC 6455 §5.1")
 case("imwire.frame.length-16-not-minimal", "Length 5 written in the 16-bit form", [Frame(TEXT, text("Hello"), length_form=16)],
      expect=[("WS.LENGTH-NOT-MINIMAL", 0, "len")], source="RFC 6455 §5.2",
-     disagree={"websockets": "websockets 17.4 does not check minimal length encoding."})
+     disagree={"websockets": (None, "all", "websockets 17.4 does not check minimal length encoding (RFC 6455 §5.2) and accepts the frame.")})
 case("imwire.frame.length-64-not-minimal", "Length 200 written in the 64-bit form", [Frame(BINARY, pattern(200), length_form=64)],
      expect=[("WS.LENGTH-NOT-MINIMAL", 0, "len")], source="RFC 6455 §5.2",
-     disagree={"websockets": "websockets 17.4 does not check minimal length encoding."})
+     disagree={"websockets": (None, "all", "websockets 17.4 does not check minimal length encoding (RFC 6455 §5.2) and accepts the frame.")})
 case("imwire.frame.text-ends-mid-codepoint", "Text in 2 fragments ending inside a 3-byte code point",
      [Frame(TEXT, b"\xe2\x82", fin=False), Frame(CONT, b"")], expect=[("WS.INVALID-UTF8", 1, "end")], source="RFC 6455 §8.1")
 case("imwire.frame.close-after-fragment-then-text", "Close inside a fragmented message, nothing after",
      [Frame(TEXT, f1, fin=False), Frame(CLOSE, close1000)], source="RFC 6455 §5.4, §5.5.1",
-     disagree={"websockets": "websockets 17.4 fails a close received inside a fragmented message with 1002; RFC 6455 §5.4 allows control frames between fragments."})
+     disagree={"websockets": (1002, 1, "websockets 17.4 fails a close received inside a fragmented message with 1002; RFC 6455 §5.4 allows control frames between fragments.")})
 
 # Categories 12 and 13: compression (layer "message"), scaled: 5 messages per case instead of 1000.
 def lcg_bytes(n, seed):
@@ -636,25 +653,25 @@ case("imwire.pmd.rsv1-on-ping", "RSV1 set on a ping", [Frame(PING, text("x"), rs
      expect=[("PMD.RSV1-ON-CONTROL", 0, "start")], source="RFC 7692 §6.1")
 case("imwire.pmd.corrupt", "A compressed message with a reserved block type (BTYPE=11)", [Frame(BINARY, b"\xff\xff\xff", rsv=4)],
      deflate=pmd, layer="message", expect=[("ZLIB.CORRUPT-DATA", 0, "start")], source="RFC 1951 §3.2.3",
-     disagree={"websockets": "websockets 17.4 answers corrupt deflate data with 1002 (ProtocolError) where wsproto and IMWire send 1007."})
+     disagree={"websockets": (1002, "+0", "websockets 17.4 answers corrupt deflate data with 1002 (ProtocolError) where wsproto and IMWire send 1007.")})
 two = compressed_frames([(TEXT, text("Hello")), (TEXT, text("Hello"))], pmd)
 case("imwire.pmd.context-taken-over-against-no-context-takeover",
      "The second message refers back into the first although client_no_context_takeover was negotiated",
      two, deflate="permessage-deflate; client_no_context_takeover", layer="message",
      expect=[("ZLIB.CORRUPT-DATA", 2 if len(two) > 2 else 1, "start")], source="RFC 7692 §7.1.1.2",
-     disagree={"websockets": "websockets 17.4 answers corrupt deflate data with 1002 (ProtocolError) where wsproto and IMWire send 1007."})
+     disagree={"websockets": (1002, "+0", "websockets 17.4 answers corrupt deflate data with 1002 (ProtocolError) where wsproto and IMWire send 1007.")})
 zeros = zlib.compressobj(9, zlib.DEFLATED, -15)
 bomb = zeros.compress(b"\x00" * (1 << 20)) + zeros.flush(zlib.Z_SYNC_FLUSH)
 bomb = bomb[:-4]
 case("imwire.pmd.bomb", f"A {len(bomb)}-byte compressed message inflating to 1 MiB under Limits.maxMessageSize = 64 KiB",
      [Frame(BINARY, bomb, rsv=4)], deflate=pmd, layer="message", limits={"max_message_size": 65536},
      expect=[("WS.MESSAGE-TOO-LARGE", 0, "start")], source="issue #4 bad inputs",
-     disagree={"wsproto": "wsproto 1.3.2 has no decompressed-size limit and inflates the whole message."})
+     disagree={"wsproto": (None, "all", "wsproto 1.3.2 has no decompressed-size limit and inflates the whole message.")})
 case("imwire.pmd.bomb-ratio", f"The same {len(bomb)}-byte bomb under Limits.maxExpansionRatio = 100",
      [Frame(BINARY, bomb, rsv=4)], deflate=pmd, layer="message", limits={"max_expansion_ratio": 100},
      expect=[("ZLIB.EXPANSION-RATIO", 0, "start")], source="issue #4 bad inputs",
      notes="Neither oracle limits the expansion ratio, so no independent implementation confirms this verdict; it rests on Limits.maxExpansionRatio and the generator's construction.",
-     disagree={"wsproto": "wsproto 1.3.2 has no decompression limit.", "websockets": "websockets 17.4 limits size (max_size), not ratio."})
+     disagree={"wsproto": (None, "all", "wsproto 1.3.2 has no decompression limit."), "websockets": (None, "all", "websockets 17.4 limits size (max_size), not ratio.")})
 case("imwire.pmd.rsv1-without-negotiation", "A compressed-looking text frame with RSV1 when permessage-deflate was not negotiated",
      [Frame(TEXT, hello_c, rsv=4)], layer="message", expect=[("WS.RSV-WITHOUT-EXTENSION", 0, "start"), ("WS.INVALID-UTF8", 0, "utf8")],
      source="RFC 6455 §5.2", notes="The payload is then read as plain text, which is not UTF-8: a second finding.")
@@ -756,14 +773,28 @@ def write_handshake_fixtures():
                    "expect": findings or "ok", "verified_by": ["wsproto 1.3.2", "websockets 17.4"], "source": "RFC 6455 §4, RFC 7692 §7"}
         if name in ("client-window-unrequested", "server-window-too-large", "bad-key"):
             fixture["verified_by"] = ["websockets 17.4"]
+        # Each entry names the oracle's own verdict (`accepts`), so that the cross-check excuses
+        # that difference and no other.
         if name in ("client-window-unrequested", "server-window-too-large"):
-            fixture["known_disagreements"] = {"wsproto": "wsproto 1.3.2's client takes the response's window parameters as given (PerMessageDeflate.finalize) without checking them against its offer (RFC 7692 §7.1.2)."}
+            fixture["known_disagreements"] = {"wsproto": {"accepts": True, "reason": "wsproto 1.3.2's client takes the response's window parameters as given (PerMessageDeflate.finalize) without checking them against its offer (RFC 7692 §7.1.2)."}}
         if name == "bad-key":
-            fixture["known_disagreements"] = {"wsproto": "wsproto 1.3.2 does not check that Sec-WebSocket-Key decodes to 16 bytes (RFC 6455 §4.2.1 (4)) and upgrades."}
+            fixture["known_disagreements"] = {"wsproto": {"accepts": True, "reason": "wsproto 1.3.2 does not check that Sec-WebSocket-Key decodes to 16 bytes (RFC 6455 §4.2.1 (4)) and upgrades."}}
         with open(os.path.join(out_dir, name + ".json"), "w") as fh:
             json.dump(fixture, fh, indent=2, ensure_ascii=False)
             fh.write("\n")
     return len(cases)
+
+
+def dump_stream_fixture(fixture):
+    """The fixture as JSON (indent 1), with `decoded.frames` written one frame a line: some
+    cases have thousands of frames, and a frame spread over six lines would triple the file."""
+    frames = fixture["decoded"]["frames"]
+    marker = "@@FRAMES@@"
+    fixture = dict(fixture, decoded=dict(fixture["decoded"], frames=marker))
+    text = json.dumps(fixture, indent=1, ensure_ascii=False)
+    lines = ",\n".join("   " + json.dumps(f, ensure_ascii=False) for f in frames)
+    text = text.replace(json.dumps(marker), "[\n" + lines + "\n  ]" if frames else "[]")
+    return text + "\n"
 
 
 def main():
@@ -776,8 +807,7 @@ def main():
         os.makedirs(directory, exist_ok=True)
         name = ("autobahn-" if not c["id"].startswith("imwire") else "") + c["id"].replace("imwire.", "") + ".json"
         with open(os.path.join(directory, name), "w") as fh:
-            json.dump(fixture, fh, indent=1, ensure_ascii=False)
-            fh.write("\n")
+            fh.write(dump_stream_fixture(fixture))
         counts[c["layer"]] = counts.get(c["layer"], 0) + 1
     counts["handshake"] = write_handshake_fixtures()
     print("wrote", ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())), f"(total {sum(counts.values())})")
