@@ -7,7 +7,14 @@ speak EIO=3 / protocol 4, i.e. the JS socket.io 2.x the JMessage SDK bundles). F
 fixtures their packet type, namespace, id, attachment count and data must equal the fixture's
 `decoded`, and python-socketio's encoder must give the fixture's text back (except a namespace
 without data, which python-socketio writes without the comma socket.io-parser adds: counted as a
-documented deviation). Malformed fixtures are counted by whether the oracle rejects them too.
+documented deviation).
+
+Malformed fixtures are compared too. Those malformed above socket.io (a JM.* or NIM.* rule: the
+transport is well-formed) must be accepted by the oracle and read as the packet the text spells.
+Those malformed at the transport (EIO.*, SIO.*) are where the oracles, lenient parsers that
+validate little, and IMWire part: which of them each oracle accepts, with what it reads, and
+which it rejects, with the exception, is pinned in TRANSPORT_VERDICTS, so a change on either
+side (a new fixture, another oracle release, a fixture that changed) is a disagreement.
 
 socket.io 0.9 (NIM): no maintained parser exists. The fixtures are decoded by the packet module
 of gevent-socketio 0.3.6 (2014, Python 2; two Python 2 spellings are rewritten when it is
@@ -19,7 +26,7 @@ id, ack, endpoint and data.
 Run from the repository root: python3 Tests/CrossCheck/socketio.py. Installs what it needs in
 Tests/CrossCheck/.venv-socketio; exits non-zero on any disagreement.
 """
-import glob, importlib.util, json, os, subprocess, sys, tarfile, tempfile
+import glob, importlib.util, json, os, re, subprocess, sys, tarfile, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VENV = os.path.join(ROOT, "Tests", "CrossCheck", ".venv-socketio")
@@ -74,8 +81,66 @@ def framed_splitter(path):
     return namespace["_yield_text_from_framed_data"]
 
 PROBLEMS = []
-STATS = {"eio_clean": 0, "eio_bad_rejected": 0, "eio_bad_accepted": 0, "encode_same": 0, "encode_deviation": 0,
-         "v09_clean": 0, "v09_framed": 0, "v09_bad_rejected": 0, "v09_bad_accepted": 0}
+STATS = {"eio_clean": 0, "eio_bad_dialect": 0, "eio_bad_rejected": 0, "eio_bad_accepted": 0, "encode_same": 0, "encode_deviation": 0,
+         "v09_clean": 0, "v09_framed": 0, "v09_bad_dialect": 0, "v09_bad_rejected": 0, "v09_bad_accepted": 0}
+
+# What the oracles do with the transport-level malformed fixtures: ("accepts", what they read) or
+# ("rejects", the exception's class), and why they differ from IMWire, which reports each one.
+# python-engineio 3.14.2 / python-socketio 4.6.1 (engine.io 3, socket.io 4):
+TRANSPORT_VERDICTS = {
+    "jmessage/engineio/bad-ack-no-id": ("accepts", 'eio 4 / sio 3 nsp None id None data [1]', "an ACK without id: no id check"),
+    "jmessage/engineio/bad-attachments": ("accepts", 'eio 4 / sio 5 nsp None id None data ["x"]', "the attachment count is not matched with placeholders"),
+    "jmessage/engineio/bad-attachments-count": ("rejects", "JSONDecodeError", "'x' is read as the start of the JSON data"),
+    "jmessage/engineio/bad-base64": ("accepts", "eio 4 binary b''", "Python's b64decode drops the non-alphabet characters"),
+    "jmessage/engineio/bad-binary-type": ("accepts", "eio 9 binary b'\\x01'", "no range check of the type byte"),
+    "jmessage/engineio/bad-close-data": ("accepts", 'eio 1 data "bye"', "data after close is kept"),
+    "jmessage/engineio/bad-connect-data": ("accepts", 'eio 4 / sio 0 nsp None id None data {"token": 1}', "CONNECT data (protocol 5 auth) is parsed for any type"),
+    "jmessage/engineio/bad-empty": ("accepts", "eio 6 data null", "an empty string decodes as noop"),
+    "jmessage/engineio/bad-event-empty": ("accepts", "eio 4 / sio 2 nsp None id None data []", "no event-name check"),
+    "jmessage/engineio/bad-event-name": ("accepts", "eio 4 / sio 2 nsp None id None data [1, 2]", "no event-name check"),
+    "jmessage/engineio/bad-event-object": ("accepts", 'eio 4 / sio 2 nsp None id None data {"a": 1}', "EVENT data is not required to be an array"),
+    "jmessage/engineio/bad-id-overflow": ("accepts", 'eio 4 / sio 2 nsp None id 99999999999999999 data ["e"]', "Python ints have no 2^53 limit"),
+    "jmessage/engineio/bad-json": ("rejects", "JSONDecodeError", "truncated JSON"),
+    "jmessage/engineio/bad-namespace-comma": ("accepts", "eio 4 / sio 0 nsp /chat id None data null", "the namespace ends at the comma or the end"),
+    "jmessage/engineio/bad-open-json": ("accepts", 'eio 0 data "not json"', "open data that is not JSON is kept as text"),
+    "jmessage/engineio/bad-open-sid": ("accepts", 'eio 0 data {"sid": 1}', "the open handshake is not validated"),
+    "jmessage/engineio/bad-sio-type": ("accepts", "eio 4 / sio 9 nsp None id None data null", "no range check of the socket.io type"),
+    "jmessage/engineio/bad-type-7": ("accepts", "eio 7 data null", "no range check of the engine.io type"),
+    "jmessage/engineio/bad-type-letter": ("accepts", "eio 72 data null", "the type is ord(char) - 48, unchecked"),
+    "jmessage/engineio/bad-utf8": ("rejects", "UnicodeDecodeError", "a text frame must be UTF-8"),
+    # gevent-socketio 0.3.6 packet module and socketIO-client 0.5.7.4 framing (socket.io 0.9):
+    "nim/socketio/bad-ack-args": ("accepts", '[{"ackId": 1, "args": {}, "endpoint": "", "type": "ack"}]', "ack args are not required to be an array"),
+    "nim/socketio/bad-ack-id": ("rejects", "ValueError", "int('x')"),
+    "nim/socketio/bad-error-reason": ("rejects", "KeyError", "reason 5 is not in its table"),
+    "nim/socketio/bad-event-args": ("accepts", '[{"args": {}, "endpoint": "", "name": "e", "type": "event"}]', "event args are not required to be an array"),
+    "nim/socketio/bad-event-array": ("rejects", "TypeError", "the event JSON is indexed by 'name'"),
+    "nim/socketio/bad-event-no-name": ("rejects", "KeyError", "no 'name'"),
+    "nim/socketio/bad-framing-length": ("rejects", "ValueError", "the splitter yields no packet"),
+    "nim/socketio/bad-heartbeat-data": ("accepts", '[{"endpoint": "", "type": "heartbeat"}]', "heartbeat data is dropped"),
+    "nim/socketio/bad-id": ("rejects", "ValueError", "int('a')"),
+    "nim/socketio/bad-id-overflow": ("accepts", '[{"ack": true, "data": "x", "endpoint": "", "id": 99999999999999999, "type": "message"}]',
+                                     "Python ints have no 2^53 limit"),
+    "nim/socketio/bad-json": ("rejects", "JSONDecodeError", "json data that is not JSON"),
+    "nim/socketio/bad-no-colon": ("rejects", "IndexError", "no ':' to split at"),
+    "nim/socketio/bad-type-9": ("rejects", "Exception", "unknown message type"),
+    "nim/socketio/bad-type-letters": ("rejects", "ValueError", "int('x1')"),
+    "nim/socketio/bad-utf8": ("rejects", "UnicodeDecodeError", "a text frame must be UTF-8"),
+}
+OBSERVED = {}
+
+def fixture_name(path):
+    return os.path.splitext(os.path.relpath(path, os.path.join(ROOT, "Fixtures")) if os.path.isabs(path) else path[len("Fixtures/"):])[0]
+
+def dialect_level(body):
+    """Malformed above socket.io: every expected rule is the dialect's own."""
+    return all(item["rule"].startswith(("JM.", "NIM.")) for item in body["expect"])
+
+def eio_reading(packet, sio):
+    if packet.binary:
+        return "eio %d binary %r" % (packet.packet_type, packet.data)
+    if sio is None:
+        return "eio %d data %s" % (packet.packet_type, json.dumps(packet.data))
+    return "eio %d / sio %d nsp %s id %s data %s" % (packet.packet_type, sio.packet_type, sio.namespace, sio.id, json.dumps(sio.data))
 SIO_TYPES = ["CONNECT", "DISCONNECT", "EVENT", "ACK", "ERROR", "BINARY_EVENT", "BINARY_ACK"]
 EIO_TYPES = ["open", "close", "ping", "pong", "message", "upgrade", "noop"]
 
@@ -105,11 +170,25 @@ def check_engineio():
         except Exception as error:  # the oracle rejects it
             if clean:
                 PROBLEMS.append("%s: python-engineio/socketio reject a clean fixture: %s" % (path, error))
+            elif dialect_level(body):
+                PROBLEMS.append("%s: python-engineio/socketio reject a fixture malformed only above socket.io: %s" % (path, error))
             else:
                 STATS["eio_bad_rejected"] += 1
+                OBSERVED[fixture_name(path)] = ("rejects", type(error).__name__)
+            continue
+        if not clean and dialect_level(body):
+            # The text is 4<socket.io type>[id]<JSON> by construction: the oracle must read that.
+            spelled = re.match(r"^4(\d)(\d*)([\s\S]*)$", body["text"])
+            want = (4, int(spelled.group(1)), None, int(spelled.group(2)) if spelled.group(2) else None, json.loads(spelled.group(3)))
+            got = (packet.packet_type, sio.packet_type if sio else None, sio.namespace if sio else None, sio.id if sio else None,
+                   sio.data if sio else None)
+            if got != want:
+                PROBLEMS.append("%s: python-socketio reads %s, the text spells %s" % (path, got, want))
+            STATS["eio_bad_dialect"] += 1
             continue
         if not clean:
             STATS["eio_bad_accepted"] += 1
+            OBSERVED[fixture_name(path)] = ("accepts", eio_reading(packet, sio))
             continue
         decoded = body["decoded"]
         expected_eio = decoded["engineio"]
@@ -161,6 +240,8 @@ def check_v09(packet_module, split):
     for path, body in fixtures("nim/packet/*.json"):
         if body["expect"] == "ok":
             cases.append((path, body, [item["socketio"] for item in body["decoded"]]))
+        elif dialect_level(body):
+            cases.append((path, body, [v09_spelled(body["text"])]))
     for path, body, expected in cases:
         data = raw_input(body)
         clean = body["expect"] == "ok"
@@ -174,11 +255,15 @@ def check_v09(packet_module, split):
         except Exception as error:
             if clean:
                 PROBLEMS.append("%s: gevent-socketio rejects a clean packet: %s" % (path, error))
+            elif dialect_level(body):
+                PROBLEMS.append("%s: gevent-socketio rejects a packet malformed only above socket.io: %s" % (path, error))
             else:
                 STATS["v09_bad_rejected"] += 1
+                OBSERVED[fixture_name(path)] = ("rejects", type(error).__name__)
             continue
-        if not clean:
+        if not clean and not dialect_level(body):
             STATS["v09_bad_accepted"] += 1
+            OBSERVED[fixture_name(path)] = ("accepts", json.dumps(got, sort_keys=True))
             continue
         for one, want in zip(got, expected):
             mapped = {"type": one["type"]}
@@ -195,11 +280,33 @@ def check_v09(packet_module, split):
                 PROBLEMS.append("%s: gevent-socketio %s, fixture %s" % (path, mapped, want))
         if len(got) != len(expected):
             PROBLEMS.append("%s: %d packets, fixture %d" % (path, len(got), len(expected)))
-        STATS["v09_clean"] += 1
+        STATS["v09_clean" if clean else "v09_bad_dialect"] += 1
+
+def v09_spelled(text):
+    """The 0.9 packet a dialect-level malformed NIM fixture's text spells (type:id:endpoint:data)."""
+    m = re.match(r"^(\d):(\d*)(\+?):([^:]*):([\s\S]*)$", text)
+    kind = ["disconnect", "connect", "heartbeat", "message", "json", "event", "ack", "error", "noop"][int(m.group(1))]
+    out = {"type": kind, "endpoint": m.group(4)}
+    if kind == "message": out["data"] = m.group(5)
+    if kind == "event":
+        value = json.loads(m.group(5)); out["name"] = value["name"]; out["args"] = value.get("args", [])
+    return out
+
+def compare_verdicts():
+    for name in sorted(set(TRANSPORT_VERDICTS) | set(OBSERVED)):
+        if name not in OBSERVED:
+            PROBLEMS.append("%s: a pinned oracle verdict without its malformed fixture" % name)
+        elif name not in TRANSPORT_VERDICTS:
+            PROBLEMS.append("%s: a malformed fixture without a pinned oracle verdict: the oracle %s %s" % ((name,) + OBSERVED[name]))
+        elif OBSERVED[name] != TRANSPORT_VERDICTS[name][:2]:
+            PROBLEMS.append("%s: the oracle %s %s, pinned %s %s" % ((name,) + OBSERVED[name] + TRANSPORT_VERDICTS[name][:2]))
+    accepted = sorted(name for name, (verdict, _) in OBSERVED.items() if verdict == "accepts")
+    print("malformed transport fixtures the oracles accept (%d): %s" % (len(accepted), " ".join(accepted)))
 
 check_engineio()
 packet_path, transports_path = legacy_sources()
 check_v09(load_gevent_packet(packet_path), framed_splitter(transports_path))
+compare_verdicts()
 for problem in PROBLEMS:
     print("DISAGREE", problem)
 summary = ", ".join("%s %d" % item for item in STATS.items())
