@@ -113,3 +113,44 @@ import Testing
         #expect(late.findings.map(\.ruleID.rawValue).sorted() == ["EIO.PING-LATE", "EIO.PING-UNANSWERED"])
     }
 }
+
+/// The socket.io 0.9 handshake body (`GET /socket.io/1/` → `sid:heartbeat:close:transports`,
+/// socket.io-spec 0.9 §Handshake): good bodies round-trip, bad ones give their rule at the field.
+@Suite struct SocketIO09HandshakeTests {
+    @Test(arguments: [
+        ("4d4f185e96a7b:15:25:websocket,xhr-polling", 15, 25, ["websocket", "xhr-polling"]),
+        ("abc:60:60:websocket", 60, 60, ["websocket"]),
+        ("abc:::websocket,flashsocket,htmlfile,xhr-polling,jsonp-polling", nil, nil,
+         ["websocket", "flashsocket", "htmlfile", "xhr-polling", "jsonp-polling"]),
+        ("abc:0:25:websocket", 0, 25, ["websocket"]),
+    ] as [(String, Int?, Int?, [String])])
+    func goodBodiesRoundTrip(text: String, heartbeat: Int?, close: Int?, transports: [String]) {
+        let (handshake, findings) = SocketIO09Handshake.decode(Array(text.utf8))
+        #expect(findings.isEmpty, "\(findings)")
+        #expect(handshake?.heartbeatTimeout == heartbeat && handshake?.closeTimeout == close && handshake?.transports == transports)
+        #expect(handshake?.encoded == text)
+        #expect(handshake?.json["transports"] == .array(transports.map(JSONValue.string)))
+    }
+
+    @Test(arguments: [
+        ("abc:15:25", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+        (":15:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+        ("abc:15:25:websocket:extra", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+        ("abc:1x:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 4, false),
+        ("abc:15:-1:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
+        ("abc:15:+2:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
+        ("abc:15:25:xhr-polling,jsonp-polling", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
+        ("abc:15:25:", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
+    ] as [(String, String, Int, Bool)])
+    func badBodiesGiveTheirRule(text: String, rule: String, offset: Int, stillParsed: Bool) {
+        let (handshake, findings) = SocketIO09Handshake.decode(Array(text.utf8))
+        #expect(findings.map(\.ruleID.rawValue) == [rule], "\(findings)")
+        #expect(findings.first?.offset == offset)
+        #expect((handshake != nil) == stillParsed)
+    }
+
+    @Test func invalidUTF8IsReportedAtItsByte() {
+        let (handshake, findings) = SocketIO09Handshake.decode(Array("abc:15:".utf8) + [0xff] + Array(":websocket".utf8))
+        #expect(handshake == nil && findings.map(\.ruleID.rawValue) == ["SIO.TEXT-NOT-UTF8"] && findings.first?.offset == 7)
+    }
+}
