@@ -390,23 +390,25 @@ for n, chunking in [(19, "whole"), (20, "frames")]:
          [Frame(TEXT, f1, fin=False), Frame(CONT, f2, fin=False), Frame(PING, text("pongme 1!")), Frame(CONT, f3, fin=False),
           Frame(PING, text("pongme 2!")), Frame(CONT, f4, fin=False), Frame(CONT, f5)], chunking=chunking)
 
-# Category 6: UTF-8
+# Category 6: UTF-8 (case6_1_1.py ... case6_4_4.py, and case6_x_x.py for 6.5-6.23)
 case("6.1.1", "Autobahn 6.1.1: empty text message", [Frame(TEXT)])
 case("6.1.2", "Autobahn 6.1.2: text in 3 empty fragments", [Frame(TEXT, fin=False), Frame(CONT, fin=False), Frame(CONT)])
 case("6.1.3", "Autobahn 6.1.3: text in 3 fragments, first and last empty",
      [Frame(TEXT, fin=False), Frame(CONT, text("middle frame payload"), fin=False), Frame(CONT)])
 hello_utf8 = text("Hello-µ@ßöäüàá-UTF-8!!")
 case("6.2.1", "Autobahn 6.2.1: valid UTF-8 in one fragment", [Frame(TEXT, hello_utf8)])
-chars = [text(ch) for ch in "Hello-µ@ßöäüàá-UTF-8!!"]
-case("6.2.2", "Autobahn 6.2.2: valid UTF-8 fragmented on code points",
-     [Frame(TEXT if i == 0 else CONT, ch, fin=i == len(chars) - 1) for i, ch in enumerate(chars)])
+case("6.2.2", "Autobahn 6.2.2: valid UTF-8 in 2 fragments, split on a code point boundary ('Hello-µ@ßöä' + 'üàá-UTF-8!!')",
+     [Frame(TEXT, text("Hello-µ@ßöä"), fin=False), Frame(CONT, text("üàá-UTF-8!!"))])
 case("6.2.3", "Autobahn 6.2.3: valid UTF-8 in 1-byte fragments (split inside code points)",
      [Frame(TEXT if i == 0 else CONT, hello_utf8[i:i + 1], fin=i == len(hello_utf8) - 1) for i in range(len(hello_utf8))])
-kosme = text("κόσμε")
-case("6.2.4", "Autobahn 6.2.4: 'κόσμε' in 1-byte fragments",
+# 'κόσμε' as Autobahn (and Markus Kuhn's UTF-8 test) spells it: the ό is U+1F79, 3 bytes.
+kosme = bytes.fromhex("cebae1bdb9cf83cebcceb5")
+assert kosme.decode("utf-8") == "\u03ba\u1f79\u03c3\u03bc\u03b5"
+case("6.2.4", "Autobahn 6.2.4: 'κόσμε' (ce ba e1 bd b9 cf 83 ce bc ce b5) in 1-byte fragments",
      [Frame(TEXT if i == 0 else CONT, kosme[i:i + 1], fin=i == len(kosme) - 1) for i in range(len(kosme))])
 bad = kosme + b"\xed\xa0\x80" + text("edited")
-case("6.3.1", "Autobahn 6.3.1: invalid UTF-8 (a surrogate) in one fragment", [Frame(TEXT, bad)], expect=[("WS.INVALID-UTF8", 0, "utf8")])
+case("6.3.1", "Autobahn 6.3.1: invalid UTF-8 (the surrogate U+D800 after 'κόσμε') in one fragment", [Frame(TEXT, bad)],
+     expect=[("WS.INVALID-UTF8", 0, "utf8")])
 case("6.3.2", "Autobahn 6.3.2: the same invalid UTF-8 in 1-byte fragments",
      [Frame(TEXT if i == 0 else CONT, bad[i:i + 1], fin=i == len(bad) - 1) for i in range(len(bad))],
      expect=[("WS.INVALID-UTF8", len(kosme) + 1, "utf8")],
@@ -414,67 +416,87 @@ case("6.3.2", "Autobahn 6.3.2: the same invalid UTF-8 in 1-byte fragments",
                                      "reports the surrogate prefix `ed a0` only when the third byte arrives: it fails one frame "
                                      "later than the first byte that makes the text invalid, with the same 1007.")
                for oracle in ("wsproto", "websockets")})
-case("6.4.1", "Autobahn 6.4.1: fail fast: 3 fragments, the second invalid (f4 90 80 80)",
+# 6.4.x: 'κόσμε', then f4 90 80 80 (U+110000 in the UTF-8 scheme, out of range: invalid at 0x90,
+# the message's byte 12), then 'edited'.
+fast = kosme + b"\xf4\x90\x80\x80" + text("edited")
+case("6.4.1", "Autobahn 6.4.1: fail fast: 3 fragments ('κόσμε', f4 90 80 80, 'edited'), the second makes the text invalid",
      [Frame(TEXT, kosme, fin=False), Frame(CONT, b"\xf4\x90\x80\x80", fin=False), Frame(CONT, text("edited"))],
      expect=[("WS.INVALID-UTF8", 1, "utf8")])
-case("6.4.2", "Autobahn 6.4.2: fail fast: the invalid sequence split across fragments",
-     [Frame(TEXT, kosme + b"\xf4", fin=False), Frame(CONT, b"\x90\x80\x80", fin=False), Frame(CONT, text("edited"))],
+case("6.4.2", "Autobahn 6.4.2: fail fast: 3 fragments, the second only the byte that makes the text invalid (0x90)",
+     [Frame(TEXT, fast[:12], fin=False), Frame(CONT, fast[12:13], fin=False), Frame(CONT, fast[13:])],
      expect=[("WS.INVALID-UTF8", 1, "utf8")])
-case("6.4.3", "Autobahn 6.4.3: fail fast: one frame, delivered in 3 chops",
-     [Frame(TEXT, kosme + b"\xf4\x90\x80\x80" + text("edited"))], chunking=[16, 4, 6], expect=[("WS.INVALID-UTF8", 0, "utf8")])
-case("6.4.4", "Autobahn 6.4.4: fail fast: one frame, delivered octet-wise",
-     [Frame(TEXT, kosme + b"\xf4\x90\x80\x80" + text("edited"))], chunking="octets", expect=[("WS.INVALID-UTF8", 0, "utf8")])
+# 6.4.3/6.4.4: one frame whose header goes out with the first chop (2 + 4 bytes of mask).
+case("6.4.3", "Autobahn 6.4.3: fail fast: one frame delivered in 3 chops (header + 'κόσμε', f4 90 80 80, 'edited')",
+     [Frame(TEXT, fast)], chunking=[6 + 11, 4, 6], expect=[("WS.INVALID-UTF8", 0, "utf8")])
+case("6.4.4", "Autobahn 6.4.4: fail fast: one frame delivered in 3 chops (header + 12 bytes, the invalid 0x90, the rest)",
+     [Frame(TEXT, fast)], chunking=[6 + 12, 1, len(fast) - 13], expect=[("WS.INVALID-UTF8", 0, "utf8")])
 
-# 6.5-6.23: Markus Kuhn's UTF-8 decoder capability test, as listed in case6_x_x.py (subset).
-UTF8_SEQUENCES = [
-    ("6.5.1", "valid 'κόσμε'", kosme),
-    ("6.6.1", "'κόσμε' cut after 1 byte", kosme[:1]), ("6.6.2", "'κόσμε' cut after 2 bytes", kosme[:2]),
-    ("6.6.3", "'κόσμε' cut after 3 bytes", kosme[:3]), ("6.6.4", "'κόσμε' cut after 4 bytes", kosme[:4]),
-    ("6.6.5", "'κόσμε' cut after 5 bytes", kosme[:5]),
-    ("6.7.1", "first 1-byte sequence U+0000", b"\x00"), ("6.7.2", "first 2-byte sequence U+0080", b"\xc2\x80"),
-    ("6.7.3", "first 3-byte sequence U+0800", b"\xe0\xa0\x80"), ("6.7.4", "first 4-byte sequence U+10000", b"\xf0\x90\x80\x80"),
-    ("6.8.1", "first 5-byte sequence", b"\xf8\x88\x80\x80\x80"), ("6.8.2", "first 6-byte sequence", b"\xfc\x84\x80\x80\x80\x80"),
-    ("6.9.1", "last 1-byte sequence U+007F", b"\x7f"), ("6.9.2", "last 2-byte sequence U+07FF", b"\xdf\xbf"),
-    ("6.9.3", "last 3-byte sequence U+FFFF", b"\xef\xbf\xbf"), ("6.9.4", "last 4-byte sequence U+10FFFF", b"\xf4\x8f\xbf\xbf"),
-    ("6.10.1", "last 4-byte form U+1FFFFF", b"\xf7\xbf\xbf\xbf"), ("6.10.2", "last 5-byte form", b"\xfb\xbf\xbf\xbf\xbf"),
-    ("6.10.3", "last 6-byte form", b"\xfd\xbf\xbf\xbf\xbf\xbf"),
-    ("6.11.1", "U+D7FF", b"\xed\x9f\xbf"), ("6.11.2", "U+E000", b"\xee\x80\x80"), ("6.11.3", "U+FFFD", b"\xef\xbf\xbd"),
-    ("6.11.4", "U+10FFFF", b"\xf4\x8f\xbf\xbf"), ("6.11.5", "U+110000", b"\xf4\x90\x80\x80"),
-    ("6.12.1", "lone first continuation byte 0x80", b"\x80"), ("6.12.2", "lone last continuation byte 0xbf", b"\xbf"),
-    ("6.12.3", "2 continuation bytes", b"\x80\xbf"), ("6.12.4", "3 continuation bytes", b"\x80\xbf\x80"),
-    ("6.12.8", "all 64 continuation bytes", bytes(range(0x80, 0xC0))),
-    ("6.13.1", "all 32 2-byte start bytes each followed by a space", b"".join(bytes([b, 0x20]) for b in range(0xC0, 0xE0))),
-    ("6.13.2", "all 16 3-byte start bytes each followed by a space", b"".join(bytes([b, 0x20]) for b in range(0xE0, 0xF0))),
-    ("6.13.3", "all 8 4-byte start bytes each followed by a space", b"".join(bytes([b, 0x20]) for b in range(0xF0, 0xF8))),
-    ("6.14.1", "2-byte sequence with last byte missing (U+0000)", b"\xc0"),
-    ("6.14.2", "3-byte sequence with last byte missing (U+0000)", b"\xe0\x80"),
-    ("6.14.6", "2-byte sequence with last byte missing (U+07FF)", b"\xdf"),
-    ("6.14.7", "3-byte sequence with last byte missing (U+FFFF)", b"\xef\xbf"),
-    ("6.14.8", "4-byte sequence with last byte missing (U+1FFFFF)", b"\xf7\xbf\xbf"),
-    ("6.15.1", "concatenation of incomplete sequences", b"\xc0\xe0\x80\xf0\x80\x80\xf8\x80\x80\x80\xfc\x80\x80\x80\x80\xdf\xef\xbf\xf7\xbf\xbf\xfb\xbf\xbf\xbf\xfd\xbf\xbf\xbf\xbf"),
-    ("6.16.1", "impossible byte 0xfe", b"\xfe"), ("6.16.2", "impossible byte 0xff", b"\xff"),
-    ("6.16.3", "impossible bytes fe fe ff ff", b"\xfe\xfe\xff\xff"),
-    ("6.17.1", "overlong '/' (2 bytes)", b"\xc0\xaf"), ("6.17.2", "overlong '/' (3 bytes)", b"\xe0\x80\xaf"),
-    ("6.17.3", "overlong '/' (4 bytes)", b"\xf0\x80\x80\xaf"), ("6.17.4", "overlong '/' (5 bytes)", b"\xf8\x80\x80\x80\xaf"),
-    ("6.18.1", "maximum overlong 2 bytes U+007F", b"\xc1\xbf"), ("6.18.2", "maximum overlong 3 bytes U+07FF", b"\xe0\x9f\xbf"),
-    ("6.18.3", "maximum overlong 4 bytes U+FFFF", b"\xf0\x8f\xbf\xbf"),
-    ("6.19.1", "overlong NUL (2 bytes)", b"\xc0\x80"), ("6.19.2", "overlong NUL (3 bytes)", b"\xe0\x80\x80"),
-    ("6.19.3", "overlong NUL (4 bytes)", b"\xf0\x80\x80\x80"),
-    ("6.20.1", "single surrogate U+D800", b"\xed\xa0\x80"), ("6.20.2", "single surrogate U+DB7F", b"\xed\xad\xbf"),
-    ("6.20.3", "single surrogate U+DB80", b"\xed\xae\x80"), ("6.20.4", "single surrogate U+DBFF", b"\xed\xaf\xbf"),
-    ("6.20.5", "single surrogate U+DC00", b"\xed\xb0\x80"), ("6.20.6", "single surrogate U+DF80", b"\xed\xbe\x80"),
-    ("6.20.7", "single surrogate U+DFFF", b"\xed\xbf\xbf"),
-    ("6.21.1", "paired surrogates U+D800 U+DC00", b"\xed\xa0\x80\xed\xb0\x80"),
-    ("6.21.8", "paired surrogates U+DBFF U+DFFF", b"\xed\xaf\xbf\xed\xbf\xbf"),
-    ("6.22.1", "noncharacter U+FFFE (valid)", b"\xef\xbf\xbe"), ("6.22.2", "noncharacter U+FFFF (valid)", b"\xef\xbf\xbf"),
-    ("6.22.3", "noncharacter U+1FFFE (valid)", b"\xf0\x9f\xbf\xbe"), ("6.22.34", "noncharacter U+10FFFF (valid)", b"\xf4\x8f\xbf\xbf"),
-    ("6.23.1", "U+FFFD replacement character", b"\xef\xbf\xbd"),
-    ("6.23.7", "U+FEFF byte order mark inside text", text("a\ufeffb")),
-]
-for cid, what, payload in UTF8_SEQUENCES:
-    invalid = failfast_utf8(payload) is not None
-    case(cid, f"Autobahn {cid}: {what} — {'invalid' if invalid else 'valid'} UTF-8 in one text frame", [Frame(TEXT, payload)],
-         expect=[("WS.INVALID-UTF8", 0, "utf8")] if invalid else [], source=AUTOBAHN + "case6_x_x.py (Markus Kuhn's UTF-8 test)")
+
+def autobahn_utf8_sequences():
+    """case6_x_x.py's createUtf8TestSequences(): Markus Kuhn's UTF-8 decoder capability test as
+    Autobahn lists it, group by group (6.5 ... 6.23), each (valid, bytes). Ranges are Python 2's
+    xrange, end excluded, as in the original."""
+    groups = []
+    vss = kosme
+    groups.append(("Some valid UTF-8 sequences", [
+        (True, b"hello\x24world"), (True, b"hello\xc2\xa2world"), (True, b"hello\xe2\x82\xacworld"),
+        (True, b"hello\xf0\xa4\xad\xa2world"), (True, vss)]))
+    # Autobahn computes these with its own validator: valid and ending on a code point.
+    groups.append(("All prefixes of a valid UTF-8 string that contains multi-byte code points",
+                   [(failfast_utf8(vss[:i]) is None, vss[:i]) for i in range(1, len(vss) + 1)]))
+    groups.append(("First possible sequence of a certain length",
+                   [(True, b"\x00"), (True, b"\xc2\x80"), (True, b"\xe0\xa0\x80"), (True, b"\xf0\x90\x80\x80")]))
+    groups.append(("First possible sequence length 5/6 (invalid codepoints)",
+                   [(False, b"\xf8\x88\x80\x80\x80"), (False, b"\xfc\x84\x80\x80\x80\x80")]))
+    groups.append(("Last possible sequence of a certain length",
+                   [(True, b"\x7f"), (True, b"\xdf\xbf"), (True, b"\xef\xbf\xbf"), (True, b"\xf4\x8f\xbf\xbf")]))
+    groups.append(("Last possible sequence length 4/5/6 (invalid codepoints)",
+                   [(False, b"\xf7\xbf\xbf\xbf"), (False, b"\xfb\xbf\xbf\xbf\xbf"), (False, b"\xfd\xbf\xbf\xbf\xbf\xbf")]))
+    groups.append(("Other boundary conditions", [(True, b"\xed\x9f\xbf"), (True, b"\xee\x80\x80"), (True, b"\xef\xbf\xbd"),
+                                                 (True, b"\xf4\x8f\xbf\xbf"), (False, b"\xf4\x90\x80\x80")]))
+    groups.append(("Unexpected continuation bytes", [(False, b"\x80"), (False, b"\xbf"), (False, b"\x80\xbf"), (False, b"\x80\xbf\x80"),
+                                                     (False, b"\x80\xbf\x80\xbf"), (False, b"\x80\xbf\x80\xbf\x80"),
+                                                     (False, b"\x80\xbf\x80\xbf\x80\xbf"), (False, bytes(range(0x80, 0xBF)))]))
+    groups.append(("Lonely start characters", [(False, b"".join(bytes([i, 0x20]) for i in range(lo, hi)))
+                                               for lo, hi in [(0xC0, 0xDF), (0xE0, 0xEF), (0xF0, 0xF7), (0xF8, 0xFB), (0xFC, 0xFD)]]))
+    k = [b"\xc0", b"\xe0\x80", b"\xf0\x80\x80", b"\xf8\x80\x80\x80", b"\xfc\x80\x80\x80\x80",
+         b"\xdf", b"\xef\xbf", b"\xf7\xbf\xbf", b"\xfb\xbf\xbf\xbf", b"\xfd\xbf\xbf\xbf\xbf"]
+    groups.append(("Sequences with last continuation byte missing", [(False, kk) for kk in k]))
+    groups.append(("Concatenation of incomplete sequences", [(False, b"".join(k))]))
+    groups.append(("Impossible bytes", [(False, b"\xfe"), (False, b"\xff"), (False, b"\xfe\xfe\xff\xff")]))
+    groups.append(("Examples of an overlong ASCII character", [(False, b"\xc0\xaf"), (False, b"\xe0\x80\xaf"), (False, b"\xf0\x80\x80\xaf"),
+                                                               (False, b"\xf8\x80\x80\x80\xaf"), (False, b"\xfc\x80\x80\x80\x80\xaf")]))
+    groups.append(("Maximum overlong sequences", [(False, b"\xc1\xbf"), (False, b"\xe0\x9f\xbf"), (False, b"\xf0\x8f\xbf\xbf"),
+                                                  (False, b"\xf8\x87\xbf\xbf\xbf"), (False, b"\xfc\x83\xbf\xbf\xbf\xbf")]))
+    groups.append(("Overlong representation of the NUL character", [(False, b"\xc0\x80"), (False, b"\xe0\x80\x80"), (False, b"\xf0\x80\x80\x80"),
+                                                                    (False, b"\xf8\x80\x80\x80\x80"), (False, b"\xfc\x80\x80\x80\x80\x80")]))
+    groups.append(("Single UTF-16 surrogates", [(False, bytes.fromhex(h)) for h in
+                                                ["eda080", "edadbf", "edae80", "edafbf", "edb080", "edbe80", "edbfbf"]]))
+    groups.append(("Paired UTF-16 surrogates", [(False, bytes.fromhex(h)) for h in
+                                                ["eda080edb080", "eda080edbfbf", "edadbfedb080", "edadbfedbfbf",
+                                                 "edae80edb080", "edae80edbfbf", "edafbfedb080", "edafbfedbfbf"]]))
+    nonchars = [(True, b"\xef\xbf\xbe"), (True, b"\xef\xbf\xbf")]
+    for z1 in b"\xf0\xf1\xf2\xf3\xf4":
+        for z2 in b"\x8f\x9f\xaf\xbf":
+            if not (z1 == 0xF4 and z2 != 0x8F):  # those encode code points above U+10FFFF
+                for z3 in b"\xbe\xbf":
+                    zz = bytes([z1, z2, 0xBF, z3])
+                    if zz not in (b"\xf0\x8f\xbf\xbe", b"\xf0\x8f\xbf\xbf"):  # overlong
+                        nonchars.append((True, zz))
+    groups.append(("Non-character code points (valid UTF-8)", nonchars))
+    groups.append(("Unicode specials (i.e. replacement char)", [(True, bytes.fromhex(h)) for h in
+                                                                ["efbfb9", "efbfba", "efbfbb", "efbfbc", "efbfbd", "efbfbe", "efbfbf"]]))
+    return groups
+
+
+for group, (title, sequences) in enumerate(autobahn_utf8_sequences(), 5):
+    for n, (valid, payload) in enumerate(sequences, 1):
+        cid = f"6.{group}.{n}"
+        if (failfast_utf8(payload) is None) != valid:
+            raise SystemExit(f"{cid}: Autobahn says {'valid' if valid else 'invalid'}, Python's UTF-8 decoder disagrees")
+        case(cid, f"Autobahn {cid} ({title}): {'valid' if valid else 'invalid'} UTF-8 in one text frame, payload 0x{payload.hex()}",
+             [Frame(TEXT, payload)], expect=[] if valid else [("WS.INVALID-UTF8", 0, "utf8")],
+             source=AUTOBAHN + f"case6_x_x.py (createUtf8TestSequences, group {group}, sequence {n})")
 
 # Category 7: close handling
 close1000 = struct.pack("!H", 1000)
