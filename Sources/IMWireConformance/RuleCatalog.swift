@@ -18,4 +18,28 @@ public enum RuleCatalog {
         + SocketIORules.all + LeanCloudRules.all + Yun2winRules.all + NIMRules.all + JMessageRules.all + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
+
+    /// The WebSocket close code a conforming peer answers a violation of this rule with (RFC 6455
+    /// §7.4), where a close frame is the answer.
+    public static func closeCode(of rule: Rule) -> CloseCode? { WebSocketRules.closeCode(for: rule.id) }
+
+    /// The close code a peer sends because of this finding: only an error closes the connection
+    /// (a finding `--lenient` or `--rule` lowered is not answered with a close).
+    public static func closeCode(of finding: Finding) -> CloseCode? {
+        finding.severity == .error ? WebSocketRules.closeCode(for: finding.ruleID) : nil
+    }
+
+    /// A rule as `imwire rules --format json` prints it.
+    public static func json(_ rule: Rule) -> JSONValue {
+        var object = JSONObject()
+        object.append("id", .string(rule.id.rawValue))
+        object.append("severity", .string(rule.severity.description))
+        object.append("lenientSeverity", .string(rule.lenientSeverity.description))
+        object.append("layer", .string(rule.layer.rawValue))
+        object.append("dialect", rule.dialect.map { .string($0.rawValue) } ?? .null)
+        object.append("summary", .string(rule.summary))
+        object.append("specRef", .string(rule.specRef))
+        object.append("closeCode", closeCode(of: rule).map { .number(JSONNumber(Int($0.rawValue))) } ?? .null)
+        return .object(object)
+    }
 }

@@ -12,25 +12,7 @@ enum CaptureFuzzing {
     static func transcriptLine(_ input: FuzzInput) -> [String] {
         let first = TranscriptLine.parse(input.payload, line: 1, limits: input.limits)
         let second = TranscriptLine.parse(input.payload, line: 1, limits: input.limits)
-        return describe(first) == describe(second) ? [] : ["transcript line parses differently twice"]
-    }
-
-    private static func describe(_ item: CaptureItem?) -> String {
-        switch item {
-        case nil: "nil"
-        case .problem(let finding)?: finding.description
-        case .event(let event)?:
-            // Byte payloads as hex: reflection over arrays dominated these targets' time.
-            switch event.kind {
-            case .stream(let direction, let bytes):
-                "\(event.connection) \(event.time ?? -1) \(event.packet ?? -1) \(event.line ?? -1) stream \(direction) \(Hex.encode(bytes))"
-            case .message(let message):
-                "\(event.connection) \(event.time ?? -1) \(event.packet ?? -1) \(event.line ?? -1) message \(message.direction) "
-                    + "\(message.frameType) \(Hex.encode(message.payload))"
-            default:
-                "\(event)"
-            }
-        }
+        return first == second ? [] : ["transcript line parses differently twice"]
     }
 
     /// The checker's options from the input: lenient bit, limits, and (variant) the dialect:
@@ -71,11 +53,12 @@ enum CaptureFuzzing {
         withFile(input.payload, suffix: ".cap") { path in
             var violations: [String] = []
             guard let first = rawPackets(path, input.limits), let second = rawPackets(path, input.limits) else { return [] }
-            if first.description != second.description { violations.append("packets read differently twice") }
+            if first != second { violations.append("packets read differently twice") }
             var writer = PcapngWriter()
             var carried = 0
             var number = 0
-            for packet in first.packets {
+            var expected: [PacketContent] = []
+            for case .packet(let packet) in first {
                 carried += packet.data.count
                 if packet.data.count > input.limits.maxFrameSize + 256 { violations.append("packet \(packet.number) of \(packet.data.count) bytes") }
                 if packet.number <= number { violations.append("packet number \(packet.number) after \(number)") }
@@ -85,59 +68,62 @@ enum CaptureFuzzing {
                 }
                 writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
                               inbound: packet.inbound, comments: packet.comments)
+                // pcapng holds 16-bit link types and no time before 1970.
+                var copy = PacketContent(packet)
+                copy.linkType &= 0xffff
+                copy.time = max(0, copy.time)
+                expected.append(copy)
             }
             violations += withFile(writer.bytes, suffix: ".pcapng") { copy in
                 guard let again = rawPackets(copy, .default) else { return ["the pcapng copy does not open"] }
-                // pcapng holds 16-bit link types and no time before 1970.
-                let expected = first.packets.map { packet in
-                    "\(Hex.encode(packet.data)) \(packet.linkType & 0xffff) \(max(0, packet.time)) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
-                }
-                let copied = again.packets.map { packet in
-                    "\(Hex.encode(packet.data)) \(packet.linkType) \(packet.time) \(packet.originalLength) \(packet.inbound.map { "\($0)" } ?? "-") \(packet.comments)"
+                let copied = again.compactMap { item -> PacketContent? in
+                    if case .packet(let packet) = item { return PacketContent(packet) }
+                    return nil
                 }
                 return expected == copied ? [] : ["the pcapng copy reads back differently"]
             }
             let connections = connectionItems(path, input.limits)
             if connections != connectionItems(path, input.limits) { violations.append("connections read differently twice") }
-            let delivered = connections.streamBytes
+            let delivered = connections.reduce(0) { total, item in
+                if case .event(let event) = item, case .stream(_, let bytes) = event.kind { return total + bytes.count }
+                return total
+            }
             if delivered > carried { violations.append("\(delivered) stream bytes from \(carried) bytes of packets") }
             return violations
         }
     }
 
-    private struct Packets {
-        var packets: [CapturedPacket] = []
-        var description = ""
+    /// What a packet keeps when it is copied to another file (not its number or place).
+    private struct PacketContent: Equatable {
+        var data: [UInt8]
+        var linkType: UInt32
+        var time: Int64
+        var originalLength: Int
+        var inbound: Bool?
+        var comments: [String]
+
+        init(_ packet: CapturedPacket) {
+            data = packet.data
+            linkType = packet.linkType
+            time = packet.time
+            originalLength = packet.originalLength
+            inbound = packet.inbound
+            comments = packet.comments
+        }
     }
 
-    private static func rawPackets(_ path: String, _ limits: Limits) -> Packets? {
+    private static func rawPackets(_ path: String, _ limits: Limits) -> [PacketItem]? {
         guard let reader = try? PacketCaptureReader.packets(path: path, limits: limits) else { return nil }
-        var result = Packets()
-        while let item = reader.next() {
-            switch item {
-            case .packet(let packet):
-                result.packets.append(packet)
-                result.description += "packet \(packet.number) \(packet.time) \(packet.linkType) \(Hex.encode(packet.data)) \(packet.originalLength) \(packet.fileOffset) \(String(describing: packet.inbound)) \(packet.comments)\n"
-            case .problem(let finding):
-                result.description += finding.description + "\n"
-            }
-        }
-        return result
+        var items: [PacketItem] = []
+        while let item = reader.next() { items.append(item) }
+        return items
     }
 
-    private struct Connections: Equatable {
-        var text = ""
-        var streamBytes = 0
-    }
-
-    private static func connectionItems(_ path: String, _ limits: Limits) -> Connections {
-        var result = Connections()
-        guard let reader = try? PacketCaptureReader(path: path, limits: limits) else { return result }
-        while let item = reader.next() {
-            if case .event(let event) = item, case .stream(_, let bytes) = event.kind { result.streamBytes += bytes.count }
-            result.text += describe(item) + "\n"
-        }
-        return result
+    private static func connectionItems(_ path: String, _ limits: Limits) -> [CaptureItem] {
+        guard let reader = try? PacketCaptureReader(path: path, limits: limits) else { return [] }
+        var items: [CaptureItem] = []
+        while let item = reader.next() { items.append(item) }
+        return items
     }
 
     /// A capture file (pcap, pcapng, HAR or JSONL, whichever its bytes are) through the whole
@@ -176,27 +162,32 @@ enum CaptureFuzzing {
         }
     }
 
-    private static func harItems(_ path: String, _ limits: Limits) -> [String]? {
+    private static func harItems(_ path: String, _ limits: Limits) -> [CaptureItem]? {
         guard let reader = try? HARReader(path: path, limits: limits) else { return nil }
-        var items: [String] = []
-        while let item = reader.next() { items.append(describe(item)) }
+        var items: [CaptureItem] = []
+        while let item = reader.next() { items.append(item) }
         return items
     }
 
     /// The application messages the checker reads from a capture: per connection (numbered in
     /// order of appearance), direction, frame type and payload.
-    private static func messages(of source: any CaptureSource) -> [String] {
+    private static func messages(of source: any CaptureSource) -> [ConnectionMessage] {
         let checker = Checker(options: CheckOptions())
         var connections: [String: Int] = [:]
-        var result: [String] = []
+        var result: [ConnectionMessage] = []
         checker.onMessage = { connection, _, _, message in
             let number = connections[connection] ?? connections.count
             connections[connection] = number
-            result.append("\(number) \(message.direction) \(message.frameType) \(Hex.encode(message.payload))")
+            result.append(ConnectionMessage(connection: number, message: message))
         }
         while let item = source.next() { checker.consume(item) }
         _ = checker.finish(source: "fuzz")
         return result
+    }
+
+    private struct ConnectionMessage: Equatable {
+        var connection: Int
+        var message: CapturedMessage
     }
 
     /// Runs `body` with `bytes` in a fresh temporary file (the capture readers read paths).

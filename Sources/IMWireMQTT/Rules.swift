@@ -143,6 +143,10 @@ public enum MQTTRules {
         "MQTT.PAYLOAD-EMPTY", .error,
         "SUBSCRIBE or UNSUBSCRIBE without a topic filter, or SUBACK without a return code.",
         "MQTT 3.1.1 §3.8.3 [MQTT-3.8.3-3], §3.10.3 [MQTT-3.10.3-2], §3.9.3")
+    public static let webSocketTextFrame = rule(
+        "MQTT.WEBSOCKET-TEXT-FRAME", .error, lenient: .warning,
+        "MQTT bytes in a WebSocket text frame: MQTT over WebSocket travels in binary frames only, and the receiver closes the connection (read here anyway).",
+        "MQTT 3.1.1 §6 [MQTT-6.0.0-1]")
     public static let subscribeQoSInvalid = rule(
         "MQTT.SUBSCRIBE-QOS-INVALID", .error,
         "A requested QoS byte of 3, or with its reserved upper 6 bits set.",
@@ -159,6 +163,6 @@ public enum MQTTRules {
         willFlagsInconsistent, willQoSInvalid, passwordWithoutUsername, clientIDEmpty, clientIDTooLongV31,
         connackFlagsReserved, connackSessionPresentOnRefusal, connackReturnCodeReserved,
         publishQoSInvalid, publishDupQoS0, topicWildcard, topicEmpty, packetIDZero,
-        topicFilterInvalid, payloadEmpty, subscribeQoSInvalid, subackReturnCodeInvalid,
+        topicFilterInvalid, payloadEmpty, subscribeQoSInvalid, subackReturnCodeInvalid, webSocketTextFrame,
     ]
 }

@@ -36,7 +36,6 @@ struct Decode: ParsableCommand {
     var file: String?
 
     func validate() throws {
-        try options.requireSupportedDialect([.leancloud, .mqtt, .yun2win, .nim, .jmessage])
         if options.dialect == .mqtt, text != nil { throw ValidationError("--text is for LeanCloud text encodings and yun2win payloads") }
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
         guard sources == 1 || (sources == 0 && lines) else {
@@ -102,7 +101,11 @@ struct Decode: ParsableCommand {
             do { return try Hex.decode(hex) } catch { throw unreadable(error.description) }
         }
         if let text { return Array(text.utf8) }
-        do { return try FileByteSource.readAll(path: file ?? "-") } catch { throw unreadable(error.description) }
+        // One frame is refused past the largest any decoder accepts, before the rest is read; an
+        // MQTT stream or one frame per line may be longer (up to readAll's default bound).
+        let oneFrame = !lines && options.dialect != .mqtt && options.dialect != .yun2win
+        let limit = oneFrame ? max(Limits.default.maxFrameSize, Limits.default.maxMessageSize) : 256 << 20
+        do { return try FileByteSource.readAll(path: file ?? "-", limit: limit) } catch { throw unreadable(error.description) }
     }
 }
 

@@ -5,8 +5,12 @@ struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Encode canonical JSON (as `imwire decode` prints it) into a frame.",
         discussion: """
-            protobuf frames are printed as hex (or written raw with --output raw); base64 and json \
-            frames are printed as text. Exit 2 if the JSON is not a command.
+            leancloud: a GenericCommand in the --encoding given (or {}, the lc.json keep-alive). \
+            mqtt, yun2win: one MQTT packet, bare or as {"mqtt": …, "yun2win": …}. \
+            nim: the array decode prints, one of its items, or a bare NIM packet. \
+            jmessage: {"engineio": …, "socketio": …}. \
+            Binary frames (protobuf, MQTT, engine.io binary packets) are printed as hex (or written \
+            raw with --output raw); text frames as text. Exit 2 if the JSON does not describe a frame.
             """)
 
     enum Output: String, ExpressibleByArgument, CaseIterable {
@@ -19,17 +23,16 @@ struct Encode: ParsableCommand {
     @Option(name: .customLong("file"), help: "Read the JSON from a file (- for standard input, the default with --lines).")
     var path: String?
 
-    @Flag(help: "Treat each input line as one JSON command; print one frame per line.")
+    @Flag(help: "Treat each input line as one JSON document; print one frame per line.")
     var lines = false
 
-    @Option(help: "protobuf output: hex text or raw bytes.")
+    @Option(help: "Binary frames: hex text or raw bytes.")
     var output: Output = .hex
 
-    @Argument(help: "The canonical JSON of the command.")
+    @Argument(help: "The canonical JSON of the frame.")
     var json: String?
 
     func validate() throws {
-        try options.requireSupportedDialect()
         guard !(json != nil && path != nil), json != nil || path != nil || lines else {
             throw ValidationError("give the JSON as an argument or with --file (with --lines, standard input is the default)")
         }
@@ -42,31 +45,30 @@ struct Encode: ParsableCommand {
         } else {
             do { input = try FileByteSource.readAll(path: path ?? "-") } catch { throw unreadable(error.description) }
         }
-        let codec = LeanCloudCodec(encoding: options.encoding)
         let documents = lines ? input.split(separator: 0x0a).map(Array.init) : [input]
         for document in documents {
-            let command: LCGenericCommand
+            let frame: CanonicalEncoder.Encoded
             do {
-                command = try CanonicalJSON.decode(try JSONParser.parse(document))
+                frame = try encode(try JSONParser.parse(document))
             } catch {
                 throw unreadable("\(error)")
             }
-            let frame = codec.encode(command)
-            if options.encoding != .protobuf {
-                print(String(decoding: frame, as: UTF8.self))
+            if !frame.binary {
+                print(String(decoding: frame.bytes, as: UTF8.self))
             } else if output == .raw {
-                frame.withUnsafeBytes { writeAll(1, $0) }
+                frame.bytes.withUnsafeBytes { writeAll(1, $0) }
             } else {
-                print(Hex.encode(frame))
+                print(Hex.encode(frame.bytes))
             }
         }
     }
-}
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+    private func encode(_ json: JSONValue) throws(CanonicalEncoder.EncodeError) -> CanonicalEncoder.Encoded {
+        switch options.dialect {
+        case .leancloud: try CanonicalEncoder.leanCloud(json, encoding: options.encoding)
+        case .mqtt, .yun2win: try CanonicalEncoder.mqtt(json)
+        case .nim: try CanonicalEncoder.nim(json)
+        case .jmessage: try CanonicalEncoder.jmessage(json)
+        }
+    }
+}

@@ -25,13 +25,6 @@ struct DecodeOptions: ParsableArguments {
 
     @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")
     var encoding: LeanCloudEncoding = .protobuf
-
-    func requireSupportedDialect(_ supported: [InputDialect] = [.leancloud]) throws {
-        guard supported.contains(dialect) else {
-            let names = supported.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("dialect \(dialect.rawValue) is not supported here; supported: \(names)")
-        }
-    }
 }
 
 /// What `--dialect` can name: an IM dialect, or bare MQTT packets (a transport with no dialect).

@@ -16,17 +16,7 @@ struct Rules: ParsableCommand {
         case .markdown:
             print(SpecGenerator.rules(RuleCatalog.all))
         case .json:
-            print(JSONWriter.pretty(.array(RuleCatalog.all.map { rule in
-                var object = JSONObject()
-                object.append("id", .string(rule.id.rawValue))
-                object.append("severity", .string(rule.severity.description))
-                object.append("lenientSeverity", .string(rule.lenientSeverity.description))
-                object.append("layer", .string(rule.layer.rawValue))
-                object.append("dialect", rule.dialect.map { .string($0.rawValue) } ?? .null)
-                object.append("summary", .string(rule.summary))
-                object.append("specRef", .string(rule.specRef))
-                return .object(object)
-            })))
+            print(JSONWriter.pretty(.array(RuleCatalog.all.map(RuleCatalog.json))))
         case .text:
             let width = RuleCatalog.all.map(\.id.rawValue.count).max() ?? 0
             for rule in RuleCatalog.all {

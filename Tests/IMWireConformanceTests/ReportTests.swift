@@ -49,6 +49,22 @@ import Testing
         #expect(account.decoded == 2 && account.lost == 7 && account.skipped == ["after a gap in the stream": 4])
     }
 
+    /// A WebSocket error carries the close code a conforming peer answers it with; lowered by
+    /// --lenient or --rule it closes nothing, and findings of other layers have none.
+    @Test func jsonFindingsCarryTheCloseCodeOfWebSocketErrors() throws {
+        let corrupt = try check("Fixtures/captures/leancloud-websocket-corrupt.jsonl")
+        let zlib = try #require(corrupt.allFindings.first { $0.ruleID == "ZLIB.CORRUPT-DATA" })
+        #expect(JSONReport.json(zlib)["closeCode"] == .number(JSONNumber(1007)))
+        var lowered = zlib
+        lowered.severity = .warning
+        #expect(JSONReport.json(lowered)["closeCode"] == .null)
+        let lc = try #require(try Self.broken().allFindings.first { $0.ruleID == "LC.BEFORE-SESSION-OPEN" })
+        #expect(JSONReport.json(lc)["closeCode"] == .null)
+        let utf8 = try #require(RuleCatalog.rule("WS.INVALID-UTF8"))
+        #expect(RuleCatalog.json(utf8)["closeCode"] == .number(JSONNumber(1007)))
+        #expect(RuleCatalog.all.filter { RuleCatalog.closeCode(of: $0) != nil }.allSatisfy { [.websocket, .compression].contains($0.layer) })
+    }
+
     @Test func junitHasASuitePerConnectionAndACasePerRuleFamily() throws {
         let xml = JUnitReport.render(try Self.broken(), threshold: .warning)
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))

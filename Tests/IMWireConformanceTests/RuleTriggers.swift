@@ -315,6 +315,13 @@ extension RuleCoverageTests {
 
     static let mqttTriggers: [Trigger] = [
         // PUBLISH with remaining length 268435455 (the maximum), above the 16 MiB frame limit.
+        Trigger("MQTT.WEBSOCKET-TEXT-FRAME", frame: 3, offset: 0) {
+            // PUBLISH {"returnCode":11} is all ASCII, so it is valid text: only the frame type is wrong.
+            T.findings([T.stream("m", 0, "send", WS.request(protocols: "mqttv3.1")), T.stream("m", 0.05, "receive", WS.response(protocol: "mqttv3.1")),
+                        T.stream("m", 0.1, "send", WS.frame(2, try Hex.decode(MQTT.connect.replacingOccurrences(of: " ", with: "")), mask: true)),
+                        T.stream("m", 0.2, "receive", WS.frame(2, try Hex.decode(MQTT.connackAccepted))),
+                        T.stream("m", 0.3, "receive", WS.frame(1, try Hex.decode(MQTT.accepted)))])
+        },
         Trigger("MQTT.PACKET-TOO-LARGE", frame: 2, offset: 1) { T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 1, "send", "30ffffff7f")]) },
         // CONNECT with the will flag and will QoS 3 (MQTT 3.1.1 §3.1.2.6).
         Trigger("MQTT.WILL-QOS-INVALID", frame: 1, offset: 9) {

@@ -3,8 +3,8 @@ import IMWireCore
 /// What a capture says about one connection, in order: it opened (with what it negotiated), a
 /// message crossed it, it closed. Every reader (JSONL today; pcap, pcapng and HAR next) produces
 /// these, so the checker does not care where traffic came from.
-public struct CaptureEvent: Sendable {
-    public enum Kind: Sendable {
+public struct CaptureEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         case open(ConnectionInfo)
         /// One whole WebSocket message (JSONL, HAR).
         case message(CapturedMessage)
@@ -92,7 +92,7 @@ public struct CloseInfo: Sendable, Hashable {
 }
 
 /// One item of a capture stream: an event, or a problem with the capture itself.
-public enum CaptureItem: Sendable {
+public enum CaptureItem: Sendable, Hashable {
     case event(CaptureEvent)
     case problem(Finding)
 }

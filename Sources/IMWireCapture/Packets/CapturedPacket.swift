@@ -1,7 +1,7 @@
 import IMWireCore
 
 /// One link-layer frame as a capture file recorded it.
-public struct CapturedPacket: Sendable {
+public struct CapturedPacket: Sendable, Hashable {
     /// Microseconds since the epoch.
     public var time: Int64
     /// LINKTYPE_* of the interface that captured it.
@@ -32,7 +32,7 @@ public struct CapturedPacket: Sendable {
 }
 
 /// What a packet-file reader yields: a packet, or a problem with the file.
-public enum PacketItem: Sendable {
+public enum PacketItem: Sendable, Hashable {
     case packet(CapturedPacket)
     case problem(Finding)
 }

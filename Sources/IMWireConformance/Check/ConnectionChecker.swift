@@ -24,7 +24,7 @@ final class ConnectionChecker {
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
         for conn in connections.values {
-            if !conn.closed { handle(conn.transport.finish(), conn: conn, at: EventPlace(time: conn.lastTime ?? 0), direction: nil) }
+            if !conn.closed { finishTransport(conn, at: EventPlace(time: conn.lastTime ?? 0)) }
             if var session = conn.session {
                 conn.session = nil
                 for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
@@ -77,7 +77,7 @@ final class ConnectionChecker {
             add(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 to: conn, line: nil, frame: event.packet)
         case .close(let info):
-            handle(conn.transport.finish(), conn: conn, at: EventPlace(time: time, line: event.line, packet: event.packet), direction: nil)
+            finishTransport(conn, at: EventPlace(time: time, line: event.line, packet: event.packet))
             conn.closed = true
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
@@ -86,14 +86,47 @@ final class ConnectionChecker {
         }
     }
 
-    /// One message for the connection's dialect session (attached on the first message).
+    /// Raw TCP bytes with no dialect named are held while they may still grow into something
+    /// recognisable: from one side only, and up to this many bytes (a CONNECT is far smaller).
+    static let holdLimit = 4096
+
+    /// One message for the connection's dialect session (attached on the first message, or on
+    /// the first raw segments that together can be recognised).
     private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
+        guard conn.session == nil, !conn.undecidable, !conn.isRetired else {
+            return deliverDecided(message, to: conn, time: time, line: line, frame: frame)
+        }
+        conn.held.append(HeldMessage(message: message, time: time, line: line, frame: frame))
+        let start = conn.held[0]
+        let sameSide = conn.held.allSatisfy { $0.message.direction == start.message.direction }
+        let mayGrow = options.dialect == nil && conn.dialect == nil && conn.hasTransportBytes && !conn.transport.isWebSocket && sameSide
+        let joined = CapturedMessage(direction: start.message.direction, frameType: start.message.frameType,
+                                     payload: conn.held.flatMap(\.message.payload))
+        if mayGrow, joined.payload.count < Self.holdLimit, DialectSessions.guess(joined, limits: options.limits) == nil { return }
+        releaseHeld(conn, first: sameSide ? joined : start.message)
+    }
+
+    /// Attaches the session the held messages call for and delivers them in order.
+    private func releaseHeld(_ conn: ConnectionState, first: CapturedMessage) {
+        let held = conn.held
+        conn.held = []
+        guard let start = held.first else { return }
+        attachSession(conn, firstMessage: first, line: start.line, frame: start.frame)
+        for item in held {
+            if conn.undecidable, conn.hasTransportBytes {  // counted as decoded when they were fed
+                conn.account.decoded -= item.message.payload.count
+                conn.account.skip(item.message.payload.count, because: "no decoder for the connection's dialect")
+            }
+            deliverDecided(item.message, to: conn, time: item.time, line: item.line, frame: item.frame)
+        }
+    }
+
+    private func deliverDecided(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
         onMessage?(conn.id, conn.info, time, message)
         conn.messages += 1
         if conn.closed {
             add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
         }
-        if conn.session == nil, !conn.undecidable, !conn.isRetired { attachSession(conn, firstMessage: message, line: line, frame: frame) }
         guard var session = conn.session else {
             conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
                         limit: options.timelineLimit)
@@ -131,6 +164,19 @@ final class ConnectionChecker {
         }
     }
 
+    /// The connection's transport ends: raw bytes still held for recognition are delivered as
+    /// they are, and bytes held for an upgrade that never completed were not decoded after all.
+    private func finishTransport(_ conn: ConnectionState, at place: EventPlace) {
+        releaseHeld(conn, first: CapturedMessage(direction: conn.held.first?.message.direction ?? .send, frameType: .binary,
+                                                 payload: conn.held.flatMap(\.message.payload)))
+        let pending = conn.transport.pendingHandshakeBytes
+        if pending > 0 {
+            conn.account.decoded -= pending
+            conn.account.skip(pending, because: "the connection ended inside its WebSocket upgrade")
+        }
+        handle(conn.transport.finish(), conn: conn, at: place, direction: nil)
+    }
+
     private func handle(_ outputs: [TransportReader.Output], conn: ConnectionState, at place: EventPlace, direction: Direction?) {
         func located(_ finding: Finding) -> Finding {
             var copy = finding
@@ -151,7 +197,7 @@ final class ConnectionChecker {
                     conn.session = DialectSessions.make(dialect, info: conn.info, options: options)
                 }
             case .message(let message):
-                deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + 1)
+                deliver(message, to: conn, time: place.time, line: place.line, frame: place.packet ?? conn.messages + conn.held.count + 1)
             case .close(_, let code):
                 conn.closeCode = code ?? conn.closeCode
             case .ping(let direction):

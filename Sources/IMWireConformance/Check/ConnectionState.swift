@@ -1,6 +1,14 @@
 import IMWireCapture
 import IMWireCore
 
+/// A message waiting for its connection's dialect, with where it was in the capture.
+struct HeldMessage {
+    var message: CapturedMessage
+    var time: Int64
+    var line: Int?
+    var frame: Int
+}
+
 /// What the checker knows about one connection while it reads the capture.
 final class ConnectionState {
     let id: String
@@ -14,6 +22,9 @@ final class ConnectionState {
     /// The session was finished and let go: nothing more of the connection follows.
     private(set) var isRetired = false
     var undecidable = false
+    /// Raw TCP bytes that arrived before the dialect could be recognised (an MQTT CONNECT split
+    /// over segments): held, then delivered in order once it is (`ConnectionChecker.deliver`).
+    var held: [HeldMessage] = []
     var messages = 0
     var account = ByteAccount()
     var firstTime: Int64?

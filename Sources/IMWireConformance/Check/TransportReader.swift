@@ -125,14 +125,44 @@ struct TransportReader {
         }
     }
 
-    /// The connection ended: frames cut short in either direction.
+    /// Bytes held for an upgrade that has not completed (both heads are needed to decode them).
+    var pendingHandshakeBytes: Int {
+        guard case .handshake(let request, let response) = mode else { return 0 }
+        return request.count + response.count
+    }
+
+    /// The connection ended: an upgrade cut short, or frames cut short in either direction.
     mutating func finish() -> [Output] {
+        if case .handshake(let request, let response) = mode {
+            mode = .ignored
+            return [.finding(Self.unfinishedHandshake(request: request, response: response))]
+        }
         guard case .webSocket(var client, var server) = mode else { return [] }
         mode = .ignored
         var outputs: [Output] = []
         client.finish { if let output = Self.output($0, .send) { outputs.append(output) } }
         server.finish { if let output = Self.output($0, .receive) { outputs.append(output) } }
         return outputs
+    }
+}
+
+extension TransportReader {
+    /// The connection ended before both HTTP heads of its upgrade were complete: nothing after
+    /// them can be decoded. The offset is where the head that is cut short ends.
+    static func unfinishedHandshake(request: [UInt8], response: [UInt8]) -> Finding {
+        var finding: Finding
+        if HTTPHead.endOfHead(request) == nil {
+            finding = WebSocketRules.handshakeTruncated.finding(
+                "the connection ended inside the upgrade request (\(request.count) bytes, no blank line); the connection is not decoded",
+                at: request.count)
+            finding.location.direction = .send
+        } else {
+            let what = response.isEmpty ? "before the upgrade response" : "inside the upgrade response (\(response.count) bytes, no blank line)"
+            finding = WebSocketRules.handshakeTruncated.finding("the connection ended \(what); the connection is not decoded",
+                                                                at: response.count)
+            finding.location.direction = .receive
+        }
+        return finding
     }
 }
 

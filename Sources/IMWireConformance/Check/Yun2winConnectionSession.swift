@@ -5,7 +5,7 @@ import IMWireReconnect
 import IMWireYun2win
 
 /// yun2win on one connection: each direction's bytes (TCP segments or WebSocket binary messages,
-/// in any chunking) through its MQTT stream and every packet through the session tracker. An
+/// in any chunking; a text message is reported and read all the same) through its MQTT stream and every packet through the session tracker. An
 /// automatic reconnect after a kick spans connections: the checker finds it at the end from the
 /// reconnect facts (`ReconnectCheck.swift`).
 struct Yun2winConnectionSession: DialectSession {
@@ -21,11 +21,15 @@ struct Yun2winConnectionSession: DialectSession {
 
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
+        var findings: [Finding] = []
+        if message.frameType == .text {  // raw TCP chunks arrive as binary
+            findings.append(MQTTRules.webSocketTextFrame.finding("\(message.payload.count) bytes of MQTT in a text frame", at: 0))
+        }
         let observed = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex)
         // Raw TCP chunks can hold several packets, or only part of one.
         lastSummary = observed.packets.isEmpty ? "(part of a packet)" : observed.packets.map(\.summary).joined(separator: ", ")
         for packet in observed.packets { note(packet, direction: message.direction, time: time, frame: frameIndex) }
-        return observed.findings
+        return findings + observed.findings
     }
 
     /// Spec/reconnect.md §6: CONNECT (client id prefix 1 is the reconnect flag, the second digit

@@ -65,6 +65,7 @@ public enum JSONReport {
         object.append("subject", finding.subject.map { .string($0) } ?? .null)
         object.append("message", .string(finding.message))
         object.append("specRef", .string(finding.specRef))
+        object.append("closeCode", RuleCatalog.closeCode(of: finding).map { .number(JSONNumber(Int($0.rawValue))) } ?? .null)
         return .object(object)
     }
 }
