@@ -530,34 +530,57 @@ case("7.13.1", "Autobahn 7.13.1 (informational): close with code 5000", [Frame(C
 case("7.13.2", "Autobahn 7.13.2 (informational): close with code 65535", [Frame(CLOSE, struct.pack("!H", 65535))],
      expect=[("WS.CLOSE-CODE-INVALID", 0, "payload")])
 
-# Category 9: limits and performance, scaled down 256-1024x (Autobahn: 64 KiB ... 16 MiB) to keep
-# the fixtures small; the throughput side of category 9 lives in Benchmarks/.
+# Category 9: limits and performance (case9_1_1.py ... case9_6_6.py, case9_7_X.py), with Autobahn's
+# payload patterns and counts scaled down to keep the fixtures small; the throughput side of
+# category 9 lives in Benchmarks/. Each description says what was scaled.
 def pattern(n, seed=b"*"):
+    """Autobahn's sendFrame(payload=seed, payload_len=n): the seed repeated and cut to n bytes."""
     return (seed * (n // len(seed) + 1))[:n]
 
-for n, size in enumerate([256, 1024, 2048, 4096, 8192, 16384], 1):
-    case(f"9.1.{n}", f"Autobahn 9.1.{n} (scaled): text message of {size} bytes", [Frame(TEXT, pattern(size))],
-         source=AUTOBAHN + "case9_1_X.py (sizes scaled 1/256 to 1/1024)")
-    case(f"9.2.{n}", f"Autobahn 9.2.{n} (scaled): binary message of {size} bytes", [Frame(BINARY, pattern(size, b"\xfe"))],
-         source=AUTOBAHN + "case9_2_X.py (sizes scaled 1/256 to 1/1024)")
-for n, frag in enumerate([64, 256, 1024, 4096, 8192], 1):
-    msg = pattern(8192)
-    parts = [msg[i:i + frag] for i in range(0, len(msg), frag)]
-    case(f"9.3.{n}", f"Autobahn 9.3.{n} (scaled): 8 KiB text message in {len(parts)} fragments of {frag} bytes",
-         [Frame(TEXT if i == 0 else CONT, p, fin=i == len(parts) - 1) for i, p in enumerate(parts)], source=AUTOBAHN + "case9_3_X.py (scaled)")
-    case(f"9.4.{n}", f"Autobahn 9.4.{n} (scaled): 8 KiB binary message in {len(parts)} fragments of {frag} bytes",
-         [Frame(BINARY if i == 0 else CONT, p.replace(b"*", b"\xfe"), fin=i == len(parts) - 1) for i, p in enumerate(parts)],
-         source=AUTOBAHN + "case9_4_X.py (scaled)")
+
+KIB, MIB = 1 << 10, 1 << 20
+TEXT_9, BINARY_9 = b"BAsd7&jh23", b"\x00\xfe\x23\xfa\xf0"  # case9_1_1.py, case9_2_1.py, case9_5_1.py, case9_6_1.py
+
+
+def size_name(n):
+    return f"{n // MIB} MiB" if n >= MIB and n % MIB == 0 else f"{n // KIB} KiB" if n >= KIB and n % KIB == 0 else f"{n} byte" + "s" * (n != 1)
+
+
+def plural(n, noun):
+    return f"{n} {noun}" + "s" * (n != 1)
+
+
+# 9.1/9.2: one message of 64 KiB ... 16 MiB, scaled 1/1024.
+for n, size in enumerate([64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB, 8 * MIB, 16 * MIB], 1):
+    scaled = size // 1024
+    case(f"9.1.{n}", f"Autobahn 9.1.{n} (scaled 1/1024): text message of {size_name(scaled)} (Autobahn: {size_name(size)}), 'BAsd7&jh23' repeated",
+         [Frame(TEXT, pattern(scaled, TEXT_9))], source=AUTOBAHN + f"case9_1_{n}.py (size scaled 1/1024)")
+    case(f"9.2.{n}", f"Autobahn 9.2.{n} (scaled 1/1024): binary message of {size_name(scaled)} (Autobahn: {size_name(size)}), 00 fe 23 fa f0 repeated",
+         [Frame(BINARY, pattern(scaled, BINARY_9))], source=AUTOBAHN + f"case9_2_{n}.py (size scaled 1/1024)")
+# 9.3/9.4: a 4 MiB message in fragments of 64 bytes ... 4 MiB, message and fragments scaled 1/1024
+# (4 KiB); fragments below 1 byte become 1 byte, so 9.3.1-9.3.3 are all 4096 one-byte fragments
+# (Autobahn: 65536, 16384 and 4096 fragments).
+for n, frag in enumerate([64, 256, 1 * KIB, 4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, 1 * MIB, 4 * MIB], 1):
+    size, scaled_frag = 4 * KIB, max(1, frag // 1024)
+    for sub, opcode, seed, kind in [(3, TEXT, b"*", "text"), (4, BINARY, b"\xfe", "binary")]:
+        msg = pattern(size, seed)
+        parts = [msg[i:i + scaled_frag] for i in range(0, len(msg), scaled_frag)]
+        case(f"9.{sub}.{n}", f"Autobahn 9.{sub}.{n} (scaled 1/1024): {kind} message of 4 KiB in {plural(len(parts), 'fragment')} of {size_name(scaled_frag)} "
+             f"(Autobahn: 4 MiB in {plural(4 * MIB // frag, 'fragment')} of {size_name(frag)}" + (", below 1 byte when scaled" if frag < 1024 else "") + ")",
+             [Frame(opcode if i == 0 else CONT, p, fin=i == len(parts) - 1) for i, p in enumerate(parts)],
+             source=AUTOBAHN + f"case9_{sub}_{n}.py (message and fragment size scaled 1/1024, at least 1 byte)")
+# 9.5/9.6: a 1 MiB message written in chops of 64 ... 2048 bytes; the message scaled 1/256 (4 KiB),
+# the chops as Autobahn's.
 for n, chop in enumerate([64, 128, 256, 512, 1024, 2048], 1):
-    case(f"9.5.{n}", f"Autobahn 9.5.{n} (scaled): 8 KiB text message delivered in {chop}-byte chops", [Frame(TEXT, pattern(8192))],
-         chunking=[chop], source=AUTOBAHN + "case9_5_X.py (scaled)")
-    case(f"9.6.{n}", f"Autobahn 9.6.{n} (scaled): 8 KiB binary message delivered in {chop}-byte chops", [Frame(BINARY, pattern(8192, b"\xfe"))],
-         chunking=[chop], source=AUTOBAHN + "case9_6_X.py (scaled)")
+    for sub, opcode, seed, kind in [(5, TEXT, TEXT_9, "text"), (6, BINARY, BINARY_9, "binary")]:
+        case(f"9.{sub}.{n}", f"Autobahn 9.{sub}.{n} (scaled 1/256): {kind} message of 4 KiB (Autobahn: 1 MiB) delivered in {chop}-byte chops",
+             [Frame(opcode, pattern(4 * KIB, seed))], chunking=[chop], source=AUTOBAHN + f"case9_{sub}_{n}.py (message size scaled 1/256)")
+# 9.7/9.8: 1000 messages of 0 ... 4096 bytes, one after the other: 5 messages here.
 for n, size in enumerate([0, 16, 64, 256, 1024, 4096], 1):
-    case(f"9.7.{n}", f"Autobahn 9.7.{n} (scaled): 5 text messages of {size} bytes", [Frame(TEXT, pattern(size)) for _ in range(5)],
-         source=AUTOBAHN + "case9_7_X.py (1000 messages scaled to 5)")
-    case(f"9.8.{n}", f"Autobahn 9.8.{n} (scaled): 5 binary messages of {size} bytes", [Frame(BINARY, pattern(size, b"\xfe")) for _ in range(5)],
-         source=AUTOBAHN + "case9_8_X.py (1000 messages scaled to 5)")
+    case(f"9.7.{n}", f"Autobahn 9.7.{n} (scaled): 5 text messages of {size} bytes ('*'; Autobahn sends 1000)",
+         [Frame(TEXT, pattern(size)) for _ in range(5)], source=AUTOBAHN + "case9_7_X.py (1000 messages scaled to 5)")
+    case(f"9.8.{n}", f"Autobahn 9.8.{n} (scaled): 5 binary messages of {size} bytes (0xfe; Autobahn sends 1000)",
+         [Frame(BINARY, pattern(size, b"\xfe")) for _ in range(5)], source=AUTOBAHN + "case9_7_X.py (Case9_8_X; 1000 messages scaled to 5)")
 
 # Limits (IMWire): the issue's bad inputs, with explicit caps.
 case("imwire.limits.frame-2-63", "A binary frame announcing 2^63 bytes (64-bit length with the top bit set)",
