@@ -612,7 +612,7 @@ case("imwire.frame.close-after-fragment-then-text", "Close inside a fragmented m
      [Frame(TEXT, f1, fin=False), Frame(CLOSE, close1000)], source="RFC 6455 §5.4, §5.5.1",
      disagree={"websockets": (1002, 1, "websockets 17.4 fails a close received inside a fragmented message with 1002; RFC 6455 §5.4 allows control frames between fragments.")})
 
-# Categories 12 and 13: compression (layer "message"), scaled: 5 messages per case instead of 1000.
+# Categories 12 and 13: compression (layer "message"), scaled (see MSG_SIZES below).
 def lcg_bytes(n, seed):
     out, s = bytearray(), seed
     for _ in range(n):
@@ -665,28 +665,148 @@ def compressed_frames(messages, deflate_header, frag=None):
     return frames
 
 
-for p, (tag, what, make, opcode) in enumerate(PAYLOADS, 1):
-    for n, (size, frag) in enumerate([(16, None), (64, None), (256, None), (1024, None), (4096, None), (4096, 256)], 1):
-        msgs = [(opcode, make(size, 17 * m + n + 100 * p)) for m in range(5)]
-        case(f"12.{p}.{n}", f"Autobahn 12.{p}.{n} (scaled): 5 compressed {what} messages of {size} bytes" + (f", {frag}-byte fragments" if frag else ""),
-             compressed_frames(msgs, "permessage-deflate", frag), deflate="permessage-deflate", layer="message",
-             source=AUTOBAHN + "case12_x_x.py (payload kinds json/lena/faust/html/ooms synthesized; 1000 messages scaled to 5)")
+# case12_x_x.py's MSG_SIZES: (payload length, message count, timeout, auto-fragment size; 0: none).
+# The same 18 rows make 12.j.1-18 for each data set and 13.j.1-18 for each parameter set.
+MSG_SIZES = [(16, 1000, 60, 0), (64, 1000, 60, 0), (256, 1000, 120, 0), (1024, 1000, 240, 0), (4096, 1000, 480, 0),
+             (8192, 1000, 480, 0), (16384, 1000, 480, 0), (32768, 1000, 480, 0), (65536, 1000, 480, 0), (131072, 1000, 480, 0),
+             (8192, 1000, 480, 256), (16384, 1000, 480, 256), (32768, 1000, 480, 256), (65536, 1000, 480, 256),
+             (131072, 1000, 480, 256), (131072, 1000, 480, 1024), (131072, 1000, 480, 4096), (131072, 1000, 480, 32768)]
+# Scaled to keep Fixtures/websocket small: payload and auto-fragment sizes and the data sets 1/16
+# (so a 131072-byte message is 8192 bytes, a 256-byte fragment 16), 1000 messages to 2 (enough
+# for the second to refer back into the first when the context is taken over).
+SCALE_12, MESSAGES_12 = 16, 2
 
-OFFERS_13 = [
-    ("13.1", "permessage-deflate"),
-    ("13.2", "permessage-deflate; client_no_context_takeover; server_no_context_takeover"),
-    ("13.3", "permessage-deflate; client_max_window_bits=9; server_max_window_bits=9"),
-    ("13.4", "permessage-deflate; client_max_window_bits=15; server_max_window_bits=15"),
-    ("13.5", "permessage-deflate; client_no_context_takeover; client_max_window_bits=9; server_no_context_takeover; server_max_window_bits=9"),
-    ("13.6", "permessage-deflate; client_no_context_takeover; client_max_window_bits=15; server_no_context_takeover; server_max_window_bits=15"),
-    ("13.7", "permessage-deflate; client_max_window_bits=12"),
+
+def lcg(seed):
+    s = seed
+    while True:
+        s = (s * 1103515245 + 12345) & 0x7FFFFFFF
+        yield s >> 16
+
+
+def synth_json(n):
+    rng, items, total = lcg(7), [], 0
+    while total < n:
+        r = next(rng)
+        item = json.dumps({"id": r % 100000, "name": WORDS[r % len(WORDS)], "active": bool(r & 1), "score": (r >> 3) % 1000,
+                           "tags": [WORDS[(r >> k) % len(WORDS)] for k in (2, 5)]})
+        items.append(item)
+        total += len(item) + 2
+    return ("[" + ", ".join(items) + "]").encode()[:n]
+
+
+def synth_prose(n):
+    rng, out, total = lcg(11), [], 0
+    while total < n:
+        r = next(rng)
+        word = WORDS[r % len(WORDS)] + ("." if r % 11 == 0 else "," if r % 7 == 0 else "") + ("\n" if r % 13 == 0 else " ")
+        out.append(word)
+        total += len(word)
+    return "".join(out).encode()[:n]
+
+
+def synth_html(n):
+    rng, rows, total = lcg(13), [], 0
+    while total < n:
+        r = next(rng)
+        row = f'<tr class="r{r % 5}"><td>{r % 1000}</td><td><a href="/{WORDS[r % len(WORDS)].lower()}">{WORDS[(r >> 4) % len(WORDS)]}</a></td></tr>\n'
+        rows.append(row)
+        total += len(row)
+    return ("<!DOCTYPE html>\n<html><head><title>data1</title></head><body><table>\n" + "".join(rows)).encode()[:n]
+
+
+def synth_bitmap(n):
+    """A 512x512 8-bit grayscale BMP: headers, a grey palette, then smooth rows with some noise."""
+    head = b"BM" + struct.pack("<IHHI", 263222, 0, 0, 1078) + struct.pack("<IiiHHIIiiII", 40, 512, 512, 1, 8, 0, 262144, 2835, 2835, 256, 0)
+    out, rng, y = bytearray(head + b"".join(bytes([i, i, i, 0]) for i in range(256))), lcg(17), 0
+    while len(out) < n:
+        out += bytes(((x * 3 + y * 5) // 8 + ((x * y) >> 11) + next(rng) % 7) & 0xFF for x in range(512))
+        y += 1
+    return bytes(out[:n])
+
+
+def synth_pdf(n):
+    """A PDF header, then compressed-looking (incompressible) stream bytes."""
+    rng, head = lcg(19), b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Length 65000 /Filter /FlateDecode >>\nstream\n"
+    return head + bytes(next(rng) & 0xFF for _ in range(n - len(head)))
+
+
+# case12_x_x.py's WS_COMPRESSION_TESTDATA, in the order Autobahn numbers them (its Python 2 dict
+# order, as its reports show: 12.1 JSON ... 12.5 PDF), with Autobahn's text/binary flag. The files
+# themselves (a JSON and an HTML file, Gutenberg's Faust, the Lena bitmap, a paper's PDF) are not
+# copied: each is synthesized, deterministically, at 1/16 of the original's size, with the same
+# kind of content (ASCII JSON/HTML/German prose, an 8-bit bitmap, incompressible PDF streams).
+DATASETS_12 = [
+    ("Large JSON data file (data1.json, utf8, 194237 bytes)", synth_json(194237 // SCALE_12), TEXT),
+    ("Lena Picture, Bitmap 512x512 bw (lena512.bmp, binary, 263222 bytes)", synth_bitmap(263222 // SCALE_12), BINARY),
+    ("Human readable text, Goethe's Faust I (German) (pg2229.txt, binary, 222218 bytes)", synth_prose(222218 // SCALE_12), BINARY),
+    ("Large HTML file (data1.html, utf8, 83314 bytes)", synth_html(83314 // SCALE_12), TEXT),
+    ("A larger PDF (10.1.1.105.5439.pdf, binary, 1042328 bytes)", synth_pdf(1042328 // SCALE_12), BINARY),
 ]
-for cid, header in OFFERS_13:
-    for n, size in enumerate([16, 256, 1024, 4096], 1):
-        msgs = [(TEXT, json_payload(size, 31 * m + n)) for m in range(5)]
-        case(f"{cid}.{n}", f"Autobahn {cid}.{n} (scaled): 5 compressed JSON messages of {size} bytes under `{header}`",
-             compressed_frames(msgs, header), deflate=header, layer="message",
-             source=AUTOBAHN + "case13_x_x.py (1000 messages scaled to 5)")
+
+
+def autobahn_messages(data, length, count):
+    """case12_x_x.py's sendOne(): each message the next `length` bytes of the data set, wrapping
+    around at its end. (Autobahn's slicing wraps once only, so a message longer than the part of
+    the data set left after the pointer comes out short, e.g. 12.4.10's second message with the
+    83314-byte HTML file; here every message has the row's length, as the case intends.)"""
+    out, ptr = [], 0
+    for _ in range(count):
+        msg = (data[ptr:] + data * (length // len(data) + 1))[:length]
+        out.append(msg)
+        ptr = (ptr + length) % len(data)
+    return out
+
+
+def scaled_row(row):
+    length, count, _, frag = row
+    return length // SCALE_12, frag // SCALE_12, f"{MESSAGES_12} compressed {{kind}} messages of {plural(length // SCALE_12, 'byte')}" + (
+        f", auto-fragmented to {frag // SCALE_12} bytes" if frag else "") + f" (Autobahn: {count} of {length}" + (
+        f", fragments of {frag}" if frag else "") + ")"
+
+
+for j, (title, data, opcode) in enumerate(DATASETS_12, 1):
+    kind = "text" if opcode == TEXT else "binary"
+    for i, row in enumerate(MSG_SIZES, 1):
+        length, frag, what = scaled_row(row)
+        msgs = [(opcode, m) for m in autobahn_messages(data, length, MESSAGES_12)]
+        case(f"12.{j}.{i}", f"Autobahn 12.{j}.{i} (scaled 1/16): {what.format(kind=kind)}, default permessage-deflate offer; "
+             f"data: {title}, synthesized", compressed_frames(msgs, "permessage-deflate", frag or None),
+             deflate="permessage-deflate", layer="message",
+             source=AUTOBAHN + "case12_x_x.py (Case12_X_X; data set synthesized, sizes 1/16, 1000 messages scaled to 2)")
+
+# case12_x_x.py's DEFLATE_PARAMS for 13.1-13.7: the client's offers (autobahn's
+# PerMessageDeflateOffer(requestNoContextTakeover, requestMaxWindowBits).getExtensionString()) and
+# the response the server's accept function gives (PerMessageDeflateOfferAccept.getExtensionString()),
+# which is what is in force. 13.7's accept7 tries accept5 first, which takes the first offer.
+# With max_window_bits=8 a zlib sender compresses with 9 bits (zlib's minimum for raw deflate),
+# whose distances never exceed 250 bytes, so the stream is valid for an 8-bit window.
+OFFER_DEFAULT = "permessage-deflate; client_no_context_takeover; client_max_window_bits"
+DEFLATE_PARAMS_13 = [
+    ("(requestNoContextTakeover, requestMaxWindowBits) = [(False, 0)] / accept1", [OFFER_DEFAULT], "permessage-deflate"),
+    ("[(True, 0)] / accept2", [OFFER_DEFAULT + "; server_no_context_takeover"],
+     "permessage-deflate; server_no_context_takeover; client_no_context_takeover"),
+    ("[(False, 8)] / accept3", [OFFER_DEFAULT + "; server_max_window_bits=8"],
+     "permessage-deflate; server_max_window_bits=8; client_max_window_bits=8"),
+    ("[(False, 15)] / accept4", [OFFER_DEFAULT + "; server_max_window_bits=15"],
+     "permessage-deflate; server_max_window_bits=15; client_max_window_bits=15"),
+    ("[(True, 8)] / accept5", [OFFER_DEFAULT + "; server_no_context_takeover; server_max_window_bits=8"],
+     "permessage-deflate; server_no_context_takeover; server_max_window_bits=8; client_no_context_takeover; client_max_window_bits=8"),
+    ("[(True, 15)] / accept6", [OFFER_DEFAULT + "; server_no_context_takeover; server_max_window_bits=15"],
+     "permessage-deflate; server_no_context_takeover; server_max_window_bits=15; client_no_context_takeover; client_max_window_bits=15"),
+    ("[(True, 8), (True, 0), (False, 0)] / accept7", [OFFER_DEFAULT + "; server_no_context_takeover; server_max_window_bits=8",
+                                                     OFFER_DEFAULT + "; server_no_context_takeover", OFFER_DEFAULT],
+     "permessage-deflate; server_no_context_takeover; server_max_window_bits=8; client_no_context_takeover; client_max_window_bits=8"),
+]
+json_13 = DATASETS_12[0][1]
+for j, (params, offers, response) in enumerate(DEFLATE_PARAMS_13, 1):
+    for i, row in enumerate(MSG_SIZES, 1):
+        length, frag, what = scaled_row(row)
+        msgs = [(TEXT, m) for m in autobahn_messages(json_13, length, MESSAGES_12)]
+        case(f"13.{j}.{i}", f"Autobahn 13.{j}.{i} (scaled 1/16): {what.format(kind='text')}; data: the JSON data set, synthesized; "
+             f"client offers {params}: `{', '.join(offers)}`; the server accepts with `{response}`",
+             compressed_frames(msgs, response, frag or None), deflate=response, layer="message",
+             source=AUTOBAHN + "case12_x_x.py (Case13_X_X; data set synthesized, sizes 1/16, 1000 messages scaled to 2)")
 
 # permessage-deflate violations (IMWire).
 pmd = "permessage-deflate"
