@@ -197,4 +197,12 @@ import Testing
         #expect(steps.first { $0.time == 210 }?.commands.contains(.openTransport) == true)
         #expect(steps.last?.state.phase == .connecting)
     }
+
+    /// A route whose ttl is already over is used once: no ttl timer of 0 ms, and the next
+    /// attempt looks the route up again.
+    @Test func aRouteWithoutLifetimeIsNotCached() {
+        let steps = simulate(swift, [(0, .userLogin), (10, .routeResolved(ttlMs: 0)), (20, .transportFailed)])
+        #expect(!steps.flatMap(\.commands).contains { if case .scheduleTimer(.routeTTL, _) = $0 { true } else { false } })
+        #expect(steps.last?.commands.contains(.resolveRoute(clearCache: false)) == true)
+    }
 }

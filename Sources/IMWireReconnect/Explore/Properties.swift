@@ -5,10 +5,12 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     /// After a stop (a terminal code, an exhausted budget) no route lookup, transport or login
     /// is started until the user logs in again.
     case noConnectAfterStop = "no-connect-after-stop"
-    /// At most one timer of each kind is outstanding (so at most one retry timer).
+    /// At most one timer of each kind is outstanding (so at most one retry timer), counted
+    /// from the actions: a schedule while one of its kind is armed and not cancelled fails.
+    /// The machine adds no cancel of its own when it arms (only a deliberate restart does).
     case oneTimerPerKind = "one-timer-per-kind"
-    /// Every timer has a positive delay: no cycle of zero-delay timers, so time-driven
-    /// behaviour always waits.
+    /// Every timer is scheduled with the delay the policy (or the server's answer) asks for,
+    /// as asked (the machine rounds nothing up), and that delay is positive.
     case positiveTimerDelays = "positive-timer-delays"
     /// A timer that was cancelled or never armed does nothing when it fires.
     case staleTimersInert = "stale-timers-inert"
@@ -27,8 +29,9 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     case reconnectFlag = "reconnect-flag"
     /// Logged out, the machine ignores everything but the user's login.
     case idleIsQuiet = "idle-is-quiet"
-    /// Phase and timers agree (waiting ⇔ retry timer; no connection timers without a
-    /// transport; stopped ⇔ a stop record; online keeps exactly one heartbeat timer).
+    /// Phase and timers agree, with the timers as the actions armed them (waiting ⇔ retry
+    /// timer; no connection timers without a transport; stopped ⇔ a stop record; online keeps
+    /// exactly one heartbeat timer).
     case phaseInvariants = "phase-invariants"
     /// At most one transport at a time, and none left open outside the phases that have one.
     case oneTransport = "one-transport"
@@ -37,8 +40,8 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     public var summary: String {
         switch self {
         case .noConnectAfterStop: "After a stop (terminal code, exhausted budget) no route lookup, transport or login starts until the user logs in."
-        case .oneTimerPerKind: "At most one timer of each kind is outstanding, so at most one retry timer."
-        case .positiveTimerDelays: "Every timer has a positive delay: no cycle of zero-delay timers."
+        case .oneTimerPerKind: "At most one timer of each kind is outstanding, counted from the actions (a schedule while one is armed and not cancelled fails), so at most one retry timer."
+        case .positiveTimerDelays: "Every timer is scheduled with the delay the policy (or the server's answer) asks for, unclamped, and it is positive."
         case .staleTimersInert: "A cancelled or never-armed timer does nothing when it fires."
         case .timerBookkeeping: "The timers counted from the actions are the timers the state holds."
         case .retryDelayWithinBounds: "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
@@ -46,7 +49,7 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
         case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
         case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
         case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
-        case .phaseInvariants: "Phase and timers agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer."
+        case .phaseInvariants: "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer."
         case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
         }
     }
@@ -122,6 +125,14 @@ struct Monitor: Sendable, Hashable {
             case .scheduleTimer(let kind, let delay):
                 if armed.contains(kind) { fail(.oneTimerPerKind, "\(kind.rawValue) scheduled while one is armed") }
                 if delay <= 0 { fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms") }
+                if kind != .retry {
+                    // Retry delays are retry-delay-within-bounds' business.
+                    if let asked = Self.requestedDelay(kind, event: event, policy: policy) {
+                        if delay != asked { fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms; the policy asks \(asked) ms") }
+                    } else {
+                        fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms; the policy has no such timer here")
+                    }
+                }
                 armed.insert(kind)
             case .cancelTimer(let kind):
                 armed.remove(kind)
@@ -152,8 +163,22 @@ struct Monitor: Sendable, Hashable {
         if transportOpen != after.hasTransport {
             fail(.oneTransport, "monitor transport \(transportOpen) vs state \(after.phase.rawValue)")
         }
-        problems += invariants(after, policy: policy).map { (.phaseInvariants, $0) }
+        problems += Self.invariants(after, timers: armed, policy: policy).map { (.phaseInvariants, $0) }
         return problems
+    }
+
+    /// The delay the policy asks for a timer of `kind` armed by `event` (the route's ttl from
+    /// the answer, else the policy's default); nil when the policy has no such timer.
+    static func requestedDelay(_ kind: TimerKind, event: ReconnectEvent, policy: ReconnectPolicy) -> Int64? {
+        switch kind {
+        case .retry: nil
+        case .connect: policy.connectTimeoutMs
+        case .login: policy.loginTimeoutMs
+        case .heartbeat: policy.heartbeat?.intervalMs
+        case .heartbeatTimeout: policy.heartbeat?.answerTimeoutMs
+        case .routeTTL: if case .routeResolved(let ttl) = event { ttl ?? policy.route?.defaultTTLMs } else { nil }
+        case .chatRoomWindow: policy.chatRoomRejoinWindowMs
+        }
     }
 
     /// Events after which the policy starts its schedule again.
@@ -232,9 +257,9 @@ struct Monitor: Sendable, Hashable {
 
     private static let connectionTimers = TimerSet([.connect, .login, .heartbeat, .heartbeatTimeout])
 
-    private func invariants(_ state: ReconnectState, policy: ReconnectPolicy) -> [String] {
+    /// The phase invariants, over `timers` as the actions armed them (not the state's own set).
+    static func invariants(_ state: ReconnectState, timers: TimerSet, policy: ReconnectPolicy) -> [String] {
         var problems: [String] = []
-        let timers = state.timers
         if (state.phase == .waiting) != timers.contains(.retry) { problems.append("\(state.phase.rawValue) with timers \(Array(timers))") }
         if !state.hasTransport, timers.bits & Self.connectionTimers.bits != 0 {
             problems.append("connection timers \(Array(timers)) without a transport (\(state.phase.rawValue))")

@@ -35,12 +35,21 @@ private struct Stepper {
         }
     }
 
-    /// Arms a timer; one already armed of the same kind is cancelled first, so at most one of
-    /// each kind is ever outstanding.
+    /// Arms a timer with the delay the policy (or the server) asked for, unchanged: a zero or
+    /// negative delay is not rounded up here, so the exploration's `positive-timer-delays` sees
+    /// it. Arming a kind that is already armed adds no cancel: a second timer of a kind (two
+    /// retries pending) stays visible in the actions for `one-timer-per-kind`. Where a wait
+    /// starts again on purpose, `restart` cancels first.
     mutating func arm(_ kind: TimerKind, _ delay: Int64) {
-        if state.timers.contains(kind) { actions.append(.cancelTimer(kind)) }
         state.timers.insert(kind)
-        actions.append(.scheduleTimer(kind, delayMs: max(1, delay)))
+        actions.append(.scheduleTimer(kind, delayMs: delay))
+    }
+
+    /// Cancels the armed timer of `kind`, if any, and arms it afresh: a resent login waits
+    /// anew, a second heartbeat restarts the answer wait.
+    mutating func restart(_ kind: TimerKind, _ delay: Int64) {
+        disarm(kind)
+        arm(kind, delay)
     }
 
     mutating func disarm(_ kind: TimerKind) {
@@ -66,8 +75,12 @@ private struct Stepper {
         case .networkUp: networkUp()
         case .routeResolved(let ttl):
             guard state.phase == .resolving else { return }
-            state.routeCached = true
-            if let ttl = ttl ?? policy.route?.defaultTTLMs { arm(.routeTTL, ttl) }
+            // A route whose ttl is already over (0 or less) is used once, not cached.
+            let lifetime = ttl ?? policy.route?.defaultTTLMs
+            if lifetime.map({ $0 > 0 }) ?? true {
+                state.routeCached = true
+                if let lifetime { arm(.routeTTL, lifetime) }
+            }
             openTransport()
         case .routeFailed(let status):
             guard state.phase == .resolving else { return }
@@ -102,7 +115,7 @@ private struct Stepper {
         case .heartbeatSent:
             guard state.phase == .online, let heartbeat = policy.heartbeat else { return }
             disarm(.heartbeat)
-            arm(.heartbeatTimeout, heartbeat.answerTimeoutMs)
+            restart(.heartbeatTimeout, heartbeat.answerTimeoutMs)
         case .heartbeatAnswered:
             guard state.phase == .online, let heartbeat = policy.heartbeat, state.timers.contains(.heartbeatTimeout) else { return }
             disarm(.heartbeatTimeout)
@@ -241,13 +254,15 @@ private struct Stepper {
         state.phase = .connecting
     }
 
+    /// Sends the login (again, with `resend`: the same request on the same connection, whose
+    /// wait starts anew).
     mutating func sendLogin(resend: Bool) {
         actions.append(.sendLogin(flag: state.hadSession ? policy.reconnectFlag?.name : nil))
         if !resend {
             state.loginResends = 0
             note(.loggingIn(reconnect: state.hadSession))
         }
-        if let timeout = policy.loginTimeoutMs { arm(.login, timeout) }
+        if let timeout = policy.loginTimeoutMs { restart(.login, timeout) }
         state.phase = .authenticating
     }
 
