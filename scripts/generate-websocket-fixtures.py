@@ -318,8 +318,9 @@ case("2.4", "Autobahn 2.4: ping with a 125-byte binary payload", [Frame(PING, b"
 case("2.5", "Autobahn 2.5: ping with a 126-byte payload (too long for a control frame)",
      [Frame(PING, b"\xfe" * 126)], expect=[("WS.CONTROL-FRAME-TOO-LONG", 0, "len")])
 case("2.6", "Autobahn 2.6: ping with a 125-byte payload, sent one byte at a time", [Frame(PING, b"\xfe" * 125)], chunking="octets")
-case("2.7", "Autobahn 2.7: unsolicited pong without payload", [Frame(PONG)])
-case("2.8", "Autobahn 2.8: unsolicited pong with a payload", [Frame(PONG, text("unsolicited pong payload"))])
+case("2.7", "Autobahn 2.7: unsolicited pong without payload, then close 1000", [Frame(PONG), Frame(CLOSE, struct.pack("!H", 1000))])
+case("2.8", "Autobahn 2.8: unsolicited pong with a payload, then close 1000",
+     [Frame(PONG, text("unsolicited pong payload")), Frame(CLOSE, struct.pack("!H", 1000))])
 case("2.9", "Autobahn 2.9: unsolicited pong, then a ping", [Frame(PONG, text("unsolicited pong payload")), Frame(PING, text("ping payload"))])
 case("2.10", "Autobahn 2.10: 10 pings with payloads", [Frame(PING, text(f"payload-{i}")) for i in range(10)])
 case("2.11", "Autobahn 2.11: 10 pings with payloads, sent one byte at a time", [Frame(PING, text(f"payload-{i}")) for i in range(10)], chunking="octets")
@@ -336,24 +337,23 @@ case("3.4", "Autobahn 3.4: small text, then small text with RSV = 4, then ping, 
 case("3.5", "Autobahn 3.5: small binary with RSV = 5", [Frame(BINARY, bytes([0, 0xFF, 0xFE, 0xFD, 0xFC, 0xFB, 0, 0xFF]), rsv=5)],
      expect=[("WS.RSV-WITHOUT-EXTENSION", 0, "start"), ("WS.RSV-WITHOUT-EXTENSION", 0, "start")],
      notes="RSV1 and RSV3 are reported as two findings (RSV1 belongs to permessage-deflate, RSV2/RSV3 to no extension).")
-case("3.6", "Autobahn 3.6: ping with RSV = 6", [Frame(PING, hello, rsv=6)],
+case("3.6", "Autobahn 3.6: small binary message with RSV = 6 (Autobahn describes it as a ping; case3_6.py sends opcode 2)",
+     [Frame(BINARY, hello, rsv=6)],
      expect=[("WS.RSV-WITHOUT-EXTENSION", 0, "start"), ("WS.RSV-WITHOUT-EXTENSION", 0, "start")])
-case("3.7", "Autobahn 3.7: close with RSV = 7", [Frame(CLOSE, struct.pack("!H", 1000), rsv=7)],
+case("3.7", "Autobahn 3.7: close without payload with RSV = 7", [Frame(CLOSE, rsv=7)],
      expect=[("WS.RSV-WITHOUT-EXTENSION", 0, "start"), ("WS.RSV-WITHOUT-EXTENSION", 0, "start")])
 
 # Category 4: opcodes
-for n, op in enumerate([3, 4, 5, 6, 7], 1):
-    with_payload = n in (2, 4, 5)
-    framed = n >= 3
-    frames = ([Frame(TEXT, hello)] if framed else []) + [Frame(op, text("reserved opcode payload") if with_payload else b"")] + ([Frame(PING)] if framed else [])
-    case(f"4.1.{n}", f"Autobahn 4.1.{n}: non-control opcode {op}" + (" with payload" if with_payload else "") + (" between a text and a ping" if framed else ""),
-         frames, expect=[("WS.RESERVED-OPCODE", 1 if framed else 0, "start")])
-for n, op in enumerate([11, 12, 13, 14, 15], 1):
-    with_payload = n in (2, 4, 5)
-    framed = n >= 3
-    frames = ([Frame(TEXT, hello)] if framed else []) + [Frame(op, text("reserved opcode payload") if with_payload else b"")] + ([Frame(PING)] if framed else [])
-    case(f"4.2.{n}", f"Autobahn 4.2.{n}: control opcode {op}" + (" with payload" if with_payload else "") + (" between a text and a ping" if framed else ""),
-         frames, expect=[("WS.RESERVED-OPCODE", 1 if framed else 0, "start")])
+# 4.x.1: the opcode alone; 4.x.2: with 'reserved opcode payload'; 4.x.3: between a text and a ping;
+# 4.x.4: the same with 'Hello, world!' as its payload; 4.x.5: as 4.x.4, sent octet-wise.
+for group, kind, opcodes in [(1, "non-control", [3, 4, 5, 6, 7]), (2, "control", [11, 12, 13, 14, 15])]:
+    for n, op in enumerate(opcodes, 1):
+        payload = {2: text("reserved opcode payload"), 4: hello, 5: hello}.get(n, b"")
+        framed = n >= 3
+        frames = ([Frame(TEXT, hello)] if framed else []) + [Frame(op, payload)] + ([Frame(PING)] if framed else [])
+        case(f"4.{group}.{n}", f"Autobahn 4.{group}.{n}: reserved {kind} opcode {op}" + (f" with payload '{payload.decode()}'" if payload else "")
+             + (" between a text and a ping" if framed else "") + (", sent octet-wise" if n == 5 else ""),
+             frames, expect=[("WS.RESERVED-OPCODE", 1 if framed else 0, "start")], chunking="octets" if n == 5 else "whole")
 
 # Category 5: fragmentation
 f1, f2, f3, f4, f5 = (text(f"fragment{i}") for i in range(1, 6))
@@ -500,19 +500,23 @@ for group, (title, sequences) in enumerate(autobahn_utf8_sequences(), 5):
 
 # Category 7: close handling
 close1000 = struct.pack("!H", 1000)
-case("7.1.1", "Autobahn 7.1.1: text message, then close 1000", [Frame(TEXT, text("Hello World!")), Frame(CLOSE, close1000)])
-case("7.1.2", "Autobahn 7.1.2: close twice", [Frame(CLOSE, close1000), Frame(CLOSE, close1000)], expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")],
+case("7.1.1", "Autobahn 7.1.1: text message, then close 1000 (which Autobahn sends once the echo has come back)",
+     [Frame(TEXT, text("Hello World!")), Frame(CLOSE, close1000)])
+case("7.1.2", "Autobahn 7.1.2: close 1000, then a second close without payload", [Frame(CLOSE, close1000), Frame(CLOSE)],
+     expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")],
      notes="Autobahn grades the server, which must ignore the second close; the client's bytes still break RFC 6455 §5.5.1.")
-case("7.1.3", "Autobahn 7.1.3: close, then ping", [Frame(CLOSE, close1000), Frame(PING, text("Hello World!"))], expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")])
+case("7.1.3", "Autobahn 7.1.3: close 1000, then a ping without payload", [Frame(CLOSE, close1000), Frame(PING)],
+     expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")])
 case("7.1.4", "Autobahn 7.1.4: close, then text", [Frame(CLOSE, close1000), Frame(TEXT, text("Hello World!"))], expect=[("WS.FRAME-AFTER-CLOSE", 1, "start")])
 case("7.1.5", "Autobahn 7.1.5: text fragment, close, then the continuation",
      [Frame(TEXT, f1, fin=False), Frame(CLOSE, close1000), Frame(CONT, f2)], expect=[("WS.FRAME-AFTER-CLOSE", 2, "start")],
      disagree={"websockets": (1002, 1, "websockets 17.4 fails a close received inside a fragmented message with 1002 ('incomplete fragmented message'); RFC 6455 §5.4 allows control frames between fragments, and Autobahn 7.1.5 expects a clean close.")})
-case("7.1.6", "Autobahn 7.1.6 (scaled): 8 KiB text, close, then ping",
-     [Frame(TEXT, b"BAsd7&jh23" * 819 + b"BA"), Frame(CLOSE, close1000), Frame(PING, text("Hello World!"))],
-     expect=[("WS.FRAME-AFTER-CLOSE", 2, "start")], notes="Autobahn sends 256 KiB; scaled down to keep the fixture small.")
+case("7.1.6", "Autobahn 7.1.6 (scaled 1/32): 8 KiB text ('BAsd7&jh23' repeated; Autobahn: 256 KiB), text 'Hello World!', close 1000, "
+     "then a ping without payload",
+     [Frame(TEXT, (b"BAsd7&jh23" * 820)[:8192]), Frame(TEXT, text("Hello World!")), Frame(CLOSE, close1000), Frame(PING)],
+     expect=[("WS.FRAME-AFTER-CLOSE", 3, "start")], notes="Autobahn sends 256 KiB; scaled down to keep the fixture small.")
 case("7.3.1", "Autobahn 7.3.1: close with an empty payload", [Frame(CLOSE)])
-case("7.3.2", "Autobahn 7.3.2: close with a 1-byte payload", [Frame(CLOSE, b"\x03")], expect=[("WS.CLOSE-PAYLOAD-ONE-BYTE", 0, "payload")])
+case("7.3.2", "Autobahn 7.3.2: close with a 1-byte payload ('a')", [Frame(CLOSE, b"a")], expect=[("WS.CLOSE-PAYLOAD-ONE-BYTE", 0, "payload")])
 case("7.3.3", "Autobahn 7.3.3: close 1000 without reason", [Frame(CLOSE, close1000)])
 case("7.3.4", "Autobahn 7.3.4: close 1000 with a small reason", [Frame(CLOSE, close1000 + text("Hello World!"))])
 case("7.3.5", "Autobahn 7.3.5: close 1000 with a 123-byte reason", [Frame(CLOSE, close1000 + b"*" * 123)])
