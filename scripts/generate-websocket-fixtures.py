@@ -962,7 +962,7 @@ def dump_stream_fixture(fixture):
     marker = "@@FRAMES@@"
     fixture = dict(fixture, decoded=dict(fixture["decoded"], frames=marker))
     text = json.dumps(fixture, indent=1, ensure_ascii=False)
-    lines = ",\n".join("   " + json.dumps(f, ensure_ascii=False) for f in frames)
+    lines = ",\n".join("   " + json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in frames)
     text = text.replace(json.dumps(marker), "[\n" + lines + "\n  ]" if frames else "[]")
     return text + "\n"
 
