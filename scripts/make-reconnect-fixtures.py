@@ -249,6 +249,23 @@ case("jmessage", "app-relogin-after-disconnect", "jmessage-web",
      JMSRC + " _onDisconnect", login(0, 0, route=False) + [ev(5000, "transport-closed")] + login(8000, 0, route=False))
 case("jmessage", "logout", "jmessage-web", "JMessage Web: loginOut closes the connection; nothing follows",
      JMSRC + " JMessage.prototype.loginOut", login(0, 0, route=False) + [ev(5000, "user-logout")], until=60000)
+case("jmessage", "login-acknowledged-then-answered", "jmessage-web",
+     "JMessage Web: the server acks the login within 5 s; the login timer switches to the 30 s response wait; "
+     "the response comes at 9 s",
+     JM3 + ": ACK_TIMEOUT 5000, then RESP_TIMEOUT 30000",
+     [ev(0, "user-login"), ev(50, "transport-opened"), ev(250, "login-acknowledged"), ev(9050, "login-response", code=0)])
+case("jmessage", "login-response-timeout-resends", "jmessage-web",
+     "JMessage Web: the login is acked but not answered within 30 s: it is re-emitted (waiting 5 s for a new ack), "
+     "acked again and answered",
+     JM3 + ": RESP_TIMEOUT 30000, resent with the same retry budget",
+     [ev(0, "user-login"), ev(50, "transport-opened"), ev(250, "login-acknowledged"), ev(30400, "login-acknowledged"),
+      ev(31000, "login-response", code=0)])
+case("jmessage", "login-acknowledged-never-answered", "jmessage-web",
+     "JMessage Web: every send of the login is acked, none answered: 6 sends 30 s after each ack (5 re-emits, one "
+     "budget for both waits), then onTimeout and stop",
+     JM3 + ": RESP_TIMEOUT 30000, RETRY_TIMES 5",
+     [ev(0, "user-login"), ev(50, "transport-opened"), ev(150, "login-acknowledged")]
+     + [ev(150 + 30000 * i + 100 * i, "login-acknowledged") for i in range(1, 6)], until=200000)
 case("jmessage", "network-down-before-login", "jmessage-web",
      "JMessage Web: the network is down when the app logs in; the attempt waits for it",
      "IMWire model: attempts wait offline", [ev(0, "network-down"), ev(10, "user-login"), ev(4000, "network-up"),

@@ -34,7 +34,9 @@ POLICIES = {
     "leancloud-java": dict(delay=exponential(2000, 8000), budget=(3, "stop"), flag="r=true", heartbeat=(180000, 180000)),
     "leancloud-csharp": dict(delay=lambda n: 10000, budget=(10, "reset"), flag="r=true", heartbeat=(180000, 180000)),
     "nim-web": dict(bounds=within_jitter(1600, 8000, 0.01), budget=None, flag=None, heartbeat=(30000, 5000)),
-    "jmessage-web": dict(delay=None, budget=(0, "stop"), flag=None, heartbeat=None),
+    # jmessage.md §3: ack within ACK_TIMEOUT 5000 ms, then the response within RESP_TIMEOUT 30000 ms,
+    # else re-emit; RETRY_TIMES 5 re-emits shared by both waits.
+    "jmessage-web": dict(delay=None, budget=(0, "stop"), flag=None, heartbeat=None, login_wait=(5000, 30000, 5)),
     "yun2win-web": dict(delay=lambda n: 1000, budget=None, flag="prefix 1", heartbeat=(300000, 300000),
                         fixed={("login", 7): None}, route_fail_delay=5000),
     "yun2win-android": dict(delay=lambda n: 10000, budget=None, flag="prefix 1", heartbeat=(30000, 30000),
@@ -100,6 +102,8 @@ def check(path, problems, tally):
     session = False    # an accepted login since the user's login
     halted = False
     phase = "idle"
+    login_due = None   # when the login timer should fire, by this reading
+    sends = 0          # logins sent on the current transport
     def fail(message):
         problems.append("%s step %d: %s" % (os.path.relpath(path), number, message))
     for number, step in enumerate(fixture["trace"]):
@@ -107,6 +111,35 @@ def check(path, problems, tally):
         name = event["event"]
         kinds = [a["do"] for a in actions]
         timer = event.get("timer")
+        # The login's ack and response waits (JMessage): 5 s after each send, 30 s after the ack;
+        # a resend when one runs out; 1 + 5 sends on one transport at most.
+        wait = spec.get("login_wait")
+        if wait:
+            if name == "transport-opened":
+                sends = 0
+            if name == "timer-fired" and timer == "login":
+                tally["login-waits"] += 1
+                if login_due is None or step["ms"] != login_due:
+                    fail("the login timer fires at %d ms, the reference's waits say %s" % (step["ms"], login_due))
+                login_due = None
+            for action in actions:
+                if action["do"] == "send-login":
+                    sends += 1
+                    if sends > 1 + wait[2]:
+                        fail("login sent %d times on one transport, the reference allows 1 + %d" % (sends, wait[2]))
+                if action["do"] == "cancel-timer" and action["timer"] == "login":
+                    login_due = None
+                if action["do"] == "schedule-timer" and action["timer"] == "login":
+                    want = wait[1] if name == "login-acknowledged" else wait[0]
+                    if action["delay_ms"] != want:
+                        fail("login wait of %d ms after %s, the reference says %d ms" % (action["delay_ms"], name, want))
+                    login_due = step["ms"] + want
+            stop = next((a for a in actions if a["do"] == "stop"), None)
+            if stop and stop["cause"] == "login-unanswered":
+                tally["login-budgets"] += 1
+                if sends != 1 + wait[2] or not (name == "timer-fired" and timer == "login"):
+                    fail("gave the login up after %d sends on %s, the reference says after 1 + %d sends, at a timeout"
+                         % (sends, name, wait[2]))
         if name == "user-login" and phase in ("idle", "stopped"):
             index, session, halted = 0, False, False
         if name in ("network-up", "network-down") and spec.get("reset_on_network"):
@@ -209,7 +242,8 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "Fixtures/reconnect"
     paths = sorted(glob.glob(os.path.join(root, "*", "*.json")))
     problems = []
-    tally = {k: 0 for k in ("delays", "immediate", "budgets", "stops", "refreshes", "logins", "heartbeats", "checked-stops")}
+    tally = {k: 0 for k in ("delays", "immediate", "budgets", "stops", "refreshes", "logins", "heartbeats", "checked-stops",
+                            "login-waits", "login-budgets")}
     per_vendor = {}
     for path in paths:
         vendor = os.path.basename(os.path.dirname(path))

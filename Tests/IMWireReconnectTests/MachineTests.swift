@@ -198,6 +198,40 @@ import Testing
         #expect(steps.last?.state.phase == .connecting)
     }
 
+    /// JMessage: the ack switches the login timer from the 5 s ack wait to the 30 s response
+    /// wait; an unanswered response re-emits the login, which waits for a new ack (5 s); the
+    /// six sends share one budget, then onTimeout.
+    @Test func jmessageWaitsThirtySecondsForTheResponseAfterTheAck() {
+        let jmessage = JMessagePolicies.web
+        let answered = simulate(jmessage, [(0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged),
+                                           (9000, .loginResponse(code: 0, waitMs: nil))])
+        #expect(commands(answered) == ["open-transport", "send-login", "schedule(login, 5000ms)", "cancel(login)",
+                                       "schedule(login, 30000ms)", "cancel(login)"])
+        #expect(answered.last?.state.phase == .online)
+
+        // Acked, then silent: the login goes again 30 s after the ack, and waits 5 s for its ack.
+        let silent = simulate(jmessage, [(0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged)], until: 36_000)
+        let sends = silent.filter { $0.commands.contains(.sendLogin(flag: nil)) }.map(\.time)
+        #expect(sends == [10, 30_200, 35_200])
+        #expect(silent.first { $0.time == 30_200 }?.commands == [.sendLogin(flag: nil), .scheduleTimer(.login, delayMs: 5000)])
+
+        // Every send acked, none answered: 6 sends 30 s apart, then stop.
+        var events: [(Int64, ReconnectEvent)] = [(0, .userLogin), (10, .transportOpened), (100, .loginAcknowledged)]
+        for send in 1...5 { events.append((Int64(send) * 30_100 + 100, .loginAcknowledged)) }
+        let never = simulate(jmessage, events, until: 400_000)
+        #expect(never.flatMap(\.commands).filter { $0 == .sendLogin(flag: nil) }.count == 6)
+        #expect(never.last?.state.stop?.cause == .loginUnanswered)
+        let lastAck: Int64 = 5 * 30_100 + 100
+        #expect(never.last.map(\.time) == lastAck + 30_000)
+
+        // A second ack, or an ack for a policy without a response wait, changes nothing.
+        let acked = answered[2].state
+        #expect(ReconnectMachine.step(acked, .loginAcknowledged, policy: jmessage).actions.isEmpty)
+        let nim = simulate(NIMPolicies.web, [(0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened)])
+        let step = ReconnectMachine.step(nim.last?.state ?? ReconnectState(), .loginAcknowledged, policy: NIMPolicies.web)
+        #expect(step.actions.isEmpty && step.state == nim.last?.state)
+    }
+
     /// A route whose ttl is already over is used once: no ttl timer of 0 ms, and the next
     /// attempt looks the route up again.
     @Test func aRouteWithoutLifetimeIsNotCached() {

@@ -29,7 +29,9 @@ public enum ReconnectSpec {
                 "`\(policy.name)`", policy.dialect.rawValue,
                 policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
                 policy.heartbeat.map { "\($0.what) every \(DurationText.text($0.intervalMs)), answer within \(DurationText.text($0.answerTimeoutMs))" + ($0.missesBeforeDead.map { ", \($0) missed → reconnect" } ?? ", keeps pinging") } ?? "not modelled",
-                [policy.connectTimeoutMs.map { "connect \(DurationText.text($0))" }, policy.loginTimeoutMs.map { "login \(DurationText.text($0))" },
+                [policy.connectTimeoutMs.map { "connect \(DurationText.text($0))" },
+                 policy.loginTimeoutMs.map { (policy.loginResponseTimeoutMs == nil ? "login " : "login ack ") + DurationText.text($0) },
+                 policy.loginResponseTimeoutMs.map { "login response \(DurationText.text($0))" },
                  policy.loginResends > 0 ? "\(policy.loginResends) login resends" : nil].compactMap { $0 }.joined(separator: ", "),
                 policy.route.map { route in
                     [route.what, route.resolveOnLogin ? "looked up at each login" : nil,

@@ -53,6 +53,7 @@ public enum ReconnectExplorer {
             if policy.reaction(.login, code) == .retryAfterServerWait { events.append(.loginResponse(code: code, waitMs: 5000)) }
         }
         events += policy.interestingCodes(.kick).map { .kicked(code: $0) }
+        if policy.loginResponseTimeoutMs != nil { events.append(.loginAcknowledged) }
         if policy.goaway != nil { events.append(.goaway) }
         if policy.syncAfterLogin { events.append(.syncCompleted) }
         if policy.heartbeat != nil { events += [.heartbeatSent, .heartbeatAnswered, .heartbeatMissed] }

@@ -31,7 +31,7 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     case idleIsQuiet = "idle-is-quiet"
     /// Phase and timers agree, with the timers as the actions armed them (waiting ⇔ retry
     /// timer; no connection timers without a transport; stopped ⇔ a stop record; online keeps
-    /// exactly one heartbeat timer).
+    /// exactly one heartbeat timer; an acknowledged login only while authenticating).
     case phaseInvariants = "phase-invariants"
     /// At most one transport at a time, and none left open outside the phases that have one.
     case oneTransport = "one-transport"
@@ -49,7 +49,7 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
         case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
         case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
         case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
-        case .phaseInvariants: "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer."
+        case .phaseInvariants: "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer; a login is acknowledged only while authenticating."
         case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
         }
     }
@@ -173,7 +173,7 @@ struct Monitor: Sendable, Hashable {
         switch kind {
         case .retry: nil
         case .connect: policy.connectTimeoutMs
-        case .login: policy.loginTimeoutMs
+        case .login: event == .loginAcknowledged ? policy.loginResponseTimeoutMs : policy.loginTimeoutMs
         case .heartbeat: policy.heartbeat?.intervalMs
         case .heartbeatTimeout: policy.heartbeat?.answerTimeoutMs
         case .routeTTL: if case .routeResolved(let ttl) = event { ttl ?? policy.route?.defaultTTLMs } else { nil }
@@ -276,6 +276,7 @@ struct Monitor: Sendable, Hashable {
             problems.append("authenticating with timers \(Array(timers))")
         }
         if state.chatRoom == .awaitingRejoin, !timers.contains(.chatRoomWindow) { problems.append("awaiting a re-join without its window") }
+        if state.loginAcknowledged, state.phase != .authenticating { problems.append("a login acknowledged in \(state.phase.rawValue)") }
         return problems
     }
 }

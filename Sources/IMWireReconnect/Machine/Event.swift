@@ -19,6 +19,8 @@ public enum ReconnectEvent: Sendable, Hashable {
     /// The login or handshake was answered with the vendor's status code; `waitMs` is a wait
     /// the server asked for (NIM 416).
     case loginResponse(code: Int64, waitMs: Int64?)
+    /// The server acknowledged the login request before answering it (JMessage `ack {rid}`).
+    case loginAcknowledged
     /// The server pushed a kick or conflict with the vendor's code or reason.
     case kicked(code: Int64)
     /// The server asked the client to move (LeanCloud `goaway`).
@@ -56,6 +58,7 @@ public enum ReconnectEvent: Sendable, Hashable {
         case .transportClosed: "transport-closed"
         case .transportFailed: "transport-failed"
         case .loginResponse: "login-response"
+        case .loginAcknowledged: "login-acknowledged"
         case .kicked: "kicked"
         case .goaway: "goaway"
         case .syncCompleted: "sync-completed"
@@ -86,6 +89,7 @@ public enum ReconnectEvent: Sendable, Hashable {
         ("transport-closed", "code?", "The transport closed; code = close code."),
         ("transport-failed", "", "The transport could not open, or broke without a close code."),
         ("login-response", "code, wait_ms?", "The login/handshake answer with the vendor's code; wait_ms = a wait the server asked for (NIM 416)."),
+        ("login-acknowledged", "", "The server acknowledged the login request (JMessage `ack {rid}`); the wait for its response begins."),
         ("kicked", "code", "A kick or conflict push with the vendor's code or reason."),
         ("goaway", "", "The server asks the client to move (LeanCloud)."),
         ("sync-completed", "", "The sync after the login finished (NIM)."),

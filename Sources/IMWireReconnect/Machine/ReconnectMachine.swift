@@ -46,7 +46,8 @@ private struct Stepper {
     }
 
     /// Cancels the armed timer of `kind`, if any, and arms it afresh: a resent login waits
-    /// anew, a second heartbeat restarts the answer wait.
+    /// anew, an acknowledged login switches to the response wait, a second heartbeat restarts
+    /// the answer wait.
     mutating func restart(_ kind: TimerKind, _ delay: Int64) {
         disarm(kind)
         arm(kind, delay)
@@ -61,6 +62,7 @@ private struct Stepper {
     /// The timers that belong to one transport.
     mutating func disarmConnectionTimers() {
         for kind in [TimerKind.connect, .login, .heartbeat, .heartbeatTimeout] { disarm(kind) }
+        state.loginAcknowledged = false
     }
 
     var running: Bool { state.phase != .idle && state.phase != .stopped }
@@ -100,6 +102,13 @@ private struct Stepper {
         case .loginResponse(let code, let wait):
             guard state.phase == .authenticating else { return }
             loginAnswered(code, wait: wait)
+        case .loginAcknowledged:
+            // JMessage: the server's `ack` of the login; the 5 s ack wait becomes the 30 s
+            // response wait. Policies without a response wait have no such step.
+            guard state.phase == .authenticating, !state.loginAcknowledged,
+                  let wait = policy.loginResponseTimeoutMs else { return }
+            state.loginAcknowledged = true
+            restart(.login, wait)
         case .kicked(let code):
             guard state.phase == .authenticating || state.phase == .online else { return }
             note(.kicked(code: code))
@@ -179,6 +188,7 @@ private struct Stepper {
         guard state.phase != .idle else { return }
         if state.hasTransport { actions.append(.closeTransport) }
         for kind in state.timers where kind != .routeTTL { disarm(kind) }
+        state.loginAcknowledged = false
         state.phase = .idle
         state.stop = nil
         state.chatRoom = .none
@@ -254,14 +264,15 @@ private struct Stepper {
         state.phase = .connecting
     }
 
-    /// Sends the login (again, with `resend`: the same request on the same connection, whose
-    /// wait starts anew).
+    /// Sends the login (again, with `resend`: the same request on the same connection, which
+    /// waits for its ack anew).
     mutating func sendLogin(resend: Bool) {
         actions.append(.sendLogin(flag: state.hadSession ? policy.reconnectFlag?.name : nil))
         if !resend {
             state.loginResends = 0
             note(.loggingIn(reconnect: state.hadSession))
         }
+        state.loginAcknowledged = false
         if let timeout = policy.loginTimeoutMs { restart(.login, timeout) }
         state.phase = .authenticating
     }
@@ -269,6 +280,7 @@ private struct Stepper {
     mutating func loginAnswered(_ code: Int64, wait: Int64?) {
         if policy.acceptCodes.contains(code) {
             disarm(.login)
+            state.loginAcknowledged = false
             goOnline()
         } else if !policy.progressCodes.contains(code) {
             disarm(.login)
@@ -277,6 +289,9 @@ private struct Stepper {
         }
     }
 
+    /// The login's wait ran out (the ack wait, or after an ack the response wait; or the
+    /// embedding's command timeout): send it again while the resend budget lasts (one budget
+    /// for both waits, jmessage.md §3), then give up; without resends, the attempt failed.
     mutating func loginTimedOut() {
         if state.loginResends < policy.loginResends {
             state.loginResends += 1
@@ -436,6 +451,7 @@ private struct Stepper {
 
     mutating func halt(_ cause: StopCause, code: Int64?) {
         for kind in state.timers where kind != .routeTTL { disarm(kind) }
+        state.loginAcknowledged = false
         state.chatRoom = .none
         state.awaitingSync = false
         state.phase = .stopped

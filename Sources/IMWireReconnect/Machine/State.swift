@@ -45,7 +45,8 @@ public enum TimerKind: String, Sendable, Hashable, CaseIterable {
     case retry
     /// Opening the transport takes too long.
     case connect
-    /// The login is not answered in time (the command timeout).
+    /// The login is not answered in time (the command timeout; with an ack step, the ack wait
+    /// and then the response wait).
     case login
     /// Time for the next heartbeat.
     case heartbeat
@@ -63,7 +64,7 @@ public enum TimerKind: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .retry: "The next reconnect attempt (the schedule's delay)."
         case .connect: "Opening the transport takes too long (the policy's connect timeout)."
-        case .login: "The login is not answered in time (the command timeout)."
+        case .login: "The login is not answered in time: the command timeout; where the server acknowledges first, the ack wait, then the response wait."
         case .heartbeat: "Time for the next heartbeat."
         case .heartbeatTimeout: "The heartbeat's answer is late."
         case .routeTTL: "The cached route expires."
@@ -121,6 +122,8 @@ public struct ReconnectState: Sendable, Hashable {
     public internal(set) var timers = TimerSet()
     public internal(set) var heartbeatMisses = 0
     public internal(set) var loginResends = 0
+    /// The server acknowledged the pending login; its response is awaited (JMessage `ack`).
+    public internal(set) var loginAcknowledged = false
     public internal(set) var awaitingSync = false
     public internal(set) var chatRoom = ChatRoom.none
     public internal(set) var stop: StopRecord?

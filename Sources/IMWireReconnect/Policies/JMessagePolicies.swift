@@ -8,7 +8,7 @@ public enum JMessagePolicies {
     public static let web = ReconnectPolicy(
         name: "jmessage-web", dialect: .jmessage, sdk: "JMessage Web SDK 2.4.0/2.5.0 (\(source))",
         schedule: .fixed(0), budget: RetryBudget(attempts: 0, whenExhausted: .stop),
-        heartbeat: nil, connectTimeoutMs: nil, loginTimeoutMs: 5000, loginResends: 5,
+        heartbeat: nil, connectTimeoutMs: nil, loginTimeoutMs: 5000, loginResponseTimeoutMs: 30_000, loginResends: 5,
         route: nil, reconnectFlag: nil, acceptCodes: [0],
         rules: [
             SignalRule(.login, nil, .stop(.loginRejected), source: "\(source): a failed login goes to the app's onFail; no retry"),
@@ -24,8 +24,12 @@ public enum JMessagePolicies {
         facts: [
             Fact("automatic reconnect", "none: a disconnect clears the user and calls the app's onDisconnect",
                  source: "\(source) JMessage.prototype._onDisconnect (not in jmessage.md)"),
-            Fact("request retries", "ack within 5 s, else re-emit, up to 5 times; response within 30 s (same budget); the model applies the 5 s ack timeout to the login",
-                 source: "jmessage.md §3 ACK_TIMEOUT, RESP_TIMEOUT, RETRY_TIMES"),
+            Fact("login ack", "the server's ack {rid} within 5 s, else the login is re-emitted (login-acknowledged switches the login timer to the response wait)",
+                 source: "jmessage.md §3 ACK_TIMEOUT 5000"),
+            Fact("login response", "within 30 s of the ack, else the login is re-emitted and waits for a new ack",
+                 source: "jmessage.md §3 RESP_TIMEOUT 30000"),
+            Fact("login resends", "5 re-emits (6 sends) shared by the ack and the response waits; then onTimeout: stop (login-unanswered)",
+                 source: "jmessage.md §3 RETRY_TIMES 5 (same retry budget)"),
             Fact("login status reasons", "1 kicked, 2 password changed, 70 state unexpected, 10001 deleted, 10002 disabled: log out; 40 info changed: no effect",
                  source: "jmessage.md §2.1 JMSGLoginStatusChangeEventType; Web LOGIN_OUT_EVENT [1, 2]"),
             Fact("Web event_type 1 extra", "0 concurrent login → reason 1, 1 disabled → 10002, 2 deleted → 10001 (for embedders feeding Web pushes)",

@@ -91,7 +91,11 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     public let connectTimeoutMs: Int64?
     /// How long the login may wait for its answer (the command timeout).
     public let loginTimeoutMs: Int64?
-    /// How often an unanswered login is sent again on the same connection before giving up.
+    /// Where the server acknowledges a request before it answers (JMessage `ack`): how long an
+    /// acknowledged login may wait for its response. `loginTimeoutMs` is then the ack wait.
+    public let loginResponseTimeoutMs: Int64?
+    /// How often an unanswered login is sent again on the same connection before giving up
+    /// (one budget for the ack and the response waits).
     public let loginResends: Int
     public let route: RoutePolicy?
     public let reconnectFlag: ReconnectFlag?
@@ -123,7 +127,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
 
     public init(
         name: String, dialect: Dialect, sdk: String, schedule: RetrySchedule, budget: RetryBudget = .unlimited,
-        heartbeat: HeartbeatPolicy?, connectTimeoutMs: Int64?, loginTimeoutMs: Int64?, loginResends: Int = 0,
+        heartbeat: HeartbeatPolicy?, connectTimeoutMs: Int64?, loginTimeoutMs: Int64?, loginResponseTimeoutMs: Int64? = nil, loginResends: Int = 0,
         route: RoutePolicy?, reconnectFlag: ReconnectFlag?, acceptCodes: [Int64], progressCodes: [Int64] = [],
         rules: [SignalRule], registry: RegistryScope, goaway: Reaction? = nil, backgroundClosesConnection: Bool = false,
         networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMs: Int64? = nil,
@@ -137,6 +141,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.heartbeat = heartbeat
         self.connectTimeoutMs = connectTimeoutMs
         self.loginTimeoutMs = loginTimeoutMs
+        self.loginResponseTimeoutMs = loginResponseTimeoutMs
         self.loginResends = loginResends
         self.route = route
         self.reconnectFlag = reconnectFlag

@@ -117,6 +117,7 @@ public struct EventFile: Sendable, Hashable {
         case "transport-closed": event = .transportClosed(code: try integer("code"))
         case "transport-failed": event = .transportFailed
         case "login-response": event = .loginResponse(code: try required("code"), waitMs: try integer("wait_ms"))
+        case "login-acknowledged": event = .loginAcknowledged
         case "kicked": event = .kicked(code: try required("code"))
         case "goaway": event = .goaway
         case "sync-completed": event = .syncCompleted
