@@ -33,6 +33,16 @@ import Testing
         #expect(report.depth == 3)
     }
 
+    /// Each explored reconnect cycle costs at least the policy's shortest retry delay; the
+    /// bounds themselves, typed from the reference.
+    @Test func shortestRetryDelays() {
+        let expected: [String: Int64] = [
+            "leancloud-swift": 1000, "leancloud-js": 1000, "leancloud-java": 2000, "leancloud-csharp": 10_000, "nim-web": 1584,
+            "jmessage-web": 1, "yun2win-web": 1000, "yun2win-android": 10_000, "yun2win-ios": 1000,
+        ]
+        for policy in ReconnectPolicies.all { #expect(policy.shortestRetryDelayMs == expected[policy.name], "\(policy.name)") }
+    }
+
     /// The monitor is the proof's referee: forged transitions that break a property are caught.
     @Test func theMonitorCatchesForgedTransitions() {
         let policy = LeanCloudPolicies.swift

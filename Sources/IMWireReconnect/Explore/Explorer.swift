@@ -80,6 +80,22 @@ public enum ReconnectExplorer {
         let monitor: Monitor
     }
 
+    /// Events from outside the machine's own attempts: the user, the network, the app, the
+    /// credentials, a `goaway` (the server asks for the move). A reconnect cycle through one of
+    /// these is not a storm. Timers and the answers to an attempt (route, transport, login,
+    /// kick, heartbeat, command timeout) are not external.
+    public static func isExternal(_ event: ReconnectEvent) -> Bool {
+        switch event {
+        case .userLogin, .userLogout, .networkUp, .networkDown, .appBackground, .appForeground, .systemWake,
+             .credentialsRefreshed, .credentialsRefreshFailed, .chatRoomJoined, .chatRoomLeft, .goaway:
+            true
+        case .routeResolved, .routeFailed, .transportOpened, .transportClosed, .transportFailed, .loginResponse,
+             .loginAcknowledged, .kicked, .syncCompleted, .heartbeatSent, .heartbeatAnswered, .heartbeatMissed,
+             .commandTimeout, .timerFired:
+            false
+        }
+    }
+
     /// Explores `policy` to `maxDepth` events (or until every reachable state is seen, or
     /// `maxStates` are stored). `checkProperties: false` explores the machine alone, for diagrams.
     public static func explore(_ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
@@ -100,6 +116,11 @@ public enum ReconnectExplorer {
         var edgeKeys: Set<EdgeKey> = []
         var causes: Set<StopCause> = []
         var violations: [Violation] = []
+        // The graph of the cycle check: transitions by non-external events that accept no
+        // login and cost less than the policy's shortest retry delay (the others cannot be on
+        // a cycle that is too fast).
+        let shortest = policy.shortestRetryDelayMs
+        var quick = CycleGraph()
 
         func path(_ node: Int32, _ last: ReconnectEvent) -> [String] {
             var names = [last.summary]
@@ -144,12 +165,23 @@ public enum ReconnectExplorer {
                         var abstract = after
                         abstract.attempt = min(after.attempt, policy.attemptCeiling)
                         let child = Node(state: abstract, monitor: checkProperties ? monitor : Monitor())
-                        if index[child] == nil, nodes.count < maxStates {
-                            let childID = Int32(nodes.count)
-                            index[child] = childID
+                        var childID = index[child]
+                        if childID == nil, nodes.count < maxStates {
+                            let newID = Int32(nodes.count)
+                            index[child] = newID
                             nodes.append(child)
                             parents.append((id, Int32(eventIndex)))
-                            next.append(childID)
+                            next.append(newID)
+                            childID = newID
+                        }
+                        if checkProperties, let childID, !isExternal(event),
+                           !transition.milestones.contains(where: { if case .loggedIn = $0 { true } else { false } }) {
+                            // A timer costs the delay it was scheduled with; anything else is free.
+                            var cost: Int64 = 0
+                            if case .timerFired(let kind) = event, node.monitor.armed.contains(kind) { cost = node.monitor.delays[kind] }
+                            if cost < shortest, childID != id || reconnects(transition) {
+                                quick.add(from: id, to: childID, cost: cost, event: Int32(eventIndex), reconnects: reconnects(transition))
+                            }
                         }
                     }
                 }
@@ -157,12 +189,36 @@ public enum ReconnectExplorer {
             frontier = next
             depth += 1
         }
+        if checkProperties {
+            // Its own allowance: per-transition violations of a storm (immediate retries) must
+            // not crowd out the cycle that explains them.
+            for cycle in quick.cyclesFaster(than: shortest, nodes: nodes.count, limit: maxViolations) {
+                let names = cycle.events.map { events[Int($0)].summary }
+                var lead = path(cycle.start, events[Int(cycle.events[0])])
+                lead.removeLast()
+                violations.append(Violation(
+                    property: .noZeroDelayReconnectCycle,
+                    message: "a cycle of \(cycle.events.count) transitions reconnects every \(cycle.cost) ms (shortest retry delay \(shortest) ms) "
+                        + "without an external event: " + names.joined(separator: " → "),
+                    path: lead + names))
+            }
+        }
         return ExplorationReport(
             policy: policy.name, states: nodes.count, transitions: transitions, depth: depth, complete: frontier.isEmpty,
             phases: phases,
             outputs: Set(emitted.map(OutputModel.key)),
             stopCauses: causes, violations: violations,
             edges: Set(edgeKeys.map { PhaseEdge(from: $0.from, to: $0.to, label: labels[Int($0.event)]) }))
+    }
+
+    /// The transition starts a connection: it opens a transport or looks a route up.
+    static func reconnects(_ transition: Transition) -> Bool {
+        transition.actions.contains {
+            switch $0 {
+            case .openTransport, .resolveRoute: true
+            default: false
+            }
+        }
     }
 
     /// `login-response (stop login-rejected)`, `timer retry`.

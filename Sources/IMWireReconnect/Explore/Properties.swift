@@ -25,6 +25,13 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     /// Retries that go at once (delay ≤ 0) come at most as often in a row as the schedule has
     /// immediate delays at its start (Swift: 2); then the client waits.
     case boundedImmediateRetries = "bounded-immediate-retries"
+    /// No cycle of the explored state graph reconnects (opens a transport or looks a route up)
+    /// without an external event and in less time than the policy's shortest retry delay (or
+    /// in no time). The cycle may use timers (each costing the delay it was scheduled with) and
+    /// the answers to the machine's own attempts (free: the network may answer at once); it
+    /// may not use the user, the network, the app, the credentials, `goaway`, or an accepted
+    /// login (a session in between restarts the schedule by design). Checked on the graph.
+    case noZeroDelayReconnectCycle = "no-zero-delay-reconnect-cycle"
     /// A login carries the reconnect flag exactly when a session existed since the user's login.
     case reconnectFlag = "reconnect-flag"
     /// Logged out, the machine ignores everything but the user's login.
@@ -47,6 +54,7 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
         case .retryDelayWithinBounds: "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
         case .budgetHonoured: "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
         case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
+        case .noZeroDelayReconnectCycle: "On the explored graph: no cycle that reconnects, driven only by timers and the answers to the machine's own attempts (no user, network, app, credentials, goaway or accepted login), takes less than the policy's shortest retry delay."
         case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
         case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
         case .phaseInvariants: "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer; a login is acknowledged only while authenticating."
@@ -64,11 +72,25 @@ public struct Violation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(property.rawValue): \(message) after \(path.joined(separator: " → "))" }
 }
 
+/// The delay each armed timer was scheduled with, as the actions said.
+struct TimerDelays: Sendable, Hashable {
+    private var values = [Int64](repeating: 0, count: TimerKind.allCases.count)
+
+    subscript(kind: TimerKind) -> Int64 {
+        get { values[TimerKind.allCases.firstIndex(of: kind) ?? 0] }
+        set { values[TimerKind.allCases.firstIndex(of: kind) ?? 0] = newValue }
+    }
+}
+
 /// What the monitor remembers between transitions, next to the machine's state.
 struct Monitor: Sendable, Hashable {
     var armed = TimerSet()
+    /// The delay of each timer in `armed` (0 for the others).
+    var delays = TimerDelays()
     var halted = false
     var retryIndex = 0
+    /// Immediate retries in a row, counted up to one past what the schedule allows (a storm
+    /// then keeps the graph finite, and the cycle check finds it).
     var immediateRun = 0
     var sessionSinceLogin = false
     var transportOpen = false
@@ -95,6 +117,7 @@ struct Monitor: Sendable, Hashable {
         if case .timerFired(let kind) = event {
             if armed.contains(kind) {
                 armed.remove(kind)
+                delays[kind] = 0
             } else if !actions.isEmpty || after != before {
                 fail(.staleTimersInert, "a stale \(kind.rawValue) timer changed \(before.summary) into \(after.summary)")
             }
@@ -105,7 +128,6 @@ struct Monitor: Sendable, Hashable {
         default: break
         }
 
-        var sawRetryMilestone = false
         for milestone in transition.milestones {
             switch milestone {
             case .loggedIn:
@@ -113,7 +135,6 @@ struct Monitor: Sendable, Hashable {
                 retryIndex = 0
                 immediateRun = 0
             case .retryScheduled(let attempt, let delay):
-                sawRetryMilestone = true
                 problems += checkRetry(attempt: attempt, delay: delay, event: event, actions: actions, policy: policy)
             default:
                 break
@@ -134,8 +155,10 @@ struct Monitor: Sendable, Hashable {
                     }
                 }
                 armed.insert(kind)
+                delays[kind] = delay
             case .cancelTimer(let kind):
                 armed.remove(kind)
+                delays[kind] = 0
             case .openTransport:
                 if halted { fail(.noConnectAfterStop, "open-transport after a stop") }
                 if transportOpen { fail(.oneTransport, "open-transport while a transport is open") }
@@ -157,7 +180,6 @@ struct Monitor: Sendable, Hashable {
                 break
             }
         }
-        _ = sawRetryMilestone
 
         if armed != after.timers { fail(.timerBookkeeping, "monitor \(Array(armed)) vs state \(Array(after.timers))") }
         if transportOpen != after.hasTransport {
@@ -245,7 +267,7 @@ struct Monitor: Sendable, Hashable {
         if delay <= 0, !started { problems.append((.retryDelayWithinBounds, "immediate retry without an attempt")) }
         retryIndex = min(retryIndex + 1, policy.attemptCeiling)
         if delay <= 0 {
-            immediateRun += 1
+            immediateRun = min(immediateRun + 1, policy.schedule.leadingImmediateAttempts + 1)
             if immediateRun > policy.schedule.leadingImmediateAttempts {
                 problems.append((.boundedImmediateRetries, "\(immediateRun) immediate retries in a row"))
             }

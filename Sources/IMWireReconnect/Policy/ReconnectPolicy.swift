@@ -206,6 +206,16 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         return signal == .kick ? (.stop(.kicked), "default: a kick stops") : (.retry, "default: back off and reconnect")
     }
 
+    /// The shortest wait before an automatic reconnect the policy itself ever asks for: the
+    /// smallest positive delay of its schedule or of an SDK rule's fixed delay; 1 ms when it
+    /// has none (it reconnects at once or never). A cycle of automatic reconnects faster than
+    /// this is a storm (`no-zero-delay-reconnect-cycle`).
+    public var shortestRetryDelayMs: Int64 {
+        var delays = (0...schedule.capIndex).map { schedule.bounds($0).lowerBound }
+        for rule in rules { if case .retryAfter(let delay) = rule.reaction { delays.append(delay) } }
+        return delays.filter { $0 > 0 }.min() ?? 1
+    }
+
     /// From this attempt count on the schedule and the budget give the same answer for every
     /// larger count: the exploration treats them as one, so the state space stays finite.
     public var attemptCeiling: Int { max(schedule.capIndex, budget.attempts ?? 0) + 1 }
