@@ -42,34 +42,4 @@ import Testing
         ]
         for policy in ReconnectPolicies.all { #expect(policy.shortestRetryDelayMs == expected[policy.name], "\(policy.name)") }
     }
-
-    /// The monitor is the proof's referee: forged transitions that break a property are caught.
-    @Test func theMonitorCatchesForgedTransitions() {
-        let policy = LeanCloudPolicies.swift
-        var stopped = ReconnectState()
-        stopped.phase = .stopped
-        stopped.stop = StopRecord(cause: .kicked, code: 4111)
-        var monitor = Monitor()
-        monitor.halted = true
-        let reopen = Transition(state: stopped, actions: [.openTransport], milestones: [])
-        let problems = monitor.observe(stopped, .networkUp, reopen, policy: policy).map(\.0)
-        #expect(problems.contains(.noConnectAfterStop))
-        #expect(problems.contains(.oneTransport))
-
-        var waiting = ReconnectState()
-        waiting.phase = .waiting
-        waiting.timers = TimerSet([.retry])
-        var twice = Monitor()
-        twice.armed = TimerSet([.retry])
-        let again = Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 0)], milestones: [])
-        let found = twice.observe(waiting, .commandTimeout, again, policy: policy).map(\.0)
-        #expect(found.contains(.oneTimerPerKind))
-        #expect(found.contains(.positiveTimerDelays))
-
-        var early = Monitor()
-        early.retryIndex = 4
-        let tooSoon = Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 10)],
-                                 milestones: [.retryScheduled(attempt: 4, delayMs: 10)])
-        #expect(early.observe(ReconnectState(), .transportFailed, tooSoon, policy: policy).map(\.0).contains(.retryDelayWithinBounds))
-    }
 }

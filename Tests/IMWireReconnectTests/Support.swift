@@ -29,3 +29,26 @@ func connect(_ policy: ReconnectPolicy, at time: Int64) -> [(Int64, ReconnectEve
 
 /// µs from seconds, for judge observations.
 func µs(_ seconds: Double) -> Int64 { Int64(seconds * 1_000_000) }
+
+/// `policy` with some values changed: the forged policies the negative tests explore.
+func variant(of policy: ReconnectPolicy, name: String? = nil, schedule: RetrySchedule? = nil, budget: RetryBudget? = nil,
+             connectTimeoutMs: Int64?? = nil) -> ReconnectPolicy {
+    ReconnectPolicy(
+        name: name ?? policy.name + "-forged", dialect: policy.dialect, sdk: policy.sdk, schedule: schedule ?? policy.schedule,
+        budget: budget ?? policy.budget, heartbeat: policy.heartbeat, connectTimeoutMs: connectTimeoutMs ?? policy.connectTimeoutMs,
+        loginTimeoutMs: policy.loginTimeoutMs, loginResponseTimeoutMs: policy.loginResponseTimeoutMs, loginResends: policy.loginResends,
+        route: policy.route, reconnectFlag: policy.reconnectFlag, acceptCodes: policy.acceptCodes, progressCodes: policy.progressCodes,
+        rules: policy.rules, registry: policy.registry, goaway: policy.goaway, backgroundClosesConnection: policy.backgroundClosesConnection,
+        networkChangeResetsBackoff: policy.networkChangeResetsBackoff, wakeForcesReconnect: policy.wakeForcesReconnect,
+        chatRoomRejoinWindowMs: policy.chatRoomRejoinWindowMs, syncAfterLogin: policy.syncAfterLogin, outputs: policy.outputs,
+        facts: policy.facts)
+}
+
+/// A state in `phase` with `timers` armed, for forged transitions.
+func forgedState(_ phase: Phase, timers: [TimerKind] = [], _ edit: (inout ReconnectState) -> Void = { _ in }) -> ReconnectState {
+    var state = ReconnectState()
+    state.phase = phase
+    state.timers = TimerSet(timers)
+    edit(&state)
+    return state
+}
