@@ -347,12 +347,16 @@ def main():
             "layer": "reconnect",
             "policy": item["policy"],
             "input": item["input"],
+        }
+        if "initial" in trace:
+            fixture["initial"] = trace["initial"]   # what the SDK shows before any event
+        fixture.update({
             "trace": trace["steps"],
             "final": trace["final"],
             "expect": "ok",
             "verified_by": VERIFIED_BY,
             "source": item["source"],
-        }
+        })
         folder = os.path.join("Fixtures", "reconnect", item["vendor"])
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, item["name"] + ".json"), "w") as handle:

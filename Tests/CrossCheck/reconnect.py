@@ -94,6 +94,11 @@ def expected_reaction(vendor, policy, event):
 FAILURES = {"transport-closed", "transport-failed", "login-response", "kicked", "route-failed", "command-timeout",
             "heartbeat-missed", "network-down"}
 
+# leancloud.md §8 (objc LCIMCommon.h:48-57): LCIMClientStatus None 0 … Closed 6. None is the value
+# before the first open; no transition leads back to it.
+INITIAL = {"leancloud-swift": [("AVIMClientStatus", 0)], "leancloud-java": [("AVIMClientStatus", 0)],
+           "leancloud-csharp": [("AVIMClientStatus", 0)]}
+
 def check(path, problems, tally):
     fixture = json.load(open(path))
     policy, vendor = fixture["policy"], fixture["dialect"]
@@ -104,13 +109,21 @@ def check(path, problems, tally):
     phase = "idle"
     login_due = None   # when the login timer should fire, by this reading
     sends = 0          # logins sent on the current transport
+    number = -1
     def fail(message):
         problems.append("%s step %d: %s" % (os.path.relpath(path), number, message))
+    initial = [(o.get("table"), o.get("value")) for o in fixture.get("initial", [])]
+    if initial != INITIAL.get(policy, []):
+        fail("initial outputs %r, the reference reads %r" % (initial, INITIAL.get(policy, [])))
+    if INITIAL.get(policy):
+        tally["initial"] += 1
     for number, step in enumerate(fixture["trace"]):
         event, actions, outputs = step["event"], step["actions"], step["outputs"]
         name = event["event"]
         kinds = [a["do"] for a in actions]
         timer = event.get("timer")
+        if any((o.get("table"), o.get("value")) in INITIAL.get(policy, []) for o in outputs):
+            fail("a step shows the initial status again")
         # The login's ack and response waits (JMessage): 5 s after each send, 30 s after the ack;
         # a resend when one runs out; 1 + 5 sends on one transport at most.
         wait = spec.get("login_wait")
@@ -243,7 +256,7 @@ def main():
     paths = sorted(glob.glob(os.path.join(root, "*", "*.json")))
     problems = []
     tally = {k: 0 for k in ("delays", "immediate", "budgets", "stops", "refreshes", "logins", "heartbeats", "checked-stops",
-                            "login-waits", "login-budgets")}
+                            "login-waits", "login-budgets", "initial")}
     per_vendor = {}
     for path in paths:
         vendor = os.path.basename(os.path.dirname(path))

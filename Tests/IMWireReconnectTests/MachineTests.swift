@@ -239,4 +239,17 @@ import Testing
         #expect(!steps.flatMap(\.commands).contains { if case .scheduleTimer(.routeTTL, _) = $0 { true } else { false } })
         #expect(steps.last?.commands.contains(.resolveRoute(clearCache: false)) == true)
     }
+
+    /// LeanCloud's client shows AVIMClientStatus 0 (None) from its creation until the first
+    /// open; no step shows it again. The other SDKs show nothing before the first event.
+    @Test func theInitialStatusIsNone() {
+        #expect(ReconnectMachine.initialOutputs(policy: swift).map(\.description) == ["AVIMClientStatus=0 AVIMClientStatusNone"])
+        #expect(ReconnectMachine.initialOutputs(policy: LeanCloudPolicies.java).count == 1)
+        #expect(ReconnectMachine.initialOutputs(policy: LeanCloudPolicies.js).isEmpty)
+        #expect(ReconnectMachine.initialOutputs(policy: NIMPolicies.web).isEmpty)
+        let text = TraceFormat.text(simulate(swift, [(0, .userLogin)]), policy: swift)
+        #expect(text.contains("initial: AVIMClientStatus=0 AVIMClientStatusNone"))
+        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, at: 0) + [(100, .userLogout), (200, .userLogin)])
+        #expect(!steps.flatMap(\.outputs).contains { $0.value == 0 })
+    }
 }

@@ -121,6 +121,7 @@ public enum ReconnectExplorer {
         // a cycle that is too fast).
         let shortest = policy.shortestRetryDelayMs
         var quick = CycleGraph()
+        for output in ReconnectMachine.initialOutputs(policy: policy) { emitted.insert(output) }
 
         func path(_ node: Int32, _ last: ReconnectEvent) -> [String] {
             var names = [last.summary]

@@ -10,6 +10,12 @@ public enum ReconnectMachine {
         stepper.handle(event)
         return Transition(state: stepper.state, actions: stepper.actions, milestones: stepper.milestones)
     }
+
+    /// What the SDK shows before any event: the status of a client that was created and never
+    /// opened (LeanCloud `AVIMClientStatus` 0 None). Empty when the SDK shows nothing then.
+    public static func initialOutputs(policy: ReconnectPolicy) -> [VendorOutput] {
+        policy.outputs.outputs(for: .created, reconnect: false)
+    }
 }
 
 /// The work of one step: the state being changed and what it asks for, in order.

@@ -1,6 +1,9 @@
 /// What happened to the connection, in vendor-neutral terms. The machine reports milestones;
 /// each policy's `OutputModel` turns them into what its SDK shows (a status value, a callback).
 public enum Milestone: Sendable, Hashable {
+    /// The client exists and nothing has happened yet: the status it shows before the first
+    /// open. No step reports it; `ReconnectMachine.initialOutputs` renders it.
+    case created
     /// An attempt starts: the user's login (`reconnect` false) or an automatic reconnect.
     case connecting(reconnect: Bool, attempt: Int)
     /// The transport is open.
@@ -38,6 +41,7 @@ public enum Milestone: Sendable, Hashable {
 
     public var kind: Kind {
         switch self {
+        case .created: .initial
         case .connecting(let reconnect, _): reconnect ? .reconnecting : .connecting
         case .linkOK: .linkOK
         case .linkFailed: .linkFailed
@@ -70,6 +74,7 @@ public enum Milestone: Sendable, Hashable {
 
     /// Milestone kinds, the keys of an output model.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case initial
         case connecting, reconnecting
         case linkOK = "link-ok"
         case linkFailed = "link-failed"

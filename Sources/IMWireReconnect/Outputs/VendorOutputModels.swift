@@ -12,6 +12,9 @@ public enum VendorOutputModels {
     /// objc `AVIMClientStatus` 0–6 and the client delegate (Swift: `IMClient.SessionState` and
     /// `IMClientEvent` with the same transitions).
     public static let leanCloudClientStatus = OutputModel("AVIMClientStatus and the client delegate", vendor: .leancloud, rules: [
+        OutputRule(.initial, [.status(status, 0)],
+                   source: objcStatus + ": None is the status's zero value, held from the client's creation until its first open",
+                   .inferred),
         OutputRule(.connecting, [.status(status, 1)], source: objcStatus),
         OutputRule(.reconnecting, when: .reconnect, [.status(status, 4), .event(delegate, "imClientResuming")],
                    source: swiftClient + "; connection inConnecting → resuming"),

@@ -5,6 +5,8 @@ public enum TraceFormat {
     /// One line per step: `   1600 ms  timer-fired(retry)  waiting → resolving  resolve-route … | AVIMClientStatus=4 …`.
     public static func text(_ steps: [TraceStep], policy: ReconnectPolicy) -> String {
         var lines = ["policy \(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)"]
+        let initial = ReconnectMachine.initialOutputs(policy: policy).map(\.description)
+        if !initial.isEmpty { lines.append("initial: " + initial.joined(separator: "; ")) }
         for step in steps {
             var line = "\(pad(step.time)) ms  \(step.event.summary)  \(step.from.rawValue) → \(step.state.phase.rawValue)"
             let commands = step.commands.map(\.description)
@@ -22,10 +24,13 @@ public enum TraceFormat {
         return String(repeating: " ", count: max(0, 9 - text.count)) + text
     }
 
-    /// `{"policy", "steps": [{ms, event, from, to, actions, outputs}], "final": {…}}`.
+    /// `{"policy", "initial"?: [outputs], "steps": [{ms, event, from, to, actions, outputs}], "final": {…}}`;
+    /// `initial` (what the SDK shows before any event) only when the SDK shows something then.
     public static func json(_ steps: [TraceStep], policy: ReconnectPolicy) -> JSONValue {
         var object = JSONObject()
         object.append("policy", .string(policy.name))
+        let initial = ReconnectMachine.initialOutputs(policy: policy)
+        if !initial.isEmpty { object.append("initial", .array(initial.map(json))) }
         object.append("steps", .array(steps.map(json)))
         if let last = steps.last { object.append("final", json(last.state)) }
         return .object(object)
