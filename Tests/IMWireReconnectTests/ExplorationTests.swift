@@ -5,8 +5,8 @@ import Testing
 /// every event order (see Spec/reconnect.md §4).
 @Suite struct ExplorationTests {
     @Test(arguments: ReconnectPolicies.all)
-    func everyPropertyHoldsInEveryReachableState(_ policy: ReconnectPolicy) {
-        let report = ReconnectExplorer.explore(policy, maxDepth: 200)
+    func everyPropertyHoldsInEveryReachableState(_ policy: ReconnectPolicy) throws {
+        let report = try #require(ReconnectExplorer.proofs[policy.name])
         print("exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) events × \(ReconnectExplorer.randoms(policy).count) random inputs")
         #expect(report.complete, "\(policy.name) did not finish within the depth bound")
         for violation in report.violations { Issue.record("\(policy.name): \(violation)") }

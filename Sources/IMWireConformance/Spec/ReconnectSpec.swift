@@ -12,6 +12,7 @@ public enum ReconnectSpec {
             "reconnect-events": events,
             "reconnect-machine": machine,
             "reconnect-properties": properties,
+            "reconnect-exploration": { let table = ReconnectExplorer.sizeTable; return MarkdownTable.render(table.header, table.rows) },
             "reconnect-outputs": outputs,
             "reconnect-rules": { SpecGenerator.rules(ReconnectRules.all) },
         ]
@@ -122,6 +123,6 @@ public enum ReconnectSpec {
     }
 
     static func properties() -> String {
-        MarkdownTable.render(["property", "what holds on every transition"], Property.allCases.map { ["`\($0.rawValue)`", $0.summary] })
+        MarkdownTable.render(["property", "what holds"], Property.allCases.map { ["`\($0.rawValue)`", $0.summary] })
     }
 }
