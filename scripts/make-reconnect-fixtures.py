@@ -198,6 +198,19 @@ case("nim", "network-flapping", "nim-web",
 case("nim", "logout", "nim-web",
      "NIM Web: the user logs out; timers stop and nothing reconnects",
      NIM3, login(0, 200) + [ev(5000, "user-logout")], until=120000)
+case("nim", "token-invalid-302-on-relogin", "nim-web",
+     "NIM Web: the login token is the password; an automatic re-login whose token is no longer valid is answered 302 "
+     "(user name or password wrong, 'check whether the appKey and token are valid') and stops: the app needs a new token "
+     "and a new login. NIM has no separate token-expired code",
+     "nim.md §1.1 302 (Web message: 请检查appKey和token是否有效), §1.4",
+     login(0, 200) + [ev(500, "sync-completed"), ev(4000, "transport-closed")] + relogin(5700, 302), until=120000, seed=8)
+case("nim", "chat-room-not-rejoined-by-the-link", "nim-web",
+     "NIM Web: a chat room is a separate connection with its own login (13_1 address, 13_2 login); the IM link's "
+     "reconnect does not re-join it (no rejoin-chat-room action, chat-room-joined has no effect here). The chat room's "
+     "own link is not modelled: the reference gives its states and kick reasons, not its reconnect timers",
+     "nim.md §3.4 step 6; §2.1 NIMChatroomConnectionState, 13_3 kick reasons",
+     login(0, 200) + [ev(500, "sync-completed"), ev(1000, "chat-room-joined"), ev(5000, "transport-closed")]
+     + relogin(6700, 200), seed=7)
 case("nim", "server-busy-503", "nim-web",
      "NIM Web: login 503 (server busy) backs off and retries",
      "nim.md §1.1 503; registry server-error → back off", login(0, 503) + relogin(1700, 200), seed=9)
@@ -266,6 +279,18 @@ case("jmessage", "login-acknowledged-never-answered", "jmessage-web",
      JM3 + ": RESP_TIMEOUT 30000, RETRY_TIMES 5",
      [ev(0, "user-login"), ev(50, "transport-opened"), ev(150, "login-acknowledged")]
      + [ev(150 + 30000 * i + 100 * i, "login-acknowledged") for i in range(1, 6)], until=200000)
+case("jmessage", "signature-expired-880106", "jmessage-web",
+     "JMessage Web: the c_init signature is valid for 10 minutes; an app logging in again with an expired one gets "
+     "880106 (signature expired) through onFail: stop, the app signs again and logs in. The Web SDK has no automatic "
+     "re-sign (the 898010 token refresh is the REST API's, not the IM login's)",
+     "jmessage.md §1.2 880106, §3 (signature valid 10 min), §1.1 898010",
+     login(0, 0, route=False) + [ev(5000, "transport-closed")] + login(700000, 880106, route=False), until=760000)
+case("jmessage", "network-flapping", "jmessage-web",
+     "JMessage Web: the network flaps; the first drop ends the login (onDisconnect) and the flapping after it opens "
+     "nothing; the app's own login connects again",
+     JMSRC + " _onDisconnect",
+     login(0, 0, route=False) + [ev(5000, "network-down"), ev(5500, "network-up"), ev(6000, "network-down"),
+                                 ev(6400, "network-up")] + login(8000, 0, route=False))
 case("jmessage", "network-down-before-login", "jmessage-web",
      "JMessage Web: the network is down when the app logs in; the attempt waits for it",
      "IMWire model: attempts wait offline", [ev(0, "network-down"), ev(10, "user-login"), ev(4000, "network-up"),
@@ -308,6 +333,18 @@ case("yun2win", "web-sleep-wake", "yun2win-web",
 case("yun2win", "web-offline-online", "yun2win-web",
      "yun2win Web: offline → networkDisconnected(3); online → reconnect", Y3,
      login(0, 11) + [ev(3000, "network-down"), ev(9000, "network-up")] + relogin(9050, 11))
+case("yun2win", "web-network-flapping", "yun2win-web",
+     "yun2win Web: the network flaps: offline → networkDisconnected(3); online starts a reconnect, which the next "
+     "offline breaks; the last online reconnects with client id prefix 1",
+     Y3 + " offline/online handlers",
+     login(0, 11) + [ev(3000, "network-down"), ev(3500, "network-up"), ev(3600, "network-down"), ev(4200, "network-up"),
+                     ev(4250, "network-down"), ev(6000, "network-up")] + relogin(6050, 11))
+case("yun2win", "android-network-flapping", "yun2win-android",
+     "yun2win Android: the network flaps; nothing reconnects while it is down; its return reconnects at once; a "
+     "failed attempt waits 10 s, a drop during the wait cancels it, and the next return reconnects with prefix 1",
+     Y3 + " Android: 10 s after onDisconnected unless the network is down",
+     login(0, 11) + [ev(3000, "network-down"), ev(4000, "network-up"), ev(4100, "transport-failed"), ev(6000, "network-down"),
+                     ev(8000, "network-up")] + relogin(8050, 11))
 case("yun2win", "web-connack-timeout", "yun2win-web",
      "yun2win Web: no CONNACK within 10 s: the attempt is abandoned and retried", Y3 + " connectTimeout 10 s",
      [ev(0, "user-login"), ev(30, "route-resolved"), ev(60, "transport-opened")], until=11200)

@@ -40,7 +40,11 @@ public enum NIMPolicies {
             Fact("416", "wait the lockout the server gave (r[0] s)", source: "nim.md §1.1 parseResponse"),
             Fact("kicked 2_5", "reasons 1–4 (4 silent): stop", source: "nim.md §2.2 notes, §3.4"),
             Fact("reconnect flag", "none known (login tag 8 appLogin is unexplained)", source: "nim.md §3.7", .unconfirmed),
-            Fact("chat room", "a separate connection with its own login (13_2); not modelled here", source: "nim.md §3.4 step 6"),
+            Fact("chat room", "a separate connection with its own login (13_1 address, 13_2 login): the IM link's reconnect does not re-join it; "
+                 + "the chat-room link is not modelled, the reference gives its states and kick reasons (13_3: 1–5), not its reconnect timers",
+                 source: "nim.md §3.4 step 6, §2.1 NIMChatroomConnectionState, NIMChatroomKickReason"),
+            Fact("token expiry", "no separate code: the token is the login's password, an invalid one is answered 302 (stop)",
+                 source: "nim.md §1.1 302 (Web: 请检查appKey和token是否有效); no token-expired code in §1.1–§1.4", .inferred),
         ])
 
     public static let all = [web]
