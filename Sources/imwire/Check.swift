@@ -77,9 +77,12 @@ struct Check: ParsableCommand {
     var annotate: String?
 
     @Option(help: ArgumentHelp(
-        "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")) (default: per dialect, see Spec/reconnect.md).",
+        "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). "
+            + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it each vendor "
+            + "gets its default (see Spec/reconnect.md); with it, a vendor in the capture that no --policy names gets its "
+            + "default and a warning on standard error, and so does a --policy whose vendor has no connection.",
         valueName: "name"))
-    var policy: String?
+    var policy: [String] = []
 
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
@@ -93,13 +96,14 @@ struct Check: ParsableCommand {
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
-        guard let policy else { return }
-        guard let named = ReconnectPolicies.named(policy) else {
-            throw ValidationError("--policy \(policy): unknown; known: \(ReconnectPolicies.names.joined(separator: ", "))")
+        let selection = try policySelection()
+        if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
+            throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
         }
-        if let dialect, named.dialect != dialect {
-            throw ValidationError("--policy \(policy) is a \(named.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
-        }
+    }
+
+    func policySelection() throws -> PolicySelection {
+        do { return try PolicySelection(names: policy) } catch { throw ValidationError(error.description) }
     }
 
     func parsedOverrides() throws -> [RuleID: RuleAction] {
@@ -116,8 +120,9 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides(),
-                                   reconnectPolicy: policy.flatMap(ReconnectPolicies.named))
+        let selection = try policySelection()
+        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
+        options.reconnectPolicies = selection
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }
@@ -152,6 +157,10 @@ struct Check: ParsableCommand {
             throw unreadable("\(capture): nothing in it could be read as a capture event:" + reasons.joined())
         }
         let report = checker.finish(source: capture)
+        // A --policy of another vendor than a connection's would otherwise go unnoticed.
+        for warning in selection.warnings(dialects: Set(report.connections.compactMap(\.dialect))) {
+            print("imwire: warning: \(warning)", to: &standardError)
+        }
         if let annotate { try writeAnnotated(report, to: annotate) }
         let text: String
         switch format {

@@ -37,9 +37,15 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
-    /// The SDK policy a client's reconnects are judged against (`--policy`); nil: the default
-    /// of each connection's dialect.
-    public var reconnectPolicy: ReconnectPolicy?
+    /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
+    /// vendor); a vendor none of them fits gets its default.
+    public var reconnectPolicies: PolicySelection
+    /// One `--policy`: setting it replaces the selection with that policy alone; reading it
+    /// gives the first named policy.
+    public var reconnectPolicy: ReconnectPolicy? {
+        get { reconnectPolicies.policies.first }
+        set { reconnectPolicies = PolicySelection(newValue.map { [$0] } ?? []) }
+    }
     /// Tolerance and storm length of the reconnect judge.
     public var reconnect: JudgeOptions
 
@@ -56,15 +62,14 @@ public struct CheckOptions: Sendable {
         self.nim = nim
         self.jmessage = jmessage
         self.ruleActions = ruleActions
-        self.reconnectPolicy = reconnectPolicy
+        self.reconnectPolicies = PolicySelection(reconnectPolicy.map { [$0] } ?? [])
         self.reconnect = reconnect
     }
 
-    /// The policy for a client of `dialect`: the one `--policy` named when it is of that
-    /// dialect, else the dialect's default (`ReconnectPolicies.defaultPolicy(for:)`).
+    /// The policy for a client of `dialect`: the one `--policy` named for that dialect, else
+    /// the dialect's default (`ReconnectPolicies.defaultPolicy(for:)`).
     public func reconnectPolicy(for dialect: Dialect) -> ReconnectPolicy {
-        if let reconnectPolicy, reconnectPolicy.dialect == dialect { return reconnectPolicy }
-        return ReconnectPolicies.defaultPolicy(for: dialect)
+        reconnectPolicies.policy(for: dialect) ?? ReconnectPolicies.defaultPolicy(for: dialect)
     }
 
     /// The finding as it should be reported under these options, or nil if its rule is off.

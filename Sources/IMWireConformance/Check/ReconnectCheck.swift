@@ -85,7 +85,7 @@ extension Checker {
     /// when it names one of the dialect's, else the one the connection names (yun2win's client
     /// id), else the dialect's default.
     private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?) {
-        let named = options.reconnectPolicy.flatMap { $0.dialect == dialect ? $0 : nil }
+        let named = options.reconnectPolicies.policy(for: dialect)
         let policy = named ?? client.lazy.compactMap(\.facts.policy).first ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         for var finding in judge.judge(client.map { Self.observation($0.conn, $0.facts) }, captureEnd: captureEnd) {

@@ -22,3 +22,55 @@ public enum ReconnectPolicies {
         }
     }
 }
+
+/// The policies `--policy` names for a capture: at most one per vendor, each applied to the
+/// connections of its own vendor only.
+public struct PolicySelection: Sendable {
+    public let policies: [ReconnectPolicy]
+
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Resolves `names`; an unknown name, or two policies of one vendor, is an error.
+    public init(names: [String]) throws(Problem) {
+        var chosen: [ReconnectPolicy] = []
+        for name in names {
+            guard let policy = ReconnectPolicies.named(name) else {
+                throw Problem(description: "--policy \(name): unknown; known: \(ReconnectPolicies.names.joined(separator: ", "))")
+            }
+            if let other = chosen.first(where: { $0.dialect == policy.dialect }) {
+                guard other.name != policy.name else { continue }
+                throw Problem(description: "--policy \(other.name) and --policy \(name) are both \(policy.dialect.rawValue) policies; give one per vendor")
+            }
+            chosen.append(policy)
+        }
+        policies = chosen
+    }
+
+    public init(_ policies: [ReconnectPolicy]) { self.policies = policies }
+
+    /// The named policy of `dialect`, if any.
+    public func policy(for dialect: Dialect) -> ReconnectPolicy? { policies.first { $0.dialect == dialect } }
+
+    /// What to tell the user once the capture's vendors are known: a vendor with connections
+    /// that no named policy fits is judged against its default, and a named policy whose
+    /// vendor has no connection was not used. Nothing when no policy was named.
+    public func warnings(dialects: Set<Dialect>) -> [String] {
+        guard !policies.isEmpty else { return [] }
+        var lines: [String] = []
+        let named = policies.map(\.name).joined(separator: ", ")
+        for dialect in Dialect.allCases where dialects.contains(dialect) && policy(for: dialect) == nil {
+            let fallback = ReconnectPolicies.defaultPolicy(for: dialect).name
+            let judged = dialect == .yun2win
+                ? "the policy of the platform their client id names, else \(fallback)"
+                : "\(fallback), the \(dialect.rawValue) default"
+            lines.append("--policy \(named) does not apply to the \(dialect.rawValue) connections: they were judged against "
+                         + "\(judged) (give --policy once per vendor, e.g. --policy \(fallback))")
+        }
+        for policy in policies where !dialects.contains(policy.dialect) {
+            lines.append("--policy \(policy.name) was not used: the capture has no \(policy.dialect.rawValue) connection")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,30 @@
+import IMWireCore
+@testable import IMWireReconnect
+import Testing
+
+/// `imwire check --policy`: one policy per vendor, each for its own vendor's connections, and a
+/// warning for the vendors it does not fit.
+@Suite struct PolicySelectionTests {
+    @Test func onePolicyPerVendor() throws {
+        let selection = try PolicySelection(names: ["nim-web", "leancloud-js"])
+        #expect(selection.policy(for: .leancloud)?.name == "leancloud-js")
+        #expect(selection.policy(for: .nim)?.name == "nim-web")
+        #expect(selection.policy(for: .yun2win) == nil)
+        #expect(throws: PolicySelection.Problem.self) { try PolicySelection(names: ["leancloud-js", "leancloud-swift"]) }
+        #expect(throws: PolicySelection.Problem.self) { try PolicySelection(names: ["nim-android"]) }
+        #expect(try PolicySelection(names: ["nim-web", "nim-web"]).policies.count == 1)
+    }
+
+    @Test func aPolicyOfAnotherVendorIsAWarningNotASilentFallback() throws {
+        let nimOnly = try PolicySelection(names: ["nim-web"])
+        let warnings = nimOnly.warnings(dialects: [.leancloud])
+        #expect(warnings.count == 2)
+        #expect(warnings[0].contains("does not apply to the leancloud connections"))
+        #expect(warnings[0].contains("leancloud-swift"))
+        #expect(warnings[1].contains("--policy nim-web was not used"))
+        #expect(nimOnly.warnings(dialects: [.nim]).isEmpty)
+        #expect(try PolicySelection(names: []).warnings(dialects: [.leancloud, .nim]).isEmpty)
+        let yun2win = nimOnly.warnings(dialects: [.nim, .yun2win])
+        #expect(yun2win.count == 1 && yun2win[0].contains("client id"))
+    }
+}
