@@ -1,6 +1,7 @@
 /// The properties the exploration proves of every policy, checked on every transition it
-/// reaches. Each is observed from the events and actions (an independent monitor keeps its own
-/// count of timers, transports and retries), not read back from the machine's own counters.
+/// reaches (`no-zero-delay-reconnect-cycle` on the explored graph once the search ends). Each
+/// is observed from the events and actions (an independent monitor keeps its own count of
+/// timers, transports and retries), not read back from the machine's own counters.
 public enum Property: String, Sendable, Hashable, CaseIterable {
     /// After a stop (a terminal code, an exhausted budget) no route lookup, transport or login
     /// is started until the user logs in again.
