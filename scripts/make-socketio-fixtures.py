@@ -178,6 +178,29 @@ for name, text, rule, offset, what in [
     fixture("nim", "socketio", name, "malformed socket.io 0.9: " + what, text=text, expect=err(rule, offset), source=V09)
 fixture("nim", "socketio", "bad-utf8", "malformed: invalid UTF-8 in a text message", bytes_hex="333a3a3aff", expect=err("SIO.TEXT-NOT-UTF8", 4), source="RFC 6455 §5.6")
 
+# ---- socket.io 0.9 handshake body: GET /socket.io/1/ answers sid:heartbeat timeout:close timeout:transports
+# (seconds; empty = disabled), and the client opens /socket.io/1/websocket/<sid> if websocket is listed.
+HS = "socket.io-spec (0.9) §Handshake; socket.io-client 0.9.11 lib/socket.js (handshake)"
+
+def hs_canonical(text):
+    sid, heartbeat, close, transports = text.split(":")
+    return {"sid": sid, "heartbeat_timeout": int(heartbeat) if heartbeat else None, "close_timeout": int(close) if close else None,
+            "transports": [t for t in transports.split(",") if t]}
+
+for name, text, what in [
+    ("handshake", "4d4f185e96a7b:60:60:websocket,xhr-polling", "as a NIM link answers it: websocket and xhr-polling"),
+    ("handshake-all-transports", "Zx9:25:60:websocket,flashsocket,htmlfile,xhr-polling,jsonp-polling", "every 0.9 transport"),
+    ("handshake-no-timeouts", "abc:::websocket", "heartbeat and close timeouts disabled (empty)"),
+]:
+    fixture("nim", "handshake", name, "socket.io 0.9 handshake body " + what, text=text, decoded=hs_canonical(text), source=HS)
+for name, text, rule, offset, what in [
+    ("bad-handshake-fields", "abc:60:60", "SIO.V09-HANDSHAKE-INVALID", 0, "three fields"),
+    ("bad-handshake-empty-sid", ":60:60:websocket", "SIO.V09-HANDSHAKE-INVALID", 0, "an empty sid"),
+    ("bad-handshake-timeout", "abc:6x:60:websocket", "SIO.V09-HANDSHAKE-INVALID", 4, "a heartbeat timeout that is not a number"),
+    ("bad-handshake-no-websocket", "abc:60:60:xhr-polling,jsonp-polling", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, "no websocket transport"),
+]:
+    fixture("nim", "handshake", name, "malformed socket.io 0.9 handshake body: " + what, text=text, expect=err(rule, offset), source=HS)
+
 # ---- NIM packets
 def msg(packet):
     return "3:::" + dumps(packet)

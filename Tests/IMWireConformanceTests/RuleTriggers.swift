@@ -331,9 +331,7 @@ extension RuleCoverageTests {
 
     static let socketIOTriggers: [Trigger] = [
         // A socket.io 0.9 handshake body of two fields instead of four.
-        Trigger("SIO.V09-HANDSHAKE-INVALID", offset: 0) { SocketIO09Handshake.decode(Array("abc:60".utf8)).1 },
         // Transports offering only xhr-polling.
-        Trigger("SIO.V09-HANDSHAKE-NO-WEBSOCKET", offset: 10) { SocketIO09Handshake.decode(Array("abc:60:60:xhr-polling".utf8)).1 },
         // An open line whose socket.io 0.9 path has xhr-polling where websocket belongs.
         Trigger("SIO.V09-URL-INVALID") {
             T.findings([#"{"type":"open","conn":"n","t":0,"dialect":"nim","url":"wss://weblink.netease.im/socket.io/1/xhr-polling/abc"}"#])

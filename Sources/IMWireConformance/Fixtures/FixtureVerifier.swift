@@ -39,6 +39,7 @@ public enum FixtureVerifier {
         "websocket/message": WebSocketFixtures.verifyStream,
         "websocket/handshake": WebSocketFixtures.verifyHandshake,
         "nim/socketio": SocketIOFixtures.verifyV09,
+        "nim/handshake": SocketIOFixtures.verifyHandshake09,
         "nim/packet": SocketIOFixtures.verifyNIMPacket,
         "nim/sessions": SocketIOFixtures.verifyNIMSessions,
         "jmessage/engineio": SocketIOFixtures.verifyEngineIO,

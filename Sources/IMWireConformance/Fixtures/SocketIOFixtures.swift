@@ -5,7 +5,7 @@ import IMWireNIM
 import IMWireSocketIO
 
 /// Fixture layers of the two socket.io dialects.
-/// NIM: `socketio` (a socket.io 0.9 message), `packet` (a NIM packet in one, with `direction`),
+/// NIM: `socketio` (a socket.io 0.9 message), `handshake` (the 0.9 handshake body), `packet` (a NIM packet in one, with `direction`),
 /// `sessions` (connections of {t, dir, text} events through the tracker).
 /// JMessage: `engineio` (an engine.io message, text or `bytes_hex` with `"frame": "binary"`),
 /// `event` (a JMessage event, with `direction`), `signature` (c_init), `sessions`.
@@ -33,6 +33,18 @@ enum SocketIOFixtures {
                 let encoded = Array(try SocketIOCanonicalJSON.decode09(packet).encoded.utf8)
                 if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
             } catch { problems.append("decoded form does not encode: \(error)") }
+        }
+        return problems
+    }
+
+    /// A socket.io 0.9 handshake body (`GET /socket.io/1/` → `sid:heartbeat:close:transports`).
+    static func verifyHandshake09(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+        let input = try fixture.input()
+        let (handshake, findings) = SocketIO09Handshake.decode(input)
+        var problems = FixtureVerifier.compare(findings, fixture.expected)
+        problems += compareDecoded(handshake?.json, fixture)
+        if fixture.expected.isEmpty, let handshake, Array(handshake.encoded.utf8) != input {
+            problems.append("re-encoded \(handshake.encoded)")
         }
         return problems
     }
