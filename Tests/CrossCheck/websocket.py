@@ -4,8 +4,7 @@ PyPI, wsproto and websockets (both sans-IO, no network).
 
 For every frame/message fixture, each oracle plays the server and is fed the client's bytes
 (in the fixture's chunking). Compared with the fixture, whose `decoded` IMWire reproduces
-(`imwire fixtures verify` for messages and the close code, the IMWireWebSocketTests suite
-FixtureFramesTests for the frames):
+(`imwire fixtures verify` checks its frames, messages and close code):
 - frame by frame, the frames the oracle accepts before it fails the connection (or up to the
   close frame): opcode, FIN, RSV bits and the payload after unmasking, not inflated. Each oracle
   exposes its raw frames through an extension that only records (wsproto: the frame_inbound_*

@@ -59,6 +59,14 @@ enum WebSocketFixtures {
         if !actual.semanticallyEquals(expectedMessages) {
             problems.append("decoded \(clip(actual.description)), expected \(clip(expectedMessages.description))")
         }
+        let frames = JSONValue.array(acceptedFrames(client, deflate: deflate, limits: limits).map(json))
+        if let expectedFrames = fixture.decoded?["frames"] {
+            if !frames.semanticallyEquals(expectedFrames) {
+                problems.append("accepted frames \(clip(frames.description)), expected \(clip(expectedFrames.description))")
+            }
+        } else {
+            problems.append("decoded.frames is missing")
+        }
         let expectedCode = fixture.decoded?["close_code"]?.int64Value
         if closeCode.map(Int64.init) != expectedCode {
             problems.append("close code \(closeCode.map(String.init) ?? "none"), expected \(expectedCode.map(String.init) ?? "none")")
@@ -84,6 +92,44 @@ enum WebSocketFixtures {
             if encoded != client { problems.append("the decoded frames do not re-encode to the input") }
         }
         return problems
+    }
+
+    /// The frames a conforming peer accepts (`decoded.frames`): each frame the frame decoder
+    /// completes and the assembler takes without a connection-failing finding, up to the first
+    /// such finding (a header the decoder refuses never becomes a frame) or the close frame. The
+    /// same loop as `WebSocketStreamDecoder.feed`, with the frame each assembler finding belongs
+    /// to known. Tests/CrossCheck/websocket.py compares the same lists with wsproto's and websockets'.
+    static func acceptedFrames(_ bytes: [UInt8], deflate: PerMessageDeflateParameters?, limits: Limits) -> [WebSocketFrame] {
+        var decoder = WebSocketFrameDecoder(direction: .send, limits: limits, rsv1Negotiated: deflate != nil)
+        var assembler = WebSocketMessageAssembler(direction: .send, limits: limits, deflate: deflate)
+        var accepted: [WebSocketFrame] = []
+        func fails(_ event: WebSocketEvent) -> Bool {
+            guard case .finding(let finding) = event else { return false }
+            return finding.severity == .error && WebSocketRules.closeCode(for: finding.ruleID) != nil
+        }
+        for output in decoder.feed(bytes) {
+            switch output {
+            case .finding(let finding):
+                if fails(.finding(finding)) { return accepted }
+            case .frame(let frame):
+                var failed = false
+                assembler.consume(frame) { event in failed = failed || fails(event) }
+                if failed { return accepted }
+                accepted.append(frame)
+                if frame.opcode == .close { return accepted }
+            }
+        }
+        return accepted
+    }
+
+    /// A frame as the fixtures spell it.
+    static func json(_ frame: WebSocketFrame) -> JSONValue {
+        let header = frame.header
+        let rsv = (header.rsv1 ? 4 : 0) | (header.rsv2 ? 2 : 0) | (header.rsv3 ? 1 : 0)
+        return [
+            "opcode": .number(JSONNumber(Int(header.opcode.rawValue))), "fin": .bool(header.fin), "rsv": .number(JSONNumber(rsv)),
+            "payload_hex": .string(Hex.encode(frame.payload)),
+        ]
     }
 
     static func clip(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
