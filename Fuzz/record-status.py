@@ -2,7 +2,9 @@
 """Appends one fuzz run's figures to Fuzz/STATUS.md and refreshes the per-target totals.
 
 Usage: record-status.py TARGET LOGFILE EXIT_STATUS  (called by run.sh)
-The runs table is the record; the totals table is recomputed from it every time.
+       record-status.py --totals                   (recompute the totals after a row was corrected)
+The runs table is the record; the totals table is recomputed from it every time. Crashes count
+the crash-, timeout-, oom- and leak- inputs a run saved, not libFuzzer's slow-unit reports.
 """
 import os
 import re
@@ -34,6 +36,9 @@ def parse_runs(text):
 
 
 def main():
+    if sys.argv[1:] == ["--totals"]:
+        write(parse_runs(open(STATUS).read()))
+        return
     target, log_path, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
     log = open(log_path, errors="replace").read()
     executions = re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)
@@ -41,11 +46,16 @@ def main():
     features = re.findall(r"\bft: (\d+)", log)
     corpus_dir = os.path.join(HERE, "Corpus", target)
     corpus = len(os.listdir(corpus_dir)) if os.path.isdir(corpus_dir) else 0
-    crashes = len(re.findall(r"Test unit written to", log))
+    crashes = len(re.findall(r"Test unit written to \S*/(?:crash|timeout|oom|leak)-", log))
     row = [target, executions[-1] if executions else "0", seconds[-1] if seconds else "?", features[-1] if features else "?",
            str(corpus), str(crashes), "ok" if status == 0 else f"exit {status}"]
     runs = parse_runs(open(STATUS).read()) if os.path.exists(STATUS) else []
     runs.append(row)
+    write(runs)
+    print(f"{target}: {row[1]} executions, {row[3]} features, corpus {corpus}, {crashes} crashes -> STATUS.md")
+
+
+def write(runs):
     totals = {}
     for r in runs:
         t = totals.setdefault(r[0], {"runs": 0, "executions": 0, "features": r[3], "corpus": r[4], "crashes": 0})
@@ -63,7 +73,6 @@ def main():
     lines += ["| " + " | ".join(r) + " |" for r in runs]
     with open(STATUS, "w") as fh:
         fh.write("\n".join(lines) + "\n")
-    print(f"{target}: {row[1]} executions, {row[3]} features, corpus {corpus}, {crashes} crashes -> STATUS.md")
 
 
 if __name__ == "__main__":
