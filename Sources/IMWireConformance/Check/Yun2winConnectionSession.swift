@@ -5,9 +5,9 @@ import IMWireReconnect
 import IMWireYun2win
 
 /// yun2win on one connection: each direction's bytes (TCP segments or WebSocket binary messages,
-/// in any chunking; a text message is reported and read all the same) through its MQTT stream and every packet through the session tracker. An
-/// automatic reconnect after a kick spans connections: the checker finds it at the end from the
-/// reconnect facts (`ReconnectCheck.swift`).
+/// in any chunking; a text message is reported and read all the same) through its MQTT stream,
+/// and every packet through the session tracker. An automatic reconnect after a kick spans
+/// connections: the checker finds it at the end from the reconnect facts (`ReconnectCheck.swift`).
 struct Yun2winConnectionSession: DialectSession {
     let dialect = Dialect.yun2win
     private var connection: Yun2winConnection
