@@ -1,47 +1,10 @@
 import IMWire
 import Testing
 
-/// `imwire encode` is the inverse of `imwire decode`: every clean codec fixture's decoded form
-/// encodes back to the fixture's bytes (lc.json compared as JSON: the encoder writes keys in
-/// schema order, the fixtures in the order captures and SDKs use).
+/// `imwire encode` is the inverse of `imwire decode`. The fixture verifier round-trips every
+/// clean codec fixture through `CanonicalEncoder` (`FixtureVerifier.reencodes`); these are the
+/// cases no fixture holds.
 struct CanonicalEncoderTests {
-    /// The fixture folders whose `decoded` is what `imwire decode` prints for one frame.
-    static let folders = [
-        "leancloud/command", "mqtt/packet", "yun2win/packet", "nim/packet", "nim/socketio", "jmessage/engineio", "jmessage/event",
-    ]
-
-    static func cleanFixtures(_ folder: String) throws -> [Fixture] {
-        try Directory.files(under: "\(repositoryRoot)/Fixtures/\(folder)", suffix: ".json").compactMap { path in
-            let fixture = try Fixture(path: path)
-            return fixture.expected.isEmpty && !(fixture.decoded?.isNull ?? true) ? fixture : nil
-        }
-    }
-
-    @Test(arguments: folders)
-    func decodedFormsEncodeToTheirBytes(folder: String) throws {
-        let fixtures = try Self.cleanFixtures(folder)
-        #expect(fixtures.count >= 10, "\(folder) holds \(fixtures.count) clean fixtures")
-        for fixture in fixtures {
-            let decoded = try #require(fixture.decoded)
-            let encoded: CanonicalEncoder.Encoded
-            switch fixture.dialect {
-            case "leancloud":
-                let encoding = LeanCloudEncoding(rawValue: fixture.encoding ?? "protobuf") ?? .protobuf
-                encoded = try CanonicalEncoder.leanCloud(decoded, encoding: encoding)
-                if encoding == .json {
-                    let expected = try JSONParser.parse(try fixture.input())
-                    #expect(try JSONParser.parse(encoded.bytes).semanticallyEquals(expected), "\(fixture.path)")
-                    continue
-                }
-            case "mqtt", "yun2win": encoded = try CanonicalEncoder.mqtt(decoded)
-            case "nim": encoded = try CanonicalEncoder.nim(decoded)
-            default: encoded = try CanonicalEncoder.jmessage(decoded)
-            }
-            #expect(encoded.bytes == (try fixture.input()), "\(fixture.path): \(Hex.encode(encoded.bytes))")
-            if let frame = fixture.object["frame"]?.stringValue { #expect(encoded.binary == (frame == "binary"), "\(fixture.path)") }
-        }
-    }
-
     @Test func severalNIMPacketsUseThePayloadFraming() throws {
         let decoded = try JSONParser.parse(#"[{"socketio":{"type":"heartbeat","endpoint":""},"nim":null},"#
             + #"{"socketio":{"type":"message","endpoint":"","data":""},"nim":{"kind":"request","sid":1,"cid":2,"ser":0,"params":[]}}]"#)

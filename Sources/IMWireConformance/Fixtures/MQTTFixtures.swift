@@ -44,12 +44,7 @@ enum MQTTFixtures {
     /// The canonical MQTT JSON encodes back to the input bytes.
     static func roundTrip(_ json: JSONValue?, _ input: [UInt8]) -> [String] {
         guard let json, !json.isNull else { return [] }
-        do {
-            let encoded = MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(json))
-            return encoded == input ? [] : ["re-encoded \(Hex.encode(encoded)), input \(Hex.encode(input))"]
-        } catch {
-            return ["decoded form does not encode: \(error)"]
-        }
+        return FixtureVerifier.reencodes(input) { () throws(CanonicalEncoder.EncodeError) in try CanonicalEncoder.mqtt(json) }
     }
 }
 

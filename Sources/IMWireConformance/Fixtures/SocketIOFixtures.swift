@@ -28,11 +28,8 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(decoded.findings, fixture.expected)
         let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
         problems += compareDecoded(json, fixture)
-        if fixture.expected.isEmpty, !decoded.framed, let packet = fixture.decoded?["packets"]?.arrayValue?.first {
-            do {
-                let encoded = Array(try SocketIOCanonicalJSON.decode09(packet).encoded.utf8)
-                if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
-            } catch { problems.append("decoded form does not encode: \(error)") }
+        if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalEncoder.EncodeError) in try CanonicalEncoder.nim(decoded) }
         }
         return problems
     }
@@ -54,11 +51,8 @@ enum SocketIOFixtures {
         let message = NIMCodec.decode(input, direction: try direction(fixture))
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), fixture)
-        if fixture.expected.isEmpty, let nim = fixture.decoded?.arrayValue?.first?["nim"], !nim.isNull {
-            do {
-                let encoded = NIMCodec.encode(try NIMCanonicalJSON.decode(nim))
-                if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
-            } catch { problems.append("decoded form does not encode: \(error)") }
+        if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalEncoder.EncodeError) in try CanonicalEncoder.nim(decoded) }
         }
         return problems
     }
@@ -112,16 +106,9 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded {
-            do {
-                var packet = try SocketIOCanonicalJSON.decodeEngineIO(decoded["engineio"] ?? .null)
-                if let socketIO = decoded["socketio"], !socketIO.isNull {
-                    packet.payload = .text(try SocketIOCanonicalJSON.decodeSocketIO(socketIO).encoded)
-                }
-                let encoded = packet.encoded
-                if encoded.bytes != input || encoded.binaryFrame != binary {
-                    problems.append("re-encoded \(Hex.encode(encoded.bytes)) (binary \(encoded.binaryFrame))")
-                }
-            } catch { problems.append("decoded form does not encode: \(error)") }
+            problems += FixtureVerifier.reencodes(input, binary: binary) { () throws(CanonicalEncoder.EncodeError) in
+                try CanonicalEncoder.jmessage(decoded)
+            }
         }
         return problems
     }
