@@ -24,8 +24,8 @@ public final class FileByteSource {
 
     public init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
         self.path = path
-        buffer = [UInt8](repeating: 0, count: chunkSize)
         if path == "-" {
+            buffer = [UInt8](repeating: 0, count: chunkSize)
             // fdopen gives our own FILE for descriptor 0 without touching the global `stdin`.
             guard let handle = fdopen(0, "rb") else { throw OpenError(path: path, reason: "standard input unavailable") }
             file = handle
@@ -36,10 +36,15 @@ public final class FileByteSource {
             throw OpenError(path: path, reason: String(cString: strerror(errno)))
         }
         var info = stat()
-        if fstat(fileno(handle), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        let known = fstat(fileno(handle), &info) == 0
+        if known, (info.st_mode & S_IFMT) == S_IFDIR {
             fclose(handle)
             throw OpenError(path: path, reason: "is a directory")
         }
+        // A small regular file gets a buffer its size (a fixture, a fuzz input), not a whole chunk;
+        // a file that grows while read is still read, in those smaller pieces.
+        let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : chunkSize
+        buffer = [UInt8](repeating: 0, count: min(chunkSize, max(size, 4096)))
         file = handle
         ownsFile = true
     }
