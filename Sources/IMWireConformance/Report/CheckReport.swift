@@ -1,7 +1,7 @@
 import IMWireCore
 
 /// What one connection looked like and what was found on it.
-public struct ConnectionReport: Sendable {
+public struct ConnectionReport: Sendable, Equatable {
     public var id: String
     public var dialect: Dialect?
     public var subprotocol: String?
@@ -61,7 +61,7 @@ public struct TimelineEntry: Sendable, Hashable {
 }
 
 /// The result of checking one capture.
-public struct CheckReport: Sendable {
+public struct CheckReport: Sendable, Equatable {
     public var source: String
     /// Earliest time in the capture (µs); report times are shown relative to it.
     public var firstTime: Int64?
