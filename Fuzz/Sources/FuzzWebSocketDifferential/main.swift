@@ -4,10 +4,10 @@ import NIOEmbedded
 import NIOWebSocket
 
 // libFuzzer entry point of the WebSocket differential target: IMWire's frame decoder against
-// swift-nio's WebSocketFrameDecoder on the same bytes in the same chunks. The comparison and the
+// swift-nio's WebSocketFrameDecoder on the same bytes in the same pieces. The comparison and the
 // allowed differences live in IMWireFuzzTargets (WebSocketDifferential); Fuzz/README.md lists them.
 
-/// swift-nio's frames for the input's chunks, and the error it threw, if any.
+/// swift-nio's frames for the input's pieces, and the error it threw, if any.
 func nioFrames(_ input: FuzzInput) -> ([WebSocketDifferential.Frame], WebSocketDifferential.Rejection?) {
     let channel = EmbeddedChannel(handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketDifferential.maxFrameSize(input))))
     var frames: [WebSocketDifferential.Frame] = []
@@ -23,7 +23,7 @@ func nioFrames(_ input: FuzzInput) -> ([WebSocketDifferential.Frame], WebSocketD
             frames.append(WebSocketDifferential.Frame(firstByte: first, maskingKey: key, payload: Array(frame.unmaskedData.readableBytesView)))
         }
     }
-    for chunk in input.chunks {
+    for chunk in WebSocketDifferential.pieces(input) {
         var buffer = channel.allocator.buffer(capacity: chunk.count)
         buffer.writeBytes(chunk)
         do {
