@@ -162,21 +162,19 @@ struct Check: ParsableCommand {
             print("imwire: warning: \(warning)", to: &standardError)
         }
         if let annotate { try writeAnnotated(report, to: annotate) }
-        let text: String
+        let file: OutputFile
+        do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
+        // Text and JSON go out a connection at a time; the other formats are built whole.
         switch format {
         case .text:
             let useColor = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
-            text = TextReport.render(report, threshold: severity, color: useColor)
-        case .json: text = JSONReport.render(report, threshold: severity)
-        case .junit: text = JUnitReport.render(report, threshold: severity)
-        case .sarif: text = SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version)
-        case .html: text = HTMLReport.render(report, threshold: severity)
+            TextReport.write(report, threshold: severity, color: useColor, to: file.write)
+        case .json: JSONReport.write(report, threshold: severity, to: file.write)
+        case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
+        case .sarif: file.write(Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version).utf8))
+        case .html: file.write(Array(HTMLReport.render(report, threshold: severity).utf8))
         }
-        if let output {
-            do { try TextFile.write(text, to: output) } catch { throw unreadable(error.description) }
-        } else {
-            print(text, terminator: "")
-        }
+        do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))
     }
 

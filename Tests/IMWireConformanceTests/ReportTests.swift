@@ -51,6 +51,27 @@ import Testing
 
     /// A WebSocket error carries the close code a conforming peer answers it with; lowered by
     /// --lenient or --rule it closes nothing, and findings of other layers have none.
+    /// Text and JSON go out a connection at a time (the CLI writes each piece as it comes), and
+    /// the pieces make the same report as the whole.
+    @Test func textAndJSONAreWrittenAConnectionAtATime() throws {
+        let report = try check("Fixtures/captures/leancloud-reconnect.jsonl")
+        #expect(report.connections.count > 2)
+        for threshold in [Severity.info, .error] {
+            var pieces: [[UInt8]] = []
+            JSONReport.write(report, threshold: threshold) { pieces.append($0) }
+            #expect(pieces.count == report.connections.count + 1)
+            #expect(String(decoding: pieces.joined(), as: UTF8.self) == JSONReport.render(report, threshold: threshold))
+            #expect((try? JSONSerialization.jsonObject(with: Data(pieces.joined()))) != nil)
+            pieces = []
+            TextReport.write(report, threshold: threshold) { pieces.append($0) }
+            #expect(pieces.count == report.connections.count + 1)
+            let text = String(decoding: pieces.joined(), as: UTF8.self)
+            #expect(text == TextReport.render(report, threshold: threshold))
+            #expect(text.split(separator: "\n").filter { $0.hasPrefix("connection ") }.count == report.connections.count)
+            #expect(text.hasSuffix(" info\n") || text.hasSuffix("not shown)\n"))
+        }
+    }
+
     @Test func jsonFindingsCarryTheCloseCodeOfWebSocketErrors() throws {
         let corrupt = try check("Fixtures/captures/leancloud-websocket-corrupt.jsonl")
         let zlib = try #require(corrupt.allFindings.first { $0.ruleID == "ZLIB.CORRUPT-DATA" })

@@ -4,9 +4,15 @@ import IMWireCore
 public enum JSONReport {
     public static let version = 1
 
-    /// Connections are written one at a time, so only one connection's JSON tree is in memory
-    /// (a large capture has thousands of connections).
     public static func render(_ report: CheckReport, threshold: Severity) -> String {
+        var text: [UInt8] = []
+        write(report, threshold: threshold) { text += $0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The report in pieces, one connection at a time, so only one connection's JSON is in
+    /// memory however many the capture has.
+    public static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
         var root = JSONObject()
         root.append("version", .number(JSONNumber(version)))
         root.append("source", .string(report.source))
@@ -20,6 +26,8 @@ public enum JSONReport {
         for (index, connection) in report.connections.enumerated() {
             out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
             JSONWriter.writePretty(json(connection, threshold: threshold), into: &out, indent: 2)
+            emit(out)
+            out.removeAll(keepingCapacity: true)
         }
         if !report.connections.isEmpty { out.append(contentsOf: "\n  ]".utf8) }
         var counts = JSONObject()
@@ -27,7 +35,7 @@ public enum JSONReport {
         out.append(contentsOf: ",\n  \"summary\": ".utf8)
         JSONWriter.writePretty(.object(counts), into: &out, indent: 1)
         out.append(contentsOf: ",\n  \"exitCode\": \(report.exitCode(threshold: threshold))\n}\n".utf8)
-        return String(decoding: out, as: UTF8.self)
+        emit(out)
     }
 
     static func json(_ connection: ConnectionReport, threshold: Severity) -> JSONValue {

@@ -4,7 +4,19 @@ import IMWireCore
 /// offset, the command it is about, the rule and where the rule comes from.
 public enum TextReport {
     public static func render(_ report: CheckReport, threshold: Severity, color: Bool = false) -> String {
+        var text: [UInt8] = []
+        write(report, threshold: threshold, color: color) { text += $0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The report in pieces, one connection at a time, so a long report is never held whole.
+    public static func write(_ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void) {
         var lines: [String] = []
+        func flush() {
+            guard !lines.isEmpty else { return }
+            emit(Array((lines.joined(separator: "\n") + "\n").utf8))
+            lines.removeAll(keepingCapacity: true)
+        }
         func paint(_ text: String, _ severity: Severity) -> String {
             guard color else { return text }
             let code = switch severity {
@@ -46,15 +58,15 @@ public enum TextReport {
                 lines.append("  … \(connection.droppedFindings) more findings not kept (Limits.maxFindingsPerConnection)")
             }
             lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
+            flush()
         }
-        let all = report.allFindings
-        let hidden = all.filter { $0.severity < threshold }.count
+        let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
         var summary = "summary: \(report.connections.count) connection\(report.connections.count == 1 ? "" : "s"), "
         summary += "\(report.connections.reduce(0) { $0 + $1.messages }) messages; "
         summary += Severity.allCases.reversed().map { "\(report.count($0)) \($0)" }.joined(separator: ", ")
         if hidden > 0 { summary += " (\(hidden) below --severity \(threshold) not shown)" }
         lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        flush()
     }
 
     /// `+1.204s` from the capture's first time.
