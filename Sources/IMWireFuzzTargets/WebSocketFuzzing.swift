@@ -256,11 +256,12 @@ public enum WebSocketDifferential {
         public var headerIncomplete = false
     }
 
-    /// The input as both decoders take it: the limit from the option byte, and the pieces:
-    /// the whole payload at once, or (extra bit 0) the 1-to-17-byte chunks, which cost swift-nio
-    /// a trip through its pipeline each (chunking alone is the `WebSocket` target's business).
+    /// The frame size limit both decoders get: from the option byte.
     public static func maxFrameSize(_ input: FuzzInput) -> Int { input.limits.maxFrameSize }
 
+    /// The pieces both decoders are fed: the whole payload at once, or (extra bit 0) the
+    /// 1-to-17-byte chunks, which cost swift-nio a trip through its pipeline each (chunking
+    /// alone is the `WebSocket` target's business).
     public static func pieces(_ input: FuzzInput) -> [ArraySlice<UInt8>] {
         input.extra & 1 == 0 ? [input.payload[...]] : input.chunks
     }
