@@ -49,8 +49,6 @@ import Testing
         #expect(account.decoded == 2 && account.lost == 7 && account.skipped == ["after a gap in the stream": 4])
     }
 
-    /// A WebSocket error carries the close code a conforming peer answers it with; lowered by
-    /// --lenient or --rule it closes nothing, and findings of other layers have none.
     /// Text and JSON go out a connection at a time (the CLI writes each piece as it comes), and
     /// the pieces make the same report as the whole.
     @Test func textAndJSONAreWrittenAConnectionAtATime() throws {
@@ -72,6 +70,8 @@ import Testing
         }
     }
 
+    /// A WebSocket error carries the close code a conforming peer answers it with; lowered by
+    /// --lenient or --rule it closes nothing, and findings of other layers have none.
     @Test func jsonFindingsCarryTheCloseCodeOfWebSocketErrors() throws {
         let corrupt = try check("Fixtures/captures/leancloud-websocket-corrupt.jsonl")
         let zlib = try #require(corrupt.allFindings.first { $0.ruleID == "ZLIB.CORRUPT-DATA" })
