@@ -366,7 +366,11 @@ def check_stream(fixture, failures, documented):
     return sum(len(f) for _, f, _ in results.values())
 
 
-def negotiated(subprotocol, server_nct, client_nct, server_bits, client_bits):
+def negotiated(subprotocol, deflate):
+    """What a handshake agreed on; `deflate` is (server_nct, client_nct, server_bits, client_bits), or None without permessage-deflate."""
+    if deflate is None:
+        return {"subprotocol": subprotocol, "permessage_deflate": None}
+    server_nct, client_nct, server_bits, client_bits = deflate
     return {"subprotocol": subprotocol, "permessage_deflate": {"server_nct": bool(server_nct), "client_nct": bool(client_nct),
                                                                "server_bits": server_bits, "client_bits": client_bits}}
 
@@ -428,10 +432,8 @@ def check_handshake(fixture, failures, documented):
         want_negotiated = None
         if decoded["upgraded"]:
             p = deflate_params(decoded["permessage_deflate"]) if decoded["permessage_deflate"] else None
-            want_negotiated = negotiated(decoded["subprotocol"], *(
-                (p["server_nct"], p["client_nct"], p["server_bits"], p["client_bits"]) if p else (None,) * 4))
-            if not p:
-                want_negotiated["permessage_deflate"] = None
+            want_negotiated = negotiated(decoded["subprotocol"],
+                                         (p["server_nct"], p["client_nct"], p["server_bits"], p["client_bits"]) if p else None)
         # websockets: a client that sent this request judges the response.
         req_reader = StreamReader()
         req_reader.feed_data(request.encode())
@@ -459,11 +461,9 @@ def check_handshake(fixture, failures, documented):
         verdicts["websockets"] = client.state.name == "OPEN" and client.handshake_exc is None
         if verdicts["websockets"]:
             pmd = next((e for e in client.extensions if isinstance(e, WSDeflate)), None)
-            params["websockets"] = negotiated(client.subprotocol, *(
-                (pmd.remote_no_context_takeover, pmd.local_no_context_takeover, pmd.remote_max_window_bits, pmd.local_max_window_bits)
-                if pmd else (None,) * 4))
-            if not pmd:
-                params["websockets"]["permessage_deflate"] = None
+            params["websockets"] = negotiated(client.subprotocol, (
+                pmd.remote_no_context_takeover, pmd.local_no_context_takeover, pmd.remote_max_window_bits, pmd.local_max_window_bits)
+                if pmd else None)
         # wsproto: the client side sends its request, then reads the response.
         conn = WSConnection(ConnectionType.CLIENT)
         wp_exts = []
@@ -482,11 +482,9 @@ def check_handshake(fixture, failures, documented):
             verdicts["wsproto"] = accept is not None
             if accept is not None:
                 pmd = next((e for e in accept.extensions if isinstance(e, WPDeflate)), None)
-                params["wsproto"] = negotiated(accept.subprotocol, *(
-                    (pmd.server_no_context_takeover, pmd.client_no_context_takeover, pmd.server_max_window_bits, pmd.client_max_window_bits)
-                    if pmd else (None,) * 4))
-                if not pmd:
-                    params["wsproto"]["permessage_deflate"] = None
+                params["wsproto"] = negotiated(accept.subprotocol, (
+                    pmd.server_no_context_takeover, pmd.client_no_context_takeover, pmd.server_max_window_bits, pmd.client_max_window_bits)
+                    if pmd else None)
         except RemoteProtocolError:
             verdicts["wsproto"] = False
     known = fixture.get("known_disagreements", {})
