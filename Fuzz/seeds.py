@@ -60,6 +60,13 @@ def lines():
         yield from (line for line in capture.split(b"\n") if line)
 
 
+def rendered(source):
+    """Checker targets: each capture as it is, and once more with extra bit 0 (render the report)."""
+    for data in source():
+        yield data
+        yield options(1 << 4, data)
+
+
 # WebSocket: variant bit 0 the direction (0 client/send, 1 server/receive); extra bits 0-1 the
 # permessage-deflate settings (1 defaults, 2 no context takeover, 3 window bits from bits 2-3).
 WINDOW_CHOICES = [8, 9, 12, 15]
@@ -273,7 +280,7 @@ SEEDS = {
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
     "LeanCloudText": lambda: leancloud({"base64", "json"}),
     "Transcript": lines,
-    "Checker": captures,
+    "Checker": lambda: rendered(captures),
     "WebSocket": websocket_streams,
     "WebSocketHandshake": handshakes,
     "WebSocketDifferential": websocket_differential,
@@ -283,7 +290,7 @@ SEEDS = {
     "Pcap": pcaps,
     "Pcapng": pcapngs,
     "HAR": hars,
-    "CaptureChecker": lambda: (data for source in (pcapngs, pcaps) for data in source()),
+    "CaptureChecker": lambda: rendered(lambda: (data for source in (pcapngs, pcaps) for data in source())),
     "ReconnectEvents": reconnect_events,
 }
 

@@ -119,6 +119,7 @@ import Testing
         for target in [FuzzTarget.pcapng, .captureChecker] {
             #expect(target.run(bytes).isEmpty, "\(target)")
             #expect(target.run([0, 0b0110] + bytes).isEmpty, "\(target) tight")
+            #expect(target.run([0, 0b0001_0000] + bytes).isEmpty, "\(target) rendered")
         }
     }
 
@@ -145,6 +146,7 @@ import Testing
         for name in ["leancloud-clean.jsonl", "leancloud-broken.jsonl"] {
             let bytes = try FileByteSource.readAll(path: "\(Self.root)/Fixtures/captures/\(name)")
             #expect(FuzzTarget.checker.run(bytes).isEmpty)
+            #expect(FuzzTarget.checker.run([0, 0b0001_0000] + bytes).isEmpty, "rendered")
             for line in bytes.split(separator: 0x0a) { #expect(FuzzTarget.transcript.run(Array(line)).isEmpty) }
         }
     }
