@@ -1,9 +1,19 @@
+import Foundation
 import IMWireCore
 @testable import IMWireCapture
 
+/// This test process's folder for temporary files, removed when the process exits: tests hand
+/// the paths straight to readers, so no test can remove its own file afterwards.
+private let temporaryFolder: String = {
+    let path = NSTemporaryDirectory() + "imwire-capture-tests-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "imwire-capture-tests-\(getpid())") }
+    return path
+}()
+
 /// Writes bytes to a fresh temporary file and returns its path.
 func temporaryFile(_ bytes: [UInt8], suffix: String = ".bin") throws -> String {
-    let path = "/tmp/imwire-test-\(UInt64.random(in: 0...UInt64.max))\(suffix)"
+    let path = "\(temporaryFolder)/\(UInt64.random(in: 0...UInt64.max))\(suffix)"
     try TextFile.write(bytes, to: path)
     return path
 }

@@ -86,6 +86,7 @@ import Testing
         let path = "/tmp/imwire-long-line-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         let long = #"{"conn":"c","dir":"send","text":""# + String(repeating: "x", count: 300_000) + #""}"#
         try TextFile.write([Self.open, long, #"{"conn":"c","t":1,"dir":"receive","hex":"0815"}"#].joined(separator: "\n"), to: path)
+        defer { unlink(path) }
         let reader = try TranscriptReader(path: path, limits: limits)
         var items: [String] = []
         while let item = reader.next() {

@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import Testing
 
@@ -19,6 +20,7 @@ import Testing
         #expect(tampered != text)
         let copy = "/tmp/imwire-reconnect-tampered-js-backoff.json"
         try TextFile.write(tampered, to: copy)
+        defer { unlink(copy) }
         let result = FixtureVerifier.verify(path: copy)
         #expect(!result.passed)
         #expect(result.problems.first?.contains("step 8") == true)
