@@ -17,7 +17,8 @@ struct Check: ParsableCommand {
             Chrome DevTools HAR exports (_webSocketMessages), and the JSONL transcript of \
             Spec/capture-jsonl.md; the format is found from the file's first bytes.
 
-            Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input.
+            Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input, 64 a usage error \
+            (an unknown option, rule or value).
             """)
 
     @Argument(help: "The capture: .pcap, .pcapng, .har or .jsonl (- for a transcript on standard input).")

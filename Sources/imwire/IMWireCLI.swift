@@ -7,7 +7,8 @@ struct IMWireCLI: ParsableCommand {
         commandName: "imwire",
         abstract: "Wire codecs and a conformance checker for IM cloud protocols: LeanCloud realtime, NetEase NIM, JPush JMessage, yun2win.",
         discussion: """
-            Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input.
+            Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input, 64 a usage \
+            error (see each command's help for its own meaning of 1).
             Rules: `imwire rules`; formats and flows: Spec/ in the repository.
             """,
         version: "0.1.0",

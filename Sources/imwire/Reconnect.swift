@@ -13,7 +13,8 @@ struct Reconnect: ParsableCommand {
                 The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}), \
                 a golden trace of Fixtures/reconnect/ (its input and policy are used), or JSONL (one event \
                 object per line); Spec/reconnect.md lists every event and its fields. Timers the machine \
-                asks for fire when the clock passes them. Exit 2 for an unreadable file.
+                asks for fire when the clock passes them. Exit 2 for an unreadable file, 64 when neither \
+                the file nor --policy names a policy.
                 """)
 
         @Option(help: ArgumentHelp("The policy (default: the file's): \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))

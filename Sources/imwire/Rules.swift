@@ -2,7 +2,9 @@ import ArgumentParser
 import IMWire
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rule catalogue (also in Spec/rules.md).")
+    static let configuration = CommandConfiguration(
+        abstract: "List the rule catalogue (also in Spec/rules.md).",
+        discussion: "Text: rule ID, severity (strict/lenient where --lenient changes it, as error/warning), summary.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, markdown, json
@@ -18,10 +20,14 @@ struct Rules: ParsableCommand {
         case .json:
             print(JSONWriter.pretty(.array(RuleCatalog.all.map(RuleCatalog.json))))
         case .text:
+            func severity(_ rule: Rule) -> String {
+                rule.lenientSeverity == rule.severity ? "\(rule.severity)" : "\(rule.severity)/\(rule.lenientSeverity)"
+            }
             let width = RuleCatalog.all.map(\.id.rawValue.count).max() ?? 0
+            let severityWidth = RuleCatalog.all.map { severity($0).count }.max() ?? 0
             for rule in RuleCatalog.all {
                 let padding = String(repeating: " ", count: width - rule.id.rawValue.count)
-                print("\(rule.id)\(padding)  \(rule.severity.description.padding(7))  \(rule.summary)")
+                print("\(rule.id)\(padding)  \(severity(rule).padding(severityWidth))  \(rule.summary)")
             }
         }
     }
