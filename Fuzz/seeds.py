@@ -130,7 +130,7 @@ def compression():
         data = body.compress(text) + body.flush(zlib.Z_SYNC_FLUSH)
         yield options(3 << 2 | (index % 4) << 6, data[:-4])
         # window bits 9 (extra 2) and tight limits
-        yield options(2 | 1 << 4, deflate(text, -9))
+        yield options(2 | 2 << 4, deflate(text, -9))
 
 
 def deflate(text, wbits):
