@@ -67,16 +67,9 @@ public final class Checker {
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
-        let ended = order.map { id in laneOfConnection[id]?.checker.connection(id) ?? ConnectionState(id: id, limits: options.limits) }
+        let ended = order.map { id in laneOfConnection[id]?.checker.endedConnection(id) ?? EndedConnection(id: id) }
         judgeAcrossConnections(ended)
-        let reports = ended.map { conn in
-            ConnectionReport(
-                id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
-                server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
-                lastTime: conn.lastTime, findings: conn.findings.sorted(by: Finding.reportOrder),
-                droppedFindings: conn.droppedFindings, timeline: conn.timeline, timelineDropped: conn.timelineDropped)
-        }
-        return CheckReport(source: source, firstTime: firstTime, connections: reports, captureFindings: captureFindings)
+        return CheckReport(source: source, firstTime: firstTime, connections: ended.map { $0.takeReport() }, captureFindings: captureFindings)
     }
 }
 

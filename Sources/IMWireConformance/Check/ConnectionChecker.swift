@@ -8,29 +8,36 @@ final class ConnectionChecker {
     let options: CheckOptions
     var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
+    /// The connections being read, and those read to their end (let go of their decoding state).
     private var connections: [String: ConnectionState] = [:]
+    private var ended: [String: EndedConnection] = [:]
 
     init(options: CheckOptions) {
         self.options = options
     }
 
-    func connection(_ id: String) -> ConnectionState {
+    private func connection(_ id: String) -> ConnectionState {
         if let existing = connections[id] { return existing }
         let created = ConnectionState(id: id, limits: options.limits)
         connections[id] = created
         return created
     }
 
+    /// A connection after `finishConnections`.
+    func endedConnection(_ id: String) -> EndedConnection? { ended[id] }
+
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
         for conn in connections.values {
             if !conn.closed { finishTransport(conn, at: EventPlace(time: conn.lastTime ?? 0)) }
-            if var session = conn.session {
-                conn.session = nil
-                for finding in session.finish(at: conn.lastTime) { add(finding, to: conn, line: nil) }
-                conn.session = session
-            }
+            end(conn)
         }
+        connections.removeAll()
+    }
+
+    private func end(_ conn: ConnectionState) {
+        ended[conn.id] = EndedConnection(conn, options: options)
+        connections[conn.id] = nil
     }
 
     private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
@@ -39,11 +46,17 @@ final class ConnectionChecker {
 
     /// A problem the capture reader found in a connection this checker has.
     func consume(problem finding: Finding) {
-        guard let id = finding.location.connection, let conn = connections[id] else { return }
-        add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
+        guard let id = finding.location.connection else { return }
+        if let conn = connections[id] {
+            add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
+        } else {
+            ended[id]?.add(finding, options: options, line: finding.location.line, frame: finding.location.frameIndex)
+        }
     }
 
     func consume(_ event: CaptureEvent) {
+        // A connection's last event (`CloseInfo.isLast`) promises that nothing of it follows.
+        guard ended[event.connection] == nil else { return assertionFailure("an event after the last of \(event.connection)") }
         let conn = connection(event.connection)
         let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
         if let time = event.time {
@@ -82,7 +95,7 @@ final class ConnectionChecker {
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
             if !info.captureEnded { onClose?(conn.id, time, conn.closeCode) }
-            if info.isLast { conn.retire(options: options) }
+            if info.isLast { end(conn) }
         }
     }
 
@@ -93,7 +106,7 @@ final class ConnectionChecker {
     /// One message for the connection's dialect session (attached on the first message, or on
     /// the first raw segments that together can be recognised).
     private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
-        guard conn.session == nil, !conn.undecidable, !conn.isRetired else {
+        guard conn.session == nil, !conn.undecidable else {
             return deliverDecided(message, to: conn, time: time, line: line, frame: frame)
         }
         conn.held.append(HeldMessage(message: message, time: time, line: line, frame: frame))

@@ -15,12 +15,6 @@ final class ConnectionState {
     var info = ConnectionInfo()
     var dialect: Dialect?
     var session: (any DialectSession)?
-    /// What the session showed about reconnects, kept when the session was let go at the
-    /// connection's last event (`retire`); the session's own while it lives.
-    private var retiredFacts: RetiredFacts?
-    var reconnectFacts: ReconnectFacts? { session?.reconnectFacts ?? retiredFacts?.facts }
-    /// The session was finished and let go: nothing more of the connection follows.
-    private(set) var isRetired = false
     var undecidable = false
     /// Raw TCP bytes that arrived before the dialect could be recognised (an MQTT CONNECT split
     /// over segments): held, then delivered in order once it is (`ConnectionChecker.deliver`).
@@ -56,27 +50,30 @@ final class ConnectionState {
     /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame
     /// and gets no line.
     func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
-        guard var resolved = options.resolve(finding) else { return }
-        resolved.location.connection = id
-        if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
-        if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
+        guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
         if findings.count < options.limits.maxFindingsPerConnection {
-            findings.append(resolved)
+            findings.append(placed)
         } else {
             droppedFindings += 1
         }
     }
 
-    /// Finishes the session of a connection the capture has no more events for and lets it go,
-    /// keeping its findings and reconnect facts: a large capture's memory then grows with what the
-    /// report says about each connection, not with each connection's decoding state.
-    func retire(options: CheckOptions) {
-        guard !isRetired else { return }
-        isRetired = true
-        guard var session else { return }
+    /// A finding as `options` resolve it (nil: turned off), placed on connection `id`.
+    static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?) -> Finding? {
+        guard var resolved = options.resolve(finding) else { return nil }
+        resolved.location.connection = id
+        if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
+        if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
+        return resolved
+    }
+
+    /// Finishes the dialect session (requests still pending, a login never answered) and
+    /// returns what it showed about reconnects.
+    func finishSession(options: CheckOptions) -> ReconnectFacts? {
+        guard var session else { return nil }
         self.session = nil
         for finding in session.finish(at: lastTime) { add(finding, options: options, line: nil) }
-        retiredFacts = RetiredFacts(facts: session.reconnectFacts)
+        return session.reconnectFacts
     }
 
     /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).
@@ -87,10 +84,4 @@ final class ConnectionState {
         }
         timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary()))
     }
-}
-
-/// Boxed, so a connection that never retires does not carry the room of its facts inline.
-private final class RetiredFacts {
-    let facts: ReconnectFacts
-    init(facts: ReconnectFacts) { self.facts = facts }
 }

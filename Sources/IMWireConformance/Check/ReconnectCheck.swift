@@ -16,24 +16,26 @@ extension Checker {
         ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id, Yun2winRules.keepAliveExceeded.id],
     ]
 
-    typealias Client = [(conn: ConnectionState, facts: ReconnectFacts)]
+    /// One client's connections, each with reconnect facts (the judge's facts are read from the
+    /// connection, not copied: they are a few hundred bytes for each of a large capture's connections).
+    typealias Client = [EndedConnection]
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
     /// address), then checks each client's connections in order.
-    func judgeAcrossConnections(_ connections: [ConnectionState]) {
+    func judgeAcrossConnections(_ connections: [EndedConnection]) {
         var clients: [String: Client] = [:]
         var order: [String] = []
         for conn in connections {
-            guard let dialect = conn.dialect, let facts = conn.reconnectFacts, conn.firstTime != nil,
-                  let who = facts.client.map({ "id " + $0 }) ?? conn.info.client.map({ "host " + Self.host($0) })
+            guard let dialect = conn.dialect, let facts = conn.facts, conn.firstTime != nil,
+                  let who = facts.client.map({ "id " + $0 }) ?? conn.client.map({ "host " + Self.host($0) })
             else { continue }
             let key = "\(dialect.rawValue) \(who)"
             if clients[key] == nil { order.append(key) }
-            clients[key, default: []].append((conn, facts))
+            clients[key, default: []].append(conn)
         }
         let captureEnd = connections.compactMap(\.lastTime).max()
         for key in order {
-            guard let client = clients[key], let dialect = client.first?.conn.dialect else { continue }
+            guard let client = clients[key], let dialect = client.first?.dialect else { continue }
             reloginAfterEnd(client, dialect: dialect)
             judgeReconnects(client, dialect: dialect, captureEnd: captureEnd)
         }
@@ -45,8 +47,8 @@ extension Checker {
     /// shows the user logged in again.
     private func reloginAfterEnd(_ client: Client, dialect: Dialect) {
         var ending: (connection: String, why: String, time: Int64)?
-        for (conn, facts) in client.sorted(by: { ($0.facts.login?.sent ?? .max) < ($1.facts.login?.sent ?? .max) }) {
-            guard let login = facts.login else { continue }
+        for conn in client.sorted(by: { ($0.facts?.login?.sent ?? .max) < ($1.facts?.login?.sent ?? .max) }) {
+            guard let facts = conn.facts, let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
                 ending = nil
                 let who = facts.client ?? "?"
@@ -86,12 +88,12 @@ extension Checker {
     /// id), else the dialect's default.
     private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?) {
         let named = options.reconnectPolicies.policy(for: dialect)
-        let policy = named ?? client.lazy.compactMap(\.facts.policy).first ?? options.reconnectPolicy(for: dialect)
+        let policy = named ?? client.lazy.compactMap(\.facts?.policy).first ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
-        for var finding in judge.judge(client.map { Self.observation($0.conn, $0.facts) }, captureEnd: captureEnd) {
-            guard let (conn, facts) = client.first(where: { $0.conn.id == finding.location.connection }) else { continue }
+        for var finding in judge.judge(client.compactMap(Self.observation), captureEnd: captureEnd) {
+            guard let conn = client.first(where: { $0.id == finding.location.connection }), let facts = conn.facts else { continue }
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-            guard !conn.findings.contains(where: { reported.contains($0.ruleID) }) else { continue }
+            guard !conn.report.findings.contains(where: { reported.contains($0.ruleID) }) else { continue }
             if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
             conn.add(finding, options: options, line: nil, frame: finding.location.frameIndex)
         }
@@ -99,7 +101,8 @@ extension Checker {
 
     /// One connection as the judge sees it. A connection the capture leaves open has no end; one
     /// that closed ends as its messages said (a kick, a logout…) or with its WebSocket close code.
-    static func observation(_ conn: ConnectionState, _ facts: ReconnectFacts) -> ConnectionObservation {
+    static func observation(_ conn: EndedConnection) -> ConnectionObservation? {
+        guard let facts = conn.facts else { return nil }
         let closedAt = conn.closed && !conn.openAtCaptureEnd ? conn.lastTime : nil
         let end = facts.end ?? (closedAt == nil ? .open : .closed(code: conn.closeCode.map(Int64.init)))
         return ConnectionObservation(
