@@ -3,6 +3,7 @@
 
 Usage: record-status.py TARGET LOGFILE EXIT_STATUS  (called by run.sh)
        record-status.py --totals                   (recompute the totals after a row was corrected)
+       record-status.py --remaining TARGET GOAL    (print GOAL minus the target's total executions, at least 0)
 The runs table is the record; the totals table is recomputed from it every time. Crashes count
 the crash-, timeout-, oom- and leak- inputs a run saved, not libFuzzer's slow-unit reports.
 """
@@ -38,6 +39,10 @@ def parse_runs(text):
 def main():
     if sys.argv[1:] == ["--totals"]:
         write(parse_runs(open(STATUS).read()))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--remaining":
+        done = sum(int(r[1]) for r in parse_runs(open(STATUS).read()) if r[0] == sys.argv[2])
+        print(max(0, int(sys.argv[3]) - done))
         return
     target, log_path, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
     log = open(log_path, errors="replace").read()

@@ -9,9 +9,11 @@
 # `swift test` replays; the run's figures are appended to STATUS.md.
 # Environment: CONFIGURATION=debug for a debug build; MAX_LEN (default 4096); NO_BUILD=1 runs the
 # binary already built (a campaign of several targets builds once, and keeps running while the
-# sources change).
+# sources change); RUNS=N stops after N executions (libFuzzer -runs) if SECONDS have not passed.
 # ASan keeps no allocation stack traces (malloc_context_size=0): recording one per malloc took a
 # quarter of the Pcap target's time. Reproduce a crash without it to see where memory came from.
+# The body is one { } block, read whole before it runs: editing this file during a run is safe.
+{
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${1:?usage: Fuzz/run.sh TARGET [SECONDS] (targets: $(ls Sources | sed 's/^Fuzz//' | tr '\n' ' '))}"
@@ -28,7 +30,7 @@ mkdir -p "FailCases/$target"
 log="$(mktemp)"
 set +e
 "$binary" "Corpus/$target" -dict="Dictionaries/$target.dict" -max_len="${MAX_LEN:-4096}" -rss_limit_mb=2048 -timeout=5 \
-  -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="FailCases/$target/" 2>&1 | tee "$log" >&2
+  -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 -artifact_prefix="FailCases/$target/" 2>&1 | tee "$log" >&2
 status=${PIPESTATUS[0]}
 set -e
 if ! grep -q "Loaded 1 modules" "$log"; then
@@ -37,3 +39,4 @@ if ! grep -q "Loaded 1 modules" "$log"; then
 fi
 python3 record-status.py "$target" "$log" "$status"
 exit "$status"
+}
