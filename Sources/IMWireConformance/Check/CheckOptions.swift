@@ -37,6 +37,10 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
+    /// How many ended connections' reports each checking thread keeps in memory; the reports of
+    /// the others wait in a temporary file (unlinked when made) until the report is written, so
+    /// memory does not grow with them.
+    public var reportsInMemory = 1000
     /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
     /// vendor); a vendor none of them fits gets its default.
     public var reconnectPolicies: PolicySelection

@@ -69,7 +69,7 @@ public final class Checker {
         group.wait()
         let ended = order.map { id in laneOfConnection[id]?.checker.endedConnection(id) ?? EndedConnection(id: id) }
         judgeAcrossConnections(ended)
-        return CheckReport(source: source, firstTime: firstTime, connections: ended.map { $0.takeReport() }, captureFindings: captureFindings)
+        return CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
     }
 }
 

@@ -11,6 +11,9 @@ final class ConnectionChecker {
     /// The connections being read, and those read to their end (let go of their decoding state).
     private var connections: [String: ConnectionState] = [:]
     private var ended: [String: EndedConnection] = [:]
+    /// Where ended connections' reports wait once `options.reportsInMemory` are kept; made
+    /// when first needed.
+    private var spool: ReportSpool?
 
     init(options: CheckOptions) {
         self.options = options
@@ -36,7 +39,8 @@ final class ConnectionChecker {
     }
 
     private func end(_ conn: ConnectionState) {
-        ended[conn.id] = EndedConnection(conn, options: options)
+        if ended.count >= options.reportsInMemory, spool == nil { spool = ReportSpool() }
+        ended[conn.id] = EndedConnection(conn, options: options, spool: spool)
         connections[conn.id] = nil
     }
 

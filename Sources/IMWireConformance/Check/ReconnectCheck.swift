@@ -15,6 +15,8 @@ extension Checker {
         ReconnectRules.afterTerminalSuspected.id: [NIMRules.autoRelogin.id, Yun2winRules.reconnectAfterKick.id],
         ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id, Yun2winRules.keepAliveExceeded.id],
     ]
+    /// Every rule some judge finding defers to.
+    static let judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: Set<RuleID>()) { $0.formUnion($1) }
 
     /// One client's connections, each with reconnect facts (the judge's facts are read from the
     /// connection, not copied: they are a few hundred bytes for each of a large capture's connections).
@@ -93,7 +95,7 @@ extension Checker {
         for var finding in judge.judge(client.compactMap(Self.observation), captureEnd: captureEnd) {
             guard let conn = client.first(where: { $0.id == finding.location.connection }), let facts = conn.facts else { continue }
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-            guard !conn.report.findings.contains(where: { reported.contains($0.ruleID) }) else { continue }
+            guard !conn.hasFinding(of: reported) else { continue }
             if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
             conn.add(finding, options: options, line: nil, frame: finding.location.frameIndex)
         }

@@ -65,7 +65,7 @@ public struct CheckReport: Sendable, Equatable {
     public var source: String
     /// Earliest time in the capture (µs); report times are shown relative to it.
     public var firstTime: Int64?
-    public var connections: [ConnectionReport]
+    public var connections: ConnectionReports
     /// Problems with the capture itself (unreadable lines), not tied to a connection.
     public var captureFindings: [Finding]
 

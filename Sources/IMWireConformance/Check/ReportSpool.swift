@@ -1,0 +1,224 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import IMWireCore
+
+/// Where an ended connection's report waits for the end of the capture.
+enum StoredReport {
+    indirect case memory(ConnectionReport)
+    case spooled(ReportSpool, offset: Int, count: Int)
+
+    func load() -> ConnectionReport {
+        switch self {
+        case .memory(let report): report
+        case .spooled(let spool, let offset, let count): spool.read(offset: offset, count: count)
+        }
+    }
+}
+
+/// The reports of ended connections in a temporary file, so a capture of any number of
+/// connections does not hold them all in memory until its report is written. The file is
+/// unlinked as soon as it is open: nothing is left behind, however the process ends. One spool
+/// per `ConnectionChecker`: written on its lane's thread only, read (`pread`) after the checker
+/// has finished, from any thread.
+final class ReportSpool: @unchecked Sendable {
+    private let descriptor: Int32
+    private var size = 0
+
+    /// A spool in `$TMPDIR` (else `/tmp`); nil when no file can be made there (the reports then stay in memory).
+    init?() {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/imwire-reports-XXXXXX".utf8CString)
+        descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { return nil }
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `report`; keeps it in memory instead when the file cannot take it (a full disk).
+    func store(_ report: ConnectionReport) -> StoredReport {
+        var writer = ReportWriter()
+        writer.report(report)
+        let bytes = writer.bytes
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(size + written)) }
+            if count <= 0 { return .memory(report) }
+            written += count
+        }
+        defer { size += bytes.count }
+        return .spooled(self, offset: size, count: bytes.count)
+    }
+
+    func read(offset: Int, count: Int) -> ConnectionReport {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let read = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+            // The file is this process's own and unlinked: only an I/O error of the disk gets here.
+            guard read > 0 else { fatalError("imwire: the report spool cannot be read back (errno \(errno))") }
+            done += read
+        }
+        var reader = ReportReader(bytes)
+        guard let report = reader.report(), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
+        return report
+    }
+}
+
+/// A `ConnectionReport` as bytes: varints (zigzag for signed numbers), length-prefixed UTF-8,
+/// a presence byte before each optional, a count before each list.
+struct ReportWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func report(_ report: ConnectionReport) {
+        string(report.id)
+        string(report.dialect?.rawValue)
+        string(report.subprotocol)
+        string(report.client)
+        string(report.server)
+        int(report.messages)
+        int(report.account.decoded)
+        list(report.account.skipped.sorted { $0.key < $1.key }) { $0.string($1.key); $0.int($1.value) }
+        int(report.account.lost)
+        int64(report.firstTime)
+        int64(report.lastTime)
+        list(report.findings) { $0.finding($1) }
+        int(report.droppedFindings)
+        list(report.timeline) { $0.int($1.frame); $0.int64($1.time); $0.string($1.direction.rawValue); $0.string($1.summary) }
+        int(report.timelineDropped)
+    }
+
+    private mutating func finding(_ finding: Finding) {
+        let rule = finding.rule
+        string(rule.id.rawValue)
+        int(rule.severity.rawValue)
+        int(rule.lenientSeverity.rawValue)
+        string(rule.layer.rawValue)
+        string(rule.dialect?.rawValue)
+        string(rule.summary)
+        string(rule.specRef)
+        int(finding.severity.rawValue)
+        string(finding.message)
+        int(finding.offset)
+        string(finding.location.connection)
+        int(finding.location.frameIndex)
+        int(finding.location.line)
+        int64(finding.location.time)
+        string(finding.location.direction?.rawValue)
+        string(finding.subject)
+    }
+
+    private mutating func int64(_ value: Int64) { Varint.write(UInt64(bitPattern: value << 1 ^ value >> 63), into: &bytes) }
+    private mutating func int(_ value: Int) { int64(Int64(value)) }
+    private mutating func string(_ value: String) {
+        int(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+    private mutating func present(_ present: Bool) -> Bool {
+        bytes.append(present ? 1 : 0)
+        return present
+    }
+    private mutating func int64(_ value: Int64?) { if present(value != nil), let value { int64(value) } }
+    private mutating func int(_ value: Int?) { if present(value != nil), let value { int(value) } }
+    private mutating func string(_ value: String?) { if present(value != nil), let value { string(value) } }
+    private mutating func list<T>(_ values: [T], _ write: (inout Self, T) -> Void) {
+        int(values.count)
+        for value in values { write(&self, value) }
+    }
+}
+
+/// Reads what `ReportWriter` wrote; nil where the bytes do not hold it.
+struct ReportReader {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func report() -> ConnectionReport? {
+        guard let id = string(), let dialect = optional({ $0.string() }), let subprotocol = optional({ $0.string() }),
+              let client = optional({ $0.string() }), let server = optional({ $0.string() }), let messages = int(),
+              let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
+              let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
+              let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int()
+        else { return nil }
+        var account = ByteAccount()
+        account.decoded = decoded
+        for (reason, count) in skipped { account.skipped[reason] = count }
+        account.lost = lost
+        return ConnectionReport(
+            id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, client: client, server: server,
+            messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
+            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped)
+    }
+
+    private mutating func skipped() -> (String, Int)? {
+        guard let reason = string(), let count = int() else { return nil }
+        return (reason, count)
+    }
+
+    private mutating func finding() -> Finding? {
+        guard let id = string(), let strict = severity(), let lenient = severity(), let layer = string().flatMap(Layer.init),
+              let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
+              let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),
+              let connection = optional({ $0.string() }), let frameIndex = optional({ $0.int() }), let line = optional({ $0.int() }),
+              let time = optional({ $0.int64() }), let direction = optional({ $0.string() }), let subject = optional({ $0.string() })
+        else { return nil }
+        let rule = Rule(RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.flatMap(Dialect.init),
+                        summary: summary, specRef: specRef)
+        var finding = Finding(rule: rule, message: message, offset: offset, subject: subject)
+        finding.severity = findingSeverity
+        finding.location = Location(connection: connection, frameIndex: frameIndex, line: line, time: time,
+                                    direction: direction.flatMap(Direction.init))
+        return finding
+    }
+
+    private mutating func timelineEntry() -> TimelineEntry? {
+        guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string()
+        else { return nil }
+        return TimelineEntry(frame: frame, time: time, direction: direction, summary: summary)
+    }
+
+    private mutating func severity() -> Severity? { int().flatMap(Severity.init(rawValue:)) }
+
+    private mutating func int64() -> Int64? {
+        let read = bytes.withUnsafeBytes { Varint.read($0, at: position) }
+        guard case .value(let raw, let length, _) = read else { return nil }
+        position += length
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    private mutating func int() -> Int? { int64().flatMap { Int(exactly: $0) } }
+
+    private mutating func string() -> String? {
+        guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
+        defer { position += count }
+        return String(decoding: bytes[position..<position + count], as: UTF8.self)
+    }
+
+    /// `.some(nil)` for an absent value, nil for bytes that do not hold one.
+    private mutating func optional<T>(_ read: (inout Self) -> T?) -> T?? {
+        guard position < bytes.count else { return nil }
+        position += 1
+        switch bytes[position - 1] {
+        case 0: return .some(nil)
+        case 1: return read(&self).map { .some($0) }
+        default: return nil
+        }
+    }
+
+    private mutating func list<T>(_ read: (inout Self) -> T?) -> [T]? {
+        guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let value = read(&self) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+}
