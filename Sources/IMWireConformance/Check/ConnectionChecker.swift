@@ -31,11 +31,12 @@ final class ConnectionChecker {
 
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
-        for conn in connections.values {
+        let open = connections.values
+        connections = [:]
+        for conn in open {
             if !conn.closed { finishTransport(conn, at: EventPlace(time: conn.lastTime ?? 0)) }
             end(conn)
         }
-        connections.removeAll()
     }
 
     private func end(_ conn: ConnectionState) {
