@@ -79,9 +79,10 @@ struct Check: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). "
-            + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it each vendor "
-            + "gets its default (see Spec/reconnect.md); with it, a vendor in the capture that no --policy names gets its "
-            + "default and a warning on standard error, and so does a --policy whose vendor has no connection.",
+            + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it a yun2win "
+            + "client gets the policy its client id's platform digit names, and every other client its vendor's default "
+            + "(Spec/reconnect.md §3 and §6); with --policy, a vendor in the capture that no --policy names gets that "
+            + "choice and a warning on standard error, and a --policy whose vendor has no connection gets a warning.",
         valueName: "name"))
     var policy: [String] = []
 

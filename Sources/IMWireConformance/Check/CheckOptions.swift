@@ -42,7 +42,8 @@ public struct CheckOptions: Sendable {
     /// memory does not grow with them.
     public var reportsInMemory = 1000
     /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
-    /// vendor); a vendor none of them fits gets its default.
+    /// vendor). A vendor none of them fits gets what the capture shows (yun2win: the policy of the
+    /// client id's platform digit), else its default.
     public var reconnectPolicies: PolicySelection
     /// One `--policy`: setting it replaces the selection with that policy alone; reading it
     /// gives the first named policy.

@@ -25,7 +25,7 @@ public enum ReconnectSpec {
 
     static func policies() -> String {
         MarkdownTable.render(
-            ["policy", "dialect", "retry delays", "budget", "heartbeat", "timeouts", "route", "reconnect flag"],
+            ["policy", "dialect", "retry delays", "budget", "heartbeat", "timeouts", "route", "reconnect flag", "`imwire check` judges with it"],
             ReconnectPolicies.all.map { policy in [
                 "`\(policy.name)`", policy.dialect.rawValue,
                 policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
@@ -40,7 +40,20 @@ public enum ReconnectSpec {
                         .compactMap { $0 }.joined(separator: "; ")
                 } ?? "",
                 policy.reconnectFlag?.name ?? "none",
+                checkerUse(policy),
             ] })
+    }
+
+    /// When the checker picks `policy` without `--policy` (ReconnectCheck.swift): as its
+    /// dialect's default, or (yun2win) for the platform digit of a client id.
+    static func checkerUse(_ policy: ReconnectPolicy) -> String {
+        var uses: [String] = []
+        if ReconnectPolicies.defaultPolicy(for: policy.dialect).name == policy.name { uses.append("default for \(policy.dialect.rawValue)") }
+        if policy.dialect == .yun2win {
+            let digits = "0123456789".filter { Yun2winPolicies.policy(forClientIDPlatformDigit: $0)?.name == policy.name }
+            uses += digits.map { "client id platform digit \($0)" }
+        }
+        return (uses + ["`--policy \(policy.name)`"]).joined(separator: "; ")
     }
 
     static func details(_ policy: ReconnectPolicy) -> String {
