@@ -15,7 +15,8 @@ struct Check: ParsableCommand {
         discussion: """
             Reads pcap and pcapng (TCP reassembled, WebSocket handshakes and frames decoded), \
             Chrome DevTools HAR exports (_webSocketMessages), and the JSONL transcript of \
-            Spec/capture-jsonl.md; the format is found from the file's first bytes.
+            Spec/capture-jsonl.md; the format is found from the file's magic number, else its \
+            extension (.har, .jsonl, .ndjson), else its first line.
 
             Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input, 64 a usage error \
             (an unknown option, rule or value).
