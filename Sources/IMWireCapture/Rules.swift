@@ -30,7 +30,7 @@ public enum CaptureRules {
         specRef: "draft-ietf-opsawg-pcap §5; draft-ietf-opsawg-pcapng §3.1")
     public static let recordTooLarge = Rule(
         "CAPTURE.RECORD-TOO-LARGE", .error, layer: .capture,
-        summary: "A record or block longer than its snaplen or Limits.maxFrameSize; skipped by its length without being read into memory.",
+        summary: "A record or block longer than Limits.maxFrameSize (pcap: or than a snaplen above 65,535); skipped by its length without being read into memory.",
         specRef: "IMWire Limits; draft-ietf-opsawg-pcap §5")
     public static let packetTruncated = Rule(
         "CAPTURE.PACKET-TRUNCATED", .info, layer: .capture,
@@ -70,7 +70,7 @@ public enum CaptureRules {
         specRef: "RFC 9293 §3.10.7.4")
     public static let tcpGap = Rule(
         "CAPTURE.TCP-GAP", .warning, layer: .capture,
-        summary: "TCP bytes missing from the capture (lost, filtered, snaplen); decoding resumes after the gap where it can.",
+        summary: "TCP bytes missing from the capture (lost, filtered, snaplen); the rest of that direction is counted, not decoded.",
         specRef: "RFC 9293 §3.4")
 
     // MARK: HAR

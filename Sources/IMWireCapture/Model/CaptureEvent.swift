@@ -1,17 +1,19 @@
 import IMWireCore
 
 /// What a capture says about one connection, in order: it opened (with what it negotiated), a
-/// message crossed it, it closed. Every reader (JSONL today; pcap, pcapng and HAR next) produces
-/// these, so the checker does not care where traffic came from.
+/// message crossed it, it closed. Every reader (pcap, pcapng, HAR, JSONL) produces these, so the
+/// checker does not care where traffic came from.
 public struct CaptureEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case open(ConnectionInfo)
         /// One whole WebSocket message (JSONL, HAR).
         case message(CapturedMessage)
         /// The next bytes of one direction's transport stream (a TCP connection from pcap or
-        /// pcapng), in order; framing is for the reader of the stream to find.
+        /// pcapng, a transcript's `stream` line), in order; framing is for the reader of the
+        /// stream to find.
         case stream(Direction, [UInt8])
-        /// Bytes of one direction missing from the capture; the stream resumes after them.
+        /// Bytes of one direction missing from the capture. The stream goes on after them, but
+        /// the checker only counts the rest of that direction: a frame boundary cannot be found again.
         case gap(Direction, Int)
         case close(CloseInfo)
     }

@@ -1,8 +1,9 @@
 import IMWireCore
 
 /// Classic libpcap files (draft-ietf-opsawg-pcap): both byte orders, microsecond and nanosecond
-/// timestamps. Records are read one at a time; a record longer than its snaplen or
-/// `Limits.maxFrameSize` is skipped by its length, never held in memory.
+/// timestamps. Records are read one at a time; a record longer than `Limits.maxFrameSize`, or
+/// than a snaplen above 65,535 (smaller snaplens are not trusted), is skipped by its length,
+/// never held in memory.
 public final class PcapReader: PacketReader {
     public static let headerSize = 24
     public static let magics: [[UInt8]] = [[0xa1, 0xb2, 0xc3, 0xd4], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], [0x4d, 0x3c, 0xb2, 0xa1]]
