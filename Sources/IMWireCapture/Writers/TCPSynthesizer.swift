@@ -11,7 +11,7 @@ public struct TCPSynthesizer {
     private var clientSequence: UInt32 = 1_000
     private var serverSequence: UInt32 = 50_000
 
-    /// A connection between 10.0.0.1 and 10.0.0.2 (or other addresses), distinct per `index`.
+    /// A connection from 10.1.x.y to 10.2.x.y, x.y being `index` (mod 65,536) in two bytes.
     public init(index: Int, serverPort: UInt16 = 443) {
         let low = UInt8(truncatingIfNeeded: index)
         let high = UInt8(truncatingIfNeeded: index >> 8)

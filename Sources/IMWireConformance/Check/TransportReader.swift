@@ -25,8 +25,8 @@ struct TransportReader {
         case raw
         /// Waiting for both HTTP heads; frame bytes that arrive early wait with them.
         case handshake(request: [UInt8], response: [UInt8])
-        /// Boxed (`indirect`): the two decoders are large, and every connection the checker keeps
-        /// for its report would otherwise carry their room inline long after it closed.
+        /// Boxed (`indirect`): the two decoders are large, and every open connection in another
+        /// state (raw, ignored, still deciding) would otherwise carry their room inline.
         indirect case webSocket(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder)
         /// The upgrade failed (or the bytes are not what they should be): the rest is counted, not read.
         case ignored
