@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // IMWire benchmarks, kept out of the main package so it has no benchmark dependency.
-// Run: swift package --disable-sandbox benchmark   (release build; see README.md)
+// Run: swift package --disable-sandbox benchmark --target WebSocketBenchmarks   (release build; see README.md)
 import PackageDescription
 
 let package = Package(
@@ -9,7 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "IMWire", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio", "2.101.2"..<"2.102.0"),
     ],
     targets: [
         // writes the pcapng the capture benchmark reads (capture-benchmark.sh)
