@@ -1,5 +1,6 @@
 import IMWire
 @testable import IMWireConformance
+import IMWireReconnect
 import Testing
 
 /// Ended connections' reports wait in a spool file (`CheckOptions.reportsInMemory`); they must
@@ -45,6 +46,44 @@ import Testing
         #expect(first.load() == full)
         #expect(second.load() == empty)
         #expect(first.load().findings[0].rule.lenientSeverity == .info)
+    }
+
+    /// What the reconnect judge reads of a connection, with every kind of ending and with
+    /// every optional field present and absent.
+    @Test(arguments: [
+        ConnectionEnd.open, .clientLogout, .closed(code: 1006), .closed(code: nil), .lost, .kicked(code: -4111),
+        .loginRejected(code: 416, waitMicros: 3_000_000), .loginRejected(code: 302, waitMicros: nil), .goaway,
+    ]) func judgeInputsComeBack(_ end: ConnectionEnd) throws {
+        var facts = ReconnectFacts(keepAliveInMessages: false)
+        facts.loginSent(at: -7, frame: 2, reconnectFlag: true, client: "app peer ✓")
+        facts.loginAccepted(at: 9)
+        facts.keepAlive = KeepAliveLog([10, 40, 45])
+        facts.ended(end, at: .max)
+        facts.policy = ReconnectPolicies.named("yun2win-ios")
+        let full = JudgeInput(
+            dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
+            closeCode: 4000, hasTransportBytes: true, facts: facts, deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
+        var unflagged = ReconnectFacts()
+        unflagged.loginSent(at: 1, frame: 1, reconnectFlag: nil, client: nil)
+        let sparse = JudgeInput(
+            dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
+            hasTransportBytes: false, facts: unflagged, deferredRules: [])
+        let spool = try #require(ReportSpool())
+        for input in [full, sparse, JudgeInput(dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
+                                               openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
+                                               facts: ReconnectFacts(), deferredRules: [])] {
+            let stored = spool.store(input)
+            guard case .spooled = stored else {
+                Issue.record("kept in memory, not spooled")
+                return
+            }
+            #expect(stored.load() == input)
+            #expect(stored.load().facts.keepAlive.longestSilence(from: 0, to: 100) == input.facts.keepAlive.longestSilence(from: 0, to: 100))
+        }
+        var writer = ReportWriter()
+        full.write(to: &writer)
+        var cut = ReportReader(Array(writer.bytes.dropLast()))
+        #expect(JudgeInput.read(from: &cut) == nil)
     }
 
     @Test func damagedBytesAreNotAReport() {

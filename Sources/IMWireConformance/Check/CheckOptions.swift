@@ -37,9 +37,9 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
-    /// How many ended connections' reports each checking thread keeps in memory; the reports of
-    /// the others wait in a temporary file (unlinked when made) until the report is written, so
-    /// memory does not grow with them.
+    /// How many ended connections each checking thread keeps in memory (their reports and what
+    /// the reconnect judge reads of them); those of the others wait in a temporary file (unlinked
+    /// when made) until the report is written, so memory grows little with them.
     public var reportsInMemory = 1000
     /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
     /// vendor). A vendor none of them fits gets what the capture shows (yun2win: the policy of the

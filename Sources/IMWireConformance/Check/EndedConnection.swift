@@ -1,46 +1,29 @@
 import IMWireCore
 
 /// A connection the checker has read to its end: its report, and what the judge of reconnects
-/// needs (ReconnectCheck.swift), which may still add findings to it. The connection's decoding
-/// state (`ConnectionState`: transport, session, held messages) is let go by then, and the
-/// report may wait in a spool file (`CheckOptions.reportsInMemory`). Changed only by the
-/// `Checker` until `finish` returns, read only after: hence the unchecked `Sendable`.
+/// reads of it (`JudgeInput`), which may still add findings to it. The connection's decoding
+/// state (`ConnectionState`: transport, session, held messages) is let go by then, and past
+/// `CheckOptions.reportsInMemory` the report and the judge's input wait in a spool file.
+/// Changed only by the `Checker` until `finish` returns, read only after: hence the unchecked
+/// `Sendable`.
 final class EndedConnection: @unchecked Sendable {
     let id: String
-    let dialect: Dialect?
-    /// The client's address (`ConnectionInfo.client`).
-    let client: String?
-    let firstTime: Int64?
+    /// The connection's last time, for the capture's end.
     let lastTime: Int64?
-    let closed: Bool
-    /// The capture ended with the connection still open (no FIN or RST, no close line).
-    let openAtCaptureEnd: Bool
-    let closeCode: Int?
-    /// The capture had the connection's transport bytes, so pings were visible.
-    let hasTransportBytes: Bool
-    /// What the dialect session showed about the client's reconnects (nil: no session).
-    let facts: ReconnectFacts?
     private let stored: StoredReport
-    /// The stored findings' rules that judge findings defer to (`Checker.judgeFindingsReportedBy`).
-    private let deferredRules: Set<RuleID>
+    /// Nil for a connection the judge does not look at.
+    private let judged: Stored<JudgeInput>?
     private var storedFindings: Int
     /// Findings added after the report was stored, and how many the cap turned away.
     private var added: [Finding] = []
     private var dropped = 0
 
-    /// Ends `conn`: finishes its session, keeps its reconnect facts and stores its report (in
+    /// Ends `conn`: finishes its session, and stores its report and the judge's input (in
     /// `spool` when one is given).
     init(_ conn: ConnectionState, options: CheckOptions, spool: ReportSpool?) {
-        facts = conn.finishSession(options: options)
+        let facts = conn.finishSession(options: options)
         id = conn.id
-        dialect = conn.dialect
-        client = conn.info.client
-        firstTime = conn.firstTime
         lastTime = conn.lastTime
-        closed = conn.closed
-        openAtCaptureEnd = conn.openAtCaptureEnd
-        closeCode = conn.closeCode
-        hasTransportBytes = conn.hasTransportBytes
         let report = ConnectionReport(
             id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
             server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
@@ -48,27 +31,32 @@ final class EndedConnection: @unchecked Sendable {
             timeline: conn.timeline, timelineDropped: conn.timelineDropped)
         stored = spool?.store(report) ?? .memory(report)
         storedFindings = conn.findings.count
-        deferredRules = Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains))
+        if let dialect = conn.dialect, let facts, let firstTime = conn.firstTime,
+           JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil {
+            let input = JudgeInput(
+                dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime, closed: conn.closed,
+                openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode, hasTransportBytes: conn.hasTransportBytes,
+                facts: facts, deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
+            judged = spool?.store(input) ?? .memory(input)
+        } else {
+            judged = nil
+        }
     }
 
     /// A connection the capture named but the checker never saw an event of.
     init(id: String) {
         self.id = id
-        dialect = nil
-        client = nil
-        firstTime = nil
         lastTime = nil
-        closed = false
-        openAtCaptureEnd = false
-        closeCode = nil
-        hasTransportBytes = false
-        facts = nil
         stored = .memory(ConnectionReport(
             id: id, dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(), firstTime: nil,
             lastTime: nil, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0))
+        judged = nil
         storedFindings = 0
-        deferredRules = []
     }
+
+    /// What the judge reads of the connection (from the spool when it waits there); nil when it
+    /// is not judged.
+    var judgeInput: JudgeInput? { judged?.load() }
 
     /// A finding about the ended connection: the judge's, or a capture problem that arrived
     /// after the connection's last event. Capped like the connection's own findings.
@@ -82,9 +70,9 @@ final class EndedConnection: @unchecked Sendable {
     }
 
     /// Whether a finding of one of `rules` is among the connection's (of the rules judge
-    /// findings defer to, the only ones asked about).
-    func hasFinding(of rules: Set<RuleID>) -> Bool {
-        !deferredRules.isDisjoint(with: rules) || added.contains { rules.contains($0.ruleID) }
+    /// findings defer to, the only ones asked about): `input`'s own, or one added since.
+    func hasFinding(of rules: Set<RuleID>, input: JudgeInput) -> Bool {
+        !input.deferredRules.isDisjoint(with: rules) || added.contains { rules.contains($0.ruleID) }
     }
 
     /// The report, its findings in report order (read back from the spool when it is there).

@@ -18,28 +18,40 @@ extension Checker {
     /// Every rule some judge finding defers to.
     static let judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: Set<RuleID>()) { $0.formUnion($1) }
 
-    /// One client's connections, each with reconnect facts (the judge's facts are read from the
-    /// connection, not copied: they are a few hundred bytes for each of a large capture's connections).
-    typealias Client = [EndedConnection]
+    /// One client's connections in the order the capture opened them, each with what the judge
+    /// reads of it.
+    typealias Client = [(connection: EndedConnection, input: JudgeInput)]
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
-    /// address), then checks each client's connections in order.
+    /// address), then checks each client's connections in order. The judge's inputs are read
+    /// (from the spool, where they wait) once to sort the connections by their client's hash and
+    /// then one hash at a time, so only one client's are in memory together.
     func judgeAcrossConnections(_ connections: [EndedConnection]) {
-        var clients: [String: Client] = [:]
-        var order: [String] = []
-        for conn in connections {
-            guard let dialect = conn.dialect, let facts = conn.facts, conn.firstTime != nil,
-                  let who = facts.client.map({ "id " + $0 }) ?? conn.client.map({ "host " + Self.host($0) })
-            else { continue }
-            let key = "\(dialect.rawValue) \(who)"
-            if clients[key] == nil { order.append(key) }
-            clients[key, default: []].append(conn)
+        var byHash: [(hash: Int, index: Int)] = []
+        for (index, conn) in connections.enumerated() {
+            if let input = conn.judgeInput { byHash.append((input.clientKey.hashValue, index)) }
         }
+        byHash.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
         let captureEnd = connections.compactMap(\.lastTime).max()
-        for key in order {
-            guard let client = clients[key], let dialect = client.first?.dialect else { continue }
-            reloginAfterEnd(client, dialect: dialect)
-            judgeReconnects(client, dialect: dialect, captureEnd: captureEnd)
+        var start = 0
+        while start < byHash.count {
+            var end = start + 1
+            while end < byHash.count, byHash[end].hash == byHash[start].hash { end += 1 }
+            // Keys with one hash, told apart.
+            var clients: [String: Client] = [:]
+            var keys: [String] = []
+            for entry in byHash[start..<end] {
+                let conn = connections[entry.index]
+                guard let input = conn.judgeInput else { continue }
+                if clients[input.clientKey] == nil { keys.append(input.clientKey) }
+                clients[input.clientKey, default: []].append((conn, input))
+            }
+            for key in keys {
+                guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
+                reloginAfterEnd(client, dialect: dialect)
+                judgeReconnects(client, dialect: dialect, captureEnd: captureEnd)
+            }
+            start = end
         }
     }
 
@@ -49,8 +61,9 @@ extension Checker {
     /// shows the user logged in again.
     private func reloginAfterEnd(_ client: Client, dialect: Dialect) {
         var ending: (connection: String, why: String, time: Int64)?
-        for conn in client.sorted(by: { ($0.facts?.login?.sent ?? .max) < ($1.facts?.login?.sent ?? .max) }) {
-            guard let facts = conn.facts, let login = facts.login else { continue }
+        for (conn, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
+            let facts = input.facts
+            guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
                 ending = nil
                 let who = facts.client ?? "?"
@@ -90,12 +103,13 @@ extension Checker {
     /// id), else the dialect's default.
     private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?) {
         let named = options.reconnectPolicies.policy(for: dialect)
-        let policy = named ?? client.lazy.compactMap(\.facts?.policy).first ?? options.reconnectPolicy(for: dialect)
+        let policy = named ?? client.lazy.compactMap(\.input.facts.policy).first ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
-        for var finding in judge.judge(client.compactMap(Self.observation), captureEnd: captureEnd) {
-            guard let conn = client.first(where: { $0.id == finding.location.connection }), let facts = conn.facts else { continue }
+        for var finding in judge.judge(client.map { Self.observation($0.connection.id, $0.input) }, captureEnd: captureEnd) {
+            guard let (conn, input) = client.first(where: { $0.connection.id == finding.location.connection }) else { continue }
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-            guard !conn.hasFinding(of: reported) else { continue }
+            guard !conn.hasFinding(of: reported, input: input) else { continue }
+            let facts = input.facts
             if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
             conn.add(finding, options: options, line: nil, frame: finding.location.frameIndex)
         }
@@ -103,12 +117,12 @@ extension Checker {
 
     /// One connection as the judge sees it. A connection the capture leaves open has no end; one
     /// that closed ends as its messages said (a kick, a logout…) or with its WebSocket close code.
-    static func observation(_ conn: EndedConnection) -> ConnectionObservation? {
-        guard let facts = conn.facts else { return nil }
+    static func observation(_ id: String, _ conn: JudgeInput) -> ConnectionObservation {
+        let facts = conn.facts
         let closedAt = conn.closed && !conn.openAtCaptureEnd ? conn.lastTime : nil
         let end = facts.end ?? (closedAt == nil ? .open : .closed(code: conn.closeCode.map(Int64.init)))
         return ConnectionObservation(
-            connection: conn.id, opened: conn.firstTime ?? 0, login: facts.login, keepAlive: facts.keepAlive,
+            connection: id, opened: conn.firstTime, login: facts.login, keepAlive: facts.keepAlive,
             keepAliveVisible: facts.keepAliveInMessages || conn.hasTransportBytes,
             ended: closedAt ?? (facts.end == nil ? nil : facts.endTime), end: end)
     }

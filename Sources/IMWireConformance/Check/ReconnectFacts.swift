@@ -4,7 +4,7 @@ import IMWireReconnect
 /// What one connection shows about its client's reconnects, gathered by the dialect session as
 /// messages pass (Spec/reconnect.md §6 lists what each dialect feeds). At the end the checker
 /// groups connections by client and hands each group, in order, to `ReconnectJudge`.
-struct ReconnectFacts: Sendable {
+struct ReconnectFacts: Sendable, Equatable {
     /// Who the client is: LeanCloud app and peer id, NIM account, JMessage username, yun2win uid.
     var client: String?
     /// The first login of the connection (a login resent on the same connection keeps its time).

@@ -5,17 +5,32 @@ import Darwin
 #endif
 import IMWireCore
 
-/// Where an ended connection's report waits for the end of the capture.
-enum StoredReport {
-    indirect case memory(ConnectionReport)
+/// What can wait in a `ReportSpool`: written with `ReportWriter`, read back with `ReportReader`.
+protocol Spoolable {
+    func write(to writer: inout ReportWriter)
+    /// Nil when the bytes do not hold one.
+    static func read(from reader: inout ReportReader) -> Self?
+}
+
+/// Where an ended connection's report, or what the reconnect judge reads of it, waits for the
+/// end of the capture.
+enum Stored<Value: Spoolable> {
+    indirect case memory(Value)
     case spooled(ReportSpool, offset: Int, count: Int)
 
-    func load() -> ConnectionReport {
+    func load() -> Value {
         switch self {
-        case .memory(let report): report
+        case .memory(let value): value
         case .spooled(let spool, let offset, let count): spool.read(offset: offset, count: count)
         }
     }
+}
+
+typealias StoredReport = Stored<ConnectionReport>
+
+extension ConnectionReport: Spoolable {
+    func write(to writer: inout ReportWriter) { writer.report(self) }
+    static func read(from reader: inout ReportReader) -> ConnectionReport? { reader.report() }
 }
 
 /// The reports of ended connections in a temporary file, so a capture of any number of
@@ -38,22 +53,22 @@ final class ReportSpool: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `report`; keeps it in memory instead when the file cannot take it (a full disk).
-    func store(_ report: ConnectionReport) -> StoredReport {
+    /// Appends `value`; keeps it in memory instead when the file cannot take it (a full disk).
+    func store<Value: Spoolable>(_ value: Value) -> Stored<Value> {
         var writer = ReportWriter()
-        writer.report(report)
+        value.write(to: &writer)
         let bytes = writer.bytes
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(size + written)) }
-            if count <= 0 { return .memory(report) }
+            if count <= 0 { return .memory(value) }
             written += count
         }
         defer { size += bytes.count }
         return .spooled(self, offset: size, count: bytes.count)
     }
 
-    func read(offset: Int, count: Int) -> ConnectionReport {
+    func read<Value: Spoolable>(offset: Int, count: Int) -> Value {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -63,8 +78,8 @@ final class ReportSpool: @unchecked Sendable {
             done += read
         }
         var reader = ReportReader(bytes)
-        guard let report = reader.report(), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
-        return report
+        guard let value = Value.read(from: &reader), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
+        return value
     }
 }
 
@@ -111,9 +126,9 @@ struct ReportWriter {
         string(finding.subject)
     }
 
-    private mutating func int64(_ value: Int64) { Varint.write(UInt64(bitPattern: value << 1 ^ value >> 63), into: &bytes) }
-    private mutating func int(_ value: Int) { int64(Int64(value)) }
-    private mutating func string(_ value: String) {
+    mutating func int64(_ value: Int64) { Varint.write(UInt64(bitPattern: value << 1 ^ value >> 63), into: &bytes) }
+    mutating func int(_ value: Int) { int64(Int64(value)) }
+    mutating func string(_ value: String) {
         int(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
     }
@@ -121,10 +136,13 @@ struct ReportWriter {
         bytes.append(present ? 1 : 0)
         return present
     }
-    private mutating func int64(_ value: Int64?) { if present(value != nil), let value { int64(value) } }
-    private mutating func int(_ value: Int?) { if present(value != nil), let value { int(value) } }
-    private mutating func string(_ value: String?) { if present(value != nil), let value { string(value) } }
-    private mutating func list<T>(_ values: [T], _ write: (inout Self, T) -> Void) {
+    mutating func int64(_ value: Int64?) { if present(value != nil), let value { int64(value) } }
+    mutating func int(_ value: Int?) { if present(value != nil), let value { int(value) } }
+    mutating func string(_ value: String?) { if present(value != nil), let value { string(value) } }
+    mutating func optional<T>(_ value: T?, _ write: (inout Self, T) -> Void) {
+        if present(value != nil), let value { write(&self, value) }
+    }
+    mutating func list<T>(_ values: [T], _ write: (inout Self, T) -> Void) {
         int(values.count)
         for value in values { write(&self, value) }
     }
@@ -185,23 +203,23 @@ struct ReportReader {
 
     private mutating func severity() -> Severity? { int().flatMap(Severity.init(rawValue:)) }
 
-    private mutating func int64() -> Int64? {
+    mutating func int64() -> Int64? {
         let read = bytes.withUnsafeBytes { Varint.read($0, at: position) }
         guard case .value(let raw, let length, _) = read else { return nil }
         position += length
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
-    private mutating func int() -> Int? { int64().flatMap { Int(exactly: $0) } }
+    mutating func int() -> Int? { int64().flatMap { Int(exactly: $0) } }
 
-    private mutating func string() -> String? {
+    mutating func string() -> String? {
         guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
     /// `.some(nil)` for an absent value, nil for bytes that do not hold one.
-    private mutating func optional<T>(_ read: (inout Self) -> T?) -> T?? {
+    mutating func optional<T>(_ read: (inout Self) -> T?) -> T?? {
         guard position < bytes.count else { return nil }
         position += 1
         switch bytes[position - 1] {
@@ -211,7 +229,7 @@ struct ReportReader {
         }
     }
 
-    private mutating func list<T>(_ read: (inout Self) -> T?) -> [T]? {
+    mutating func list<T>(_ read: (inout Self) -> T?) -> [T]? {
         guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
         var values: [T] = []
         values.reserveCapacity(count)

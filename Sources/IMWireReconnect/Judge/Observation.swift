@@ -51,6 +51,14 @@ public struct KeepAliveLog: Sendable, Hashable {
         for time in times { record(time) }
     }
 
+    /// A log as its fields say (one read back from storage).
+    public init(count: Int, first: Int64?, last: Int64?, longestGap: (start: Int64, length: Int64)?) {
+        self.count = count
+        self.first = first
+        self.last = last
+        self.longestGap = longestGap
+    }
+
     /// One keep-alive packet at `time` µs (times out of order are taken as the last one).
     public mutating func record(_ time: Int64) {
         count += 1

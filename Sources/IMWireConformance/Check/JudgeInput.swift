@@ -1,0 +1,136 @@
+import IMWireCore
+import IMWireReconnect
+
+/// What the reconnect judge (ReconnectCheck.swift) reads of one ended connection that it judges:
+/// one with a dialect session, a time, and a client to group it by. It waits, like the report,
+/// in the spool past `CheckOptions.reportsInMemory`, so a large capture does not keep every
+/// connection's facts on the heap until its end.
+struct JudgeInput: Sendable, Equatable {
+    let dialect: Dialect
+    /// The client's address (`ConnectionInfo.client`).
+    let client: String?
+    let firstTime: Int64
+    let lastTime: Int64?
+    let closed: Bool
+    /// The capture ended with the connection still open (no FIN or RST, no close line).
+    let openAtCaptureEnd: Bool
+    let closeCode: Int?
+    /// The capture had the connection's transport bytes, so pings were visible.
+    let hasTransportBytes: Bool
+    let facts: ReconnectFacts
+    /// The rules of the connection's own findings that judge findings defer to
+    /// (`Checker.judgeFindingsReportedBy`).
+    let deferredRules: Set<RuleID>
+
+    /// Who the judge groups the connection with: the dialect and the id its login names, else
+    /// the client's host; nil when neither is known (the connection is not judged).
+    static func clientKey(dialect: Dialect, facts: ReconnectFacts, client: String?) -> String? {
+        guard let who = facts.client.map({ "id " + $0 }) ?? client.map({ "host " + Checker.host($0) }) else { return nil }
+        return "\(dialect.rawValue) \(who)"
+    }
+
+    var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
+}
+
+extension JudgeInput: Spoolable {
+    func write(to writer: inout ReportWriter) {
+        writer.string(dialect.rawValue)
+        writer.string(client)
+        writer.int64(firstTime)
+        writer.int64(lastTime)
+        writer.int(closed ? 1 : 0)
+        writer.int(openAtCaptureEnd ? 1 : 0)
+        writer.int(closeCode)
+        writer.int(hasTransportBytes ? 1 : 0)
+        writer.list(deferredRules.map(\.rawValue).sorted()) { $0.string($1) }
+        writer.string(facts.client)
+        writer.optional(facts.login) { writer, login in
+            writer.int64(login.sent)
+            writer.int(login.reconnectFlag.map { $0 ? 1 : 0 })
+            writer.int64(login.accepted)
+        }
+        writer.int(facts.loginFrame)
+        let log = facts.keepAlive
+        writer.int(log.count)
+        writer.int64(log.first)
+        writer.int64(log.last)
+        writer.optional(log.longestGap) { $0.int64($1.start); $0.int64($1.length) }
+        writer.int(facts.keepAliveInMessages ? 1 : 0)
+        writer.optional(facts.end) { writer, end in
+            switch end {
+            case .open: writer.int(0)
+            case .clientLogout: writer.int(1)
+            case .closed(let code): writer.int(2); writer.int64(code)
+            case .lost: writer.int(3)
+            case .kicked(let code): writer.int(4); writer.int64(code)
+            case .loginRejected(let code, let wait): writer.int(5); writer.int64(code); writer.int64(wait)
+            case .goaway: writer.int(6)
+            }
+        }
+        writer.int64(facts.endTime)
+        writer.string(facts.policy?.name)
+    }
+
+    static func read(from reader: inout ReportReader) -> JudgeInput? {
+        guard let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
+              let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
+              let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
+              let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
+              let factsClient = reader.optional({ $0.string() }), let login = reader.optional({ $0.login() }),
+              let loginFrame = reader.optional({ $0.int() }), let count = reader.int(), let first = reader.optional({ $0.int64() }),
+              let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
+              let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
+              let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() })
+        else { return nil }
+        var facts = ReconnectFacts(keepAliveInMessages: keepAliveInMessages)
+        facts.client = factsClient
+        facts.login = login
+        facts.loginFrame = loginFrame
+        facts.keepAlive = KeepAliveLog(count: count, first: first, last: last, longestGap: gap)
+        facts.end = end
+        facts.endTime = endTime
+        if let policyName {
+            guard let policy = ReconnectPolicies.named(policyName) else { return nil }
+            facts.policy = policy
+        }
+        return JudgeInput(
+            dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,
+            openAtCaptureEnd: openAtCaptureEnd, closeCode: closeCode, hasTransportBytes: hasTransportBytes, facts: facts,
+            deferredRules: Set(deferred.map { RuleID($0) }))
+    }
+}
+
+private extension ReportReader {
+    mutating func bool() -> Bool? {
+        switch int() {
+        case 0?: false
+        case 1?: true
+        default: nil
+        }
+    }
+
+    mutating func login() -> LoginObservation? {
+        guard let sent = int64(), let flag = optional({ $0.bool() }), let accepted = optional({ $0.int64() }) else { return nil }
+        return LoginObservation(sent: sent, reconnectFlag: flag, accepted: accepted)
+    }
+
+    mutating func gap() -> (start: Int64, length: Int64)? {
+        guard let start = int64(), let length = int64() else { return nil }
+        return (start, length)
+    }
+
+    mutating func connectionEnd() -> ConnectionEnd? {
+        switch int() {
+        case 0?: return .open
+        case 1?: return .clientLogout
+        case 2?: return optional({ $0.int64() }).map { .closed(code: $0) }
+        case 3?: return .lost
+        case 4?: return int64().map { .kicked(code: $0) }
+        case 5?:
+            guard let code = int64(), let wait = optional({ $0.int64() }) else { return nil }
+            return .loginRejected(code: code, waitMicros: wait)
+        case 6?: return .goaway
+        default: return nil
+        }
+    }
+}
