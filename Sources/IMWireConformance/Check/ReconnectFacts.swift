@@ -24,8 +24,8 @@ struct ReconnectFacts: Sendable, Equatable {
         get { namedPolicy.first }
         set { namedPolicy = newValue.map { [$0] } ?? [] }
     }
-    /// An array as a box: a policy is hundreds of bytes, and every connection's facts are kept
-    /// until the end of the capture, while few connections name a policy.
+    /// An array as a box: a policy is hundreds of bytes, facts are kept (in `JudgeInput`) for
+    /// every judged connection until the end of the capture, and few connections name a policy.
     private var namedPolicy: [ReconnectPolicy] = []
 
     init(keepAliveInMessages: Bool = true) {
