@@ -6,13 +6,14 @@ import IMWireCore
 /// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads
 /// (connections dealt out in the order they appear); then what spans connections (each client's
 /// reconnects) is judged. The report lists connections in the order the capture opened them, so
-/// it is the same byte for byte whatever `jobs` is.
+/// it is the same byte for byte whatever `jobs` is. Connection n (from 0, in that order) is
+/// checked by lane n % jobs, where it is number n / jobs.
 public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
     private let lanes: [Lane]
-    private var laneOfConnection: [String: Lane] = [:]
-    private var order: [String] = []
+    /// Each connection's number, in the order the capture opened them.
+    private var numberOfConnection: [String: Int] = [:]
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
@@ -41,22 +42,21 @@ public final class Checker {
     public func consume(_ item: CaptureItem) {
         switch item {
         case .problem(let finding):
-            if let id = finding.location.connection, let lane = laneOfConnection[id] {
-                lane.submit(item, inFlight: inFlight)
+            if let id = finding.location.connection, let number = numberOfConnection[id] {
+                lanes[number % lanes.count].submit(item, number: number / lanes.count, inFlight: inFlight)
             } else if let resolved = options.resolve(finding) {
                 captureFindings.append(resolved)
             }
         case .event(let event):
             if let time = event.time { firstTime = firstTime ?? time }
-            let lane: Lane
-            if let known = laneOfConnection[event.connection] {
-                lane = known
+            let number: Int
+            if let known = numberOfConnection[event.connection] {
+                number = known
             } else {
-                lane = lanes[order.count % lanes.count]
-                laneOfConnection[event.connection] = lane
-                order.append(event.connection)
+                number = numberOfConnection.count
+                numberOfConnection[event.connection] = number
             }
-            lane.submit(item, inFlight: inFlight)
+            lanes[number % lanes.count].submit(item, number: number / lanes.count, inFlight: inFlight)
         }
     }
 
@@ -67,7 +67,13 @@ public final class Checker {
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
-        let ended = order.map { id in laneOfConnection[id]?.checker.endedConnection(id) ?? EndedConnection(id: id) }
+        let ended = (0..<numberOfConnection.count).map { number in
+            // Every connection numbered had an event, so its lane opened it, and has ended it by now.
+            guard let conn = lanes[number % lanes.count].checker.endedConnection(number: number / lanes.count) else {
+                preconditionFailure("connection \(number) was never checked")
+            }
+            return conn
+        }
         judgeAcrossConnections(ended)
         return CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
     }
@@ -79,7 +85,8 @@ public final class Checker {
 private final class Lane: @unchecked Sendable {
     let checker: ConnectionChecker
     private let queue: DispatchQueue?
-    private var pending: [CaptureItem] = []
+    /// Items with the number their connection has in this lane.
+    private var pending: [(item: CaptureItem, number: Int)] = []
     private static let batchSize = 256
 
     init(_ checker: ConnectionChecker, threaded: Bool) {
@@ -87,9 +94,9 @@ private final class Lane: @unchecked Sendable {
         queue = threaded ? DispatchQueue(label: "imwire.check.lane") : nil
     }
 
-    func submit(_ item: CaptureItem, inFlight: DispatchSemaphore) {
-        guard queue != nil else { return run(item) }
-        pending.append(item)
+    func submit(_ item: CaptureItem, number: Int, inFlight: DispatchSemaphore) {
+        guard queue != nil else { return run(item, number: number) }
+        pending.append((item, number))
         if pending.count >= Self.batchSize { flush(inFlight: inFlight) }
     }
 
@@ -105,15 +112,15 @@ private final class Lane: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
         inFlight.wait()
         queue.async {
-            for item in batch { self.run(item) }
+            for (item, number) in batch { self.run(item, number: number) }
             inFlight.signal()
         }
     }
 
-    private func run(_ item: CaptureItem) {
+    private func run(_ item: CaptureItem, number: Int) {
         switch item {
-        case .event(let event): checker.consume(event)
-        case .problem(let finding): checker.consume(problem: finding)
+        case .event(let event): checker.consume(event, number: number)
+        case .problem(let finding): checker.consume(problem: finding, number: number)
         }
     }
 }

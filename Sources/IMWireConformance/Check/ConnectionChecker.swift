@@ -8,9 +8,11 @@ final class ConnectionChecker {
     let options: CheckOptions
     var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
-    /// The connections being read, and those read to their end (let go of their decoding state).
+    /// The connections being read, and those read to their end (let go of their decoding
+    /// state) by their number: the order in which the `Checker` handed them to this checker.
     private var connections: [String: ConnectionState] = [:]
-    private var ended: [String: EndedConnection] = [:]
+    private var ended: [EndedConnection?] = []
+    private var endedCount = 0
     /// Where ended connections' reports wait once `options.reportsInMemory` are kept; made
     /// when first needed.
     private var spool: ReportSpool?
@@ -19,15 +21,16 @@ final class ConnectionChecker {
         self.options = options
     }
 
-    private func connection(_ id: String) -> ConnectionState {
+    private func connection(_ id: String, number: Int) -> ConnectionState {
         if let existing = connections[id] { return existing }
-        let created = ConnectionState(id: id, limits: options.limits)
+        let created = ConnectionState(id: id, number: number, limits: options.limits)
         connections[id] = created
+        if number >= ended.count { ended += repeatElement(nil, count: number + 1 - ended.count) }
         return created
     }
 
-    /// A connection after `finishConnections`.
-    func endedConnection(_ id: String) -> EndedConnection? { ended[id] }
+    /// Connection `number` after `finishConnections`.
+    func endedConnection(number: Int) -> EndedConnection? { ended.indices.contains(number) ? ended[number] : nil }
 
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
@@ -40,8 +43,9 @@ final class ConnectionChecker {
     }
 
     private func end(_ conn: ConnectionState) {
-        if ended.count >= options.reportsInMemory, spool == nil { spool = ReportSpool() }
-        ended[conn.id] = EndedConnection(conn, options: options, spool: spool)
+        if endedCount >= options.reportsInMemory, spool == nil { spool = ReportSpool() }
+        ended[conn.number] = EndedConnection(conn, options: options, spool: spool)
+        endedCount += 1
         connections[conn.id] = nil
     }
 
@@ -49,20 +53,22 @@ final class ConnectionChecker {
         connection.add(finding, options: options, line: line, frame: frame)
     }
 
-    /// A problem the capture reader found in a connection this checker has.
-    func consume(problem finding: Finding) {
+    /// A problem the capture reader found in connection `number` of this checker.
+    func consume(problem finding: Finding, number: Int) {
         guard let id = finding.location.connection else { return }
         if let conn = connections[id] {
             add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
         } else {
-            ended[id]?.add(finding, options: options, line: finding.location.line, frame: finding.location.frameIndex)
+            endedConnection(number: number)?.add(finding, options: options, line: finding.location.line, frame: finding.location.frameIndex)
         }
     }
 
-    func consume(_ event: CaptureEvent) {
+    /// An event of connection `number` of this checker (numbered by the `Checker` in the order
+    /// it handed connections over, from 0).
+    func consume(_ event: CaptureEvent, number: Int) {
         // A connection's last event (`CloseInfo.isLast`) promises that nothing of it follows.
-        guard ended[event.connection] == nil else { return assertionFailure("an event after the last of \(event.connection)") }
-        let conn = connection(event.connection)
+        guard endedConnection(number: number) == nil else { return assertionFailure("an event after the last of \(event.connection)") }
+        let conn = connection(event.connection, number: number)
         let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
         if let time = event.time {
             if let last = conn.lastTime, time < last {

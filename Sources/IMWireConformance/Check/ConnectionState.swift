@@ -12,6 +12,8 @@ struct HeldMessage {
 /// What the checker knows about one connection while it reads the capture.
 final class ConnectionState {
     let id: String
+    /// Its place among the connections of its `ConnectionChecker`, in the order they opened.
+    let number: Int
     var info = ConnectionInfo()
     var dialect: Dialect?
     var session: (any DialectSession)?
@@ -41,8 +43,9 @@ final class ConnectionState {
     var timeline: [TimelineEntry] = []
     var timelineDropped = 0
 
-    init(id: String, limits: Limits) {
+    init(id: String, number: Int, limits: Limits) {
         self.id = id
+        self.number = number
         transport = TransportReader(limits: limits)
     }
 

@@ -43,17 +43,6 @@ final class EndedConnection: @unchecked Sendable {
         }
     }
 
-    /// A connection the capture named but the checker never saw an event of.
-    init(id: String) {
-        self.id = id
-        lastTime = nil
-        stored = .memory(ConnectionReport(
-            id: id, dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(), firstTime: nil,
-            lastTime: nil, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0))
-        judged = nil
-        storedFindings = 0
-    }
-
     /// What the judge reads of the connection (from the spool when it waits there); nil when it
     /// is not judged.
     var judgeInput: JudgeInput? { judged?.load() }
