@@ -6,7 +6,10 @@ Usage: record-status.py TARGET LOGFILE EXIT_STATUS  (called by run.sh)
        record-status.py --remaining TARGET GOAL    (print GOAL minus the target's total executions, at least 0)
 The runs table is the record; the totals table is recomputed from it every time. Crashes count
 the crash-, timeout-, oom- and leak- inputs a run saved, not libFuzzer's slow-unit reports.
+Each call holds a lock on Fuzz/ while it reads and rewrites STATUS.md: two campaigns on two cores
+can end runs at the same moment, and two unlocked rewrites once interleaved and lost rows.
 """
+import fcntl
 import os
 import re
 import sys
@@ -37,6 +40,8 @@ def parse_runs(text):
 
 
 def main():
+    lock = os.open(HERE, os.O_RDONLY)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # released when the process exits
     if sys.argv[1:] == ["--totals"]:
         write(parse_runs(open(STATUS).read()))
         return
@@ -76,8 +81,9 @@ def write(runs):
     lines += ["", "## Runs", "", "| target | executions | seconds | features | corpus | crashes | result |",
               "|---|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(r) + " |" for r in runs]
-    with open(STATUS, "w") as fh:
+    with open(STATUS + ".new", "w") as fh:
         fh.write("\n".join(lines) + "\n")
+    os.replace(STATUS + ".new", STATUS)
 
 
 if __name__ == "__main__":
