@@ -155,34 +155,34 @@ public enum WebSocketRules {
     /// The close code a conforming peer sends when it sees a violation of `rule`; nil when no
     /// close frame is involved (handshake failures are answered in HTTP, findings after a close
     /// frame arrive on a connection already closing, info findings fail nothing).
-    public static func closeCode(for rule: RuleID) -> CloseCode? {
-        switch rule {
-        case invalidUTF8.id, closeReasonInvalidUTF8.id, CompressionRules.corruptData.id, CompressionRules.truncated.id,
-             CompressionRules.trailingData.id:
-            .invalidPayloadData
-        case frameTooLarge.id, messageTooLarge.id, tooManyFragments.id, CompressionRules.outputLimit.id,
-             CompressionRules.expansionRatio.id:
-            .messageTooBig
-        case CompressionRules.failure.id:
-            .internalError
-        case rsvWithoutExtension.id, reservedOpcode.id, controlFrameTooLong.id, controlFrameFragmented.id,
-             clientFrameUnmasked.id, serverFrameMasked.id, lengthNotMinimal.id, lengthHighBitSet.id,
-             continuationWithoutStart.id, messageInterleaved.id, closePayloadOneByte.id, closeCodeInvalid.id,
-             rsv1OnContinuation.id, rsv1OnControl.id:
-            .protocolError
-        case truncatedFrame.id:
-            .abnormalClosure
-        default:
-            nil
-        }
-    }
+    public static func closeCode(for rule: RuleID) -> CloseCode? { closeCodes[rule] }
 
     /// `rule.finding` with the close code appended to the message.
     static func finding(_ rule: Rule, _ message: String, at offset: Int) -> Finding {
-        if let code = closeCode(for: rule.id) {
-            let action = code == .abnormalClosure ? "no close frame: \(code)" : "a conforming peer closes with \(code)"
-            return rule.finding("\(message) — \(action)", at: offset)
-        }
-        return rule.finding(message, at: offset)
+        guard let note = closeCodeNotes[rule.id] else { return rule.finding(message, at: offset) }
+        return rule.finding(message + note, at: offset)
+    }
+
+    // Tables rather than a switch over rule ids: a finding is made for every bad frame, and a
+    // switch compared the id's string with up to 25 others each time.
+    private static let closeCodes: [RuleID: CloseCode] = {
+        let rulesByCode: [(CloseCode, [Rule])] = [
+            (.invalidPayloadData, [invalidUTF8, closeReasonInvalidUTF8, CompressionRules.corruptData,
+                                   CompressionRules.truncated, CompressionRules.trailingData]),
+            (.messageTooBig, [frameTooLarge, messageTooLarge, tooManyFragments, CompressionRules.outputLimit,
+                              CompressionRules.expansionRatio]),
+            (.internalError, [CompressionRules.failure]),
+            (.protocolError, [rsvWithoutExtension, reservedOpcode, controlFrameTooLong, controlFrameFragmented,
+                              clientFrameUnmasked, serverFrameMasked, lengthNotMinimal, lengthHighBitSet,
+                              continuationWithoutStart, messageInterleaved, closePayloadOneByte, closeCodeInvalid,
+                              rsv1OnContinuation, rsv1OnControl]),
+            (.abnormalClosure, [truncatedFrame]),
+        ]
+        return Dictionary(uniqueKeysWithValues: rulesByCode.flatMap { code, rules in rules.map { ($0.id, code) } })
+    }()
+
+    /// What `finding` appends to the message of a rule with a close code.
+    private static let closeCodeNotes: [RuleID: String] = closeCodes.mapValues { code in
+        code == .abnormalClosure ? " — no close frame: \(code)" : " — a conforming peer closes with \(code)"
     }
 }
