@@ -88,6 +88,20 @@ private struct Flow {
         #expect(described.filter { $0.hasPrefix("open") }.count == 1)
         #expect(described.last?.hasPrefix("close") == true)
     }
+
+    @Test func anAddressPairUsedAgainNumbersItsConnections() throws {
+        var flow = Flow()
+        for _ in 0..<3 {
+            flow.add(.send, 0x02, sequence: 0)       // SYN
+            flow.add(.receive, 0x14, sequence: 0)    // RST
+        }
+        flow.add(.receive, 0x02, sequence: 0)        // now the other side opens: a pair of its own
+        flow.add(.send, 0x14, sequence: 0)
+        flow.add(.send, 0x02, sequence: 0)
+        let opens = try flow.read().filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
+        #expect(opens == ["10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3",
+                          "10.2.0.1:80-10.1.0.1:40001", "10.1.0.1:40001-10.2.0.1:80#4"])
+    }
 }
 
 @Suite struct LinkLayerTests {
@@ -122,6 +136,12 @@ private struct Flow {
         let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes)]))))
         #expect(described.first == "open [2001:db8::1]:40001-[::1]:443 [2001:db8::1]:40001→[::1]:443")
         #expect(streams(described).send == "hi")
+        // The same packet again after a reset of the connection: the pair's second connection.
+        var reset = packet.bytes
+        reset[40 + 8 + 13] = 0x14
+        let again = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes)]))))
+        #expect(again.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
+                == ["[2001:db8::1]:40001-[::1]:443", "[2001:db8::1]:40001-[::1]:443#2"])
     }
 
     @Test func fragmentsAndDamagedHeadersAreFindings() throws {

@@ -39,7 +39,7 @@ struct FlowTable {
     private var flows: [Key: Flow] = [:]
     /// Creation order, so connections end in a stable order.
     private var order: [Key] = []
-    private var idCounts: [String: Int] = [:]
+    private var pairs = SeenPairs()
 
     init(limits: Limits) {
         self.limits = limits
@@ -58,8 +58,7 @@ struct FlowTable {
             let client = sourceIsClient ? source : destination
             let server = sourceIsClient ? destination : source
             let base = "\(client)-\(server)"
-            let count = idCounts[base, default: 0] + 1
-            idCounts[base] = count
+            let count = pairs.connections(client: client, server: server)
             let id = count == 1 ? base : "\(base)#\(count)"
             flows[key] = Flow(id: id, client: client, streams: [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)])
             order.append(key)
@@ -140,5 +139,39 @@ struct FlowTable {
         flows.removeAll()
         order.removeAll()
         return items
+    }
+}
+
+/// Every client–server pair a capture has had a connection between, so that a pair used again
+/// names its connection `#2`, `#3`…  It is the one thing kept for every connection of the
+/// capture, hence compact: an IPv4 pair is 12 bytes in a 16-byte set entry, not a string.
+private struct SeenPairs {
+    private struct IPv4Pair: Hashable {
+        let addresses: UInt64
+        let ports: UInt32
+    }
+
+    private struct Pair: Hashable {
+        let client: Endpoint
+        let server: Endpoint
+    }
+
+    private var ipv4: Set<IPv4Pair> = []
+    private var ipv6: Set<Pair> = []
+    /// Pairs seen more than once: how many connections they had.
+    private var reused: [Pair: Int] = [:]
+
+    /// Counts a connection from `client` to `server`; returns how many that pair has had now.
+    mutating func connections(client: Endpoint, server: Endpoint) -> Int {
+        let isNew = if let a = client.address.ipv4, let b = server.address.ipv4 {
+            ipv4.insert(IPv4Pair(addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))).inserted
+        } else {
+            ipv6.insert(Pair(client: client, server: server)).inserted
+        }
+        if isNew { return 1 }
+        let pair = Pair(client: client, server: server)
+        let count = reused[pair, default: 1] + 1
+        reused[pair] = count
+        return count
     }
 }

@@ -23,6 +23,9 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
         low = words.1
     }
 
+    /// The address of an IPv4 packet as one number; nil for IPv6.
+    var ipv4: UInt32? { isIPv6 ? nil : UInt32(truncatingIfNeeded: low) }
+
     /// The 4 or 16 bytes in network order.
     public var bytes: [UInt8] {
         let words = isIPv6 ? [high, low] : [low << 32]
