@@ -61,15 +61,15 @@ import Testing
         facts.ended(end, at: .max)
         facts.policy = ReconnectPolicies.named("yun2win-ios")
         let full = JudgeInput(
-            dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
+            connection: "c#2", dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
             closeCode: 4000, hasTransportBytes: true, facts: facts, deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
         var unflagged = ReconnectFacts()
         unflagged.loginSent(at: 1, frame: 1, reconnectFlag: nil, client: nil)
         let sparse = JudgeInput(
-            dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
+            connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
             hasTransportBytes: false, facts: unflagged, deferredRules: [])
         let spool = try #require(ReportSpool())
-        for input in [full, sparse, JudgeInput(dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
+        for input in [full, sparse, JudgeInput(connection: "x", dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
                                                openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
                                                facts: ReconnectFacts(), deferredRules: [])] {
             let stored = spool.store(input)

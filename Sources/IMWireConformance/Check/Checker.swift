@@ -12,8 +12,11 @@ public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
     private let lanes: [Lane]
-    /// Each connection's number, in the order the capture opened them.
+    /// The number of each connection not yet at its last event (`CloseInfo.isLast`): numbers
+    /// are given in the order the capture opens connections, and an id is let go once nothing
+    /// more of its connection can come, so the table holds open connections only.
     private var numberOfConnection: [String: Int] = [:]
+    private var connectionCount = 0
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
@@ -49,12 +52,15 @@ public final class Checker {
             }
         case .event(let event):
             if let time = event.time { firstTime = firstTime ?? time }
+            let id = event.connection
+            let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
             let number: Int
-            if let known = numberOfConnection[event.connection] {
+            if let known = isLast ? numberOfConnection.removeValue(forKey: id) : numberOfConnection[id] {
                 number = known
             } else {
-                number = numberOfConnection.count
-                numberOfConnection[event.connection] = number
+                number = connectionCount
+                connectionCount += 1
+                if !isLast { numberOfConnection[id] = number }
             }
             lanes[number % lanes.count].submit(item, number: number / lanes.count, inFlight: inFlight)
         }
@@ -67,13 +73,7 @@ public final class Checker {
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
-        let ended = (0..<numberOfConnection.count).map { number in
-            // Every connection numbered had an event, so its lane opened it, and has ended it by now.
-            guard let conn = lanes[number % lanes.count].checker.endedConnection(number: number / lanes.count) else {
-                preconditionFailure("connection \(number) was never checked")
-            }
-            return conn
-        }
+        let ended = AllEndedConnections(lanes: lanes.map(\.checker.ended), count: connectionCount)
         judgeAcrossConnections(ended)
         return CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
     }

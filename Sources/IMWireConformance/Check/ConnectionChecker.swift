@@ -11,26 +11,19 @@ final class ConnectionChecker {
     /// The connections being read, and those read to their end (let go of their decoding
     /// state) by their number: the order in which the `Checker` handed them to this checker.
     private var connections: [String: ConnectionState] = [:]
-    private var ended: [EndedConnection?] = []
-    private var endedCount = 0
-    /// Where ended connections' reports wait once `options.reportsInMemory` are kept; made
-    /// when first needed.
-    private var spool: ReportSpool?
+    let ended: EndedConnections
 
     init(options: CheckOptions) {
         self.options = options
+        ended = EndedConnections(options: options)
     }
 
     private func connection(_ id: String, number: Int) -> ConnectionState {
         if let existing = connections[id] { return existing }
         let created = ConnectionState(id: id, number: number, limits: options.limits)
         connections[id] = created
-        if number >= ended.count { ended += repeatElement(nil, count: number + 1 - ended.count) }
         return created
     }
-
-    /// Connection `number` after `finishConnections`.
-    func endedConnection(number: Int) -> EndedConnection? { ended.indices.contains(number) ? ended[number] : nil }
 
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
@@ -43,9 +36,7 @@ final class ConnectionChecker {
     }
 
     private func end(_ conn: ConnectionState) {
-        if endedCount >= options.reportsInMemory, spool == nil { spool = ReportSpool() }
-        ended[conn.number] = EndedConnection(conn, options: options, spool: spool)
-        endedCount += 1
+        ended.end(conn)
         connections[conn.id] = nil
     }
 
@@ -58,16 +49,16 @@ final class ConnectionChecker {
         guard let id = finding.location.connection else { return }
         if let conn = connections[id] {
             add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
-        } else {
-            endedConnection(number: number)?.add(finding, options: options, line: finding.location.line, frame: finding.location.frameIndex)
+        } else {  // the `Checker` routes problems only to connections that have begun
+            ended.add(finding, to: number, id: id, line: finding.location.line, frame: finding.location.frameIndex)
         }
     }
 
     /// An event of connection `number` of this checker (numbered by the `Checker` in the order
     /// it handed connections over, from 0).
     func consume(_ event: CaptureEvent, number: Int) {
-        // A connection's last event (`CloseInfo.isLast`) promises that nothing of it follows.
-        guard endedConnection(number: number) == nil else { return assertionFailure("an event after the last of \(event.connection)") }
+        // Nothing of a connection follows its last event (`CloseInfo.isLast`): the `Checker`
+        // gives a later event with the same id a number of its own.
         let conn = connection(event.connection, number: number)
         let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
         if let time = event.time {

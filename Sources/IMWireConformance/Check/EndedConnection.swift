@@ -1,90 +1,182 @@
 import IMWireCore
 
-/// A connection the checker has read to its end: its report, and what the judge of reconnects
-/// reads of it (`JudgeInput`), which may still add findings to it. The connection's decoding
-/// state (`ConnectionState`: transport, session, held messages) is let go by then, and past
-/// `CheckOptions.reportsInMemory` the report and the judge's input wait in a spool file.
-/// Changed only by the `Checker` until `finish` returns, read only after: hence the unchecked
-/// `Sendable`.
-final class EndedConnection: @unchecked Sendable {
-    let id: String
+/// A connection the checker has read to its end: where its report waits, and what the judge of
+/// reconnects reads of it (`JudgeInput`; nil for a connection the judge does not look at). The
+/// connection's decoding state (`ConnectionState`: transport, session, held messages) is let
+/// go by then.
+struct EndedConnection {
     /// The connection's last time, for the capture's end.
     let lastTime: Int64?
-    private let stored: StoredReport
-    /// Nil for a connection the judge does not look at.
-    private let judged: Stored<JudgeInput>?
-    private var storedFindings: Int
-    /// Findings added after the report was stored, and how many the cap turned away.
-    private var added: [Finding] = []
-    private var dropped = 0
+    let report: StoredReport
+    let judged: Stored<JudgeInput>?
+    /// How many findings the stored report has, for the cap on findings added later.
+    let storedFindings: Int
+}
 
-    /// Ends `conn`: finishes its session, and stores its report and the judge's input (in
-    /// `spool` when one is given).
-    init(_ conn: ConnectionState, options: CheckOptions, spool: ReportSpool?) {
+/// The connections one `ConnectionChecker` has ended, by their number in it. The first
+/// `CheckOptions.reportsInMemory` stay in memory; after that, reports and judge inputs wait in
+/// a spool file, and where each one is waits in an index file (a record per number), so that
+/// nothing is kept in memory per connection. Findings added to an ended connection (the
+/// judge's) are the only exception, kept until the report is read.
+/// Changed only by its checker's thread until the `Checker` finishes, read only after: hence
+/// the unchecked `Sendable`.
+final class EndedConnections: @unchecked Sendable {
+    private let options: CheckOptions
+    private var kept: [Int: EndedConnection] = [:]
+    /// Reports and judge inputs, and the index of where they are; made when first needed.
+    private var spool: ReportSpool?
+    private var index: ReportSpool?
+    /// Findings added after a connection ended, and how many the cap turned away.
+    private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
+    /// The latest time of any connection ended here.
+    private(set) var lastTime: Int64?
+
+    init(options: CheckOptions) {
+        self.options = options
+    }
+
+    /// Ends `conn`: finishes its session and stores its report and the judge's input.
+    func end(_ conn: ConnectionState) {
+        if kept.count >= options.reportsInMemory, spool == nil {
+            spool = ReportSpool()
+            index = ReportSpool()
+        }
         let facts = conn.finishSession(options: options)
-        id = conn.id
-        lastTime = conn.lastTime
         let report = ConnectionReport(
             id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
             server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
             lastTime: conn.lastTime, findings: conn.findings, droppedFindings: conn.droppedFindings,
             timeline: conn.timeline, timelineDropped: conn.timelineDropped)
-        stored = spool?.store(report) ?? .memory(report)
-        storedFindings = conn.findings.count
+        var judged: Stored<JudgeInput>?
         if let dialect = conn.dialect, let facts, let firstTime = conn.firstTime,
            JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil {
             let input = JudgeInput(
-                dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime, closed: conn.closed,
-                openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode, hasTransportBytes: conn.hasTransportBytes,
-                facts: facts, deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
+                connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
+                closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
+                hasTransportBytes: conn.hasTransportBytes, facts: facts,
+                deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
-        } else {
-            judged = nil
         }
+        let ended = EndedConnection(lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report), judged: judged,
+                                    storedFindings: conn.findings.count)
+        if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
+        if let index, let record = Record(ended), index.write(record.bytes, at: conn.number * Record.size) { return }
+        kept[conn.number] = ended  // before the spool, or where it could not take the connection
     }
 
-    /// What the judge reads of the connection (from the spool when it waits there); nil when it
-    /// is not judged.
-    var judgeInput: JudgeInput? { judged?.load() }
+    /// Connection `number`, which has ended.
+    subscript(number: Int) -> EndedConnection {
+        if let ended = kept[number] { return ended }
+        guard let spool, let index, let ended = Record(index.bytes(at: number * Record.size, count: Record.size))?.connection(in: spool)
+        else { preconditionFailure("connection \(number) has not ended") }
+        return ended
+    }
 
-    /// A finding about the ended connection: the judge's, or a capture problem that arrived
-    /// after the connection's last event. Capped like the connection's own findings.
-    func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int?) {
+    /// A finding about ended connection `number` (named `id`): the judge's, or a capture
+    /// problem that arrived after the connection's last event. Capped like the connection's
+    /// own findings.
+    func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         guard let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
-        if storedFindings + added.count < options.limits.maxFindingsPerConnection {
-            added.append(placed)
+        var late = added[number] ?? ([], 0)
+        if self[number].storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
+            late.findings.append(placed)
         } else {
-            dropped += 1
+            late.dropped += 1
         }
+        added[number] = late
     }
 
-    /// Whether a finding of one of `rules` is among the connection's (of the rules judge
+    /// Whether a finding of one of `rules` is among connection `number`'s (of the rules judge
     /// findings defer to, the only ones asked about): `input`'s own, or one added since.
-    func hasFinding(of rules: Set<RuleID>, input: JudgeInput) -> Bool {
-        !input.deferredRules.isDisjoint(with: rules) || added.contains { rules.contains($0.ruleID) }
+    func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
+        !input.deferredRules.isDisjoint(with: rules) || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
     }
 
-    /// The report, its findings in report order (read back from the spool when it is there).
-    var report: ConnectionReport {
-        var report = stored.load()
-        report.findings += added
+    /// Connection `number`'s report, its findings in report order.
+    func report(number: Int) -> ConnectionReport {
+        var report = self[number].report.load()
+        if let late = added[number] {
+            report.findings += late.findings
+            report.droppedFindings += late.dropped
+        }
         report.findings.sort(by: Finding.reportOrder)
-        report.droppedFindings += dropped
         return report
     }
+
+    /// Where an ended connection waits in the spool: six little-endian 64-bit words.
+    private struct Record {
+        static let size = 48
+        let reportOffset, reportCount, judgeOffset, judgeCount: Int
+        let lastTime: Int64?
+        let storedFindings: Int
+
+        /// Nil unless both the report and the judge's input wait in a spool.
+        init?(_ ended: EndedConnection) {
+            guard case .spooled(_, let offset, let count) = ended.report else { return nil }
+            switch ended.judged {
+            case nil: (judgeOffset, judgeCount) = (0, 0)
+            case .spooled(_, let offset, let count)?: (judgeOffset, judgeCount) = (offset, count)
+            case .memory?: return nil
+            }
+            (reportOffset, reportCount) = (offset, count)
+            lastTime = ended.lastTime
+            storedFindings = ended.storedFindings
+        }
+
+        /// Nil for the zeros of a number never written.
+        init?(_ bytes: [UInt8]) {
+            let words = (0..<6).map { word in (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[word * 8 + $1]) << (8 * $1) } }
+            let flags = words[5] >> 62
+            guard flags & 1 != 0 else { return nil }
+            (reportOffset, reportCount) = (Int(words[0]), Int(words[1]))
+            (judgeOffset, judgeCount) = (Int(words[2]), Int(words[3]))
+            lastTime = flags & 2 != 0 ? Int64(bitPattern: words[4]) : nil
+            storedFindings = Int(words[5] & (1 << 62 - 1))
+        }
+
+        var bytes: [UInt8] {
+            let flags: UInt64 = 1 | (lastTime == nil ? 0 : 2)
+            let words = [UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
+                         UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62]
+            return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
+        }
+
+        func connection(in spool: ReportSpool) -> EndedConnection {
+            EndedConnection(lastTime: lastTime, report: .spooled(spool, offset: reportOffset, count: reportCount),
+                            judged: judgeCount == 0 ? nil : .spooled(spool, offset: judgeOffset, count: judgeCount),
+                            storedFindings: storedFindings)
+        }
+    }
+}
+
+/// Every ended connection of a check, by its number in the order the capture opened them:
+/// connection n is number n / jobs of lane n % jobs (see `Checker`).
+struct AllEndedConnections: Sendable {
+    let lanes: [EndedConnections]
+    let count: Int
+
+    func lane(of number: Int) -> (connections: EndedConnections, number: Int) {
+        (lanes[number % lanes.count], number / lanes.count)
+    }
+
+    /// The capture's end: the latest time of any connection.
+    var lastTime: Int64? { lanes.compactMap(\.lastTime).max() }
 }
 
 /// The connections of a `CheckReport`, in the order the capture opened them. Each report is
 /// put together when it is asked for (from the spool, when it waits there), so iterate
 /// rather than index the same connection again and again.
 public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
-    private let connections: [EndedConnection]
+    private let connections: AllEndedConnections
 
-    init(_ connections: [EndedConnection]) { self.connections = connections }
+    init(_ connections: AllEndedConnections) { self.connections = connections }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { connections.count }
-    public subscript(position: Int) -> ConnectionReport { connections[position].report }
+    public subscript(position: Int) -> ConnectionReport {
+        let (lane, number) = connections.lane(of: position)
+        return lane.report(number: number)
+    }
 
     public static func == (a: ConnectionReports, b: ConnectionReports) -> Bool { a.elementsEqual(b) }
 }

@@ -6,6 +6,8 @@ import IMWireReconnect
 /// in the spool past `CheckOptions.reportsInMemory`, so a large capture does not keep every
 /// connection's facts on the heap until its end.
 struct JudgeInput: Sendable, Equatable {
+    /// The connection's id.
+    let connection: String
     let dialect: Dialect
     /// The client's address (`ConnectionInfo.client`).
     let client: String?
@@ -34,6 +36,7 @@ struct JudgeInput: Sendable, Equatable {
 
 extension JudgeInput: Spoolable {
     func write(to writer: inout ReportWriter) {
+        writer.string(connection)
         writer.string(dialect.rawValue)
         writer.string(client)
         writer.int64(firstTime)
@@ -72,7 +75,7 @@ extension JudgeInput: Spoolable {
     }
 
     static func read(from reader: inout ReportReader) -> JudgeInput? {
-        guard let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
+        guard let connection = reader.string(), let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
               let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
               let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
               let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
@@ -94,7 +97,7 @@ extension JudgeInput: Spoolable {
             facts.policy = policy
         }
         return JudgeInput(
-            dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,
+            connection: connection, dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,
             openAtCaptureEnd: openAtCaptureEnd, closeCode: closeCode, hasTransportBytes: hasTransportBytes, facts: facts,
             deferredRules: Set(deferred.map { RuleID($0) }))
     }

@@ -18,21 +18,25 @@ extension Checker {
     /// Every rule some judge finding defers to.
     static let judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: Set<RuleID>()) { $0.formUnion($1) }
 
-    /// One client's connections in the order the capture opened them, each with what the judge
-    /// reads of it.
-    typealias Client = [(connection: EndedConnection, input: JudgeInput)]
+    /// One client's connections in the order the capture opened them: each one's number and
+    /// what the judge reads of it.
+    typealias Client = [(number: Int, input: JudgeInput)]
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
     /// address), then checks each client's connections in order. The judge's inputs are read
     /// (from the spool, where they wait) once to sort the connections by their client's hash and
     /// then one hash at a time, so only one client's are in memory together.
-    func judgeAcrossConnections(_ connections: [EndedConnection]) {
-        var byHash: [(hash: Int, index: Int)] = []
-        for (index, conn) in connections.enumerated() {
-            if let input = conn.judgeInput { byHash.append((input.clientKey.hashValue, index)) }
+    func judgeAcrossConnections(_ connections: AllEndedConnections) {
+        func judgeInput(_ number: Int) -> JudgeInput? {
+            let (lane, local) = connections.lane(of: number)
+            return lane[local].judged?.load()
         }
-        byHash.sort { ($0.hash, $0.index) < ($1.hash, $1.index) }
-        let captureEnd = connections.compactMap(\.lastTime).max()
+        var byHash: [(hash: Int, number: Int)] = []
+        for number in 0..<connections.count {
+            if let input = judgeInput(number) { byHash.append((input.clientKey.hashValue, number)) }
+        }
+        byHash.sort { ($0.hash, $0.number) < ($1.hash, $1.number) }
+        let captureEnd = connections.lastTime
         var start = 0
         while start < byHash.count {
             var end = start + 1
@@ -41,15 +45,14 @@ extension Checker {
             var clients: [String: Client] = [:]
             var keys: [String] = []
             for entry in byHash[start..<end] {
-                let conn = connections[entry.index]
-                guard let input = conn.judgeInput else { continue }
+                guard let input = judgeInput(entry.number) else { continue }
                 if clients[input.clientKey] == nil { keys.append(input.clientKey) }
-                clients[input.clientKey, default: []].append((conn, input))
+                clients[input.clientKey, default: []].append((entry.number, input))
             }
             for key in keys {
                 guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
-                reloginAfterEnd(client, dialect: dialect)
-                judgeReconnects(client, dialect: dialect, captureEnd: captureEnd)
+                reloginAfterEnd(client, dialect: dialect, connections: connections)
+                judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections)
             }
             start = end
         }
@@ -59,9 +62,9 @@ extension Checker {
     /// refused at login (302/417/422). Y2W.RECONNECT-AFTER-KICK: a CONNECT with client id prefix 1
     /// for a uid kicked (10) earlier. One finding per ending; a fresh yun2win login (prefix 0)
     /// shows the user logged in again.
-    private func reloginAfterEnd(_ client: Client, dialect: Dialect) {
+    private func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: AllEndedConnections) {
         var ending: (connection: String, why: String, time: Int64)?
-        for (conn, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
+        for (number, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
             let facts = input.facts
             guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
@@ -78,12 +81,13 @@ extension Checker {
                     break
                 }
                 if var finding {
-                    finding.location = Location(connection: conn.id, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
-                    conn.add(finding, options: options, line: nil, frame: facts.loginFrame)
+                    finding.location = Location(connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
+                    let (lane, local) = connections.lane(of: number)
+                    lane.add(finding, to: local, id: input.connection, line: nil, frame: facts.loginFrame)
                 }
             }
             if let why = Self.sessionEnding(facts.end, dialect: dialect), let time = facts.endTime {
-                ending = (conn.id, why, time)
+                ending = (input.connection, why, time)
             }
         }
     }
@@ -101,17 +105,18 @@ extension Checker {
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
     /// when it names one of the dialect's, else the one the connection names (yun2win's client
     /// id), else the dialect's default.
-    private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?) {
+    private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: AllEndedConnections) {
         let named = options.reconnectPolicies.policy(for: dialect)
         let policy = named ?? client.lazy.compactMap(\.input.facts.policy).first ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
-        for var finding in judge.judge(client.map { Self.observation($0.connection.id, $0.input) }, captureEnd: captureEnd) {
-            guard let (conn, input) = client.first(where: { $0.connection.id == finding.location.connection }) else { continue }
+        for var finding in judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
+            guard let (number, input) = client.first(where: { $0.input.connection == finding.location.connection }) else { continue }
+            let (lane, local) = connections.lane(of: number)
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-            guard !conn.hasFinding(of: reported, input: input) else { continue }
+            guard !lane.hasFinding(of: reported, number: local, input: input) else { continue }
             let facts = input.facts
             if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
-            conn.add(finding, options: options, line: nil, frame: finding.location.frameIndex)
+            lane.add(finding, to: local, id: input.connection, line: nil, frame: finding.location.frameIndex)
         }
     }
 

@@ -58,28 +58,41 @@ final class ReportSpool: @unchecked Sendable {
         var writer = ReportWriter()
         value.write(to: &writer)
         let bytes = writer.bytes
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(size + written)) }
-            if count <= 0 { return .memory(value) }
-            written += count
-        }
+        guard write(bytes, at: size) else { return .memory(value) }
         defer { size += bytes.count }
         return .spooled(self, offset: size, count: bytes.count)
     }
 
     func read<Value: Spoolable>(offset: Int, count: Int) -> Value {
+        var reader = ReportReader(bytes(at: offset, count: count))
+        guard let value = Value.read(from: &reader), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
+        return value
+    }
+
+    /// Writes `bytes` at `offset` (past the end too: the file grows); false when the file
+    /// cannot take them.
+    func write(_ bytes: [UInt8], at offset: Int) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written)) }
+            if count <= 0 { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// `count` bytes from `offset`; zeros past the end of what was written.
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
             let read = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+            if read == 0 { break }  // the end of the file
             // The file is this process's own and unlinked: only an I/O error of the disk gets here.
             guard read > 0 else { fatalError("imwire: the report spool cannot be read back (errno \(errno))") }
             done += read
         }
-        var reader = ReportReader(bytes)
-        guard let value = Value.read(from: &reader), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
-        return value
+        return bytes
     }
 }
 
