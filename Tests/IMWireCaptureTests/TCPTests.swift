@@ -89,6 +89,24 @@ private struct Flow {
         #expect(described.last?.hasPrefix("close") == true)
     }
 
+    @Test func pairsWrittenOutAreStillCounted() throws {
+        let addresses = try [[10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1]]
+            .map { try #require(IPAddress($0)) }
+        var seen = SeenPairs(inMemory: 3)  // a run written every 3 new pairs
+        var expected: [String: Int] = [:]
+        var state: UInt64 = 7
+        for _ in 0..<2000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let pick = Int(state >> 33)
+            let (client, server) = (Endpoint(address: addresses[pick % 4], port: UInt16(40000 + (pick >> 2) % 10)),
+                                    Endpoint(address: addresses[(pick >> 8) % 4], port: 443))
+            let key = "\(client)-\(server)"
+            expected[key, default: 0] += 1
+            #expect(seen.connections(client: client, server: server) == expected[key], "\(key)")
+        }
+        #expect(expected.values.contains { $0 > 10 } && expected.count > 100)  // reused often, across many runs
+    }
+
     @Test func anAddressPairUsedAgainNumbersItsConnections() throws {
         var flow = Flow()
         for _ in 0..<3 {

@@ -143,35 +143,125 @@ struct FlowTable {
 }
 
 /// Every client–server pair a capture has had a connection between, so that a pair used again
-/// names its connection `#2`, `#3`…  It is the one thing kept for every connection of the
-/// capture, hence compact: an IPv4 pair is 12 bytes in a 16-byte set entry, not a string.
-private struct SeenPairs {
+/// names its connection `#2`, `#3`… The most recent pairs are counted in memory; every
+/// `inMemory` of them are written out as a sorted run (`SortedRuns`), and a Bloom filter of
+/// the written ones spares a look in the file for a pair never seen. Memory stays bounded
+/// however many connections the capture has.
+struct SeenPairs {
+    /// An IPv4 pair in 12 bytes: both addresses in one word, both ports in another.
     private struct IPv4Pair: Hashable {
         let addresses: UInt64
         let ports: UInt32
     }
 
-    private struct Pair: Hashable {
-        let client: Endpoint
-        let server: Endpoint
-    }
-
+    private let inMemory: Int
+    /// Pairs seen since the last run was written: IPv4 ones in 16 bytes each, others whole.
     private var ipv4: Set<IPv4Pair> = []
-    private var ipv6: Set<Pair> = []
-    /// Pairs seen more than once: how many connections they had.
-    private var reused: [Pair: Int] = [:]
+    private var ipv6: Set<[Endpoint]> = []
+    /// The counts of those pairs that had more than one connection, by `key`.
+    private var reused: [[UInt8]: Int] = [:]
+    private var written: SortedRuns?
+    private var filter = BloomFilter(bits: 0)
+    private static let keySize = 37
+
+    init(inMemory: Int = 16_384) {
+        self.inMemory = max(1, inMemory)
+    }
 
     /// Counts a connection from `client` to `server`; returns how many that pair has had now.
     mutating func connections(client: Endpoint, server: Endpoint) -> Int {
         let isNew = if let a = client.address.ipv4, let b = server.address.ipv4 {
             ipv4.insert(IPv4Pair(addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))).inserted
         } else {
-            ipv6.insert(Pair(client: client, server: server)).inserted
+            ipv6.insert([client, server]).inserted
         }
-        if isNew { return 1 }
-        let pair = Pair(client: client, server: server)
-        let count = reused[pair, default: 1] + 1
-        reused[pair] = count
+        var count = 1
+        if !isNew {
+            count = (reused[Self.key(client, server)] ?? 1) + 1
+        } else if let written {
+            let key = Self.key(client, server)
+            if filter.mayContain(key), let record = written.newest(startingWith: key) {
+                count = record[key.count...].reduce(0) { $0 << 8 | Int($1) } + 1
+            }
+        }
+        if count > 1 { reused[Self.key(client, server)] = count }
+        if ipv4.count + ipv6.count >= inMemory { writeRun() }
         return count
+    }
+
+    /// 37 bytes: an IPv6 flag, then each side's 16 address bytes (IPv4 zero-padded) and port.
+    private static func key(_ client: Endpoint, _ server: Endpoint) -> [UInt8] {
+        var key: [UInt8] = [client.address.ipv4 == nil ? 1 : 0]
+        for side in [client, server] {
+            let address = side.address.bytes
+            key += [UInt8](repeating: 0, count: 16 - address.count) + address
+            key += [UInt8(side.port >> 8), UInt8(truncatingIfNeeded: side.port)]
+        }
+        return key
+    }
+
+    private static func key(_ pair: IPv4Pair) -> [UInt8] {
+        var key: [UInt8] = [0]
+        for (address, port) in [(UInt32(pair.addresses >> 32), pair.ports >> 16), (UInt32(truncatingIfNeeded: pair.addresses), pair.ports & 0xffff)] {
+            key += [UInt8](repeating: 0, count: 12) + (0..<4).map { UInt8(truncatingIfNeeded: address >> (24 - 8 * $0)) }
+            key += [UInt8(truncatingIfNeeded: port >> 8), UInt8(truncatingIfNeeded: port)]
+        }
+        return key
+    }
+
+    /// The pairs in memory become a run: each one's key and count (8 bytes, big-endian).
+    private mutating func writeRun() {
+        let recordSize = Self.keySize + 8
+        if written == nil {
+            written = SortedRuns(recordSize: recordSize, runLength: inMemory)
+            filter = BloomFilter(bits: 1 << 24)
+        }
+        var records: [UInt8] = []
+        records.reserveCapacity((ipv4.count + ipv6.count) * recordSize)
+        func add(_ key: [UInt8]) {
+            let count = reused[key] ?? 1
+            records += key
+            records += (0..<8).map { UInt8(truncatingIfNeeded: count >> (56 - 8 * $0)) }
+        }
+        for pair in ipv4 { add(Self.key(pair)) }
+        for pair in ipv6 { add(Self.key(pair[0], pair[1])) }
+        guard written?.write(run: records) == true else { return }  // no file: the pairs stay in memory
+        for start in stride(from: 0, to: records.count, by: recordSize) { filter.insert(records[start..<start + Self.keySize]) }
+        ipv4.removeAll(keepingCapacity: true)
+        ipv6.removeAll(keepingCapacity: true)
+        reused.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A set that may answer "maybe" for what it never held, never "no" for what it did; in a
+/// fixed number of bits.
+private struct BloomFilter {
+    private var words: [UInt64]
+    private static let probes = 4
+
+    init(bits: Int) { words = [UInt64](repeating: 0, count: (bits + 63) / 64) }
+
+    private func positions(_ key: some Collection<UInt8>) -> [Int] {
+        var first = Hasher()
+        first.combine(0)
+        var second = Hasher()
+        second.combine(1)
+        for byte in key {
+            first.combine(byte)
+            second.combine(byte)
+        }
+        let (a, b) = (UInt64(bitPattern: Int64(first.finalize())), UInt64(bitPattern: Int64(second.finalize())) | 1)
+        let bits = UInt64(words.count * 64)
+        return (0..<Self.probes).map { Int((a &+ UInt64($0) &* b) % bits) }
+    }
+
+    mutating func insert(_ key: some Collection<UInt8>) {
+        guard !words.isEmpty else { return }
+        for position in positions(key) { words[position / 64] |= 1 << (position % 64) }
+    }
+
+    func mayContain(_ key: some Collection<UInt8>) -> Bool {
+        guard !words.isEmpty else { return true }
+        return positions(key).allSatisfy { words[$0 / 64] & (1 << ($0 % 64)) != 0 }
     }
 }

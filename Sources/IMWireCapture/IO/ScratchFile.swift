@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A temporary file for what a capture of any size must not keep in memory, written and read
+/// at offsets (`pwrite`, `pread`). It is unlinked as soon as it is open: nothing is left behind,
+/// however the process ends. Written from one thread at a time; read from any once written.
+public final class ScratchFile: @unchecked Sendable {
+    private let descriptor: Int32
+
+    /// A file in `$TMPDIR` (else `/tmp`) named after `name`; nil when none can be made there.
+    public init?(name: String) {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/imwire-\(name)-XXXXXX".utf8CString)
+        descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { return nil }
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes `bytes` at `offset` (past the end too: the file grows); false when the file
+    /// cannot take them (a full disk).
+    public func write(_ bytes: [UInt8], at offset: Int) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written)) }
+            if count <= 0 { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// `count` bytes from `offset`; zeros past the end of what was written.
+    public func bytes(at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let read = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+            if read == 0 { break }
+            // The file is this process's own and unlinked: only an I/O error of the disk gets here.
+            guard read > 0 else { fatalError("imwire: a scratch file cannot be read back (errno \(errno))") }
+            done += read
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fixed-size records in a `ScratchFile`, for a table that would otherwise grow with the
+/// capture: records gather in memory, and every `runLength` of them are sorted and written as
+/// one run. A record is found by a binary search in each run, newest first; all of them come
+/// back in order by merging the runs. Records compare as bytes, so keys are written big-endian.
+public final class SortedRuns {
+    public let recordSize: Int
+    public let runLength: Int
+    /// Records not yet written, one after another in the order they came.
+    private var pending: [UInt8] = []
+    private var file: ScratchFile?
+    private var fileFailed = false
+    private var runs: [(offset: Int, count: Int)] = []
+    private var size = 0
+
+    public init(recordSize: Int, runLength: Int) {
+        self.recordSize = recordSize
+        self.runLength = max(1, runLength)
+    }
+
+    /// How many runs are in the file.
+    public var runCount: Int { runs.count }
+
+    /// Adds a record; a run is written when `runLength` are pending.
+    public func append(_ record: [UInt8]) {
+        precondition(record.count == recordSize, "a record of \(record.count) bytes, not \(recordSize)")
+        pending += record
+        if pending.count >= runLength * recordSize, write(run: pending) { pending.removeAll(keepingCapacity: true) }
+    }
+
+    /// Sorts `records` (records one after another) and writes them as a run; false when no
+    /// file can take them (the caller keeps them, as `append` does).
+    @discardableResult
+    public func write(run records: [UInt8]) -> Bool {
+        precondition(records.count % recordSize == 0, "\(records.count) bytes are not whole records of \(recordSize)")
+        guard !fileFailed, !records.isEmpty else { return records.isEmpty }
+        if file == nil { file = ScratchFile(name: "runs") }
+        guard let file, file.write(sorted(records), at: size) else {
+            fileFailed = true
+            return false
+        }
+        runs.append((size, records.count / recordSize))
+        size += records.count
+        return true
+    }
+
+    private func sorted(_ records: [UInt8]) -> [UInt8] {
+        let size = recordSize
+        return records.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let order = (0..<records.count / size).sorted { memcmp(base + $0 * size, base + $1 * size, size) < 0 }
+            var out: [UInt8] = []
+            out.reserveCapacity(records.count)
+            for index in order { out += buffer[index * size..<(index + 1) * size] }
+            return out
+        }
+    }
+
+    /// The newest record that starts with `key` (pending records are searched one by one:
+    /// a table that looks records up keeps its recent ones itself and writes whole runs).
+    public func newest(startingWith key: [UInt8]) -> [UInt8]? {
+        for start in stride(from: pending.count - recordSize, through: 0, by: -recordSize) where pending[start...].starts(with: key) {
+            return Array(pending[start..<start + recordSize])
+        }
+        guard let file else { return nil }
+        for run in runs.reversed() {
+            var (low, high) = (0, run.count)  // the first record not below `key`
+            while low < high {
+                let middle = (low + high) / 2
+                let record = file.bytes(at: run.offset + middle * recordSize, count: recordSize)
+                if record.prefix(key.count).lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+            }
+            // Equal keys within a run: the last one written is the newest.
+            var newest: [UInt8]?
+            var index = low
+            while index < run.count {
+                let record = file.bytes(at: run.offset + index * recordSize, count: recordSize)
+                guard record.starts(with: key) else { break }
+                newest = record
+                index += 1
+            }
+            if let newest { return newest }
+        }
+        return nil
+    }
+
+    /// Every record of `stores` in order: the runs of each (read a block at a time) and its
+    /// pending records, merged. The stores are not to be appended to while this is read.
+    public static func merged(_ stores: [SortedRuns]) -> AnyIterator<[UInt8]> {
+        var cursors: [RunCursor] = []
+        for store in stores {
+            if let file = store.file {
+                cursors += store.runs.map { RunCursor(file: file, offset: $0.offset, count: $0.count, recordSize: store.recordSize) }
+            }
+            cursors.append(RunCursor(records: store.sorted(store.pending), recordSize: store.recordSize))
+        }
+        cursors.removeAll { $0.current == nil }
+        return AnyIterator {
+            // Few runs (a capture's records / runLength): a linear scan for the smallest is enough.
+            guard let smallest = cursors.indices.min(by: { a, b in
+                cursors[a].current!.lexicographicallyPrecedes(cursors[b].current!)
+            }) else { return nil }
+            let record = cursors[smallest].current.map(Array.init)
+            cursors[smallest].advance()
+            if cursors[smallest].current == nil { cursors.remove(at: smallest) }
+            return record
+        }
+    }
+}
+
+/// Reads one sorted run a block of records at a time.
+private struct RunCursor {
+    private let file: ScratchFile?
+    private let recordSize: Int
+    private var offset: Int
+    private var remaining: Int
+    private var block: [UInt8]
+    private var start = 0
+    private static let blockRecords = 256
+
+    init(file: ScratchFile, offset: Int, count: Int, recordSize: Int) {
+        self.file = file
+        self.recordSize = recordSize
+        self.offset = offset
+        remaining = count
+        block = []
+        refill()
+    }
+
+    /// Records already in memory, sorted.
+    init(records: [UInt8], recordSize: Int) {
+        file = nil
+        self.recordSize = recordSize
+        offset = 0
+        remaining = 0
+        block = records
+    }
+
+    var current: ArraySlice<UInt8>? { start < block.count ? block[start..<start + recordSize] : nil }
+
+    mutating func advance() {
+        start += recordSize
+        if start == block.count { refill() }
+    }
+
+    private mutating func refill() {
+        guard let file, remaining > 0 else { return }
+        let count = min(remaining, Self.blockRecords)
+        block = file.bytes(at: offset, count: count * recordSize)
+        start = 0
+        offset += count * recordSize
+        remaining -= count
+    }
+}
