@@ -38,8 +38,9 @@ public struct CheckOptions: Sendable {
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
     /// How many ended connections each checking thread keeps in memory (their reports and what
-    /// the reconnect judge reads of them); those of the others wait in a temporary file (unlinked
-    /// when made) until the report is written, so memory grows little with them.
+    /// the reconnect judge reads of them); those of the others wait in temporary files (unlinked
+    /// when made) until the report is written, so memory does not grow with them. The 16-byte
+    /// keys the judge sorts connections by are written out 64 times as many at a time.
     public var reportsInMemory = 1000
     /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
     /// vendor). A vendor none of them fits gets what the capture shows (yun2win: the policy of the

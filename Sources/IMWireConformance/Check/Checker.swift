@@ -25,7 +25,9 @@ public final class Checker {
     public init(options: CheckOptions = CheckOptions(), jobs: Int = 1) {
         self.options = options
         self.jobs = max(1, jobs)
-        lanes = (0..<max(1, jobs)).map { _ in Lane(ConnectionChecker(options: options), threaded: jobs > 1) }
+        lanes = (0..<max(1, jobs)).map { lane in
+            Lane(ConnectionChecker(options: options, lane: lane, lanes: max(1, jobs)), threaded: jobs > 1)
+        }
         inFlight = DispatchSemaphore(value: 4 * max(1, jobs))
     }
 

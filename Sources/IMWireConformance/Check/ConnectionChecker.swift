@@ -13,9 +13,10 @@ final class ConnectionChecker {
     private var connections: [String: ConnectionState] = [:]
     let ended: EndedConnections
 
-    init(options: CheckOptions) {
+    /// Checker `lane` of `lanes` (see `Checker`).
+    init(options: CheckOptions, lane: Int, lanes: Int) {
         self.options = options
-        ended = EndedConnections(options: options)
+        ended = EndedConnections(options: options, lane: lane, lanes: lanes)
     }
 
     private func connection(_ id: String, number: Int) -> ConnectionState {

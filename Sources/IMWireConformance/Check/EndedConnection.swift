@@ -1,3 +1,4 @@
+import IMWireCapture
 import IMWireCore
 
 /// A connection the checker has read to its end: where its report waits, and what the judge of
@@ -15,31 +16,40 @@ struct EndedConnection {
 
 /// The connections one `ConnectionChecker` has ended, by their number in it. The first
 /// `CheckOptions.reportsInMemory` stay in memory; after that, reports and judge inputs wait in
-/// a spool file, and where each one is waits in an index file (a record per number), so that
-/// nothing is kept in memory per connection. Findings added to an ended connection (the
-/// judge's) are the only exception, kept until the report is read.
+/// a spool file, where each one is waits in an index file (a record per number), and the
+/// judge's keys in sorted runs, so that nothing is kept in memory per connection. Findings
+/// added to an ended connection (the judge's) are the only exception, kept until the report
+/// is read.
 /// Changed only by its checker's thread until the `Checker` finishes, read only after: hence
 /// the unchecked `Sendable`.
 final class EndedConnections: @unchecked Sendable {
     private let options: CheckOptions
+    /// This checker's place among the `Checker`'s: its connection n is the capture's
+    /// n * lanes + lane.
+    private let lane, lanes: Int
+    /// A `JudgeKey` for each judged connection, in sorted runs of 64 × `reportsInMemory`.
+    let judgeKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
     /// Reports and judge inputs, and the index of where they are; made when first needed.
     private var spool: ReportSpool?
-    private var index: ReportSpool?
+    private var index: ScratchFile?
     /// Findings added after a connection ended, and how many the cap turned away.
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
 
-    init(options: CheckOptions) {
+    init(options: CheckOptions, lane: Int, lanes: Int) {
         self.options = options
+        self.lane = lane
+        self.lanes = lanes
+        judgeKeys = SortedRuns(recordSize: 16, runLength: 64 * options.reportsInMemory)
     }
 
     /// Ends `conn`: finishes its session and stores its report and the judge's input.
     func end(_ conn: ConnectionState) {
         if kept.count >= options.reportsInMemory, spool == nil {
             spool = ReportSpool()
-            index = ReportSpool()
+            index = ScratchFile(name: "index")
         }
         let facts = conn.finishSession(options: options)
         let report = ConnectionReport(
@@ -56,6 +66,7 @@ final class EndedConnections: @unchecked Sendable {
                 hasTransportBytes: conn.hasTransportBytes, facts: facts,
                 deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
+            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, number: conn.number * lanes + lane).record)
         }
         let ended = EndedConnection(lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report), judged: judged,
                                     storedFindings: conn.findings.count)

@@ -34,6 +34,28 @@ struct JudgeInput: Sendable, Equatable {
     var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
 }
 
+/// A judged connection as the judge sorts it: its client key's hash, then its number (in the
+/// order the capture opened connections). 16 bytes, big-endian, so that they sort as bytes.
+struct JudgeKey {
+    let hash: Int
+    let number: Int
+
+    init(hash: Int, number: Int) {
+        self.hash = hash
+        self.number = number
+    }
+
+    init(_ record: [UInt8]) {
+        func word(_ start: Int) -> UInt64 { record[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) } }
+        hash = Int(bitPattern: UInt(word(0)))
+        number = Int(word(8))
+    }
+
+    var record: [UInt8] {
+        [UInt64(UInt(bitPattern: hash)), UInt64(number)].flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }
+    }
+}
+
 extension JudgeInput: Spoolable {
     func write(to writer: inout ReportWriter) {
         writer.string(connection)

@@ -1,3 +1,4 @@
+import IMWireCapture
 import IMWireCore
 import IMWireNIM
 import IMWireReconnect
@@ -23,38 +24,31 @@ extension Checker {
     typealias Client = [(number: Int, input: JudgeInput)]
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
-    /// address), then checks each client's connections in order. The judge's inputs are read
-    /// (from the spool, where they wait) once to sort the connections by their client's hash and
-    /// then one hash at a time, so only one client's are in memory together.
+    /// address), then checks each client's connections in order. Each judged connection left
+    /// a key (its client's hash and its number) as it ended; merged in order from the lanes'
+    /// sorted runs, they bring one hash's connections together, whose inputs are then read
+    /// (from the spool, where they wait): only one client's are in memory at a time.
     func judgeAcrossConnections(_ connections: AllEndedConnections) {
-        func judgeInput(_ number: Int) -> JudgeInput? {
-            let (lane, local) = connections.lane(of: number)
-            return lane[local].judged?.load()
-        }
-        var byHash: [(hash: Int, number: Int)] = []
-        for number in 0..<connections.count {
-            if let input = judgeInput(number) { byHash.append((input.clientKey.hashValue, number)) }
-        }
-        byHash.sort { ($0.hash, $0.number) < ($1.hash, $1.number) }
         let captureEnd = connections.lastTime
-        var start = 0
-        while start < byHash.count {
-            var end = start + 1
-            while end < byHash.count, byHash[end].hash == byHash[start].hash { end += 1 }
+        var keys = SortedRuns.merged(connections.lanes.map(\.judgeKeys)).lazy.map(JudgeKey.init).makeIterator()
+        var next = keys.next()
+        while let first = next {
             // Keys with one hash, told apart.
             var clients: [String: Client] = [:]
-            var keys: [String] = []
-            for entry in byHash[start..<end] {
-                guard let input = judgeInput(entry.number) else { continue }
-                if clients[input.clientKey] == nil { keys.append(input.clientKey) }
-                clients[input.clientKey, default: []].append((entry.number, input))
+            var order: [String] = []
+            while let key = next, key.hash == first.hash {
+                let (lane, local) = connections.lane(of: key.number)
+                if let input = lane[local].judged?.load() {
+                    if clients[input.clientKey] == nil { order.append(input.clientKey) }
+                    clients[input.clientKey, default: []].append((key.number, input))
+                }
+                next = keys.next()
             }
-            for key in keys {
+            for key in order {
                 guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
                 reloginAfterEnd(client, dialect: dialect, connections: connections)
                 judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections)
             }
-            start = end
         }
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IMWireCapture
 import IMWireCore
 
 /// What can wait in a `ReportSpool`: written with `ReportWriter`, read back with `ReportReader`.
@@ -34,65 +30,33 @@ extension ConnectionReport: Spoolable {
 }
 
 /// The reports of ended connections in a temporary file, so a capture of any number of
-/// connections does not hold them all in memory until its report is written. The file is
-/// unlinked as soon as it is open: nothing is left behind, however the process ends. One spool
-/// per `ConnectionChecker`: written on its lane's thread only, read (`pread`) after the checker
-/// has finished, from any thread.
+/// connections does not hold them all in memory until its report is written. One spool per
+/// `ConnectionChecker`: written on its lane's thread only, read after the checker has
+/// finished, from any thread.
 final class ReportSpool: @unchecked Sendable {
-    private let descriptor: Int32
+    let file: ScratchFile
     private var size = 0
 
-    /// A spool in `$TMPDIR` (else `/tmp`); nil when no file can be made there (the reports then stay in memory).
+    /// Nil when no file can be made (the reports then stay in memory).
     init?() {
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/imwire-reports-XXXXXX".utf8CString)
-        descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { return nil }
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        guard let file = ScratchFile(name: "reports") else { return nil }
+        self.file = file
     }
-
-    deinit { close(descriptor) }
 
     /// Appends `value`; keeps it in memory instead when the file cannot take it (a full disk).
     func store<Value: Spoolable>(_ value: Value) -> Stored<Value> {
         var writer = ReportWriter()
         value.write(to: &writer)
         let bytes = writer.bytes
-        guard write(bytes, at: size) else { return .memory(value) }
+        guard file.write(bytes, at: size) else { return .memory(value) }
         defer { size += bytes.count }
         return .spooled(self, offset: size, count: bytes.count)
     }
 
     func read<Value: Spoolable>(offset: Int, count: Int) -> Value {
-        var reader = ReportReader(bytes(at: offset, count: count))
+        var reader = ReportReader(file.bytes(at: offset, count: count))
         guard let value = Value.read(from: &reader), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
         return value
-    }
-
-    /// Writes `bytes` at `offset` (past the end too: the file grows); false when the file
-    /// cannot take them.
-    func write(_ bytes: [UInt8], at offset: Int) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written)) }
-            if count <= 0 { return false }
-            written += count
-        }
-        return true
-    }
-
-    /// `count` bytes from `offset`; zeros past the end of what was written.
-    func bytes(at offset: Int, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let read = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
-            if read == 0 { break }  // the end of the file
-            // The file is this process's own and unlinked: only an I/O error of the disk gets here.
-            guard read > 0 else { fatalError("imwire: the report spool cannot be read back (errno \(errno))") }
-            done += read
-        }
-        return bytes
     }
 }
 
