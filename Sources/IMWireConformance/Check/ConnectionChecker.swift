@@ -8,9 +8,10 @@ final class ConnectionChecker {
     let options: CheckOptions
     var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
-    /// The connections being read, and those read to their end (let go of their decoding
-    /// state) by their number: the order in which the `Checker` handed them to this checker.
+    /// The connections being read.
     private var connections: [String: ConnectionState] = [:]
+    /// Those read to their end (their decoding state let go), by their number: the order in
+    /// which the `Checker` handed them to this checker.
     let ended: EndedConnections
 
     /// Checker `lane` of `lanes` (see `Checker`).
