@@ -15,11 +15,10 @@ struct EndedConnection {
 }
 
 /// The connections one `ConnectionChecker` has ended, by their number in it. The first
-/// `CheckOptions.reportsInMemory` stay in memory; after that, reports and judge inputs wait in
-/// a spool file, where each one is waits in an index file (a record per number), and the
-/// judge's keys in sorted runs, so that nothing is kept in memory per connection. Findings
-/// added to an ended connection (the judge's) are the only exception, kept until the report
-/// is read.
+/// `CheckOptions.reportsInMemory` stay in memory. After that, reports and judge inputs wait in
+/// a spool file, an index file has a record per number saying where, and the judge's keys go
+/// to sorted runs: nothing is kept in memory per connection. Findings added to an ended
+/// connection (the judge's) are the only exception, kept until the report is read.
 /// Changed only by its checker's thread until the `Checker` finishes, read only after: hence
 /// the unchecked `Sendable`.
 final class EndedConnections: @unchecked Sendable {
