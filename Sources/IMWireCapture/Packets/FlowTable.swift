@@ -181,7 +181,10 @@ struct SeenPairs {
         } else if let written {
             let key = Self.key(client, server)
             if filter.mayContain(key), let record = written.newest(startingWith: key) {
-                count = record[key.count...].reduce(0) { $0 << 8 | Int($1) } + 1
+                count = record.withReader { reader in
+                    _ = reader.readBytes(Self.keySize)
+                    return reader.readUInt64().map { Int($0) } ?? 0
+                } + 1
             }
         }
         if count > 1 { reused[Self.key(client, server)] = count }
@@ -191,22 +194,24 @@ struct SeenPairs {
 
     /// 37 bytes: an IPv6 flag, then each side's 16 address bytes (IPv4 zero-padded) and port.
     private static func key(_ client: Endpoint, _ server: Endpoint) -> [UInt8] {
-        var key: [UInt8] = [client.address.ipv4 == nil ? 1 : 0]
+        var key = ByteWriter()
+        key.append(client.address.ipv4 == nil ? 1 : 0)
         for side in [client, server] {
             let address = side.address.bytes
-            key += [UInt8](repeating: 0, count: 16 - address.count) + address
-            key += [UInt8(side.port >> 8), UInt8(truncatingIfNeeded: side.port)]
+            key.append(contentsOf: repeatElement(0, count: 16 - address.count))
+            key.append(contentsOf: address)
+            key.append(side.port, .big)
         }
-        return key
+        return key.bytes
     }
 
     private static func key(_ pair: IPv4Pair) -> [UInt8] {
-        var key: [UInt8] = [0]
-        for (address, port) in [(UInt32(pair.addresses >> 32), pair.ports >> 16), (UInt32(truncatingIfNeeded: pair.addresses), pair.ports & 0xffff)] {
-            key += [UInt8](repeating: 0, count: 12) + (0..<4).map { UInt8(truncatingIfNeeded: address >> (24 - 8 * $0)) }
-            key += [UInt8(truncatingIfNeeded: port >> 8), UInt8(truncatingIfNeeded: port)]
+        func endpoint(_ address: UInt64, _ port: UInt32) -> Endpoint {
+            var bytes = ByteWriter()
+            bytes.append(UInt32(truncatingIfNeeded: address), .big)
+            return Endpoint(address: IPAddress(header: bytes.bytes), port: UInt16(truncatingIfNeeded: port))
         }
-        return key
+        return key(endpoint(pair.addresses >> 32, pair.ports >> 16), endpoint(pair.addresses, pair.ports))
     }
 
     /// The pairs in memory become a run: each one's key and count (8 bytes, big-endian).
@@ -216,17 +221,16 @@ struct SeenPairs {
             written = SortedRuns(recordSize: recordSize, runLength: inMemory)
             filter = BloomFilter(bits: 1 << 24)
         }
-        var records: [UInt8] = []
-        records.reserveCapacity((ipv4.count + ipv6.count) * recordSize)
+        var records = ByteWriter()
         func add(_ key: [UInt8]) {
-            let count = reused[key] ?? 1
-            records += key
-            records += (0..<8).map { UInt8(truncatingIfNeeded: count >> (56 - 8 * $0)) }
+            records.append(contentsOf: key)
+            records.append(UInt64(reused[key] ?? 1), .big)
         }
         for pair in ipv4 { add(Self.key(pair)) }
         for pair in ipv6 { add(Self.key(pair[0], pair[1])) }
-        guard written?.write(run: records) == true else { return }  // no file: the pairs stay in memory
-        for start in stride(from: 0, to: records.count, by: recordSize) { filter.insert(records[start..<start + Self.keySize]) }
+        let run = records.bytes
+        guard written?.write(run: run) == true else { return }  // no file: the pairs stay in memory
+        for start in stride(from: 0, to: run.count, by: recordSize) { filter.insert(run[start..<start + Self.keySize]) }
         ipv4.removeAll(keepingCapacity: true)
         ipv6.removeAll(keepingCapacity: true)
         reused.removeAll(keepingCapacity: true)

@@ -76,19 +76,25 @@ final class EndedConnections: @unchecked Sendable {
 
     /// Connection `number`, which has ended.
     subscript(number: Int) -> EndedConnection {
-        if let ended = kept[number] { return ended }
-        guard let spool, let index, let ended = Record(index.bytes(at: number * Record.size, count: Record.size))?.connection(in: spool)
-        else { preconditionFailure("connection \(number) has not ended") }
+        guard let ended = connection(number) else { preconditionFailure("connection \(number) has not ended") }
         return ended
+    }
+
+    /// Connection `number`; nil when it has not ended.
+    private func connection(_ number: Int) -> EndedConnection? {
+        if let ended = kept[number] { return ended }
+        guard let spool, let index else { return nil }
+        return Record(index.bytes(at: number * Record.size, count: Record.size))?.connection(in: spool)
     }
 
     /// A finding about ended connection `number` (named `id`): the judge's, or a capture
     /// problem that arrived after the connection's last event. Capped like the connection's
     /// own findings.
     func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
-        guard let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
+        guard let ended = connection(number),
+              let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
         var late = added[number] ?? ([], 0)
-        if self[number].storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
+        if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
         } else {
             late.dropped += 1
@@ -135,7 +141,7 @@ final class EndedConnections: @unchecked Sendable {
 
         /// Nil for the zeros of a number never written.
         init?(_ bytes: [UInt8]) {
-            let words = (0..<6).map { word in (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[word * 8 + $1]) << (8 * $1) } }
+            let words = bytes.withReader { reader in (0..<6).map { _ in reader.readUInt64(.little) ?? 0 } }
             let flags = words[5] >> 62
             guard flags & 1 != 0 else { return nil }
             (reportOffset, reportCount) = (Int(words[0]), Int(words[1]))
@@ -146,9 +152,12 @@ final class EndedConnections: @unchecked Sendable {
 
         var bytes: [UInt8] {
             let flags: UInt64 = 1 | (lastTime == nil ? 0 : 2)
-            let words = [UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
-                         UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62]
-            return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
+            var writer = ByteWriter()
+            for word in [UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
+                         UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62] {
+                writer.append(word, .little)
+            }
+            return writer.bytes
         }
 
         func connection(in spool: ReportSpool) -> EndedConnection {

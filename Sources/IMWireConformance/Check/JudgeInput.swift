@@ -46,13 +46,16 @@ struct JudgeKey {
     }
 
     init(_ record: [UInt8]) {
-        func word(_ start: Int) -> UInt64 { record[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) } }
-        hash = Int(bitPattern: UInt(word(0)))
-        number = Int(word(8))
+        (hash, number) = record.withReader { reader in
+            (Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0))
+        }
     }
 
     var record: [UInt8] {
-        [UInt64(UInt(bitPattern: hash)), UInt64(number)].flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }
+        var writer = ByteWriter()
+        writer.append(UInt64(truncatingIfNeeded: hash), .big)
+        writer.append(UInt64(number), .big)
+        return writer.bytes
     }
 }
 

@@ -34,7 +34,7 @@ extension ConnectionReport: Spoolable {
 /// `ConnectionChecker`: written on its lane's thread only, read after the checker has
 /// finished, from any thread.
 final class ReportSpool: @unchecked Sendable {
-    let file: ScratchFile
+    private let file: ScratchFile
     private var size = 0
 
     /// Nil when no file can be made (the reports then stay in memory).
