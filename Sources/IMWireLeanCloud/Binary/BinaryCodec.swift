@@ -29,7 +29,7 @@ public enum LeanCloudBinary {
             }
             return DecodedCommand(command: nil, findings: findings, wireSize: bytes.count)
         }
-        let present = SubMessage.present(fieldNumbers: scanner.topLevelOffsets.keys)
+        let present = SubMessage.present(fieldNumbers: scanner.topLevelOffsets.schemaRangeNumbers)
         findings += CommandChecks.check(command, present: present) { scanner.topLevelOffsets[$0] }
         return DecodedCommand(command: command, findings: findings, wireSize: bytes.count)
     }

@@ -7,7 +7,7 @@ import IMWireCore
 struct WireScanner {
     private(set) var findings: [Finding] = []
     /// Offset of the first tag of each top-level field, for findings about the decoded command.
-    private(set) var topLevelOffsets: [Int32: Int] = [:]
+    private(set) var topLevelOffsets = FieldOffsets()
     private let maxDepth: Int
 
     init(limits: Limits) {
@@ -25,7 +25,9 @@ struct WireScanner {
     }
 
     private mutating func scanMessage(_ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int) -> Bool {
-        let schema = LeanCloudSchema.message(id)
+        let table = ScanTable.leanCloud
+        // Names are only needed to word a finding.
+        var schema: MessageSchema { LeanCloudSchema.message(id) }
         let start = reader.offset
         var seen = FieldSet()
         while !reader.isAtEnd {
@@ -43,101 +45,113 @@ struct WireScanner {
                 return false
             }
             let fieldNumber = Int32(number)
-            if depth == 1, topLevelOffsets[fieldNumber] == nil { topLevelOffsets[fieldNumber] = tagOffset }
-            guard let field = schema.field(number: fieldNumber) else {
+            if depth == 1 { topLevelOffsets.recordFirst(fieldNumber, at: tagOffset) }
+            let field = table.field(id, fieldNumber)
+            guard field.kind != .absent else {
                 report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
                 guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth) else { return false }
                 continue
             }
-            guard wireType == field.type.wireType else {
+            guard wireType == field.kind.wireType else {
+                let named = schema.field(number: fieldNumber)!
                 report(
                     LeanCloudRules.wireTypeMismatch,
-                    "\(schema.name).\(field.name) is \(field.type.protoName) (\(field.type.wireType)) but arrived as \(wireType)",
+                    "\(schema.name).\(named.name) is \(named.type.protoName) (\(named.type.wireType)) but arrived as \(wireType)",
                     at: tagOffset)
-                guard skipValue(&reader, wireType, field: "\(schema.name).\(field.name)", groupNumber: number, depth: depth) else {
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(named.name)", groupNumber: number, depth: depth) else {
                     return false
                 }
                 continue
             }
-            if field.label != .repeated, !seen.insert(fieldNumber) {
-                report(LeanCloudRules.duplicateField, "\(schema.name).\(field.name) given more than once", at: tagOffset)
+            if !field.repeated, !seen.insert(fieldNumber) {
+                report(LeanCloudRules.duplicateField, "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
             }
-            guard scanValue(&reader, field, in: schema, depth: depth, tagOffset: tagOffset) else { return false }
+            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset) else { return false }
         }
-        for field in schema.requiredFields where !seen.contains(field.number) {
-            report(LeanCloudRules.missingRequired, "\(schema.name).\(field.name) is required", at: start)
+        if !table.requiredFields(of: id).isSubset(of: seen) {
+            for field in schema.requiredFields where !seen.contains(field.number) {
+                report(LeanCloudRules.missingRequired, "\(schema.name).\(field.name) is required", at: start)
+            }
         }
         return true
     }
 
     private mutating func scanValue(
-        _ reader: inout ByteReader, _ field: FieldSchema, in schema: MessageSchema, depth: Int, tagOffset: Int
+        _ reader: inout ByteReader, _ field: ScanTable.Field, number: Int32, in message: LeanCloudSchema.MessageID,
+        depth: Int, tagOffset: Int
     ) -> Bool {
         let valueOffset = reader.offset
-        let path = "\(schema.name).\(field.name)"
-        switch field.type {
+        // Built only when a finding needs it.
+        func path() -> String {
+            let schema = LeanCloudSchema.message(message)
+            return "\(schema.name).\(schema.field(number: number)!.name)"
+        }
+        switch field.kind {
         case .int32:
-            guard let value = readVarint(&reader, what: path) else { return false }
+            guard let value = readVarint(&reader, what: path()) else { return false }
             if value > UInt64(UInt32.max), value < 0xffff_ffff_8000_0000 {
-                report(LeanCloudRules.int32OutOfRange, "\(path) = \(value) does not fit int32", at: valueOffset)
+                report(LeanCloudRules.int32OutOfRange, "\(path()) = \(value) does not fit int32", at: valueOffset)
             }
         case .int64:
-            guard readVarint(&reader, what: path) != nil else { return false }
+            guard readVarint(&reader, what: path()) != nil else { return false }
         case .bool:
-            guard let value = readVarint(&reader, what: path) else { return false }
-            if value > 1 { report(LeanCloudRules.boolNotCanonical, "\(path) = \(value), expected 0 or 1", at: valueOffset) }
-        case .enumeration(let enumID):
-            guard let value = readVarint(&reader, what: path) else { return false }
-            let enumSchema = LeanCloudSchema.enumeration(enumID)
-            if Int32(exactly: Int64(bitPattern: value)).flatMap(enumSchema.name(of:)) == nil {
-                report(LeanCloudRules.unknownEnumValue, "\(path) = \(Int64(bitPattern: value)) is not a \(enumSchema.name)", at: valueOffset)
+            guard let value = readVarint(&reader, what: path()) else { return false }
+            if value > 1 { report(LeanCloudRules.boolNotCanonical, "\(path()) = \(value), expected 0 or 1", at: valueOffset) }
+        case .enumeration:
+            guard let value = readVarint(&reader, what: path()) else { return false }
+            let enumID = LeanCloudSchema.EnumID(field.target)
+            if !(Int32(exactly: Int64(bitPattern: value)).map { ScanTable.leanCloud.isValue($0, of: enumID) } ?? false) {
+                let name = LeanCloudSchema.enumeration(enumID).name
+                report(LeanCloudRules.unknownEnumValue, "\(path()) = \(Int64(bitPattern: value)) is not a \(name)", at: valueOffset)
             }
         case .string, .bytes, .message:
-            guard let length = readLength(&reader, what: path) else { return false }
+            guard let length = readLength(&reader, what: path()) else { return false }
             guard var payload = reader.readReader(length) else {
-                report(LeanCloudRules.truncated, "\(path) announces \(length) bytes, \(reader.remaining) remain", at: valueOffset)
+                report(LeanCloudRules.truncated, "\(path()) announces \(length) bytes, \(reader.remaining) remain", at: valueOffset)
                 return false
             }
-            switch field.type {
+            switch field.kind {
             case .string:
                 if let bad = UTF8Validator.firstInvalidOffset(payload.bytes) {
-                    report(LeanCloudRules.invalidUTF8, "\(path) is not valid UTF-8", at: payload.offset + bad)
+                    report(LeanCloudRules.invalidUTF8, "\(path()) is not valid UTF-8", at: payload.offset + bad)
                 }
-            case .message(let messageID):
+            case .message:
                 guard depth < maxDepth else {
-                    report(LeanCloudRules.nestingTooDeep, "\(path) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
+                    report(LeanCloudRules.nestingTooDeep, "\(path()) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
                     return false
                 }
-                return scanMessage(&payload, messageID, depth: depth + 1)
+                return scanMessage(&payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1)
             default:
                 break
             }
+        case .absent:
+            preconditionFailure("scanMessage skips fields the schema does not have")
         }
         return true
     }
 
     /// Reads a varint, reporting damage. Non-minimal encodings are reported and accepted.
-    private mutating func readVarint(_ reader: inout ByteReader, what: String) -> UInt64? {
+    private mutating func readVarint(_ reader: inout ByteReader, what: @autoclosure () -> String) -> UInt64? {
         let offset = reader.offset
         switch reader.readVarint() {
         case .value(let value, _, let minimal):
-            if !minimal { report(LeanCloudRules.varintNonMinimal, "\(what) varint is not minimal", at: offset) }
+            if !minimal { report(LeanCloudRules.varintNonMinimal, "\(what()) varint is not minimal", at: offset) }
             return value
         case .truncated:
-            report(LeanCloudRules.truncated, "bytes end inside the \(what) varint", at: offset)
+            report(LeanCloudRules.truncated, "bytes end inside the \(what()) varint", at: offset)
         case .tooLong:
-            report(LeanCloudRules.varintTooLong, "\(what) varint longer than 10 bytes", at: offset)
+            report(LeanCloudRules.varintTooLong, "\(what()) varint longer than 10 bytes", at: offset)
         case .overflow:
-            report(LeanCloudRules.varintTooLong, "\(what) varint exceeds 64 bits", at: offset)
+            report(LeanCloudRules.varintTooLong, "\(what()) varint exceeds 64 bits", at: offset)
         }
         return nil
     }
 
-    private mutating func readLength(_ reader: inout ByteReader, what: String) -> Int? {
+    private mutating func readLength(_ reader: inout ByteReader, what: @autoclosure () -> String) -> Int? {
         let offset = reader.offset
-        guard let length = readVarint(&reader, what: "\(what) length") else { return nil }
+        guard let length = readVarint(&reader, what: "\(what()) length") else { return nil }
         guard length <= UInt64(reader.remaining) else {
-            report(LeanCloudRules.truncated, "\(what) announces \(length) bytes, \(reader.remaining) remain", at: offset)
+            report(LeanCloudRules.truncated, "\(what()) announces \(length) bytes, \(reader.remaining) remain", at: offset)
             return nil
         }
         return Int(length)
@@ -198,14 +212,42 @@ struct WireScanner {
     }
 }
 
+/// Where each field number first appeared. A dictionary here cost 5 % of a capture check in
+/// hashing; the schema's numbers (below 128) take a bit set and a short list instead, and only
+/// the rest, which are unknown fields, a dictionary.
+struct FieldOffsets {
+    private var seen = FieldSet()
+    private var schemaRange: [(number: Int32, offset: Int)] = []
+    private var beyond: [Int32: Int] = [:]
+
+    mutating func recordFirst(_ number: Int32, at offset: Int) {
+        if FieldSet.covers(number) {
+            if seen.insert(number) { schemaRange.append((number, offset)) }
+        } else if beyond[number] == nil {
+            beyond[number] = offset
+        }
+    }
+
+    subscript(number: Int32) -> Int? {
+        guard FieldSet.covers(number) else { return beyond[number] }
+        guard seen.contains(number) else { return nil }
+        return schemaRange.first { $0.number == number }?.offset
+    }
+
+    /// The numbers below 128, in wire order: every number a sub-message can have.
+    var schemaRangeNumbers: [Int32] { schemaRange.map(\.number) }
+}
+
 /// Which field numbers a message instance has used; the schema's numbers are all below 128.
-private struct FieldSet {
+struct FieldSet: Sendable {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
 
+    static func covers(_ number: Int32) -> Bool { (0..<128).contains(number) }
+
     /// Inserts `number`; false if it was already there.
     mutating func insert(_ number: Int32) -> Bool {
-        guard (0..<128).contains(number) else { return true }
+        guard Self.covers(number) else { return true }
         let bit = UInt64(1) << UInt64(number & 63)
         if number < 64 {
             defer { low |= bit }
@@ -215,8 +257,10 @@ private struct FieldSet {
         return high & bit == 0
     }
 
+    func isSubset(of other: FieldSet) -> Bool { low & ~other.low == 0 && high & ~other.high == 0 }
+
     func contains(_ number: Int32) -> Bool {
-        guard (0..<128).contains(number) else { return false }
+        guard Self.covers(number) else { return false }
         let bit = UInt64(1) << UInt64(number & 63)
         return (number < 64 ? low : high) & bit != 0
     }

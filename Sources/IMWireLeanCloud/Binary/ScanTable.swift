@@ -1,0 +1,99 @@
+/// The schema as the wire scanner walks it: for each message and field number, the field's type
+/// and label as small integers in one flat array. Reading `MessageSchema` and `FieldSchema` values
+/// per field copied their names and arrays (a retain and a release each, per field, per frame);
+/// the names are now looked up in `LeanCloudSchema` only to word a finding.
+final class ScanTable: Sendable {
+    static let leanCloud = ScanTable(messages: LeanCloudSchema.messages, enums: LeanCloudSchema.enums)
+
+    struct Field {
+        enum Kind: UInt8 { case absent, int32, int64, bool, enumeration, string, bytes, message }
+        var kind: Kind = .absent
+        var repeated = false
+        /// The enum or message id for `.enumeration` and `.message`.
+        var target: Int32 = 0
+    }
+
+    /// Message `m`'s field number `n` is at `fields[firstField[m] + n]` when `n < width[m]`.
+    private let fields: [Field]
+    private let firstField: [Int]
+    private let width: [Int]
+    private let required: [FieldSet]
+    /// Enum `e`'s values, sorted, are `enumValues[enumStart[e] ..< enumStart[e + 1]]`.
+    private let enumValues: [Int32]
+    private let enumStart: [Int]
+
+    init(messages: [MessageSchema], enums: [EnumSchema]) {
+        var fields: [Field] = []
+        var firstField: [Int] = []
+        var width: [Int] = []
+        var required: [FieldSet] = []
+        for message in messages {
+            let count = Int(message.fields.map(\.number).max() ?? 0) + 1
+            firstField.append(fields.count)
+            width.append(count)
+            var table = [Field](repeating: Field(), count: count)
+            var needed = FieldSet()
+            for field in message.fields {
+                table[Int(field.number)] = Self.compile(field)
+                if field.label == .required { _ = needed.insert(field.number) }
+            }
+            fields += table
+            required.append(needed)
+        }
+        var values: [Int32] = []
+        var starts: [Int] = []
+        for enumeration in enums {
+            starts.append(values.count)
+            values += enumeration.values.map(\.number).sorted()
+        }
+        starts.append(values.count)
+        self.fields = fields
+        self.firstField = firstField
+        self.width = width
+        self.required = required
+        enumValues = values
+        enumStart = starts
+    }
+
+    private static func compile(_ field: FieldSchema) -> Field {
+        var compiled = Field(repeated: field.label == .repeated)
+        switch field.type {
+        case .int32: compiled.kind = .int32
+        case .int64: compiled.kind = .int64
+        case .bool: compiled.kind = .bool
+        case .string: compiled.kind = .string
+        case .bytes: compiled.kind = .bytes
+        case .enumeration(let id): (compiled.kind, compiled.target) = (.enumeration, Int32(id))
+        case .message(let id): (compiled.kind, compiled.target) = (.message, Int32(id))
+        }
+        return compiled
+    }
+
+    /// The field, or a field of kind `.absent` when `message` has no field `number`.
+    func field(_ message: LeanCloudSchema.MessageID, _ number: Int32) -> Field {
+        guard number >= 0, Int(number) < width[message] else { return Field() }
+        return fields[firstField[message] + Int(number)]
+    }
+
+    func requiredFields(of message: LeanCloudSchema.MessageID) -> FieldSet { required[message] }
+
+    func isValue(_ value: Int32, of enumeration: LeanCloudSchema.EnumID) -> Bool {
+        var low = enumStart[enumeration]
+        var high = enumStart[enumeration + 1]
+        while low < high {
+            let middle = (low + high) / 2
+            if enumValues[middle] == value { return true }
+            if enumValues[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return false
+    }
+}
+
+extension ScanTable.Field.Kind {
+    var wireType: WireType {
+        switch self {
+        case .int32, .int64, .bool, .enumeration, .absent: .varint
+        case .string, .bytes, .message: .lengthDelimited
+        }
+    }
+}
