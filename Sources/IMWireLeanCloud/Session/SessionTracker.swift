@@ -170,8 +170,11 @@ public struct LeanCloudSessionTracker: Sendable {
             }
             return
         }
-        let ungated: Set<LCCommandType> = [.echo, .login, .logout]
-        guard key != CommandKey(.session, .open), !ungated.contains(command.cmd), !(command.hasService && command.service == 1),
+        let ungated = switch command.cmd {
+        case .echo, .login, .logout: true
+        default: false
+        }
+        guard key != CommandKey(.session, .open), !ungated, !(command.hasService && command.service == 1),
               !opened.contains(peer)
         else { return }
         if closedByClient.contains(peer) {
