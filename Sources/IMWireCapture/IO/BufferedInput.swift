@@ -1,3 +1,5 @@
+import IMWireCore
+
 /// Sequential reads of exact byte counts from a `FileByteSource`, holding at most one chunk
 /// plus the bytes asked for, so a capture of any size is read in bounded memory.
 public final class BufferedInput {
@@ -40,6 +42,25 @@ public final class BufferedInput {
     public func peek(_ count: Int) -> [UInt8]? {
         guard count >= 0, fill(count) == count else { return nil }
         return Array(buffer[start..<(start + count)])
+    }
+
+    /// Runs `body` with a reader over the next `count` bytes where they lie in the buffer (no copy;
+    /// the reader's offsets are file offsets) and consumes them; nil, consuming nothing, if the
+    /// file ends before them.
+    public func withNext<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
+        guard let result = withPeek(count, body) else { return nil }
+        start += count
+        offset += count
+        return result
+    }
+
+    /// Runs `body` over the next `count` bytes as `withNext` does, without consuming them.
+    public func withPeek<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
+        guard count >= 0, fill(count) == count else { return nil }
+        return buffer.withUnsafeBytes { raw in
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: offset)
+            return body(&reader)
+        }
     }
 
     /// Skips up to `count` bytes without holding them; returns how many were skipped.
