@@ -3163,26 +3163,26 @@ nonisolated extension LCSessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}ua\0\u{1}r\0\u{1}tag\0\u{1}deviceId\0\u{1}sessionPeerIds\0\u{1}onlineSessionPeerIds\0\u{1}st\0\u{1}stTtl\0\u{1}code\0\u{1}reason\0\u{1}deviceToken\0\u{1}sp\0\u{1}detail\0\u{1}lastUnreadNotifTime\0\u{1}lastPatchTime\0\u{1}configBitmap\0\u{1}systemInfo\0")
 
   fileprivate class _StorageClass {
-    var _t: Int64? = nil
-    var _n: String? = nil
-    var _s: String? = nil
-    var _ua: String? = nil
-    var _r: Bool? = nil
-    var _tag: String? = nil
-    var _deviceID: String? = nil
-    var _sessionPeerIds: [String] = []
-    var _onlineSessionPeerIds: [String] = []
-    var _st: String? = nil
-    var _stTtl: Int32? = nil
-    var _code: Int32? = nil
-    var _reason: String? = nil
-    var _deviceToken: String? = nil
-    var _sp: Bool? = nil
-    var _detail: String? = nil
-    var _lastUnreadNotifTime: Int64? = nil
-    var _lastPatchTime: Int64? = nil
-    var _configBitmap: Int64? = nil
-    var _systemInfo: LCSystemInfo? = nil
+    @exclusivity(unchecked) var _t: Int64? = nil
+    @exclusivity(unchecked) var _n: String? = nil
+    @exclusivity(unchecked) var _s: String? = nil
+    @exclusivity(unchecked) var _ua: String? = nil
+    @exclusivity(unchecked) var _r: Bool? = nil
+    @exclusivity(unchecked) var _tag: String? = nil
+    @exclusivity(unchecked) var _deviceID: String? = nil
+    @exclusivity(unchecked) var _sessionPeerIds: [String] = []
+    @exclusivity(unchecked) var _onlineSessionPeerIds: [String] = []
+    @exclusivity(unchecked) var _st: String? = nil
+    @exclusivity(unchecked) var _stTtl: Int32? = nil
+    @exclusivity(unchecked) var _code: Int32? = nil
+    @exclusivity(unchecked) var _reason: String? = nil
+    @exclusivity(unchecked) var _deviceToken: String? = nil
+    @exclusivity(unchecked) var _sp: Bool? = nil
+    @exclusivity(unchecked) var _detail: String? = nil
+    @exclusivity(unchecked) var _lastUnreadNotifTime: Int64? = nil
+    @exclusivity(unchecked) var _lastPatchTime: Int64? = nil
+    @exclusivity(unchecked) var _configBitmap: Int64? = nil
+    @exclusivity(unchecked) var _systemInfo: LCSystemInfo? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3431,26 +3431,26 @@ nonisolated extension LCDirectCommand: SwiftProtobuf.Message, SwiftProtobuf._Mes
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}msg\0\u{1}uid\0\u{1}fromPeerId\0\u{1}timestamp\0\u{1}offline\0\u{1}hasMore\0\u{1}toPeerIds\0\u{2}\u{3}r\0\u{1}cid\0\u{1}id\0\u{1}transient\0\u{1}dt\0\u{1}roomId\0\u{1}pushData\0\u{1}will\0\u{1}patchTimestamp\0\u{1}binaryMsg\0\u{1}mentionPids\0\u{1}mentionAll\0\u{1}convType\0")
 
   fileprivate class _StorageClass {
-    var _msg: String? = nil
-    var _uid: String? = nil
-    var _fromPeerID: String? = nil
-    var _timestamp: Int64? = nil
-    var _offline: Bool? = nil
-    var _hasMore_p: Bool? = nil
-    var _toPeerIds: [String] = []
-    var _r: Bool? = nil
-    var _cid: String? = nil
-    var _id: String? = nil
-    var _transient: Bool? = nil
-    var _dt: String? = nil
-    var _roomID: String? = nil
-    var _pushData: String? = nil
-    var _will: Bool? = nil
-    var _patchTimestamp: Int64? = nil
-    var _binaryMsg: Data? = nil
-    var _mentionPids: [String] = []
-    var _mentionAll: Bool? = nil
-    var _convType: Int32? = nil
+    @exclusivity(unchecked) var _msg: String? = nil
+    @exclusivity(unchecked) var _uid: String? = nil
+    @exclusivity(unchecked) var _fromPeerID: String? = nil
+    @exclusivity(unchecked) var _timestamp: Int64? = nil
+    @exclusivity(unchecked) var _offline: Bool? = nil
+    @exclusivity(unchecked) var _hasMore_p: Bool? = nil
+    @exclusivity(unchecked) var _toPeerIds: [String] = []
+    @exclusivity(unchecked) var _r: Bool? = nil
+    @exclusivity(unchecked) var _cid: String? = nil
+    @exclusivity(unchecked) var _id: String? = nil
+    @exclusivity(unchecked) var _transient: Bool? = nil
+    @exclusivity(unchecked) var _dt: String? = nil
+    @exclusivity(unchecked) var _roomID: String? = nil
+    @exclusivity(unchecked) var _pushData: String? = nil
+    @exclusivity(unchecked) var _will: Bool? = nil
+    @exclusivity(unchecked) var _patchTimestamp: Int64? = nil
+    @exclusivity(unchecked) var _binaryMsg: Data? = nil
+    @exclusivity(unchecked) var _mentionPids: [String] = []
+    @exclusivity(unchecked) var _mentionAll: Bool? = nil
+    @exclusivity(unchecked) var _convType: Int32? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3767,43 +3767,43 @@ nonisolated extension LCConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Messa
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}m\0\u{1}transient\0\u{1}unique\0\u{1}cid\0\u{1}cdate\0\u{1}initBy\0\u{1}sort\0\u{1}limit\0\u{1}skip\0\u{1}flag\0\u{1}count\0\u{1}udate\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}statusSub\0\u{1}statusPub\0\u{1}statusTTL\0\u{1}uniqueId\0\u{1}targetClientId\0\u{1}maxReadTimestamp\0\u{1}maxAckTimestamp\0\u{1}queryAllMembers\0\u{1}maxReadTuples\0\u{1}cids\0\u{1}info\0\u{1}tempConv\0\u{1}tempConvTTL\0\u{1}tempConvIds\0\u{1}allowedPids\0\u{1}failedPids\0\u{1}existing\0\u{2}\u{8}next\0\u{2}<results\0\u{1}where\0\u{2}\u{2}attr\0\u{1}attrModified\0")
 
   fileprivate class _StorageClass {
-    var _m: [String] = []
-    var _transient: Bool? = nil
-    var _unique: Bool? = nil
-    var _cid: String? = nil
-    var _cdate: String? = nil
-    var _initBy: String? = nil
-    var _sort: String? = nil
-    var _limit: Int32? = nil
-    var _skip: Int32? = nil
-    var _flag: Int32? = nil
-    var _count: Int32? = nil
-    var _udate: String? = nil
-    var _t: Int64? = nil
-    var _n: String? = nil
-    var _s: String? = nil
-    var _statusSub: Bool? = nil
-    var _statusPub: Bool? = nil
-    var _statusTtl: Int32? = nil
-    var _uniqueID: String? = nil
-    var _targetClientID: String? = nil
-    var _maxReadTimestamp: Int64? = nil
-    var _maxAckTimestamp: Int64? = nil
-    var _queryAllMembers: Bool? = nil
-    var _maxReadTuples: [LCMaxReadTuple] = []
-    var _cids: [String] = []
-    var _info: LCConvMemberInfo? = nil
-    var _tempConv: Bool? = nil
-    var _tempConvTtl: Int32? = nil
-    var _tempConvIds: [String] = []
-    var _allowedPids: [String] = []
-    var _failedPids: [LCErrorCommand] = []
-    var _existing: Bool? = nil
-    var _next: String? = nil
-    var _results: LCJsonObjectMessage? = nil
-    var _where: LCJsonObjectMessage? = nil
-    var _attr: LCJsonObjectMessage? = nil
-    var _attrModified: LCJsonObjectMessage? = nil
+    @exclusivity(unchecked) var _m: [String] = []
+    @exclusivity(unchecked) var _transient: Bool? = nil
+    @exclusivity(unchecked) var _unique: Bool? = nil
+    @exclusivity(unchecked) var _cid: String? = nil
+    @exclusivity(unchecked) var _cdate: String? = nil
+    @exclusivity(unchecked) var _initBy: String? = nil
+    @exclusivity(unchecked) var _sort: String? = nil
+    @exclusivity(unchecked) var _limit: Int32? = nil
+    @exclusivity(unchecked) var _skip: Int32? = nil
+    @exclusivity(unchecked) var _flag: Int32? = nil
+    @exclusivity(unchecked) var _count: Int32? = nil
+    @exclusivity(unchecked) var _udate: String? = nil
+    @exclusivity(unchecked) var _t: Int64? = nil
+    @exclusivity(unchecked) var _n: String? = nil
+    @exclusivity(unchecked) var _s: String? = nil
+    @exclusivity(unchecked) var _statusSub: Bool? = nil
+    @exclusivity(unchecked) var _statusPub: Bool? = nil
+    @exclusivity(unchecked) var _statusTtl: Int32? = nil
+    @exclusivity(unchecked) var _uniqueID: String? = nil
+    @exclusivity(unchecked) var _targetClientID: String? = nil
+    @exclusivity(unchecked) var _maxReadTimestamp: Int64? = nil
+    @exclusivity(unchecked) var _maxAckTimestamp: Int64? = nil
+    @exclusivity(unchecked) var _queryAllMembers: Bool? = nil
+    @exclusivity(unchecked) var _maxReadTuples: [LCMaxReadTuple] = []
+    @exclusivity(unchecked) var _cids: [String] = []
+    @exclusivity(unchecked) var _info: LCConvMemberInfo? = nil
+    @exclusivity(unchecked) var _tempConv: Bool? = nil
+    @exclusivity(unchecked) var _tempConvTtl: Int32? = nil
+    @exclusivity(unchecked) var _tempConvIds: [String] = []
+    @exclusivity(unchecked) var _allowedPids: [String] = []
+    @exclusivity(unchecked) var _failedPids: [LCErrorCommand] = []
+    @exclusivity(unchecked) var _existing: Bool? = nil
+    @exclusivity(unchecked) var _next: String? = nil
+    @exclusivity(unchecked) var _results: LCJsonObjectMessage? = nil
+    @exclusivity(unchecked) var _where: LCJsonObjectMessage? = nil
+    @exclusivity(unchecked) var _attr: LCJsonObjectMessage? = nil
+    @exclusivity(unchecked) var _attrModified: LCJsonObjectMessage? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4847,35 +4847,35 @@ nonisolated extension LCGenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cmd\0\u{1}op\0\u{1}appId\0\u{1}peerId\0\u{1}i\0\u{1}installationId\0\u{1}priority\0\u{1}service\0\u{1}serverTs\0\u{1}clientTs\0\u{1}notificationType\0\u{2}Y\u{1}loginMessage\0\u{1}dataMessage\0\u{1}sessionMessage\0\u{1}errorMessage\0\u{1}directMessage\0\u{1}ackMessage\0\u{1}unreadMessage\0\u{1}readMessage\0\u{1}rcpMessage\0\u{1}logsMessage\0\u{1}convMessage\0\u{1}roomMessage\0\u{1}presenceMessage\0\u{1}reportMessage\0\u{1}patchMessage\0\u{1}pubsubMessage\0\u{1}blacklistMessage\0\u{1}loggedinMessage\0")
 
   fileprivate class _StorageClass {
-    var _cmd: LCCommandType? = nil
-    var _op: LCOpType? = nil
-    var _appID: String? = nil
-    var _peerID: String? = nil
-    var _i: Int32? = nil
-    var _installationID: String? = nil
-    var _priority: Int32? = nil
-    var _service: Int32? = nil
-    var _serverTs: Int64? = nil
-    var _clientTs: Int64? = nil
-    var _notificationType: Int32? = nil
-    var _loginMessage: LCLoginCommand? = nil
-    var _dataMessage: LCDataCommand? = nil
-    var _sessionMessage: LCSessionCommand? = nil
-    var _errorMessage: LCErrorCommand? = nil
-    var _directMessage: LCDirectCommand? = nil
-    var _ackMessage: LCAckCommand? = nil
-    var _unreadMessage: LCUnreadCommand? = nil
-    var _readMessage: LCReadCommand? = nil
-    var _rcpMessage: LCRcpCommand? = nil
-    var _logsMessage: LCLogsCommand? = nil
-    var _convMessage: LCConvCommand? = nil
-    var _roomMessage: LCRoomCommand? = nil
-    var _presenceMessage: LCPresenceCommand? = nil
-    var _reportMessage: LCReportCommand? = nil
-    var _patchMessage: LCPatchCommand? = nil
-    var _pubsubMessage: LCPubsubCommand? = nil
-    var _blacklistMessage: LCBlacklistCommand? = nil
-    var _loggedinMessage: LCLoggedinCommand? = nil
+    @exclusivity(unchecked) var _cmd: LCCommandType? = nil
+    @exclusivity(unchecked) var _op: LCOpType? = nil
+    @exclusivity(unchecked) var _appID: String? = nil
+    @exclusivity(unchecked) var _peerID: String? = nil
+    @exclusivity(unchecked) var _i: Int32? = nil
+    @exclusivity(unchecked) var _installationID: String? = nil
+    @exclusivity(unchecked) var _priority: Int32? = nil
+    @exclusivity(unchecked) var _service: Int32? = nil
+    @exclusivity(unchecked) var _serverTs: Int64? = nil
+    @exclusivity(unchecked) var _clientTs: Int64? = nil
+    @exclusivity(unchecked) var _notificationType: Int32? = nil
+    @exclusivity(unchecked) var _loginMessage: LCLoginCommand? = nil
+    @exclusivity(unchecked) var _dataMessage: LCDataCommand? = nil
+    @exclusivity(unchecked) var _sessionMessage: LCSessionCommand? = nil
+    @exclusivity(unchecked) var _errorMessage: LCErrorCommand? = nil
+    @exclusivity(unchecked) var _directMessage: LCDirectCommand? = nil
+    @exclusivity(unchecked) var _ackMessage: LCAckCommand? = nil
+    @exclusivity(unchecked) var _unreadMessage: LCUnreadCommand? = nil
+    @exclusivity(unchecked) var _readMessage: LCReadCommand? = nil
+    @exclusivity(unchecked) var _rcpMessage: LCRcpCommand? = nil
+    @exclusivity(unchecked) var _logsMessage: LCLogsCommand? = nil
+    @exclusivity(unchecked) var _convMessage: LCConvCommand? = nil
+    @exclusivity(unchecked) var _roomMessage: LCRoomCommand? = nil
+    @exclusivity(unchecked) var _presenceMessage: LCPresenceCommand? = nil
+    @exclusivity(unchecked) var _reportMessage: LCReportCommand? = nil
+    @exclusivity(unchecked) var _patchMessage: LCPatchCommand? = nil
+    @exclusivity(unchecked) var _pubsubMessage: LCPubsubCommand? = nil
+    @exclusivity(unchecked) var _blacklistMessage: LCBlacklistCommand? = nil
+    @exclusivity(unchecked) var _loggedinMessage: LCLoggedinCommand? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
