@@ -68,6 +68,7 @@ struct TCPStream {
             return
         }
         let overlap = Int(delivered - start)
+        guard overlap > 0 else { return deliver(bytes, into: &outputs) }  // the usual case: no copy
         compare(start, bytes[..<overlap], into: &outputs)
         deliver(Array(bytes[overlap...]), into: &outputs)
     }
