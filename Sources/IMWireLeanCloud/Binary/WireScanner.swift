@@ -235,7 +235,7 @@ struct FieldOffsets {
     }
 
     /// The numbers below 128, in wire order: every number a sub-message can have.
-    var schemaRangeNumbers: [Int32] { schemaRange.map(\.number) }
+    var schemaRangeNumbers: some Sequence<Int32> { schemaRange.lazy.map(\.number) }
 }
 
 /// Which field numbers a message instance has used; the schema's numbers are all below 128.

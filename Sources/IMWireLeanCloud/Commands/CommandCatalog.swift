@@ -68,7 +68,9 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
     /// the wire is a field set), without copying 18 sub-messages out of the generated storage to
     /// ask (7 % of a capture check).
     static func present(fieldNumbers: some Sequence<Int32>) -> [SubMessage] {
-        fieldNumbers.compactMap(SubMessage.init(rawValue:)).sorted { $0.rawValue < $1.rawValue }
+        var present = fieldNumbers.compactMap(SubMessage.init(rawValue:))
+        if present.count > 1 { present.sort { $0.rawValue < $1.rawValue } }  // one is the rule; sorted() copied it
+        return present
     }
 
     /// The sub-messages set on `command`, in field order.
