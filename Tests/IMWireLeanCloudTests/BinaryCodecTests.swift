@@ -149,7 +149,18 @@ import Testing
     static func presentFromTheWire(_ bytes: [UInt8]) -> [SubMessage] {
         var scanner = WireScanner(limits: .default)
         _ = bytes.withUnsafeBytes { scanner.scan($0, as: LeanCloudSchema.genericCommand) }
-        return SubMessage.present(fieldNumbers: scanner.topLevelOffsets.keys)
+        return SubMessage.present(fieldNumbers: scanner.topLevelOffsets.schemaRangeNumbers)
+    }
+
+    @Test func topLevelOffsetsKeepEachFieldsFirstTag() {
+        // cmd=direct, field 200 (unknown, varint), op=open, cmd again, field 200 again, i=5.
+        let bytes: [UInt8] = [0x08, 0x02, 0xc0, 0x0c, 0x01, 0x10, 0x01, 0x08, 0x02, 0xc0, 0x0c, 0x02, 0x28, 0x05]
+        var scanner = WireScanner(limits: .default)
+        #expect(bytes.withUnsafeBytes { scanner.scan($0, as: LeanCloudSchema.genericCommand) })
+        let offsets = scanner.topLevelOffsets
+        #expect([offsets[1], offsets[200], offsets[2], offsets[5]] == [0, 2, 5, 12])
+        #expect(offsets[3] == nil && offsets[201] == nil && offsets[-1] == nil)
+        #expect(Array(offsets.schemaRangeNumbers) == [1, 2, 5])
     }
 }
 
