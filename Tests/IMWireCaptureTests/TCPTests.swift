@@ -47,6 +47,39 @@ private struct Flow {
         #expect(described.filter { $0.hasPrefix("problem") } == ["problem CAPTURE.TCP-OVERLAP-CONFLICT"])
     }
 
+    @Test func retransmissionsAreComparedWithTheWholeWindowOfALongStream() {
+        var stream = TCPStream(maxBuffered: 1 << 20)
+        stream.syn(sequence: 0)
+        let sent = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        for start in stride(from: 0, to: sent.count, by: 1_000) {
+            #expect(stream.segment(sequence: 1 + UInt32(start), payload: sent[start..<(start + 1_000)]) == [.data(Array(sent[start..<(start + 1_000)]))])
+        }
+        func resend(_ offset: Int, _ count: Int, changing changed: Int? = nil) -> [TCPStream.Output] {
+            var bytes = Array(sent[offset..<(offset + count)])
+            if let changed { bytes[changed] ^= 0xff }
+            return stream.segment(sequence: 1 + UInt32(offset), payload: bytes[...])
+        }
+        // The last 65,536 bytes are kept, wherever the ring wraps.
+        let kept = sent.count - TCPStream.recentWindow
+        for offset in stride(from: kept, to: sent.count - 500, by: 6_007) {
+            #expect(resend(offset, 500) == [], "offset \(offset)")
+            #expect(resend(offset, 500, changing: 499) == [.conflict(offset: Int64(offset), length: 500)], "offset \(offset)")
+        }
+        // Older bytes cannot be compared; a copy straddling the window is compared where it can be.
+        #expect(resend(1_000, 500, changing: 0) == [])
+        #expect(resend(kept - 100, 500, changing: 0) == [])
+        #expect(resend(kept - 100, 500, changing: 100) == [.conflict(offset: Int64(kept), length: 400)])
+
+        // One segment longer than the window replaces it whole.
+        let long = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        #expect(stream.segment(sequence: 1 + UInt32(sent.count), payload: long[...]) == [.data(long)])
+        let end = sent.count + long.count
+        var copy = Array(long[(long.count - 300)...])
+        #expect(stream.segment(sequence: 1 + UInt32(end - 300), payload: copy[...]) == [])
+        copy[0] ^= 1
+        #expect(stream.segment(sequence: 1 + UInt32(end - 300), payload: copy[...]) == [.conflict(offset: Int64(end - 300), length: 300)])
+    }
+
     @Test func missingBytesBecomeAGapAndDecodingResumes() throws {
         var limits = Limits.default
         limits.maxMessageSize = 4  // the reordering buffer gives up quickly

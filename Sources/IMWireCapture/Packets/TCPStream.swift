@@ -23,7 +23,7 @@ struct TCPStream {
     private var buffered: [(offset: Int64, bytes: [UInt8])] = []
     private var bufferedBytes = 0
     /// The last delivered bytes, to compare retransmissions with.
-    private var recent: [UInt8] = []
+    private var recent = RecentBytes(window: TCPStream.recentWindow)
 
     init(maxBuffered: Int) {
         self.maxBuffered = maxBuffered
@@ -79,16 +79,14 @@ struct TCPStream {
         let from = max(start, recentStart)
         let to = start + Int64(bytes.count)
         guard from < to else { return }
-        let old = recent[Int(from - recentStart)..<Int(to - recentStart)]
         let new = bytes[(bytes.startIndex + Int(from - start))...]
-        if !old.elementsEqual(new) { outputs.append(.conflict(offset: from, length: Int(to - from))) }
+        if !recent.matches(new, at: Int(from - recentStart)) { outputs.append(.conflict(offset: from, length: Int(to - from))) }
     }
 
     private mutating func deliver(_ bytes: [UInt8], into outputs: inout [Output]) {
         guard !bytes.isEmpty else { return }
         delivered += Int64(bytes.count)
-        recent.append(contentsOf: bytes)
-        if recent.count > Self.recentWindow { recent.removeFirst(recent.count - Self.recentWindow) }
+        recent.append(bytes)
         outputs.append(.data(bytes))
     }
 
@@ -127,5 +125,54 @@ struct TCPStream {
         var outputs: [Output] = [.gap(count)]
         drain(into: &outputs)
         return outputs
+    }
+}
+
+/// The last `window` bytes of a stream, in a ring: appending overwrites the oldest bytes in place.
+/// (An array trimmed with `removeFirst` moved the whole window, 64 KiB, for every segment once a
+/// connection had carried that much: most of the work on a long-lived connection.)
+struct RecentBytes {
+    let window: Int
+    private var ring: [UInt8] = []
+    /// Index in `ring` of the oldest byte; 0 until the ring is full.
+    private var oldest = 0
+
+    init(window: Int) {
+        self.window = window
+    }
+
+    var count: Int { ring.count }
+
+    mutating func append(_ bytes: [UInt8]) {
+        guard bytes.count < window else {
+            ring = Array(bytes.suffix(window))
+            oldest = 0
+            return
+        }
+        let direct = min(window - ring.count, bytes.count)
+        ring.append(contentsOf: bytes[..<direct])
+        var rest = bytes[direct...]
+        while !rest.isEmpty {
+            let step = min(rest.count, window - oldest)
+            ring.replaceSubrange(oldest..<(oldest + step), with: rest.prefix(step))
+            rest = rest.dropFirst(step)
+            oldest = (oldest + step) % window
+        }
+    }
+
+    /// Whether `bytes` equal the kept bytes from `position` on (0 is the oldest kept byte).
+    func matches(_ bytes: ArraySlice<UInt8>, at position: Int) -> Bool {
+        var index = (oldest + position) % max(ring.count, 1)
+        for byte in bytes {
+            if ring[index] != byte { return false }
+            index += 1
+            if index == ring.count { index = 0 }
+        }
+        return true
+    }
+
+    mutating func removeAll() {
+        ring = []
+        oldest = 0
     }
 }
