@@ -31,14 +31,15 @@ struct FlowTable {
     private struct Flow {
         let id: String
         let client: Endpoint
+        /// How many connections began before this one: the order they end in at the capture's end.
+        let ordinal: Int
         var streams: [TCPStream]
         var finished = [false, false]
     }
 
     private let limits: Limits
     private var flows: [Key: Flow] = [:]
-    /// Creation order, so connections end in a stable order.
-    private var order: [Key] = []
+    private var opened = 0
     private var pairs = SeenPairs()
 
     init(limits: Limits) {
@@ -60,37 +61,42 @@ struct FlowTable {
             let base = "\(client)-\(server)"
             let count = pairs.connections(client: client, server: server)
             let id = count == 1 ? base : "\(base)#\(count)"
-            flows[key] = Flow(id: id, client: client, streams: [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)])
-            order.append(key)
+            let streams = [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)]
+            flows[key] = Flow(id: id, client: client, ordinal: opened, streams: streams)
+            opened += 1
             items.append(.event(CaptureEvent(connection: id, time: packet.time, packet: packet.number,
                                              kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
-        // Taken out while it changes, so its streams are not copied on write (the table would
-        // still hold a reference to them).
-        guard var flow = flows.removeValue(forKey: key) else { return items }
-        let direction: Direction = source == flow.client ? .send : .receive
-        let index = direction == .send ? 0 : 1
-        var sequence = tcp.sequence
-        if tcp.syn {
-            flow.streams[index].syn(sequence: tcp.sequence)
-            sequence = sequence &+ 1
+        // Changed in place through the table's accessor, so its streams are not copied on write
+        // and the key is hashed once.
+        let ended = Self.update(&flows[key]) { flow in
+            let direction: Direction = source == flow.client ? .send : .receive
+            let index = direction == .send ? 0 : 1
+            var sequence = tcp.sequence
+            if tcp.syn {
+                flow.streams[index].syn(sequence: tcp.sequence)
+                sequence = sequence &+ 1
+            }
+            var outputs = flow.streams[index].segment(sequence: sequence, payload: payload)
+            if ip.missing > 0 {
+                outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
+            }
+            items += Self.events(outputs, flow: flow, direction: direction, packet: packet)
+            if tcp.fin { flow.finished[index] = true }
+            guard tcp.rst || flow.finished.allSatisfy({ $0 }) else { return false }
+            items += Self.close(&flow, packet: packet)
+            return true
         }
-        var outputs = flow.streams[index].segment(sequence: sequence, payload: payload)
-        if ip.missing > 0 {
-            outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
-        }
-        items += events(outputs, flow: flow, direction: direction, packet: packet)
-        if tcp.fin { flow.finished[index] = true }
-        if tcp.rst || flow.finished.allSatisfy({ $0 }) {
-            items += close(&flow, packet: packet)
-            order.removeAll { $0 == key }
-        } else {
-            flows[key] = flow
-        }
+        if ended == true { flows[key] = nil }
         return items
     }
 
-    private func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket) -> [CaptureItem] {
+    private static func update<R>(_ flow: inout Flow?, _ body: (inout Flow) -> R) -> R? {
+        guard flow != nil else { return nil }
+        return body(&flow!)
+    }
+
+    private static func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket) -> [CaptureItem] {
         outputs.map { output in
             switch output {
             case .data(let bytes):
@@ -107,7 +113,7 @@ struct FlowTable {
         }
     }
 
-    private func close(_ flow: inout Flow, packet: CapturedPacket?) -> [CaptureItem] {
+    private static func close(_ flow: inout Flow, packet: CapturedPacket?) -> [CaptureItem] {
         var items: [CaptureItem] = []
         for (index, direction) in [(0, Direction.send), (1, Direction.receive)] {
             let outputs = flow.streams[index].finish()
@@ -132,12 +138,10 @@ struct FlowTable {
     /// The capture ended: every open connection ends too, in the order they began.
     mutating func finish() -> [CaptureItem] {
         var items: [CaptureItem] = []
-        for key in order {
-            guard var flow = flows[key] else { continue }
-            items += close(&flow, packet: nil)
+        for var flow in flows.values.sorted(by: { $0.ordinal < $1.ordinal }) {
+            items += Self.close(&flow, packet: nil)
         }
         flows.removeAll()
-        order.removeAll()
         return items
     }
 }
