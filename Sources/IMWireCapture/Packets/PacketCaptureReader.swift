@@ -7,6 +7,7 @@ public final class PacketCaptureReader {
     private let packets: any PacketReader
     private let limits: Limits
     private var flows: FlowTable
+    /// Items decoded and not yet returned, the next one last.
     private var queue: [CaptureItem] = []
     private var finished = false
     private var reportedLinkTypes: Set<UInt32> = []
@@ -37,6 +38,7 @@ public final class PacketCaptureReader {
     public var bytesRead: Int { packets.bytesRead }
 
     public func next() -> CaptureItem? {
+        if let item = queue.popLast() { return item }
         while queue.isEmpty, !finished {
             guard let item = packets.next() else {
                 finished = true
@@ -48,7 +50,10 @@ public final class PacketCaptureReader {
             case .packet(let packet): queue += decode(packet)
             }
         }
-        return queue.isEmpty ? nil : queue.removeFirst()
+        // Kept back to front and handed out with popLast: removeFirst moved every item left, so a
+        // capture ending with thousands of connections open took quadratic time to close them.
+        queue.reverse()
+        return queue.popLast()
     }
 
     private func problem(_ rule: Rule, _ message: String, _ packet: CapturedPacket) -> CaptureItem {
