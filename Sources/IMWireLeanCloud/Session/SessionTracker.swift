@@ -87,6 +87,10 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        // Runs for every frame: look before sorting or copying anything (nearly always, nothing is due).
+        let requestDue = pending.values.contains { Self.gap($0.time, time) > options.requestTimeout }
+        let ackDue = unacked.contains { Self.gap($0.time, time) > options.ackTimeout }
+        guard requestDue || ackDue else { return }
         for (i, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex })
         where Self.gap(request.time, time) > options.requestTimeout {
             pending[i] = nil
