@@ -130,6 +130,18 @@ private struct Session {
         #expect(session.finish() == ["LC.MISSING-ACK#3"])
     }
 
+    @Test func unacknowledgedPushesAreTrackedUpToALimit() {
+        var session = Session(options: LeanCloudSessionOptions(ackTimeout: 5_000_000))
+        session.open()
+        for n in 0..<(LeanCloudSessionTracker.maxTracked + 3) {
+            session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
+        }
+        session.send(#"{"cmd":"echo","i":2}"#, after: 10)
+        let missing = session.finish().filter { $0.hasPrefix("LC.MISSING-ACK#") }
+        #expect(missing.count == LeanCloudSessionTracker.maxTracked)
+        #expect(missing.first == "LC.MISSING-ACK#3" && missing.last == "LC.MISSING-ACK#\(LeanCloudSessionTracker.maxTracked + 2)")
+    }
+
     @Test func sizeGoawayAndDirection() {
         var session = Session()
         session.open()

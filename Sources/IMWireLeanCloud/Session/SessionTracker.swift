@@ -85,6 +85,10 @@ public struct LeanCloudSessionTracker: Sendable {
         closedByClient.remove(peer)
     }
 
+    /// At most this many requests awaiting a reply, and as many pushes awaiting an ack, are
+    /// tracked: a peer that never answers must not grow memory without bound (the rest go untracked).
+    static let maxTracked = 10_000
+
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         // Runs for every frame: look before sorting or copying anything (nearly always, nothing is due).
@@ -200,7 +204,7 @@ public struct LeanCloudSessionTracker: Sendable {
             report(LeanCloudRules.duplicateI, "i=\(command.i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
             return
         }
-        guard pending.count < 10_000 else { return }
+        guard pending.count < Self.maxTracked else { return }
         pending[command.i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
     }
 
@@ -258,6 +262,7 @@ public struct LeanCloudSessionTracker: Sendable {
         guard message.hasID, !(message.hasTransient && message.transient), !(message.hasConvType && message.convType == 2),
               !(message.hasFromPeerID && opened.contains(message.fromPeerID))
         else { return }
+        guard unacked.count < Self.maxTracked else { return }
         unacked.append(Unacked(messageID: message.id, conversationID: message.cid, timestamp: message.timestamp,
                                time: now.time, frameIndex: now.frame, command: command))
     }
