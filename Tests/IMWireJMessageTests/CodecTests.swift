@@ -46,6 +46,20 @@ import Testing
         #expect(!all.contains("JM.ACK-MISSING") && !all.contains("JM.RETRY-EARLY"))
     }
 
+    @Test func pushedMessagesAreTrackedUpToALimit() {
+        var tracker = JMessageSessionTracker()
+        let limit = JMessageSessionTracker.maxTracked
+        var payload = JSONObject()
+        payload.append("messages", .array((0..<(limit + 3)).map { id in
+            var message = JSONObject()
+            message.append("msg_id", .number(JSONNumber(id)))
+            return .object(message)
+        }))
+        _ = tracker.observe(JMessageEvent(name: "msg_sync", payload: payload, kind: .push), time: 0, frameIndex: 1)
+        let unacknowledged = tracker.finish(at: 60_000_000).filter { $0.ruleID == "JM.MSG-NOT-ACKNOWLEDGED" }
+        #expect(unacknowledged.count == limit)
+    }
+
     @Test func aSmallerResendLimitMovesTheBoundary() {
         var tracker = JMessageSessionTracker(options: JMessageSessionOptions(resendLimit: 0))
         var payload = JSONObject()

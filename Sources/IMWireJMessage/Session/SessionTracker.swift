@@ -57,6 +57,9 @@ public struct JMessageSessionTracker: Sendable {
 
     public let options: JMessageSessionOptions
     public private(set) var phase: Phase = .start
+    /// At most this many requests, pushed messages and events awaiting an answer are tracked, so
+    /// a peer that never answers cannot grow memory without bound (the rest go untracked).
+    public static let maxTracked = 10_000
     private var pending: [Int64: Pending] = [:]
     /// msg_sync messages by msg_id, syncs by event name, events by event_id.
     private var messages: [String: Awaited] = [:]
@@ -175,7 +178,7 @@ public struct JMessageSessionTracker: Sendable {
             pending[rid] = earlier
             return
         }
-        guard pending.count < 10_000 else { return }
+        guard pending.count < Self.maxTracked else { return }
         pending[rid] = Pending(event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
     }
 
@@ -230,12 +233,12 @@ public struct JMessageSessionTracker: Sendable {
         switch event.name {
         case "msg_sync":
             for message in payload["messages"]?.arrayValue ?? [] {
-                guard let id = message["msg_id"].map(key) else { continue }
+                guard let id = message["msg_id"].map(key), messages.count < Self.maxTracked || messages[id] != nil else { continue }
                 messages[id] = Awaited(what: "msg_sync msg_id=\(id)", key: nil, time: time, frame: frameIndex)
             }
         case "event_notification":
             let type = payload["event_type"]?.int64Value
-            if type == 1, let id = payload["event_id"].map(key) {
+            if type == 1, let id = payload["event_id"].map(key), events.count < Self.maxTracked || events[id] != nil {
                 events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
             }
             if let type, type == 1 || type == 2 { phase = .loggedOut(eventType: type) }

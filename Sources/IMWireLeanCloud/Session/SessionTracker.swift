@@ -87,7 +87,7 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// At most this many requests awaiting a reply, and as many pushes awaiting an ack, are
     /// tracked: a peer that never answers must not grow memory without bound (the rest go untracked).
-    static let maxTracked = 10_000
+    public static let maxTracked = 10_000
 
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {

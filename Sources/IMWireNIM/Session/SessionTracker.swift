@@ -50,6 +50,9 @@ public struct NIMSessionTracker: Sendable {
     public private(set) var endedAccounts: [String: String]
     /// The login steps seen, in order (iOS `NIMLoginStep` numbers).
     public private(set) var steps: [Int64] = []
+    /// At most this many requests awaiting a response are tracked, so a peer that never answers
+    /// cannot grow memory without bound.
+    public static let maxTracked = 10_000
     private var pending: [String: Pending] = [:]
     private var lastSer: Int64?
     private var heartbeatDueFrom: Int64?
@@ -165,7 +168,7 @@ public struct NIMSessionTracker: Sendable {
             findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
             return
         }
-        guard pending.count < 10_000 else { return }
+        guard pending.count < Self.maxTracked else { return }
         pending[key] = Pending(sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
                                timeout: request.isHeartbeat ? options.heartbeatTimeout : options.requestTimeout)
     }

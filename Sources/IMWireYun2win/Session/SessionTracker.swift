@@ -53,6 +53,9 @@ public struct Yun2winSessionTracker: Sendable {
     /// The frame of the last packet observed, for findings made when the connection ends.
     private var lastFrame = 0
     private var reportedFirstPacket = false
+    /// At most this many commands awaiting their ack, and as many sessions awaiting an update,
+    /// are tracked, so a peer that never answers cannot grow memory without bound.
+    public static let maxTracked = 10_000
     private var pending: [String: Pending] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
@@ -166,7 +169,7 @@ public struct Yun2winSessionTracker: Sendable {
             report(Yun2winRules.duplicateMessageID, "y2wMessageId \(id) is still waiting for its ack (frame \(earlier.frameIndex))")
             return
         }
-        guard pending.count < 10_000 else { return }
+        guard pending.count < Self.maxTracked else { return }
         pending[id] = Pending(cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
     }
 
@@ -197,7 +200,8 @@ public struct Yun2winSessionTracker: Sendable {
                 report(Yun2winRules.ackWithoutRequest, "ack \(ack.returnCode) for y2wMessageId \(ack.y2wMessageID), which no pending command used")
                 return
             }
-            if [26, 27, 28].contains(ack.returnCode), let sessionID = request.sessionID {
+            if [26, 27, 28].contains(ack.returnCode), let sessionID = request.sessionID,
+               needsUpdate.count < Self.maxTracked || needsUpdate[sessionID] != nil {
                 needsUpdate[sessionID] = (ack.returnCode, frameIndex)
             }
         default:
