@@ -19,14 +19,18 @@ struct ReconnectFacts: Sendable, Equatable {
     /// How the session ended, when a message said so (kick, refused login, logout, goaway).
     var end: ConnectionEnd?
     var endTime: Int64?
-    /// The policy the connection itself names (yun2win: the client id's platform digit).
+    /// The policy the connection itself names (yun2win: the client id's platform digit), one of
+    /// `ReconnectPolicies.all`.
     var policy: ReconnectPolicy? {
-        get { namedPolicy.first }
-        set { namedPolicy = newValue.map { [$0] } ?? [] }
+        get { policyName.flatMap(ReconnectPolicies.named) }
+        set {
+            precondition(newValue.map { ReconnectPolicies.named($0.name) != nil } ?? true, "not a policy of ReconnectPolicies.all")
+            policyName = newValue?.name
+        }
     }
-    /// An array as a box: a policy is hundreds of bytes, facts are kept (in `JudgeInput`) for
-    /// every judged connection until the end of the capture, and few connections name a policy.
-    private var namedPolicy: [ReconnectPolicy] = []
+    /// Kept by name: a policy is hundreds of bytes (boxed in an array, 448 per yun2win connection
+    /// while it was open), and the spool writes the name anyway.
+    private var policyName: String?
 
     init(keepAliveInMessages: Bool = true) {
         self.keepAliveInMessages = keepAliveInMessages
