@@ -130,7 +130,7 @@ struct TCPStream {
 
 /// The last `window` bytes of a stream, in a ring: appending overwrites the oldest bytes in place.
 /// (An array trimmed with `removeFirst` moved the whole window, 64 KiB, for every segment once a
-/// connection had carried that much: most of the work on a long-lived connection.)
+/// connection had carried that much.)
 struct RecentBytes {
     let window: Int
     private var ring: [UInt8] = []
