@@ -60,8 +60,7 @@ public final class PcapngReader: PacketReader {
 
     private func readBlock() {
         let blockOffset = input.offset
-        // The block header is read in place: a copy of every block, then of its body, was a
-        // third of the time spent reading a pcapng.
+        // Blocks are read in place, not copied out of the buffer (and their bodies copied again).
         guard let (head, type, length) = input.withPeek(8, { reader in
             let head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
             return (head, reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
