@@ -212,9 +212,9 @@ struct WireScanner {
     }
 }
 
-/// Where each field number first appeared. A dictionary here cost 5 % of a capture check in
-/// hashing; the schema's numbers (below 128) take a bit set and a short list instead, and only
-/// the rest, which are unknown fields, a dictionary.
+/// Where each field number first appeared. A dictionary hashed every top-level field of every
+/// frame; the schema's numbers (below 128) take a bit set and a short list instead, and only the
+/// rest, which are unknown fields, a dictionary.
 struct FieldOffsets {
     private var seen = FieldSet()
     private var schemaRange: [(number: Int32, offset: Int)] = []
