@@ -6,15 +6,16 @@ final class ScanTable: Sendable {
     static let leanCloud = ScanTable(messages: LeanCloudSchema.messages, enums: LeanCloudSchema.enums)
 
     struct Field {
-        enum Kind: UInt8 { case absent, int32, int64, bool, enumeration, string, bytes, message }
-        var kind: Kind = .absent
-        var repeated = false
+        enum Kind: UInt8 { case int32, int64, bool, enumeration, string, bytes, message }
+        var kind: Kind
+        var repeated: Bool
         /// The enum or message id for `.enumeration` and `.message`.
         var target: Int32 = 0
     }
 
-    /// Message `m`'s field number `n` is at `fields[firstField[m] + n]` when `n < width[m]`.
-    private let fields: [Field]
+    /// Message `m`'s field number `n` is at `fields[firstField[m] + n]` when `n < width[m]`;
+    /// nil where the message has no such field.
+    private let fields: [Field?]
     private let firstField: [Int]
     private let width: [Int]
     private let required: [FieldSet]
@@ -23,7 +24,7 @@ final class ScanTable: Sendable {
     private let enumStart: [Int]
 
     init(messages: [MessageSchema], enums: [EnumSchema]) {
-        var fields: [Field] = []
+        var fields: [Field?] = []
         var firstField: [Int] = []
         var width: [Int] = []
         var required: [FieldSet] = []
@@ -31,7 +32,7 @@ final class ScanTable: Sendable {
             let count = Int(message.fields.map(\.number).max() ?? 0) + 1
             firstField.append(fields.count)
             width.append(count)
-            var table = [Field](repeating: Field(), count: count)
+            var table = [Field?](repeating: nil, count: count)
             var needed = FieldSet()
             for field in message.fields {
                 table[Int(field.number)] = Self.compile(field)
@@ -56,22 +57,21 @@ final class ScanTable: Sendable {
     }
 
     private static func compile(_ field: FieldSchema) -> Field {
-        var compiled = Field(repeated: field.label == .repeated)
-        switch field.type {
-        case .int32: compiled.kind = .int32
-        case .int64: compiled.kind = .int64
-        case .bool: compiled.kind = .bool
-        case .string: compiled.kind = .string
-        case .bytes: compiled.kind = .bytes
-        case .enumeration(let id): (compiled.kind, compiled.target) = (.enumeration, Int32(id))
-        case .message(let id): (compiled.kind, compiled.target) = (.message, Int32(id))
+        let repeated = field.label == .repeated
+        return switch field.type {
+        case .int32: Field(kind: .int32, repeated: repeated)
+        case .int64: Field(kind: .int64, repeated: repeated)
+        case .bool: Field(kind: .bool, repeated: repeated)
+        case .string: Field(kind: .string, repeated: repeated)
+        case .bytes: Field(kind: .bytes, repeated: repeated)
+        case .enumeration(let id): Field(kind: .enumeration, repeated: repeated, target: Int32(id))
+        case .message(let id): Field(kind: .message, repeated: repeated, target: Int32(id))
         }
-        return compiled
     }
 
-    /// The field, or a field of kind `.absent` when `message` has no field `number`.
-    func field(_ message: LeanCloudSchema.MessageID, _ number: Int32) -> Field {
-        guard number >= 0, Int(number) < width[message] else { return Field() }
+    /// The field; nil when `message` has no field `number`.
+    func field(_ message: LeanCloudSchema.MessageID, _ number: Int32) -> Field? {
+        guard number >= 0, Int(number) < width[message] else { return nil }
         return fields[firstField[message] + Int(number)]
     }
 
@@ -92,7 +92,7 @@ final class ScanTable: Sendable {
 extension ScanTable.Field.Kind {
     var wireType: WireType {
         switch self {
-        case .int32, .int64, .bool, .enumeration, .absent: .varint
+        case .int32, .int64, .bool, .enumeration: .varint
         case .string, .bytes, .message: .lengthDelimited
         }
     }

@@ -46,8 +46,7 @@ struct WireScanner {
             }
             let fieldNumber = Int32(number)
             if depth == 1 { topLevelOffsets.recordFirst(fieldNumber, at: tagOffset) }
-            let field = table.field(id, fieldNumber)
-            guard field.kind != .absent else {
+            guard let field = table.field(id, fieldNumber) else {
                 report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
                 guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth) else { return false }
                 continue
@@ -124,8 +123,6 @@ struct WireScanner {
             default:
                 break
             }
-        case .absent:
-            preconditionFailure("scanMessage skips fields the schema does not have")
         }
         return true
     }
