@@ -20,6 +20,8 @@ public final class Checker {
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
+    /// With fewer than about 16 per lane, reading and checking wait on each other and two lanes
+    /// on two cores checked the 128 MiB benchmark prefix in 3.4 s of wall time instead of 2.7 s.
     private let inFlight: DispatchSemaphore
 
     public init(options: CheckOptions = CheckOptions(), jobs: Int = 1) {
@@ -28,7 +30,7 @@ public final class Checker {
         lanes = (0..<max(1, jobs)).map { lane in
             Lane(ConnectionChecker(options: options, lane: lane, lanes: max(1, jobs)), threaded: jobs > 1)
         }
-        inFlight = DispatchSemaphore(value: 4 * max(1, jobs))
+        inFlight = DispatchSemaphore(value: Lane.batchesInFlight(jobs: max(1, jobs)))
     }
 
     /// Called with every application message as the checker reads it (`imwire convert`); with
@@ -89,7 +91,14 @@ private final class Lane: @unchecked Sendable {
     private let queue: DispatchQueue?
     /// Items with the number their connection has in this lane.
     private var pending: [(item: CaptureItem, number: Int)] = []
-    private static let batchSize = 256
+    /// Stream bytes in `pending`: a batch is sent at `batchItems` items or `batchBytes` bytes,
+    /// so the bytes in flight stay under `batchesInFlight` × (`batchBytes` + one packet) however
+    /// large the packets are.
+    private var pendingBytes = 0
+    private static let batchItems = 1024
+    private static let batchBytes = 256 * 1024
+
+    static func batchesInFlight(jobs: Int) -> Int { max(32, 4 * jobs) }
 
     init(_ checker: ConnectionChecker, threaded: Bool) {
         self.checker = checker
@@ -99,7 +108,8 @@ private final class Lane: @unchecked Sendable {
     func submit(_ item: CaptureItem, number: Int, inFlight: DispatchSemaphore) {
         guard queue != nil else { return run(item, number: number) }
         pending.append((item, number))
-        if pending.count >= Self.batchSize { flush(inFlight: inFlight) }
+        if case .event(let event) = item, case .stream(_, let bytes) = event.kind { pendingBytes += bytes.count }
+        if pending.count >= Self.batchItems || pendingBytes >= Self.batchBytes { flush(inFlight: inFlight) }
     }
 
     func finish(group: DispatchGroup, inFlight: DispatchSemaphore) {
@@ -112,6 +122,7 @@ private final class Lane: @unchecked Sendable {
         guard let queue, !pending.isEmpty else { return }
         let batch = pending
         pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
         inFlight.wait()
         queue.async {
             for (item, number) in batch { self.run(item, number: number) }
