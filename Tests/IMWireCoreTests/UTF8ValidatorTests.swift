@@ -42,6 +42,36 @@ import Testing
         #expect(partial.feed([0x41]) == 0)  // the continuation never came
     }
 
+    /// The ASCII fast path reads eight bytes at a time: a bad byte anywhere in or after such a
+    /// run, and a sequence that starts just before or after one, is still found at its offset.
+    @Test func findsTheOffsetAcrossEightByteRuns() {
+        for length in 1...40 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = 0x80
+                #expect(UTF8Validator.firstInvalidOffset(bytes) == position, "length \(length), position \(position)")
+                if position + 1 < length {
+                    bytes[position] = 0xc3
+                    bytes[position + 1] = 0xa9  // é
+                    #expect(UTF8Validator.firstInvalidOffset(bytes) == nil, "length \(length), é at \(position)")
+                }
+            }
+        }
+    }
+
+    @Test func agreesWithTheStandardLibraryOnMostlyASCIIText() {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in
+                Int.random(in: 0..<16, using: &generator) == 0 ? UInt8.random(in: 0x80...0xff, using: &generator) : UInt8.random(in: 0x20...0x7e, using: &generator)
+            }
+            let ours = UTF8Validator.firstInvalidOffset(bytes) == nil
+            let stdlib = String(validating: bytes, as: UTF8.self) != nil
+            #expect(ours == stdlib, "\(bytes)")
+        }
+    }
+
     @Test func agreesWithTheStandardLibrary() {
         var generator = SplitMix64(seed: 99)
         for _ in 0..<3000 {
