@@ -52,6 +52,20 @@ import Testing
         #expect(throws: JSONError(offset: 3, reason: "invalid UTF-8 in a string")) { try JSONParser.parse(bytes) }
     }
 
+    @Test func findsTheBadByteOfALongStringAtItsOffset() {
+        for length in 1...30 {
+            for position in 0..<length {
+                var bytes = [UInt8(ascii: "\"")] + [UInt8](repeating: UInt8(ascii: "a"), count: length) + [UInt8(ascii: "\"")]
+                bytes[1 + position] = 0x01
+                #expect(throws: JSONError(offset: 1 + position, reason: "raw control character in a string")) { try JSONParser.parse(bytes) }
+                bytes[1 + position] = 0xff
+                #expect(throws: JSONError(offset: 1 + position, reason: "invalid UTF-8 in a string")) { try JSONParser.parse(bytes) }
+                bytes[1 + position] = UInt8(ascii: "\"")
+                #expect(throws: JSONError(offset: 2 + position, reason: "unexpected data after the JSON value")) { try JSONParser.parse(bytes) }
+            }
+        }
+    }
+
     @Test func capsNesting() throws {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(throws: JSONError.self) { try JSONParser.parse(deep, maxDepth: 64) }
@@ -85,8 +99,10 @@ import Testing
     @Test func randomStringsRoundTrip() throws {
         var generator = SplitMix64(seed: 3)
         let alphabet: [Character] = ["a", "\"", "\\", "\n", "\u{0}", "\u{1f}", "é", "中", "😀", "/", " "]
-        for _ in 0..<500 {
-            let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        // Up to 40 characters, so the parser's eight-bytes-at-a-time scan meets every special
+        // character at every position within and after a word.
+        for _ in 0..<1500 {
+            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             #expect(try JSONParser.parse(JSONWriter.string(.string(text))) == .string(text))
         }
     }
