@@ -137,21 +137,22 @@ public final class PcapngReader: PacketReader {
             return
         }
         var interface = Interface(linkType: UInt32(linkType), snapLength: Int(snap))
-        for option in options(&reader) {
-            switch option.code {
-            case 9 where option.value.count == 1:
-                let resolution = option.value[0]
+        forEachOption(&reader) { code, value, offset in
+            switch code {
+            case 9 where value.count == 1:
+                let resolution = value[0]
                 let exponent = Int(resolution & 0x7f)
                 let base: UInt64 = resolution & 0x80 == 0 ? 10 : 2
                 guard (resolution & 0x80 == 0 && exponent <= 19) || (resolution & 0x80 != 0 && exponent <= 63) else {
-                    problem(CaptureRules.badOption, "if_tsresol \(resolution) is out of range", at: option.offset)
-                    continue
+                    problem(CaptureRules.badOption, "if_tsresol \(resolution) is out of range", at: offset)
+                    return
                 }
                 interface.unitsPerSecond = (0..<exponent).reduce(1) { value, _ in value &* base }
-            case 14 where option.value.count == 8:
-                interface.offsetSeconds = option.value.withReader { Int64(bitPattern: $0.readUInt64(order) ?? 0) }
+            case 14 where value.count == 8:
+                var valueReader = ByteReader(value)
+                interface.offsetSeconds = Int64(bitPattern: valueReader.readUInt64(order) ?? 0)
             case 9, 14:
-                problem(CaptureRules.badOption, "option \(option.code) has length \(option.value.count)", at: option.offset)
+                problem(CaptureRules.badOption, "option \(code) has length \(value.count)", at: offset)
             default:
                 break
             }
@@ -181,13 +182,14 @@ public final class PcapngReader: PacketReader {
         var packet = CapturedPacket(time: time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)]),
                                     linkType: interfaces[Int(id)].linkType, data: Array(data), originalLength: Int(original),
                                     number: number, fileOffset: blockOffset)
-        for option in options(&reader) {
-            switch option.code {
-            case 1: packet.comments.append(String(decoding: option.value, as: UTF8.self))
-            case 2 where option.value.count == 4:
-                let flags = option.value.withReader { $0.readUInt32(order) ?? 0 }
+        forEachOption(&reader) { code, value, offset in
+            switch code {
+            case 1: packet.comments.append(String(decoding: value, as: UTF8.self))
+            case 2 where value.count == 4:
+                var valueReader = ByteReader(value)
+                let flags = valueReader.readUInt32(order) ?? 0
                 packet.inbound = switch flags & 3 { case 1: true; case 2: false; default: nil }
-            case 2: problem(CaptureRules.badOption, "epb_flags has length \(option.value.count)", at: option.offset)
+            case 2: problem(CaptureRules.badOption, "epb_flags has length \(value.count)", at: offset)
             default: break
             }
         }
@@ -214,9 +216,9 @@ public final class PcapngReader: PacketReader {
         }
     }
 
-    /// The options after a block's fixed fields; a malformed one ends the list with a finding.
-    private func options(_ reader: inout ByteReader) -> [(code: UInt16, value: [UInt8], offset: Int)] {
-        var result: [(code: UInt16, value: [UInt8], offset: Int)] = []
+    /// Calls `body` with each option after a block's fixed fields (code, value, offset of the
+    /// option), in place; a malformed one ends the list with a finding.
+    private func forEachOption(_ reader: inout ByteReader, _ body: (UInt16, UnsafeRawBufferPointer, Int) -> Void) {
         while reader.remaining >= 4 {
             let optionOffset = reader.offset
             let code = reader.readUInt16(order) ?? 0
@@ -226,9 +228,8 @@ public final class PcapngReader: PacketReader {
                 problem(CaptureRules.badOption, "option \(code) of length \(length) runs past its block", at: optionOffset)
                 break
             }
-            result.append((code, Array(value), optionOffset))
+            body(code, value, optionOffset)
         }
-        return result
     }
 
     /// A timestamp in the interface's units to microseconds since the epoch, saturating.
