@@ -28,33 +28,46 @@ struct FlowTable {
         }
     }
 
-    private struct Flow {
+    /// A class, so a packet's flow is found with one lookup and changed in place: a dictionary
+    /// of structs changed through its subscript allocated for every packet.
+    private final class Flow {
         let id: String
         let client: Endpoint
         /// How many connections began before this one: the order they end in at the capture's end.
         let ordinal: Int
         var streams: [TCPStream]
         var finished = [false, false]
+
+        init(id: String, client: Endpoint, ordinal: Int, streams: [TCPStream]) {
+            self.id = id
+            self.client = client
+            self.ordinal = ordinal
+            self.streams = streams
+        }
     }
 
     private let limits: Limits
     private var flows: [Key: Flow] = [:]
     private var opened = 0
     private var pairs = SeenPairs()
+    /// What the current segment's stream delivered, kept to reuse its storage.
+    private var outputs: [TCPStream.Output] = []
 
     init(limits: Limits) {
         self.limits = limits
     }
 
-    /// The events and findings one TCP segment causes.
-    mutating func segment(_ tcp: TCPSegment, ip: IPPacket, frame: [UInt8], packet: CapturedPacket) -> [CaptureItem] {
+    /// Appends the events and findings one TCP segment causes to `items`.
+    mutating func segment(_ tcp: TCPSegment, ip: IPPacket, frame: [UInt8], packet: CapturedPacket, into items: inout [CaptureItem]) {
         let source = Endpoint(address: ip.source, port: tcp.sourcePort)
         let destination = Endpoint(address: ip.destination, port: tcp.destinationPort)
         let key = Key(source, destination)
-        var items: [CaptureItem] = []
         let payload = frame[tcp.payload]
-        if flows[key] == nil {
-            guard tcp.syn || !payload.isEmpty else { return [] }  // a stray ACK of a connection that ended
+        let flow: Flow
+        if let known = flows[key] {
+            flow = known
+        } else {
+            guard tcp.syn || !payload.isEmpty else { return }  // a stray ACK of a connection that ended
             let sourceIsClient = tcp.syn ? !tcp.ack : (source.port > destination.port)
             let client = sourceIsClient ? source : destination
             let server = sourceIsClient ? destination : source
@@ -62,63 +75,54 @@ struct FlowTable {
             let count = pairs.connections(client: client, server: server)
             let id = count == 1 ? base : "\(base)#\(count)"
             let streams = [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)]
-            flows[key] = Flow(id: id, client: client, ordinal: opened, streams: streams)
+            flow = Flow(id: id, client: client, ordinal: opened, streams: streams)
+            flows[key] = flow
             opened += 1
             items.append(.event(CaptureEvent(connection: id, time: packet.time, packet: packet.number,
                                              kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
-        // Changed in place through the table's accessor, so its streams are not copied on write
-        // and the key is hashed once.
-        let ended = Self.update(&flows[key]) { flow in
-            let direction: Direction = source == flow.client ? .send : .receive
-            let index = direction == .send ? 0 : 1
-            var sequence = tcp.sequence
-            if tcp.syn {
-                flow.streams[index].syn(sequence: tcp.sequence)
-                sequence = sequence &+ 1
-            }
-            var outputs = flow.streams[index].segment(sequence: sequence, payload: payload)
-            if ip.missing > 0 {
-                outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
-            }
-            items += Self.events(outputs, flow: flow, direction: direction, packet: packet)
-            if tcp.fin { flow.finished[index] = true }
-            guard tcp.rst || flow.finished.allSatisfy({ $0 }) else { return false }
-            items += Self.close(&flow, packet: packet)
-            return true
+        let direction: Direction = source == flow.client ? .send : .receive
+        let index = direction == .send ? 0 : 1
+        var sequence = tcp.sequence
+        if tcp.syn {
+            flow.streams[index].syn(sequence: tcp.sequence)
+            sequence = sequence &+ 1
         }
-        if ended == true { flows[key] = nil }
-        return items
+        outputs.removeAll(keepingCapacity: true)
+        flow.streams[index].segment(sequence: sequence, payload: payload, into: &outputs)
+        if ip.missing > 0 {
+            outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
+        }
+        Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
+        if tcp.fin { flow.finished[index] = true }
+        guard tcp.rst || flow.finished.allSatisfy({ $0 }) else { return }
+        Self.close(flow, packet: packet, into: &items)
+        flows[key] = nil
     }
 
-    private static func update<R>(_ flow: inout Flow?, _ body: (inout Flow) -> R) -> R? {
-        guard flow != nil else { return nil }
-        return body(&flow!)
-    }
-
-    private static func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket) -> [CaptureItem] {
-        outputs.map { output in
+    private static func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket,
+                               into items: inout [CaptureItem]) {
+        for output in outputs {
             switch output {
             case .data(let bytes):
-                return .event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes)))
+                items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
             case .gap(let count):
-                return .event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count)))
+                items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))))
             case .conflict(let offset, let length):
                 var finding = CaptureRules.tcpOverlapConflict.finding(
                     "\(length) bytes at stream offset \(offset) (\(direction == .send ? "client → server" : "server → client")) differ from the copy seen first",
                     at: packet.fileOffset)
                 finding.location = Location(connection: flow.id, frameIndex: packet.number, time: packet.time, direction: direction)
-                return .problem(finding)
+                items.append(.problem(finding))
             }
         }
     }
 
-    private static func close(_ flow: inout Flow, packet: CapturedPacket?) -> [CaptureItem] {
-        var items: [CaptureItem] = []
+    private static func close(_ flow: Flow, packet: CapturedPacket?, into items: inout [CaptureItem]) {
         for (index, direction) in [(0, Direction.send), (1, Direction.receive)] {
             let outputs = flow.streams[index].finish()
             if let packet {
-                items += events(outputs, flow: flow, direction: direction, packet: packet)
+                events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
             } else {
                 items += outputs.compactMap { output in
                     guard case .gap(let count) = output else {
@@ -132,14 +136,13 @@ struct FlowTable {
             }
         }
         items.append(.event(CaptureEvent(connection: flow.id, time: packet?.time, packet: packet?.number, kind: .close(CloseInfo(captureEnded: packet == nil, isLast: true)))))
-        return items
     }
 
     /// The capture ended: every open connection ends too, in the order they began.
     mutating func finish() -> [CaptureItem] {
         var items: [CaptureItem] = []
-        for var flow in flows.values.sorted(by: { $0.ordinal < $1.ordinal }) {
-            items += Self.close(&flow, packet: nil)
+        for flow in flows.values.sorted(by: { $0.ordinal < $1.ordinal }) {
+            Self.close(flow, packet: nil, into: &items)
         }
         flows.removeAll()
         return items

@@ -47,7 +47,7 @@ public final class PacketCaptureReader {
             }
             switch item {
             case .problem(let finding): queue.append(.problem(finding))
-            case .packet(let packet): queue += decode(packet)
+            case .packet(let packet): decode(packet, into: &queue)
             }
         }
         // Kept back to front and handed out with popLast: removeFirst moved every item left, so a
@@ -62,28 +62,28 @@ public final class PacketCaptureReader {
         return .problem(finding)
     }
 
-    private func decode(_ packet: CapturedPacket) -> [CaptureItem] {
+    private func decode(_ packet: CapturedPacket, into items: inout [CaptureItem]) {
         let ipStart: Int
         switch LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data) {
         case .ip(let offset): ipStart = offset
-        case .notIP: return []
-        case .truncated: return [problem(CaptureRules.malformedIP, "link-layer header cut short", packet)]
+        case .notIP: return
+        case .truncated: return items.append(problem(CaptureRules.malformedIP, "link-layer header cut short", packet))
         case .unsupported:
-            guard reportedLinkTypes.insert(packet.linkType).inserted else { return [] }
-            return [problem(CaptureRules.unsupportedLinkType, "link type \(packet.linkType) (reported once)", packet)]
+            guard reportedLinkTypes.insert(packet.linkType).inserted else { return }
+            return items.append(problem(CaptureRules.unsupportedLinkType, "link type \(packet.linkType) (reported once)", packet))
         }
         switch IPParser.parse(packet.data, at: ipStart) {
         case .malformed(let reason):
-            return [problem(CaptureRules.malformedIP, reason, packet)]
+            items.append(problem(CaptureRules.malformedIP, reason, packet))
         case .packet(let ip):
-            guard ip.protocolNumber == 6 else { return [] }
+            guard ip.protocolNumber == 6 else { return }
             if ip.isFragment {
-                return [problem(CaptureRules.ipFragment, "\(ip.source) → \(ip.destination) fragment not reassembled", packet)]
+                return items.append(problem(CaptureRules.ipFragment, "\(ip.source) → \(ip.destination) fragment not reassembled", packet))
             }
             guard let tcp = TCPSegment.parse(packet.data, in: ip.payload) else {
-                return [problem(CaptureRules.malformedTCP, "TCP header of \(ip.payload.count) bytes", packet)]
+                return items.append(problem(CaptureRules.malformedTCP, "TCP header of \(ip.payload.count) bytes", packet))
             }
-            return flows.segment(tcp, ip: ip, frame: packet.data, packet: packet)
+            flows.segment(tcp, ip: ip, frame: packet.data, packet: packet, into: &items)
         }
     }
 }

@@ -44,13 +44,19 @@ struct TCPStream {
         return delivered + Int64(Int32(bitPattern: sequence &- expected))
     }
 
-    mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>) -> [Output] {
-        guard !payload.isEmpty else { return [] }
+    /// Appends what one segment delivers to `outputs` (the caller's buffer, reused from one
+    /// segment to the next).
+    mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>, into outputs: inout [Output]) {
+        guard !payload.isEmpty else { return }
         let start = offset(of: sequence)
-        var outputs: [Output] = []
         accept(start, Array(payload), into: &outputs)
         drain(into: &outputs)
         if bufferedBytes > maxBuffered { outputs += skipGap() }
+    }
+
+    mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>) -> [Output] {
+        var outputs: [Output] = []
+        segment(sequence: sequence, payload: payload, into: &outputs)
         return outputs
     }
 
