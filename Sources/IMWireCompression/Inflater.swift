@@ -64,6 +64,7 @@ public final class Inflater {
             throw CompressionError(.trailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput, produced: unitOutput)
         }
         let unitInputBefore = unitInput
+        let unitOutputBefore = unitOutput
         unitInput += input.count
         let (allowance, bySize) = limit.allowance(afterInput: unitInput)
         guard let base = input.baseAddress, !input.isEmpty else { return .needsInput }
@@ -78,10 +79,13 @@ public final class Inflater {
             // Int.max, so the +1 saturates). zlib writes into a scratch buffer, and only what it
             // produced is appended: sizing the room by the output so far made every small piece of
             // a large message zero-fill and trim half of it again (quadratic over a message).
+            // The first step of a call gets a small scratch, which stays on the stack (most
+            // messages are short); only output that fills it gets the large one, on the heap.
             let headroom = allowance - unitOutput
-            let room = min(Self.scratchSize, headroom < Int.max ? headroom + 1 : headroom)
+            let scratchSize = unitOutput == unitOutputBefore ? Self.firstScratchSize : Self.scratchSize
+            let room = min(scratchSize, headroom < Int.max ? headroom + 1 : headroom)
             guard room > 0 else { break }
-            let status: Int32 = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchSize) { scratch in
+            let status: Int32 = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchSize) { scratch in
                 stream.pointee.next_out = scratch.baseAddress
                 stream.pointee.avail_out = uInt(room)
                 let status = CZlib.inflate(stream, Z_NO_FLUSH)
@@ -131,7 +135,10 @@ public final class Inflater {
         }.get()
     }
 
-    /// Output produced per zlib call; on the stack.
+    /// Output produced per zlib call: the first call of an `inflate` writes at most
+    /// `firstScratchSize` bytes, which `withUnsafeTemporaryAllocation` keeps on the stack (it
+    /// takes the heap above 1 KiB); the next ones up to `scratchSize`.
+    static let firstScratchSize = 1 << 10
     static let scratchSize = 32 << 10
 
     static func message(_ stream: UnsafeMutablePointer<z_stream>) -> String? {
