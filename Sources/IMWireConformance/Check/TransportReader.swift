@@ -25,11 +25,22 @@ struct TransportReader {
         case raw
         /// Waiting for both HTTP heads; frame bytes that arrive early wait with them.
         case handshake(request: [UInt8], response: [UInt8])
-        /// Boxed (`indirect`): the two decoders are large, and every open connection in another
-        /// state (raw, ignored, still deciding) would otherwise carry their room inline.
-        indirect case webSocket(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder)
+        /// Boxed: the two decoders are large, and every open connection in another state (raw,
+        /// ignored, still deciding) would otherwise carry their room inline.
+        case webSocket(WebSocketDecoders)
         /// The upgrade failed (or the bytes are not what they should be): the rest is counted, not read.
         case ignored
+    }
+
+    /// A class, so each direction's decoder is changed in place: an `indirect` case had to be
+    /// copied out and boxed again for every chunk of bytes.
+    private final class WebSocketDecoders {
+        var client: WebSocketStreamDecoder
+        var server: WebSocketStreamDecoder
+        init(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder) {
+            self.client = client
+            self.server = server
+        }
     }
 
     private var mode = Mode.undecided
@@ -65,15 +76,13 @@ struct TransportReader {
             mode = .ignored  // released while the buffers grow, so they are not copied
             if direction == .send { request += bytes } else { response += bytes }
             return handshake(request: request, response: response)
-        case .webSocket(var client, var server):
-            mode = .ignored
+        case .webSocket(let decoders):
             var outputs: [Output] = []
             if direction == .send {
-                client.feed(bytes) { if let output = Self.output($0, .send) { outputs.append(output) } }
+                decoders.client.feed(bytes) { if let output = Self.output($0, .send) { outputs.append(output) } }
             } else {
-                server.feed(bytes) { if let output = Self.output($0, .receive) { outputs.append(output) } }
+                decoders.server.feed(bytes) { if let output = Self.output($0, .receive) { outputs.append(output) } }
             }
-            mode = .webSocket(client: client, server: server)
             return outputs
         case .ignored:
             return []
@@ -106,7 +115,7 @@ struct TransportReader {
         var server = WebSocketStreamDecoder(shake.streamConfiguration(.receive, limits: limits).withoutFrames, startOffset: responseEnd)
         client.feed(Array(request[requestEnd...])) { if let output = Self.output($0, .send) { outputs.append(output) } }
         server.feed(Array(response[responseEnd...])) { if let output = Self.output($0, .receive) { outputs.append(output) } }
-        mode = .webSocket(client: client, server: server)
+        mode = .webSocket(WebSocketDecoders(client: client, server: server))
         return outputs
     }
 
@@ -137,11 +146,11 @@ struct TransportReader {
             mode = .ignored
             return [.finding(Self.unfinishedHandshake(request: request, response: response))]
         }
-        guard case .webSocket(var client, var server) = mode else { return [] }
+        guard case .webSocket(let decoders) = mode else { return [] }
         mode = .ignored
         var outputs: [Output] = []
-        client.finish { if let output = Self.output($0, .send) { outputs.append(output) } }
-        server.finish { if let output = Self.output($0, .receive) { outputs.append(output) } }
+        decoders.client.finish { if let output = Self.output($0, .send) { outputs.append(output) } }
+        decoders.server.finish { if let output = Self.output($0, .receive) { outputs.append(output) } }
         return outputs
     }
 }
