@@ -219,7 +219,10 @@ struct FieldOffsets {
 
     mutating func recordFirst(_ number: Int32, at offset: Int) {
         if FieldSet.covers(number) {
-            if seen.insert(number) { schemaRange.append((number, offset)) }
+            guard seen.insert(number) else { return }
+            // Room for a typical command's fields at once, not grown 1, 2, 4, 8 (three allocations).
+            if schemaRange.isEmpty { schemaRange.reserveCapacity(8) }
+            schemaRange.append((number, offset))
         } else if beyond[number] == nil {
             beyond[number] = offset
         }
