@@ -12,6 +12,6 @@ protoc --plugin=protoc-gen-swift="$plugin" \
   --swift_opt=Visibility=Public \
   --swift_out=Sources/IMWireLeanCloud/Generated \
   --proto_path=Spec/leancloud Spec/leancloud/messages2.proto
-# The heap storage's fields without dynamic exclusivity checks (why: in the script).
-python3 scripts/unchecked-protobuf-storage.py Sources/IMWireLeanCloud/Generated/messages2.pb.swift
+# The heap storage: no dynamic exclusivity checks, fresh instead of copied (why: in the script).
+python3 scripts/tune-protobuf-storage.py Sources/IMWireLeanCloud/Generated/messages2.pb.swift
 echo "wrote Sources/IMWireLeanCloud/Generated/messages2.pb.swift"

@@ -3190,7 +3190,7 @@ nonisolated extension LCSessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
       // hence, it is safe to mark this as `nonisolated(unsafe)`.
       static nonisolated(unsafe) let defaultInstance = _StorageClass()
 
-    private init() {}
+    fileprivate init() {}
 
     init(copying source: _StorageClass) {
       _t = source._t
@@ -3218,7 +3218,7 @@ nonisolated extension LCSessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
 
   fileprivate mutating func _uniqueStorage() -> _StorageClass {
     if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
+      _storage = _storage === _StorageClass.defaultInstance ? _StorageClass() : _StorageClass(copying: _storage)
     }
     return _storage
   }
@@ -3458,7 +3458,7 @@ nonisolated extension LCDirectCommand: SwiftProtobuf.Message, SwiftProtobuf._Mes
       // hence, it is safe to mark this as `nonisolated(unsafe)`.
       static nonisolated(unsafe) let defaultInstance = _StorageClass()
 
-    private init() {}
+    fileprivate init() {}
 
     init(copying source: _StorageClass) {
       _msg = source._msg
@@ -3486,7 +3486,7 @@ nonisolated extension LCDirectCommand: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
   fileprivate mutating func _uniqueStorage() -> _StorageClass {
     if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
+      _storage = _storage === _StorageClass.defaultInstance ? _StorageClass() : _StorageClass(copying: _storage)
     }
     return _storage
   }
@@ -3811,7 +3811,7 @@ nonisolated extension LCConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Messa
       // hence, it is safe to mark this as `nonisolated(unsafe)`.
       static nonisolated(unsafe) let defaultInstance = _StorageClass()
 
-    private init() {}
+    fileprivate init() {}
 
     init(copying source: _StorageClass) {
       _m = source._m
@@ -3856,7 +3856,7 @@ nonisolated extension LCConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
   fileprivate mutating func _uniqueStorage() -> _StorageClass {
     if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
+      _storage = _storage === _StorageClass.defaultInstance ? _StorageClass() : _StorageClass(copying: _storage)
     }
     return _storage
   }
@@ -4883,7 +4883,7 @@ nonisolated extension LCGenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
       // hence, it is safe to mark this as `nonisolated(unsafe)`.
       static nonisolated(unsafe) let defaultInstance = _StorageClass()
 
-    private init() {}
+    fileprivate init() {}
 
     init(copying source: _StorageClass) {
       _cmd = source._cmd
@@ -4920,7 +4920,7 @@ nonisolated extension LCGenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
 
   fileprivate mutating func _uniqueStorage() -> _StorageClass {
     if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
+      _storage = _storage === _StorageClass.defaultInstance ? _StorageClass() : _StorageClass(copying: _storage)
     }
     return _storage
   }
