@@ -33,7 +33,7 @@ struct CycleGraph {
         for (number, edge) in edges.enumerated() where edge.cost < max(bound, 1) { outgoing[Int(edge.from)].append(number) }
         let component = stronglyConnectedComponents(nodes: nodes, outgoing: outgoing)
         var found: [Cycle] = []
-        for (number, edge) in edges.enumerated() where edge.reconnects && edge.cost < max(bound, 1) {
+        for edge in edges where edge.reconnects && edge.cost < max(bound, 1) {
             guard component[Int(edge.from)] == component[Int(edge.to)] else { continue }
             // The cheapest way back from the edge's end to its start, within the component.
             guard let back = cheapestPath(from: edge.to, to: edge.from, within: component[Int(edge.from)], component: component,
