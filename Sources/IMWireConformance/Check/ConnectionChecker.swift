@@ -8,8 +8,9 @@ final class ConnectionChecker {
     let options: CheckOptions
     var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
-    /// The connections being read.
-    private var connections: [String: ConnectionState] = [:]
+    /// The connections being read, by their number (an integer key: a connection's id is looked
+    /// up for every event, and hashing the string cost more than the lookup).
+    private var connections: [Int: ConnectionState] = [:]
     /// Those read to their end (their decoding state let go), by their number: the order in
     /// which the `Checker` handed them to this checker.
     let ended: EndedConnections
@@ -21,9 +22,9 @@ final class ConnectionChecker {
     }
 
     private func connection(_ id: String, number: Int) -> ConnectionState {
-        if let existing = connections[id] { return existing }
+        if let existing = connections[number] { return existing }
         let created = ConnectionState(id: id, number: number, limits: options.limits)
-        connections[id] = created
+        connections[number] = created
         return created
     }
 
@@ -39,7 +40,7 @@ final class ConnectionChecker {
 
     private func end(_ conn: ConnectionState) {
         ended.end(conn)
-        connections[conn.id] = nil
+        connections[conn.number] = nil
     }
 
     private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
@@ -49,7 +50,7 @@ final class ConnectionChecker {
     /// A problem the capture reader found in connection `number` of this checker.
     func consume(problem finding: Finding, number: Int) {
         guard let id = finding.location.connection else { return }
-        if let conn = connections[id] {
+        if let conn = connections[number] {
             add(finding, to: conn, line: finding.location.line, frame: finding.location.frameIndex)
         } else {  // the `Checker` routes problems only to connections that have begun
             ended.add(finding, to: number, id: id, line: finding.location.line, frame: finding.location.frameIndex)
