@@ -5,7 +5,9 @@ import IMWireCore
 /// checker does not care where traffic came from.
 public struct CaptureEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        case open(ConnectionInfo)
+        /// Boxed, as `close` is: they come once per connection, and unboxed they made every
+        /// event as large as their five strings.
+        indirect case open(ConnectionInfo)
         /// One whole WebSocket message (JSONL, HAR).
         case message(CapturedMessage)
         /// The next bytes of one direction's transport stream (a TCP connection from pcap or
@@ -15,7 +17,7 @@ public struct CaptureEvent: Sendable, Hashable {
         /// Bytes of one direction missing from the capture. The stream goes on after them, but
         /// the checker only counts the rest of that direction: a frame boundary cannot be found again.
         case gap(Direction, Int)
-        case close(CloseInfo)
+        indirect case close(CloseInfo)
     }
 
     public var connection: String
@@ -96,5 +98,7 @@ public struct CloseInfo: Sendable, Hashable {
 /// One item of a capture stream: an event, or a problem with the capture itself.
 public enum CaptureItem: Sendable, Hashable {
     case event(CaptureEvent)
-    case problem(Finding)
+    /// Boxed: a finding is rare and large, and every item (one or more per packet) is copied at
+    /// its size on the way through the pipeline.
+    indirect case problem(Finding)
 }

@@ -34,7 +34,8 @@ public struct CapturedPacket: Sendable, Hashable {
 /// What a packet-file reader yields: a packet, or a problem with the file.
 public enum PacketItem: Sendable, Hashable {
     case packet(CapturedPacket)
-    case problem(Finding)
+    /// Boxed, so a packet is not copied at a finding's size (see `CaptureItem`).
+    indirect case problem(Finding)
 }
 
 /// A reader of one packet-capture format.

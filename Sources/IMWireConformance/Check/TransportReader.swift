@@ -10,14 +10,15 @@ import IMWireWebSocket
 /// passes through as it comes.
 struct TransportReader {
     enum Output {
-        /// The WebSocket handshake finished: what it negotiated, and its findings.
-        case handshake(subprotocol: String?, url: String?, upgraded: Bool, findings: [Finding])
+        /// The WebSocket handshake finished: what it negotiated, and its findings. Boxed, as
+        /// `finding` is: both are rare, and unboxed they set the size every message is copied at.
+        indirect case handshake(subprotocol: String?, url: String?, upgraded: Bool, findings: [Finding])
         /// One application message (WebSocket) or one chunk of a raw stream.
         case message(CapturedMessage)
         case close(Direction, code: Int?)
         /// A WebSocket ping frame (a LeanCloud client's heartbeat).
         case ping(Direction)
-        case finding(Finding)
+        indirect case finding(Finding)
     }
 
     private enum Mode {
