@@ -93,15 +93,15 @@ public struct WebSocketFrameDecoder: Sendable {
                     let length = header.payloadLength
                     let key = header.maskingKey
                     let source = base + index
-                    payload = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-                        if let destination = buffer.baseAddress {
-                            if let key {
-                                WebSocketMasking.apply(key: key, phase: 0, from: source, to: destination, count: length)
-                            } else {
-                                UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: length)
-                            }
+                    // (Not `init(unsafeUninitializedCapacity:)`: it looked up the array's
+                    // generic metadata at run time, 1.6 % of a checker profile.)
+                    if let key {
+                        payload = [UInt8](repeating: 0, count: length)
+                        payload.withUnsafeMutableBytes { buffer in
+                            _ = WebSocketMasking.apply(key: key, phase: 0, from: source, to: buffer.baseAddress!, count: length)
                         }
-                        initialized = length
+                    } else {
+                        payload = Array(UnsafeRawBufferPointer(start: source, count: length))
                     }
                     index += length
                     offset += length
