@@ -54,6 +54,7 @@ struct TCPStream {
         if bufferedBytes > maxBuffered { outputs += skipGap() }
     }
 
+    /// What one segment delivers, as a list of its own (the tests' view).
     mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>) -> [Output] {
         var outputs: [Output] = []
         segment(sequence: sequence, payload: payload, into: &outputs)

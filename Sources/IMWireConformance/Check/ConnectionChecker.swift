@@ -8,8 +8,8 @@ final class ConnectionChecker {
     let options: CheckOptions
     var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
-    /// The connections being read, by their number (an integer key: a connection's id is looked
-    /// up for every event, and hashing the string cost more than the lookup).
+    /// The connections being read, by their number: every event looks its connection up, and
+    /// an integer key spares hashing the id string each time.
     private var connections: [Int: ConnectionState] = [:]
     /// Those read to their end (their decoding state let go), by their number: the order in
     /// which the `Checker` handed them to this checker.
