@@ -62,8 +62,10 @@ public struct RuleID: RawRepresentable, Sendable, Hashable, Comparable, Expressi
 }
 
 /// One entry of the rule catalogue: what is checked, how serious a violation is in strict and
-/// lenient mode, and where the requirement comes from.
-public struct Rule: Sendable, Hashable {
+/// lenient mode, and where the requirement comes from. Immutable and compared by value; a class
+/// so that each `Finding` holds one reference to its rule, not a copy of three strings (a
+/// finding is copied at every step of the pipeline, and an open connection keeps its findings).
+public final class Rule: Sendable, Hashable {
     public let id: RuleID
     public let severity: Severity
     /// Severity in lenient mode; rules about behaviour that real peers exhibit are downgraded.
@@ -89,6 +91,15 @@ public struct Rule: Sendable, Hashable {
     /// A finding of this rule at `offset` (bytes from the start of the decoded unit).
     public func finding(_ message: String, at offset: Int? = nil) -> Finding {
         Finding(rule: self, message: message, offset: offset)
+    }
+
+    public static func == (lhs: Rule, rhs: Rule) -> Bool {
+        lhs === rhs || (lhs.id == rhs.id && lhs.severity == rhs.severity && lhs.lenientSeverity == rhs.lenientSeverity
+            && lhs.layer == rhs.layer && lhs.dialect == rhs.dialect && lhs.summary == rhs.summary && lhs.specRef == rhs.specRef)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
     }
 }
 
