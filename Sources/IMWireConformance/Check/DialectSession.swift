@@ -16,7 +16,8 @@ protocol DialectSession {
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
     /// The connection ended (or the capture did) at `time`.
     mutating func finish(at time: Int64?) -> [Finding]
-    /// A one-line label of the last message observed (`session/open i=1`), for reports.
+    /// A one-line label of the last message observed (`session/open i=1`), for the diagram of
+    /// the HTML report; sessions may leave it nil unless `CheckOptions.timelineLimit` is set.
     var lastSummary: String? { get }
     /// What the connection shows about its client's reconnects, for the reconnect judge.
     var reconnectFacts: ReconnectFacts { get }

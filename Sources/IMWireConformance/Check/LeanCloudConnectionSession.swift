@@ -10,9 +10,10 @@ struct LeanCloudConnectionSession: DialectSession {
     let subprotocol: LeanCloudSubprotocol?
     let limits: Limits
     var tracker: LeanCloudSessionTracker
-    /// Named on demand (only the HTML report's diagram asks for every frame's name).
-    var lastSummary: String? { lastDecoded?.summary }
-    private var lastDecoded: DecodedCommand?
+    /// Named only when a diagram will show it (`CheckOptions.timelineLimit`). Keeping the
+    /// decoded command to name it later held every open connection's last message in memory.
+    private(set) var lastSummary: String?
+    private let namesMessages: Bool
     private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
     /// The `i` of the connection's first `session/open`: an `error` with it refuses the login.
     private var openRequestID: Int32?
@@ -20,6 +21,7 @@ struct LeanCloudConnectionSession: DialectSession {
     init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
         self.subprotocol = subprotocol
         limits = options.limits
+        namesMessages = options.timelineLimit > 0
         tracker = LeanCloudSessionTracker(options: options.leancloud)
     }
 
@@ -37,7 +39,7 @@ struct LeanCloudConnectionSession: DialectSession {
             }
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
-        lastDecoded = decoded
+        lastSummary = namesMessages ? decoded.summary : nil
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
         let subject = findings.isEmpty ? "" : decoded.summary

@@ -12,11 +12,14 @@ struct Yun2winConnectionSession: DialectSession {
     let dialect = Dialect.yun2win
     private var connection: Yun2winConnection
     private var lastFrame = 0
+    /// Named only when a diagram will show it (`CheckOptions.timelineLimit`).
     private(set) var lastSummary: String?
+    private let namesMessages: Bool
     private(set) var reconnectFacts = ReconnectFacts()
 
     init(options: CheckOptions) {
         connection = Yun2winConnection(options: options.yun2win, limits: options.limits)
+        namesMessages = options.timelineLimit > 0
     }
 
     mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
@@ -27,7 +30,9 @@ struct Yun2winConnectionSession: DialectSession {
         }
         let observed = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex)
         // Raw TCP chunks can hold several packets, or only part of one.
-        lastSummary = observed.packets.isEmpty ? "(part of a packet)" : observed.packets.map(\.summary).joined(separator: ", ")
+        if namesMessages {
+            lastSummary = observed.packets.isEmpty ? "(part of a packet)" : observed.packets.map(\.summary).joined(separator: ", ")
+        }
         for packet in observed.packets { note(packet, direction: message.direction, time: time, frame: frameIndex) }
         return findings + observed.findings
     }
