@@ -74,6 +74,60 @@ import Testing
     }
 }
 
+/// `members(of:)` validates as `parse` does but returns only where each member's value is.
+@Suite struct JSONMemberSpanTests {
+    private func members(_ text: String, maxDepth: Int = 64) throws -> [JSONMemberSpan]? {
+        try Array(text.utf8).withUnsafeBytes { try JSONParser.members(of: $0, maxDepth: maxDepth) }
+    }
+
+    @Test func spansHoldEachValueWithItsType() throws {
+        let text = #" {"a":[1,{"x":2}], "b" : "s\"", "a":null,"n":-1e3,"t":true,"o":{}} "#
+        let spans = try #require(try members(text))
+        #expect(spans.map(\.key) == ["a", "b", "a", "n", "t", "o"])
+        #expect(spans.map(\.typeName) == ["array", "string", "null", "number", "boolean", "object"])
+        let parsed = try #require(try JSONParser.parse(text).objectValue)
+        let utf8 = Array(text.utf8)
+        for (span, member) in zip(spans, parsed) {
+            #expect(try JSONParser.parse(Array(utf8[span.value])) == member.value, "\(span.key)")
+            #expect(span.typeName == member.value.typeName)
+            #expect(span.keyOffset == member.offset)
+        }
+        #expect(spans[1].keyOffset == 19)
+    }
+
+    @Test func nonObjectsValidateButHaveNoMembers() throws {
+        #expect(try members(#"[1,2]"#) == nil)
+        #expect(try members(#" "x" "#) == nil)
+        #expect(try members("{}") == [])
+    }
+
+    /// Every text `parse` refuses, `members(of:)` refuses at the same offset: the shared grammar.
+    @Test(arguments: [
+        "", "{", "{\"a\":1,}", "{\"a\":01}", "{\"a\":[1,]}", "{\"a\":\"\\x\"}", "{\"a\":1} x", "{\"a\" 1}",
+        "{\"a\":{\"b\":tru}}", "{\"a\":\"\u{01}\"}", "[1] 2",
+    ])
+    func refusesWhatParseRefuses(text: String) {
+        var parseError: JSONError?
+        do { _ = try JSONParser.parse(text) } catch { parseError = error }
+        var membersError: JSONError?
+        do { _ = try members(text) } catch { membersError = error as? JSONError }
+        #expect(parseError != nil)
+        #expect(membersError == parseError, "\(text)")
+    }
+
+    @Test func nestingIsCappedInsideValues() {
+        let deep = "{\"a\":" + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}"
+        #expect(throws: JSONError.self) { try members(deep, maxDepth: 64) }
+    }
+
+    @Test func badUTF8InsideASkippedValueIsFound() {
+        let bytes: [UInt8] = Array(#"{"a":["x"#.utf8) + [0xc3, 0x28] + Array(#""]}"#.utf8)
+        #expect(throws: JSONError(offset: 9, reason: "invalid UTF-8 in a string")) {
+            try bytes.withUnsafeBytes { try JSONParser.members(of: $0) }
+        }
+    }
+}
+
 @Suite struct JSONWriterTests {
     @Test func compactAndDeterministic() {
         let value: JSONValue = ["z": 1, "a": ["x", nil, true], "s": "q\"\\\n\u{01}é"]

@@ -36,9 +36,43 @@ public struct JSONParser {
         return value
     }
 
+    /// Validates `bytes` as `parse` does and, when the value is an object, returns its members
+    /// with each value's place and type instead of the value: for a check that reads a few keys
+    /// of a large object (a rich message's `_lctype` beside its text). Only the top-level keys
+    /// are built. Nil when the text is valid JSON but not an object.
+    public static func members(of bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
+        throws(JSONError) -> [JSONMemberSpan]?
+    {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        var members: [JSONMemberSpan]? = nil
+        parser.skipWhitespace()
+        if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") {
+            var found: [JSONMemberSpan] = []
+            try parser.parseMembers(depth: 1) { parser, key, keyOffset throws(JSONError) in
+                let start = parser.index
+                parser.building = false
+                _ = try parser.parseValue(depth: 1)
+                parser.building = true
+                found.append(JSONMemberSpan(key: key, keyOffset: keyOffset, value: start..<parser.index,
+                                            typeName: JSONMemberSpan.typeName(startingWith: bytes[start])))
+            }
+            members = found
+        } else {
+            parser.building = false
+            _ = try parser.parseValue(depth: 0)
+        }
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw JSONError(offset: parser.index, reason: "unexpected data after the JSON value")
+        }
+        return members
+    }
+
     private let bytes: UnsafeRawBufferPointer
     private let maxDepth: Int
     private var index = 0
+    /// False while a value is only validated (`members(of:)`): nothing is built, nothing allocated.
+    private var building = true
 
     private init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
@@ -84,13 +118,25 @@ public struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
+        var object = JSONObject()
+        try parseMembers(depth: depth) { parser, key, keyOffset throws(JSONError) in
+            let value = try parser.parseValue(depth: depth)
+            if parser.building { object.append(key, value, offset: keyOffset) }
+        }
+        return building ? .object(object) : .null
+    }
+
+    /// The object grammar, from its `{` to past its `}`; `member` reads each value, with the
+    /// parser at the value's first byte, given the key and the key's offset.
+    private mutating func parseMembers(
+        depth: Int, _ member: (inout JSONParser, String, Int) throws(JSONError) -> Void
+    ) throws(JSONError) {
         guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return
         }
         while true {
             skipWhitespace()
@@ -102,13 +148,12 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
-            object.append(key, value, offset: keyOffset)
+            try member(&self, key, keyOffset)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(object)
+            case UInt8(ascii: "}"): index += 1; return
             default: throw fail("expected ',' or '}' in an object")
             }
         }
@@ -125,12 +170,13 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            if building { elements.append(element) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"): index += 1; return building ? .array(elements) : .null
             default: throw fail("expected ',' or ']' in an array")
             }
         }
@@ -157,6 +203,7 @@ public struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit in an exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        guard building else { return JSONNumber(literal: "0") }
         let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         return JSONNumber(literal: literal)
     }
@@ -181,6 +228,7 @@ public struct JSONParser {
                 if let bad = validator.feed(run) { throw fail("invalid UTF-8 in a string", at: runStart + bad) }
                 guard validator.isComplete else { throw fail("truncated UTF-8 sequence in a string", at: index) }
                 index += 1
+                guard building else { return "" }
                 if var collected = scratch {
                     collected.append(contentsOf: run)
                     return String(decoding: collected, as: UTF8.self)
@@ -267,5 +315,26 @@ public struct JSONParser {
             index += 1
         }
         return value
+    }
+}
+
+/// One member of a JSON object as `JSONParser.members(of:)` reads it: the key, where the key
+/// starts, and where its value's bytes are (one complete JSON value), with the value's type.
+public struct JSONMemberSpan: Sendable, Hashable {
+    public let key: String
+    public let keyOffset: Int
+    public let value: Range<Int>
+    /// As `JSONValue.typeName` spells it.
+    public let typeName: String
+
+    static func typeName(startingWith byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "{"): "object"
+        case UInt8(ascii: "["): "array"
+        case UInt8(ascii: "\""): "string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "boolean"
+        case UInt8(ascii: "n"): "null"
+        default: "number"
+        }
     }
 }
