@@ -1,3 +1,4 @@
+import Foundation
 import IMWireCore
 import Testing
 @testable import IMWireLeanCloud
@@ -80,5 +81,31 @@ import Testing
         let wrong = LeanCloudSignature.verify(signature: lower, appID: "app", action: .login(clientID: "jerry"),
                                               timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
         #expect(wrong.map(\.ruleID) == ["LC.SIGNATURE-MISMATCH"])
+    }
+}
+
+/// The checker asks a rich message only for its findings; they must be `parse`'s.
+@Suite struct RichMessageFindingsTests {
+    @Test func findingsWithoutBuildingAreParsesFindings() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Fixtures/leancloud/rich-message")
+        var texts: [String] = [
+            "", "plain", "{}", "[1]", #"{"_lctype":"-1"}"#, #"{"_lctype":-1,"_lctext":5,"_lcattrs":[],"_lcfile":1}"#,
+            #"{"_lctype":-5,"_lcloc":null}"#, #"{"_lctype":-2,"_lcfile":{}}"#, #"{"_lctype":1,"_lctype":-1}"#, #"{"_lctype":-1,"#,
+        ]
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where url.pathExtension == "json" {
+            let fixture = try JSONParser.parse(String(decoding: try Data(contentsOf: url), as: UTF8.self))
+            texts.append(try #require(fixture["text"]?.stringValue))
+        }
+        #expect(texts.count > 20)
+        var sawFindings = 0
+        for text in texts {
+            let parsed = RichMessage.parse(text).findings
+            var utf8 = text
+            let quick = utf8.withUTF8 { RichMessage.findings(utf8: UnsafeRawBufferPointer($0)) }
+            #expect(quick == parsed, "\(text)")
+            if !parsed.isEmpty { sawFindings += 1 }
+        }
+        #expect(sawFindings >= 5)
     }
 }

@@ -91,38 +91,61 @@ public struct RichMessage: Sendable, Hashable {
     /// Parses `text` as a typed message. Returns nil without findings when the content is not a
     /// typed message at all (plain text, or JSON without `_lctype`): that is legal content.
     public static func parse(_ text: String) -> (message: RichMessage?, findings: [Finding]) {
-        guard text.utf8.first == UInt8(ascii: "{"), let root = try? JSONParser.parse(text), case .object(let object) = root,
-              let typeValue = object["_lctype"]
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0), building: true) }
+    }
+
+    /// The findings `parse` gives for UTF-8 `text`, without building the message: the checker
+    /// reads every direct message, and a text message's text need not become a String for that.
+    public static func findings(utf8 text: UnsafeRawBufferPointer) -> [Finding] {
+        parse(text, building: false).findings
+    }
+
+    /// The JSON is validated whole, but a member's value is built only when a check reads it or
+    /// `building` asks for the message.
+    private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (message: RichMessage?, findings: [Finding]) {
+        guard text.first == UInt8(ascii: "{"), let members = (try? JSONParser.members(of: text)) ?? nil,
+              let typeMember = members.last(where: { $0.key == "_lctype" })
         else { return (nil, []) }
+        // Each span holds one complete JSON value, so it parses on its own.
+        func value(_ member: JSONMemberSpan) -> JSONValue {
+            (try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: text[member.value]))) ?? .null
+        }
         var findings: [Finding] = []
         func problem(_ message: String, _ key: String) {
-            findings.append(LeanCloudRules.richMessageInvalid.finding(message, at: object.offset(of: key)))
+            findings.append(LeanCloudRules.richMessageInvalid.finding(message, at: members.last { $0.key == key }?.keyOffset))
         }
+        let typeValue = value(typeMember)
         guard let lctype = typeValue.int64Value, typeValue.numberValue?.isInteger == true else {
             problem("_lctype must be an integer, found \(typeValue)", "_lctype")
             return (nil, findings)
         }
         var message = RichMessage(kind: Kind(lctype: lctype))
         if case .reserved = message.kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
-        for member in object {
+        for member in members {
             switch member.key {
             case "_lctype": continue
             case "_lctext":
-                if let value = member.value.stringValue { message.text = value } else if !member.value.isNull {
-                    problem("_lctext must be a string, found \(member.value.typeName)", member.key)
+                if member.typeName == "string" {
+                    if building { message.text = value(member).stringValue }
+                } else if member.typeName != "null" {
+                    problem("_lctext must be a string, found \(member.typeName)", member.key)
                 }
             case "_lcattrs":
-                if let value = member.value.objectValue { message.attributes = value } else if !member.value.isNull {
-                    problem("_lcattrs must be an object, found \(member.value.typeName)", member.key)
+                if member.typeName == "object" {
+                    if building { message.attributes = value(member).objectValue }
+                } else if member.typeName != "null" {
+                    problem("_lcattrs must be an object, found \(member.typeName)", member.key)
                 }
             case "_lcfile":
-                guard let fileObject = member.value.objectValue else {
-                    if !member.value.isNull { problem("_lcfile must be an object, found \(member.value.typeName)", member.key) }
+                guard let fileObject = value(member).objectValue else {
+                    if member.typeName != "null" { problem("_lcfile must be an object, found \(member.typeName)", member.key) }
                     continue
                 }
                 message.file = parseFile(fileObject, problem: { problem($0, member.key) })
             case "_lcloc":
-                guard let loc = member.value.objectValue, let lat = loc["latitude"]?.doubleValue, let lon = loc["longitude"]?.doubleValue else {
+                let location = value(member).objectValue
+                guard let location, let lat = location["latitude"]?.doubleValue, let lon = location["longitude"]?.doubleValue else {
                     problem("_lcloc must be {latitude, longitude} numbers", member.key)
                     continue
                 }
@@ -131,13 +154,13 @@ public struct RichMessage: Sendable, Hashable {
                 }
                 message.location = GeoPoint(latitude: lat, longitude: lon)
             default:
-                message.extra.append(member.key, member.value)
+                if building { message.extra.append(member.key, value(member)) }
             }
         }
         if message.kind.carriesFile, message.file?.url == nil {
             problem("_lctype \(lctype) needs _lcfile.url", "_lctype")
         }
-        if message.kind == .location, message.location == nil, object["_lcloc"] == nil {
+        if message.kind == .location, message.location == nil, !members.contains(where: { $0.key == "_lcloc" }) {
             problem("_lctype -5 needs _lcloc", "_lctype")
         }
         return (message, findings)
