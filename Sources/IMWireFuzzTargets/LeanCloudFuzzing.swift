@@ -55,16 +55,20 @@ enum LeanCloudFuzzing {
     /// frames over the size limit.
     static let allowedRejections: Set<RuleID> = ["PB.VARINT-TOO-LONG", "PB.NESTING-TOO-DEEP", "PB.FRAME-TOO-LARGE"]
 
-    /// IMWire's decoder and swift-protobuf's generated decoder must agree on accept/reject,
-    /// except for the listed strict rejections, and on the value when both accept.
+    /// IMWire's one-pass decoder and swift-protobuf's generated decoder must agree on
+    /// accept/reject, except for the listed strict rejections, and when both accept, on every
+    /// field the checker reads (`CommandFields`) and on the typed value built on demand.
     static func differential(_ input: FuzzInput) -> [String] {
         let ours = LeanCloudBinary.decode(input.payload, limits: input.limits)
         var options = BinaryDecodingOptions()
         options.messageDepthLimit = 100
         let theirs = try? LCGenericCommand(serializedBytes: input.payload, partial: true, options: options)
-        switch (ours.command, theirs) {
-        case (let command?, let reference?):
-            return command == reference ? [] : ["both accept, values differ"]
+        switch (ours.fields, theirs) {
+        case (let fields?, let reference?):
+            let differences = fields.differences(from: reference)
+            var violations = differences.isEmpty ? [] : ["both accept, fields differ: " + differences.joined(separator: "; ")]
+            if ours.command != reference { violations.append("both accept, typed values differ") }
+            return violations
         case (nil, _?):
             let rules = Set(ours.findings.filter { $0.severity == .error }.map(\.ruleID))
             return rules.isDisjoint(with: allowedRejections) ? ["IMWire rejects what swift-protobuf accepts: \(ours.findings)"] : []

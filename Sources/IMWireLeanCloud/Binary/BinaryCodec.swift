@@ -1,37 +1,32 @@
 import IMWireCore
-import SwiftProtobuf
 
 /// The `lc.protobuf2.*` encoding: one `GenericCommand` per binary WebSocket message, no framing.
 public enum LeanCloudBinary {
-    /// Decodes one command: the strict scanner reports every deviation with its offset, then
-    /// swift-protobuf builds the typed value (proto2 presence kept), then the command-level
-    /// checks run. A payload over `limits.maxFrameSize` is refused before anything else.
+    /// Decodes one command: the strict scanner reports every deviation with its offset and, in
+    /// the same pass, records the fields the session rules read (`CommandFields`), then the
+    /// command-level checks run. swift-protobuf builds the typed value only when
+    /// `DecodedCommand.command` is read. A payload over `limits.maxFrameSize` is refused before
+    /// anything else (and a payload over 4 GiB whatever the limit: `CommandFields.maxBytes`).
     public static func decode(_ bytes: [UInt8], limits: Limits = .default) -> DecodedCommand {
-        guard bytes.count <= limits.maxFrameSize else {
+        guard bytes.count <= min(limits.maxFrameSize, CommandFields.maxBytes) else {
             let finding = LeanCloudRules.frameTooLarge.finding(
-                "\(bytes.count) bytes, limit \(limits.maxFrameSize)", at: 0)
-            return DecodedCommand(command: nil, findings: [finding], wireSize: bytes.count)
+                "\(bytes.count) bytes, limit \(min(limits.maxFrameSize, CommandFields.maxBytes))", at: 0)
+            return DecodedCommand(fields: nil, findings: [finding], wireSize: bytes.count)
         }
         var scanner = WireScanner(limits: limits)
-        let intact = bytes.withUnsafeBytes { scanner.scan($0, as: LeanCloudSchema.genericCommand) }
+        let fields = scanner.scanCommand(bytes)
         var findings = scanner.findings
-        guard intact else { return DecodedCommand(command: nil, findings: findings, wireSize: bytes.count) }
-
-        var options = BinaryDecodingOptions()
-        options.messageDepthLimit = limits.maxNestingDepth + 1
-        let command: LCGenericCommand
-        do {
-            command = try LCGenericCommand(serializedBytes: bytes, partial: true, options: options)
-        } catch {
-            // The scanner already explains why (e.g. invalid UTF-8); add a finding only if it did not.
-            if !findings.contains(where: { $0.severity == .error }) {
-                findings.append(LeanCloudRules.truncated.finding("swift-protobuf rejected the bytes: \(error)", at: 0))
-            }
-            return DecodedCommand(command: nil, findings: findings, wireSize: bytes.count)
+        if let fields {
+            findings += CommandChecks.check(fields) { scanner.topLevelOffsets[$0] }
         }
-        let present = SubMessage.present(fieldNumbers: scanner.topLevelOffsets.schemaRangeNumbers)
-        findings += CommandChecks.check(command, present: present) { scanner.topLevelOffsets[$0] }
-        return DecodedCommand(command: command, findings: findings, wireSize: bytes.count)
+        return DecodedCommand(fields: fields, findings: findings, wireSize: bytes.count)
+    }
+
+    /// The fields of a command given as protobuf bytes, or nil when they do not decode (the
+    /// scanner's findings are not kept): what `DecodedCommand` holds for a command built as a value.
+    static func fields(of bytes: [UInt8], limits: Limits = .default) -> CommandFields? {
+        var scanner = WireScanner(limits: limits)
+        return scanner.scanCommand(bytes)
     }
 
     /// Canonical protobuf bytes: fields in number order, minimal varints, presence kept.

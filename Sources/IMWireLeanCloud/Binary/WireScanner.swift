@@ -8,6 +8,11 @@ struct WireScanner {
     private(set) var findings: [Finding] = []
     /// Offset of the first tag of each top-level field, for findings about the decoded command.
     private(set) var topLevelOffsets = FieldOffsets()
+    /// Where the session rules' fields are recorded when the scan is of a `GenericCommand`
+    /// (`scanCommand`).
+    private(set) var fields: CommandFields?
+    /// A string field was not valid UTF-8: protobuf parsers refuse the whole message.
+    private(set) var sawInvalidUTF8 = false
     private let maxDepth: Int
 
     init(limits: Limits) {
@@ -17,14 +22,34 @@ struct WireScanner {
     /// Scans a whole buffer as one `message`. Returns false on structural damage.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, as message: LeanCloudSchema.MessageID) -> Bool {
         var reader = ByteReader(bytes)
-        return scanMessage(&reader, message, depth: 1)
+        return scanMessage(&reader, message, depth: 1, place: .elsewhere)
+    }
+
+    /// Scans `bytes` as a `GenericCommand` and records its `CommandFields` on the way. Returns
+    /// them when a protobuf parser would accept the bytes (no structural damage, valid UTF-8).
+    /// Bytes over `CommandFields.maxBytes` are scanned without recording (nil).
+    mutating func scanCommand(_ bytes: [UInt8]) -> CommandFields? {
+        guard bytes.count <= CommandFields.maxBytes else {
+            _ = bytes.withUnsafeBytes { scan($0, as: LeanCloudSchema.genericCommand) }
+            return nil
+        }
+        fields = CommandFields(bytes: bytes, nestingLimit: maxDepth)
+        let intact = bytes.withUnsafeBytes { raw in
+            var reader = ByteReader(raw)
+            return scanMessage(&reader, LeanCloudSchema.genericCommand, depth: 1, place: .root)
+        }
+        defer { fields = nil }
+        return intact && !sawInvalidUTF8 ? fields : nil
     }
 
     private mutating func report(_ rule: Rule, _ message: String, at offset: Int) {
         findings.append(rule.finding(message, at: offset))
     }
 
-    private mutating func scanMessage(_ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int) -> Bool {
+    /// `place`: where the message sits, for `CommandFields` (`.elsewhere` when nothing is recorded).
+    private mutating func scanMessage(
+        _ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int, place: CommandFields.Place
+    ) -> Bool {
         let table = ScanTable.leanCloud
         // Names are only needed to word a finding.
         var schema: MessageSchema { LeanCloudSchema.message(id) }
@@ -65,7 +90,9 @@ struct WireScanner {
             if !field.repeated, !seen.insert(fieldNumber) {
                 report(LeanCloudRules.duplicateField, "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
             }
-            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset) else { return false }
+            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset, place: place) else {
+                return false
+            }
         }
         if !table.requiredFields(of: id).isSubset(of: seen) {
             for field in schema.requiredFields where !seen.contains(field.number) {
@@ -77,9 +104,11 @@ struct WireScanner {
 
     private mutating func scanValue(
         _ reader: inout ByteReader, _ field: ScanTable.Field, number: Int32, in message: LeanCloudSchema.MessageID,
-        depth: Int, tagOffset: Int
+        depth: Int, tagOffset: Int, place: CommandFields.Place
     ) -> Bool {
         let valueOffset = reader.offset
+        // Recorded the way a protobuf parser sets the typed field (see `CommandFields`).
+        let recorded = place.isRecorded ? CommandFields.Table.shared.field(at: place, number) : nil
         // Built only when a finding needs it.
         func path() -> String {
             let schema = LeanCloudSchema.message(message)
@@ -91,11 +120,14 @@ struct WireScanner {
             if value > UInt64(UInt32.max), value < 0xffff_ffff_8000_0000 {
                 report(LeanCloudRules.int32OutOfRange, "\(path()) = \(value) does not fit int32", at: valueOffset)
             }
+            if let recorded { fields?.record(recorded, value: Int64(Int32(truncatingIfNeeded: value))) }
         case .int64:
-            guard readVarint(&reader, what: path()) != nil else { return false }
+            guard let value = readVarint(&reader, what: path()) else { return false }
+            if let recorded { fields?.record(recorded, value: Int64(bitPattern: value)) }
         case .bool:
             guard let value = readVarint(&reader, what: path()) else { return false }
             if value > 1 { report(LeanCloudRules.boolNotCanonical, "\(path()) = \(value), expected 0 or 1", at: valueOffset) }
+            if let recorded { fields?.record(recorded, value: value == 0 ? 0 : 1) }
         case .enumeration:
             guard let value = readVarint(&reader, what: path()) else { return false }
             let enumID = LeanCloudSchema.EnumID(field.target)
@@ -103,6 +135,9 @@ struct WireScanner {
                 let name = LeanCloudSchema.enumeration(enumID).name
                 report(LeanCloudRules.unknownEnumValue, "\(path()) = \(Int64(bitPattern: value)) is not a \(name)", at: valueOffset)
             }
+            // swift-protobuf keeps the low 32 bits and drops a value the enum lacks.
+            let low = Int32(truncatingIfNeeded: value)
+            if let recorded, ScanTable.leanCloud.isValue(low, of: enumID) { fields?.record(recorded, value: Int64(low)) }
         case .string, .bytes, .message:
             guard let length = readLength(&reader, what: path()) else { return false }
             guard var payload = reader.readReader(length) else {
@@ -113,13 +148,16 @@ struct WireScanner {
             case .string:
                 if let bad = UTF8Validator.firstInvalidOffset(payload.bytes) {
                     report(LeanCloudRules.invalidUTF8, "\(path()) is not valid UTF-8", at: payload.offset + bad)
+                    sawInvalidUTF8 = true
                 }
+                if let recorded { fields?.record(recorded, start: payload.offset, length: length) }
             case .message:
                 guard depth < maxDepth else {
                     report(LeanCloudRules.nestingTooDeep, "\(path()) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
                     return false
                 }
-                return scanMessage(&payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1)
+                if place.index == CommandFields.Place.root.index, !field.repeated { fields?.recordSubMessage(number) }
+                return scanMessage(&payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1, place: place.child(number))
             default:
                 break
             }
@@ -233,9 +271,6 @@ struct FieldOffsets {
         guard seen.contains(number) else { return nil }
         return schemaRange.first { $0.number == number }?.offset
     }
-
-    /// The numbers below 128, in wire order: every number a sub-message can have.
-    var schemaRangeNumbers: some Sequence<Int32> { schemaRange.lazy.map(\.number) }
 }
 
 /// Which field numbers a message instance has used; the schema's numbers are all below 128.

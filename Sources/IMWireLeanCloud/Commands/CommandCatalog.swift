@@ -63,16 +63,6 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The sub-messages among the top-level field numbers the wire scan saw, in field order: for
-    /// a command swift-protobuf built from the same bytes, the same as `present(in:)` (a field on
-    /// the wire is a field set), without copying 18 sub-messages out of the generated storage to
-    /// ask (7 % of a capture check).
-    static func present(fieldNumbers: some Sequence<Int32>) -> [SubMessage] {
-        var present = fieldNumbers.compactMap(SubMessage.init(rawValue:))
-        if present.count > 1 { present.sort { $0.rawValue < $1.rawValue } }  // one is the rule; sorted() copied it
-        return present
-    }
-
     /// The sub-messages set on `command`, in field order.
     public static func present(in command: LCGenericCommand) -> [SubMessage] {
         var present: [SubMessage] = []

@@ -1,48 +1,51 @@
 import IMWireCore
 
-/// Checks of a decoded command against the catalogue: the cmd is present, the op fits the cmd,
+/// Checks of a decoded command (its `CommandFields`) against the catalogue: the cmd is present, the op fits the cmd,
 /// exactly the sub-message the cmd carries. Independent of the encoding: `locate` maps a
 /// GenericCommand field number to the offset where the encoding put it.
 public enum CommandChecks {
-    /// - Parameter present: the sub-messages set, when the caller knows them from the wire.
-    public static func check(_ command: LCGenericCommand, present known: [SubMessage]? = nil, locate: (Int32) -> Int?) -> [Finding] {
+    public static func check(_ command: CommandFields, locate: (Int32) -> Int?) -> [Finding] {
         var findings: [Finding] = []
         // A cmd or op that is present but not a known enum value is already reported by the
         // encoding layer; only a truly absent field is reported here.
-        if !command.hasCmd {
+        if command.cmd == nil {
             // An unknown cmd value says nothing about the op or sub-message it should carry.
             guard locate(1) == nil else { return findings }
             findings.append(LeanCloudRules.cmdMissing.finding("no cmd; proto2 reads it as session", at: 0))
         }
-        let cmd = command.cmd
+        let cmd = command.cmd ?? .session
         var cmdName: String { LeanCloudNames.name(of: cmd) }
 
-        let present = known ?? SubMessage.present(in: command)
-        if present.count > 1 {
-            let names = present.map(\.fieldName).joined(separator: ", ")
-            findings.append(LeanCloudRules.subMessageCount.finding(
-                "\(present.count) sub-messages set: \(names)", at: locate(present[1].rawValue)))
-        }
+        // Nearly every command carries exactly the sub-message it should: no list is built then.
         let expected = SubMessage.expected(for: cmd)
-        for sub in present where sub != expected {
-            let wanted = expected.map { "carries \($0.fieldName)" } ?? "carries no sub-message"
-            findings.append(LeanCloudRules.subMessageMismatch.finding(
-                "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
+        let count = command.subMessageCount
+        if count > 1 || (count == 1 && !(expected.map(command.has) ?? false)) {
+            let present = command.subMessages
+            if present.count > 1 {
+                let names = present.map(\.fieldName).joined(separator: ", ")
+                findings.append(LeanCloudRules.subMessageCount.finding(
+                    "\(present.count) sub-messages set: \(names)", at: locate(present[1].rawValue)))
+            }
+            for sub in present where sub != expected {
+                let wanted = expected.map { "carries \($0.fieldName)" } ?? "carries no sub-message"
+                findings.append(LeanCloudRules.subMessageMismatch.finding(
+                    "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
+            }
         }
 
         if CommandCatalog.takesNoOp(cmd) {
-            if command.hasOp, !CommandCatalog.isOp(command.op, of: cmd) {
+            if let op = command.op, !CommandCatalog.isOp(op, of: cmd) {
                 findings.append(LeanCloudRules.opUnexpected.finding(
-                    "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: command.op))", at: locate(2)))
+                    "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: op))", at: locate(2)))
             }
-        } else if !command.hasOp {
+        } else if command.op == nil {
             guard locate(2) == nil else { return findings }
             let knownOps = CommandCatalog.ops(of: cmd).map(LeanCloudNames.name(of:)).joined(separator: ", ")
             findings.append(LeanCloudRules.opMissing.finding(
                 "cmd=\(cmdName) needs an op (one of \(knownOps)); absent reads as open", at: locate(1) ?? 0))
-        } else if !CommandCatalog.isOp(command.op, of: cmd) {
+        } else if let op = command.op, !CommandCatalog.isOp(op, of: cmd) {
             findings.append(LeanCloudRules.opNotForCmd.finding(
-                "op=\(LeanCloudNames.name(of: command.op)) is not an op of cmd=\(cmdName)", at: locate(2)))
+                "op=\(LeanCloudNames.name(of: op)) is not an op of cmd=\(cmdName)", at: locate(2)))
         }
         return findings
     }

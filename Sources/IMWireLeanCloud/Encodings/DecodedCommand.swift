@@ -10,14 +10,41 @@ public struct DecodedCommand: Sendable {
     }
 
     public var kind: Kind
-    public var command: LCGenericCommand?
     public var findings: [Finding]
     /// Size of the command as protobuf bytes: what the server's 5 KB limit (4109) counts.
     public var wireSize: Int
+    /// The fields the session rules read, recorded while the bytes were scanned; nil when no
+    /// command could be decoded.
+    public var fields: CommandFields?
+    /// The command as it was built from JSON, so it is not decoded again from its bytes.
+    private var built: LCGenericCommand?
 
+    /// The typed command, nil when no command could be decoded. For protobuf and base64 frames
+    /// swift-protobuf decodes it from `fields.bytes` each time it is read: keep the value rather
+    /// than reading it twice. The checker reads `fields` only.
+    public var command: LCGenericCommand? { built ?? fields?.typedCommand() }
+
+    /// A decoded command given as a value: its fields are taken from its protobuf encoding.
     public init(kind: Kind = .command, command: LCGenericCommand?, findings: [Finding], wireSize: Int) {
         self.kind = kind
-        self.command = command
+        self.built = command
+        self.fields = command.flatMap { LeanCloudBinary.fields(of: LeanCloudBinary.encode($0)) }
+        self.findings = findings
+        self.wireSize = wireSize
+    }
+
+    /// A command built as a value whose protobuf encoding is `encoded`.
+    init(built command: LCGenericCommand, encoded: CommandFields?, findings: [Finding]) {
+        kind = .command
+        built = command
+        fields = encoded
+        self.findings = findings
+        wireSize = encoded?.bytes.count ?? 0
+    }
+
+    init(fields: CommandFields?, findings: [Finding], wireSize: Int) {
+        kind = .command
+        self.fields = fields
         self.findings = findings
         self.wireSize = wireSize
     }
@@ -25,6 +52,6 @@ public struct DecodedCommand: Sendable {
     /// `session/open i=1`, `heartbeat {}`, or `undecodable`.
     public var summary: String {
         if kind == .heartbeat { return "heartbeat {}" }
-        return command.map(LeanCloudNames.summary(of:)) ?? "undecodable"
+        return fields.map(LeanCloudNames.summary(of:)) ?? "undecodable"
     }
 }

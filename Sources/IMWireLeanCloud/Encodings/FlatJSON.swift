@@ -91,15 +91,19 @@ public enum LeanCloudJSON {
             return DecodedCommand(command: nil, findings: findings, wireSize: payload.count)
         }
         let subOffset = converter.firstSubMessageKeyOffset
-        findings += CommandChecks.check(command) { number in
-            switch number {
-            case 1: object.offset(of: "cmd")
-            case 2: object.offset(of: "op")
-            case 100...: subOffset
-            default: nil
+        // Its own protobuf encoding, which gives the wire size and the fields the session rules read.
+        let fields = LeanCloudBinary.fields(of: LeanCloudBinary.encode(command), limits: limits)
+        if let fields {
+            findings += CommandChecks.check(fields) { number in
+                switch number {
+                case 1: object.offset(of: "cmd")
+                case 2: object.offset(of: "op")
+                case 100...: subOffset
+                default: nil
+                }
             }
         }
-        return DecodedCommand(command: command, findings: findings, wireSize: LeanCloudBinary.encode(command).count)
+        return DecodedCommand(built: command, encoded: fields, findings: findings)
     }
 
     /// Turns a flat object into the canonical (protobuf JSON mapping) object, checking each value

@@ -26,4 +26,15 @@ public enum LeanCloudNames {
         if command.hasAckMessage, command.ackMessage.hasCode { text += " code=\(command.ackMessage.code)" }
         return text
     }
+
+    /// The same label from a command's `CommandFields`.
+    public static func summary(of command: CommandFields) -> String {
+        var text = command.cmd.map(name(of:)) ?? "(no cmd)"
+        if let op = command.op { text += "/" + name(of: op) }
+        if let i = command.i { text += " i=\(i)" }
+        for code in [CommandFields.Field.sessionCode, .errorCode, .ackCode] {
+            if let value = command.int32(code) { text += " code=\(value)" }
+        }
+        return text
+    }
 }
