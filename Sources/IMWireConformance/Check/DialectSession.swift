@@ -85,7 +85,7 @@ enum DialectSessions {
         }
         let encoding = LeanCloudConnectionSession.encoding(implied: message)
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
-        let clean = decoded.findings.allSatisfy { $0.severity == .info } && (decoded.command?.hasCmd ?? false)
+        let clean = decoded.findings.allSatisfy { $0.severity == .info } && (decoded.fields?.cmd != nil)
         return clean ? .leancloud : nil
     }
 }

@@ -47,7 +47,7 @@ struct LeanCloudConnectionSession: DialectSession {
             findings[index].location = location
             findings[index].subject = subject
         }
-        if decoded.kind == .command, let command = decoded.command { note(command, direction: message.direction, time: time, frame: frameIndex) }
+        if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
         return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
     }
 
@@ -59,13 +59,14 @@ struct LeanCloudConnectionSession: DialectSession {
 
     /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
     /// with a code, `goaway`, and the client's own `session/close`.
-    private mutating func note(_ command: LCGenericCommand, direction: Direction, time: Int64, frame: Int) {
+    private mutating func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
         let loggingIn = reconnectFacts.login != nil && reconnectFacts.login?.accepted == nil
-        switch (direction, command.cmd, command.hasOp ? command.op : nil) {
+        // An absent cmd reads as proto2's default, session (op stays absent).
+        switch (direction, command.cmd ?? .session, command.op) {
         case (.send, .session, .open?):
-            if openRequestID == nil, command.hasI { openRequestID = command.i }
-            let client = command.hasPeerID ? (command.hasAppID ? command.appID + "/" : "") + command.peerID : nil
-            reconnectFacts.loginSent(at: time, frame: frame, reconnectFlag: command.sessionMessage.r, client: client)
+            if openRequestID == nil { openRequestID = command.i }
+            let client = command.string(.peerID).map { peer in command.string(.appID).map { $0 + "/" + peer } ?? peer }
+            reconnectFacts.loginSent(at: time, frame: frame, reconnectFlag: command.bool(.sessionR), client: client)
         case (.send, .session, .close?):
             reconnectFacts.ended(.clientLogout, at: time)
         case (.send, .echo, _):
@@ -73,11 +74,11 @@ struct LeanCloudConnectionSession: DialectSession {
             reconnectFacts.keepAliveInMessages = true
         case (.receive, .session, .opened?):
             reconnectFacts.loginAccepted(at: time)
-        case (.receive, .session, .closed?) where command.sessionMessage.hasCode:
-            let code = Int64(command.sessionMessage.code)
+        case (.receive, .session, .closed?) where command.has(.sessionCode):
+            let code = Int64(command.int32(.sessionCode) ?? 0)
             reconnectFacts.ended(loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), at: time)
-        case (.receive, .error, _) where loggingIn && command.hasI && command.i == openRequestID:
-            reconnectFacts.ended(.loginRejected(code: Int64(command.errorMessage.code), waitMicros: nil), at: time)
+        case (.receive, .error, _) where loggingIn && command.i != nil && command.i == openRequestID:
+            reconnectFacts.ended(.loginRejected(code: Int64(command.int32(.errorCode) ?? 0), waitMicros: nil), at: time)
         case (.receive, .goaway, _):
             reconnectFacts.ended(.goaway, at: time)
         default:

@@ -34,11 +34,11 @@ public struct LeanCloudSessionOptions: Sendable {
 /// `goaway`, acknowledgements of received messages, size limits, signatures and typed messages.
 /// Time is an input (µs from the capture); the tracker never reads a clock.
 public struct LeanCloudSessionTracker: Sendable {
-    /// Requests and pushes keep their command (a reference) and name it only when a finding
-    /// needs the name: most never do, and naming every frame was a visible share of a check.
+    /// Requests and pushes keep their command's fields and name it only when a finding needs the
+    /// name: most never do, and naming every frame was a visible share of a check.
     private struct Pending: Sendable {
         let key: CommandKey
-        let command: LCGenericCommand
+        let command: CommandFields
         var summary: String { LeanCloudNames.summary(of: command) }
         let time: Int64
         let frameIndex: Int
@@ -51,7 +51,7 @@ public struct LeanCloudSessionTracker: Sendable {
         let timestamp: Int64
         let time: Int64
         let frameIndex: Int
-        let command: LCGenericCommand
+        let command: CommandFields
         var summary: String { LeanCloudNames.summary(of: command) }
     }
 
@@ -75,8 +75,8 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// Peer id a command is for; commands without one go to the connection's first client.
-    private func peer(of command: LCGenericCommand) -> String {
-        command.hasPeerID ? command.peerID : (defaultPeer ?? "")
+    private func peer(of command: CommandFields) -> String {
+        command.string(.peerID) ?? defaultPeer ?? ""
     }
 
     private mutating func markOpened(_ peer: String) {
@@ -130,11 +130,12 @@ public struct LeanCloudSessionTracker: Sendable {
         var findings: [Finding] = []
         now = (time, frameIndex)
         expire(before: time, into: &findings)
-        guard decoded.kind == .command, let command = decoded.command else { return findings }
+        guard decoded.kind == .command, let command = decoded.fields else { return findings }
         func report(_ rule: Rule, _ message: String) {
             findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: decoded.summary))
         }
-        let key = CommandKey(command.cmd, command.hasOp ? command.op : nil)
+        // proto2 reads an absent cmd as its first value, `session`.
+        let key = CommandKey(command.cmd ?? .session, command.op)
         let spec = CommandCatalog.spec(for: key)
         let peer = peer(of: command)
 
@@ -150,15 +151,15 @@ public struct LeanCloudSessionTracker: Sendable {
             }
             checkGate(command, key: key, peer: peer, report: report)
             trackRequest(command, key: key, spec: spec, time: time, frameIndex: frameIndex, peer: peer, report: report)
-            if command.cmd == .ack { acknowledge(command.ackMessage) }
-            if key == CommandKey(.session, .open), command.hasAppID { appID = appID ?? command.appID }
-            verifySignature(command, peer: peer, report: report)
+            if key.cmd == .ack { acknowledge(command) }
+            if key == CommandKey(.session, .open), let app = command.string(.appID) { appID = appID ?? app }
+            if options.credentials != nil, let typed = decoded.command { verifySignature(typed, peer: peer, report: report) }
         case .receive:
             if let spec, spec.serverRoles.isEmpty { report(LeanCloudRules.wrongDirection, "\(key) is sent by clients only") }
             trackReply(command, key: key, peer: peer, report: report)
         }
-        if command.hasDirectMessage, command.directMessage.hasMsg {
-            for problem in RichMessage.parse(command.directMessage.msg).findings {
+        if command.has(.directMsg) {
+            for problem in command.withUTF8(.directMsg, RichMessage.findings(utf8:)) {
                 report(problem.rule, "directMessage.msg: \(problem.message)")
             }
         }
@@ -166,10 +167,10 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// The session gate: before `session/opened`, after a kick, after the client's own close.
-    private mutating func checkGate(_ command: LCGenericCommand, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func checkGate(_ command: CommandFields, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
         if let code = kicked[peer] {
             if key == CommandKey(.session, .open) {
-                if command.sessionMessage.hasR, command.sessionMessage.r {
+                if command.bool(.sessionR) {
                     report(LeanCloudRules.reopenAfterKick, "session/open with r=true after session/closed \(code)")
                 }
                 kicked[peer] = nil
@@ -178,11 +179,11 @@ public struct LeanCloudSessionTracker: Sendable {
             }
             return
         }
-        let ungated = switch command.cmd {
+        let ungated = switch key.cmd {
         case .echo, .login, .logout: true
         default: false
         }
-        guard key != CommandKey(.session, .open), !ungated, !(command.hasService && command.service == 1),
+        guard key != CommandKey(.session, .open), !ungated, command.int32(.service) != 1,
               !opened.contains(peer)
         else { return }
         if closedByClient.contains(peer) {
@@ -192,26 +193,26 @@ public struct LeanCloudSessionTracker: Sendable {
         }
     }
 
-    private mutating func trackRequest(_ command: LCGenericCommand, key: CommandKey, spec: CommandSpec?,
+    private mutating func trackRequest(_ command: CommandFields, key: CommandKey, spec: CommandSpec?,
                                        time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void) {
-        guard command.hasI else {
-            if spec?.clientRole == .request, command.cmd != .echo {
+        guard let i = command.i else {
+            if spec?.clientRole == .request, key.cmd != .echo {
                 report(LeanCloudRules.requestWithoutI, "\(key) expects a reply but has no i")
             }
             return
         }
-        if let earlier = pending[command.i] {
-            report(LeanCloudRules.duplicateI, "i=\(command.i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
+        if let earlier = pending[i] {
+            report(LeanCloudRules.duplicateI, "i=\(i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
             return
         }
         guard pending.count < Self.maxTracked else { return }
-        pending[command.i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
+        pending[i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
     }
 
-    private mutating func trackReply(_ command: LCGenericCommand, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func trackReply(_ command: CommandFields, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
         var replyPeer = peer
-        if command.hasI {
-            if let request = pending.removeValue(forKey: command.i) {
+        if let i = command.i {
+            if let request = pending.removeValue(forKey: i) {
                 replyPeer = request.peer
                 if let answers = CommandCatalog.spec(for: request.key)?.answers, !answers.isEmpty,
                    command.cmd != .error, !answers.contains(key) {
@@ -226,30 +227,29 @@ public struct LeanCloudSessionTracker: Sendable {
                     closedByClient.insert(request.peer)
                 }
             } else {
-                report(LeanCloudRules.responseWithoutRequest, "\(key) i=\(command.i) matches no pending request")
+                report(LeanCloudRules.responseWithoutRequest, "\(key) i=\(i) matches no pending request")
             }
         } else if key == CommandKey(.session, .opened) {
             markOpened(peer)
         }
 
-        switch command.cmd {
+        switch key.cmd {
         case .error:
-            let error = command.errorMessage
-            let name = LeanCloudStatusCodes.imError(Int64(error.code))?.name
-            let reason = error.hasReason && error.reason != name ? ": \(error.reason)" : ""
-            report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(Int64(error.code)))\(reason)")
-        case .ack where command.ackMessage.hasCode:
-            report(LeanCloudRules.errorReply, "ack with code \(LeanCloudStatusCodes.describe(Int64(command.ackMessage.code)))")
+            let code = Int64(command.int32(.errorCode) ?? 0)
+            let name = LeanCloudStatusCodes.imError(code)?.name
+            let reason = command.string(.errorReason).map { $0 != name ? ": \($0)" : "" } ?? ""
+            report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(code))\(reason)")
+        case .ack where command.has(.ackCode):
+            report(LeanCloudRules.errorReply, "ack with code \(LeanCloudStatusCodes.describe(Int64(command.int32(.ackCode) ?? 0)))")
         case .session where key.op == .closed:
             opened.remove(replyPeer)
-            if command.sessionMessage.hasCode {
-                let code = command.sessionMessage.code
+            if let code = command.int32(.sessionCode) {
                 report(LeanCloudRules.errorReply, "session/closed \(LeanCloudStatusCodes.describe(Int64(code)))")
                 if code == 4111 || code == 4115 { kicked[replyPeer] = code }
             }
         case .goaway:
             goawayFrame = goawayFrame ?? now.frame
-        case .direct where !command.hasI:
+        case .direct where command.i == nil:
             expectAck(command)
         default:
             break
@@ -257,24 +257,30 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// A pushed message needs an `ack` unless it is transient, in a chat room, or the client's own.
-    private mutating func expectAck(_ command: LCGenericCommand) {
-        let message = command.directMessage
-        guard message.hasID, !(message.hasTransient && message.transient), !(message.hasConvType && message.convType == 2),
-              !(message.hasFromPeerID && opened.contains(message.fromPeerID))
+    private mutating func expectAck(_ command: CommandFields) {
+        guard let id = command.string(.directID), !command.bool(.directTransient), command.int32(.directConvType) != 2,
+              !(command.string(.directFromPeerID).map(opened.contains) ?? false)
         else { return }
         guard unacked.count < Self.maxTracked else { return }
-        unacked.append(Unacked(messageID: message.id, conversationID: message.cid, timestamp: message.timestamp,
-                               time: now.time, frameIndex: now.frame, command: command))
+        unacked.append(Unacked(messageID: id, conversationID: command.string(.directCID) ?? "",
+                               timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame, command: command))
     }
 
     /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the
     /// `fromts`…`tots` range (JS batches).
-    private mutating func acknowledge(_ ack: LCAckCommand) {
+    private mutating func acknowledge(_ ack: CommandFields) {
+        guard !unacked.isEmpty else { return }
+        if let mid = ack.string(.ackMid) {
+            unacked.removeAll { $0.messageID == mid }
+            return
+        }
+        guard let cid = ack.string(.ackCID) else { return }
+        let fromts = ack.integer(.ackFromts) ?? Int64.min
+        let tots = ack.integer(.ackTots)
         unacked.removeAll { message in
-            if ack.hasMid { return ack.mid == message.messageID }
-            guard ack.hasCid, ack.cid == message.conversationID else { return false }
-            if ack.hasTots { return (ack.hasFromts ? ack.fromts : Int64.min) <= message.timestamp && message.timestamp <= ack.tots }
-            return true
+            guard cid == message.conversationID else { return false }
+            guard let tots else { return true }
+            return fromts <= message.timestamp && message.timestamp <= tots
         }
     }
 
