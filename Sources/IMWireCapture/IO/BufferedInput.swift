@@ -4,11 +4,13 @@ import IMWireCore
 /// plus the bytes asked for, so a capture of any size is read in bounded memory.
 public final class BufferedInput {
     private let source: FileByteSource
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var atEnd = false
+    // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
+    // runtime's access checks on these properties were about 9% of a capture check (perf).
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var atEnd = false
     /// Bytes consumed so far: the file offset of the next byte.
-    public private(set) var offset = 0
+    @exclusivity(unchecked) public private(set) var offset = 0
 
     public init(_ source: FileByteSource) {
         self.source = source
