@@ -119,18 +119,34 @@ public final class CommandSpec: Sendable {
 /// Every cmd/op pair of the LeanCloud protocol and its role, from `leancloud.md` §4.2 and the
 /// OpType sections. Response op names are INFERRED except session/opened and session/closed.
 public enum CommandCatalog {
-    public static func spec(for key: CommandKey) -> CommandSpec? { index[key] }
+    public static func spec(for key: CommandKey) -> CommandSpec? { position(of: key).map { all[$0] } }
 
     /// Ops seen with `cmd` in the catalogue, in catalogue order.
     public static func ops(of cmd: LCCommandType) -> [LCOpType] { opsByCmd[cmd] ?? [] }
 
     /// Whether `op` is one of `cmd`'s ops in the catalogue.
-    public static func isOp(_ op: LCOpType, of cmd: LCCommandType) -> Bool { index[CommandKey(cmd, op)] != nil }
+    public static func isOp(_ op: LCOpType, of cmd: LCCommandType) -> Bool { position(of: CommandKey(cmd, op)) != nil }
 
     /// Whether `cmd` is used without an op.
-    public static func takesNoOp(_ cmd: LCCommandType) -> Bool { index[CommandKey(cmd)] != nil }
+    public static func takesNoOp(_ cmd: LCCommandType) -> Bool { position(of: CommandKey(cmd)) != nil }
 
-    private static let index: [CommandKey: CommandSpec] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Where `key`'s row is in `all` (its first row).
+    private static func position(of key: CommandKey) -> Int? {
+        let row = index[key.cmd.rawValue * opSlots + (key.op?.rawValue ?? 0)]
+        return row < 0 ? nil : Int(row)
+    }
+
+    /// Op raw values are from 1, so slot 0 of each cmd stands for no op.
+    private static let opSlots = LCOpType.allCases.map(\.rawValue).max()! + 1
+    /// `all`'s row for each (cmd, op), -1 for none: a flat table, because hashing a key for a
+    /// dictionary lookup, several times for every checked command, showed in a capture check.
+    private static let index: [Int16] = {
+        var index = [Int16](repeating: -1, count: (LCCommandType.allCases.map(\.rawValue).max()! + 1) * opSlots)
+        for (row, spec) in all.enumerated().reversed() {
+            index[spec.key.cmd.rawValue * opSlots + (spec.key.op?.rawValue ?? 0)] = Int16(row)
+        }
+        return index
+    }()
     private static let opsByCmd: [LCCommandType: [LCOpType]] = Dictionary(grouping: all.filter { $0.key.op != nil }, by: \.key.cmd)
         .mapValues { specs in specs.compactMap(\.key.op) }
 

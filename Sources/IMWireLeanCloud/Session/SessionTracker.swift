@@ -168,7 +168,7 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// The session gate: before `session/opened`, after a kick, after the client's own close.
     private mutating func checkGate(_ command: CommandFields, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
-        if let code = kicked[peer] {
+        if !kicked.isEmpty, let code = kicked[peer] {  // the check is for the rare kicked client: skip the hashing
             if key == CommandKey(.session, .open) {
                 if command.bool(.sessionR) {
                     report(LeanCloudRules.reopenAfterKick, "session/open with r=true after session/closed \(code)")
