@@ -16,7 +16,7 @@ public enum LeanCloudRules {
         summary: "The bytes end inside a tag, a varint or a length-delimited value.", specRef: encodingGuide)
     public static let varintTooLong = Rule(
         "PB.VARINT-TOO-LONG", .error, layer: .encoding, dialect: .leancloud,
-        summary: "A varint longer than 10 bytes, or whose 10th byte sets bits beyond 64.", specRef: encodingGuide + "#varints")
+        summary: "A varint longer than 10 bytes (a tag: longer than 5), or whose 10th byte sets bits beyond 64.", specRef: encodingGuide + "#varints")
     public static let varintNonMinimal = Rule(
         "PB.VARINT-NON-MINIMAL", .warning, lenient: .info, layer: .encoding, dialect: .leancloud,
         summary: "A varint encoded in more bytes than needed (trailing 0x80..0x00 groups).", specRef: encodingGuide + "#varints")

@@ -70,6 +70,10 @@ import Testing
         check("08 0e fb 01 84 02", ["PB.UNKNOWN-FIELD@2", "PB.WIRE-TYPE-INVALID@4"], decodes: false)  // wrong end group
         check("08 0e 0f 00", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)             // wire type 7
         check("08 0e 80 80 80 80 10 00", ["PB.FIELD-NUMBER-INVALID@2"], decodes: false)  // field 2^29
+        // A tag in six bytes, its value in range: swift-protobuf and upb refuse it (found by the
+        // LeanCloudDifferential fuzz target once the scanner stopped leaning on swift-protobuf).
+        check("80 c4 80 d9 87 00 00 10 51", ["PB.VARINT-NON-MINIMAL@0", "PB.VARINT-TOO-LONG@0"], decodes: false)
+        check("88 80 80 80 00 0e", ["PB.VARINT-NON-MINIMAL@0"])                      // in five bytes it decodes
     }
 
     @Test func deviationsThatStillDecode() {

@@ -58,6 +58,11 @@ struct WireScanner {
         while !reader.isAtEnd {
             let tagOffset = reader.offset
             guard let tag = readVarint(&reader, what: "tag") else { return false }
+            // A tag is a 32-bit varint: swift-protobuf and upb refuse one spread over more bytes.
+            guard reader.offset - tagOffset <= 5 else {
+                report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - tagOffset) bytes, at most 5", at: tagOffset)
+                return false
+            }
             let wireBits = UInt8(tag & 7)
             let number = tag >> 3
             guard number >= 1, number <= 0x1fff_ffff else {
@@ -230,6 +235,11 @@ struct WireScanner {
                 return false
             }
             guard let tag = readVarint(&reader, what: "tag") else { return false }
+            // A tag is a 32-bit varint: swift-protobuf and upb refuse one spread over more bytes.
+            guard reader.offset - tagOffset <= 5 else {
+                report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - tagOffset) bytes, at most 5", at: tagOffset)
+                return false
+            }
             let number = tag >> 3
             guard number >= 1, number <= 0x1fff_ffff, let wireType = WireType(rawValue: UInt8(tag & 7)) else {
                 report(LeanCloudRules.invalidWireType, "tag \(tag) inside the group of \(field)", at: tagOffset)
