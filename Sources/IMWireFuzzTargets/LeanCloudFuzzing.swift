@@ -51,8 +51,9 @@ enum LeanCloudFuzzing {
     }
 
     /// Rules whose inputs IMWire rejects although swift-protobuf accepts them (Spec/leancloud.md):
-    /// varints beyond 64 bits (swift-protobuf drops the bits), nesting past IMWire's limit, and
-    /// frames over the size limit.
+    /// varints beyond 64 bits (swift-protobuf drops the bits) and tags over five bytes inside a
+    /// group (swift-protobuf reads those loosely, upb refuses them), nesting past IMWire's limit,
+    /// and frames over the size limit.
     static let allowedRejections: Set<RuleID> = ["PB.VARINT-TOO-LONG", "PB.NESTING-TOO-DEEP", "PB.FRAME-TOO-LARGE"]
 
     /// IMWire's one-pass decoder and swift-protobuf's generated decoder must agree on

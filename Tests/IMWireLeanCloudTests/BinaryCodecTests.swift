@@ -138,9 +138,11 @@ import Testing
         let bytes: [UInt8] = [0x08, 0x02, 0xc0, 0x0c, 0x01, 0x10, 0x01, 0x08, 0x02, 0xc0, 0x0c, 0x02, 0x28, 0x05]
         var scanner = WireScanner(limits: .default)
         #expect(bytes.withUnsafeBytes { scanner.scan($0, as: LeanCloudSchema.genericCommand) })
-        let offsets = scanner.topLevelOffsets
-        #expect([offsets[1], offsets[200], offsets[2], offsets[5]] == [0, 2, 5, 12])
-        #expect(offsets[3] == nil && offsets[201] == nil && offsets[-1] == nil)
+        let offsets = bytes.withUnsafeBytes { raw in [1, 200, 2, 5, 3, 201, -1].map { scanner.firstTopLevelTag(of: $0, in: raw) } }
+        #expect(offsets == [0, 2, 5, 12, nil, nil, nil])
+        // A group (field 300) is skipped whole: the field 1 inside it is not a top-level tag.
+        let grouped: [UInt8] = [0xe3, 0x12, 0x08, 0x07, 0xe4, 0x12, 0x08, 0x02]
+        #expect(grouped.withUnsafeBytes { scanner.firstTopLevelTag(of: 1, in: $0) } == 6)
     }
 }
 

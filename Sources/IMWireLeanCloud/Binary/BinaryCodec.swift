@@ -17,7 +17,7 @@ public enum LeanCloudBinary {
         let fields = scanner.scanCommand(bytes)
         var findings = scanner.findings
         if let fields {
-            findings += CommandChecks.check(fields) { scanner.topLevelOffsets[$0] }
+            findings += bytes.withUnsafeBytes { raw in CommandChecks.check(fields) { scanner.firstTopLevelTag(of: $0, in: raw) } }
         }
         return DecodedCommand(fields: fields, findings: findings, wireSize: bytes.count)
     }

@@ -6,17 +6,32 @@ import IMWireCore
 /// stops the walk: `scan` then returns `false`, and nothing after that point can be trusted.
 struct WireScanner {
     private(set) var findings: [Finding] = []
-    /// Offset of the first tag of each top-level field, for findings about the decoded command.
-    private(set) var topLevelOffsets = FieldOffsets()
     /// Where the session rules' fields are recorded when the scan is of a `GenericCommand`
     /// (`scanCommand`).
     private(set) var fields: CommandFields?
     /// A string field was not valid UTF-8: protobuf parsers refuse the whole message.
     private(set) var sawInvalidUTF8 = false
-    private let maxDepth: Int
+    private var maxDepth: Int
 
     init(limits: Limits) {
         maxDepth = limits.maxNestingDepth
+    }
+
+    /// The offset of the first top-level tag of field `number` in `bytes`, which this scanner
+    /// found intact: where a finding about the decoded command points. The tags are walked again
+    /// only when a finding needs one; recording every frame's offsets as it was scanned cost an
+    /// allocation per frame for findings that almost never come.
+    func firstTopLevelTag(of number: Int32, in bytes: UnsafeRawBufferPointer) -> Int? {
+        var walker = WireScanner(limits: .default)
+        walker.maxDepth = maxDepth
+        var reader = ByteReader(bytes)
+        while !reader.isAtEnd {
+            let tagOffset = reader.offset
+            guard case .value(let tag, _, _) = reader.readVarint(), let wireType = WireType(rawValue: UInt8(tag & 7)) else { return nil }
+            if tag >> 3 == UInt64(bitPattern: Int64(number)) { return tagOffset }
+            guard walker.skipValue(&reader, wireType, field: "", groupNumber: tag >> 3, depth: 1) else { return nil }
+        }
+        return nil
     }
 
     /// Scans a whole buffer as one `message`. Returns false on structural damage.
@@ -75,7 +90,6 @@ struct WireScanner {
                 return false
             }
             let fieldNumber = Int32(number)
-            if depth == 1 { topLevelOffsets.recordFirst(fieldNumber, at: tagOffset) }
             guard let field = table.field(id, fieldNumber) else {
                 report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
                 guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth) else { return false }
@@ -235,7 +249,8 @@ struct WireScanner {
                 return false
             }
             guard let tag = readVarint(&reader, what: "tag") else { return false }
-            // A tag is a 32-bit varint: swift-protobuf and upb refuse one spread over more bytes.
+            // upb refuses a tag over five bytes here too; swift-protobuf reads a group's tags more
+            // loosely (PB.VARINT-TOO-LONG is one of LeanCloudDifferential's allowed rejections).
             guard reader.offset - tagOffset <= 5 else {
                 report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - tagOffset) bytes, at most 5", at: tagOffset)
                 return false
@@ -254,32 +269,6 @@ struct WireScanner {
             }
             guard skipValue(&reader, wireType, field: field, groupNumber: number, depth: depth + 1) else { return false }
         }
-    }
-}
-
-/// Where each field number first appeared. A dictionary hashed every top-level field of every
-/// frame; the schema's numbers (below 128) take a bit set and a short list instead, and only the
-/// rest, which are unknown fields, a dictionary.
-struct FieldOffsets {
-    private var seen = FieldSet()
-    private var schemaRange: [(number: Int32, offset: Int)] = []
-    private var beyond: [Int32: Int] = [:]
-
-    mutating func recordFirst(_ number: Int32, at offset: Int) {
-        if FieldSet.covers(number) {
-            guard seen.insert(number) else { return }
-            // Room for a typical command's fields at once, not grown 1, 2, 4, 8 (three allocations).
-            if schemaRange.isEmpty { schemaRange.reserveCapacity(8) }
-            schemaRange.append((number, offset))
-        } else if beyond[number] == nil {
-            beyond[number] = offset
-        }
-    }
-
-    subscript(number: Int32) -> Int? {
-        guard FieldSet.covers(number) else { return beyond[number] }
-        guard seen.contains(number) else { return nil }
-        return schemaRange.first { $0.number == number }?.offset
     }
 }
 
