@@ -48,6 +48,7 @@ public struct JSONParser {
         parser.skipWhitespace()
         if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") {
             var found: [JSONMemberSpan] = []
+            found.reserveCapacity(4)  // a rich message's few keys at once, not grown 1, 2, 4
             try parser.parseMembers(depth: 1) { parser, key, keyOffset throws(JSONError) in
                 let start = parser.index
                 parser.building = false
