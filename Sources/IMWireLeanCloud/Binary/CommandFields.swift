@@ -53,34 +53,49 @@ public struct CommandFields: Sendable {
         }
     }
 
+    /// The recorded values live in one object: the fields travel with every decoded frame, and
+    /// copying them inline (some 200 bytes, several times a frame) was about 6% of a capture
+    /// check (perf); a reference copies as one retain.
+    private let storage: Storage
+
+    /// Written only by the wire scanner that creates it, before the fields are handed out,
+    /// which is what makes the unchecked `Sendable` (and the unchecked exclusivity) sound.
+    private final class Storage: @unchecked Sendable {
+        let bytes: [UInt8]
+        /// Depth limit for `typedCommand()`: the one the scan was held to.
+        let nestingLimit: Int
+        /// A varint field's value (converted as its type says), or a string field's place in
+        /// `bytes`: its start in the low 32 bits, its length in the high ones (`maxBytes` keeps
+        /// both in range).
+        @exclusivity(unchecked) var values = InlineArray<22, Int64>(repeating: 0)
+        /// Which fields were given, a bit per `Field`.
+        @exclusivity(unchecked) var given: UInt32 = 0
+        /// Which sub-messages of `GenericCommand` were given with their declared wire type (a bit
+        /// per field number from 100): those a protobuf parser sets.
+        @exclusivity(unchecked) var subMessageBits: UInt32 = 0
+
+        init(bytes: [UInt8], nestingLimit: Int) {
+            self.bytes = bytes
+            self.nestingLimit = nestingLimit
+        }
+    }
+
     /// The protobuf bytes of the command; string fields are ranges of it.
-    public let bytes: [UInt8]
-    /// Depth limit for `typedCommand()`: the one the scan was held to.
-    private let nestingLimit: Int
-    /// A varint field's value (converted as its type says), or a string field's place in `bytes`:
-    /// its start in the low 32 bits, its length in the high ones (`maxBytes` keeps both in range).
-    /// One word per field keeps the value small: it is copied along with every decoded frame.
-    private var values = InlineArray<22, Int64>(repeating: 0)
-    /// Which fields were given, a bit per `Field`.
-    private var given: UInt32 = 0
-    /// Which sub-messages of `GenericCommand` were given with their declared wire type (a bit per
-    /// field number from 100): those a protobuf parser sets.
-    private var subMessageBits: UInt32 = 0
+    public var bytes: [UInt8] { storage.bytes }
 
     /// The largest command whose fields can be recorded (string places are 32-bit).
     static let maxBytes = Int(UInt32.max)
 
     init(bytes: [UInt8], nestingLimit: Int) {
-        self.bytes = bytes
-        self.nestingLimit = nestingLimit
+        storage = Storage(bytes: bytes, nestingLimit: nestingLimit)
     }
 
     // MARK: reading
 
-    public func has(_ field: Field) -> Bool { given & (1 << UInt32(field.rawValue)) != 0 }
+    public func has(_ field: Field) -> Bool { storage.given & (1 << UInt32(field.rawValue)) != 0 }
 
     /// An integer, enum or bool field's value (bools as 0 or 1).
-    public func integer(_ field: Field) -> Int64? { has(field) ? values[field.rawValue] : nil }
+    public func integer(_ field: Field) -> Int64? { has(field) ? storage.values[field.rawValue] : nil }
 
     public func string(_ field: Field) -> String? {
         guard has(field) else { return nil }
@@ -91,7 +106,7 @@ public struct CommandFields: Sendable {
     /// empty buffer when the field was not given.
     public func withUTF8<T>(_ field: Field, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         guard has(field) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        let place = UInt64(bitPattern: values[field.rawValue])
+        let place = UInt64(bitPattern: storage.values[field.rawValue])
         let start = Int(truncatingIfNeeded: place & 0xffff_ffff)
         let end = start + Int(truncatingIfNeeded: place >> 32)
         return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
@@ -104,13 +119,13 @@ public struct CommandFields: Sendable {
     public func bool(_ field: Field) -> Bool { integer(field) == 1 }
 
     /// Whether the sub-message was given (with its declared wire type), even empty.
-    public func has(_ subMessage: SubMessage) -> Bool { subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0 }
+    public func has(_ subMessage: SubMessage) -> Bool { storage.subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0 }
 
-    public var subMessageCount: Int { subMessageBits.nonzeroBitCount }
+    public var subMessageCount: Int { storage.subMessageBits.nonzeroBitCount }
 
     /// The sub-messages given, in field order.
     public var subMessages: [SubMessage] {
-        guard subMessageBits != 0 else { return [] }
+        guard storage.subMessageBits != 0 else { return [] }
         return SubMessage.allCases.filter(has)
     }
 
@@ -119,7 +134,7 @@ public struct CommandFields: Sendable {
     /// (`LeanCloudDifferential`) looks for.
     public func typedCommand() -> LCGenericCommand? {
         var options = BinaryDecodingOptions()
-        options.messageDepthLimit = nestingLimit + 1
+        options.messageDepthLimit = storage.nestingLimit + 1
         return try? LCGenericCommand(serializedBytes: bytes, partial: true, options: options)
     }
 
@@ -150,6 +165,7 @@ public struct CommandFields: Sendable {
         private let fields: [Int8]
 
         private init() {
+            precondition(Field.allCases.count <= min(22, UInt32.bitWidth), "CommandFields: more fields than Storage.values and given hold")
             let root = LeanCloudSchema.message(LeanCloudSchema.genericCommand)
             var places: [SubMessage] = []
             for field in Field.allCases {
@@ -186,20 +202,20 @@ public struct CommandFields: Sendable {
         }
     }
 
-    mutating func record(_ field: Field, value: Int64) {
-        values[field.rawValue] = value
-        given |= 1 << UInt32(field.rawValue)
+    func record(_ field: Field, value: Int64) {
+        storage.values[field.rawValue] = value
+        storage.given |= 1 << UInt32(field.rawValue)
     }
 
     /// A string field at `start..<start + length` of `bytes` (no more than `maxBytes`).
-    mutating func record(_ field: Field, start: Int, length: Int) {
-        values[field.rawValue] = Int64(bitPattern: UInt64(UInt32(truncatingIfNeeded: start)) | UInt64(UInt32(truncatingIfNeeded: length)) << 32)
-        given |= 1 << UInt32(field.rawValue)
+    func record(_ field: Field, start: Int, length: Int) {
+        storage.values[field.rawValue] = Int64(bitPattern: UInt64(UInt32(truncatingIfNeeded: start)) | UInt64(UInt32(truncatingIfNeeded: length)) << 32)
+        storage.given |= 1 << UInt32(field.rawValue)
     }
 
-    mutating func recordSubMessage(_ number: Int32) {
+    func recordSubMessage(_ number: Int32) {
         guard let sub = SubMessage(rawValue: number) else { return }
-        subMessageBits |= 1 << UInt32(sub.rawValue - 100)
+        storage.subMessageBits |= 1 << UInt32(sub.rawValue - 100)
     }
 }
 

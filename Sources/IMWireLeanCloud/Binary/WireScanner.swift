@@ -53,8 +53,8 @@ struct WireScanner {
             var reader = ByteReader(raw)
             return scanMessage(&reader, LeanCloudSchema.genericCommand, depth: 1, place: .root)
         }
-        defer { fields = nil }
-        return intact && !sawInvalidUTF8 ? fields : nil
+        let recorded = fields.take()
+        return intact && !sawInvalidUTF8 ? recorded : nil
     }
 
     private mutating func report(_ rule: Rule, _ message: String, at offset: Int) {
