@@ -47,6 +47,10 @@ struct TransportReader {
     private var mode = Mode.undecided
     private let limits: Limits
     private var host: String?
+    /// What the last `feed` produced, kept to reuse its storage: the caller has let go of the
+    /// returned array by the next feed, so clearing it keeps the buffer instead of allocating
+    /// one per packet.
+    private var outputs: [Output] = []
 
     init(limits: Limits) {
         self.limits = limits
@@ -78,7 +82,7 @@ struct TransportReader {
             if direction == .send { request += bytes } else { response += bytes }
             return handshake(request: request, response: response)
         case .webSocket(let decoders):
-            var outputs: [Output] = []
+            outputs.removeAll(keepingCapacity: true)
             if direction == .send {
                 decoders.client.feed(bytes) { if let output = Self.output($0, .send) { outputs.append(output) } }
             } else {
