@@ -26,7 +26,9 @@ import Testing
             guard fixture["encoding"]?.stringValue == "protobuf", let hex = fixture["bytes_hex"]?.stringValue,
                   let bytes = try? Hex.decode(hex), let fields = LeanCloudBinary.decode(bytes).fields
             else { continue }
-            #expect(fields.differences(from: try protobuf(bytes)) == [], "\(url.lastPathComponent)")
+            let command = try protobuf(bytes)
+            #expect(fields.differences(from: command) == [], "\(url.lastPathComponent)")
+            #expect(LeanCloudNames.summary(of: fields) == LeanCloudNames.summary(of: command))
             count += 1
         }
         #expect(count > 90)

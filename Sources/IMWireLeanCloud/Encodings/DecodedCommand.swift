@@ -33,13 +33,13 @@ public struct DecodedCommand: Sendable {
         self.wireSize = wireSize
     }
 
-    /// A command built as a value whose protobuf encoding is `encoded`.
-    init(built command: LCGenericCommand, encoded: CommandFields?, findings: [Finding]) {
+    /// A command built as a value, with the fields of its protobuf encoding (`wireSize` bytes).
+    init(built command: LCGenericCommand, fields: CommandFields?, findings: [Finding], wireSize: Int) {
         kind = .command
         built = command
-        fields = encoded
+        self.fields = fields
         self.findings = findings
-        wireSize = encoded?.bytes.count ?? 0
+        self.wireSize = wireSize
     }
 
     init(fields: CommandFields?, findings: [Finding], wireSize: Int) {

@@ -92,7 +92,8 @@ public enum LeanCloudJSON {
         }
         let subOffset = converter.firstSubMessageKeyOffset
         // Its own protobuf encoding, which gives the wire size and the fields the session rules read.
-        let fields = LeanCloudBinary.fields(of: LeanCloudBinary.encode(command), limits: limits)
+        let encoded = LeanCloudBinary.encode(command)
+        let fields = LeanCloudBinary.fields(of: encoded, limits: limits)
         if let fields {
             findings += CommandChecks.check(fields) { number in
                 switch number {
@@ -103,7 +104,7 @@ public enum LeanCloudJSON {
                 }
             }
         }
-        return DecodedCommand(built: command, encoded: fields, findings: findings)
+        return DecodedCommand(built: command, fields: fields, findings: findings, wireSize: encoded.count)
     }
 
     /// Turns a flat object into the canonical (protobuf JSON mapping) object, checking each value
