@@ -84,6 +84,22 @@ import Testing
     }
 }
 
+/// `_lctype` is whatever integer the JSON number spells, however it is spelled; anything else is
+/// no typed message.
+@Suite struct LCTypeSpellingTests {
+    @Test(arguments: [
+        #"{"_lctype":-1}"#, #"{"_lctype": -1 ,"_lctext":"a"}"#, #"{"_lctype":-0}"#, #"{"_lctype":0}"#, #"{"_lctype":7}"#,
+        #"{"_lctype":-1.0}"#, #"{"_lctype":-1e0}"#, #"{"_lctype":-10E-1}"#, #"{"_lctype":123456789012345678}"#,
+        #"{"_lctype":1234567890123456789}"#, #"{"_lctype":-9223372036854775808}"#, #"{"_lctype":9223372036854775808}"#,
+        #"{"_lctype":-1.5}"#, #"{"_lctype":"-1"}"#,
+    ])
+    func kindIsTheJSONNumbersValue(text: String) throws {
+        let number = try #require(JSONParser.parse(text)["_lctype"])
+        let expected = number.numberValue?.isInteger == true ? number.int64Value.map(RichMessage.Kind.init(lctype:)) : nil
+        #expect(RichMessage.parse(text).message?.kind == expected, "\(text)")
+    }
+}
+
 /// The checker asks a rich message only for its findings; they must be `parse`'s.
 @Suite struct RichMessageFindingsTests {
     @Test func findingsWithoutBuildingAreParsesFindings() throws {
