@@ -11,7 +11,7 @@ struct WireScanner {
     private(set) var fields: CommandFields?
     /// A string field was not valid UTF-8: protobuf parsers refuse the whole message.
     private(set) var sawInvalidUTF8 = false
-    private var maxDepth: Int
+    private let maxDepth: Int
 
     init(limits: Limits) {
         maxDepth = limits.maxNestingDepth
@@ -22,8 +22,7 @@ struct WireScanner {
     /// only when a finding needs one; recording every frame's offsets as it was scanned cost an
     /// allocation per frame for findings that almost never come.
     func firstTopLevelTag(of number: Int32, in bytes: UnsafeRawBufferPointer) -> Int? {
-        var walker = WireScanner(limits: .default)
-        walker.maxDepth = maxDepth
+        var walker = self  // skips with this scan's depth limit; what it reports is dropped
         var reader = ByteReader(bytes)
         while !reader.isAtEnd {
             let tagOffset = reader.offset
@@ -72,12 +71,7 @@ struct WireScanner {
         var seen = FieldSet()
         while !reader.isAtEnd {
             let tagOffset = reader.offset
-            guard let tag = readVarint(&reader, what: "tag") else { return false }
-            // A tag is a 32-bit varint: swift-protobuf and upb refuse one spread over more bytes.
-            guard reader.offset - tagOffset <= 5 else {
-                report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - tagOffset) bytes, at most 5", at: tagOffset)
-                return false
-            }
+            guard let tag = readTag(&reader) else { return false }
             let wireBits = UInt8(tag & 7)
             let number = tag >> 3
             guard number >= 1, number <= 0x1fff_ffff else {
@@ -201,6 +195,19 @@ struct WireScanner {
         return nil
     }
 
+    /// A tag is a 32-bit varint: swift-protobuf and upb refuse one spread over more than five
+    /// bytes (inside a group swift-protobuf reads tags more loosely, upb does not;
+    /// PB.VARINT-TOO-LONG is one of LeanCloudDifferential's allowed rejections).
+    private mutating func readTag(_ reader: inout ByteReader) -> UInt64? {
+        let offset = reader.offset
+        guard let tag = readVarint(&reader, what: "tag") else { return nil }
+        guard reader.offset - offset <= 5 else {
+            report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - offset) bytes, at most 5", at: offset)
+            return nil
+        }
+        return tag
+    }
+
     private mutating func readLength(_ reader: inout ByteReader, what: @autoclosure () -> String) -> Int? {
         let offset = reader.offset
         guard let length = readVarint(&reader, what: "\(what()) length") else { return nil }
@@ -248,13 +255,7 @@ struct WireScanner {
                 report(LeanCloudRules.truncated, "bytes end inside the group of \(field)", at: tagOffset)
                 return false
             }
-            guard let tag = readVarint(&reader, what: "tag") else { return false }
-            // upb refuses a tag over five bytes here too; swift-protobuf reads a group's tags more
-            // loosely (PB.VARINT-TOO-LONG is one of LeanCloudDifferential's allowed rejections).
-            guard reader.offset - tagOffset <= 5 else {
-                report(LeanCloudRules.varintTooLong, "tag varint of \(reader.offset - tagOffset) bytes, at most 5", at: tagOffset)
-                return false
-            }
+            guard let tag = readTag(&reader) else { return false }
             let number = tag >> 3
             guard number >= 1, number <= 0x1fff_ffff, let wireType = WireType(rawValue: UInt8(tag & 7)) else {
                 report(LeanCloudRules.invalidWireType, "tag \(tag) inside the group of \(field)", at: tagOffset)
