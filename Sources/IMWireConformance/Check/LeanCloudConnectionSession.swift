@@ -61,8 +61,7 @@ struct LeanCloudConnectionSession: DialectSession {
     /// with a code, `goaway`, and the client's own `session/close`.
     private mutating func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
         let loggingIn = reconnectFacts.login != nil && reconnectFacts.login?.accepted == nil
-        // An absent cmd reads as proto2's default, session (op stays absent).
-        switch (direction, command.cmd ?? .session, command.op) {
+        switch (direction, command.cmdOrDefault, command.op) {
         case (.send, .session, .open?):
             if openRequestID == nil { openRequestID = command.i }
             let client = command.string(.peerID).map { peer in command.string(.appID).map { $0 + "/" + peer } ?? peer }

@@ -16,12 +16,8 @@ public struct CommandFields: Sendable {
         case directMsg, directFromPeerID, directTimestamp, directCID, directID, directTransient, directConvType
         case ackCode, ackMid, ackCID, ackFromts, ackTots
 
-        public var isString: Bool {
-            switch self {
-            case .appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid, .ackCID: true
-            default: false
-            }
-        }
+        /// Whether the schema declares the field a `string` (its value is a place in `bytes`).
+        public var isString: Bool { Table.shared.isString(self) }
 
         /// The sub-message of `GenericCommand` that holds the field (nil: top level), and the
         /// field's name as the schema spells it.
@@ -113,6 +109,8 @@ public struct CommandFields: Sendable {
     }
 
     public var cmd: LCCommandType? { integer(.cmd).flatMap { LCCommandType(rawValue: Int($0)) } }
+    /// The cmd as proto2 reads it: an absent one is the enum's first value, `session`.
+    public var cmdOrDefault: LCCommandType { cmd ?? .session }
     public var op: LCOpType? { integer(.op).flatMap { LCOpType(rawValue: Int($0)) } }
     public var i: Int32? { integer(.i).map { Int32(truncatingIfNeeded: $0) } }
     public func int32(_ field: Field) -> Int32? { integer(field).map { Int32(truncatingIfNeeded: $0) } }
@@ -148,10 +146,11 @@ public struct CommandFields: Sendable {
         /// Not a message whose fields are recorded.
         static let elsewhere = Place(index: -1)
         var isRecorded: Bool { index >= 0 }
+        var isRoot: Bool { index == 0 }
 
         /// The place of the sub-message in field `number` of the message at this place.
         func child(_ number: Int32) -> Place {
-            guard index == 0, let slot = Table.shared.subMessageSlot(number) else { return .elsewhere }
+            guard isRoot, let slot = Table.shared.subMessageSlot(number) else { return .elsewhere }
             return Place(index: slot)
         }
     }
@@ -163,6 +162,8 @@ public struct CommandFields: Sendable {
         private let places: [SubMessage]
         /// `fields[place * 128 + number]`: the `Field`'s raw value, or -1.
         private let fields: [Int8]
+        /// The string fields, a bit per `Field`.
+        private let strings: UInt32
 
         private init() {
             precondition(Field.allCases.count <= min(22, UInt32.bitWidth), "CommandFields: more fields than Storage.values and given hold")
@@ -172,6 +173,7 @@ public struct CommandFields: Sendable {
                 if let sub = field.path.subMessage, !places.contains(sub) { places.append(sub) }
             }
             var fields = [Int8](repeating: -1, count: (places.count + 1) * 128)
+            var strings: UInt32 = 0
             for field in Field.allCases {
                 let message: MessageSchema
                 var place = 0
@@ -182,14 +184,18 @@ public struct CommandFields: Sendable {
                 } else {
                     message = root
                 }
-                guard let number = message.field(named: field.path.name)?.number, number < 128 else {
+                guard let schema = message.field(named: field.path.name), schema.number < 128 else {
                     fatalError("schema: \(message.name) has no field \(field.path.name)")
                 }
-                fields[place * 128 + Int(number)] = Int8(field.rawValue)
+                fields[place * 128 + Int(schema.number)] = Int8(field.rawValue)
+                if case .string = schema.type { strings |= 1 << UInt32(field.rawValue) }
             }
             self.places = places
             self.fields = fields
+            self.strings = strings
         }
+
+        func isString(_ field: Field) -> Bool { strings & (1 << UInt32(field.rawValue)) != 0 }
 
         func subMessageSlot(_ number: Int32) -> Int? {
             places.firstIndex { $0.rawValue == number }.map { $0 + 1 }

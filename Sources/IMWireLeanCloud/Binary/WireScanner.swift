@@ -169,7 +169,7 @@ struct WireScanner {
                     report(LeanCloudRules.nestingTooDeep, "\(path()) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
                     return false
                 }
-                if place.index == CommandFields.Place.root.index, !field.repeated { fields?.recordSubMessage(number) }
+                if place.isRoot, !field.repeated { fields?.recordSubMessage(number) }
                 return scanMessage(&payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1, place: place.child(number))
             default:
                 break

@@ -13,7 +13,7 @@ public enum CommandChecks {
             guard locate(1) == nil else { return findings }
             findings.append(LeanCloudRules.cmdMissing.finding("no cmd; proto2 reads it as session", at: 0))
         }
-        let cmd = command.cmd ?? .session
+        let cmd = command.cmdOrDefault
         var cmdName: String { LeanCloudNames.name(of: cmd) }
 
         // Nearly every command carries exactly the sub-message it should: no list is built then.

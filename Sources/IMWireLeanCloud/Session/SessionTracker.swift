@@ -134,8 +134,7 @@ public struct LeanCloudSessionTracker: Sendable {
         func report(_ rule: Rule, _ message: String) {
             findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: decoded.summary))
         }
-        // proto2 reads an absent cmd as its first value, `session`.
-        let key = CommandKey(command.cmd ?? .session, command.op)
+        let key = CommandKey(command.cmdOrDefault, command.op)
         let spec = CommandCatalog.spec(for: key)
         let peer = peer(of: command)
 
