@@ -26,24 +26,15 @@ public struct DecodedCommand: Sendable {
 
     /// A decoded command given as a value: its fields are taken from its protobuf encoding.
     public init(kind: Kind = .command, command: LCGenericCommand?, findings: [Finding], wireSize: Int) {
+        let fields = command.flatMap { LeanCloudBinary.fields(of: LeanCloudBinary.encode($0)) }
+        self.init(kind: kind, built: command, fields: fields, findings: findings, wireSize: wireSize)
+    }
+
+    /// `built`: the command when it was built as a value (from JSON), with `fields` those of its
+    /// protobuf encoding; nil when it was decoded from protobuf bytes, which `fields` holds.
+    init(kind: Kind = .command, built: LCGenericCommand? = nil, fields: CommandFields?, findings: [Finding], wireSize: Int) {
         self.kind = kind
-        self.built = command
-        self.fields = command.flatMap { LeanCloudBinary.fields(of: LeanCloudBinary.encode($0)) }
-        self.findings = findings
-        self.wireSize = wireSize
-    }
-
-    /// A command built as a value, with the fields of its protobuf encoding (`wireSize` bytes).
-    init(built command: LCGenericCommand, fields: CommandFields?, findings: [Finding], wireSize: Int) {
-        kind = .command
-        built = command
-        self.fields = fields
-        self.findings = findings
-        self.wireSize = wireSize
-    }
-
-    init(fields: CommandFields?, findings: [Finding], wireSize: Int) {
-        kind = .command
+        self.built = built
         self.fields = fields
         self.findings = findings
         self.wireSize = wireSize
