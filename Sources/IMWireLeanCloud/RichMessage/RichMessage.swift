@@ -39,7 +39,12 @@ public struct RichMessage: Sendable, Hashable {
         }
 
         /// Whether the SDKs expect an `_lcfile` for this type.
-        public var carriesFile: Bool { [.image, .audio, .video, .file].contains(self) }
+        public var carriesFile: Bool {
+            switch self {
+            case .image, .audio, .video, .file: true
+            default: false
+            }
+        }
     }
 
     public struct FileInfo: Sendable, Hashable {
@@ -120,20 +125,25 @@ public struct RichMessage: Sendable, Hashable {
             problem("_lctype must be an integer, found \(typeValue)", "_lctype")
             return (nil, findings)
         }
-        var message = RichMessage(kind: Kind(lctype: lctype))
-        if case .reserved = message.kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
+        let kind = Kind(lctype: lctype)
+        if case .reserved = kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
+        // Built only when asked for: the checker wants the findings, and building a message it
+        // then dropped cost a dozen retains per direct message.
+        var message = building ? RichMessage(kind: kind) : nil
+        var hasFileURL = false
+        var hasLocation = false
         for member in members {
             switch member.key {
             case "_lctype": continue
             case "_lctext":
                 if member.typeName == "string" {
-                    if building { message.text = value(member).stringValue }
+                    message?.text = value(member).stringValue
                 } else if member.typeName != "null" {
                     problem("_lctext must be a string, found \(member.typeName)", member.key)
                 }
             case "_lcattrs":
                 if member.typeName == "object" {
-                    if building { message.attributes = value(member).objectValue }
+                    message?.attributes = value(member).objectValue
                 } else if member.typeName != "null" {
                     problem("_lcattrs must be an object, found \(member.typeName)", member.key)
                 }
@@ -142,7 +152,9 @@ public struct RichMessage: Sendable, Hashable {
                     if member.typeName != "null" { problem("_lcfile must be an object, found \(member.typeName)", member.key) }
                     continue
                 }
-                message.file = parseFile(fileObject, problem: { problem($0, member.key) })
+                let file = parseFile(fileObject, problem: { problem($0, member.key) })
+                hasFileURL = file.url != nil
+                message?.file = file
             case "_lcloc":
                 let location = value(member).objectValue
                 guard let location, let lat = location["latitude"]?.doubleValue, let lon = location["longitude"]?.doubleValue else {
@@ -152,15 +164,16 @@ public struct RichMessage: Sendable, Hashable {
                 if !(-90...90).contains(lat) || !(-180...180).contains(lon) {
                     problem("_lcloc (\(lat), \(lon)) is outside latitude ±90 / longitude ±180", member.key)
                 }
-                message.location = GeoPoint(latitude: lat, longitude: lon)
+                hasLocation = true
+                message?.location = GeoPoint(latitude: lat, longitude: lon)
             default:
-                if building { message.extra.append(member.key, value(member)) }
+                message?.extra.append(member.key, value(member))
             }
         }
-        if message.kind.carriesFile, message.file?.url == nil {
+        if kind.carriesFile, !hasFileURL {
             problem("_lctype \(lctype) needs _lcfile.url", "_lctype")
         }
-        if message.kind == .location, message.location == nil, !members.contains(where: { $0.key == "_lcloc" }) {
+        if kind == .location, !hasLocation, !members.contains(where: { $0.key == "_lcloc" }) {
             problem("_lctype -5 needs _lcloc", "_lctype")
         }
         return (message, findings)
