@@ -48,7 +48,9 @@ struct LeanCloudConnectionSession: DialectSession {
             findings[index].subject = subject
         }
         if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
-        return findings + tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
+        let sessionFindings = tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
+        if findings.isEmpty { return sessionFindings }  // nearly always: no array is built
+        return findings + sessionFindings
     }
 
     mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }

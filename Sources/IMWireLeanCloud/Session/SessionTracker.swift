@@ -131,8 +131,11 @@ public struct LeanCloudSessionTracker: Sendable {
         now = (time, frameIndex)
         expire(before: time, into: &findings)
         guard decoded.kind == .command, let command = decoded.fields else { return findings }
+        // Names the command from its fields, not from `decoded`: capturing `decoded` copied the
+        // whole decoded command for every frame.
         func report(_ rule: Rule, _ message: String) {
-            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: decoded.summary))
+            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction,
+                                         subject: LeanCloudNames.summary(of: command)))
         }
         let key = CommandKey(command.cmdOrDefault, command.op)
         let spec = CommandCatalog.spec(for: key)
