@@ -181,25 +181,28 @@ public final class PcapngReader: PacketReader {
                     at: offset + 12)
             return
         }
-        var packet = CapturedPacket(time: time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)]),
-                                    linkType: interfaces[Int(id)].linkType, data: Array(data), originalLength: Int(original),
-                                    number: number, fileOffset: blockOffset)
+        // The options go into locals and the packet is built last: a packet captured by the
+        // options closure was copied (two retains) on its way into `pending`.
+        var comments: [String] = []
+        var inbound: Bool?
         forEachOption(&reader) { code, value, offset in
             switch code {
-            case 1: packet.comments.append(String(decoding: value, as: UTF8.self))
+            case 1: comments.append(String(decoding: value, as: UTF8.self))
             case 2 where value.count == 4:
                 var valueReader = ByteReader(value)
                 let flags = valueReader.readUInt32(order) ?? 0
-                packet.inbound = switch flags & 3 { case 1: true; case 2: false; default: nil }
+                inbound = switch flags & 3 { case 1: true; case 2: false; default: nil }
             case 2: problem(CaptureRules.badOption, "epb_flags has length \(value.count)", at: offset)
             default: break
             }
         }
-        lastTime = packet.time
+        lastTime = time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)])
         if original > captured {
             problem(CaptureRules.packetTruncated, "packet \(number): \(captured) of \(original) bytes captured", at: blockOffset)
         }
-        pending.append(.packet(packet))
+        pending.append(.packet(CapturedPacket(time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
+                                              originalLength: Int(original), number: number, fileOffset: blockOffset,
+                                              inbound: inbound, comments: comments)))
     }
 
     private func readSimplePacket(_ body: [UInt8], blockOffset: Int) {
