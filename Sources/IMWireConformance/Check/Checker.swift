@@ -6,16 +6,21 @@ import IMWireCore
 /// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads
 /// (connections dealt out in the order they appear); then what spans connections (each client's
 /// reconnects) is judged. The report lists connections in the order the capture opened them, so
-/// it is the same byte for byte whatever `jobs` is. Connection n (from 0, in that order) is
-/// checked by lane n % jobs, where it is number n / jobs.
+/// it is the same byte for byte whatever `jobs` is. Connections are numbered from 0 in that
+/// order; each new one goes to the lane with the least work waiting (dealt out in turn, the
+/// benchmark's every-other-connection-compressed capture kept one lane busier than the other).
 public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
     private let lanes: [Lane]
-    /// The number of each connection not yet at its last event (`CloseInfo.isLast`): numbers
-    /// are given in the order the capture opens connections, and an id is let go once nothing
-    /// more of its connection can come, so the table holds open connections only.
-    private var numberOfConnection: [String: Int] = [:]
+    /// The number and lane of each connection not yet at its last event (`CloseInfo.isLast`):
+    /// numbers are given in the order the capture opens connections, and an id is let go once
+    /// nothing more of its connection can come, so the table holds open connections only.
+    private var openConnections: [String: Placement] = [:]
+    private struct Placement {
+        let number: Int
+        let lane: Int
+    }
     private var connectionCount = 0
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
@@ -29,7 +34,7 @@ public final class Checker {
         self.options = options
         self.jobs = max(1, jobs)
         lanes = (0..<max(1, jobs)).map { lane in
-            Lane(ConnectionChecker(options: options, lane: lane, lanes: max(1, jobs)), threaded: jobs > 1)
+            Lane(ConnectionChecker(options: options), threaded: jobs > 1)
         }
         inFlight = DispatchSemaphore(value: Lane.batchesInFlight(jobs: max(1, jobs)))
     }
@@ -50,8 +55,8 @@ public final class Checker {
     public func consume(_ item: CaptureItem) {
         switch item {
         case .problem(let finding):
-            if let id = finding.location.connection, let number = numberOfConnection[id] {
-                lanes[number % lanes.count].submit(item, number: number / lanes.count, inFlight: inFlight)
+            if let id = finding.location.connection, let open = openConnections[id] {
+                lanes[open.lane].submit(item, number: open.number, inFlight: inFlight)
             } else if let resolved = options.resolve(finding) {
                 captureFindings.append(resolved)
             }
@@ -59,19 +64,25 @@ public final class Checker {
             if let time = event.time { firstTime = firstTime ?? time }
             let id = event.connection
             let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
-            let number: Int
-            if let known = isLast ? numberOfConnection.removeValue(forKey: id) : numberOfConnection[id] {
-                number = known
+            let placement: Placement
+            if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
+                placement = known
             } else {
-                number = connectionCount
+                placement = Placement(number: connectionCount, lane: leastBusyLane())
                 connectionCount += 1
-                if !isLast { numberOfConnection[id] = number }
+                if !isLast { openConnections[id] = placement }
             }
-            lanes[number % lanes.count].submit(item, number: number / lanes.count, inFlight: inFlight)
+            lanes[placement.lane].submit(item, number: placement.number, inFlight: inFlight)
         }
     }
 
     public func consume(_ event: CaptureEvent) { consume(.event(event)) }
+
+    /// The lane with the fewest items submitted and not yet checked (the first of equals).
+    private func leastBusyLane() -> Int {
+        guard lanes.count > 1 else { return 0 }
+        return lanes.indices.min { lanes[$0].backlog < lanes[$1].backlog } ?? 0
+    }
 
     /// Ends every connection, judges each client's reconnects, and returns the report.
     public func finish(source: String) -> CheckReport {
@@ -90,7 +101,7 @@ public final class Checker {
 private final class Lane: @unchecked Sendable {
     let checker: ConnectionChecker
     private let queue: DispatchQueue?
-    /// An item with the number its connection has in this lane. A struct, not a tuple: arrays
+    /// An item with its connection's number. A struct, not a tuple: arrays
     /// of tuples copy through the runtime's generic tuple witnesses (2.5% of a --jobs 2 check).
     private struct Submitted {
         let item: CaptureItem
@@ -106,6 +117,18 @@ private final class Lane: @unchecked Sendable {
 
     static func batchesInFlight(jobs: Int) -> Int { max(32, 4 * jobs) }
 
+    /// Items submitted (counted on the submitting thread) and items checked (on the lane's,
+    /// under `checkedLock`): their difference is the work waiting, which places new connections.
+    private var submitted = 0
+    private var checked = 0
+    private let checkedLock = DispatchSemaphore(value: 1)
+
+    var backlog: Int {
+        checkedLock.wait()
+        defer { checkedLock.signal() }
+        return submitted - checked
+    }
+
     init(_ checker: ConnectionChecker, threaded: Bool) {
         self.checker = checker
         queue = threaded ? DispatchQueue(label: "imwire.check.lane") : nil
@@ -114,6 +137,7 @@ private final class Lane: @unchecked Sendable {
     func submit(_ item: CaptureItem, number: Int, inFlight: DispatchSemaphore) {
         guard queue != nil else { return run(item, number: number) }
         pending.append(Submitted(item: item, number: number))
+        submitted += 1
         if case .event(let event) = item, case .stream(_, let bytes) = event.kind { pendingBytes += bytes.count }
         if pending.count >= Self.batchItems || pendingBytes >= Self.batchBytes { flush(inFlight: inFlight) }
     }
@@ -132,6 +156,9 @@ private final class Lane: @unchecked Sendable {
         inFlight.wait()
         queue.async {
             for submitted in batch { self.run(submitted.item, number: submitted.number) }
+            self.checkedLock.wait()
+            self.checked += batch.count
+            self.checkedLock.signal()
             inFlight.signal()
         }
     }

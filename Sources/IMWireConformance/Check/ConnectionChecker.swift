@@ -13,14 +13,12 @@ final class ConnectionChecker {
     /// The connections being read, by their number: every event looks its connection up, and
     /// an integer key spares hashing the id string each time.
     @exclusivity(unchecked) private var connections: [Int: ConnectionState] = [:]
-    /// Those read to their end (their decoding state let go), by their number: the order in
-    /// which the `Checker` handed them to this checker.
+    /// Those read to their end (their decoding state let go), by their number.
     let ended: EndedConnections
 
-    /// Checker `lane` of `lanes` (see `Checker`).
-    init(options: CheckOptions, lane: Int, lanes: Int) {
+    init(options: CheckOptions) {
         self.options = options
-        ended = EndedConnections(options: options, lane: lane, lanes: lanes)
+        ended = EndedConnections(options: options)
     }
 
     private func connection(_ id: String, number: Int) -> ConnectionState {
@@ -49,7 +47,7 @@ final class ConnectionChecker {
         connection.add(finding, options: options, line: line, frame: frame)
     }
 
-    /// A problem the capture reader found in connection `number` of this checker.
+    /// A problem the capture reader found in connection `number`.
     func consume(problem finding: Finding, number: Int) {
         guard let id = finding.location.connection else { return }
         if let conn = connections[number] {
@@ -59,8 +57,8 @@ final class ConnectionChecker {
         }
     }
 
-    /// An event of connection `number` of this checker (numbered by the `Checker` in the order
-    /// it handed connections over, from 0).
+    /// An event of connection `number` (numbered by the `Checker` in the order the capture
+    /// opened connections, from 0).
     func consume(_ event: CaptureEvent, number: Int) {
         // Nothing of a connection follows its last event (`CloseInfo.isLast`): the `Checker`
         // gives a later event with the same id a number of its own.

@@ -14,7 +14,7 @@ struct EndedConnection {
     let storedFindings: Int
 }
 
-/// The connections one `ConnectionChecker` has ended, by their number in it. The first
+/// The connections one `ConnectionChecker` has ended, by their number in the capture. The first
 /// `CheckOptions.reportsInMemory` stay in memory. After that, reports and judge inputs wait in
 /// a spool file, an index file has a record per number saying where, and the judge's keys go
 /// to sorted runs: nothing is kept in memory per connection. Findings added to an ended
@@ -23,9 +23,6 @@ struct EndedConnection {
 /// the unchecked `Sendable`.
 final class EndedConnections: @unchecked Sendable {
     private let options: CheckOptions
-    /// This checker's place among the `Checker`'s: its connection n is the capture's
-    /// n * lanes + lane.
-    private let lane, lanes: Int
     /// A `JudgeKey` for each judged connection, in sorted runs of 64 × `reportsInMemory`.
     let judgeKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
@@ -37,10 +34,8 @@ final class EndedConnections: @unchecked Sendable {
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
 
-    init(options: CheckOptions, lane: Int, lanes: Int) {
+    init(options: CheckOptions) {
         self.options = options
-        self.lane = lane
-        self.lanes = lanes
         judgeKeys = SortedRuns(recordSize: 16, runLength: 64 * options.reportsInMemory)
     }
 
@@ -65,7 +60,7 @@ final class EndedConnections: @unchecked Sendable {
                 hasTransportBytes: conn.hasTransportBytes, facts: facts,
                 deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
-            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, number: conn.number * lanes + lane).record)
+            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, number: conn.number).record)
         }
         let ended = EndedConnection(lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report), judged: judged,
                                     storedFindings: conn.findings.count)
@@ -80,7 +75,11 @@ final class EndedConnections: @unchecked Sendable {
         return ended
     }
 
-    /// Connection `number`; nil when it has not ended.
+    /// Whether connection `number` ended here (rather than in another lane).
+    func holds(_ number: Int) -> Bool { connection(number) != nil }
+
+    /// Connection `number`; nil when it has not ended here. The index file has a record at
+    /// every number of the capture, zeros (no record) where another lane has the connection.
     private func connection(_ number: Int) -> EndedConnection? {
         if let ended = kept[number] { return ended }
         guard let spool, let index else { return nil }
@@ -168,14 +167,14 @@ final class EndedConnections: @unchecked Sendable {
     }
 }
 
-/// Every ended connection of a check, by its number in the order the capture opened them:
-/// connection n is number n / jobs of lane n % jobs (see `Checker`).
+/// Every ended connection of a check, by its number in the order the capture opened them,
+/// in whichever lane checked it (see `Checker`).
 struct AllEndedConnections: Sendable {
     let lanes: [EndedConnections]
     let count: Int
 
     func lane(of number: Int) -> (connections: EndedConnections, number: Int) {
-        (lanes[number % lanes.count], number / lanes.count)
+        (lanes.count == 1 ? lanes[0] : lanes.first { $0.holds(number) } ?? lanes[0], number)
     }
 
     /// The capture's end: the latest time of any connection.
