@@ -120,10 +120,16 @@ public struct RichMessage: Sendable, Hashable {
         func problem(_ message: String, _ key: String) {
             findings.append(LeanCloudRules.richMessageInvalid.finding(message, at: members.last { $0.key == key }?.keyOffset))
         }
-        let typeValue = value(typeMember)
-        guard let lctype = typeValue.int64Value, typeValue.numberValue?.isInteger == true else {
-            problem("_lctype must be an integer, found \(typeValue)", "_lctype")
-            return (nil, findings)
+        let lctype: Int64
+        if let plain = plainInteger(UnsafeRawBufferPointer(rebasing: text[typeMember.value])) {
+            lctype = plain
+        } else {
+            let typeValue = value(typeMember)
+            guard let integer = typeValue.int64Value, typeValue.numberValue?.isInteger == true else {
+                problem("_lctype must be an integer, found \(typeValue)", "_lctype")
+                return (nil, findings)
+            }
+            lctype = integer
         }
         let kind = Kind(lctype: lctype)
         if case .reserved = kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
@@ -177,6 +183,20 @@ public struct RichMessage: Sendable, Hashable {
             problem("_lctype -5 needs _lcloc", "_lctype")
         }
         return (message, findings)
+    }
+
+    /// A JSON number (already validated) that is a plain integer of at most 18 digits, the way
+    /// the SDKs write `_lctype`: read from its bytes rather than built as a JSON value.
+    private static func plainInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let digits = bytes.dropFirst(negative ? 1 : 0)
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
     }
 
     private static func parseFile(_ object: JSONObject, problem: (String) -> Void) -> FileInfo {
