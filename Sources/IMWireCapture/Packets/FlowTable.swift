@@ -52,6 +52,8 @@ struct FlowTable {
     private var flows: [Key: Flow] = [:]
     private var opened = 0
     private var pairs = SeenPairs()
+    /// The flow of the last segment, while it is open.
+    private var lastFlow: (key: Key, flow: Flow)?
     /// What the current segment's stream delivered, kept to reuse its storage.
     private var outputs: [TCPStream.Output] = []
 
@@ -66,7 +68,9 @@ struct FlowTable {
         let key = Key(source, destination)
         let payload = frame[tcp.payload]
         let flow: Flow
-        if let known = flows[key] {
+        if let last = lastFlow, last.key == key {
+            flow = last.flow  // the usual case: the flow of the packet before, found without hashing
+        } else if let known = flows[key] {
             flow = known
         } else {
             guard tcp.syn || !payload.isEmpty else { return }  // a stray ACK of a connection that ended
@@ -97,9 +101,13 @@ struct FlowTable {
         }
         Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         if tcp.fin { flow.finished[index] = true }
-        guard tcp.rst || flow.finished.allSatisfy({ $0 }) else { return }
+        guard tcp.rst || flow.finished.allSatisfy({ $0 }) else {
+            lastFlow = (key, flow)
+            return
+        }
         Self.close(flow, packet: packet, into: &items)
         flows[key] = nil
+        lastFlow = nil
     }
 
     private static func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket,
@@ -147,6 +155,7 @@ struct FlowTable {
             Self.close(flow, packet: nil, into: &items)
         }
         flows.removeAll()
+        lastFlow = nil
         return items
     }
 }

@@ -21,6 +21,9 @@ public final class Checker {
         let number: Int
         let lane: Int
     }
+    /// The last event's connection, open: consecutive events of one connection are the rule,
+    /// and comparing the id (the same string, usually the same storage) spares hashing it.
+    private var lastPlaced: (id: String, placement: Placement)?
     private var connectionCount = 0
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
@@ -65,13 +68,16 @@ public final class Checker {
             let id = event.connection
             let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
             let placement: Placement
-            if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
+            if !isLast, let last = lastPlaced, last.id == id {
+                placement = last.placement  // the usual case: the connection of the event before
+            } else if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
                 placement = known
             } else {
                 placement = Placement(number: connectionCount, lane: leastBusyLane())
                 connectionCount += 1
                 if !isLast { openConnections[id] = placement }
             }
+            lastPlaced = isLast ? nil : (id, placement)
             lanes[placement.lane].submit(item, number: placement.number, inFlight: inFlight)
         }
     }

@@ -21,17 +21,27 @@ final class ConnectionChecker {
         ended = EndedConnections(options: options)
     }
 
+    /// The connection of the last event: consecutive events of one connection are the rule.
+    @exclusivity(unchecked) private var lastConnection: ConnectionState?
+
     private func connection(_ id: String, number: Int) -> ConnectionState {
-        if let existing = connections[number] { return existing }
-        let created = ConnectionState(id: id, number: number, limits: options.limits)
-        connections[number] = created
-        return created
+        if let last = lastConnection, last.number == number { return last }
+        let conn: ConnectionState
+        if let existing = connections[number] {
+            conn = existing
+        } else {
+            conn = ConnectionState(id: id, number: number, limits: options.limits)
+            connections[number] = conn
+        }
+        lastConnection = conn
+        return conn
     }
 
     /// Ends every connection still open: frames cut short, requests still pending.
     func finishConnections() {
         let open = connections.values
         connections = [:]
+        lastConnection = nil
         for conn in open {
             if !conn.closed { finishTransport(conn, at: EventPlace(time: conn.lastTime ?? 0)) }
             end(conn)
@@ -41,6 +51,7 @@ final class ConnectionChecker {
     private func end(_ conn: ConnectionState) {
         ended.end(conn)
         connections[conn.number] = nil
+        if lastConnection === conn { lastConnection = nil }
     }
 
     private func add(_ finding: Finding, to connection: ConnectionState, line: Int?, frame: Int? = nil) {
