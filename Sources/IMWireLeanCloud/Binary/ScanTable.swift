@@ -22,6 +22,9 @@ final class ScanTable: Sendable {
     /// Enum `e`'s values, sorted, are `enumValues[enumStart[e] ..< enumStart[e + 1]]`.
     private let enumValues: [Int32]
     private let enumStart: [Int]
+    /// Where a `GenericCommand` scan records the session rules' fields: kept here so the
+    /// scanner reaches both tables through the one global it fetches per message.
+    let recording = CommandFields.Table.shared
 
     init(messages: [MessageSchema], enums: [EnumSchema]) {
         var fields: [Field?] = []

@@ -64,6 +64,8 @@ struct WireScanner {
     private mutating func scanMessage(
         _ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int, place: CommandFields.Place
     ) -> Bool {
+        // The global table is fetched once per message and handed down: read in `scanValue`,
+        // the lazy-initialisation checks of the globals (swift_once) ran eight times a frame.
         let table = ScanTable.leanCloud
         // Names are only needed to word a finding.
         var schema: MessageSchema { LeanCloudSchema.message(id) }
@@ -103,7 +105,8 @@ struct WireScanner {
             if !field.repeated, !seen.insert(fieldNumber) {
                 report(LeanCloudRules.duplicateField, "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
             }
-            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset, place: place) else {
+            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset, place: place,
+                            table: table) else {
                 return false
             }
         }
@@ -117,11 +120,11 @@ struct WireScanner {
 
     private mutating func scanValue(
         _ reader: inout ByteReader, _ field: ScanTable.Field, number: Int32, in message: LeanCloudSchema.MessageID,
-        depth: Int, tagOffset: Int, place: CommandFields.Place
+        depth: Int, tagOffset: Int, place: CommandFields.Place, table: ScanTable
     ) -> Bool {
         let valueOffset = reader.offset
         // Recorded the way a protobuf parser sets the typed field (see `CommandFields`).
-        let recorded = place.isRecorded ? CommandFields.Table.shared.field(at: place, number) : nil
+        let recorded = place.isRecorded ? table.recording.field(at: place, number) : nil
         // Built only when a finding needs it.
         func path() -> String {
             let schema = LeanCloudSchema.message(message)
@@ -144,13 +147,13 @@ struct WireScanner {
         case .enumeration:
             guard let value = readVarint(&reader, what: path()) else { return false }
             let enumID = LeanCloudSchema.EnumID(field.target)
-            if !(Int32(exactly: Int64(bitPattern: value)).map { ScanTable.leanCloud.isValue($0, of: enumID) } ?? false) {
+            if !(Int32(exactly: Int64(bitPattern: value)).map { table.isValue($0, of: enumID) } ?? false) {
                 let name = LeanCloudSchema.enumeration(enumID).name
                 report(LeanCloudRules.unknownEnumValue, "\(path()) = \(Int64(bitPattern: value)) is not a \(name)", at: valueOffset)
             }
             // swift-protobuf keeps the low 32 bits and drops a value the enum lacks.
             let low = Int32(truncatingIfNeeded: value)
-            if let recorded, ScanTable.leanCloud.isValue(low, of: enumID) { fields?.record(recorded, value: Int64(low)) }
+            if let recorded, table.isValue(low, of: enumID) { fields?.record(recorded, value: Int64(low)) }
         case .string, .bytes, .message:
             guard let length = readLength(&reader, what: path()) else { return false }
             guard var payload = reader.readReader(length) else {
