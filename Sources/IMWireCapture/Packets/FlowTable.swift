@@ -31,6 +31,7 @@ struct FlowTable {
     /// A class, so a packet's flow is found with one lookup and changed in place: a dictionary
     /// of structs changed through its subscript allocated for every packet.
     private final class Flow {
+        let key: Key
         let id: String
         let client: Endpoint
         /// How many connections began before this one: the order they end in at the capture's end.
@@ -40,7 +41,8 @@ struct FlowTable {
         @exclusivity(unchecked) var streams: [TCPStream]
         @exclusivity(unchecked) var finished = [false, false]
 
-        init(id: String, client: Endpoint, ordinal: Int, streams: [TCPStream]) {
+        init(key: Key, id: String, client: Endpoint, ordinal: Int, streams: [TCPStream]) {
+            self.key = key
             self.id = id
             self.client = client
             self.ordinal = ordinal
@@ -53,7 +55,7 @@ struct FlowTable {
     private var opened = 0
     private var pairs = SeenPairs()
     /// The flow of the last segment, while it is open.
-    private var lastFlow: (key: Key, flow: Flow)?
+    private var lastFlow: Flow?
     /// What the current segment's stream delivered, kept to reuse its storage.
     private var outputs: [TCPStream.Output] = []
 
@@ -69,7 +71,7 @@ struct FlowTable {
         let payload = frame[tcp.payload]
         let flow: Flow
         if let last = lastFlow, last.key == key {
-            flow = last.flow  // the usual case: the flow of the packet before, found without hashing
+            flow = last  // the usual case: the flow of the packet before, found without hashing
         } else if let known = flows[key] {
             flow = known
         } else {
@@ -81,7 +83,7 @@ struct FlowTable {
             let count = pairs.connections(client: client, server: server)
             let id = count == 1 ? base : "\(base)#\(count)"
             let streams = [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)]
-            flow = Flow(id: id, client: client, ordinal: opened, streams: streams)
+            flow = Flow(key: key, id: id, client: client, ordinal: opened, streams: streams)
             flows[key] = flow
             opened += 1
             items.append(.event(CaptureEvent(connection: id, time: packet.time, packet: packet.number,
@@ -102,7 +104,7 @@ struct FlowTable {
         Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         if tcp.fin { flow.finished[index] = true }
         guard tcp.rst || flow.finished.allSatisfy({ $0 }) else {
-            lastFlow = (key, flow)
+            lastFlow = flow
             return
         }
         Self.close(flow, packet: packet, into: &items)

@@ -23,7 +23,9 @@ public final class Checker {
     }
     /// The last event's connection, open: consecutive events of one connection are the rule,
     /// and comparing the id (the same string, usually the same storage) spares hashing it.
-    private var lastPlaced: (id: String, placement: Placement)?
+    /// (Two properties, not an optional tuple: tuples are copied through generic value witnesses.)
+    private var lastID: String?
+    private var lastPlacement = Placement(number: 0, lane: 0)
     private var connectionCount = 0
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
@@ -68,8 +70,8 @@ public final class Checker {
             let id = event.connection
             let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
             let placement: Placement
-            if !isLast, let last = lastPlaced, last.id == id {
-                placement = last.placement  // the usual case: the connection of the event before
+            if !isLast, id == lastID {
+                placement = lastPlacement  // the usual case: the connection of the event before
             } else if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
                 placement = known
             } else {
@@ -77,7 +79,8 @@ public final class Checker {
                 connectionCount += 1
                 if !isLast { openConnections[id] = placement }
             }
-            lastPlaced = isLast ? nil : (id, placement)
+            lastID = isLast ? nil : id
+            lastPlacement = placement
             lanes[placement.lane].submit(item, number: placement.number, inFlight: inFlight)
         }
     }
