@@ -156,14 +156,12 @@ final class ConnectionChecker {
         if conn.closed {
             add(CheckRules.messageAfterClose.finding("message \(conn.messages) after close"), to: conn, line: line, frame: frame)
         }
-        guard var session = conn.session else {
+        guard let session = conn.session else {
             conn.record(frame: frame, time: time, direction: message.direction, summary: "\(message.payload.count) bytes",
                         limit: options.timelineLimit)
             return
         }
-        conn.session = nil  // keep the session uniquely referenced while it mutates
         let findings = session.observe(message, time: time, frameIndex: frame)
-        conn.session = session
         conn.record(frame: frame, time: time, direction: message.direction,
                     summary: session.lastSummary ?? "\(message.payload.count) bytes", limit: options.timelineLimit)
         for finding in findings { add(finding, to: conn, line: line, frame: frame) }
@@ -230,10 +228,7 @@ final class ConnectionChecker {
             case .close(_, let code):
                 conn.closeCode = code ?? conn.closeCode
             case .ping(let direction):
-                guard var session = conn.session else { break }
-                conn.session = nil
-                session.observePing(direction, time: place.time)
-                conn.session = session
+                conn.session?.observePing(direction, time: place.time)
             case .finding(let finding):
                 add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
             }

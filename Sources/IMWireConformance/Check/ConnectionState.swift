@@ -75,7 +75,7 @@ final class ConnectionState {
     /// Finishes the dialect session (requests still pending, a login never answered) and
     /// returns what it showed about reconnects.
     func finishSession(options: CheckOptions) -> ReconnectFacts? {
-        guard var session else { return nil }
+        guard let session else { return nil }
         self.session = nil
         for finding in session.finish(at: lastTime) { add(finding, options: options, line: nil) }
         return session.reconnectFacts

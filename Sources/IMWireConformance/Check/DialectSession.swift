@@ -9,25 +9,27 @@ import IMWireSocketIO
 import IMWireYun2win
 
 /// A dialect's view of one connection: decodes each message and tracks the session. Every
-/// dialect module plugs into the checker through one of these.
-protocol DialectSession {
+/// dialect module plugs into the checker through one of these. Classes, changed in place by
+/// their connection's checker only (hence `@exclusivity(unchecked)` on their state): as
+/// structs behind `any`, each message copied the existential out and back.
+protocol DialectSession: AnyObject {
     var dialect: Dialect { get }
     /// Decodes and checks one message. Findings carry their frame, time and direction.
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
+    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding]
     /// The connection ended (or the capture did) at `time`.
-    mutating func finish(at time: Int64?) -> [Finding]
+    func finish(at time: Int64?) -> [Finding]
     /// A one-line label of the last message observed (`session/open i=1`), for the diagram of
     /// the HTML report; sessions may leave it nil unless `CheckOptions.timelineLimit` is set.
     var lastSummary: String? { get }
     /// What the connection shows about its client's reconnects, for the reconnect judge.
     var reconnectFacts: ReconnectFacts { get }
     /// A WebSocket ping frame crossed the connection (LeanCloud's heartbeat).
-    mutating func observePing(_ direction: Direction, time: Int64)
+    func observePing(_ direction: Direction, time: Int64)
 }
 
 extension DialectSession {
     var lastSummary: String? { nil }
-    mutating func observePing(_ direction: Direction, time: Int64) {}
+    func observePing(_ direction: Direction, time: Int64) {}
 }
 
 /// Chooses the session for a connection from the dialect and subprotocol the capture gives.

@@ -5,19 +5,19 @@ import IMWireReconnect
 
 /// JMessage's Web protocol on one connection: each WebSocket message (text packets, binary
 /// attachments) through engine.io 3, socket.io 4, the JMessage codec and the session tracker.
-struct JMessageConnectionSession: DialectSession {
+final class JMessageConnectionSession: DialectSession {
     let dialect = Dialect.jmessage
-    private var connection: JMessageConnection
-    private var lastFrame = 0
-    private(set) var reconnectFacts = ReconnectFacts()
+    @exclusivity(unchecked) private var connection: JMessageConnection
+    @exclusivity(unchecked) private var lastFrame = 0
+    @exclusivity(unchecked) private(set) var reconnectFacts = ReconnectFacts()
     /// The rid of the connection's first `login`.
-    private var loginRID: Int64?
+    @exclusivity(unchecked) private var loginRID: Int64?
 
     init(options: CheckOptions) {
         connection = JMessageConnection(options: options.jmessage, limits: options.limits)
     }
 
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
         let (decoded, findings) = connection.observe(message.payload, binaryFrame: message.frameType == .binary,
                                                      direction: message.direction, time: time, frameIndex: frameIndex)
@@ -27,7 +27,7 @@ struct JMessageConnectionSession: DialectSession {
 
     /// Spec/reconnect.md §6: `login` and its response, and `event_notification` event_type 1
     /// (extra 0 concurrent login, 1 disabled, 2 deleted) and 2 (password changed).
-    private mutating func note(_ event: JMessageEvent, time: Int64, frame: Int) {
+    private func note(_ event: JMessageEvent, time: Int64, frame: Int) {
         switch (event.kind, event.name) {
         case (.request, "login"):
             if loginRID == nil { loginRID = event.rid }
@@ -51,5 +51,5 @@ struct JMessageConnectionSession: DialectSession {
         }
     }
 
-    mutating func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
+    func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
 }

@@ -5,18 +5,18 @@ import IMWireReconnect
 
 /// LeanCloud on one connection: the encoding from the subprotocol (or, without one, from each
 /// frame's type), the codec, and the session tracker.
-struct LeanCloudConnectionSession: DialectSession {
+final class LeanCloudConnectionSession: DialectSession {
     let dialect = Dialect.leancloud
     let subprotocol: LeanCloudSubprotocol?
     let limits: Limits
-    var tracker: LeanCloudSessionTracker
+    @exclusivity(unchecked) var tracker: LeanCloudSessionTracker
     /// Named only when a diagram will show it (`CheckOptions.timelineLimit`). Keeping the
     /// decoded command to name it later held every open connection's last message in memory.
-    private(set) var lastSummary: String?
+    @exclusivity(unchecked) private(set) var lastSummary: String?
     private let namesMessages: Bool
-    private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
+    @exclusivity(unchecked) private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
     /// The `i` of the connection's first `session/open`: an `error` with it refuses the login.
-    private var openRequestID: Int32?
+    @exclusivity(unchecked) private var openRequestID: Int32?
 
     init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
         self.subprotocol = subprotocol
@@ -25,7 +25,7 @@ struct LeanCloudConnectionSession: DialectSession {
         tracker = LeanCloudSessionTracker(options: options.leancloud)
     }
 
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         // The subprotocol picks the encoding; a frame of the other type is reported and decoded
         // the way its type implies (binary as protobuf, text as JSON or base64).
@@ -53,15 +53,15 @@ struct LeanCloudConnectionSession: DialectSession {
         return findings + sessionFindings
     }
 
-    mutating func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
+    func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
 
-    mutating func observePing(_ direction: Direction, time: Int64) {
+    func observePing(_ direction: Direction, time: Int64) {
         if direction == .send { reconnectFacts.keepAlive.record(time) }
     }
 
     /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
     /// with a code, `goaway`, and the client's own `session/close`.
-    private mutating func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
+    private func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
         let loggingIn = reconnectFacts.login != nil && reconnectFacts.login?.accepted == nil
         switch (direction, command.cmdOrDefault, command.op) {
         case (.send, .session, .open?):

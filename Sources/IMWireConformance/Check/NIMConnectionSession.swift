@@ -6,17 +6,17 @@ import IMWireReconnect
 /// NIM's Web link on one connection: each WebSocket text message through socket.io 0.9, the NIM
 /// codec and the session tracker. A re-login after a kick or a refused login spans connections:
 /// the checker finds it at the end from the reconnect facts (`ReconnectCheck.swift`).
-struct NIMConnectionSession: DialectSession {
+final class NIMConnectionSession: DialectSession {
     let dialect = Dialect.nim
-    private var connection: NIMConnection
-    private var lastFrame = 0
-    private(set) var reconnectFacts = ReconnectFacts()
+    @exclusivity(unchecked) private var connection: NIMConnection
+    @exclusivity(unchecked) private var lastFrame = 0
+    @exclusivity(unchecked) private(set) var reconnectFacts = ReconnectFacts()
 
     init(options: CheckOptions) {
         connection = NIMConnection(options: options.nim, limits: options.limits)
     }
 
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
         let (decoded, findings) = connection.observe(message.payload, direction: message.direction, time: time, frameIndex: frameIndex)
         for item in decoded.items { note(item.nim, direction: message.direction, time: time, frame: frameIndex) }
@@ -25,7 +25,7 @@ struct NIMConnectionSession: DialectSession {
 
     /// Spec/reconnect.md §6: login 2_3 and its answer (416 with its wait), heartbeats 1_2,
     /// kicked 2_5 and the client's logout 2_6.
-    private mutating func note(_ packet: NIMPacket?, direction: Direction, time: Int64, frame: Int) {
+    private func note(_ packet: NIMPacket?, direction: Direction, time: Int64, frame: Int) {
         switch packet {
         case .request(let request)? where direction == .send:
             if request.isHeartbeat {
@@ -52,5 +52,5 @@ struct NIMConnectionSession: DialectSession {
         }
     }
 
-    mutating func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
+    func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
 }

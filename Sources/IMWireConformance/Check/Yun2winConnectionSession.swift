@@ -8,21 +8,21 @@ import IMWireYun2win
 /// in any chunking; a text message is reported and read all the same) through its MQTT stream,
 /// and every packet through the session tracker. An automatic reconnect after a kick spans
 /// connections: the checker finds it at the end from the reconnect facts (`ReconnectCheck.swift`).
-struct Yun2winConnectionSession: DialectSession {
+final class Yun2winConnectionSession: DialectSession {
     let dialect = Dialect.yun2win
-    private var connection: Yun2winConnection
-    private var lastFrame = 0
+    @exclusivity(unchecked) private var connection: Yun2winConnection
+    @exclusivity(unchecked) private var lastFrame = 0
     /// Named only when a diagram will show it (`CheckOptions.timelineLimit`).
-    private(set) var lastSummary: String?
+    @exclusivity(unchecked) private(set) var lastSummary: String?
     private let namesMessages: Bool
-    private(set) var reconnectFacts = ReconnectFacts()
+    @exclusivity(unchecked) private(set) var reconnectFacts = ReconnectFacts()
 
     init(options: CheckOptions) {
         connection = Yun2winConnection(options: options.yun2win, limits: options.limits)
         namesMessages = options.timelineLimit > 0
     }
 
-    mutating func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
         lastFrame = frameIndex
         var findings: [Finding] = []
         if message.frameType == .text {  // raw TCP chunks arrive as binary
@@ -40,7 +40,7 @@ struct Yun2winConnectionSession: DialectSession {
     /// Spec/reconnect.md §6: CONNECT (client id prefix 1 is the reconnect flag, the second digit
     /// names the platform's policy), CONNACK, PUBLISH returnCode 11 (logged in) and 10 (kicked),
     /// DISCONNECT; every client packet keeps the connection alive.
-    private mutating func note(_ packet: Yun2winDecodedPacket, direction: Direction, time: Int64, frame: Int) {
+    private func note(_ packet: Yun2winDecodedPacket, direction: Direction, time: Int64, frame: Int) {
         if direction == .send, packet.packet != nil { reconnectFacts.keepAlive.record(time) }
         switch packet.message {
         case .connect(let connect)?:
@@ -59,5 +59,5 @@ struct Yun2winConnectionSession: DialectSession {
         }
     }
 
-    mutating func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
+    func finish(at time: Int64?) -> [Finding] { connection.finish(at: time, frameIndex: lastFrame) }
 }
