@@ -102,6 +102,48 @@ private struct Flow {
         #expect(streams(try flow.read()).send == "123456")
     }
 
+    /// `nextInOrder` (the flow table's fast path) delivers exactly what `segment` would, and
+    /// declines, changing nothing, whenever the segment is not simply the next in order.
+    @Test func theInOrderFastPathAgreesWithTheGeneralPath() {
+        var random = SplitMix64(seed: 8)
+        let sent = (0..<4_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        for round in 0..<50 {
+            // Segments in order, some swapped, repeated or overlapping, then everything at the end.
+            var segments: [Range<Int>] = []
+            var start = 0
+            while start < sent.count {
+                let end = min(sent.count, start + 1 + Int(random.next() % 300))
+                segments.append(start..<end)
+                start = end
+            }
+            for _ in 0..<(round % 7) {
+                let a = Int(random.next() % UInt64(segments.count)), b = Int(random.next() % UInt64(segments.count))
+                segments.swapAt(a, b)
+                if random.next() % 2 == 0 { segments.insert(segments[a], at: b) }
+            }
+            segments.append(0..<sent.count)
+            var general = TCPStream(maxBuffered: 1 << 20), fast = TCPStream(maxBuffered: 1 << 20)
+            if round % 2 == 0 {
+                general.syn(sequence: 41)
+                fast.syn(sequence: 41)
+            }
+            var declined = 0
+            for range in segments {
+                let sequence = 42 &+ UInt32(range.lowerBound)
+                let expected = general.segment(sequence: sequence, payload: sent[range])
+                if let bytes = fast.nextInOrder(sequence: sequence, payload: sent[range]) {
+                    #expect(expected == [.data(bytes)], "round \(round), \(range)")
+                } else {
+                    declined += 1
+                    #expect(fast.segment(sequence: sequence, payload: sent[range]) == expected, "round \(round), \(range)")
+                }
+            }
+            #expect(declined > 0)
+            #expect(fast.delivered == general.delivered)
+            if round % 2 == 0 { #expect(fast.delivered == Int64(sent.count)) }  // without a SYN the stream starts where the capture does
+        }
+    }
+
     @Test func aConnectionSeenMidwayUsesThePortsToTellTheClient() throws {
         var flow = Flow()
         flow.add(.receive, 0x18, "from server", sequence: 7)  // no SYN in the capture

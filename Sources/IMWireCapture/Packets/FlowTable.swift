@@ -96,12 +96,16 @@ struct FlowTable {
             flow.streams[index].syn(sequence: tcp.sequence)
             sequence = sequence &+ 1
         }
-        outputs.removeAll(keepingCapacity: true)
-        flow.streams[index].segment(sequence: sequence, payload: payload, into: &outputs)
-        if ip.missing > 0 {
-            outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
+        if ip.missing == 0, let bytes = flow.streams[index].nextInOrder(sequence: sequence, payload: payload) {
+            items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
+        } else {
+            outputs.removeAll(keepingCapacity: true)
+            flow.streams[index].segment(sequence: sequence, payload: payload, into: &outputs)
+            if ip.missing > 0 {
+                outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
+            }
+            Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         }
-        Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         if tcp.fin { flow.finished[index] = true }
         guard tcp.rst || flow.finished.allSatisfy({ $0 }) else {
             lastFlow = flow

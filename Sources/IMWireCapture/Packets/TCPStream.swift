@@ -54,6 +54,19 @@ struct TCPStream {
         if bufferedBytes > maxBuffered { outputs += skipGap() }
     }
 
+    /// The segment's bytes when it is simply the next in order with nothing waiting out of
+    /// order (nearly every segment): delivered at once, as `segment` would, without an output
+    /// list. Nil, with nothing changed, for any other segment.
+    mutating func nextInOrder(sequence: UInt32, payload: ArraySlice<UInt8>) -> [UInt8]? {
+        guard !payload.isEmpty, buffered.isEmpty, let base, sequence == base &+ UInt32(truncatingIfNeeded: delivered) else {
+            return nil
+        }
+        let bytes = Array(payload)
+        delivered += Int64(bytes.count)
+        recent.append(bytes)
+        return bytes
+    }
+
     /// What one segment delivers, as a list of its own (the tests' view).
     mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>) -> [Output] {
         var outputs: [Output] = []
