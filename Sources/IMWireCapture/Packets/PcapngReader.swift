@@ -53,7 +53,9 @@ public final class PcapngReader: PacketReader {
 
     public func next() -> PacketItem? {
         while pending.isEmpty, !finished { readBlock() }
-        return pending.isEmpty ? nil : pending.removeFirst()
+        // A block nearly always gives one item: popLast moves it out, where removeFirst copied
+        // it through the generic value witness (two retains and releases per packet).
+        return pending.count == 1 ? pending.popLast() : pending.isEmpty ? nil : pending.removeFirst()
     }
 
     private func problem(_ rule: Rule, _ message: String, at offset: Int) {
