@@ -114,6 +114,20 @@ func response(_ extra: [String]) -> [UInt8] {
         #expect(findings.first?.offset == 16)
     }
 
+    @Test func fieldNamesMatchWithoutCaseAndValuesLoseTheirOptionalWhitespace() {
+        var findings: [Finding] = []
+        let request = WebSocketHandshake.parseRequest(head([
+            "GET / HTTP/1.1", "sec-websocket-PROTOCOL: \t lc.protobuf2.3 ,\tmqtt ,, \t", "X-Note:  caf\u{e9} \t", "X-Empty: \t ",
+        ]), findings: &findings)
+        let fields = try? #require(request?.head)
+        #expect(fields?.value("Sec-WebSocket-Protocol") == "lc.protobuf2.3 ,\tmqtt ,,")
+        #expect(fields?.listValues("SEC-WEBSOCKET-PROTOCOL") == ["lc.protobuf2.3", "mqtt"])
+        #expect(fields?.value("x-note") == "caf\u{e9}")
+        #expect(fields?.value("X-EMPTY") == "")
+        #expect(fields?.value("X-Not") == nil)
+        #expect(fields?.fields("x-notE").first?.valueOffset == 79)  // 16 + 54 + "X-Note:  "
+    }
+
     @Test func headEndIsFoundIncrementally() {
         let bytes = head(rfcRequest) + [0x81, 0x00]
         #expect(HTTPHead.endOfHead(bytes) == bytes.count - 2)

@@ -21,8 +21,14 @@ public struct HTTPHead: Sendable, Hashable {
 
     /// Fields named `name` (case-insensitive), in order.
     public func fields(_ name: String) -> [Field] {
-        let lower = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lower }
+        fields.filter { Self.sameName($0.name, name) }
+    }
+
+    /// Field names are tokens, so ASCII (`parse` drops any other): compared byte by byte with
+    /// ASCII case folded, not lowercased into new strings for every field of every lookup.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
+        return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { folded($0) == folded($1) }
     }
 
     /// The comma-joined values of `name` (RFC 9110 §5.3), nil when absent.
@@ -34,7 +40,7 @@ public struct HTTPHead: Sendable, Hashable {
     /// The elements of a comma-separated list field, trimmed, empty elements dropped.
     public func listValues(_ name: String) -> [String] {
         fields(name).flatMap { $0.value.split(separator: ",") }
-            .map { String($0).trimmingCharacters(in: " \t") }
+            .map { String($0).trimmingSpacesAndTabs() }
             .filter { !$0.isEmpty }
     }
 
@@ -102,7 +108,7 @@ public struct HTTPHead: Sendable, Hashable {
                 malformed("control character in a field value", line.offset)
                 continue
             }
-            let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: " \t")
+            let value = String(decoding: rawValue, as: UTF8.self).trimmingSpacesAndTabs()
             let leading = rawValue.prefix { $0 == 0x20 || $0 == 0x09 }.count
             fields.append(Field(
                 name: String(decoding: name, as: UTF8.self), value: value, offset: baseOffset + line.offset,
@@ -114,13 +120,13 @@ public struct HTTPHead: Sendable, Hashable {
 }
 
 extension String {
-    /// Drops leading and trailing characters from `set` (no Foundation).
-    func trimmingCharacters(in set: String) -> String {
-        let trim = Set(set.unicodeScalars)
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !trim.contains($0) }),
-              let last = scalars.lastIndex(where: { !trim.contains($0) })
-        else { return "" }
-        return String(scalars[first...last])
+    /// Drops leading and trailing spaces and tabs, HTTP's optional whitespace (no Foundation).
+    func trimmingSpacesAndTabs() -> String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
