@@ -16,7 +16,7 @@ public enum VarintRead: Sendable, Hashable {
 public enum Varint {
     public static let maxLength = 10
 
-    public static func read(_ bytes: UnsafeRawBufferPointer, at start: Int) -> VarintRead {
+    @inlinable public static func read(_ bytes: UnsafeRawBufferPointer, at start: Int) -> VarintRead {
         var value: UInt64 = 0
         var index = start
         var shift: UInt64 = 0
