@@ -241,6 +241,11 @@ public final class PcapngReader: PacketReader {
 
     /// A timestamp in the interface's units to microseconds since the epoch, saturating.
     private func time(_ units: UInt64, _ interface: Interface) -> Int64 {
+        // Microseconds (the default resolution), short of where the seconds could overflow:
+        // the units are the answer, without the 128-bit division below.
+        if interface.unitsPerSecond == 1_000_000, units < 9_000_000_000_000_000_000 {
+            return Int64(units) &+ interface.offsetSeconds &* 1_000_000
+        }
         let perSecond = max(1, interface.unitsPerSecond)
         let seconds = units / perSecond
         let fraction = units % perSecond
