@@ -34,10 +34,11 @@ struct TransportReader {
     }
 
     /// A class, so each direction's decoder is changed in place: an `indirect` case had to be
-    /// copied out and boxed again for every chunk of bytes.
+    /// copied out and boxed again for every chunk of bytes. Only its connection's checker
+    /// touches it, so the runtime's exclusivity checks (in perf) are left out.
     private final class WebSocketDecoders {
-        var client: WebSocketStreamDecoder
-        var server: WebSocketStreamDecoder
+        @exclusivity(unchecked) var client: WebSocketStreamDecoder
+        @exclusivity(unchecked) var server: WebSocketStreamDecoder
         init(client: WebSocketStreamDecoder, server: WebSocketStreamDecoder) {
             self.client = client
             self.server = server
