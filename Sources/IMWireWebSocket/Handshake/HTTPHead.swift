@@ -28,7 +28,7 @@ public struct HTTPHead: Sendable, Hashable {
     /// ASCII case folded, not lowercased into new strings for every field of every lookup.
     static func sameName(_ a: String, _ b: String) -> Bool {
         func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
-        return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { folded($0) == folded($1) }
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { folded($0) == folded($1) }
     }
 
     /// The comma-joined values of `name` (RFC 9110 §5.3), nil when absent.
