@@ -39,7 +39,8 @@ struct FlowTable {
         // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
         // runtime's access checks on these properties were about 9% of a capture check (perf).
         @exclusivity(unchecked) var streams: [TCPStream]
-        @exclusivity(unchecked) var finished = [false, false]
+        /// A bit per direction (client 1, server 2) that has sent its FIN.
+        @exclusivity(unchecked) var finished: UInt8 = 0
 
         init(key: Key, id: String, client: Endpoint, ordinal: Int, streams: [TCPStream]) {
             self.key = key
@@ -106,9 +107,9 @@ struct FlowTable {
             }
             Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         }
-        if tcp.fin { flow.finished[index] = true }
-        guard tcp.rst || flow.finished.allSatisfy({ $0 }) else {
-            lastFlow = flow
+        if tcp.fin { flow.finished |= index == 0 ? 1 : 2 }
+        guard tcp.rst || flow.finished == 3 else {
+            if lastFlow !== flow { lastFlow = flow }
             return
         }
         Self.close(flow, packet: packet, into: &items)

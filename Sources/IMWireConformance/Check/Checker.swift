@@ -72,15 +72,17 @@ public final class Checker {
             let placement: Placement
             if !isLast, id == lastID {
                 placement = lastPlacement  // the usual case: the connection of the event before
-            } else if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
-                placement = known
             } else {
-                placement = Placement(number: connectionCount, lane: leastBusyLane())
-                connectionCount += 1
-                if !isLast { openConnections[id] = placement }
+                if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
+                    placement = known
+                } else {
+                    placement = Placement(number: connectionCount, lane: leastBusyLane())
+                    connectionCount += 1
+                    if !isLast { openConnections[id] = placement }
+                }
+                lastID = isLast ? nil : id
+                lastPlacement = placement
             }
-            lastID = isLast ? nil : id
-            lastPlacement = placement
             lanes[placement.lane].submit(item, number: placement.number, inFlight: inFlight)
         }
     }
