@@ -144,6 +144,26 @@ private struct Flow {
         }
     }
 
+    /// Packet payloads are slices of their frames (indices from the header's length on): the
+    /// window of recent bytes must take them as they are, also once it wraps around.
+    @Test func payloadSlicesOfFramesFillTheRecentWindow() {
+        var stream = TCPStream(maxBuffered: 1 << 20)
+        stream.syn(sequence: 0)
+        let sent = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
+        let header = [UInt8](repeating: 0xee, count: 54)
+        for start in stride(from: 0, to: sent.count, by: 1_400) {
+            let frame = header + sent[start..<min(sent.count, start + 1_400)]
+            let payload = frame[header.count...]
+            #expect(stream.nextInOrder(sequence: 1 + UInt32(start), payload: payload) == Array(payload))
+        }
+        let offset = sent.count - 3_000
+        var changed = header + sent[offset..<(offset + 500)]
+        #expect(stream.segment(sequence: 1 + UInt32(offset), payload: changed[header.count...]) == [])
+        changed[header.count + 499] ^= 0xff
+        #expect(stream.segment(sequence: 1 + UInt32(offset), payload: changed[header.count...])
+                == [.conflict(offset: Int64(offset), length: 500)])
+    }
+
     @Test func aConnectionSeenMidwayUsesThePortsToTellTheClient() throws {
         var flow = Flow()
         flow.add(.receive, 0x18, "from server", sequence: 7)  // no SYN in the capture
