@@ -25,6 +25,22 @@ import Testing
         #expect(LCCommandType.allCases.count == 22)
     }
 
+    /// The scanner reads enum values from bitmaps (or a search for a wide enum): it must say
+    /// yes exactly for the schema's values, also next to and far from them, and for a wide enum.
+    @Test func theScannerKnowsExactlyEachEnumsValues() {
+        let wide = EnumSchema(name: "Wide", values: [(-2_000_000, "a"), (0, "b"), (7, "c"), (2_000_000, "d")])
+        let enums = LeanCloudSchema.enums + [wide]
+        let table = ScanTable(messages: LeanCloudSchema.messages, enums: enums)
+        for (id, enumeration) in enums.enumerated() {
+            let values = Set(enumeration.values.map(\.number))
+            var probes: Set<Int32> = [Int32.min, Int32.min + 1, -1, 0, 1, 63, 64, 65, 4095, 4096, Int32.max - 1, Int32.max]
+            for value in values { probes.formUnion([value &- 65, value &- 64, value &- 1, value, value &+ 1, value &+ 64]) }
+            for probe in probes {
+                #expect(table.isValue(probe, of: id) == values.contains(probe), "\(enumeration.name) \(probe)")
+            }
+        }
+    }
+
     @Test func fieldNumbersFitTheScannerBitset() {
         for message in LeanCloudSchema.messages {
             for field in message.fields { #expect((1..<128).contains(field.number), "\(message.name).\(field.name)") }

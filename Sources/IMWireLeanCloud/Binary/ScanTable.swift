@@ -22,6 +22,15 @@ final class ScanTable: Sendable {
     /// Enum `e`'s values, sorted, are `enumValues[enumStart[e] ..< enumStart[e + 1]]`.
     private let enumValues: [Int32]
     private let enumStart: [Int]
+    /// The same as a bitmap from each enum's lowest value (`enumLow[e]`, `enumSpan[e]` bits,
+    /// from word `enumWord[e]` of `enumBits`): the scanner asks about every enum field, and a
+    /// bit is read in O(1) where the search took a few probes. Enums spanning more than
+    /// `maxBitmapSpan` values are searched.
+    private let enumBits: [UInt64]
+    private let enumWord: [Int]
+    private let enumLow: [Int64]
+    private let enumSpan: [Int64]
+    private static let maxBitmapSpan: Int64 = 1 << 12
     /// Where a `GenericCommand` scan records the session rules' fields: kept here so the
     /// scanner reaches both tables through the one global it fetches per message.
     let recording = CommandFields.Table.shared
@@ -51,6 +60,32 @@ final class ScanTable: Sendable {
             values += enumeration.values.map(\.number).sorted()
         }
         starts.append(values.count)
+        var bits: [UInt64] = []
+        var words: [Int] = []
+        var lows: [Int64] = []
+        var spans: [Int64] = []
+        for index in enums.indices {
+            let sorted = values[starts[index] ..< starts[index + 1]]
+            let low = Int64(sorted.first ?? 0)
+            let span = sorted.last.map { Int64($0) - low + 1 } ?? 0
+            words.append(bits.count)
+            lows.append(low)
+            guard span <= Self.maxBitmapSpan else {
+                spans.append(-1)
+                continue
+            }
+            spans.append(span)
+            var map = [UInt64](repeating: 0, count: Int((span + 63) / 64))
+            for value in sorted {
+                let bit = Int(Int64(value) - low)
+                map[bit / 64] |= 1 << UInt64(bit % 64)
+            }
+            bits += map
+        }
+        enumBits = bits
+        enumWord = words
+        enumLow = lows
+        enumSpan = spans
         self.fields = fields
         self.firstField = firstField
         self.width = width
@@ -81,6 +116,12 @@ final class ScanTable: Sendable {
     func requiredFields(of message: LeanCloudSchema.MessageID) -> FieldSet { required[message] }
 
     func isValue(_ value: Int32, of enumeration: LeanCloudSchema.EnumID) -> Bool {
+        let span = enumSpan[enumeration]
+        if span >= 0 {
+            let bit = Int64(value) - enumLow[enumeration]
+            guard bit >= 0, bit < span else { return false }
+            return enumBits[enumWord[enumeration] + Int(bit / 64)] & (1 << UInt64(bit % 64)) != 0
+        }
         var low = enumStart[enumeration]
         var high = enumStart[enumeration + 1]
         while low < high {
