@@ -6,6 +6,8 @@
 # the same file, measures wall time and peak RSS (/usr/bin/time %e %M) of:
 #   imwire check FILE --format json -o /dev/null        with --jobs 1 and --jobs 2 (release build)
 #   tshark -r FILE -Y websocket -T fields -e data.data  (output to /dev/null)
+# imwire runs RUNS times (default 3) with each --jobs and the table shows the median time and
+# the largest peak RSS (each run's time is printed too); tshark, at 100 s a GiB, runs once.
 # Environment: CAPTURE=path to reuse or place the file (default /tmp/imwire-bench-MEGABYTES.pcapng).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +32,18 @@ run() {
 }
 
 echo "file: $file ($size bytes), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+runs="${RUNS:-3}"
+# median NAME COMMAND...: RUNS measured runs; prints "NAME median-seconds largest-KiB".
+median() {
+  local name="$1" lines; shift
+  lines="$(for _ in $(seq "$runs"); do run "$name" "$@"; done)" || exit 1
+  echo "$name runs: $(awk '{ printf "%s ", $2 }' <<<"$lines")" >&2
+  sort -n -k2 <<<"$lines" | awk -v n="$runs" -v name="$name" '
+    { s[NR] = $2; if ($3 > k) k = $3 } END { print name, s[int((n + 1) / 2)], k }'
+}
 results=()
-results+=("$(run imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)")
-results+=("$(run imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)")
+results+=("$(median imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)")
+results+=("$(median imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)")
 results+=("$(run tshark tshark -r "$file" -Y websocket -T fields -e data.data)")
 tshark_seconds=$(printf '%s\n' "${results[@]}" | awk '$1 == "tshark" { print $2 }')
 printf '%-14s %9s %10s %13s %14s\n' tool seconds "MB/s" "peak RSS MiB" "throughput vs tshark"
