@@ -17,7 +17,8 @@ public enum LeanCloudBinary {
         let fields = scanner.scanCommand(bytes)
         var findings = scanner.findings
         if let fields {
-            findings += bytes.withUnsafeBytes { raw in CommandChecks.check(fields) { scanner.firstTopLevelTag(of: $0, in: raw) } }
+            let checked = bytes.withUnsafeBytes { raw in CommandChecks.check(fields) { scanner.firstTopLevelTag(of: $0, in: raw) } }
+            if !checked.isEmpty { findings += checked }  // nearly always empty: appending nothing was 1% of a check
         }
         return DecodedCommand(fields: fields, findings: findings, wireSize: bytes.count)
     }
