@@ -3,12 +3,12 @@ import IMWireCapture
 import IMWireCore
 
 /// The conformance pipeline: capture items in, a report out. Each connection is checked on its
-/// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads
-/// (connections dealt out in the order they appear); then what spans connections (each client's
-/// reconnects) is judged. The report lists connections in the order the capture opened them, so
-/// it is the same byte for byte whatever `jobs` is. Connections are numbered from 0 in that
-/// order; each new one goes to the lane with the least work waiting (dealt out in turn, the
-/// benchmark's every-other-connection-compressed capture kept one lane busier than the other).
+/// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads;
+/// then what spans connections (each client's reconnects) is judged. Connections are numbered from
+/// 0 in the order the capture opens them and the report lists them in that order, so it is the
+/// same byte for byte whatever `jobs` is. Each new connection goes to the lane with the least work
+/// waiting: dealt out in turn, the benchmark capture's compressed connections (every other one)
+/// had all gone to one lane, which then had more to do than the other.
 public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
