@@ -62,8 +62,7 @@ struct TCPStream {
             return nil
         }
         let bytes = Array(payload)
-        delivered += Int64(bytes.count)
-        recent.append(bytes)
+        advance(over: bytes)
         return bytes
     }
 
@@ -103,10 +102,15 @@ struct TCPStream {
         if !recent.matches(new, at: Int(from - recentStart)) { outputs.append(.conflict(offset: from, length: Int(to - from))) }
     }
 
-    private mutating func deliver(_ bytes: [UInt8], into outputs: inout [Output]) {
-        guard !bytes.isEmpty else { return }
+    /// The stream moves past `bytes`, kept for comparing retransmissions.
+    private mutating func advance(over bytes: [UInt8]) {
         delivered += Int64(bytes.count)
         recent.append(bytes)
+    }
+
+    private mutating func deliver(_ bytes: [UInt8], into outputs: inout [Output]) {
+        guard !bytes.isEmpty else { return }
+        advance(over: bytes)
         outputs.append(.data(bytes))
     }
 
