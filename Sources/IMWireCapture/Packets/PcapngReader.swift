@@ -55,7 +55,8 @@ public final class PcapngReader: PacketReader {
         while pending.isEmpty, !finished { readBlock() }
         // A block nearly always gives one item: popLast moves it out, where removeFirst copied
         // it through the generic value witness (two retains and releases per packet).
-        return pending.count == 1 ? pending.popLast() : pending.isEmpty ? nil : pending.removeFirst()
+        if pending.count == 1 { return pending.popLast() }
+        return pending.isEmpty ? nil : pending.removeFirst()
     }
 
     private func problem(_ rule: Rule, _ message: String, at offset: Int) {
@@ -184,7 +185,7 @@ public final class PcapngReader: PacketReader {
             return
         }
         // The options go into locals and the packet is built last: a packet captured by the
-        // options closure was copied (two retains) on its way into `pending`.
+        // options closure was copied (a retain and a release per packet) on its way into `pending`.
         var comments: [String] = []
         var inbound: Bool?
         forEachOption(&reader) { code, value, offset in
