@@ -1,0 +1,26 @@
+import IMWire
+import Testing
+
+/// The JSON report of every sample capture, pinned byte for byte (`scripts/pin-sample-reports.sh`
+/// writes the pinned files): a refactoring changes nothing a user sees, and a fix that does
+/// change a report shows up in the commit that makes it.
+@Suite struct SampleReportTests {
+    static let captures: [String] = [".jsonl", ".pcapng", ".har"].flatMap { suffix in
+        Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: suffix).map { String($0.split(separator: "/").last ?? "") }
+    }.sorted()
+
+    @Test func everySampleHasAPinnedReport() {
+        #expect(Self.captures.count >= 10)
+        let pinned = Directory.files(under: "\(repositoryRoot)/Fixtures/captures/reports", suffix: ".json")
+            .map { String($0.split(separator: "/").last ?? "") }.sorted()
+        #expect(pinned == Self.captures.map { "\($0).json" })
+    }
+
+    @Test(arguments: captures)
+    func reportIsPinned(name: String) throws {
+        let report = try check("Fixtures/captures/\(name)")
+        let json = JSONReport.render(report, threshold: .info)
+        let pinned = try readText("Fixtures/captures/reports/\(name).json")
+        #expect(json == pinned, "scripts/pin-sample-reports.sh rewrites the pinned reports")
+    }
+}
