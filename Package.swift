@@ -45,11 +45,15 @@ let package = Package(
         // transport framing: socket.io 0.9 (protocol 1) and engine.io 3 / socket.io protocol 4, text of one WebSocket message
         .target(name: "IMWireSocketIO", dependencies: ["IMWireCore"]),
 
+        // session: the reconnect state machine, the policy type, and the judge of a client's
+        // consecutive connections (depends on Core only: each dialect defines its own policies)
+        .target(name: "IMWireReconnect", dependencies: ["IMWireCore"]),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
             dependencies: [
-                "IMWireCore",
+                "IMWireCore", "IMWireReconnect",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -57,26 +61,22 @@ let package = Package(
         ),
 
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
-        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT"]),
+        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect"]),
 
         // dialect: NetEase YunXin / NIM web link (JSON over socket.io 0.9): commands, tag maps, session, status codes
-        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO"]),
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect"]),
 
         // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
         .target(
             name: "IMWireJMessage",
-            dependencies: ["IMWireCore", "IMWireSocketIO", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
-        // registry: every vendor's status-code and enum tables, classification and reconnect advice
+        // registry: every vendor's status-code and enum tables and reconnect policies, in one place
         .target(
             name: "IMWireRegistry",
-            dependencies: ["IMWireCore", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
+            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
         ),
-
-        // session: the reconnect state machine, each vendor SDK's policy, and the judge of a
-        // client's consecutive connections (reads the registry's classification and advice)
-        .target(name: "IMWireReconnect", dependencies: ["IMWireCore", "IMWireRegistry"]),
 
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)
         .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
@@ -124,7 +124,10 @@ let package = Package(
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture"]),
-        .testTarget(name: "IMWireReconnectTests", dependencies: ["IMWireReconnect"]),
+        .testTarget(
+            name: "IMWireReconnectTests",
+            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
+        ),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
     ]

@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireReconnect
+import IMWireRegistry
 
 enum ReconnectFuzzing {
     /// Steps per run here: enough for every golden trace (29 at most), small enough that a run

@@ -1,4 +1,6 @@
+import IMWireLeanCloud
 @testable import IMWireReconnect
+import IMWireRegistry
 import Testing
 
 /// The properties of `Property`, proven for every policy by a complete breadth-first search of

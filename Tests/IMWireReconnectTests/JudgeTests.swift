@@ -1,5 +1,10 @@
 import IMWireCore
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireNIM
 @testable import IMWireReconnect
+import IMWireRegistry
+import IMWireYun2win
 import Testing
 
 /// Hand-made connection lists of one client, judged against a policy.

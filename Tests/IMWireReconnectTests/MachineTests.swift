@@ -1,5 +1,9 @@
 import IMWireCore
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireNIM
 @testable import IMWireReconnect
+import IMWireYun2win
 import Testing
 
 @Suite struct MachineTests {

@@ -1,5 +1,6 @@
 import IMWireCore
 @testable import IMWireReconnect
+import IMWireRegistry
 import Testing
 
 /// `imwire check --policy`: one policy per vendor, each for its own vendor's connections, and a

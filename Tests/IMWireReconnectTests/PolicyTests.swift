@@ -1,6 +1,10 @@
 import IMWireCore
-import IMWireRegistry
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireNIM
 @testable import IMWireReconnect
+import IMWireRegistry
+import IMWireYun2win
 import Testing
 
 @Suite struct PolicyTests {

@@ -1,5 +1,8 @@
 import IMWireCore
+import IMWireLeanCloud
+import IMWireNIM
 @testable import IMWireReconnect
+import IMWireRegistry
 import Testing
 
 /// The exploration proves a property only if the property can fail. For every `Property` a

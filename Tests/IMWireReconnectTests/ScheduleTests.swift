@@ -1,5 +1,9 @@
 import IMWireCore
+import IMWireLeanCloud
+import IMWireNIM
 @testable import IMWireReconnect
+import IMWireRegistry
+import IMWireYun2win
 import Testing
 
 @Suite struct ScheduleTests {

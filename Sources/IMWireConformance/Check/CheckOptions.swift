@@ -3,6 +3,7 @@ import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
 import IMWireReconnect
+import IMWireRegistry
 import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.

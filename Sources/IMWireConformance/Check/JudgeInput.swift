@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireReconnect
+import IMWireRegistry
 
 /// What the reconnect judge (ReconnectCheck.swift) reads of one ended connection that it judges:
 /// one with a dialect session, a time, and a client to group it by. It waits, like the report,

@@ -2,6 +2,7 @@ import IMWireCapture
 import IMWireCore
 import IMWireNIM
 import IMWireReconnect
+import IMWireRegistry
 import IMWireYun2win
 
 /// What spans connections, judged once every connection has been read, so that connections can

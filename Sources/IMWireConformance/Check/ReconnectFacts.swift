@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireReconnect
+import IMWireRegistry
 
 /// What one connection shows about its client's reconnects, gathered by the dialect session as
 /// messages pass (Spec/reconnect.md §6 lists what each dialect feeds). At the end the checker

@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireReconnect
+import IMWireRegistry
 
 /// Reconnect golden traces (`Fixtures/reconnect/<vendor>/*.json`, layer `reconnect`): the
 /// `input` event file run through the named `policy` must give exactly the `trace` steps and

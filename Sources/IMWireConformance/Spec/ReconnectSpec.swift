@@ -1,5 +1,7 @@
 import IMWireCore
 import IMWireReconnect
+import IMWireRegistry
+import IMWireYun2win
 
 /// `Spec/reconnect.md`: the policy tables, the reactions, the outputs, the events, the
 /// properties and one state diagram per policy, all generated from `IMWireReconnect`.

@@ -1,5 +1,4 @@
 import IMWireCore
-import IMWireRegistry
 
 /// Something an SDK shows the app: a status value (`AVIMClientStatus` 3, `NIMLoginStep` 9,
 /// yun2win `ConnectionStatus` 100 with its return code) or a callback (`imClientPaused`,
@@ -120,8 +119,10 @@ public struct OutputModel: Sendable, Hashable {
     public let vendor: Dialect
     public let rules: [OutputRule]
 
-    /// Status templates without a name take it from the registry table of `vendor` here, once.
-    public init(_ name: String, vendor: Dialect, rules: [OutputRule], registry: StatusRegistry = .standard) {
+    /// Status templates without a name take it from `vendor`'s table of that name in `tables`
+    /// (the vendor's own status tables), once.
+    public init(_ name: String, vendor: Dialect, tables: [StatusTable], rules: [OutputRule]) {
+        let registry = StatusRegistry(tables: tables)
         self.name = name
         self.vendor = vendor
         self.rules = rules.map { rule in

@@ -1,5 +1,4 @@
 import IMWireCore
-import IMWireRegistry
 
 /// Where a vendor status code reaches the client, which decides how it is read.
 public enum Signal: String, Sendable, Hashable, CaseIterable {
@@ -94,25 +93,43 @@ public struct SignalRule: Sendable, Hashable {
     }
 }
 
-/// How a policy reads codes from the status registry: which tables, per signal. Rows of the
-/// listed tables are merged towards caution, like `StatusRegistry.mostCautiousAdvice`.
+/// Where a policy reads the codes no SDK rule covers: which of its vendor's status tables, per
+/// signal. The tables come with the scope (the dialect module that defines the policy passes its
+/// own), so the machine needs no registry of every vendor. Rows of the listed tables are merged
+/// towards caution, like `StatusRegistry.mostCautiousAdvice`.
 public struct RegistryScope: Sendable, Hashable {
     public let vendor: Dialect
+    /// The tables' names, per signal (as the Spec lists them).
     public let tables: [Signal: [String]]
+    /// The same tables, looked up once.
+    private let resolved: [Signal: [StatusTable]]
 
-    public init(_ vendor: Dialect, _ tables: [Signal: [String]]) {
+    /// `tables` names tables of `available` (the vendor's own); a name it lacks is a mistake in
+    /// the policy's definition, not in any input.
+    public init(_ vendor: Dialect, _ tables: [Signal: [String]], in available: [StatusTable]) {
         self.vendor = vendor
         self.tables = tables
+        resolved = tables.mapValues { names in
+            names.map { name in
+                guard let table = available.first(where: { $0.vendor == vendor && $0.name == name }) else {
+                    preconditionFailure("policy registry scope names \(vendor.rawValue) table \(name), which is not given")
+                }
+                return table
+            }
+        }
     }
 
-    /// The rows the registry has for `code` under `signal`.
-    public func rows(_ signal: Signal, _ code: Int64, registry: StatusRegistry = .standard) -> [StatusCode] {
-        (tables[signal] ?? []).flatMap { name in registry.table(vendor, name)?.rows(code) ?? [] }
+    /// Every row of the tables listed for `signal`.
+    public func rows(_ signal: Signal) -> [StatusCode] { (resolved[signal] ?? []).flatMap(\.rows) }
+
+    /// The rows the listed tables have for `code` under `signal`.
+    public func rows(_ signal: Signal, _ code: Int64) -> [StatusCode] {
+        (resolved[signal] ?? []).flatMap { $0.rows(code) }
     }
 
-    /// The registry's advice as a reaction, or nil when no listed table knows the code.
-    public func reaction(_ signal: Signal, _ code: Int64, registry: StatusRegistry = .standard) -> (Reaction, [StatusCode])? {
-        let rows = rows(signal, code, registry: registry)
+    /// The tables' advice as a reaction, or nil when no listed table knows the code.
+    public func reaction(_ signal: Signal, _ code: Int64) -> (Reaction, [StatusCode])? {
+        let rows = rows(signal, code)
         guard let advice = rows.map(\.advice).max() else { return nil }
         let deciding = rows.filter { $0.advice == advice }
         switch advice {
@@ -132,5 +149,14 @@ public struct RegistryScope: Sendable, Hashable {
             // connection or pushed, it leaves the connection as it is.
             return (signal == .login ? .stop(.loginRejected) : signal == .kick ? .ignore : .retry, deciding)
         }
+    }
+}
+
+extension RegistryScope {
+    public static func == (a: RegistryScope, b: RegistryScope) -> Bool { a.vendor == b.vendor && a.tables == b.tables }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(vendor)
+        hasher.combine(tables)
     }
 }

@@ -1,5 +1,4 @@
 import IMWireCore
-import IMWireRegistry
 
 /// One number or behaviour of a policy with where it comes from.
 public struct Fact: Sendable, Hashable {
@@ -158,17 +157,14 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.outputs = outputs
         self.facts = facts
         var known: [Signal: [Int64: Reaction]] = [:]
-        let standard = StatusRegistry.standard
         for signal in Signal.allCases {
             var table: [Int64: Reaction] = [:]
-            for name in registry.tables[signal] ?? [] {
-                for row in standard.table(registry.vendor, name)?.rows ?? [] where table[row.number] == nil {
-                    table[row.number] = Self.resolve(signal, row.number, rules: rules, registry: registry, standard).reaction
-                }
+            for row in registry.rows(signal) where table[row.number] == nil {
+                table[row.number] = Self.resolve(signal, row.number, rules: rules, registry: registry).reaction
             }
             for rule in rules where rule.signal == signal {
                 for code in rule.codes ?? [] where table[code] == nil {
-                    table[code] = Self.resolve(signal, code, rules: rules, registry: registry, standard).reaction
+                    table[code] = Self.resolve(signal, code, rules: rules, registry: registry).reaction
                 }
             }
             known[signal] = table
@@ -187,18 +183,17 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reaction with what it rests on: an SDK rule's source, registry rows, or the default.
-    public func explain(_ signal: Signal, _ code: Int64?, registry: StatusRegistry = .standard)
-        -> (reaction: Reaction, basis: String)
-    {
-        Self.resolve(signal, code, rules: rules, registry: self.registry, registry)
+    public func explain(_ signal: Signal, _ code: Int64?) -> (reaction: Reaction, basis: String) {
+        Self.resolve(signal, code, rules: rules, registry: registry)
     }
 
-    private static func resolve(_ signal: Signal, _ code: Int64?, rules: [SignalRule], registry scope: RegistryScope,
-                                _ registry: StatusRegistry) -> (reaction: Reaction, basis: String) {
+    private static func resolve(_ signal: Signal, _ code: Int64?, rules: [SignalRule], registry scope: RegistryScope)
+        -> (reaction: Reaction, basis: String)
+    {
         if let rule = rules.first(where: { $0.matches(signal, code) }) {
             return (rule.reaction, "\(rule.source) (\(rule.confidence.rawValue))")
         }
-        if let code, let found = scope.reaction(signal, code, registry: registry) {
+        if let code, let found = scope.reaction(signal, code) {
             let (reaction, rows) = found
             let names = rows.map { "\($0.table) \($0.number)\($0.name.isEmpty ? "" : " \($0.name)")" }
             return (reaction, "registry: " + names.joined(separator: "; "))
@@ -224,7 +219,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// the accept and progress codes of a login, and one code of the registry tables per
     /// reaction they lead to (the machine treats codes with the same reaction alike), plus one
     /// nobody knows when its reaction is new.
-    public func interestingCodes(_ signal: Signal, registry: StatusRegistry = .standard) -> [Int64] {
+    public func interestingCodes(_ signal: Signal) -> [Int64] {
         var codes = Set(rules.filter { $0.signal == signal }.flatMap { $0.codes ?? [] })
         var seen: Set<Reaction> = Set(codes.map { reaction(signal, $0) })
         if signal == .login { codes.formUnion(acceptCodes + progressCodes) }
@@ -235,7 +230,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
             default: break
             }
         }
-        let known = (self.registry.tables[signal] ?? []).flatMap { registry.table(self.registry.vendor, $0)?.rows ?? [] }
+        let known = registry.rows(signal)
         for number in Set(known.map(\.number)).sorted() + [999_999] where !codes.contains(number) {
             if seen.insert(reaction(signal, number)).inserted { codes.insert(number) }
         }

@@ -1,4 +1,9 @@
 import IMWireCore
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireNIM
+import IMWireReconnect
+import IMWireYun2win
 
 /// Every policy IMWire models, by `--policy` name, and the default of each dialect.
 public enum ReconnectPolicies {

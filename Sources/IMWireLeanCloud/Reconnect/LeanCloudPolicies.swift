@@ -1,10 +1,11 @@
 import IMWireCore
+import IMWireReconnect
 
 /// LeanCloud realtime: one policy per SDK family (leancloud.md §3, §4.2, §5, §8).
 public enum LeanCloudPolicies {
     static let registry = RegistryScope(.leancloud, [
         .login: ["im-error"], .close: ["close-code", "im-error"], .kick: ["im-error"],
-    ])
+    ], in: LeanCloudStatusCodes.tables)
     static let flag = "r=true in session/open"
     static let chatRoomWindow: Int64 = 30 * 60_000
 
@@ -38,7 +39,7 @@ public enum LeanCloudPolicies {
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), backgroundClosesConnection: true,
         networkChangeResetsBackoff: true, chatRoomRejoinWindowMs: chatRoomWindow,
-        outputs: VendorOutputModels.leanCloudClientStatus,
+        outputs: leanCloudClientStatus,
         facts: [
             Fact("retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
                  source: "leancloud.md §8: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
@@ -71,7 +72,7 @@ public enum LeanCloudPolicies {
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), networkChangeResetsBackoff: true,
         chatRoomRejoinWindowMs: chatRoomWindow,
-        outputs: VendorOutputModels.leanCloudJSEvents,
+        outputs: leanCloudJSEvents,
         facts: [
             Fact("retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
                  source: "leancloud.md §8: websocket-plus.js:24, ondisconnected"),
@@ -96,7 +97,7 @@ public enum LeanCloudPolicies {
         reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite Java's re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
-        outputs: VendorOutputModels.leanCloudClientStatus,
+        outputs: leanCloudClientStatus,
         facts: [
             Fact("retry delays", "2, 4, 8 s (2^n s)", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
             Fact("retry budget", "3 attempts, then give up", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
@@ -117,7 +118,7 @@ public enum LeanCloudPolicies {
         reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite C#'s re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
-        outputs: VendorOutputModels.leanCloudClientStatus,
+        outputs: leanCloudClientStatus,
         facts: [
             Fact("retry delays", "10 s every time", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
             Fact("retry budget", "10 attempts, then reset the router and loop", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
@@ -127,4 +128,65 @@ public enum LeanCloudPolicies {
         ])
 
     public static let all = [swift, js, java, csharp]
+}
+
+// What the SDKs show the app, milestone by milestone (the Spec's output tables come from here).
+extension LeanCloudPolicies {
+
+    private static let status = "AVIMClientStatus"
+    private static let delegate = "LCIMClientDelegate"
+    private static let objcStatus = "objc LCIMCommon.h:48-57 (AVIMClientStatus); LCIMClientProtocol.h:27-54 (delegate)"
+    private static let swiftClient = "swift IMClient.swift:2424-2505 (resuming, paused, closed; sessionDidResume/Pause/Close)"
+
+    /// objc `AVIMClientStatus` 0–6 and the client delegate (Swift: `IMClient.SessionState` and
+    /// `IMClientEvent` with the same transitions).
+    public static let leanCloudClientStatus = OutputModel("AVIMClientStatus and the client delegate", vendor: .leancloud, tables: LeanCloudStatusCodes.tables, rules: [
+        OutputRule(.initial, [.status(status, 0)],
+                   source: objcStatus + ": None is the status's zero value, held from the client's creation until its first open",
+                   .inferred),
+        OutputRule(.connecting, [.status(status, 1)], source: objcStatus),
+        OutputRule(.reconnecting, when: .reconnect, [.status(status, 4), .event(delegate, "imClientResuming")],
+                   source: swiftClient + "; connection inConnecting → resuming"),
+        OutputRule(.opened, [.status(status, 2)], source: objcStatus),
+        OutputRule(.resumed, [.status(status, 2), .event(delegate, "imClientResumed")], source: objcStatus),
+        OutputRule(.connectionLost, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                   source: swiftClient + "; connection didDisconnect → paused"),
+        OutputRule(.linkFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                   source: swiftClient + "; a failed attempt disconnects → paused"),
+        OutputRule(.loginFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                   source: swiftClient),
+        OutputRule(.backgrounded, [.status(status, 3), .event(delegate, "imClientPaused")],
+                   source: "swift RTMConnection.swift applicationStateChanged (error \"application did enter background\")"),
+        OutputRule(.stopped, [.status(status, 6, carry: .code), .event(delegate, "imClientClosed", carry: .code)],
+                   source: objcStatus + "; closed ⇒ no automatic recovery (4111, 4115)"),
+        OutputRule(.loggedOut, [.status(status, 5), .status(status, 6)], source: objcStatus + " (Closing, then Closed)"),
+        OutputRule(.chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
+                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+        OutputRule(.chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
+                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+    ])
+
+    private static let jsEvents = "Realtime/IMClient events"
+    private static let jsSource = "js src/events/core.js, src/events/im.js; websocket-plus.js"
+
+    /// js-realtime-sdk's events (leancloud.md §8).
+    public static let leanCloudJSEvents = OutputModel("js-realtime-sdk events", vendor: .leancloud, tables: LeanCloudStatusCodes.tables, rules: [
+        OutputRule(.connectionLost, [.event(jsEvents, "disconnect", carry: .code)], source: jsSource),
+        OutputRule(.retryScheduled, [.event(jsEvents, "schedule", carry: .attemptAndDelay)], source: jsSource + " schedule(attempt, delay)"),
+        OutputRule(.reconnecting, [.event(jsEvents, "retry", carry: .attempt)], source: jsSource + " retry(attempt)"),
+        OutputRule(.resumed, [.event(jsEvents, "reconnect")], source: jsSource),
+        OutputRule(.loginFailed, when: .reconnect, [.event(jsEvents, "reconnecterror", carry: .code)], source: jsSource + " (IM)"),
+        OutputRule(.networkDown, [.event(jsEvents, "offline")], source: jsSource),
+        OutputRule(.networkUp, [.event(jsEvents, "online")], source: jsSource),
+        OutputRule(.kicked, when: .codeIn([4111]), [.event(jsEvents, "conflict", carry: .code)],
+                   source: "js im-client.js:160-190 (conflict for 4111)"),
+        OutputRule(.kicked, when: .codeNotIn([4111]), [.event(jsEvents, "close", carry: .code)],
+                   source: "js im-client.js:160-190 (close for other codes)"),
+        OutputRule(.stopped, when: .causeNotIn([.kicked]), [.event(jsEvents, "error", carry: .code)],
+                   source: "js src/realtime.js:255-270 (fatal close codes throw)"),
+        OutputRule(.chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
+                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+        OutputRule(.chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
+                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+    ])
 }

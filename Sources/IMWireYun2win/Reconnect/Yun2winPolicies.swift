@@ -1,8 +1,9 @@
 import IMWireCore
+import IMWireReconnect
 
 /// yun2win: MQTT with yun2win return codes, per platform (yun2win.md §2, §3, §5).
 public enum Yun2winPolicies {
-    static let registry = RegistryScope(.yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]])
+    static let registry = RegistryScope(.yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]], in: Yun2winStatusCodes.tables)
     static let flag = ReconnectFlag("client id prefix 1", source: "yun2win.md §3: first char 1 after a successful connect (all three SDKs)")
     static let kicked = SignalRule(.kick, [10], .stop(.kicked), source: "yun2win.md §3: PUBLISH returnCode 10 → end, disconnected(100, 10)")
     static let refreshToken = SignalRule(
@@ -24,7 +25,7 @@ public enum Yun2winPolicies {
             kicked,
         ],
         registry: registry, wakeForcesReconnect: true,
-        outputs: VendorOutputModels.yun2winWeb,
+        outputs: yun2winWeb,
         facts: [
             Fact("retry delays", "1 s (setInterval(_reconnect, reconnectPeriod=1000))", source: "yun2win.md §3"),
             Fact("CONNACK timeout", "10 s (connectTimeout)", source: "yun2win.md §3"),
@@ -52,7 +53,7 @@ public enum Yun2winPolicies {
             kicked,
         ],
         registry: registry,
-        outputs: VendorOutputModels.yun2winAndroid,
+        outputs: yun2winAndroid,
         facts: [
             Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "yun2win.md §3"),
             Fact("CONNACK 7", "reconnect after 15 s", source: "yun2win.md §3"),
@@ -70,7 +71,7 @@ public enum Yun2winPolicies {
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [web2to4, refreshToken, kicked],
         registry: registry,
-        outputs: VendorOutputModels.yun2winIOS,
+        outputs: yun2winIOS,
         facts: [
             Fact("retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
                  source: "yun2win.md §3 (binary)"),
@@ -89,4 +90,55 @@ public enum Yun2winPolicies {
         default: nil
         }
     }
+}
+
+// What the SDKs show the app, milestone by milestone (the Spec's output tables come from here).
+extension Yun2winPolicies {
+
+    private static let connection = "ConnectionStatus"
+    private static let y2wWeb = "yun2win web bundle y2wIMSDK.min.js (yun2win.md §3)"
+    private static let y2wAndroid = "Android YunConnection (yun2win-0.1.jar, yun2win.md §3)"
+    private static let y2wIOS = "iOS Y2WIMClientSession (binary, yun2win.md §3)"
+
+    /// yun2win Web: `connecting`, `reconnecting(times)`, `connected` on PUBLISH 11, `networkDisconnected`, `disconnected(code)`.
+    public static let yun2winWeb = OutputModel("yun2win ConnectionStatus (Web)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
+        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wWeb),
+        OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wWeb + " reconnecting(reconnectingTimes)"),
+        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
+        OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                   source: y2wWeb + " 5/6 → disconnected(100, code); the app gets a new token and reconnects"),
+        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb, .inferred),
+    ])
+
+    /// yun2win Android: `onChanged(status, code)`.
+    public static let yun2winAndroid = OutputModel("yun2win ConnectionStatus (Android onChanged)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
+        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0)"),
+        OutputRule(.reconnecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0) before each connect"),
+        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+        OutputRule(.connectionLost, [.status(connection, 100, code: 0)], source: y2wAndroid + " onDisconnected → onChanged(100,0)"),
+        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wAndroid + " connectivity lost → onChanged(3,0)"),
+        OutputRule(.stopped, when: .causeIn([.routeRejected]), [.status(connection, 100, code: 101)],
+                   source: y2wAndroid + " gate failure → onChanged(100,101)"),
+        OutputRule(.stopped, when: .causeNotIn([.routeRejected]), [.status(connection, 100, carry: .codeOrZero)],
+                   source: y2wAndroid + " onChanged(100, code)"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                   source: y2wAndroid + " 5/6 → onChanged(100, code); the app gets a new token and reconnects"),
+        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wAndroid, .inferred),
+    ])
+
+    /// yun2win iOS: `im_client:didChangeStatus:returnCode:`.
+    public static let yun2winIOS = OutputModel("yun2win ConnectionStatus (iOS didChangeStatus)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
+        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wIOS, .inferred),
+        OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wIOS + " reconnect increments reconnectingTimes", .inferred),
+        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
+        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
+        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wIOS, .inferred),
+        OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS + " didChangeStatus:100 returnCode:10"),
+        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
+        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
+    ])
 }

@@ -1,3 +1,5 @@
+import IMWireReconnect
+
 extension ReconnectExplorer {
     /// The depth bound of the proofs: far past the deepest level any policy needs, so each
     /// search ends because nothing new is reached, not because of the bound.

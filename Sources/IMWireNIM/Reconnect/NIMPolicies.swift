@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireReconnect
 
 /// NetEase NIM: the Web SDK's link (nim.md §1, §3).
 public enum NIMPolicies {
@@ -24,9 +25,9 @@ public enum NIMPolicies {
             SignalRule(.kick, nil, .stop(.kicked),
                        source: "nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, customClientType]"),
         ],
-        registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]]),
+        registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
         syncAfterLogin: true,
-        outputs: VendorOutputModels.nimLoginSteps,
+        outputs: nimLoginSteps,
         facts: [
             Fact("retry delays", "1.6 s doubling to 8 s, jitter ±1 % (reconnectionDelay 1600, reconnectionDelayMax 8000, reconnectionJitter 0.01)",
                  source: "nim.md §3.2 timers"),
@@ -48,4 +49,34 @@ public enum NIMPolicies {
         ])
 
     public static let all = [web]
+}
+
+// What the SDKs show the app, milestone by milestone (the Spec's output tables come from here).
+extension NIMPolicies {
+
+    private static let step = "NIMLoginStep"
+    private static let nimWeb = "NIM.getInstance"
+    private static let nimStep = "iOS NIMLoginManagerProtocol.h NIMLoginStep (nim.md §2.1)"
+    private static let nimCallbacks = "Web SDK options onconnect/onwillreconnect/ondisconnect/onsyncdone (NIM_Web_NIM_v8.5.0.js; INFERRED order)"
+
+    /// NIM: the login steps in order, and the Web SDK's callbacks.
+    public static let nimLoginSteps = OutputModel("NIMLoginStep and the Web SDK callbacks", vendor: .nim, tables: NIMStatusCodes.tables, rules: [
+        OutputRule(.connecting, [.status(step, 1)], source: nimStep),
+        OutputRule(.reconnecting, [.status(step, 1)], source: nimStep),
+        OutputRule(.linkOK, [.status(step, 2)], source: nimStep),
+        OutputRule(.linkFailed, [.status(step, 3, carry: .code)], source: nimStep),
+        OutputRule(.loggingIn, [.status(step, 4)], source: nimStep),
+        OutputRule(.opened, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")], source: nimStep + "; " + nimCallbacks),
+        OutputRule(.resumed, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")], source: nimStep + "; " + nimCallbacks),
+        OutputRule(.loginFailed, [.status(step, 6, carry: .code)], source: nimStep),
+        OutputRule(.synced, [.status(step, 8), .event(nimWeb, "onsyncdone")], source: nimStep + "; 5_1 syncDone (nim.md §3.4)"),
+        OutputRule(.connectionLost, [.status(step, 9, carry: .code)], source: nimStep),
+        OutputRule(.networkDown, [.status(step, 10)], source: nimStep),
+        OutputRule(.networkUp, [.status(step, 10)], source: nimStep),
+        OutputRule(.retryScheduled, [.event(nimWeb, "onwillreconnect", carry: .attemptAndDelay)],
+                   source: "Web SDK onwillreconnect({retryCount, duration})"),
+        OutputRule(.kicked, [.event(nimWeb, "ondisconnect:kicked", carry: .code)],
+                   source: "2_5 kicked r=[from, reason, …]; Web kickedReasons (nim.md §2 notes)"),
+        OutputRule(.stopped, when: .causeNotIn([.kicked]), [.event(nimWeb, "ondisconnect", carry: .code)], source: nimCallbacks),
+    ])
 }

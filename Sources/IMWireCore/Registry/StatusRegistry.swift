@@ -1,25 +1,8 @@
-import IMWireCore
-import IMWireJMessage
-import IMWireLeanCloud
-import IMWireNIM
-import IMWireYun2win
-
-/// Every status-code and enum table of every vendor, in one place. Tables are typed once, in the
-/// dialect modules; the registry only indexes them. Unknown numbers are reported as unknown for
-/// their vendor and table, with the range a source declares and the nearest known neighbours,
-/// never with a guessed meaning.
+/// Status-code and enum tables, indexed. Tables are typed once, in the dialect modules; a registry
+/// only indexes them (`StatusRegistry.standard`, in IMWireRegistry, holds every vendor's). Unknown
+/// numbers are reported as unknown for their vendor and table, with the range a source declares
+/// and the nearest known neighbours, never with a guessed meaning.
 public struct StatusRegistry: Sendable {
-    /// The dialect modules' tables, vendor by vendor.
-    public static let vendorTables: [[StatusTable]] = [
-        LeanCloudStatusCodes.tables,
-        NIMStatusCodes.tables,
-        JMessageStatusCodes.tables,
-        Yun2winStatusCodes.tables,
-    ]
-
-    /// The registry of every table IMWire knows.
-    public static let standard = StatusRegistry(tables: vendorTables.flatMap { $0 })
-
     public let tables: [StatusTable]
 
     public init(tables: [StatusTable]) { self.tables = tables }

@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireReconnect
 
 /// JPush JMessage: the Web SDK (jmessage.md §2, §3). The Web SDK drops the user on a disconnect
 /// and leaves the new login to the app.
@@ -19,8 +20,8 @@ public enum JMessagePolicies {
             SignalRule(.kick, [40], .ignore, source: "jmessage.md §2.1 CurrentUserInfoChange (the login stays)"),
             SignalRule(.kick, nil, .ignore, source: "not a login-status reason: no effect on the login", .inferred),
         ],
-        registry: RegistryScope(.jmessage, [.login: ["web-error", "server"], .kick: ["JMSGLoginStatusChangeEventType"]]),
-        outputs: VendorOutputModels.jmessageEvents,
+        registry: RegistryScope(.jmessage, [.login: ["web-error", "server"], .kick: ["JMSGLoginStatusChangeEventType"]], in: JMessageStatusCodes.tables),
+        outputs: jmessageEvents,
         facts: [
             Fact("automatic reconnect", "none: a disconnect clears the user and calls the app's onDisconnect",
                  source: "\(source) JMessage.prototype._onDisconnect (not in jmessage.md)"),
@@ -40,4 +41,23 @@ public enum JMessagePolicies {
         ])
 
     public static let all = [web]
+}
+
+// What the SDKs show the app, milestone by milestone (the Spec's output tables come from here).
+extension JMessagePolicies {
+
+    private static let jmWeb = "JMessage Web"
+    private static let jmIOS = "JMSGEventDelegate"
+    private static let jmSource = "jchat-web@32670a7 src/assets/static/js/jmessage-sdk-web.js (2.4.0)"
+
+    /// JMessage: the login's callbacks, `onDisconnect`, and the login-status-change events.
+    public static let jmessageEvents = OutputModel("JMessage login callbacks and login status events", vendor: .jmessage, tables: JMessageStatusCodes.tables, rules: [
+        OutputRule(.opened, [.event(jmWeb, "login.onSuccess")], source: jmSource + " MsgBuilder onSuccess"),
+        OutputRule(.loginFailed, [.event(jmWeb, "login.onFail", carry: .code)], source: jmSource + " MsgBuilder onFail"),
+        OutputRule(.stopped, when: .causeIn([.loginUnanswered]), [.event(jmWeb, "login.onTimeout")],
+                   source: jmSource + " MsgBuilder onTimeout (after RETRY_TIMES)"),
+        OutputRule(.connectionLost, [.event(jmWeb, "onDisconnect")], source: jmSource + " JMessage.prototype._onDisconnect"),
+        OutputRule(.kicked, [.event(jmIOS, "onReceiveUserLoginStatusChangeEvent", carry: .code)],
+                   source: "iOS JMSGConstants.h JMSGLoginStatusChangeEventType (jmessage.md §2.1)"),
+    ])
 }
