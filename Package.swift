@@ -49,11 +49,15 @@ let package = Package(
         // consecutive connections (depends on Core only: each dialect defines its own policies)
         .target(name: "IMWireReconnect", dependencies: ["IMWireCore"]),
 
+        // the dialect contract: what each dialect module implements (a connection that reads
+        // messages into findings and session facts) and registers (`DialectDefinition`)
+        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"]),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
             dependencies: [
-                "IMWireCore", "IMWireReconnect",
+                "IMWireCore", "IMWireReconnect", "IMWireDialect",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -61,21 +65,21 @@ let package = Package(
         ),
 
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
-        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect"]),
+        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect", "IMWireDialect"]),
 
         // dialect: NetEase YunXin / NIM web link (JSON over socket.io 0.9): commands, tag maps, session, status codes
-        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect"]),
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect"]),
 
         // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
         .target(
             name: "IMWireJMessage",
-            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // registry: every vendor's status-code and enum tables and reconnect policies, in one place
         .target(
             name: "IMWireRegistry",
-            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
+            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
         ),
 
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)

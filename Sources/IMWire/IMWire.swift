@@ -3,6 +3,7 @@
 @_exported import IMWireCompression
 @_exported import IMWireConformance
 @_exported import IMWireCore
+@_exported import IMWireDialect
 @_exported import IMWireJMessage
 @_exported import IMWireLeanCloud
 @_exported import IMWireMQTT

@@ -188,7 +188,7 @@ enum CaptureFuzzing {
 
     private struct ConnectionMessage: Equatable {
         var connection: Int
-        var message: CapturedMessage
+        var message: WireMessage
     }
 
     /// Runs `body` with `bytes` in a fresh temporary file (the capture readers read paths).

@@ -129,14 +129,14 @@ struct Check: ParsableCommand {
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }
-        options.nim.requestTimeout = Int64(nimTimeout * 1_000_000)
-        options.nim.heartbeatInterval = Int64(nimHeartbeat * 1_000_000)
-        options.jmessage.ackTimeout = Int64(jmessageAckTimeout * 1_000_000)
-        options.jmessage.responseTimeout = Int64(jmessageResponseTimeout * 1_000_000)
-        options.jmessage.secret = secret
-        options.leancloud.requestTimeout = Int64(timeout * 1_000_000)
-        options.leancloud.ackTimeout = Int64(ackTimeout * 1_000_000)
-        if let masterKey { options.leancloud.credentials = .init(appID: appId, masterKey: masterKey) }
+        options.dialectOptions[NIMSessionOptions.self].requestTimeout = Int64(nimTimeout * 1_000_000)
+        options.dialectOptions[NIMSessionOptions.self].heartbeatInterval = Int64(nimHeartbeat * 1_000_000)
+        options.dialectOptions[JMessageSessionOptions.self].ackTimeout = Int64(jmessageAckTimeout * 1_000_000)
+        options.dialectOptions[JMessageSessionOptions.self].responseTimeout = Int64(jmessageResponseTimeout * 1_000_000)
+        options.dialectOptions[JMessageSessionOptions.self].secret = secret
+        options.dialectOptions[LeanCloudSessionOptions.self].requestTimeout = Int64(timeout * 1_000_000)
+        options.dialectOptions[LeanCloudSessionOptions.self].ackTimeout = Int64(ackTimeout * 1_000_000)
+        if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
 
         let reader: any CaptureSource
         do { reader = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }

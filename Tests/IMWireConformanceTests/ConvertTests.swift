@@ -13,7 +13,7 @@ import Testing
 
     var options: CheckOptions {
         var options = CheckOptions()
-        options.jmessage.secret = "master-secret-1"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         return options
     }
 

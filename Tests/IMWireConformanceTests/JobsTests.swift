@@ -11,7 +11,7 @@ import Testing
 
     static func report(_ path: String, jobs: Int) throws -> String {
         var options = CheckOptions()
-        options.jmessage.secret = "master-secret-1"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         return JSONReport.render(try check(path, options: options, jobs: jobs), threshold: .info)
     }
 

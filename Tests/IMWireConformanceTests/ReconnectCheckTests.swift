@@ -89,7 +89,7 @@ import Testing
         transcript.append(#"{"type": "close", "conn": "j1", "t": 2.2}"#)
         transcript += sample.prefix(9).map { $0.replacing("\"conn\": \"j1\"", with: "\"conn\": \"j2\"") }
         var options = CheckOptions()
-        options.jmessage.secret = "master-secret-1"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         func verdict(_ gap: Double) -> [String] {
             check(lines: shift(transcript, conn: "j2", by: 2.2 + gap), options: options).summary().filter { $0.contains("RECONNECT.") }
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ReportSpoolTests {
     @Test(arguments: JobsTests.samples) func spooledReportsEqualKeptOnes(_ path: String) throws {
         var options = CheckOptions()
-        options.jmessage.secret = "master-secret-1"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         let kept = try check(path, options: options)
         options.reportsInMemory = 0
         for jobs in [1, 2] {
@@ -54,24 +54,24 @@ import Testing
         ConnectionEnd.open, .clientLogout, .closed(code: 1006), .closed(code: nil), .lost, .kicked(code: -4111),
         .loginRejected(code: 416, waitMicros: 3_000_000), .loginRejected(code: 302, waitMicros: nil), .goaway,
     ]) func judgeInputsComeBack(_ end: ConnectionEnd) throws {
-        var facts = ReconnectFacts(keepAliveInMessages: false)
-        facts.loginSent(at: -7, frame: 2, reconnectFlag: true, client: "app peer ✓")
-        facts.loginAccepted(at: 9)
+        var facts = SessionFacts(keepAliveInMessages: false)
+        facts.loginSent(atMicros: -7, frame: 2, reconnectFlag: true, client: "app peer ✓")
+        facts.loginAccepted(atMicros: 9)
         facts.keepAlive = KeepAliveLog([10, 40, 45])
-        facts.ended(end, at: .max)
-        facts.policy = ReconnectPolicies.named("yun2win-ios")
+        facts.ended(end, atMicros: .max)
+        facts.policyName = "yun2win-ios"
         let full = JudgeInput(
             connection: "c#2", dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
             closeCode: 4000, hasTransportBytes: true, facts: facts, deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
-        var unflagged = ReconnectFacts()
-        unflagged.loginSent(at: 1, frame: 1, reconnectFlag: nil, client: nil)
+        var unflagged = SessionFacts()
+        unflagged.loginSent(atMicros: 1, frame: 1, reconnectFlag: nil, client: nil)
         let sparse = JudgeInput(
             connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
             hasTransportBytes: false, facts: unflagged, deferredRules: [])
         let spool = try #require(ReportSpool())
         for input in [full, sparse, JudgeInput(connection: "x", dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
                                                openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
-                                               facts: ReconnectFacts(), deferredRules: [])] {
+                                               facts: SessionFacts(), deferredRules: [])] {
             let stored = spool.store(input)
             guard case .spooled = stored else {
                 Issue.record("kept in memory, not spooled")

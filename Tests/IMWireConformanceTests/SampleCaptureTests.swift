@@ -114,7 +114,7 @@ import Testing
         let threshold = Severity(name: expected["threshold"]?.stringValue ?? "warning") ?? .warning
         let rules = (expected["rules"]?.arrayValue ?? []).compactMap(\.stringValue)
         var options = CheckOptions()
-        options.jmessage.secret = "master-secret-1"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         let report = try check("Fixtures/captures/\(name).jsonl", options: options)
         #expect(report.allFindings.filter { $0.severity >= threshold }.map(\.ruleID.rawValue).sorted() == rules.sorted())
         #expect(!rules.isEmpty)
@@ -124,7 +124,7 @@ import Testing
 
     @Test func aWrongSecretFailsTheSignature() throws {
         var options = CheckOptions()
-        options.jmessage.secret = "not-the-secret"
+        options.dialectOptions[JMessageSessionOptions.self].secret = "not-the-secret"
         let report = try check("Fixtures/captures/jmessage-group-803005.jsonl", options: options)
         #expect(report.summary() == ["j1#3 JM.SIGNATURE-INVALID"])
     }

@@ -45,15 +45,15 @@ import Testing
     }
 
     @Test func kickEndsTheSessionAndARelaunchIsReported() {
-        var first = NIMConnection()
+        let first = NIMConnection()
         let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#
-        _ = first.observe(Array("1::".utf8), direction: .receive, time: 0, frameIndex: 1)
-        _ = first.observe(Array(login.utf8), direction: .send, time: 1, frameIndex: 2)
-        _ = first.observe(Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200}"#.utf8), direction: .receive, time: 2, frameIndex: 3)
-        _ = first.observe(Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#.utf8), direction: .receive, time: 3, frameIndex: 4)
+        _ = first.observe(Array("1::".utf8), direction: .receive, timeMicros: 0, frameIndex: 1)
+        _ = first.observe(Array(login.utf8), direction: .send, timeMicros: 1, frameIndex: 2)
+        _ = first.observe(Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200}"#.utf8), direction: .receive, timeMicros: 2, frameIndex: 3)
+        _ = first.observe(Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#.utf8), direction: .receive, timeMicros: 3, frameIndex: 4)
         #expect(first.endedAccounts["alice"] != nil)
-        var second = NIMConnection(endedAccounts: first.endedAccounts)
-        let findings = second.observe(Array(login.utf8), direction: .send, time: 10, frameIndex: 1).findings
+        let second = NIMConnection(endedAccounts: first.endedAccounts)
+        let findings = second.observe(Array(login.utf8), direction: .send, timeMicros: 10, frameIndex: 1).findings
         #expect(findings.contains { $0.ruleID == "NIM.AUTO-RELOGIN" })
     }
 }

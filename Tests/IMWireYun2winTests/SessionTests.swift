@@ -34,18 +34,18 @@ enum Wire {
 
 /// Runs (seconds, direction, bytes) through a connection; returns the warning/error rule IDs.
 func run(_ events: [(Double, Direction, [UInt8])], kicked: Set<String> = [], end: Double? = nil,
-         connection: inout Yun2winConnection) -> [String] {
+         connection: Yun2winConnection) -> [String] {
     var findings: [Finding] = []
     for (index, event) in events.enumerated() {
-        findings += connection.observe(event.2, direction: event.1, time: Int64(event.0 * 1_000_000), frameIndex: index).findings
+        findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
     }
-    findings += connection.finish(at: end.map { Int64($0 * 1_000_000) }, frameIndex: events.count)
+    findings += connection.finish(atMicros: end.map { Int64($0 * 1_000_000) }, frameIndex: events.count)
     return findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue)
 }
 
 func run(_ events: [(Double, Direction, [UInt8])], kicked: Set<String> = [], end: Double? = nil) -> [String] {
-    var connection = Yun2winConnection(kickedUIDs: kicked)
-    return run(events, end: end, connection: &connection)
+    let connection = Yun2winConnection(kickedUIDs: kicked)
+    return run(events, end: end, connection: connection)
 }
 
 @Suite("yun2win session")
@@ -55,12 +55,12 @@ struct SessionTests {
     ]
 
     @Test func cleanSessionHasNoFindings() {
-        var connection = Yun2winConnection()
+        let connection = Yun2winConnection()
         let result = run(Self.established + [
             (1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20)),
             (200, .send, Wire.pingreq), (200.1, .receive, Wire.pingresp),
             (201, .send, Wire.disconnect),
-        ], end: 202, connection: &connection)
+        ], end: 202, connection: connection)
         #expect(result == [])
         #expect(connection.tracker.phase == .disconnected)
     }
@@ -103,9 +103,9 @@ struct SessionTests {
     }
 
     @Test func kickedClientMustNotReconnectAutomatically() {
-        var first = Yun2winConnection()
+        let first = Yun2winConnection()
         let kicked = run(Self.established + [(5, .receive, Wire.server(#"{"returnCode":10}"#)), (5.1, .send, Wire.send("m1"))],
-                         connection: &first)
+                         connection: first)
         #expect(kicked == ["Y2W.COMMAND-AFTER-KICK"])
         #expect(first.kickedUIDs == ["u1"])
         #expect(first.tracker.phase == .kicked)
@@ -132,15 +132,15 @@ struct SessionTests {
     }
 
     @Test func extremeCaptureTimesDoNotTrap() {
-        var connection = Yun2winConnection()
+        let connection = Yun2winConnection()
         let times: [Int64] = [Int64.min, Int64.max, Int64.min, 0, Int64.max]
         let events = Self.established.map(\.2) + [Wire.send("m1"), Wire.pingreq]
         var findings: [Finding] = []
         for (index, bytes) in events.enumerated() {
             findings += connection.observe(bytes, direction: index == 1 || index == 2 ? .receive : .send,
-                                           time: times[index % times.count], frameIndex: index).findings
+                                           timeMicros: times[index % times.count], frameIndex: index).findings
         }
-        findings += connection.finish(at: Int64.max, frameIndex: events.count)
+        findings += connection.finish(atMicros: Int64.max, frameIndex: events.count)
         #expect(findings.contains { $0.ruleID == Yun2winRules.sendUnanswered.id })
     }
 

@@ -84,7 +84,7 @@ public final class HARReader: CaptureSource {
             default:
                 continue  // control frames (ping 9, pong 10, close 8) carry no application message
             }
-            let captured = CapturedMessage(direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload)
+            let captured = WireMessage(direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload)
             items.append(.event(CaptureEvent(connection: id, time: time, kind: .message(captured))))
         }
         items.append(.event(CaptureEvent(connection: id, time: nil, kind: .close(CloseInfo()))))

@@ -150,7 +150,7 @@ public enum TranscriptLine {
             return problem(CaptureRules.badField, "exactly one of text, base64, hex must be a string", at: 0)
         }
         let payload: [UInt8]
-        var frameType: CapturedMessage.FrameType
+        var frameType: WireMessage.FrameType
         switch key {
         case "text":
             payload = Array(text.utf8)
@@ -167,7 +167,7 @@ public enum TranscriptLine {
             frameType = .binary
         }
         if let frame = object["frame"] {
-            guard let name = frame.stringValue, let explicit = CapturedMessage.FrameType(rawValue: name) else {
+            guard let name = frame.stringValue, let explicit = WireMessage.FrameType(rawValue: name) else {
                 return problem(CaptureRules.badField, "frame must be \"text\" or \"binary\"", at: object.offset(of: "frame"))
             }
             frameType = explicit
@@ -175,7 +175,7 @@ public enum TranscriptLine {
         if type == "stream" {
             return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
         }
-        let message = CapturedMessage(direction: direction, frameType: frameType, payload: payload)
+        let message = WireMessage(direction: direction, frameType: frameType, payload: payload)
         return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .message(message)))
     }
 

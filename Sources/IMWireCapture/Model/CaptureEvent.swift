@@ -9,7 +9,7 @@ public struct CaptureEvent: Sendable, Hashable {
         /// event as large as their five strings.
         indirect case open(ConnectionInfo)
         /// One whole WebSocket message (JSONL, HAR).
-        case message(CapturedMessage)
+        case message(WireMessage)
         /// The next bytes of one direction's transport stream (a TCP connection from pcap or
         /// pcapng, a transcript's `stream` line), in order; framing is for the reader of the
         /// stream to find.
@@ -54,24 +54,6 @@ public struct ConnectionInfo: Sendable, Hashable {
         self.url = url
         self.client = client
         self.server = server
-    }
-}
-
-/// One WebSocket message (or one transport payload) and the way it went.
-public struct CapturedMessage: Sendable, Hashable {
-    public enum FrameType: String, Sendable, Hashable {
-        case text
-        case binary
-    }
-
-    public var direction: Direction
-    public var frameType: FrameType
-    public var payload: [UInt8]
-
-    public init(direction: Direction, frameType: FrameType, payload: [UInt8]) {
-        self.direction = direction
-        self.frameType = frameType
-        self.payload = payload
     }
 }
 

@@ -1,10 +1,7 @@
 import IMWireCore
-import IMWireJMessage
-import IMWireLeanCloud
-import IMWireNIM
+import IMWireDialect
 import IMWireReconnect
 import IMWireRegistry
-import IMWireYun2win
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
 public enum RuleAction: String, Sendable, Hashable, CaseIterable {
@@ -30,11 +27,9 @@ public struct CheckOptions: Sendable {
     /// Downgrade rules about behaviour real peers exhibit (each rule's lenient severity).
     public var lenient: Bool
     public var limits: Limits
-    public var leancloud: LeanCloudSessionOptions
-    public var yun2win: Yun2winSessionOptions
-    public var nim: NIMSessionOptions
-    /// Timeouts and, with `secret`, c_init signature verification.
-    public var jmessage: JMessageSessionOptions
+    /// Each dialect's session options (timeouts, credentials…), found by their type:
+    /// `options.dialectOptions[NIMSessionOptions.self].requestTimeout = …`.
+    public var dialectOptions: DialectOptionSet
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
@@ -57,17 +52,12 @@ public struct CheckOptions: Sendable {
     public var reconnect: JudgeOptions
 
     public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
-                leancloud: LeanCloudSessionOptions = LeanCloudSessionOptions(),
-                yun2win: Yun2winSessionOptions = Yun2winSessionOptions(), nim: NIMSessionOptions = NIMSessionOptions(),
-                jmessage: JMessageSessionOptions = JMessageSessionOptions(), ruleActions: [RuleID: RuleAction] = [:],
+                dialectOptions: DialectOptionSet = DialectOptionSet(), ruleActions: [RuleID: RuleAction] = [:],
                 reconnectPolicy: ReconnectPolicy? = nil, reconnect: JudgeOptions = JudgeOptions()) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits
-        self.leancloud = leancloud
-        self.yun2win = yun2win
-        self.nim = nim
-        self.jmessage = jmessage
+        self.dialectOptions = dialectOptions
         self.ruleActions = ruleActions
         self.reconnectPolicies = PolicySelection(reconnectPolicy.map { [$0] } ?? [])
         self.reconnect = reconnect

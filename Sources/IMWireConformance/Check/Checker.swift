@@ -46,7 +46,7 @@ public final class Checker {
 
     /// Called with every application message as the checker reads it (`imwire convert`); with
     /// `jobs` > 1 on the thread of the connection's lane.
-    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)? {
+    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: WireMessage) -> Void)? {
         get { lanes[0].checker.onMessage }
         set { for lane in lanes { lane.checker.onMessage = newValue } }
     }

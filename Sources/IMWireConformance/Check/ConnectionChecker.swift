@@ -6,7 +6,7 @@ import IMWireCore
 /// of these; nothing here looks across connections.
 final class ConnectionChecker {
     let options: CheckOptions
-    var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: CapturedMessage) -> Void)?
+    var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: WireMessage) -> Void)?
     var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
@@ -89,7 +89,7 @@ final class ConnectionChecker {
             conn.info = info
             for finding in info.url.map(DialectSessions.urlFindings) ?? [] { add(finding, to: conn, line: event.line) }
             conn.dialect = options.dialect ?? DialectSessions.dialect(for: info)
-            conn.session = conn.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
+            conn.session = conn.dialect.map { DialectSessions.make($0, info: info, options: options) }
         case .message(let message):
             deliver(message, to: conn, time: time, line: event.line, frame: conn.messages + 1)
             if conn.session != nil {
@@ -121,7 +121,7 @@ final class ConnectionChecker {
 
     /// One message for the connection's dialect session (attached on the first message, or on
     /// the first raw segments that together can be recognised).
-    private func deliver(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
+    private func deliver(_ message: WireMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
         guard conn.session == nil, !conn.undecidable else {
             return deliverDecided(message, to: conn, time: time, line: line, frame: frame)
         }
@@ -129,14 +129,14 @@ final class ConnectionChecker {
         let start = conn.held[0]
         let sameSide = conn.held.allSatisfy { $0.message.direction == start.message.direction }
         let mayGrow = options.dialect == nil && conn.dialect == nil && conn.hasTransportBytes && !conn.transport.isWebSocket && sameSide
-        let joined = CapturedMessage(direction: start.message.direction, frameType: start.message.frameType,
+        let joined = WireMessage(direction: start.message.direction, frameType: start.message.frameType,
                                      payload: conn.held.flatMap(\.message.payload))
         if mayGrow, joined.payload.count < Self.holdLimit, DialectSessions.guess(joined, limits: options.limits) == nil { return }
         releaseHeld(conn, first: sameSide ? joined : start.message)
     }
 
     /// Attaches the session the held messages call for and delivers them in order.
-    private func releaseHeld(_ conn: ConnectionState, first: CapturedMessage) {
+    private func releaseHeld(_ conn: ConnectionState, first: WireMessage) {
         let held = conn.held
         conn.held = []
         guard let start = held.first else { return }
@@ -150,7 +150,7 @@ final class ConnectionChecker {
         }
     }
 
-    private func deliverDecided(_ message: CapturedMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
+    private func deliverDecided(_ message: WireMessage, to conn: ConnectionState, time: Int64, line: Int?, frame: Int) {
         onMessage?(conn.id, conn.info, time, message)
         conn.messages += 1
         if conn.closed {
@@ -161,7 +161,8 @@ final class ConnectionChecker {
                         limit: options.timelineLimit)
             return
         }
-        let findings = session.observe(message, time: time, frameIndex: frame)
+        conn.lastFrame = frame
+        let findings = session.observe(message, timeMicros: time, frameIndex: frame)
         conn.record(frame: frame, time: time, direction: message.direction,
                     summary: session.lastSummary ?? "\(message.payload.count) bytes", limit: options.timelineLimit)
         for finding in findings { add(finding, to: conn, line: line, frame: frame) }
@@ -194,7 +195,7 @@ final class ConnectionChecker {
     /// The connection's transport ends: raw bytes still held for recognition are delivered as
     /// they are, and bytes held for an upgrade that never completed were not decoded after all.
     private func finishTransport(_ conn: ConnectionState, at place: EventPlace) {
-        releaseHeld(conn, first: CapturedMessage(direction: conn.held.first?.message.direction ?? .send, frameType: .binary,
+        releaseHeld(conn, first: WireMessage(direction: conn.held.first?.message.direction ?? .send, frameType: .binary,
                                                  payload: conn.held.flatMap(\.message.payload)))
         let pending = conn.transport.pendingHandshakeBytes
         if pending > 0 {
@@ -228,14 +229,14 @@ final class ConnectionChecker {
             case .close(_, let code):
                 conn.closeCode = code ?? conn.closeCode
             case .ping(let direction):
-                conn.session?.observePing(direction, time: place.time)
+                conn.session?.observePing(direction, timeMicros: place.time)
             case .finding(let finding):
                 add(located(finding), to: conn, line: place.line, frame: place.packet ?? conn.messages + 1)
             }
         }
     }
 
-    private func attachSession(_ conn: ConnectionState, firstMessage: CapturedMessage, line: Int?, frame: Int?) {
+    private func attachSession(_ conn: ConnectionState, firstMessage: WireMessage, line: Int?, frame: Int?) {
         var dialect = options.dialect ?? conn.dialect
         if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
             dialect = guessed
@@ -243,7 +244,7 @@ final class ConnectionChecker {
                 to: conn, line: line, frame: frame)
         }
         conn.dialect = dialect
-        conn.session = dialect.flatMap { DialectSessions.make($0, info: conn.info, options: options) }
+        conn.session = dialect.map { DialectSessions.make($0, info: conn.info, options: options) }
         if conn.session == nil {
             conn.undecidable = true
             let what = dialect.map { "no \($0.rawValue) decoder yet" } ?? "no subprotocol or dialect, and no decoder recognises the first message"

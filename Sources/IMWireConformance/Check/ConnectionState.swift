@@ -1,9 +1,11 @@
 import IMWireCapture
 import IMWireCore
+import IMWireDialect
+import IMWireReconnect
 
 /// A message waiting for its connection's dialect, with where it was in the capture.
 struct HeldMessage {
-    var message: CapturedMessage
+    var message: WireMessage
     var time: Int64
     var line: Int?
     var frame: Int
@@ -18,7 +20,9 @@ final class ConnectionState {
     // runtime's access checks on these properties were about 9% of a capture check (perf).
     @exclusivity(unchecked) var info = ConnectionInfo()
     @exclusivity(unchecked) var dialect: Dialect?
-    @exclusivity(unchecked) var session: (any DialectSession)?
+    @exclusivity(unchecked) var session: (any DialectConnection)?
+    /// The frame of the last message given to `session`.
+    @exclusivity(unchecked) var lastFrame = 0
     @exclusivity(unchecked) var undecidable = false
     /// Raw TCP bytes that arrived before the dialect could be recognised (an MQTT CONNECT split
     /// over segments): held, then delivered in order once it is (`ConnectionChecker.deliver`).
@@ -74,11 +78,11 @@ final class ConnectionState {
 
     /// Finishes the dialect session (requests still pending, a login never answered) and
     /// returns what it showed about reconnects.
-    func finishSession(options: CheckOptions) -> ReconnectFacts? {
+    func finishSession(options: CheckOptions) -> SessionFacts? {
         guard let session else { return nil }
         self.session = nil
-        for finding in session.finish(at: lastTime) { add(finding, options: options, line: nil) }
-        return session.reconnectFacts
+        for finding in session.finish(atMicros: lastTime, frameIndex: lastFrame) { add(finding, options: options, line: nil) }
+        return session.sessionFacts
     }
 
     /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).

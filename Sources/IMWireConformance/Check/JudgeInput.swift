@@ -20,14 +20,14 @@ struct JudgeInput: Sendable, Equatable {
     let closeCode: Int?
     /// The capture had the connection's transport bytes, so pings were visible.
     let hasTransportBytes: Bool
-    let facts: ReconnectFacts
+    let facts: SessionFacts
     /// The rules of the connection's own findings that judge findings defer to
     /// (`Checker.judgeFindingsReportedBy`).
     let deferredRules: Set<RuleID>
 
     /// Who the judge groups the connection with: the dialect and the id its login names, else
     /// the client's host; nil when neither is known (the connection is not judged).
-    static func clientKey(dialect: Dialect, facts: ReconnectFacts, client: String?) -> String? {
+    static func clientKey(dialect: Dialect, facts: SessionFacts, client: String?) -> String? {
         guard let who = facts.client.map({ "id " + $0 }) ?? client.map({ "host " + Checker.host($0) }) else { return nil }
         return "\(dialect.rawValue) \(who)"
     }
@@ -96,8 +96,8 @@ extension JudgeInput: Spoolable {
             case .goaway: writer.int(6)
             }
         }
-        writer.int64(facts.endTime)
-        writer.string(facts.policy?.name)
+        writer.int64(facts.endTimeMicros)
+        writer.string(facts.policyName)
     }
 
     static func read(from reader: inout ReportReader) -> JudgeInput? {
@@ -111,16 +111,16 @@ extension JudgeInput: Spoolable {
               let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
               let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() })
         else { return nil }
-        var facts = ReconnectFacts(keepAliveInMessages: keepAliveInMessages)
+        var facts = SessionFacts(keepAliveInMessages: keepAliveInMessages)
         facts.client = factsClient
         facts.login = login
         facts.loginFrame = loginFrame
         facts.keepAlive = KeepAliveLog(count: count, first: first, last: last, longestGap: gap)
         facts.end = end
-        facts.endTime = endTime
+        facts.endTimeMicros = endTime
         if let policyName {
-            guard let policy = ReconnectPolicies.named(policyName) else { return nil }
-            facts.policy = policy
+            guard ReconnectPolicies.named(policyName) != nil else { return nil }
+            facts.policyName = policyName
         }
         return JudgeInput(
             connection: connection, dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,

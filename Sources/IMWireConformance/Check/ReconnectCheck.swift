@@ -1,9 +1,8 @@
 import IMWireCapture
 import IMWireCore
-import IMWireNIM
+import IMWireDialect
 import IMWireReconnect
 import IMWireRegistry
-import IMWireYun2win
 
 /// What spans connections, judged once every connection has been read, so that connections can
 /// be checked independently (in any order, on several threads): the dialect rules about a
@@ -11,12 +10,11 @@ import IMWireYun2win
 /// (Spec/reconnect.md §6).
 extension Checker {
     /// Dialect rules that already report what a judge finding would say about the same
-    /// connection: there the judge's finding is dropped, so one problem is reported once.
-    static let judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [
-        ReconnectRules.afterTerminal.id: [NIMRules.autoRelogin.id, Yun2winRules.reconnectAfterKick.id],
-        ReconnectRules.afterTerminalSuspected.id: [NIMRules.autoRelogin.id, Yun2winRules.reconnectAfterKick.id],
-        ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id, Yun2winRules.keepAliveExceeded.id],
-    ]
+    /// connection (each dialect names its own): there the judge's finding is dropped, so one
+    /// problem is reported once.
+    static let judgeFindingsReportedBy: [RuleID: Set<RuleID>] = Dialects.all.reduce(into: [:]) { table, definition in
+        table.merge(definition.judgeFindingsReportedBy) { $0.union($1) }
+    }
     /// Every rule some judge finding defers to.
     static let judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: Set<RuleID>()) { $0.formUnion($1) }
 
@@ -53,47 +51,27 @@ extension Checker {
         }
     }
 
-    /// NIM.AUTO-RELOGIN: a login for an account whose earlier connection was kicked (2_5) or
-    /// refused at login (302/417/422). Y2W.RECONNECT-AFTER-KICK: a CONNECT with client id prefix 1
-    /// for a uid kicked (10) earlier. One finding per ending; a fresh yun2win login (prefix 0)
-    /// shows the user logged in again.
+    /// The dialect's re-login rule (`DialectDefinition.relogin`): a login for a client whose
+    /// earlier connection ended in a way that forbids logging in again by itself (NIM: kicked 2_5,
+    /// or refused at login with 302/417/422; yun2win: kicked 10, then a CONNECT with client id
+    /// prefix 1). One finding per ending.
     private func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: AllEndedConnections) {
+        guard let rule = Dialects.definition(dialect).relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
         for (number, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
             let facts = input.facts
             guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
                 ending = nil
-                let who = facts.client ?? "?"
-                var finding: Finding?
-                switch dialect {
-                case .nim:
-                    finding = NIMRules.autoRelogin.finding("account \(who) logs in again after \(ended.why) on \(ended.connection)")
-                case .yun2win where login.reconnectFlag == true:
-                    finding = Yun2winRules.reconnectAfterKick.finding(
-                        "uid \(who) was kicked (10) on \(ended.connection) and reconnects automatically (client id prefix 1)")
-                default:
-                    break
-                }
-                if var finding {
+                if var finding = rule.finding(login, facts.client ?? "?", ended.connection, ended.why) {
                     finding.location = Location(connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
                     let (lane, local) = connections.lane(of: number)
                     lane.add(finding, to: local, id: input.connection, line: nil, frame: facts.loginFrame)
                 }
             }
-            if let why = Self.sessionEnding(facts.end, dialect: dialect), let time = facts.endTime {
+            if let end = facts.end, let why = rule.forbiddingEnding(end), let time = facts.endTimeMicros {
                 ending = (input.connection, why, time)
             }
-        }
-    }
-
-    /// Why a connection's end forbids an automatic re-login, for the dialects whose rules say so.
-    private static func sessionEnding(_ end: ConnectionEnd?, dialect: Dialect) -> String? {
-        switch (dialect, end) {
-        case (.nim, .kicked(let reason)?): "kicked (2_5 reason \(reason))"
-        case (.nim, .loginRejected(let code, _)?) where NIMWebCodes.endsLogin(code): "login failure \(code)"
-        case (.yun2win, .kicked(10)?): "kick"
-        default: nil
         }
     }
 
@@ -102,7 +80,8 @@ extension Checker {
     /// id), else the dialect's default.
     private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: AllEndedConnections) {
         let named = options.reconnectPolicies.policy(for: dialect)
-        let policy = named ?? client.lazy.compactMap(\.input.facts.policy).first ?? options.reconnectPolicy(for: dialect)
+        let policy = named ?? client.lazy.compactMap { $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }.first
+            ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         for var finding in judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
             guard let (number, input) = client.first(where: { $0.input.connection == finding.location.connection }) else { continue }
@@ -124,7 +103,7 @@ extension Checker {
         return ConnectionObservation(
             connection: id, opened: conn.firstTime, login: facts.login, keepAlive: facts.keepAlive,
             keepAliveVisible: facts.keepAliveInMessages || conn.hasTransportBytes,
-            ended: closedAt ?? (facts.end == nil ? nil : facts.endTime), end: end)
+            ended: closedAt ?? (facts.end == nil ? nil : facts.endTimeMicros), end: end)
     }
 
     /// `10.0.0.1` of `10.0.0.1:51234`, `::1` of `[::1]:443`.

@@ -14,7 +14,7 @@ struct TransportReader {
         /// `finding` is: both are rare, and unboxed they set the size every message is copied at.
         indirect case handshake(subprotocol: String?, url: String?, upgraded: Bool, findings: [Finding])
         /// One application message (WebSocket) or one chunk of a raw stream.
-        case message(CapturedMessage)
+        case message(WireMessage)
         case close(Direction, code: Int?)
         /// A WebSocket ping frame (a LeanCloud client's heartbeat).
         case ping(Direction)
@@ -76,8 +76,8 @@ struct TransportReader {
         }
         switch mode {
         case .undecided, .raw:
-            let frameType: CapturedMessage.FrameType = .binary
-            return [.message(CapturedMessage(direction: direction, frameType: frameType, payload: bytes))]
+            let frameType: WireMessage.FrameType = .binary
+            return [.message(WireMessage(direction: direction, frameType: frameType, payload: bytes))]
         case .handshake(var request, var response):
             mode = .ignored  // released while the buffers grow, so they are not copied
             if direction == .send { request += bytes } else { response += bytes }
@@ -130,8 +130,8 @@ struct TransportReader {
     private static func output(_ event: WebSocketEvent, _ direction: Direction) -> Output? {
         switch event {
         case .message(let message):
-            let type: CapturedMessage.FrameType = message.kind == .text ? .text : .binary
-            return .message(CapturedMessage(direction: direction, frameType: type, payload: message.payload))
+            let type: WireMessage.FrameType = message.kind == .text ? .text : .binary
+            return .message(WireMessage(direction: direction, frameType: type, payload: message.payload))
         case .close(let close):
             return .close(direction, code: close.code.map { Int($0.rawValue) })
         case .finding(let finding):

@@ -174,7 +174,7 @@ struct SynthesizedConnection {
     }
 
     /// One message as a single WebSocket frame (masked from the client).
-    mutating func frame(_ message: CapturedMessage, opcode: WebSocketOpcode? = nil) -> [UInt8] {
+    mutating func frame(_ message: WireMessage, opcode: WebSocketOpcode? = nil) -> [UInt8] {
         let opcode = opcode ?? (message.frameType == .text ? .text : .binary)
         var mask: UInt32? = nil
         if message.direction == .send {
@@ -188,7 +188,7 @@ struct SynthesizedConnection {
     /// A close frame with its code and reason (masked from the client).
     mutating func closeFrame(code: Int, reason: String?, direction: Direction) -> [UInt8] {
         let payload = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array((reason ?? "").utf8)
-        return frame(CapturedMessage(direction: direction, frameType: .binary, payload: payload), opcode: .close)
+        return frame(WireMessage(direction: direction, frameType: .binary, payload: payload), opcode: .close)
     }
 
     /// `host` and `/path` of `scheme://host/path` (no Foundation URL parsing needed for this).

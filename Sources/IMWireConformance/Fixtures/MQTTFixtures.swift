@@ -126,16 +126,16 @@ enum Yun2winFixtures {
             guard let events = connection["events"]?.arrayValue else {
                 throw Fixture.FormatError(description: "\(fixture.path): connection \(index) has no events")
             }
-            var session = Yun2winConnection(kickedUIDs: kicked)
+            let session = Yun2winConnection(kickedUIDs: kicked)
             for (frame, event) in events.enumerated() {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
                       let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
                       let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
                 else { throw Fixture.FormatError(description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex") }
-                findings += session.observe(bytes, direction: way, time: time, frameIndex: frame).findings
+                findings += session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).findings
             }
             let end = connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)
-            findings += session.finish(at: end, frameIndex: events.count)
+            findings += session.finish(atMicros: end, frameIndex: events.count)
             kicked = session.kickedUIDs
         }
         return FixtureVerifier.compare(findings, fixture.expected)

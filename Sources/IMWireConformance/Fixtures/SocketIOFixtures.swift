@@ -87,11 +87,11 @@ enum SocketIOFixtures {
         var ended: [String: String] = [:]
         var findings: [Finding] = []
         for connection in try events(fixture) {
-            var session = NIMConnection(endedAccounts: ended)
+            let session = NIMConnection(endedAccounts: ended)
             for (frame, event) in connection.events.enumerated() {
-                findings += session.observe(event.2, direction: event.1, time: event.0, frameIndex: frame + 1).findings
+                findings += session.observe(event.2, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).findings
             }
-            findings += session.finish(at: connection.end, frameIndex: connection.events.count)
+            findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)
             ended = session.endedAccounts
         }
         return FixtureVerifier.compare(findings, fixture.expected)
@@ -148,11 +148,11 @@ enum SocketIOFixtures {
         let secret = fixture.object["input"]?["secret"]?.stringValue
         var findings: [Finding] = []
         for connection in try events(fixture) {
-            var session = JMessageConnection(options: JMessageSessionOptions(secret: secret))
+            let session = JMessageConnection(options: JMessageSessionOptions(secret: secret))
             for (frame, event) in connection.events.enumerated() {
-                findings += session.observe(event.2, binaryFrame: event.3, direction: event.1, time: event.0, frameIndex: frame + 1).findings
+                findings += session.observe(event.2, binaryFrame: event.3, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).findings
             }
-            findings += session.finish(at: connection.end, frameIndex: connection.events.count)
+            findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)
         }
         return FixtureVerifier.compare(findings, fixture.expected)
     }

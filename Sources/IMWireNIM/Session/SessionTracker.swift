@@ -227,36 +227,3 @@ public struct NIMSessionTracker: Sendable {
         return findings
     }
 }
-
-/// One NIM connection as a checker sees it: each WebSocket text message through the codec and
-/// the session tracker; codec findings get their frame, time and direction here.
-public struct NIMConnection: Sendable {
-    public let limits: Limits
-    public private(set) var tracker: NIMSessionTracker
-
-    public init(options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default, endedAccounts: [String: String] = [:]) {
-        self.limits = limits
-        tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts)
-    }
-
-    public var endedAccounts: [String: String] { tracker.endedAccounts }
-
-    public mutating func observe(_ bytes: [UInt8], direction: Direction, time: Int64, frameIndex: Int) -> (message: NIMMessage, findings: [Finding]) {
-        let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
-        var findings = message.findings + tracker.observe(message, direction: direction, time: time, frameIndex: frameIndex)
-        let location = Location(frameIndex: frameIndex, time: time, direction: direction)
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = location
-            findings[index].subject = message.summary
-        }
-        return (message, findings)
-    }
-
-    public mutating func finish(at time: Int64?, frameIndex: Int) -> [Finding] {
-        var findings = tracker.finish(at: time)
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = Location(frameIndex: frameIndex, time: time)
-        }
-        return findings
-    }
-}

@@ -1,35 +1,37 @@
-import IMWireCapture
 import IMWireCore
-import IMWireLeanCloud
+import IMWireDialect
 import IMWireReconnect
 
 /// LeanCloud on one connection: the encoding from the subprotocol (or, without one, from each
-/// frame's type), the codec, and the session tracker.
-final class LeanCloudConnectionSession: DialectSession {
-    let dialect = Dialect.leancloud
-    let subprotocol: LeanCloudSubprotocol?
-    let limits: Limits
-    @exclusivity(unchecked) var tracker: LeanCloudSessionTracker
-    /// Named only when a diagram will show it (`CheckOptions.timelineLimit`). Keeping the
-    /// decoded command to name it later held every open connection's last message in memory.
-    @exclusivity(unchecked) private(set) var lastSummary: String?
+/// frame's type), the codec, the session tracker, and the session facts the reconnect judge reads.
+public final class LeanCloudConnection: DialectConnection {
+    public let dialect = Dialect.leancloud
+    public let subprotocol: LeanCloudSubprotocol?
+    public let limits: Limits
+    @exclusivity(unchecked) public private(set) var tracker: LeanCloudSessionTracker
+    /// Named only when the context asks. Keeping the decoded command to name it later held
+    /// every open connection's last message in memory.
+    @exclusivity(unchecked) public private(set) var lastSummary: String?
+    @exclusivity(unchecked) public private(set) var lastCanonicalJSON: JSONValue?
     private let namesMessages: Bool
-    @exclusivity(unchecked) private(set) var reconnectFacts = ReconnectFacts(keepAliveInMessages: false)
+    private let describesMessages: Bool
+    @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts(keepAliveInMessages: false)
     /// The `i` of the connection's first `session/open`: an `error` with it refuses the login.
     @exclusivity(unchecked) private var openRequestID: Int32?
 
-    init(subprotocol: LeanCloudSubprotocol?, options: CheckOptions) {
-        self.subprotocol = subprotocol
-        limits = options.limits
-        namesMessages = options.timelineLimit > 0
-        tracker = LeanCloudSessionTracker(options: options.leancloud)
+    public init(_ context: DialectContext) {
+        subprotocol = context.subprotocol.flatMap(LeanCloudSubprotocol.init)
+        limits = context.limits
+        namesMessages = context.namesMessages
+        describesMessages = context.describesMessages
+        tracker = LeanCloudSessionTracker(options: context.options[LeanCloudSessionOptions.self])
     }
 
-    func observe(_ message: CapturedMessage, time: Int64, frameIndex: Int) -> [Finding] {
+    public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         // The subprotocol picks the encoding; a frame of the other type is reported and decoded
         // the way its type implies (binary as protobuf, text as JSON or base64).
-        var encoding = LeanCloudConnectionSession.encoding(implied: message)
+        var encoding = Self.encoding(implied: message)
         if let subprotocol {
             if (message.frameType == .text) != subprotocol.encoding.isText {
                 findings.append(LeanCloudRules.frameTypeMismatch.finding(
@@ -40,6 +42,9 @@ final class LeanCloudConnectionSession: DialectSession {
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         lastSummary = namesMessages ? decoded.summary : nil
+        if describesMessages {
+            lastCanonicalJSON = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(CanonicalJSON.encode)
+        }
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
         let subject = findings.isEmpty ? "" : decoded.summary
@@ -53,41 +58,43 @@ final class LeanCloudConnectionSession: DialectSession {
         return findings + sessionFindings
     }
 
-    func finish(at time: Int64?) -> [Finding] { tracker.finish(at: time) }
+    public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(at: time) }
 
-    func observePing(_ direction: Direction, time: Int64) {
-        if direction == .send { reconnectFacts.keepAlive.record(time) }
+    public func observePing(_ direction: Direction, timeMicros time: Int64) {
+        if direction == .send { sessionFacts.keepAlive.record(time) }
     }
 
     /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
     /// with a code, `goaway`, and the client's own `session/close`.
     private func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
-        let loggingIn = reconnectFacts.login != nil && reconnectFacts.login?.accepted == nil
+        let loggingIn = sessionFacts.login != nil && sessionFacts.login?.accepted == nil
         switch (direction, command.cmdOrDefault, command.op) {
         case (.send, .session, .open?):
             if openRequestID == nil { openRequestID = command.i }
             let client = command.string(.peerID).map { peer in command.string(.appID).map { $0 + "/" + peer } ?? peer }
-            reconnectFacts.loginSent(at: time, frame: frame, reconnectFlag: command.bool(.sessionR), client: client)
+            sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: command.bool(.sessionR), client: client)
         case (.send, .session, .close?):
-            reconnectFacts.ended(.clientLogout, at: time)
+            sessionFacts.ended(.clientLogout, atMicros: time)
         case (.send, .echo, _):
-            reconnectFacts.keepAlive.record(time)
-            reconnectFacts.keepAliveInMessages = true
+            sessionFacts.keepAlive.record(time)
+            sessionFacts.keepAliveInMessages = true
         case (.receive, .session, .opened?):
-            reconnectFacts.loginAccepted(at: time)
+            sessionFacts.loginAccepted(atMicros: time)
         case (.receive, .session, .closed?) where command.has(.sessionCode):
             let code = Int64(command.int32(.sessionCode) ?? 0)
-            reconnectFacts.ended(loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), at: time)
+            sessionFacts.ended(loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), atMicros: time)
         case (.receive, .error, _) where loggingIn && command.i != nil && command.i == openRequestID:
-            reconnectFacts.ended(.loginRejected(code: Int64(command.int32(.errorCode) ?? 0), waitMicros: nil), at: time)
+            sessionFacts.ended(.loginRejected(code: Int64(command.int32(.errorCode) ?? 0), waitMicros: nil), atMicros: time)
         case (.receive, .goaway, _):
-            reconnectFacts.ended(.goaway, at: time)
+            sessionFacts.ended(.goaway, atMicros: time)
         default:
             break
         }
     }
 
-    static func encoding(implied message: CapturedMessage) -> LeanCloudEncoding {
+    /// The encoding a frame's type implies: binary is protobuf, text is JSON when it starts with
+    /// `{`, else base64.
+    public static func encoding(implied message: WireMessage) -> LeanCloudEncoding {
         if message.frameType == .binary { return .protobuf }
         return message.payload.first == UInt8(ascii: "{") ? .json : .base64
     }

@@ -1,0 +1,59 @@
+import IMWireCore
+import IMWireReconnect
+
+/// One connection as a dialect reads it: every message in order, with its direction and time,
+/// in; findings (already located: frame, time, direction), the session facts the reconnect
+/// judge needs, and a canonical JSON view of each message, out. Each dialect module implements
+/// it once; the checker, `imwire convert`, the proxy and the tests all drive dialects through it.
+///
+/// A class changed in place by one owner at a time (the checker's lane that holds the
+/// connection); implementations mark their state `@exclusivity(unchecked)` for speed, so they
+/// are not `Sendable`.
+public protocol DialectConnection: AnyObject {
+    var dialect: Dialect { get }
+    /// Decodes and checks one message.
+    func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding]
+    /// A WebSocket ping frame crossed the connection (LeanCloud's heartbeat).
+    func observePing(_ direction: Direction, timeMicros: Int64)
+    /// The connection ended (or the capture did) at `timeMicros`: requests still pending, a
+    /// login never answered, packets cut short. `frameIndex` is the connection's last frame.
+    func finish(atMicros timeMicros: Int64?, frameIndex: Int) -> [Finding]
+    /// A one-line label of the last message observed (`session/open i=1`), when the context asked
+    /// for it (`DialectContext.namesMessages`), else nil.
+    var lastSummary: String? { get }
+    /// The canonical JSON of the last message observed (`imwire decode` prints the same), when the
+    /// context asked for it (`DialectContext.describesMessages`), else nil.
+    var lastCanonicalJSON: JSONValue? { get }
+    /// What the connection has shown about its client's session so far.
+    var sessionFacts: SessionFacts { get }
+}
+
+extension DialectConnection {
+    public func observePing(_ direction: Direction, timeMicros: Int64) {}
+}
+
+/// What a dialect connection is made with: what the connection negotiated, the options of the
+/// run, and what the caller wants to see of each message.
+public struct DialectContext: Sendable {
+    public var limits: Limits
+    /// `Sec-WebSocket-Protocol` as the server chose it, when there was one.
+    public var subprotocol: String?
+    /// The URL the client connected to, when the capture shows it.
+    public var url: String?
+    /// Every dialect's options; each reads its own.
+    public var options: DialectOptionSet
+    /// Fill `lastSummary` (the HTML report's diagrams); costs a string per message.
+    public var namesMessages: Bool
+    /// Fill `lastCanonicalJSON` (`imwire show`); costs a JSON tree per message.
+    public var describesMessages: Bool
+
+    public init(limits: Limits = .default, subprotocol: String? = nil, url: String? = nil,
+                options: DialectOptionSet = DialectOptionSet(), namesMessages: Bool = false, describesMessages: Bool = false) {
+        self.limits = limits
+        self.subprotocol = subprotocol
+        self.url = url
+        self.options = options
+        self.namesMessages = namesMessages
+        self.describesMessages = describesMessages
+    }
+}

@@ -1,0 +1,44 @@
+import IMWireCore
+import IMWireDialect
+import IMWireReconnect
+
+/// NetEase NIM's Web link as the checker registers it (`Dialects.all`).
+public enum NIMDialect {
+    public static let definition = DialectDefinition(
+        dialect: .nim, title: "NetEase YunXin (NIM) web link", specPage: "Spec/nim.md",
+        rules: NIMRules.all, statusTables: NIMStatusCodes.tables,
+        policies: NIMPolicies.all, defaultPolicy: NIMPolicies.web,
+        claimsFraming: { $0 == .socketIO09 },
+        recognisesFirstMessage: recognises,
+        makeConnection: { NIMConnection($0) },
+        relogin: ReloginRule(
+            forbiddingEnding: { end in
+                switch end {
+                case .kicked(let reason): "kicked (2_5 reason \(reason))"
+                case .loginRejected(let code, _) where NIMWebCodes.endsLogin(code): "login failure \(code)"
+                default: nil
+                }
+            },
+            finding: { _, client, endedOn, why in
+                NIMRules.autoRelogin.finding("account \(client) logs in again after \(why) on \(endedOn)")
+            }),
+        judgeFindingsReportedBy: [
+            ReconnectRules.afterTerminal.id: [NIMRules.autoRelogin.id],
+            ReconnectRules.afterTerminalSuspected.id: [NIMRules.autoRelogin.id],
+            ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id],
+        ])
+
+    /// A text message of socket.io 0.9 packets carrying a NIM request/response, or a `1::` connect,
+    /// read without errors.
+    static func recognises(_ message: WireMessage, limits: Limits) -> Bool {
+        let bytes = message.payload
+        guard message.frameType == .text, bytes.count > 1, let first = bytes.first,
+              first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), bytes[1] == UInt8(ascii: ":") else { return false }
+        let decoded = NIMCodec.decode(bytes, direction: message.direction, limits: limits)
+        return decoded.findings.allSatisfy { $0.severity < .error } && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
+    }
+}
+
+extension NIMSessionOptions: DialectOptions {
+    public static var defaults: Self { Self() }
+}
