@@ -53,6 +53,13 @@ let package = Package(
         // messages into findings and session facts) and registers (`DialectDefinition`)
         .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"]),
 
+        // transport: one TCP connection's two byte streams → messages: HTTP/1.1 (socket.io's
+        // handshakes and long-polls), the WebSocket upgrade and its frames, MQTT packets on raw TCP
+        .target(
+            name: "IMWireTransport",
+            dependencies: ["IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"]
+        ),
+
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
             name: "IMWireLeanCloud",
@@ -91,6 +98,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
+                "IMWireDialect", "IMWireTransport",
             ]
         ),
 
@@ -100,6 +108,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
+                "IMWireDialect", "IMWireTransport",
             ]
         ),
         .executableTarget(

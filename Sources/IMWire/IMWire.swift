@@ -11,5 +11,6 @@
 @_exported import IMWireReconnect
 @_exported import IMWireRegistry
 @_exported import IMWireSocketIO
+@_exported import IMWireTransport
 @_exported import IMWireWebSocket
 @_exported import IMWireYun2win

@@ -1,21 +1,19 @@
 import IMWireCapture
-import IMWireCore
 import IMWireCompression
-import IMWireJMessage
-import IMWireLeanCloud
+import IMWireCore
 import IMWireMQTT
-import IMWireNIM
-import IMWireSocketIO
 import IMWireReconnect
+import IMWireRegistry
+import IMWireSocketIO
+import IMWireTransport
 import IMWireWebSocket
-import IMWireYun2win
 
 /// Every rule IMWire checks, from every layer; `imwire rules` prints it and `Spec/rules.md` is
-/// generated from it.
+/// generated from it. The dialects' rules come from the registration table.
 public enum RuleCatalog {
     public static let all: [Rule] =
-        CaptureRules.all + CheckRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
-        + SocketIORules.all + LeanCloudRules.all + Yun2winRules.all + NIMRules.all + JMessageRules.all + ReconnectRules.all
+        CaptureRules.all + CheckRules.all + HTTPRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
+        + SocketIORules.all + Dialects.all.flatMap(\.rules) + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 

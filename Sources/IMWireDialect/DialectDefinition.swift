@@ -14,6 +14,9 @@ public struct DialectDefinition: Sendable {
     public let specPage: String
     public let rules: [Rule]
     public let statusTables: [StatusTable]
+    /// The rule families of the transports under the dialect (`SIO`, `EIO`, `HTTP`, `MQTT`): a
+    /// report lists them for its connections (WebSocket's and the capture's apply to all).
+    public let transportRuleFamilies: Set<String>
     /// The SDK policies `--policy` can name; `defaultPolicy` is among them.
     public let policies: [ReconnectPolicy]
     public let defaultPolicy: ReconnectPolicy
@@ -32,7 +35,7 @@ public struct DialectDefinition: Sendable {
     public let judgeFindingsReportedBy: [RuleID: Set<RuleID>]
 
     public init(dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
-                policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
+                transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
                 claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false },
                 claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
                 recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
@@ -43,6 +46,7 @@ public struct DialectDefinition: Sendable {
         self.specPage = specPage
         self.rules = rules
         self.statusTables = statusTables
+        self.transportRuleFamilies = transportRuleFamilies
         self.policies = policies
         self.defaultPolicy = defaultPolicy
         self.claimsSubprotocol = claimsSubprotocol

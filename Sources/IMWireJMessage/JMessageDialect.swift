@@ -6,7 +6,7 @@ import IMWireDialect
 public enum JMessageDialect {
     public static let definition = DialectDefinition(
         dialect: .jmessage, title: "JPush JMessage web", specPage: "Spec/jmessage.md",
-        rules: JMessageRules.all, statusTables: JMessageStatusCodes.tables,
+        rules: JMessageRules.all, statusTables: JMessageStatusCodes.tables, transportRuleFamilies: ["SIO", "EIO", "HTTP"],
         policies: JMessagePolicies.all, defaultPolicy: JMessagePolicies.web,
         claimsFraming: { $0 == .engineIO(version: 3) },
         recognisesFirstMessage: recognises,

@@ -6,7 +6,7 @@ import IMWireReconnect
 public enum NIMDialect {
     public static let definition = DialectDefinition(
         dialect: .nim, title: "NetEase YunXin (NIM) web link", specPage: "Spec/nim.md",
-        rules: NIMRules.all, statusTables: NIMStatusCodes.tables,
+        rules: NIMRules.all, statusTables: NIMStatusCodes.tables, transportRuleFamilies: ["SIO", "HTTP"],
         policies: NIMPolicies.all, defaultPolicy: NIMPolicies.web,
         claimsFraming: { $0 == .socketIO09 },
         recognisesFirstMessage: recognises,

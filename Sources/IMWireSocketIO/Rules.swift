@@ -58,7 +58,8 @@ public enum SocketIORules {
         "A handshake whose transports do not include websocket.", "socket.io-spec (0.9) §Handshake")
     public static let v09URLInvalid = rule(
         "SIO.V09-URL-INVALID", .warning,
-        "A socket.io 0.9 WebSocket URL path that is not /socket.io/1/websocket/<sid>.", "socket.io-spec (0.9) §Transport")
+        "A socket.io 0.9 URL path that is not /socket.io/1/websocket/<sid> over WebSocket, or the handshake "
+            + "/socket.io/1/ or /socket.io/1/xhr-polling/<sid> over HTTP.", "socket.io-spec (0.9) §Transport")
 
     // MARK: engine.io 3
 
@@ -75,9 +76,19 @@ public enum SocketIORules {
         "EIO.BASE64-INVALID", .error, "A `b<type><base64>` packet whose base64 does not decode.", "engine.io-protocol v3 §Encoding")
     public static let eioDataUnexpected = rule(
         "EIO.DATA-UNEXPECTED", .warning, lenient: .info, "Data on a close, upgrade or noop packet.", eio3)
+    public static let eioPayloadInvalid = rule(
+        "EIO.PAYLOAD-INVALID", .error,
+        "An HTTP long-polling body that is not a sequence of length-prefixed packets (`<length>:<packet>`, or the binary "
+            + "form `<0|1><digits>\u{ff}<packet>`).", "engine.io-protocol v3 §Payload; engine.io-parser 2.x decodePayload")
+    public static let eioPayloadLengthInBytes = rule(
+        "EIO.PAYLOAD-LENGTH-IN-BYTES", .warning, lenient: .info,
+        "A text polling payload whose lengths count UTF-8 bytes, where engine.io-parser counts characters (UTF-16 code "
+            + "units); python-engineio 3.x writes bytes. The packets are read all the same.",
+        "engine.io-protocol v3 §Payload; engine.io-parser 2.x setLengthHeader")
     public static let eioURLInvalid = rule(
         "EIO.URL-INVALID", .warning,
-        "An engine.io WebSocket URL without `EIO=3` and `transport=websocket` in its query.", "engine.io-protocol v3 §URLs")
+        "An engine.io URL without `EIO=3` and `transport=websocket` (over WebSocket) or `transport=polling` (over HTTP) "
+            + "in its query.", "engine.io-protocol v3 §URLs")
 
     // MARK: socket.io 4
 
@@ -138,7 +149,8 @@ public enum SocketIORules {
         textNotUTF8,
         v09Malformed, v09TypeUnknown, v09DataUnexpected, v09JSONInvalid, v09EventInvalid, v09AckInvalid, v09ErrorInvalid,
         v09IDInvalid, v09FramingInvalid, v09HandshakeInvalid, v09HandshakeNoWebSocket, v09URLInvalid,
-        eioEmpty, eioTypeUnknown, eioOpenInvalid, eioBase64Invalid, eioDataUnexpected, eioURLInvalid,
+        eioEmpty, eioTypeUnknown, eioOpenInvalid, eioBase64Invalid, eioDataUnexpected, eioPayloadInvalid, eioPayloadLengthInBytes,
+        eioURLInvalid,
         sioTypeUnknown, sioAttachmentsInvalid, sioNamespaceUnterminated, sioIDInvalid, sioPayloadInvalid, sioEventNameInvalid,
         sioDataUnexpected, sioAckWithoutID, sioAttachmentMissing, sioBinaryUnexpected,
         eioOpenNotFirst, eioWrongDirection, eioPingUnanswered, eioPingLate, sioEventBeforeConnect, v09ConnectNotFirst,

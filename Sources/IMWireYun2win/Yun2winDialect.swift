@@ -9,7 +9,7 @@ import IMWireMQTT
 public enum Yun2winDialect {
     public static let definition = DialectDefinition(
         dialect: .yun2win, title: "yun2win push", specPage: "Spec/yun2win.md",
-        rules: Yun2winRules.all, statusTables: Yun2winStatusCodes.tables,
+        rules: Yun2winRules.all, statusTables: Yun2winStatusCodes.tables, transportRuleFamilies: ["MQTT"],
         policies: Yun2winPolicies.all, defaultPolicy: Yun2winPolicies.web,
         // yun2win's web client offers `mqttv3.1`; MQTT 3.1.1 §6 names `mqtt`.
         claimsSubprotocol: { $0.lowercased().hasPrefix("mqtt") },

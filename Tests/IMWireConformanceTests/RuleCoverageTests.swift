@@ -62,7 +62,7 @@ import Testing
     }
 
     static let triggers: [Trigger] =
-        captureTriggers + checkTriggers + compressionTriggers + webSocketTriggers + mqttTriggers + socketIOTriggers
+        captureTriggers + checkTriggers + httpTriggers + compressionTriggers + webSocketTriggers + mqttTriggers + socketIOTriggers
         + leanCloudTriggers + yun2winTriggers + nimTriggers + jmessageTriggers + reconnectTriggers
 
     @Test(arguments: triggers)

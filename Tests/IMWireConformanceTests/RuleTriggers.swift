@@ -329,7 +329,54 @@ extension RuleCoverageTests {
         },
     ]
 
+    /// Plain HTTP on a connection's streams: one exchange, the request and the response as given.
+    static func http(_ request: String, _ response: String? = nil) -> [Finding] {
+        var lines = [T.stream("h", 0, "send", Array(request.utf8))]
+        if let response { lines.append(T.stream("h", 0.1, "receive", Array(response.utf8))) }
+        return T.findings(lines)
+    }
+
+    static let httpTriggers: [Trigger] = [
+        // A field line without a colon.
+        Trigger("HTTP.HEAD-MALFORMED", offset: 16) { http("GET / HTTP/1.1\r\nno colon here\r\n\r\n") },
+        // A request line, then 20 KiB without a blank line.
+        Trigger("HTTP.HEAD-TOO-LONG", offset: 0) { http("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000)) },
+        // Content-Length that is not a number.
+        Trigger("HTTP.LENGTH-INVALID") { http("POST / HTTP/1.1\r\nContent-Length: ten\r\n\r\n0123456789") },
+        // A chunk size that is not hexadecimal.
+        Trigger("HTTP.CHUNK-INVALID", offset: 47) {
+            http("GET / HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+        },
+        // A body over the size limit (64 bytes here).
+        Trigger("HTTP.BODY-TOO-LARGE") {
+            var options = CheckOptions()
+            options.limits.maxMessageSize = 64
+            let request = "POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n" + String(repeating: "x", count: 100)
+            return T.findings([T.stream("h", 0, "send", Array(request.utf8))], options: options)
+        },
+        // The server answers twice to one request.
+        Trigger("HTTP.RESPONSE-WITHOUT-REQUEST", offset: 38) {
+            http("GET / HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+        },
+        // The connection ends 5 bytes into a 10-byte body.
+        Trigger("HTTP.MESSAGE-TRUNCATED") { http("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n01234") },
+        // A long-poll the capture ends before it is answered.
+        Trigger("HTTP.REQUEST-UNANSWERED", offset: 0) { http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n") },
+    ]
+
     static let socketIOTriggers: [Trigger] = [
+        // An engine.io polling response whose second packet's length runs past the body.
+        Trigger("EIO.PAYLOAD-INVALID") {
+            let body = "1:69:4hello"
+            return http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        },
+        // A text polling payload whose length counts the bytes of "é" (2), not its one character.
+        Trigger("EIO.PAYLOAD-LENGTH-IN-BYTES") {
+            let body = "4:4\u{e9}x1:6"
+            return http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        },
         // A socket.io 0.9 handshake body of two fields instead of four.
         // Transports offering only xhr-polling.
         // An open line whose socket.io 0.9 path has xhr-polling where websocket belongs.

@@ -23,19 +23,20 @@ struct TransportTests {
     }
 
     @Test(arguments: [
-        // (request bytes, response bytes, direction of the finding, its offset)
-        (Array(request.dropLast(2)), [UInt8](), "send", request.count - 2),
-        (Array(request.prefix(40)), [UInt8](), "send", 40),
-        (request, Array(response.dropLast(2)), "receive", response.count - 2),
-        (request, [UInt8](), "receive", 0),
+        // (request bytes, response bytes, the rule, direction of the finding, its offset)
+        (Array(request.dropLast(2)), [UInt8](), "WS.HANDSHAKE-TRUNCATED", "send", request.count - 2),
+        // Cut before its Upgrade field, the request is only an HTTP request cut short.
+        (Array(request.prefix(40)), [UInt8](), "HTTP.MESSAGE-TRUNCATED", "send", 40),
+        (request, Array(response.dropLast(2)), "WS.HANDSHAKE-TRUNCATED", "receive", response.count - 2),
+        (request, [UInt8](), "WS.HANDSHAKE-TRUNCATED", "receive", 0),
     ])
-    func anUpgradeCutShortIsReported(request: [UInt8], response: [UInt8], direction: String, offset: Int) throws {
+    func anUpgradeCutShortIsReported(request: [UInt8], response: [UInt8], rule: String, direction: String, offset: Int) throws {
         var lines = [Self.stream("h", 0, "send", request)]
         if !response.isEmpty { lines.append(Self.stream("h", 0.1, "receive", response)) }
         let report = check(lines: lines)
         let connection = try #require(report.connections.first)
         let finding = try #require(connection.findings.first)
-        #expect(connection.findings.map(\.ruleID) == ["WS.HANDSHAKE-TRUNCATED"])
+        #expect(connection.findings.map(\.ruleID.rawValue) == [rule])
         #expect(finding.offset == offset && finding.location.direction?.rawValue == direction)
         #expect(connection.account.decoded == 0)
         #expect(connection.account.skippedTotal == request.count + response.count)

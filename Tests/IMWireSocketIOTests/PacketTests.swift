@@ -48,10 +48,18 @@ import Testing
         let (handshake, findings) = SocketIO09Handshake.decode(Array("4d4f185e96a7b:15:25:websocket,xhr-polling".utf8))
         #expect(findings.isEmpty)
         #expect(handshake?.heartbeatTimeout == 15 && handshake?.transports == ["websocket", "xhr-polling"])
-        #expect(SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0 == .v09(sid: "abc"))
+        #expect(SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0 == .v09(transport: "websocket", sid: "abc"))
         #expect(SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket").0
             == .engineIO(version: 3, transport: "websocket", sid: nil))
         #expect(SocketIOTransport.from(url: "wss://example.com/chat").0 == nil)
+        // Over HTTP: the 0.9 handshake and xhr-polling, engine.io polling; each judged for what HTTP should ask.
+        #expect(SocketIOTransport.from(url: "/socket.io/1/?t=1700000000000", overWebSocket: false) == (.v09Handshake, []))
+        #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc?t=1", overWebSocket: false).0 == .v09(transport: "xhr-polling", sid: "abc"))
+        #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: false).1.isEmpty)
+        #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: true).1.map(\.ruleID) == ["SIO.V09-URL-INVALID"])
+        #expect(SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling&sid=x", overWebSocket: false)
+            == (.engineIO(version: 3, transport: "polling", sid: "x"), []))
+        #expect(SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling", overWebSocket: true).1.map(\.ruleID) == ["EIO.URL-INVALID"])
     }
 }
 

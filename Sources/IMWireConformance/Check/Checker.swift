@@ -8,7 +8,10 @@ import IMWireCore
 /// 0 in the order the capture opens them and the report lists them in that order, so it is the
 /// same byte for byte whatever `jobs` is. Each new connection goes to the lane with the least work
 /// waiting: dealt out in turn, the benchmark capture's compressed connections (every other one)
-/// had all gone to one lane, which then had more to do than the other.
+/// had all gone to one lane, which then had more to do than the other. A connection whose first
+/// request is socket.io's (its handshake, a long-poll, its WebSocket) goes to lane 0, where every
+/// other such connection is: a socket.io session spans TCP connections, and one lane sees them all
+/// in the capture's order.
 public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
@@ -27,6 +30,11 @@ public final class Checker {
     private var lastID: String?
     private var lastPlacement = Placement(number: 0, lane: 0)
     private var connectionCount = 0
+    /// With several lanes: new connections whose lane waits for their client's first bytes, by
+    /// id, with their number and the items held meanwhile.
+    private var undecided: [String: (number: Int, held: [CaptureItem])] = [:]
+    /// Items a connection may hold before its lane is chosen anyway.
+    private static let maxHeld = 16
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
@@ -60,7 +68,9 @@ public final class Checker {
     public func consume(_ item: CaptureItem) {
         switch item {
         case .problem(let finding):
-            if let id = finding.location.connection, let open = openConnections[id] {
+            if let id = finding.location.connection, undecided[id] != nil {
+                hold(item, of: id)
+            } else if let id = finding.location.connection, let open = openConnections[id] {
                 lanes[open.lane].submit(item, number: open.number, inFlight: inFlight)
             } else if let resolved = options.resolve(finding) {
                 captureFindings.append(resolved)
@@ -73,10 +83,15 @@ public final class Checker {
             if !isLast, id == lastID {
                 placement = lastPlacement  // the usual case: the connection of the event before
             } else {
+                if !undecided.isEmpty, undecided[id] != nil { return hold(item, of: id) }
                 if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
                     placement = known
+                } else if lanes.count > 1 {
+                    undecided[id] = (connectionCount, [])
+                    connectionCount += 1
+                    return hold(item, of: id)
                 } else {
-                    placement = Placement(number: connectionCount, lane: leastBusyLane())
+                    placement = Placement(number: connectionCount, lane: 0)
                     connectionCount += 1
                     if !isLast { openConnections[id] = placement }
                 }
@@ -89,6 +104,47 @@ public final class Checker {
 
     public func consume(_ event: CaptureEvent) { consume(.event(event)) }
 
+    /// Holds an item of a connection whose lane is not chosen yet; the client's first bytes (or
+    /// anything else that is not the open) choose it, and the items held go there in order.
+    private func hold(_ item: CaptureItem, of id: String) {
+        guard var entry = undecided[id] else { return }
+        entry.held.append(item)
+        var decides = entry.held.count >= Self.maxHeld
+        var socketIO = false
+        if case .event(let event) = item {
+            switch event.kind {
+            case .open: break
+            case .stream(let direction, let bytes):
+                decides = true
+                socketIO = direction == .send && Self.isSocketIORequest(bytes)
+            default: decides = true
+            }
+        }
+        guard decides else {
+            undecided[id] = entry
+            return
+        }
+        undecided[id] = nil
+        let placement = Placement(number: entry.number, lane: socketIO ? 0 : leastBusyLane())
+        var isLast = false
+        for held in entry.held {
+            if case .event(let event) = held, case .close(let info) = event.kind, info.isLast { isLast = true }
+            lanes[placement.lane].submit(held, number: placement.number, inFlight: inFlight)
+        }
+        if !isLast {
+            openConnections[id] = placement
+            lastID = id
+            lastPlacement = placement
+        }
+    }
+
+    /// Whether a client's first bytes are an HTTP request for socket.io (`/socket.io/` in its target).
+    static func isSocketIORequest(_ bytes: [UInt8]) -> Bool {
+        guard let space = bytes.prefix(16).firstIndex(of: 0x20) else { return false }
+        let target = bytes[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d }
+        return target.firstRange(of: Array("socket.io/".utf8)) != nil
+    }
+
     /// The lane with the fewest items submitted and not yet checked (the first of equals).
     private func leastBusyLane() -> Int {
         guard lanes.count > 1 else { return 0 }
@@ -97,6 +153,12 @@ public final class Checker {
 
     /// Ends every connection, judges each client's reconnects, and returns the report.
     public func finish(source: String) -> CheckReport {
+        // Connections whose lane was never chosen go to the least busy, in the order they opened.
+        for (id, _) in undecided.sorted(by: { $0.value.number < $1.value.number }) {
+            guard let entry = undecided.removeValue(forKey: id) else { continue }
+            let lane = leastBusyLane()
+            for held in entry.held { lanes[lane].submit(held, number: entry.number, inFlight: inFlight) }
+        }
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
@@ -178,6 +240,16 @@ private final class Lane: @unchecked Sendable {
         switch item {
         case .event(let event): checker.consume(event, number: number)
         case .problem(let finding): checker.consume(problem: finding, number: number)
+        }
+    }
+}
+
+extension CaptureItem {
+    /// The connection the item is about, if any.
+    var connection: String? {
+        switch self {
+        case .event(let event): event.connection
+        case .problem(let finding): finding.location.connection
         }
     }
 }

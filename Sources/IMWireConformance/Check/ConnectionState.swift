@@ -2,20 +2,30 @@ import IMWireCapture
 import IMWireCore
 import IMWireDialect
 import IMWireReconnect
+import IMWireTransport
 
-/// A message waiting for its connection's dialect, with where it was in the capture.
-struct HeldMessage {
-    var message: WireMessage
-    var time: Int64
-    var line: Int?
-    var frame: Int
+/// Where a connection's report goes: after TCP connection `number` (whose own report, if it
+/// has one, comes first), the `session`-th socket.io session it started.
+struct ReportOrder: Comparable, Hashable {
+    var number: Int
+    /// 0 for the TCP connection itself.
+    var session = 0
+
+    static func < (a: ReportOrder, b: ReportOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
+
+    /// One integer that sorts as the order does (sessions per connection below 2^20).
+    var packed: Int { number << 20 | session }
 }
 
-/// What the checker knows about one connection while it reads the capture.
+/// What the checker knows about one connection while it reads the capture: a TCP connection (or
+/// a transcript's connection), or a socket.io session gathered from several TCP connections.
 final class ConnectionState {
     let id: String
-    /// Its place among the connections of its `ConnectionChecker`, in the order they opened.
+    /// Its number in the capture (TCP connections in the order they opened; sessions from
+    /// `EndedConnections.sessionNumberBase` on).
     let number: Int
+    /// Where its report goes among the capture's.
+    let order: ReportOrder
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
     @exclusivity(unchecked) var info = ConnectionInfo()
@@ -24,9 +34,8 @@ final class ConnectionState {
     /// The frame of the last message given to `session`.
     @exclusivity(unchecked) var lastFrame = 0
     @exclusivity(unchecked) var undecidable = false
-    /// Raw TCP bytes that arrived before the dialect could be recognised (an MQTT CONNECT split
-    /// over segments): held, then delivered in order once it is (`ConnectionChecker.deliver`).
-    @exclusivity(unchecked) var held: [HeldMessage] = []
+    /// The framing the connection's messages come in, when a session names it.
+    @exclusivity(unchecked) var framing: Framing?
     @exclusivity(unchecked) var messages = 0
     @exclusivity(unchecked) var account = ByteAccount()
     @exclusivity(unchecked) var firstTime: Int64?
@@ -39,21 +48,42 @@ final class ConnectionState {
     /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
     /// control frames such as pings are visible, not only messages.
     @exclusivity(unchecked) var hasTransportBytes = false
-    /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages.
-    @exclusivity(unchecked) var transport: TransportReader
-    /// Directions whose stream lost bytes: the rest of them cannot be framed again.
-    @exclusivity(unchecked) var brokenDirections: Set<Direction> = []
+    /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages; made
+    /// with the first bytes.
+    @exclusivity(unchecked) private(set) var transport: ConnectionDecoder?
+    /// The session this TCP connection carries from its WebSocket upgrade on: everything on it is
+    /// the session's.
+    @exclusivity(unchecked) var joined: ConnectionState?
+    /// The sessions this TCP connection carried HTTP exchanges of.
+    @exclusivity(unchecked) var sessionsTouched: [ConnectionState] = []
+    /// Bytes of those exchanges, counted in the sessions rather than here.
+    @exclusivity(unchecked) var movedBytes = 0
+    /// A session: its TCP connections, in the order they joined; how many are open; since when none is.
+    @exclusivity(unchecked) var tcpConnections: [String] = []
+    @exclusivity(unchecked) var openMembers = 0
+    @exclusivity(unchecked) var idleSince: Int64?
     @exclusivity(unchecked) var findings: [Finding] = []
     @exclusivity(unchecked) var droppedFindings = 0
     /// The decoded messages in order, for the HTML report's sequence diagram (capped).
     @exclusivity(unchecked) var timeline: [TimelineEntry] = []
     @exclusivity(unchecked) var timelineDropped = 0
 
-    init(id: String, number: Int, limits: Limits) {
+    init(id: String, number: Int, order: ReportOrder, limits: Limits) {
         self.id = id
         self.number = number
-        transport = TransportReader(limits: limits)
+        self.order = order
     }
+
+    /// The transport decoder, made on first use.
+    func transportDecoder(limits: Limits) -> ConnectionDecoder {
+        if let transport { return transport }
+        let made = ConnectionDecoder(limits: limits)
+        transport = made
+        return made
+    }
+
+    /// Nothing of its own to report: no message, no finding, no byte left after its sessions took theirs.
+    var isEmptyForReport: Bool { messages == 0 && findings.isEmpty && droppedFindings == 0 && account.captured == 0 }
 
     /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
     /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame
@@ -86,11 +116,11 @@ final class ConnectionState {
     }
 
     /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).
-    func record(frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, limit: Int) {
+    func record(frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, tcp: String? = nil, limit: Int) {
         guard timeline.count < limit else {
             if limit > 0 { timelineDropped += 1 }
             return
         }
-        timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary()))
+        timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary(), tcp: tcp))
     }
 }

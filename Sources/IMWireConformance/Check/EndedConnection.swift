@@ -33,14 +33,26 @@ final class EndedConnections: @unchecked Sendable {
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
+    /// TCP connections whose every byte, message and finding went to socket.io sessions: they
+    /// have no report of their own.
+    private(set) var absorbed: Set<Int> = []
+    /// The sessions ended here (always kept in memory: they are few), with where their reports go.
+    private(set) var sessions: [(order: ReportOrder, number: Int)] = []
+
+    /// Sessions are numbered from here, far past any capture's TCP connections.
+    static let sessionNumberBase = 1 << 42
 
     init(options: CheckOptions) {
         self.options = options
-        judgeKeys = SortedRuns(recordSize: 16, runLength: 64 * options.reportsInMemory)
+        judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
     }
+
+    /// TCP connection `number` has nothing of its own left to report.
+    func absorb(_ number: Int) { absorbed.insert(number) }
 
     /// Ends `conn`: finishes its session and stores its report and the judge's input.
     func end(_ conn: ConnectionState) {
+        let isSession = conn.number >= Self.sessionNumberBase
         if kept.count >= options.reportsInMemory, spool == nil {
             spool = ReportSpool()
             index = ScratchFile(name: "index")
@@ -50,7 +62,7 @@ final class EndedConnections: @unchecked Sendable {
             id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
             server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
             lastTime: conn.lastTime, findings: conn.findings, droppedFindings: conn.droppedFindings,
-            timeline: conn.timeline, timelineDropped: conn.timelineDropped)
+            timeline: conn.timeline, timelineDropped: conn.timelineDropped, tcpConnections: conn.tcpConnections)
         var judged: Stored<JudgeInput>?
         if let dialect = conn.dialect, let facts, let firstTime = conn.firstTime,
            JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil {
@@ -59,13 +71,17 @@ final class EndedConnections: @unchecked Sendable {
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
                 hasTransportBytes: conn.hasTransportBytes, facts: facts,
                 deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
-            judged = spool?.store(input) ?? .memory(input)
-            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, number: conn.number).record)
+            judged = isSession ? .memory(input) : spool?.store(input) ?? .memory(input)
+            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
         }
-        let ended = EndedConnection(lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report), judged: judged,
-                                    storedFindings: conn.findings.count)
+        let ended = EndedConnection(lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),
+                                    judged: judged, storedFindings: conn.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
-        if let index, let record = Record(ended), index.write(record.bytes, at: conn.number * Record.size) { return }
+        if isSession {
+            sessions.append((conn.order, conn.number))
+        } else if let index, let record = Record(ended), index.write(record.bytes, at: conn.number * Record.size) {
+            return
+        }
         kept[conn.number] = ended  // before the spool, or where it could not take the connection
     }
 
@@ -171,7 +187,39 @@ final class EndedConnections: @unchecked Sendable {
 /// in whichever lane checked it (see `Checker`).
 struct AllEndedConnections: Sendable {
     let lanes: [EndedConnections]
+    /// TCP connections (or transcript connections) the capture opened.
     let count: Int
+    /// The numbers of the reports in order, when socket.io sessions took some connections' place
+    /// or came between them; nil when the reports are simply connections 0..<count.
+    let order: [Int]?
+
+    init(lanes: [EndedConnections], count: Int) {
+        self.lanes = lanes
+        self.count = count
+        let absorbed = lanes.reduce(into: Set<Int>()) { $0.formUnion($1.absorbed) }
+        let sessions = lanes.flatMap(\.sessions).sorted { $0.order < $1.order }
+        guard !absorbed.isEmpty || !sessions.isEmpty else {
+            order = nil
+            return
+        }
+        var numbers: [Int] = []
+        var next = sessions[...]
+        for number in 0..<count {
+            if !absorbed.contains(number) { numbers.append(number) }
+            while let session = next.first, session.order.number == number {
+                numbers.append(session.number)
+                next = next.dropFirst()
+            }
+        }
+        numbers += next.map(\.number)
+        order = numbers
+    }
+
+    /// How many reports the check has.
+    var reportCount: Int { order?.count ?? count }
+
+    /// The number of the report at `position`.
+    func number(at position: Int) -> Int { order?[position] ?? position }
 
     func lane(of number: Int) -> (connections: EndedConnections, number: Int) {
         (lanes.count == 1 ? lanes[0] : lanes.first { $0.holds(number) } ?? lanes[0], number)
@@ -190,9 +238,9 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
     init(_ connections: AllEndedConnections) { self.connections = connections }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { connections.count }
+    public var endIndex: Int { connections.reportCount }
     public subscript(position: Int) -> ConnectionReport {
-        let (lane, number) = connections.lane(of: position)
+        let (lane, number) = connections.lane(of: connections.number(at: position))
         return lane.report(number: number)
     }
 

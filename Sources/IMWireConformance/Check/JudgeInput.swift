@@ -35,26 +35,32 @@ struct JudgeInput: Sendable, Equatable {
     var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
 }
 
-/// A judged connection as the judge sorts it: its client key's hash, then its number (in the
-/// order the capture opened connections). 16 bytes, big-endian, so that they sort as bytes.
+/// A judged connection as the judge sorts it: its client key's hash, then its place in the
+/// report (`ReportOrder.packed`: the order the capture opened connections, a session after the
+/// connection that began it), then its number. 24 bytes, big-endian, so that they sort as bytes.
 struct JudgeKey {
+    static let size = 24
     let hash: Int
+    let order: Int
     let number: Int
 
-    init(hash: Int, number: Int) {
+    init(hash: Int, order: Int, number: Int) {
         self.hash = hash
+        self.order = order
         self.number = number
     }
 
     init(_ record: [UInt8]) {
-        (hash, number) = record.withReader { reader in
-            (Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0))
+        (hash, order, number) = record.withReader { reader in
+            (Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
+             Int(truncatingIfNeeded: reader.readUInt64() ?? 0))
         }
     }
 
     var record: [UInt8] {
         var writer = ByteWriter()
         writer.append(UInt64(truncatingIfNeeded: hash), .big)
+        writer.append(UInt64(order), .big)
         writer.append(UInt64(number), .big)
         return writer.bytes
     }

@@ -1,5 +1,6 @@
 import IMWireCapture
 import IMWireCore
+import IMWireTransport
 
 /// What can wait in a `ReportSpool`: written with `ReportWriter`, read back with `ReportReader`.
 protocol Spoolable {
@@ -79,8 +80,11 @@ struct ReportWriter {
         int64(report.lastTime)
         list(report.findings) { $0.finding($1) }
         int(report.droppedFindings)
-        list(report.timeline) { $0.int($1.frame); $0.int64($1.time); $0.string($1.direction.rawValue); $0.string($1.summary) }
+        list(report.timeline) {
+            $0.int($1.frame); $0.int64($1.time); $0.string($1.direction.rawValue); $0.string($1.summary); $0.string($1.tcp)
+        }
         int(report.timelineDropped)
+        list(report.tcpConnections) { $0.string($1) }
     }
 
     private mutating func finding(_ finding: Finding) {
@@ -139,7 +143,8 @@ struct ReportReader {
               let client = optional({ $0.string() }), let server = optional({ $0.string() }), let messages = int(),
               let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
               let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
-              let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int()
+              let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
+              let tcpConnections = list({ $0.string() })
         else { return nil }
         var account = ByteAccount()
         account.decoded = decoded
@@ -148,7 +153,7 @@ struct ReportReader {
         return ConnectionReport(
             id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, client: client, server: server,
             messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
-            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped)
+            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections)
     }
 
     private mutating func skipped() -> (String, Int)? {
@@ -173,9 +178,10 @@ struct ReportReader {
     }
 
     private mutating func timelineEntry() -> TimelineEntry? {
-        guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string()
+        guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string(),
+              let tcp = optional({ $0.string() })
         else { return nil }
-        return TimelineEntry(frame: frame, time: time, direction: direction, summary: summary)
+        return TimelineEntry(frame: frame, time: time, direction: direction, summary: summary, tcp: tcp)
     }
 
     private mutating func severity() -> Severity? { int().flatMap(Severity.init(rawValue:)) }

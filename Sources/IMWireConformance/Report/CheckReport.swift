@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireTransport
 
 /// What one connection looked like and what was found on it.
 public struct ConnectionReport: Sendable, Equatable {
@@ -18,38 +19,12 @@ public struct ConnectionReport: Sendable, Equatable {
     /// The messages in order (up to `CheckOptions.timelineLimit`), for diagrams.
     public var timeline: [TimelineEntry]
     public var timelineDropped: Int
+    /// A socket.io session gathered across TCP connections: the connections that carried it
+    /// (its polling requests, its WebSocket), in the order they joined. Empty for a connection
+    /// that is a TCP connection of its own.
+    public var tcpConnections: [String] = []
 
     public var bytes: Int { account.captured }
-}
-
-/// The bytes of a connection by fate: decoded (read by the connection's decoders; what they found
-/// wrong in them, a frame that does not inflate say, is a finding, not skipped bytes), skipped
-/// (never given to a decoder, with the reason), lost to gaps in the capture. The three add up to
-/// the bytes the connection carried.
-public struct ByteAccount: Sendable, Hashable {
-    public var decoded = 0
-    public var skipped: [String: Int] = [:]
-    public var lost = 0
-
-    public init() {}
-
-    public mutating func skip(_ count: Int, because reason: String) {
-        guard count > 0 else { return }
-        skipped[reason, default: 0] += count
-    }
-
-    public var skippedTotal: Int { skipped.values.reduce(0, +) }
-    public var captured: Int { decoded + skippedTotal + lost }
-
-    /// `1234 decoded, 56 skipped (reason: 56), 7 lost to gaps`.
-    public var description: String {
-        var text = "\(decoded) bytes decoded"
-        if !skipped.isEmpty {
-            text += ", \(skippedTotal) skipped (" + skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + ")"
-        }
-        if lost > 0 { text += ", \(lost) lost to gaps" }
-        return text
-    }
 }
 
 /// One message of a connection as the checker decoded it.
@@ -58,6 +33,8 @@ public struct TimelineEntry: Sendable, Hashable {
     public var time: Int64
     public var direction: Direction
     public var summary: String
+    /// The TCP connection that carried the message, in a session that spans several.
+    public var tcp: String? = nil
 }
 
 /// The result of checking one capture.

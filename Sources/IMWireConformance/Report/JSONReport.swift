@@ -46,6 +46,8 @@ public enum JSONReport {
         object.append("messages", .number(JSONNumber(connection.messages)))
         object.append("client", connection.client.map { .string($0) } ?? .null)
         object.append("server", connection.server.map { .string($0) } ?? .null)
+        // A socket.io session gathered from several TCP connections lists them.
+        if !connection.tcpConnections.isEmpty { object.append("tcp", .array(connection.tcpConnections.map(JSONValue.string))) }
         var account = JSONObject()
         account.append("captured", .number(JSONNumber(connection.account.captured)))
         account.append("decoded", .number(JSONNumber(connection.account.decoded)))

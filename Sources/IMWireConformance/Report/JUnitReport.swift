@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireRegistry
 
 /// `--format junit`: one test suite per connection, one test case per rule family (the ID's
 /// prefix: LC, PB, WS, CAPTURE…) that applies to it; a case fails when a finding of the family
@@ -49,11 +50,13 @@ public enum JUnitReport {
 
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }
 
-    /// The dialects whose connections use a transport-level rule family.
-    static let transportFamilies: [String: Set<Dialect>] = ["MQTT": [.yun2win], "SIO": [.nim, .jmessage], "EIO": [.jmessage]]
+    /// The dialects whose connections use a transport-level rule family (each dialect names its own).
+    static let transportFamilies: [String: Set<Dialect>] = Dialects.all.reduce(into: [:]) { table, definition in
+        for family in definition.transportRuleFamilies { table[family, default: []].insert(definition.dialect) }
+    }
 
-    /// Rules that could fire on this connection: its dialect's, the transport its dialect uses
-    /// (MQTT for yun2win, socket.io for NIM and JMessage), and the dialect-free layers'.
+    /// Rules that could fire on this connection: its dialect's, the transports its dialect uses
+    /// (MQTT for yun2win, socket.io and HTTP for NIM and JMessage), and the dialect-free layers'.
     static func applies(_ rule: Rule, to connection: ConnectionReport) -> Bool {
         if let dialect = rule.dialect { return dialect == connection.dialect }
         guard let dialects = transportFamilies[family(rule)] else { return true }

@@ -51,6 +51,10 @@ public enum TextReport {
             if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
             header += "  \(connection.messages) messages, \(connection.bytes) bytes"
             lines.append(header)
+            if !connection.tcpConnections.isEmpty {
+                let count = connection.tcpConnections.count
+                lines.append("  over \(count) TCP connection\(count == 1 ? "" : "s"): \(connection.tcpConnections.joined(separator: ", "))")
+            }
             let findings = connection.findings.filter { $0.severity >= threshold }
             if findings.isEmpty { lines.append("  clean") }
             findings.forEach(describe)

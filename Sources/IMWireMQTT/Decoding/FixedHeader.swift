@@ -15,6 +15,27 @@ public struct MQTTFixedHeader: Sendable, Hashable {
     public var totalLength: Int { headerLength + remainingLength }
 }
 
+extension MQTTFixedHeader {
+    /// How far the packet at the start of a stream reaches, for cutting a stream into packets.
+    public enum Extent: Sendable, Hashable {
+        /// The fixed header is not complete yet.
+        case needMore
+        /// The whole packet is this many bytes (header included).
+        case packet(length: Int)
+        /// The remaining length runs past four bytes: no packet boundary can be found.
+        case malformed
+    }
+
+    /// The extent of the packet at the start of `bytes`.
+    public static func extent(_ bytes: UnsafeRawBufferPointer) -> Extent {
+        switch FixedHeaderRead.read(bytes) {
+        case .needMore: .needMore
+        case .overlong: .malformed
+        case .header(let header): .packet(length: header.totalLength)
+        }
+    }
+}
+
 /// What the first bytes of a packet say so far.
 enum FixedHeaderRead {
     /// The header is not complete yet.

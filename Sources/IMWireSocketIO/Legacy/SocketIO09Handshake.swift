@@ -61,16 +61,32 @@ public struct SocketIO09Handshake: Sendable, Hashable {
     }
 }
 
-/// What a WebSocket URL says about the socket.io transport under it.
+/// What a URL says about the socket.io transport under it: a socket.io 0.9 handshake or
+/// transport (`/socket.io/1/…`), or an engine.io one (`/socket.io/?EIO=…`).
 public enum SocketIOTransport: Sendable, Hashable {
-    /// socket.io 0.9: `/socket.io/1/websocket/<sid>`.
-    case v09(sid: String)
-    /// engine.io: `/socket.io/?EIO=<n>&transport=websocket[&sid=…]`.
+    /// socket.io 0.9's handshake request: `/socket.io/1/` (`?t=…`), answered `sid:heartbeat:close:transports`.
+    case v09Handshake
+    /// socket.io 0.9: `/socket.io/1/<transport>/<sid>` (`websocket`, `xhr-polling`…).
+    case v09(transport: String, sid: String)
+    /// engine.io: `/socket.io/?EIO=<n>&transport=<websocket|polling>[&sid=…]`.
     case engineIO(version: Int?, transport: String?, sid: String?)
 
+    /// The socket.io 0.9 transports that carry payloads in HTTP bodies.
+    public static let v09PollingTransports: Set<String> = ["xhr-polling", "jsonp-polling", "htmlfile"]
+
+    /// The session id the URL names, if any.
+    public var sid: String? {
+        switch self {
+        case .v09Handshake: nil
+        case .v09(_, let sid): sid
+        case .engineIO(_, _, let sid): sid
+        }
+    }
+
     /// The transport a URL (or a bare path) names, with a finding when it looks like socket.io
-    /// but deviates; nil when the URL is not a socket.io one at all.
-    public static func from(url: String) -> (SocketIOTransport?, [Finding]) {
+    /// but deviates from what a request over WebSocket (`overWebSocket`) or over HTTP should
+    /// ask for; nil when the URL is not a socket.io one at all.
+    public static func from(url: String, overWebSocket: Bool = true) -> (SocketIOTransport?, [Finding]) {
         var path = Substring(url)
         let utf8 = Array(url.utf8)
         if let scheme = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) {
@@ -80,29 +96,32 @@ public enum SocketIOTransport: Sendable, Hashable {
         let query = path.firstIndex(of: "?").map { path[path.index(after: $0)...] } ?? ""
         if let q = path.firstIndex(of: "?") { path = path[..<q] }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        if let root = segments.firstIndex(where: { $0 == "socket.io" }) {
-            let rest = Array(segments[segments.index(after: root)...])
-            if rest.first == "1" {
-                guard rest.count == 3, rest[1] == "websocket" else {
-                    return (.v09(sid: rest.last.map(String.init) ?? ""),
-                            [SocketIORules.v09URLInvalid.finding("path \(path) is not /socket.io/1/websocket/<sid>")])
-                }
-                return (.v09(sid: String(rest[2])), [])
+        guard let root = segments.firstIndex(where: { $0 == "socket.io" }) else { return (nil, []) }
+        let rest = Array(segments[segments.index(after: root)...])
+        if rest.first == "1" {
+            if rest.count == 1, !overWebSocket { return (.v09Handshake, []) }
+            let expected = overWebSocket ? "/socket.io/1/websocket/<sid>" : "/socket.io/1/ (handshake) or /socket.io/1/xhr-polling/<sid>"
+            let transport = rest.count > 1 ? String(rest[1]) : ""
+            let fits = rest.count == 3 && (overWebSocket ? transport == "websocket" : v09PollingTransports.contains(transport))
+            guard fits else {
+                return (.v09(transport: transport, sid: rest.count > 2 ? String(rest[2]) : ""),
+                        [SocketIORules.v09URLInvalid.finding("path \(path) is not \(expected)")])
             }
-            var parameters: [String: String] = [:]
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                parameters[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-            }
-            let version = parameters["EIO"].flatMap { Int($0) }
-            let transport = parameters["transport"]
-            var findings: [Finding] = []
-            if version != 3 || transport != "websocket" {
-                findings.append(SocketIORules.eioURLInvalid.finding(
-                    "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
-            }
-            return (.engineIO(version: version, transport: transport, sid: parameters["sid"]), findings)
+            return (.v09(transport: transport, sid: String(rest[2])), [])
         }
-        return (nil, [])
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            parameters[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let version = parameters["EIO"].flatMap { Int($0) }
+        let transport = parameters["transport"]
+        var findings: [Finding] = []
+        let expected = overWebSocket ? "websocket" : "polling"
+        if version != 3 || transport != expected {
+            findings.append(SocketIORules.eioURLInvalid.finding(
+                "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
+        }
+        return (.engineIO(version: version, transport: transport, sid: parameters["sid"]), findings)
     }
 }

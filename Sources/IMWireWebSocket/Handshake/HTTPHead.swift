@@ -58,12 +58,15 @@ public struct HTTPHead: Sendable, Hashable {
 
     /// Parses the head at the start of `bytes`. Lines end in CRLF; a field line is
     /// `token ":" OWS value OWS`; obsolete line folding and whitespace before the colon are
-    /// rejected (RFC 9112 §5.1, §5.2). `maxLength` caps the bytes searched.
-    static func parse(_ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding]) -> HTTPHead? {
+    /// rejected (RFC 9112 §5.1, §5.2). `maxLength` caps the bytes searched. Problems are findings
+    /// of `malformed` and `truncated` (a WebSocket upgrade's by default; plain HTTP has its own).
+    public static func parse(_ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding],
+                             malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
+                             truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated) -> HTTPHead? {
         let window = Array(bytes.prefix(maxLength))
         guard let end = endOfHead(window) else {
             let reason = bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
-            findings.append(WebSocketRules.handshakeTruncated.finding(reason, at: baseOffset + bytes.count))
+            findings.append(truncatedRule.finding(reason, at: baseOffset + bytes.count))
             return nil
         }
         var lines: [(text: [UInt8], offset: Int)] = []
@@ -80,11 +83,11 @@ public struct HTTPHead: Sendable, Hashable {
         }
         if start < end - 2 { lines.append((Array(window[start..<(end - 2)]), start)) }
         guard let first = lines.first else {
-            findings.append(WebSocketRules.handshakeMalformed.finding("empty start line", at: baseOffset))
+            findings.append(malformedRule.finding("empty start line", at: baseOffset))
             return nil
         }
         func malformed(_ reason: String, _ at: Int) {
-            findings.append(WebSocketRules.handshakeMalformed.finding(reason, at: baseOffset + at))
+            findings.append(malformedRule.finding(reason, at: baseOffset + at))
         }
         if let bad = first.text.firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
             malformed("control character in the start line", bad)
@@ -121,7 +124,7 @@ public struct HTTPHead: Sendable, Hashable {
 
 extension String {
     /// Drops leading and trailing spaces and tabs, HTTP's optional whitespace (no Foundation).
-    func trimmingSpacesAndTabs() -> String {
+    package func trimmingSpacesAndTabs() -> String {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         let bytes = utf8
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {

@@ -1,0 +1,43 @@
+import IMWireCore
+
+/// Rules of HTTP/1.1 as a transport (RFC 9112): requests and responses that are not WebSocket
+/// upgrades, such as socket.io's handshakes and long-polls.
+public enum HTTPRules {
+    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, _ summary: String, _ specRef: String) -> Rule {
+        Rule(id, severity, lenient: lenient, layer: .http, summary: summary, specRef: specRef)
+    }
+
+    public static let headMalformed = rule(
+        "HTTP.HEAD-MALFORMED", .error,
+        "A request or response head that is not HTTP/1.1 syntax (start line, `name: value` fields, CRLF line ends); the rest "
+            + "of that direction is not read.", "RFC 9112 §2.2, §3, §4, §5")
+    public static let headTooLong = rule(
+        "HTTP.HEAD-TOO-LONG", .error,
+        "A head without its blank line within 16 KiB; the rest of that direction is not read.", "RFC 9112 §2.2")
+    public static let lengthInvalid = rule(
+        "HTTP.LENGTH-INVALID", .error,
+        "A Content-Length that is not one decimal number, or both Content-Length and Transfer-Encoding on one message; the "
+            + "rest of that direction is not read.", "RFC 9112 §6.2, §6.3")
+    public static let chunkInvalid = rule(
+        "HTTP.CHUNK-INVALID", .error,
+        "A chunked body whose chunk size line or chunk end is malformed; the rest of that direction is not read.",
+        "RFC 9112 §7.1")
+    public static let bodyTooLarge = rule(
+        "HTTP.BODY-TOO-LARGE", .error,
+        "A body larger than the message size limit: it is skipped, not decoded.", "IMWire Limits.maxMessageSize")
+    public static let responseWithoutRequest = rule(
+        "HTTP.RESPONSE-WITHOUT-REQUEST", .error,
+        "A response on a connection with no request waiting for one.", "RFC 9112 §9.3 (responses answer requests in order)")
+    public static let messageTruncated = rule(
+        "HTTP.MESSAGE-TRUNCATED", .warning, lenient: .info,
+        "The connection (or the capture) ended inside a head or a body.", "RFC 9112 §8")
+    public static let requestUnanswered = rule(
+        "HTTP.REQUEST-UNANSWERED", .info,
+        "A request with no response when the connection (or the capture) ended: a long-poll still waiting, usually.",
+        "RFC 9112 §9.3")
+
+    public static let all: [Rule] = [
+        headMalformed, headTooLong, lengthInvalid, chunkInvalid, bodyTooLarge, responseWithoutRequest, messageTruncated,
+        requestUnanswered,
+    ]
+}
