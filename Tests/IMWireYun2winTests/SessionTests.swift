@@ -65,6 +65,18 @@ struct SessionTests {
         #expect(connection.tracker.phase == .disconnected)
     }
 
+    /// A sendMessage whose mts is a string is one defect: its own finding, and its ack is still
+    /// matched (not an ACK-WITHOUT-REQUEST); unanswered, its timeout is information only.
+    @Test func aMalformedCommandIsReportedOnce() {
+        let malformed = Wire.publish("y2w/session/p2p_2", #"{"cmd":"sendMessage","y2wMessageId":"m1","mts":"soon","message":{"syncs":[{"type":0}]}}"#)
+        let answered = run(Self.established + [(1, .send, malformed), (1.2, .receive, Wire.ack("m1", 20))], end: 2)
+        #expect(answered == ["Y2W.MTS-INVALID"])
+        let connection = Yun2winConnection()
+        _ = run(Self.established + [(1, .send, malformed)], end: 30, connection: connection)
+        let unanswered = connection.finish(atMicros: 30_000_000, frameIndex: 5)
+        #expect(unanswered.allSatisfy { $0.ruleID != Yun2winRules.sendUnanswered.id || $0.severity == .info })
+    }
+
     @Test func publishBeforeAcceptIsReported() {
         #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.connack(0)), (0.2, .send, Wire.send("m1")),
                      (0.3, .receive, Wire.ack("m1", 20))]) == ["Y2W.PUBLISH-BEFORE-ESTABLISHED"])

@@ -29,6 +29,9 @@ public struct Yun2winDecodedPacket: Sendable, Hashable {
     public var mqtt: MQTTDecodedPacket
     public var message: Yun2winMessage?
     public var findings: [Finding]
+    /// A client command that did not decode (a field of the wrong type, say) but names its
+    /// `y2wMessageId`: the session still waits for its ack, so the defect is reported once.
+    public var malformedCommandID: String?
 
     public var packet: MQTTPacket? { mqtt.packet }
 
@@ -86,6 +89,7 @@ public struct Yun2winCodec: Sendable {
     public static func interpret(_ decoded: MQTTDecodedPacket, direction: Direction?, limits: Limits = .default) -> Yun2winDecodedPacket {
         var findings = decoded.findings
         var message: Yun2winMessage?
+        var malformedCommandID: String?
         switch decoded.packet {
         case .connect(let connect)?:
             message = .connect(interpretConnect(connect, findings: &findings))
@@ -96,10 +100,11 @@ public struct Yun2winCodec: Sendable {
             // The topic's 2-byte length sits before the topic, the packet id and the payload.
             let topicOffset = max(0, decoded.length - publish.payload.count - (publish.packetID == nil ? 0 : 2)
                 - publish.topic.utf8.count - 2)
-            let (meaning, payloadFindings) = interpretPayload(publish.payload, topic: publish.topic, direction: direction,
-                                                             payloadOffset: decoded.length - publish.payload.count,
-                                                             topicOffset: topicOffset, limits: limits)
+            let (meaning, payloadFindings, salvaged) = interpretPayload(
+                publish.payload, topic: publish.topic, direction: direction, payloadOffset: decoded.length - publish.payload.count,
+                topicOffset: topicOffset, limits: limits)
             message = meaning
+            malformedCommandID = salvaged
             findings += payloadFindings
             if case .command? = meaning, publish.qos != .atMostOnce || publish.retain {
                 findings.append(Yun2winRules.publishConvention.finding(
@@ -108,21 +113,25 @@ public struct Yun2winCodec: Sendable {
         default:
             break
         }
-        return Yun2winDecodedPacket(mqtt: decoded, message: message, findings: findings)
+        return Yun2winDecodedPacket(mqtt: decoded, message: message, findings: findings, malformedCommandID: malformedCommandID)
     }
 
     /// yun2win's reading of a PUBLISH payload on its own (e.g. a JSON command given as text):
     /// offsets are from the payload's first byte; without a topic, topics are not checked.
     public static func decodePayload(_ payload: [UInt8], topic: String? = nil, direction: Direction?,
                                      limits: Limits = .default) -> (Yun2winMessage?, [Finding]) {
-        interpretPayload(payload, topic: topic, direction: direction, payloadOffset: 0, topicOffset: nil, limits: limits)
+        let (message, findings, _) = interpretPayload(payload, topic: topic, direction: direction, payloadOffset: 0, topicOffset: nil,
+                                                      limits: limits)
+        return (message, findings)
     }
 
+    /// The payload's meaning and findings, and the `y2wMessageId` of a client command that did not decode.
     private static func interpretPayload(_ payload: [UInt8], topic name: String?, direction: Direction?, payloadOffset: Int,
-                                         topicOffset: Int?, limits: Limits) -> (Yun2winMessage?, [Finding]) {
+                                         topicOffset: Int?, limits: Limits) -> (Yun2winMessage?, [Finding], String?) {
         var reader = PayloadDecoder(base: payloadOffset)
         var findings: [Finding] = []
         var message: Yun2winMessage?
+        var salvagedID: String?
         let object = reader.object(payload, limits: limits)
         let fromServer = direction.map { $0 == .receive } ?? (object?["returnCode"] != nil)
         if let object {
@@ -133,12 +142,15 @@ public struct Yun2winCodec: Sendable {
                 if let command = reader.command(object) {
                     message = .command(command, topic: topic)
                     if name != nil { checkTopic(command, topic, at: topicOffset, findings: &findings) }
-                } else if name != nil, case .other = topic {
-                    findings.append(Yun2winRules.topicUnknown.finding("topic \"\(name ?? "")\"", at: topicOffset))
+                } else {
+                    salvagedID = object["y2wMessageId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                    if name != nil, case .other = topic {
+                        findings.append(Yun2winRules.topicUnknown.finding("topic \"\(name ?? "")\"", at: topicOffset))
+                    }
                 }
             }
         }
-        return (message, reader.findings + findings)
+        return (message, reader.findings + findings, salvagedID)
     }
 
     private static func checkTopic(_ command: Yun2winCommand, _ topic: Yun2winTopic, at offset: Int?, findings: inout [Finding]) {
@@ -162,6 +174,12 @@ public struct Yun2winCodec: Sendable {
         }
         let parsed = Yun2winClientID.parse(connect.clientID)
         if let parsed {
+            if parsed.hasWellFormedUUID, let index = findings.firstIndex(where: { $0.ruleID == MQTTRules.clientIDTooLongV31.id }) {
+                // The vendor's own ids are 38 characters on MQTT 3.1 (the Android SDK), and the
+                // brokers it runs on accept them: for yun2win the 3.1 limit is information only.
+                findings[index].severity = .info
+                findings[index].message += "; a yun2win SDK client id (prefix, platform, uuid), which yun2win's broker accepts"
+            }
             if !parsed.hasWellFormedUUID {
                 findings.append(Yun2winRules.clientIDFormat.finding(
                     "client id \"\(connect.clientID)\": \"\(parsed.uuid)\" is not an 8-4-4-4-12 hex uuid", at: 0))

@@ -40,6 +40,8 @@ public struct Yun2winSessionTracker: Sendable {
         let time: Int64
         let frameIndex: Int
         let summary: String
+        /// The command did not decode (already reported): its unanswered ack is information only.
+        var malformed = false
     }
 
     public let options: Yun2winSessionOptions
@@ -86,9 +88,14 @@ public struct Yun2winSessionTracker: Sendable {
             .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
             pending[id] = nil
-            findings.append(Self.finding(Yun2winRules.sendUnanswered,
-                                         "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeout))",
-                                         frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary))
+            var finding = Self.finding(Yun2winRules.sendUnanswered,
+                                       "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeout))",
+                                       frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary)
+            if command.malformed {
+                finding.severity = .info
+                finding.message += " (the command was malformed, as reported at its frame)"
+            }
+            findings.append(finding)
         }
     }
 
@@ -149,6 +156,11 @@ public struct Yun2winSessionTracker: Sendable {
             break
         }
         if case .disconnect = mqtt { phase = .disconnected }
+        if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < Self.maxTracked {
+            // Reported where it was read; kept so that its ack is not reported again.
+            pending[id] = Pending(cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary, malformed: true)
+            return
+        }
         guard case .command(let command, let topic)? = packet.message else { return }
         var sessionID: String?
         if case .session(let id) = topic { sessionID = id }
