@@ -41,7 +41,8 @@ public struct WebSocketMessageAssembler {
         let opcode = frame.opcode
         if isClosed {
             emit(.finding(WebSocketRules.finding(WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame", at: frame.offset)))
-            return
+            // A data frame is still read, so its message is seen (and kept by `imwire convert`).
+            guard !opcode.isControl else { return }
         }
         if opcode.isReserved { return }  // reported by the frame decoder; meaning unknown
         switch opcode {
