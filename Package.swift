@@ -57,7 +57,7 @@ let package = Package(
         // handshakes and long-polls), the WebSocket upgrade and its frames, MQTT packets on raw TCP
         .target(
             name: "IMWireTransport",
-            dependencies: ["IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"]
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"]
         ),
 
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)

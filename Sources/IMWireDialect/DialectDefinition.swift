@@ -22,6 +22,9 @@ public struct DialectDefinition: Sendable {
     public let defaultPolicy: ReconnectPolicy
     /// Whether a `Sec-WebSocket-Protocol` names this dialect (`lc.protobuf2.3`).
     public let claimsSubprotocol: @Sendable (String) -> Bool
+    /// A subprotocol that names the dialect whatever else it carries, for a synthesized handshake
+    /// of a transcript that names the dialect only (yun2win: `mqtt`); nil when none does.
+    public let namingSubprotocol: String?
     /// Whether a framing the transport recognised is this dialect's (socket.io 0.9 is NIM's).
     public let claimsFraming: @Sendable (Framing) -> Bool
     /// Whether a connection that names nothing is this dialect's, from its first message alone
@@ -36,7 +39,7 @@ public struct DialectDefinition: Sendable {
 
     public init(dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
                 transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
-                claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false },
+                claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false }, namingSubprotocol: String? = nil,
                 claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
                 recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
                 makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
@@ -50,6 +53,7 @@ public struct DialectDefinition: Sendable {
         self.policies = policies
         self.defaultPolicy = defaultPolicy
         self.claimsSubprotocol = claimsSubprotocol
+        self.namingSubprotocol = namingSubprotocol
         self.claimsFraming = claimsFraming
         self.recognisesFirstMessage = recognisesFirstMessage
         self.makeConnection = makeConnection

@@ -6,6 +6,7 @@ import Darwin
 import IMWireCapture
 import IMWireConformance
 import IMWireCore
+import IMWireTransport
 
 enum CaptureFuzzing {
     /// One transcript line: parsing never traps and is deterministic.
@@ -128,7 +129,7 @@ enum CaptureFuzzing {
     private static func connectionItems(_ path: String, _ limits: Limits) -> [CaptureItem] {
         guard let reader = try? PacketCaptureReader(path: path, limits: limits) else { return [] }
         var items: [CaptureItem] = []
-        while let item = reader.next() { items.append(item) }
+        reader.forEachItem { items.append($0) }
         return items
     }
 
@@ -138,7 +139,7 @@ enum CaptureFuzzing {
         withFile(input.payload, suffix: ".cap") { path in
             guard let source = try? CaptureFile.open(path, limits: input.limits) else { return [] }
             var items: [CaptureItem] = []
-            while let item = source.next() { items.append(item) }
+            source.forEachItem { items.append($0) }
             return compare(input, items, options: checkOptions(input))
         }
     }
@@ -166,23 +167,25 @@ enum CaptureFuzzing {
     private static func harItems(_ path: String, _ limits: Limits) -> [CaptureItem]? {
         guard let reader = try? HARReader(path: path, limits: limits) else { return nil }
         var items: [CaptureItem] = []
-        while let item = reader.next() { items.append(item) }
+        reader.forEachItem { items.append($0) }
         return items
     }
 
-    /// The application messages the checker reads from a capture: per connection (numbered in
-    /// order of appearance), direction, frame type and payload.
+    /// The application messages the transport layer reads from a capture: per connection
+    /// (numbered in order of appearance), direction, frame type and payload.
     private static func messages(of source: any CaptureSource) -> [ConnectionMessage] {
-        let checker = Checker(options: CheckOptions())
+        let assembler = ConnectionAssembler()
+        var numbers = ConnectionNumbers()
         var connections: [String: Int] = [:]
         var result: [ConnectionMessage] = []
-        checker.onMessage = { connection, _, _, message in
-            let number = connections[connection] ?? connections.count
-            connections[connection] = number
+        func handle(_ event: AssembledEvent) {
+            guard case .message(let connection, let message, _, _, _, _) = event else { return }
+            let number = connections[connection.id] ?? connections.count
+            connections[connection.id] = number
             result.append(ConnectionMessage(connection: number, message: message))
         }
-        while let item = source.next() { checker.consume(item) }
-        _ = checker.finish(source: "fuzz")
+        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), handle) }
+        assembler.finish(handle)
         return result
     }
 

@@ -12,7 +12,7 @@ public enum Yun2winDialect {
         rules: Yun2winRules.all, statusTables: Yun2winStatusCodes.tables, transportRuleFamilies: ["MQTT"],
         policies: Yun2winPolicies.all, defaultPolicy: Yun2winPolicies.web,
         // yun2win's web client offers `mqttv3.1`; MQTT 3.1.1 §6 names `mqtt`.
-        claimsSubprotocol: { $0.lowercased().hasPrefix("mqtt") },
+        claimsSubprotocol: { $0.lowercased().hasPrefix("mqtt") }, namingSubprotocol: "mqtt",
         claimsFraming: { $0 == .mqtt },
         recognisesFirstMessage: recognises,
         makeConnection: { Yun2winConnection($0) },

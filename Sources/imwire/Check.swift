@@ -138,28 +138,14 @@ struct Check: ParsableCommand {
         options.dialectOptions[LeanCloudSessionOptions.self].ackTimeout = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
 
-        let reader: any CaptureSource
-        do { reader = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
         if format == .html { options.timelineLimit = HTMLReport.timelineLimit }
-        let checker = Checker(options: options, jobs: jobs)
         let progress = Progress(path: capture)
-        var events = 0
-        var problems: [Finding] = []
-        while let item = reader.next() {
-            switch item {
-            case .event: events += 1
-            case .problem(let finding): if problems.count < 10 { problems.append(finding) }
-            }
-            checker.consume(item)
-            if events & 0xfff == 0 { progress.update(reader.bytesRead) }
+        let report: CheckReport
+        do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch {
+            progress.finish()
+            throw unreadable(error.description)
         }
         progress.finish()
-        if events == 0, !problems.isEmpty {
-            // Say why: the reader's own findings (truncated file, record too large, no WebSocket messages...).
-            let reasons = problems.map { "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "") }
-            throw unreadable("\(capture): nothing in it could be read as a capture event:" + reasons.joined())
-        }
-        let report = checker.finish(source: capture)
         // A --policy of another vendor than a connection's would otherwise go unnoticed.
         for warning in selection.warnings(dialects: Set(report.connections.compactMap(\.dialect))) {
             print("imwire: warning: \(warning)", to: &standardError)

@@ -5,8 +5,10 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a capture: any format to a JSONL transcript of its messages, or JSONL/HAR to pcapng.",
         discussion: """
-            --to jsonl: the application messages as the checker reads them (TCP reassembled, \
-            WebSocket frames joined and inflated), one line each (Spec/capture-jsonl.md).
+            --to jsonl: the application messages as the transport layer reads them (TCP reassembled, \
+            HTTP long-polls split into packets, WebSocket frames joined and inflated, MQTT packets), \
+            one line each, a socket.io session spanning TCP connections as one connection \
+            (Spec/capture-jsonl.md).
 
             --to pcapng: a transcript or HAR as synthesized IPv4/TCP packets with the WebSocket \
             upgrade and frames, readable by Wireshark and by imwire check.
@@ -36,7 +38,7 @@ struct Convert: ParsableCommand {
         switch to {
         case .jsonl:
             var lines: [String] = []
-            _ = CaptureConverter.transcript(from: source) { line in
+            CaptureConverter.transcript(from: source) { line in
                 if output == nil { print(line) } else { lines.append(line) }
             }
             if let output {

@@ -14,10 +14,8 @@ func readText(_ relativePath: String) throws -> String {
 /// Runs the checker over a capture file of any format (a path from the repository root, or absolute).
 func check(_ relativePath: String, options: CheckOptions = CheckOptions(), jobs: Int = 1) throws -> CheckReport {
     let path = relativePath.hasPrefix("/") ? relativePath : "\(repositoryRoot)/\(relativePath)"
-    let reader = try CaptureFile.open(path, limits: options.limits)
-    let checker = Checker(options: options, jobs: jobs)
-    while let item = reader.next() { checker.consume(item) }
-    return checker.finish(source: relativePath)
+    return try Checker.check(try CaptureFile.open(path, limits: options.limits), named: relativePath, options: options, jobs: jobs,
+                             unreadableThrows: false)
 }
 
 /// Runs the checker over transcript text given inline.

@@ -58,3 +58,43 @@ public enum CaptureFile {
         }
     }
 }
+
+extension CaptureSource {
+    /// Every item to the end, in order: the one read loop of everything that reads captures.
+    /// `progress` is told the bytes read every 4096 items.
+    public func forEachItem(progress: ((_ bytesRead: Int) -> Void)? = nil, _ body: (CaptureItem) -> Void) {
+        var count = 0
+        while let item = next() {
+            body(item)
+            count &+= 1
+            if let progress, count & 0xfff == 0 { progress(bytesRead) }
+        }
+    }
+
+    /// Every event to the end, in order (problems with the capture itself are passed over).
+    public func forEachEvent(_ body: (CaptureEvent) -> Void) {
+        forEachItem { item in
+            if case .event(let event) = item { body(event) }
+        }
+    }
+}
+
+/// Numbers a capture's connections from 0 in the order they open. An id may come back after
+/// its connection's last event (`CloseInfo.isLast`, a new TCP flow on the same ports): it is then
+/// another connection, with a number of its own.
+public struct ConnectionNumbers: Sendable {
+    private var open: [String: Int] = [:]
+    /// Connections numbered so far.
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// The number of the connection `event` belongs to.
+    public mutating func number(of event: CaptureEvent) -> Int {
+        let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
+        if let known = isLast ? open.removeValue(forKey: event.connection) : open[event.connection] { return known }
+        defer { count += 1 }
+        if !isLast { open[event.connection] = count }
+        return count
+    }
+}

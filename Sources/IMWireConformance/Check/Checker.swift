@@ -52,13 +52,6 @@ public final class Checker {
         inFlight = DispatchSemaphore(value: Lane.batchesInFlight(jobs: max(1, jobs)))
     }
 
-    /// Called with every application message as the checker reads it (`imwire convert`); with
-    /// `jobs` > 1 on the thread of the connection's lane.
-    public var onMessage: ((_ connection: String, _ info: ConnectionInfo, _ time: Int64, _ message: WireMessage) -> Void)? {
-        get { lanes[0].checker.onMessage }
-        set { for lane in lanes { lane.checker.onMessage = newValue } }
-    }
-
     /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
     public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)? {
         get { lanes[0].checker.onClose }
@@ -264,5 +257,45 @@ extension Finding {
         if left.2 != right.2 { return left.2 < right.2 }
         if left.3 != right.3 { return left.3 < right.3 }
         return left.4 < right.4
+    }
+}
+
+/// Why a capture gave no report.
+public struct CheckError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+extension Checker {
+    /// Checks the capture at `path` (pcap, pcapng, HAR or JSONL, its format found from its first
+    /// bytes; `-` for a transcript on standard input): the library's whole `imwire check`. Throws
+    /// when the file cannot be opened, or when nothing in it reads as a capture event (with the
+    /// reader's reasons). `progress` is told the bytes read as it goes.
+    public static func check(path: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
+                             progress: ((_ bytesRead: Int) -> Void)? = nil) throws(CheckError) -> CheckReport {
+        let source: any CaptureSource
+        do { source = try CaptureFile.open(path, limits: options.limits) } catch { throw CheckError(description: error.description) }
+        return try check(source, named: path, options: options, jobs: jobs, progress: progress)
+    }
+
+    /// Checks every item of `source` (named `name` in the report). `unreadableThrows`: a source
+    /// with problems and no event throws (else its report lists the problems).
+    public static func check(_ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
+                             unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil) throws(CheckError) -> CheckReport {
+        let checker = Checker(options: options, jobs: jobs)
+        var events = 0
+        var problems: [Finding] = []
+        source.forEachItem(progress: progress) { item in
+            switch item {
+            case .event: events += 1
+            case .problem(let finding): if problems.count < 10 { problems.append(finding) }
+            }
+            checker.consume(item)
+        }
+        if unreadableThrows, events == 0, !problems.isEmpty {
+            // Say why: the reader's own findings (truncated file, record too large, no WebSocket messages...).
+            let reasons = problems.map { "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "") }
+            throw CheckError(description: "\(name): nothing in it could be read as a capture event:" + reasons.joined())
+        }
+        return checker.finish(source: name)
     }
 }

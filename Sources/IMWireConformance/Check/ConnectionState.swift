@@ -4,86 +4,28 @@ import IMWireDialect
 import IMWireReconnect
 import IMWireTransport
 
-/// Where a connection's report goes: after TCP connection `number` (whose own report, if it
-/// has one, comes first), the `session`-th socket.io session it started.
-struct ReportOrder: Comparable, Hashable {
-    var number: Int
-    /// 0 for the TCP connection itself.
-    var session = 0
-
-    static func < (a: ReportOrder, b: ReportOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
-
-    /// One integer that sorts as the order does (sessions per connection below 2^20).
-    var packed: Int { number << 20 | session }
-}
-
-/// What the checker knows about one connection while it reads the capture: a TCP connection (or
-/// a transcript's connection), or a socket.io session gathered from several TCP connections.
+/// What the checker knows about one connection while it reads the capture, beside what the
+/// transport layer knows (`connection`): its dialect session, its findings, its diagram.
 final class ConnectionState {
-    let id: String
-    /// Its number in the capture (TCP connections in the order they opened; sessions from
-    /// `EndedConnections.sessionNumberBase` on).
-    let number: Int
-    /// Where its report goes among the capture's.
-    let order: ReportOrder
+    let connection: LogicalConnection
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
-    @exclusivity(unchecked) var info = ConnectionInfo()
     @exclusivity(unchecked) var dialect: Dialect?
     @exclusivity(unchecked) var session: (any DialectConnection)?
     /// The frame of the last message given to `session`.
     @exclusivity(unchecked) var lastFrame = 0
     @exclusivity(unchecked) var undecidable = false
-    /// The framing the connection's messages come in, when a session names it.
-    @exclusivity(unchecked) var framing: Framing?
-    @exclusivity(unchecked) var messages = 0
-    @exclusivity(unchecked) var account = ByteAccount()
-    @exclusivity(unchecked) var firstTime: Int64?
-    @exclusivity(unchecked) var lastTime: Int64?
-    @exclusivity(unchecked) var closed = false
-    /// The capture ended with the connection still open (no FIN or RST, no close line).
-    @exclusivity(unchecked) var openAtCaptureEnd = false
-    /// The WebSocket close code, when a close frame carried one.
-    @exclusivity(unchecked) var closeCode: Int?
-    /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
-    /// control frames such as pings are visible, not only messages.
-    @exclusivity(unchecked) var hasTransportBytes = false
-    /// Reads the transport streams (pcap TCP, transcript `stream` lines) into messages; made
-    /// with the first bytes.
-    @exclusivity(unchecked) private(set) var transport: ConnectionDecoder?
-    /// The session this TCP connection carries from its WebSocket upgrade on: everything on it is
-    /// the session's.
-    @exclusivity(unchecked) var joined: ConnectionState?
-    /// The sessions this TCP connection carried HTTP exchanges of.
-    @exclusivity(unchecked) var sessionsTouched: [ConnectionState] = []
-    /// Bytes of those exchanges, counted in the sessions rather than here.
-    @exclusivity(unchecked) var movedBytes = 0
-    /// A session: its TCP connections, in the order they joined; how many are open; since when none is.
-    @exclusivity(unchecked) var tcpConnections: [String] = []
-    @exclusivity(unchecked) var openMembers = 0
-    @exclusivity(unchecked) var idleSince: Int64?
     @exclusivity(unchecked) var findings: [Finding] = []
     @exclusivity(unchecked) var droppedFindings = 0
     /// The decoded messages in order, for the HTML report's sequence diagram (capped).
     @exclusivity(unchecked) var timeline: [TimelineEntry] = []
     @exclusivity(unchecked) var timelineDropped = 0
 
-    init(id: String, number: Int, order: ReportOrder, limits: Limits) {
-        self.id = id
-        self.number = number
-        self.order = order
+    init(_ connection: LogicalConnection) {
+        self.connection = connection
     }
 
-    /// The transport decoder, made on first use.
-    func transportDecoder(limits: Limits) -> ConnectionDecoder {
-        if let transport { return transport }
-        let made = ConnectionDecoder(limits: limits)
-        transport = made
-        return made
-    }
-
-    /// Nothing of its own to report: no message, no finding, no byte left after its sessions took theirs.
-    var isEmptyForReport: Bool { messages == 0 && findings.isEmpty && droppedFindings == 0 && account.captured == 0 }
+    var id: String { connection.id }
 
     /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
     /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame
@@ -111,7 +53,7 @@ final class ConnectionState {
     func finishSession(options: CheckOptions) -> SessionFacts? {
         guard let session else { return nil }
         self.session = nil
-        for finding in session.finish(atMicros: lastTime, frameIndex: lastFrame) { add(finding, options: options, line: nil) }
+        for finding in session.finish(atMicros: connection.lastTime, frameIndex: lastFrame) { add(finding, options: options, line: nil) }
         return session.sessionFacts
     }
 

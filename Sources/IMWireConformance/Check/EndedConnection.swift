@@ -1,5 +1,6 @@
 import IMWireCapture
 import IMWireCore
+import IMWireTransport
 
 /// A connection the checker has read to its end: where its report waits, and what the judge of
 /// reconnects reads of it (`JudgeInput`; nil for a connection the judge does not look at). The
@@ -37,10 +38,7 @@ final class EndedConnections: @unchecked Sendable {
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
     /// The sessions ended here (always kept in memory: they are few), with where their reports go.
-    private(set) var sessions: [(order: ReportOrder, number: Int)] = []
-
-    /// Sessions are numbered from here, far past any capture's TCP connections.
-    static let sessionNumberBase = 1 << 42
+    private(set) var sessions: [(order: ConnectionOrder, number: Int)] = []
 
     init(options: CheckOptions) {
         self.options = options
@@ -50,32 +48,34 @@ final class EndedConnections: @unchecked Sendable {
     /// TCP connection `number` has nothing of its own left to report.
     func absorb(_ number: Int) { absorbed.insert(number) }
 
-    /// Ends `conn`: finishes its session and stores its report and the judge's input.
-    func end(_ conn: ConnectionState) {
-        let isSession = conn.number >= Self.sessionNumberBase
+    /// Ends `state`'s connection: finishes its dialect session and stores its report (with
+    /// `account`, its bytes as the checker counts them) and the judge's input.
+    func end(_ state: ConnectionState, account: ByteAccount) {
+        let conn = state.connection
+        let isSession = conn.isSession
         if kept.count >= options.reportsInMemory, spool == nil {
             spool = ReportSpool()
             index = ScratchFile(name: "index")
         }
-        let facts = conn.finishSession(options: options)
+        let facts = state.finishSession(options: options)
         let report = ConnectionReport(
-            id: conn.id, dialect: conn.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
-            server: conn.info.server, messages: conn.messages, account: conn.account, firstTime: conn.firstTime,
-            lastTime: conn.lastTime, findings: conn.findings, droppedFindings: conn.droppedFindings,
-            timeline: conn.timeline, timelineDropped: conn.timelineDropped, tcpConnections: conn.tcpConnections)
+            id: conn.id, dialect: state.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
+            server: conn.info.server, messages: conn.messages, account: account, firstTime: conn.firstTime,
+            lastTime: conn.lastTime, findings: state.findings, droppedFindings: state.droppedFindings,
+            timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections)
         var judged: Stored<JudgeInput>?
-        if let dialect = conn.dialect, let facts, let firstTime = conn.firstTime,
+        if let dialect = state.dialect, let facts, let firstTime = conn.firstTime,
            JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil {
             let input = JudgeInput(
                 connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
                 hasTransportBytes: conn.hasTransportBytes, facts: facts,
-                deferredRules: Set(conn.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
+                deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
             judged = isSession ? .memory(input) : spool?.store(input) ?? .memory(input)
             judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
         }
         let ended = EndedConnection(lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),
-                                    judged: judged, storedFindings: conn.findings.count)
+                                    judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
         if isSession {
             sessions.append((conn.order, conn.number))

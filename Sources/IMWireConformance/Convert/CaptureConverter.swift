@@ -1,54 +1,72 @@
 import IMWireCapture
 import IMWireCore
+import IMWireRegistry
+import IMWireTransport
 import IMWireWebSocket
 
 /// Converts captures between formats (`imwire convert`, `imwire check --annotate`).
 public enum CaptureConverter {
     /// The application messages of any capture as a JSONL transcript (Spec/capture-jsonl.md): an
-    /// `open` line per connection, then one `message` line per message as the checker read it
-    /// (WebSocket frames joined and inflated), and a `close` line (with the WebSocket close code)
-    /// when the connection closed before the capture ended. Lines go to `write` as they come.
-    public static func transcript(from source: any CaptureSource, options: CheckOptions = CheckOptions(),
-                                  write: @escaping (String) -> Void) -> CheckReport {
-        let checker = Checker(options: options)
+    /// `open` line per connection (a socket.io session spanning TCP connections is one), then one
+    /// `message` line per message as the transport layer read it (TCP reassembled, HTTP bodies and
+    /// long-poll payloads split into packets, WebSocket frames joined and inflated, MQTT packets),
+    /// and a `close` line (with the WebSocket close code) when the connection closed before the
+    /// capture ended. No dialect is decoded. Lines go to `write` as they come.
+    public static func transcript(from source: any CaptureSource, limits: Limits = .default, write: (String) -> Void) {
+        let assembler = ConnectionAssembler(limits: limits)
         var opened = Set<String>()
-        checker.onMessage = { connection, info, time, message in
-            let seconds = transcriptTime(time)
-            if opened.insert(connection).inserted {
-                var open = JSONObject()
-                open.append("type", "open")
-                open.append("conn", .string(connection))
-                open.append("t", seconds)
-                // A yun2win transcript names its dialect but often no subprotocol: "mqtt" (MQTT 3.1.1 §6)
-        // keeps the dialect in the pcapng, where the handshake is the only place for it.
-        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil) { open.append("subprotocol", .string(subprotocol)) }
-                if let dialect = info.dialect { open.append("dialect", .string(dialect.rawValue)) }
-                if let url = info.url { open.append("url", .string(url)) }
-                write(JSONWriter.string(.object(open)))
+        var numbers = ConnectionNumbers()
+        func handle(_ event: AssembledEvent) {
+            switch event {
+            case .message(let connection, let message, let place, _, _, _):
+                if opened.insert(connection.id).inserted { write(openLine(connection, time: place.time)) }
+                write(messageLine(connection.id, message, time: place.time))
+            case .closed(let connection, let place):
+                guard opened.contains(connection.id) else { return }
+                var line = JSONObject()
+                line.append("type", "close")
+                line.append("conn", .string(connection.id))
+                line.append("t", transcriptTime(place.time))
+                if let code = connection.closeCode { line.append("code", .number(JSONNumber(Int64(code)))) }
+                write(JSONWriter.string(.object(line)))
+            default:
+                break
             }
-            var line = JSONObject()
-            line.append("conn", .string(connection))
-            line.append("t", seconds)
-            line.append("dir", .string(message.direction.rawValue))
-            if message.frameType == .text, let text = String(validating: message.payload, as: UTF8.self) {
-                line.append("text", .string(text))
-            } else {
-                line.append("hex", .string(Hex.encode(message.payload)))
-                if message.frameType == .text { line.append("frame", "text") }
-            }
-            write(JSONWriter.string(.object(line)))
         }
-        checker.onClose = { connection, time, code in
-            guard opened.contains(connection) else { return }
-            var line = JSONObject()
-            line.append("type", "close")
-            line.append("conn", .string(connection))
-            line.append("t", transcriptTime(time))
-            if let code { line.append("code", .number(JSONNumber(Int64(code)))) }
-            write(JSONWriter.string(.object(line)))
+        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), handle) }
+        assembler.finish(handle)
+    }
+
+    private static func openLine(_ connection: LogicalConnection, time: Int64) -> String {
+        let info = connection.info
+        var open = JSONObject()
+        open.append("type", "open")
+        open.append("conn", .string(connection.id))
+        open.append("t", transcriptTime(time))
+        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.definition($0).namingSubprotocol }) {
+            open.append("subprotocol", .string(subprotocol))
         }
-        while let item = source.next() { checker.consume(item) }
-        return checker.finish(source: "convert")
+        // The dialect the capture named, else the one that speaks over the framing the transport
+        // found (a long-polled session has no URL or subprotocol in the transcript to show it).
+        if let dialect = info.dialect ?? connection.framing.flatMap(Dialects.dialect(for:)) {
+            open.append("dialect", .string(dialect.rawValue))
+        }
+        if let url = info.url { open.append("url", .string(url)) }
+        return JSONWriter.string(.object(open))
+    }
+
+    private static func messageLine(_ connection: String, _ message: WireMessage, time: Int64) -> String {
+        var line = JSONObject()
+        line.append("conn", .string(connection))
+        line.append("t", transcriptTime(time))
+        line.append("dir", .string(message.direction.rawValue))
+        if message.frameType == .text, let text = String(validating: message.payload, as: UTF8.self) {
+            line.append("text", .string(text))
+        } else {
+            line.append("hex", .string(Hex.encode(message.payload)))
+            if message.frameType == .text { line.append("frame", "text") }
+        }
+        return JSONWriter.string(.object(line))
     }
 
     static func transcriptTime(_ micros: Int64) -> JSONValue {
@@ -77,8 +95,7 @@ public enum CaptureConverter {
                               comments: index == 0 ? comments : [])
             }
         }
-        while let item = source.next() {
-            guard case .event(let event) = item else { continue }
+        source.forEachEvent { event in
             let time = event.time ?? lastTime
             lastTime = time
             if connections[event.connection] == nil {
@@ -86,7 +103,7 @@ public enum CaptureConverter {
                 order.append(event.connection)
                 emit(connections[event.connection]?.tcp.open() ?? [], time: time)
             }
-            guard var connection = connections[event.connection] else { continue }
+            guard var connection = connections[event.connection] else { return }
             connections[event.connection] = nil  // keep it uniquely referenced while it changes
             switch event.kind {
             case .open(let info):
@@ -158,12 +175,13 @@ struct SynthesizedConnection {
         request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response += "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
-        // A yun2win transcript names its dialect but often no subprotocol: "mqtt" (MQTT 3.1.1 §6)
-        // keeps the dialect in the pcapng, where the handshake is the only place for it.
+        // A transcript that names its dialect but no subprotocol (yun2win's) gets the subprotocol
+        // that names the dialect ("mqtt", MQTT 3.1.1 §6): in the pcapng the handshake is the only place for it.
         // Only a subprotocol that is one HTTP token goes in: a comma would make it a list the
         // server cannot choose, a space or CR/LF would break the head, and either would lose the
         // connection's messages (found by the HAR fuzz target).
-        if let subprotocol = info.subprotocol ?? (info.dialect == .yun2win ? "mqtt" : nil), Self.isToken(subprotocol) {
+        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.definition($0).namingSubprotocol }),
+           Self.isToken(subprotocol) {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
             response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
         }

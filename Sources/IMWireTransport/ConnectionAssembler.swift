@@ -1,0 +1,349 @@
+import IMWireCapture
+import IMWireCore
+
+/// Where in the capture an event comes from.
+public struct CapturePlace: Sendable {
+    /// Microseconds, as the capture gives them.
+    public var time: Int64
+    /// The line of a JSONL transcript.
+    public var line: Int?
+    /// The packet number in a pcap or pcapng file.
+    public var packet: Int?
+
+    public init(time: Int64, line: Int? = nil, packet: Int? = nil) {
+        self.time = time
+        self.line = line
+        self.packet = packet
+    }
+}
+
+/// Where a connection's report goes among a capture's: after TCP connection `number` (whose own
+/// report, if it has one, comes first), the `session`-th socket.io session that began on it.
+public struct ConnectionOrder: Comparable, Hashable, Sendable {
+    public var number: Int
+    /// 0 for the TCP connection itself.
+    public var session: Int
+
+    public init(number: Int, session: Int = 0) {
+        self.number = number
+        self.session = session
+    }
+
+    public static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
+
+    /// One integer that sorts as the order does (sessions per connection below 2^20).
+    public var packed: Int { number << 20 | session }
+}
+
+/// A connection as a reader of messages sees it: a TCP connection (or a transcript's connection),
+/// or a socket.io session whose handshake, long-polls and WebSocket came over several TCP
+/// connections. Made and changed by a `ConnectionAssembler`; a consumer keeps its own state for
+/// the connection in `attachment`, found there without hashing.
+public final class LogicalConnection {
+    public let id: String
+    /// TCP connections in the order the capture opened them, from 0; sessions from
+    /// `ConnectionAssembler.sessionNumberBase` on.
+    public let number: Int
+    public let order: ConnectionOrder
+    @exclusivity(unchecked) public internal(set) var info = ConnectionInfo()
+    /// The framing its messages come in, when the transport recognised one.
+    @exclusivity(unchecked) public internal(set) var framing: Framing?
+    /// A session's TCP connections, in the order they joined (empty for a TCP connection).
+    @exclusivity(unchecked) public internal(set) var tcpConnections: [String] = []
+    @exclusivity(unchecked) public internal(set) var messages = 0
+    /// Every byte of the connection by fate; final once the connection has ended.
+    @exclusivity(unchecked) public internal(set) var account = ByteAccount()
+    @exclusivity(unchecked) public internal(set) var firstTime: Int64?
+    @exclusivity(unchecked) public internal(set) var lastTime: Int64?
+    @exclusivity(unchecked) public internal(set) var closed = false
+    /// The capture ended with the connection still open (no FIN or RST, no close line).
+    @exclusivity(unchecked) public internal(set) var openAtCaptureEnd = false
+    /// The WebSocket close code, when a close frame carried one.
+    @exclusivity(unchecked) public internal(set) var closeCode: Int?
+    /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
+    /// control frames such as pings are visible, not only messages.
+    @exclusivity(unchecked) public internal(set) var hasTransportBytes = false
+    /// A TCP connection whose every byte and message went to sessions: nothing of its own.
+    @exclusivity(unchecked) public internal(set) var isAbsorbed = false
+    /// The consumer's state for this connection.
+    @exclusivity(unchecked) public var attachment: AnyObject?
+
+    init(id: String, number: Int, order: ConnectionOrder) {
+        self.id = id
+        self.number = number
+        self.order = order
+    }
+
+    public var isSession: Bool { number >= ConnectionAssembler.sessionNumberBase }
+}
+
+/// What a `ConnectionAssembler` tells its consumer, in capture order.
+public enum AssembledEvent {
+    /// The capture named what the connection is (a transcript's open line).
+    case opened(LogicalConnection, CapturePlace)
+    /// A WebSocket upgrade was answered; the connection's `info` has what it negotiated.
+    case upgraded(LogicalConnection, WebSocketUpgrade, CapturePlace)
+    /// A message; `frame` is its number in the connection (transcripts) or its packet (pcap);
+    /// `via` is the TCP connection that carried it when the connection is a session.
+    case message(LogicalConnection, WireMessage, CapturePlace, frame: Int, framing: Framing?, via: String?)
+    /// A finding of the capture or the transport, on the frame given when it has one.
+    case finding(LogicalConnection, Finding, CapturePlace, frame: Int?)
+    /// A WebSocket ping frame (a LeanCloud client's heartbeat).
+    case ping(LogicalConnection, Direction, CapturePlace)
+    /// The capture shows the connection closing (not merely the capture's end).
+    case closed(LogicalConnection, CapturePlace)
+    /// Nothing more of the connection will come: its account is final.
+    case ended(LogicalConnection)
+}
+
+/// The transport layer over a whole capture: each connection's events through its own
+/// `ConnectionDecoder`, and socket.io sessions gathered across TCP connections by their `sid`
+/// (the handshake and long-polls whose exchanges name it, the WebSocket whose URL names it), so
+/// that a consumer (the checker, `imwire convert`) sees logical connections, each message once,
+/// in capture order, with an exact account of every byte. A session ends when no TCP connection
+/// has carried it for `sessionIdleMicros` of capture time, or at `finish`.
+public final class ConnectionAssembler {
+    public let limits: Limits
+    /// How long a session may go without a TCP connection of its own open before it ends
+    /// (engine.io's longest silence, pingInterval 25 s + pingTimeout 60 s, with room to spare).
+    public static let sessionIdleMicros: Int64 = 120_000_000
+    /// Sessions are numbered from here, far past any capture's TCP connections.
+    public static let sessionNumberBase = 1 << 42
+
+    /// One connection of the capture and what carries it.
+    private final class Carrier {
+        let connection: LogicalConnection
+        @exclusivity(unchecked) var transport: ConnectionDecoder?
+        /// The session this connection carries from its WebSocket upgrade on.
+        @exclusivity(unchecked) var joined: LogicalConnection?
+        /// The sessions it carried HTTP exchanges of, and their bytes.
+        @exclusivity(unchecked) var sessionsTouched: [LogicalConnection] = []
+        @exclusivity(unchecked) var movedBytes = 0
+
+        init(_ connection: LogicalConnection) { self.connection = connection }
+
+        /// The transport decoder, made with the first bytes.
+        func transportDecoder(limits: Limits) -> ConnectionDecoder {
+            if let transport { return transport }
+            let made = ConnectionDecoder(limits: limits)
+            transport = made
+            return made
+        }
+    }
+
+    /// A session's bookkeeping: how many of its TCP connections are open, since when none is.
+    private final class SessionState {
+        @exclusivity(unchecked) var openMembers = 0
+        @exclusivity(unchecked) var idleSince: Int64?
+    }
+
+    @exclusivity(unchecked) private var carriers: [Int: Carrier] = [:]
+    /// The carrier of the last event: consecutive events of one connection are the rule.
+    @exclusivity(unchecked) private var last: Carrier?
+    @exclusivity(unchecked) private var sessions: [SessionKey: LogicalConnection] = [:]
+    @exclusivity(unchecked) private var sessionStates: [ObjectIdentifier: SessionState] = [:]
+    @exclusivity(unchecked) private var sessionCount = 0
+
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    private func carrier(_ id: String, number: Int) -> Carrier {
+        if let last, last.connection.number == number { return last }
+        let carrier: Carrier
+        if let known = carriers[number] {
+            carrier = known
+        } else {
+            carrier = Carrier(LogicalConnection(id: id, number: number, order: ConnectionOrder(number: number)))
+            carriers[number] = carrier
+        }
+        last = carrier
+        return carrier
+    }
+
+    /// An event of connection `number` (numbered in the order the capture opened connections;
+    /// nothing of a connection follows its last event, `CloseInfo.isLast`).
+    public func consume(_ event: CaptureEvent, number: Int, _ emit: (AssembledEvent) -> Void) {
+        let carrier = carrier(event.connection, number: number)
+        let conn = carrier.connection
+        if let time = event.time {
+            if let lastTime = conn.lastTime, time < lastTime {
+                let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
+                emit(.finding(conn, CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"),
+                              CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame))
+            }
+            conn.firstTime = conn.firstTime ?? time
+            conn.lastTime = max(conn.lastTime ?? time, time)
+        }
+        let place = CapturePlace(time: event.time ?? conn.lastTime ?? 0, line: event.line, packet: event.packet)
+        switch event.kind {
+        case .open(let info):
+            conn.info = info
+            emit(.opened(conn, place))
+        case .message(let message):
+            conn.messages += 1
+            conn.account.decoded += message.payload.count
+            emit(.message(conn, message, place, frame: conn.messages, framing: nil, via: nil))
+        case .stream(let direction, let bytes):
+            conn.hasTransportBytes = true
+            let transport = carrier.transportDecoder(limits: limits)
+            handle(transport.feed(bytes, direction: direction), carrier, place, direction: direction, emit)
+        case .gap(let direction, let count):
+            conn.hasTransportBytes = true
+            carrier.transportDecoder(limits: limits).gap(count, direction: direction)
+            let side = direction == .send ? "client → server" : "server → client"
+            emit(.finding(carrier.joined ?? conn, CaptureRules.tcpGap.finding(
+                "\(count) bytes missing (\(side)); the rest of this direction is not decoded"), place, frame: event.packet))
+        case .close(let info):
+            if let transport = carrier.transport { handle(transport.finish(), carrier, place, emit) }
+            conn.closed = true
+            conn.closeCode = info.code ?? conn.closeCode
+            conn.openAtCaptureEnd = info.captureEnded
+            if let session = carrier.joined {
+                session.closeCode = info.code ?? conn.closeCode ?? session.closeCode
+                session.lastTime = max(session.lastTime ?? place.time, place.time)
+            }
+            if !info.captureEnded { emit(.closed(carrier.joined ?? conn, place)) }
+            if info.isLast { end(carrier, emit) }
+        }
+    }
+
+    /// Ends every connection and session still open: frames cut short, requests still pending.
+    public func finish(_ emit: (AssembledEvent) -> Void) {
+        let open = carriers.values.sorted { $0.connection.number < $1.connection.number }
+        carriers = [:]
+        last = nil
+        for carrier in open {
+            if !carrier.connection.closed, let transport = carrier.transport {
+                handle(transport.finish(), carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), emit)
+            }
+            end(carrier, emit)
+        }
+        for session in sessions.values.sorted(by: { $0.order < $1.order }) { endSession(session, emit) }
+        sessions = [:]
+    }
+
+    private func end(_ carrier: Carrier, _ emit: (AssembledEvent) -> Void) {
+        let conn = carrier.connection
+        carriers[conn.number] = nil
+        if last === carrier { last = nil }
+        if let transport = carrier.transport {
+            var account = transport.account
+            account.decoded -= min(carrier.movedBytes, account.decoded)  // counted in its sessions
+            conn.account.add(account)
+        }
+        if let session = carrier.joined {
+            // Everything of a connection that joined a session is the session's.
+            session.account.add(conn.account)
+            conn.account = ByteAccount()
+        }
+        for session in carrier.sessionsTouched { left(session, at: conn.lastTime) }
+        conn.isAbsorbed = carrier.joined != nil || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
+        emit(.ended(conn))
+        endIdleSessions(now: conn.lastTime, emit)
+    }
+
+    private func left(_ session: LogicalConnection, at time: Int64?) {
+        guard let state = sessionStates[ObjectIdentifier(session)] else { return }
+        state.openMembers -= 1
+        if state.openMembers == 0 { state.idleSince = time }
+    }
+
+    /// Ends the sessions no TCP connection has carried for `sessionIdleMicros`.
+    private func endIdleSessions(now: Int64?, _ emit: (AssembledEvent) -> Void) {
+        guard let now, !sessions.isEmpty else { return }
+        let idle = sessions.filter { _, session in
+            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0, let since = state.idleSince else { return false }
+            return now - since > Self.sessionIdleMicros
+        }
+        for (key, session) in idle.sorted(by: { $0.value.order < $1.value.order }) {
+            sessions[key] = nil
+            endSession(session, emit)
+        }
+    }
+
+    private func endSession(_ session: LogicalConnection, _ emit: (AssembledEvent) -> Void) {
+        let open = sessionStates.removeValue(forKey: ObjectIdentifier(session))?.openMembers ?? 0
+        session.closed = open == 0
+        session.openAtCaptureEnd = open > 0
+        emit(.ended(session))
+    }
+
+    /// `direction`: the stream whose bytes caused the events (a finding without one is about them).
+    private func handle(_ events: [TransportEvent], _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
+                        _ emit: (AssembledEvent) -> Void) {
+        let conn = carrier.connection
+        for event in events {
+            switch event {
+            case .message(let message):
+                let target = carrier.joined ?? conn
+                target.messages += 1
+                emit(.message(target, message, place, frame: place.packet ?? target.messages, framing: carrier.transport?.framing,
+                              via: carrier.joined == nil ? nil : conn.id))
+            case .polled(let message, let key, let framing):
+                let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
+                target.messages += 1
+                emit(.message(target, message, place, frame: place.packet ?? target.messages, framing: framing,
+                              via: target === conn ? nil : conn.id))
+            case .upgrade(let upgrade):
+                conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
+                conn.info.url = upgrade.url ?? conn.info.url
+                if let key = carrier.transport?.session {
+                    let session = session(key, via: carrier, time: place.time)
+                    carrier.joined = session
+                    session.info.subprotocol = session.info.subprotocol ?? conn.info.subprotocol
+                    session.info.url = conn.info.url
+                    session.hasTransportBytes = true
+                }
+                let target = carrier.joined ?? conn
+                target.framing = target.framing ?? carrier.transport?.framing
+                emit(.upgraded(target, upgrade, place))
+            case .exchange(let exchange):
+                guard let key = exchange.session else { continue }
+                let target = session(key, via: carrier, time: place.time)
+                target.account.decoded += exchange.wireBytes
+                carrier.movedBytes += exchange.wireBytes
+            case .close(_, let code):
+                let target = carrier.joined ?? conn
+                target.closeCode = code ?? target.closeCode
+                conn.closeCode = code ?? conn.closeCode
+            case .ping(let direction):
+                emit(.ping(carrier.joined ?? conn, direction, place))
+            case .finding(let finding, let key):
+                let target = key.map { session($0, via: carrier, time: place.time) } ?? carrier.joined ?? conn
+                var located = finding
+                located.location.time = located.location.time ?? place.time
+                located.location.direction = located.location.direction ?? direction
+                emit(.finding(target, located, place, frame: place.packet ?? target.messages + 1))
+            }
+        }
+    }
+
+    /// The session of `key`, made when this is its first sight; `carrier` carries part of it.
+    private func session(_ key: SessionKey, via carrier: Carrier, time: Int64) -> LogicalConnection {
+        let tcp = carrier.connection
+        let session: LogicalConnection
+        if let known = sessions[key] {
+            session = known
+        } else {
+            sessionCount += 1
+            session = LogicalConnection(id: key.description, number: Self.sessionNumberBase + sessionCount,
+                                        order: ConnectionOrder(number: tcp.number, session: sessionCount))
+            session.info = ConnectionInfo(client: tcp.info.client, server: tcp.info.server)
+            session.framing = key.framing
+            session.firstTime = time
+            sessions[key] = session
+            sessionStates[ObjectIdentifier(session)] = SessionState()
+        }
+        if carrier.joined !== session, !carrier.sessionsTouched.contains(where: { $0 === session }),
+           let state = sessionStates[ObjectIdentifier(session)] {
+            carrier.sessionsTouched.append(session)
+            state.openMembers += 1
+            state.idleSince = nil
+        }
+        if !session.tcpConnections.contains(tcp.id) { session.tcpConnections.append(tcp.id) }
+        session.firstTime = min(session.firstTime ?? time, time)
+        session.lastTime = max(session.lastTime ?? time, time)
+        return session
+    }
+}
