@@ -48,7 +48,10 @@ public final class ConnectionDecoder {
     @exclusivity(unchecked) private var lost = 0
     @exclusivity(unchecked) private var afterGap = 0
     @exclusivity(unchecked) private var ignoredBytes = 0
-    @exclusivity(unchecked) private var brokenDirections: Set<Direction> = []
+    /// Directions whose stream lost bytes: the rest of them cannot be framed again. (Two flags,
+    /// not a set: a set is hashed for every chunk of bytes.)
+    @exclusivity(unchecked) private var clientBroken = false
+    @exclusivity(unchecked) private var serverBroken = false
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private var unfinishedUpgradeBytes = 0
     /// What the last `feed` produced, kept to reuse its storage: the caller has let go of the
@@ -73,7 +76,7 @@ public final class ConnectionDecoder {
         // Emptied from the end: `removeAll(keepingCapacity:)` went through the generic
         // replaceSubrange (1% of a capture check), for a list of one message or two.
         while outputs.popLast() != nil {}
-        guard !brokenDirections.contains(direction) else {
+        guard !isBroken(direction) else {
             afterGap += bytes.count
             return []
         }
@@ -98,11 +101,11 @@ public final class ConnectionDecoder {
     /// Bytes of one direction the capture lost: the rest of that direction cannot be framed.
     public func gap(_ count: Int, direction: Direction) {
         lost += count
-        brokenDirections.insert(direction)
+        if direction == .send { clientBroken = true } else { serverBroken = true }
     }
 
     /// Whether a gap broke `direction`.
-    public func isBroken(_ direction: Direction) -> Bool { brokenDirections.contains(direction) }
+    public func isBroken(_ direction: Direction) -> Bool { direction == .send ? clientBroken : serverBroken }
 
     /// The connection ended: what was held goes out, and units cut short are reported.
     public func finish() -> [TransportEvent] {
@@ -287,6 +290,7 @@ public final class ConnectionDecoder {
             case .message(let message):
                 if direction == .send {
                     state.waiting.append(message)
+                    requestRead(message, state: state)
                 } else if !state.waiting.isEmpty {
                     exchange(state.waiting.removeFirst(), message, state: state)
                 }
@@ -298,13 +302,28 @@ public final class ConnectionDecoder {
         }
     }
 
-    /// A request and its response (nil at the end): socket.io's are read for their messages.
+    /// A request was read in full: what its URL and body say goes out now, at its own packet (a
+    /// long-poll's answer may come much later).
+    private func requestRead(_ request: HTTPMessage, state: HTTPState) {
+        guard !state.upgradeOffsets.contains(request.offset), let reading = SocketIOPolling.read(request, nil, limits: limits) else { return }
+        emit(reading, .send)
+    }
+
+    /// A request and its response (nil at the end): the exchange, and what the response says.
     private func exchange(_ request: HTTPMessage, _ response: HTTPMessage?, state: HTTPState) {
         let reading = state.upgradeOffsets.contains(request.offset) ? nil : SocketIOPolling.read(request, response, limits: limits)
         outputs.append(.exchange(HTTPExchange(request: request, response: response, session: reading?.session, framing: reading?.framing)))
-        guard let reading else { return }
-        for finding in reading.findings { outputs.append(.finding(finding, session: reading.session)) }
-        for message in reading.messages { outputs.append(.polled(message, session: reading.session, framing: reading.framing)) }
+        if let reading { emit(reading, .receive) }
+    }
+
+    /// The findings and messages of one side of a socket.io exchange.
+    private func emit(_ reading: SocketIOPolling.Reading, _ side: Direction) {
+        for finding in reading.findings where finding.location.direction == side {
+            outputs.append(.finding(finding, session: reading.session))
+        }
+        for message in reading.messages where message.direction == side {
+            outputs.append(.polled(message, session: reading.session, framing: reading.framing))
+        }
     }
 
     /// The upgrade request has its response head: check the handshake, then switch to WebSocket
@@ -320,12 +339,8 @@ public final class ConnectionDecoder {
         if let url {
             let (transport, urlFindings) = SocketIOTransport.from(url: url, overWebSocket: true)
             findings += urlFindings
-            switch transport {
-            case .v09?, .v09Handshake?: framing = .socketIO09
-            case .engineIO(let version, _, _)?: framing = .engineIO(version: version)
-            case nil: break
-            }
-            if let framing, let sid = transport?.sid, !sid.isEmpty { session = SessionKey(framing: framing, sid: sid) }
+            framing = transport.map(Self.framing)
+            session = Self.sessionKey(webSocketURL: url)
         }
         outputs.append(.upgrade(WebSocketUpgrade(subprotocol: shake.subprotocol, url: url, permessageDeflate: shake.permessageDeflate,
                                                  upgraded: shake.isUpgraded, findings: findings)))
@@ -393,6 +408,21 @@ public final class ConnectionDecoder {
             exchange(request, nil, state: state)
         }
         state.waiting = []
+    }
+
+    /// The framing a socket.io URL names.
+    static func framing(_ transport: SocketIOTransport) -> Framing {
+        switch transport {
+        case .v09, .v09Handshake: .socketIO09
+        case .engineIO(let version, _, _): .engineIO(version: version)
+        }
+    }
+
+    /// The socket.io session a WebSocket URL names (`sid=` of engine.io, the last path segment
+    /// of socket.io 0.9), if any.
+    public static func sessionKey(webSocketURL url: String) -> SessionKey? {
+        guard let transport = SocketIOTransport.from(url: url, overWebSocket: true).0, let sid = transport.sid, !sid.isEmpty else { return nil }
+        return SessionKey(framing: framing(transport), sid: sid)
     }
 
     /// Whether a head cut short carries an `Upgrade` field.
