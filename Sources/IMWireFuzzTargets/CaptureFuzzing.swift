@@ -38,6 +38,12 @@ enum CaptureFuzzing {
         spooling.reportsInMemory = 0
         let first = report(options)
         guard first == report(spooling) else { return ["checker reports differ between two runs (the second spooling its reports)"] }
+        // Every byte of the capture is decoded, skipped or lost in exactly one connection's account.
+        let carried = items.reduce(0) { total, item in if case .event(let event) = item { total + event.byteCount } else { total } }
+        let accounted = first.connections.reduce(0) { $0 + $1.account.captured }
+        guard first.connections.allSatisfy(\.account.isConsistent), accounted == carried else {
+            return ["byte accounts add up to \(accounted), the capture carried \(carried) (or a part is negative)"]
+        }
         if input.extra & 1 != 0 { _ = (TextReport.render(first, threshold: .info), JSONReport.render(first, threshold: .info)) }
         return []
     }
@@ -174,19 +180,21 @@ enum CaptureFuzzing {
     /// The application messages the transport layer reads from a capture: per connection
     /// (numbered in order of appearance), direction, frame type and payload.
     private static func messages(of source: any CaptureSource) -> [ConnectionMessage] {
-        let assembler = ConnectionAssembler()
-        var numbers = ConnectionNumbers()
-        var connections: [String: Int] = [:]
-        var result: [ConnectionMessage] = []
-        func handle(_ event: AssembledEvent) {
-            guard case .message(let connection, let message, _, _, _, _) = event else { return }
-            let number = connections[connection.id] ?? connections.count
-            connections[connection.id] = number
-            result.append(ConnectionMessage(connection: number, message: message))
+        final class Collector: ConnectionEvents {
+            var connections: [String: Int] = [:]
+            var result: [ConnectionMessage] = []
+            func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+                let number = connections[connection.id] ?? connections.count
+                connections[connection.id] = number
+                result.append(ConnectionMessage(connection: number, message: message))
+            }
         }
-        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), handle) }
-        assembler.finish(handle)
-        return result
+        let assembler = ConnectionAssembler()
+        let collector = Collector()
+        var numbers = ConnectionNumbers()
+        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), to: collector) }
+        assembler.finish(to: collector)
+        return collector.result
     }
 
     private struct ConnectionMessage: Equatable {

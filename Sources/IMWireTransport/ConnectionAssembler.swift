@@ -65,6 +65,8 @@ public final class LogicalConnection {
     @exclusivity(unchecked) public internal(set) var hasTransportBytes = false
     /// A TCP connection whose every byte and message went to sessions: nothing of its own.
     @exclusivity(unchecked) public internal(set) var isAbsorbed = false
+    /// Its close was told (`ConnectionEvents.closed`).
+    @exclusivity(unchecked) var closeTold = false
     /// The consumer's state for this connection.
     @exclusivity(unchecked) public var attachment: AnyObject?
 
@@ -77,23 +79,37 @@ public final class LogicalConnection {
     public var isSession: Bool { number >= ConnectionAssembler.sessionNumberBase }
 }
 
-/// What a `ConnectionAssembler` tells its consumer, in capture order.
-public enum AssembledEvent {
+/// What a `ConnectionAssembler` tells its consumer, in capture order. Methods rather than an
+/// enum of events: the arguments are lent, not copied into a value and out again for every
+/// message. Every method has an empty default.
+public protocol ConnectionEvents: AnyObject {
     /// The capture named what the connection is (a transcript's open line).
-    case opened(LogicalConnection, CapturePlace)
+    func opened(_ connection: LogicalConnection, at place: CapturePlace)
     /// A WebSocket upgrade was answered; the connection's `info` has what it negotiated.
-    case upgraded(LogicalConnection, WebSocketUpgrade, CapturePlace)
+    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace)
     /// A message; `frame` is its number in the connection (transcripts) or its packet (pcap);
-    /// `via` is the TCP connection that carried it when the connection is a session.
-    case message(LogicalConnection, WireMessage, CapturePlace, frame: Int, framing: Framing?, via: String?)
+    /// `via` is the TCP connection that carried it when the connection is a session. The
+    /// connection's `framing` is set by then when the transport recognised one.
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?)
     /// A finding of the capture or the transport, on the frame given when it has one.
-    case finding(LogicalConnection, Finding, CapturePlace, frame: Int?)
+    func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?)
     /// A WebSocket ping frame (a LeanCloud client's heartbeat).
-    case ping(LogicalConnection, Direction, CapturePlace)
-    /// The capture shows the connection closing (not merely the capture's end).
-    case closed(LogicalConnection, CapturePlace)
+    func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace)
+    /// The capture shows the connection closing (not merely the capture's end): its first
+    /// WebSocket close frame, else the end of its TCP connection. Told once per connection.
+    func closed(_ connection: LogicalConnection, at place: CapturePlace)
     /// Nothing more of the connection will come: its account is final.
-    case ended(LogicalConnection)
+    func ended(_ connection: LogicalConnection)
+}
+
+extension ConnectionEvents {
+    public func opened(_ connection: LogicalConnection, at place: CapturePlace) {}
+    public func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace) {}
+    public func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {}
+    public func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?) {}
+    public func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace) {}
+    public func closed(_ connection: LogicalConnection, at place: CapturePlace) {}
+    public func ended(_ connection: LogicalConnection) {}
 }
 
 /// The transport layer over a whole capture: each connection's events through its own
@@ -163,14 +179,14 @@ public final class ConnectionAssembler {
 
     /// An event of connection `number` (numbered in the order the capture opened connections;
     /// nothing of a connection follows its last event, `CloseInfo.isLast`).
-    public func consume(_ event: CaptureEvent, number: Int, _ emit: (AssembledEvent) -> Void) {
+    public func consume(_ event: CaptureEvent, number: Int, to emit: any ConnectionEvents) {
         let carrier = carrier(event.connection, number: number)
         let conn = carrier.connection
         if let time = event.time {
             if let lastTime = conn.lastTime, time < lastTime {
                 let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
-                emit(.finding(conn, CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"),
-                              CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame))
+                emit.finding(CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"), of: conn,
+                             at: CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame)
             }
             conn.firstTime = conn.firstTime ?? time
             conn.lastTime = max(conn.lastTime ?? time, time)
@@ -179,23 +195,34 @@ public final class ConnectionAssembler {
         switch event.kind {
         case .open(let info):
             conn.info = info
-            emit(.opened(conn, place))
+            // A HAR's WebSocket whose URL names a socket.io session its long-polls began is part of
+            // that session, as the same WebSocket in a pcap is from its upgrade on. (A transcript's
+            // connection whose session nothing else began stays what the transcript says.)
+            if let url = info.url, let key = ConnectionDecoder.sessionKey(webSocketURL: url), sessions[key] != nil {
+                let session = session(key, via: carrier, time: place.time)
+                carrier.joined = session
+                session.info.dialect = session.info.dialect ?? info.dialect
+                session.info.subprotocol = session.info.subprotocol ?? info.subprotocol
+                session.info.url = url
+            }
+            emit.opened(carrier.joined ?? conn, at: place)
         case .message(let message):
-            conn.messages += 1
+            let target = carrier.joined ?? conn
+            target.messages += 1
             conn.account.decoded += message.payload.count
-            emit(.message(conn, message, place, frame: conn.messages, framing: nil, via: nil))
+            emit.message(message, of: target, at: place, frame: target.messages, via: carrier.joined == nil ? nil : conn.id)
         case .stream(let direction, let bytes):
             conn.hasTransportBytes = true
             let transport = carrier.transportDecoder(limits: limits)
-            handle(transport.feed(bytes, direction: direction), carrier, place, direction: direction, emit)
+            handle(transport.feed(bytes, direction: direction), carrier, place, direction: direction, to: emit)
         case .gap(let direction, let count):
             conn.hasTransportBytes = true
             carrier.transportDecoder(limits: limits).gap(count, direction: direction)
             let side = direction == .send ? "client → server" : "server → client"
-            emit(.finding(carrier.joined ?? conn, CaptureRules.tcpGap.finding(
-                "\(count) bytes missing (\(side)); the rest of this direction is not decoded"), place, frame: event.packet))
+            emit.finding(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                         of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .close(let info):
-            if let transport = carrier.transport { handle(transport.finish(), carrier, place, emit) }
+            if let transport = carrier.transport { handle(transport.finish(), carrier, place, to: emit) }
             conn.closed = true
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
@@ -203,27 +230,27 @@ public final class ConnectionAssembler {
                 session.closeCode = info.code ?? conn.closeCode ?? session.closeCode
                 session.lastTime = max(session.lastTime ?? place.time, place.time)
             }
-            if !info.captureEnded { emit(.closed(carrier.joined ?? conn, place)) }
-            if info.isLast { end(carrier, emit) }
+            if !info.captureEnded { tellClosed(carrier.joined ?? conn, at: place, to: emit) }
+            if info.isLast { end(carrier, to: emit) }
         }
     }
 
     /// Ends every connection and session still open: frames cut short, requests still pending.
-    public func finish(_ emit: (AssembledEvent) -> Void) {
+    public func finish(to emit: any ConnectionEvents) {
         let open = carriers.values.sorted { $0.connection.number < $1.connection.number }
         carriers = [:]
         last = nil
         for carrier in open {
             if !carrier.connection.closed, let transport = carrier.transport {
-                handle(transport.finish(), carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), emit)
+                handle(transport.finish(), carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), to: emit)
             }
-            end(carrier, emit)
+            end(carrier, to: emit)
         }
-        for session in sessions.values.sorted(by: { $0.order < $1.order }) { endSession(session, emit) }
+        for session in sessions.values.sorted(by: { $0.order < $1.order }) { endSession(session, to: emit) }
         sessions = [:]
     }
 
-    private func end(_ carrier: Carrier, _ emit: (AssembledEvent) -> Void) {
+    private func end(_ carrier: Carrier, to emit: any ConnectionEvents) {
         let conn = carrier.connection
         carriers[conn.number] = nil
         if last === carrier { last = nil }
@@ -239,8 +266,14 @@ public final class ConnectionAssembler {
         }
         for session in carrier.sessionsTouched { left(session, at: conn.lastTime) }
         conn.isAbsorbed = carrier.joined != nil || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
-        emit(.ended(conn))
-        endIdleSessions(now: conn.lastTime, emit)
+        emit.ended(conn)
+        endIdleSessions(now: conn.lastTime, to: emit)
+    }
+
+    private func tellClosed(_ connection: LogicalConnection, at place: CapturePlace, to emit: any ConnectionEvents) {
+        guard !connection.closeTold else { return }
+        connection.closeTold = true
+        emit.closed(connection, at: place)
     }
 
     private func left(_ session: LogicalConnection, at time: Int64?) {
@@ -250,7 +283,7 @@ public final class ConnectionAssembler {
     }
 
     /// Ends the sessions no TCP connection has carried for `sessionIdleMicros`.
-    private func endIdleSessions(now: Int64?, _ emit: (AssembledEvent) -> Void) {
+    private func endIdleSessions(now: Int64?, to emit: any ConnectionEvents) {
         guard let now, !sessions.isEmpty else { return }
         let idle = sessions.filter { _, session in
             guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0, let since = state.idleSince else { return false }
@@ -258,33 +291,33 @@ public final class ConnectionAssembler {
         }
         for (key, session) in idle.sorted(by: { $0.value.order < $1.value.order }) {
             sessions[key] = nil
-            endSession(session, emit)
+            endSession(session, to: emit)
         }
     }
 
-    private func endSession(_ session: LogicalConnection, _ emit: (AssembledEvent) -> Void) {
+    private func endSession(_ session: LogicalConnection, to emit: any ConnectionEvents) {
         let open = sessionStates.removeValue(forKey: ObjectIdentifier(session))?.openMembers ?? 0
         session.closed = open == 0
         session.openAtCaptureEnd = open > 0
-        emit(.ended(session))
+        emit.ended(session)
     }
 
     /// `direction`: the stream whose bytes caused the events (a finding without one is about them).
     private func handle(_ events: [TransportEvent], _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
-                        _ emit: (AssembledEvent) -> Void) {
+                        to emit: any ConnectionEvents) {
         let conn = carrier.connection
         for event in events {
             switch event {
             case .message(let message):
                 let target = carrier.joined ?? conn
                 target.messages += 1
-                emit(.message(target, message, place, frame: place.packet ?? target.messages, framing: carrier.transport?.framing,
-                              via: carrier.joined == nil ? nil : conn.id))
+                if target.messages == 1, target.framing == nil { target.framing = carrier.transport?.framing }
+                emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: carrier.joined == nil ? nil : conn.id)
             case .polled(let message, let key, let framing):
                 let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
                 target.messages += 1
-                emit(.message(target, message, place, frame: place.packet ?? target.messages, framing: framing,
-                              via: target === conn ? nil : conn.id))
+                target.framing = target.framing ?? framing
+                emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: target === conn ? nil : conn.id)
             case .upgrade(let upgrade):
                 conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
                 conn.info.url = upgrade.url ?? conn.info.url
@@ -297,7 +330,7 @@ public final class ConnectionAssembler {
                 }
                 let target = carrier.joined ?? conn
                 target.framing = target.framing ?? carrier.transport?.framing
-                emit(.upgraded(target, upgrade, place))
+                emit.upgraded(target, upgrade, at: place)
             case .exchange(let exchange):
                 guard let key = exchange.session else { continue }
                 let target = session(key, via: carrier, time: place.time)
@@ -307,14 +340,15 @@ public final class ConnectionAssembler {
                 let target = carrier.joined ?? conn
                 target.closeCode = code ?? target.closeCode
                 conn.closeCode = code ?? conn.closeCode
+                tellClosed(target, at: place, to: emit)
             case .ping(let direction):
-                emit(.ping(carrier.joined ?? conn, direction, place))
+                emit.ping(direction, of: carrier.joined ?? conn, at: place)
             case .finding(let finding, let key):
                 let target = key.map { session($0, via: carrier, time: place.time) } ?? carrier.joined ?? conn
                 var located = finding
                 located.location.time = located.location.time ?? place.time
                 located.location.direction = located.location.direction ?? direction
-                emit(.finding(target, located, place, frame: place.packet ?? target.messages + 1))
+                emit.finding(located, of: target, at: place, frame: place.packet ?? target.messages + 1)
             }
         }
     }

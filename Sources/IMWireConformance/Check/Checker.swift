@@ -106,7 +106,12 @@ public final class Checker {
         var socketIO = false
         if case .event(let event) = item {
             switch event.kind {
-            case .open: break
+            case .open(let info):
+                // A transcript's or HAR's WebSocket of a socket.io session goes where its long-polls are.
+                if let url = info.url, url.contains("socket.io/") {
+                    decides = true
+                    socketIO = true
+                }
             case .stream(let direction, let bytes):
                 decides = true
                 socketIO = direction == .send && Self.isSocketIORequest(bytes)

@@ -9,7 +9,7 @@ import IMWireTransport
 /// for the report. A `Checker` runs one or, with `jobs`, several of these; nothing here looks
 /// across connections except the assembler's sessions (the `Checker` gives one checker every TCP
 /// connection that may carry one).
-final class ConnectionChecker {
+final class ConnectionChecker: ConnectionEvents {
     let options: CheckOptions
     /// The transport layer of every connection this checker is given.
     private let assembler: ConnectionAssembler
@@ -34,68 +34,80 @@ final class ConnectionChecker {
 
     /// The checker's state of the connections not yet ended, by number (only for capture problems,
     /// which name a connection by its id; events find their state on the connection).
-    private var open: [Int: ConnectionState] = [:]
+    @exclusivity(unchecked) private var open: [Int: ConnectionState] = [:]
 
     /// An event of connection `number` (numbered by the `Checker` in the order the capture
     /// opened connections, from 0).
     func consume(_ event: CaptureEvent, number: Int) {
-        assembler.consume(event, number: number, handle)
+        assembler.consume(event, number: number, to: self)
     }
 
     /// Ends every connection and session still open: frames cut short, requests still pending.
     func finishConnections() {
-        assembler.finish(handle)
+        assembler.finish(to: self)
     }
 
     private func state(_ connection: LogicalConnection) -> ConnectionState {
-        if let state = connection.attachment as? ConnectionState { return state }
+        // Only this checker attaches anything, and only a ConnectionState: no dynamic cast per event.
+        if let attached = connection.attachment { return unsafeDowncast(attached, to: ConnectionState.self) }
         let state = ConnectionState(connection)
         connection.attachment = state
         if !connection.isSession { open[connection.number] = state }
         return state
     }
 
-    private func handle(_ event: AssembledEvent) {
-        switch event {
-        case .opened(let connection, let place):
-            let state = state(connection)
-            let info = connection.info
-            for finding in info.url.map(DialectSessions.urlFindings) ?? [] { state.add(finding, options: options, line: place.line) }
-            state.dialect = options.dialect ?? DialectSessions.dialect(forInfo: info)
-            state.session = state.dialect.map { DialectSessions.make($0, info: info, options: options) }
-        case .upgraded(let connection, let upgrade, let place):
-            let state = state(connection)
-            for finding in upgrade.findings {
-                var located = finding
-                located.location.time = located.location.time ?? place.time
-                state.add(located, options: options, line: place.line, frame: place.packet)
-            }
-            if upgrade.upgraded, state.session == nil, state.dialect == nil,
-               let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info)
-                ?? connection.framing.flatMap(DialectSessions.dialect(for:)) {
-                state.dialect = dialect
-                state.session = DialectSessions.make(dialect, info: connection.info, options: options)
-            }
-        case .message(let connection, let message, let place, let frame, let framing, let via):
-            deliver(message, to: state(connection), framing: framing, place: place, frame: frame, via: via)
-        case .finding(let connection, let finding, let place, let frame):
-            state(connection).add(finding, options: options, line: place.line, frame: frame)
-        case .ping(let connection, let direction, let place):
-            state(connection).session?.observePing(direction, timeMicros: place.time)
-        case .closed(let connection, let place):
-            onClose?(connection.id, place.time, connection.closeCode)
-        case .ended(let connection):
-            end(connection)
+    // MARK: What the transport layer reads (`ConnectionEvents`)
+
+    func opened(_ connection: LogicalConnection, at place: CapturePlace) {
+        let state = state(connection)
+        let info = connection.info
+        for finding in info.url.map(DialectSessions.urlFindings) ?? [] { state.add(finding, options: options, line: place.line) }
+        // A session's later connections open too: its dialect session goes on.
+        guard state.session == nil else { return }
+        state.dialect = options.dialect ?? DialectSessions.dialect(forInfo: info)
+        state.session = state.dialect.map { DialectSessions.make($0, info: info, options: options) }
+    }
+
+    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace) {
+        let state = state(connection)
+        for finding in upgrade.findings {
+            var located = finding
+            located.location.time = located.location.time ?? place.time
+            state.add(located, options: options, line: place.line, frame: place.packet)
+        }
+        if upgrade.upgraded, state.session == nil, state.dialect == nil,
+           let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info)
+            ?? connection.framing.flatMap(DialectSessions.dialect(for:)) {
+            state.dialect = dialect
+            state.session = DialectSessions.make(dialect, info: connection.info, options: options)
         }
     }
 
-    /// Every message as it is read, with the connection it belongs to (`imwire convert`).
-    var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+        deliver(message, to: state(connection), place: place, frame: frame, via: via)
+    }
+
+    func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?) {
+        state(connection).add(finding, options: options, line: place.line, frame: frame)
+    }
+
+    func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace) {
+        state(connection).session?.observePing(direction, timeMicros: place.time)
+    }
+
+    func closed(_ connection: LogicalConnection, at place: CapturePlace) {
+        onClose?(connection.id, place.time, connection.closeCode)
+    }
+
+    func ended(_ connection: LogicalConnection) { end(connection) }
+
+    /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
+    @exclusivity(unchecked) var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)?
 
     /// One message for its connection's dialect session: found from what the connection named,
     /// the framing the transport recognised, else from the first message (`CHECK.DIALECT-GUESSED`).
-    private func deliver(_ message: WireMessage, to state: ConnectionState, framing: Framing?, place: CapturePlace, frame: Int, via: String?) {
-        if state.session == nil, !state.undecidable { attachSession(state, framing: framing, firstMessage: message, line: place.line, frame: frame) }
+    private func deliver(_ message: WireMessage, to state: ConnectionState, place: CapturePlace, frame: Int, via: String?) {
+        if state.session == nil, !state.undecidable { attachSession(state, firstMessage: message, line: place.line, frame: frame) }
         if state.connection.closed {
             state.add(CheckRules.messageAfterClose.finding("message \(state.connection.messages) after close"),
                       options: options, line: place.line, frame: frame)
@@ -112,8 +124,8 @@ final class ConnectionChecker {
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
     }
 
-    private func attachSession(_ state: ConnectionState, framing: Framing?, firstMessage: WireMessage, line: Int?, frame: Int?) {
-        var dialect = options.dialect ?? state.dialect ?? (framing ?? state.connection.framing).flatMap(DialectSessions.dialect(for:))
+    private func attachSession(_ state: ConnectionState, firstMessage: WireMessage, line: Int?, frame: Int?) {
+        var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(DialectSessions.dialect(for:))
         if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
             dialect = guessed
             state.add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),

@@ -12,32 +12,49 @@ public enum CaptureConverter {
     /// long-poll payloads split into packets, WebSocket frames joined and inflated, MQTT packets),
     /// and a `close` line (with the WebSocket close code) when the connection closed before the
     /// capture ended. No dialect is decoded. Lines go to `write` as they come.
-    public static func transcript(from source: any CaptureSource, limits: Limits = .default, write: (String) -> Void) {
+    public static func transcript(from source: any CaptureSource, limits: Limits = .default, write: @escaping (String) -> Void) {
         let assembler = ConnectionAssembler(limits: limits)
-        var opened = Set<String>()
+        let writer = TranscriptWriter(write: write)
         var numbers = ConnectionNumbers()
-        func handle(_ event: AssembledEvent) {
-            switch event {
-            case .message(let connection, let message, let place, _, _, _):
-                if opened.insert(connection.id).inserted { write(openLine(connection, time: place.time)) }
-                write(messageLine(connection.id, message, time: place.time))
-            case .closed(let connection, let place):
-                guard opened.contains(connection.id) else { return }
-                var line = JSONObject()
-                line.append("type", "close")
-                line.append("conn", .string(connection.id))
-                line.append("t", transcriptTime(place.time))
-                if let code = connection.closeCode { line.append("code", .number(JSONNumber(Int64(code)))) }
-                write(JSONWriter.string(.object(line)))
-            default:
-                break
-            }
-        }
-        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), handle) }
-        assembler.finish(handle)
+        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), to: writer) }
+        assembler.finish(to: writer)
     }
 
-    private static func openLine(_ connection: LogicalConnection, time: Int64) -> String {
+    /// Writes the lines of a transcript as the transport layer reads messages.
+    private final class TranscriptWriter: ConnectionEvents {
+        let write: (String) -> Void
+        var opened = Set<String>()
+        /// Close lines of connections with no message yet: written before their first message
+        /// (a message after a close is then one in the transcript too), never without one.
+        var pendingCloses: [String: String] = [:]
+
+        init(write: @escaping (String) -> Void) { self.write = write }
+
+        func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+            if opened.insert(connection.id).inserted {
+                write(CaptureConverter.openLine(connection, time: place.time))
+                if let close = pendingCloses.removeValue(forKey: connection.id) { write(close) }
+            }
+            write(CaptureConverter.messageLine(connection.id, message, time: place.time))
+        }
+
+        func closed(_ connection: LogicalConnection, at place: CapturePlace) {
+            var line = JSONObject()
+            line.append("type", "close")
+            line.append("conn", .string(connection.id))
+            line.append("t", CaptureConverter.transcriptTime(place.time))
+            if let code = connection.closeCode { line.append("code", .number(JSONNumber(Int64(code)))) }
+            if opened.contains(connection.id) {
+                write(JSONWriter.string(.object(line)))
+            } else {
+                pendingCloses[connection.id] = JSONWriter.string(.object(line))
+            }
+        }
+
+        func ended(_ connection: LogicalConnection) { pendingCloses[connection.id] = nil }
+    }
+
+    fileprivate static func openLine(_ connection: LogicalConnection, time: Int64) -> String {
         let info = connection.info
         var open = JSONObject()
         open.append("type", "open")
@@ -55,7 +72,7 @@ public enum CaptureConverter {
         return JSONWriter.string(.object(open))
     }
 
-    private static func messageLine(_ connection: String, _ message: WireMessage, time: Int64) -> String {
+    fileprivate static func messageLine(_ connection: String, _ message: WireMessage, time: Int64) -> String {
         var line = JSONObject()
         line.append("conn", .string(connection))
         line.append("t", transcriptTime(time))
