@@ -18,6 +18,9 @@ public struct ByteAccount: Sendable, Hashable {
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
 
+    /// Whether no part is negative (every byte is decoded, skipped or lost, once).
+    public var isConsistent: Bool { decoded >= 0 && lost >= 0 && skipped.values.allSatisfy { $0 >= 0 } }
+
     /// Adds another account's bytes to this one (a session's TCP connections).
     public mutating func add(_ other: ByteAccount) {
         decoded += other.decoded

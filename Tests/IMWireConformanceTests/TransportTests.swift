@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import Testing
 
@@ -59,6 +60,49 @@ struct TransportTests {
         #expect(report.connections.first?.dialect == .yun2win)
         #expect(report.summary(.warning).isEmpty)
         #expect(report.connections.first?.account.decoded == (try Self.yun2winPackets()).reduce(0) { $0 + $1.2.count })
+        // Messages are MQTT packets, however the segments cut them.
+        #expect(report.connections.first?.messages == (try Self.yun2winPackets()).count)
+    }
+
+    /// Three packets in one segment are three messages; a packet over two segments is one.
+    @Test func mqttMessagesArePacketsNotSegments() throws {
+        let packets = try Self.yun2winPackets()
+        let client = packets.filter { $0.1 == "send" }.map(\.2)
+        let server = packets.filter { $0.1 == "receive" }.map(\.2)
+        var lines = [Self.stream("m", 0, "send", client[0] + client[1] + client[2])]
+        let rest = Array(client.dropFirst(3).joined())
+        lines.append(Self.stream("m", 0.1, "send", Array(rest.prefix(rest.count / 2))))
+        lines.append(Self.stream("m", 0.2, "send", Array(rest.dropFirst(rest.count / 2))))
+        lines.append(Self.stream("m", 0.3, "receive", Array(server.joined())))
+        let report = check(lines: lines)
+        #expect(report.connections.first?.messages == packets.count)
+        #expect(!report.allFindings.contains { $0.ruleID.rawValue.hasPrefix("MQTT.") })
+    }
+
+    /// A data frame after this side's close is reported and still read: its message counts, and
+    /// a transcript converted from the stream keeps it, so checking the transcript finds the same.
+    @Test func aMessageAfterCloseIsKept() throws {
+        let json = Array(#"{"cmd":"echo","i":1}"#.utf8)
+        let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x0102_0304 })
+        let close = client.close(.normalClosure)
+        let request = Array(("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+        let response = Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+        let lines = [Self.stream("c", 0, "send", request), Self.stream("c", 0.1, "receive", response),
+                     Self.stream("c", 0.2, "send", close + (try client.message(.text, json)))]
+        let report = check(lines: lines)
+        #expect(report.allFindings.map(\.ruleID.rawValue).contains("WS.FRAME-AFTER-CLOSE"))
+        #expect(report.connections.first?.messages == 1)
+        let file = NSTemporaryDirectory() + "imwire-after-close-\(UUID().uuidString).jsonl"
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var converted: [String] = []
+        CaptureConverter.transcript(from: try CaptureFile.open(file)) { converted.append($0) }
+        #expect(converted.count == 3, "\(converted)")  // open, close, message
+        // The transcript has the close before the message: checking it finds the message after the close.
+        #expect(check(lines: converted).allFindings.map(\.ruleID.rawValue).contains("CHECK.MESSAGE-AFTER-CLOSE"))
+        #expect(converted.contains { $0.contains(#"\"cmd\":\"echo\""#) })
     }
 
     /// The same session over WebSocket (subprotocol mqttv3.1): client frames masked, each packet

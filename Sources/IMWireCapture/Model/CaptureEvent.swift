@@ -36,6 +36,17 @@ public struct CaptureEvent: Sendable, Hashable {
         self.packet = packet
         self.kind = kind
     }
+
+    /// The connection bytes the event stands for: a stream's bytes, a gap's missing ones, a
+    /// message's payload. A report's byte accounts add up to these (`ByteAccount`).
+    public var byteCount: Int {
+        switch kind {
+        case .stream(_, let bytes): bytes.count
+        case .gap(_, let count): count
+        case .message(let message): message.payload.count
+        case .open, .close: 0
+        }
+    }
 }
 
 /// What a connection negotiated, as far as the capture knows.
