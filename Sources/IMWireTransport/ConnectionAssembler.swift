@@ -214,7 +214,7 @@ public final class ConnectionAssembler {
         case .stream(let direction, let bytes):
             conn.hasTransportBytes = true
             let transport = carrier.transportDecoder(limits: limits)
-            handle(transport.feed(bytes, direction: direction), carrier, place, direction: direction, to: emit)
+            transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
         case .gap(let direction, let count):
             conn.hasTransportBytes = true
             carrier.transportDecoder(limits: limits).gap(count, direction: direction)
@@ -222,7 +222,7 @@ public final class ConnectionAssembler {
             emit.finding(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                          of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .close(let info):
-            if let transport = carrier.transport { handle(transport.finish(), carrier, place, to: emit) }
+            if let transport = carrier.transport { for output in transport.finish() { handle(output, carrier, place, to: emit) } }
             conn.closed = true
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
@@ -242,7 +242,7 @@ public final class ConnectionAssembler {
         last = nil
         for carrier in open {
             if !carrier.connection.closed, let transport = carrier.transport {
-                handle(transport.finish(), carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), to: emit)
+                for output in transport.finish() { handle(output, carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), to: emit) }
             }
             end(carrier, to: emit)
         }
@@ -302,54 +302,52 @@ public final class ConnectionAssembler {
         emit.ended(session)
     }
 
-    /// `direction`: the stream whose bytes caused the events (a finding without one is about them).
-    private func handle(_ events: [TransportEvent], _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
+    /// `direction`: the stream whose bytes caused the event (a finding without one is about them).
+    private func handle(_ event: TransportEvent, _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
                         to emit: any ConnectionEvents) {
         let conn = carrier.connection
-        for event in events {
-            switch event {
-            case .message(let message):
-                let target = carrier.joined ?? conn
-                target.messages += 1
-                if target.messages == 1, target.framing == nil { target.framing = carrier.transport?.framing }
-                emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: carrier.joined == nil ? nil : conn.id)
-            case .polled(let message, let key, let framing):
-                let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
-                target.messages += 1
-                target.framing = target.framing ?? framing
-                emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: target === conn ? nil : conn.id)
-            case .upgrade(let upgrade):
-                conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
-                conn.info.url = upgrade.url ?? conn.info.url
-                if let key = carrier.transport?.session {
-                    let session = session(key, via: carrier, time: place.time)
-                    carrier.joined = session
-                    session.info.subprotocol = session.info.subprotocol ?? conn.info.subprotocol
-                    session.info.url = conn.info.url
-                    session.hasTransportBytes = true
-                }
-                let target = carrier.joined ?? conn
-                target.framing = target.framing ?? carrier.transport?.framing
-                emit.upgraded(target, upgrade, at: place)
-            case .exchange(let exchange):
-                guard let key = exchange.session else { continue }
-                let target = session(key, via: carrier, time: place.time)
-                target.account.decoded += exchange.wireBytes
-                carrier.movedBytes += exchange.wireBytes
-            case .close(_, let code):
-                let target = carrier.joined ?? conn
-                target.closeCode = code ?? target.closeCode
-                conn.closeCode = code ?? conn.closeCode
-                tellClosed(target, at: place, to: emit)
-            case .ping(let direction):
-                emit.ping(direction, of: carrier.joined ?? conn, at: place)
-            case .finding(let finding, let key):
-                let target = key.map { session($0, via: carrier, time: place.time) } ?? carrier.joined ?? conn
-                var located = finding
-                located.location.time = located.location.time ?? place.time
-                located.location.direction = located.location.direction ?? direction
-                emit.finding(located, of: target, at: place, frame: place.packet ?? target.messages + 1)
+        switch event {
+        case .message(let message):
+            let target = carrier.joined ?? conn
+            target.messages += 1
+            if target.messages == 1, target.framing == nil { target.framing = carrier.transport?.framing }
+            emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: carrier.joined == nil ? nil : conn.id)
+        case .polled(let message, let key, let framing):
+            let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
+            target.messages += 1
+            target.framing = target.framing ?? framing
+            emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: target === conn ? nil : conn.id)
+        case .upgrade(let upgrade):
+            conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
+            conn.info.url = upgrade.url ?? conn.info.url
+            if let key = carrier.transport?.session {
+                let session = session(key, via: carrier, time: place.time)
+                carrier.joined = session
+                session.info.subprotocol = session.info.subprotocol ?? conn.info.subprotocol
+                session.info.url = conn.info.url
+                session.hasTransportBytes = true
             }
+            let target = carrier.joined ?? conn
+            target.framing = target.framing ?? carrier.transport?.framing
+            emit.upgraded(target, upgrade, at: place)
+        case .exchange(let exchange):
+            guard let key = exchange.session else { return }
+            let target = session(key, via: carrier, time: place.time)
+            target.account.decoded += exchange.wireBytes
+            carrier.movedBytes += exchange.wireBytes
+        case .close(_, let code):
+            let target = carrier.joined ?? conn
+            target.closeCode = code ?? target.closeCode
+            conn.closeCode = code ?? conn.closeCode
+            tellClosed(target, at: place, to: emit)
+        case .ping(let direction):
+            emit.ping(direction, of: carrier.joined ?? conn, at: place)
+        case .finding(let finding, let key):
+            let target = key.map { session($0, via: carrier, time: place.time) } ?? carrier.joined ?? conn
+            var located = finding
+            located.location.time = located.location.time ?? place.time
+            located.location.direction = located.location.direction ?? direction
+            emit.finding(located, of: target, at: place, frame: place.packet ?? target.messages + 1)
         }
     }
 

@@ -70,7 +70,18 @@ public final class ConnectionDecoder {
     /// Whether the connection is (or is becoming) a WebSocket.
     public var isWebSocket: Bool { kind == .webSocket || (http?.upgradeRequest != nil) }
 
-    /// The next bytes of one direction.
+    /// The next bytes of one direction: what they complete, handed to `handle` in order.
+    public func feed(_ bytes: [UInt8], direction: Direction, _ handle: (TransportEvent) -> Void) {
+        if kind == .webSocket, !isBroken(direction), let webSocket {
+            // The usual case, straight through: no list of events in between.
+            streamBytes += bytes.count
+            webSocket.feed(bytes, direction: direction, handle)
+            return
+        }
+        for event in feed(bytes, direction: direction) { handle(event) }
+    }
+
+    /// The next bytes of one direction: what they complete, in order.
     public func feed(_ bytes: [UInt8], direction: Direction) -> [TransportEvent] {
         streamBytes += bytes.count
         // Emptied from the end: `removeAll(keepingCapacity:)` went through the generic
@@ -234,10 +245,10 @@ public final class ConnectionDecoder {
         /// The methods of requests whose heads have been read and not answered, for the framing
         /// of their responses.
         var methods: [String?] = []
-        /// The upgrade request waiting for its answer: its raw head and its stream offset.
-        var upgradeRequest: (head: [UInt8], offset: Int)?
-        /// The raw head of its answer, once read.
-        var upgradeResponse: (head: [UInt8], offset: Int)?
+        /// The upgrade request waiting for its answer: its head and its stream offset.
+        var upgradeRequest: (head: HTTPHead, offset: Int)?
+        /// The head of its answer, once read.
+        var upgradeResponse: (head: HTTPHead, offset: Int)?
         /// Stream offsets of the upgrade requests and of their responses: their exchanges carry no socket.io payloads.
         var upgradeOffsets: Set<Int> = []
 
@@ -268,11 +279,11 @@ public final class ConnectionDecoder {
     private func handle(_ read: [HTTPReader.Output], direction: Direction, state: inout HTTPState) {
         for output in read {
             switch output {
-            case .head(let head, let raw, let offset, let framing):
+            case .head(let head, let offset, let framing):
                 if direction == .send {
                     state.methods.append(head.startLine.first)
                     if framing == .awaitingUpgrade {
-                        state.upgradeRequest = (raw, offset)
+                        state.upgradeRequest = (head, offset)
                         state.upgradeOffsets.insert(offset)
                     }
                 } else if state.methods.isEmpty {
@@ -282,7 +293,7 @@ public final class ConnectionDecoder {
                 } else {
                     // The answer to the upgrade request when nothing before it waits.
                     if state.upgradeRequest != nil, state.methods.count == 1 {
-                        state.upgradeResponse = (raw, offset)
+                        state.upgradeResponse = (head, offset)
                         state.upgradeOffsets.insert(offset)
                     }
                     state.methods.removeFirst()
@@ -328,10 +339,10 @@ public final class ConnectionDecoder {
 
     /// The upgrade request has its response head: check the handshake, then switch to WebSocket
     /// (a valid 101), ignore the rest (a 101 that is not valid), or go on with HTTP (a refusal).
-    private func completeUpgrade(request: (head: [UInt8], offset: Int), response: (head: [UInt8], offset: Int), state: inout HTTPState) {
+    private func completeUpgrade(request: (head: HTTPHead, offset: Int), response: (head: HTTPHead, offset: Int), state: inout HTTPState) {
         state.upgradeRequest = nil
         state.upgradeResponse = nil
-        var shake = WebSocketHandshake.parse(request: request.head, response: response.head)
+        var shake = WebSocketHandshake.check(requestHead: request.head, responseHead: response.head)
         shake.requestFindings = shake.requestFindings.map { $0.shifted(by: request.offset) }
         shake.responseFindings = shake.responseFindings.map { $0.shifted(by: response.offset) }
         let url = shake.request.map { request in (request.head.value("Host").map { "//\($0)" } ?? "") + request.target }
@@ -378,7 +389,7 @@ public final class ConnectionDecoder {
             // The upgrade was never answered: nothing of it could be decoded.
             let pending = state.server.pendingBytes
             outputs.append(.finding(Self.unfinishedUpgrade(responseBytes: pending, at: state.server.nextOffset + pending), session: nil))
-            unfinishedUpgradeBytes += upgrade.head.count
+            unfinishedUpgradeBytes += upgrade.head.length
             state.client.abandon(because: Self.unfinishedUpgradeReason)
             state.server.abandon(because: Self.unfinishedUpgradeReason)
             return

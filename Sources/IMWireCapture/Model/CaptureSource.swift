@@ -62,6 +62,7 @@ public enum CaptureFile {
 extension CaptureSource {
     /// Every item to the end, in order: the one read loop of everything that reads captures.
     /// `progress` is told the bytes read every 4096 items.
+    @inlinable
     public func forEachItem(progress: ((_ bytesRead: Int) -> Void)? = nil, _ body: (CaptureItem) -> Void) {
         var count = 0
         while let item = next() {
@@ -72,6 +73,7 @@ extension CaptureSource {
     }
 
     /// Every event to the end, in order (problems with the capture itself are passed over).
+    @inlinable
     public func forEachEvent(_ body: (CaptureEvent) -> Void) {
         forEachItem { item in
             if case .event(let event) = item { body(event) }

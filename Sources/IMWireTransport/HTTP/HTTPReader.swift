@@ -8,8 +8,9 @@ import IMWireWebSocket
 /// message, a body up to `Limits.maxMessageSize`.
 struct HTTPReader {
     enum Output {
-        /// A head was read and its body framing decided (before its body arrives); `raw` is its bytes.
-        case head(HTTPHead, raw: [UInt8], offset: Int, framing: HTTPBodyFraming)
+        /// A head was read and its body framing decided (before its body arrives). Its fields'
+        /// offsets count from the head's first byte, at `offset` in the stream.
+        case head(HTTPHead, offset: Int, framing: HTTPBodyFraming)
         case message(HTTPMessage)
         case finding(Finding)
     }
@@ -117,10 +118,9 @@ struct HTTPReader {
                     break
                 }
                 var findings: [Finding] = []
-                let raw = Array(buffer[..<end])
-                let head = HTTPHead.parse(raw, baseOffset: bufferOffset, maxLength: WebSocketHandshake.maxHeadLength,
+                let head = HTTPHead.parse(Array(buffer[..<end]), baseOffset: 0, maxLength: WebSocketHandshake.maxHeadLength,
                                           findings: &findings, malformed: HTTPRules.headMalformed, truncated: HTTPRules.headTooLong)
-                for finding in findings { outputs.append(.finding(finding)) }
+                for finding in findings { outputs.append(.finding(finding.shifted(by: bufferOffset))) }
                 guard let head, head.startLine.count >= 2 else {
                     fail(nil, into: &outputs)
                     break
@@ -128,7 +128,7 @@ struct HTTPReader {
                 let offset = bufferOffset
                 consume(end)
                 let bodyFraming = framing(head)
-                outputs.append(.head(head, raw: raw, offset: offset, framing: bodyFraming))
+                outputs.append(.head(head, offset: offset, framing: bodyFraming))
                 current = HTTPMessage(head: head, body: [], offset: offset, bodyOffset: bufferOffset, wireLength: end, bodyIncomplete: false)
                 keepsBody = true
                 switch bodyFraming {
@@ -150,7 +150,7 @@ struct HTTPReader {
                     state = .paused
                 case .invalid(let finding):
                     finishMessage(into: &outputs)
-                    fail(finding, into: &outputs)
+                    fail(finding.shifted(by: offset), into: &outputs)
                 }
                 progress = true
             case .body(let remaining):

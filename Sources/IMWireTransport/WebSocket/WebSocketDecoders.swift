@@ -16,11 +16,17 @@ final class WebSocketDecoders {
     }
 
     func feed(_ bytes: [UInt8], direction: Direction, into outputs: inout [TransportEvent]) {
+        feed(bytes, direction: direction) { outputs.append($0) }
+    }
+
+    /// The events `bytes` complete, each handed to `handle` as it comes (no list in between: this
+    /// is the path of every WebSocket message).
+    func feed(_ bytes: [UInt8], direction: Direction, _ handle: (TransportEvent) -> Void) {
         guard !bytes.isEmpty else { return }
         if direction == .send {
-            client.feed(bytes) { if let output = Self.event($0, .send) { outputs.append(output) } }
+            client.feed(bytes) { if let output = Self.event($0, .send) { handle(output) } }
         } else {
-            server.feed(bytes) { if let output = Self.event($0, .receive) { outputs.append(output) } }
+            server.feed(bytes) { if let output = Self.event($0, .receive) { handle(output) } }
         }
     }
 

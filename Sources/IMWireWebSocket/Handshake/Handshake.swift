@@ -75,9 +75,26 @@ public struct WebSocketHandshake: Sendable {
         return handshake
     }
 
+    /// Validates an upgrade whose heads were parsed already (by an HTTP reader; offsets from each
+    /// head's first byte): the same checks as `parse`, without reading the bytes again.
+    public static func check(requestHead: HTTPHead, responseHead: HTTPHead) -> WebSocketHandshake {
+        var requestFindings: [Finding] = []
+        let request = checkRequest(requestHead, findings: &requestFindings)
+        var handshake = WebSocketHandshake(
+            request: request, response: nil, subprotocol: nil, permessageDeflate: nil, isUpgraded: false,
+            requestFindings: requestFindings, responseFindings: [])
+        handshake.checkResponse(responseHead)
+        return handshake
+    }
+
     /// Parses a request head and checks it.
     public static func parseRequest(_ bytes: [UInt8], findings: inout [Finding]) -> WebSocketUpgradeRequest? {
         guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: maxHeadLength, findings: &findings) else { return nil }
+        return checkRequest(head, findings: &findings)
+    }
+
+    /// Checks a parsed request head.
+    static func checkRequest(_ head: HTTPHead, findings: inout [Finding]) -> WebSocketUpgradeRequest {
         let method = head.startLine.first ?? ""
         let target = head.startLine.count > 1 ? head.startLine[1] : ""
         let version = head.startLine.count > 2 ? head.startLine[2] : ""
@@ -134,8 +151,17 @@ public struct WebSocketHandshake: Sendable {
     /// Parses the response head and checks it against the request.
     mutating func validateResponse(_ bytes: [UInt8]) {
         var findings: [Finding] = []
+        guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: Self.maxHeadLength, findings: &findings) else {
+            responseFindings = findings
+            return
+        }
+        checkResponse(head, findings: findings)
+    }
+
+    /// Checks a parsed response head against the request (after `findings` its parse gave).
+    mutating func checkResponse(_ head: HTTPHead, findings parseFindings: [Finding] = []) {
+        var findings = parseFindings
         defer { responseFindings = findings }
-        guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: Self.maxHeadLength, findings: &findings) else { return }
         let version = head.startLine.first ?? ""
         let status = head.startLine.count > 1 ? Int(head.startLine[1]) : nil
         var response = WebSocketUpgradeResponse(head: head, status: status, subprotocol: nil, extensions: [])
