@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireRegistry
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
@@ -9,7 +10,7 @@ import IMWireSocketIO
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md", "Spec/leancloud.md", "Spec/nim.md", "Spec/jmessage.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
+    public static let files = ["Spec/rules.md"] + Dialects.all.map(\.specPage) + ["Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] = ([
         "rules": rulesTable,
@@ -18,15 +19,14 @@ public enum SpecGenerator {
         "leancloud-command-types": leanCloudCommandTypes,
         "leancloud-subprotocols": leanCloudSubprotocols,
         "leancloud-schema": leanCloudSchema,
-        "leancloud-rules": { rules(LeanCloudRules.all) },
         "socketio-rules": { rules(SocketIORules.all) },
         "nim-commands": nimCommands,
         "nim-tag-maps": nimTagMaps,
         "nim-parameters": nimParameters,
-        "nim-rules": { rules(NIMRules.all) },
+
         "jmessage-events": jmessageEvents,
-        "jmessage-rules": { rules(JMessageRules.all) },
     ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
+        .merging(dialectRuleBlocks) { handWritten, _ in handWritten }
         .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
     public struct RenderError: Error, CustomStringConvertible {
@@ -58,6 +58,11 @@ public enum SpecGenerator {
     }
 
     static func rulesTable() -> String { rules(RuleCatalog.all) }
+
+    /// `<dialect>-rules`: each registered dialect's rules, for its Spec page.
+    static let dialectRuleBlocks: [String: @Sendable () -> String] = Dictionary(uniqueKeysWithValues: Dialects.all.map { definition in
+        ("\(definition.dialect.rawValue)-rules", { @Sendable in rules(definition.rules) })
+    })
 
     public static func rules(_ rules: [Rule]) -> String {
         MarkdownTable.render(
