@@ -44,55 +44,38 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
-        if options.dialect == .mqtt || options.dialect == .yun2win { return try runMQTT() }
-        if options.dialect == .nim || options.dialect == .jmessage { return try runSocketIO() }
-        let codec = LeanCloudCodec(encoding: options.encoding)
+        let codec = options.codec(mqttVersion: mqttVersion)
         if lines {
-            let input = try readInput(binaryAsHex: true)
             var worst: Int32 = 0
-            for line in input.split(separator: 0x0a, omittingEmptySubsequences: true) {
-                var payload = Array(line)
-                if payload.last == 0x0d { payload.removeLast() }
-                if options.encoding == .protobuf {
-                    do { payload = try Hex.decode(String(decoding: payload, as: UTF8.self)) } catch {
+            for line in try readInput(binaryAsHex: true).split(separator: 0x0a, omittingEmptySubsequences: true) {
+                var bytes = Array(line)
+                if bytes.last == 0x0d { bytes.removeLast() }
+                if options.inputIsBinary {
+                    do { bytes = try Hex.decode(String(decoding: bytes, as: UTF8.self)) } catch {
                         print(JSONWriter.string(["error": .string(error.description)]))
                         worst = 2
                         continue
                     }
                 }
-                let decoded = codec.decode(payload)
-                print(JSONWriter.string(envelope(decoded)))
-                worst = max(worst, status(decoded))
+                let decoding = codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction))
+                print(JSONWriter.string(decoding.envelope))
+                worst = max(worst, decoding.status)
             }
             throw ExitCode(worst)
         }
-        let decoded = codec.decode(try readInput(binaryAsHex: false))
+        // yun2win: --text is a PUBLISH payload (a JSON command), not packets.
+        let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: options.dialect == .yun2win && text != nil)
+        let decoding = codec.decode(try readInput(binaryAsHex: false), as: input)
         switch format {
         case .json:
-            print(JSONWriter.pretty(envelope(decoded)))
+            print(JSONWriter.pretty(decoding.envelope))
         case .text:
-            if decoded.kind == .heartbeat {
-                print("{}")
-            } else if let command = decoded.command {
-                print(JSONWriter.string(CanonicalJSON.encode(command)))
+            for part in decoding.parts { if let decoded = part.decoded { print(JSONWriter.string(decoded)) } }
+            for part in decoding.parts {
+                for finding in part.findings { print("finding: \(CanonicalDecoding.line(finding, label: part.label))", to: &standardError) }
             }
-            for finding in decoded.findings { print("finding: \(finding)", to: &standardError) }
         }
-        throw ExitCode(status(decoded))
-    }
-
-    private func status(_ decoded: DecodedCommand) -> Int32 {
-        if decoded.command == nil, decoded.kind == .command { return 2 }
-        return decoded.findings.contains { $0.severity >= .warning } ? 1 : 0
-    }
-
-    private func envelope(_ decoded: DecodedCommand) -> JSONValue {
-        var object = JSONObject()
-        object.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
-        object.append("decoded", decoded.command.map(CanonicalJSON.encode) ?? .null)
-        object.append("summary", .string(decoded.summary))
-        object.append("findings", .array(decoded.findings.map(JSONReport.json)))
-        return .object(object)
+        throw ExitCode(decoding.status)
     }
 
     /// The frame bytes from --hex, --text or FILE.

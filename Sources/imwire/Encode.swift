@@ -47,9 +47,9 @@ struct Encode: ParsableCommand {
         }
         let documents = lines ? input.split(separator: 0x0a).map(Array.init) : [input]
         for document in documents {
-            let frame: CanonicalEncoder.Encoded
+            let frame: CanonicalEncoded
             do {
-                frame = try encode(try JSONParser.parse(document))
+                frame = try options.codec().encode(try JSONParser.parse(document))
             } catch {
                 throw unreadable("\(error)")
             }
@@ -60,15 +60,6 @@ struct Encode: ParsableCommand {
             } else {
                 print(Hex.encode(frame.bytes))
             }
-        }
-    }
-
-    private func encode(_ json: JSONValue) throws(CanonicalEncoder.EncodeError) -> CanonicalEncoder.Encoded {
-        switch options.dialect {
-        case .leancloud: try CanonicalEncoder.leanCloud(json, encoding: options.encoding)
-        case .mqtt, .yun2win: try CanonicalEncoder.mqtt(json)
-        case .nim: try CanonicalEncoder.nim(json)
-        case .jmessage: try CanonicalEncoder.jmessage(json)
         }
     }
 }

@@ -26,6 +26,26 @@ struct DecodeOptions: ParsableArguments {
 
     @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")
     var encoding: LeanCloudEncoding = .protobuf
+
+    /// The library's codec for the dialect and encoding chosen.
+    func codec(mqttVersion: MQTTVersion? = nil) -> any CanonicalCodec {
+        switch dialect {
+        case .leancloud: LeanCloudCanonicalCodec(encoding: encoding)
+        case .nim: NIMCanonicalCodec()
+        case .jmessage: JMessageCanonicalCodec()
+        case .yun2win: Yun2winCanonicalCodec(version: mqttVersion)
+        case .mqtt: MQTTCanonicalCodec(version: mqttVersion)
+        }
+    }
+
+    /// Whether a unit of the input is bytes (given as hex on a line), not text.
+    var inputIsBinary: Bool {
+        switch dialect {
+        case .leancloud: encoding == .protobuf
+        case .mqtt, .yun2win: true
+        case .nim, .jmessage: false
+        }
+    }
 }
 
 /// What `--dialect` can name: an IM dialect, or bare MQTT packets (a transport with no dialect).

@@ -85,8 +85,8 @@ public enum FixtureVerifier {
     /// (`asJSON`: compared as JSON, for lc.json, whose encoder writes keys in schema order), in a
     /// binary frame or not as `binary` says when the fixture says.
     static func reencodes(_ input: [UInt8], binary: Bool? = nil, asJSON: Bool = false,
-                          _ encode: () throws(CanonicalEncoder.EncodeError) -> CanonicalEncoder.Encoded) -> [String] {
-        let encoded: CanonicalEncoder.Encoded
+                          _ encode: () throws(CanonicalCodecError) -> CanonicalEncoded) -> [String] {
+        let encoded: CanonicalEncoded
         do { encoded = try encode() } catch { return ["decoded form does not encode: \(error)"] }
         let same = asJSON
             ? (try? JSONParser.parse(encoded.bytes)).map { parsed in (try? JSONParser.parse(input)).map(parsed.semanticallyEquals) ?? false } ?? false
@@ -124,8 +124,8 @@ enum LeanCloudFixtures {
         }
 
         if fixture.expected.isEmpty, kind == "command", let expected = fixture.decoded {
-            problems += FixtureVerifier.reencodes(input, asJSON: encoding == .json) { () throws(CanonicalEncoder.EncodeError) in
-                try CanonicalEncoder.leanCloud(expected, encoding: encoding)
+            problems += FixtureVerifier.reencodes(input, asJSON: encoding == .json) { () throws(CanonicalCodecError) in
+                try LeanCloudCanonicalCodec(encoding: encoding).encode(expected)
             }
         }
         return problems

@@ -29,7 +29,7 @@ enum SocketIOFixtures {
         let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
         problems += compareDecoded(json, fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalEncoder.EncodeError) in try CanonicalEncoder.nim(decoded) }
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in try NIMCanonicalCodec().encode(decoded) }
         }
         return problems
     }
@@ -52,7 +52,7 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalEncoder.EncodeError) in try CanonicalEncoder.nim(decoded) }
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in try NIMCanonicalCodec().encode(decoded) }
         }
         return problems
     }
@@ -106,8 +106,8 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded {
-            problems += FixtureVerifier.reencodes(input, binary: binary) { () throws(CanonicalEncoder.EncodeError) in
-                try CanonicalEncoder.jmessage(decoded)
+            problems += FixtureVerifier.reencodes(input, binary: binary) { () throws(CanonicalCodecError) in
+                try JMessageCanonicalCodec().encode(decoded)
             }
         }
         return problems

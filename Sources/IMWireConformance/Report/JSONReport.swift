@@ -61,21 +61,6 @@ public enum JSONReport {
     }
 
     public static func json(_ finding: Finding) -> JSONValue {
-        var object = JSONObject()
-        object.append("rule", .string(finding.ruleID.rawValue))
-        object.append("severity", .string(finding.severity.description))
-        object.append("layer", .string(finding.layer.rawValue))
-        object.append("dialect", finding.dialect.map { .string($0.rawValue) } ?? .null)
-        object.append("connection", finding.location.connection.map { .string($0) } ?? .null)
-        object.append("frame", finding.location.frameIndex.map { .number(JSONNumber($0)) } ?? .null)
-        object.append("line", finding.location.line.map { .number(JSONNumber($0)) } ?? .null)
-        object.append("time", finding.location.time.map { .number(JSONNumber($0)) } ?? .null)
-        object.append("direction", finding.location.direction.map { .string($0.rawValue) } ?? .null)
-        object.append("offset", finding.offset.map { .number(JSONNumber($0)) } ?? .null)
-        object.append("subject", finding.subject.map { .string($0) } ?? .null)
-        object.append("message", .string(finding.message))
-        object.append("specRef", .string(finding.specRef))
-        object.append("closeCode", RuleCatalog.closeCode(of: finding).map { .number(JSONNumber(Int($0.rawValue))) } ?? .null)
-        return .object(object)
+        finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) })
     }
 }

@@ -1,0 +1,33 @@
+import IMWireCore
+
+/// LeanCloud commands and their canonical JSON (the protobuf JSON mapping with proto field names,
+/// `CanonicalJSON`), in one of the three encodings.
+public struct LeanCloudCanonicalCodec: CanonicalCodec {
+    public var encoding: LeanCloudEncoding
+    public var limits: Limits
+
+    public init(encoding: LeanCloudEncoding = .protobuf, limits: Limits = .default) {
+        self.encoding = encoding
+        self.limits = limits
+    }
+
+    /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
+    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(bytes)
+        let json: JSONValue? = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(CanonicalJSON.encode)
+        var envelope = JSONObject()
+        envelope.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
+        envelope.append("decoded", decoded.kind == .heartbeat ? .null : json ?? .null)
+        envelope.append("summary", .string(decoded.summary))
+        envelope.append("findings", .array(decoded.findings.map { $0.json() }))
+        return CanonicalDecoding(parts: [.init(decoded: json, findings: decoded.findings)], envelope: .object(envelope))
+    }
+
+    /// A `GenericCommand` (or `{}`, the lc.json keep-alive) in this codec's encoding.
+    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+        if encoding == .json, json.objectValue?.isEmpty == true { return CanonicalEncoded(bytes: Array("{}".utf8), binary: false) }
+        let command: LCGenericCommand
+        do { command = try CanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }
+        return CanonicalEncoded(bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
+    }
+}

@@ -1,0 +1,45 @@
+import IMWireCore
+import IMWireSocketIO
+
+/// NIM Web link messages and their canonical JSON: one WebSocket text message (or xhr-polling
+/// body) is `[{"socketio": …, "nim": …}]`, an item per socket.io 0.9 packet.
+public struct NIMCanonicalCodec: CanonicalCodec {
+    public var limits: Limits
+
+    public init(limits: Limits = .default) { self.limits = limits }
+
+    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+        let message = NIMCodec.decode(bytes, direction: input.direction, limits: limits)
+        let decoded = message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message)
+        var envelope = JSONObject()
+        envelope.append("decoded", decoded ?? .null)
+        envelope.append("summary", .string(message.summary))
+        envelope.append("findings", .array(message.findings.map { $0.json() }))
+        return CanonicalDecoding(parts: [.init(decoded: decoded, findings: message.findings)], envelope: .object(envelope))
+    }
+
+    /// The array `decode` prints (`[{"socketio", "nim"}]`) or one of its items; a bare NIM packet
+    /// (`{"kind", …}`); or bare socket.io 0.9 packets (`{"type", …}`, alone or as
+    /// `{"packets": […]}`). An item's `nim` packet, when present, is what is written.
+    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+        let items = json["packets"]?.arrayValue ?? json.arrayValue ?? [json]
+        guard !items.isEmpty else { throw CanonicalCodecError("no packet to encode") }
+        var packets: [SocketIO09Packet] = []
+        for item in items {
+            do {
+                if let nim = item["nim"], !nim.isNull {
+                    packets.append(.message(JSONWriter.string(try NIMCanonicalJSON.decode(nim).json)))
+                } else if let socketIO = item["socketio"] {
+                    packets.append(try SocketIOCanonicalJSON.decode09(socketIO))
+                } else if item["kind"] != nil {
+                    packets.append(.message(JSONWriter.string(try NIMCanonicalJSON.decode(item).json)))
+                } else {
+                    packets.append(try SocketIOCanonicalJSON.decode09(item))
+                }
+            } catch {
+                throw CanonicalCodecError("\(error)")
+            }
+        }
+        return CanonicalEncoded(bytes: Array(SocketIO09Payload.encode(packets).utf8), binary: false)
+    }
+}

@@ -1,0 +1,34 @@
+import IMWireCore
+import IMWireMQTT
+
+/// yun2win packets and their canonical JSON (`{"mqtt": …, "yun2win": …}` per packet): decoding
+/// reads a stream of MQTT packets, or one PUBLISH payload (a JSON command) given as such.
+public struct Yun2winCanonicalCodec: CanonicalCodec {
+    /// The MQTT version to read under; nil: the CONNECT's in the input, else 3.1.1.
+    public var version: MQTTVersion?
+    public var limits: Limits
+
+    public init(version: MQTTVersion? = nil, limits: Limits = .default) {
+        self.version = version
+        self.limits = limits
+    }
+
+    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+        if input.isPayload {
+            let (message, findings) = Yun2winCodec.decodePayload(bytes, direction: input.direction, limits: limits)
+            let decoded = message.map(Yun2winCanonicalJSON.encode)
+            return CanonicalDecoding(parts: [.init(decoded: decoded, findings: findings)],
+                                     envelope: ["decoded": decoded ?? .null, "findings": .array(findings.map { $0.json() })])
+        }
+        let packets = Yun2winCodec.decodeAll(bytes, direction: input.direction, version: version, limits: limits)
+        return MQTTCanonicalCodec.stream(packets.map { packet in
+            (packet.mqtt.streamOffset, packet.mqtt.length, packet.summary,
+             packet.packet == nil ? nil : Yun2winCanonicalJSON.encode(packet), packet.findings)
+        })
+    }
+
+    /// One MQTT packet (the `yun2win` part of the JSON is what the packet means: not needed to write it).
+    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+        try MQTTCanonicalCodec(limits: limits).encode(json)
+    }
+}

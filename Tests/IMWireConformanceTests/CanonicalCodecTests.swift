@@ -1,0 +1,51 @@
+import IMWire
+import Testing
+
+/// `imwire encode` is the inverse of `imwire decode`: both are the dialects' canonical codecs.
+/// The fixture verifier round-trips every clean codec fixture through them
+/// (`FixtureVerifier.reencodes`); these are the cases no fixture holds.
+struct CanonicalCodecTests {
+    @Test func severalNIMPacketsUseThePayloadFraming() throws {
+        let decoded = try JSONParser.parse(#"[{"socketio":{"type":"heartbeat","endpoint":""},"nim":null},"#
+            + #"{"socketio":{"type":"message","endpoint":"","data":""},"nim":{"kind":"request","sid":1,"cid":2,"ser":0,"params":[]}}]"#)
+        let encoded = try NIMCanonicalCodec().encode(decoded)
+        let nim = #"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#
+        #expect(String(decoding: encoded.bytes, as: UTF8.self) == "\u{fffd}3\u{fffd}2::\u{fffd}\(nim.count)\u{fffd}\(nim)")
+        let back = NIMCodec.decode(encoded.bytes, direction: .send)
+        #expect(back.framed && back.items.count == 2 && back.findings.isEmpty)
+        // Lengths count UTF-16 code units, as JavaScript's String.length does: 😀 is two.
+        let packets: [SocketIO09Packet] = [.message("😀"), .message("é")]
+        let payload = SocketIO09Payload.encode(packets)
+        #expect(payload == "\u{fffd}6\u{fffd}3:::😀\u{fffd}5\u{fffd}3:::é")
+        #expect(SocketIO09Decoder.decode(Array(payload.utf8)).packets.map(\.data) == ["😀", "é"])
+    }
+
+    @Test func whatIsNoFrameIsRefused() throws {
+        #expect(throws: CanonicalCodecError.self) { try NIMCanonicalCodec().encode(.array([])) }
+        #expect(throws: CanonicalCodecError.self) { try JMessageCanonicalCodec().encode(["socketio": .null]) }
+        #expect(throws: CanonicalCodecError.self) { try MQTTCanonicalCodec().encode(["type": "NOPE"]) }
+        #expect(throws: CanonicalCodecError.self) { try LeanCloudCanonicalCodec(encoding: .protobuf).encode(["cmd": "nope"]) }
+    }
+
+    /// Decoding gives what encoding reads, in every codec: a LeanCloud command, an MQTT packet
+    /// stream (one part per packet), a yun2win payload, a NIM message, a JMessage event.
+    @Test func decodeThenEncodeGivesTheBytesBack() throws {
+        let cases: [(any CanonicalCodec, [UInt8], CanonicalInput)] = [
+            (LeanCloudCanonicalCodec(), try Hex.decode("080e2801"), CanonicalInput(binary: true)),
+            (LeanCloudCanonicalCodec(encoding: .json), Array(#"{"cmd":"echo","i":1}"#.utf8), CanonicalInput(binary: false)),
+            (MQTTCanonicalCodec(), [0xc0, 0x00], CanonicalInput(binary: true)),
+            (NIMCanonicalCodec(), Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8), CanonicalInput(binary: false, direction: .send)),
+            (JMessageCanonicalCodec(), Array("2".utf8), CanonicalInput(binary: false, direction: .send)),
+        ]
+        for (codec, bytes, input) in cases {
+            let decoding = codec.decode(bytes, as: input)
+            #expect(decoding.status == 0, "\(decoding.envelope)")
+            let decoded = try #require(decoding.parts.first?.decoded)
+            #expect(try codec.encode(decoded).bytes == bytes)
+        }
+        let stream = MQTTCanonicalCodec().decode([0xc0, 0x00, 0xd0, 0x00], as: CanonicalInput(binary: true))
+        #expect(stream.parts.map(\.label) == ["packet at 0", "packet at 2"])
+        let undecodable = LeanCloudCanonicalCodec().decode([0x08], as: CanonicalInput(binary: true))
+        #expect(undecodable.status == 2)
+    }
+}
