@@ -89,8 +89,11 @@ let package = Package(
             dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
         ),
 
-        // capture: JSONL transcripts, pcap and pcapng with TCP reassembly (HAR plugs in here)
-        .target(name: "IMWireCapture", dependencies: ["IMWireCore"]),
+        // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk
+        .target(name: "IMWireIO", dependencies: ["IMWireCore"]),
+
+        // capture: JSONL transcripts, pcap and pcapng with TCP reassembly, HAR
+        .target(name: "IMWireCapture", dependencies: ["IMWireCore", "IMWireIO"]),
 
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
@@ -98,7 +101,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
-                "IMWireDialect", "IMWireTransport",
+                "IMWireDialect", "IMWireTransport", "IMWireIO",
             ]
         ),
 
@@ -108,7 +111,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
-                "IMWireDialect", "IMWireTransport",
+                "IMWireDialect", "IMWireTransport", "IMWireIO",
             ]
         ),
         .executableTarget(
@@ -136,7 +139,7 @@ let package = Package(
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM", "IMWireSocketIO"]),
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"]),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
-        .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture"]),
+        .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"]),
         .testTarget(
             name: "IMWireReconnectTests",
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]

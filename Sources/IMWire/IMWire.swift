@@ -4,6 +4,7 @@
 @_exported import IMWireConformance
 @_exported import IMWireCore
 @_exported import IMWireDialect
+@_exported import IMWireIO
 @_exported import IMWireJMessage
 @_exported import IMWireLeanCloud
 @_exported import IMWireMQTT

@@ -1,5 +1,5 @@
 import Testing
-@testable import IMWireCapture
+@testable import IMWireIO
 
 @Suite struct SortedRunsTests {
     @Test func runsMergeIntoOrderAndTheNewestRecordIsFound() {

@@ -1,3 +1,4 @@
+import IMWireIO
 import Foundation
 import IMWireCore
 @testable import IMWireCapture

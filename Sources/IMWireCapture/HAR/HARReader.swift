@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// Chrome DevTools HAR 1.2 exports: every entry with `_webSocketMessages` becomes a connection
 /// (URL from the request, subprotocol from the 101 response's `Sec-WebSocket-Protocol`), and

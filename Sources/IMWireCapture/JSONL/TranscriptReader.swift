@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// Reads the JSONL transcript of `Spec/capture-jsonl.md` as a stream: one event per line, a
 /// finding (with its line number) for each line that cannot be used, and the rest of the file

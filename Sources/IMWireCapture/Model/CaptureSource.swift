@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// A capture read as a stream of items, whatever its format.
 public protocol CaptureSource: AnyObject {

@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// An IP address and port.
 public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {

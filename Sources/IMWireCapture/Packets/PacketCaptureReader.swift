@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// A pcap or pcapng file as capture events: packets through their link layer, IPv4/IPv6 and TCP,
 /// TCP connections put back in order (`FlowTable`). Problems with the file or the packets are

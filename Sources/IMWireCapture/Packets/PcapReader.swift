@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// Classic libpcap files (draft-ietf-opsawg-pcap): both byte orders, microsecond and nanosecond
 /// timestamps. Records are read one at a time; a record longer than `Limits.maxFrameSize`, or

@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireIO
 
 /// pcapng files (draft-ietf-opsawg-pcapng): sections in either byte order, Interface Description
 /// Blocks (link type, `if_tsresol`, `if_tsoffset`), Enhanced and Simple Packet Blocks with their

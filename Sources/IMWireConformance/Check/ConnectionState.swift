@@ -1,4 +1,3 @@
-import IMWireCapture
 import IMWireCore
 import IMWireDialect
 import IMWireReconnect

@@ -1,5 +1,5 @@
-import IMWireCapture
 import IMWireCore
+import IMWireIO
 import IMWireTransport
 
 /// A connection the checker has read to its end: where its report waits, and what the judge of

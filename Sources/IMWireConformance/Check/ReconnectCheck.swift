@@ -1,5 +1,5 @@
-import IMWireCapture
 import IMWireCore
+import IMWireIO
 import IMWireDialect
 import IMWireReconnect
 import IMWireRegistry

@@ -1,5 +1,5 @@
-import IMWireCapture
 import IMWireCore
+import IMWireIO
 import IMWireTransport
 
 /// What can wait in a `ReportSpool`: written with `ReportWriter`, read back with `ReportReader`.

@@ -1,5 +1,5 @@
-import IMWireCapture
 import IMWireCore
+import IMWireIO
 
 /// A golden fixture file (`Spec/fixtures.schema.json`): an input, its decoded form, and the verdict.
 public struct Fixture: Sendable {

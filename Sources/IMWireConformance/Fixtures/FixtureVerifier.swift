@@ -1,5 +1,5 @@
-import IMWireCapture
 import IMWireCore
+import IMWireIO
 import IMWireLeanCloud
 
 /// Checks golden fixtures against the codecs: the input decodes to `decoded`, produces exactly
