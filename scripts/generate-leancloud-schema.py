@@ -57,10 +57,10 @@ def generate():
         "",
         "extension LeanCloudSchema {",
         "    /// Every message of the schema, in declaration order.",
-        "    public static let messages: [MessageSchema] = [",
+        "    public static let messages: [LeanCloudMessageSchema] = [",
     ]
     for name, m in messages:
-        lines.append(f"        MessageSchema(name: \"{name}\", fields: [")
+        lines.append(f"        LeanCloudMessageSchema(name: \"{name}\", fields: [")
         for fd in m.field:
             if fd.type in SCALARS:
                 ftype = SCALARS[fd.type]
@@ -71,14 +71,14 @@ def generate():
             else:
                 sys.exit(f"unsupported field type {fd.type} in {name}.{fd.name}")
             default = f", defaultValue: \"{fd.default_value}\"" if fd.HasField("default_value") else ""
-            lines.append(f"            FieldSchema(number: {fd.number}, name: \"{fd.name}\", type: {ftype}, "
+            lines.append(f"            LeanCloudFieldSchema(number: {fd.number}, name: \"{fd.name}\", type: {ftype}, "
                          f"label: {LABELS[fd.label]}{default}),")
         lines.append("        ]),")
     lines += ["    ]", "", "    /// Every enum of the schema (nested ones as `Outer.Inner`).",
-              "    public static let enums: [EnumSchema] = ["]
+              "    public static let enums: [LeanCloudEnumSchema] = ["]
     for name, e in enums:
         values = ", ".join(f"({v.number}, \"{v.name}\")" for v in e.value)
-        lines.append(f"        EnumSchema(name: \"{name}\", values: [{values}]),")
+        lines.append(f"        LeanCloudEnumSchema(name: \"{name}\", values: [{values}]),")
     lines += ["    ]", ""]
     for name, _ in messages:
         swift = name[0].lower() + name[1:]

@@ -17,7 +17,7 @@ guard let file else {
 }
 
 func command(_ json: String) -> [UInt8] {
-    LeanCloudBinary.encode((try? CanonicalJSON.decode(JSONParser.parse(json))) ?? LCGenericCommand())
+    LeanCloudBinary.encode((try? LeanCloudCanonicalJSON.decode(JSONParser.parse(json))) ?? LCGenericCommand())
 }
 
 var written = 0

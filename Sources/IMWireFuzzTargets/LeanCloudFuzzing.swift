@@ -25,9 +25,9 @@ enum LeanCloudFuzzing {
 
     /// The canonical JSON of a command decodes back to the same JSON.
     static func jsonRoundTrip(_ command: LCGenericCommand) -> [String] {
-        let json = CanonicalJSON.encode(command)
-        guard let back = try? CanonicalJSON.decode(json) else { return ["canonical JSON \(json) does not decode"] }
-        return CanonicalJSON.encode(back) == json ? [] : ["canonical JSON round trip changed \(json)"]
+        let json = LeanCloudCanonicalJSON.encode(command)
+        guard let back = try? LeanCloudCanonicalJSON.decode(json) else { return ["canonical JSON \(json) does not decode"] }
+        return LeanCloudCanonicalJSON.encode(back) == json ? [] : ["canonical JSON round trip changed \(json)"]
     }
 
     /// The text encodings (variant 0: base64, otherwise flat JSON).
@@ -44,7 +44,7 @@ enum LeanCloudFuzzing {
         // A command with no field left is `{}` in lc.json, which is the keep-alive.
         if again.kind == .heartbeat, command == LCGenericCommand() { return violations }
         guard let decodedAgain = again.command else { return violations + ["re-encoded frame does not decode: \(again.findings)"] }
-        if CanonicalJSON.encode(decodedAgain) != CanonicalJSON.encode(command) {
+        if LeanCloudCanonicalJSON.encode(decodedAgain) != LeanCloudCanonicalJSON.encode(command) {
             violations.append("re-encoded frame decodes to a different command")
         }
         return violations + jsonRoundTrip(command)
@@ -58,7 +58,7 @@ enum LeanCloudFuzzing {
 
     /// IMWire's one-pass decoder and swift-protobuf's generated decoder must agree on
     /// accept/reject, except for the listed strict rejections, and when both accept, on every
-    /// field the checker reads (`CommandFields`) and on the typed value built on demand.
+    /// field the checker reads (`LeanCloudCommandFields`) and on the typed value built on demand.
     static func differential(_ input: FuzzInput) -> [String] {
         let ours = LeanCloudBinary.decode(input.payload, limits: input.limits)
         var options = BinaryDecodingOptions()

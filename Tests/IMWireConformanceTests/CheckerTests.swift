@@ -5,7 +5,7 @@ import Testing
 @Suite struct CheckerTests {
     static let open = #"{"type":"open","conn":"c","t":0,"subprotocol":"lc.protobuf2.3"}"#
     static func frame(_ t: Double, _ dir: String, _ command: String) -> String {
-        let bytes = (try? CanonicalJSON.decode(JSONParser.parse(command))).map(LeanCloudBinary.encode) ?? []
+        let bytes = (try? LeanCloudCanonicalJSON.decode(JSONParser.parse(command))).map(LeanCloudBinary.encode) ?? []
         return #"{"conn":"c","t":\#(t),"dir":"\#(dir)","hex":"\#(Hex.encode(bytes))"}"#
     }
 

@@ -31,8 +31,8 @@ import Testing
         let decoded = LeanCloudBinary.decode(hex(vector.hex))
         #expect(verdicts(decoded.findings).isEmpty, "\(vector.name): \(decoded.findings)")
         let command = try #require(decoded.command)
-        #expect(CanonicalJSON.encode(command) == json(vector.json), "\(vector.name)")
-        #expect(LeanCloudBinary.encode(try CanonicalJSON.decode(json(vector.json))) == hex(vector.hex))
+        #expect(LeanCloudCanonicalJSON.encode(command) == json(vector.json), "\(vector.name)")
+        #expect(LeanCloudBinary.encode(try LeanCloudCanonicalJSON.decode(json(vector.json))) == hex(vector.hex))
     }
 
     @Test func presenceIsKept() {
@@ -122,13 +122,13 @@ import Testing
         var builder = RandomCommandBuilder(generator: SplitMix64(seed: 2026))
         for _ in 0..<400 {
             let object = builder.message(LeanCloudSchema.genericCommand, depth: 0)
-            let command = try CanonicalJSON.decode(.object(object))
+            let command = try LeanCloudCanonicalJSON.decode(.object(object))
             let bytes = LeanCloudBinary.encode(command)
             let decoded = LeanCloudBinary.decode(bytes)
             #expect(decoded.findings.allSatisfy { $0.layer != .encoding }, "\(decoded.findings)")
             let again = try #require(decoded.command)
             #expect(again == command)
-            #expect(CanonicalJSON.encode(again).semanticallyEquals(.object(object)))
+            #expect(LeanCloudCanonicalJSON.encode(again).semanticallyEquals(.object(object)))
             #expect(decoded.fields?.differences(from: again) == [])
         }
     }
@@ -148,7 +148,7 @@ import Testing
 
 @Suite struct CommandCheckTests {
     private func findings(_ text: String) throws -> [String] {
-        let command = try CanonicalJSON.decode(json(text))
+        let command = try LeanCloudCanonicalJSON.decode(json(text))
         return verdicts(LeanCloudBinary.decode(LeanCloudBinary.encode(command)).findings)
     }
 
@@ -168,14 +168,14 @@ import Testing
     }
 
     @Test func catalogueIsConsistent() {
-        let keys = CommandCatalog.all.map(\.key)
+        let keys = LeanCloudCommandCatalog.all.map(\.key)
         #expect(Set(keys).count == keys.count, "duplicate catalogue rows")
         for cmd in LCCommandType.allCases {
-            #expect(CommandCatalog.takesNoOp(cmd) || !CommandCatalog.ops(of: cmd).isEmpty, "\(cmd) has no row")
+            #expect(LeanCloudCommandCatalog.takesNoOp(cmd) || !LeanCloudCommandCatalog.ops(of: cmd).isEmpty, "\(cmd) has no row")
         }
-        for spec in CommandCatalog.all {
+        for spec in LeanCloudCommandCatalog.all {
             #expect(spec.clientRole != nil || !spec.serverRoles.isEmpty, "\(spec.key) is sent by nobody")
-            for answer in spec.answers { #expect(CommandCatalog.spec(for: answer) != nil, "\(spec.key) answered by unknown \(answer)") }
+            for answer in spec.answers { #expect(LeanCloudCommandCatalog.spec(for: answer) != nil, "\(spec.key) answered by unknown \(answer)") }
             if !spec.answers.isEmpty { #expect(spec.clientRole == .request, "\(spec.key) has answers but is no request") }
         }
     }

@@ -12,7 +12,7 @@ import Testing
         try LCGenericCommand(serializedBytes: bytes, partial: true)
     }
 
-    private func fields(_ hexText: String) throws -> CommandFields {
+    private func fields(_ hexText: String) throws -> LeanCloudCommandFields {
         try #require(LeanCloudBinary.decode(hex(hexText)).fields, "\(hexText)")
     }
 
@@ -36,7 +36,7 @@ import Testing
 
     /// The corners of protobuf's reading that a one-pass recorder could get wrong.
     @Test(arguments: [
-        ("last value wins", "08 02 08 03", CommandFields.Field.cmd, "3"),
+        ("last value wins", "08 02 08 03", LeanCloudCommandFields.Field.cmd, "3"),
         ("an undefined enum value leaves the last defined one", "08 02 08 7f", .cmd, "2"),
         ("int32 keeps the low 32 bits", "28 85 80 80 80 10", .i, "5"),
         ("a negative int32 in ten bytes", "28 ff ff ff ff ff ff ff ff ff 01", .i, "-1"),
@@ -47,7 +47,7 @@ import Testing
         ("an empty string is given", "08 03 ca 06 02 1a 00", .ackMid, ""),
         ("int64 keeps every bit", "08 03 ca 06 0a 38 ff ff ff ff ff ff ff ff 7f", .ackFromts, "\(Int64.max)"),
     ])
-    func protobufCorners(name: String, hexText: String, field: CommandFields.Field, expected: String) throws {
+    func protobufCorners(name: String, hexText: String, field: LeanCloudCommandFields.Field, expected: String) throws {
         let fields = try fields(hexText)
         let value = field.isString ? fields.string(field) : fields.integer(field).map { "\($0)" }
         #expect(value == expected, "\(name)")
@@ -83,7 +83,7 @@ import Testing
     /// `Field`s are found in the schema by name, and each must hold a single value.
     @Test func fieldsAreSingularSchemaFields() throws {
         let root = LeanCloudSchema.message(LeanCloudSchema.genericCommand)
-        for field in CommandFields.Field.allCases {
+        for field in LeanCloudCommandFields.Field.allCases {
             var message = root
             if let sub = field.path.subMessage {
                 guard case .message(let id)? = root.field(number: sub.rawValue)?.type else {
@@ -95,7 +95,7 @@ import Testing
             #expect(schema.label != .repeated, "\(field) is repeated: a single value cannot hold it")
         }
         // Which are strings comes from the schema's types.
-        #expect(CommandFields.Field.allCases.filter(\.isString)
+        #expect(LeanCloudCommandFields.Field.allCases.filter(\.isString)
             == [.appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid, .ackCID])
     }
 

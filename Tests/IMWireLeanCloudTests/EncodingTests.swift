@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func int64AreNumbersAndBytesBase64() throws {
-        let command = try CanonicalJSON.decode(json(#"{"cmd":"direct","directMessage":{"timestamp":"1700000000000","binaryMsg":"AAEC"}}"#))
+        let command = try LeanCloudCanonicalJSON.decode(json(#"{"cmd":"direct","directMessage":{"timestamp":"1700000000000","binaryMsg":"AAEC"}}"#))
         let encoded = LeanCloudJSON.encode(command)
         #expect(json(encoded) == json(#"{"cmd":"direct","timestamp":1700000000000,"binaryMsg":"AAEC"}"#))
     }
@@ -70,7 +70,7 @@ import Testing
 @Suite struct Base64EncodingTests {
     @Test func textFramesCarryTheSameBytes() throws {
         let codec = LeanCloudCodec(encoding: .base64)
-        let command = try CanonicalJSON.decode(json(#"{"cmd":"echo","i":1}"#))
+        let command = try LeanCloudCanonicalJSON.decode(json(#"{"cmd":"echo","i":1}"#))
         let frame = codec.encode(command)
         #expect(String(decoding: frame, as: UTF8.self) == "CA4oAQ==")
         #expect(codec.decode(frame).command == command)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RichMessageTests {
     @Test func parsesTheDocumentedExamples() throws {
         let image = #"{"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},"_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4","metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}"#
-        let (message, findings) = RichMessage.parse(image)
+        let (message, findings) = LeanCloudRichMessage.parse(image)
         #expect(findings.isEmpty)
         let parsed = try #require(message)
         #expect(parsed.kind == .image)
@@ -14,15 +14,15 @@ import Testing
         #expect(parsed.file?.width == 1024)
         #expect(parsed.json.semanticallyEquals(json(image)))
 
-        let location = RichMessage.parse(#"{"_lctype":-5,"_lctext":"这是一个地理位置消息","_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}"#)
+        let location = LeanCloudRichMessage.parse(#"{"_lctype":-5,"_lctext":"这是一个地理位置消息","_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}"#)
         #expect(location.findings.isEmpty)
-        #expect(location.message?.location == RichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
+        #expect(location.message?.location == LeanCloudRichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
     }
 
     @Test func keepsNullsAndCustomKeysFromRealPayloads() throws {
         // java-unified-sdk LCIMMessageTest: a captured audio message with nulls and escaped slashes.
         let captured = #"{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},"_lctext":null,"_lcattrs":{"toUserDestroyed":false}}"#
-        let (message, findings) = RichMessage.parse(captured)
+        let (message, findings) = LeanCloudRichMessage.parse(captured)
         #expect(findings.isEmpty)
         #expect(message?.kind == .custom(103))
         #expect(message?.file?.url == "https://f.letsniyan.com/record")
@@ -30,13 +30,13 @@ import Testing
     }
 
     @Test func plainTextIsNotATypedMessage() {
-        #expect(RichMessage.parse("hello").message == nil)
-        #expect(RichMessage.parse(#"{"text":"no type"}"#).message == nil)
-        #expect(RichMessage.parse("{not json").findings.isEmpty)
+        #expect(LeanCloudRichMessage.parse("hello").message == nil)
+        #expect(LeanCloudRichMessage.parse(#"{"text":"no type"}"#).message == nil)
+        #expect(LeanCloudRichMessage.parse("{not json").findings.isEmpty)
     }
 
     @Test func malformedTypedMessagesAreReported() {
-        func rules(_ text: String) -> [String] { verdicts(RichMessage.parse(text).findings) }
+        func rules(_ text: String) -> [String] { verdicts(LeanCloudRichMessage.parse(text).findings) }
         #expect(rules(#"{"_lctype":"-1"}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
         #expect(rules(#"{"_lctype":-2}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
         #expect(rules(#"{"_lctype":-5,"_lcloc":{"latitude":"x"}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
@@ -47,9 +47,9 @@ import Testing
     }
 
     @Test func encodesInSDKKeyOrder() {
-        let message = RichMessage(kind: .text, text: "hi", attributes: JSONObject(["k": "v"]))
+        let message = LeanCloudRichMessage(kind: .text, text: "hi", attributes: JSONObject(["k": "v"]))
         #expect(message.encoded == #"{"_lctype":-1,"_lctext":"hi","_lcattrs":{"k":"v"}}"#)
-        #expect(RichMessage.parse(message.encoded).message == message)
+        #expect(LeanCloudRichMessage.parse(message.encoded).message == message)
     }
 }
 
@@ -95,8 +95,8 @@ import Testing
     ])
     func kindIsTheJSONNumbersValue(text: String) throws {
         let number = try #require(JSONParser.parse(text)["_lctype"])
-        let expected = number.numberValue?.isInteger == true ? number.int64Value.map(RichMessage.Kind.init(lctype:)) : nil
-        #expect(RichMessage.parse(text).message?.kind == expected, "\(text)")
+        let expected = number.numberValue?.isInteger == true ? number.int64Value.map(LeanCloudRichMessage.Kind.init(lctype:)) : nil
+        #expect(LeanCloudRichMessage.parse(text).message?.kind == expected, "\(text)")
     }
 }
 
@@ -116,9 +116,9 @@ import Testing
         #expect(texts.count > 20)
         var sawFindings = 0
         for text in texts {
-            let parsed = RichMessage.parse(text).findings
+            let parsed = LeanCloudRichMessage.parse(text).findings
             var utf8 = text
-            let quick = utf8.withUTF8 { RichMessage.findings(utf8: UnsafeRawBufferPointer($0)) }
+            let quick = utf8.withUTF8 { LeanCloudRichMessage.findings(utf8: UnsafeRawBufferPointer($0)) }
             #expect(quick == parsed, "\(text)")
             if !parsed.isEmpty { sawFindings += 1 }
         }

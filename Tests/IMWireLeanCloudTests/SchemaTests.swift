@@ -28,7 +28,7 @@ import Testing
     /// The scanner reads enum values from bitmaps (or a search for a wide enum): it must say
     /// yes exactly for the schema's values, also next to and far from them, and for a wide enum.
     @Test func theScannerKnowsExactlyEachEnumsValues() {
-        let wide = EnumSchema(name: "Wide", values: [(-2_000_000, "a"), (0, "b"), (7, "c"), (2_000_000, "d")])
+        let wide = LeanCloudEnumSchema(name: "Wide", values: [(-2_000_000, "a"), (0, "b"), (7, "c"), (2_000_000, "d")])
         let enums = LeanCloudSchema.enums + [wide]
         let table = ScanTable(messages: LeanCloudSchema.messages, enums: enums)
         for (id, enumeration) in enums.enumerated() {
@@ -82,7 +82,7 @@ import Testing
         }
     }
 
-    private func sample(_ type: FieldSchema.FieldType) -> JSONValue {
+    private func sample(_ type: LeanCloudFieldSchema.FieldType) -> JSONValue {
         switch type {
         case .int32: 7
         case .int64: "7"
@@ -98,7 +98,7 @@ import Testing
     @Test func flatJSONKeysNeverCollide() {
         // The flat JSON encoding merges sub-message fields into the top level.
         let top = Set(LeanCloudSchema.message(LeanCloudSchema.genericCommand).fields.map(\.name))
-        for sub in SubMessage.allCases {
+        for sub in LeanCloudSubMessage.allCases {
             guard case .message(let id)? = LeanCloudSchema.message(LeanCloudSchema.genericCommand).field(number: sub.rawValue)?.type else {
                 Issue.record("no schema for \(sub)")
                 continue

@@ -19,7 +19,7 @@ private struct Session {
     private mutating func observe(_ text: String, _ direction: Direction, _ seconds: Double) {
         frame += 1
         time += Int64(seconds * 1_000_000)
-        let command = (try? CanonicalJSON.decode(json(text))) ?? LCGenericCommand()
+        let command = (try? LeanCloudCanonicalJSON.decode(json(text))) ?? LCGenericCommand()
         let decoded = LeanCloudBinary.decode(LeanCloudBinary.encode(command))
         findings += tracker.observe(decoded, direction: direction, time: time, frameIndex: frame)
     }
@@ -57,8 +57,8 @@ private struct Session {
     @Test func extremeTimesDoNotTrap() {
         for (first, last) in [(Int64.max, Int64.max), (Int64.min, Int64.max), (Int64.max, Int64.min), (Int64.min, Int64.min)] {
             var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
-            let open = (try? CanonicalJSON.decode(json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
-            let query = (try? CanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
+            let open = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
+            let query = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, time: first, frameIndex: 1)
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, time: last, frameIndex: 2)
             let rules = tracker.finish(at: last).map(\.ruleID.rawValue)

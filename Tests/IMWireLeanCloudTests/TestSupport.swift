@@ -14,7 +14,7 @@ func verdicts(_ findings: [Finding]) -> [String] {
 struct RandomCommandBuilder {
     var generator: SplitMix64
 
-    mutating func value(for type: FieldSchema.FieldType, depth: Int) -> JSONValue {
+    mutating func value(for type: LeanCloudFieldSchema.FieldType, depth: Int) -> JSONValue {
         switch type {
         case .int32: return .number(JSONNumber(Int64(Int32.random(in: Int32.min...Int32.max, using: &generator))))
         case .int64: return .string(String(Int64.random(in: Int64.min...Int64.max, using: &generator)))

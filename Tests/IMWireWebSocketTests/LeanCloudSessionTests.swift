@@ -49,7 +49,7 @@ import Testing
     }
 
     /// Decodes one direction after its handshake head; returns the LeanCloud commands and all findings.
-    func decode(_ bytes: [UInt8], _ direction: Direction, _ handshake: WebSocketHandshake) throws -> ([DecodedCommand], [Finding]) {
+    func decode(_ bytes: [UInt8], _ direction: Direction, _ handshake: WebSocketHandshake) throws -> ([LeanCloudDecodedCommand], [Finding]) {
         let start = try #require(direction == .send ? handshake.requestLength : handshake.responseLength)
         let encoding = try #require(handshake.subprotocol.flatMap(LeanCloudSubprotocol.init)?.encoding)
         var decoder = WebSocketStreamDecoder(handshake.streamConfiguration(direction), startOffset: start)

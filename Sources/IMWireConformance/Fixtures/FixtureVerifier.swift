@@ -112,7 +112,7 @@ enum LeanCloudFixtures {
         if (kind == "heartbeat") != (decoded.kind == .heartbeat) {
             problems.append("expected kind \(kind), decoded \(decoded.kind)")
         }
-        let actual = decoded.command.map(CanonicalJSON.encode)
+        let actual = decoded.command.map(LeanCloudCanonicalJSON.encode)
         if let expected = fixture.decoded, !expected.isNull {
             if let actual {
                 if !actual.semanticallyEquals(expected) { problems.append("decoded \(actual), expected \(expected)") }
@@ -135,7 +135,7 @@ enum LeanCloudFixtures {
         guard let text = fixture.object["text"]?.stringValue else {
             throw Fixture.FormatError(description: "\(fixture.path): rich-message fixtures need text")
         }
-        let (message, findings) = RichMessage.parse(text)
+        let (message, findings) = LeanCloudRichMessage.parse(text)
         var problems = FixtureVerifier.compare(findings, fixture.expected)
         let actual = message?.typedJSON ?? .null
         let expected = fixture.decoded ?? .null

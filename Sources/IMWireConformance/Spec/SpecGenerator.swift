@@ -76,7 +76,7 @@ public enum SpecGenerator {
     static func leanCloudCommands() -> String {
         MarkdownTable.render(
             ["cmd/op", "client sends as", "server sends as", "usual answer", "confidence", "what it does", "source"],
-            CommandCatalog.all.map { spec in [
+            LeanCloudCommandCatalog.all.map { spec in [
                 "`\(spec.key)`", spec.clientRole?.rawValue ?? "", spec.serverRoles.map(\.rawValue).joined(separator: ", "),
                 spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary, spec.source,
             ] })
@@ -87,8 +87,8 @@ public enum SpecGenerator {
             ["value", "cmd", "sub-message", "ops"],
             LCCommandType.allCases.map { cmd in [
                 "\(cmd.rawValue)", "`\(LeanCloudNames.name(of: cmd))`",
-                SubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
-                CommandCatalog.takesNoOp(cmd) ? "none" : CommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
+                LeanCloudSubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
+                LeanCloudCommandCatalog.takesNoOp(cmd) ? "none" : LeanCloudCommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
             ] })
     }
 

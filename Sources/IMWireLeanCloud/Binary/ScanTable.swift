@@ -1,5 +1,5 @@
 /// The schema as the wire scanner walks it: for each message and field number, the field's type
-/// and label as small integers in one flat array. Reading `MessageSchema` and `FieldSchema` values
+/// and label as small integers in one flat array. Reading `LeanCloudMessageSchema` and `LeanCloudFieldSchema` values
 /// per field copied their names and arrays (a retain and a release each, per field, per frame);
 /// the names are now looked up in `LeanCloudSchema` only to word a finding.
 final class ScanTable: Sendable {
@@ -33,9 +33,9 @@ final class ScanTable: Sendable {
     private static let maxBitmapSpan: Int64 = 1 << 12
     /// Where a `GenericCommand` scan records the session rules' fields: kept here so the
     /// scanner reaches both tables through the one global it fetches per message.
-    let recording = CommandFields.Table.shared
+    let recording = LeanCloudCommandFields.Table.shared
 
-    init(messages: [MessageSchema], enums: [EnumSchema]) {
+    init(messages: [LeanCloudMessageSchema], enums: [LeanCloudEnumSchema]) {
         var fields: [Field?] = []
         var firstField: [Int] = []
         var width: [Int] = []
@@ -94,7 +94,7 @@ final class ScanTable: Sendable {
         enumStart = starts
     }
 
-    private static func compile(_ field: FieldSchema) -> Field {
+    private static func compile(_ field: LeanCloudFieldSchema) -> Field {
         let repeated = field.label == .repeated
         return switch field.type {
         case .int32: Field(kind: .int32, repeated: repeated)
@@ -134,7 +134,7 @@ final class ScanTable: Sendable {
 }
 
 extension ScanTable.Field.Kind {
-    var wireType: WireType {
+    var wireType: LeanCloudWireType {
         switch self {
         case .int32, .int64, .bool, .enumeration: .varint
         case .string, .bytes, .message: .lengthDelimited

@@ -8,7 +8,7 @@ struct WireScanner {
     private(set) var findings: [Finding] = []
     /// Where the session rules' fields are recorded when the scan is of a `GenericCommand`
     /// (`scanCommand`).
-    private(set) var fields: CommandFields?
+    private(set) var fields: LeanCloudCommandFields?
     /// A string field was not valid UTF-8: protobuf parsers refuse the whole message.
     private(set) var sawInvalidUTF8 = false
     private let maxDepth: Int
@@ -26,7 +26,7 @@ struct WireScanner {
         var reader = ByteReader(bytes)
         while !reader.isAtEnd {
             let tagOffset = reader.offset
-            guard case .value(let tag, _, _) = reader.readVarint(), let wireType = WireType(rawValue: UInt8(tag & 7)) else { return nil }
+            guard case .value(let tag, _, _) = reader.readVarint(), let wireType = LeanCloudWireType(rawValue: UInt8(tag & 7)) else { return nil }
             if tag >> 3 == UInt64(bitPattern: Int64(number)) { return tagOffset }
             guard walker.skipValue(&reader, wireType, field: "", groupNumber: tag >> 3, depth: 1) else { return nil }
         }
@@ -39,15 +39,15 @@ struct WireScanner {
         return scanMessage(&reader, message, depth: 1, place: .elsewhere)
     }
 
-    /// Scans `bytes` as a `GenericCommand` and records its `CommandFields` on the way. Returns
+    /// Scans `bytes` as a `GenericCommand` and records its `LeanCloudCommandFields` on the way. Returns
     /// them when a protobuf parser would accept the bytes (no structural damage, valid UTF-8).
-    /// Bytes over `CommandFields.maxBytes` are scanned without recording (nil).
-    mutating func scanCommand(_ bytes: [UInt8]) -> CommandFields? {
-        guard bytes.count <= CommandFields.maxBytes else {
+    /// Bytes over `LeanCloudCommandFields.maxBytes` are scanned without recording (nil).
+    mutating func scanCommand(_ bytes: [UInt8]) -> LeanCloudCommandFields? {
+        guard bytes.count <= LeanCloudCommandFields.maxBytes else {
             _ = bytes.withUnsafeBytes { scan($0, as: LeanCloudSchema.genericCommand) }
             return nil
         }
-        fields = CommandFields(bytes: bytes, nestingLimit: maxDepth)
+        fields = LeanCloudCommandFields(bytes: bytes, nestingLimit: maxDepth)
         let intact = bytes.withUnsafeBytes { raw in
             var reader = ByteReader(raw)
             return scanMessage(&reader, LeanCloudSchema.genericCommand, depth: 1, place: .root)
@@ -60,15 +60,15 @@ struct WireScanner {
         findings.append(rule.finding(message, at: offset))
     }
 
-    /// `place`: where the message sits, for `CommandFields` (`.elsewhere` when nothing is recorded).
+    /// `place`: where the message sits, for `LeanCloudCommandFields` (`.elsewhere` when nothing is recorded).
     private mutating func scanMessage(
-        _ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int, place: CommandFields.Place
+        _ reader: inout ByteReader, _ id: LeanCloudSchema.MessageID, depth: Int, place: LeanCloudCommandFields.Place
     ) -> Bool {
         // The global table is fetched once per message and handed down: read in `scanValue`,
         // the lazy-initialisation checks of the globals (swift_once) ran eight times a frame.
         let table = ScanTable.leanCloud
         // Names are only needed to word a finding.
-        var schema: MessageSchema { LeanCloudSchema.message(id) }
+        var schema: LeanCloudMessageSchema { LeanCloudSchema.message(id) }
         let start = reader.offset
         var seen = FieldSet()
         while !reader.isAtEnd {
@@ -80,8 +80,8 @@ struct WireScanner {
                 report(LeanCloudRules.invalidFieldNumber, "field number \(number) in \(schema.name)", at: tagOffset)
                 return false
             }
-            guard let wireType = WireType(rawValue: wireBits), wireType != .endGroup else {
-                let what = wireBits == WireType.endGroup.rawValue ? "an end-group tag without its start" : "wire type \(wireBits)"
+            guard let wireType = LeanCloudWireType(rawValue: wireBits), wireType != .endGroup else {
+                let what = wireBits == LeanCloudWireType.endGroup.rawValue ? "an end-group tag without its start" : "wire type \(wireBits)"
                 report(LeanCloudRules.invalidWireType, "\(what) for field \(number) in \(schema.name)", at: tagOffset)
                 return false
             }
@@ -120,10 +120,10 @@ struct WireScanner {
 
     private mutating func scanValue(
         _ reader: inout ByteReader, _ field: ScanTable.Field, number: Int32, in message: LeanCloudSchema.MessageID,
-        depth: Int, tagOffset: Int, place: CommandFields.Place, table: ScanTable
+        depth: Int, tagOffset: Int, place: LeanCloudCommandFields.Place, table: ScanTable
     ) -> Bool {
         let valueOffset = reader.offset
-        // Recorded the way a protobuf parser sets the typed field (see `CommandFields`).
+        // Recorded the way a protobuf parser sets the typed field (see `LeanCloudCommandFields`).
         let recorded = place.isRecorded ? table.recording.field(at: place, number) : nil
         // Built only when a finding needs it.
         func path() -> String {
@@ -222,7 +222,7 @@ struct WireScanner {
     }
 
     private mutating func skipValue(
-        _ reader: inout ByteReader, _ wireType: WireType, field: String, groupNumber: UInt64, depth: Int
+        _ reader: inout ByteReader, _ wireType: LeanCloudWireType, field: String, groupNumber: UInt64, depth: Int
     ) -> Bool {
         let offset = reader.offset
         switch wireType {
@@ -260,7 +260,7 @@ struct WireScanner {
             }
             guard let tag = readTag(&reader) else { return false }
             let number = tag >> 3
-            guard number >= 1, number <= 0x1fff_ffff, let wireType = WireType(rawValue: UInt8(tag & 7)) else {
+            guard number >= 1, number <= 0x1fff_ffff, let wireType = LeanCloudWireType(rawValue: UInt8(tag & 7)) else {
                 report(LeanCloudRules.invalidWireType, "tag \(tag) inside the group of \(field)", at: tagOffset)
                 return false
             }

@@ -27,12 +27,12 @@ public enum LeanCloudNames {
         return text
     }
 
-    /// The same label from a command's `CommandFields`.
-    public static func summary(of command: CommandFields) -> String {
+    /// The same label from a command's `LeanCloudCommandFields`.
+    public static func summary(of command: LeanCloudCommandFields) -> String {
         var text = command.cmd.map(name(of:)) ?? "(no cmd)"
         if let op = command.op { text += "/" + name(of: op) }
         if let i = command.i { text += " i=\(i)" }
-        for code in [CommandFields.Field.sessionCode, .errorCode, .ackCode] {
+        for code in [LeanCloudCommandFields.Field.sessionCode, .errorCode, .ackCode] {
             if let value = command.int32(code) { text += " code=\(value)" }
         }
         return text

@@ -5,8 +5,8 @@ public enum LeanCloudSchema {
     public typealias MessageID = Int
     public typealias EnumID = Int
 
-    public static func message(_ id: MessageID) -> MessageSchema { messages[id] }
-    public static func enumeration(_ id: EnumID) -> EnumSchema { enums[id] }
+    public static func message(_ id: MessageID) -> LeanCloudMessageSchema { messages[id] }
+    public static func enumeration(_ id: EnumID) -> LeanCloudEnumSchema { enums[id] }
 
     public static func messageID(named name: String) -> MessageID? {
         messages.firstIndex { $0.name == name }
@@ -14,15 +14,15 @@ public enum LeanCloudSchema {
 }
 
 /// One protobuf message: its fields, and an index from field number to field.
-public struct MessageSchema: Sendable {
+public struct LeanCloudMessageSchema: Sendable {
     public let name: String
-    public let fields: [FieldSchema]
-    public let requiredFields: [FieldSchema]
+    public let fields: [LeanCloudFieldSchema]
+    public let requiredFields: [LeanCloudFieldSchema]
     /// Field index by field number (the schema's numbers are small: a table, not a hash).
     private let byNumber: [Int]
     private let byName: [String: Int]
 
-    public init(name: String, fields: [FieldSchema]) {
+    public init(name: String, fields: [LeanCloudFieldSchema]) {
         self.name = name
         self.fields = fields
         requiredFields = fields.filter { $0.label == .required }
@@ -36,15 +36,15 @@ public struct MessageSchema: Sendable {
         byName = names
     }
 
-    public func field(number: Int32) -> FieldSchema? {
+    public func field(number: Int32) -> LeanCloudFieldSchema? {
         guard number >= 0, Int(number) < byNumber.count, byNumber[Int(number)] >= 0 else { return nil }
         return fields[byNumber[Int(number)]]
     }
 
-    public func field(named name: String) -> FieldSchema? { byName[name].map { fields[$0] } }
+    public func field(named name: String) -> LeanCloudFieldSchema? { byName[name].map { fields[$0] } }
 }
 
-public struct FieldSchema: Sendable {
+public struct LeanCloudFieldSchema: Sendable {
     public enum Label: String, Sendable { case optional, required, repeated }
 
     public enum FieldType: Sendable, Hashable {
@@ -53,7 +53,7 @@ public struct FieldSchema: Sendable {
         case message(LeanCloudSchema.MessageID)
 
         /// The protobuf wire type a value of this type travels as.
-        public var wireType: WireType {
+        public var wireType: LeanCloudWireType {
             switch self {
             case .int32, .int64, .bool, .enumeration: .varint
             case .string, .bytes, .message: .lengthDelimited
@@ -89,7 +89,7 @@ public struct FieldSchema: Sendable {
     }
 }
 
-public struct EnumSchema: Sendable {
+public struct LeanCloudEnumSchema: Sendable {
     public let name: String
     public let values: [(number: Int32, name: String)]
 
@@ -103,7 +103,7 @@ public struct EnumSchema: Sendable {
 }
 
 /// Protobuf wire types (the low 3 bits of a tag).
-public enum WireType: UInt8, Sendable, CustomStringConvertible {
+public enum LeanCloudWireType: UInt8, Sendable, CustomStringConvertible {
     case varint = 0
     case fixed64 = 1
     case lengthDelimited = 2

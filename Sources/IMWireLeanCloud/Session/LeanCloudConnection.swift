@@ -43,7 +43,7 @@ public final class LeanCloudConnection: DialectConnection {
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         lastSummary = namesMessages ? decoded.summary : nil
         if describesMessages {
-            lastCanonicalJSON = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(CanonicalJSON.encode)
+            lastCanonicalJSON = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         }
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
@@ -66,7 +66,7 @@ public final class LeanCloudConnection: DialectConnection {
 
     /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
     /// with a code, `goaway`, and the client's own `session/close`.
-    private func note(_ command: CommandFields, direction: Direction, time: Int64, frame: Int) {
+    private func note(_ command: LeanCloudCommandFields, direction: Direction, time: Int64, frame: Int) {
         let loggingIn = sessionFacts.login != nil && sessionFacts.login?.accepted == nil
         switch (direction, command.cmdOrDefault, command.op) {
         case (.send, .session, .open?):

@@ -5,7 +5,7 @@ import SwiftProtobuf
 /// cross-check: the protobuf JSON mapping with proto field names, i.e. what Google's
 /// `json_format.MessageToDict(preserving_proto_field_name=True)` gives for the same bytes.
 /// Set fields only (proto2 presence), int64 as strings, enums by name, bytes as base64.
-public enum CanonicalJSON {
+public enum LeanCloudCanonicalJSON {
     public static func encode(_ command: LCGenericCommand) -> JSONValue {
         var options = JSONEncodingOptions()
         options.preserveProtoFieldNames = true

@@ -24,14 +24,14 @@ public struct LeanCloudCodec: Sendable {
         self.limits = limits
     }
 
-    public func decode(_ payload: [UInt8]) -> DecodedCommand {
+    public func decode(_ payload: [UInt8]) -> LeanCloudDecodedCommand {
         switch encoding {
         case .protobuf:
             return LeanCloudBinary.decode(payload, limits: limits)
         case .base64:
             guard payload.count <= limits.maxFrameSize / 3 * 4 + 4 else {
                 let finding = LeanCloudRules.frameTooLarge.finding("\(payload.count) base64 characters", at: 0)
-                return DecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
+                return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
             }
             var text = payload
             let bytes: [UInt8]
@@ -39,7 +39,7 @@ public struct LeanCloudCodec: Sendable {
                 bytes = try Base64.decode(bytes: &text)
             } catch {
                 let finding = LeanCloudRules.invalidBase64.finding(error.reason, at: error.offset)
-                return DecodedCommand(command: nil, findings: [finding], wireSize: payload.count * 3 / 4)
+                return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count * 3 / 4)
             }
             return LeanCloudBinary.decode(bytes, limits: limits)
         case .json:

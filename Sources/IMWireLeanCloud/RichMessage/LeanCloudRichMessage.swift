@@ -3,7 +3,7 @@ import IMWireCore
 /// A typed ("rich") message: the JSON carried in `DirectCommand.msg`, `LogItem.data`,
 /// `PatchItem.data` and `UnreadTuple.data` (leancloud.md §7). Reserved types are negative;
 /// positive ones are the app's own. Keys the SDKs do not reserve are kept in `extra`.
-public struct RichMessage: Sendable, Hashable {
+public struct LeanCloudRichMessage: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case text, image, audio, video, location, file, recalled
         /// A positive `_lctype` registered by the app.
@@ -95,7 +95,7 @@ public struct RichMessage: Sendable, Hashable {
 
     /// Parses `text` as a typed message. Returns nil without findings when the content is not a
     /// typed message at all (plain text, or JSON without `_lctype`): that is legal content.
-    public static func parse(_ text: String) -> (message: RichMessage?, findings: [Finding]) {
+    public static func parse(_ text: String) -> (message: LeanCloudRichMessage?, findings: [Finding]) {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0), building: true) }
     }
@@ -108,7 +108,7 @@ public struct RichMessage: Sendable, Hashable {
 
     /// The JSON is validated whole, but a member's value is built only when a check reads it or
     /// `building` asks for the message.
-    private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (message: RichMessage?, findings: [Finding]) {
+    private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (message: LeanCloudRichMessage?, findings: [Finding]) {
         guard text.first == UInt8(ascii: "{"), let members = (try? JSONParser.members(of: text)) ?? nil,
               let typeMember = members.last(where: { $0.key == "_lctype" })
         else { return (nil, []) }
@@ -135,7 +135,7 @@ public struct RichMessage: Sendable, Hashable {
         if case .reserved = kind { problem("_lctype \(lctype) is reserved (0) or undefined", "_lctype") }
         // Built only when asked for: the checker wants the findings, and building a message it
         // then dropped cost a dozen retains per direct message.
-        var message = building ? RichMessage(kind: kind) : nil
+        var message = building ? LeanCloudRichMessage(kind: kind) : nil
         var hasFileURL = false
         var hasLocation = false
         for member in members {
@@ -252,7 +252,7 @@ public struct RichMessage: Sendable, Hashable {
     public var encoded: String { JSONWriter.string(json) }
 }
 
-extension RichMessage {
+extension LeanCloudRichMessage {
     /// The typed value as JSON, the `decoded` form of rich-message fixtures:
     /// `{"kind", "lctype", "text"?, "attributes"?, "file"?, "location"?, "extra"?}`.
     public var typedJSON: JSONValue {
@@ -276,7 +276,7 @@ extension RichMessage {
     }
 }
 
-extension RichMessage.Kind {
+extension LeanCloudRichMessage.Kind {
     public var name: String {
         switch self {
         case .text: "text"

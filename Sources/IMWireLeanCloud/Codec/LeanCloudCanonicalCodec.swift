@@ -1,7 +1,7 @@
 import IMWireCore
 
 /// LeanCloud commands and their canonical JSON (the protobuf JSON mapping with proto field names,
-/// `CanonicalJSON`), in one of the three encodings.
+/// `LeanCloudCanonicalJSON`), in one of the three encodings.
 public struct LeanCloudCanonicalCodec: CanonicalCodec {
     public var encoding: LeanCloudEncoding
     public var limits: Limits
@@ -14,7 +14,7 @@ public struct LeanCloudCanonicalCodec: CanonicalCodec {
     /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
     public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(bytes)
-        let json: JSONValue? = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(CanonicalJSON.encode)
+        let json: JSONValue? = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         var envelope = JSONObject()
         envelope.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
         envelope.append("decoded", decoded.kind == .heartbeat ? .null : json ?? .null)
@@ -27,7 +27,7 @@ public struct LeanCloudCanonicalCodec: CanonicalCodec {
     public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         if encoding == .json, json.objectValue?.isEmpty == true { return CanonicalEncoded(bytes: Array("{}".utf8), binary: false) }
         let command: LCGenericCommand
-        do { command = try CanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }
+        do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }
         return CanonicalEncoded(bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
     }
 }

@@ -2,7 +2,7 @@ import IMWireCore
 
 /// One decoded LeanCloud frame: the typed command when the bytes allowed one, and everything
 /// found on the way.
-public struct DecodedCommand: Sendable {
+public struct LeanCloudDecodedCommand: Sendable {
     public enum Kind: Sendable, Hashable {
         case command
         /// The literal `{}` keep-alive of the JSON encoding.
@@ -15,7 +15,7 @@ public struct DecodedCommand: Sendable {
     public var wireSize: Int
     /// The fields the session rules read, recorded while the bytes were scanned; nil when no
     /// command could be decoded.
-    public var fields: CommandFields?
+    public var fields: LeanCloudCommandFields?
     /// The command as it was built from JSON, so it is not decoded again from its bytes.
     private var built: LCGenericCommand?
 
@@ -32,7 +32,7 @@ public struct DecodedCommand: Sendable {
 
     /// `built`: the command when it was built as a value (from JSON), with `fields` those of its
     /// protobuf encoding; nil when it was decoded from protobuf bytes, which `fields` holds.
-    init(kind: Kind = .command, built: LCGenericCommand? = nil, fields: CommandFields?, findings: [Finding], wireSize: Int) {
+    init(kind: Kind = .command, built: LCGenericCommand? = nil, fields: LeanCloudCommandFields?, findings: [Finding], wireSize: Int) {
         self.kind = kind
         self.built = built
         self.fields = fields

@@ -1,7 +1,7 @@
 import IMWireCore
 
 /// What a command is for, from the point of view of the side that sends it.
-public enum Role: String, Sendable, Hashable {
+public enum LeanCloudRole: String, Sendable, Hashable {
     /// Expects a reply carrying the same `i`.
     case request
     /// Answers a request; carries its `i`.
@@ -13,7 +13,7 @@ public enum Role: String, Sendable, Hashable {
 }
 
 /// A `cmd` with its optional `op`, the key of the command catalogue.
-public struct CommandKey: Sendable, Hashable, CustomStringConvertible {
+public struct LeanCloudCommandKey: Sendable, Hashable, CustomStringConvertible {
     public let cmd: LCCommandType
     public let op: LCOpType?
 
@@ -30,7 +30,7 @@ public struct CommandKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The sub-messages of `GenericCommand` (fields 100–117).
-public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
+public enum LeanCloudSubMessage: Int32, Sendable, Hashable, CaseIterable {
     case loginMessage = 100, dataMessage, sessionMessage, errorMessage, directMessage, ackMessage,
         unreadMessage, readMessage, rcpMessage, logsMessage, convMessage, roomMessage, presenceMessage,
         reportMessage, patchMessage, pubsubMessage, blacklistMessage, loggedinMessage
@@ -39,7 +39,7 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
     public var fieldName: String { "\(self)" }
 
     /// The sub-message a `cmd` carries, if any.
-    public static func expected(for cmd: LCCommandType) -> SubMessage? {
+    public static func expected(for cmd: LCCommandType) -> LeanCloudSubMessage? {
         switch cmd {
         case .session: .sessionMessage
         case .conv: .convMessage
@@ -64,8 +64,8 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
     }
 
     /// The sub-messages set on `command`, in field order.
-    public static func present(in command: LCGenericCommand) -> [SubMessage] {
-        var present: [SubMessage] = []
+    public static func present(in command: LCGenericCommand) -> [LeanCloudSubMessage] {
+        var present: [LeanCloudSubMessage] = []
         if command.hasLoginMessage { present.append(.loginMessage) }
         if command.hasDataMessage { present.append(.dataMessage) }
         if command.hasSessionMessage { present.append(.sessionMessage) }
@@ -90,23 +90,23 @@ public enum SubMessage: Int32, Sendable, Hashable, CaseIterable {
 
 /// One row of the command catalogue: who sends a cmd/op, in which role, and what answers it.
 /// A class, so a lookup on every decoded frame costs a reference, not a copy of the row.
-public final class CommandSpec: Sendable {
-    public let key: CommandKey
+public final class LeanCloudCommandSpec: Sendable {
+    public let key: LeanCloudCommandKey
     /// Role when the client sends it; nil if clients never do.
-    public let clientRole: Role?
+    public let clientRole: LeanCloudRole?
     /// Roles the server may send it in; empty if servers never do.
-    public let serverRoles: [Role]
+    public let serverRoles: [LeanCloudRole]
     /// Usual answers to the request (an `error` command always may answer too).
-    public let answers: [CommandKey]
+    public let answers: [LeanCloudCommandKey]
     public let confidence: Confidence
     public let summary: String
     public let source: String
 
     init(
-        _ cmd: LCCommandType, _ op: LCOpType? = nil, client: Role? = nil, server: [Role] = [],
-        answers: [CommandKey] = [], _ confidence: Confidence, _ summary: String, _ source: String
+        _ cmd: LCCommandType, _ op: LCOpType? = nil, client: LeanCloudRole? = nil, server: [LeanCloudRole] = [],
+        answers: [LeanCloudCommandKey] = [], _ confidence: Confidence, _ summary: String, _ source: String
     ) {
-        key = CommandKey(cmd, op)
+        key = LeanCloudCommandKey(cmd, op)
         clientRole = client
         serverRoles = server
         self.answers = answers
@@ -118,20 +118,20 @@ public final class CommandSpec: Sendable {
 
 /// Every cmd/op pair of the LeanCloud protocol and its role, from `leancloud.md` §4.2 and the
 /// OpType sections. Response op names are INFERRED except session/opened and session/closed.
-public enum CommandCatalog {
-    public static func spec(for key: CommandKey) -> CommandSpec? { position(of: key).map { all[$0] } }
+public enum LeanCloudCommandCatalog {
+    public static func spec(for key: LeanCloudCommandKey) -> LeanCloudCommandSpec? { position(of: key).map { all[$0] } }
 
     /// Ops seen with `cmd` in the catalogue, in catalogue order.
     public static func ops(of cmd: LCCommandType) -> [LCOpType] { opsByCmd[cmd] ?? [] }
 
     /// Whether `op` is one of `cmd`'s ops in the catalogue.
-    public static func isOp(_ op: LCOpType, of cmd: LCCommandType) -> Bool { position(of: CommandKey(cmd, op)) != nil }
+    public static func isOp(_ op: LCOpType, of cmd: LCCommandType) -> Bool { position(of: LeanCloudCommandKey(cmd, op)) != nil }
 
     /// Whether `cmd` is used without an op.
-    public static func takesNoOp(_ cmd: LCCommandType) -> Bool { position(of: CommandKey(cmd)) != nil }
+    public static func takesNoOp(_ cmd: LCCommandType) -> Bool { position(of: LeanCloudCommandKey(cmd)) != nil }
 
     /// Where `key`'s row is in `all` (its first row).
-    private static func position(of key: CommandKey) -> Int? {
+    private static func position(of key: LeanCloudCommandKey) -> Int? {
         let row = index[key.cmd.rawValue * opSlots + (key.op?.rawValue ?? 0)]
         return row < 0 ? nil : Int(row)
     }
@@ -150,11 +150,11 @@ public enum CommandCatalog {
     private static let opsByCmd: [LCCommandType: [LCOpType]] = Dictionary(grouping: all.filter { $0.key.op != nil }, by: \.key.cmd)
         .mapValues { specs in specs.compactMap(\.key.op) }
 
-    private static func k(_ cmd: LCCommandType, _ op: LCOpType? = nil) -> CommandKey { CommandKey(cmd, op) }
+    private static func k(_ cmd: LCCommandType, _ op: LCOpType? = nil) -> LeanCloudCommandKey { LeanCloudCommandKey(cmd, op) }
 
-    public static let all: [CommandSpec] = session + conversation + blacklist + messaging + others
+    public static let all: [LeanCloudCommandSpec] = session + conversation + blacklist + messaging + others
 
-    private static let session: [CommandSpec] = [
+    private static let session: [LeanCloudCommandSpec] = [
         .init(.session, .open, client: .request, answers: [k(.session, .opened), k(.session, .closed)], .confirmed,
               "Open a session (log in); `r=true` marks an automatic re-open.", "swift IMClient.swift:1330-1378; js im-client.js:852-950"),
         .init(.session, .opened, server: [.response], .confirmed,
@@ -181,7 +181,7 @@ public enum CommandCatalog {
         .init(.session, .removed, server: [.response], .inferred, "Peers removed (legacy).", "OpType session section"),
     ]
 
-    private static let conversation: [CommandSpec] = [
+    private static let conversation: [LeanCloudCommandSpec] = [
         .init(.conv, .start, client: .request, answers: [k(.conv, .started)], .confirmed,
               "Create a conversation with members `m` (unique, transient, temporary).", "swift IMClient.swift:692-730"),
         .init(.conv, .started, server: [.response], .inferred, "Conversation created: `cid`, `cdate`.", "leancloud.md §4.2"),
@@ -234,7 +234,7 @@ public enum CommandCatalog {
         .init(.conv, .membersUnshutuped, server: [.push], .confirmed, "Members unmuted.", "js im-client.js _dispatchConvMessage"),
     ]
 
-    private static let blacklist: [CommandSpec] = [
+    private static let blacklist: [LeanCloudCommandSpec] = [
         .init(.blacklist, .block, client: .request, answers: [k(.blacklist, .blocked)], .confirmed,
               "Block clients `toPids` in `srcCid` (or conversations for a client).", "js persistent-conversation.js:496-560"),
         .init(.blacklist, .blocked, server: [.response], .inferred, "`allowedPids`, `failedPids`.", "leancloud.md §4.2"),
@@ -248,7 +248,7 @@ public enum CommandCatalog {
         .init(.blacklist, .checkResult, server: [.response], .inferred, "Check result.", "OpType blacklist section"),
     ]
 
-    private static let messaging: [CommandSpec] = [
+    private static let messaging: [LeanCloudCommandSpec] = [
         .init(.direct, client: .request, server: [.push], answers: [k(.ack)], .confirmed,
               "Send a message (`msg` or `binaryMsg`) to `cid`; pushed to receivers without `i`.", "swift IMConversation.swift:700-780"),
         .init(.ack, client: .fireAndForget, server: [.response], .confirmed,
@@ -265,7 +265,7 @@ public enum CommandCatalog {
               "Request failed (`code`, `reason`); without `i` a connection-level error.", "js connection.js:133-148"),
     ]
 
-    private static let others: [CommandSpec] = [
+    private static let others: [LeanCloudCommandSpec] = [
         .init(.echo, client: .request, server: [.response], answers: [k(.echo)], .confirmed,
               "Keep-alive: JS every 180 s with `i`; C# without `i`.", "js connection.js:161-167; csharp LCRTMHeartBeat.cs"),
         .init(.goaway, server: [.push], .confirmed, "Server asks the client to reconnect (clear the router cache).", "swift RTMConnection.swift handleGoaway"),

@@ -83,7 +83,7 @@ enum JMessageChecks {
         case "s_across_single_text", "s_single_text", "send_group_msg":
             let at = payload.offset(of: "content").map { offset + $0 } ?? offset
             if let content = payload["content"] {
-                findings += MessageContentChecks.check(content, expectedTarget: event.name == "send_group_msg" ? "group" : "single", at: at)
+                findings += JMessageContentChecks.check(content, expectedTarget: event.name == "send_group_msg" ? "group" : "single", at: at)
             }
         case "event_notification":
             if let value = payload["event_type"], JMessageEventType.row(value) == nil {
@@ -102,7 +102,7 @@ enum JMessageChecks {
                     continue
                 }
                 let target = message["msg_type"]?.int64Value == 4 ? "group" : "single"
-                findings += MessageContentChecks.check(content, expectedTarget: target, at: at)
+                findings += JMessageContentChecks.check(content, expectedTarget: target, at: at)
             }
         default:
             break
@@ -116,7 +116,7 @@ enum JMessageChecks {
 }
 
 /// The message protocol (jmessage.md §3): `content` and its `msg_body` per `msg_type`.
-public enum MessageContentChecks {
+public enum JMessageContentChecks {
     /// msg_type → the msg_body fields it requires and their JSON types ("s" string, "n" number).
     public static let bodies: [String: [(String, String)]] = [
         "text": [("text", "s")],

@@ -1,6 +1,6 @@
 /// What the trailing version of an `lc.*` subprotocol asks of the server for offline messages
-/// (realtime-SDK-dotNET `OfflineMessageStrategy`).
-public enum OfflineMessageStrategy: Int, Sendable, Hashable, CaseIterable {
+/// (realtime-SDK-dotNET `LeanCloudOfflineMessageStrategy`).
+public enum LeanCloudOfflineMessageStrategy: Int, Sendable, Hashable, CaseIterable {
     /// 1: all offline messages are pushed right after login.
     case pushAll = 1
     /// 2: unread notices (deprecated).
@@ -21,7 +21,7 @@ public enum OfflineMessageStrategy: Int, Sendable, Hashable, CaseIterable {
 public struct LeanCloudSubprotocol: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     public let encoding: LeanCloudEncoding
-    public let offlineStrategy: OfflineMessageStrategy?
+    public let offlineStrategy: LeanCloudOfflineMessageStrategy?
     /// Used by JS before 2017-05-23 (`protobuf`, `protobase64` formats).
     public let isHistorical: Bool
 
@@ -40,7 +40,7 @@ public struct LeanCloudSubprotocol: Sendable, Hashable, CustomStringConvertible 
         default: return nil
         }
         self.name = name
-        offlineStrategy = OfflineMessageStrategy(rawValue: version)
+        offlineStrategy = LeanCloudOfflineMessageStrategy(rawValue: version)
     }
 
     /// The subprotocols SDKs are known to offer (leancloud.md §2.1).

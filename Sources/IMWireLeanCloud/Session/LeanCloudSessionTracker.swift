@@ -37,8 +37,8 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Requests and pushes keep their command's fields and name it only when a finding needs the
     /// name: most never do, and naming every frame was a visible share of a check.
     private struct Pending: Sendable {
-        let key: CommandKey
-        let command: CommandFields
+        let key: LeanCloudCommandKey
+        let command: LeanCloudCommandFields
         var summary: String { LeanCloudNames.summary(of: command) }
         let time: Int64
         let frameIndex: Int
@@ -51,7 +51,7 @@ public struct LeanCloudSessionTracker: Sendable {
         let timestamp: Int64
         let time: Int64
         let frameIndex: Int
-        let command: CommandFields
+        let command: LeanCloudCommandFields
         var summary: String { LeanCloudNames.summary(of: command) }
     }
 
@@ -75,7 +75,7 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// Peer id a command is for; commands without one go to the connection's first client.
-    private func peer(of command: CommandFields) -> String {
+    private func peer(of command: LeanCloudCommandFields) -> String {
         command.string(.peerID) ?? defaultPeer ?? ""
     }
 
@@ -126,7 +126,7 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// Observes one decoded frame; returns the session findings it causes (codec findings are the caller's).
-    public mutating func observe(_ decoded: DecodedCommand, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ decoded: LeanCloudDecodedCommand, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         now = (time, frameIndex)
         expire(before: time, into: &findings)
@@ -137,8 +137,8 @@ public struct LeanCloudSessionTracker: Sendable {
             findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction,
                                          subject: LeanCloudNames.summary(of: command)))
         }
-        let key = CommandKey(command.cmdOrDefault, command.op)
-        let spec = CommandCatalog.spec(for: key)
+        let key = LeanCloudCommandKey(command.cmdOrDefault, command.op)
+        let spec = LeanCloudCommandCatalog.spec(for: key)
         let peer = peer(of: command)
 
         switch direction {
@@ -154,14 +154,14 @@ public struct LeanCloudSessionTracker: Sendable {
             checkGate(command, key: key, peer: peer, report: report)
             trackRequest(command, key: key, spec: spec, time: time, frameIndex: frameIndex, peer: peer, report: report)
             if key.cmd == .ack { acknowledge(command) }
-            if key == CommandKey(.session, .open), let app = command.string(.appID) { appID = appID ?? app }
+            if key == LeanCloudCommandKey(.session, .open), let app = command.string(.appID) { appID = appID ?? app }
             if options.credentials != nil, let typed = decoded.command { verifySignature(typed, peer: peer, report: report) }
         case .receive:
             if let spec, spec.serverRoles.isEmpty { report(LeanCloudRules.wrongDirection, "\(key) is sent by clients only") }
             trackReply(command, key: key, peer: peer, report: report)
         }
         if command.has(.directMsg) {
-            for problem in command.withUTF8(.directMsg, RichMessage.findings(utf8:)) {
+            for problem in command.withUTF8(.directMsg, LeanCloudRichMessage.findings(utf8:)) {
                 report(problem.rule, "directMessage.msg: \(problem.message)")
             }
         }
@@ -169,9 +169,9 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// The session gate: before `session/opened`, after a kick, after the client's own close.
-    private mutating func checkGate(_ command: CommandFields, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func checkGate(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void) {
         if !kicked.isEmpty, let code = kicked[peer] {  // the check is for the rare kicked client: skip the hashing
-            if key == CommandKey(.session, .open) {
+            if key == LeanCloudCommandKey(.session, .open) {
                 if command.bool(.sessionR) {
                     report(LeanCloudRules.reopenAfterKick, "session/open with r=true after session/closed \(code)")
                 }
@@ -185,7 +185,7 @@ public struct LeanCloudSessionTracker: Sendable {
         case .echo, .login, .logout: true
         default: false
         }
-        guard key != CommandKey(.session, .open), !ungated, command.int32(.service) != 1,
+        guard key != LeanCloudCommandKey(.session, .open), !ungated, command.int32(.service) != 1,
               !opened.contains(peer)
         else { return }
         if closedByClient.contains(peer) {
@@ -195,7 +195,7 @@ public struct LeanCloudSessionTracker: Sendable {
         }
     }
 
-    private mutating func trackRequest(_ command: CommandFields, key: CommandKey, spec: CommandSpec?,
+    private mutating func trackRequest(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, spec: LeanCloudCommandSpec?,
                                        time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void) {
         guard let i = command.i else {
             if spec?.clientRole == .request, key.cmd != .echo {
@@ -211,27 +211,27 @@ public struct LeanCloudSessionTracker: Sendable {
         pending[i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
     }
 
-    private mutating func trackReply(_ command: CommandFields, key: CommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func trackReply(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void) {
         var replyPeer = peer
         if let i = command.i {
             if let request = pending.removeValue(forKey: i) {
                 replyPeer = request.peer
-                if let answers = CommandCatalog.spec(for: request.key)?.answers, !answers.isEmpty,
+                if let answers = LeanCloudCommandCatalog.spec(for: request.key)?.answers, !answers.isEmpty,
                    command.cmd != .error, !answers.contains(key) {
                     let usual = answers.map(\.description).joined(separator: " or ")
                     report(LeanCloudRules.responseOpUnexpected, "\(key) answers \(request.key); usually \(usual)")
                 }
-                if request.key == CommandKey(.session, .open), key == CommandKey(.session, .opened) {
+                if request.key == LeanCloudCommandKey(.session, .open), key == LeanCloudCommandKey(.session, .opened) {
                     markOpened(request.peer)
                 }
-                if request.key == CommandKey(.session, .close), key == CommandKey(.session, .closed) {
+                if request.key == LeanCloudCommandKey(.session, .close), key == LeanCloudCommandKey(.session, .closed) {
                     opened.remove(request.peer)
                     closedByClient.insert(request.peer)
                 }
             } else {
                 report(LeanCloudRules.responseWithoutRequest, "\(key) i=\(i) matches no pending request")
             }
-        } else if key == CommandKey(.session, .opened) {
+        } else if key == LeanCloudCommandKey(.session, .opened) {
             markOpened(peer)
         }
 
@@ -259,7 +259,7 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// A pushed message needs an `ack` unless it is transient, in a chat room, or the client's own.
-    private mutating func expectAck(_ command: CommandFields) {
+    private mutating func expectAck(_ command: LeanCloudCommandFields) {
         guard let id = command.string(.directID), !command.bool(.directTransient), command.int32(.directConvType) != 2,
               !(command.string(.directFromPeerID).map(opened.contains) ?? false)
         else { return }
@@ -270,7 +270,7 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the
     /// `fromts`…`tots` range (JS batches).
-    private mutating func acknowledge(_ ack: CommandFields) {
+    private mutating func acknowledge(_ ack: LeanCloudCommandFields) {
         guard !unacked.isEmpty else { return }
         if let mid = ack.string(.ackMid) {
             unacked.removeAll { $0.messageID == mid }

@@ -10,7 +10,7 @@ public enum LeanCloudJSON {
     // MARK: encode
 
     public static func encode(_ command: LCGenericCommand) -> String {
-        guard let canonical = CanonicalJSON.encode(command).objectValue else { return "{}" }
+        guard let canonical = LeanCloudCanonicalJSON.encode(command).objectValue else { return "{}" }
         var flat = JSONObject()
         for member in canonical {
             guard let field = generic.field(named: member.key) else { continue }
@@ -31,14 +31,14 @@ public enum LeanCloudJSON {
 
     static func hyphenated(_ op: String) -> String { String(op.map { $0 == "_" ? "-" : $0 }) }
 
-    private static func flatValue(_ value: JSONValue, _ field: FieldSchema) -> JSONValue {
+    private static func flatValue(_ value: JSONValue, _ field: LeanCloudFieldSchema) -> JSONValue {
         if field.label == .repeated, case .array(let items) = value {
             return .array(items.map { flatScalar($0, field.type) })
         }
         return flatScalar(value, field.type)
     }
 
-    private static func flatScalar(_ value: JSONValue, _ type: FieldSchema.FieldType) -> JSONValue {
+    private static func flatScalar(_ value: JSONValue, _ type: LeanCloudFieldSchema.FieldType) -> JSONValue {
         switch type {
         case .int64:
             if let text = value.stringValue, let number = Int64(text) { return .number(JSONNumber(number)) }
@@ -62,40 +62,40 @@ public enum LeanCloudJSON {
 
     // MARK: decode
 
-    public static func decode(_ payload: [UInt8], limits: Limits = .default) -> DecodedCommand {
+    public static func decode(_ payload: [UInt8], limits: Limits = .default) -> LeanCloudDecodedCommand {
         guard payload.count <= limits.maxFrameSize else {
             let finding = LeanCloudRules.frameTooLarge.finding("\(payload.count) bytes, limit \(limits.maxFrameSize)", at: 0)
-            return DecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
+            return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
         }
         let root: JSONValue
         do {
             root = try JSONParser.parse(payload, maxDepth: limits.maxJSONDepth)
         } catch {
             let finding = LeanCloudRules.invalidJSON.finding(error.reason, at: error.offset)
-            return DecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
+            return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
         }
         guard case .object(let object) = root else {
             let finding = LeanCloudRules.invalidJSON.finding("expected an object, found \(root.typeName)", at: 0)
-            return DecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
+            return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
         }
-        if object.isEmpty { return DecodedCommand(kind: .heartbeat, command: nil, findings: [], wireSize: 0) }
+        if object.isEmpty { return LeanCloudDecodedCommand(kind: .heartbeat, command: nil, findings: [], wireSize: 0) }
 
         var converter = Converter()
         let canonical = converter.canonical(object)
         var findings = converter.findings
         let command: LCGenericCommand
         do {
-            command = try CanonicalJSON.decode(.object(canonical))
+            command = try LeanCloudCanonicalJSON.decode(.object(canonical))
         } catch {
             findings.append(LeanCloudRules.jsonBadValue.finding(error.description, at: 0))
-            return DecodedCommand(command: nil, findings: findings, wireSize: payload.count)
+            return LeanCloudDecodedCommand(command: nil, findings: findings, wireSize: payload.count)
         }
         let subOffset = converter.firstSubMessageKeyOffset
         // Its own protobuf encoding, which gives the wire size and the fields the session rules read.
         let encoded = LeanCloudBinary.encode(command)
         let fields = LeanCloudBinary.fields(of: encoded, limits: limits)
         if let fields {
-            findings += CommandChecks.check(fields) { number in
+            findings += LeanCloudCommandChecks.check(fields) { number in
                 switch number {
                 case 1: object.offset(of: "cmd")
                 case 2: object.offset(of: "op")
@@ -104,7 +104,7 @@ public enum LeanCloudJSON {
                 }
             }
         }
-        return DecodedCommand(built: command, fields: fields, findings: findings, wireSize: encoded.count)
+        return LeanCloudDecodedCommand(built: command, fields: fields, findings: findings, wireSize: encoded.count)
     }
 
     /// Turns a flat object into the canonical (protobuf JSON mapping) object, checking each value
@@ -125,8 +125,8 @@ public enum LeanCloudJSON {
                     findings.append(LeanCloudRules.jsonBadValue.finding("cmd \(value) is not a CommandType", at: object.offset(of: "cmd")))
                 }
             }
-            let sub = cmd.flatMap(SubMessage.expected(for:))
-            let subSchema = sub.flatMap { generic.field(number: $0.rawValue) }.flatMap { field -> MessageSchema? in
+            let sub = cmd.flatMap(LeanCloudSubMessage.expected(for:))
+            let subSchema = sub.flatMap { generic.field(number: $0.rawValue) }.flatMap { field -> LeanCloudMessageSchema? in
                 if case .message(let id) = field.type { return LeanCloudSchema.message(id) }
                 return nil
             }
@@ -195,7 +195,7 @@ public enum LeanCloudJSON {
             return nil
         }
 
-        private mutating func convert(_ value: JSONValue, _ field: FieldSchema, path: String, at offset: Int?) -> JSONValue? {
+        private mutating func convert(_ value: JSONValue, _ field: LeanCloudFieldSchema, path: String, at offset: Int?) -> JSONValue? {
             guard field.label == .repeated else { return convertScalar(value, field.type, path: path, at: offset) }
             guard case .array(let items) = value else { return bad(path, value, "an array", offset) }
             var out: [JSONValue] = []
@@ -207,7 +207,7 @@ public enum LeanCloudJSON {
             return out.isEmpty ? nil : .array(out)
         }
 
-        private mutating func convertScalar(_ value: JSONValue, _ type: FieldSchema.FieldType, path: String, at offset: Int?) -> JSONValue? {
+        private mutating func convertScalar(_ value: JSONValue, _ type: LeanCloudFieldSchema.FieldType, path: String, at offset: Int?) -> JSONValue? {
             switch type {
             case .int32:
                 guard let number = integer(value), Int32(exactly: number) != nil else { return bad(path, value, "an int32", offset) }

@@ -7,7 +7,7 @@ import SwiftProtobuf
 /// (proto2 enums are closed), an int32 keeps the low 32 bits, a bool is any non-zero varint.
 /// Strings stay in `bytes` until asked for. Building swift-protobuf's `LCGenericCommand` for every
 /// frame was a sixth of a capture check; `typedCommand()` builds it when a caller wants it.
-public struct CommandFields: Sendable {
+public struct LeanCloudCommandFields: Sendable {
     /// A field the session rules read: a top-level one, or one inside the sub-message it names.
     public enum Field: Int, CaseIterable, Sendable {
         case cmd, op, appID, peerID, i, service
@@ -21,7 +21,7 @@ public struct CommandFields: Sendable {
 
         /// The sub-message of `GenericCommand` that holds the field (nil: top level), and the
         /// field's name as the schema spells it.
-        public var path: (subMessage: SubMessage?, name: String) {
+        public var path: (subMessage: LeanCloudSubMessage?, name: String) {
             switch self {
             case .cmd: (nil, "cmd")
             case .op: (nil, "op")
@@ -117,14 +117,14 @@ public struct CommandFields: Sendable {
     public func bool(_ field: Field) -> Bool { integer(field) == 1 }
 
     /// Whether the sub-message was given (with its declared wire type), even empty.
-    public func has(_ subMessage: SubMessage) -> Bool { storage.subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0 }
+    public func has(_ subMessage: LeanCloudSubMessage) -> Bool { storage.subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0 }
 
     public var subMessageCount: Int { storage.subMessageBits.nonzeroBitCount }
 
     /// The sub-messages given, in field order.
-    public var subMessages: [SubMessage] {
+    public var subMessages: [LeanCloudSubMessage] {
         guard storage.subMessageBits != 0 else { return [] }
-        return SubMessage.allCases.filter(has)
+        return LeanCloudSubMessage.allCases.filter(has)
     }
 
     /// The command as swift-protobuf's typed value, decoded from `bytes`. Nil only if
@@ -159,23 +159,23 @@ public struct CommandFields: Sendable {
     struct Table: Sendable {
         static let shared = Table()
         /// The sub-messages that hold recorded fields, by their place (from 1).
-        private let places: [SubMessage]
+        private let places: [LeanCloudSubMessage]
         /// `fields[place * 128 + number]`: the `Field`'s raw value, or -1.
         private let fields: [Int8]
         /// The string fields, a bit per `Field`.
         private let strings: UInt32
 
         private init() {
-            precondition(Field.allCases.count <= min(22, UInt32.bitWidth), "CommandFields: more fields than Storage.values and given hold")
+            precondition(Field.allCases.count <= min(22, UInt32.bitWidth), "LeanCloudCommandFields: more fields than Storage.values and given hold")
             let root = LeanCloudSchema.message(LeanCloudSchema.genericCommand)
-            var places: [SubMessage] = []
+            var places: [LeanCloudSubMessage] = []
             for field in Field.allCases {
                 if let sub = field.path.subMessage, !places.contains(sub) { places.append(sub) }
             }
             var fields = [Int8](repeating: -1, count: (places.count + 1) * 128)
             var strings: UInt32 = 0
             for field in Field.allCases {
-                let message: MessageSchema
+                let message: LeanCloudMessageSchema
                 var place = 0
                 if let sub = field.path.subMessage {
                     guard case .message(let id)? = root.field(number: sub.rawValue)?.type else { fatalError("schema: \(sub)") }
@@ -220,12 +220,12 @@ public struct CommandFields: Sendable {
     }
 
     func recordSubMessage(_ number: Int32) {
-        guard let sub = SubMessage(rawValue: number) else { return }
+        guard let sub = LeanCloudSubMessage(rawValue: number) else { return }
         storage.subMessageBits |= 1 << UInt32(sub.rawValue - 100)
     }
 }
 
-extension CommandFields {
+extension LeanCloudCommandFields {
     /// Where these fields differ from the same fields of `command` (swift-protobuf's value of the
     /// same bytes): empty when they agree. The differential fuzz target and the tests hold the
     /// one-pass recording to protobuf's semantics with it.
@@ -262,8 +262,8 @@ extension CommandFields {
             let theirs = expected(field)
             if ours != theirs { differences.append("\(field): \(ours ?? "absent") here, \(theirs ?? "absent") in swift-protobuf's value") }
         }
-        if subMessages != SubMessage.present(in: command) {
-            differences.append("sub-messages \(subMessages) here, \(SubMessage.present(in: command)) in swift-protobuf's value")
+        if subMessages != LeanCloudSubMessage.present(in: command) {
+            differences.append("sub-messages \(subMessages) here, \(LeanCloudSubMessage.present(in: command)) in swift-protobuf's value")
         }
         return differences
     }
