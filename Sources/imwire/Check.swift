@@ -129,13 +129,13 @@ struct Check: ParsableCommand {
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }
-        options.dialectOptions[NIMSessionOptions.self].requestTimeout = Int64(nimTimeout * 1_000_000)
-        options.dialectOptions[NIMSessionOptions.self].heartbeatInterval = Int64(nimHeartbeat * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].ackTimeout = Int64(jmessageAckTimeout * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].responseTimeout = Int64(jmessageResponseTimeout * 1_000_000)
+        options.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = Int64(nimTimeout * 1_000_000)
+        options.dialectOptions[NIMSessionOptions.self].heartbeatIntervalMicros = Int64(nimHeartbeat * 1_000_000)
+        options.dialectOptions[JMessageSessionOptions.self].ackTimeoutMicros = Int64(jmessageAckTimeout * 1_000_000)
+        options.dialectOptions[JMessageSessionOptions.self].responseTimeoutMicros = Int64(jmessageResponseTimeout * 1_000_000)
         options.dialectOptions[JMessageSessionOptions.self].secret = secret
-        options.dialectOptions[LeanCloudSessionOptions.self].requestTimeout = Int64(timeout * 1_000_000)
-        options.dialectOptions[LeanCloudSessionOptions.self].ackTimeout = Int64(ackTimeout * 1_000_000)
+        options.dialectOptions[LeanCloudSessionOptions.self].requestTimeoutMicros = Int64(timeout * 1_000_000)
+        options.dialectOptions[LeanCloudSessionOptions.self].ackTimeoutMicros = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
 
         if format == .html { options.timelineLimit = HTMLReport.timelineLimit }

@@ -37,7 +37,7 @@ import Testing
         var limitAt: [Int] = []
         var all: [String] = []
         for send in 1...8 {
-            let findings = tracker.observe(request, time: Int64(send - 1) * 5_500_000, frameIndex: send)
+            let findings = tracker.observe(request, timeMicros: Int64(send - 1) * 5_500_000, frameIndex: send)
             if findings.contains(where: { $0.ruleID == "JM.RETRY-LIMIT" }) { limitAt.append(send) }
             all += findings.map(\.ruleID.rawValue)
         }
@@ -55,8 +55,8 @@ import Testing
             message.append("msg_id", .number(JSONNumber(id)))
             return .object(message)
         }))
-        _ = tracker.observe(JMessageEvent(name: "msg_sync", payload: payload, kind: .push), time: 0, frameIndex: 1)
-        let unacknowledged = tracker.finish(at: 60_000_000).filter { $0.ruleID == "JM.MSG-NOT-ACKNOWLEDGED" }
+        _ = tracker.observe(JMessageEvent(name: "msg_sync", payload: payload, kind: .push), timeMicros: 0, frameIndex: 1)
+        let unacknowledged = tracker.finish(atMicros: 60_000_000).filter { $0.ruleID == "JM.MSG-NOT-ACKNOWLEDGED" }
         #expect(unacknowledged.count == limit)
     }
 
@@ -65,8 +65,8 @@ import Testing
         var payload = JSONObject()
         payload.append("rid", 4)
         let request = JMessageEvent(name: "get_groups_list", payload: payload, kind: .request)
-        #expect(!tracker.observe(request, time: 0, frameIndex: 1).contains { $0.ruleID == "JM.RETRY-LIMIT" })
-        #expect(tracker.observe(request, time: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
+        #expect(!tracker.observe(request, timeMicros: 0, frameIndex: 1).contains { $0.ruleID == "JM.RETRY-LIMIT" })
+        #expect(tracker.observe(request, timeMicros: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
     }
 
     @Test func eventTypeIsNamedThroughTheWebTable() {

@@ -21,11 +21,11 @@ private struct Session {
         time += Int64(seconds * 1_000_000)
         let command = (try? LeanCloudCanonicalJSON.decode(json(text))) ?? LCGenericCommand()
         let decoded = LeanCloudBinary.decode(LeanCloudBinary.encode(command))
-        findings += tracker.observe(decoded, direction: direction, time: time, frameIndex: frame)
+        findings += tracker.observe(decoded, direction: direction, timeMicros: time, frameIndex: frame)
     }
 
     mutating func finish() -> [String] {
-        findings += tracker.finish(at: time)
+        findings += tracker.finish(atMicros: time)
         return findings.map { "\($0.ruleID)#\($0.location.frameIndex ?? 0)" }
     }
 
@@ -59,9 +59,9 @@ private struct Session {
             var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
             let open = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
             let query = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
-            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, time: first, frameIndex: 1)
-            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, time: last, frameIndex: 2)
-            let rules = tracker.finish(at: last).map(\.ruleID.rawValue)
+            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, timeMicros: first, frameIndex: 1)
+            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, timeMicros: last, frameIndex: 2)
+            let rules = tracker.finish(atMicros: last).map(\.ruleID.rawValue)
             #expect(!rules.isEmpty, "\(first) \(last)")
         }
     }
@@ -77,7 +77,7 @@ private struct Session {
     }
 
     @Test func unansweredRequestsTimeOut() {
-        var session = Session(options: LeanCloudSessionOptions(requestTimeout: 10_000_000))
+        var session = Session(options: LeanCloudSessionOptions(requestTimeoutMicros: 10_000_000))
         session.open()
         session.send(#"{"cmd":"logs","i":7,"logsMessage":{"cid":"C1"}}"#)
         session.send(#"{"cmd":"logs","i":8,"logsMessage":{"cid":"C1"}}"#, after: 11)
@@ -117,7 +117,7 @@ private struct Session {
     }
 
     @Test func receivedMessagesNeedAcks() {
-        var session = Session(options: LeanCloudSessionOptions(ackTimeout: 5_000_000))
+        var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"100"}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"200"}}"#)
@@ -131,7 +131,7 @@ private struct Session {
     }
 
     @Test func unacknowledgedPushesAreTrackedUpToALimit() {
-        var session = Session(options: LeanCloudSessionOptions(ackTimeout: 5_000_000))
+        var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
         for n in 0..<(LeanCloudSessionTracker.maxTracked + 3) {
             session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)

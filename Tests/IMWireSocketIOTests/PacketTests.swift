@@ -105,19 +105,19 @@ import Testing
     @Test func binaryEventWaitsForItsAttachment() {
         var session = EngineIOSession()
         let open = EngineIOMessage.decode(Array(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#.utf8), binaryFrame: false)
-        #expect(session.observe(open, direction: .receive, time: 0, frameIndex: 1).findings.isEmpty)
-        _ = session.observe(EngineIOMessage.decode(Array("40".utf8), binaryFrame: false), direction: .receive, time: 1, frameIndex: 2)
+        #expect(session.observe(open, direction: .receive, timeMicros: 0, frameIndex: 1).findings.isEmpty)
+        _ = session.observe(EngineIOMessage.decode(Array("40".utf8), binaryFrame: false), direction: .receive, timeMicros: 1, frameIndex: 2)
         let event = EngineIOMessage.decode(Array(#"451-["up",{"_placeholder":true,"num":0}]"#.utf8), binaryFrame: false)
-        let first = session.observe(event, direction: .send, time: 2, frameIndex: 3)
+        let first = session.observe(event, direction: .send, timeMicros: 2, frameIndex: 3)
         #expect(first.completed.isEmpty && first.findings.isEmpty)
         let attachment = EngineIOMessage.decode([4, 1, 2, 3], binaryFrame: true)
-        let second = session.observe(attachment, direction: .send, time: 3, frameIndex: 4)
+        let second = session.observe(attachment, direction: .send, timeMicros: 3, frameIndex: 4)
         #expect(second.completed.first?.packet.buffers == [[1, 2, 3]])
         #expect(second.completed.first?.frameIndex == 3)
         // A ping that never gets its pong, then a late one.
-        _ = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, time: 4, frameIndex: 5)
+        _ = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, timeMicros: 4, frameIndex: 5)
         let late = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send,
-                                   time: 40_000_000, frameIndex: 6)
+                                   timeMicros: 40_000_000, frameIndex: 6)
         #expect(late.findings.map(\.ruleID.rawValue).sorted() == ["EIO.PING-LATE", "EIO.PING-UNANSWERED"])
     }
 }

@@ -28,7 +28,7 @@ public struct CheckOptions: Sendable {
     public var lenient: Bool
     public var limits: Limits
     /// Each dialect's session options (timeouts, credentials…), found by their type:
-    /// `options.dialectOptions[NIMSessionOptions.self].requestTimeout = …`.
+    /// `options.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = …`.
     public var dialectOptions: DialectOptionSet
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).

@@ -41,14 +41,14 @@ public final class JMessageConnection: DialectConnection {
         let message = JMessageCodec.decode(bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
                                            secret: tracker.options.secret)
         var findings = message.findings
-        let (completed, transportFindings) = transport.observe(message.engineIO, direction: direction, time: time, frameIndex: frameIndex)
+        let (completed, transportFindings) = transport.observe(message.engineIO, direction: direction, timeMicros: time, frameIndex: frameIndex)
         findings += transportFindings
         for item in completed {
             // A binary event completes with its last attachment; it is read here, not by the codec.
             if item.packet.type.isBinary {
                 findings += JMessageCodec.interpret(item.packet, direction: direction, secret: tracker.options.secret).1
             } else if let event = message.event {
-                findings += tracker.observe(event, time: time, frameIndex: frameIndex)
+                findings += tracker.observe(event, timeMicros: time, frameIndex: frameIndex)
             }
         }
         let location = Location(frameIndex: frameIndex, time: time, direction: direction)
@@ -68,7 +68,7 @@ public final class JMessageConnection: DialectConnection {
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
-        var findings = transport.finish(at: time) + tracker.finish(at: time)
+        var findings = transport.finish(atMicros: time) + tracker.finish(atMicros: time)
         for index in findings.indices where findings[index].location.frameIndex == nil {
             findings[index].location = Location(frameIndex: frameIndex, time: time)
         }

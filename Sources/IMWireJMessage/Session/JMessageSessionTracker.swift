@@ -4,23 +4,23 @@ import IMWireSocketIO
 /// Settings of a JMessage session check (µs).
 public struct JMessageSessionOptions: Sendable {
     /// ACK_TIMEOUT: the ack must come this long after each send.
-    public var ackTimeout: Int64
+    public var ackTimeoutMicros: Int64
     /// RESP_TIMEOUT: the response must come this long after the ack.
-    public var responseTimeout: Int64
+    public var responseTimeoutMicros: Int64
     /// RETRY_TIMES: how often one rid may be re-sent after its first send (jmessage.md §3: "the
     /// same payload is re-emitted, up to RETRY_TIMES 5"), so 5 allows six sends in all.
     public var resendLimit: Int
     /// How long a pushed message, sync or event may wait for the client's reply.
-    public var replyTimeout: Int64
+    public var replyTimeoutMicros: Int64
     /// The app's master secret: c_init signatures are verified when it is given.
     public var secret: String?
 
-    public init(ackTimeout: Int64 = 5_000_000, responseTimeout: Int64 = 30_000_000, resendLimit: Int = 5,
-                replyTimeout: Int64 = 5_000_000, secret: String? = nil) {
-        self.ackTimeout = ackTimeout
-        self.responseTimeout = responseTimeout
+    public init(ackTimeoutMicros: Int64 = 5_000_000, responseTimeoutMicros: Int64 = 30_000_000, resendLimit: Int = 5,
+                replyTimeoutMicros: Int64 = 5_000_000, secret: String? = nil) {
+        self.ackTimeoutMicros = ackTimeoutMicros
+        self.responseTimeoutMicros = responseTimeoutMicros
         self.resendLimit = resendLimit
-        self.replyTimeout = replyTimeout
+        self.replyTimeoutMicros = replyTimeoutMicros
         self.secret = secret
     }
 }
@@ -91,16 +91,16 @@ public struct JMessageSessionTracker: Sendable {
         for rid in pending.keys.sorted() {
             guard var request = pending[rid], !request.reported else { continue }
             if let acked = request.acked {
-                guard request.role == .request, Self.gap(acked, time) > options.responseTimeout else { continue }
+                guard request.role == .request, Self.gap(acked, time) > options.responseTimeoutMicros else { continue }
                 request.reported = true
                 findings.append(located(JMessageRules.responseMissing.finding(
-                    "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeout)) of its ack"),
+                    "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeoutMicros)) of its ack"),
                     frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
             } else {
-                guard Self.gap(request.lastSend, time) > options.ackTimeout else { continue }
+                guard Self.gap(request.lastSend, time) > options.ackTimeoutMicros else { continue }
                 request.reported = true
                 findings.append(located(JMessageRules.ackMissing.finding(
-                    "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeout))"),
+                    "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeoutMicros))"),
                     frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
             }
             pending[rid] = request
@@ -111,16 +111,16 @@ public struct JMessageSessionTracker: Sendable {
     }
 
     private func expireAwaited(_ table: inout [String: Awaited], _ rule: Rule, before time: Int64, into findings: inout [Finding]) {
-        let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeout }.sorted { ($0.value.frame, $0.key) < ($1.value.frame, $1.key) }
+        let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeoutMicros }.sorted { ($0.value.frame, $0.key) < ($1.value.frame, $1.key) }
         for (key, awaited) in overdue {
             table[key] = nil
-            findings.append(located(rule.finding("\(awaited.what) not acknowledged within \(Self.seconds(options.replyTimeout))"),
+            findings.append(located(rule.finding("\(awaited.what) not acknowledged within \(Self.seconds(options.replyTimeoutMicros))"),
                                     frame: awaited.frame, time: awaited.time, direction: .receive, subject: awaited.what))
         }
     }
 
     /// Observes one event; returns the session findings it causes (no location: the caller's).
-    public mutating func observe(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ event: JMessageEvent, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         // A re-send answers its own ack timeout: book it before the timeouts run.
         if event.kind == .request || event.kind == .reply, let rid = event.rid, pending[rid]?.event == event.name {
@@ -167,7 +167,7 @@ public struct JMessageSessionTracker: Sendable {
                     "\(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) re-sends (RETRY_TIMES allows \(options.resendLimit))"))
             }
             let since = earlier.acked ?? earlier.lastSend
-            let wait = earlier.acked == nil ? options.ackTimeout : options.responseTimeout
+            let wait = earlier.acked == nil ? options.ackTimeoutMicros : options.responseTimeoutMicros
             if Self.gap(since, time) < wait {
                 findings.append(JMessageRules.retryEarly.finding(
                     "\(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), before the \(Self.seconds(wait)) timeout"))
@@ -251,7 +251,7 @@ public struct JMessageSessionTracker: Sendable {
     }
 
     /// The connection ended at `time`.
-    public mutating func finish(at time: Int64?) -> [Finding] {
+    public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for rid in pending.keys.sorted() {

@@ -53,12 +53,12 @@ public final class LeanCloudConnection: DialectConnection {
             findings[index].subject = subject
         }
         if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
-        let sessionFindings = tracker.observe(decoded, direction: message.direction, time: time, frameIndex: frameIndex)
+        let sessionFindings = tracker.observe(decoded, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
         if findings.isEmpty { return sessionFindings }  // nearly always: no array is built
         return findings + sessionFindings
     }
 
-    public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(at: time) }
+    public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(atMicros: time) }
 
     public func observePing(_ direction: Direction, timeMicros time: Int64) {
         if direction == .send { sessionFacts.keepAlive.record(time) }

@@ -3,9 +3,9 @@ import IMWireCore
 /// Settings of a LeanCloud session check.
 public struct LeanCloudSessionOptions: Sendable {
     /// How long a request may wait for its reply (µs). SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s.
-    public var requestTimeout: Int64
+    public var requestTimeoutMicros: Int64
     /// How long a received message may stay unacknowledged (µs); JS batches acks within 1 s.
-    public var ackTimeout: Int64
+    public var ackTimeoutMicros: Int64
     /// Largest client command the server accepts (bytes); larger ones get 4109.
     public var maxCommandSize: Int
     /// App id and master key, to verify signatures when given.
@@ -20,10 +20,10 @@ public struct LeanCloudSessionOptions: Sendable {
         }
     }
 
-    public init(requestTimeout: Int64 = 30_000_000, ackTimeout: Int64 = 5_000_000, maxCommandSize: Int = 5 * 1024,
+    public init(requestTimeoutMicros: Int64 = 30_000_000, ackTimeoutMicros: Int64 = 5_000_000, maxCommandSize: Int = 5 * 1024,
                 credentials: Credentials? = nil) {
-        self.requestTimeout = requestTimeout
-        self.ackTimeout = ackTimeout
+        self.requestTimeoutMicros = requestTimeoutMicros
+        self.ackTimeoutMicros = ackTimeoutMicros
         self.maxCommandSize = maxCommandSize
         self.credentials = credentials
     }
@@ -92,21 +92,21 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         // Runs for every frame: look before sorting or copying anything (nearly always, nothing is due).
-        let requestDue = pending.values.contains { Self.gap($0.time, time) > options.requestTimeout }
-        let ackDue = unacked.contains { Self.gap($0.time, time) > options.ackTimeout }
+        let requestDue = pending.values.contains { Self.gap($0.time, time) > options.requestTimeoutMicros }
+        let ackDue = unacked.contains { Self.gap($0.time, time) > options.ackTimeoutMicros }
         guard requestDue || ackDue else { return }
         for (i, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex })
-        where Self.gap(request.time, time) > options.requestTimeout {
+        where Self.gap(request.time, time) > options.requestTimeoutMicros {
             pending[i] = nil
             findings.append(Self.finding(LeanCloudRules.requestUnanswered,
-                                    "\(request.summary) got no reply within \(Self.seconds(options.requestTimeout))",
+                                    "\(request.summary) got no reply within \(Self.seconds(options.requestTimeoutMicros))",
                                     frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
-        let overdue = unacked.filter { Self.gap($0.time, time) > options.ackTimeout }
-        unacked.removeAll { Self.gap($0.time, time) > options.ackTimeout }
+        let overdue = unacked.filter { Self.gap($0.time, time) > options.ackTimeoutMicros }
+        unacked.removeAll { Self.gap($0.time, time) > options.ackTimeoutMicros }
         for message in overdue {
             findings.append(Self.finding(LeanCloudRules.missingAck,
-                                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeout))",
+                                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeoutMicros))",
                                     frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
         }
     }
@@ -126,7 +126,7 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// Observes one decoded frame; returns the session findings it causes (codec findings are the caller's).
-    public mutating func observe(_ decoded: LeanCloudDecodedCommand, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ decoded: LeanCloudDecodedCommand, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         now = (time, frameIndex)
         expire(before: time, into: &findings)
@@ -298,7 +298,7 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// Ends the session: requests still open and messages never acknowledged.
-    public mutating func finish(at time: Int64?) -> [Finding] {
+    public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (_, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {

@@ -38,7 +38,7 @@ public final class NIMConnection: DialectConnection {
         -> (message: NIMMessage, findings: [Finding])
     {
         let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
-        var findings = message.findings + tracker.observe(message, direction: direction, time: time, frameIndex: frameIndex)
+        var findings = message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
         let location = Location(frameIndex: frameIndex, time: time, direction: direction)
         for index in findings.indices where findings[index].location.frameIndex == nil {
             findings[index].location = location
@@ -55,7 +55,7 @@ public final class NIMConnection: DialectConnection {
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
-        var findings = tracker.finish(at: time)
+        var findings = tracker.finish(atMicros: time)
         for index in findings.indices where findings[index].location.frameIndex == nil {
             findings[index].location = Location(frameIndex: frameIndex, time: time)
         }

@@ -4,16 +4,16 @@ import IMWireSocketIO
 /// Settings of a NIM session check (µs).
 public struct NIMSessionOptions: Sendable {
     /// `cmdTimeout`: how long a request may wait for its response.
-    public var requestTimeout: Int64
+    public var requestTimeoutMicros: Int64
     /// `hbCmdTimeout`: how long a heartbeat may wait.
-    public var heartbeatTimeout: Int64
+    public var heartbeatTimeoutMicros: Int64
     /// `heartbeatInterval`: the next heartbeat is due this long after the previous one completed.
-    public var heartbeatInterval: Int64
+    public var heartbeatIntervalMicros: Int64
 
-    public init(requestTimeout: Int64 = 8_000_000, heartbeatTimeout: Int64 = 5_000_000, heartbeatInterval: Int64 = 30_000_000) {
-        self.requestTimeout = requestTimeout
-        self.heartbeatTimeout = heartbeatTimeout
-        self.heartbeatInterval = heartbeatInterval
+    public init(requestTimeoutMicros: Int64 = 8_000_000, heartbeatTimeoutMicros: Int64 = 5_000_000, heartbeatIntervalMicros: Int64 = 30_000_000) {
+        self.requestTimeoutMicros = requestTimeoutMicros
+        self.heartbeatTimeoutMicros = heartbeatTimeoutMicros
+        self.heartbeatIntervalMicros = heartbeatIntervalMicros
     }
 }
 
@@ -96,15 +96,15 @@ public struct NIMSessionTracker: Sendable {
             findings.append(finding)
         }
         if phase == .loggedIn, let due = heartbeatDueFrom,
-           Self.gap(due, time) > options.heartbeatInterval + options.heartbeatTimeout {
+           Self.gap(due, time) > options.heartbeatIntervalMicros + options.heartbeatTimeoutMicros {
             findings.append(NIMRules.heartbeatLate.finding(
-                "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatInterval)))"))
+                "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatIntervalMicros)))"))
             heartbeatDueFrom = time
         }
     }
 
     /// Observes one decoded message; returns the session findings it causes.
-    public mutating func observe(_ message: NIMMessage, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ message: NIMMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
         for item in message.items {
@@ -170,7 +170,7 @@ public struct NIMSessionTracker: Sendable {
         }
         guard pending.count < Self.maxTracked else { return }
         pending[key] = Pending(sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
-                               timeout: request.isHeartbeat ? options.heartbeatTimeout : options.requestTimeout)
+                               timeout: request.isHeartbeat ? options.heartbeatTimeoutMicros : options.requestTimeoutMicros)
     }
 
     private mutating func observe(_ response: NIMResponse, time: Int64, into findings: inout [Finding]) {
@@ -214,7 +214,7 @@ public struct NIMSessionTracker: Sendable {
     }
 
     /// The connection ended at `time`: requests overdue or still pending.
-    public mutating func finish(at time: Int64?) -> [Finding] {
+    public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (_, request) in pending.sorted(by: { $0.value.frame < $1.value.frame }) {

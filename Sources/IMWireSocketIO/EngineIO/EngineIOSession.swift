@@ -38,7 +38,7 @@ public struct EngineIOSession: Sendable {
 
     /// Observes one decoded message; returns the socket.io packets it completes and the
     /// transport findings it causes.
-    public mutating func observe(_ message: EngineIOMessage, direction: Direction, time: Int64, frameIndex: Int)
+    public mutating func observe(_ message: EngineIOMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int)
         -> (completed: [Completed], findings: [Finding])
     {
         var findings: [Finding] = []
@@ -125,7 +125,7 @@ public struct EngineIOSession: Sendable {
     }
 
     /// The connection ended at `time`.
-    public mutating func finish(at time: Int64?) -> [Finding] {
+    public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expirePing(before: time, into: &findings) }
         for direction in Direction.allCases {

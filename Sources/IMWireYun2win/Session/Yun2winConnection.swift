@@ -79,7 +79,7 @@ public final class Yun2winConnection: DialectConnection {
                 finding.subject = packet.summary
                 findings.append(finding)
             }
-            findings += tracker.observe(packet, direction: direction, time: time ?? 0, frameIndex: frameIndex)
+            findings += tracker.observe(packet, direction: direction, timeMicros: time ?? 0, frameIndex: frameIndex)
         }
         return findings
     }
@@ -88,7 +88,7 @@ public final class Yun2winConnection: DialectConnection {
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
         var findings = check(client.finish(direction: .send), direction: .send, time: time, frameIndex: frameIndex)
         findings += check(server.finish(direction: .receive), direction: .receive, time: time, frameIndex: frameIndex)
-        return findings + tracker.finish(at: time)
+        return findings + tracker.finish(atMicros: time)
     }
 
     /// Spec/reconnect.md §6: CONNECT (client id prefix 1 is the reconnect flag, the second digit

@@ -4,12 +4,12 @@ import IMWireMQTT
 /// Settings of a yun2win session check.
 public struct Yun2winSessionOptions: Sendable {
     /// How long a sendMessage/updateSession may wait for its ack (µs); the SDKs time out after 10 s.
-    public var ackTimeout: Int64
+    public var ackTimeoutMicros: Int64
     /// The server closes a connection silent for this many keep-alive periods (MQTT: 1.5).
     public var keepAliveGrace: Double
 
-    public init(ackTimeout: Int64 = 10_000_000, keepAliveGrace: Double = 1.5) {
-        self.ackTimeout = ackTimeout
+    public init(ackTimeoutMicros: Int64 = 10_000_000, keepAliveGrace: Double = 1.5) {
+        self.ackTimeoutMicros = ackTimeoutMicros
         self.keepAliveGrace = keepAliveGrace
     }
 }
@@ -84,12 +84,12 @@ public struct Yun2winSessionTracker: Sendable {
 
     /// Commands whose ack did not come in time, up to `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
-        let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeout }
+        let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
             .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
             pending[id] = nil
             var finding = Self.finding(Yun2winRules.sendUnanswered,
-                                       "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeout))",
+                                       "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeoutMicros))",
                                        frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary)
             if command.malformed {
                 finding.severity = .info
@@ -100,7 +100,7 @@ public struct Yun2winSessionTracker: Sendable {
     }
 
     /// Observes one decoded packet; returns the session findings it causes (codec findings are the caller's).
-    public mutating func observe(_ packet: Yun2winDecodedPacket, direction: Direction, time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ packet: Yun2winDecodedPacket, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
         lastFrame = frameIndex
@@ -233,7 +233,7 @@ public struct Yun2winSessionTracker: Sendable {
 
     /// Ends the connection: commands still waiting for their ack, and a client silent for longer
     /// than the keep-alive allows before the end.
-    public mutating func finish(at time: Int64?) -> [Finding] {
+    public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time, phase == .established || phase == .awaitingAccept, let message = keepAliveProblem(at: time) {
             findings.append(Self.finding(Yun2winRules.keepAliveExceeded, "\(message) when the connection ends",
