@@ -1,8 +1,12 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // IMWire: wire codecs, status registries, reconnect model and a conformance checker
 // for four instant-messaging cloud protocols. One module per layer or dialect;
 // data flows from IMWireCore (bytes) up to the imwire CLI, never the other way.
 import PackageDescription
+
+/// The project's own targets are built with warnings as errors when `IMWIRE_STRICT=1`
+/// (scripts/test.sh sets it, so CI does); dependencies never are.
+let strict: [SwiftSetting] = Context.environment["IMWIRE_STRICT"] == "1" ? [.treatAllWarnings(as: .error)] : []
 
 let package = Package(
     name: "IMWire",
@@ -22,7 +26,7 @@ let package = Package(
     ],
     targets: [
         // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
-        .target(name: "IMWireCore"),
+        .target(name: "IMWireCore", swiftSettings: strict),
 
         // compression: system zlib (Debian zlib1g-dev) and a streaming, capped Swift layer over it
         .systemLibrary(
@@ -31,34 +35,32 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .target(name: "IMWireCompression", dependencies: ["IMWireCore", "CZlib"]),
+        .target(name: "IMWireCompression", dependencies: ["IMWireCore", "CZlib"], swiftSettings: strict),
 
         // transport framing: WebSocket (RFC 6455 handshake and frames, RFC 7692 permessage-deflate)
         .target(
             name: "IMWireWebSocket",
-            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")]
-        ),
+            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
 
         // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
-        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"]),
+        .target(name: "IMWireMQTT", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // transport framing: socket.io 0.9 (protocol 1) and engine.io 3 / socket.io protocol 4, text of one WebSocket message
-        .target(name: "IMWireSocketIO", dependencies: ["IMWireCore"]),
+        .target(name: "IMWireSocketIO", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // session: the reconnect state machine, the policy type, and the judge of a client's
         // consecutive connections (depends on Core only: each dialect defines its own policies)
-        .target(name: "IMWireReconnect", dependencies: ["IMWireCore"]),
+        .target(name: "IMWireReconnect", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // the dialect contract: what each dialect module implements (a connection that reads
         // messages into findings and session facts) and registers (`DialectDefinition`)
-        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"]),
+        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"], swiftSettings: strict),
 
         // transport: one TCP connection's two byte streams → messages: HTTP/1.1 (socket.io's
         // handshakes and long-polls), the WebSocket upgrade and its frames, MQTT packets on raw TCP
         .target(
             name: "IMWireTransport",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"]
-        ),
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"], swiftSettings: strict),
 
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
@@ -68,32 +70,29 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["Generated/README.md"]
-        ),
+            exclude: ["Generated/README.md"], swiftSettings: strict),
 
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
-        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect", "IMWireDialect"]),
+        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect", "IMWireDialect"], swiftSettings: strict),
 
         // dialect: NetEase YunXin / NIM web link (JSON over socket.io 0.9): commands, tag maps, session, status codes
-        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect"]),
+        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect"], swiftSettings: strict),
 
         // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
         .target(
             name: "IMWireJMessage",
-            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")]
-        ),
+            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
 
         // registry: every vendor's status-code and enum tables and reconnect policies, in one place
         .target(
             name: "IMWireRegistry",
-            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
-        ),
+            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"], swiftSettings: strict),
 
         // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk
-        .target(name: "IMWireIO", dependencies: ["IMWireCore"]),
+        .target(name: "IMWireIO", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly, HAR
-        .target(name: "IMWireCapture", dependencies: ["IMWireCore", "IMWireIO"]),
+        .target(name: "IMWireCapture", dependencies: ["IMWireCore", "IMWireIO"], swiftSettings: strict),
 
         // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
         .target(
@@ -102,8 +101,7 @@ let package = Package(
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
                 "IMWireDialect", "IMWireTransport", "IMWireIO",
-            ]
-        ),
+            ], swiftSettings: strict),
 
         // surface: umbrella module, CLI, and the fuzz targets' bodies
         .target(
@@ -112,39 +110,34 @@ let package = Package(
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
                 "IMWireDialect", "IMWireTransport", "IMWireIO",
-            ]
-        ),
+            ], swiftSettings: strict),
         .executableTarget(
             name: "imwire",
             dependencies: [
                 "IMWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+            ], swiftSettings: strict),
         .target(
             name: "IMWireFuzzTargets",
-            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
-        ),
+            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
 
-        .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"]),
-        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"]),
-        .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"]),
-        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"]),
+        .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"], swiftSettings: strict),
+        .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"], swiftSettings: strict),
+        .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"], swiftSettings: strict),
+        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"], swiftSettings: strict),
         .testTarget(
             name: "IMWireLeanCloudTests",
-            dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")]
-        ),
-        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"]),
-        .testTarget(name: "IMWireSocketIOTests", dependencies: ["IMWireSocketIO"]),
-        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM", "IMWireSocketIO"]),
-        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"]),
-        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"]),
-        .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"]),
+            dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
+        .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"], swiftSettings: strict),
+        .testTarget(name: "IMWireSocketIOTests", dependencies: ["IMWireSocketIO"], swiftSettings: strict),
+        .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM", "IMWireSocketIO"], swiftSettings: strict),
+        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"], swiftSettings: strict),
+        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"], swiftSettings: strict),
+        .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
         .testTarget(
             name: "IMWireReconnectTests",
-            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"]
-        ),
-        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"]),
-        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"]),
+            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"], swiftSettings: strict),
+        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"], swiftSettings: strict),
+        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
     ]
 )
