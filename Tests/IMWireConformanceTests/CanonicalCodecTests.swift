@@ -45,7 +45,10 @@ struct CanonicalCodecTests {
         }
         let stream = MQTTCanonicalCodec().decode([0xc0, 0x00, 0xd0, 0x00], as: CanonicalInput(binary: true))
         #expect(stream.parts.map(\.label) == ["packet at 0", "packet at 2"])
-        let undecodable = LeanCloudCanonicalCodec().decode([0x08], as: CanonicalInput(binary: true))
-        #expect(undecodable.status == 2)
+        // Nothing decoded is exit status 2, in every codec.
+        #expect(LeanCloudCanonicalCodec().decode([0x08], as: CanonicalInput(binary: true)).status == 2)
+        #expect(NIMCanonicalCodec().decode(Array("zz".utf8), as: CanonicalInput(binary: false)).status == 2)
+        #expect(JMessageCanonicalCodec().decode([], as: CanonicalInput(binary: false)).status == 2)
+        #expect(MQTTCanonicalCodec().decode([0xf0, 0x00], as: CanonicalInput(binary: true)).status == 2)
     }
 }
