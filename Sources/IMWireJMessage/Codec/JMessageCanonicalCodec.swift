@@ -11,7 +11,7 @@ public struct JMessageCanonicalCodec: CanonicalCodec {
     /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
     public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let message = JMessageCodec.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits)
-        let decoded: JSONValue? = message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message)
+        let decoded: JSONValue? = message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
         var envelope = JSONObject()
         envelope.append("decoded", decoded ?? .null)
         envelope.append("summary", .string(message.summary))

@@ -10,7 +10,8 @@ public struct NIMCanonicalCodec: CanonicalCodec {
 
     public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let message = NIMCodec.decode(bytes, direction: input.direction, limits: limits)
-        let decoded: JSONValue? = message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message)
+        // Spelled out: with JSONValue nil-literal convertible, `cond ? nil : value` made `.some(.null)`.
+        let decoded: JSONValue? = message.items.isEmpty ? .none : .some(NIMCanonicalJSON.encode(message))
         var envelope = JSONObject()
         envelope.append("decoded", decoded ?? .null)
         envelope.append("summary", .string(message.summary))

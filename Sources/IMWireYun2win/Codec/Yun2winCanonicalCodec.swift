@@ -23,7 +23,7 @@ public struct Yun2winCanonicalCodec: CanonicalCodec {
         let packets = Yun2winCodec.decodeAll(bytes, direction: input.direction, version: version, limits: limits)
         return MQTTCanonicalCodec.stream(packets.map { packet in
             (packet.mqtt.streamOffset, packet.mqtt.length, packet.summary,
-             packet.packet == nil ? nil : Yun2winCanonicalJSON.encode(packet), packet.findings)
+             packet.packet == nil ? JSONValue?.none : .some(Yun2winCanonicalJSON.encode(packet)), packet.findings)
         })
     }
 
