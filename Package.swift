@@ -60,7 +60,8 @@ let package = Package(
         // handshakes and long-polls), the WebSocket upgrade and its frames, MQTT packets on raw TCP
         .target(
             name: "IMWireTransport",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"], swiftSettings: strict),
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"],
+            swiftSettings: strict),
 
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
         .target(
@@ -81,12 +82,14 @@ let package = Package(
         // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
         .target(
             name: "IMWireJMessage",
-            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
 
         // registry: every vendor's status-code and enum tables and reconnect policies, in one place
         .target(
             name: "IMWireRegistry",
-            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"], swiftSettings: strict),
+            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
+            swiftSettings: strict),
 
         // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk
         .target(name: "IMWireIO", dependencies: ["IMWireCore"], swiftSettings: strict),
@@ -136,7 +139,8 @@ let package = Package(
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
         .testTarget(
             name: "IMWireReconnectTests",
-            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"], swiftSettings: strict),
+            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
+            swiftSettings: strict),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
     ]

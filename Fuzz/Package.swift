@@ -32,6 +32,6 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Sources/FuzzWebSocketDifferential"
-        ),
+        )
     ]
 )

@@ -39,14 +39,24 @@ while written < target {
     emit(tcp.open())
     let key = "dGhlIHNhbXBsZSBub25jZQ=="
     let deflate = compressed ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : ""
-    send(Array(("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
+    send(
+        Array(
+            ("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
                 + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n").utf8), .send)
-    send(Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: "
+    send(
+        Array(
+            ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: "
                 + "\(WebSocketHandshake.acceptValue(forKey: key))\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n").utf8), .receive)
     let parameters = compressed ? PerMessageDeflateParameters() : nil
     var mask: UInt32 = UInt32(truncatingIfNeeded: connectionIndex) &* 2_654_435_761
-    guard let client = try? WebSocketMessageEncoder(direction: .send, permessageDeflate: parameters, maskingKey: { mask = mask &* 1_103_515_245 &+ 12_345; return mask }),
-          let server = try? WebSocketMessageEncoder(direction: .receive, permessageDeflate: parameters)
+    guard
+        let client = try? WebSocketMessageEncoder(
+            direction: .send, permessageDeflate: parameters,
+            maskingKey: {
+                mask = mask &* 1_103_515_245 &+ 12_345
+                return mask
+            }),
+        let server = try? WebSocketMessageEncoder(direction: .receive, permessageDeflate: parameters)
     else { exit(3) }
     func message(_ json: String, _ direction: Direction) {
         let encoder = direction == .send ? client : server
@@ -59,10 +69,14 @@ while written < target {
     for n in 0..<200 {
         let text = "message \(n) from \(peer): " + String(repeating: "lorem ipsum dolor sit amet ", count: 1 + n % 12)
         let i = n + 2
-        message(#"{"cmd":"direct","peerId":"\#(peer)","i":\#(i),"directMessage":{"cid":"C\#(connectionIndex)","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#, .send)
+        message(
+            #"{"cmd":"direct","peerId":"\#(peer)","i":\#(i),"directMessage":{"cid":"C\#(connectionIndex)","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#,
+            .send)
         message(#"{"cmd":"ack","peerId":"\#(peer)","i":\#(i),"ackMessage":{"uid":"M\#(n)","t":"1700000000000"}}"#, .receive)
         if n % 4 == 0 {
-            message(#"{"cmd":"direct","peerId":"\#(peer)","directMessage":{"id":"P\#(n)","cid":"C\#(connectionIndex)","fromPeerId":"bob","timestamp":"1700000000000","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#, .receive)
+            message(
+                #"{"cmd":"direct","peerId":"\#(peer)","directMessage":{"id":"P\#(n)","cid":"C\#(connectionIndex)","fromPeerId":"bob","timestamp":"1700000000000","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#,
+                .receive)
             message(#"{"cmd":"ack","peerId":"\#(peer)","ackMessage":{"cid":"C\#(connectionIndex)","mid":"P\#(n)"}}"#, .send)
         }
     }
@@ -75,5 +89,5 @@ fclose(file)
 print("wrote \(arguments[1]): \(written >> 20) MiB, \(connectionIndex) connections (every other one with permessage-deflate)")
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

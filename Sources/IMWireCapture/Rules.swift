@@ -30,7 +30,8 @@ public enum CaptureRules {
         specRef: "draft-ietf-opsawg-pcap §5; draft-ietf-opsawg-pcapng §3.1")
     public static let recordTooLarge = Rule(
         "CAPTURE.RECORD-TOO-LARGE", .error, layer: .capture,
-        summary: "A record or block longer than Limits.maxFrameSize (pcap: or than a snaplen above 65,535); skipped by its length without being read into memory.",
+        summary:
+            "A record or block longer than Limits.maxFrameSize (pcap: or than a snaplen above 65,535); skipped by its length without being read into memory.",
         specRef: "IMWire Limits; draft-ietf-opsawg-pcap §5")
     public static let packetTruncated = Rule(
         "CAPTURE.PACKET-TRUNCATED", .info, layer: .capture,

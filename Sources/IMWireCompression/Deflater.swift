@@ -108,15 +108,18 @@ public enum Zlib {
 
     /// Decompresses a whole stream. For zlib and gzip the stream must end, and nothing may follow
     /// it; raw deflate may end without a final block (as permessage-deflate messages do).
-    public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit) throws(CompressionError) -> [UInt8] {
+    public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit) throws(CompressionError) -> [UInt8]
+    {
         let inflater = try Inflater(format: format, windowBits: windowBits)
         var out: [UInt8] = []
         let status = try inflater.inflate(input, into: &out, limit: limit)
         switch status {
         case .streamEnd(let unconsumed) where unconsumed > 0:
-            throw CompressionError(.trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed, produced: out.count)
+            throw CompressionError(
+                .trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed, produced: out.count)
         case .needsInput where format != .raw:
-            throw CompressionError(.truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count, produced: out.count)
+            throw CompressionError(
+                .truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count, produced: out.count)
         default:
             return out
         }

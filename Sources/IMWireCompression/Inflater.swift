@@ -103,8 +103,11 @@ public final class Inflater {
             let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
             if unitOutput > allowance {
                 throw bySize
-                    ? CompressionError(.outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
-                    : CompressionError(.expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes", inputOffset: consumed, produced: unitOutput)
+                    ? CompressionError(
+                        .outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
+                    : CompressionError(
+                        .expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes", inputOffset: consumed,
+                        produced: unitOutput)
             }
             switch status {
             case Z_STREAM_END:
@@ -129,7 +132,8 @@ public final class Inflater {
         // Only reached with an allowance already used up and output still pending.
         let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
         throw bySize
-            ? CompressionError(.outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
+            ? CompressionError(
+                .outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
             : CompressionError(.expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed, produced: unitOutput)
     }
 

@@ -47,8 +47,10 @@ public struct DialectContext: Sendable {
     /// Fill `lastCanonicalJSON` (`imwire show`); costs a JSON tree per message.
     public var describesMessages: Bool
 
-    public init(limits: Limits = .default, subprotocol: String? = nil, url: String? = nil,
-                options: DialectOptionSet = DialectOptionSet(), namesMessages: Bool = false, describesMessages: Bool = false) {
+    public init(
+        limits: Limits = .default, subprotocol: String? = nil, url: String? = nil,
+        options: DialectOptionSet = DialectOptionSet(), namesMessages: Bool = false, describesMessages: Bool = false
+    ) {
         self.limits = limits
         self.subprotocol = subprotocol
         self.url = url

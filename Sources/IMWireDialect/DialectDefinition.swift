@@ -37,13 +37,15 @@ public struct DialectDefinition: Sendable {
     /// (the judge's is then dropped, so one problem is reported once).
     public let judgeFindingsReportedBy: [RuleID: Set<RuleID>]
 
-    public init(dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
-                transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
-                claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false }, namingSubprotocol: String? = nil,
-                claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
-                recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
-                makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
-                relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:]) {
+    public init(
+        dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
+        transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
+        claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false }, namingSubprotocol: String? = nil,
+        claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
+        recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
+        makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
+        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:]
+    ) {
         self.dialect = dialect
         self.title = title
         self.specPage = specPage
@@ -71,8 +73,10 @@ public struct ReloginRule: Sendable {
     /// when this login is allowed (a fresh login by the user).
     public let finding: @Sendable (_ login: LoginObservation, _ client: String, _ endedOn: String, _ why: String) -> Finding?
 
-    public init(forbiddingEnding: @escaping @Sendable (ConnectionEnd) -> String?,
-                finding: @escaping @Sendable (LoginObservation, String, String, String) -> Finding?) {
+    public init(
+        forbiddingEnding: @escaping @Sendable (ConnectionEnd) -> String?,
+        finding: @escaping @Sendable (LoginObservation, String, String, String) -> Finding?
+    ) {
         self.forbiddingEnding = forbiddingEnding
         self.finding = finding
     }

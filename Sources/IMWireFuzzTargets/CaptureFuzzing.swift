@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import IMWireCapture
 import IMWireConformance
 import IMWireCore
 import IMWireTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 enum CaptureFuzzing {
     /// One transcript line: parsing never traps and is deterministic.
@@ -79,8 +80,9 @@ enum CaptureFuzzing {
                 if packet.fileOffset < 0 || packet.fileOffset >= input.payload.count {
                     violations.append("packet \(packet.number) at file offset \(packet.fileOffset)")
                 }
-                writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
-                              inbound: packet.inbound, comments: packet.comments)
+                writer.packet(
+                    packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                    inbound: packet.inbound, comments: packet.comments)
                 // pcapng holds 16-bit link types and no time before 1970.
                 var copy = PacketContent(packet)
                 copy.linkType &= 0xffff

@@ -28,7 +28,8 @@ enum CompressionFuzzing {
             violations.append("chunked output is not a prefix of the one-shot output")
         }
         switch (whole.error?.code, pieces.error?.code) {
-        case (_, .corruptData?) where windowBits < 15 && pieces.error?.reason.contains("too far back") == true
+        case (_, .corruptData?)
+        where windowBits < 15 && pieces.error?.reason.contains("too far back") == true
             && whole.output.starts(with: pieces.output):
             // zlib accepts a distance past a small window when the bytes it reaches are in the
             // same call's output: one call sees them and goes on (to success or a later error),
@@ -43,7 +44,8 @@ enum CompressionFuzzing {
         case (_, .expansionRatioExceeded?):
             break  // pieces can trip the ratio before the rest of the input arrives
         default:
-            violations.append("one-shot ends in \(whole.error.map { "\($0.code)" } ?? "success"), chunked in \(pieces.error.map { "\($0.code)" } ?? "success")")
+            violations.append(
+                "one-shot ends in \(whole.error.map { "\($0.code)" } ?? "success"), chunked in \(pieces.error.map { "\($0.code)" } ?? "success")")
         }
         // Zlib.decompress: the same inflater in one call, plus the end-of-stream rules.
         let oneShot = Result { () throws(CompressionError) in try Zlib.decompress(data, format: format, windowBits: windowBits, limit: limit) }
@@ -66,8 +68,10 @@ enum CompressionFuzzing {
     }
 
     /// Feeds `chunks` to one inflater, checking the caps after every call; nil if it cannot start.
-    private static func run(_ format: ZlibFormat, _ windowBits: Int, _ limit: InflateLimit, _ chunks: [ArraySlice<UInt8>],
-                            _ violations: inout [String]) -> Run? {
+    private static func run(
+        _ format: ZlibFormat, _ windowBits: Int, _ limit: InflateLimit, _ chunks: [ArraySlice<UInt8>],
+        _ violations: inout [String]
+    ) -> Run? {
         let inflater: Inflater
         do { inflater = try Inflater(format: format, windowBits: windowBits) } catch {
             violations.append("no inflater for \(format) with \(windowBits) bits: \(error)")
@@ -111,7 +115,8 @@ enum CompressionFuzzing {
             return ["\(bytes.count) bytes do not survive \(format) compression"]
         }
         guard let deflater = try? Deflater(format: .raw, windowBits: windowBits),
-              let inflater = try? Inflater(format: .raw, windowBits: windowBits) else { return ["no raw deflater"] }
+            let inflater = try? Inflater(format: .raw, windowBits: windowBits)
+        else { return ["no raw deflater"] }
         var out: [UInt8] = []
         var start = 0
         var size = 1

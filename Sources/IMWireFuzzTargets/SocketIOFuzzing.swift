@@ -30,8 +30,11 @@ enum SocketIOFuzzing {
             let packet = item.socketIO
             let encoded = Array(packet.encoded.utf8)
             let again = SocketIO09Decoder.decode(encoded, limits: .default)
-            if transportClean, again.packets.count != 1 || again.packets.first.map(SocketIOCanonicalJSON.encode) != SocketIOCanonicalJSON.encode(packet) {
-                violations.append("socket.io 0.9 \(packet.summary) re-encodes to `\(packet.encoded)`, which decodes to \(again.packets.map(\.summary))")
+            if transportClean,
+                again.packets.count != 1 || again.packets.first.map(SocketIOCanonicalJSON.encode) != SocketIOCanonicalJSON.encode(packet)
+            {
+                violations.append(
+                    "socket.io 0.9 \(packet.summary) re-encodes to `\(packet.encoded)`, which decodes to \(again.packets.map(\.summary))")
             }
             if let nim = item.nim {
                 // The wire form always survives, and so do the names and tag-mapped fields derived

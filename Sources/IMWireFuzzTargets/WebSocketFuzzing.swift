@@ -115,7 +115,8 @@ enum WebSocketFuzzing {
         do {
             encoder = try WebSocketMessageEncoder(
                 direction: configuration.direction, permessageDeflate: configuration.permessageDeflate,
-                fragmentSize: configuration.limits.maxFrameSize, maskingKey: {
+                fragmentSize: configuration.limits.maxFrameSize,
+                maskingKey: {
                     key = key &* 1_103_515_245 &+ 12_345
                     return key
                 })
@@ -133,14 +134,16 @@ enum WebSocketFuzzing {
                 // Written directly: the encoder's control() cuts payloads to 125 bytes, and a decoded
                 // close may be longer (reported, still read).
                 let mask: UInt32? = configuration.direction == .send ? 0x0bad_cafe : nil
-                WebSocketFrameEncoder.encode(WebSocketFrameHeader(opcode: .close, maskingKey: mask),
-                                             payload: WebSocketClose(code: code, reason: reason).payload, into: &bytes)
+                WebSocketFrameEncoder.encode(
+                    WebSocketFrameHeader(opcode: .close, maskingKey: mask),
+                    payload: WebSocketClose(code: code, reason: reason).payload, into: &bytes)
             }
         }
         var limits = Limits.default
         limits.maxExpansionRatio = .max
-        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(
-            direction: configuration.direction, permessageDeflate: configuration.permessageDeflate, limits: limits, emitsFrames: false))
+        var decoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(
+                direction: configuration.direction, permessageDeflate: configuration.permessageDeflate, limits: limits, emitsFrames: false))
         let again = decoder.feed(bytes) + decoder.finish()
         return units(again) == expected ? [] : ["messages and close encoded again decode to something else"]
     }
@@ -155,7 +158,8 @@ enum WebSocketFuzzing {
         let second = WebSocketHandshake.parse(request: request, response: response)
         var violations: [String] = []
         if !sameFindings(first.findings, second.findings) || first.isUpgraded != second.isUpgraded
-            || first.subprotocol != second.subprotocol || first.permessageDeflate != second.permessageDeflate {
+            || first.subprotocol != second.subprotocol || first.permessageDeflate != second.permessageDeflate
+        {
             violations.append("the handshake parses differently twice")
         }
         for finding in first.requestFindings where !(0...request.count).contains(finding.offset ?? -1) {
@@ -207,7 +211,8 @@ enum WebSocketFuzzing {
 
     private static func summary(_ request: WebSocketUpgradeRequest) -> String {
         let extensions = request.extensions.map(\.headerText).joined(separator: ", ")
-        return "\(request.method) \(request.target) key=\(request.key ?? "-") protocols=\(request.protocols) extensions=\(extensions) offers=\(request.deflateOffers)"
+        return
+            "\(request.method) \(request.target) key=\(request.key ?? "-") protocols=\(request.protocols) extensions=\(extensions) offers=\(request.deflateOffers)"
     }
 }
 
@@ -315,11 +320,12 @@ public enum WebSocketDifferential {
             return ours.frames.count == theirs.count ? [] : ["IMWire decodes \(ours.frames.count) frames, swift-nio \(theirs.count) without an error"]
         }
         if case .other(let error) = rejection { return ["swift-nio threw \(error)"] }
-        let expected: RuleID = switch rejection {
-        case .fragmentedControlFrame: WebSocketRules.controlFrameFragmented.id
-        case .multiByteControlFrameLength: WebSocketRules.controlFrameTooLong.id
-        default: WebSocketRules.frameTooLarge.id
-        }
+        let expected: RuleID =
+            switch rejection {
+            case .fragmentedControlFrame: WebSocketRules.controlFrameFragmented.id
+            case .multiByteControlFrameLength: WebSocketRules.controlFrameTooLong.id
+            default: WebSocketRules.frameTooLarge.id
+            }
         guard ours.frames.count > theirs.count else {
             // Both stop at the same frame: IMWire refused its length too, has not got its whole
             // header yet (it reads the masking key before it checks; swift-nio checks after the
@@ -327,11 +333,14 @@ public enum WebSocketDifferential {
             if ours.failed, rejection == .invalidFrameLength { return [] }
             if !ours.failed, ours.headerIncomplete { return [] }
             if !ours.failed, ours.incomplete, ours.pendingRules.contains(expected) { return [] }
-            return ["swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire failed: \(ours.failed), incomplete: \(ours.incomplete), reports \(ours.pendingRules.map(\.rawValue))"]
+            return [
+                "swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire failed: \(ours.failed), incomplete: \(ours.incomplete), reports \(ours.pendingRules.map(\.rawValue))"
+            ]
         }
         // IMWire went on past the frame swift-nio refused: it must have reported why.
         let rules = ours.rules[theirs.count]
-        return rules.contains(expected) ? [] : ["swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire decodes it, reporting \(rules.map(\.rawValue))"]
+        return rules.contains(expected)
+            ? [] : ["swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire decodes it, reporting \(rules.map(\.rawValue))"]
     }
 
     /// What `swift test` can check of the target without swift-nio: IMWire's side is deterministic.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Fixed-size records in a `ScratchFile`, for a table that would otherwise grow with the
@@ -104,9 +104,11 @@ public final class SortedRuns {
         cursors.removeAll { $0.current == nil }
         return AnyIterator {
             // Few runs (a capture's records / runLength): a linear scan for the smallest is enough.
-            guard let smallest = cursors.indices.min(by: { a, b in
-                cursors[a].current!.lexicographicallyPrecedes(cursors[b].current!)
-            }) else { return nil }
+            guard
+                let smallest = cursors.indices.min(by: { a, b in
+                    cursors[a].current!.lexicographicallyPrecedes(cursors[b].current!)
+                })
+            else { return nil }
             let record = cursors[smallest].current.map(Array.init)
             cursors[smallest].advance()
             if cursors[smallest].current == nil { cursors.remove(at: smallest) }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file writes without Foundation.
@@ -66,7 +66,9 @@ public final class OutputFile {
 
     /// Flushes what is buffered; throws the first error any write met (the file closes on deinit).
     public func close() throws(TextFile.WriteError) {
-        if fflush(file) != 0, failure == nil { failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))") }
+        if fflush(file) != 0, failure == nil {
+            failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))")
+        }
         if let failure { throw failure }
     }
 }

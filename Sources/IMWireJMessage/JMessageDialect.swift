@@ -1,6 +1,6 @@
 import IMWireCore
-import IMWireReconnect
 import IMWireDialect
+import IMWireReconnect
 
 /// JPush JMessage's Web protocol as the checker registers it (`Dialects.all`).
 public enum JMessageDialect {
@@ -16,7 +16,8 @@ public enum JMessageDialect {
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {
         let bytes = message.payload
         guard message.frameType == .text, let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
-              bytes.count < 2 || bytes[1] != UInt8(ascii: ":") else { return false }
+            bytes.count < 2 || bytes[1] != UInt8(ascii: ":")
+        else { return false }
         let decoded = JMessageCodec.decode(bytes, direction: message.direction, limits: limits)
         return decoded.findings.allSatisfy { $0.severity < .error } && (decoded.engineIO.engineIO?.handshake != nil || decoded.event?.spec != nil)
     }

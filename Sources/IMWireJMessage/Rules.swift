@@ -4,8 +4,10 @@ import IMWireCore
 /// `Spec/rules.md` is generated from `JMessageRules.all`. References are to `jmessage.md`
 /// sections (the Web SDK 2.4.0 source and 2.5.0 bundle, the docs' source repository).
 public enum JMessageRules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
-                             _ summary: String, _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
+        _ summary: String, _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: layer, dialect: .jmessage, summary: summary, specRef: specRef)
     }
 

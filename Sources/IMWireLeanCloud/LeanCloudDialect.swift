@@ -1,6 +1,6 @@
 import IMWireCore
-import IMWireReconnect
 import IMWireDialect
+import IMWireReconnect
 
 /// LeanCloud realtime as the checker registers it (`Dialects.all`). Its default policy is the
 /// Swift/ObjC SDK's, whose early attempts go at once, so a capture of any SDK is not called a

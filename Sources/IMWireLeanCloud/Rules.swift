@@ -34,7 +34,8 @@ public enum LeanCloudRules {
         summary: "A known field arrives with a wire type that does not match its declared type.", specRef: schema)
     public static let duplicateField = Rule(
         "PB.DUPLICATE-FIELD", .warning, layer: .encoding, dialect: .leancloud,
-        summary: "A non-repeated field given more than once (parsers keep the last scalar, merge messages).", specRef: encodingGuide + "#last-one-wins")
+        summary: "A non-repeated field given more than once (parsers keep the last scalar, merge messages).",
+        specRef: encodingGuide + "#last-one-wins")
     public static let missingRequired = Rule(
         "PB.MISSING-REQUIRED", .error, layer: .encoding, dialect: .leancloud,
         summary: "A proto2 `required` field is absent.", specRef: schema)
@@ -110,7 +111,8 @@ public enum LeanCloudRules {
         summary: "A server command carrying an `i` that no pending client request used.", specRef: "leancloud.md §4.1")
     public static let requestUnanswered = Rule(
         "LC.REQUEST-UNANSWERED", .error, layer: .session, dialect: .leancloud,
-        summary: "A request with `i` not answered within the timeout (SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s).", specRef: "leancloud.md §4.1")
+        summary: "A request with `i` not answered within the timeout (SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s).",
+        specRef: "leancloud.md §4.1")
     public static let requestPendingAtEnd = Rule(
         "LC.REQUEST-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
         summary: "The capture ends while a request is still within its timeout.", specRef: "leancloud.md §4.1")
@@ -134,10 +136,12 @@ public enum LeanCloudRules {
         summary: "A client command over 5 KB; the server answers 4109 FRAME_TOO_LONG.", specRef: "leancloud.md §4.1, §5.1 (4109)")
     public static let commandAfterKick = Rule(
         "LC.COMMAND-AFTER-KICK", .error, layer: .session, dialect: .leancloud,
-        summary: "After session/closed 4111/4115 the client sends something other than a fresh session/open.", specRef: "leancloud.md §4.2 (kicked / conflict)")
+        summary: "After session/closed 4111/4115 the client sends something other than a fresh session/open.",
+        specRef: "leancloud.md §4.2 (kicked / conflict)")
     public static let reopenAfterKick = Rule(
         "LC.REOPEN-AFTER-KICK", .error, layer: .session, dialect: .leancloud,
-        summary: "After 4111/4115 the client re-opens with r=true, an automatic reconnect the user did not ask for.", specRef: "leancloud.md §10 (objc-sdk#416)")
+        summary: "After 4111/4115 the client re-opens with r=true, an automatic reconnect the user did not ask for.",
+        specRef: "leancloud.md §10 (objc-sdk#416)")
     public static let missingAck = Rule(
         "LC.MISSING-ACK", .warning, layer: .session, dialect: .leancloud,
         summary: "A received non-transient message the client never acknowledged with `ack`.", specRef: "leancloud.md §4.2 (receive message)")
@@ -158,7 +162,8 @@ public enum LeanCloudRules {
         summary: "A signature that does not match HMAC-SHA1 of the documented string under the master key.", specRef: "leancloud.md §6")
     public static let signatureTimestampUnit = Rule(
         "LC.SIGNATURE-TIMESTAMP-SECONDS", .warning, lenient: .info, layer: .command, dialect: .leancloud,
-        summary: "A signature timestamp in seconds; the docs say milliseconds, the official samples use seconds (UNCONFIRMED).", specRef: "leancloud.md §6")
+        summary: "A signature timestamp in seconds; the docs say milliseconds, the official samples use seconds (UNCONFIRMED).",
+        specRef: "leancloud.md §6")
     public static let signatureHexCase = Rule(
         "LC.SIGNATURE-UPPERCASE-HEX", .warning, lenient: .info, layer: .command, dialect: .leancloud,
         summary: "A signature in uppercase hex (the C# sample's output); node and rust samples use lowercase.", specRef: "leancloud.md §6")

@@ -4,8 +4,10 @@ import IMWireCore
 /// from `MQTTRules.all`. Spec references are to MQTT 3.1.1 (OASIS, normative statement IDs in
 /// brackets) and to the MQTT 3.1 specification (IBM/Eurotech, 2010) where 3.1 differs.
 public enum MQTTRules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, _ summary: String,
-                             _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, _ summary: String,
+        _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: .mqtt, summary: summary, specRef: specRef)
     }
 

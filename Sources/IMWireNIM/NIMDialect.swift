@@ -33,7 +33,8 @@ public enum NIMDialect {
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {
         let bytes = message.payload
         guard message.frameType == .text, bytes.count > 1, let first = bytes.first,
-              first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), bytes[1] == UInt8(ascii: ":") else { return false }
+            first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), bytes[1] == UInt8(ascii: ":")
+        else { return false }
         let decoded = NIMCodec.decode(bytes, direction: message.direction, limits: limits)
         return decoded.findings.allSatisfy { $0.severity < .error } && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
     }

@@ -4,8 +4,10 @@ import IMWireCore
 /// `Spec/rules.md` is generated from `NIMRules.all`. References are to `nim.md` sections
 /// (the shipped Web SDK 8.5.0 bundle).
 public enum NIMRules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
-                             _ summary: String, _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
+        _ summary: String, _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: layer, dialect: .nim, summary: summary, specRef: specRef)
     }
 

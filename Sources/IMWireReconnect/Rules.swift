@@ -12,15 +12,18 @@ public enum ReconnectRules {
         specRef: spec + "; issue #7")
     public static let tooEarly = Rule(
         "RECONNECT.TOO-EARLY", .warning, lenient: .info, layer: .reconnect,
-        summary: "An automatic reconnect sooner than the policy's delay for its attempt, the fixed delay its code asks for, or the wait the server gave (NIM 416). A network change the capture cannot see may explain one.",
+        summary:
+            "An automatic reconnect sooner than the policy's delay for its attempt, the fixed delay its code asks for, or the wait the server gave (NIM 416). A network change the capture cannot see may explain one.",
         specRef: spec)
     public static let afterTerminal = Rule(
         "RECONNECT.AFTER-TERMINAL", .error, layer: .reconnect,
-        summary: "A login with the reconnect flag after a code on which the policy stops (kick, conflict, wrong password, disabled account): only the user may log in again.",
+        summary:
+            "A login with the reconnect flag after a code on which the policy stops (kick, conflict, wrong password, disabled account): only the user may log in again.",
         specRef: spec + "; the policy's stop rules")
     public static let afterTerminalSuspected = Rule(
         "RECONNECT.AFTER-TERMINAL-SUSPECTED", .warning, lenient: .info, layer: .reconnect,
-        summary: "A new login soon after a code on which the policy stops, where the login shows no reconnect flag (the protocol has none, or it was not seen): it looks automatic.",
+        summary:
+            "A new login soon after a code on which the policy stops, where the login shows no reconnect flag (the protocol has none, or it was not seen): it looks automatic.",
         specRef: spec + "; the policy's stop rules")
     public static let budgetExceeded = Rule(
         "RECONNECT.BUDGET-EXCEEDED", .warning, layer: .reconnect,
@@ -28,11 +31,13 @@ public enum ReconnectRules {
         specRef: spec + "; the policy's budget")
     public static let flagMissing = Rule(
         "RECONNECT.FLAG-MISSING", .warning, lenient: .info, layer: .reconnect,
-        summary: "An automatic reconnect after a session whose login lacks the protocol's reconnect flag (LeanCloud r=true, yun2win client id prefix 1).",
+        summary:
+            "An automatic reconnect after a session whose login lacks the protocol's reconnect flag (LeanCloud r=true, yun2win client id prefix 1).",
         specRef: "leancloud.md §4.2 (r); yun2win.md §3 (client id)")
     public static let heartbeatMissing = Rule(
         "RECONNECT.HEARTBEAT-MISSING", .warning, layer: .reconnect,
-        summary: "A logged-in connection on which the client sent no heartbeat for longer than the policy's interval (plus the answer's wait where the interval counts from the answer).",
+        summary:
+            "A logged-in connection on which the client sent no heartbeat for longer than the policy's interval (plus the answer's wait where the interval counts from the answer).",
         specRef: spec + "; the policy's heartbeat")
 
     public static let all: [Rule] = [storm, tooEarly, afterTerminal, afterTerminalSuspected, budgetExceeded, flagMissing, heartbeatMissing]

@@ -14,7 +14,8 @@ extension ReconnectExplorer {
     /// the transitions tried, the depth at which nothing new appeared, the alphabet, the cycle
     /// bound and the verdict.
     public static var sizeTable: (header: [String], rows: [[String]]) {
-        (["policy", "states", "transitions", "depth", "events × random inputs", "cycle bound", "complete", "violations"],
+        (
+            ["policy", "states", "transitions", "depth", "events × random inputs", "cycle bound", "complete", "violations"],
             ReconnectPolicies.all.map { policy in
                 let report = proofs[policy.name] ?? explore(policy, maxDepth: proofDepth)
                 return [
@@ -22,6 +23,7 @@ extension ReconnectExplorer {
                     "\(alphabet(policy).count) × \(randoms(policy).count)", DurationText.text(policy.shortestRetryDelayMs),
                     report.complete ? "yes" : "no (depth bound)", String(report.violations.count),
                 ]
-            })
+            }
+        )
     }
 }

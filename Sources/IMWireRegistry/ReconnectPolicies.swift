@@ -33,7 +33,8 @@ public struct PolicySelection: Sendable {
             }
             if let other = chosen.first(where: { $0.dialect == policy.dialect }) {
                 guard other.name != policy.name else { continue }
-                throw Problem(description: "--policy \(other.name) and --policy \(name) are both \(policy.dialect.rawValue) policies; give one per vendor")
+                throw Problem(
+                    description: "--policy \(other.name) and --policy \(name) are both \(policy.dialect.rawValue) policies; give one per vendor")
             }
             chosen.append(policy)
         }
@@ -54,11 +55,13 @@ public struct PolicySelection: Sendable {
         let named = policies.map(\.name).joined(separator: ", ")
         for dialect in Dialect.allCases where dialects.contains(dialect) && policy(for: dialect) == nil {
             let fallback = ReconnectPolicies.defaultPolicy(for: dialect).name
-            let judged = dialect == .yun2win
+            let judged =
+                dialect == .yun2win
                 ? "the policy of the platform their client id names, else \(fallback)"
                 : "\(fallback), the \(dialect.rawValue) default"
-            lines.append("--policy \(named) does not apply to the \(dialect.rawValue) connections: they were judged against "
-                         + "\(judged) (give --policy once per vendor, e.g. --policy \(fallback))")
+            lines.append(
+                "--policy \(named) does not apply to the \(dialect.rawValue) connections: they were judged against "
+                    + "\(judged) (give --policy once per vendor, e.g. --policy \(fallback))")
         }
         for policy in policies where !dialects.contains(policy.dialect) {
             lines.append("--policy \(policy.name) was not used: the capture has no \(policy.dialect.rawValue) connection")

@@ -8,8 +8,10 @@ public enum StatusExport {
         let tables = registry.tables(of: vendor).filter { table == nil || $0.name == table }
         var document = JSONObject()
         document.append("vendor", vendor.map { .string($0.rawValue) } ?? .null)
-        document.append("generated_by", .string(
-            "imwire codes --format json" + (vendor.map { " --vendor \($0.rawValue)" } ?? "") + (table.map { " --table \($0)" } ?? "")))
+        document.append(
+            "generated_by",
+            .string(
+                "imwire codes --format json" + (vendor.map { " --vendor \($0.rawValue)" } ?? "") + (table.map { " --table \($0)" } ?? "")))
         document.append("tables", .array(tables.map(json)))
         return JSONWriter.pretty(.object(document)) + "\n"
     }
@@ -22,12 +24,15 @@ public enum StatusExport {
         object.append("kind", .string(table.kind.rawValue))
         object.append("source", .string(table.source))
         object.append("notes", .array(table.notes.map { .string($0) }))
-        object.append("ranges", .array(table.ranges.map { range in
-            [
-                "lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
-                "label": .string(range.label), "source": .string(range.source),
-            ]
-        }))
+        object.append(
+            "ranges",
+            .array(
+                table.ranges.map { range in
+                    [
+                        "lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
+                        "label": .string(range.label), "source": .string(range.source),
+                    ]
+                }))
         object.append("rows", .array(table.rows.map { json($0) }))
         return .object(object)
     }
@@ -49,14 +54,18 @@ public enum StatusExport {
         object.append("travel", .string(row.travel.rawValue))
         object.append("confidence", .string(row.confidence.rawValue))
         object.append("sources", .string(row.sources))
-        object.append("wait", row.wait.map { wait in
-            ["field": .string(wait.field), "unit": .string(wait.unit.rawValue), "scope": .string(wait.scope)]
-        } ?? .null)
+        object.append(
+            "wait",
+            row.wait.map { wait in
+                ["field": .string(wait.field), "unit": .string(wait.unit.rawValue), "scope": .string(wait.scope)]
+            } ?? .null)
         return .object(object)
     }
 
-    static let csvHeader = ["vendor", "table", "number", "name", "meaning", "original", "class", "at_login", "advice",
-                            "travel", "confidence", "sources", "wait_field", "wait_unit"]
+    static let csvHeader = [
+        "vendor", "table", "number", "name", "meaning", "original", "class", "at_login", "advice",
+        "travel", "confidence", "sources", "wait_field", "wait_unit",
+    ]
 
     /// One line per row (RFC 4180 quoting, CRLF-free: fields never contain line breaks unquoted).
     public static func csv(_ rows: [StatusCode]) -> String {
@@ -64,11 +73,15 @@ public enum StatusExport {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
         }
-        let lines = [csvHeader] + rows.map { row in [
-            row.vendor.rawValue, row.table, "\(row.number)", row.name, row.meaning, row.original ?? "",
-            row.codeClass.rawValue, row.atLogin?.rawValue ?? "", row.advice.rawValue, row.travel.rawValue,
-            row.confidence.rawValue, row.sources, row.wait?.field ?? "", row.wait?.unit.rawValue ?? "",
-        ] }
+        let lines =
+            [csvHeader]
+            + rows.map { row in
+                [
+                    row.vendor.rawValue, row.table, "\(row.number)", row.name, row.meaning, row.original ?? "",
+                    row.codeClass.rawValue, row.atLogin?.rawValue ?? "", row.advice.rawValue, row.travel.rawValue,
+                    row.confidence.rawValue, row.sources, row.wait?.field ?? "", row.wait?.unit.rawValue ?? "",
+                ]
+            }
         return lines.map { $0.map(field).joined(separator: ",") }.joined(separator: "\n") + "\n"
     }
 
@@ -121,18 +134,25 @@ public enum StatusExport {
         object.append("number", .number(JSONNumber(explanation.number)))
         object.append("known", .bool(explanation.isKnown))
         object.append("meanings", .array(explanation.meanings.map { json($0, withTable: true) }))
-        object.append("unknown", .array(explanation.unknown.map { unknown in
-            var entry = JSONObject()
-            entry.append("vendor", .string(unknown.vendor.rawValue))
-            entry.append("table", .string(unknown.table))
-            entry.append("range", unknown.range.map { range in
-                ["lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
-                 "label": .string(range.label), "source": .string(range.source)]
-            } ?? .null)
-            entry.append("below", unknown.below.map { .number(JSONNumber($0.number)) } ?? .null)
-            entry.append("above", unknown.above.map { .number(JSONNumber($0.number)) } ?? .null)
-            return .object(entry)
-        }))
+        object.append(
+            "unknown",
+            .array(
+                explanation.unknown.map { unknown in
+                    var entry = JSONObject()
+                    entry.append("vendor", .string(unknown.vendor.rawValue))
+                    entry.append("table", .string(unknown.table))
+                    entry.append(
+                        "range",
+                        unknown.range.map { range in
+                            [
+                                "lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
+                                "label": .string(range.label), "source": .string(range.source),
+                            ]
+                        } ?? .null)
+                    entry.append("below", unknown.below.map { .number(JSONNumber($0.number)) } ?? .null)
+                    entry.append("above", unknown.above.map { .number(JSONNumber($0.number)) } ?? .null)
+                    return .object(entry)
+                }))
         return JSONWriter.pretty(.object(object)) + "\n"
     }
 }

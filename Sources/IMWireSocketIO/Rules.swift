@@ -6,8 +6,10 @@ import IMWireCore
 /// socketio/socket.io-protocol, engine.io-protocol and (0.9) socket.io-spec repositories, and the
 /// reference parsers (socket.io-client 0.9.11 `lib/parser.js`, socket.io-parser 3.x).
 public enum SocketIORules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .socketio,
-                             _ summary: String, _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .socketio,
+        _ summary: String, _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: layer, summary: summary, specRef: specRef)
     }
 

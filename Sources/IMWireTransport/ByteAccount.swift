@@ -47,4 +47,3 @@ public struct ByteAccount: Sendable, Hashable {
         return text
     }
 }
-

@@ -185,8 +185,9 @@ public final class ConnectionAssembler {
         if let time = event.time {
             if let lastTime = conn.lastTime, time < lastTime {
                 let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
-                emit.finding(CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"), of: conn,
-                             at: CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame)
+                emit.finding(
+                    CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"), of: conn,
+                    at: CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame)
             }
             conn.firstTime = conn.firstTime ?? time
             conn.lastTime = max(conn.lastTime ?? time, time)
@@ -219,8 +220,9 @@ public final class ConnectionAssembler {
             conn.hasTransportBytes = true
             carrier.transportDecoder(limits: limits).gap(count, direction: direction)
             let side = direction == .send ? "client → server" : "server → client"
-            emit.finding(CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
-                         of: carrier.joined ?? conn, at: place, frame: event.packet)
+            emit.finding(
+                CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .close(let info):
             if let transport = carrier.transport { for output in transport.finish() { handle(output, carrier, place, to: emit) } }
             conn.closed = true
@@ -303,8 +305,10 @@ public final class ConnectionAssembler {
     }
 
     /// `direction`: the stream whose bytes caused the event (a finding without one is about them).
-    private func handle(_ event: TransportEvent, _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
-                        to emit: any ConnectionEvents) {
+    private func handle(
+        _ event: TransportEvent, _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
+        to emit: any ConnectionEvents
+    ) {
         let conn = carrier.connection
         switch event {
         case .message(let message):
@@ -359,8 +363,9 @@ public final class ConnectionAssembler {
             session = known
         } else {
             sessionCount += 1
-            session = LogicalConnection(id: key.description, number: Self.sessionNumberBase + sessionCount,
-                                        order: ConnectionOrder(number: tcp.number, session: sessionCount))
+            session = LogicalConnection(
+                id: key.description, number: Self.sessionNumberBase + sessionCount,
+                order: ConnectionOrder(number: tcp.number, session: sessionCount))
             session.info = ConnectionInfo(client: tcp.info.client, server: tcp.info.server)
             session.framing = key.framing
             session.firstTime = time
@@ -368,7 +373,8 @@ public final class ConnectionAssembler {
             sessionStates[ObjectIdentifier(session)] = SessionState()
         }
         if carrier.joined !== session, !carrier.sessionsTouched.contains(where: { $0 === session }),
-           let state = sessionStates[ObjectIdentifier(session)] {
+            let state = sessionStates[ObjectIdentifier(session)]
+        {
             carrier.sessionsTouched.append(session)
             state.openMembers += 1
             state.idleSince = nil

@@ -353,8 +353,11 @@ public final class ConnectionDecoder {
             framing = transport.map(Self.framing)
             session = Self.sessionKey(webSocketURL: url)
         }
-        outputs.append(.upgrade(WebSocketUpgrade(subprotocol: shake.subprotocol, url: url, permessageDeflate: shake.permessageDeflate,
-                                                 upgraded: shake.isUpgraded, findings: findings)))
+        outputs.append(
+            .upgrade(
+                WebSocketUpgrade(
+                    subprotocol: shake.subprotocol, url: url, permessageDeflate: shake.permessageDeflate,
+                    upgraded: shake.isUpgraded, findings: findings)))
         guard shake.response?.status == 101 else {
             // Refused: the connection goes on as HTTP, with what the client sent meanwhile.
             var read: [HTTPReader.Output] = []
@@ -446,7 +449,8 @@ public final class ConnectionDecoder {
     /// decoded. The offset is where the response cut short ends.
     static func unfinishedUpgrade(responseBytes: Int, at offset: Int) -> Finding {
         var finding = WebSocketRules.handshakeTruncated.finding(
-            responseBytes == 0 ? "the connection ended before the upgrade response; the connection is not decoded"
+            responseBytes == 0
+                ? "the connection ended before the upgrade response; the connection is not decoded"
                 : "the connection ended inside the upgrade response (\(responseBytes) bytes, no blank line); the connection is not decoded",
             at: offset)
         finding.location.direction = .receive

@@ -167,15 +167,30 @@ public enum WebSocketRules {
     // switch compared the id's string with up to 25 others each time.
     private static let closeCodes: [RuleID: CloseCode] = {
         let rulesByCode: [(CloseCode, [Rule])] = [
-            (.invalidPayloadData, [invalidUTF8, closeReasonInvalidUTF8, CompressionRules.corruptData,
-                                   CompressionRules.truncated, CompressionRules.trailingData]),
-            (.messageTooBig, [frameTooLarge, messageTooLarge, tooManyFragments, CompressionRules.outputLimit,
-                              CompressionRules.expansionRatio]),
+            (
+                .invalidPayloadData,
+                [
+                    invalidUTF8, closeReasonInvalidUTF8, CompressionRules.corruptData,
+                    CompressionRules.truncated, CompressionRules.trailingData,
+                ]
+            ),
+            (
+                .messageTooBig,
+                [
+                    frameTooLarge, messageTooLarge, tooManyFragments, CompressionRules.outputLimit,
+                    CompressionRules.expansionRatio,
+                ]
+            ),
             (.internalError, [CompressionRules.failure]),
-            (.protocolError, [rsvWithoutExtension, reservedOpcode, controlFrameTooLong, controlFrameFragmented,
-                              clientFrameUnmasked, serverFrameMasked, lengthNotMinimal, lengthHighBitSet,
-                              continuationWithoutStart, messageInterleaved, closePayloadOneByte, closeCodeInvalid,
-                              rsv1OnContinuation, rsv1OnControl]),
+            (
+                .protocolError,
+                [
+                    rsvWithoutExtension, reservedOpcode, controlFrameTooLong, controlFrameFragmented,
+                    clientFrameUnmasked, serverFrameMasked, lengthNotMinimal, lengthHighBitSet,
+                    continuationWithoutStart, messageInterleaved, closePayloadOneByte, closeCodeInvalid,
+                    rsv1OnContinuation, rsv1OnControl,
+                ]
+            ),
             (.abnormalClosure, [truncatedFrame]),
         ]
         return Dictionary(uniqueKeysWithValues: rulesByCode.flatMap { code, rules in rules.map { ($0.id, code) } })

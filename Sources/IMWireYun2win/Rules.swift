@@ -4,8 +4,10 @@ import IMWireCore
 /// is generated from `Yun2winRules.all`. References are to `yun2win.md` sections (first-party
 /// SDK behaviour) and, for MQTT session rules, to MQTT 3.1.1.
 public enum Yun2winRules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
-                             _ summary: String, _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, layer: Layer = .command,
+        _ summary: String, _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: layer, dialect: .yun2win, summary: summary, specRef: specRef)
     }
 

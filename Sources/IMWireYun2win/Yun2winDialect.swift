@@ -1,7 +1,7 @@
 import IMWireCore
-import IMWireReconnect
 import IMWireDialect
 import IMWireMQTT
+import IMWireReconnect
 
 /// yun2win push as the checker registers it (`Dialects.all`). Its default policy is the Web
 /// SDK's; a connection whose client id names its platform is judged against that platform's

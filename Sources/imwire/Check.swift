@@ -2,11 +2,11 @@ import ArgumentParser
 import IMWire
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct Check: ParsableCommand {
@@ -75,16 +75,19 @@ struct Check: ParsableCommand {
     @Option(help: "JMessage master secret: verify the MD5 signature of c_init.")
     var secret: String?
 
-    @Option(help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng"))
+    @Option(
+        help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng")
+    )
     var annotate: String?
 
-    @Option(help: ArgumentHelp(
-        "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). "
-            + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it a yun2win "
-            + "client gets the policy its client id's platform digit names, and every other client its vendor's default "
-            + "(Spec/reconnect.md §3 and §6); with --policy, a vendor in the capture that no --policy names gets that "
-            + "choice and a warning on standard error, and a --policy whose vendor has no connection gets a warning.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). "
+                + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it a yun2win "
+                + "client gets the policy its client id's platform digit names, and every other client its vendor's default "
+                + "(Spec/reconnect.md §3 and §6); with --policy, a vendor in the capture that no --policy names gets that "
+                + "choice and a warning on standard error, and a --policy whose vendor has no connection gets a warning.",
+            valueName: "name"))
     var policy: [String] = []
 
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
@@ -116,7 +119,9 @@ struct Check: ParsableCommand {
             guard parts.count == 2, let action = RuleAction(rawValue: parts[1]) else {
                 throw ValidationError("--rule \(entry): expected ID=off|info|warn|error")
             }
-            guard RuleCatalog.rule(RuleID(parts[0])) != nil else { throw ValidationError("--rule \(entry): unknown rule \(parts[0]) (see imwire rules)") }
+            guard RuleCatalog.rule(RuleID(parts[0])) != nil else {
+                throw ValidationError("--rule \(entry): unknown rule \(parts[0]) (see imwire rules)")
+            }
             actions[RuleID(parts[0])] = action
         }
         return actions
@@ -178,7 +183,9 @@ struct Check: ParsableCommand {
             case .pcap?, .pcapng?:
                 // Findings of packet captures are located by packet number.
                 var byPacket: [Int: [String]] = [:]
-                for finding in report.allFindings { if let packet = finding.location.frameIndex { byPacket[packet, default: []].append(comment(finding)) } }
+                for finding in report.allFindings {
+                    if let packet = finding.location.frameIndex { byPacket[packet, default: []].append(comment(finding)) }
+                }
                 bytes = try CaptureConverter.annotate(path: capture) { byPacket[$0] ?? [] }
             default:
                 var byMessage: [String: [Int: [String]]] = [:]

@@ -17,7 +17,10 @@ struct Decode: ParsableCommand {
     @Option(help: "The frame as hex (protobuf encoding; mqtt and yun2win: one packet or a stream of packets; jmessage: a binary frame).")
     var hex: String?
 
-    @Option(help: "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command; nim, jmessage: a WebSocket text message).")
+    @Option(
+        help:
+            "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command; nim, jmessage: a WebSocket text message)."
+    )
     var text: String?
 
     @Flag(help: "Treat each input line as one frame (hex for protobuf, mqtt and yun2win, text otherwise); print one JSON result per line.")

@@ -107,9 +107,9 @@ func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

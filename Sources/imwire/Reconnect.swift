@@ -67,7 +67,9 @@ struct Reconnect: ParsableCommand {
                 print("\(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)")
                 print("  delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); budget: \(policy.budget.summary)")
                 if let heartbeat = policy.heartbeat {
-                    print("  heartbeat: \(heartbeat.what) every \(DurationText.text(heartbeat.intervalMs)), answer within \(DurationText.text(heartbeat.answerTimeoutMs))")
+                    print(
+                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(heartbeat.intervalMs)), answer within \(DurationText.text(heartbeat.answerTimeoutMs))"
+                    )
                 }
                 if let flag = policy.reconnectFlag { print("  reconnect flag: \(flag.name)") }
             }

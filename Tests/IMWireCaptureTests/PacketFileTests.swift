@@ -1,11 +1,13 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireCapture
 
 @Suite struct PcapTests {
     @Test(arguments: [(Endianness.little, false), (.big, false), (.little, true), (.big, true)])
     func readsBothByteOrdersAndResolutions(order: Endianness, nanoseconds: Bool) throws {
-        let path = try temporaryFile(pcap([(1_700_000_000_123_456, [1, 2, 3]), (1_700_000_001_000_001, [4])], order: order, nanoseconds: nanoseconds))
+        let path = try temporaryFile(
+            pcap([(1_700_000_000_123_456, [1, 2, 3]), (1_700_000_001_000_001, [4])], order: order, nanoseconds: nanoseconds))
         let reader = try PacketCaptureReader.packets(path: path)
         var packets: [CapturedPacket] = []
         while let item = reader.next() { if case .packet(let packet) = item { packets.append(packet) } }
@@ -31,8 +33,10 @@ import Testing
         limits.maxFrameSize = 16
         var writer = ByteWriter()
         writer.append(contentsOf: pcap([], snapLength: 0xffff_ffff))  // a snaplen of 4 GB
-        writer.append(UInt32(0), .little); writer.append(UInt32(0), .little)
-        writer.append(UInt32(100), .little); writer.append(UInt32(100), .little)
+        writer.append(UInt32(0), .little)
+        writer.append(UInt32(0), .little)
+        writer.append(UInt32(100), .little)
+        writer.append(UInt32(100), .little)
         writer.append(contentsOf: [UInt8](repeating: 7, count: 100))
         writer.append(contentsOf: pcap([(5, [9, 9])]).dropFirst(24))  // a normal record after it
         let reader = try PacketCaptureReader.packets(path: try temporaryFile(writer.bytes), limits: limits)
@@ -85,23 +89,30 @@ import Testing
         func shb(_ order: Endianness) -> [UInt8] {
             var body = ByteWriter()
             body.append(UInt32(0x1a2b_3c4d), order)
-            body.append(UInt16(1), order); body.append(UInt16(0), order)
+            body.append(UInt16(1), order)
+            body.append(UInt16(0), order)
             body.append(UInt64.max, order)
             return block(0x0a0d_0d0a, body.bytes, order)
         }
         func idb(_ order: Endianness, tsresol: UInt8?) -> [UInt8] {
             var body = ByteWriter()
-            body.append(UInt16(101), order); body.append(UInt16(0), order); body.append(UInt32(0), order)
+            body.append(UInt16(101), order)
+            body.append(UInt16(0), order)
+            body.append(UInt32(0), order)
             if let tsresol {
-                body.append(UInt16(9), order); body.append(UInt16(1), order); body.append(contentsOf: [tsresol, 0, 0, 0])
+                body.append(UInt16(9), order)
+                body.append(UInt16(1), order)
+                body.append(contentsOf: [tsresol, 0, 0, 0])
             }
             return block(1, body.bytes, order)
         }
         func epb(_ order: Endianness, units: UInt64, data: [UInt8]) -> [UInt8] {
             var body = ByteWriter()
             body.append(UInt32(0), order)
-            body.append(UInt32(units >> 32), order); body.append(UInt32(units & 0xffff_ffff), order)
-            body.append(UInt32(data.count), order); body.append(UInt32(data.count), order)
+            body.append(UInt32(units >> 32), order)
+            body.append(UInt32(units & 0xffff_ffff), order)
+            body.append(UInt32(data.count), order)
+            body.append(UInt32(data.count), order)
             body.append(contentsOf: data)
             body.append(contentsOf: repeatElement(0, count: (4 - data.count % 4) % 4))
             return block(6, body.bytes, order)
@@ -109,7 +120,8 @@ import Testing
         var spbBody = ByteWriter()
         spbBody.append(UInt32(3), .big)
         spbBody.append(contentsOf: [7, 8, 9, 0])
-        let bytes = shb(.big) + idb(.big, tsresol: 9) + epb(.big, units: 1_500_000_000, data: [1]) + block(3, spbBody.bytes, .big)
+        let bytes =
+            shb(.big) + idb(.big, tsresol: 9) + epb(.big, units: 1_500_000_000, data: [1]) + block(3, spbBody.bytes, .big)
             + block(0x1234, [0, 0, 0, 0], .big)
             + shb(.little) + idb(.little, tsresol: 0x80 | 10) + epb(.little, units: 3 * 1024 + 512, data: [2, 3])
         let reader = try PacketCaptureReader.packets(path: try temporaryFile(bytes))

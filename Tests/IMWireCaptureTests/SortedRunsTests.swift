@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IMWireIO
 
 @Suite struct SortedRunsTests {

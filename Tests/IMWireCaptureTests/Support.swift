@@ -1,6 +1,7 @@
-import IMWireIO
 import Foundation
 import IMWireCore
+import IMWireIO
+
 @testable import IMWireCapture
 
 /// This test process's folder for temporary files, removed when the process exits: tests hand
@@ -40,7 +41,8 @@ func items(_ source: any CaptureSource) -> [String] {
 
 /// Joins the stream chunks of each direction: what a reader of the stream sees, whatever the chunking.
 func streams(_ described: [String]) -> (send: String, receive: String) {
-    var send = "", receive = ""
+    var send = ""
+    var receive = ""
     for line in described {
         if line.hasPrefix("send ") { send += line.dropFirst(5) }
         if line.hasPrefix("receive ") { receive += line.dropFirst(8) }
@@ -49,8 +51,10 @@ func streams(_ described: [String]) -> (send: String, receive: String) {
 }
 
 /// A classic pcap file: header in the given byte order, one record per packet.
-func pcap(_ packets: [(time: Int64, data: [UInt8])], order: Endianness = .little, nanoseconds: Bool = false, linkType: UInt32 = 101,
-          snapLength: UInt32 = 65_535) -> [UInt8] {
+func pcap(
+    _ packets: [(time: Int64, data: [UInt8])], order: Endianness = .little, nanoseconds: Bool = false, linkType: UInt32 = 101,
+    snapLength: UInt32 = 65_535
+) -> [UInt8] {
     var writer = ByteWriter()
     writer.append(nanoseconds ? UInt32(0xa1b2_3c4d) : UInt32(0xa1b2_c3d4), order)
     writer.append(UInt16(2), order)

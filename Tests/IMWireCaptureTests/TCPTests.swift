@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireCapture
 
 /// Packets of one synthesized connection, with hand-picked sequence numbers.
@@ -21,8 +22,8 @@ private struct Flow {
 @Suite struct TCPReassemblyTests {
     @Test func outOfOrderSegmentsComeOutInOrder() throws {
         var flow = Flow()
-        flow.add(.send, 0x02, sequence: 99)          // SYN: data starts at 100
-        flow.add(.receive, 0x12, sequence: 499)      // SYN-ACK
+        flow.add(.send, 0x02, sequence: 99)  // SYN: data starts at 100
+        flow.add(.receive, 0x12, sequence: 499)  // SYN-ACK
         flow.add(.send, 0x18, "world", sequence: 105)
         flow.add(.send, 0x18, "hello", sequence: 100)
         flow.add(.receive, 0x18, "ok", sequence: 500)
@@ -39,9 +40,9 @@ private struct Flow {
         var flow = Flow()
         flow.add(.send, 0x02, sequence: 0)
         flow.add(.send, 0x18, "abcdef", sequence: 1)
-        flow.add(.send, 0x18, "abcdef", sequence: 1)    // same bytes again
-        flow.add(.send, 0x18, "defGHI", sequence: 4)    // overlaps "def", then new bytes
-        flow.add(.send, 0x18, "XY", sequence: 2)        // overlaps "bc" with other bytes
+        flow.add(.send, 0x18, "abcdef", sequence: 1)  // same bytes again
+        flow.add(.send, 0x18, "defGHI", sequence: 4)  // overlaps "def", then new bytes
+        flow.add(.send, 0x18, "XY", sequence: 2)  // overlaps "bc" with other bytes
         let described = try flow.read()
         #expect(streams(described).send == "abcdefGHI")
         #expect(described.filter { $0.hasPrefix("problem") } == ["problem CAPTURE.TCP-OVERLAP-CONFLICT"])
@@ -52,7 +53,8 @@ private struct Flow {
         stream.syn(sequence: 0)
         let sent = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         for start in stride(from: 0, to: sent.count, by: 1_000) {
-            #expect(stream.segment(sequence: 1 + UInt32(start), payload: sent[start..<(start + 1_000)]) == [.data(Array(sent[start..<(start + 1_000)]))])
+            #expect(
+                stream.segment(sequence: 1 + UInt32(start), payload: sent[start..<(start + 1_000)]) == [.data(Array(sent[start..<(start + 1_000)]))])
         }
         func resend(_ offset: Int, _ count: Int, changing changed: Int? = nil) -> [TCPStream.Output] {
             var bytes = Array(sent[offset..<(offset + count)])
@@ -86,7 +88,7 @@ private struct Flow {
         var flow = Flow()
         flow.add(.send, 0x02, sequence: 0)
         flow.add(.send, 0x18, "ab", sequence: 1)
-        flow.add(.send, 0x18, "ef", sequence: 5)        // "cd" never captured
+        flow.add(.send, 0x18, "ef", sequence: 5)  // "cd" never captured
         flow.add(.send, 0x18, "ghij", sequence: 7)
         let described = try flow.read(limits: limits)
         #expect(described.contains("gap send 2"))
@@ -117,12 +119,14 @@ private struct Flow {
                 start = end
             }
             for _ in 0..<(round % 7) {
-                let a = Int(random.next() % UInt64(segments.count)), b = Int(random.next() % UInt64(segments.count))
+                let a = Int(random.next() % UInt64(segments.count))
+                let b = Int(random.next() % UInt64(segments.count))
                 segments.swapAt(a, b)
                 if random.next() % 2 == 0 { segments.insert(segments[a], at: b) }
             }
             segments.append(0..<sent.count)
-            var general = TCPStream(maxBuffered: 1 << 20), fast = TCPStream(maxBuffered: 1 << 20)
+            var general = TCPStream(maxBuffered: 1 << 20)
+            var fast = TCPStream(maxBuffered: 1 << 20)
             if round % 2 == 0 {
                 general.syn(sequence: 41)
                 fast.syn(sequence: 41)
@@ -160,7 +164,8 @@ private struct Flow {
         var changed = header + sent[offset..<(offset + 500)]
         #expect(stream.segment(sequence: 1 + UInt32(offset), payload: changed[header.count...]) == [])
         changed[header.count + 499] ^= 0xff
-        #expect(stream.segment(sequence: 1 + UInt32(offset), payload: changed[header.count...])
+        #expect(
+            stream.segment(sequence: 1 + UInt32(offset), payload: changed[header.count...])
                 == [.conflict(offset: Int64(offset), length: 500)])
     }
 
@@ -175,26 +180,30 @@ private struct Flow {
 
     @Test func resetClosesAndStrayAcksOpenNothing() throws {
         var flow = Flow()
-        flow.add(.send, 0x10, sequence: 5)          // a bare ACK of a connection already gone
+        flow.add(.send, 0x10, sequence: 5)  // a bare ACK of a connection already gone
         flow.add(.send, 0x02, sequence: 0)
         flow.add(.send, 0x18, "x", sequence: 1)
-        flow.add(.receive, 0x14, sequence: 9)       // RST
+        flow.add(.receive, 0x14, sequence: 9)  // RST
         let described = try flow.read()
         #expect(described.filter { $0.hasPrefix("open") }.count == 1)
         #expect(described.last?.hasPrefix("close") == true)
     }
 
     @Test func pairsWrittenOutAreStillCounted() throws {
-        let addresses = try [[10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1]]
-            .map { try #require(IPAddress($0)) }
+        let addresses = try [
+            [10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1],
+        ]
+        .map { try #require(IPAddress($0)) }
         var seen = SeenPairs(inMemory: 3)  // a run written every 3 new pairs
         var expected: [String: Int] = [:]
         var state: UInt64 = 7
         for _ in 0..<2000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let pick = Int(state >> 33)
-            let (client, server) = (Endpoint(address: addresses[pick % 4], port: UInt16(40000 + (pick >> 2) % 10)),
-                                    Endpoint(address: addresses[(pick >> 8) % 4], port: 443))
+            let (client, server) = (
+                Endpoint(address: addresses[pick % 4], port: UInt16(40000 + (pick >> 2) % 10)),
+                Endpoint(address: addresses[(pick >> 8) % 4], port: 443)
+            )
             let key = "\(client)-\(server)"
             expected[key, default: 0] += 1
             #expect(seen.connections(client: client, server: server) == expected[key], "\(key)")
@@ -205,15 +214,18 @@ private struct Flow {
     @Test func anAddressPairUsedAgainNumbersItsConnections() throws {
         var flow = Flow()
         for _ in 0..<3 {
-            flow.add(.send, 0x02, sequence: 0)       // SYN
-            flow.add(.receive, 0x14, sequence: 0)    // RST
+            flow.add(.send, 0x02, sequence: 0)  // SYN
+            flow.add(.receive, 0x14, sequence: 0)  // RST
         }
-        flow.add(.receive, 0x02, sequence: 0)        // now the other side opens: a pair of its own
+        flow.add(.receive, 0x02, sequence: 0)  // now the other side opens: a pair of its own
         flow.add(.send, 0x14, sequence: 0)
         flow.add(.send, 0x02, sequence: 0)
         let opens = try flow.read().filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
-        #expect(opens == ["10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3",
-                          "10.2.0.1:80-10.1.0.1:40001", "10.1.0.1:40001-10.2.0.1:80#4"])
+        #expect(
+            opens == [
+                "10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3",
+                "10.2.0.1:80-10.1.0.1:40001", "10.1.0.1:40001-10.2.0.1:80#4",
+            ])
     }
 }
 
@@ -238,7 +250,8 @@ private struct Flow {
     @Test func readsIPv6WithExtensionHeaders() throws {
         var packet = ByteWriter()
         let tcp = Array(Self.ipv4[20...])
-        packet.append(0x60); packet.append(contentsOf: [0, 0, 0])
+        packet.append(0x60)
+        packet.append(contentsOf: [0, 0, 0])
         packet.append(UInt16(8 + tcp.count), .big)
         packet.append(0)  // next header: hop-by-hop options
         packet.append(64)
@@ -253,7 +266,8 @@ private struct Flow {
         var reset = packet.bytes
         reset[40 + 8 + 13] = 0x14
         let again = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes)]))))
-        #expect(again.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
+        #expect(
+            again.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
                 == ["[2001:db8::1]:40001-[::1]:443", "[2001:db8::1]:40001-[::1]:443#2"])
     }
 
@@ -284,18 +298,18 @@ private struct Flow {
 @Suite struct HARTests {
     @Test func chromeExportsBecomeConnections() throws {
         let har = #"""
-        {"log": {"version": "1.2", "entries": [
-          {"request": {"url": "wss://rtm.example/", "method": "GET", "headers": []},
-           "response": {"status": 101, "headers": [{"name": "sec-websocket-protocol", "value": "lc.protobuf2.3"}]},
-           "_webSocketMessages": [
-             {"type": "send", "time": 1700000000.5, "opcode": 2, "data": "CA4oAQ=="},
-             {"type": "receive", "time": 1700000000.75, "opcode": 1, "data": "{}"},
-             {"type": "receive", "time": 1700000001, "opcode": 9, "data": ""},
-             {"type": "sideways", "time": 1700000001, "opcode": 1, "data": "x"}]},
-          {"request": {"url": "wss://other.example/"}, "response": {"status": 101, "headers": []}},
-          {"request": {"url": "https://example/"}, "response": {"status": 200}}
-        ]}}
-        """#
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"url": "wss://rtm.example/", "method": "GET", "headers": []},
+               "response": {"status": 101, "headers": [{"name": "sec-websocket-protocol", "value": "lc.protobuf2.3"}]},
+               "_webSocketMessages": [
+                 {"type": "send", "time": 1700000000.5, "opcode": 2, "data": "CA4oAQ=="},
+                 {"type": "receive", "time": 1700000000.75, "opcode": 1, "data": "{}"},
+                 {"type": "receive", "time": 1700000001, "opcode": 9, "data": ""},
+                 {"type": "sideways", "time": 1700000001, "opcode": 1, "data": "x"}]},
+              {"request": {"url": "wss://other.example/"}, "response": {"status": 101, "headers": []}},
+              {"request": {"url": "https://example/"}, "response": {"status": 200}}
+            ]}}
+            """#
         let reader = try CaptureFile.open(try temporaryFile(Array(har.utf8), suffix: ".har"))
         var described: [String] = []
         var subprotocol: String?
@@ -305,23 +319,25 @@ private struct Flow {
             case .problem(let finding): described.append("problem \(finding.ruleID)")
             case .event(let event):
                 switch event.kind {
-                case .message(let message): described.append("\(message.direction.rawValue) \(message.frameType) \(message.payload.count) @\(event.time ?? 0)")
+                case .message(let message):
+                    described.append("\(message.direction.rawValue) \(message.frameType) \(message.payload.count) @\(event.time ?? 0)")
                 default: described.append("\(event.kind)".split(separator: "(").first.map(String.init) ?? "")
                 }
             }
         }
         #expect(subprotocol == "lc.protobuf2.3")
-        #expect(described == [
-            "open", "send binary 4 @1700000000500000", "receive text 2 @1700000000750000", "problem CAPTURE.HAR-BAD-MESSAGE", "close",
-            "problem CAPTURE.HAR-NO-WEBSOCKET-MESSAGES",
-        ])
+        #expect(
+            described == [
+                "open", "send binary 4 @1700000000500000", "receive text 2 @1700000000750000", "problem CAPTURE.HAR-BAD-MESSAGE", "close",
+                "problem CAPTURE.HAR-NO-WEBSOCKET-MESSAGES",
+            ])
     }
 
     @Test func formatsAreRecognised() throws {
         #expect(try CaptureFile.format(of: try temporaryFile(Array(#"{"log":{"entries":[]}}"#.utf8))) == .har)
         #expect(try CaptureFile.format(of: try temporaryFile(Array("{\n  \"log\": {}\n}".utf8))) == .har)
         #expect(try CaptureFile.format(of: try temporaryFile(Array("{\"dir\":\"send\",\"text\":\"x\"}\n".utf8))) == .jsonl)
-        #expect(try CaptureFile.format(of: try temporaryFile(pcap([])) ) == .pcap)
+        #expect(try CaptureFile.format(of: try temporaryFile(pcap([]))) == .pcap)
         #expect(try CaptureFile.format(of: try temporaryFile(PcapngWriter().bytes)) == .pcapng)
         #expect(try CaptureFile.format(of: try temporaryFile(Array("GIF89a".utf8))) == nil)
     }

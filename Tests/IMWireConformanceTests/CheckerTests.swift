@@ -67,9 +67,10 @@ import Testing
         ])
         #expect(report.summary().contains("c#2 CAPTURE.TIME-BACKWARDS"))
         #expect(report.summary().contains("c#3 CHECK.MESSAGE-AFTER-CLOSE"))
-        #expect(report.captureFindings.map { "\($0.location.line ?? 0) \($0.ruleID)" } == [
-            "5 CAPTURE.JSONL-BAD-FIELD", "6 CAPTURE.JSONL-BAD-FIELD", "7 CAPTURE.JSONL-BAD-FIELD", "9 CAPTURE.JSONL-BAD-LINE",
-        ])
+        #expect(
+            report.captureFindings.map { "\($0.location.line ?? 0) \($0.ruleID)" } == [
+                "5 CAPTURE.JSONL-BAD-FIELD", "6 CAPTURE.JSONL-BAD-FIELD", "7 CAPTURE.JSONL-BAD-FIELD", "9 CAPTURE.JSONL-BAD-LINE",
+            ])
     }
 
     @Test func timesAreExactMicroseconds() throws {

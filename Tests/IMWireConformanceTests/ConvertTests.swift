@@ -55,10 +55,13 @@ import Testing
     /// the connection's messages; CR/LF or a space in it or in the URL broke the head the same way.
     @Test(arguments: ["lc.protobuf2.3, x", "lc.protobuf2.3\r\nX-Injected: 1", "lc protobuf"])
     func aSubprotocolThatIsNoTokenKeepsTheMessages(subprotocol: String) throws {
-        let open = #"{"type":"open","conn":"c1","t":0,"subprotocol":"# + JSONWriter.string(.string(subprotocol))
+        let open =
+            #"{"type":"open","conn":"c1","t":0,"subprotocol":"# + JSONWriter.string(.string(subprotocol))
             + #","url":"wss://rtm.example/a b\r\nX: y"}"#
-        let lines = [open, #"{"conn":"c1","t":0.1,"dir":"send","hex":"0815"}"#,
-                     #"{"conn":"c1","t":0.2,"dir":"receive","hex":"0815"}"#]
+        let lines = [
+            open, #"{"conn":"c1","t":0.1,"dir":"send","hex":"0815"}"#,
+            #"{"conn":"c1","t":0.2,"dir":"receive","hex":"0815"}"#,
+        ]
         let transcript = try temporaryFile(Array(lines.joined(separator: "\n").utf8), ".jsonl")
         defer { try? FileManager.default.removeItem(atPath: transcript) }
         let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open(transcript))

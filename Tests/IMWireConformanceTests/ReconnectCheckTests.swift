@@ -1,6 +1,7 @@
 import IMWire
-@testable import IMWireConformance
 import Testing
+
+@testable import IMWireConformance
 
 /// The checker's reconnect judging (Spec/reconnect.md §6): each client's connections, from the
 /// facts the dialect sessions gather, against its policy.
@@ -62,7 +63,8 @@ import Testing
     func shift(_ lines: [String], conn: String, by delta: Double) -> [String] {
         lines.map { line in
             guard let object = try? JSONParser.parse(line).objectValue, object["conn"]?.stringValue == conn,
-                  let time = object["t"]?.doubleValue else { return line }
+                let time = object["t"]?.doubleValue
+            else { return line }
             var copy = object
             copy["t"] = JSONNumber(time + delta).map(JSONValue.number)
             return JSONWriter.string(.object(copy))
@@ -84,8 +86,12 @@ import Testing
         let sample = try lines("Fixtures/captures/jmessage-group-803005.jsonl")
         // j1 logs in and is forced offline (event_type 1, extra 0: a login elsewhere); j2 logs in again.
         var transcript = Array(sample.prefix(9))
-        transcript.append(#"{"conn": "j1", "t": 2.0, "dir": "receive", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"extra\":0,\"from_uid\":0,\"gid\":0,\"ctime_ms\":1507882401000}]"}"#)
-        transcript.append(#"{"conn": "j1", "t": 2.1, "dir": "send", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"from_uid\":0,\"gid\":0,\"rid\":1003}]"}"#)
+        transcript.append(
+            #"{"conn": "j1", "t": 2.0, "dir": "receive", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"extra\":0,\"from_uid\":0,\"gid\":0,\"ctime_ms\":1507882401000}]"}"#
+        )
+        transcript.append(
+            #"{"conn": "j1", "t": 2.1, "dir": "send", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"from_uid\":0,\"gid\":0,\"rid\":1003}]"}"#
+        )
         transcript.append(#"{"type": "close", "conn": "j1", "t": 2.2}"#)
         transcript += sample.prefix(9).map { $0.replacing("\"conn\": \"j1\"", with: "\"conn\": \"j2\"") }
         var options = CheckOptions()

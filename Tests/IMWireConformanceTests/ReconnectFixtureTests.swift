@@ -39,7 +39,8 @@ import Testing
     /// ahead stops at `maxSteps` with a clear error instead of running without end; the same
     /// file with `until` a minute ahead runs.
     @Test func untilYearsAheadStopsAtTheStepLimit() throws {
-        let events = #"{"ms":0,"event":"user-login"}"# + "\n" + #"{"ms":5,"event":"route-resolved"}"# + "\n"
+        let events =
+            #"{"ms":0,"event":"user-login"}"# + "\n" + #"{"ms":5,"event":"route-resolved"}"# + "\n"
             + #"{"ms":10,"event":"transport-opened"}"# + "\n" + #"{"ms":20,"event":"login-response","code":0}"#
         let policy = try #require(ReconnectPolicies.named("leancloud-swift"))
         let far = try EventFile.parse(#"{"until":100000000000}"# + "\n" + events)

@@ -1,7 +1,8 @@
 import IMWire
-@testable import IMWireConformance
 import IMWireReconnect
 import Testing
+
+@testable import IMWireConformance
 
 /// Ended connections' reports wait in a spool file (`CheckOptions.reportsInMemory`); they must
 /// come back exactly as they went in.
@@ -31,7 +32,8 @@ import Testing
         account.lost = 2
         let full = ConnectionReport(
             id: "c1", dialect: .leancloud, subprotocol: "lc.protobuf2.3", client: "[::1]:5", server: "10.0.0.1:443", messages: 4,
-            account: account, firstTime: .min, lastTime: .max, findings: [finding, Rule("T.B", .info, layer: .capture, summary: "", specRef: "").finding("")],
+            account: account, firstTime: .min, lastTime: .max,
+            findings: [finding, Rule("T.B", .info, layer: .capture, summary: "", specRef: "").finding("")],
             droppedFindings: 1, timeline: [TimelineEntry(frame: 1, time: -2, direction: .send, summary: "x")], timelineDropped: 3)
         let empty = ConnectionReport(
             id: "", dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(), firstTime: nil,
@@ -69,9 +71,13 @@ import Testing
             connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
             hasTransportBytes: false, facts: unflagged, deferredRules: [])
         let spool = try #require(ReportSpool())
-        for input in [full, sparse, JudgeInput(connection: "x", dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
-                                               openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
-                                               facts: SessionFacts(), deferredRules: [])] {
+        for input in [
+            full, sparse,
+            JudgeInput(
+                connection: "x", dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
+                openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
+                facts: SessionFacts(), deferredRules: []),
+        ] {
             let stored = spool.store(input)
             guard case .spooled = stored else {
                 Issue.record("kept in memory, not spooled")
@@ -88,9 +94,10 @@ import Testing
 
     @Test func damagedBytesAreNotAReport() {
         var writer = ReportWriter()
-        writer.report(ConnectionReport(
-            id: "c", dialect: .nim, subprotocol: nil, client: nil, server: nil, messages: 1, account: ByteAccount(), firstTime: 1,
-            lastTime: 2, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0))
+        writer.report(
+            ConnectionReport(
+                id: "c", dialect: .nim, subprotocol: nil, client: nil, server: nil, messages: 1, account: ByteAccount(), firstTime: 1,
+                lastTime: 2, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0))
         var whole = ReportReader(writer.bytes)
         #expect(whole.report()?.id == "c" && whole.isAtEnd)
         var cut = ReportReader(Array(writer.bytes.dropLast()))

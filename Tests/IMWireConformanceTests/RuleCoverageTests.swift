@@ -71,7 +71,9 @@ import Testing
         let matching = findings.filter { $0.ruleID.rawValue == trigger.rule }
         #expect(!matching.isEmpty, "\(trigger.rule) not among \(findings.map(\.ruleID.rawValue))")
         if let frame = trigger.frame {
-            #expect(matching.contains { $0.location.frameIndex == frame }, "\(trigger.rule) at frames \(matching.map { $0.location.frameIndex ?? -1 }), expected \(frame)")
+            #expect(
+                matching.contains { $0.location.frameIndex == frame },
+                "\(trigger.rule) at frames \(matching.map { $0.location.frameIndex ?? -1 }), expected \(frame)")
         }
         if let offset = trigger.offset {
             #expect(matching.contains { $0.offset == offset }, "\(trigger.rule) at offsets \(matching.map { $0.offset ?? -1 }), expected \(offset)")

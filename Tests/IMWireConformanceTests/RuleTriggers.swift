@@ -83,8 +83,10 @@ private enum Pcap {
 
 /// RFC 6455 handshake (the §1.3 example key and accept) and frames.
 private enum WS {
-    static func request(protocols: String? = "lc.json.3", extensions: String? = nil, upgrade: String = "websocket",
-                        host: String = "Host: server.example.com") -> [UInt8] {
+    static func request(
+        protocols: String? = "lc.json.3", extensions: String? = nil, upgrade: String = "websocket",
+        host: String = "Host: server.example.com"
+    ) -> [UInt8] {
         var head = "GET /chat HTTP/1.1\r\n\(host)\r\nUpgrade: \(upgrade)\r\nConnection: Upgrade\r\n"
         head += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let protocols { head += "Sec-WebSocket-Protocol: \(protocols)\r\n" }
@@ -115,7 +117,8 @@ private enum WS {
 /// MQTT 3.1.1 packets (§2.2.3 remaining length, §3.3 PUBLISH).
 private enum MQTT {
     static func remainingLength(_ value: Int) -> [UInt8] {
-        var value = value, bytes: [UInt8] = []
+        var value = value
+        var bytes: [UInt8] = []
         repeat {
             var byte = UInt8(value % 128)
             value /= 128
@@ -137,8 +140,10 @@ private enum MQTT {
     /// yun2win: the server accepts the session with {"returnCode":11} on the user's topic.
     static let accepted = publish("y2w/u1001", #"{"returnCode":11}"#)
     static func sendMessage(_ id: String) -> String {
-        publish("y2w/session/p2p_2001",
-                #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1479460000000,"message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_2001"}],"pns":{"msg":"hi"}}}"#)
+        publish(
+            "y2w/session/p2p_2001",
+            #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1479460000000,"message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_2001"}],"pns":{"msg":"hi"}}}"#
+        )
     }
     /// A yun2win session up to the server's acceptance, frames 1-4.
     static let established = [
@@ -154,7 +159,8 @@ private enum SIO {
     static func jmessage(_ conn: String = "j", _ t: Double = 0) -> [String] {
         [T.open(conn, t, dialect: "jmessage"), T.text(conn, t, "receive", eioOpen), T.text(conn, t, "receive", "40")]
     }
-    static let nimLogin = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,"9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}"#
+    static let nimLogin =
+        #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,"9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}"#
     static let nimLoggedIn = #"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"c"},[],{}]}"#
 }
 
@@ -229,8 +235,10 @@ extension RuleCoverageTests {
         },
         // The same sequence number twice with different bytes ("GET " then "PUT ").
         Trigger("CAPTURE.TCP-OVERLAP-CONFLICT", frame: 2) {
-            try checkFile(Pcap.file(Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
-                                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("PUT ".utf8))))), suffix: ".pcap")
+            try checkFile(
+                Pcap.file(
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("PUT ".utf8))))), suffix: ".pcap")
         },
         // A gap line: bytes of the client's stream were lost.
         Trigger("CAPTURE.TCP-GAP") {
@@ -243,7 +251,8 @@ extension RuleCoverageTests {
         },
         // A _webSocketMessages item whose type is neither send nor receive.
         Trigger("CAPTURE.HAR-BAD-MESSAGE") {
-            let har = #"{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"wss://example.com/"},"response":{"status":101},"_webSocketMessages":[{"type":"sideways","time":1,"opcode":1,"data":"x"}]}]}}"#
+            let har =
+                #"{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"wss://example.com/"},"response":{"status":101},"_webSocketMessages":[{"type":"sideways","time":1,"opcode":1,"data":"x"}]}]}}"#
             return try checkFile(Array(har.utf8), suffix: ".har")
         },
     ]
@@ -317,12 +326,16 @@ extension RuleCoverageTests {
         // PUBLISH with remaining length 268435455 (the maximum), above the 16 MiB frame limit.
         Trigger("MQTT.WEBSOCKET-TEXT-FRAME", frame: 3, offset: 0) {
             // PUBLISH {"returnCode":11} is all ASCII, so it is valid text: only the frame type is wrong.
-            T.findings([T.stream("m", 0, "send", WS.request(protocols: "mqttv3.1")), T.stream("m", 0.05, "receive", WS.response(protocol: "mqttv3.1")),
-                        T.stream("m", 0.1, "send", WS.frame(2, try Hex.decode(MQTT.connect.replacingOccurrences(of: " ", with: "")), mask: true)),
-                        T.stream("m", 0.2, "receive", WS.frame(2, try Hex.decode(MQTT.connackAccepted))),
-                        T.stream("m", 0.3, "receive", WS.frame(1, try Hex.decode(MQTT.accepted)))])
+            T.findings([
+                T.stream("m", 0, "send", WS.request(protocols: "mqttv3.1")), T.stream("m", 0.05, "receive", WS.response(protocol: "mqttv3.1")),
+                T.stream("m", 0.1, "send", WS.frame(2, try Hex.decode(MQTT.connect.replacingOccurrences(of: " ", with: "")), mask: true)),
+                T.stream("m", 0.2, "receive", WS.frame(2, try Hex.decode(MQTT.connackAccepted))),
+                T.stream("m", 0.3, "receive", WS.frame(1, try Hex.decode(MQTT.accepted))),
+            ])
         },
-        Trigger("MQTT.PACKET-TOO-LARGE", frame: 2, offset: 1) { T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 1, "send", "30ffffff7f")]) },
+        Trigger("MQTT.PACKET-TOO-LARGE", frame: 2, offset: 1) {
+            T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 1, "send", "30ffffff7f")])
+        },
         // CONNECT with the will flag and will QoS 3 (MQTT 3.1.1 §3.1.2.6).
         Trigger("MQTT.WILL-QOS-INVALID", frame: 1, offset: 9) {
             T.findings([T.open("y", dialect: "yun2win"), T.hex("y", 0, "send", "1013 00044d515454 04 1e 003c 000163 000174 00016d")])
@@ -368,14 +381,16 @@ extension RuleCoverageTests {
         // An engine.io polling response whose second packet's length runs past the body.
         Trigger("EIO.PAYLOAD-INVALID") {
             let body = "1:69:4hello"
-            return http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
-                        "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return http(
+                "GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         },
         // A text polling payload whose length counts the bytes of "é" (2), not its one character.
         Trigger("EIO.PAYLOAD-LENGTH-IN-BYTES") {
             let body = "4:4\u{e9}x1:6"
-            return http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
-                        "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return http(
+                "GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         },
         // A socket.io 0.9 handshake body of two fields instead of four.
         // Transports offering only xhr-polling.
@@ -385,12 +400,16 @@ extension RuleCoverageTests {
         },
         // An open line whose engine.io URL asks for protocol 4.
         Trigger("EIO.URL-INVALID") {
-            T.findings([#"{"type":"open","conn":"j","t":0,"dialect":"jmessage","url":"wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket"}"#])
+            T.findings([#"{"type":"open","conn":"j","t":0,"dialect":"jmessage","url":"wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket"}"#]
+            )
         },
         // BINARY_EVENT with one attachment, followed by a text packet instead of the attachment.
         Trigger("SIO.ATTACHMENT-MISSING", frame: 4) {
-            T.findings(SIO.jmessage() + [T.text("j", 1, "send", #"451-["upload",{"_placeholder":true,"num":0}]"#),
-                                         T.text("j", 2, "send", #"42["ping_x",{"rid":7}]"#)])
+            T.findings(
+                SIO.jmessage() + [
+                    T.text("j", 1, "send", #"451-["upload",{"_placeholder":true,"num":0}]"#),
+                    T.text("j", 2, "send", #"42["ping_x",{"rid":7}]"#),
+                ])
         },
         // A binary engine.io message (type 4) with no binary packet waiting for it.
         Trigger("SIO.BINARY-UNEXPECTED", frame: 3) { T.findings(SIO.jmessage() + [T.hex("j", 1, "receive", "04010203")]) },
@@ -402,8 +421,10 @@ extension RuleCoverageTests {
         Trigger("EIO.PING-LATE", frame: 3) { T.findings(SIO.jmessage() + [T.text("j", 60, "send", "2")]) },
         // A client EVENT before the server's CONNECT `40`.
         Trigger("SIO.EVENT-BEFORE-CONNECT", frame: 2) {
-            T.findings([T.open("j", dialect: "jmessage"), T.text("j", 0, "receive", SIO.eioOpen),
-                        T.text("j", 0.1, "send", #"42["c_init",{"rid":1}]"#)])
+            T.findings([
+                T.open("j", dialect: "jmessage"), T.text("j", 0, "receive", SIO.eioOpen),
+                T.text("j", 0.1, "send", #"42["c_init",{"rid":1}]"#),
+            ])
         },
         // The server's first socket.io 0.9 packet is a heartbeat, not connect `1::`.
         Trigger("SIO.V09-CONNECT-NOT-FIRST", frame: 1) { T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "2::")]) },
@@ -422,8 +443,11 @@ extension RuleCoverageTests {
         Trigger("PB.NESTING-TOO-DEEP", frame: 1) {
             var options = CheckOptions()
             options.limits.maxNestingDepth = 0
-            return T.findings([T.open("p", subprotocol: "lc.protobuf2.3"),
-                               T.hex("p", 0, "send", "080010011a056170706964 2203746f6d2801b2061022086a732f352e302e3028009801bb01")], options: options)
+            return T.findings(
+                [
+                    T.open("p", subprotocol: "lc.protobuf2.3"),
+                    T.hex("p", 0, "send", "080010011a056170706964 2203746f6d2801b2061022086a732f352e302e3028009801bb01"),
+                ], options: options)
         },
         // The server sends session/open, which only clients send.
         Trigger("LC.WRONG-DIRECTION", frame: 1) { T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "receive", LC.open)]) },
@@ -433,25 +457,32 @@ extension RuleCoverageTests {
         },
         // session/open without i: its reply cannot be matched.
         Trigger("LC.REQUEST-WITHOUT-I", frame: 1) {
-            T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "send", #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","ua":"js/5.0.0"}"#)])
+            T.findings([
+                T.open("l", subprotocol: "lc.json.3"),
+                T.text("l", 0, "send", #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","ua":"js/5.0.0"}"#),
+            ])
         },
         // session/open i=1 answered by conv/started (usually session/opened or session/closed).
         Trigger("LC.RESPONSE-OP-UNEXPECTED", frame: 2) {
-            T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "send", LC.open),
-                        T.text("l", 0.1, "receive", #"{"cmd":"conv","op":"started","peerId":"tom","i":1,"cid":"5f2b6e4ab8a1d2e3f4a5b6c8"}"#)])
+            T.findings([
+                T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "send", LC.open),
+                T.text("l", 0.1, "receive", #"{"cmd":"conv","op":"started","peerId":"tom","i":1,"cid":"5f2b6e4ab8a1d2e3f4a5b6c8"}"#),
+            ])
         },
         // After session/close and session/closed, the client starts a conversation without re-opening.
         Trigger("LC.COMMAND-AFTER-CLOSE", frame: 5) {
-            T.findings(LC.session() + [
-                T.text("l", 1, "send", #"{"cmd":"session","op":"close","peerId":"tom","i":2}"#),
-                T.text("l", 1.1, "receive", #"{"cmd":"session","op":"closed","peerId":"tom","i":2}"#),
-                T.text("l", 2, "send", #"{"cmd":"conv","op":"start","peerId":"tom","i":3,"m":["tom","bob"]}"#),
-            ])
+            T.findings(
+                LC.session() + [
+                    T.text("l", 1, "send", #"{"cmd":"session","op":"close","peerId":"tom","i":2}"#),
+                    T.text("l", 1.1, "receive", #"{"cmd":"session","op":"closed","peerId":"tom","i":2}"#),
+                    T.text("l", 2, "send", #"{"cmd":"conv","op":"start","peerId":"tom","i":3,"m":["tom","bob"]}"#),
+                ])
         },
         // A login signature of 40 zeros (leancloud.md §6: HMAC-SHA1 of appid:client::timestamp:nonce).
         Trigger("LC.SIGNATURE-MISMATCH") {
-            LeanCloudSignature.verify(signature: String(repeating: "0", count: 40), appID: "FreeChatDemo01-gzGzoHsz", action: .login(clientID: "alice"),
-                                      timestamp: 1_700_000_000_000, nonce: "n1", masterKey: "masterKey-FreeChat-demo")
+            LeanCloudSignature.verify(
+                signature: String(repeating: "0", count: 40), appID: "FreeChatDemo01-gzGzoHsz", action: .login(clientID: "alice"),
+                timestamp: 1_700_000_000_000, nonce: "n1", masterKey: "masterKey-FreeChat-demo")
         },
     ]
 
@@ -484,24 +515,33 @@ extension RuleCoverageTests {
         },
         // The server kicks ({"returnCode":10}); the client publishes anyway.
         Trigger("Y2W.COMMAND-AFTER-KICK", frame: 5) {
-            T.findings(MQTT.established + [T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"returnCode":10}"#)),
-                                           T.hex("y", 1.1, "send", MQTT.sendMessage("m-1"))])
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"returnCode":10}"#)),
+                    T.hex("y", 1.1, "send", MQTT.sendMessage("m-1")),
+                ])
         },
         // sendMessage m-1, and the capture ends 0.1 s later.
-        Trigger("Y2W.PENDING-AT-END", frame: 4) { T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.sendMessage("m-1")), T.close("y", 1.1)]) },
+        Trigger("Y2W.PENDING-AT-END", frame: 4) {
+            T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.sendMessage("m-1")), T.close("y", 1.1)])
+        },
     ]
 
     static let nimTriggers: [Trigger] = [
         // Login answered with 302 (wrong password).
         Trigger("NIM.RESPONSE-ERROR", frame: 3) {
-            T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin),
-                        T.text("n", 0.2, "receive", #"3:::{"sid":2,"cid":3,"ser":1,"code":302}"#)])
+            T.findings([
+                T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin),
+                T.text("n", 0.2, "receive", #"3:::{"sid":2,"cid":3,"ser":1,"code":302}"#),
+            ])
         },
         // A second login 2_3 after the first succeeded.
         Trigger("NIM.SECOND-LOGIN", frame: 4) {
-            T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin),
-                        T.text("n", 0.2, "receive", SIO.nimLoggedIn),
-                        T.text("n", 1, "send", SIO.nimLogin.replacingOccurrences(of: #""SER":1"#, with: #""SER":2"#))])
+            T.findings([
+                T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin),
+                T.text("n", 0.2, "receive", SIO.nimLoggedIn),
+                T.text("n", 1, "send", SIO.nimLogin.replacingOccurrences(of: #""SER":1"#, with: #""SER":2"#)),
+            ])
         },
         // The login is unanswered when the capture ends 0.4 s later (cmdTimeout is 8 s).
         Trigger("NIM.PENDING-AT-END", frame: 2) {
@@ -518,9 +558,12 @@ extension RuleCoverageTests {
         },
         // get_groups_list rid 130 answered under the event name login.
         Trigger("JM.RESPONSE-EVENT-MISMATCH", frame: 5) {
-            T.findings(SIO.jmessage() + [T.text("j", 1, "send", #"42["get_groups_list",{"rid":130}]"#),
-                                         T.text("j", 1.05, "receive", #"42["ack",{"rid":130}]"#),
-                                         T.text("j", 1.1, "receive", #"42["login",{"rid":130,"code":0}]"#)])
+            T.findings(
+                SIO.jmessage() + [
+                    T.text("j", 1, "send", #"42["get_groups_list",{"rid":130}]"#),
+                    T.text("j", 1.05, "receive", #"42["ack",{"rid":130}]"#),
+                    T.text("j", 1.1, "receive", #"42["login",{"rid":130,"code":0}]"#),
+                ])
         },
         // sync_conversation never acknowledged with sync_conversation_ack; the capture ends 60 s later.
         Trigger("JM.SYNC-NOT-ACKNOWLEDGED") {
@@ -537,20 +580,24 @@ extension RuleCoverageTests {
         Trigger("RECONNECT.TOO-EARLY") {
             var options = CheckOptions()
             options.reconnectPolicy = ReconnectPolicies.named("leancloud-js")
-            return T.findings(LC.session("a") + [T.close("a", 5)] + [
-                T.open("b", 5.2, subprotocol: "lc.json.3"),
-                T.text("b", 5.25, "send", LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
-            ], options: options)
+            return T.findings(
+                LC.session("a") + [T.close("a", 5)] + [
+                    T.open("b", 5.2, subprotocol: "lc.json.3"),
+                    T.text("b", 5.25, "send", LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
+                ], options: options)
         },
         // JMessage: forced offline (event_type 1), then the same user logs in again 1 s later.
         Trigger("RECONNECT.AFTER-TERMINAL-SUSPECTED") {
             let login = #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69","version":"2.5.0","rid":102}]"#
-            return T.findings(SIO.jmessage("j1") + [
-                T.text("j1", 0.1, "send", login), T.text("j1", 0.15, "receive", #"42["ack",{"rid":102}]"#),
-                T.text("j1", 0.2, "receive", #"42["login",{"rid":102,"code":0}]"#),
-                T.text("j1", 2, "receive", #"42["event_notification",{"event_id":77,"event_type":1,"extra":0,"from_uid":0,"gid":0,"ctime_ms":1507882401000}]"#),
-                T.close("j1", 2.2),
-            ] + SIO.jmessage("j2", 3.2) + [T.text("j2", 3.3, "send", login)])
+            return T.findings(
+                SIO.jmessage("j1") + [
+                    T.text("j1", 0.1, "send", login), T.text("j1", 0.15, "receive", #"42["ack",{"rid":102}]"#),
+                    T.text("j1", 0.2, "receive", #"42["login",{"rid":102,"code":0}]"#),
+                    T.text(
+                        "j1", 2, "receive",
+                        #"42["event_notification",{"event_id":77,"event_type":1,"extra":0,"from_uid":0,"gid":0,"ctime_ms":1507882401000}]"#),
+                    T.close("j1", 2.2),
+                ] + SIO.jmessage("j2", 3.2) + [T.text("j2", 3.3, "send", login)])
         },
         // leancloud-java gives up after 3 attempts; a 4th follows, each spaced by its 2, 4, 8, 8 s delay.
         Trigger("RECONNECT.BUDGET-EXCEEDED") {
@@ -558,16 +605,21 @@ extension RuleCoverageTests {
             options.reconnectPolicy = ReconnectPolicies.named("leancloud-java")
             var lines = LC.session("a") + [T.close("a", 5)]
             for (conn, start) in [("b", 8.0), ("c", 13.0), ("d", 22.0), ("e", 31.0)] {
-                lines += [T.open(conn, start, subprotocol: "lc.json.3"),
-                          T.text(conn, start + 0.01, "send", LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
-                          T.close(conn, start + 0.5)]
+                lines += [
+                    T.open(conn, start, subprotocol: "lc.json.3"),
+                    T.text(conn, start + 0.01, "send", LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
+                    T.close(conn, start + 0.5),
+                ]
             }
             return T.findings(lines, options: options)
         },
         // A WebSocket session (pings visible) with no client ping for 600 s; leancloud-swift pings within 180 s.
         Trigger("RECONNECT.HEARTBEAT-MISSING") {
-            T.findings(WS.upgraded() + [T.stream("w", 0.1, "send", WS.text(LC.open, mask: true)),
-                                        T.stream("w", 0.2, "receive", WS.text(LC.opened, mask: false)), T.close("w", 600)])
+            T.findings(
+                WS.upgraded() + [
+                    T.stream("w", 0.1, "send", WS.text(LC.open, mask: true)),
+                    T.stream("w", 0.2, "receive", WS.text(LC.opened, mask: false)), T.close("w", 600),
+                ])
         },
     ]
 }

@@ -1,6 +1,7 @@
 import IMWire
-@testable import IMWireConformance
 import Testing
+
+@testable import IMWireConformance
 
 @Suite struct SampleCaptureTests {
     @Test func cleanSampleIsClean() throws {
@@ -62,7 +63,7 @@ import Testing
         var lines: [String] = []
         for line in try readText("Fixtures/captures/leancloud-websocket.jsonl").split(separator: "\n") {
             guard let object = try JSONParser.parse(String(line)).objectValue, object["type"]?.stringValue == "stream",
-                  let payload = object["base64"]?.stringValue, let bytes = try? Base64.decode(payload), bytes.count > 1
+                let payload = object["base64"]?.stringValue, let bytes = try? Base64.decode(payload), bytes.count > 1
             else {
                 lines.append(String(line))
                 continue

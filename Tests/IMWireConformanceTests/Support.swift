@@ -14,8 +14,9 @@ func readText(_ relativePath: String) throws -> String {
 /// Runs the checker over a capture file of any format (a path from the repository root, or absolute).
 func check(_ relativePath: String, options: CheckOptions = CheckOptions(), jobs: Int = 1) throws -> CheckReport {
     let path = relativePath.hasPrefix("/") ? relativePath : "\(repositoryRoot)/\(relativePath)"
-    return try Checker.check(try CaptureFile.open(path, limits: options.limits), named: relativePath, options: options, jobs: jobs,
-                             unreadableThrows: false)
+    return try Checker.check(
+        try CaptureFile.open(path, limits: options.limits), named: relativePath, options: options, jobs: jobs,
+        unreadableThrows: false)
 }
 
 /// Runs the checker over transcript text given inline.

@@ -5,10 +5,12 @@ import Testing
 /// The checker's transport layer on transcripts of raw bytes (`stream` lines): an upgrade cut
 /// short, and yun2win's MQTT over raw TCP and over WebSocket (MQTT 3.1.1 §6).
 struct TransportTests {
-    static let request = Array(("GET /mqtt HTTP/1.1\r\nHost: push.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
-    static let response = Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
+    static let request = Array(
+        ("GET /mqtt HTTP/1.1\r\nHost: push.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
+    static let response = Array(
+        ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
 
     static func stream(_ conn: String, _ t: Double, _ dir: String, _ bytes: [UInt8]) -> String {
         #"{"type":"stream","conn":"\#(conn)","t":\#(t),"dir":"\#(dir)","hex":"\#(Hex.encode(bytes))"}"#
@@ -85,12 +87,16 @@ struct TransportTests {
         let json = Array(#"{"cmd":"echo","i":1}"#.utf8)
         let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x0102_0304 })
         let close = client.close(.normalClosure)
-        let request = Array(("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
-        let response = Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
-        let lines = [Self.stream("c", 0, "send", request), Self.stream("c", 0.1, "receive", response),
-                     Self.stream("c", 0.2, "send", close + (try client.message(.text, json)))]
+        let request = Array(
+            ("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+        let response = Array(
+            ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+        let lines = [
+            Self.stream("c", 0, "send", request), Self.stream("c", 0.1, "receive", response),
+            Self.stream("c", 0.2, "send", close + (try client.message(.text, json))),
+        ]
         let report = check(lines: lines)
         #expect(report.allFindings.map(\.ruleID.rawValue).contains("WS.FRAME-AFTER-CLOSE"))
         #expect(report.connections.first?.messages == 1)

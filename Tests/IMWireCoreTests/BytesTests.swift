@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IMWireCore
 
 @Suite struct ByteReaderTests {
@@ -93,11 +94,11 @@ import Testing
     }
 
     @Test func base64StrictRejections() {
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zg") }         // padding missing
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zh==") }       // trailing bits set
+        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zg") }  // padding missing
+        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zh==") }  // trailing bits set
         #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zm9v YmFy") }  // whitespace
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Z===") }       // too much padding
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zm=v") }       // padding inside
+        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Z===") }  // too much padding
+        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zm=v") }  // padding inside
         do {
             _ = try Base64.decode("Zm9v!mFy")
             Issue.record("accepted a character outside the alphabet")

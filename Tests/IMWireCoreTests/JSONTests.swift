@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IMWireCore
 
 @Suite struct JSONParserTests {
@@ -163,8 +164,9 @@ import Testing
 }
 
 @Suite struct FindingTests {
-    static let rule = Rule("TEST.RULE", .error, lenient: .warning, layer: .encoding, dialect: .leancloud,
-                           summary: "test", specRef: "nowhere")
+    static let rule = Rule(
+        "TEST.RULE", .error, lenient: .warning, layer: .encoding, dialect: .leancloud,
+        summary: "test", specRef: "nowhere")
 
     @Test func findingsCarryTheirRule() {
         let finding = Self.rule.finding("broken", at: 4)

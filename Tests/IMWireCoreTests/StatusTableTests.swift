@@ -5,13 +5,16 @@ import Testing
     static let sample = StatusTable(
         .nim, "sample", title: "Sample", kind: .codes, source: "a header", travel: .message,
         ranges: [CodeRange(800, 899, "team", source: "s"), CodeRange(800, 809, "team basics", source: "s")]
-    ) { row in [
-        row(416, "Frequently", "Rate limited", .rateLimited,
-            wait: WaitHint(field: "r[0]", unit: .seconds, scope: "that command")),
-        row(417, "Exist", "Already exists", .invalidRequest, original: "对象已经存在", atLogin: .fatalConflict),
-        row(801, "A", "first", .invalidRequest, sources: "another file", travel: .clientLocal),
-        row(801, "B", "second meaning of the same number", .invalidRequest),
-    ] }
+    ) { row in
+        [
+            row(
+                416, "Frequently", "Rate limited", .rateLimited,
+                wait: WaitHint(field: "r[0]", unit: .seconds, scope: "that command")),
+            row(417, "Exist", "Already exists", .invalidRequest, original: "对象已经存在", atLogin: .fatalConflict),
+            row(801, "A", "first", .invalidRequest, sources: "another file", travel: .clientLocal),
+            row(801, "B", "second meaning of the same number", .invalidRequest),
+        ]
+    }
 
     @Test func rowsInheritTheTableAndItsDefaults() throws {
         let row = try #require(Self.sample.rows(416).first)
@@ -44,8 +47,10 @@ import Testing
         #expect(range.contains(10000) && range.contains(.max) && !range.contains(9999))
         #expect(range.description == "10000 and above client-defined")
         #expect(CodeRange(803000, 803999, "send message", source: "s").description == "803000–803999 send message")
-        let table = StatusTable(.nim, "t", title: "T", kind: .codes, source: "s", travel: .message,
-                                ranges: [range, CodeRange(13001, 13006, "chatroom", source: "s")]) { _ in [] }
+        let table = StatusTable(
+            .nim, "t", title: "T", kind: .codes, source: "s", travel: .message,
+            ranges: [range, CodeRange(13001, 13006, "chatroom", source: "s")]
+        ) { _ in [] }
         #expect(table.range(containing: 13002)?.label == "chatroom")
         #expect(table.range(containing: 20000)?.label == "client-defined")
     }
@@ -65,9 +70,10 @@ import Testing
     }
 
     @Test func theClassGivesTheAdvice() {
-        #expect(CodeClass.allCases.allSatisfy { codeClass in
-            StatusCode(.nim, "t", 1, "", "m", sources: "s", travel: .message, codeClass: codeClass).advice == codeClass.advice
-        })
+        #expect(
+            CodeClass.allCases.allSatisfy { codeClass in
+                StatusCode(.nim, "t", 1, "", "m", sources: "s", travel: .message, codeClass: codeClass).advice == codeClass.advice
+            })
     }
 
     @Test func adviceIsOrderedByCaution() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IMWireCore
 
 @Suite struct UTF8ValidatorTests {
@@ -8,21 +9,21 @@ import Testing
         Array("κόσμε".utf8),
         Array("中文 😀".utf8),
         [0xf4, 0x8f, 0xbf, 0xbf],  // U+10FFFF
-        [0xed, 0x9f, 0xbf],        // U+D7FF, last before the surrogates
+        [0xed, 0x9f, 0xbf],  // U+D7FF, last before the surrogates
     ])
     func acceptsWellFormedText(bytes: [UInt8]) {
         #expect(UTF8Validator.firstInvalidOffset(bytes) == nil)
     }
 
     @Test(arguments: [
-        ([UInt8(0x80)], 0),                       // lone continuation
-        ([0x61, 0xc0, 0x80], 1),                  // overlong NUL
-        ([0xe0, 0x80, 0x80], 1),                  // overlong 3-byte
-        ([0xed, 0xa0, 0x80], 1),                  // surrogate U+D800
-        ([0xf4, 0x90, 0x80, 0x80], 1),            // above U+10FFFF
-        ([0xf5, 0x80, 0x80, 0x80], 0),            // invalid lead byte
+        ([UInt8(0x80)], 0),  // lone continuation
+        ([0x61, 0xc0, 0x80], 1),  // overlong NUL
+        ([0xe0, 0x80, 0x80], 1),  // overlong 3-byte
+        ([0xed, 0xa0, 0x80], 1),  // surrogate U+D800
+        ([0xf4, 0x90, 0x80, 0x80], 1),  // above U+10FFFF
+        ([0xf5, 0x80, 0x80, 0x80], 0),  // invalid lead byte
         ([0xce, 0xba, 0xe1, 0xbd, 0xb9, 0xcf, 0x83, 0xce, 0xbc, 0xce, 0xb5, 0xed, 0xa0, 0x80, 0x65], 12),  // Autobahn 6.x style
-        ([0xe2, 0x82], 2),                        // truncated at the end
+        ([0xe2, 0x82], 2),  // truncated at the end
     ])
     func rejectsIllFormedTextAtTheRightOffset(bytes: [UInt8], offset: Int) {
         #expect(UTF8Validator.firstInvalidOffset(bytes) == offset)
@@ -64,7 +65,8 @@ import Testing
         for _ in 0..<3000 {
             let length = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<length).map { _ in
-                Int.random(in: 0..<16, using: &generator) == 0 ? UInt8.random(in: 0x80...0xff, using: &generator) : UInt8.random(in: 0x20...0x7e, using: &generator)
+                Int.random(in: 0..<16, using: &generator) == 0
+                    ? UInt8.random(in: 0x80...0xff, using: &generator) : UInt8.random(in: 0x20...0x7e, using: &generator)
             }
             let ours = UTF8Validator.firstInvalidOffset(bytes) == nil
             let stdlib = String(validating: bytes, as: UTF8.self) != nil

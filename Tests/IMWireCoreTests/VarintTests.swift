@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IMWireCore
 
 @Suite struct VarintTests {
@@ -6,16 +7,17 @@ import Testing
         bytes.withUnsafeBytes { Varint.read($0, at: 0) }
     }
 
-    @Test(arguments: [
-        (0, [0x00]),
-        (1, [0x01]),
-        (127, [0x7f]),
-        (128, [0x80, 0x01]),
-        (300, [0xac, 0x02]),
-        (187, [0xbb, 0x01]),
-        (UInt64(Int64.max), [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]),
-        (UInt64.max, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
-    ] as [(UInt64, [UInt8])])
+    @Test(
+        arguments: [
+            (0, [0x00]),
+            (1, [0x01]),
+            (127, [0x7f]),
+            (128, [0x80, 0x01]),
+            (300, [0xac, 0x02]),
+            (187, [0xbb, 0x01]),
+            (UInt64(Int64.max), [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+            (UInt64.max, [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
+        ] as [(UInt64, [UInt8])])
     func knownEncodings(value: UInt64, bytes: [UInt8]) {
         #expect(Varint.encode(value) == bytes)
         #expect(Varint.encodedLength(value) == bytes.count)

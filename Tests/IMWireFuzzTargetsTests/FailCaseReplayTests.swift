@@ -1,5 +1,6 @@
 import IMWire
 import Testing
+
 @testable import IMWireFuzzTargets
 
 /// Every input the fuzzers ever broke (Fuzz/FailCases/<target>/), and every fixture as a seed,

@@ -15,7 +15,10 @@ import Testing
         #expect(JMessageSignature.message(appkey: "k", timestamp: "1", randomString: "r", secret: "s") == "appkey=k&timestamp=1&random_str=r&key=s")
         #expect(JMessageSignature.isMD5Hex(signature))
         var payload = JSONObject()
-        payload.append("appkey", "k"); payload.append("random_str", "r"); payload.append("timestamp", 1); payload.append("signature", .string(signature))
+        payload.append("appkey", "k")
+        payload.append("random_str", "r")
+        payload.append("timestamp", 1)
+        payload.append("signature", .string(signature))
         #expect(JMessageSignature.check(payload, secret: "s", at: 0).isEmpty)
         #expect(JMessageSignature.check(payload, secret: "x", at: 0).map(\.ruleID.rawValue) == ["JM.SIGNATURE-INVALID"])
     }
@@ -50,11 +53,14 @@ import Testing
         var tracker = JMessageSessionTracker()
         let limit = JMessageSessionTracker.maxTracked
         var payload = JSONObject()
-        payload.append("messages", .array((0..<(limit + 3)).map { id in
-            var message = JSONObject()
-            message.append("msg_id", .number(JSONNumber(id)))
-            return .object(message)
-        }))
+        payload.append(
+            "messages",
+            .array(
+                (0..<(limit + 3)).map { id in
+                    var message = JSONObject()
+                    message.append("msg_id", .number(JSONNumber(id)))
+                    return .object(message)
+                }))
         _ = tracker.observe(JMessageEvent(name: "msg_sync", payload: payload, kind: .push), timeMicros: 0, frameIndex: 1)
         let unacknowledged = tracker.finish(atMicros: 60_000_000).filter { $0.ruleID == "JM.MSG-NOT-ACKNOWLEDGED" }
         #expect(unacknowledged.count == limit)
@@ -90,7 +96,7 @@ import Testing
         for round in 0..<400 {
             var bytes = base
             for _ in 0..<(round % 6) {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 bytes[Int(seed >> 33) % bytes.count] = UInt8(truncatingIfNeeded: seed >> 13)
             }
             _ = JMessageCodec.decode(Array(bytes.prefix(round % bytes.count + 1)), binaryFrame: round % 5 == 0, direction: nil)

@@ -13,8 +13,10 @@ import Testing
     static let secret = "master-secret-1"
 
     static func content(_ target: String) -> JSONValue {
-        ["version": 1, "target_type": .string(target), "from_platform": "web", "target_id": "t-1", "target_name": "T",
-         "from_id": "alice", "from_name": "Alice", "create_time": 1507882400000, "msg_type": "text", "msg_body": ["text": "hi"]]
+        [
+            "version": 1, "target_type": .string(target), "from_platform": "web", "target_id": "t-1", "target_name": "T",
+            "from_id": "alice", "from_name": "Alice", "create_time": 1_507_882_400_000, "msg_type": "text", "msg_body": ["text": "hi"],
+        ]
     }
 
     /// A payload with every field the table requires for `spec`, valid where the codec checks
@@ -26,19 +28,21 @@ import Testing
             switch (spec.name, field) {
             case ("c_init", "appkey"): value = .string(appkey)
             case ("c_init", "random_str"): value = "022cd9fd995849b58b3ef0e943421ed9"
-            case ("c_init", "timestamp"): value = 1507882399401
+            case ("c_init", "timestamp"): value = 1_507_882_399_401
             case ("c_init", "signature"):
-                value = .string(JMessageSignature.sign(appkey: appkey, timestamp: "1507882399401",
-                                                       randomString: "022cd9fd995849b58b3ef0e943421ed9", secret: secret))
+                value = .string(
+                    JMessageSignature.sign(
+                        appkey: appkey, timestamp: "1507882399401",
+                        randomString: "022cd9fd995849b58b3ef0e943421ed9", secret: secret))
             case (_, "password"), (_, "old_pwd"), (_, "new_pwd"): value = "5ebe2294ecd0e0f08eab7690d2a6ee69"
             case (_, "content"): value = content(spec.name == "send_group_msg" ? "group" : "single")
             case ("msg_sync", "messages"):
-                value = [["msg_id": 5001, "msg_type": 3, "from_uid": 77, "from_gid": 0, "ctime_ms": 1507882401000, "content": content("single")]]
+                value = [["msg_id": 5001, "msg_type": 3, "from_uid": 77, "from_gid": 0, "ctime_ms": 1_507_882_401_000, "content": content("single")]]
             case (_, "member_usernames"): value = [["username": "bob"]]
             case (_, "sessions"): value = [["msg_ids": [5001], "type": 3, "username": "bob"]]
             case (_, "event_type"): value = 1
             case (_, "msg_id"), (_, "msg_type"), (_, "from_uid"), (_, "from_gid"), (_, "sync_key"), (_, "sync_type"),
-                 (_, "sync_event_key"), (_, "msg_receipt_key"), (_, "event_id"), (_, "gid"):
+                (_, "sync_event_key"), (_, "msg_receipt_key"), (_, "event_id"), (_, "gid"):
                 value = .number(JSONNumber(Int64(field.utf8.count)))
             default: value = .string("\(spec.name).\(field)")
             }
@@ -56,8 +60,10 @@ import Testing
 
     /// Encodes, decodes (with the direction and the secret), checks and returns the event.
     @discardableResult
-    static func roundTrip(_ event: JMessageEvent, _ direction: Direction, expecting kind: JMessageEventKind,
-                          findings expected: [String] = [], _ what: String) -> JMessageEvent? {
+    static func roundTrip(
+        _ event: JMessageEvent, _ direction: Direction, expecting kind: JMessageEventKind,
+        findings expected: [String] = [], _ what: String
+    ) -> JMessageEvent? {
         let bytes = JMessageCodec.encode(event)
         #expect(bytes.starts(with: Array("42[".utf8)), "\(what)")
         let message = JMessageCodec.decode(bytes, direction: direction, secret: secret)
@@ -87,32 +93,39 @@ import Testing
             let name = spec.name
             switch spec.role {
             case .request:
-                Self.roundTrip(JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .request), .send,
-                               expecting: .request, "request \(name)")
+                Self.roundTrip(
+                    JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .request), .send,
+                    expecting: .request, "request \(name)")
                 var ok = JSONObject()
                 ok.append("rid", .number(JSONNumber(rid)))
                 ok.append("code", 0)
-                let response = Self.roundTrip(JMessageEvent(name: name, payload: ok, kind: .response), .receive,
-                                              expecting: .response, "response \(name)")
+                let response = Self.roundTrip(
+                    JMessageEvent(name: name, payload: ok, kind: .response), .receive,
+                    expecting: .response, "response \(name)")
                 #expect(response?.code == 0)
                 var failed = ok
                 failed["code"] = 803005
                 failed.append("message", "user not in group")
-                Self.roundTrip(JMessageEvent(name: name, payload: failed, kind: .response), .receive, expecting: .response,
-                               findings: ["JM.RESPONSE-ERROR"], "error response \(name)")
+                Self.roundTrip(
+                    JMessageEvent(name: name, payload: failed, kind: .response), .receive, expecting: .response,
+                    findings: ["JM.RESPONSE-ERROR"], "error response \(name)")
             case .reply:
-                Self.roundTrip(JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .reply), .send,
-                               expecting: .reply, "reply \(name)")
+                Self.roundTrip(
+                    JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .reply), .send,
+                    expecting: .reply, "reply \(name)")
             case .push:
-                Self.roundTrip(JMessageEvent(name: name, payload: Self.payload(spec, rid: nil), kind: .push), .receive,
-                               expecting: .push, "push \(name)")
+                Self.roundTrip(
+                    JMessageEvent(name: name, payload: Self.payload(spec, rid: nil), kind: .push), .receive,
+                    expecting: .push, "push \(name)")
                 if name == "event_notification" {
-                    Self.roundTrip(JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .reply), .send,
-                                   expecting: .reply, "reply \(name)")
+                    Self.roundTrip(
+                        JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .reply), .send,
+                        expecting: .reply, "reply \(name)")
                 }
             case .ack:
-                Self.roundTrip(JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .ack), .receive,
-                               expecting: .ack, "ack")
+                Self.roundTrip(
+                    JMessageEvent(name: name, payload: Self.payload(spec, rid: rid), kind: .ack), .receive,
+                    expecting: .ack, "ack")
             case .local:
                 // socket.io's own disconnect event: never emitted on the wire.
                 break
@@ -132,8 +145,9 @@ import Testing
         response.append("rid", 7)
         response.append("code", 0)
         response.append("msg_id", 4242)
-        let event = Self.roundTrip(JMessageEvent(name: "s_single_text", payload: response, kind: .response), .receive,
-                                   expecting: .response, "s_single_text response")
+        let event = Self.roundTrip(
+            JMessageEvent(name: "s_single_text", payload: response, kind: .response), .receive,
+            expecting: .response, "s_single_text response")
         #expect(event?.payload["msg_id"] == 4242)
     }
 

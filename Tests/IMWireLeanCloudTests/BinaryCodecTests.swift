@@ -1,6 +1,7 @@
 import Foundation
 import IMWireCore
 import Testing
+
 @testable import IMWireLeanCloud
 
 /// The derived byte examples of leancloud.md §9.3 (standard proto2 encoder, field order ascending).
@@ -8,21 +9,36 @@ import Testing
     static let vectors: [(name: String, hex: String, json: String)] = [
         ("goaway", "08 15", #"{"cmd":"goaway"}"#),
         ("echo", "08 0e 28 01", #"{"cmd":"echo","i":1}"#),
-        ("session/open", "08 00 10 01 1a 05 61 70 70 69 64 22 03 74 6f 6d 28 01 b2 06 10 22 08 6a 73 2f 35 2e 30 2e 30 28 00 98 01 bb 01",
-         #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5.0.0","r":false,"configBitmap":"187"}}"#),
-        ("session/opened", "08 00 10 05 22 03 74 6f 6d 28 01 48 80 d0 95 ff bc 31 b2 06 0b 52 05 54 4f 4b 45 4e 58 80 c6 0a",
-         #"{"cmd":"session","op":"opened","peerId":"tom","i":1,"serverTs":"1700000000000","sessionMessage":{"st":"TOKEN","stTtl":172800}}"#),
-        ("direct", "08 02 28 02 c2 06 29 0a 1d 7b 22 5f 6c 63 74 79 70 65 22 3a 2d 31 2c 22 5f 6c 63 74 65 78 74 22 3a 22 68 69 22 7d 5a 03 43 49 44 72 03 44 54 31",
-         #"{"cmd":"direct","i":2,"directMessage":{"msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}","cid":"CID","dt":"DT1"}}"#),
-        ("ack response", "08 03 28 02 ca 06 0c 28 fb d0 95 ff bc 31 32 03 4d 49 44",
-         #"{"cmd":"ack","i":2,"ackMessage":{"t":"1700000000123","uid":"MID"}}"#),
+        (
+            "session/open", "08 00 10 01 1a 05 61 70 70 69 64 22 03 74 6f 6d 28 01 b2 06 10 22 08 6a 73 2f 35 2e 30 2e 30 28 00 98 01 bb 01",
+            #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5.0.0","r":false,"configBitmap":"187"}}"#
+        ),
+        (
+            "session/opened", "08 00 10 05 22 03 74 6f 6d 28 01 48 80 d0 95 ff bc 31 b2 06 0b 52 05 54 4f 4b 45 4e 58 80 c6 0a",
+            #"{"cmd":"session","op":"opened","peerId":"tom","i":1,"serverTs":"1700000000000","sessionMessage":{"st":"TOKEN","stTtl":172800}}"#
+        ),
+        (
+            "direct",
+            "08 02 28 02 c2 06 29 0a 1d 7b 22 5f 6c 63 74 79 70 65 22 3a 2d 31 2c 22 5f 6c 63 74 65 78 74 22 3a 22 68 69 22 7d 5a 03 43 49 44 72 03 44 54 31",
+            #"{"cmd":"direct","i":2,"directMessage":{"msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}","cid":"CID","dt":"DT1"}}"#
+        ),
+        (
+            "ack response", "08 03 28 02 ca 06 0c 28 fb d0 95 ff bc 31 32 03 4d 49 44",
+            #"{"cmd":"ack","i":2,"ackMessage":{"t":"1700000000123","uid":"MID"}}"#
+        ),
         ("client ack", "08 03 ca 06 0a 1a 03 4d 49 44 22 03 43 49 44", #"{"cmd":"ack","ackMessage":{"mid":"MID","cid":"CID"}}"#),
-        ("session/closed 4111", "08 00 10 06 b2 06 15 60 8f 20 6a 10 53 45 53 53 49 4f 4e 5f 43 4f 4e 46 4c 49 43 54",
-         #"{"cmd":"session","op":"closed","sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}"#),
-        ("error 4303", "08 07 28 03 ba 06 1b 08 cf 21 12 16 43 4f 4e 56 45 52 53 41 54 49 4f 4e 5f 4e 4f 54 5f 46 4f 55 4e 44",
-         #"{"cmd":"error","i":3,"errorMessage":{"code":4303,"reason":"CONVERSATION_NOT_FOUND"}}"#),
-        ("csharp Protobuf.cs", "08 00 10 01 22 05 68 65 6c 6c 6f b2 06 02 60 7b",
-         #"{"cmd":"session","op":"open","peerId":"hello","sessionMessage":{"code":123}}"#),
+        (
+            "session/closed 4111", "08 00 10 06 b2 06 15 60 8f 20 6a 10 53 45 53 53 49 4f 4e 5f 43 4f 4e 46 4c 49 43 54",
+            #"{"cmd":"session","op":"closed","sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}"#
+        ),
+        (
+            "error 4303", "08 07 28 03 ba 06 1b 08 cf 21 12 16 43 4f 4e 56 45 52 53 41 54 49 4f 4e 5f 4e 4f 54 5f 46 4f 55 4e 44",
+            #"{"cmd":"error","i":3,"errorMessage":{"code":4303,"reason":"CONVERSATION_NOT_FOUND"}}"#
+        ),
+        (
+            "csharp Protobuf.cs", "08 00 10 01 22 05 68 65 6c 6c 6f b2 06 02 60 7b",
+            #"{"cmd":"session","op":"open","peerId":"hello","sessionMessage":{"code":123}}"#
+        ),
     ]
 
     @Test(arguments: vectors.indices)
@@ -57,40 +73,40 @@ import Testing
     }
 
     @Test func structuralDamage() {
-        check("08", ["PB.TRUNCATED@1"], decodes: false)                              // value missing
+        check("08", ["PB.TRUNCATED@1"], decodes: false)  // value missing
         check("08 0e 28", ["PB.TRUNCATED@3"], decodes: false)
         check("08 0e 2a 05 01", ["PB.WIRE-TYPE-MISMATCH@2", "PB.TRUNCATED@3"], decodes: false)
-        check("08 02 c2 06 05 0a 01", ["PB.TRUNCATED@4"], decodes: false)            // sub-message length past the end
-        check("08 02 c2 06 03 0a 05 41", ["PB.TRUNCATED@6"], decodes: false)         // inner length past the sub-message
+        check("08 02 c2 06 05 0a 01", ["PB.TRUNCATED@4"], decodes: false)  // sub-message length past the end
+        check("08 02 c2 06 03 0a 05 41", ["PB.TRUNCATED@6"], decodes: false)  // inner length past the sub-message
         check("08 " + String(repeating: "ff ", count: 10) + "01", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("08 " + String(repeating: "ff ", count: 9) + "02", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("00 01", ["PB.FIELD-NUMBER-INVALID@0"], decodes: false)
         check("08 0e 0b", ["PB.WIRE-TYPE-MISMATCH@2", "PB.TRUNCATED@3"], decodes: false)  // cmd as an unterminated group
-        check("08 0e 0c", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)                // end group that opens nothing
+        check("08 0e 0c", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)  // end group that opens nothing
         check("08 0e fb 01 84 02", ["PB.UNKNOWN-FIELD@2", "PB.WIRE-TYPE-INVALID@4"], decodes: false)  // wrong end group
-        check("08 0e 0f 00", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)             // wire type 7
+        check("08 0e 0f 00", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)  // wire type 7
         check("08 0e 80 80 80 80 10 00", ["PB.FIELD-NUMBER-INVALID@2"], decodes: false)  // field 2^29
         // A tag in six bytes, its value in range: swift-protobuf and upb refuse it (found by the
         // LeanCloudDifferential fuzz target once the scanner stopped leaning on swift-protobuf).
         check("80 c4 80 d9 87 00 00 10 51", ["PB.VARINT-NON-MINIMAL@0", "PB.VARINT-TOO-LONG@0"], decodes: false)
-        check("88 80 80 80 00 0e", ["PB.VARINT-NON-MINIMAL@0"])                      // in five bytes it decodes
+        check("88 80 80 80 00 0e", ["PB.VARINT-NON-MINIMAL@0"])  // in five bytes it decodes
     }
 
     @Test func deviationsThatStillDecode() {
-        check("08 0e 28 81 00", ["PB.VARINT-NON-MINIMAL@3"])                          // i = 1 in two bytes
-        check("88 00 0e", ["PB.VARINT-NON-MINIMAL@0"])                               // tag in two bytes
-        check("08 0e f8 01 05", ["PB.UNKNOWN-FIELD@2"])                              // field 31 is not defined
-        check("08 0e fb 01 08 01 fb 01 fc 01 fc 01", ["PB.UNKNOWN-FIELD@2"])          // an unknown (nested) group is skipped
+        check("08 0e 28 81 00", ["PB.VARINT-NON-MINIMAL@3"])  // i = 1 in two bytes
+        check("88 00 0e", ["PB.VARINT-NON-MINIMAL@0"])  // tag in two bytes
+        check("08 0e f8 01 05", ["PB.UNKNOWN-FIELD@2"])  // field 31 is not defined
+        check("08 0e fb 01 08 01 fb 01 fc 01 fc 01", ["PB.UNKNOWN-FIELD@2"])  // an unknown (nested) group is skipped
         check("08 0e 28 01 28 02", ["PB.DUPLICATE-FIELD@4"])
-        check("08 0e 28 80 80 80 80 10", ["PB.INT32-OUT-OF-RANGE@3"])                // 2^32
-        check("08 07 ba 06 02 08 01", ["PB.MISSING-REQUIRED@5"])                     // ErrorCommand.reason
-        check("08 63", ["PB.ENUM-UNKNOWN-VALUE@1"])                                  // cmd 99
-        check("08 02 c2 06 03 0a 01 ff", ["PB.INVALID-UTF8@7"], decodes: false)       // swift-protobuf rejects it
-        check("08 02 c2 06 02 28 02", ["PB.BOOL-NOT-CANONICAL@6"])                   // offline = 2
+        check("08 0e 28 80 80 80 80 10", ["PB.INT32-OUT-OF-RANGE@3"])  // 2^32
+        check("08 07 ba 06 02 08 01", ["PB.MISSING-REQUIRED@5"])  // ErrorCommand.reason
+        check("08 63", ["PB.ENUM-UNKNOWN-VALUE@1"])  // cmd 99
+        check("08 02 c2 06 03 0a 01 ff", ["PB.INVALID-UTF8@7"], decodes: false)  // swift-protobuf rejects it
+        check("08 02 c2 06 02 28 02", ["PB.BOOL-NOT-CANONICAL@6"])  // offline = 2
     }
 
     @Test func negativeInt32IsInRange() {
-        check("08 0e 28 ff ff ff ff ff ff ff ff ff 01", [])                          // i = -1, sign-extended
+        check("08 0e 28 ff ff ff ff ff ff ff ff ff 01", [])  // i = -1, sign-extended
     }
 
     @Test func nestingIsCapped() {
@@ -154,8 +170,9 @@ import Testing
 
     @Test func subMessagesMustFitTheCmd() throws {
         #expect(try findings(#"{"cmd":"direct","sessionMessage":{"ua":"x"}}"#) == ["LC.SUBMESSAGE-MISMATCH@2"])
-        #expect(try findings(#"{"cmd":"session","op":"open","sessionMessage":{},"directMessage":{}}"#)
-            == ["LC.SUBMESSAGE-COUNT@7", "LC.SUBMESSAGE-MISMATCH@7"])
+        #expect(
+            try findings(#"{"cmd":"session","op":"open","sessionMessage":{},"directMessage":{}}"#)
+                == ["LC.SUBMESSAGE-COUNT@7", "LC.SUBMESSAGE-MISMATCH@7"])
         #expect(try findings(#"{"cmd":"goaway","convMessage":{}}"#) == ["LC.SUBMESSAGE-MISMATCH@2"])
     }
 

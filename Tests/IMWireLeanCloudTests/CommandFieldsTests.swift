@@ -2,6 +2,7 @@ import Foundation
 import IMWireCore
 import SwiftProtobuf
 import Testing
+
 @testable import IMWireLeanCloud
 
 /// The decoder records the fields the session rules read in its one wire pass; these tests hold
@@ -24,7 +25,7 @@ import Testing
         for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where url.pathExtension == "json" {
             let fixture = try JSONParser.parse(String(decoding: try Data(contentsOf: url), as: UTF8.self))
             guard fixture["encoding"]?.stringValue == "protobuf", let hex = fixture["bytes_hex"]?.stringValue,
-                  let bytes = try? Hex.decode(hex), let fields = LeanCloudBinary.decode(bytes).fields
+                let bytes = try? Hex.decode(hex), let fields = LeanCloudBinary.decode(bytes).fields
             else { continue }
             let command = try protobuf(bytes)
             #expect(fields.differences(from: command) == [], "\(url.lastPathComponent)")
@@ -87,7 +88,8 @@ import Testing
             var message = root
             if let sub = field.path.subMessage {
                 guard case .message(let id)? = root.field(number: sub.rawValue)?.type else {
-                    Issue.record("\(sub) is no message field"); continue
+                    Issue.record("\(sub) is no message field")
+                    continue
                 }
                 message = LeanCloudSchema.message(id)
             }
@@ -95,8 +97,9 @@ import Testing
             #expect(schema.label != .repeated, "\(field) is repeated: a single value cannot hold it")
         }
         // Which are strings comes from the schema's types.
-        #expect(LeanCloudCommandFields.Field.allCases.filter(\.isString)
-            == [.appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid, .ackCID])
+        #expect(
+            LeanCloudCommandFields.Field.allCases.filter(\.isString)
+                == [.appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid, .ackCID])
     }
 
     @Test func typedCommandIsSwiftProtobufsValue() throws {

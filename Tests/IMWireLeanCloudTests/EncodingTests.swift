@@ -1,10 +1,12 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireLeanCloud
 
 @Suite struct FlatJSONTests {
     /// leancloud/realtime-SDK-dotNET#149: a real 4111 frame in lc.json.
-    static let captured = #"{"reason":"SESSION_CONFLICT","code":4111,"cmd":"session","op":"closed","appId":"bpcVcfpN1xukRPiahnCSsXmy-gzGzoHsz","peerId":"oTRNVwCX9lzVJG4PwOLRuN6PALFg","service":2}"#
+    static let captured =
+        #"{"reason":"SESSION_CONFLICT","code":4111,"cmd":"session","op":"closed","appId":"bpcVcfpN1xukRPiahnCSsXmy-gzGzoHsz","peerId":"oTRNVwCX9lzVJG4PwOLRuN6PALFg","service":2}"#
 
     @Test func decodesTheCapturedFrame() throws {
         let decoded = LeanCloudJSON.decode(Array(Self.captured.utf8))
@@ -62,8 +64,9 @@ import Testing
             #expect(!command.hasConvMessage, "\(text)")
             #expect(LeanCloudJSON.decode(Array(LeanCloudJSON.encode(command).utf8)).command == command)
         }
-        #expect(verdicts(LeanCloudJSON.decode(Array(#"{"cmd":"conv","allowedPids":[{"a":1}]}"#.utf8)).findings)
-            .contains("LC.JSON-BAD-VALUE@14"))
+        #expect(
+            verdicts(LeanCloudJSON.decode(Array(#"{"cmd":"conv","allowedPids":[{"a":1}]}"#.utf8)).findings)
+                .contains("LC.JSON-BAD-VALUE@14"))
     }
 }
 

@@ -1,11 +1,13 @@
 import Foundation
 import IMWireCore
 import Testing
+
 @testable import IMWireLeanCloud
 
 @Suite struct RichMessageTests {
     @Test func parsesTheDocumentedExamples() throws {
-        let image = #"{"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},"_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4","metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}"#
+        let image =
+            #"{"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},"_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4","metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}"#
         let (message, findings) = LeanCloudRichMessage.parse(image)
         #expect(findings.isEmpty)
         let parsed = try #require(message)
@@ -21,7 +23,8 @@ import Testing
 
     @Test func keepsNullsAndCustomKeysFromRealPayloads() throws {
         // java-unified-sdk LCIMMessageTest: a captured audio message with nulls and escaped slashes.
-        let captured = #"{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},"_lctext":null,"_lcattrs":{"toUserDestroyed":false}}"#
+        let captured =
+            #"{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},"_lctext":null,"_lcattrs":{"toUserDestroyed":false}}"#
         let (message, findings) = LeanCloudRichMessage.parse(captured)
         #expect(findings.isEmpty)
         #expect(message?.kind == .custom(103))
@@ -56,30 +59,40 @@ import Testing
 @Suite struct SignatureTests {
     @Test func hmacSHA1MatchesRFC2202StyleVector() {
         // Widely published HMAC-SHA1 vector (key "key").
-        #expect(LeanCloudSignature.sign("The quick brown fox jumps over the lazy dog", masterKey: "key")
-            == "de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9")
+        #expect(
+            LeanCloudSignature.sign("The quick brown fox jumps over the lazy dog", masterKey: "key")
+                == "de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9")
     }
 
     @Test func messagesFollowTheDocumentedStrings() {
-        #expect(LeanCloudSignature.message(appID: "app", action: .login(clientID: "tom"), timestamp: 1, nonce: "n")
-            == "app:tom::1:n")
-        #expect(LeanCloudSignature.message(appID: "app", action: .startConversation(clientID: "tom", members: ["b", "a", "C"]),
-                                           timestamp: 1, nonce: "n") == "app:tom:C:a:b:1:n")
-        #expect(LeanCloudSignature.message(appID: "app", action: .conversationMembers(clientID: "tom", conversationID: "c1", members: ["z", "y"], action: "kick"),
-                                           timestamp: 2, nonce: "n") == "app:tom:c1:y:z:2:n:kick")
-        #expect(LeanCloudSignature.message(appID: "app", action: .clientBlocksConversation(clientID: "tom", conversationID: "c1", action: "x"),
-                                           timestamp: 2, nonce: "n") == "app:tom:c1::2:n:x")
+        #expect(
+            LeanCloudSignature.message(appID: "app", action: .login(clientID: "tom"), timestamp: 1, nonce: "n")
+                == "app:tom::1:n")
+        #expect(
+            LeanCloudSignature.message(
+                appID: "app", action: .startConversation(clientID: "tom", members: ["b", "a", "C"]),
+                timestamp: 1, nonce: "n") == "app:tom:C:a:b:1:n")
+        #expect(
+            LeanCloudSignature.message(
+                appID: "app", action: .conversationMembers(clientID: "tom", conversationID: "c1", members: ["z", "y"], action: "kick"),
+                timestamp: 2, nonce: "n") == "app:tom:c1:y:z:2:n:kick")
+        #expect(
+            LeanCloudSignature.message(
+                appID: "app", action: .clientBlocksConversation(clientID: "tom", conversationID: "c1", action: "x"),
+                timestamp: 2, nonce: "n") == "app:tom:c1::2:n:x")
     }
 
     @Test func verificationReportsCaseAndUnit() {
         let message = "app:tom::1700000000:n"
         let lower = LeanCloudSignature.sign(message, masterKey: "k")
-        let findings = LeanCloudSignature.verify(signature: lower.uppercased(), appID: "app", action: .login(clientID: "tom"),
-                                                 timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
+        let findings = LeanCloudSignature.verify(
+            signature: lower.uppercased(), appID: "app", action: .login(clientID: "tom"),
+            timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
         #expect(findings.map(\.ruleID) == ["LC.SIGNATURE-UPPERCASE-HEX", "LC.SIGNATURE-TIMESTAMP-SECONDS"])
         #expect(findings.allSatisfy { $0.rule.lenientSeverity == .info })
-        let wrong = LeanCloudSignature.verify(signature: lower, appID: "app", action: .login(clientID: "jerry"),
-                                              timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
+        let wrong = LeanCloudSignature.verify(
+            signature: lower, appID: "app", action: .login(clientID: "jerry"),
+            timestamp: 1_700_000_000, nonce: "n", masterKey: "k")
         #expect(wrong.map(\.ruleID) == ["LC.SIGNATURE-MISMATCH"])
     }
 }

@@ -1,6 +1,7 @@
 import IMWireCore
 import SwiftProtobuf
 import Testing
+
 @testable import IMWireLeanCloud
 
 /// The scanner tables (generated from the .proto through protoc's descriptor) and the

@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireLeanCloud
 
 /// Drives a tracker with commands written as canonical JSON, one second apart by default.
@@ -57,7 +58,9 @@ private struct Session {
     @Test func extremeTimesDoNotTrap() {
         for (first, last) in [(Int64.max, Int64.max), (Int64.min, Int64.max), (Int64.max, Int64.min), (Int64.min, Int64.min)] {
             var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
-            let open = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
+            let open =
+                (try? LeanCloudCanonicalJSON.decode(
+                    json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
             let query = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, timeMicros: first, frameIndex: 1)
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, timeMicros: last, frameIndex: 2)
@@ -156,10 +159,11 @@ private struct Session {
         session.receive(#"{"cmd":"echo","i":4}"#)
         session.receive(#"{"cmd":"echo","i":5}"#)
         session.receive(#"{"cmd":"error","i":3,"errorMessage":{"code":4114,"reason":"x"}}"#)
-        #expect(session.finish() == [
-            "LC.COMMAND-TOO-LARGE#3", "LC.ERROR-REPLY#4", "LC.WRONG-DIRECTION#5", "LC.WRONG-DIRECTION#6",
-            "LC.GOAWAY-IGNORED#8", "LC.ERROR-REPLY#12",
-        ])
+        #expect(
+            session.finish() == [
+                "LC.COMMAND-TOO-LARGE#3", "LC.ERROR-REPLY#4", "LC.WRONG-DIRECTION#5", "LC.WRONG-DIRECTION#6",
+                "LC.GOAWAY-IGNORED#8", "LC.ERROR-REPLY#12",
+            ])
     }
 
     @Test func commandsAfterOwnCloseAreReported() {
@@ -176,7 +180,8 @@ private struct Session {
         let timestamp: Int64 = 1_700_000_000_000
         let good = LeanCloudSignature.sign("app:tom::\(timestamp):n1", masterKey: key)
         var session = Session(options: LeanCloudSessionOptions(credentials: .init(masterKey: key)))
-        session.send(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}"#)
+        session.send(
+            #"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}"#)
         session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":1}"#)
         session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["b","a"],"s":"00","t":"\#(timestamp)","n":"n2"}}"#)
         session.receive(#"{"cmd":"error","i":2,"errorMessage":{"code":4302,"reason":"CONVERSATION_SIGNATURE_FAILED"}}"#)

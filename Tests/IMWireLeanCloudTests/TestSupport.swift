@@ -1,4 +1,5 @@
 import IMWireCore
+
 @testable import IMWireLeanCloud
 
 func hex(_ text: String) -> [UInt8] { (try? Hex.decode(text)) ?? [] }

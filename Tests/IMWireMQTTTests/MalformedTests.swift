@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireMQTT
 
 /// One malformed packet: its bytes, the version it is read under, and the findings expected.
@@ -25,8 +26,9 @@ struct MalformedTests {
     static let cases: [MalformedCase] = [
         MalformedCase("QoS 3 PUBLISH", "36050001610001", nil, [("MQTT.PUBLISH-QOS-INVALID", 0)], decodes: false),
         MalformedCase("DUP on QoS 0", "38050001616263", nil, [("MQTT.PUBLISH-DUP-QOS0", 0)]),
-        MalformedCase("password without user name", "10120004" + "4d515454" + "04" + "42" + "003c" + "0001" + "61" + "0003" + "707077",
-                      nil, [("MQTT.PASSWORD-WITHOUT-USERNAME", 9)]),
+        MalformedCase(
+            "password without user name", "10120004" + "4d515454" + "04" + "42" + "003c" + "0001" + "61" + "0003" + "707077",
+            nil, [("MQTT.PASSWORD-WITHOUT-USERNAME", 9)]),
         MalformedCase("NUL in topic", "3006000361006278", nil, [("MQTT.STRING-NUL", 5)]),
         MalformedCase("wildcard in topic", "3005000361232f", nil, [("MQTT.TOPIC-WILDCARD", 5)]),
         MalformedCase("empty topic", "300200" + "00", nil, [("MQTT.TOPIC-EMPTY", 2)]),
@@ -47,8 +49,9 @@ struct MalformedTests {
         MalformedCase("MQIsdp with level 4", "100f00064d51497364700402003c000161", nil, [("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)]),
         MalformedCase("empty client id under 3.1", "100e00064d514973647003020000" + "0000", nil, [("MQTT.CLIENT-ID-EMPTY", 14)]),
         MalformedCase("empty client id without clean session", "100c00044d51545404000000" + "0000", nil, [("MQTT.CLIENT-ID-EMPTY", 12)]),
-        MalformedCase("client id over 23 under 3.1", "102600064d5149736470030200" + "1e" + "0018" + String(repeating: "61", count: 24),
-                      nil, [("MQTT.CLIENT-ID-TOO-LONG-V31", 14)]),
+        MalformedCase(
+            "client id over 23 under 3.1", "102600064d5149736470030200" + "1e" + "0018" + String(repeating: "61", count: 24),
+            nil, [("MQTT.CLIENT-ID-TOO-LONG-V31", 14)]),
         MalformedCase("CONNACK session present on refusal", "20020105", .v3_1_1, [("MQTT.CONNACK-SESSION-PRESENT-ON-REFUSAL", 2)]),
         MalformedCase("CONNACK flags under 3.1", "20020100", .v3_1, [("MQTT.CONNACK-FLAGS-RESERVED", 2)]),
         MalformedCase("CONNACK reserved code", "20020007", nil, [("MQTT.CONNACK-RETURN-CODE-RESERVED", 3)]),

@@ -1,13 +1,16 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireMQTT
 
 /// One valid packet of every type, for both versions.
 func samplePackets(_ version: MQTTVersion) -> [MQTTPacket] {
     let will = MQTTConnect.Will(topic: "status/1", message: [0xde, 0xad], qos: .atLeastOnce, retain: true)
     return [
-        .connect(MQTTConnect(version: version, cleanSession: true, keepAlive: 30, clientID: "01client",
-                             username: "u1", password: Array("tok".utf8))),
+        .connect(
+            MQTTConnect(
+                version: version, cleanSession: true, keepAlive: 30, clientID: "01client",
+                username: "u1", password: Array("tok".utf8))),
         .connect(MQTTConnect(version: version, cleanSession: false, keepAlive: 0, clientID: "c2", will: will)),
         .connack(MQTTConnack(sessionPresent: version == .v3_1_1, returnCode: 0)),
         .connack(MQTTConnack(returnCode: 5)),
@@ -18,8 +21,13 @@ func samplePackets(_ version: MQTTVersion) -> [MQTTPacket] {
         .pubrec(packetID: 8),
         .pubrel(packetID: 8),
         .pubcomp(packetID: 8),
-        .subscribe(MQTTSubscribe(packetID: 9, subscriptions: [.init(topicFilter: "a/+/c", qos: .atLeastOnce),
-                                                              .init(topicFilter: "#", qos: .atMostOnce)])),
+        .subscribe(
+            MQTTSubscribe(
+                packetID: 9,
+                subscriptions: [
+                    .init(topicFilter: "a/+/c", qos: .atLeastOnce),
+                    .init(topicFilter: "#", qos: .atMostOnce),
+                ])),
         .suback(MQTTSuback(packetID: 9, returnCodes: version == .v3_1_1 ? [1, 0x80] : [1, 0])),
         .unsubscribe(MQTTUnsubscribe(packetID: 10, topicFilters: ["a/+/c", "sport/#"])),
         .unsuback(packetID: 10),
@@ -77,7 +85,10 @@ struct RoundTripTests {
             try #require(decoded.count == 1)
             #expect(decoded[0].length == expectedHeader + body)
             #expect(decoded[0].findings.isEmpty)
-            guard case .publish(let publish)? = decoded[0].packet else { Issue.record("not a PUBLISH"); continue }
+            guard case .publish(let publish)? = decoded[0].packet else {
+                Issue.record("not a PUBLISH")
+                continue
+            }
             #expect(publish.payload.count == size)
         }
     }

@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireMQTT
 
 /// A small deterministic generator for chunk boundaries (xorshift; the seed is fixed).
@@ -19,11 +20,11 @@ struct StreamingTests {
     static let stream: [UInt8] = {
         var bytes: [UInt8] = []
         for packet in samplePackets(.v3_1_1) { bytes += MQTTPacketEncoder.encode(packet) }
-        bytes += [0xf0, 0x01, 0x00]                // reserved type 15 with a 1-byte body
+        bytes += [0xf0, 0x01, 0x00]  // reserved type 15 with a 1-byte body
         bytes += [0x36, 0x04, 0x00, 0x01, 0x61, 0x00]  // PUBLISH QoS 3
-        bytes += [0xc0, 0x80, 0x00]                // PINGREQ with a non-minimal length
-        bytes += [0x40, 0x03, 0x00, 0x01, 0x02]    // PUBACK with a trailing byte
-        bytes += [0x30, 0x10, 0x00]                // a PUBLISH cut short by the end of the stream
+        bytes += [0xc0, 0x80, 0x00]  // PINGREQ with a non-minimal length
+        bytes += [0x40, 0x03, 0x00, 0x01, 0x02]  // PUBACK with a trailing byte
+        bytes += [0x30, 0x10, 0x00]  // a PUBLISH cut short by the end of the stream
         return bytes
     }()
 
@@ -58,13 +59,14 @@ struct StreamingTests {
     @Test func malformedPacketsInTheStreamAreReportedInPlace() {
         let decoded = MQTTStreamDecoder.decodeAll(Self.stream)
         let tail = decoded.suffix(5).map { $0.findings.map(\.ruleID) }
-        #expect(tail == [
-            [MQTTRules.packetTypeReserved.id],
-            [MQTTRules.publishQoSInvalid.id],
-            [MQTTRules.remainingLengthNonMinimal.id],
-            [MQTTRules.trailingBytes.id],
-            [MQTTRules.truncated.id],
-        ])
+        #expect(
+            tail == [
+                [MQTTRules.packetTypeReserved.id],
+                [MQTTRules.publishQoSInvalid.id],
+                [MQTTRules.remainingLengthNonMinimal.id],
+                [MQTTRules.trailingBytes.id],
+                [MQTTRules.truncated.id],
+            ])
         // Offsets are from each packet's first byte; the truncated one ends 3 bytes in.
         #expect(decoded.last?.findings.first?.offset == 3)
         #expect(decoded.last?.length == 18)

@@ -8,11 +8,15 @@ import Testing
         let text = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"19":"alice","1000":"tok"}}]}"#
         let message = NIMCodec.decode(Array(text.utf8), direction: .send)
         #expect(message.findings.isEmpty, "\(message.findings)")
-        guard case .request(let request)? = message.items.first?.nim else { Issue.record("no request"); return }
+        guard case .request(let request)? = message.items.first?.nim else {
+            Issue.record("no request")
+            return
+        }
         #expect(request.command?.name == "login")
         #expect(request.field("account") == "alice" && request.field("clientType") == 16)
-        #expect(NIMCodec.encode(.request(NIMRequest(sid: 2, cid: 3, ser: 1, params: request.params.map { NIMParameter(type: $0.type, value: $0.value) })))
-            == Array(text.utf8))
+        #expect(
+            NIMCodec.encode(.request(NIMRequest(sid: 2, cid: 3, ser: 1, params: request.params.map { NIMParameter(type: $0.type, value: $0.value) })))
+                == Array(text.utf8))
     }
 
     @Test func theTableIsCompleteAndUnique() {
@@ -32,11 +36,11 @@ import Testing
     }
 
     @Test func arbitraryBytesNeverTrap() {
-        var seed: UInt64 = 0x9e3779b97f4a7c15
+        var seed: UInt64 = 0x9e37_79b9_7f4a_7c15
         for length in 0..<400 {
             var bytes: [UInt8] = Array(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"a"}}]}"#.utf8)
             for _ in 0..<(length % 7) {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 bytes[Int(seed >> 33) % bytes.count] = UInt8(truncatingIfNeeded: seed >> 17)
             }
             _ = NIMCodec.decode(Array(bytes.prefix(length % bytes.count + 1)), direction: nil)

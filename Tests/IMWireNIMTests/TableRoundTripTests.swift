@@ -47,8 +47,10 @@ import Testing
     /// A `Q` for the command: its stated parameter list, else one item of each simple type.
     static func parameters(_ command: NIMCommand) -> (q: [NIMParameter], names: [String?], fields: [JSONValue?]) {
         guard let specs = NIMCommands.parameters[command.key] else {
-            let q = [NIMParameter(type: "String", value: "s"), NIMParameter(type: "long", value: 42),
-                     NIMParameter(type: "bool", value: "true"), NIMParameter(type: "StrArray", value: ["a", "b"])]
+            let q = [
+                NIMParameter(type: "String", value: "s"), NIMParameter(type: "long", value: 42),
+                NIMParameter(type: "bool", value: "true"), NIMParameter(type: "StrArray", value: ["a", "b"]),
+            ]
             return (q, q.map { _ in nil }, q.map { _ in nil })
         }
         var q: [NIMParameter] = []
@@ -87,7 +89,9 @@ import Testing
     }
 
     @Test func everyCommandTravelsAsRequestResponseAndPush() {
-        var requests = 0, responses = 0, pushes = 0
+        var requests = 0
+        var responses = 0
+        var pushes = 0
         for command in NIMCommands.all {
             let what = "\(command.key) \(command.name)"
             // Request.
@@ -145,7 +149,8 @@ import Testing
                 let r: [JSONValue] = [0, ["headerPacket": header, "body": .array(body)]]
                 let packet = NIMResponse(sid: Int64(wrapper.sid), cid: Int64(wrapper.cid), ser: 0, code: 200, r: r)
                 guard case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, what),
-                      let inner = response.inner else {
+                    let inner = response.inner
+                else {
                     Issue.record("\(what): no inner packet")
                     continue
                 }

@@ -1,7 +1,8 @@
 import IMWireLeanCloud
-@testable import IMWireReconnect
 import IMWireRegistry
 import Testing
+
+@testable import IMWireReconnect
 
 /// The properties of `Property`, proven for every policy by a complete breadth-first search of
 /// every event order (see Spec/reconnect.md §4).
@@ -9,7 +10,9 @@ import Testing
     @Test(arguments: ReconnectPolicies.all)
     func everyPropertyHoldsInEveryReachableState(_ policy: ReconnectPolicy) throws {
         let report = try #require(ReconnectExplorer.proofs[policy.name])
-        print("exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) events × \(ReconnectExplorer.randoms(policy).count) random inputs")
+        print(
+            "exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) events × \(ReconnectExplorer.randoms(policy).count) random inputs"
+        )
         #expect(report.complete, "\(policy.name) did not finish within the depth bound")
         for violation in report.violations { Issue.record("\(policy.name): \(violation)") }
         #expect(report.violations.isEmpty)

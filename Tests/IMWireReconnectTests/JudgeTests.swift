@@ -2,16 +2,19 @@ import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
-@testable import IMWireReconnect
 import IMWireRegistry
 import IMWireYun2win
 import Testing
 
+@testable import IMWireReconnect
+
 /// Hand-made connection lists of one client, judged against a policy.
 @Suite struct JudgeTests {
     /// A connection that logs in at once and ends at `end` seconds.
-    func session(_ id: String, _ open: Double, _ end: Double?, _ how: ConnectionEnd, flag: Bool? = false,
-                 loggedIn: Bool = true, keepAlive: [Double]? = nil) -> ConnectionObservation {
+    func session(
+        _ id: String, _ open: Double, _ end: Double?, _ how: ConnectionEnd, flag: Bool? = false,
+        loggedIn: Bool = true, keepAlive: [Double]? = nil
+    ) -> ConnectionObservation {
         let alive = keepAlive ?? Array(stride(from: open + 20, to: end ?? open, by: 20))
         return ConnectionObservation(
             connection: id, opened: µs(open),
@@ -73,8 +76,10 @@ import Testing
     }
 
     @Test func aQuickLoginAfterAWrongPasswordLooksAutomaticWhereThereIsNoFlag() {
-        let nim = [session("a", 0, 1, .loginRejected(code: 302, waitMicros: nil), flag: nil, loggedIn: false),
-                   session("b", 2.6, nil, .open, flag: nil)]
+        let nim = [
+            session("a", 0, 1, .loginRejected(code: 302, waitMicros: nil), flag: nil, loggedIn: false),
+            session("b", 2.6, nil, .open, flag: nil),
+        ]
         #expect(rules(ReconnectJudge(policy: NIMPolicies.web).judge(nim)) == ["b RECONNECT.AFTER-TERMINAL-SUSPECTED"])
         let later = [nim[0], session("b", 300, nil, .open, flag: nil)]
         #expect(ReconnectJudge(policy: NIMPolicies.web).judge(later).isEmpty)
@@ -114,8 +119,10 @@ import Testing
     }
 
     @Test func goawayAndLogoutDoNotCountAsRetries() {
-        let connections = [session("a", 0, 10, .goaway), session("b", 10.01, 20, .clientLogout, flag: true),
-                           session("c", 20.01, nil, .open, flag: false)]
+        let connections = [
+            session("a", 0, 10, .goaway), session("b", 10.01, 20, .clientLogout, flag: true),
+            session("c", 20.01, nil, .open, flag: false),
+        ]
         #expect(ReconnectJudge(policy: LeanCloudPolicies.js).judge(connections).isEmpty)
     }
 
@@ -139,8 +146,9 @@ import Testing
         let overlapping = [session("a", 0, 100, .lost), session("b", 50, nil, .open, flag: true)]
         #expect(ReconnectJudge(policy: LeanCloudPolicies.js).judge(overlapping.reversed()).isEmpty)
         let extreme = [
-            ConnectionObservation(connection: "x", opened: Int64.min, login: LoginObservation(sent: Int64.min, reconnectFlag: nil, accepted: Int64.min),
-                                  keepAlive: KeepAliveLog([Int64.min, Int64.max]), ended: Int64.max, end: .loginRejected(code: 416, waitMicros: Int64.max)),
+            ConnectionObservation(
+                connection: "x", opened: Int64.min, login: LoginObservation(sent: Int64.min, reconnectFlag: nil, accepted: Int64.min),
+                keepAlive: KeepAliveLog([Int64.min, Int64.max]), ended: Int64.max, end: .loginRejected(code: 416, waitMicros: Int64.max)),
             ConnectionObservation(connection: "y", opened: Int64.max, login: nil, ended: nil, end: .open),
         ]
         for policy in ReconnectPolicies.all { _ = ReconnectJudge(policy: policy).judge(extreme, captureEnd: Int64.max) }

@@ -2,19 +2,21 @@ import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
-@testable import IMWireReconnect
 import IMWireYun2win
 import Testing
+
+@testable import IMWireReconnect
 
 @Suite struct MachineTests {
     let swift = LeanCloudPolicies.swift
 
     @Test func aFirstLoginResolvesOpensAndLogsInWithoutTheFlag() {
         let steps = simulate(swift, [(0, .userLogin)] + connect(swift, at: 10))
-        #expect(commands(steps) == [
-            "resolve-route", "open-transport", "schedule(connect, 60000ms)", "cancel(connect)", "send-login",
-            "schedule(login, 30000ms)", "cancel(login)", "schedule(heartbeat, 180000ms)",
-        ])
+        #expect(
+            commands(steps) == [
+                "resolve-route", "open-transport", "schedule(connect, 60000ms)", "cancel(connect)", "send-login",
+                "schedule(login, 30000ms)", "cancel(login)", "schedule(heartbeat, 180000ms)",
+            ])
         #expect(steps.last?.state.phase == .online)
         #expect(steps.first?.outputs.map(\.description) == ["AVIMClientStatus=1 AVIMClientStatusOpening"])
         #expect(steps.last?.outputs.map(\.description) == ["AVIMClientStatus=2 AVIMClientStatusOpened"])
@@ -28,8 +30,11 @@ import Testing
         let opens = steps.filter { $0.commands.contains(.openTransport) }.map(\.time)
         #expect(opens == [0, 1000, 1001, 2002])
         let paused = steps.first { $0.time == 1000 }?.outputs.map(\.description) ?? []
-        #expect(paused == ["AVIMClientStatus=3 AVIMClientStatusPaused code=1006", "imClientPaused(code=1006)",
-                           "AVIMClientStatus=4 AVIMClientStatusResuming", "imClientResuming()"])
+        #expect(
+            paused == [
+                "AVIMClientStatus=3 AVIMClientStatusPaused code=1006", "imClientPaused(code=1006)",
+                "AVIMClientStatus=4 AVIMClientStatusResuming", "imClientResuming()",
+            ])
         let resumed = simulate(swift, events + [(2100, .transportOpened), (2101, .loginResponse(code: 0, waitMs: nil))])
         #expect(resumed.flatMap(\.commands).contains(.sendLogin(flag: "r=true in session/open")))
         #expect(resumed.last?.outputs.map(\.description).contains("imClientResumed()") == true)
@@ -62,10 +67,12 @@ import Testing
     }
 
     @Test func tokenExpiryRefreshesTheCredentialsThenReconnects() {
-        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, at: 0) + [
-            (500, .transportClosed(code: 1006)), (600, .transportOpened), (700, .loginResponse(code: 4112, waitMs: nil)),
-            (900, .credentialsRefreshed), (950, .transportOpened), (960, .loginResponse(code: 0, waitMs: nil)),
-        ])
+        let steps = simulate(
+            swift,
+            [(0, .userLogin)] + connect(swift, at: 0) + [
+                (500, .transportClosed(code: 1006)), (600, .transportOpened), (700, .loginResponse(code: 4112, waitMs: nil)),
+                (900, .credentialsRefreshed), (950, .transportOpened), (960, .loginResponse(code: 0, waitMs: nil)),
+            ])
         #expect(steps.first { $0.time == 700 }?.commands.contains(.refreshCredentials) == true)
         #expect(steps.first { $0.time == 700 }?.state.phase == .refreshing)
         #expect(steps.first { $0.time == 900 }?.commands.contains(.openTransport) == true)
@@ -129,12 +136,20 @@ import Testing
 
     @Test func nimStopsOnAWrongPasswordAndWaitsOutA416() {
         let nim = NIMPolicies.web
-        let wrong = simulate(nim, [(0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
-                                   (3, .loginResponse(code: 302, waitMs: nil))], until: 600_000)
+        let wrong = simulate(
+            nim,
+            [
+                (0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
+                (3, .loginResponse(code: 302, waitMs: nil)),
+            ], until: 600_000)
         #expect(wrong.last?.state.stop == StopRecord(cause: .loginRejected, code: 302))
         #expect(wrong.flatMap(\.outputs).map(\.description).contains("NIMLoginStep=6 NIMLoginStepLoginFailed code=302"))
-        let limited = simulate(nim, [(0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
-                                     (3, .loginResponse(code: 416, waitMs: 30_000))])
+        let limited = simulate(
+            nim,
+            [
+                (0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
+                (3, .loginResponse(code: 416, waitMs: 30_000)),
+            ])
         #expect(retryDelays(limited) == [30_000])
     }
 
@@ -150,8 +165,12 @@ import Testing
 
     @Test func yun2winIsConnectedOnlyAtReturnCode11() {
         let web = Yun2winPolicies.web
-        let steps = simulate(web, [(0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
-                                   (3, .loginResponse(code: 0, waitMs: nil)), (4, .loginResponse(code: 11, waitMs: nil))])
+        let steps = simulate(
+            web,
+            [
+                (0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
+                (3, .loginResponse(code: 0, waitMs: nil)), (4, .loginResponse(code: 11, waitMs: nil)),
+            ])
         #expect(steps[3].state.phase == .authenticating)
         #expect(steps[4].state.phase == .online)
         #expect(steps[4].outputs.map(\.description) == ["ConnectionStatus=1 connected code=0"])
@@ -159,8 +178,12 @@ import Testing
 
     @Test func yun2winAndroidWaitsFifteenSecondsAfterCode7() {
         let android = Yun2winPolicies.android
-        let steps = simulate(android, [(0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
-                                       (3, .loginResponse(code: 7, waitMs: nil))])
+        let steps = simulate(
+            android,
+            [
+                (0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
+                (3, .loginResponse(code: 7, waitMs: nil)),
+            ])
         #expect(retryDelays(steps) == [15_000])
         let kicked = simulate(android, [(0, .userLogin)] + connect(android, at: 0) + [(50, .kicked(code: 10))])
         #expect(kicked.last?.outputs.map(\.description) == ["ConnectionStatus=100 disconnected code=10"])
@@ -168,8 +191,12 @@ import Testing
 
     @Test func jmessageLeavesTheNewLoginToTheApp() {
         let jmessage = JMessagePolicies.web
-        let steps = simulate(jmessage, [(0, .userLogin), (1, .transportOpened), (2, .loginResponse(code: 0, waitMs: nil)),
-                                        (100, .transportClosed(code: nil))], until: 600_000)
+        let steps = simulate(
+            jmessage,
+            [
+                (0, .userLogin), (1, .transportOpened), (2, .loginResponse(code: 0, waitMs: nil)),
+                (100, .transportClosed(code: nil)),
+            ], until: 600_000)
         #expect(steps.last?.state.stop == StopRecord(cause: .disconnected, code: nil))
         #expect(steps.last?.outputs.map(\.description) == ["onDisconnect()"])
         let resent = simulate(jmessage, [(0, .userLogin), (1, .transportOpened)], until: 60_000)
@@ -192,9 +219,11 @@ import Testing
     }
 
     @Test func networkFlappingWaitsOfflineAndRestartsTheSchedule() {
-        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, at: 0) + [
-            (100, .networkDown), (200, .networkUp), (210, .transportFailed), (220, .networkDown), (230, .networkUp),
-        ])
+        let steps = simulate(
+            swift,
+            [(0, .userLogin)] + connect(swift, at: 0) + [
+                (100, .networkDown), (200, .networkUp), (210, .transportFailed), (220, .networkDown), (230, .networkUp),
+            ])
         #expect(steps.first { $0.time == 100 }?.state.phase == .offline)
         #expect(steps.first { $0.time == 200 }?.commands.contains(.openTransport) == true)
         // After the network comes back the schedule starts again: attempt 0 goes at once.
@@ -207,10 +236,17 @@ import Testing
     /// six sends share one budget, then onTimeout.
     @Test func jmessageWaitsThirtySecondsForTheResponseAfterTheAck() {
         let jmessage = JMessagePolicies.web
-        let answered = simulate(jmessage, [(0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged),
-                                           (9000, .loginResponse(code: 0, waitMs: nil))])
-        #expect(commands(answered) == ["open-transport", "send-login", "schedule(login, 5000ms)", "cancel(login)",
-                                       "schedule(login, 30000ms)", "cancel(login)"])
+        let answered = simulate(
+            jmessage,
+            [
+                (0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged),
+                (9000, .loginResponse(code: 0, waitMs: nil)),
+            ])
+        #expect(
+            commands(answered) == [
+                "open-transport", "send-login", "schedule(login, 5000ms)", "cancel(login)",
+                "schedule(login, 30000ms)", "cancel(login)",
+            ])
         #expect(answered.last?.state.phase == .online)
 
         // Acked, then silent: the login goes again 30 s after the ack, and waits 5 s for its ack.

@@ -1,7 +1,8 @@
 import IMWireCore
-@testable import IMWireReconnect
 import IMWireRegistry
 import Testing
+
+@testable import IMWireReconnect
 
 /// `imwire check --policy`: one policy per vendor, each for its own vendor's connections, and a
 /// warning for the vendors it does not fit.

@@ -2,15 +2,18 @@ import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
-@testable import IMWireReconnect
 import IMWireRegistry
 import IMWireYun2win
 import Testing
 
+@testable import IMWireReconnect
+
 @Suite struct PolicyTests {
     @Test func everyNameOfTheIssueIsAPolicy() {
-        let names = ["leancloud-swift", "leancloud-js", "leancloud-java", "leancloud-csharp", "nim-web", "jmessage-web",
-                     "yun2win-web", "yun2win-android", "yun2win-ios"]
+        let names = [
+            "leancloud-swift", "leancloud-js", "leancloud-java", "leancloud-csharp", "nim-web", "jmessage-web",
+            "yun2win-web", "yun2win-android", "yun2win-ios",
+        ]
         #expect(ReconnectPolicies.names == names)
         for name in names { #expect(ReconnectPolicies.named(name)?.name == name) }
         #expect(ReconnectPolicies.named("leancloud") == nil)

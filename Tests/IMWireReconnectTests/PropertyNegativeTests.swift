@@ -1,16 +1,19 @@
 import IMWireCore
 import IMWireLeanCloud
 import IMWireNIM
-@testable import IMWireReconnect
 import IMWireRegistry
 import Testing
+
+@testable import IMWireReconnect
 
 /// The exploration proves a property only if the property can fail. For every `Property` a
 /// forged transition (or a forged policy explored for real) that breaks it, shown to be caught.
 @Suite struct PropertyNegativeTests {
     /// What the monitor reports for one forged step.
-    static func observe(_ policy: ReconnectPolicy, _ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
-                        monitor: Monitor = Monitor()) -> Set<Property> {
+    static func observe(
+        _ policy: ReconnectPolicy, _ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
+        monitor: Monitor = Monitor()
+    ) -> Set<Property> {
         var monitor = monitor
         return Set(monitor.observe(before, event, transition, policy: policy).map(\.0))
     }
@@ -22,16 +25,18 @@ import Testing
             let stopped = forgedState(.stopped) { $0.stop = StopRecord(cause: .kicked, code: 4111) }
             var monitor = Monitor()
             monitor.halted = true
-            return observe(LeanCloudPolicies.swift, stopped, .networkUp, Transition(state: stopped, actions: [.openTransport], milestones: []),
-                           monitor: monitor)
+            return observe(
+                LeanCloudPolicies.swift, stopped, .networkUp, Transition(state: stopped, actions: [.openTransport], milestones: []),
+                monitor: monitor)
         },
         .oneTimerPerKind: {
             // A second retry timer while one waits, without cancelling the first.
             let waiting = forgedState(.waiting, timers: [.retry])
             var monitor = Monitor()
             monitor.armed = TimerSet([.retry])
-            return observe(LeanCloudPolicies.swift, waiting, .commandTimeout,
-                           Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 1000)], milestones: []), monitor: monitor)
+            return observe(
+                LeanCloudPolicies.swift, waiting, .commandTimeout,
+                Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 1000)], milestones: []), monitor: monitor)
         },
         .positiveTimerDelays: {
             // A policy asking for a 0 ms connect timeout, run through the real machine; and the
@@ -39,8 +44,9 @@ import Testing
             let zero = variant(of: NIMPolicies.web, connectTimeoutMs: .some(0))
             let resolving = forgedState(.resolving)
             let real = ReconnectMachine.step(resolving, .routeResolved(ttlMs: nil), policy: zero)
-            let clamped = Transition(state: forgedState(.connecting, timers: [.connect]),
-                                     actions: [.openTransport, .scheduleTimer(.connect, delayMs: 1)], milestones: [])
+            let clamped = Transition(
+                state: forgedState(.connecting, timers: [.connect]),
+                actions: [.openTransport, .scheduleTimer(.connect, delayMs: 1)], milestones: [])
             return observe(zero, resolving, .routeResolved(ttlMs: nil), real)
                 .intersection(observe(zero, resolving, .routeResolved(ttlMs: nil), clamped))
         },
@@ -51,8 +57,9 @@ import Testing
             monitor.armed = TimerSet([.heartbeat])
             monitor.transportOpen = true
             let after = forgedState(.connecting, timers: [.heartbeat])
-            return observe(LeanCloudPolicies.swift, online, .timerFired(.retry),
-                           Transition(state: after, actions: [.openTransport], milestones: []), monitor: monitor)
+            return observe(
+                LeanCloudPolicies.swift, online, .timerFired(.retry),
+                Transition(state: after, actions: [.openTransport], milestones: []), monitor: monitor)
         },
         .timerBookkeeping: {
             // The state says a retry timer is armed; no action scheduled one.
@@ -65,8 +72,9 @@ import Testing
             // Retry 4 of Swift after 10 ms (the schedule says 4 s).
             var monitor = Monitor()
             monitor.retryIndex = 4
-            let tooSoon = Transition(state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 10)],
-                                     milestones: [.retryScheduled(attempt: 4, delayMs: 10)])
+            let tooSoon = Transition(
+                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 10)],
+                milestones: [.retryScheduled(attempt: 4, delayMs: 10)])
             return observe(LeanCloudPolicies.swift, ReconnectState(), .transportFailed, tooSoon, monitor: monitor)
         },
         .budgetHonoured: {
@@ -74,8 +82,9 @@ import Testing
             let java = LeanCloudPolicies.java
             var spent = Monitor()
             spent.retryIndex = 3
-            let fourth = Transition(state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 8000)],
-                                    milestones: [.retryScheduled(attempt: 3, delayMs: 8000)])
+            let fourth = Transition(
+                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 8000)],
+                milestones: [.retryScheduled(attempt: 3, delayMs: 8000)])
             var early = Monitor()
             early.retryIndex = 1
             let stopped = forgedState(.stopped) { $0.stop = StopRecord(cause: .budgetExhausted, code: nil) }
@@ -87,8 +96,9 @@ import Testing
             // LeanCloud JS never retries at once; a forged immediate retry.
             var monitor = Monitor()
             monitor.transportOpen = true
-            let atOnce = Transition(state: forgedState(.connecting), actions: [.openTransport],
-                                    milestones: [.retryScheduled(attempt: 0, delayMs: 0)])
+            let atOnce = Transition(
+                state: forgedState(.connecting), actions: [.openTransport],
+                milestones: [.retryScheduled(attempt: 0, delayMs: 0)])
             return observe(LeanCloudPolicies.js, forgedState(.connecting), .transportFailed, atOnce, monitor: monitor)
         },
         .noZeroDelayReconnectCycle: {
@@ -107,16 +117,18 @@ import Testing
         },
         .idleIsQuiet: {
             // Logged out, network-up opens a transport.
-            observe(LeanCloudPolicies.swift, ReconnectState(), .networkUp,
-                    Transition(state: ReconnectState(), actions: [.resolveRoute(clearCache: false)], milestones: []))
+            observe(
+                LeanCloudPolicies.swift, ReconnectState(), .networkUp,
+                Transition(state: ReconnectState(), actions: [.resolveRoute(clearCache: false)], milestones: []))
         },
         .phaseInvariants: {
             // Waiting without a retry timer (the monitor's count agrees with the state: only
             // the invariant sees it).
             var monitor = Monitor()
             monitor.transportOpen = true
-            return observe(LeanCloudPolicies.csharp, forgedState(.connecting), .transportFailed,
-                           Transition(state: forgedState(.waiting), actions: [], milestones: []), monitor: monitor)
+            return observe(
+                LeanCloudPolicies.csharp, forgedState(.connecting), .transportFailed,
+                Transition(state: forgedState(.waiting), actions: [], milestones: []), monitor: monitor)
         },
         .oneTransport: {
             // A second transport while one is open.
@@ -124,8 +136,9 @@ import Testing
             monitor.transportOpen = true
             let online = forgedState(.online, timers: [.heartbeat])
             monitor.armed = TimerSet([.heartbeat])
-            return observe(LeanCloudPolicies.swift, online, .goaway, Transition(state: online, actions: [.openTransport], milestones: []),
-                           monitor: monitor)
+            return observe(
+                LeanCloudPolicies.swift, online, .goaway, Transition(state: online, actions: [.openTransport], milestones: []),
+                monitor: monitor)
         },
     ]
 

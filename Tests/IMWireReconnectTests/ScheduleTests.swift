@@ -1,10 +1,11 @@
 import IMWireCore
 import IMWireLeanCloud
 import IMWireNIM
-@testable import IMWireReconnect
 import IMWireRegistry
 import IMWireYun2win
 import Testing
+
+@testable import IMWireReconnect
 
 @Suite struct ScheduleTests {
     @Test func leanCloudSwiftDelaysAreTheSDKTable() {

@@ -1,4 +1,5 @@
 import IMWireCore
+
 @testable import IMWireReconnect
 
 /// Runs `events` (milliseconds, event) through a simulator of `policy`, then fires timers until `until`.
@@ -31,8 +32,10 @@ func connect(_ policy: ReconnectPolicy, at time: Int64) -> [(Int64, ReconnectEve
 func µs(_ seconds: Double) -> Int64 { Int64(seconds * 1_000_000) }
 
 /// `policy` with some values changed: the forged policies the negative tests explore.
-func variant(of policy: ReconnectPolicy, name: String? = nil, schedule: RetrySchedule? = nil, budget: RetryBudget? = nil,
-             connectTimeoutMs: Int64?? = nil) -> ReconnectPolicy {
+func variant(
+    of policy: ReconnectPolicy, name: String? = nil, schedule: RetrySchedule? = nil, budget: RetryBudget? = nil,
+    connectTimeoutMs: Int64?? = nil
+) -> ReconnectPolicy {
     ReconnectPolicy(
         name: name ?? policy.name + "-forged", dialect: policy.dialect, sdk: policy.sdk, schedule: schedule ?? policy.schedule,
         budget: budget ?? policy.budget, heartbeat: policy.heartbeat, connectTimeoutMs: connectTimeoutMs ?? policy.connectTimeoutMs,

@@ -4,12 +4,17 @@ import Testing
 
 @Suite struct StatusExportTests {
     static let sample = StatusRegistry(tables: [
-        StatusTable(.nim, "t", title: "T", kind: .codes, source: "src", travel: .message,
-                    ranges: [CodeRange(10000, nil, "local, open-ended", source: "s")]) { row in [
-            row(416, "A", "rate, \"limited\"", .rateLimited, original: "频率控制",
-                wait: WaitHint(field: "r[0]", unit: .seconds, scope: "that command")),
-            row(417, "", "exists", .invalidRequest, atLogin: .fatalConflict),
-        ] },
+        StatusTable(
+            .nim, "t", title: "T", kind: .codes, source: "src", travel: .message,
+            ranges: [CodeRange(10000, nil, "local, open-ended", source: "s")]
+        ) { row in
+            [
+                row(
+                    416, "A", "rate, \"limited\"", .rateLimited, original: "频率控制",
+                    wait: WaitHint(field: "r[0]", unit: .seconds, scope: "that command")),
+                row(417, "", "exists", .invalidRequest, atLogin: .fatalConflict),
+            ]
+        }
     ])
 
     @Test func jsonKeepsEveryFieldInAFixedOrder() throws {
@@ -20,8 +25,11 @@ import Testing
         let table = try #require(document["tables"]?.arrayValue?.first)
         #expect(table["ranges"]?.arrayValue?.first?["upper"] == .null)
         let rows = try #require(table["rows"]?.arrayValue)
-        #expect(rows[0].objectValue?.keys == ["number", "name", "meaning", "original", "class", "at_login", "advice", "travel",
-                                              "confidence", "sources", "wait"])
+        #expect(
+            rows[0].objectValue?.keys == [
+                "number", "name", "meaning", "original", "class", "at_login", "advice", "travel",
+                "confidence", "sources", "wait",
+            ])
         #expect(rows[0]["wait"]?["unit"]?.stringValue == "seconds")
         #expect(rows[1]["at_login"]?.stringValue == "fatal-conflict")
         #expect(rows[1]["advice"]?.stringValue == "stop-and-require-user")

@@ -27,7 +27,9 @@ import Testing
     @Test func rowsAreWellFormed() {
         for row in registry.rows {
             #expect(!row.meaning.isEmpty && !row.sources.isEmpty, "\(row.vendor) \(row.table) \(row.number)")
-            if let original = row.original { #expect(original.unicodeScalars.contains { $0.value > 0x7f }, "\(row.table) \(row.number): original is English") }
+            if let original = row.original {
+                #expect(original.unicodeScalars.contains { $0.value > 0x7f }, "\(row.table) \(row.number): original is English")
+            }
         }
     }
 

@@ -13,8 +13,10 @@ import Testing
         #expect(packet.encoded == #"3:::{"SID":2,"CID":3}"#)
     }
 
-    @Test(arguments: ["2::", "1::", "0::/chat", "8::", #"5:1+::{"name":"hi","args":[1]}"#, "6:::4+[\"A\"]", "7:::1+0",
-                      #"4:::{"a":1}"#, "3:7::hello"])
+    @Test(arguments: [
+        "2::", "1::", "0::/chat", "8::", #"5:1+::{"name":"hi","args":[1]}"#, "6:::4+[\"A\"]", "7:::1+0",
+        #"4:::{"a":1}"#, "3:7::hello",
+    ])
     func canonicalPacketsRoundTrip(text: String) throws {
         let decoded = SocketIO09Decoder.decode(Array(text.utf8))
         #expect(decoded.findings.isEmpty, "\(decoded.findings)")
@@ -24,9 +26,11 @@ import Testing
         #expect(try SocketIOCanonicalJSON.decode09(json).encoded == text)
     }
 
-    @Test(arguments: [("9::", "SIO.V09-TYPE-UNKNOWN", 0), ("3", "SIO.V09-PACKET-MALFORMED", 0), ("3:x:", "SIO.V09-PACKET-MALFORMED", 2),
-                      ("5:::[1]", "SIO.V09-EVENT-INVALID", 4), ("4:::{", "SIO.V09-JSON-INVALID", 5), ("6:::x", "SIO.V09-ACK-INVALID", 4),
-                      ("2:::beat", "SIO.V09-DATA-UNEXPECTED", 4), ("7:::9", "SIO.V09-ERROR-INVALID", 4)])
+    @Test(arguments: [
+        ("9::", "SIO.V09-TYPE-UNKNOWN", 0), ("3", "SIO.V09-PACKET-MALFORMED", 0), ("3:x:", "SIO.V09-PACKET-MALFORMED", 2),
+        ("5:::[1]", "SIO.V09-EVENT-INVALID", 4), ("4:::{", "SIO.V09-JSON-INVALID", 5), ("6:::x", "SIO.V09-ACK-INVALID", 4),
+        ("2:::beat", "SIO.V09-DATA-UNEXPECTED", 4), ("7:::9", "SIO.V09-ERROR-INVALID", 4),
+    ])
     func malformedPacketsGiveFindings(text: String, rule: String, offset: Int) {
         let decoded = SocketIO09Decoder.decode(Array(text.utf8))
         #expect(decoded.findings.map(\.ruleID.rawValue) == [rule])
@@ -49,16 +53,18 @@ import Testing
         #expect(findings.isEmpty)
         #expect(handshake?.heartbeatTimeout == 15 && handshake?.transports == ["websocket", "xhr-polling"])
         #expect(SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0 == .v09(transport: "websocket", sid: "abc"))
-        #expect(SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket").0
-            == .engineIO(version: 3, transport: "websocket", sid: nil))
+        #expect(
+            SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket").0
+                == .engineIO(version: 3, transport: "websocket", sid: nil))
         #expect(SocketIOTransport.from(url: "wss://example.com/chat").0 == nil)
         // Over HTTP: the 0.9 handshake and xhr-polling, engine.io polling; each judged for what HTTP should ask.
         #expect(SocketIOTransport.from(url: "/socket.io/1/?t=1700000000000", overWebSocket: false) == (.v09Handshake, []))
         #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc?t=1", overWebSocket: false).0 == .v09(transport: "xhr-polling", sid: "abc"))
         #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: false).1.isEmpty)
         #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: true).1.map(\.ruleID) == ["SIO.V09-URL-INVALID"])
-        #expect(SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling&sid=x", overWebSocket: false)
-            == (.engineIO(version: 3, transport: "polling", sid: "x"), []))
+        #expect(
+            SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling&sid=x", overWebSocket: false)
+                == (.engineIO(version: 3, transport: "polling", sid: "x"), []))
         #expect(SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling", overWebSocket: true).1.map(\.ruleID) == ["EIO.URL-INVALID"])
     }
 }
@@ -93,9 +99,11 @@ import Testing
         #expect(bad.findings.map(\.ruleID.rawValue) == ["EIO.OPEN-INVALID"])
     }
 
-    @Test(arguments: [("7", "EIO.TYPE-UNKNOWN", 0), ("", "EIO.PACKET-EMPTY", 0), ("42{\"a\":1}", "SIO.PAYLOAD-INVALID", 2),
-                      ("42[]", "SIO.EVENT-NAME-INVALID", 2), ("43[1]", "SIO.ACK-WITHOUT-ID", 2), ("49", "SIO.TYPE-UNKNOWN", 1),
-                      ("451-[\"x\"]", "SIO.ATTACHMENTS-INVALID", 4), ("40/chat", "SIO.NAMESPACE-WITHOUT-COMMA", 2)])
+    @Test(arguments: [
+        ("7", "EIO.TYPE-UNKNOWN", 0), ("", "EIO.PACKET-EMPTY", 0), ("42{\"a\":1}", "SIO.PAYLOAD-INVALID", 2),
+        ("42[]", "SIO.EVENT-NAME-INVALID", 2), ("43[1]", "SIO.ACK-WITHOUT-ID", 2), ("49", "SIO.TYPE-UNKNOWN", 1),
+        ("451-[\"x\"]", "SIO.ATTACHMENTS-INVALID", 4), ("40/chat", "SIO.NAMESPACE-WITHOUT-COMMA", 2),
+    ])
     func malformed(text: String, rule: String, offset: Int) {
         let message = EngineIOMessage.decode(Array(text.utf8), binaryFrame: false)
         #expect(message.findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue) == [rule])
@@ -116,8 +124,9 @@ import Testing
         #expect(second.completed.first?.frameIndex == 3)
         // A ping that never gets its pong, then a late one.
         _ = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, timeMicros: 4, frameIndex: 5)
-        let late = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send,
-                                   timeMicros: 40_000_000, frameIndex: 6)
+        let late = session.observe(
+            EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send,
+            timeMicros: 40_000_000, frameIndex: 6)
         #expect(late.findings.map(\.ruleID.rawValue).sorted() == ["EIO.PING-LATE", "EIO.PING-UNANSWERED"])
     }
 }
@@ -125,13 +134,16 @@ import Testing
 /// The socket.io 0.9 handshake body (`GET /socket.io/1/` → `sid:heartbeat:close:transports`,
 /// socket.io-spec 0.9 §Handshake): good bodies round-trip, bad ones give their rule at the field.
 @Suite struct SocketIO09HandshakeTests {
-    @Test(arguments: [
-        ("4d4f185e96a7b:15:25:websocket,xhr-polling", 15, 25, ["websocket", "xhr-polling"]),
-        ("abc:60:60:websocket", 60, 60, ["websocket"]),
-        ("abc:::websocket,flashsocket,htmlfile,xhr-polling,jsonp-polling", nil, nil,
-         ["websocket", "flashsocket", "htmlfile", "xhr-polling", "jsonp-polling"]),
-        ("abc:0:25:websocket", 0, 25, ["websocket"]),
-    ] as [(String, Int?, Int?, [String])])
+    @Test(
+        arguments: [
+            ("4d4f185e96a7b:15:25:websocket,xhr-polling", 15, 25, ["websocket", "xhr-polling"]),
+            ("abc:60:60:websocket", 60, 60, ["websocket"]),
+            (
+                "abc:::websocket,flashsocket,htmlfile,xhr-polling,jsonp-polling", nil, nil,
+                ["websocket", "flashsocket", "htmlfile", "xhr-polling", "jsonp-polling"]
+            ),
+            ("abc:0:25:websocket", 0, 25, ["websocket"]),
+        ] as [(String, Int?, Int?, [String])])
     func goodBodiesRoundTrip(text: String, heartbeat: Int?, close: Int?, transports: [String]) {
         let (handshake, findings) = SocketIO09Handshake.decode(Array(text.utf8))
         #expect(findings.isEmpty, "\(findings)")
@@ -140,16 +152,17 @@ import Testing
         #expect(handshake?.json["transports"] == .array(transports.map(JSONValue.string)))
     }
 
-    @Test(arguments: [
-        ("abc:15:25", "SIO.V09-HANDSHAKE-INVALID", 0, false),
-        (":15:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 0, false),
-        ("abc:15:25:websocket:extra", "SIO.V09-HANDSHAKE-INVALID", 0, false),
-        ("abc:1x:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 4, false),
-        ("abc:15:-1:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
-        ("abc:15:+2:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
-        ("abc:15:25:xhr-polling,jsonp-polling", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
-        ("abc:15:25:", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
-    ] as [(String, String, Int, Bool)])
+    @Test(
+        arguments: [
+            ("abc:15:25", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+            (":15:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+            ("abc:15:25:websocket:extra", "SIO.V09-HANDSHAKE-INVALID", 0, false),
+            ("abc:1x:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 4, false),
+            ("abc:15:-1:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
+            ("abc:15:+2:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
+            ("abc:15:25:xhr-polling,jsonp-polling", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
+            ("abc:15:25:", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
+        ] as [(String, String, Int, Bool)])
     func badBodiesGiveTheirRule(text: String, rule: String, offset: Int, stillParsed: Bool) {
         let (handshake, findings) = SocketIO09Handshake.decode(Array(text.utf8))
         #expect(findings.map(\.ruleID.rawValue) == [rule], "\(findings)")

@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireWebSocket
 
 @Suite struct Frames {

@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireWebSocket
 
 func head(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) }
@@ -12,8 +13,11 @@ let rfcRequest = [
 ]
 
 func response(_ extra: [String]) -> [UInt8] {
-    head(["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
-          "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="] + extra)
+    head(
+        [
+            "HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+        ] + extra)
 }
 
 @Suite struct Handshake {
@@ -24,7 +28,10 @@ func response(_ extra: [String]) -> [UInt8] {
     @Test func leanCloudHandshakeWithDeflate() {
         let result = WebSocketHandshake.parse(
             request: head(rfcRequest),
-            response: response(["Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=10; server_no_context_takeover"]))
+            response: response([
+                "Sec-WebSocket-Protocol: lc.protobuf2.3",
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=10; server_no_context_takeover",
+            ]))
         #expect(result.findings.isEmpty, "\(result.findings)")
         #expect(result.isUpgraded)
         #expect(result.subprotocol == "lc.protobuf2.3")
@@ -33,8 +40,10 @@ func response(_ extra: [String]) -> [UInt8] {
     }
 
     @Test func wrongAcceptAndUnofferedProtocol() {
-        let bad = head(["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
-                        "Sec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "Sec-WebSocket-Protocol: mqtt"])
+        let bad = head([
+            "HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "Sec-WebSocket-Protocol: mqtt",
+        ])
         let result = WebSocketHandshake.parse(request: head(rfcRequest), response: bad)
         #expect(result.responseFindings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-ACCEPT", "WS.SUBPROTOCOL-NOT-OFFERED"])
         #expect(!result.isUpgraded)
@@ -48,19 +57,23 @@ func response(_ extra: [String]) -> [UInt8] {
     }
 
     @Test func requestProblems() {
-        let bytes = head(["POST /chat HTTP/1.0", "Host: a", "Upgrade: h2c", "Connection: keep-alive",
-                          "Sec-WebSocket-Key: short", "Sec-WebSocket-Version: 8"])
+        let bytes = head([
+            "POST /chat HTTP/1.0", "Host: a", "Upgrade: h2c", "Connection: keep-alive",
+            "Sec-WebSocket-Key: short", "Sec-WebSocket-Version: 8",
+        ])
         var findings: [Finding] = []
         _ = WebSocketHandshake.parseRequest(bytes, findings: &findings)
-        #expect(findings.map(\.ruleID.rawValue) == [
-            "WS.HANDSHAKE-METHOD", "WS.HANDSHAKE-METHOD", "WS.HANDSHAKE-UPGRADE", "WS.HANDSHAKE-UPGRADE",
-            "WS.HANDSHAKE-VERSION", "WS.HANDSHAKE-KEY",
-        ])
+        #expect(
+            findings.map(\.ruleID.rawValue) == [
+                "WS.HANDSHAKE-METHOD", "WS.HANDSHAKE-METHOD", "WS.HANDSHAKE-UPGRADE", "WS.HANDSHAKE-UPGRADE",
+                "WS.HANDSHAKE-VERSION", "WS.HANDSHAKE-KEY",
+            ])
     }
 
     @Test func deflateParameterChecks() {
         var request = rfcRequest
-        request[request.count - 1] = "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=10, permessage-deflate; server_max_window_bits=16, permessage-deflate; foo"
+        request[request.count - 1] =
+            "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=10, permessage-deflate; server_max_window_bits=16, permessage-deflate; foo"
         var findings: [Finding] = []
         let parsed = WebSocketHandshake.parseRequest(head(request), findings: &findings)
         #expect(findings.map(\.ruleID.rawValue) == ["PMD.PARAMETER-INVALID", "PMD.PARAMETER-INVALID"])
@@ -99,9 +112,11 @@ func response(_ extra: [String]) -> [UInt8] {
 @Suite struct HandshakeSyntax {
     @Test func duplicateKeyAndFoldedLine() {
         var findings: [Finding] = []
-        let bytes = head(["GET / HTTP/1.1", "Host: a", "Upgrade: websocket", "Connection: keep-alive, Upgrade",
-                          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-                          "Sec-WebSocket-Version: 13", " folded continuation"])
+        let bytes = head([
+            "GET / HTTP/1.1", "Host: a", "Upgrade: websocket", "Connection: keep-alive, Upgrade",
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Version: 13", " folded continuation",
+        ])
         let request = WebSocketHandshake.parseRequest(bytes, findings: &findings)
         #expect(findings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-MALFORMED", "WS.HANDSHAKE-KEY"])
         #expect(request?.head.length == bytes.count)
@@ -116,9 +131,10 @@ func response(_ extra: [String]) -> [UInt8] {
 
     @Test func fieldNamesMatchWithoutCaseAndValuesLoseTheirOptionalWhitespace() {
         var findings: [Finding] = []
-        let request = WebSocketHandshake.parseRequest(head([
-            "GET / HTTP/1.1", "sec-websocket-PROTOCOL: \t lc.protobuf2.3 ,\tmqtt ,, \t", "X-Note:  caf\u{e9} \t", "X-Empty: \t ",
-        ]), findings: &findings)
+        let request = WebSocketHandshake.parseRequest(
+            head([
+                "GET / HTTP/1.1", "sec-websocket-PROTOCOL: \t lc.protobuf2.3 ,\tmqtt ,, \t", "X-Note:  caf\u{e9} \t", "X-Empty: \t ",
+            ]), findings: &findings)
         let fields = try? #require(request?.head)
         #expect(fields?.value("Sec-WebSocket-Protocol") == "lc.protobuf2.3 ,\tmqtt ,,")
         #expect(fields?.listValues("SEC-WEBSOCKET-PROTOCOL") == ["lc.protobuf2.3", "mqtt"])

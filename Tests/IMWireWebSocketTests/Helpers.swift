@@ -1,4 +1,5 @@
 import IMWireCore
+
 @testable import IMWireWebSocket
 
 /// Builds a frame by hand (any bits, any length form) for tests.

@@ -1,6 +1,7 @@
 import IMWireCore
 import IMWireLeanCloud
 import Testing
+
 @testable import IMWireWebSocket
 
 /// A LeanCloud session carried as raw WebSocket bytes, as the checker will see it: the
@@ -20,15 +21,28 @@ import Testing
         let handshake = WebSocketHandshake.parse(request: request, response: response)
         let deflate = try #require(handshake.permessageDeflate)
         var keys: UInt32 = 0x1234_5678
-        let clientEncoder = try WebSocketMessageEncoder(direction: .send, permessageDeflate: deflate, maskingKey: {
-            keys = keys &* 1_664_525 &+ 1_013_904_223
-            return keys
-        })
+        let clientEncoder = try WebSocketMessageEncoder(
+            direction: .send, permessageDeflate: deflate,
+            maskingKey: {
+                keys = keys &* 1_664_525 &+ 1_013_904_223
+                return keys
+            })
         let serverEncoder = try WebSocketMessageEncoder(direction: .receive, permessageDeflate: deflate)
         var client = request
         var server = response
-        let open = command { $0.cmd = .session; $0.op = .open; $0.appID = "app"; $0.peerID = "alice"; $0.i = 1 }
-        let opened = command { $0.cmd = .session; $0.op = .opened; $0.peerID = "alice"; $0.i = 1 }
+        let open = command {
+            $0.cmd = .session
+            $0.op = .open
+            $0.appID = "app"
+            $0.peerID = "alice"
+            $0.i = 1
+        }
+        let opened = command {
+            $0.cmd = .session
+            $0.op = .opened
+            $0.peerID = "alice"
+            $0.i = 1
+        }
         try clientEncoder.encodeMessage(.binary, open, into: &client)
         if corruptSecondClientFrame {
             // A second client message whose deflate data is damaged (reserved block type).
@@ -43,9 +57,11 @@ import Testing
     }
 
     static func response() -> [UInt8] {
-        head(["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
-              "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "Sec-WebSocket-Protocol: lc.protobuf2.3",
-              "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=15"])
+        head([
+            "HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "Sec-WebSocket-Protocol: lc.protobuf2.3",
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=15",
+        ])
     }
 
     /// Decodes one direction after its handshake head; returns the LeanCloud commands and all findings.

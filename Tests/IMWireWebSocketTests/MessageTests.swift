@@ -1,6 +1,7 @@
 import IMWireCompression
 import IMWireCore
 import Testing
+
 @testable import IMWireWebSocket
 
 @Suite struct Fragmentation {
@@ -126,7 +127,9 @@ import Testing
 
     @Test func emptyMessageAndBFinal() {
         // §7.2.3.6 empty message `00`; §7.2.3.4 a block with BFINAL set.
-        let bytes: [UInt8] = [0xc1, 0x01, 0x00, 0xc1, 0x07, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]
+        let bytes: [UInt8] = [
+            0xc1, 0x01, 0x00, 0xc1, 0x07, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00,
+        ]
         let events = decodeAll(bytes, direction: .receive, deflate: negotiated)
         #expect(events.ruleIDs.isEmpty)
         #expect(events.messages.map(\.text) == ["", "Hello", "Hello"])
@@ -185,11 +188,11 @@ import Testing
         bytes += clientFrame(0x89, [1, 2, 3])
         encoder.fragmentSize = nil
         try encoder.encodeMessage(.binary, (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 31) }, compress: false, into: &bytes)
-        bytes += rawFrame(0x82, [9, 9], lengthForm: 16)           // unmasked, non-minimal
+        bytes += rawFrame(0x82, [9, 9], lengthForm: 16)  // unmasked, non-minimal
         bytes += clientFrame(0x01, [0xce]) + clientFrame(0x80, [0xba, 0xff])  // split code point, then bad byte
-        bytes += clientFrame(0x83, [1])                          // reserved opcode
+        bytes += clientFrame(0x83, [1])  // reserved opcode
         bytes += clientFrame(0x88, [0x03, 0xe8] + Array("bye".utf8))
-        bytes += clientFrame(0x8a)                               // after close
+        bytes += clientFrame(0x8a)  // after close
         bytes += Array(clientFrame(0x81, Array("cut".utf8)).prefix(4))  // truncated
         return bytes
     }
@@ -198,10 +201,11 @@ import Testing
         let bytes = try sampleStream()
         let reference = decodeAll(bytes, deflate: PerMessageDeflateParameters())
         #expect(reference.messages.count == 4)
-        #expect(reference.ruleIDs == [
-            "WS.LENGTH-NOT-MINIMAL", "WS.CLIENT-FRAME-UNMASKED", "WS.INVALID-UTF8", "WS.RESERVED-OPCODE",
-            "WS.FRAME-AFTER-CLOSE", "WS.TRUNCATED-FRAME",
-        ])
+        #expect(
+            reference.ruleIDs == [
+                "WS.LENGTH-NOT-MINIMAL", "WS.CLIENT-FRAME-UNMASKED", "WS.INVALID-UTF8", "WS.RESERVED-OPCODE",
+                "WS.FRAME-AFTER-CLOSE", "WS.TRUNCATED-FRAME",
+            ])
         let oneByte = decodeAll(bytes, deflate: PerMessageDeflateParameters(), chunks: Array(repeating: 1, count: bytes.count))
         #expect(oneByte == reference)
         var generator = SplitMix(state: 42)
@@ -242,8 +246,9 @@ import Testing
             }
             for direction in Direction.allCases {
                 let whole = decodeAll(bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits)
-                let octets = decodeAll(bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits,
-                                       chunks: Array(repeating: 1, count: max(bytes.count, 1)))
+                let octets = decodeAll(
+                    bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits,
+                    chunks: Array(repeating: 1, count: max(bytes.count, 1)))
                 #expect(whole == octets, "round \(round) \(direction)")
             }
         }

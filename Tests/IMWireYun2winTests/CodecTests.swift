@@ -1,11 +1,15 @@
 import IMWireCore
 import IMWireMQTT
 import Testing
+
 @testable import IMWireYun2win
 
 func publish(_ topic: String, _ payload: String, qos: MQTTQoS = .atMostOnce) -> [UInt8] {
-    MQTTPacketEncoder.encode(.publish(MQTTPublish(qos: qos, topic: topic, packetID: qos == .atMostOnce ? nil : 1,
-                                                  payload: Array(payload.utf8))))
+    MQTTPacketEncoder.encode(
+        .publish(
+            MQTTPublish(
+                qos: qos, topic: topic, packetID: qos == .atMostOnce ? nil : 1,
+                payload: Array(payload.utf8))))
 }
 
 func ruleIDs(_ decoded: [Yun2winDecodedPacket]) -> [String] {
@@ -18,11 +22,15 @@ struct CodecTests {
 
     @Test(arguments: Yun2winPlatform.allCases)
     func connectFollowingThePlatformIsClean(platform: Yun2winPlatform) throws {
-        let connect = MQTTConnect(version: platform.mqttVersion, keepAlive: platform.keepAlive,
-                                  clientID: "0\(platform.digit)\(Self.uuid)", username: "u1", password: Array("tok".utf8))
+        let connect = MQTTConnect(
+            version: platform.mqttVersion, keepAlive: platform.keepAlive,
+            clientID: "0\(platform.digit)\(Self.uuid)", username: "u1", password: Array("tok".utf8))
         let decoded = Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(connect)), direction: .send)
         try #require(decoded.count == 1)
-        guard case .connect(let y2w)? = decoded[0].message else { Issue.record("not a connect"); return }
+        guard case .connect(let y2w)? = decoded[0].message else {
+            Issue.record("not a connect")
+            return
+        }
         #expect(y2w.uid == "u1")
         #expect(y2w.token == "tok")
         #expect(y2w.parsedClientID?.platform == platform)
@@ -50,7 +58,10 @@ struct CodecTests {
         for payload in payloads {
             let decoded = Yun2winCodec.decodeAll(publish("y2w/session/p2p_7", payload), direction: .send)
             #expect(ruleIDs(decoded) == [])
-            guard case .command(let command, let topic)? = decoded.first?.message else { Issue.record("no command"); continue }
+            guard case .command(let command, let topic)? = decoded.first?.message else {
+                Issue.record("no command")
+                continue
+            }
             #expect(topic.sessionParts?.type == "p2p")
             #expect(topic.sessionParts?.id == "7")
             #expect(JSONWriter.string(command.json) == payload)
@@ -115,8 +126,9 @@ struct CodecTests {
         #expect(id?.isReconnect == true && id?.platform == .ios && id?.hasWellFormedUUID == true)
         #expect(Yun2winClientID.parse("32abc") == nil)
         #expect(Yun2winClientID.parse("01xyz")?.hasWellFormedUUID == false)
-        let wrongTopic = Yun2winCodec.decodeAll(publish("y2w/single1", #"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{}}"#),
-                                                direction: .send)
+        let wrongTopic = Yun2winCodec.decodeAll(
+            publish("y2w/single1", #"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{}}"#),
+            direction: .send)
         #expect(ruleIDs(wrongTopic) == ["Y2W.TOPIC-COMMAND-MISMATCH"])
         #expect(wrongTopic.first?.findings.first?.offset == 2)
         let qos1 = Yun2winCodec.decodeAll(publish("y2w/session/a_b", #"{"cmd":"updateToken","token":"t"}"#, qos: .atLeastOnce), direction: .send)

@@ -1,6 +1,7 @@
 import IMWireCore
 import IMWireMQTT
 import Testing
+
 @testable import IMWireYun2win
 
 /// Builds the bytes of a yun2win conversation.
@@ -8,9 +9,12 @@ enum Wire {
     static let uuid = "3f2504e0-4f89-11d3-9a0c-0305e82c3301"
 
     static func connect(uid: String = "u1", reconnect: Bool = false, platform: Yun2winPlatform = .web) -> [UInt8] {
-        MQTTPacketEncoder.encode(.connect(MQTTConnect(version: platform.mqttVersion, keepAlive: platform.keepAlive,
-                                                      clientID: "\(reconnect ? 1 : 0)\(platform.digit)\(uuid)",
-                                                      username: uid, password: Array("token".utf8))))
+        MQTTPacketEncoder.encode(
+            .connect(
+                MQTTConnect(
+                    version: platform.mqttVersion, keepAlive: platform.keepAlive,
+                    clientID: "\(reconnect ? 1 : 0)\(platform.digit)\(uuid)",
+                    username: uid, password: Array("token".utf8))))
     }
     static func connack(_ code: UInt8) -> [UInt8] { MQTTPacketEncoder.encode(.connack(MQTTConnack(returnCode: code))) }
     static func server(_ json: String) -> [UInt8] { publish("y2w/u1", json) }
@@ -18,7 +22,9 @@ enum Wire {
         publish("y2w/session/\(session)", #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1,"message":{"syncs":[{"type":0}]}}"#)
     }
     static func update(_ id: String, session: String = "p2p_2") -> [UInt8] {
-        publish("y2w/session/\(session)", #"{"cmd":"updateSession","y2wMessageId":"\#(id)","mts":1,"members":[{"uid":"u1","isDel":false}],"force":true,"message":{}}"#)
+        publish(
+            "y2w/session/\(session)",
+            #"{"cmd":"updateSession","y2wMessageId":"\#(id)","mts":1,"members":[{"uid":"u1","isDel":false}],"force":true,"message":{}}"#)
     }
     static func ack(_ id: String, _ code: Int, mts: Bool = false) -> [UInt8] {
         server(#"{"y2wMessageId":"\#(id)","returnCode":\#(code)\#(mts ? #","mts":9"# : "")}"#)
@@ -33,8 +39,10 @@ enum Wire {
 }
 
 /// Runs (seconds, direction, bytes) through a connection; returns the warning/error rule IDs.
-func run(_ events: [(Double, Direction, [UInt8])], kicked: Set<String> = [], end: Double? = nil,
-         connection: Yun2winConnection) -> [String] {
+func run(
+    _ events: [(Double, Direction, [UInt8])], kicked: Set<String> = [], end: Double? = nil,
+    connection: Yun2winConnection
+) -> [String] {
     var findings: [Finding] = []
     for (index, event) in events.enumerated() {
         findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
@@ -56,11 +64,12 @@ struct SessionTests {
 
     @Test func cleanSessionHasNoFindings() {
         let connection = Yun2winConnection()
-        let result = run(Self.established + [
-            (1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20)),
-            (200, .send, Wire.pingreq), (200.1, .receive, Wire.pingresp),
-            (201, .send, Wire.disconnect),
-        ], end: 202, connection: connection)
+        let result = run(
+            Self.established + [
+                (1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20)),
+                (200, .send, Wire.pingreq), (200.1, .receive, Wire.pingresp),
+                (201, .send, Wire.disconnect),
+            ], end: 202, connection: connection)
         #expect(result == [])
         #expect(connection.tracker.phase == .disconnected)
     }
@@ -78,24 +87,30 @@ struct SessionTests {
     }
 
     @Test func publishBeforeAcceptIsReported() {
-        #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.connack(0)), (0.2, .send, Wire.send("m1")),
-                     (0.3, .receive, Wire.ack("m1", 20))]) == ["Y2W.PUBLISH-BEFORE-ESTABLISHED"])
+        #expect(
+            run([
+                (0, .send, Wire.connect()), (0.1, .receive, Wire.connack(0)), (0.2, .send, Wire.send("m1")),
+                (0.3, .receive, Wire.ack("m1", 20)),
+            ]) == ["Y2W.PUBLISH-BEFORE-ESTABLISHED"])
     }
 
     @Test func firstPacketAndDirection() {
-        #expect(run([(0, .send, Wire.pingreq), (0.1, .send, Wire.connect()), (0.2, .send, Wire.connack(0))])
-            == ["Y2W.FIRST-PACKET-NOT-CONNECT", "Y2W.WRONG-DIRECTION"])
+        #expect(
+            run([(0, .send, Wire.pingreq), (0.1, .send, Wire.connect()), (0.2, .send, Wire.connack(0))])
+                == ["Y2W.FIRST-PACKET-NOT-CONNECT", "Y2W.WRONG-DIRECTION"])
         #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.server(#"{"returnCode":11}"#))]) == ["Y2W.SERVER-BEFORE-CONNACK"])
         #expect(run(Self.established + [(1, .send, Wire.connect())]) == ["Y2W.SECOND-CONNECT"])
     }
 
     @Test func acksAreMatchedByMessageID() {
         #expect(run(Self.established + [(1, .send, Wire.send("m1"))], end: 20) == ["Y2W.SEND-UNANSWERED"])
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (12, .receive, Wire.ack("m1", 20))])
-            == ["Y2W.SEND-UNANSWERED", "Y2W.ACK-WITHOUT-REQUEST"])
+        #expect(
+            run(Self.established + [(1, .send, Wire.send("m1")), (12, .receive, Wire.ack("m1", 20))])
+                == ["Y2W.SEND-UNANSWERED", "Y2W.ACK-WITHOUT-REQUEST"])
         #expect(run(Self.established + [(1, .receive, Wire.ack("zz", 20))]) == ["Y2W.ACK-WITHOUT-REQUEST"])
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20))])
-            == ["Y2W.DUPLICATE-MESSAGE-ID"])
+        #expect(
+            run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20))])
+                == ["Y2W.DUPLICATE-MESSAGE-ID"])
         // Still in time when the capture ends: info only.
         #expect(run(Self.established + [(1, .send, Wire.send("m1"))], end: 2) == [])
     }
@@ -103,21 +118,34 @@ struct SessionTests {
     @Test(arguments: [26, 27, 28])
     func resendNeedsAnUpdateSession(code: Int) {
         let mts = code != 26
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
-                                         (1.2, .send, Wire.send("m2")), (1.3, .receive, Wire.ack("m2", 20))])
-            == ["Y2W.RESEND-WITHOUT-UPDATE-SESSION"])
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
-                                         (1.2, .send, Wire.update("u1")), (1.3, .receive, Wire.ack("u1", 20)),
-                                         (1.4, .send, Wire.send("m2")), (1.5, .receive, Wire.ack("m2", 20))]) == [])
+        #expect(
+            run(
+                Self.established + [
+                    (1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
+                    (1.2, .send, Wire.send("m2")), (1.3, .receive, Wire.ack("m2", 20)),
+                ])
+                == ["Y2W.RESEND-WITHOUT-UPDATE-SESSION"])
+        #expect(
+            run(
+                Self.established + [
+                    (1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
+                    (1.2, .send, Wire.update("u1")), (1.3, .receive, Wire.ack("u1", 20)),
+                    (1.4, .send, Wire.send("m2")), (1.5, .receive, Wire.ack("m2", 20)),
+                ]) == [])
         // Another session is not affected.
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
-                                         (1.2, .send, Wire.send("m2", session: "group_9")), (1.3, .receive, Wire.ack("m2", 20))]) == [])
+        #expect(
+            run(
+                Self.established + [
+                    (1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: mts)),
+                    (1.2, .send, Wire.send("m2", session: "group_9")), (1.3, .receive, Wire.ack("m2", 20)),
+                ]) == [])
     }
 
     @Test func kickedClientMustNotReconnectAutomatically() {
         let first = Yun2winConnection()
-        let kicked = run(Self.established + [(5, .receive, Wire.server(#"{"returnCode":10}"#)), (5.1, .send, Wire.send("m1"))],
-                         connection: first)
+        let kicked = run(
+            Self.established + [(5, .receive, Wire.server(#"{"returnCode":10}"#)), (5.1, .send, Wire.send("m1"))],
+            connection: first)
         #expect(kicked == ["Y2W.COMMAND-AFTER-KICK"])
         #expect(first.kickedUIDs == ["u1"])
         #expect(first.tracker.phase == .kicked)
@@ -130,8 +158,10 @@ struct SessionTests {
 
     @Test func keepAliveIsHonoured() {
         // Android: 30 s keep-alive, the server allows 45 s of silence.
-        let android = [(0.0, Direction.send, Wire.connect(platform: .android)), (0.1, .receive, Wire.connack(0)),
-                       (0.2, .receive, Wire.server(#"{"returnCode":11}"#))]
+        let android = [
+            (0.0, Direction.send, Wire.connect(platform: .android)), (0.1, .receive, Wire.connack(0)),
+            (0.2, .receive, Wire.server(#"{"returnCode":11}"#)),
+        ]
         #expect(run(android + [(44, .send, Wire.pingreq), (88, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == [])
         #expect(run(android + [(46, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == ["Y2W.KEEPALIVE-EXCEEDED"])
         // A client silent until the connection ends (the server closes it after 1.5 × keep-alive).
@@ -149,17 +179,23 @@ struct SessionTests {
         let events = Self.established.map(\.2) + [Wire.send("m1"), Wire.pingreq]
         var findings: [Finding] = []
         for (index, bytes) in events.enumerated() {
-            findings += connection.observe(bytes, direction: index == 1 || index == 2 ? .receive : .send,
-                                           timeMicros: times[index % times.count], frameIndex: index).findings
+            findings +=
+                connection.observe(
+                    bytes, direction: index == 1 || index == 2 ? .receive : .send,
+                    timeMicros: times[index % times.count], frameIndex: index
+                ).findings
         }
         findings += connection.finish(atMicros: Int64.max, frameIndex: events.count)
         #expect(findings.contains { $0.ruleID == Yun2winRules.sendUnanswered.id })
     }
 
     @Test func anyChunkingGivesTheSameFindings() {
-        var events: [(Double, Direction, [UInt8])] = Self.established + [(1, .send, Wire.send("m1")),
-                                                                         (1.1, .receive, Wire.ack("m1", 26)),
-                                                                         (1.2, .send, Wire.send("m2"))]
+        var events: [(Double, Direction, [UInt8])] =
+            Self.established + [
+                (1, .send, Wire.send("m1")),
+                (1.1, .receive, Wire.ack("m1", 26)),
+                (1.2, .send, Wire.send("m2")),
+            ]
         let whole = run(events, end: 30)
         // Split every message into single bytes (a packet spread over many frames).
         events = events.flatMap { event in event.2.map { (event.0, event.1, [$0]) } }

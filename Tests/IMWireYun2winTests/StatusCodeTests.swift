@@ -1,5 +1,6 @@
 import IMWireCore
 import Testing
+
 @testable import IMWireYun2win
 
 @Suite("yun2win status tables")
@@ -43,10 +44,10 @@ struct StatusCodeTests {
 
     @Test func adviceMatchesTheSDKs() throws {
         func advice(_ number: Int64) -> ReconnectAdvice? { Yun2winStatusCodes.connectionReturn(number)?.advice }
-        #expect(advice(10) == .stop)              // kicked: logout, no reconnect
-        #expect(advice(5) == .refreshCredentials) // new imToken, then reconnect
+        #expect(advice(10) == .stop)  // kicked: logout, no reconnect
+        #expect(advice(5) == .refreshCredentials)  // new imToken, then reconnect
         #expect(advice(6) == .refreshCredentials)
-        #expect(advice(7) == .backOff)            // Android reconnects after 15 s
+        #expect(advice(7) == .backOff)  // Android reconnects after 15 s
         #expect(advice(2) == .stop)
         #expect(advice(4) == .stop)
     }

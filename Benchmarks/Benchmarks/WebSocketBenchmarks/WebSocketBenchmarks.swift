@@ -25,7 +25,8 @@ func payload(_ size: Int, seed: UInt32) -> [UInt8] {
 func frameStream(masked: Bool) -> [UInt8] {
     var out: [UInt8] = []
     for index in 0..<frameCount {
-        let header = IMWireWebSocket.WebSocketFrameHeader(opcode: .binary, maskingKey: masked ? UInt32(truncatingIfNeeded: index &* 2_654_435_761) : nil)
+        let header = IMWireWebSocket.WebSocketFrameHeader(
+            opcode: .binary, maskingKey: masked ? UInt32(truncatingIfNeeded: index &* 2_654_435_761) : nil)
         IMWireWebSocket.WebSocketFrameEncoder.encode(header, payload: payload(payloadSize, seed: UInt32(index)), into: &out)
     }
     return out

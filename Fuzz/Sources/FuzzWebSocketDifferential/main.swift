@@ -48,7 +48,8 @@ func nioFrames(_ input: FuzzInput) -> ([WebSocketDifferential.Frame], WebSocketD
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = FuzzInput(Array(UnsafeRawBufferPointer(start: start, count: count)))
     let (frames, rejection) = nioFrames(input)
-    let violations = WebSocketDifferential.compare(WebSocketDifferential.imwire(input), nio: frames, rejection: rejection)
+    let violations =
+        WebSocketDifferential.compare(WebSocketDifferential.imwire(input), nio: frames, rejection: rejection)
         + FuzzTarget.webSocketDifferential.run(Array(UnsafeRawBufferPointer(start: start, count: count)))
     if !violations.isEmpty { fatalError("WebSocketDifferential: " + violations.joined(separator: "; ")) }
     return 0

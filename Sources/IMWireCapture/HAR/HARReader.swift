@@ -42,8 +42,11 @@ public final class HARReader: CaptureSource {
             let status = entry["response"]?["status"]?.int64Value
             guard let messages else {
                 if status == 101 {
-                    add(.problem(CaptureRules.harNoMessages.finding(
-                        "entry \(number + 1) (\(entry["request"]?["url"]?.stringValue ?? "?")) upgraded to WebSocket but carries no _webSocketMessages")))
+                    add(
+                        .problem(
+                            CaptureRules.harNoMessages.finding(
+                                "entry \(number + 1) (\(entry["request"]?["url"]?.stringValue ?? "?")) upgraded to WebSocket but carries no _webSocketMessages"
+                            )))
                 } else if let exchange = Self.socketIOExchange(entry) {
                     let key = entry["connection"]?.stringValue ?? "entry \(number)"
                     let id: String
@@ -66,8 +69,10 @@ public final class HARReader: CaptureSource {
             Self.connection(entry, messages: messages, id: "har\(connections)", entryNumber: number + 1).forEach(add)
         }
         if connections == 0 {
-            add(.problem(CaptureRules.harNoMessages.finding(
-                "no entry has _webSocketMessages or socket.io requests (export the HAR from Chrome with the WebSocket connection open)")))
+            add(
+                .problem(
+                    CaptureRules.harNoMessages.finding(
+                        "no entry has _webSocketMessages or socket.io requests (export the HAR from Chrome with the WebSocket connection open)")))
         }
         for id in Set(httpConnections.values).sorted() { add(.event(CaptureEvent(connection: id, time: nil, kind: .close(CloseInfo())))) }
         // In time order, stably: each connection keeps its own order, a problem stays after what came before it.
@@ -78,11 +83,13 @@ public final class HARReader: CaptureSource {
     /// and response with their fields, the framing fields replaced by a Content-Length of the body.
     private static func socketIOExchange(_ entry: JSONValue) -> (request: [UInt8], requestTime: Int64?, response: [UInt8]?, responseTime: Int64?)? {
         guard let request = entry["request"], let method = request["method"]?.stringValue, let url = request["url"]?.stringValue,
-              url.contains("/socket.io/") else { return nil }
-        let target = url.firstRange(of: "://").map { range in
-            let rest = url[range.upperBound...]
-            return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
-        } ?? url
+            url.contains("/socket.io/")
+        else { return nil }
+        let target =
+            url.firstRange(of: "://").map { range in
+                let rest = url[range.upperBound...]
+                return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+            } ?? url
         let started = entry["startedDateTime"]?.stringValue.flatMap(Self.microseconds(iso8601:))
         let elapsed = entry["time"]?.numberValue.flatMap { Double($0.description) }.map { Int64($0 * 1000) } ?? 0
         func head(_ startLine: String, _ headers: [JSONValue]?, body: [UInt8]) -> [UInt8] {
@@ -90,7 +97,8 @@ public final class HARReader: CaptureSource {
             var text = startLine + "\r\n"
             for header in headers ?? [] {
                 guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue, !framing.contains(name.lowercased()),
-                      !name.hasPrefix(":") else { continue }
+                    !name.hasPrefix(":")
+                else { continue }
                 text += "\(name): \(value)\r\n"
             }
             if method != "GET" || !body.isEmpty || startLine.hasPrefix("HTTP/") { text += "Content-Length: \(body.count)\r\n" }
@@ -119,8 +127,9 @@ public final class HARReader: CaptureSource {
             return bytes[range].reduce(0) { $0 * 10 + Int64($1 - 48) }
         }
         guard bytes.count >= 19, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         var index = 19
         var micros: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -134,7 +143,8 @@ public final class HARReader: CaptureSource {
         }
         var offset: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-           let hours = number((index + 1)..<(index + 3)), let minutes = number((index + 4)..<(index + 6)) {
+            let hours = number((index + 1)..<(index + 3)), let minutes = number((index + 4)..<(index + 6))
+        {
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
         }
         // Days since 1970-01-01 (civil from days, Howard Hinnant's algorithm).

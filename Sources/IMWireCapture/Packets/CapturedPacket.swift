@@ -18,8 +18,10 @@ public struct CapturedPacket: Sendable, Hashable {
     /// pcapng `opt_comment` values.
     public var comments: [String]
 
-    public init(time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int,
-                inbound: Bool? = nil, comments: [String] = []) {
+    public init(
+        time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int,
+        inbound: Bool? = nil, comments: [String] = []
+    ) {
         self.time = time
         self.linkType = linkType
         self.data = data

@@ -88,8 +88,11 @@ struct FlowTable {
             flow = Flow(key: key, id: id, client: client, ordinal: opened, streams: streams)
             flows[key] = flow
             opened += 1
-            items.append(.event(CaptureEvent(connection: id, time: packet.time, packet: packet.number,
-                                             kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
+            items.append(
+                .event(
+                    CaptureEvent(
+                        connection: id, time: packet.time, packet: packet.number,
+                        kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
         let direction: Direction = source == flow.client ? .send : .receive
         let index = direction == .send ? 0 : 1
@@ -118,8 +121,10 @@ struct FlowTable {
         lastFlow = nil
     }
 
-    private static func events(_ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket,
-                               into items: inout [CaptureItem]) {
+    private static func events(
+        _ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket,
+        into items: inout [CaptureItem]
+    ) {
         for output in outputs {
             switch output {
             case .data(let bytes):
@@ -153,7 +158,11 @@ struct FlowTable {
                 }
             }
         }
-        items.append(.event(CaptureEvent(connection: flow.id, time: packet?.time, packet: packet?.number, kind: .close(CloseInfo(captureEnded: packet == nil, isLast: true)))))
+        items.append(
+            .event(
+                CaptureEvent(
+                    connection: flow.id, time: packet?.time, packet: packet?.number,
+                    kind: .close(CloseInfo(captureEnded: packet == nil, isLast: true)))))
     }
 
     /// The capture ended: every open connection ends too, in the order they began.
@@ -196,21 +205,23 @@ struct SeenPairs {
 
     /// Counts a connection from `client` to `server`; returns how many that pair has had now.
     mutating func connections(client: Endpoint, server: Endpoint) -> Int {
-        let isNew = if let a = client.address.ipv4, let b = server.address.ipv4 {
-            ipv4.insert(IPv4Pair(addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))).inserted
-        } else {
-            ipv6.insert([client, server]).inserted
-        }
+        let isNew =
+            if let a = client.address.ipv4, let b = server.address.ipv4 {
+                ipv4.insert(IPv4Pair(addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))).inserted
+            } else {
+                ipv6.insert([client, server]).inserted
+            }
         var count = 1
         if !isNew {
             count = (reused[Self.key(client, server)] ?? 1) + 1
         } else if let written {
             let key = Self.key(client, server)
             if filter.mayContain(key), let record = written.newest(startingWith: key) {
-                count = record.withReader { reader in
-                    _ = reader.readBytes(Self.keySize)
-                    return reader.readUInt64().map { Int($0) } ?? 0
-                } + 1
+                count =
+                    record.withReader { reader in
+                        _ = reader.readBytes(Self.keySize)
+                        return reader.readUInt64().map { Int($0) } ?? 0
+                    } + 1
             }
         }
         if count > 1 { reused[Self.key(client, server)] = count }

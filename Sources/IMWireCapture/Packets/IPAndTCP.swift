@@ -95,11 +95,12 @@ enum IPParser {
         }
         let flagsAndOffset = Int(frame[start + 6]) << 8 | Int(frame[start + 7])
         let available = min(totalLength, frame.count - start)
-        return .packet(IPPacket(
-            source: IPAddress(header: frame[(start + 12)..<(start + 16)]),
-            destination: IPAddress(header: frame[(start + 16)..<(start + 20)]),
-            protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
-            missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
+        return .packet(
+            IPPacket(
+                source: IPAddress(header: frame[(start + 12)..<(start + 16)]),
+                destination: IPAddress(header: frame[(start + 16)..<(start + 20)]),
+                protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
+                missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
     }
 
     private static func ipv6(_ frame: [UInt8], _ start: Int) -> Outcome {
@@ -126,10 +127,11 @@ enum IPParser {
         guard offset <= end else { return .malformed("IPv6 extension headers run past the payload length") }
         let available = min(end, frame.count)
         guard offset <= available else { return .malformed("IPv6 headers run past the captured bytes") }
-        return .packet(IPPacket(
-            source: IPAddress(header: frame[(start + 8)..<(start + 24)]),
-            destination: IPAddress(header: frame[(start + 24)..<(start + 40)]),
-            protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
+        return .packet(
+            IPPacket(
+                source: IPAddress(header: frame[(start + 8)..<(start + 24)]),
+                destination: IPAddress(header: frame[(start + 24)..<(start + 40)]),
+                protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
     }
 }
 

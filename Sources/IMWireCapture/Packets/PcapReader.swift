@@ -7,7 +7,9 @@ import IMWireIO
 /// never held in memory.
 public final class PcapReader: PacketReader {
     public static let headerSize = 24
-    public static let magics: [[UInt8]] = [[0xa1, 0xb2, 0xc3, 0xd4], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], [0x4d, 0x3c, 0xb2, 0xa1]]
+    public static let magics: [[UInt8]] = [
+        [0xa1, 0xb2, 0xc3, 0xd4], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], [0x4d, 0x3c, 0xb2, 0xa1],
+    ]
 
     private let input: BufferedInput
     private let limits: Limits
@@ -27,8 +29,12 @@ public final class PcapReader: PacketReader {
         switch Array(header[0..<4]) {
         case Self.magics[0]: order = .big
         case Self.magics[1]: order = .little
-        case Self.magics[2]: order = .big; nanoseconds = true
-        case Self.magics[3]: order = .little; nanoseconds = true
+        case Self.magics[2]:
+            order = .big
+            nanoseconds = true
+        case Self.magics[3]:
+            order = .little
+            nanoseconds = true
         default: throw CaptureFormatError("not a pcap file (magic \(Hex.encode(header[0..<4])))")
         }
         header.withReader { reader in
@@ -59,7 +65,10 @@ public final class PcapReader: PacketReader {
             return nil
         }
         number += 1
-        var seconds: UInt32 = 0, fraction: UInt32 = 0, included: UInt32 = 0, original: UInt32 = 0
+        var seconds: UInt32 = 0
+        var fraction: UInt32 = 0
+        var included: UInt32 = 0
+        var original: UInt32 = 0
         header.withReader { reader in
             seconds = reader.readUInt32(order) ?? 0
             fraction = reader.readUInt32(order) ?? 0
@@ -70,22 +79,29 @@ public final class PcapReader: PacketReader {
         guard Int(included) <= limit else {
             let skipped = input.skip(Int(included))
             if skipped < Int(included) { finished = true }
-            return .problem(CaptureRules.recordTooLarge.finding(
-                "record \(number) holds \(included) bytes, limit \(limit); skipped", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+            return .problem(
+                CaptureRules.recordTooLarge.finding(
+                    "record \(number) holds \(included) bytes, limit \(limit); skipped", at: recordOffset
+                ).atRecord(number, fileOffset: recordOffset))
         }
         guard let data = input.read(Int(included)) else {
             finished = true
             let left = input.remaining(upTo: Int(included))
-            return .problem(CaptureRules.truncatedFile.finding(
-                "record \(number) announces \(included) bytes, \(left) remain", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+            return .problem(
+                CaptureRules.truncatedFile.finding(
+                    "record \(number) announces \(included) bytes, \(left) remain", at: recordOffset
+                ).atRecord(number, fileOffset: recordOffset))
         }
         let micros = Int64(seconds) * 1_000_000 + (nanoseconds ? Int64(fraction) / 1000 : Int64(fraction))
-        let packet = CapturedPacket(time: micros, linkType: linkType, data: data, originalLength: Int(original),
-                                    number: number, fileOffset: recordOffset)
+        let packet = CapturedPacket(
+            time: micros, linkType: linkType, data: data, originalLength: Int(original),
+            number: number, fileOffset: recordOffset)
         if original > included {
             pending.append(.packet(packet))
-            return .problem(CaptureRules.packetTruncated.finding(
-                "record \(number): \(included) of \(original) bytes captured", at: recordOffset).atRecord(number, fileOffset: recordOffset))
+            return .problem(
+                CaptureRules.packetTruncated.finding(
+                    "record \(number): \(included) of \(original) bytes captured", at: recordOffset
+                ).atRecord(number, fileOffset: recordOffset))
         }
         return .packet(packet)
     }

@@ -67,10 +67,14 @@ public final class PcapngReader: PacketReader {
     private func readBlock() {
         let blockOffset = input.offset
         // Blocks are read in place, not copied out of the buffer (and their bodies copied again).
-        guard let (head, type, length) = input.withPeek(8, { reader in
-            let head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
-            return (head, reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
-        }) else {
+        guard
+            let (head, type, length) = input.withPeek(
+                8,
+                { reader in
+                    let head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
+                    return (head, reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
+                })
+        else {
             finished = true
             let left = input.remaining(upTo: 8)
             if left > 0 { problem(CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8", at: blockOffset) }
@@ -108,8 +112,9 @@ public final class PcapngReader: PacketReader {
             _ = trailerReader.skip(Int(length) - 4)
             let trailer = trailerReader.readUInt32(order) ?? 0
             if trailer != length {
-                problem(CaptureRules.blockLength, "block type \(type): total length \(length) but trailer \(trailer)",
-                        at: blockOffset + Int(length) - 4)
+                problem(
+                    CaptureRules.blockLength, "block type \(type): total length \(length) but trailer \(trailer)",
+                    at: blockOffset + Int(length) - 4)
             }
             _ = block.skip(8)
             guard var body = block.readReader(Int(length) - 12) else { return }
@@ -124,8 +129,9 @@ public final class PcapngReader: PacketReader {
         }
         if read == nil {
             finished = true
-            problem(CaptureRules.truncatedFile, "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
-                    at: blockOffset)
+            problem(
+                CaptureRules.truncatedFile, "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
+                at: blockOffset)
         }
     }
 
@@ -169,7 +175,7 @@ public final class PcapngReader: PacketReader {
     private func readEnhancedPacket(_ reader: inout ByteReader, blockOffset: Int) {
         let offset = reader.offset
         guard let id = reader.readUInt32(order), let high = reader.readUInt32(order), let low = reader.readUInt32(order),
-              let captured = reader.readUInt32(order), let original = reader.readUInt32(order)
+            let captured = reader.readUInt32(order), let original = reader.readUInt32(order)
         else {
             problem(CaptureRules.blockLength, "enhanced packet block shorter than 20 bytes", at: offset)
             return
@@ -181,8 +187,9 @@ public final class PcapngReader: PacketReader {
         }
         let padded = (Int(captured) + 3) & ~3
         guard let data = reader.readBytes(Int(captured)), reader.skip(padded - Int(captured)) else {
-            problem(CaptureRules.blockLength, "packet \(number) announces \(captured) bytes, \(reader.remaining) remain in its block",
-                    at: offset + 12)
+            problem(
+                CaptureRules.blockLength, "packet \(number) announces \(captured) bytes, \(reader.remaining) remain in its block",
+                at: offset + 12)
             return
         }
         // The options go into locals and the packet is built last: a packet captured by the
@@ -195,7 +202,12 @@ public final class PcapngReader: PacketReader {
             case 2 where value.count == 4:
                 var valueReader = ByteReader(value)
                 let flags = valueReader.readUInt32(order) ?? 0
-                inbound = switch flags & 3 { case 1: true; case 2: false; default: nil }
+                inbound =
+                    switch flags & 3 {
+                    case 1: true
+                    case 2: false
+                    default: nil
+                    }
             case 2: problem(CaptureRules.badOption, "epb_flags has length \(value.count)", at: offset)
             default: break
             }
@@ -204,9 +216,12 @@ public final class PcapngReader: PacketReader {
         if original > captured {
             problem(CaptureRules.packetTruncated, "packet \(number): \(captured) of \(original) bytes captured", at: blockOffset)
         }
-        pending.append(.packet(CapturedPacket(time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
-                                              originalLength: Int(original), number: number, fileOffset: blockOffset,
-                                              inbound: inbound, comments: comments)))
+        pending.append(
+            .packet(
+                CapturedPacket(
+                    time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
+                    originalLength: Int(original), number: number, fileOffset: blockOffset,
+                    inbound: inbound, comments: comments)))
     }
 
     private func readSimplePacket(_ body: [UInt8], blockOffset: Int) {
@@ -220,8 +235,11 @@ public final class PcapngReader: PacketReader {
             let snap = interface.snapLength > 0 ? interface.snapLength : Int.max
             let captured = min(Int(original), snap, reader.remaining)
             let data = reader.readBytes(captured).map(Array.init) ?? []
-            pending.append(.packet(CapturedPacket(time: lastTime, linkType: interface.linkType, data: data,
-                                                  originalLength: Int(original), number: number, fileOffset: blockOffset)))
+            pending.append(
+                .packet(
+                    CapturedPacket(
+                        time: lastTime, linkType: interface.linkType, data: data,
+                        originalLength: Int(original), number: number, fileOffset: blockOffset)))
         }
     }
 

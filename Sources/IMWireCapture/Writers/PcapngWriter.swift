@@ -62,8 +62,10 @@ public struct PcapngWriter {
     }
 
     /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded).
-    public mutating func packet(_ data: [UInt8], linkType: UInt32, time: Int64, originalLength: Int? = nil,
-                                inbound: Bool? = nil, comments: [String] = []) {
+    public mutating func packet(
+        _ data: [UInt8], linkType: UInt32, time: Int64, originalLength: Int? = nil,
+        inbound: Bool? = nil, comments: [String] = []
+    ) {
         let id = interface(for: linkType)
         let micros = UInt64(bitPattern: max(0, time))
         var body = ByteWriter(capacity: 32 + data.count)

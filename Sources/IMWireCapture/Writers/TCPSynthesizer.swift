@@ -74,22 +74,22 @@ public struct TCPSynthesizer {
         packet.append(0x45)
         packet.append(0)
         packet.append(UInt16(truncatingIfNeeded: 40 + payload.count), .big)
-        packet.append(UInt16(0), .big)       // identification
+        packet.append(UInt16(0), .big)  // identification
         packet.append(UInt16(0x4000), .big)  // don't fragment
-        packet.append(64)                    // ttl
-        packet.append(6)                     // TCP
-        packet.append(UInt16(0), .big)       // checksum
+        packet.append(64)  // ttl
+        packet.append(6)  // TCP
+        packet.append(UInt16(0), .big)  // checksum
         packet.append(contentsOf: source.address)
         packet.append(contentsOf: destination.address)
         packet.append(source.port, .big)
         packet.append(destination.port, .big)
         packet.append(sequence, .big)
         packet.append(ack, .big)
-        packet.append(0x50)                  // data offset 5 words
+        packet.append(0x50)  // data offset 5 words
         packet.append(flags)
         packet.append(UInt16(65_535), .big)  // window
-        packet.append(UInt16(0), .big)       // checksum
-        packet.append(UInt16(0), .big)       // urgent
+        packet.append(UInt16(0), .big)  // checksum
+        packet.append(UInt16(0), .big)  // urgent
         packet.append(contentsOf: payload)
         return packet.bytes
     }

@@ -51,9 +51,11 @@ public struct CheckOptions: Sendable {
     /// Tolerance and storm length of the reconnect judge.
     public var reconnect: JudgeOptions
 
-    public init(dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
-                dialectOptions: DialectOptionSet = DialectOptionSet(), ruleActions: [RuleID: RuleAction] = [:],
-                reconnectPolicy: ReconnectPolicy? = nil, reconnect: JudgeOptions = JudgeOptions()) {
+    public init(
+        dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,
+        dialectOptions: DialectOptionSet = DialectOptionSet(), ruleActions: [RuleID: RuleAction] = [:],
+        reconnectPolicy: ReconnectPolicy? = nil, reconnect: JudgeOptions = JudgeOptions()
+    ) {
         self.dialect = dialect
         self.lenient = lenient
         self.limits = limits

@@ -275,8 +275,10 @@ extension Checker {
     /// bytes; `-` for a transcript on standard input): the library's whole `imwire check`. Throws
     /// when the file cannot be opened, or when nothing in it reads as a capture event (with the
     /// reader's reasons). `progress` is told the bytes read as it goes.
-    public static func check(path: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
-                             progress: ((_ bytesRead: Int) -> Void)? = nil) throws(CheckError) -> CheckReport {
+    public static func check(
+        path: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
+        progress: ((_ bytesRead: Int) -> Void)? = nil
+    ) throws(CheckError) -> CheckReport {
         let source: any CaptureSource
         do { source = try CaptureFile.open(path, limits: options.limits) } catch { throw CheckError(description: error.description) }
         return try check(source, named: path, options: options, jobs: jobs, progress: progress)
@@ -284,8 +286,10 @@ extension Checker {
 
     /// Checks every item of `source` (named `name` in the report). `unreadableThrows`: a source
     /// with problems and no event throws (else its report lists the problems).
-    public static func check(_ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
-                             unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil) throws(CheckError) -> CheckReport {
+    public static func check(
+        _ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
+        unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
+    ) throws(CheckError) -> CheckReport {
         let checker = Checker(options: options, jobs: jobs)
         var events = 0
         var problems: [Finding] = []

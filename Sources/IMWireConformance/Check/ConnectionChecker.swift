@@ -76,8 +76,9 @@ final class ConnectionChecker: ConnectionEvents {
             state.add(located, options: options, line: place.line, frame: place.packet)
         }
         if upgrade.upgraded, state.session == nil, state.dialect == nil,
-           let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info)
-            ?? connection.framing.flatMap(DialectSessions.dialect(for:)) {
+            let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info)
+                ?? connection.framing.flatMap(DialectSessions.dialect(for:))
+        {
             state.dialect = dialect
             state.session = DialectSessions.make(dialect, info: connection.info, options: options)
         }
@@ -109,18 +110,21 @@ final class ConnectionChecker: ConnectionEvents {
     private func deliver(_ message: WireMessage, to state: ConnectionState, place: CapturePlace, frame: Int, via: String?) {
         if state.session == nil, !state.undecidable { attachSession(state, firstMessage: message, line: place.line, frame: frame) }
         if state.connection.closed {
-            state.add(CheckRules.messageAfterClose.finding("message \(state.connection.messages) after close"),
-                      options: options, line: place.line, frame: frame)
+            state.add(
+                CheckRules.messageAfterClose.finding("message \(state.connection.messages) after close"),
+                options: options, line: place.line, frame: frame)
         }
         guard let session = state.session else {
-            state.record(frame: frame, time: place.time, direction: message.direction, summary: "\(message.payload.count) bytes",
-                         tcp: via, limit: options.timelineLimit)
+            state.record(
+                frame: frame, time: place.time, direction: message.direction, summary: "\(message.payload.count) bytes",
+                tcp: via, limit: options.timelineLimit)
             return
         }
         state.lastFrame = frame
         let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
-        state.record(frame: frame, time: place.time, direction: message.direction,
-                     summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit)
+        state.record(
+            frame: frame, time: place.time, direction: message.direction,
+            summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
     }
 
@@ -128,15 +132,17 @@ final class ConnectionChecker: ConnectionEvents {
         var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(DialectSessions.dialect(for:))
         if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
             dialect = guessed
-            state.add(CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
-                      options: options, line: line, frame: frame)
+            state.add(
+                CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
+                options: options, line: line, frame: frame)
         }
         state.dialect = dialect
         state.session = dialect.map { DialectSessions.make($0, info: state.connection.info, options: options) }
         if state.session == nil {
             state.undecidable = true
-            state.add(CheckRules.unknownDialect.finding(
-                "no subprotocol or dialect, and no decoder recognises the first message; messages are counted, not decoded"),
+            state.add(
+                CheckRules.unknownDialect.finding(
+                    "no subprotocol or dialect, and no decoder recognises the first message; messages are counted, not decoded"),
                 options: options, line: line, frame: frame)
         }
     }

@@ -8,8 +8,9 @@ import IMWireSocketIO
 /// the registration table (`Dialects`).
 enum DialectSessions {
     static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions) -> any DialectConnection {
-        let context = DialectContext(limits: options.limits, subprotocol: info.subprotocol, url: info.url,
-                                     options: options.dialectOptions, namesMessages: options.timelineLimit > 0)
+        let context = DialectContext(
+            limits: options.limits, subprotocol: info.subprotocol, url: info.url,
+            options: options.dialectOptions, namesMessages: options.timelineLimit > 0)
         return Dialects.definition(dialect).makeConnection(context)
     }
 

@@ -65,7 +65,8 @@ final class EndedConnections: @unchecked Sendable {
             timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections)
         var judged: Stored<JudgeInput>?
         if let dialect = state.dialect, let facts, let firstTime = conn.firstTime,
-           JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil {
+            JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil
+        {
             let input = JudgeInput(
                 connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
@@ -74,8 +75,9 @@ final class EndedConnections: @unchecked Sendable {
             judged = isSession ? .memory(input) : spool?.store(input) ?? .memory(input)
             judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
         }
-        let ended = EndedConnection(lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),
-                                    judged: judged, storedFindings: state.findings.count)
+        let ended = EndedConnection(
+            lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),
+            judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
         if isSession {
             sessions.append((conn.order, conn.number))
@@ -107,7 +109,8 @@ final class EndedConnections: @unchecked Sendable {
     /// own findings.
     func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         guard let ended = connection(number),
-              let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
+            let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame)
+        else { return }
         var late = added[number] ?? ([], 0)
         if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
@@ -168,17 +171,20 @@ final class EndedConnections: @unchecked Sendable {
         var bytes: [UInt8] {
             let flags: UInt64 = 1 | (lastTime == nil ? 0 : 2)
             var writer = ByteWriter()
-            for word in [UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
-                         UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62] {
+            for word in [
+                UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
+                UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62,
+            ] {
                 writer.append(word, .little)
             }
             return writer.bytes
         }
 
         func connection(in spool: ReportSpool) -> EndedConnection {
-            EndedConnection(lastTime: lastTime, report: .spooled(spool, offset: reportOffset, count: reportCount),
-                            judged: judgeCount == 0 ? nil : .spooled(spool, offset: judgeOffset, count: judgeCount),
-                            storedFindings: storedFindings)
+            EndedConnection(
+                lastTime: lastTime, report: .spooled(spool, offset: reportOffset, count: reportCount),
+                judged: judgeCount == 0 ? nil : .spooled(spool, offset: judgeOffset, count: judgeCount),
+                storedFindings: storedFindings)
         }
     }
 }

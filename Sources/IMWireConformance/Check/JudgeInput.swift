@@ -52,8 +52,10 @@ struct JudgeKey {
 
     init(_ record: [UInt8]) {
         (hash, order, number) = record.withReader { reader in
-            (Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
-             Int(truncatingIfNeeded: reader.readUInt64() ?? 0))
+            (
+                Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
+                Int(truncatingIfNeeded: reader.readUInt64() ?? 0)
+            )
         }
     }
 
@@ -89,16 +91,26 @@ extension JudgeInput: Spoolable {
         writer.int(log.count)
         writer.int64(log.first)
         writer.int64(log.last)
-        writer.optional(log.longestGap) { $0.int64($1.start); $0.int64($1.length) }
+        writer.optional(log.longestGap) {
+            $0.int64($1.start)
+            $0.int64($1.length)
+        }
         writer.int(facts.keepAliveInMessages ? 1 : 0)
         writer.optional(facts.end) { writer, end in
             switch end {
             case .open: writer.int(0)
             case .clientLogout: writer.int(1)
-            case .closed(let code): writer.int(2); writer.int64(code)
+            case .closed(let code):
+                writer.int(2)
+                writer.int64(code)
             case .lost: writer.int(3)
-            case .kicked(let code): writer.int(4); writer.int64(code)
-            case .loginRejected(let code, let wait): writer.int(5); writer.int64(code); writer.int64(wait)
+            case .kicked(let code):
+                writer.int(4)
+                writer.int64(code)
+            case .loginRejected(let code, let wait):
+                writer.int(5)
+                writer.int64(code)
+                writer.int64(wait)
             case .goaway: writer.int(6)
             }
         }
@@ -108,14 +120,14 @@ extension JudgeInput: Spoolable {
 
     static func read(from reader: inout ReportReader) -> JudgeInput? {
         guard let connection = reader.string(), let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
-              let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
-              let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
-              let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
-              let factsClient = reader.optional({ $0.string() }), let login = reader.optional({ $0.login() }),
-              let loginFrame = reader.optional({ $0.int() }), let count = reader.int(), let first = reader.optional({ $0.int64() }),
-              let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
-              let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
-              let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() })
+            let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
+            let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
+            let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
+            let factsClient = reader.optional({ $0.string() }), let login = reader.optional({ $0.login() }),
+            let loginFrame = reader.optional({ $0.int() }), let count = reader.int(), let first = reader.optional({ $0.int64() }),
+            let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
+            let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
+            let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() })
         else { return nil }
         var facts = SessionFacts(keepAliveInMessages: keepAliveInMessages)
         facts.client = factsClient
@@ -135,8 +147,8 @@ extension JudgeInput: Spoolable {
     }
 }
 
-private extension ReportReader {
-    mutating func bool() -> Bool? {
+extension ReportReader {
+    fileprivate mutating func bool() -> Bool? {
         switch int() {
         case 0?: false
         case 1?: true
@@ -144,17 +156,17 @@ private extension ReportReader {
         }
     }
 
-    mutating func login() -> LoginObservation? {
+    fileprivate mutating func login() -> LoginObservation? {
         guard let sent = int64(), let flag = optional({ $0.bool() }), let accepted = optional({ $0.int64() }) else { return nil }
         return LoginObservation(sent: sent, reconnectFlag: flag, accepted: accepted)
     }
 
-    mutating func gap() -> (start: Int64, length: Int64)? {
+    fileprivate mutating func gap() -> (start: Int64, length: Int64)? {
         guard let start = int64(), let length = int64() else { return nil }
         return (start, length)
     }
 
-    mutating func connectionEnd() -> ConnectionEnd? {
+    fileprivate mutating func connectionEnd() -> ConnectionEnd? {
         switch int() {
         case 0?: return .open
         case 1?: return .clientLogout

@@ -1,6 +1,6 @@
 import IMWireCore
-import IMWireIO
 import IMWireDialect
+import IMWireIO
 import IMWireReconnect
 import IMWireRegistry
 
@@ -80,7 +80,8 @@ extension Checker {
     /// id), else the dialect's default.
     private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: AllEndedConnections) {
         let named = options.reconnectPolicies.policy(for: dialect)
-        let policy = named ?? client.lazy.compactMap { $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }.first
+        let policy =
+            named ?? client.lazy.compactMap { $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }.first
             ?? options.reconnectPolicy(for: dialect)
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         for var finding in judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {

@@ -74,14 +74,21 @@ struct ReportWriter {
         string(report.server)
         int(report.messages)
         int(report.account.decoded)
-        list(report.account.skipped.sorted { $0.key < $1.key }) { $0.string($1.key); $0.int($1.value) }
+        list(report.account.skipped.sorted { $0.key < $1.key }) {
+            $0.string($1.key)
+            $0.int($1.value)
+        }
         int(report.account.lost)
         int64(report.firstTime)
         int64(report.lastTime)
         list(report.findings) { $0.finding($1) }
         int(report.droppedFindings)
         list(report.timeline) {
-            $0.int($1.frame); $0.int64($1.time); $0.string($1.direction.rawValue); $0.string($1.summary); $0.string($1.tcp)
+            $0.int($1.frame)
+            $0.int64($1.time)
+            $0.string($1.direction.rawValue)
+            $0.string($1.summary)
+            $0.string($1.tcp)
         }
         int(report.timelineDropped)
         list(report.tcpConnections) { $0.string($1) }
@@ -140,11 +147,11 @@ struct ReportReader {
 
     mutating func report() -> ConnectionReport? {
         guard let id = string(), let dialect = optional({ $0.string() }), let subprotocol = optional({ $0.string() }),
-              let client = optional({ $0.string() }), let server = optional({ $0.string() }), let messages = int(),
-              let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
-              let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
-              let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
-              let tcpConnections = list({ $0.string() })
+            let client = optional({ $0.string() }), let server = optional({ $0.string() }), let messages = int(),
+            let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
+            let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
+            let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
+            let tcpConnections = list({ $0.string() })
         else { return nil }
         var account = ByteAccount()
         account.decoded = decoded
@@ -163,23 +170,25 @@ struct ReportReader {
 
     private mutating func finding() -> Finding? {
         guard let id = string(), let strict = severity(), let lenient = severity(), let layer = string().flatMap(Layer.init),
-              let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
-              let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),
-              let connection = optional({ $0.string() }), let frameIndex = optional({ $0.int() }), let line = optional({ $0.int() }),
-              let time = optional({ $0.int64() }), let direction = optional({ $0.string() }), let subject = optional({ $0.string() })
+            let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
+            let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),
+            let connection = optional({ $0.string() }), let frameIndex = optional({ $0.int() }), let line = optional({ $0.int() }),
+            let time = optional({ $0.int64() }), let direction = optional({ $0.string() }), let subject = optional({ $0.string() })
         else { return nil }
-        let rule = Rule(RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.flatMap(Dialect.init),
-                        summary: summary, specRef: specRef)
+        let rule = Rule(
+            RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.flatMap(Dialect.init),
+            summary: summary, specRef: specRef)
         var finding = Finding(rule: rule, message: message, offset: offset, subject: subject)
         finding.severity = findingSeverity
-        finding.location = Location(connection: connection, frameIndex: frameIndex, line: line, time: time,
-                                    direction: direction.flatMap(Direction.init))
+        finding.location = Location(
+            connection: connection, frameIndex: frameIndex, line: line, time: time,
+            direction: direction.flatMap(Direction.init))
         return finding
     }
 
     private mutating func timelineEntry() -> TimelineEntry? {
         guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string(),
-              let tcp = optional({ $0.string() })
+            let tcp = optional({ $0.string() })
         else { return nil }
         return TimelineEntry(frame: frame, time: time, direction: direction, summary: summary, tcp: tcp)
     }

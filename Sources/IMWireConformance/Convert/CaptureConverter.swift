@@ -100,16 +100,19 @@ public enum CaptureConverter {
     /// raw `stream` bytes as they are, gaps as missing sequence numbers, and at a close the
     /// WebSocket close frame (when the capture gives its code) and FINs.
     /// `comments(connection, frameIndex)` gives the packet comments of a message (findings).
-    public static func pcapng(from source: any CaptureSource,
-                              comments: (_ connection: String, _ frameIndex: Int) -> [String] = { _, _ in [] }) -> [UInt8] {
+    public static func pcapng(
+        from source: any CaptureSource,
+        comments: (_ connection: String, _ frameIndex: Int) -> [String] = { _, _ in [] }
+    ) -> [UInt8] {
         var writer = PcapngWriter()
         var connections: [String: SynthesizedConnection] = [:]
         var order: [String] = []
         var lastTime: Int64 = 0
         func emit(_ packets: [(Direction, [UInt8])], time: Int64, comments: [String] = []) {
             for (index, packet) in packets.enumerated() {
-                writer.packet(packet.1, linkType: TCPSynthesizer.linkType, time: time, inbound: packet.0 == .receive,
-                              comments: index == 0 ? comments : [])
+                writer.packet(
+                    packet.1, linkType: TCPSynthesizer.linkType, time: time, inbound: packet.0 == .receive,
+                    comments: index == 0 ? comments : [])
             }
         }
         source.forEachEvent { event in
@@ -136,13 +139,17 @@ public enum CaptureConverter {
                 }
                 connection.messages += 1
                 let frames = connection.frame(message)
-                emit(connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) }, time: time,
-                     comments: comments(event.connection, connection.messages))
+                emit(
+                    connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) }, time: time,
+                    comments: comments(event.connection, connection.messages))
             case .close(let info):
                 if connection.upgraded, let code = info.code {
                     let direction = info.initiator ?? .receive
-                    emit(connection.tcp.data(connection.closeFrame(code: code, reason: info.reason, direction: direction),
-                                             direction: direction).map { (direction, $0) }, time: time)
+                    emit(
+                        connection.tcp.data(
+                            connection.closeFrame(code: code, reason: info.reason, direction: direction),
+                            direction: direction
+                        ).map { (direction, $0) }, time: time)
                 }
                 if !info.captureEnded { emit(connection.tcp.close(), time: time) }
                 connection.closed = true
@@ -154,14 +161,17 @@ public enum CaptureConverter {
     }
 
     /// A pcap or pcapng file copied to pcapng with packet comments (`imwire check --annotate`).
-    public static func annotate(path: String, limits: Limits = .default,
-                                comments: (_ packetNumber: Int) -> [String]) throws(CaptureFormatError) -> [UInt8] {
+    public static func annotate(
+        path: String, limits: Limits = .default,
+        comments: (_ packetNumber: Int) -> [String]
+    ) throws(CaptureFormatError) -> [UInt8] {
         let packets = try PacketCaptureReader.packets(path: path, limits: limits)
         var writer = PcapngWriter()
         while let item = packets.next() {
             guard case .packet(let packet) = item else { continue }
-            writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
-                          inbound: packet.inbound, comments: packet.comments + comments(packet.number))
+            writer.packet(
+                packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                inbound: packet.inbound, comments: packet.comments + comments(packet.number))
         }
         return writer.bytes
     }
@@ -198,7 +208,8 @@ struct SynthesizedConnection {
         // server cannot choose, a space or CR/LF would break the head, and either would lose the
         // connection's messages (found by the HAR fuzz target).
         if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.definition($0).namingSubprotocol }),
-           Self.isToken(subprotocol) {
+            Self.isToken(subprotocol)
+        {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
             response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
         }
@@ -240,16 +251,19 @@ struct SynthesizedConnection {
 
     /// RFC 9110 §5.6.2: `token = 1*tchar`.
     static func isToken(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.allSatisfy { byte in
-            (0x21...0x7e).contains(byte) && !#"()<>@,;:\"/[]?={}"#.utf8.contains(byte)
-        }
+        !value.isEmpty
+            && value.utf8.allSatisfy { byte in
+                (0x21...0x7e).contains(byte) && !#"()<>@,;:\"/[]?={}"#.utf8.contains(byte)
+            }
     }
 
     /// A URL part for the request line or Host: bytes outside visible ASCII percent-encoded.
     static func visible(_ value: String) -> String {
         var out = ""
         for byte in value.utf8 {
-            if (0x21...0x7e).contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else {
+            if (0x21...0x7e).contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
                 out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
             }
         }

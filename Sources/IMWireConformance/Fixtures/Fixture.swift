@@ -34,7 +34,7 @@ public struct Fixture: Sendable {
         self.path = path
         self.object = object
         guard let dialect = object["dialect"]?.stringValue, let layer = object["layer"]?.stringValue,
-              object["description"]?.stringValue != nil, let expect = object["expect"]
+            object["description"]?.stringValue != nil, let expect = object["expect"]
         else { throw FormatError(description: "\(path): description, dialect, layer and expect are required") }
         self.dialect = dialect
         self.layer = layer

@@ -84,11 +84,14 @@ public enum FixtureVerifier {
     /// A clean fixture round-trips: what `imwire encode` makes of its decoded form is the input
     /// (`asJSON`: compared as JSON, for lc.json, whose encoder writes keys in schema order), in a
     /// binary frame or not as `binary` says when the fixture says.
-    static func reencodes(_ input: [UInt8], binary: Bool? = nil, asJSON: Bool = false,
-                          _ encode: () throws(CanonicalCodecError) -> CanonicalEncoded) -> [String] {
+    static func reencodes(
+        _ input: [UInt8], binary: Bool? = nil, asJSON: Bool = false,
+        _ encode: () throws(CanonicalCodecError) -> CanonicalEncoded
+    ) -> [String] {
         let encoded: CanonicalEncoded
         do { encoded = try encode() } catch { return ["decoded form does not encode: \(error)"] }
-        let same = asJSON
+        let same =
+            asJSON
             ? (try? JSONParser.parse(encoded.bytes)).map { parsed in (try? JSONParser.parse(input)).map(parsed.semanticallyEquals) ?? false } ?? false
             : encoded.bytes == input
         if !same { return ["re-encoded \(Hex.encode(encoded.bytes)), input \(Hex.encode(input))"] }
@@ -142,7 +145,8 @@ enum LeanCloudFixtures {
         if !actual.semanticallyEquals(expected) { problems.append("decoded \(actual), expected \(expected)") }
         // SDKs treat a null `_lc*` key as absent, so the round trip is compared without them.
         if fixture.expected.isEmpty, let message, let original = try? JSONParser.parse(text),
-           !message.json.semanticallyEquals(withoutTopLevelNulls(original)) {
+            !message.json.semanticallyEquals(withoutTopLevelNulls(original))
+        {
             problems.append("re-encoded \(message.encoded) differs from the input")
         }
         return problems
@@ -156,11 +160,15 @@ enum LeanCloudFixtures {
     static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         let object = fixture.object
         guard let input = object["input"]?.objectValue, let appID = input["app_id"]?.stringValue,
-              let key = input["master_key"]?.stringValue, let client = input["client_id"]?.stringValue,
-              let actionName = input["action"]?.stringValue, let timestamp = input["timestamp"]?.int64Value,
-              let nonce = input["nonce"]?.stringValue, let expectedMessage = object["message"]?.stringValue,
-              let signature = object["signature"]?.stringValue
-        else { throw Fixture.FormatError(description: "\(fixture.path): signature fixtures need input{app_id, master_key, client_id, action, timestamp, nonce}, message, signature") }
+            let key = input["master_key"]?.stringValue, let client = input["client_id"]?.stringValue,
+            let actionName = input["action"]?.stringValue, let timestamp = input["timestamp"]?.int64Value,
+            let nonce = input["nonce"]?.stringValue, let expectedMessage = object["message"]?.stringValue,
+            let signature = object["signature"]?.stringValue
+        else {
+            throw Fixture.FormatError(
+                description:
+                    "\(fixture.path): signature fixtures need input{app_id, master_key, client_id, action, timestamp, nonce}, message, signature")
+        }
         let members = input["members"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let conversation = input["conversation_id"]?.stringValue ?? ""
         let action: LeanCloudSignature.Action
@@ -176,8 +184,9 @@ enum LeanCloudFixtures {
         var problems: [String] = []
         let message = LeanCloudSignature.message(appID: appID, action: action, timestamp: timestamp, nonce: nonce)
         if message != expectedMessage { problems.append("message \"\(message)\", expected \"\(expectedMessage)\"") }
-        let findings = LeanCloudSignature.verify(signature: signature, appID: appID, action: action, timestamp: timestamp,
-                                                 nonce: nonce, masterKey: key)
+        let findings = LeanCloudSignature.verify(
+            signature: signature, appID: appID, action: action, timestamp: timestamp,
+            nonce: nonce, masterKey: key)
         problems += FixtureVerifier.compare(findings, fixture.expected)
         return problems
     }

@@ -129,8 +129,8 @@ enum Yun2winFixtures {
             let session = Yun2winConnection(kickedUIDs: kicked)
             for (frame, event) in events.enumerated() {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
-                      let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
-                      let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
+                    let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
+                    let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
                 else { throw Fixture.FormatError(description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex") }
                 findings += session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).findings
             }

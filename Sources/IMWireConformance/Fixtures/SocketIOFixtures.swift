@@ -67,7 +67,8 @@ enum SocketIOFixtures {
             var list: [(Int64, Direction, [UInt8], Bool)] = []
             for event in connection["events"]?.arrayValue ?? [] {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
-                      let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)) else {
+                    let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:))
+                else {
                     throw Fixture.FormatError(description: "\(fixture.path): connection \(index): an event needs t and dir")
                 }
                 if let text = event["text"]?.stringValue {
@@ -128,10 +129,13 @@ enum SocketIOFixtures {
 
     static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue, let appkey = input["appkey"]?.stringValue,
-              let random = input["random_str"]?.stringValue, let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
-              let secret = input["secret"]?.stringValue, let message = fixture.object["message"]?.stringValue,
-              let signature = fixture.object["signature"]?.stringValue
-        else { throw Fixture.FormatError(description: "\(fixture.path): signature fixtures need input{appkey, timestamp, random_str, secret}, message, signature") }
+            let random = input["random_str"]?.stringValue, let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
+            let secret = input["secret"]?.stringValue, let message = fixture.object["message"]?.stringValue,
+            let signature = fixture.object["signature"]?.stringValue
+        else {
+            throw Fixture.FormatError(
+                description: "\(fixture.path): signature fixtures need input{appkey, timestamp, random_str, secret}, message, signature")
+        }
         var problems: [String] = []
         let text = JMessageSignature.message(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)
         if text != message { problems.append("message \"\(text)\", expected \"\(message)\"") }

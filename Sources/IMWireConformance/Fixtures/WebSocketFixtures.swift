@@ -11,7 +11,7 @@ enum WebSocketFixtures {
     /// clean and end with that close code; for a clean fixture, re-encodes every frame.
     static func verifyStream(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue,
-              let clientHex = input["client_hex"]?.stringValue, let serverHex = input["server_hex"]?.stringValue
+            let clientHex = input["client_hex"]?.stringValue, let serverHex = input["server_hex"]?.stringValue
         else { throw Fixture.FormatError(description: "\(fixture.path): input needs client_hex and server_hex") }
         let client: [UInt8]
         let server: [UInt8]
@@ -200,11 +200,12 @@ enum WebSocketFixtures {
     /// `upgraded`, `subprotocol` and `permessage_deflate` (the response header value in force).
     static func verifyHandshake(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue, let request = input["request"]?.stringValue,
-              let tested = input["tested"]?.stringValue
+            let tested = input["tested"]?.stringValue
         else { throw Fixture.FormatError(description: "\(fixture.path): input needs request and tested") }
         let response = input["response"]?.stringValue
         let result = WebSocketHandshake.parse(request: Array(request.utf8), response: response.map { Array($0.utf8) })
-        let (checked, other) = tested == "request" ? (result.requestFindings, result.responseFindings) : (result.responseFindings, result.requestFindings)
+        let (checked, other) =
+            tested == "request" ? (result.requestFindings, result.responseFindings) : (result.responseFindings, result.requestFindings)
         var problems = FixtureVerifier.compare(checked, fixture.expected)
         let otherProblems = other.filter { $0.severity >= .warning }
         if !otherProblems.isEmpty { problems.append("the \(tested == "request" ? "response" : "request") is not clean: \(otherProblems)") }

@@ -50,14 +50,16 @@ public struct CheckReport: Sendable, Equatable {
 
     /// Counted where the findings are, not in a copy of them all (a report can be large).
     public func count(_ severity: Severity) -> Int {
-        captureFindings.count { $0.severity == severity } + connections.reduce(0) { total, connection in
-            total + connection.findings.count { $0.severity == severity }
-        }
+        captureFindings.count { $0.severity == severity }
+            + connections.reduce(0) { total, connection in
+                total + connection.findings.count { $0.severity == severity }
+            }
     }
 
     /// 0 when nothing at or above `threshold` was found, 1 otherwise.
     public func exitCode(threshold: Severity) -> Int32 {
-        let found = captureFindings.contains { $0.severity >= threshold }
+        let found =
+            captureFindings.contains { $0.severity >= threshold }
             || connections.contains { $0.findings.contains { $0.severity >= threshold } }
         return found ? 1 : 0
     }

@@ -9,13 +9,13 @@ public enum HTMLReport {
 
     public static func render(_ report: CheckReport, threshold: Severity) -> String {
         var html = """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8">
-        <title>imwire check \(Markup.escape(report.source))</title>
-        <style>\(style)</style></head><body>
-        <h1>imwire check <code>\(Markup.escape(report.source))</code></h1>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <title>imwire check \(Markup.escape(report.source))</title>
+            <style>\(style)</style></head><body>
+            <h1>imwire check <code>\(Markup.escape(report.source))</code></h1>
 
-        """
+            """
         html += summary(report, threshold: threshold)
         let captureFindings = report.captureFindings.filter { $0.severity >= threshold }
         if !captureFindings.isEmpty {
@@ -56,7 +56,8 @@ public enum HTMLReport {
             html += "<tr><td><a href=\"#connection-\(index)\">\(Markup.escape(connection.id))</a></td>"
             html += "<td>\(connection.dialect?.rawValue ?? "unknown")</td><td>\(Markup.escape(connection.subprotocol ?? ""))</td>"
             html += "<td>\(connection.messages)</td>"
-            html += "<td>\(connection.account.captured) (\(connection.account.decoded) / \(connection.account.skippedTotal) / \(connection.account.lost))</td>"
+            html +=
+                "<td>\(connection.account.captured) (\(connection.account.decoded) / \(connection.account.skippedTotal) / \(connection.account.lost))</td>"
             html += "<td>\(findings.isEmpty ? "<span class=\"clean\">clean</span>" : counts(findings))</td></tr>\n"
         }
         return html + "</table>\n"
@@ -77,13 +78,18 @@ public enum HTMLReport {
     private static func diagram(_ connection: ConnectionReport, index: Int, findings: [Finding], origin: Int64?) -> String {
         let entries = connection.timeline
         guard !entries.isEmpty else { return "<p>(no messages recorded)</p>\n" }
-        let width = 1000, left = 150, right = 700, rowHeight = 30, top = 50
+        let width = 1000
+        let left = 150
+        let right = 700
+        let rowHeight = 30
+        let top = 50
         let height = top + entries.count * rowHeight + 30
         let worst = Dictionary(grouping: findings.filter { $0.location.frameIndex != nil }, by: { $0.location.frameIndex ?? 0 })
             .mapValues { group in (group.map(\.severity).max() ?? .info, group.map(\.ruleID.rawValue)) }
         var svg = "<svg class=\"sequence\" id=\"diagram-\(index)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
         svg += "viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"sequence diagram of \(Markup.escape(connection.id))\">\n"
-        svg += "<defs><marker id=\"arrow-\(index)\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" refY=\"4\" orient=\"auto\" markerUnits=\"userSpaceOnUse\">"
+        svg +=
+            "<defs><marker id=\"arrow-\(index)\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" refY=\"4\" orient=\"auto\" markerUnits=\"userSpaceOnUse\">"
         svg += "<path d=\"M0,0 L10,4 L0,8 z\" fill=\"#555\"/></marker></defs>\n"
         svg += "<text x=\"\(left)\" y=\"24\" text-anchor=\"middle\" font-weight=\"bold\">client \(Markup.escape(connection.client ?? ""))</text>\n"
         svg += "<text x=\"\(right)\" y=\"24\" text-anchor=\"middle\" font-weight=\"bold\">server \(Markup.escape(connection.server ?? ""))</text>\n"
@@ -95,7 +101,8 @@ public enum HTMLReport {
             let marked = worst[entry.frame]
             let stroke = marked.map { color(for: $0.0) } ?? "#555"
             svg += "<g class=\"message\(marked.map { " finding \($0.0)" } ?? "")\" data-frame=\"\(entry.frame)\">"
-            svg += "<text x=\"8\" y=\"\(y + 4)\" font-size=\"11\" fill=\"#777\">#\(entry.frame) \(TextReport.relative(entry.time, from: origin))</text>"
+            svg +=
+                "<text x=\"8\" y=\"\(y + 4)\" font-size=\"11\" fill=\"#777\">#\(entry.frame) \(TextReport.relative(entry.time, from: origin))</text>"
             svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"\(stroke)\" stroke-width=\"\(marked == nil ? 1 : 2)\" "
             svg += "marker-end=\"url(#arrow-\(index))\"/>"
             svg += "<text x=\"\((left + right) / 2)\" y=\"\(y - 5)\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(stroke)\">"

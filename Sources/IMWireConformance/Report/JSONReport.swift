@@ -51,8 +51,12 @@ public enum JSONReport {
         var account = JSONObject()
         account.append("captured", .number(JSONNumber(connection.account.captured)))
         account.append("decoded", .number(JSONNumber(connection.account.decoded)))
-        account.append("skipped", .object(JSONObject(connection.account.skipped.sorted { $0.key < $1.key }
-            .map { JSONObject.Member(key: $0.key, value: .number(JSONNumber($0.value))) })))
+        account.append(
+            "skipped",
+            .object(
+                JSONObject(
+                    connection.account.skipped.sorted { $0.key < $1.key }
+                        .map { JSONObject.Member(key: $0.key, value: .number(JSONNumber($0.value))) })))
         account.append("lost", .number(JSONNumber(connection.account.lost)))
         object.append("bytes", .object(account))
         object.append("findings", .array(connection.findings.filter { $0.severity >= threshold }.map(json)))

@@ -22,15 +22,17 @@ public enum JUnitReport {
                 } else {
                     failures += 1
                     let body = failing.map { line($0) }.joined(separator: "\n")
-                    testCase += ">\n      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s")\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
+                    testCase +=
+                        ">\n      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s")\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
                     testCase += Markup.escape(body) + "</failure>\n    </testcase>"
                 }
                 cases.append(testCase)
             }
             totalTests += cases.count
             totalFailures += failures
-            suites.append("  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
-                          + cases.joined(separator: "\n") + "\n  </testsuite>")
+            suites.append(
+                "  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+                    + cases.joined(separator: "\n") + "\n  </testsuite>")
         }
         let captureFailing = report.captureFindings.filter { $0.severity >= threshold }
         totalTests += 1
@@ -39,10 +41,12 @@ public enum JUnitReport {
             captureCase += "/>"
         } else {
             totalFailures += 1
-            captureCase += ">\n      <failure message=\"\(captureFailing.count) findings\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
+            captureCase +=
+                ">\n      <failure message=\"\(captureFailing.count) findings\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
                 + Markup.escape(captureFailing.map(line).joined(separator: "\n")) + "</failure>\n    </testcase>"
         }
-        suites.insert("  <testsuite name=\"capture\" tests=\"1\" failures=\"\(captureFailing.isEmpty ? 0 : 1)\">\n\(captureCase)\n  </testsuite>", at: 0)
+        suites.insert(
+            "  <testsuite name=\"capture\" tests=\"1\" failures=\"\(captureFailing.isEmpty ? 0 : 1)\">\n\(captureCase)\n  </testsuite>", at: 0)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"imwire check \(Markup.escape(report.source))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
             + suites.joined(separator: "\n") + "\n</testsuites>\n"

@@ -8,9 +8,11 @@ public enum SARIFReport {
         let findings = report.allFindings.filter { $0.severity >= threshold }
         let usedRules = Set(findings.map(\.ruleID))
         let rules: [JSONValue] = RuleCatalog.all.filter { usedRules.contains($0.id) }.map { rule in
-            ["id": .string(rule.id.rawValue), "shortDescription": ["text": .string(rule.summary)],
-             "defaultConfiguration": ["level": .string(level(rule.severity))],
-             "properties": ["layer": .string(rule.layer.rawValue), "specRef": .string(rule.specRef)]]
+            [
+                "id": .string(rule.id.rawValue), "shortDescription": ["text": .string(rule.summary)],
+                "defaultConfiguration": ["level": .string(level(rule.severity))],
+                "properties": ["layer": .string(rule.layer.rawValue), "specRef": .string(rule.specRef)],
+            ]
         }
         let results: [JSONValue] = findings.map { finding in
             var result = JSONObject()
@@ -34,8 +36,12 @@ public enum SARIFReport {
             return .object(result)
         }
         let run: JSONValue = [
-            "tool": ["driver": ["name": "imwire", "version": .string(version), "informationUri": "https://github.com/imwire/imwire",
-                                "rules": .array(rules)]],
+            "tool": [
+                "driver": [
+                    "name": "imwire", "version": .string(version), "informationUri": "https://github.com/imwire/imwire",
+                    "rules": .array(rules),
+                ]
+            ],
             "artifacts": [["location": ["uri": .string(report.source)]]],
             "results": .array(results),
         ]

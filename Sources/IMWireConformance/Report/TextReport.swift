@@ -19,11 +19,12 @@ public enum TextReport {
         }
         func paint(_ text: String, _ severity: Severity) -> String {
             guard color else { return text }
-            let code = switch severity {
-            case .error: "31"
-            case .warning: "33"
-            case .info: "36"
-            }
+            let code =
+                switch severity {
+                case .error: "31"
+                case .warning: "33"
+                case .info: "36"
+                }
             return "\u{1b}[\(code)m\(text)\u{1b}[0m"
         }
         func describe(_ finding: Finding) {

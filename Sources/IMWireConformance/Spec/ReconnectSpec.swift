@@ -14,7 +14,10 @@ public enum ReconnectSpec {
             "reconnect-events": events,
             "reconnect-machine": machine,
             "reconnect-properties": properties,
-            "reconnect-exploration": { let table = ReconnectExplorer.sizeTable; return MarkdownTable.render(table.header, table.rows) },
+            "reconnect-exploration": {
+                let table = ReconnectExplorer.sizeTable
+                return MarkdownTable.render(table.header, table.rows)
+            },
             "reconnect-outputs": outputs,
             "reconnect-rules": { SpecGenerator.rules(ReconnectRules.all) },
         ]
@@ -28,22 +31,32 @@ public enum ReconnectSpec {
     static func policies() -> String {
         MarkdownTable.render(
             ["policy", "dialect", "retry delays", "budget", "heartbeat", "timeouts", "route", "reconnect flag", "`imwire check` judges with it"],
-            ReconnectPolicies.all.map { policy in [
-                "`\(policy.name)`", policy.dialect.rawValue,
-                policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
-                policy.heartbeat.map { "\($0.what) every \(DurationText.text($0.intervalMs)), answer within \(DurationText.text($0.answerTimeoutMs))" + ($0.missesBeforeDead.map { ", \($0) missed → reconnect" } ?? ", keeps pinging") } ?? "not modelled",
-                [policy.connectTimeoutMs.map { "connect \(DurationText.text($0))" },
-                 policy.loginTimeoutMs.map { (policy.loginResponseTimeoutMs == nil ? "login " : "login ack ") + DurationText.text($0) },
-                 policy.loginResponseTimeoutMs.map { "login response \(DurationText.text($0))" },
-                 policy.loginResends > 0 ? "\(policy.loginResends) login resends" : nil].compactMap { $0 }.joined(separator: ", "),
-                policy.route.map { route in
-                    [route.what, route.resolveOnLogin ? "looked up at each login" : nil,
-                     route.clearAfterFailures.map { "cleared after \($0) failures" }, route.defaultTTLMs.map { "ttl \(DurationText.text($0))" }]
+            ReconnectPolicies.all.map { policy in
+                [
+                    "`\(policy.name)`", policy.dialect.rawValue,
+                    policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
+                    policy.heartbeat.map {
+                        "\($0.what) every \(DurationText.text($0.intervalMs)), answer within \(DurationText.text($0.answerTimeoutMs))"
+                            + ($0.missesBeforeDead.map { ", \($0) missed → reconnect" } ?? ", keeps pinging")
+                    } ?? "not modelled",
+                    [
+                        policy.connectTimeoutMs.map { "connect \(DurationText.text($0))" },
+                        policy.loginTimeoutMs.map { (policy.loginResponseTimeoutMs == nil ? "login " : "login ack ") + DurationText.text($0) },
+                        policy.loginResponseTimeoutMs.map { "login response \(DurationText.text($0))" },
+                        policy.loginResends > 0 ? "\(policy.loginResends) login resends" : nil,
+                    ].compactMap { $0 }.joined(separator: ", "),
+                    policy.route.map { route in
+                        [
+                            route.what, route.resolveOnLogin ? "looked up at each login" : nil,
+                            route.clearAfterFailures.map { "cleared after \($0) failures" },
+                            route.defaultTTLMs.map { "ttl \(DurationText.text($0))" },
+                        ]
                         .compactMap { $0 }.joined(separator: "; ")
-                } ?? "",
-                policy.reconnectFlag?.name ?? "none",
-                checkerUse(policy),
-            ] })
+                    } ?? "",
+                    policy.reconnectFlag?.name ?? "none",
+                    checkerUse(policy),
+                ]
+            })
     }
 
     /// When the checker picks `policy` without `--policy` (ReconnectCheck.swift): as its
@@ -60,25 +73,32 @@ public enum ReconnectSpec {
 
     static func details(_ policy: ReconnectPolicy) -> String {
         var parts = ["SDK: \(policy.sdk). Outputs: \(policy.outputs.name)."]
-        parts.append(MarkdownTable.render(
-            ["what", "value", "source", "confidence"],
-            policy.facts.map { [$0.what, $0.value, $0.source, $0.confidence.rawValue] }))
-        parts.append(MarkdownTable.render(
-            ["signal", "codes", "reaction", "source", "confidence"],
-            policy.rules.map { rule in [
-                rule.signal.rawValue, rule.codes.map { $0.map(String.init).joined(separator: ", ") } ?? "any",
-                rule.reaction.summary, rule.source, rule.confidence.rawValue,
-            ] }))
+        parts.append(
+            MarkdownTable.render(
+                ["what", "value", "source", "confidence"],
+                policy.facts.map { [$0.what, $0.value, $0.source, $0.confidence.rawValue] }))
+        parts.append(
+            MarkdownTable.render(
+                ["signal", "codes", "reaction", "source", "confidence"],
+                policy.rules.map { rule in
+                    [
+                        rule.signal.rawValue, rule.codes.map { $0.map(String.init).joined(separator: ", ") } ?? "any",
+                        rule.reaction.summary, rule.source, rule.confidence.rawValue,
+                    ]
+                }))
         let scope = policy.registry.tables.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue): \($0.value.map { "`\($0)`" }.joined(separator: ", "))" }
-        var fallback = "Codes no rule names: the registry's most cautious advice in " +
-            (scope.isEmpty ? "no table" : scope.joined(separator: "; ")) + "; codes no table knows back off and reconnect, kicks stop."
+        var fallback =
+            "Codes no rule names: the registry's most cautious advice in " + (scope.isEmpty ? "no table" : scope.joined(separator: "; "))
+            + "; codes no table knows back off and reconnect, kicks stop."
         if let goaway = policy.goaway { fallback += " `goaway`: \(goaway.summary)." }
         var traits: [String] = []
         if policy.backgroundClosesConnection { traits.append("closes the connection in the background, reconnects in the foreground") }
         if policy.networkChangeResetsBackoff { traits.append("a network change restarts the schedule") }
         if policy.wakeForcesReconnect { traits.append("a wake from sleep forces a reconnect") }
-        if let window = policy.chatRoomRejoinWindowMs { traits.append("re-joins a transient conversation within \(DurationText.text(window)) of the drop") }
+        if let window = policy.chatRoomRejoinWindowMs {
+            traits.append("re-joins a transient conversation within \(DurationText.text(window)) of the drop")
+        }
         if policy.syncAfterLogin { traits.append("reports the sync after the login") }
         if !traits.isEmpty { fallback += " The SDK " + traits.joined(separator: "; ") + "." }
         parts.append(fallback)
@@ -90,12 +110,15 @@ public enum ReconnectSpec {
         for policy in ReconnectPolicies.all where !models.contains(policy.outputs) { models.append(policy.outputs) }
         return models.map { model in
             let users = ReconnectPolicies.all.filter { $0.outputs == model }.map { "`\($0.name)`" }.joined(separator: ", ")
-            return "#### \(model.name)\n\nUsed by \(users).\n\n" + MarkdownTable.render(
-                ["milestone", "when", "outputs", "source", "confidence"],
-                model.rules.map { rule in [
-                    rule.milestone.rawValue, condition(rule.condition),
-                    rule.outputs.map(template).joined(separator: "; "), rule.source, rule.confidence.rawValue,
-                ] })
+            return "#### \(model.name)\n\nUsed by \(users).\n\n"
+                + MarkdownTable.render(
+                    ["milestone", "when", "outputs", "source", "confidence"],
+                    model.rules.map { rule in
+                        [
+                            rule.milestone.rawValue, condition(rule.condition),
+                            rule.outputs.map(template).joined(separator: "; "), rule.source, rule.confidence.rawValue,
+                        ]
+                    })
         }.joined(separator: "\n\n")
     }
 
@@ -112,7 +135,8 @@ public enum ReconnectSpec {
     }
 
     static func template(_ template: OutputTemplate) -> String {
-        var text = template.kind == .status
+        var text =
+            template.kind == .status
             ? "`\(template.table)` \(template.value.map(String.init) ?? "") \(template.name ?? "")"
             : "`\(template.name ?? "")`"
         switch template.carry {

@@ -1,8 +1,8 @@
 import IMWireCore
-import IMWireRegistry
 import IMWireJMessage
 import IMWireLeanCloud
 import IMWireNIM
+import IMWireRegistry
 import IMWireSocketIO
 
 /// Generates the tables of `Spec/` from the code. A Spec file marks each generated block with
@@ -12,20 +12,21 @@ public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
     public static let files = ["Spec/rules.md"] + Dialects.all.map(\.specPage) + ["Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
 
-    public static let blocks: [String: @Sendable () -> String] = ([
-        "rules": rulesTable,
-        "leancloud-error-codes": { MarkdownTable.statusCodes(LeanCloudStatusCodes.imErrors) },
-        "leancloud-commands": leanCloudCommands,
-        "leancloud-command-types": leanCloudCommandTypes,
-        "leancloud-subprotocols": leanCloudSubprotocols,
-        "leancloud-schema": leanCloudSchema,
-        "socketio-rules": { rules(SocketIORules.all) },
-        "nim-commands": nimCommands,
-        "nim-tag-maps": nimTagMaps,
-        "nim-parameters": nimParameters,
+    public static let blocks: [String: @Sendable () -> String] =
+        ([
+            "rules": rulesTable,
+            "leancloud-error-codes": { MarkdownTable.statusCodes(LeanCloudStatusCodes.imErrors) },
+            "leancloud-commands": leanCloudCommands,
+            "leancloud-command-types": leanCloudCommandTypes,
+            "leancloud-subprotocols": leanCloudSubprotocols,
+            "leancloud-schema": leanCloudSchema,
+            "socketio-rules": { rules(SocketIORules.all) },
+            "nim-commands": nimCommands,
+            "nim-tag-maps": nimTagMaps,
+            "nim-parameters": nimParameters,
 
-        "jmessage-events": jmessageEvents,
-    ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
+            "jmessage-events": jmessageEvents,
+        ] as [String: @Sendable () -> String]).merging(StatusSpec.blocks) { handWritten, _ in handWritten }
         .merging(dialectRuleBlocks) { handWritten, _ in handWritten }
         .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
@@ -60,55 +61,67 @@ public enum SpecGenerator {
     static func rulesTable() -> String { rules(RuleCatalog.all) }
 
     /// `<dialect>-rules`: each registered dialect's rules, for its Spec page.
-    static let dialectRuleBlocks: [String: @Sendable () -> String] = Dictionary(uniqueKeysWithValues: Dialects.all.map { definition in
-        ("\(definition.dialect.rawValue)-rules", { @Sendable in rules(definition.rules) })
-    })
+    static let dialectRuleBlocks: [String: @Sendable () -> String] = Dictionary(
+        uniqueKeysWithValues: Dialects.all.map { definition in
+            ("\(definition.dialect.rawValue)-rules", { @Sendable in rules(definition.rules) })
+        })
 
     public static func rules(_ rules: [Rule]) -> String {
         MarkdownTable.render(
             ["rule", "severity", "lenient", "layer", "dialect", "what it checks", "reference"],
-            rules.map { [
-                "`\($0.id)`", $0.severity.description, $0.lenientSeverity.description, $0.layer.rawValue,
-                $0.dialect?.rawValue ?? "", $0.summary, $0.specRef,
-            ] })
+            rules.map {
+                [
+                    "`\($0.id)`", $0.severity.description, $0.lenientSeverity.description, $0.layer.rawValue,
+                    $0.dialect?.rawValue ?? "", $0.summary, $0.specRef,
+                ]
+            })
     }
 
     static func leanCloudCommands() -> String {
         MarkdownTable.render(
             ["cmd/op", "client sends as", "server sends as", "usual answer", "confidence", "what it does", "source"],
-            LeanCloudCommandCatalog.all.map { spec in [
-                "`\(spec.key)`", spec.clientRole?.rawValue ?? "", spec.serverRoles.map(\.rawValue).joined(separator: ", "),
-                spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary, spec.source,
-            ] })
+            LeanCloudCommandCatalog.all.map { spec in
+                [
+                    "`\(spec.key)`", spec.clientRole?.rawValue ?? "", spec.serverRoles.map(\.rawValue).joined(separator: ", "),
+                    spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary, spec.source,
+                ]
+            })
     }
 
     static func leanCloudCommandTypes() -> String {
         MarkdownTable.render(
             ["value", "cmd", "sub-message", "ops"],
-            LCCommandType.allCases.map { cmd in [
-                "\(cmd.rawValue)", "`\(LeanCloudNames.name(of: cmd))`",
-                LeanCloudSubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
-                LeanCloudCommandCatalog.takesNoOp(cmd) ? "none" : LeanCloudCommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
-            ] })
+            LCCommandType.allCases.map { cmd in
+                [
+                    "\(cmd.rawValue)", "`\(LeanCloudNames.name(of: cmd))`",
+                    LeanCloudSubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
+                    LeanCloudCommandCatalog.takesNoOp(cmd)
+                        ? "none" : LeanCloudCommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
+                ]
+            })
     }
 
     static func leanCloudSubprotocols() -> String {
         MarkdownTable.render(
             ["subprotocol", "encoding", "frames", "offline messages", "historical"],
-            LeanCloudSubprotocol.known.compactMap(LeanCloudSubprotocol.init).map { sub in [
-                "`\(sub.name)`", sub.encoding.rawValue, sub.encoding.isText ? "text" : "binary",
-                sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "", sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
-            ] })
+            LeanCloudSubprotocol.known.compactMap(LeanCloudSubprotocol.init).map { sub in
+                [
+                    "`\(sub.name)`", sub.encoding.rawValue, sub.encoding.isText ? "text" : "binary",
+                    sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "", sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
+                ]
+            })
     }
 
     static func nimCommands() -> String {
         MarkdownTable.render(
             ["sid_cid", "service", "command (cmdConfig)", "handler (packetConfig)", "response r[]", "started by"],
-            NIMCommands.all.map { command in [
-                "`\(command.key)`", command.service + (command.handlerService.map { " (handler: \($0))" } ?? ""),
-                command.command.map { "`\($0)`" } ?? "", command.handler.map { "`\($0)`" } ?? (command.isNotifyWrapper ? "notify wrapper" : ""),
-                command.response.joined(separator: ", "), command.origin == .request ? "client" : "server (INFERRED)",
-            ] })
+            NIMCommands.all.map { command in
+                [
+                    "`\(command.key)`", command.service + (command.handlerService.map { " (handler: \($0))" } ?? ""),
+                    command.command.map { "`\($0)`" } ?? "", command.handler.map { "`\($0)`" } ?? (command.isNotifyWrapper ? "notify wrapper" : ""),
+                    command.response.joined(separator: ", "), command.origin == .request ? "client" : "server (INFERRED)",
+                ]
+            })
     }
 
     static func nimTagMaps() -> String {
@@ -133,21 +146,27 @@ public enum SpecGenerator {
     static func jmessageEvents() -> String {
         MarkdownTable.render(
             ["event", "role", "payload always has", "since", "what it does"],
-            JMessageEvents.all.map { [
-                "`\($0.name)`", $0.role.rawValue, $0.required.map { "`\($0)`" }.joined(separator: ", "), $0.since, $0.summary,
-            ] })
+            JMessageEvents.all.map {
+                [
+                    "`\($0.name)`", $0.role.rawValue, $0.required.map { "`\($0)`" }.joined(separator: ", "), $0.since, $0.summary,
+                ]
+            })
     }
 
     static func leanCloudSchema() -> String {
         var sections: [String] = []
         for message in LeanCloudSchema.messages {
-            sections.append("#### \(message.name)\n\n" + MarkdownTable.render(
-                ["#", "label", "type", "name"],
-                message.fields.map { ["\($0.number)", $0.label.rawValue, $0.type.protoName, "`\($0.name)`"] }))
+            sections.append(
+                "#### \(message.name)\n\n"
+                    + MarkdownTable.render(
+                        ["#", "label", "type", "name"],
+                        message.fields.map { ["\($0.number)", $0.label.rawValue, $0.type.protoName, "`\($0.name)`"] }))
         }
         for enumeration in LeanCloudSchema.enums {
-            sections.append("#### enum \(enumeration.name)\n\n" + MarkdownTable.render(
-                ["value", "name"], enumeration.values.map { ["\($0.number)", "`\($0.name)`"] }))
+            sections.append(
+                "#### enum \(enumeration.name)\n\n"
+                    + MarkdownTable.render(
+                        ["value", "name"], enumeration.values.map { ["\($0.number)", "`\($0.name)`"] }))
         }
         return sections.joined(separator: "\n\n")
     }
@@ -177,10 +196,12 @@ public enum MarkdownTable {
     public static func statusCodes(_ codes: [StatusCode]) -> String {
         render(
             ["code", "name", "meaning", "class", "travels as", "confidence", "source"],
-            codes.map { code in [
-                "\(code.number)", code.name.isEmpty ? "" : "`\(code.name)`",
-                code.meaning + (code.original.map { " (\($0))" } ?? ""), code.codeClass.rawValue, code.travel.rawValue,
-                code.confidence.rawValue, code.sources,
-            ] })
+            codes.map { code in
+                [
+                    "\(code.number)", code.name.isEmpty ? "" : "`\(code.name)`",
+                    code.meaning + (code.original.map { " (\($0))" } ?? ""), code.codeClass.rawValue, code.travel.rawValue,
+                    code.confidence.rawValue, code.sources,
+                ]
+            })
     }
 }

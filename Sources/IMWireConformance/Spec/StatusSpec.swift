@@ -24,16 +24,19 @@ public enum StatusSpec {
             if !table.ranges.isEmpty {
                 parts.append("Ranges: " + table.ranges.map { "\($0) (\($0.source))" }.joined(separator: "; ") + ".")
             }
-            parts.append(MarkdownTable.render(
-                ["code", "name", "meaning", "original", "class", "advice", "travels as", "confidence", "source"],
-                table.rows.map { row in [
-                    "\(row.number)", row.name.isEmpty ? "" : "`\(row.name)`",
-                    row.meaning + (row.wait.map { " Wait: \($0.field) in \($0.unit.rawValue), \($0.scope)." } ?? ""),
-                    row.original ?? "",
-                    row.codeClass.rawValue + (row.atLogin.map { "; at login \($0.rawValue)" } ?? ""),
-                    row.advice.rawValue, row.travel.rawValue, row.confidence.rawValue,
-                    row.sources == table.source ? "" : row.sources,
-                ] }))
+            parts.append(
+                MarkdownTable.render(
+                    ["code", "name", "meaning", "original", "class", "advice", "travels as", "confidence", "source"],
+                    table.rows.map { row in
+                        [
+                            "\(row.number)", row.name.isEmpty ? "" : "`\(row.name)`",
+                            row.meaning + (row.wait.map { " Wait: \($0.field) in \($0.unit.rawValue), \($0.scope)." } ?? ""),
+                            row.original ?? "",
+                            row.codeClass.rawValue + (row.atLogin.map { "; at login \($0.rawValue)" } ?? ""),
+                            row.advice.rawValue, row.travel.rawValue, row.confidence.rawValue,
+                            row.sources == table.source ? "" : row.sources,
+                        ]
+                    }))
             return parts.joined(separator: "\n\n")
         }.joined(separator: "\n\n")
     }

@@ -95,8 +95,9 @@ public final class Rule: Sendable, Hashable {
     }
 
     public static func == (lhs: Rule, rhs: Rule) -> Bool {
-        lhs === rhs || (lhs.id == rhs.id && lhs.severity == rhs.severity && lhs.lenientSeverity == rhs.lenientSeverity
-            && lhs.layer == rhs.layer && lhs.dialect == rhs.dialect && lhs.summary == rhs.summary && lhs.specRef == rhs.specRef)
+        lhs === rhs
+            || (lhs.id == rhs.id && lhs.severity == rhs.severity && lhs.lenientSeverity == rhs.lenientSeverity
+                && lhs.layer == rhs.layer && lhs.dialect == rhs.dialect && lhs.summary == rhs.summary && lhs.specRef == rhs.specRef)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -54,8 +54,10 @@ public struct JSONParser {
                 parser.building = false
                 _ = try parser.parseValue(depth: 1)
                 parser.building = true
-                found.append(JSONMemberSpan(key: key, keyOffset: keyOffset, value: start..<parser.index,
-                                            typeName: JSONMemberSpan.typeName(startingWith: bytes[start])))
+                found.append(
+                    JSONMemberSpan(
+                        key: key, keyOffset: keyOffset, value: start..<parser.index,
+                        typeName: JSONMemberSpan.typeName(startingWith: bytes[start])))
             }
             members = found
         } else {
@@ -99,9 +101,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected character, expected a value")
         }
@@ -154,7 +162,9 @@ public struct JSONParser {
             guard index < bytes.count else { throw fail("unexpected end of input in an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return
+            case UInt8(ascii: "}"):
+                index += 1
+                return
             default: throw fail("expected ',' or '}' in an object")
             }
         }
@@ -177,7 +187,9 @@ public struct JSONParser {
             guard index < bytes.count else { throw fail("unexpected end of input in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return building ? .array(elements) : .null
+            case UInt8(ascii: "]"):
+                index += 1
+                return building ? .array(elements) : .null
             default: throw fail("expected ',' or ']' in an array")
             }
         }

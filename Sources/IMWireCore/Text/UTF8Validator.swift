@@ -31,13 +31,34 @@ public struct UTF8Validator: Sendable, Hashable {
                     continue
                 }
                 switch byte {
-                case 0xc2...0xdf: needed = 1; lower = 0x80; upper = 0xbf
-                case 0xe0: needed = 2; lower = 0xa0; upper = 0xbf
-                case 0xe1...0xec, 0xee...0xef: needed = 2; lower = 0x80; upper = 0xbf
-                case 0xed: needed = 2; lower = 0x80; upper = 0x9f
-                case 0xf0: needed = 3; lower = 0x90; upper = 0xbf
-                case 0xf1...0xf3: needed = 3; lower = 0x80; upper = 0xbf
-                case 0xf4: needed = 3; lower = 0x80; upper = 0x8f
+                case 0xc2...0xdf:
+                    needed = 1
+                    lower = 0x80
+                    upper = 0xbf
+                case 0xe0:
+                    needed = 2
+                    lower = 0xa0
+                    upper = 0xbf
+                case 0xe1...0xec, 0xee...0xef:
+                    needed = 2
+                    lower = 0x80
+                    upper = 0xbf
+                case 0xed:
+                    needed = 2
+                    lower = 0x80
+                    upper = 0x9f
+                case 0xf0:
+                    needed = 3
+                    lower = 0x90
+                    upper = 0xbf
+                case 0xf1...0xf3:
+                    needed = 3
+                    lower = 0x80
+                    upper = 0xbf
+                case 0xf4:
+                    needed = 3
+                    lower = 0x80
+                    upper = 0x8f
                 default: return index
                 }
             } else {

@@ -6,8 +6,10 @@ import IMWireSocketIO
 public enum JMessageCodec {
     /// Decodes one WebSocket message (`binaryFrame`: it came in a binary frame). `direction`
     /// decides request/reply versus ack/response/push; without it, the payload does.
-    public static func decode(_ bytes: [UInt8], binaryFrame: Bool = false, direction: Direction?, limits: Limits = .default,
-                              secret: String? = nil) -> JMessageMessage {
+    public static func decode(
+        _ bytes: [UInt8], binaryFrame: Bool = false, direction: Direction?, limits: Limits = .default,
+        secret: String? = nil
+    ) -> JMessageMessage {
         let transport = EngineIOMessage.decode(bytes, binaryFrame: binaryFrame, limits: limits)
         var message = JMessageMessage(engineIO: transport, findings: transport.findings)
         guard let packet = transport.socketIO else { return message }
@@ -42,8 +44,10 @@ public enum JMessageCodec {
         return (event, findings)
     }
 
-    private static func classify(_ name: String, _ payload: JSONObject, _ spec: JMessageEventSpec?, direction: Direction?, at: Int,
-                                 _ findings: inout [Finding]) -> JMessageEventKind {
+    private static func classify(
+        _ name: String, _ payload: JSONObject, _ spec: JMessageEventSpec?, direction: Direction?, at: Int,
+        _ findings: inout [Finding]
+    ) -> JMessageEventKind {
         let role = spec?.role
         let fromServer = direction.map { $0 == .receive } ?? (role == .push || role == .ack || payload["code"] != nil)
         if !fromServer {

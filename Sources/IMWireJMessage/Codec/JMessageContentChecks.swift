@@ -2,8 +2,10 @@ import IMWireCore
 
 /// Where code meanings live: the tables of `JMessageStatusCodes`, read, not retyped.
 public enum JMessageWebCodes {
-    static let tables = [JMessageStatusCodes.server, JMessageStatusCodes.webErrors, JMessageStatusCodes.tcpErrorCode,
-                         JMessageStatusCodes.httpErrorCode]
+    static let tables = [
+        JMessageStatusCodes.server, JMessageStatusCodes.webErrors, JMessageStatusCodes.tcpErrorCode,
+        JMessageStatusCodes.httpErrorCode,
+    ]
 
     /// The first row that names `code`, the server table first.
     public static func row(_ code: Int64) -> StatusCode? {
@@ -77,8 +79,10 @@ enum JMessageChecks {
             findings += JMessageSignature.check(payload, secret: secret, at: payload.offset(of: "signature").map { offset + $0 } ?? offset)
         case "login", "register":
             if let password = payload["password"]?.stringValue, !isHex32(password), payload["is_md5"] != .bool(true) {
-                findings.append(JMessageRules.passwordNotMD5.finding("password is not an MD5 hex digest",
-                                                                     at: payload.offset(of: "password").map { offset + $0 } ?? offset))
+                findings.append(
+                    JMessageRules.passwordNotMD5.finding(
+                        "password is not an MD5 hex digest",
+                        at: payload.offset(of: "password").map { offset + $0 } ?? offset))
             }
         case "s_across_single_text", "s_single_text", "send_group_msg":
             let at = payload.offset(of: "content").map { offset + $0 } ?? offset
@@ -87,8 +91,9 @@ enum JMessageChecks {
             }
         case "event_notification":
             if let value = payload["event_type"], JMessageEventType.row(value) == nil {
-                findings.append(JMessageRules.eventTypeUnknown.finding(
-                    "event_type \(value) is not in web-event-type", at: payload.offset(of: "event_type").map { offset + $0 } ?? offset))
+                findings.append(
+                    JMessageRules.eventTypeUnknown.finding(
+                        "event_type \(value) is not in web-event-type", at: payload.offset(of: "event_type").map { offset + $0 } ?? offset))
             }
         case "msg_sync":
             let at = payload.offset(of: "messages").map { offset + $0 } ?? offset

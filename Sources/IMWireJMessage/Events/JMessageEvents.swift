@@ -31,8 +31,10 @@ public struct JMessageEventSpec: Sendable, Hashable {
 /// Required fields are those the 2.4.0 SDK always sets or documents for the call; events whose
 /// payload the sources do not show have none.
 public enum JMessageEvents {
-    private static func e(_ name: String, _ role: JMessageEventRole, _ required: [String] = [], since: String = "2.4.0",
-                          _ summary: String) -> JMessageEventSpec {
+    private static func e(
+        _ name: String, _ role: JMessageEventRole, _ required: [String] = [], since: String = "2.4.0",
+        _ summary: String
+    ) -> JMessageEventSpec {
         JMessageEventSpec(name: name, role: role, required: required, since: since, summary: summary)
     }
 
@@ -51,18 +53,21 @@ public enum JMessageEvents {
 
     public static let all: [JMessageEventSpec] = [
         e("ack", .ack, ["rid"], "Server: the request with this rid arrived (within 5 s, else the SDK re-emits)."),
-        e("c_init", .request, ["appkey", "random_str", "signature", "timestamp"],
-          "Initialise: appkey, random_str, timestamp and the MD5 signature with the master secret; flag 0/1 roaming."),
+        e(
+            "c_init", .request, ["appkey", "random_str", "signature", "timestamp"],
+            "Initialise: appkey, random_str, timestamp and the MD5 signature with the master secret; flag 0/1 roaming."),
         e("login", .request, ["username", "password"], "Log in: username, MD5 password, SDK version."),
         e("register", .request, ["username", "password"], "Register a user (MD5 password)."),
         e("get_across_user_info", .request, ["username"], "A user's info (appkey for cross-app)."),
-        e("s_across_single_text", .request, ["content", "target_id", "appkey"],
-          "Send a one-to-one message (message protocol content); the response carries msg_id."),
+        e(
+            "s_across_single_text", .request, ["content", "target_id", "appkey"],
+            "Send a one-to-one message (message protocol content); the response carries msg_id."),
         e("s_single_text", .request, ["content", "target_id"], "Legacy one-to-one send; the name the single-send response arrives under."),
         e("msg_sync", .push, ["messages"], "Server: new messages [{msg_id, msg_type 3|4, from_uid, from_gid, ctime_ms, content, …}]."),
         e("msg_recv", .reply, ["msg_id"], "Receipt of a msg_sync message (defined by 2.4.0, not sent)."),
-        e("msg_recv_v2", .reply, ["msg_id", "msg_type", "from_uid", "from_gid"], since: "2.5.0",
-          "Receipt of each msg_sync message."),
+        e(
+            "msg_recv_v2", .reply, ["msg_id", "msg_type", "from_uid", "from_gid"], since: "2.5.0",
+            "Receipt of each msg_sync message."),
         e("send_group_msg", .request, ["content", "target_gid", "appkey"], "Send a group message (users = @ list)."),
         e("create_group", .request, [], "Create a group."),
         e("get_groups_list", .request, [], "The user's groups."),
@@ -74,8 +79,9 @@ public enum JMessageEvents {
         e("get_group_members", .request, ["gid"], "A group's members."),
         e("update_group_info", .request, ["gid"], "Change a group's name, description or avatar."),
         e("exit_group", .request, ["gid"], "Leave a group."),
-        e("event_notification", .push, ["event_type"],
-          "Server: an event (event_type, see web-event-type); the client replies to event_type 1 with {event_id, event_type, from_uid, gid}."),
+        e(
+            "event_notification", .push, ["event_type"],
+            "Server: an event (event_type, see web-event-type); the client replies to event_type 1 with {event_id, event_type, from_uid, gid}."),
         e("get_conversations", .request, [], "The conversation list."),
         e("get_upload_token", .request, [], "A token for the resource upload."),
         e("no_disturb", .request, [], "The no-disturb settings."),
@@ -97,8 +103,9 @@ public enum JMessageEvents {
         e("del_friend", .request, ["target_name"], "Remove a friend."),
         e("update_friend_memo", .request, ["target_name"], "Change a friend's memo."),
         e("get_friend_list", .request, [], "The friend list."),
-        e("sync_check", .request, ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"],
-          "Periodic sync pull (every 150 s) with the last keys."),
+        e(
+            "sync_check", .request, ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"],
+            "Periodic sync pull (every 150 s) with the last keys."),
         e("sync_conversation", .push, ["sync_key"], "Server: roaming/offline conversations {sync_key, messages}."),
         e("sync_conversation_ack", .reply, ["sync_key"], "Acknowledge sync_conversation with its sync_key."),
         e("msg_retract", .request, [], "Retract a message."),

@@ -20,8 +20,10 @@ public final class JMessageConnection: DialectConnection {
     private let namesMessages: Bool
     private let describesMessages: Bool
 
-    public init(options: JMessageSessionOptions = JMessageSessionOptions(), limits: Limits = .default,
-                namesMessages: Bool = false, describesMessages: Bool = false) {
+    public init(
+        options: JMessageSessionOptions = JMessageSessionOptions(), limits: Limits = .default,
+        namesMessages: Bool = false, describesMessages: Bool = false
+    ) {
         self.limits = limits
         tracker = JMessageSessionTracker(options: options)
         self.namesMessages = namesMessages
@@ -29,8 +31,9 @@ public final class JMessageConnection: DialectConnection {
     }
 
     public convenience init(_ context: DialectContext) {
-        self.init(options: context.options[JMessageSessionOptions.self], limits: context.limits,
-                  namesMessages: context.namesMessages, describesMessages: context.describesMessages)
+        self.init(
+            options: context.options[JMessageSessionOptions.self], limits: context.limits,
+            namesMessages: context.namesMessages, describesMessages: context.describesMessages)
     }
 
     /// Decodes and checks one message: what it holds, and every finding (codec, engine.io
@@ -38,8 +41,9 @@ public final class JMessageConnection: DialectConnection {
     public func observe(_ bytes: [UInt8], binaryFrame: Bool, direction: Direction, timeMicros time: Int64, frameIndex: Int)
         -> (message: JMessageMessage, findings: [Finding])
     {
-        let message = JMessageCodec.decode(bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
-                                           secret: tracker.options.secret)
+        let message = JMessageCodec.decode(
+            bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
+            secret: tracker.options.secret)
         var findings = message.findings
         let (completed, transportFindings) = transport.observe(message.engineIO, direction: direction, timeMicros: time, frameIndex: frameIndex)
         findings += transportFindings
@@ -63,8 +67,10 @@ public final class JMessageConnection: DialectConnection {
     }
 
     public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
-        observe(message.payload, binaryFrame: message.frameType == .binary, direction: message.direction,
-                timeMicros: timeMicros, frameIndex: frameIndex).findings
+        observe(
+            message.payload, binaryFrame: message.frameType == .binary, direction: message.direction,
+            timeMicros: timeMicros, frameIndex: frameIndex
+        ).findings
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {

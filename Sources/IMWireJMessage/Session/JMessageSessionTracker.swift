@@ -15,8 +15,10 @@ public struct JMessageSessionOptions: Sendable {
     /// The app's master secret: c_init signatures are verified when it is given.
     public var secret: String?
 
-    public init(ackTimeoutMicros: Int64 = 5_000_000, responseTimeoutMicros: Int64 = 30_000_000, resendLimit: Int = 5,
-                replyTimeoutMicros: Int64 = 5_000_000, secret: String? = nil) {
+    public init(
+        ackTimeoutMicros: Int64 = 5_000_000, responseTimeoutMicros: Int64 = 30_000_000, resendLimit: Int = 5,
+        replyTimeoutMicros: Int64 = 5_000_000, secret: String? = nil
+    ) {
         self.ackTimeoutMicros = ackTimeoutMicros
         self.responseTimeoutMicros = responseTimeoutMicros
         self.resendLimit = resendLimit
@@ -93,15 +95,19 @@ public struct JMessageSessionTracker: Sendable {
             if let acked = request.acked {
                 guard request.role == .request, Self.gap(acked, time) > options.responseTimeoutMicros else { continue }
                 request.reported = true
-                findings.append(located(JMessageRules.responseMissing.finding(
-                    "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeoutMicros)) of its ack"),
-                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+                findings.append(
+                    located(
+                        JMessageRules.responseMissing.finding(
+                            "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeoutMicros)) of its ack"),
+                        frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
             } else {
                 guard Self.gap(request.lastSend, time) > options.ackTimeoutMicros else { continue }
                 request.reported = true
-                findings.append(located(JMessageRules.ackMissing.finding(
-                    "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeoutMicros))"),
-                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+                findings.append(
+                    located(
+                        JMessageRules.ackMissing.finding(
+                            "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeoutMicros))"),
+                        frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
             }
             pending[rid] = request
         }
@@ -111,11 +117,15 @@ public struct JMessageSessionTracker: Sendable {
     }
 
     private func expireAwaited(_ table: inout [String: Awaited], _ rule: Rule, before time: Int64, into findings: inout [Finding]) {
-        let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeoutMicros }.sorted { ($0.value.frame, $0.key) < ($1.value.frame, $1.key) }
+        let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeoutMicros }.sorted {
+            ($0.value.frame, $0.key) < ($1.value.frame, $1.key)
+        }
         for (key, awaited) in overdue {
             table[key] = nil
-            findings.append(located(rule.finding("\(awaited.what) not acknowledged within \(Self.seconds(options.replyTimeoutMicros))"),
-                                    frame: awaited.frame, time: awaited.time, direction: .receive, subject: awaited.what))
+            findings.append(
+                located(
+                    rule.finding("\(awaited.what) not acknowledged within \(Self.seconds(options.replyTimeoutMicros))"),
+                    frame: awaited.frame, time: awaited.time, direction: .receive, subject: awaited.what))
         }
     }
 
@@ -163,14 +173,16 @@ public struct JMessageSessionTracker: Sendable {
             earlier.sends += 1
             // The first send is not a re-send: RETRY_TIMES 5 allows 1 + 5 sends.
             if earlier.sends - 1 > options.resendLimit {
-                findings.append(JMessageRules.retryLimit.finding(
-                    "\(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) re-sends (RETRY_TIMES allows \(options.resendLimit))"))
+                findings.append(
+                    JMessageRules.retryLimit.finding(
+                        "\(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) re-sends (RETRY_TIMES allows \(options.resendLimit))"))
             }
             let since = earlier.acked ?? earlier.lastSend
             let wait = earlier.acked == nil ? options.ackTimeoutMicros : options.responseTimeoutMicros
             if Self.gap(since, time) < wait {
-                findings.append(JMessageRules.retryEarly.finding(
-                    "\(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), before the \(Self.seconds(wait)) timeout"))
+                findings.append(
+                    JMessageRules.retryEarly.finding(
+                        "\(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), before the \(Self.seconds(wait)) timeout"))
             }
             earlier.lastSend = time
             earlier.acked = nil
@@ -194,8 +206,9 @@ public struct JMessageSessionTracker: Sendable {
             guard let sync = JMessageEvents.syncAcks.first(where: { $0.value == event.name })?.key, let awaited = syncs[sync] else { return }
             syncs[sync] = nil
             if let key = awaited.key, payload["sync_key"] != key {
-                findings.append(JMessageRules.syncAckKeyMismatch.finding(
-                    "\(event.name) sync_key \(payload["sync_key"].map(\.description) ?? "missing"), \(sync) had \(key)"))
+                findings.append(
+                    JMessageRules.syncAckKeyMismatch.finding(
+                        "\(event.name) sync_key \(payload["sync_key"].map(\.description) ?? "missing"), \(sync) had \(key)"))
             }
         }
     }
@@ -244,8 +257,9 @@ public struct JMessageSessionTracker: Sendable {
             if let type, type == 1 || type == 2 { phase = .loggedOut(eventType: type) }
         default:
             if JMessageEvents.syncAcks[event.name] != nil {
-                syncs[event.name] = Awaited(what: "\(event.name) sync_key=\(payload["sync_key"].map(\.description) ?? "?")",
-                                            key: payload["sync_key"], time: time, frame: frameIndex)
+                syncs[event.name] = Awaited(
+                    what: "\(event.name) sync_key=\(payload["sync_key"].map(\.description) ?? "?")",
+                    key: payload["sync_key"], time: time, frame: frameIndex)
             }
         }
     }
@@ -256,8 +270,10 @@ public struct JMessageSessionTracker: Sendable {
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for rid in pending.keys.sorted() {
             guard let request = pending[rid], !request.reported else { continue }
-            findings.append(located(JMessageRules.pendingAtEnd.finding("\(request.event) rid=\(rid) still waiting"),
-                                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+            findings.append(
+                located(
+                    JMessageRules.pendingAtEnd.finding("\(request.event) rid=\(rid) still waiting"),
+                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
         }
         pending.removeAll()
         return findings

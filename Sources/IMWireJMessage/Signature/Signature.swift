@@ -25,7 +25,8 @@ public enum JMessageSignature {
             findings.append(JMessageRules.signatureFormat.finding("signature \"\(signature)\" is not 32 lowercase hex digits", at: offset))
         }
         guard let secret, let appkey = payload["appkey"]?.stringValue, let random = payload["random_str"]?.stringValue,
-              let timestamp = payload["timestamp"].flatMap(text) else { return findings }
+            let timestamp = payload["timestamp"].flatMap(text)
+        else { return findings }
         let expected = sign(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)
         if signature.lowercased() != expected {
             findings.append(JMessageRules.signatureInvalid.finding("signature \(signature), expected \(expected) with the given secret", at: offset))

@@ -46,8 +46,8 @@ public enum JMessageStatusCodes {
             CodeRange(859000, 859999, "apply to join", source: list),
             CodeRange(786000, 787999, "announcements", source: list),
             CodeRange(765000, 765999, "group member operations", source: list),
-            CodeRange(7130000, 7139999, "chatroom admin and blacklist", source: list),
-            CodeRange(7100000, 7100999, "RTC signaling", source: list),
+            CodeRange(7_130_000, 7_139_999, "chatroom admin and blacklist", source: list),
+            CodeRange(7_100_000, 7_100_999, "RTC signaling", source: list),
         ]
     }()
 

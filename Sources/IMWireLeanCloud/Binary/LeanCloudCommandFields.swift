@@ -215,7 +215,8 @@ public struct LeanCloudCommandFields: Sendable {
 
     /// A string field at `start..<start + length` of `bytes` (no more than `maxBytes`).
     func record(_ field: Field, start: Int, length: Int) {
-        storage.values[field.rawValue] = Int64(bitPattern: UInt64(UInt32(truncatingIfNeeded: start)) | UInt64(UInt32(truncatingIfNeeded: length)) << 32)
+        storage.values[field.rawValue] = Int64(
+            bitPattern: UInt64(UInt32(truncatingIfNeeded: start)) | UInt64(UInt32(truncatingIfNeeded: length)) << 32)
         storage.given |= 1 << UInt32(field.rawValue)
     }
 

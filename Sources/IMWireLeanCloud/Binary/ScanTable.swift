@@ -65,7 +65,7 @@ final class ScanTable: Sendable {
         var lows: [Int64] = []
         var spans: [Int64] = []
         for index in enums.indices {
-            let sorted = values[starts[index] ..< starts[index + 1]]
+            let sorted = values[starts[index]..<starts[index + 1]]
             let low = Int64(sorted.first ?? 0)
             let span = sorted.last.map { Int64($0) - low + 1 } ?? 0
             words.append(bits.count)

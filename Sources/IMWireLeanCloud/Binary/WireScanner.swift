@@ -105,8 +105,11 @@ struct WireScanner {
             if !field.repeated, !seen.insert(fieldNumber) {
                 report(LeanCloudRules.duplicateField, "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
             }
-            guard scanValue(&reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset, place: place,
-                            table: table) else {
+            guard
+                scanValue(
+                    &reader, field, number: fieldNumber, in: id, depth: depth, tagOffset: tagOffset, place: place,
+                    table: table)
+            else {
                 return false
             }
         }

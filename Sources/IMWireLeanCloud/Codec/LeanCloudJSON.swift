@@ -240,8 +240,9 @@ public enum LeanCloudJSON {
                 var out = JSONObject()
                 for member in object where !member.value.isNull {
                     guard let field = schema.field(named: member.key) else {
-                        findings.append(LeanCloudRules.jsonUnknownKey.finding(
-                            "\"\(member.key)\" is not a field of \(schema.name) (in \(path))", at: member.offset))
+                        findings.append(
+                            LeanCloudRules.jsonUnknownKey.finding(
+                                "\"\(member.key)\" is not a field of \(schema.name) (in \(path))", at: member.offset))
                         continue
                     }
                     if let converted = convert(member.value, field, path: "\(path).\(member.key)", at: member.offset) {

@@ -32,11 +32,21 @@ public struct LeanCloudSubprotocol: Sendable, Hashable, CustomStringConvertible 
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "lc", let version = Int(parts[2]) else { return nil }
         switch parts[1] {
-        case "protobuf2": encoding = .protobuf; isHistorical = false
-        case "proto2base64": encoding = .base64; isHistorical = false
-        case "json": encoding = .json; isHistorical = false
-        case "protobuf": encoding = .protobuf; isHistorical = true
-        case "protobase64": encoding = .base64; isHistorical = true
+        case "protobuf2":
+            encoding = .protobuf
+            isHistorical = false
+        case "proto2base64":
+            encoding = .base64
+            isHistorical = false
+        case "json":
+            encoding = .json
+            isHistorical = false
+        case "protobuf":
+            encoding = .protobuf
+            isHistorical = true
+        case "protobase64":
+            encoding = .base64
+            isHistorical = true
         default: return nil
         }
         self.name = name

@@ -31,7 +31,8 @@ public struct LeanCloudCommandKey: Sendable, Hashable, CustomStringConvertible {
 
 /// The sub-messages of `GenericCommand` (fields 100–117).
 public enum LeanCloudSubMessage: Int32, Sendable, Hashable, CaseIterable {
-    case loginMessage = 100, dataMessage, sessionMessage, errorMessage, directMessage, ackMessage,
+    case loginMessage = 100
+    case dataMessage, sessionMessage, errorMessage, directMessage, ackMessage,
         unreadMessage, readMessage, rcpMessage, logsMessage, convMessage, roomMessage, presenceMessage,
         reportMessage, patchMessage, pubsubMessage, blacklistMessage, loggedinMessage
 
@@ -155,60 +156,81 @@ public enum LeanCloudCommandCatalog {
     public static let all: [LeanCloudCommandSpec] = session + conversation + blacklist + messaging + others
 
     private static let session: [LeanCloudCommandSpec] = [
-        .init(.session, .open, client: .request, answers: [k(.session, .opened), k(.session, .closed)], .confirmed,
-              "Open a session (log in); `r=true` marks an automatic re-open.", "swift IMClient.swift:1330-1378; js im-client.js:852-950"),
-        .init(.session, .opened, server: [.response], .confirmed,
-              "Session opened: session token `st` and its ttl `stTtl` (s).", "swift IMClient.swift:1545-1585"),
-        .init(.session, .close, client: .request, answers: [k(.session, .closed)], .confirmed,
-              "Close the session (log out).", "swift IMClient.swift:500-540"),
-        .init(.session, .closed, server: [.response, .push], .confirmed,
-              "Session closed; as a push with `code` 4111 (conflict) or 4115 (kicked).", "swift IMClient.swift:2493-2505; js im-client.js:160-190"),
-        .init(.session, .query, client: .request, answers: [k(.session, .queryResult)], .confirmed,
-              "Ask which of `sessionPeerIds` (1…20) are online.", "swift IMClient.swift:948-980"),
-        .init(.session, .queryResult, server: [.response], .inferred,
-              "Online peers in `onlineSessionPeerIds`.", "leancloud.md §4.2"),
-        .init(.session, .refresh, client: .request, answers: [k(.session, .refreshed)], .confirmed,
-              "Refresh the session token `st`.", "swift IMClient.swift refreshSessionToken"),
-        .init(.session, .refreshed, server: [.response], .inferred,
-              "New session token and ttl.", "leancloud.md §4.2"),
-        .init(.session, .conflict, server: [.push], .inferred,
-              "Session conflict (enum value; SDKs use session/closed 4111 instead).", "OpType session section"),
-        .init(.session, .add, client: .request, answers: [k(.session, .added)], .inferred,
-              "Add peers to the session (legacy).", "OpType session section"),
+        .init(
+            .session, .open, client: .request, answers: [k(.session, .opened), k(.session, .closed)], .confirmed,
+            "Open a session (log in); `r=true` marks an automatic re-open.", "swift IMClient.swift:1330-1378; js im-client.js:852-950"),
+        .init(
+            .session, .opened, server: [.response], .confirmed,
+            "Session opened: session token `st` and its ttl `stTtl` (s).", "swift IMClient.swift:1545-1585"),
+        .init(
+            .session, .close, client: .request, answers: [k(.session, .closed)], .confirmed,
+            "Close the session (log out).", "swift IMClient.swift:500-540"),
+        .init(
+            .session, .closed, server: [.response, .push], .confirmed,
+            "Session closed; as a push with `code` 4111 (conflict) or 4115 (kicked).", "swift IMClient.swift:2493-2505; js im-client.js:160-190"),
+        .init(
+            .session, .query, client: .request, answers: [k(.session, .queryResult)], .confirmed,
+            "Ask which of `sessionPeerIds` (1…20) are online.", "swift IMClient.swift:948-980"),
+        .init(
+            .session, .queryResult, server: [.response], .inferred,
+            "Online peers in `onlineSessionPeerIds`.", "leancloud.md §4.2"),
+        .init(
+            .session, .refresh, client: .request, answers: [k(.session, .refreshed)], .confirmed,
+            "Refresh the session token `st`.", "swift IMClient.swift refreshSessionToken"),
+        .init(
+            .session, .refreshed, server: [.response], .inferred,
+            "New session token and ttl.", "leancloud.md §4.2"),
+        .init(
+            .session, .conflict, server: [.push], .inferred,
+            "Session conflict (enum value; SDKs use session/closed 4111 instead).", "OpType session section"),
+        .init(
+            .session, .add, client: .request, answers: [k(.session, .added)], .inferred,
+            "Add peers to the session (legacy).", "OpType session section"),
         .init(.session, .added, server: [.response], .inferred, "Peers added (legacy).", "OpType session section"),
-        .init(.session, .remove, client: .request, answers: [k(.session, .removed)], .inferred,
-              "Remove peers from the session (legacy).", "OpType session section"),
+        .init(
+            .session, .remove, client: .request, answers: [k(.session, .removed)], .inferred,
+            "Remove peers from the session (legacy).", "OpType session section"),
         .init(.session, .removed, server: [.response], .inferred, "Peers removed (legacy).", "OpType session section"),
     ]
 
     private static let conversation: [LeanCloudCommandSpec] = [
-        .init(.conv, .start, client: .request, answers: [k(.conv, .started)], .confirmed,
-              "Create a conversation with members `m` (unique, transient, temporary).", "swift IMClient.swift:692-730"),
+        .init(
+            .conv, .start, client: .request, answers: [k(.conv, .started)], .confirmed,
+            "Create a conversation with members `m` (unique, transient, temporary).", "swift IMClient.swift:692-730"),
         .init(.conv, .started, server: [.response], .inferred, "Conversation created: `cid`, `cdate`.", "leancloud.md §4.2"),
-        .init(.conv, .add, client: .request, answers: [k(.conv, .added)], .confirmed,
-              "Invite members `m` into `cid` (signature action `invite`).", "js persistent-conversation.js:360-400"),
+        .init(
+            .conv, .add, client: .request, answers: [k(.conv, .added)], .confirmed,
+            "Invite members `m` into `cid` (signature action `invite`).", "js persistent-conversation.js:360-400"),
         .init(.conv, .added, server: [.response], .inferred, "Members added: `allowedPids`, `failedPids`.", "leancloud.md §4.2"),
-        .init(.conv, .remove, client: .request, answers: [k(.conv, .removed)], .confirmed,
-              "Kick members `m` from `cid` (signature action `kick`); also quitting.", "js persistent-conversation.js:360-400"),
+        .init(
+            .conv, .remove, client: .request, answers: [k(.conv, .removed)], .confirmed,
+            "Kick members `m` from `cid` (signature action `kick`); also quitting.", "js persistent-conversation.js:360-400"),
         .init(.conv, .removed, server: [.response], .inferred, "Members removed.", "leancloud.md §4.2"),
-        .init(.conv, .query, client: .request, answers: [k(.conv, .results)], .confirmed,
-              "Query conversations: `where`, `sort`, `limit`, `skip`, `flag`.", "swift IMConversationQuery.swift:365-440"),
+        .init(
+            .conv, .query, client: .request, answers: [k(.conv, .results)], .confirmed,
+            "Query conversations: `where`, `sort`, `limit`, `skip`, `flag`.", "swift IMConversationQuery.swift:365-440"),
         .init(.conv, .results, server: [.response], .inferred, "Query results as a JSON array in `results`.", "OpType comment results = 42"),
         .init(.conv, .count, client: .request, answers: [k(.conv, .result)], .inferred, "Count members.", "OpType conv section"),
         .init(.conv, .result, server: [.response], .inferred, "A count or membership result.", "OpType conv section"),
-        .init(.conv, .update, client: .request, answers: [k(.conv, .updated)], .confirmed,
-              "Update conversation attributes `attr` (e.g. rename).", "js conversation-base.js"),
-        .init(.conv, .updated, server: [.response, .push], .confirmed,
-              "Attributes updated; pushed to members with `attrModified`.", "js im-client.js _dispatchConvMessage"),
-        .init(.conv, .mute, client: .request, answers: [k(.conv, .updated)], .inferred, "Mute offline notifications of `cid`.", "swift IMConversation.mute"),
+        .init(
+            .conv, .update, client: .request, answers: [k(.conv, .updated)], .confirmed,
+            "Update conversation attributes `attr` (e.g. rename).", "js conversation-base.js"),
+        .init(
+            .conv, .updated, server: [.response, .push], .confirmed,
+            "Attributes updated; pushed to members with `attrModified`.", "js im-client.js _dispatchConvMessage"),
+        .init(
+            .conv, .mute, client: .request, answers: [k(.conv, .updated)], .inferred, "Mute offline notifications of `cid`.",
+            "swift IMConversation.mute"),
         .init(.conv, .unmute, client: .request, answers: [k(.conv, .updated)], .inferred, "Unmute `cid`.", "swift IMConversation.unmute"),
         .init(.conv, .status, client: .request, server: [.response, .push], .inferred, "Conversation status subscription.", "OpType conv section"),
         .init(.conv, .members, client: .request, answers: [k(.conv, .result)], .inferred, "List members.", "OpType conv section"),
-        .init(.conv, .maxRead, client: .request, server: [.response], answers: [k(.conv, .maxRead)], .confirmed,
-              "Ask the max read/ack timestamps of `cid`.", "swift IMConversation.swift:1193-1225"),
+        .init(
+            .conv, .maxRead, client: .request, server: [.response], answers: [k(.conv, .maxRead)], .confirmed,
+            "Ask the max read/ack timestamps of `cid`.", "swift IMConversation.swift:1193-1225"),
         .init(.conv, .isMember, client: .request, answers: [k(.conv, .result)], .inferred, "Check membership.", "OpType conv section"),
-        .init(.conv, .memberInfoUpdate, client: .request, answers: [k(.conv, .memberInfoUpdated)], .confirmed,
-              "Change a member's role (`info`).", "swift IMConversation.swift"),
+        .init(
+            .conv, .memberInfoUpdate, client: .request, answers: [k(.conv, .memberInfoUpdated)], .confirmed,
+            "Change a member's role (`info`).", "swift IMConversation.swift"),
         .init(.conv, .memberInfoUpdated, server: [.response], .inferred, "Member info changed.", "OpType conv section"),
         .init(.conv, .memberInfoChanged, server: [.push], .confirmed, "A member's role changed.", "js im-client.js _dispatchConvMessage"),
         .init(.conv, .joined, server: [.push], .confirmed, "You were invited into `cid` by `initBy`.", "js test/conversation.js:340-500"),
@@ -220,13 +242,20 @@ public enum LeanCloudCommandCatalog {
         .init(.conv, .unblocked, server: [.push], .confirmed, "You were unblocked in `cid`.", "js im-client.js _dispatchConvMessage"),
         .init(.conv, .membersBlocked, server: [.push], .confirmed, "Members blocked in `cid`.", "js im-client.js _dispatchConvMessage"),
         .init(.conv, .membersUnblocked, server: [.push], .confirmed, "Members unblocked in `cid`.", "js im-client.js _dispatchConvMessage"),
-        .init(.conv, .addShutup, client: .request, answers: [k(.conv, .shutupAdded)], .confirmed, "Mute members `m`.", "js persistent-conversation.js"),
+        .init(
+            .conv, .addShutup, client: .request, answers: [k(.conv, .shutupAdded)], .confirmed, "Mute members `m`.", "js persistent-conversation.js"),
         .init(.conv, .shutupAdded, server: [.response], .inferred, "Members muted.", "OpType shutup section"),
-        .init(.conv, .removeShutup, client: .request, answers: [k(.conv, .shutupRemoved)], .confirmed, "Unmute members `m`.", "js persistent-conversation.js"),
+        .init(
+            .conv, .removeShutup, client: .request, answers: [k(.conv, .shutupRemoved)], .confirmed, "Unmute members `m`.",
+            "js persistent-conversation.js"),
         .init(.conv, .shutupRemoved, server: [.response], .inferred, "Members unmuted.", "OpType shutup section"),
-        .init(.conv, .queryShutup, client: .request, answers: [k(.conv, .shutupResult)], .confirmed, "List muted members (paged by `next`).", "js persistent-conversation.js"),
+        .init(
+            .conv, .queryShutup, client: .request, answers: [k(.conv, .shutupResult)], .confirmed, "List muted members (paged by `next`).",
+            "js persistent-conversation.js"),
         .init(.conv, .shutupResult, server: [.response], .inferred, "Muted members.", "OpType shutup section"),
-        .init(.conv, .checkShutup, client: .request, answers: [k(.conv, .checkResult)], .inferred, "Check whether a member is muted.", "OpType shutup section"),
+        .init(
+            .conv, .checkShutup, client: .request, answers: [k(.conv, .checkResult)], .inferred, "Check whether a member is muted.",
+            "OpType shutup section"),
         .init(.conv, .checkResult, server: [.response], .inferred, "Result of a check.", "OpType blacklist section"),
         .init(.conv, .shutuped, server: [.push], .confirmed, "You were muted.", "js im-client.js _dispatchConvMessage"),
         .init(.conv, .unshutuped, server: [.push], .confirmed, "You were unmuted.", "js im-client.js _dispatchConvMessage"),
@@ -235,42 +264,58 @@ public enum LeanCloudCommandCatalog {
     ]
 
     private static let blacklist: [LeanCloudCommandSpec] = [
-        .init(.blacklist, .block, client: .request, answers: [k(.blacklist, .blocked)], .confirmed,
-              "Block clients `toPids` in `srcCid` (or conversations for a client).", "js persistent-conversation.js:496-560"),
+        .init(
+            .blacklist, .block, client: .request, answers: [k(.blacklist, .blocked)], .confirmed,
+            "Block clients `toPids` in `srcCid` (or conversations for a client).", "js persistent-conversation.js:496-560"),
         .init(.blacklist, .blocked, server: [.response], .inferred, "`allowedPids`, `failedPids`.", "leancloud.md §4.2"),
-        .init(.blacklist, .unblock, client: .request, answers: [k(.blacklist, .unblocked)], .confirmed,
-              "Unblock clients.", "js persistent-conversation.js:496-560"),
+        .init(
+            .blacklist, .unblock, client: .request, answers: [k(.blacklist, .unblocked)], .confirmed,
+            "Unblock clients.", "js persistent-conversation.js:496-560"),
         .init(.blacklist, .unblocked, server: [.response], .inferred, "`allowedPids`, `failedPids`.", "leancloud.md §4.2"),
-        .init(.blacklist, .query, client: .request, answers: [k(.blacklist, .queryResult)], .confirmed,
-              "List blocked clients (paged by `limit`/`next`).", "js persistent-conversation.js:496-560"),
+        .init(
+            .blacklist, .query, client: .request, answers: [k(.blacklist, .queryResult)], .confirmed,
+            "List blocked clients (paged by `limit`/`next`).", "js persistent-conversation.js:496-560"),
         .init(.blacklist, .queryResult, server: [.response], .inferred, "`blockedPids` and `next`.", "OpType blacklist comment"),
-        .init(.blacklist, .checkBlock, client: .request, answers: [k(.blacklist, .checkResult)], .inferred, "Check blocking.", "OpType blacklist section"),
+        .init(
+            .blacklist, .checkBlock, client: .request, answers: [k(.blacklist, .checkResult)], .inferred, "Check blocking.",
+            "OpType blacklist section"),
         .init(.blacklist, .checkResult, server: [.response], .inferred, "Check result.", "OpType blacklist section"),
     ]
 
     private static let messaging: [LeanCloudCommandSpec] = [
-        .init(.direct, client: .request, server: [.push], answers: [k(.ack)], .confirmed,
-              "Send a message (`msg` or `binaryMsg`) to `cid`; pushed to receivers without `i`.", "swift IMConversation.swift:700-780"),
-        .init(.ack, client: .fireAndForget, server: [.response], .confirmed,
-              "Server: the message was stored (`uid`, `t`). Client: receipt of pushed messages (`mid` or `fromts`/`tots`).", "swift IMClient.swift:1970-1990; js im-client.js:799-835"),
-        .init(.rcp, server: [.push], .confirmed, "Delivery (`read=false`) or read (`read=true`) receipt.", "swift IMClient.swift process(rcpCommand:)"),
+        .init(
+            .direct, client: .request, server: [.push], answers: [k(.ack)], .confirmed,
+            "Send a message (`msg` or `binaryMsg`) to `cid`; pushed to receivers without `i`.", "swift IMConversation.swift:700-780"),
+        .init(
+            .ack, client: .fireAndForget, server: [.response], .confirmed,
+            "Server: the message was stored (`uid`, `t`). Client: receipt of pushed messages (`mid` or `fromts`/`tots`).",
+            "swift IMClient.swift:1970-1990; js im-client.js:799-835"),
+        .init(
+            .rcp, server: [.push], .confirmed, "Delivery (`read=false`) or read (`read=true`) receipt.", "swift IMClient.swift process(rcpCommand:)"),
         .init(.read, client: .fireAndForget, .confirmed, "Mark conversations read (`convs`).", "swift IMConversation.swift:887-905"),
         .init(.unread, server: [.push], .confirmed, "Unread counts per conversation (`lc.*.3`), with `notifTime`.", "swift IMClient.swift:2049-2080"),
-        .init(.logs, client: .request, server: [.response], answers: [k(.logs)], .confirmed,
-              "History query (`t`, `mid`, `tt`, `limit` or `l`, `direction`); answered with `logs`.", "swift IMConversation.swift:1515-1560"),
-        .init(.patch, .modify, client: .request, server: [.push], answers: [k(.patch, .modified)], .confirmed,
-              "Edit or recall (`recall=true`) messages; pushed to receivers.", "swift IMConversation.swift:1030-1075"),
+        .init(
+            .logs, client: .request, server: [.response], answers: [k(.logs)], .confirmed,
+            "History query (`t`, `mid`, `tt`, `limit` or `l`, `direction`); answered with `logs`.", "swift IMConversation.swift:1515-1560"),
+        .init(
+            .patch, .modify, client: .request, server: [.push], answers: [k(.patch, .modified)], .confirmed,
+            "Edit or recall (`recall=true`) messages; pushed to receivers.", "swift IMConversation.swift:1030-1075"),
         .init(.patch, .modified, server: [.response], .inferred, "Edit accepted, `lastPatchTime`.", "leancloud.md §4.2"),
-        .init(.error, server: [.response, .push], .confirmed,
-              "Request failed (`code`, `reason`); without `i` a connection-level error.", "js connection.js:133-148"),
+        .init(
+            .error, server: [.response, .push], .confirmed,
+            "Request failed (`code`, `reason`); without `i` a connection-level error.", "js connection.js:133-148"),
     ]
 
     private static let others: [LeanCloudCommandSpec] = [
-        .init(.echo, client: .request, server: [.response], answers: [k(.echo)], .confirmed,
-              "Keep-alive: JS every 180 s with `i`; C# without `i`.", "js connection.js:161-167; csharp LCRTMHeartBeat.cs"),
-        .init(.goaway, server: [.push], .confirmed, "Server asks the client to reconnect (clear the router cache).", "swift RTMConnection.swift handleGoaway"),
-        .init(.report, .upload, client: .request, answers: [k(.report, .uploaded)], .confirmed,
-              "Report the device token (`type=token`).", "swift IMClient.swift:1518-1530"),
+        .init(
+            .echo, client: .request, server: [.response], answers: [k(.echo)], .confirmed,
+            "Keep-alive: JS every 180 s with `i`; C# without `i`.", "js connection.js:161-167; csharp LCRTMHeartBeat.cs"),
+        .init(
+            .goaway, server: [.push], .confirmed, "Server asks the client to reconnect (clear the router cache).",
+            "swift RTMConnection.swift handleGoaway"),
+        .init(
+            .report, .upload, client: .request, answers: [k(.report, .uploaded)], .confirmed,
+            "Report the device token (`type=token`).", "swift IMClient.swift:1518-1530"),
         .init(.report, .uploaded, server: [.response], .inferred, "Report accepted.", "leancloud.md §4.2"),
         .init(.login, client: .request, answers: [k(.loggedin)], .confirmed, "LiveQuery login (`service=1`).", "js live-query-client.js"),
         .init(.loggedin, server: [.response], .confirmed, "LiveQuery logged in (`pushDisabled`).", "js live-query-client.js"),
@@ -289,7 +334,8 @@ public enum LeanCloudCommandCatalog {
         .init(.room, .kicked, server: [.push], .inferred, "Kicked from a room (legacy).", "OpType room section"),
         .init(.room, .membersJoined, server: [.push], .inferred, "Room members joined (legacy).", "OpType room section"),
         .init(.room, .membersLeft, server: [.push], .inferred, "Room members left (legacy).", "OpType room section"),
-        .init(.pubsub, .subscribe, client: .request, answers: [k(.pubsub, .subscribed)], .inferred, "Subscribe to `topic`s.", "OpType pubsub section"),
+        .init(
+            .pubsub, .subscribe, client: .request, answers: [k(.pubsub, .subscribed)], .inferred, "Subscribe to `topic`s.", "OpType pubsub section"),
         .init(.pubsub, .subscribed, server: [.response], .inferred, "Subscribed.", "OpType pubsub section"),
         .init(.pubsub, .unsubscribe, client: .request, answers: [k(.pubsub, .unsubscribed)], .inferred, "Unsubscribe.", "OpType pubsub section"),
         .init(.pubsub, .unsubscribed, server: [.response], .inferred, "Unsubscribed.", "OpType pubsub section"),

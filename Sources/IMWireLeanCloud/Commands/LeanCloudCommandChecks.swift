@@ -23,29 +23,34 @@ public enum LeanCloudCommandChecks {
             let present = command.subMessages
             if present.count > 1 {
                 let names = present.map(\.fieldName).joined(separator: ", ")
-                findings.append(LeanCloudRules.subMessageCount.finding(
-                    "\(present.count) sub-messages set: \(names)", at: locate(present[1].rawValue)))
+                findings.append(
+                    LeanCloudRules.subMessageCount.finding(
+                        "\(present.count) sub-messages set: \(names)", at: locate(present[1].rawValue)))
             }
             for sub in present where sub != expected {
                 let wanted = expected.map { "carries \($0.fieldName)" } ?? "carries no sub-message"
-                findings.append(LeanCloudRules.subMessageMismatch.finding(
-                    "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
+                findings.append(
+                    LeanCloudRules.subMessageMismatch.finding(
+                        "cmd=\(cmdName) \(wanted), found \(sub.fieldName)", at: locate(sub.rawValue)))
             }
         }
 
         if LeanCloudCommandCatalog.takesNoOp(cmd) {
             if let op = command.op, !LeanCloudCommandCatalog.isOp(op, of: cmd) {
-                findings.append(LeanCloudRules.opUnexpected.finding(
-                    "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: op))", at: locate(2)))
+                findings.append(
+                    LeanCloudRules.opUnexpected.finding(
+                        "cmd=\(cmdName) carries no op, found op=\(LeanCloudNames.name(of: op))", at: locate(2)))
             }
         } else if command.op == nil {
             guard locate(2) == nil else { return findings }
             let knownOps = LeanCloudCommandCatalog.ops(of: cmd).map(LeanCloudNames.name(of:)).joined(separator: ", ")
-            findings.append(LeanCloudRules.opMissing.finding(
-                "cmd=\(cmdName) needs an op (one of \(knownOps)); absent reads as open", at: locate(1) ?? 0))
+            findings.append(
+                LeanCloudRules.opMissing.finding(
+                    "cmd=\(cmdName) needs an op (one of \(knownOps)); absent reads as open", at: locate(1) ?? 0))
         } else if let op = command.op, !LeanCloudCommandCatalog.isOp(op, of: cmd) {
-            findings.append(LeanCloudRules.opNotForCmd.finding(
-                "op=\(LeanCloudNames.name(of: op)) is not an op of cmd=\(cmdName)", at: locate(2)))
+            findings.append(
+                LeanCloudRules.opNotForCmd.finding(
+                    "op=\(LeanCloudNames.name(of: op)) is not an op of cmd=\(cmdName)", at: locate(2)))
         }
         return findings
     }

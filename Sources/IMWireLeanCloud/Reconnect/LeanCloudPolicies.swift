@@ -3,9 +3,11 @@ import IMWireReconnect
 
 /// LeanCloud realtime: one policy per SDK family (leancloud.md §3, §4.2, §5, §8).
 public enum LeanCloudPolicies {
-    static let registry = RegistryScope(.leancloud, [
-        .login: ["im-error"], .close: ["close-code", "im-error"], .kick: ["im-error"],
-    ], in: LeanCloudStatusCodes.tables)
+    static let registry = RegistryScope(
+        .leancloud,
+        [
+            .login: ["im-error"], .close: ["close-code", "im-error"], .kick: ["im-error"],
+        ], in: LeanCloudStatusCodes.tables)
     static let flag = "r=true in session/open"
     static let chatRoomWindow: Int64 = 30 * 60_000
 
@@ -33,25 +35,31 @@ public enum LeanCloudPolicies {
         reconnectFlag: ReconnectFlag(flag, source: "leancloud.md §4.2: swift re-opens with isReopen (r=true) and st"),
         acceptCodes: [0],
         rules: [
-            SignalRule(.route, [404], .stop(.routeRejected),
-                       source: "swift RTMConnection.swift connectingWorkItem: if error.code != 404 { tryConnecting() }"),
+            SignalRule(
+                .route, [404], .stop(.routeRejected),
+                source: "swift RTMConnection.swift connectingWorkItem: if error.code != 404 { tryConnecting() }"),
             kickStops, tokenExpired,
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), backgroundClosesConnection: true,
         networkChangeResetsBackoff: true, chatRoomRejoinWindowMs: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
-            Fact("retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
-                 source: "leancloud.md §8: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
-            Fact("heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
-                 source: "leancloud.md §8: RTMConnection.swift:242-243, 354-372"),
+            Fact(
+                "retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
+                source: "leancloud.md §8: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
+            Fact(
+                "heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
+                source: "leancloud.md §8: RTMConnection.swift:242-243, 354-372"),
             Fact("timeouts", "connect 60 s, command 30 s", source: "leancloud.md §8: Application.swift:123-141"),
-            Fact("router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
-                 source: "leancloud.md §3: RTMRouter.swift Table.shouldClear; §8 connectingWorkItem"),
-            Fact("background", "entering the background closes the connection; the foreground reconnects",
-                 source: "leancloud.md §8: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
-            Fact("close codes", "reconnect, unless the registry stops on the code (4111/4115…)",
-                 source: "leancloud.md §8 toggles servers and reconnects after every disconnect; per-code handling not stated", .inferred),
+            Fact(
+                "router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
+                source: "leancloud.md §3: RTMRouter.swift Table.shouldClear; §8 connectingWorkItem"),
+            Fact(
+                "background", "entering the background closes the connection; the foreground reconnects",
+                source: "leancloud.md §8: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
+            Fact(
+                "close codes", "reconnect, unless the registry stops on the code (4111/4115…)",
+                source: "leancloud.md §8 toggles servers and reconnects after every disconnect; per-code handling not stated", .inferred),
             Fact("reconnect flag", flag, source: "leancloud.md §4.2 IMClient.swift:445-455"),
             goawayFact, chatRoomFact,
         ])
@@ -74,10 +82,12 @@ public enum LeanCloudPolicies {
         chatRoomRejoinWindowMs: chatRoomWindow,
         outputs: leanCloudJSEvents,
         facts: [
-            Fact("retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
-                 source: "leancloud.md §8: websocket-plus.js:24, ondisconnected"),
-            Fact("heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
-                 source: "leancloud.md §8: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
+            Fact(
+                "retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
+                source: "leancloud.md §8: websocket-plus.js:24, ondisconnected"),
+            Fact(
+                "heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
+                source: "leancloud.md §8: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
             Fact("timeouts", "command 20 s", source: "leancloud.md §4.1: connection.js:20 COMMAND_TIMEOUT"),
             Fact("router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated", source: "leancloud.md §3: realtime.js:294-331"),
             Fact("close codes", "4100, 4103, 4110 fatal; any other close reconnects", source: "leancloud.md §5.2: realtime.js:255-270"),
@@ -88,7 +98,8 @@ public enum LeanCloudPolicies {
 
     /// java-unified-sdk (Android and Java).
     public static let java = ReconnectPolicy(
-        name: "leancloud-java", dialect: .leancloud, sdk: "java-unified-sdk realtime session/LCConnectionManager.java, websocket/HeartBeatPolicy.java",
+        name: "leancloud-java", dialect: .leancloud,
+        sdk: "java-unified-sdk realtime session/LCConnectionManager.java, websocket/HeartBeatPolicy.java",
         schedule: .exponential(baseMs: 2000, factor: 2, capMs: 8000, jitterPPM: 0),
         budget: RetryBudget(attempts: 3, whenExhausted: .stop),
         heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
@@ -122,7 +133,9 @@ public enum LeanCloudPolicies {
         facts: [
             Fact("retry delays", "10 s every time", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
             Fact("retry budget", "10 attempts, then reset the router and loop", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
-            Fact("heartbeat", "echo every 180 s; disconnected after 360 s without pong", source: "leancloud.md §8: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
+            Fact(
+                "heartbeat", "echo every 180 s; disconnected after 360 s without pong",
+                source: "leancloud.md §8: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
             Fact("outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference", source: "leancloud.md §8", .inferred),
             goawayFact, chatRoomFact,
         ])
@@ -140,53 +153,71 @@ extension LeanCloudPolicies {
 
     /// objc `AVIMClientStatus` 0–6 and the client delegate (Swift: `IMClient.SessionState` and
     /// `IMClientEvent` with the same transitions).
-    public static let leanCloudClientStatus = OutputModel("AVIMClientStatus and the client delegate", vendor: .leancloud, tables: LeanCloudStatusCodes.tables, rules: [
-        OutputRule(.initial, [.status(status, 0)],
-                   source: objcStatus + ": None is the status's zero value, held from the client's creation until its first open",
-                   .inferred),
-        OutputRule(.connecting, [.status(status, 1)], source: objcStatus),
-        OutputRule(.reconnecting, when: .reconnect, [.status(status, 4), .event(delegate, "imClientResuming")],
-                   source: swiftClient + "; connection inConnecting → resuming"),
-        OutputRule(.opened, [.status(status, 2)], source: objcStatus),
-        OutputRule(.resumed, [.status(status, 2), .event(delegate, "imClientResumed")], source: objcStatus),
-        OutputRule(.connectionLost, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
-                   source: swiftClient + "; connection didDisconnect → paused"),
-        OutputRule(.linkFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
-                   source: swiftClient + "; a failed attempt disconnects → paused"),
-        OutputRule(.loginFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
-                   source: swiftClient),
-        OutputRule(.backgrounded, [.status(status, 3), .event(delegate, "imClientPaused")],
-                   source: "swift RTMConnection.swift applicationStateChanged (error \"application did enter background\")"),
-        OutputRule(.stopped, [.status(status, 6, carry: .code), .event(delegate, "imClientClosed", carry: .code)],
-                   source: objcStatus + "; closed ⇒ no automatic recovery (4111, 4115)"),
-        OutputRule(.loggedOut, [.status(status, 5), .status(status, 6)], source: objcStatus + " (Closing, then Closed)"),
-        OutputRule(.chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
-                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
-        OutputRule(.chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
-                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
-    ])
+    public static let leanCloudClientStatus = OutputModel(
+        "AVIMClientStatus and the client delegate", vendor: .leancloud, tables: LeanCloudStatusCodes.tables,
+        rules: [
+            OutputRule(
+                .initial, [.status(status, 0)],
+                source: objcStatus + ": None is the status's zero value, held from the client's creation until its first open",
+                .inferred),
+            OutputRule(.connecting, [.status(status, 1)], source: objcStatus),
+            OutputRule(
+                .reconnecting, when: .reconnect, [.status(status, 4), .event(delegate, "imClientResuming")],
+                source: swiftClient + "; connection inConnecting → resuming"),
+            OutputRule(.opened, [.status(status, 2)], source: objcStatus),
+            OutputRule(.resumed, [.status(status, 2), .event(delegate, "imClientResumed")], source: objcStatus),
+            OutputRule(
+                .connectionLost, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                source: swiftClient + "; connection didDisconnect → paused"),
+            OutputRule(
+                .linkFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                source: swiftClient + "; a failed attempt disconnects → paused"),
+            OutputRule(
+                .loginFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                source: swiftClient),
+            OutputRule(
+                .backgrounded, [.status(status, 3), .event(delegate, "imClientPaused")],
+                source: "swift RTMConnection.swift applicationStateChanged (error \"application did enter background\")"),
+            OutputRule(
+                .stopped, [.status(status, 6, carry: .code), .event(delegate, "imClientClosed", carry: .code)],
+                source: objcStatus + "; closed ⇒ no automatic recovery (4111, 4115)"),
+            OutputRule(.loggedOut, [.status(status, 5), .status(status, 6)], source: objcStatus + " (Closing, then Closed)"),
+            OutputRule(
+                .chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
+                source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+            OutputRule(
+                .chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
+                source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+        ])
 
     private static let jsEvents = "Realtime/IMClient events"
     private static let jsSource = "js src/events/core.js, src/events/im.js; websocket-plus.js"
 
     /// js-realtime-sdk's events (leancloud.md §8).
-    public static let leanCloudJSEvents = OutputModel("js-realtime-sdk events", vendor: .leancloud, tables: LeanCloudStatusCodes.tables, rules: [
-        OutputRule(.connectionLost, [.event(jsEvents, "disconnect", carry: .code)], source: jsSource),
-        OutputRule(.retryScheduled, [.event(jsEvents, "schedule", carry: .attemptAndDelay)], source: jsSource + " schedule(attempt, delay)"),
-        OutputRule(.reconnecting, [.event(jsEvents, "retry", carry: .attempt)], source: jsSource + " retry(attempt)"),
-        OutputRule(.resumed, [.event(jsEvents, "reconnect")], source: jsSource),
-        OutputRule(.loginFailed, when: .reconnect, [.event(jsEvents, "reconnecterror", carry: .code)], source: jsSource + " (IM)"),
-        OutputRule(.networkDown, [.event(jsEvents, "offline")], source: jsSource),
-        OutputRule(.networkUp, [.event(jsEvents, "online")], source: jsSource),
-        OutputRule(.kicked, when: .codeIn([4111]), [.event(jsEvents, "conflict", carry: .code)],
-                   source: "js im-client.js:160-190 (conflict for 4111)"),
-        OutputRule(.kicked, when: .codeNotIn([4111]), [.event(jsEvents, "close", carry: .code)],
-                   source: "js im-client.js:160-190 (close for other codes)"),
-        OutputRule(.stopped, when: .causeNotIn([.kicked]), [.event(jsEvents, "error", carry: .code)],
-                   source: "js src/realtime.js:255-270 (fatal close codes throw)"),
-        OutputRule(.chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
-                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
-        OutputRule(.chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
-                   source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
-    ])
+    public static let leanCloudJSEvents = OutputModel(
+        "js-realtime-sdk events", vendor: .leancloud, tables: LeanCloudStatusCodes.tables,
+        rules: [
+            OutputRule(.connectionLost, [.event(jsEvents, "disconnect", carry: .code)], source: jsSource),
+            OutputRule(.retryScheduled, [.event(jsEvents, "schedule", carry: .attemptAndDelay)], source: jsSource + " schedule(attempt, delay)"),
+            OutputRule(.reconnecting, [.event(jsEvents, "retry", carry: .attempt)], source: jsSource + " retry(attempt)"),
+            OutputRule(.resumed, [.event(jsEvents, "reconnect")], source: jsSource),
+            OutputRule(.loginFailed, when: .reconnect, [.event(jsEvents, "reconnecterror", carry: .code)], source: jsSource + " (IM)"),
+            OutputRule(.networkDown, [.event(jsEvents, "offline")], source: jsSource),
+            OutputRule(.networkUp, [.event(jsEvents, "online")], source: jsSource),
+            OutputRule(
+                .kicked, when: .codeIn([4111]), [.event(jsEvents, "conflict", carry: .code)],
+                source: "js im-client.js:160-190 (conflict for 4111)"),
+            OutputRule(
+                .kicked, when: .codeNotIn([4111]), [.event(jsEvents, "close", carry: .code)],
+                source: "js im-client.js:160-190 (close for other codes)"),
+            OutputRule(
+                .stopped, when: .causeNotIn([.kicked]), [.event(jsEvents, "error", carry: .code)],
+                source: "js src/realtime.js:255-270 (fatal close codes throw)"),
+            OutputRule(
+                .chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
+                source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+            OutputRule(
+                .chatRoomRejoinExpired, [.event("IMWire", "transientConversationRejoinExpired")],
+                source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
+        ])
 }

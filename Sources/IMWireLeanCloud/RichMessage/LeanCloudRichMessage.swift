@@ -81,8 +81,10 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
     /// App-defined top-level keys, in their order.
     public var extra: JSONObject
 
-    public init(kind: Kind, text: String? = nil, attributes: JSONObject? = nil, file: FileInfo? = nil,
-                location: GeoPoint? = nil, extra: JSONObject = JSONObject()) {
+    public init(
+        kind: Kind, text: String? = nil, attributes: JSONObject? = nil, file: FileInfo? = nil,
+        location: GeoPoint? = nil, extra: JSONObject = JSONObject()
+    ) {
         self.kind = kind
         self.text = text
         self.attributes = attributes
@@ -110,7 +112,7 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
     /// `building` asks for the message.
     private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (message: LeanCloudRichMessage?, findings: [Finding]) {
         guard text.first == UInt8(ascii: "{"), let members = (try? JSONParser.members(of: text)) ?? nil,
-              let typeMember = members.last(where: { $0.key == "_lctype" })
+            let typeMember = members.last(where: { $0.key == "_lctype" })
         else { return (nil, []) }
         // Each span holds one complete JSON value, so it parses on its own.
         func value(_ member: JSONMemberSpan) -> JSONValue {

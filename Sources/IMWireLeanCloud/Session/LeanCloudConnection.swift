@@ -34,8 +34,9 @@ public final class LeanCloudConnection: DialectConnection {
         var encoding = Self.encoding(implied: message)
         if let subprotocol {
             if (message.frameType == .text) != subprotocol.encoding.isText {
-                findings.append(LeanCloudRules.frameTypeMismatch.finding(
-                    "\(message.frameType) frame under \(subprotocol.name)", at: 0))
+                findings.append(
+                    LeanCloudRules.frameTypeMismatch.finding(
+                        "\(message.frameType) frame under \(subprotocol.name)", at: 0))
             } else {
                 encoding = subprotocol.encoding
             }

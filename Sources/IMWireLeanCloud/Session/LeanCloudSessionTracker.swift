@@ -20,8 +20,10 @@ public struct LeanCloudSessionOptions: Sendable {
         }
     }
 
-    public init(requestTimeoutMicros: Int64 = 30_000_000, ackTimeoutMicros: Int64 = 5_000_000, maxCommandSize: Int = 5 * 1024,
-                credentials: Credentials? = nil) {
+    public init(
+        requestTimeoutMicros: Int64 = 30_000_000, ackTimeoutMicros: Int64 = 5_000_000, maxCommandSize: Int = 5 * 1024,
+        credentials: Credentials? = nil
+    ) {
         self.requestTimeoutMicros = requestTimeoutMicros
         self.ackTimeoutMicros = ackTimeoutMicros
         self.maxCommandSize = maxCommandSize
@@ -98,16 +100,20 @@ public struct LeanCloudSessionTracker: Sendable {
         for (i, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex })
         where Self.gap(request.time, time) > options.requestTimeoutMicros {
             pending[i] = nil
-            findings.append(Self.finding(LeanCloudRules.requestUnanswered,
-                                    "\(request.summary) got no reply within \(Self.seconds(options.requestTimeoutMicros))",
-                                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
+            findings.append(
+                Self.finding(
+                    LeanCloudRules.requestUnanswered,
+                    "\(request.summary) got no reply within \(Self.seconds(options.requestTimeoutMicros))",
+                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
         let overdue = unacked.filter { Self.gap($0.time, time) > options.ackTimeoutMicros }
         unacked.removeAll { Self.gap($0.time, time) > options.ackTimeoutMicros }
         for message in overdue {
-            findings.append(Self.finding(LeanCloudRules.missingAck,
-                                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeoutMicros))",
-                                    frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
+            findings.append(
+                Self.finding(
+                    LeanCloudRules.missingAck,
+                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeoutMicros))",
+                    frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
         }
     }
 
@@ -134,8 +140,10 @@ public struct LeanCloudSessionTracker: Sendable {
         // Names the command from its fields, not from `decoded`: capturing `decoded` copied the
         // whole decoded command for every frame.
         func report(_ rule: Rule, _ message: String) {
-            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction,
-                                         subject: LeanCloudNames.summary(of: command)))
+            findings.append(
+                Self.finding(
+                    rule, message, frame: frameIndex, time: time, direction: direction,
+                    subject: LeanCloudNames.summary(of: command)))
         }
         let key = LeanCloudCommandKey(command.cmdOrDefault, command.op)
         let spec = LeanCloudCommandCatalog.spec(for: key)
@@ -181,12 +189,13 @@ public struct LeanCloudSessionTracker: Sendable {
             }
             return
         }
-        let ungated = switch key.cmd {
-        case .echo, .login, .logout: true
-        default: false
-        }
+        let ungated =
+            switch key.cmd {
+            case .echo, .login, .logout: true
+            default: false
+            }
         guard key != LeanCloudCommandKey(.session, .open), !ungated, command.int32(.service) != 1,
-              !opened.contains(peer)
+            !opened.contains(peer)
         else { return }
         if closedByClient.contains(peer) {
             report(LeanCloudRules.commandAfterClose, "\(key) after the client closed the session")
@@ -195,8 +204,10 @@ public struct LeanCloudSessionTracker: Sendable {
         }
     }
 
-    private mutating func trackRequest(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, spec: LeanCloudCommandSpec?,
-                                       time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void) {
+    private mutating func trackRequest(
+        _ command: LeanCloudCommandFields, key: LeanCloudCommandKey, spec: LeanCloudCommandSpec?,
+        time: Int64, frameIndex: Int, peer: String, report: (Rule, String) -> Void
+    ) {
         guard let i = command.i else {
             if spec?.clientRole == .request, key.cmd != .echo {
                 report(LeanCloudRules.requestWithoutI, "\(key) expects a reply but has no i")
@@ -217,7 +228,8 @@ public struct LeanCloudSessionTracker: Sendable {
             if let request = pending.removeValue(forKey: i) {
                 replyPeer = request.peer
                 if let answers = LeanCloudCommandCatalog.spec(for: request.key)?.answers, !answers.isEmpty,
-                   command.cmd != .error, !answers.contains(key) {
+                    command.cmd != .error, !answers.contains(key)
+                {
                     let usual = answers.map(\.description).joined(separator: " or ")
                     report(LeanCloudRules.responseOpUnexpected, "\(key) answers \(request.key); usually \(usual)")
                 }
@@ -261,11 +273,13 @@ public struct LeanCloudSessionTracker: Sendable {
     /// A pushed message needs an `ack` unless it is transient, in a chat room, or the client's own.
     private mutating func expectAck(_ command: LeanCloudCommandFields) {
         guard let id = command.string(.directID), !command.bool(.directTransient), command.int32(.directConvType) != 2,
-              !(command.string(.directFromPeerID).map(opened.contains) ?? false)
+            !(command.string(.directFromPeerID).map(opened.contains) ?? false)
         else { return }
         guard unacked.count < Self.maxTracked else { return }
-        unacked.append(Unacked(messageID: id, conversationID: command.string(.directCID) ?? "",
-                               timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame, command: command))
+        unacked.append(
+            Unacked(
+                messageID: id, conversationID: command.string(.directCID) ?? "",
+                timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame, command: command))
     }
 
     /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the
@@ -291,8 +305,10 @@ public struct LeanCloudSessionTracker: Sendable {
         let client = command.hasPeerID ? command.peerID : peer
         guard let signed = LeanCloudSignature.signedAction(of: command, clientID: client) else { return }
         let app = credentials.appID ?? appID ?? ""
-        for problem in LeanCloudSignature.verify(signature: signed.s, appID: app, action: signed.action, timestamp: signed.t,
-                                                  nonce: signed.n, masterKey: credentials.masterKey) {
+        for problem in LeanCloudSignature.verify(
+            signature: signed.s, appID: app, action: signed.action, timestamp: signed.t,
+            nonce: signed.n, masterKey: credentials.masterKey)
+        {
             report(problem.rule, problem.message)
         }
     }
@@ -302,8 +318,10 @@ public struct LeanCloudSessionTracker: Sendable {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (_, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
-            findings.append(Self.finding(LeanCloudRules.requestPendingAtEnd, "\(request.summary) still waiting for a reply when the capture ends",
-                                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
+            findings.append(
+                Self.finding(
+                    LeanCloudRules.requestPendingAtEnd, "\(request.summary) still waiting for a reply when the capture ends",
+                    frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
         pending.removeAll()
         return findings

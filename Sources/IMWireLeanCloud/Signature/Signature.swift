@@ -35,7 +35,7 @@ public enum LeanCloudSignature {
         case .startConversation(let client, let members):
             return "\(appID):\(client):\(sortedMembers(members)):\(timestamp):\(nonce)"
         case .conversationMembers(let client, let conv, let members, let action),
-             .conversationBlacklist(let client, let conv, let members, let action):
+            .conversationBlacklist(let client, let conv, let members, let action):
             return "\(appID):\(client):\(conv):\(sortedMembers(members)):\(timestamp):\(nonce):\(action)"
         case .clientBlocksConversation(let client, let conv, let action):
             return "\(appID):\(client):\(conv)::\(timestamp):\(nonce):\(action)"
@@ -53,13 +53,17 @@ public enum LeanCloudSignature {
 
     /// Checks `signature` for `action`. Case and timestamp unit are accepted either way (the sources
     /// disagree) and reported as findings; a wrong signature is an error.
-    public static func verify(signature: String, appID: String, action: Action, timestamp: Int64, nonce: String,
-                              masterKey: String) -> [Finding] {
+    public static func verify(
+        signature: String, appID: String, action: Action, timestamp: Int64, nonce: String,
+        masterKey: String
+    ) -> [Finding] {
         var findings: [Finding] = []
         let expected = sign(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce), masterKey: masterKey)
         if signature.lowercased() != expected {
-            findings.append(LeanCloudRules.signatureMismatch.finding(
-                "signature \(signature) does not match \(expected) for \"\(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce))\""))
+            findings.append(
+                LeanCloudRules.signatureMismatch.finding(
+                    "signature \(signature) does not match \(expected) for \"\(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce))\""
+                ))
             return findings
         }
         if signature != expected {

@@ -20,12 +20,18 @@ struct FieldReader {
     }
 
     mutating func byte(_ field: String) -> UInt8? {
-        guard let value = reader.readUInt8() else { overrun(field, need: 1); return nil }
+        guard let value = reader.readUInt8() else {
+            overrun(field, need: 1)
+            return nil
+        }
         return value
     }
 
     mutating func uint16(_ field: String) -> UInt16? {
-        guard let value = reader.readUInt16() else { overrun(field, need: 2); return nil }
+        guard let value = reader.readUInt16() else {
+            overrun(field, need: 2)
+            return nil
+        }
         return value
     }
 

@@ -62,8 +62,10 @@ enum FixedHeaderRead {
         }
         let lengthBytes = index
         let nonMinimal = lengthBytes > 1 && bytes[lengthBytes] == 0
-        return .header(MQTTFixedHeader(typeNibble: first >> 4, flags: first & 0x0f, remainingLength: value,
-                                       headerLength: lengthBytes + 1, nonMinimalLength: nonMinimal))
+        return .header(
+            MQTTFixedHeader(
+                typeNibble: first >> 4, flags: first & 0x0f, remainingLength: value,
+                headerLength: lengthBytes + 1, nonMinimalLength: nonMinimal))
     }
 }
 

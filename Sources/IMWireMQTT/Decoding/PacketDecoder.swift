@@ -41,16 +41,19 @@ public struct MQTTDecodedPacket: Sendable, Hashable {
 /// Decodes the body of one framed packet. Never traps: each deviation is a finding, and the packet
 /// is nil only when its fields cannot be read (or PUBLISH QoS 3, whose layout is unknown).
 enum PacketBodyDecoder {
-    static func decode(header: MQTTFixedHeader, body: UnsafeRawBufferPointer, version: MQTTVersion,
-                       options: MQTTDecodeOptions) -> (MQTTPacket?, [Finding]) {
+    static func decode(
+        header: MQTTFixedHeader, body: UnsafeRawBufferPointer, version: MQTTVersion,
+        options: MQTTDecodeOptions
+    ) -> (MQTTPacket?, [Finding]) {
         var fields = FieldReader(ByteReader(body, baseOffset: header.headerLength))
         guard let type = header.type else {
             fields.report(MQTTRules.packetTypeReserved, "packet type \(header.typeNibble) is reserved", at: 0)
             return (nil, fields.findings)
         }
         if header.nonMinimalLength {
-            fields.report(MQTTRules.remainingLengthNonMinimal,
-                          "remaining length \(header.remainingLength) in \(header.headerLength - 1) bytes", at: 1)
+            fields.report(
+                MQTTRules.remainingLengthNonMinimal,
+                "remaining length \(header.remainingLength) in \(header.headerLength - 1) bytes", at: 1)
         }
         let connectVersion = type == .connect ? connectLevelVersion(body) : nil
         checkFlags(type, header.flags, version: connectVersion ?? version, into: &fields)
@@ -125,7 +128,8 @@ enum PacketBodyDecoder {
         let cleanSession = flags & 0x02 != 0
         if flags & 0x01 != 0 { fields.report(MQTTRules.connectReservedFlag, "connect flags bit 0 is set", at: flagsOffset) }
         if !hasWill, willQoSBits != 0 || willRetain {
-            fields.report(MQTTRules.willFlagsInconsistent, "will QoS \(willQoSBits), will retain \(willRetain) without the will flag", at: flagsOffset)
+            fields.report(
+                MQTTRules.willFlagsInconsistent, "will QoS \(willQoSBits), will retain \(willRetain) without the will flag", at: flagsOffset)
         }
         if willQoSBits == 3 { fields.report(MQTTRules.willQoSInvalid, "will QoS 3", at: flagsOffset) }
         if hasPassword, !hasUsername {
@@ -147,8 +151,9 @@ enum PacketBodyDecoder {
         var will: MQTTConnect.Will?
         if hasWill {
             guard let (topic, _) = fields.string("will topic"), let (message, _) = fields.binary("will message") else { return nil }
-            will = MQTTConnect.Will(topic: topic, message: message, qos: MQTTQoS(rawValue: willQoSBits) ?? .exactlyOnce,
-                                    retain: willRetain)
+            will = MQTTConnect.Will(
+                topic: topic, message: message, qos: MQTTQoS(rawValue: willQoSBits) ?? .exactlyOnce,
+                retain: willRetain)
         }
         var username: String?
         if hasUsername {
@@ -160,8 +165,9 @@ enum PacketBodyDecoder {
             guard let (bytes, _) = fields.binary("password") else { return nil }
             password = bytes
         }
-        return MQTTConnect(protocolName: name, protocolLevel: level, cleanSession: cleanSession, keepAlive: keepAlive,
-                           clientID: clientID, will: will, username: username, password: password)
+        return MQTTConnect(
+            protocolName: name, protocolLevel: level, cleanSession: cleanSession, keepAlive: keepAlive,
+            clientID: clientID, will: will, username: username, password: password)
     }
 
     private static func connack(_ fields: inout FieldReader, version: MQTTVersion, options: MQTTDecodeOptions) -> MQTTConnack? {

@@ -89,15 +89,19 @@ public struct MQTTStreamDecoder: Sendable {
             let finding = MQTTRules.remainingLengthOverlong.finding(
                 "the 4th remaining-length byte has its continuation bit set", at: offset)
             // Only the header is known; the rest of the stream is dropped.
-            out.append(MQTTDecodedPacket(packet: nil, findings: [finding], streamOffset: streamOffset,
-                                         length: offset + 1, typeNibble: bytes[0] >> 4, version: version))
+            out.append(
+                MQTTDecodedPacket(
+                    packet: nil, findings: [finding], streamOffset: streamOffset,
+                    length: offset + 1, typeNibble: bytes[0] >> 4, version: version))
             return bytes.count
         case .header(let header):
             if header.remainingLength > options.limits.maxFrameSize {
                 let finding = MQTTRules.packetTooLarge.finding(
                     "remaining length \(header.remainingLength) exceeds the limit of \(options.limits.maxFrameSize) bytes", at: 1)
-                out.append(MQTTDecodedPacket(packet: nil, findings: [finding], streamOffset: streamOffset,
-                                             length: header.totalLength, typeNibble: header.typeNibble, version: version))
+                out.append(
+                    MQTTDecodedPacket(
+                        packet: nil, findings: [finding], streamOffset: streamOffset,
+                        length: header.totalLength, typeNibble: header.typeNibble, version: version))
                 let available = min(bytes.count, header.totalLength)
                 skipRemaining = header.totalLength - available
                 skipping = skipRemaining > 0 ? (header.typeNibble, streamOffset, header.totalLength) : nil
@@ -108,8 +112,10 @@ public struct MQTTStreamDecoder: Sendable {
             let readVersion = version
             let (packet, findings) = PacketBodyDecoder.decode(header: header, body: body, version: readVersion, options: options)
             if case .connect(let connect)? = packet, let connectVersion = connect.version { learnedVersion = connectVersion }
-            out.append(MQTTDecodedPacket(packet: packet, findings: findings, streamOffset: streamOffset,
-                                         length: header.totalLength, typeNibble: header.typeNibble, version: readVersion))
+            out.append(
+                MQTTDecodedPacket(
+                    packet: packet, findings: findings, streamOffset: streamOffset,
+                    length: header.totalLength, typeNibble: header.typeNibble, version: readVersion))
             return header.totalLength
         }
     }
@@ -126,8 +132,11 @@ public struct MQTTStreamDecoder: Sendable {
             let finding = MQTTRules.truncated.finding(
                 "the stream ends \(skipRemaining) byte(s) before the end of the oversized packet",
                 at: skipping.length - skipRemaining)
-            return [MQTTDecodedPacket(packet: nil, findings: [finding], streamOffset: skipping.start,
-                                      length: skipping.length, typeNibble: skipping.typeNibble, version: version)]
+            return [
+                MQTTDecodedPacket(
+                    packet: nil, findings: [finding], streamOffset: skipping.start,
+                    length: skipping.length, typeNibble: skipping.typeNibble, version: version)
+            ]
         }
         guard !pending.isEmpty, !failed else { return [] }
         let announced: Int?
@@ -138,8 +147,11 @@ public struct MQTTStreamDecoder: Sendable {
         }
         let what = announced.map { "\(pending.count) of \($0) bytes of the packet" } ?? "\(pending.count) byte(s) of a fixed header"
         let finding = MQTTRules.truncated.finding("the stream ends after \(what)", at: pending.count)
-        return [MQTTDecodedPacket(packet: nil, findings: [finding], streamOffset: position - pending.count,
-                                  length: announced ?? pending.count, typeNibble: pending[0] >> 4, version: version)]
+        return [
+            MQTTDecodedPacket(
+                packet: nil, findings: [finding], streamOffset: position - pending.count,
+                length: announced ?? pending.count, typeNibble: pending[0] >> 4, version: version)
+        ]
     }
 
     /// Decodes a complete byte string: every packet, then `finish`.

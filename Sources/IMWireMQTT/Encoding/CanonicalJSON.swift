@@ -43,9 +43,12 @@ public enum MQTTCanonicalJSON {
             if dup { object.append("dup", true) }
         case .subscribe(let subscribe):
             object.append("packet_id", .number(JSONNumber(Int(subscribe.packetID))))
-            object.append("subscriptions", .array(subscribe.subscriptions.map { subscription in
-                ["topic_filter": .string(subscription.topicFilter), "qos": .number(JSONNumber(Int(subscription.qos.rawValue)))]
-            }))
+            object.append(
+                "subscriptions",
+                .array(
+                    subscribe.subscriptions.map { subscription in
+                        ["topic_filter": .string(subscription.topicFilter), "qos": .number(JSONNumber(Int(subscription.qos.rawValue)))]
+                    }))
             if subscribe.dup { object.append("dup", true) }
         case .suback(let suback):
             object.append("packet_id", .number(JSONNumber(Int(suback.packetID))))
@@ -82,24 +85,30 @@ public enum MQTTCanonicalJSON {
         case .connect:
             var will: MQTTConnect.Will?
             if let willObject = object["will"]?.objectValue {
-                will = MQTTConnect.Will(topic: try string(willObject, "topic"), message: try bytes(willObject, "message"),
-                                        qos: try qos(willObject, "qos"), retain: willObject["retain"]?.boolValue ?? false)
+                will = MQTTConnect.Will(
+                    topic: try string(willObject, "topic"), message: try bytes(willObject, "message"),
+                    qos: try qos(willObject, "qos"), retain: willObject["retain"]?.boolValue ?? false)
             }
             let password: [UInt8]? = object["password"] != nil || object["password_hex"] != nil ? try bytes(object, "password") : nil
-            return .connect(MQTTConnect(
-                protocolName: try string(object, "protocol_name"), protocolLevel: try integer(object, "protocol_level", max: 255),
-                cleanSession: object["clean_session"]?.boolValue ?? false, keepAlive: try integer(object, "keep_alive", max: 65535),
-                clientID: try string(object, "client_id"), will: will, username: object["username"]?.stringValue,
-                password: password))
+            return .connect(
+                MQTTConnect(
+                    protocolName: try string(object, "protocol_name"), protocolLevel: try integer(object, "protocol_level", max: 255),
+                    cleanSession: object["clean_session"]?.boolValue ?? false, keepAlive: try integer(object, "keep_alive", max: 65535),
+                    clientID: try string(object, "client_id"), will: will, username: object["username"]?.stringValue,
+                    password: password))
         case .connack:
-            return .connack(MQTTConnack(sessionPresent: object["session_present"]?.boolValue ?? false,
-                                        returnCode: try integer(object, "return_code", max: 255)))
+            return .connack(
+                MQTTConnack(
+                    sessionPresent: object["session_present"]?.boolValue ?? false,
+                    returnCode: try integer(object, "return_code", max: 255)))
         case .publish:
             let level = try qos(object, "qos")
             let id: UInt16? = object["packet_id"] == nil ? nil : try integer(object, "packet_id", max: 65535)
-            return .publish(MQTTPublish(dup: object["dup"]?.boolValue ?? false, qos: level,
-                                        retain: object["retain"]?.boolValue ?? false, topic: try string(object, "topic"),
-                                        packetID: id, payload: try bytes(object, "payload")))
+            return .publish(
+                MQTTPublish(
+                    dup: object["dup"]?.boolValue ?? false, qos: level,
+                    retain: object["retain"]?.boolValue ?? false, topic: try string(object, "topic"),
+                    packetID: id, payload: try bytes(object, "payload")))
         case .puback: return .puback(packetID: try integer(object, "packet_id", max: 65535))
         case .pubrec: return .pubrec(packetID: try integer(object, "packet_id", max: 65535))
         case .pubrel: return .pubrel(packetID: try integer(object, "packet_id", max: 65535), dup: object["dup"]?.boolValue ?? false)
@@ -112,8 +121,10 @@ public enum MQTTCanonicalJSON {
                 guard let entry = item.objectValue else { throw DecodeError(description: "a subscription must be an object") }
                 subscriptions.append(.init(topicFilter: try string(entry, "topic_filter"), qos: try qos(entry, "qos")))
             }
-            return .subscribe(MQTTSubscribe(packetID: try integer(object, "packet_id", max: 65535), subscriptions: subscriptions,
-                                            dup: object["dup"]?.boolValue ?? false))
+            return .subscribe(
+                MQTTSubscribe(
+                    packetID: try integer(object, "packet_id", max: 65535), subscriptions: subscriptions,
+                    dup: object["dup"]?.boolValue ?? false))
         case .suback:
             guard let items = object["return_codes"]?.arrayValue else { throw DecodeError(description: "return_codes must be an array") }
             var codes: [UInt8] = []
@@ -131,8 +142,10 @@ public enum MQTTCanonicalJSON {
                 guard let filter = item.stringValue else { throw DecodeError(description: "topic_filters holds strings") }
                 filters.append(filter)
             }
-            return .unsubscribe(MQTTUnsubscribe(packetID: try integer(object, "packet_id", max: 65535), topicFilters: filters,
-                                                dup: object["dup"]?.boolValue ?? false))
+            return .unsubscribe(
+                MQTTUnsubscribe(
+                    packetID: try integer(object, "packet_id", max: 65535), topicFilters: filters,
+                    dup: object["dup"]?.boolValue ?? false))
         case .pingreq: return .pingreq
         case .pingresp: return .pingresp
         case .disconnect: return .disconnect

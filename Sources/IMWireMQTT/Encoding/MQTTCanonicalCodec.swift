@@ -31,15 +31,16 @@ public struct MQTTCanonicalCodec: CanonicalCodec {
         -> CanonicalDecoding
     {
         let parts = packets.map { CanonicalDecoding.Part(decoded: $0.decoded, label: "packet at \($0.offset)", findings: $0.findings) }
-        let envelope = JSONValue.array(packets.map { packet in
-            var object = JSONObject()
-            object.append("offset", .number(JSONNumber(packet.offset)))
-            object.append("length", .number(JSONNumber(packet.length)))
-            object.append("summary", .string(packet.summary))
-            object.append("decoded", packet.decoded ?? .null)
-            object.append("findings", .array(packet.findings.map { $0.json() }))
-            return .object(object)
-        })
+        let envelope = JSONValue.array(
+            packets.map { packet in
+                var object = JSONObject()
+                object.append("offset", .number(JSONNumber(packet.offset)))
+                object.append("length", .number(JSONNumber(packet.length)))
+                object.append("summary", .string(packet.summary))
+                object.append("decoded", packet.decoded ?? .null)
+                object.append("findings", .array(packet.findings.map { $0.json() }))
+                return .object(object)
+            })
         return CanonicalDecoding(parts: parts, envelope: .object(JSONObject([JSONObject.Member(key: "packets", value: envelope)])))
     }
 }

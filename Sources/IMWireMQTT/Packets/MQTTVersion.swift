@@ -3,8 +3,10 @@
 /// fixed-header flags that 3.1 calls "not used" and 3.1.1 makes a protocol error).
 public enum MQTTVersion: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// MQTT 3.1 (IBM/Eurotech spec): protocol name `MQIsdp`, level 3.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case v3_1 = "3.1"
     /// MQTT 3.1.1 (OASIS standard): protocol name `MQTT`, level 4.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case v3_1_1 = "3.1.1"
 
     public var protocolName: String { self == .v3_1 ? "MQIsdp" : "MQTT" }

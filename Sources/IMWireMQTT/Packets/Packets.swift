@@ -97,14 +97,19 @@ public struct MQTTConnect: Sendable, Hashable {
     public var username: String?
     public var password: [UInt8]?
 
-    public init(version: MQTTVersion = .v3_1_1, cleanSession: Bool = true, keepAlive: UInt16, clientID: String,
-                will: Will? = nil, username: String? = nil, password: [UInt8]? = nil) {
-        self.init(protocolName: version.protocolName, protocolLevel: version.protocolLevel, cleanSession: cleanSession,
-                  keepAlive: keepAlive, clientID: clientID, will: will, username: username, password: password)
+    public init(
+        version: MQTTVersion = .v3_1_1, cleanSession: Bool = true, keepAlive: UInt16, clientID: String,
+        will: Will? = nil, username: String? = nil, password: [UInt8]? = nil
+    ) {
+        self.init(
+            protocolName: version.protocolName, protocolLevel: version.protocolLevel, cleanSession: cleanSession,
+            keepAlive: keepAlive, clientID: clientID, will: will, username: username, password: password)
     }
 
-    public init(protocolName: String, protocolLevel: UInt8, cleanSession: Bool, keepAlive: UInt16, clientID: String,
-                will: Will?, username: String?, password: [UInt8]?) {
+    public init(
+        protocolName: String, protocolLevel: UInt8, cleanSession: Bool, keepAlive: UInt16, clientID: String,
+        will: Will?, username: String?, password: [UInt8]?
+    ) {
         self.protocolName = protocolName
         self.protocolLevel = protocolLevel
         self.cleanSession = cleanSession
@@ -141,8 +146,10 @@ public struct MQTTPublish: Sendable, Hashable {
     public var packetID: UInt16?
     public var payload: [UInt8]
 
-    public init(dup: Bool = false, qos: MQTTQoS = .atMostOnce, retain: Bool = false, topic: String,
-                packetID: UInt16? = nil, payload: [UInt8]) {
+    public init(
+        dup: Bool = false, qos: MQTTQoS = .atMostOnce, retain: Bool = false, topic: String,
+        packetID: UInt16? = nil, payload: [UInt8]
+    ) {
         self.dup = dup
         self.qos = qos
         self.retain = retain

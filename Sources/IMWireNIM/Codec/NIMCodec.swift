@@ -42,7 +42,11 @@ public enum NIMCodec {
                 if let json = packet.json {
                     let (nim, inner) = NIMDecoder.decode(Array(JSONWriter.string(json).utf8), direction: direction, limits: limits)
                     item.nim = nim
-                    findings += inner.map { finding in var moved = finding; moved.offset = packet.dataOffset; return moved }
+                    findings += inner.map { finding in
+                        var moved = finding
+                        moved.offset = packet.dataOffset
+                        return moved
+                    }
                 }
             case .event, .ack:
                 findings.append(NIMRules.transportPacket.finding("a socket.io \(packet.type.name) packet on a NIM link", at: 0))
@@ -69,14 +73,17 @@ public enum NIMCanonicalJSON {
         case .request(let request):
             object.append("kind", "request")
             append(&object, request.sid, request.cid, request.ser, command, name: command?.command)
-            object.append("params", .array(request.params.map { parameter in
-                var item = JSONObject()
-                item.append("t", .string(parameter.type))
-                item.append("v", parameter.value)
-                if let name = parameter.name { item.append("name", .string(name)) }
-                if let fields = parameter.fields { item.append("fields", fields) }
-                return .object(item)
-            }))
+            object.append(
+                "params",
+                .array(
+                    request.params.map { parameter in
+                        var item = JSONObject()
+                        item.append("t", .string(parameter.type))
+                        item.append("v", parameter.value)
+                        if let name = parameter.name { item.append("name", .string(name)) }
+                        if let fields = parameter.fields { item.append("fields", fields) }
+                        return .object(item)
+                    }))
         case .response(let response):
             object.append("kind", "response")
             append(&object, response.sid, response.cid, response.ser, command, name: command?.handler ?? command?.command)
@@ -97,8 +104,10 @@ public enum NIMCanonicalJSON {
         return .object(object)
     }
 
-    private static func append(_ object: inout JSONObject, _ sid: Int64, _ cid: Int64, _ ser: Int64, _ command: NIMCommand?,
-                               name: String?) {
+    private static func append(
+        _ object: inout JSONObject, _ sid: Int64, _ cid: Int64, _ ser: Int64, _ command: NIMCommand?,
+        name: String?
+    ) {
         object.append("sid", .number(JSONNumber(sid)))
         object.append("cid", .number(JSONNumber(cid)))
         object.append("ser", .number(JSONNumber(ser)))
@@ -130,8 +139,9 @@ public enum NIMCanonicalJSON {
 
     /// `{"socketio": …, "nim": … | null}` per packet of a message.
     public static func encode(_ message: NIMMessage) -> JSONValue {
-        .array(message.items.map { item in
-            ["socketio": SocketIOCanonicalJSON.encode(item.socketIO), "nim": item.nim.map(encode) ?? .null]
-        })
+        .array(
+            message.items.map { item in
+                ["socketio": SocketIOCanonicalJSON.encode(item.socketIO), "nim": item.nim.map(encode) ?? .null]
+            })
     }
 }

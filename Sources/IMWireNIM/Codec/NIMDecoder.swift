@@ -17,8 +17,9 @@ public enum NIMDecoder {
         var findings: [Finding] = []
         let isRequest = object["SID"] != nil || object["CID"] != nil
         if let direction, isRequest != (direction == .send) {
-            findings.append(NIMRules.wrongDirection.finding(
-                isRequest ? "a request (SID/CID/SER/Q) from the server" : "a response (sid/cid/ser/code/r) from the client", at: 0))
+            findings.append(
+                NIMRules.wrongDirection.finding(
+                    isRequest ? "a request (SID/CID/SER/Q) from the server" : "a response (sid/cid/ser/code/r) from the client", at: 0))
         }
         let packet = isRequest ? request(object, &findings) : response(object, &findings)
         return (packet, findings)
@@ -65,8 +66,10 @@ public enum NIMDecoder {
             if let spec = specs?[safe: index] {
                 named.name = spec.name
                 if !spec.types.isEmpty, !spec.types.contains(where: { $0.rawValue == parameter.type }) {
-                    findings.append(NIMRules.qMismatch.finding(
-                        "Q[\(index)] \(spec.name) is \(parameter.type), expected \(spec.types.map(\.rawValue).joined(separator: " or "))", at: qOffset))
+                    findings.append(
+                        NIMRules.qMismatch.finding(
+                            "Q[\(index)] \(spec.name) is \(parameter.type), expected \(spec.types.map(\.rawValue).joined(separator: " or "))",
+                            at: qOffset))
                 }
                 // An item already reported as malformed (name "") is not read through the tag map.
                 if let map = spec.tagMap, parameter.name == nil, case .object(let value) = parameter.value {
@@ -77,8 +80,9 @@ public enum NIMDecoder {
         }
         if let specs {
             if items.count > specs.count {
-                findings.append(NIMRules.qMismatch.finding(
-                    "\(items.count) Q items, \(command?.name ?? "the command") takes \(specs.count)", at: qOffset))
+                findings.append(
+                    NIMRules.qMismatch.finding(
+                        "\(items.count) Q items, \(command?.name ?? "the command") takes \(specs.count)", at: qOffset))
             }
             for (index, spec) in specs.enumerated() where spec.required && index >= items.count {
                 findings.append(NIMRules.qMismatch.finding("Q lacks \(spec.name)", at: qOffset))
@@ -186,14 +190,16 @@ public enum NIMDecoder {
     static func fields(of command: NIMCommand, _ entries: [JSONValue], at offset: Int, _ findings: inout [Finding]) -> JSONObject {
         var fields = JSONObject()
         if entries.count > command.response.count {
-            findings.append(NIMRules.rMismatch.finding(
-                "r has \(entries.count) entries, \(command.handler ?? command.name) reads \(command.response.count)", at: offset))
+            findings.append(
+                NIMRules.rMismatch.finding(
+                    "r has \(entries.count) entries, \(command.handler ?? command.name) reads \(command.response.count)", at: offset))
         }
         for (field, entry) in zip(command.response, entries) {
             fields.append(field, PropertyNaming.field(field, entry, at: offset, &findings))
         }
         if command.sid == NIMCommands.kicked.sid, command.cid == NIMCommands.kicked.cid, let reason = entries[safe: 1]?.int64Value,
-           NIMStatusCodes.webKickReason.rows(reason).isEmpty {
+            NIMStatusCodes.webKickReason.rows(reason).isEmpty
+        {
             findings.append(NIMRules.kickReasonUnknown.finding("reason \(reason)", at: offset))
         }
         return fields
@@ -206,7 +212,8 @@ public enum NIMDecoder {
     /// wrapper's code is not a success.
     static func inner(_ entries: [JSONValue], at offset: Int, success: Bool, _ findings: inout [Finding]) -> NIMInnerPacket? {
         guard let wrapper = entries[safe: 1]?.objectValue, let header = wrapper["headerPacket"]?.objectValue,
-              let sid = header["sid"]?.int64Value, let cid = header["cid"]?.int64Value, let body = wrapper["body"] else {
+            let sid = header["sid"]?.int64Value, let cid = header["cid"]?.int64Value, let body = wrapper["body"]
+        else {
             findings.append(NIMRules.notifyInvalid.finding("r[1] is not {headerPacket: {sid, cid}, body}", at: offset))
             return nil
         }
@@ -217,8 +224,9 @@ public enum NIMDecoder {
         }
         let bodyOffset = wrapper.offset(of: "body") ?? offset
         guard case .array(let items) = body else {
-            findings.append(NIMRules.notifyInvalid.finding(
-                "the body of inner \(sid)_\(cid) \(command.name) is \(body.typeName), not an array (its r)", at: bodyOffset))
+            findings.append(
+                NIMRules.notifyInvalid.finding(
+                    "the body of inner \(sid)_\(cid) \(command.name) is \(body.typeName), not an array (its r)", at: bodyOffset))
             return inner
         }
         guard success, !command.isNotifyWrapper, !command.response.isEmpty else { return inner }
@@ -254,10 +262,11 @@ enum PropertyNaming {
                 findings.append(NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a list of \(map.name)", at: offset))
                 return entry
             }
-            return .array(items.map { item in
-                guard case .object(let object) = item else { return item }
-                return .object(name(object, map, at: offset, &findings))
-            })
+            return .array(
+                items.map { item in
+                    guard case .object(let object) = item else { return item }
+                    return .object(name(object, map, at: offset, &findings))
+                })
         }
         guard case .object(let object) = entry else {
             findings.append(NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a \(map.name) Property", at: offset))

@@ -110,9 +110,24 @@ public enum NIMPacket: Sendable, Hashable {
     case request(NIMRequest)
     case response(NIMResponse)
 
-    public var sid: Int64 { switch self { case .request(let r): r.sid; case .response(let r): r.sid } }
-    public var cid: Int64 { switch self { case .request(let r): r.cid; case .response(let r): r.cid } }
-    public var ser: Int64 { switch self { case .request(let r): r.ser; case .response(let r): r.ser } }
+    public var sid: Int64 {
+        switch self {
+        case .request(let r): r.sid
+        case .response(let r): r.sid
+        }
+    }
+    public var cid: Int64 {
+        switch self {
+        case .request(let r): r.cid
+        case .response(let r): r.cid
+        }
+    }
+    public var ser: Int64 {
+        switch self {
+        case .request(let r): r.ser
+        case .response(let r): r.ser
+        }
+    }
     public var command: NIMCommand? { NIMCommands.command(sid: sid, cid: cid) }
 
     /// The JSON object the packet is on the wire.

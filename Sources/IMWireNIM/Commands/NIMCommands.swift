@@ -33,10 +33,13 @@ public struct NIMCommand: Sendable, Hashable {
 
 /// The complete id table. Typed once here; `Spec/nim.md` is generated from it.
 public enum NIMCommands {
-    private static func c(_ sid: Int, _ cid: Int, _ service: String, _ command: String?, handler: String?,
-                          handlerService: String? = nil, r response: [String] = [], _ origin: NIMOrigin) -> NIMCommand {
-        NIMCommand(sid: sid, cid: cid, service: service, command: command, handler: handler, handlerService: handlerService,
-                   response: response, origin: origin)
+    private static func c(
+        _ sid: Int, _ cid: Int, _ service: String, _ command: String?, handler: String?,
+        handlerService: String? = nil, r response: [String] = [], _ origin: NIMOrigin
+    ) -> NIMCommand {
+        NIMCommand(
+            sid: sid, cid: cid, service: service, command: command, handler: handler, handlerService: handlerService,
+            response: response, origin: origin)
     }
 
     public static func command(sid: Int64, cid: Int64) -> NIMCommand? { index["\(sid)_\(cid)"] }
@@ -91,7 +94,9 @@ public enum NIMCommands {
         c(4, 16, "notify", "syncBroadcastMsgs", handler: "syncBroadcastMsgs", r: ["broadcastMsgs"], .push),
         c(4, 17, "notify", "syncSuperTeamRoamingMsgs", handler: "syncSuperTeamRoamingMsgs", r: ["msgs"], .push),
         c(4, 18, "notify", "syncOfflineSuperTeamSysMsgs", handler: "syncOfflineSuperTeamSysMsgs", r: ["sysMsgs"], .push),
-        c(4, 19, "notify", "syncDeleteSuperTeamMsgOfflineRoaming", handler: "syncDeleteSuperTeamMsgOfflineRoaming", r: ["sysMsgs", "timetag", "type"], .push),
+        c(
+            4, 19, "notify", "syncDeleteSuperTeamMsgOfflineRoaming", handler: "syncDeleteSuperTeamMsgOfflineRoaming",
+            r: ["sysMsgs", "timetag", "type"], .push),
         c(4, 20, "notify", nil, handler: "syncSuperTeamSessionAck", r: ["superTeam", "timetag"], .push),
         c(4, 21, "notify", "syncDeleteMsgSelf", handler: "syncDeleteMsgSelf", r: ["deletedMsgs"], .push),
         c(4, 22, "notify", "syncSessionsWithMoreRoaming", handler: "syncSessionsWithMoreRoaming", r: ["sessions"], .push),
@@ -179,7 +184,9 @@ public enum NIMCommands {
         c(8, 27, "team", "getMutedTeamMembers", handler: "getMutedTeamMembers", r: ["teamId", "teamMembers"], .request),
         c(8, 28, "team", "sendTeamMsgReceipt", handler: "sendTeamMsgReceipt", r: ["teamMsgReceipts"], .request),
         c(8, 29, "team", "getTeamMsgReads", handler: "getTeamMsgReads", r: ["teamMsgReceipts"], .request),
-        c(8, 30, "team", "getTeamMsgReadAccounts", handler: "getTeamMsgReadAccounts", r: ["teamMsgReceipt", "readAccounts", "unreadAccounts"], .request),
+        c(
+            8, 30, "team", "getTeamMsgReadAccounts", handler: "getTeamMsgReadAccounts", r: ["teamMsgReceipt", "readAccounts", "unreadAccounts"],
+            .request),
         c(8, 31, "team", "notifyTeamMsgReads", handler: "notifyTeamMsgReads", r: ["teamMsgReceipts"], .push),
         c(8, 32, "team", "muteTeamAll", handler: "muteTeamAll", .request),
         c(8, 33, "team", "getTeamMemberInvitorAccid", handler: "getTeamMemberInvitorAccid", r: ["accountsMap"], .request),

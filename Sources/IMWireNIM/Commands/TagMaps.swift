@@ -22,66 +22,86 @@ public struct NIMTagMap: Sendable, Hashable {
 
 /// The tag maps of the core objects, typed once; `Spec/nim.md` lists them from here.
 public enum NIMTagMaps {
-    public static let login = NIMTagMap("login", [
-        (3, "clientType"), (4, "os"), (6, "sdkVersion"), (8, "appLogin"), (9, "protocolVersion"),
-        (10, "pushTokenName"), (11, "pushToken"), (13, "deviceId"), (18, "appKey"), (19, "account"),
-        (24, "browser"), (26, "session"), (32, "deviceInfo"), (38, "customTag"),
-        (39, "customClientType"), (40, "sdkHumanVersion"), (112, "isReactNative"), (115, "authType"),
-        (116, "loginExt"), (1000, "token"),
-    ])
-    public static let loginRes = NIMTagMap("loginRes", [
-        (17, "lastLoginDeviceId"), (38, "customTag"), (102, "connectionId"), (103, "ip"), (104, "port"),
-        (106, "country"), (111, "hasXMPush"),
-    ])
-    public static let loginPort = NIMTagMap("loginPort", [
-        (3, "type"), (4, "os"), (5, "mac"), (13, "deviceId"), (19, "account"), (32, "deviceInfo"),
-        (38, "customTag"), (102, "connectionId"), (103, "ip"), (109, "time"),
-    ])
-    public static let aosPushInfo = NIMTagMap("aosPushInfo", [
-        (110, "pushType"), (111, "hasTokenPreviously"),
-    ])
-    public static let sync = NIMTagMap("sync", [
-        (1, "myInfo"), (2, "offlineMsgs"), (3, "teams"), (6, "netcallMsgs"), (7, "roamingMsgs"),
-        (9, "relations"), (11, "friends"), (12, "sessions"), (13, "friendUsers"), (14, "msgReceipts"),
-        (15, "myTeamMembers"), (16, "donnop"), (17, "deleteMsg"), (18, "sessionAck"), (19, "robots"),
-        (20, "broadcastMsgs"), (21, "avSignal"), (22, "superTeams"), (23, "myInfoInSuperTeams"),
-        (24, "superTeamRoamingMsgs"), (25, "deleteSuperTeamMsg"), (26, "superTeamSessionAck"),
-        (27, "deleteMsgSelf"), (28, "stickTopSessions"), (29, "sessionHistoryMsgsDelete"),
-        (100, "filterMsgs"),
-    ])
-    public static let session = NIMTagMap("session", [
-        (1, "id"), (2, "updateTime"), (3, "ext"), (4, "lastMsg"), (5, "lastMsgType"),
-    ])
-    public static let msg = NIMTagMap("msg", [
-        (0, "scene"), (1, "to"), (2, "from"), (4, "fromClientType"), (5, "fromDeviceId"),
-        (6, "fromNick"), (7, "time"), (8, "type"), (9, "body"), (10, "attach"), (11, "idClient"),
-        (12, "idServer"), (13, "resend"), (14, "userUpdateTime"), (15, "custom"), (16, "pushPayload"),
-        (17, "pushContent"), (18, "apnsAccounts"), (19, "apnsContent"), (20, "apnsForcePush"),
-        (21, "yidunEnable"), (22, "antiSpamContent"), (23, "antiSpamBusinessId"),
-        (24, "clientAntiSpam"), (25, "antiSpamUsingYidun"), (26, "needMsgReceipt"),
-        (28, "needUpdateSession"), (29, "replyMsgFromAccount"), (30, "replyMsgToAccount"),
-        (31, "replyMsgTime"), (32, "replyMsgIdServer"), (33, "replyMsgIdClient"),
-        (34, "threadMsgFromAccount"), (35, "threadMsgToAccount"), (36, "threadMsgTime"),
-        (37, "threadMsgIdServer"), (38, "threadMsgIdClient"), (39, "delete"), (40, "callbackExt"),
-        (41, "subType"), (42, "yidunAntiCheating"), (43, "env"), (100, "isHistoryable"),
-        (101, "isRoamingable"), (102, "isSyncable"), (104, "isMuted"), (105, "cc"),
-        (106, "isInBlackList"), (107, "isPushable"), (108, "isOfflinable"), (109, "isUnreadable"),
-        (110, "needPushNick"), (111, "isReplyMsg"), (112, "tempTeamMemberCount"),
-    ])
-    public static let msgReceipt = NIMTagMap("msgReceipt", [
-        (1, "to"), (2, "from"), (7, "time"), (11, "idClient"),
-    ])
-    public static let teamMsgReceipt = NIMTagMap("teamMsgReceipt", [
-        (0, "teamId"), (1, "idServer"), (100, "read"), (101, "unread"), (102, "idClient"),
-        (103, "account"),
-    ])
-    public static let sysMsg = NIMTagMap("sysMsg", [
-        (0, "time"), (1, "type"), (2, "to"), (3, "from"), (4, "ps"), (5, "attach"), (6, "idServer"),
-        (7, "sendToOnlineUsersOnly"), (8, "apnsText"), (9, "pushPayload"), (10, "deletedIdClient"),
-        (11, "deletedIdServer"), (12, "yidunEnable"), (13, "antiSpamContent"), (14, "deletedMsgTime"),
-        (15, "deletedMsgFromNick"), (16, "opeAccount"), (21, "env"), (22, "callbackExt"), (105, "cc"),
-        (107, "isPushable"), (109, "isUnreadable"), (110, "needPushNick"),
-    ])
+    public static let login = NIMTagMap(
+        "login",
+        [
+            (3, "clientType"), (4, "os"), (6, "sdkVersion"), (8, "appLogin"), (9, "protocolVersion"),
+            (10, "pushTokenName"), (11, "pushToken"), (13, "deviceId"), (18, "appKey"), (19, "account"),
+            (24, "browser"), (26, "session"), (32, "deviceInfo"), (38, "customTag"),
+            (39, "customClientType"), (40, "sdkHumanVersion"), (112, "isReactNative"), (115, "authType"),
+            (116, "loginExt"), (1000, "token"),
+        ])
+    public static let loginRes = NIMTagMap(
+        "loginRes",
+        [
+            (17, "lastLoginDeviceId"), (38, "customTag"), (102, "connectionId"), (103, "ip"), (104, "port"),
+            (106, "country"), (111, "hasXMPush"),
+        ])
+    public static let loginPort = NIMTagMap(
+        "loginPort",
+        [
+            (3, "type"), (4, "os"), (5, "mac"), (13, "deviceId"), (19, "account"), (32, "deviceInfo"),
+            (38, "customTag"), (102, "connectionId"), (103, "ip"), (109, "time"),
+        ])
+    public static let aosPushInfo = NIMTagMap(
+        "aosPushInfo",
+        [
+            (110, "pushType"), (111, "hasTokenPreviously"),
+        ])
+    public static let sync = NIMTagMap(
+        "sync",
+        [
+            (1, "myInfo"), (2, "offlineMsgs"), (3, "teams"), (6, "netcallMsgs"), (7, "roamingMsgs"),
+            (9, "relations"), (11, "friends"), (12, "sessions"), (13, "friendUsers"), (14, "msgReceipts"),
+            (15, "myTeamMembers"), (16, "donnop"), (17, "deleteMsg"), (18, "sessionAck"), (19, "robots"),
+            (20, "broadcastMsgs"), (21, "avSignal"), (22, "superTeams"), (23, "myInfoInSuperTeams"),
+            (24, "superTeamRoamingMsgs"), (25, "deleteSuperTeamMsg"), (26, "superTeamSessionAck"),
+            (27, "deleteMsgSelf"), (28, "stickTopSessions"), (29, "sessionHistoryMsgsDelete"),
+            (100, "filterMsgs"),
+        ])
+    public static let session = NIMTagMap(
+        "session",
+        [
+            (1, "id"), (2, "updateTime"), (3, "ext"), (4, "lastMsg"), (5, "lastMsgType"),
+        ])
+    public static let msg = NIMTagMap(
+        "msg",
+        [
+            (0, "scene"), (1, "to"), (2, "from"), (4, "fromClientType"), (5, "fromDeviceId"),
+            (6, "fromNick"), (7, "time"), (8, "type"), (9, "body"), (10, "attach"), (11, "idClient"),
+            (12, "idServer"), (13, "resend"), (14, "userUpdateTime"), (15, "custom"), (16, "pushPayload"),
+            (17, "pushContent"), (18, "apnsAccounts"), (19, "apnsContent"), (20, "apnsForcePush"),
+            (21, "yidunEnable"), (22, "antiSpamContent"), (23, "antiSpamBusinessId"),
+            (24, "clientAntiSpam"), (25, "antiSpamUsingYidun"), (26, "needMsgReceipt"),
+            (28, "needUpdateSession"), (29, "replyMsgFromAccount"), (30, "replyMsgToAccount"),
+            (31, "replyMsgTime"), (32, "replyMsgIdServer"), (33, "replyMsgIdClient"),
+            (34, "threadMsgFromAccount"), (35, "threadMsgToAccount"), (36, "threadMsgTime"),
+            (37, "threadMsgIdServer"), (38, "threadMsgIdClient"), (39, "delete"), (40, "callbackExt"),
+            (41, "subType"), (42, "yidunAntiCheating"), (43, "env"), (100, "isHistoryable"),
+            (101, "isRoamingable"), (102, "isSyncable"), (104, "isMuted"), (105, "cc"),
+            (106, "isInBlackList"), (107, "isPushable"), (108, "isOfflinable"), (109, "isUnreadable"),
+            (110, "needPushNick"), (111, "isReplyMsg"), (112, "tempTeamMemberCount"),
+        ])
+    public static let msgReceipt = NIMTagMap(
+        "msgReceipt",
+        [
+            (1, "to"), (2, "from"), (7, "time"), (11, "idClient"),
+        ])
+    public static let teamMsgReceipt = NIMTagMap(
+        "teamMsgReceipt",
+        [
+            (0, "teamId"), (1, "idServer"), (100, "read"), (101, "unread"), (102, "idClient"),
+            (103, "account"),
+        ])
+    public static let sysMsg = NIMTagMap(
+        "sysMsg",
+        [
+            (0, "time"), (1, "type"), (2, "to"), (3, "from"), (4, "ps"), (5, "attach"), (6, "idServer"),
+            (7, "sendToOnlineUsersOnly"), (8, "apnsText"), (9, "pushPayload"), (10, "deletedIdClient"),
+            (11, "deletedIdServer"), (12, "yidunEnable"), (13, "antiSpamContent"), (14, "deletedMsgTime"),
+            (15, "deletedMsgFromNick"), (16, "opeAccount"), (21, "env"), (22, "callbackExt"), (105, "cc"),
+            (107, "isPushable"), (109, "isUnreadable"), (110, "needPushNick"),
+        ])
 
     public static let all: [NIMTagMap] = [login, loginRes, loginPort, aosPushInfo, sync, session, msg, msgReceipt, teamMsgReceipt, sysMsg]
 
@@ -128,8 +148,10 @@ public struct NIMParameterSpec: Sendable, Hashable {
 }
 
 extension NIMCommands {
-    private static func p(_ name: String, _ types: [NIMParameterType] = [], _ map: NIMTagMap? = nil,
-                          required: Bool = false) -> NIMParameterSpec {
+    private static func p(
+        _ name: String, _ types: [NIMParameterType] = [], _ map: NIMTagMap? = nil,
+        required: Bool = false
+    ) -> NIMParameterSpec {
         NIMParameterSpec(name: name, types: types, tagMap: map, required: required)
     }
 

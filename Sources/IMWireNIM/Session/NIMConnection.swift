@@ -17,8 +17,10 @@ public final class NIMConnection: DialectConnection {
     private let namesMessages: Bool
     private let describesMessages: Bool
 
-    public init(options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default, endedAccounts: [String: String] = [:],
-                namesMessages: Bool = false, describesMessages: Bool = false) {
+    public init(
+        options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default, endedAccounts: [String: String] = [:],
+        namesMessages: Bool = false, describesMessages: Bool = false
+    ) {
         self.limits = limits
         tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts)
         self.namesMessages = namesMessages
@@ -26,8 +28,9 @@ public final class NIMConnection: DialectConnection {
     }
 
     public convenience init(_ context: DialectContext) {
-        self.init(options: context.options[NIMSessionOptions.self], limits: context.limits,
-                  namesMessages: context.namesMessages, describesMessages: context.describesMessages)
+        self.init(
+            options: context.options[NIMSessionOptions.self], limits: context.limits,
+            namesMessages: context.namesMessages, describesMessages: context.describesMessages)
     }
 
     /// Accounts whose session ended here, for the tracker of the client's next connection.
@@ -80,7 +83,8 @@ public final class NIMConnection: DialectConnection {
                     sessionFacts.loginAccepted(atMicros: time)
                 } else {
                     // 416: r[0] is the lockout in seconds (nim.md §1.1).
-                    let wait = response.code == 416
+                    let wait =
+                        response.code == 416
                         ? response.r?.first?.int64Value.map { $0.multipliedReportingOverflow(by: 1_000_000).partialValue } : nil
                     sessionFacts.ended(.loginRejected(code: response.code, waitMicros: wait), atMicros: time)
                 }

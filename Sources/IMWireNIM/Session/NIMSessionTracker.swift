@@ -96,9 +96,11 @@ public struct NIMSessionTracker: Sendable {
             findings.append(finding)
         }
         if phase == .loggedIn, let due = heartbeatDueFrom,
-           Self.gap(due, time) > options.heartbeatIntervalMicros + options.heartbeatTimeoutMicros {
-            findings.append(NIMRules.heartbeatLate.finding(
-                "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatIntervalMicros)))"))
+            Self.gap(due, time) > options.heartbeatIntervalMicros + options.heartbeatTimeoutMicros
+        {
+            findings.append(
+                NIMRules.heartbeatLate.finding(
+                    "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatIntervalMicros)))"))
             heartbeatDueFrom = time
         }
     }
@@ -169,8 +171,9 @@ public struct NIMSessionTracker: Sendable {
             return
         }
         guard pending.count < Self.maxTracked else { return }
-        pending[key] = Pending(sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
-                               timeout: request.isHeartbeat ? options.heartbeatTimeoutMicros : options.requestTimeoutMicros)
+        pending[key] = Pending(
+            sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
+            timeout: request.isHeartbeat ? options.heartbeatTimeoutMicros : options.requestTimeoutMicros)
     }
 
     private mutating func observe(_ response: NIMResponse, time: Int64, into findings: inout [Finding]) {

@@ -36,8 +36,11 @@ struct CycleGraph {
         for edge in edges where edge.reconnects && edge.cost < max(bound, 1) {
             guard component[Int(edge.from)] == component[Int(edge.to)] else { continue }
             // The cheapest way back from the edge's end to its start, within the component.
-            guard let back = cheapestPath(from: edge.to, to: edge.from, within: component[Int(edge.from)], component: component,
-                                          outgoing: outgoing, budget: max(bound, 1) - edge.cost) else { continue }
+            guard
+                let back = cheapestPath(
+                    from: edge.to, to: edge.from, within: component[Int(edge.from)], component: component,
+                    outgoing: outgoing, budget: max(bound, 1) - edge.cost)
+            else { continue }
             let cost = edge.cost + back.reduce(0) { $0 + edges[$1].cost }
             guard cost < max(bound, 1) else { continue }
             found.append(Cycle(start: edge.from, events: [edge.event] + back.map { edges[$0].event }, cost: cost))
@@ -58,15 +61,21 @@ struct CycleGraph {
         for root in 0..<nodes where index[root] < 0 && !outgoing[root].isEmpty {
             // (node, next outgoing position)
             var work: [(Int, Int)] = [(root, 0)]
-            index[root] = counter; low[root] = counter; counter += 1
-            stack.append(Int32(root)); onStack[root] = true
+            index[root] = counter
+            low[root] = counter
+            counter += 1
+            stack.append(Int32(root))
+            onStack[root] = true
             while let (node, position) = work.last {
                 if position < outgoing[node].count {
                     work[work.count - 1].1 += 1
                     let next = Int(edges[outgoing[node][position]].to)
                     if index[next] < 0 {
-                        index[next] = counter; low[next] = counter; counter += 1
-                        stack.append(Int32(next)); onStack[next] = true
+                        index[next] = counter
+                        low[next] = counter
+                        counter += 1
+                        stack.append(Int32(next))
+                        onStack[next] = true
                         work.append((next, 0))
                     } else if onStack[next] {
                         low[node] = min(low[node], index[next])
@@ -90,8 +99,10 @@ struct CycleGraph {
 
     /// Dijkstra from `start` to `goal` inside one component, giving up at `budget`: the edge
     /// numbers of the cheapest path, or nil.
-    private func cheapestPath(from start: Int32, to goal: Int32, within wanted: Int32, component: [Int32],
-                              outgoing: [[Int]], budget: Int64) -> [Int]? {
+    private func cheapestPath(
+        from start: Int32, to goal: Int32, within wanted: Int32, component: [Int32],
+        outgoing: [[Int]], budget: Int64
+    ) -> [Int]? {
         if start == goal { return [] }
         var best: [Int32: Int64] = [start: 0]
         var via: [Int32: Int] = [:]

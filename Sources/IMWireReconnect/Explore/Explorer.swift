@@ -87,19 +87,21 @@ public enum ReconnectExplorer {
     public static func isExternal(_ event: ReconnectEvent) -> Bool {
         switch event {
         case .userLogin, .userLogout, .networkUp, .networkDown, .appBackground, .appForeground, .systemWake,
-             .credentialsRefreshed, .credentialsRefreshFailed, .chatRoomJoined, .chatRoomLeft, .goaway:
+            .credentialsRefreshed, .credentialsRefreshFailed, .chatRoomJoined, .chatRoomLeft, .goaway:
             true
         case .routeResolved, .routeFailed, .transportOpened, .transportClosed, .transportFailed, .loginResponse,
-             .loginAcknowledged, .kicked, .syncCompleted, .heartbeatSent, .heartbeatAnswered, .heartbeatMissed,
-             .commandTimeout, .timerFired:
+            .loginAcknowledged, .kicked, .syncCompleted, .heartbeatSent, .heartbeatAnswered, .heartbeatMissed,
+            .commandTimeout, .timerFired:
             false
         }
     }
 
     /// Explores `policy` to `maxDepth` events (or until every reachable state is seen, or
     /// `maxStates` are stored). `checkProperties: false` explores the machine alone, for diagrams.
-    public static func explore(_ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
-                               checkProperties: Bool = true, maxViolations: Int = 20) -> ExplorationReport {
+    public static func explore(
+        _ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
+        checkProperties: Bool = true, maxViolations: Int = 20
+    ) -> ExplorationReport {
         let maxStates = min(maxStates, Int(Int32.max))
         let events = alphabet(policy)
         let labels = events.map { label($0, policy) }
@@ -176,7 +178,8 @@ public enum ReconnectExplorer {
                             childID = newID
                         }
                         if checkProperties, let childID, !isExternal(event),
-                           !transition.milestones.contains(where: { if case .loggedIn = $0 { true } else { false } }) {
+                            !transition.milestones.contains(where: { if case .loggedIn = $0 { true } else { false } })
+                        {
                             // A timer costs the delay it was scheduled with; anything else is free.
                             var cost: Int64 = 0
                             if case .timerFired(let kind) = event, node.monitor.armed.contains(kind) { cost = node.monitor.delays[kind] }
@@ -197,11 +200,13 @@ public enum ReconnectExplorer {
                 let names = cycle.events.map { events[Int($0)].summary }
                 var lead = path(cycle.start, events[Int(cycle.events[0])])
                 lead.removeLast()
-                violations.append(Violation(
-                    property: .noZeroDelayReconnectCycle,
-                    message: "a cycle of \(cycle.events.count) transitions reconnects every \(cycle.cost) ms (shortest retry delay \(shortest) ms) "
-                        + "without an external event: " + names.joined(separator: " → "),
-                    path: lead + names))
+                violations.append(
+                    Violation(
+                        property: .noZeroDelayReconnectCycle,
+                        message:
+                            "a cycle of \(cycle.events.count) transitions reconnects every \(cycle.cost) ms (shortest retry delay \(shortest) ms) "
+                            + "without an external event: " + names.joined(separator: " → "),
+                        path: lead + names))
             }
         }
         return ExplorationReport(

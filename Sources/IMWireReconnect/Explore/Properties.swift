@@ -48,17 +48,22 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     public var summary: String {
         switch self {
         case .noConnectAfterStop: "After a stop (terminal code, exhausted budget) no route lookup, transport or login starts until the user logs in."
-        case .oneTimerPerKind: "At most one timer of each kind is outstanding, counted from the actions (a schedule while one is armed and not cancelled fails), so at most one retry timer."
-        case .positiveTimerDelays: "Every timer is scheduled with the delay the policy (or the server's answer) asks for, unclamped, and it is positive."
+        case .oneTimerPerKind:
+            "At most one timer of each kind is outstanding, counted from the actions (a schedule while one is armed and not cancelled fails), so at most one retry timer."
+        case .positiveTimerDelays:
+            "Every timer is scheduled with the delay the policy (or the server's answer) asks for, unclamped, and it is positive."
         case .staleTimersInert: "A cancelled or never-armed timer does nothing when it fires."
         case .timerBookkeeping: "The timers counted from the actions are the timers the state holds."
-        case .retryDelayWithinBounds: "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
+        case .retryDelayWithinBounds:
+            "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
         case .budgetHonoured: "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
         case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
-        case .noZeroDelayReconnectCycle: "On the explored graph: no cycle that reconnects, driven only by timers and the answers to the machine's own attempts (no user, network, app, credentials, goaway or accepted login), takes less than the policy's shortest retry delay."
+        case .noZeroDelayReconnectCycle:
+            "On the explored graph: no cycle that reconnects, driven only by timers and the answers to the machine's own attempts (no user, network, app, credentials, goaway or accepted login), takes less than the policy's shortest retry delay."
         case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
         case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
-        case .phaseInvariants: "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer; a login is acknowledged only while authenticating."
+        case .phaseInvariants:
+            "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer; a login is acknowledged only while authenticating."
         case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
         }
     }
@@ -97,8 +102,10 @@ struct Monitor: Sendable, Hashable {
     var transportOpen = false
 
     /// Checks one transition and moves the monitor along; returns the properties it breaks.
-    mutating func observe(_ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
-                          policy: ReconnectPolicy) -> [(Property, String)] {
+    mutating func observe(
+        _ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
+        policy: ReconnectPolicy
+    ) -> [(Property, String)] {
         var problems: [(Property, String)] = []
         func fail(_ property: Property, _ message: String) { problems.append((property, message)) }
         let after = transition.state
@@ -205,8 +212,10 @@ struct Monitor: Sendable, Hashable {
     }
 
     /// Events after which the policy starts its schedule again.
-    private mutating func resetBackoff(_ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
-                                       policy: ReconnectPolicy) {
+    private mutating func resetBackoff(
+        _ before: ReconnectState, _ event: ReconnectEvent, _ transition: Transition,
+        policy: ReconnectPolicy
+    ) {
         var reset = false
         switch event {
         case .networkUp: reset = policy.networkChangeResetsBackoff && !before.networkUp
@@ -237,8 +246,10 @@ struct Monitor: Sendable, Hashable {
         }
     }
 
-    private mutating func checkRetry(attempt: Int, delay: Int64, event: ReconnectEvent, actions: [ReconnectAction],
-                                     policy: ReconnectPolicy) -> [(Property, String)] {
+    private mutating func checkRetry(
+        attempt: Int, delay: Int64, event: ReconnectEvent, actions: [ReconnectAction],
+        policy: ReconnectPolicy
+    ) -> [(Property, String)] {
         var problems: [(Property, String)] = []
         if let allowed = policy.budget.attempts, retryIndex >= allowed {
             if policy.budget.whenExhausted == .stop {
@@ -287,9 +298,12 @@ struct Monitor: Sendable, Hashable {
         if !state.hasTransport, timers.bits & Self.connectionTimers.bits != 0 {
             problems.append("connection timers \(Array(timers)) without a transport (\(state.phase.rawValue))")
         }
-        if (state.phase == .stopped) != (state.stop != nil) { problems.append("stop record \(String(describing: state.stop)) in \(state.phase.rawValue)") }
+        if (state.phase == .stopped) != (state.stop != nil) {
+            problems.append("stop record \(String(describing: state.stop)) in \(state.phase.rawValue)")
+        }
         if state.phase == .online, policy.heartbeat != nil,
-           timers.contains(.heartbeat) == timers.contains(.heartbeatTimeout) {
+            timers.contains(.heartbeat) == timers.contains(.heartbeatTimeout)
+        {
             problems.append("online with timers \(Array(timers))")
         }
         if state.phase == .connecting, timers.contains(.connect) != (policy.connectTimeoutMs != nil) {

@@ -111,8 +111,10 @@ public struct ConnectionObservation: Sendable, Hashable {
     public var ended: Int64?
     public var end: ConnectionEnd
 
-    public init(connection: String, opened: Int64, login: LoginObservation?, keepAlive: KeepAliveLog = KeepAliveLog(),
-                keepAliveVisible: Bool = true, ended: Int64?, end: ConnectionEnd) {
+    public init(
+        connection: String, opened: Int64, login: LoginObservation?, keepAlive: KeepAliveLog = KeepAliveLog(),
+        keepAliveVisible: Bool = true, ended: Int64?, end: ConnectionEnd
+    ) {
         self.connection = connection
         self.opened = opened
         self.login = login

@@ -84,8 +84,10 @@ public struct ReconnectJudge: Sendable {
                             let attempt = countsAsRetry ? (established ? 0 : previousIndex + 1) : -1
                             let required = minimum ?? max(0, policy.schedule.bounds(max(0, attempt)).lowerBound)
                             if let allowed = policy.budget.attempts, policy.budget.whenExhausted == .stop, attempt >= allowed {
-                                findings.append(finding(ReconnectRules.budgetExceeded, observation,
-                                    "automatic reconnect \(attempt + 1) in a row; \(policy.name) gives up after \(allowed)"))
+                                findings.append(
+                                    finding(
+                                        ReconnectRules.budgetExceeded, observation,
+                                        "automatic reconnect \(attempt + 1) in a row; \(policy.name) gives up after \(allowed)"))
                             }
                             if gap.plus(options.toleranceMicros) < required.times(1000) {
                                 run.append(Early(observation: observation, gap: gap, minimum: required.times(1000), attempt: attempt, why: why))
@@ -93,8 +95,11 @@ public struct ReconnectJudge: Sendable {
                                 flush(&run, into: &findings)
                             }
                             if let flag = policy.reconnectFlag, sessionInChain, observation.login?.reconnectFlag == false {
-                                findings.append(finding(ReconnectRules.flagMissing, observation,
-                                    "login after \(describe(before.end)) on \(before.connection) is an automatic reconnect but lacks \(flag.name)"))
+                                findings.append(
+                                    finding(
+                                        ReconnectRules.flagMissing, observation,
+                                        "login after \(describe(before.end)) on \(before.connection) is an automatic reconnect but lacks \(flag.name)"
+                                    ))
                             }
                             previousIndex = attempt
                         }
@@ -135,7 +140,8 @@ public struct ReconnectJudge: Sendable {
         }
         switch reaction {
         case .stop(let cause): return .terminal("\(describe(end)) (\(cause.rawValue))")
-        case .retryAfter(let delay): return .continuation(minimum: delay, why: "\(describe(end)) asks for \(DurationText.text(delay))", countsAsRetry: true)
+        case .retryAfter(let delay):
+            return .continuation(minimum: delay, why: "\(describe(end)) asks for \(DurationText.text(delay))", countsAsRetry: true)
         case .retryAfterServerWait:
             if let wait { return .continuation(minimum: wait, why: "the server asked to wait \(DurationText.text(wait))", countsAsRetry: true) }
             return .continuation(minimum: nil, why: "the schedule", countsAsRetry: true)
@@ -162,15 +168,21 @@ public struct ReconnectJudge: Sendable {
     private func judgeAfterTerminal(_ observation: ConnectionObservation, gap: Int64, reason: String) -> [Finding] {
         if observation.login?.reconnectFlag == true {
             let flag = policy.reconnectFlag?.name ?? "the reconnect flag"
-            return [finding(ReconnectRules.afterTerminal, observation,
-                            "logs in with \(flag) \(seconds(gap)) after \(reason); \(policy.name) stops there and leaves the login to the user")]
+            return [
+                finding(
+                    ReconnectRules.afterTerminal, observation,
+                    "logs in with \(flag) \(seconds(gap)) after \(reason); \(policy.name) stops there and leaves the login to the user")
+            ]
         }
         guard observation.login?.reconnectFlag == nil || policy.reconnectFlag == nil else { return [] }
         let longest = policy.budget.attempts == 0 ? 0 : policy.schedule.maximum.times(1000)
         let window = options.suspicionWindowMicros ?? max(longest, 10_000_000)
         guard gap <= window else { return [] }
-        return [finding(ReconnectRules.afterTerminalSuspected, observation,
-                        "a new login \(seconds(gap)) after \(reason); \(policy.name) stops there, and nothing shows the user logged in again")]
+        return [
+            finding(
+                ReconnectRules.afterTerminalSuspected, observation,
+                "a new login \(seconds(gap)) after \(reason); \(policy.name) stops there, and nothing shows the user logged in again")
+        ]
     }
 
     private func flush(_ run: inout [Early], into findings: inout [Finding]) {
@@ -179,34 +191,42 @@ public struct ReconnectJudge: Sendable {
         if run.count >= options.stormRun {
             let gaps = run.map { seconds($0.gap) }.joined(separator: ", ")
             let minima = run.map { seconds($0.minimum) }.joined(separator: ", ")
-            findings.append(finding(ReconnectRules.storm, first.observation,
-                "\(run.count) reconnects from \(first.observation.connection) to \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)"))
+            findings.append(
+                finding(
+                    ReconnectRules.storm, first.observation,
+                    "\(run.count) reconnects from \(first.observation.connection) to \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)"
+                ))
         } else {
             for early in run {
                 let attempt = early.attempt >= 0 ? "attempt \(early.attempt + 1)" : "reconnect"
-                findings.append(finding(ReconnectRules.tooEarly, early.observation,
-                    "\(attempt) \(seconds(early.gap)) after the previous connection ended; \(policy.name) waits at least \(seconds(early.minimum)) (\(early.why))"))
+                findings.append(
+                    finding(
+                        ReconnectRules.tooEarly, early.observation,
+                        "\(attempt) \(seconds(early.gap)) after the previous connection ended; \(policy.name) waits at least \(seconds(early.minimum)) (\(early.why))"
+                    ))
             }
         }
     }
 
     private func heartbeat(_ observation: ConnectionObservation, captureEnd: Int64?) -> [Finding] {
         guard observation.keepAliveVisible, let heartbeat = policy.heartbeat, let since = observation.login?.accepted,
-              let end = observation.ended ?? captureEnd, end > since
+            let end = observation.ended ?? captureEnd, end > since
         else { return [] }
         let silence = observation.keepAlive.longestSilence(from: since, to: end)
         let allowed = heartbeat.longestSilenceMs.times(1000)
         guard silence.length > allowed.plus(options.toleranceMicros) else { return [] }
-        var result = finding(ReconnectRules.heartbeatMissing, observation,
-                             "no \(heartbeat.what) for \(seconds(silence.length)); \(policy.name) sends one at least every \(seconds(allowed))")
+        var result = finding(
+            ReconnectRules.heartbeatMissing, observation,
+            "no \(heartbeat.what) for \(seconds(silence.length)); \(policy.name) sends one at least every \(seconds(allowed))")
         result.location.time = silence.start
         return [result]
     }
 
     private func finding(_ rule: Rule, _ observation: ConnectionObservation, _ message: String) -> Finding {
-        Finding(rule: rule, message: message,
-                location: Location(connection: observation.connection, time: observation.login?.sent ?? observation.opened, direction: .send),
-                subject: "connection \(observation.connection)")
+        Finding(
+            rule: rule, message: message,
+            location: Location(connection: observation.connection, time: observation.login?.sent ?? observation.opened, direction: .send),
+            subject: "connection \(observation.connection)")
     }
 
     private func seconds(_ micros: Int64) -> String {

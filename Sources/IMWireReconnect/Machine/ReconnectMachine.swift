@@ -4,8 +4,10 @@
 /// decision comes from the policy's values; the machine never asks which vendor it runs.
 public enum ReconnectMachine {
     /// One step. `random` is used only when the step schedules a retry with jitter.
-    public static func step(_ state: ReconnectState, _ event: ReconnectEvent, policy: ReconnectPolicy,
-                            random: UInt32 = 0) -> Transition {
+    public static func step(
+        _ state: ReconnectState, _ event: ReconnectEvent, policy: ReconnectPolicy,
+        random: UInt32 = 0
+    ) -> Transition {
         var stepper = Stepper(state: state, policy: policy, random: random)
         stepper.handle(event)
         return Transition(state: stepper.state, actions: stepper.actions, milestones: stepper.milestones)
@@ -112,7 +114,8 @@ private struct Stepper {
             // JMessage: the server's `ack` of the login; the 5 s ack wait becomes the 30 s
             // response wait. Policies without a response wait have no such step.
             guard state.phase == .authenticating, !state.loginAcknowledged,
-                  let wait = policy.loginResponseTimeoutMs else { return }
+                let wait = policy.loginResponseTimeoutMs
+            else { return }
             state.loginAcknowledged = true
             restart(.login, wait)
         case .kicked(let code):

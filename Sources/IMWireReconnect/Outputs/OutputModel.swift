@@ -102,8 +102,10 @@ public struct OutputRule: Sendable, Hashable {
     /// How sure the reference is that the SDK shows this (a model choice is UNCONFIRMED).
     public let confidence: Confidence
 
-    public init(_ milestone: Milestone.Kind, when condition: OutputCondition = .always, _ outputs: [OutputTemplate], source: String,
-                _ confidence: Confidence = .confirmed) {
+    public init(
+        _ milestone: Milestone.Kind, when condition: OutputCondition = .always, _ outputs: [OutputTemplate], source: String,
+        _ confidence: Confidence = .confirmed
+    ) {
         self.milestone = milestone
         self.condition = condition
         self.outputs = outputs
@@ -126,13 +128,16 @@ public struct OutputModel: Sendable, Hashable {
         self.name = name
         self.vendor = vendor
         self.rules = rules.map { rule in
-            OutputRule(rule.milestone, when: rule.condition, rule.outputs.map { template in
-                guard template.kind == .status, template.name == nil, let value = template.value,
-                      case .known(let rows)? = registry.lookup(vendor, template.table, value), let row = rows.first
-                else { return template }
-                return OutputTemplate(kind: .status, table: template.table, value: value, name: row.name, carry: template.carry,
-                                      fixedCode: template.fixedCode)
-            }, source: rule.source, rule.confidence)
+            OutputRule(
+                rule.milestone, when: rule.condition,
+                rule.outputs.map { template in
+                    guard template.kind == .status, template.name == nil, let value = template.value,
+                        case .known(let rows)? = registry.lookup(vendor, template.table, value), let row = rows.first
+                    else { return template }
+                    return OutputTemplate(
+                        kind: .status, table: template.table, value: value, name: row.name, carry: template.carry,
+                        fixedCode: template.fixedCode)
+                }, source: rule.source, rule.confidence)
         }
     }
 

@@ -134,12 +134,13 @@ public struct RegistryScope: Sendable, Hashable {
         let deciding = rows.filter { $0.advice == advice }
         switch advice {
         case .stop:
-            let cause: StopCause = switch signal {
-            case .kick: .kicked
-            case .login: .loginRejected
-            case .close: .closeCode
-            case .route: .routeRejected
-            }
+            let cause: StopCause =
+                switch signal {
+                case .kick: .kicked
+                case .login: .loginRejected
+                case .close: .closeCode
+                case .route: .routeRejected
+                }
             return (.stop(cause), deciding)
         case .refreshCredentials: return (.refreshCredentials, deciding)
         case .backOff: return (deciding.contains { $0.wait != nil } ? .retryAfterServerWait : .retry, deciding)

@@ -37,7 +37,8 @@ public struct EventFile: Sendable, Hashable {
     public static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.first == "{", let document = try? JSONParser.parse(String(trimmed), maxDepth: limits.maxJSONDepth),
-           let object = document.objectValue, object["event"] == nil {
+            let object = document.objectValue, object["event"] == nil
+        {
             if object["events"] != nil { return try parse(document: object) }
             if let input = object["input"]?.objectValue, input["events"] != nil {
                 var file = try parse(document: input)
@@ -154,14 +155,17 @@ public struct EventFile: Sendable, Hashable {
 
     /// Runs the file through a simulator of `policy`: every step, timers included. Throws when
     /// the run passes `maxSteps`, with where it stopped.
-    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> (steps: [TraceStep], final: ReconnectSimulator) {
+    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> (
+        steps: [TraceStep], final: ReconnectSimulator
+    ) {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
         func check(before time: Int64) throws(FormatError) {
             guard simulator.stoppedAtLimit else { return }
-            throw FormatError("the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) "
-                              + "keep firing that far ahead (at ms \(steps.last?.time ?? 0)); bring until or the event times closer")
+            throw FormatError(
+                "the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) "
+                    + "keep firing that far ahead (at ms \(steps.last?.time ?? 0)); bring until or the event times closer")
         }
         for entry in entries {
             steps += simulator.feed(entry.event, at: entry.time, random: entry.random)

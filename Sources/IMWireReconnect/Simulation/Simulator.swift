@@ -93,7 +93,8 @@ public struct ReconnectSimulator: Sendable {
                 break
             }
         }
-        return TraceStep(time: now, event: event, from: from, state: state, actions: transition.actions,
-                         milestones: transition.milestones)
+        return TraceStep(
+            time: now, event: event, from: from, state: state, actions: transition.actions,
+            milestones: transition.milestones)
     }
 }

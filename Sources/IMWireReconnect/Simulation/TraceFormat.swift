@@ -39,11 +39,13 @@ public enum TraceFormat {
     public static func json(_ step: TraceStep) -> JSONValue {
         var object = JSONObject()
         object.append("ms", .number(JSONNumber(step.time)))
-        object.append("event", EventFile.Entry(time: step.time, event: step.event, random: nil).json.objectValue.map { entry in
-            var copy = entry
-            copy.members.removeAll { $0.key == "ms" }
-            return .object(copy)
-        } ?? .null)
+        object.append(
+            "event",
+            EventFile.Entry(time: step.time, event: step.event, random: nil).json.objectValue.map { entry in
+                var copy = entry
+                copy.members.removeAll { $0.key == "ms" }
+                return .object(copy)
+            } ?? .null)
         object.append("from", .string(step.from.rawValue))
         object.append("to", .string(step.state.phase.rawValue))
         object.append("actions", .array(step.commands.map(json)))
@@ -101,9 +103,12 @@ public enum TraceFormat {
         object.append("timers", .array(state.timers.map { .string($0.rawValue) }))
         object.append("chat_room", .string(state.chatRoom.rawValue))
         if let stop = state.stop {
-            object.append("stop", .object(JSONObject([
-                "cause": .string(stop.cause.rawValue), "code": stop.code.map { .number(JSONNumber($0)) } ?? .null,
-            ])))
+            object.append(
+                "stop",
+                .object(
+                    JSONObject([
+                        "cause": .string(stop.cause.rawValue), "code": stop.code.map { .number(JSONNumber($0)) } ?? .null,
+                    ])))
         }
         return .object(object)
     }

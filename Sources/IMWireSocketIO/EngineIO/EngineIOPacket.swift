@@ -122,8 +122,12 @@ public struct EngineIOPacket: Sendable, Hashable {
         let object: JSONObject
         switch PacketText.json(bytes, 1..<bytes.count, base: 0, limits: limits) {
         case .success(.object(let value)): object = value
-        case .success: findings.append(SocketIORules.eioOpenInvalid.finding("open data is not a JSON object", at: 1)); return nil
-        case .failure(let error): findings.append(SocketIORules.eioOpenInvalid.finding(error.reason, at: error.offset)); return nil
+        case .success:
+            findings.append(SocketIORules.eioOpenInvalid.finding("open data is not a JSON object", at: 1))
+            return nil
+        case .failure(let error):
+            findings.append(SocketIORules.eioOpenInvalid.finding(error.reason, at: error.offset))
+            return nil
         }
         var problems: [String] = []
         let sid = object["sid"]?.stringValue

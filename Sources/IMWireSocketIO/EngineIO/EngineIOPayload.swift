@@ -61,15 +61,16 @@ public enum EngineIOPayload {
             let digitsStart = index
             while index < body.count, PacketText.isDigit(body[index]), index - digitsStart <= maxLengthDigits { index += 1 }
             guard index > digitsStart, index - digitsStart <= maxLengthDigits, index < body.count, body[index] == UInt8(ascii: ":"),
-                  let length = Int(PacketText.string(body[digitsStart..<index]))
+                let length = Int(PacketText.string(body[digitsStart..<index]))
             else {
                 findings.append(SocketIORules.eioPayloadInvalid.finding("expected <length>:<packet>", at: digitsStart))
                 break
             }
             let start = index + 1
             guard let end = packetEnd(body, from: start, characters: length) else {
-                findings.append(SocketIORules.eioPayloadInvalid.finding(
-                    "a packet of \(length) characters does not fit the \(body.count - start) bytes that follow", at: digitsStart))
+                findings.append(
+                    SocketIORules.eioPayloadInvalid.finding(
+                        "a packet of \(length) characters does not fit the \(body.count - start) bytes that follow", at: digitsStart))
                 break
             }
             // The characters' end should be where the next length (or the body) starts; a length
@@ -132,8 +133,13 @@ public enum EngineIOPayload {
             }
             let start = cursor + 1
             guard length <= body.count - start else {
-                return (packets, [SocketIORules.eioPayloadInvalid.finding(
-                    "a packet of \(length) bytes does not fit the \(body.count - start) that follow", at: index)])
+                return (
+                    packets,
+                    [
+                        SocketIORules.eioPayloadInvalid.finding(
+                            "a packet of \(length) bytes does not fit the \(body.count - start) that follow", at: index)
+                    ]
+                )
             }
             packets.append(Packet(bytes: Array(body[start..<(start + length)]), binaryFrame: kind == 1, offset: start))
             index = start + length

@@ -54,8 +54,9 @@ public struct EngineIOSession: Sendable {
         }
         switch (packet.type, direction) {
         case (.open, .send), (.pong, .send), (.ping, .receive), (.upgrade, .receive):
-            findings.append(SocketIORules.eioWrongDirection.finding(
-                "\(packet.type.name) from the \(direction == .send ? "client" : "server")", at: 0))
+            findings.append(
+                SocketIORules.eioWrongDirection.finding(
+                    "\(packet.type.name) from the \(direction == .send ? "client" : "server")", at: 0))
         case (.open, .receive):
             if let value = packet.handshake {
                 handshake = value
@@ -63,9 +64,12 @@ public struct EngineIOSession: Sendable {
             }
         case (.ping, .send):
             if let handshake, let last = lastPing ?? openTime, let gap = Self.gap(last, time),
-               gap > (handshake.pingInterval + handshake.pingTimeout) * 1000 {
-                findings.append(SocketIORules.eioPingLate.finding(
-                    "\(Self.ms(gap)) since the last ping; pingInterval \(handshake.pingInterval) + pingTimeout \(handshake.pingTimeout) ms", at: 0))
+                gap > (handshake.pingInterval + handshake.pingTimeout) * 1000
+            {
+                findings.append(
+                    SocketIORules.eioPingLate.finding(
+                        "\(Self.ms(gap)) since the last ping; pingInterval \(handshake.pingInterval) + pingTimeout \(handshake.pingTimeout) ms", at: 0
+                    ))
             }
             if packet.text != "probe" {
                 lastPing = time
@@ -92,8 +96,10 @@ public struct EngineIOSession: Sendable {
             return (completed, findings)
         }
         if let waiting = waiting.removeValue(forKey: direction) {
-            findings.append(SocketIORules.sioAttachmentMissing.finding(
-                "\(waiting.packet.summary) (frame \(waiting.frameIndex)) got \(waiting.packet.buffers.count) of \(waiting.packet.attachments ?? 0) attachments", at: 0))
+            findings.append(
+                SocketIORules.sioAttachmentMissing.finding(
+                    "\(waiting.packet.summary) (frame \(waiting.frameIndex)) got \(waiting.packet.buffers.count) of \(waiting.packet.attachments ?? 0) attachments",
+                    at: 0))
         }
         guard let socketIO = message.socketIO else { return (completed, findings) }
         switch (socketIO.type, direction) {
@@ -118,10 +124,12 @@ public struct EngineIOSession: Sendable {
 
     private mutating func expirePing(before time: Int64, into findings: inout [Finding]) {
         guard let handshake, let pending = pendingPing, let gap = Self.gap(pending.time, time),
-              gap > handshake.pingTimeout * 1000 else { return }
+            gap > handshake.pingTimeout * 1000
+        else { return }
         pendingPing = nil
-        findings.append(SocketIORules.eioPingUnanswered.finding(
-            "the ping of frame \(pending.frame) got no pong within pingTimeout \(handshake.pingTimeout) ms", at: 0))
+        findings.append(
+            SocketIORules.eioPingUnanswered.finding(
+                "the ping of frame \(pending.frame) got no pong within pingTimeout \(handshake.pingTimeout) ms", at: 0))
     }
 
     /// The connection ended at `time`.
@@ -130,8 +138,9 @@ public struct EngineIOSession: Sendable {
         if let time { expirePing(before: time, into: &findings) }
         for direction in Direction.allCases {
             if let waiting = waiting.removeValue(forKey: direction) {
-                findings.append(SocketIORules.sioAttachmentMissing.finding(
-                    "\(waiting.packet.summary) (frame \(waiting.frameIndex)) still waits for attachments at the end", at: 0))
+                findings.append(
+                    SocketIORules.sioAttachmentMissing.finding(
+                        "\(waiting.packet.summary) (frame \(waiting.frameIndex)) still waits for attachments at the end", at: 0))
             }
         }
         return findings

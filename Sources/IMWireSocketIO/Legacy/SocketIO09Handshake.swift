@@ -104,8 +104,10 @@ public enum SocketIOTransport: Sendable, Hashable {
             let transport = rest.count > 1 ? String(rest[1]) : ""
             let fits = rest.count == 3 && (overWebSocket ? transport == "websocket" : v09PollingTransports.contains(transport))
             guard fits else {
-                return (.v09(transport: transport, sid: rest.count > 2 ? String(rest[2]) : ""),
-                        [SocketIORules.v09URLInvalid.finding("path \(path) is not \(expected)")])
+                return (
+                    .v09(transport: transport, sid: rest.count > 2 ? String(rest[2]) : ""),
+                    [SocketIORules.v09URLInvalid.finding("path \(path) is not \(expected)")]
+                )
             }
             return (.v09(transport: transport, sid: String(rest[2])), [])
         }
@@ -119,8 +121,9 @@ public enum SocketIOTransport: Sendable, Hashable {
         var findings: [Finding] = []
         let expected = overWebSocket ? "websocket" : "polling"
         if version != 3 || transport != expected {
-            findings.append(SocketIORules.eioURLInvalid.finding(
-                "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
+            findings.append(
+                SocketIORules.eioURLInvalid.finding(
+                    "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
         }
         return (.engineIO(version: version, transport: transport, sid: parameters["sid"]), findings)
     }

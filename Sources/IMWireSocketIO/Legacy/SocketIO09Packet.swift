@@ -62,8 +62,10 @@ public struct SocketIO09Packet: Sendable, Hashable {
     public var errorReason: Int?
     public var errorAdvice: Int?
 
-    public init(type: SocketIO09PacketType, id: Int64? = nil, ackWithData: Bool = false, endpoint: String = "",
-                data: String = "", dataOffset: Int = 0) {
+    public init(
+        type: SocketIO09PacketType, id: Int64? = nil, ackWithData: Bool = false, endpoint: String = "",
+        data: String = "", dataOffset: Int = 0
+    ) {
         self.type = type
         self.id = id
         self.ackWithData = ackWithData
@@ -199,14 +201,17 @@ public enum SocketIO09Decoder {
         while index < end, bytes[index] != colon { index += 1 }
         let endpoint = PacketText.string(bytes[endpointStart..<index])
         if index < end { index += 1 }
-        var packet = SocketIO09Packet(type: type, id: id, ackWithData: ackWithData, endpoint: endpoint,
-                                      data: PacketText.string(bytes[index..<end]), dataOffset: index)
+        var packet = SocketIO09Packet(
+            type: type, id: id, ackWithData: ackWithData, endpoint: endpoint,
+            data: PacketText.string(bytes[index..<end]), dataOffset: index)
         read(&packet, bytes, index..<end, limits: limits, findings: &findings)
         return packet
     }
 
-    private static func read(_ packet: inout SocketIO09Packet, _ bytes: [UInt8], _ data: Range<Int>, limits: Limits,
-                             findings: inout [Finding]) {
+    private static func read(
+        _ packet: inout SocketIO09Packet, _ bytes: [UInt8], _ data: Range<Int>, limits: Limits,
+        findings: inout [Finding]
+    ) {
         let at = data.lowerBound
         switch packet.type {
         case .disconnect, .heartbeat, .noop:

@@ -42,8 +42,9 @@ public enum SocketIOCanonicalJSON {
         guard let name = json["type"]?.stringValue, let type = SocketIO09PacketType(name: name) else {
             throw DecodeError(description: "type must name a socket.io 0.9 packet type")
         }
-        var packet = SocketIO09Packet(type: type, id: json["id"]?.int64Value, ackWithData: json["ack"]?.stringValue == "data",
-                                      endpoint: json["endpoint"]?.stringValue ?? "")
+        var packet = SocketIO09Packet(
+            type: type, id: json["id"]?.int64Value, ackWithData: json["ack"]?.stringValue == "data",
+            endpoint: json["endpoint"]?.stringValue ?? "")
         switch type {
         case .connect: packet.data = json["qs"]?.stringValue ?? ""
         case .message: packet.data = json["data"]?.stringValue ?? ""
@@ -101,9 +102,10 @@ public enum SocketIOCanonicalJSON {
         guard let name = json["type"]?.stringValue, let type = SocketIOPacketType(name: name) else {
             throw DecodeError(description: "type must name a socket.io packet type")
         }
-        return SocketIOPacket(type: type, namespace: json["nsp"]?.stringValue ?? "/", query: json["query"]?.stringValue,
-                              id: json["id"]?.int64Value, attachments: json["attachments"]?.int64Value.map { Int(clamping: $0) },
-                              data: json["data"])
+        return SocketIOPacket(
+            type: type, namespace: json["nsp"]?.stringValue ?? "/", query: json["query"]?.stringValue,
+            id: json["id"]?.int64Value, attachments: json["attachments"]?.int64Value.map { Int(clamping: $0) },
+            data: json["data"])
     }
 
     /// `{"engineio": …, "socketio": … | null}` for one engine.io WebSocket message.

@@ -46,8 +46,10 @@ public struct SocketIOPacket: Sendable, Hashable {
     /// Attachments as they arrived (binary engine.io messages), in order.
     public var buffers: [[UInt8]] = []
 
-    public init(type: SocketIOPacketType, namespace: String = "/", query: String? = nil, id: Int64? = nil,
-                attachments: Int? = nil, data: JSONValue? = nil, dataOffset: Int = 0) {
+    public init(
+        type: SocketIOPacketType, namespace: String = "/", query: String? = nil, id: Int64? = nil,
+        attachments: Int? = nil, data: JSONValue? = nil, dataOffset: Int = 0
+    ) {
         self.type = type
         self.namespace = namespace
         self.query = query
@@ -166,15 +168,16 @@ public struct SocketIOPacket: Sendable, Hashable {
                 findings.append(SocketIORules.sioEventNameInvalid.finding("the array does not start with a string event name", at: at))
             }
         }
-        if (packet.type == .ack || packet.type == .binaryAck), packet.id == nil {
+        if packet.type == .ack || packet.type == .binaryAck, packet.id == nil {
             findings.append(SocketIORules.sioAckWithoutID.finding("\(packet.type.name) without an id", at: at))
         }
         if packet.type.isBinary, let count = packet.attachments {
             var numbers: [Int64] = []
             collectPlaceholders(packet.data, into: &numbers)
             if numbers.sorted() != (0..<Int64(count)).map({ $0 }) {
-                findings.append(SocketIORules.sioAttachmentsInvalid.finding(
-                    "\(count) attachments, placeholders \(numbers.sorted().map(String.init).joined(separator: ","))", at: at))
+                findings.append(
+                    SocketIORules.sioAttachmentsInvalid.finding(
+                        "\(count) attachments, placeholders \(numbers.sorted().map(String.init).joined(separator: ","))", at: at))
             }
         } else {
             var numbers: [Int64] = []

@@ -59,8 +59,10 @@ enum HTTPBodyFraming: Equatable {
                 return .invalid(HTTPRules.lengthInvalid.finding("both Transfer-Encoding and Content-Length", at: lengths[0].offset))
             }
             guard encodings.last?.lowercased() == "chunked" else {
-                return .invalid(HTTPRules.lengthInvalid.finding(
-                    "Transfer-Encoding \(encodings.joined(separator: ", ")) does not end in chunked", at: head.fields("Transfer-Encoding")[0].offset))
+                return .invalid(
+                    HTTPRules.lengthInvalid.finding(
+                        "Transfer-Encoding \(encodings.joined(separator: ", ")) does not end in chunked",
+                        at: head.fields("Transfer-Encoding")[0].offset))
             }
             return .chunked
         }
@@ -68,10 +70,12 @@ enum HTTPBodyFraming: Equatable {
         // Repeated fields (or a list) are allowed when every value is the same (RFC 9110 §8.6).
         let values = Set(lengths.flatMap { $0.value.split(separator: ",").map { String($0).trimmingSpacesAndTabs() } })
         guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text)
+            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text)
         else {
-            return .invalid(HTTPRules.lengthInvalid.finding("Content-Length \(lengths.map(\.value).joined(separator: ", "))",
-                                                            at: first.valueOffset))
+            return .invalid(
+                HTTPRules.lengthInvalid.finding(
+                    "Content-Length \(lengths.map(\.value).joined(separator: ", "))",
+                    at: first.valueOffset))
         }
         return .length(length)
     }

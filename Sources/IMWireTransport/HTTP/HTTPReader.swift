@@ -110,16 +110,18 @@ struct HTTPReader {
                 guard !buffer.isEmpty else { break }
                 guard let end = HTTPHead.endOfHead(buffer) else {
                     if buffer.count > WebSocketHandshake.maxHeadLength {
-                        fail(HTTPRules.headTooLong.finding("no blank line within \(WebSocketHandshake.maxHeadLength) bytes", at: bufferOffset),
-                             into: &outputs)
+                        fail(
+                            HTTPRules.headTooLong.finding("no blank line within \(WebSocketHandshake.maxHeadLength) bytes", at: bufferOffset),
+                            into: &outputs)
                     } else if buffer.count >= 4, !Self.startsLikeHTTP(buffer) {
                         fail(HTTPRules.headMalformed.finding("not an HTTP start line", at: bufferOffset), into: &outputs)
                     }
                     break
                 }
                 var findings: [Finding] = []
-                let head = HTTPHead.parse(Array(buffer[..<end]), baseOffset: 0, maxLength: WebSocketHandshake.maxHeadLength,
-                                          findings: &findings, malformed: HTTPRules.headMalformed, truncated: HTTPRules.headTooLong)
+                let head = HTTPHead.parse(
+                    Array(buffer[..<end]), baseOffset: 0, maxLength: WebSocketHandshake.maxHeadLength,
+                    findings: &findings, malformed: HTTPRules.headMalformed, truncated: HTTPRules.headTooLong)
                 for finding in findings { outputs.append(.finding(finding.shifted(by: bufferOffset))) }
                 guard let head, head.startLine.count >= 2 else {
                     fail(nil, into: &outputs)
@@ -165,20 +167,26 @@ struct HTTPReader {
                 progress = true
             case .chunkSize:
                 guard let lineEnd = Self.lineEnd(buffer) else {
-                    if buffer.count > 1024 { fail(HTTPRules.chunkInvalid.finding("chunk size line longer than 1024 bytes", at: bufferOffset), into: &outputs) }
+                    if buffer.count > 1024 {
+                        fail(HTTPRules.chunkInvalid.finding("chunk size line longer than 1024 bytes", at: bufferOffset), into: &outputs)
+                    }
                     break
                 }
                 let line = buffer[..<lineEnd].prefix { $0 != UInt8(ascii: ";") }
                 guard !line.isEmpty, line.count <= 15, let size = Int(String(decoding: line, as: UTF8.self), radix: 16), size >= 0 else {
-                    fail(HTTPRules.chunkInvalid.finding("chunk size \"\(String(decoding: line.prefix(32), as: UTF8.self))\" is not hexadecimal",
-                                                        at: bufferOffset), into: &outputs)
+                    fail(
+                        HTTPRules.chunkInvalid.finding(
+                            "chunk size \"\(String(decoding: line.prefix(32), as: UTF8.self))\" is not hexadecimal",
+                            at: bufferOffset), into: &outputs)
                     break
                 }
                 consume(lineEnd + 2)
                 if size == 0 {
                     state = .trailer
                 } else {
-                    if keepsBody, (current?.body.count ?? 0) + size > limits.maxMessageSize { refuseBody((current?.body.count ?? 0) + size, into: &outputs) }
+                    if keepsBody, (current?.body.count ?? 0) + size > limits.maxMessageSize {
+                        refuseBody((current?.body.count ?? 0) + size, into: &outputs)
+                    }
                     state = .chunkData(remaining: size)
                 }
                 progress = true
@@ -231,8 +239,10 @@ struct HTTPReader {
             current?.bodyIncomplete = true
             finishMessage(into: &outputs)
         case .head where !buffer.isEmpty:
-            outputs.append(.finding(HTTPRules.messageTruncated.finding(
-                "the connection ended inside a head (\(buffer.count) bytes, no blank line)", at: bufferOffset + buffer.count)))
+            outputs.append(
+                .finding(
+                    HTTPRules.messageTruncated.finding(
+                        "the connection ended inside a head (\(buffer.count) bytes, no blank line)", at: bufferOffset + buffer.count)))
             skipped[Self.headCutShort, default: 0] += buffer.count
         default:
             break

@@ -46,8 +46,9 @@ enum SocketIOPolling {
                 payload(response.body, offset: response.bodyOffset, direction: .receive, into: &reading)
                 // The handshake's answer opens with the open packet, which names the session.
                 if reading.session == nil, let first = reading.messages.first(where: { $0.direction == .receive }),
-                   case let (packet?, _) = EngineIOPacket.decode(first.payload, binaryFrame: first.frameType == .binary, limits: limits),
-                   let handshake = packet.handshake {
+                    case (let packet?, _) = EngineIOPacket.decode(first.payload, binaryFrame: first.frameType == .binary, limits: limits),
+                    let handshake = packet.handshake
+                {
                     reading.session = SessionKey(framing: .engineIO(version: version), sid: handshake.sid)
                 }
             }

@@ -35,7 +35,9 @@ public final class WebSocketMessageEncoder {
 
     /// Appends the frames of one data message. With `compress` false (or no permessage-deflate)
     /// the payload goes as it is.
-    public func encodeMessage(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8]) throws(CompressionError) {
+    public func encodeMessage(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8])
+        throws(CompressionError)
+    {
         var body = payload
         let compressed = compress && deflater != nil
         if compressed, let deflater, let permessageDeflate {

@@ -96,7 +96,11 @@ public enum PerMessageDeflate {
                     invalid("\(parameter.name) takes no value")
                     continue
                 }
-                if parameter.name == "server_no_context_takeover" { offer.serverNoContextTakeover = true } else { offer.clientNoContextTakeover = true }
+                if parameter.name == "server_no_context_takeover" {
+                    offer.serverNoContextTakeover = true
+                } else {
+                    offer.clientNoContextTakeover = true
+                }
             default:
                 guard let text = parameter.value else {
                     if parameter.name == "client_max_window_bits", !isResponse {
@@ -111,8 +115,10 @@ public enum PerMessageDeflate {
                     continue
                 }
                 if bits == 8 {
-                    findings.append(WebSocketRules.windowBitsEight.finding(
-                        "\(parameter.name)=8: zlib cannot compress raw deflate with an 8-bit window; IMWire compresses with 9, whose distances stay within 256 bytes", at: at))
+                    findings.append(
+                        WebSocketRules.windowBitsEight.finding(
+                            "\(parameter.name)=8: zlib cannot compress raw deflate with an 8-bit window; IMWire compresses with 9, whose distances stay within 256 bytes",
+                            at: at))
                 }
                 if parameter.name == "server_max_window_bits" { offer.serverMaxWindowBits = bits } else { offer.clientMaxWindowBits = .value(bits) }
             }
@@ -123,7 +129,7 @@ public enum PerMessageDeflate {
     /// "1*DIGIT" 8...15 without leading zeros (RFC 7692 §7.1.2.1).
     static func windowBits(_ text: String) -> Int? {
         guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), text.utf8.first != UInt8(ascii: "0"),
-              text.utf8.count <= 2, let value = Int(text), (8...15).contains(value)
+            text.utf8.count <= 2, let value = Int(text), (8...15).contains(value)
         else { return nil }
         return value
     }
@@ -152,8 +158,9 @@ public enum PerMessageDeflate {
             return true
         }
         if !compatible {
-            findings.append(WebSocketRules.parameterNotRequested.finding(
-                "the response `\(parameters.headerValue)` answers none of the \(offers.count) offers", at: responseOffset))
+            findings.append(
+                WebSocketRules.parameterNotRequested.finding(
+                    "the response `\(parameters.headerValue)` answers none of the \(offers.count) offers", at: responseOffset))
         }
         return parameters
     }
@@ -165,7 +172,7 @@ extension PerMessageDeflateParameters {
     /// permessage-deflate item.
     public init?(responseHeader value: String) {
         guard case .success(let items) = WebSocketExtensionHeader.parse(value),
-              let item = items.first(where: { $0.name == PerMessageDeflate.name })
+            let item = items.first(where: { $0.name == PerMessageDeflate.name })
         else { return nil }
         var findings: [Finding] = []
         let (answer, valid) = PerMessageDeflate.readParameters(item, isResponse: true, baseOffset: 0, findings: &findings)

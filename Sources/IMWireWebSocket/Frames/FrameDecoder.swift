@@ -192,11 +192,15 @@ public struct WebSocketFrameDecoder: Sendable {
 
         // Lengths first: a length that cannot be trusted ends decoding (no resync is possible).
         if extended == 8, length & (1 << 63) != 0 {
-            fail(WebSocketRules.lengthHighBitSet, "64-bit payload length 0x\(String(length, radix: 16)) has its most significant bit set", at: frameStart + 2, emit)
+            fail(
+                WebSocketRules.lengthHighBitSet, "64-bit payload length 0x\(String(length, radix: 16)) has its most significant bit set",
+                at: frameStart + 2, emit)
             return headerLength
         }
         guard length <= UInt64(max(0, limits.maxFrameSize)) else {
-            fail(WebSocketRules.frameTooLarge, "\(opcode) frame announces \(length) bytes, over the limit of \(limits.maxFrameSize)", at: frameStart + 1, emit)
+            fail(
+                WebSocketRules.frameTooLarge, "\(opcode) frame announces \(length) bytes, over the limit of \(limits.maxFrameSize)",
+                at: frameStart + 1, emit)
             return headerLength
         }
         let payloadLength = Int(length)

@@ -10,10 +10,15 @@ public enum WebSocketMasking {
         key: UInt32, phase: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int
     ) -> Int {
         guard count > 0 else { return phase & 3 }
-        let keyBytes = (UInt8(truncatingIfNeeded: key >> 24), UInt8(truncatingIfNeeded: key >> 16),
-                        UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key))
+        let keyBytes = (
+            UInt8(truncatingIfNeeded: key >> 24), UInt8(truncatingIfNeeded: key >> 16),
+            UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)
+        )
         // The key rotated so that the next byte uses k0; repeated into a word for 8-byte steps.
-        let k0, k1, k2, k3: UInt8
+        let k0: UInt8
+        let k1: UInt8
+        let k2: UInt8
+        let k3: UInt8
         switch phase & 3 {
         case 0: (k0, k1, k2, k3) = (keyBytes.0, keyBytes.1, keyBytes.2, keyBytes.3)
         case 1: (k0, k1, k2, k3) = (keyBytes.1, keyBytes.2, keyBytes.3, keyBytes.0)

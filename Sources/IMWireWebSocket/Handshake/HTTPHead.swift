@@ -47,8 +47,10 @@ public struct HTTPHead: Sendable, Hashable {
     /// The offset just after the blank line ending the head, or nil when it has not arrived.
     public static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index] == 0x0a && bytes[index - 1] == 0x0d
-            && bytes[index - 2] == 0x0a && bytes[index - 3] == 0x0d {
+        for index in 3..<bytes.count
+        where bytes[index] == 0x0a && bytes[index - 1] == 0x0d
+            && bytes[index - 2] == 0x0a && bytes[index - 3] == 0x0d
+        {
             return index + 1
         }
         return nil
@@ -60,12 +62,15 @@ public struct HTTPHead: Sendable, Hashable {
     /// `token ":" OWS value OWS`; obsolete line folding and whitespace before the colon are
     /// rejected (RFC 9112 §5.1, §5.2). `maxLength` caps the bytes searched. Problems are findings
     /// of `malformed` and `truncated` (a WebSocket upgrade's by default; plain HTTP has its own).
-    public static func parse(_ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding],
-                             malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
-                             truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated) -> HTTPHead? {
+    public static func parse(
+        _ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding],
+        malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
+        truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated
+    ) -> HTTPHead? {
         let window = Array(bytes.prefix(maxLength))
         guard let end = endOfHead(window) else {
-            let reason = bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
+            let reason =
+                bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
             findings.append(truncatedRule.finding(reason, at: baseOffset + bytes.count))
             return nil
         }
@@ -113,9 +118,10 @@ public struct HTTPHead: Sendable, Hashable {
             }
             let value = String(decoding: rawValue, as: UTF8.self).trimmingSpacesAndTabs()
             let leading = rawValue.prefix { $0 == 0x20 || $0 == 0x09 }.count
-            fields.append(Field(
-                name: String(decoding: name, as: UTF8.self), value: value, offset: baseOffset + line.offset,
-                valueOffset: baseOffset + line.offset + colon + 1 + leading))
+            fields.append(
+                Field(
+                    name: String(decoding: name, as: UTF8.self), value: value, offset: baseOffset + line.offset,
+                    valueOffset: baseOffset + line.offset + colon + 1 + leading))
         }
 
         return HTTPHead(startLine: parts, fields: fields, length: end)

@@ -111,23 +111,29 @@ public struct WebSocketHandshake: Sendable {
         let versions = head.fields("Sec-WebSocket-Version")
         if versions.count != 1 || versions.first?.value != "13" {
             let seen = versions.map(\.value).joined(separator: ", ")
-            findings.append(WebSocketRules.handshakeVersion.finding(
-                versions.isEmpty ? "Sec-WebSocket-Version missing" : "Sec-WebSocket-Version `\(seen)`, not 13", at: versions.first?.offset ?? 0))
+            findings.append(
+                WebSocketRules.handshakeVersion.finding(
+                    versions.isEmpty ? "Sec-WebSocket-Version missing" : "Sec-WebSocket-Version `\(seen)`, not 13", at: versions.first?.offset ?? 0))
         }
         let keys = head.fields("Sec-WebSocket-Key")
         var key: String?
         if keys.count != 1 {
-            findings.append(WebSocketRules.handshakeKey.finding("\(keys.count) Sec-WebSocket-Key fields; exactly one is required", at: keys.dropFirst().first?.offset ?? 0))
+            findings.append(
+                WebSocketRules.handshakeKey.finding(
+                    "\(keys.count) Sec-WebSocket-Key fields; exactly one is required", at: keys.dropFirst().first?.offset ?? 0))
         } else if let field = keys.first {
             key = field.value
             let decoded = try? Base64.decode(field.value)
             if decoded?.count != 16 {
-                findings.append(WebSocketRules.handshakeKey.finding("Sec-WebSocket-Key `\(field.value)` is not the base64 of 16 bytes", at: field.offset))
+                findings.append(
+                    WebSocketRules.handshakeKey.finding("Sec-WebSocket-Key `\(field.value)` is not the base64 of 16 bytes", at: field.offset))
             }
         }
         let protocols = head.listValues("Sec-WebSocket-Protocol")
         if Set(protocols).count != protocols.count {
-            findings.append(WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Protocol repeats a subprotocol", at: head.fields("Sec-WebSocket-Protocol").first?.offset ?? 0))
+            findings.append(
+                WebSocketRules.handshakeMalformed.finding(
+                    "Sec-WebSocket-Protocol repeats a subprotocol", at: head.fields("Sec-WebSocket-Protocol").first?.offset ?? 0))
         }
         var items: [WebSocketExtensionItem] = []
         var offers: [PerMessageDeflateOffer] = []
@@ -135,7 +141,8 @@ public struct WebSocketHandshake: Sendable {
             let valueOffset = valueStart(field)
             switch WebSocketExtensionHeader.parse(field.value) {
             case .failure(let error):
-                findings.append(WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
+                findings.append(
+                    WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
             case .success(let parsed):
                 for item in parsed {
                     items.append(item)
@@ -145,7 +152,8 @@ public struct WebSocketHandshake: Sendable {
                 }
             }
         }
-        return WebSocketUpgradeRequest(head: head, method: method, target: target, key: key, protocols: protocols, extensions: items, deflateOffers: offers)
+        return WebSocketUpgradeRequest(
+            head: head, method: method, target: target, key: key, protocols: protocols, extensions: items, deflateOffers: offers)
     }
 
     /// Parses the response head and checks it against the request.
@@ -170,7 +178,9 @@ public struct WebSocketHandshake: Sendable {
             findings.append(WebSocketRules.handshakeMalformed.finding("version `\(version)`, not HTTP/1.1 or later", at: 0))
         }
         guard status == 101 else {
-            findings.append(WebSocketRules.handshakeStatus.finding("status \(head.startLine.count > 1 ? head.startLine[1] : "missing"), not 101 Switching Protocols", at: 0))
+            findings.append(
+                WebSocketRules.handshakeStatus.finding(
+                    "status \(head.startLine.count > 1 ? head.startLine[1] : "missing"), not 101 Switching Protocols", at: 0))
             return
         }
         var valid = true
@@ -180,8 +190,9 @@ public struct WebSocketHandshake: Sendable {
         if accepts.count != 1 {
             findings.append(WebSocketRules.handshakeAccept.finding("\(accepts.count) Sec-WebSocket-Accept fields; exactly one is required", at: 0))
         } else if let field = accepts.first, let key = request?.key, field.value != Self.acceptValue(forKey: key) {
-            findings.append(WebSocketRules.handshakeAccept.finding(
-                "Sec-WebSocket-Accept `\(field.value)`, expected `\(Self.acceptValue(forKey: key))`", at: field.offset))
+            findings.append(
+                WebSocketRules.handshakeAccept.finding(
+                    "Sec-WebSocket-Accept `\(field.value)`, expected `\(Self.acceptValue(forKey: key))`", at: field.offset))
         }
         let offered = request?.protocols ?? []
         let chosen = head.listValues("Sec-WebSocket-Protocol")
@@ -189,8 +200,12 @@ public struct WebSocketHandshake: Sendable {
         if chosen.count > 1 {
             findings.append(WebSocketRules.subprotocolNotOffered.finding("the server chose \(chosen.count) subprotocols", at: protocolOffset))
         } else if let only = chosen.first {
-            if offered.contains(only) { response.subprotocol = only } else {
-                findings.append(WebSocketRules.subprotocolNotOffered.finding("subprotocol `\(only)` was not offered (\(offered.joined(separator: ", ")))", at: protocolOffset))
+            if offered.contains(only) {
+                response.subprotocol = only
+            } else {
+                findings.append(
+                    WebSocketRules.subprotocolNotOffered.finding(
+                        "subprotocol `\(only)` was not offered (\(offered.joined(separator: ", ")))", at: protocolOffset))
             }
         } else if !offered.isEmpty {
             findings.append(WebSocketRules.subprotocolNotChosen.finding("none of \(offered.joined(separator: ", ")) was chosen", at: 0))
@@ -201,12 +216,14 @@ public struct WebSocketHandshake: Sendable {
             let valueOffset = Self.valueStart(field)
             switch WebSocketExtensionHeader.parse(field.value) {
             case .failure(let error):
-                findings.append(WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
+                findings.append(
+                    WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
             case .success(let items):
                 for item in items {
                     response.extensions.append(item)
                     guard offeredNames.contains(item.name) else {
-                        findings.append(WebSocketRules.extensionNotOffered.finding("extension `\(item.name)` was not offered", at: valueOffset + item.offset))
+                        findings.append(
+                            WebSocketRules.extensionNotOffered.finding("extension `\(item.name)` was not offered", at: valueOffset + item.offset))
                         continue
                     }
                     guard item.name == PerMessageDeflate.name else { continue }
@@ -232,11 +249,15 @@ public struct WebSocketHandshake: Sendable {
     static func checkUpgradeFields(_ head: HTTPHead, _ findings: inout [Finding]) {
         let upgrade = head.listValues("Upgrade").map { $0.lowercased() }
         if !upgrade.contains("websocket") {
-            findings.append(WebSocketRules.handshakeUpgrade.finding("Upgrade `\(head.value("Upgrade") ?? "")` does not name websocket", at: head.fields("Upgrade").first?.offset ?? 0))
+            findings.append(
+                WebSocketRules.handshakeUpgrade.finding(
+                    "Upgrade `\(head.value("Upgrade") ?? "")` does not name websocket", at: head.fields("Upgrade").first?.offset ?? 0))
         }
         let connection = head.listValues("Connection").map { $0.lowercased() }
         if !connection.contains("upgrade") {
-            findings.append(WebSocketRules.handshakeUpgrade.finding("Connection `\(head.value("Connection") ?? "")` lacks the upgrade token", at: head.fields("Connection").first?.offset ?? 0))
+            findings.append(
+                WebSocketRules.handshakeUpgrade.finding(
+                    "Connection `\(head.value("Connection") ?? "")` lacks the upgrade token", at: head.fields("Connection").first?.offset ?? 0))
         }
     }
 

@@ -52,14 +52,20 @@ public struct WebSocketMessageAssembler {
             return
         case .text, .binary:
             if let open = partial, !open.dropped {
-                emit(.finding(WebSocketRules.finding(
-                    WebSocketRules.messageInterleaved, "\(opcode) frame while the \(open.kind) message begun at \(open.offset) is unfinished", at: frame.offset)))
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.messageInterleaved, "\(opcode) frame while the \(open.kind) message begun at \(open.offset) is unfinished",
+                            at: frame.offset)))
             }
             partial = nil
             start(frame, emit)
-        default: // continuation
+        default:  // continuation
             guard partial != nil else {
-                emit(.finding(WebSocketRules.finding(WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress", at: frame.offset)))
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress", at: frame.offset)))
                 return
             }
             append(frame, emit)
@@ -69,8 +75,10 @@ public struct WebSocketMessageAssembler {
     /// Call at the end of the stream.
     public mutating func finish(_ emit: (WebSocketEvent) -> Void) {
         if let open = partial, !open.dropped {
-            emit(.finding(WebSocketRules.messageUnfinished.finding(
-                "the stream ends inside a \(open.kind) message of \(open.frames) fragments", at: open.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.messageUnfinished.finding(
+                        "the stream ends inside a \(open.kind) message of \(open.frames) fragments", at: open.offset)))
         }
         partial = nil
     }
@@ -83,8 +91,11 @@ public struct WebSocketMessageAssembler {
             beginInflate()
             inflateFragment(frame, &open, emit)
         } else if frame.payload.count > limits.maxMessageSize {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.messageTooLarge,
-                "\(kind) message of \(frame.payload.count) bytes, over the limit of \(limits.maxMessageSize)", at: frame.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.messageTooLarge,
+                        "\(kind) message of \(frame.payload.count) bytes, over the limit of \(limits.maxMessageSize)", at: frame.offset)))
             open.dropped = true
         } else {
             open.payload = frame.payload  // shared storage, no copy
@@ -99,8 +110,11 @@ public struct WebSocketMessageAssembler {
         partial = nil
         open.frames += 1
         if !open.dropped, open.frames > limits.maxFragments {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.tooManyFragments,
-                "\(open.kind) message reaches \(open.frames) fragments, over the limit of \(limits.maxFragments)", at: frame.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.tooManyFragments,
+                        "\(open.kind) message reaches \(open.frames) fragments, over the limit of \(limits.maxFragments)", at: frame.offset)))
             open.dropped = true
             open.payload = []
         }
@@ -109,8 +123,11 @@ public struct WebSocketMessageAssembler {
         } else if open.compressed {
             inflateFragment(frame, &open, emit)
         } else if open.payload.count + frame.payload.count > limits.maxMessageSize {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.messageTooLarge,
-                "\(open.kind) message passes \(limits.maxMessageSize) bytes at fragment \(open.frames)", at: frame.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.messageTooLarge,
+                        "\(open.kind) message passes \(limits.maxMessageSize) bytes at fragment \(open.frames)", at: frame.offset)))
             open.dropped = true
             open.payload = []
         } else {
@@ -125,14 +142,23 @@ public struct WebSocketMessageAssembler {
         if open.compressed {
             guard finishInflate(&open, emit) else { return }
             if open.kind == .text, let bad = UTF8Validator.firstInvalidOffset(open.payload) {
-                emit(.finding(WebSocketRules.finding(WebSocketRules.invalidUTF8,
-                    "inflated text message is not UTF-8 at inflated byte \(bad)", at: open.offset)))
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.invalidUTF8,
+                            "inflated text message is not UTF-8 at inflated byte \(bad)", at: open.offset)))
             }
         } else if open.kind == .text, !open.utf8Reported, !open.utf8.isComplete {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.invalidUTF8,
-                "text message ends inside a UTF-8 sequence", at: lastFrame.payloadOffset + lastFrame.payload.count)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.invalidUTF8,
+                        "text message ends inside a UTF-8 sequence", at: lastFrame.payloadOffset + lastFrame.payload.count)))
         }
-        emit(.message(WebSocketMessage(kind: open.kind, payload: open.payload, wasCompressed: open.compressed, offset: open.offset, frameCount: open.frames)))
+        emit(
+            .message(
+                WebSocketMessage(kind: open.kind, payload: open.payload, wasCompressed: open.compressed, offset: open.offset, frameCount: open.frames)
+            ))
     }
 
     private func validateText(_ bytes: [UInt8], at offset: Int, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void) {
@@ -222,7 +248,8 @@ public struct WebSocketMessageAssembler {
         open.dropped = true
         open.payload = []
         inflaterBroken = true
-        let rule = error.code == .outputLimitExceeded && limits.maxMessageSize < limits.maxDecompressedSize
+        let rule =
+            error.code == .outputLimitExceeded && limits.maxMessageSize < limits.maxDecompressedSize
             ? WebSocketRules.messageTooLarge : error.rule
         emit(.finding(WebSocketRules.finding(rule, "permessage-deflate: \(error.reason)", at: open.offset)))
     }

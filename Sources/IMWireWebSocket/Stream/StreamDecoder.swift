@@ -62,8 +62,9 @@ public struct WebSocketStreamDecoder {
         // Each stored property goes in as its own inout, so the frame callback can change the
         // assembler while the frame decoder runs. (Moving the assembler out of `self` and back
         // instead copied it twice per chunk: 5 of a capture check's 50 retains per message.)
-        Self.feed(chunk, frames: &frames, assembler: &assembler, failure: &failure, frameCount: &frameCount,
-                  emitsFrames: configuration.emitsFrames, emit)
+        Self.feed(
+            chunk, frames: &frames, assembler: &assembler, failure: &failure, frameCount: &frameCount,
+            emitsFrames: configuration.emitsFrames, emit)
     }
 
     private static func feed(

@@ -19,9 +19,11 @@ public enum Yun2winCanonicalJSON {
             object.append("uid", connect.uid.map(JSONValue.string) ?? .null)
             object.append("token", connect.token.map(JSONValue.string) ?? .null)
             if let parsed = connect.parsedClientID {
-                object.append("client_id", [
-                    "reconnect": .bool(parsed.isReconnect), "platform": .string(parsed.platform.rawValue), "uuid": .string(parsed.uuid),
-                ])
+                object.append(
+                    "client_id",
+                    [
+                        "reconnect": .bool(parsed.isReconnect), "platform": .string(parsed.platform.rawValue), "uuid": .string(parsed.uuid),
+                    ])
             } else {
                 object.append("client_id", .null)
             }

@@ -17,14 +17,18 @@ public struct Yun2winCanonicalCodec: CanonicalCodec {
         if input.isPayload {
             let (message, findings) = Yun2winCodec.decodePayload(bytes, direction: input.direction, limits: limits)
             let decoded = message.map(Yun2winCanonicalJSON.encode)
-            return CanonicalDecoding(parts: [.init(decoded: decoded, findings: findings)],
-                                     envelope: ["decoded": decoded ?? .null, "findings": .array(findings.map { $0.json() })])
+            return CanonicalDecoding(
+                parts: [.init(decoded: decoded, findings: findings)],
+                envelope: ["decoded": decoded ?? .null, "findings": .array(findings.map { $0.json() })])
         }
         let packets = Yun2winCodec.decodeAll(bytes, direction: input.direction, version: version, limits: limits)
-        return MQTTCanonicalCodec.stream(packets.map { packet in
-            (packet.mqtt.streamOffset, packet.mqtt.length, packet.summary,
-             packet.packet == nil ? JSONValue?.none : .some(Yun2winCanonicalJSON.encode(packet)), packet.findings)
-        })
+        return MQTTCanonicalCodec.stream(
+            packets.map { packet in
+                (
+                    packet.mqtt.streamOffset, packet.mqtt.length, packet.summary,
+                    packet.packet == nil ? JSONValue?.none : .some(Yun2winCanonicalJSON.encode(packet)), packet.findings
+                )
+            })
     }
 
     /// One MQTT packet (the `yun2win` part of the JSON is what the packet means: not needed to write it).

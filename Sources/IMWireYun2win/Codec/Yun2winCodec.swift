@@ -59,8 +59,10 @@ public struct Yun2winCodec: Sendable {
 
     public init(version: MQTTVersion? = nil, limits: Limits = .default) {
         self.limits = limits
-        stream = MQTTStreamDecoder(options: MQTTDecodeOptions(version: version, limits: limits,
-                                                              vendorConnackCodes: Yun2winStatusCodes.vendorConnackCodes))
+        stream = MQTTStreamDecoder(
+            options: MQTTDecodeOptions(
+                version: version, limits: limits,
+                vendorConnackCodes: Yun2winStatusCodes.vendorConnackCodes))
     }
 
     public var version: MQTTVersion { stream.version }
@@ -79,8 +81,10 @@ public struct Yun2winCodec: Sendable {
     }
 
     /// Decodes a complete byte string of one direction.
-    public static func decodeAll(_ bytes: [UInt8], direction: Direction?, version: MQTTVersion? = nil,
-                                 limits: Limits = .default) -> [Yun2winDecodedPacket] {
+    public static func decodeAll(
+        _ bytes: [UInt8], direction: Direction?, version: MQTTVersion? = nil,
+        limits: Limits = .default
+    ) -> [Yun2winDecodedPacket] {
         var codec = Yun2winCodec(version: version, limits: limits)
         return codec.feed(bytes, direction: direction) + codec.finish(direction: direction)
     }
@@ -98,8 +102,10 @@ public struct Yun2winCodec: Sendable {
             message = .connack(returnCode: connack.returnCode)
         case .publish(let publish)?:
             // The topic's 2-byte length sits before the topic, the packet id and the payload.
-            let topicOffset = max(0, decoded.length - publish.payload.count - (publish.packetID == nil ? 0 : 2)
-                - publish.topic.utf8.count - 2)
+            let topicOffset = max(
+                0,
+                decoded.length - publish.payload.count - (publish.packetID == nil ? 0 : 2)
+                    - publish.topic.utf8.count - 2)
             let (meaning, payloadFindings, salvaged) = interpretPayload(
                 publish.payload, topic: publish.topic, direction: direction, payloadOffset: decoded.length - publish.payload.count,
                 topicOffset: topicOffset, limits: limits)
@@ -107,8 +113,9 @@ public struct Yun2winCodec: Sendable {
             malformedCommandID = salvaged
             findings += payloadFindings
             if case .command? = meaning, publish.qos != .atMostOnce || publish.retain {
-                findings.append(Yun2winRules.publishConvention.finding(
-                    "QoS \(publish.qos.rawValue)\(publish.retain ? ", retain" : "") on a command", at: 0))
+                findings.append(
+                    Yun2winRules.publishConvention.finding(
+                        "QoS \(publish.qos.rawValue)\(publish.retain ? ", retain" : "") on a command", at: 0))
             }
         default:
             break
@@ -118,16 +125,21 @@ public struct Yun2winCodec: Sendable {
 
     /// yun2win's reading of a PUBLISH payload on its own (e.g. a JSON command given as text):
     /// offsets are from the payload's first byte; without a topic, topics are not checked.
-    public static func decodePayload(_ payload: [UInt8], topic: String? = nil, direction: Direction?,
-                                     limits: Limits = .default) -> (Yun2winMessage?, [Finding]) {
-        let (message, findings, _) = interpretPayload(payload, topic: topic, direction: direction, payloadOffset: 0, topicOffset: nil,
-                                                      limits: limits)
+    public static func decodePayload(
+        _ payload: [UInt8], topic: String? = nil, direction: Direction?,
+        limits: Limits = .default
+    ) -> (Yun2winMessage?, [Finding]) {
+        let (message, findings, _) = interpretPayload(
+            payload, topic: topic, direction: direction, payloadOffset: 0, topicOffset: nil,
+            limits: limits)
         return (message, findings)
     }
 
     /// The payload's meaning and findings, and the `y2wMessageId` of a client command that did not decode.
-    private static func interpretPayload(_ payload: [UInt8], topic name: String?, direction: Direction?, payloadOffset: Int,
-                                         topicOffset: Int?, limits: Limits) -> (Yun2winMessage?, [Finding], String?) {
+    private static func interpretPayload(
+        _ payload: [UInt8], topic name: String?, direction: Direction?, payloadOffset: Int,
+        topicOffset: Int?, limits: Limits
+    ) -> (Yun2winMessage?, [Finding], String?) {
         var reader = PayloadDecoder(base: payloadOffset)
         var findings: [Finding] = []
         var message: Yun2winMessage?
@@ -181,8 +193,9 @@ public struct Yun2winCodec: Sendable {
                 findings[index].message += "; a yun2win SDK client id (prefix, platform, uuid), which yun2win's broker accepts"
             }
             if !parsed.hasWellFormedUUID {
-                findings.append(Yun2winRules.clientIDFormat.finding(
-                    "client id \"\(connect.clientID)\": \"\(parsed.uuid)\" is not an 8-4-4-4-12 hex uuid", at: 0))
+                findings.append(
+                    Yun2winRules.clientIDFormat.finding(
+                        "client id \"\(connect.clientID)\": \"\(parsed.uuid)\" is not an 8-4-4-4-12 hex uuid", at: 0))
             }
             var deviations: [String] = []
             let platform = parsed.platform
@@ -198,11 +211,13 @@ public struct Yun2winCodec: Sendable {
                 findings.append(Yun2winRules.connectConvention.finding(deviations.joined(separator: ", "), at: 0))
             }
         } else {
-            findings.append(Yun2winRules.clientIDFormat.finding(
-                "client id \"\(connect.clientID)\" does not start with [0|1][0 web|1 Android|2 iOS]", at: 0))
+            findings.append(
+                Yun2winRules.clientIDFormat.finding(
+                    "client id \"\(connect.clientID)\" does not start with [0|1][0 web|1 Android|2 iOS]", at: 0))
         }
-        return Yun2winConnect(uid: connect.username, token: token, clientID: connect.clientID, parsedClientID: parsed,
-                              version: connect.version, keepAlive: connect.keepAlive)
+        return Yun2winConnect(
+            uid: connect.username, token: token, clientID: connect.clientID, parsedClientID: parsed,
+            version: connect.version, keepAlive: connect.keepAlive)
     }
 
     private static func checkConnack(_ code: UInt8, findings: inout [Finding]) {

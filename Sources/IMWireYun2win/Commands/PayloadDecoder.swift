@@ -39,8 +39,9 @@ struct PayloadDecoder {
     private mutating func messageID(_ object: JSONObject, _ cmd: String) -> String? {
         guard let id = object["y2wMessageId"]?.stringValue, !id.isEmpty else {
             let found = object["y2wMessageId"].map { "a \($0.typeName)" } ?? "none"
-            report(Yun2winRules.messageIDMissing, "\(cmd) needs a y2wMessageId string, found \(found)",
-                   at: object.offset(of: "y2wMessageId") ?? 0)
+            report(
+                Yun2winRules.messageIDMissing, "\(cmd) needs a y2wMessageId string, found \(found)",
+                at: object.offset(of: "y2wMessageId") ?? 0)
             return nil
         }
         return id
@@ -82,12 +83,14 @@ struct PayloadDecoder {
                 case .number(let number)?:
                     if let type = number.int64Value, Yun2winStatusCodes.syncType.contains(where: { $0.number == type }) {
                         if type == 1, sync["sessionId"]?.stringValue == nil {
-                            report(Yun2winRules.appMessageInvalid, "message.syncs[\(index)] of type 1 (Message) has no sessionId",
-                                   at: sync.offset(of: "type"))
+                            report(
+                                Yun2winRules.appMessageInvalid, "message.syncs[\(index)] of type 1 (Message) has no sessionId",
+                                at: sync.offset(of: "type"))
                         }
                     } else {
-                        report(Yun2winRules.appMessageInvalid, "message.syncs[\(index)].type \(number) is not a Y2WSyncType (0–4)",
-                               at: sync.offset(of: "type"))
+                        report(
+                            Yun2winRules.appMessageInvalid, "message.syncs[\(index)].type \(number) is not a Y2WSyncType (0–4)",
+                            at: sync.offset(of: "type"))
                     }
                 case .string("singleavcall")?, .string("groupavcall")?:
                     break
@@ -126,20 +129,24 @@ struct PayloadDecoder {
                     }
                     members.append(.init(uid: uid, isDel: member["isDel"]?.boolValue ?? false))
                     if let isDel = member["isDel"], isDel.boolValue == nil {
-                        report(Yun2winRules.fieldInvalid, "members[\(index)].isDel is a \(isDel.typeName), not a boolean",
-                               at: object.offset(of: "members"))
+                        report(
+                            Yun2winRules.fieldInvalid, "members[\(index)].isDel is a \(isDel.typeName), not a boolean",
+                            at: object.offset(of: "members"))
                         membersValid = false
                     }
                 }
             } else {
                 let found = object["members"].map { "a \($0.typeName)" } ?? "none"
-                report(Yun2winRules.fieldInvalid, "updateSession needs a members array (the web SDK refuses with 29), found \(found)",
-                       at: object.offset(of: "members") ?? 0)
+                report(
+                    Yun2winRules.fieldInvalid, "updateSession needs a members array (the web SDK refuses with 29), found \(found)",
+                    at: object.offset(of: "members") ?? 0)
                 membersValid = false
             }
             var force = false
             if let value = object["force"] {
-                if let flag = value.boolValue { force = flag } else {
+                if let flag = value.boolValue {
+                    force = flag
+                } else {
                     report(Yun2winRules.fieldInvalid, "force is a \(value.typeName), not a boolean", at: object.offset(of: "force"))
                 }
             }
@@ -181,12 +188,15 @@ struct PayloadDecoder {
                 checkAckCode(code, at: codeOffset)
                 var stamp: JSONNumber?
                 if let value = object["mts"] {
-                    if let number = value.numberValue { stamp = number } else {
+                    if let number = value.numberValue {
+                        stamp = number
+                    } else {
                         report(Yun2winRules.mtsInvalid, "ack mts is a \(value.typeName)", at: object.offset(of: "mts"))
                     }
                 } else if code == 27 || code == 28 {
-                    report(Yun2winRules.ackMTSMissing, "ack \(Yun2winStatusCodes.describe(code, in: Yun2winStatusCodes.sendReturnCode)) without mts",
-                           at: codeOffset)
+                    report(
+                        Yun2winRules.ackMTSMissing, "ack \(Yun2winStatusCodes.describe(code, in: Yun2winStatusCodes.sendReturnCode)) without mts",
+                        at: codeOffset)
                 }
                 guard let id else { return nil }
                 return .sendAck(Yun2winSendAck(y2wMessageID: id, returnCode: code, mts: stamp))

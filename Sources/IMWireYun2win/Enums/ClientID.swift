@@ -56,7 +56,7 @@ public struct Yun2winClientID: Sendable, Hashable {
     public static func parse(_ text: String) -> Yun2winClientID? {
         var characters = text.makeIterator()
         guard let first = characters.next(), first == "0" || first == "1", let second = characters.next(),
-              let platform = Yun2winPlatform(digit: second)
+            let platform = Yun2winPlatform(digit: second)
         else { return nil }
         return Yun2winClientID(isReconnect: first == "1", platform: platform, uuid: String(text.dropFirst(2)))
     }

@@ -14,7 +14,10 @@ public enum Yun2winGate {
         }
         public func hash(into hasher: inout Hasher) {
             hasher.combine(isJSON)
-            for field in fields { hasher.combine(field.key); hasher.combine(field.value) }
+            for field in fields {
+                hasher.combine(field.key)
+                hasher.combine(field.value)
+            }
         }
 
         public var json: JSONValue {
@@ -78,8 +81,14 @@ public enum Yun2winGate {
             return (nil, [Yun2winRules.gateReplyInvalid.finding("the reply is not a JSON object", at: 0)])
         }
         guard object["rtnval"]?.stringValue == "success" else {
-            return (nil, [Yun2winRules.gateReplyInvalid.finding("rtnval is \(object["rtnval"].map(\.description) ?? "missing"), not \"success\"",
-                                                               at: object.offset(of: "rtnval") ?? 0)])
+            return (
+                nil,
+                [
+                    Yun2winRules.gateReplyInvalid.finding(
+                        "rtnval is \(object["rtnval"].map(\.description) ?? "missing"), not \"success\"",
+                        at: object.offset(of: "rtnval") ?? 0)
+                ]
+            )
         }
         guard let data = object["data"]?.objectValue, let url = data["url"]?.stringValue, !url.isEmpty else {
             return (nil, [Yun2winRules.gateReplyInvalid.finding("data.url is missing", at: object.offset(of: "data") ?? 0)])
@@ -97,7 +106,8 @@ public enum Yun2winGate {
                 out.append(0x20)
             } else if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.endIndex,
-                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                    let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return nil }
                 out.append(high << 4 | low)
                 index += 2
             } else {

@@ -9,12 +9,14 @@ public enum Yun2winPolicies {
     static let refreshToken = SignalRule(
         .login, [5, 6], .refreshCredentials,
         source: "yun2win.md §5 recovery rules: 5/6 → obtain a new imToken and reconnect(token)")
-    static let web2to4 = SignalRule(.login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 web error handler: 2/3/4 → allowReconnect=false")
+    static let web2to4 = SignalRule(
+        .login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 web error handler: 2/3/4 → allowReconnect=false")
 
     public static let web = ReconnectPolicy(
         name: "yun2win-web", dialect: .yun2win, sdk: "yun2win web y2wIMSDK.min.js (MQTT.js over WebSocket, Nov 2016)",
         schedule: .fixed(1000),
-        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 300 s)", intervalMs: 300_000, answerTimeoutMs: 300_000, missesBeforeDead: 1, idleBased: true),
+        heartbeat: HeartbeatPolicy(
+            "MQTT PINGREQ (keep-alive 300 s)", intervalMs: 300_000, answerTimeoutMs: 300_000, missesBeforeDead: 1, idleBased: true),
         connectTimeoutMs: nil, loginTimeoutMs: 10_000,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
@@ -34,14 +36,17 @@ public enum Yun2winPolicies {
             Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "yun2win.md §3"),
             Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "yun2win.md §3"),
             Fact("gate", "retried after 5 s", source: "yun2win.md §3"),
-            Fact("codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
-                 source: "yun2win.md §3, §5"),
+            Fact(
+                "codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
+                source: "yun2win.md §3, §5"),
         ])
 
     public static let android = ReconnectPolicy(
-        name: "yun2win-android", dialect: .yun2win, sdk: "yun2win Android com.yun2win.push.YunConnection (yun2win-0.1.jar, FuseSource mqtt-client 1.7)",
+        name: "yun2win-android", dialect: .yun2win,
+        sdk: "yun2win Android com.yun2win.push.YunConnection (yun2win-0.1.jar, FuseSource mqtt-client 1.7)",
         schedule: .fixed(10_000),
-        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 30 s)", intervalMs: 30_000, answerTimeoutMs: 30_000, missesBeforeDead: 1, idleBased: true),
+        heartbeat: HeartbeatPolicy(
+            "MQTT PINGREQ (keep-alive 30 s)", intervalMs: 30_000, answerTimeoutMs: 30_000, missesBeforeDead: 1, idleBased: true),
         connectTimeoutMs: nil, loginTimeoutMs: nil,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
@@ -58,14 +63,17 @@ public enum Yun2winPolicies {
             Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "yun2win.md §3"),
             Fact("CONNACK 7", "reconnect after 15 s", source: "yun2win.md §3"),
             Fact("CONNACK 2–6", "onChanged(100, code), no reconnect (5/6: the app refreshes the token)", source: "yun2win.md §3, §5"),
-            Fact("keep-alive", "30 s (FuseSource default); when the client gives the link up is not documented", source: "yun2win.md §3, §6", .unconfirmed),
+            Fact(
+                "keep-alive", "30 s (FuseSource default); when the client gives the link up is not documented", source: "yun2win.md §3, §6",
+                .unconfirmed),
             Fact("gate failure", "onChanged(100, 101)", source: "yun2win.md §3"),
         ])
 
     public static let ios = ReconnectPolicy(
         name: "yun2win-ios", dialect: .yun2win, sdk: "yun2win iOS Y2WIMClientSession (Y2W_IM_SDK.framework binary, MQTT-Client-Framework)",
         schedule: .linear(stepMs: 1000, capMs: 3000),
-        heartbeat: HeartbeatPolicy("MQTT PINGREQ (keep-alive 60 s)", intervalMs: 60_000, answerTimeoutMs: 60_000, missesBeforeDead: 1, idleBased: true),
+        heartbeat: HeartbeatPolicy(
+            "MQTT PINGREQ (keep-alive 60 s)", intervalMs: 60_000, answerTimeoutMs: 60_000, missesBeforeDead: 1, idleBased: true),
         connectTimeoutMs: nil, loginTimeoutMs: nil,
         route: RoutePolicy("imgate gateHandler (10 s timeout)", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
@@ -73,10 +81,14 @@ public enum Yun2winPolicies {
         registry: registry,
         outputs: yun2winIOS,
         facts: [
-            Fact("retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
-                 source: "yun2win.md §3 (binary)"),
-            Fact("codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply", source: "yun2win.md §3", .inferred),
-            Fact("keep-alive", "60 s (MQTT-Client-Framework); when the client gives the link up is not documented", source: "yun2win.md §3", .unconfirmed),
+            Fact(
+                "retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
+                source: "yun2win.md §3 (binary)"),
+            Fact(
+                "codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply", source: "yun2win.md §3", .inferred),
+            Fact(
+                "keep-alive", "60 s (MQTT-Client-Framework); when the client gives the link up is not documented", source: "yun2win.md §3",
+                .unconfirmed),
         ])
 
     public static let all = [web, android, ios]
@@ -101,44 +113,55 @@ extension Yun2winPolicies {
     private static let y2wIOS = "iOS Y2WIMClientSession (binary, yun2win.md §3)"
 
     /// yun2win Web: `connecting`, `reconnecting(times)`, `connected` on PUBLISH 11, `networkDisconnected`, `disconnected(code)`.
-    public static let yun2winWeb = OutputModel("yun2win ConnectionStatus (Web)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
-        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wWeb),
-        OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wWeb + " reconnecting(reconnectingTimes)"),
-        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
-        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
-        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
-        OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
-        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
-                   source: y2wWeb + " 5/6 → disconnected(100, code); the app gets a new token and reconnects"),
-        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb, .inferred),
-    ])
+    public static let yun2winWeb = OutputModel(
+        "yun2win ConnectionStatus (Web)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
+        rules: [
+            OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wWeb),
+            OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wWeb + " reconnecting(reconnectingTimes)"),
+            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+            OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
+            OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
+            OutputRule(
+                .credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                source: y2wWeb + " 5/6 → disconnected(100, code); the app gets a new token and reconnects"),
+            OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb, .inferred),
+        ])
 
     /// yun2win Android: `onChanged(status, code)`.
-    public static let yun2winAndroid = OutputModel("yun2win ConnectionStatus (Android onChanged)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
-        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0)"),
-        OutputRule(.reconnecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0) before each connect"),
-        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
-        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
-        OutputRule(.connectionLost, [.status(connection, 100, code: 0)], source: y2wAndroid + " onDisconnected → onChanged(100,0)"),
-        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wAndroid + " connectivity lost → onChanged(3,0)"),
-        OutputRule(.stopped, when: .causeIn([.routeRejected]), [.status(connection, 100, code: 101)],
-                   source: y2wAndroid + " gate failure → onChanged(100,101)"),
-        OutputRule(.stopped, when: .causeNotIn([.routeRejected]), [.status(connection, 100, carry: .codeOrZero)],
-                   source: y2wAndroid + " onChanged(100, code)"),
-        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
-                   source: y2wAndroid + " 5/6 → onChanged(100, code); the app gets a new token and reconnects"),
-        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wAndroid, .inferred),
-    ])
+    public static let yun2winAndroid = OutputModel(
+        "yun2win ConnectionStatus (Android onChanged)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
+        rules: [
+            OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0)"),
+            OutputRule(.reconnecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0) before each connect"),
+            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+            OutputRule(.connectionLost, [.status(connection, 100, code: 0)], source: y2wAndroid + " onDisconnected → onChanged(100,0)"),
+            OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wAndroid + " connectivity lost → onChanged(3,0)"),
+            OutputRule(
+                .stopped, when: .causeIn([.routeRejected]), [.status(connection, 100, code: 101)],
+                source: y2wAndroid + " gate failure → onChanged(100,101)"),
+            OutputRule(
+                .stopped, when: .causeNotIn([.routeRejected]), [.status(connection, 100, carry: .codeOrZero)],
+                source: y2wAndroid + " onChanged(100, code)"),
+            OutputRule(
+                .credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
+                source: y2wAndroid + " 5/6 → onChanged(100, code); the app gets a new token and reconnects"),
+            OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wAndroid, .inferred),
+        ])
 
     /// yun2win iOS: `im_client:didChangeStatus:returnCode:`.
-    public static let yun2winIOS = OutputModel("yun2win ConnectionStatus (iOS didChangeStatus)", vendor: .yun2win, tables: Yun2winStatusCodes.tables, rules: [
-        OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wIOS, .inferred),
-        OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wIOS + " reconnect increments reconnectingTimes", .inferred),
-        OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
-        OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
-        OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wIOS, .inferred),
-        OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS + " didChangeStatus:100 returnCode:10"),
-        OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
-        OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
-    ])
+    public static let yun2winIOS = OutputModel(
+        "yun2win ConnectionStatus (iOS didChangeStatus)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
+        rules: [
+            OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wIOS, .inferred),
+            OutputRule(
+                .reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wIOS + " reconnect increments reconnectingTimes", .inferred),
+            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
+            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
+            OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wIOS, .inferred),
+            OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS + " didChangeStatus:100 returnCode:10"),
+            OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
+            OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
+        ])
 }

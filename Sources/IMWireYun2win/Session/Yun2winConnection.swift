@@ -20,8 +20,10 @@ public final class Yun2winConnection: DialectConnection {
     private let namesMessages: Bool
     private let describesMessages: Bool
 
-    public init(options: Yun2winSessionOptions = Yun2winSessionOptions(), limits: Limits = .default,
-                kickedUIDs: Set<String> = [], namesMessages: Bool = false, describesMessages: Bool = false) {
+    public init(
+        options: Yun2winSessionOptions = Yun2winSessionOptions(), limits: Limits = .default,
+        kickedUIDs: Set<String> = [], namesMessages: Bool = false, describesMessages: Bool = false
+    ) {
         client = Yun2winCodec(limits: limits)
         server = Yun2winCodec(limits: limits)
         tracker = Yun2winSessionTracker(options: options, kickedUIDs: kickedUIDs)
@@ -30,8 +32,9 @@ public final class Yun2winConnection: DialectConnection {
     }
 
     public convenience init(_ context: DialectContext) {
-        self.init(options: context.options[Yun2winSessionOptions.self], limits: context.limits,
-                  namesMessages: context.namesMessages, describesMessages: context.describesMessages)
+        self.init(
+            options: context.options[Yun2winSessionOptions.self], limits: context.limits,
+            namesMessages: context.namesMessages, describesMessages: context.describesMessages)
     }
 
     /// Uids kicked so far, for the tracker of the client's next connection.
@@ -100,7 +103,8 @@ public final class Yun2winConnection: DialectConnection {
         case .connect(let connect)?:
             sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: connect.parsedClientID?.isReconnect, client: connect.uid)
             if let platform = connect.parsedClientID?.platform {
-                sessionFacts.policyName = sessionFacts.policyName
+                sessionFacts.policyName =
+                    sessionFacts.policyName
                     ?? Yun2winPolicies.policy(forClientIDPlatformDigit: platform.digit)?.name
             }
         case .connack(let code)? where code != 0:

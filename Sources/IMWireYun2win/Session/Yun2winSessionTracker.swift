@@ -67,8 +67,10 @@ public struct Yun2winSessionTracker: Sendable {
         self.kickedUIDs = kickedUIDs
     }
 
-    private static func finding(_ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction,
-                                subject: String) -> Finding {
+    private static func finding(
+        _ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction,
+        subject: String
+    ) -> Finding {
         Finding(rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction), subject: subject)
     }
 
@@ -88,9 +90,10 @@ public struct Yun2winSessionTracker: Sendable {
             .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
             pending[id] = nil
-            var finding = Self.finding(Yun2winRules.sendUnanswered,
-                                       "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeoutMicros))",
-                                       frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary)
+            var finding = Self.finding(
+                Yun2winRules.sendUnanswered,
+                "\(command.cmd) y2wMessageId=\(id) got no ack within \(Self.seconds(options.ackTimeoutMicros))",
+                frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary)
             if command.malformed {
                 finding.severity = .info
                 finding.message += " (the command was malformed, as reported at its frame)"
@@ -120,16 +123,19 @@ public struct Yun2winSessionTracker: Sendable {
         return findings
     }
 
-    private mutating func observeClient(_ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, time: Int64, frameIndex: Int,
-                                        report: (Rule, String) -> Void) {
+    private mutating func observeClient(
+        _ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, time: Int64, frameIndex: Int,
+        report: (Rule, String) -> Void
+    ) {
         if let message = keepAliveProblem(at: time) { report(Yun2winRules.keepAliveExceeded, message) }
         lastClientTime = time
 
         if case .connect(let connect) = mqtt {
             if phase != .awaitingConnect { report(Yun2winRules.secondConnect, "CONNECT again on the same connection") }
             if let uid = connect.username, kickedUIDs.contains(uid), let id = Yun2winClientID.parse(connect.clientID), id.isReconnect {
-                report(Yun2winRules.reconnectAfterKick,
-                       "uid \(uid) was kicked (10) and reconnects automatically with client id \(connect.clientID)")
+                report(
+                    Yun2winRules.reconnectAfterKick,
+                    "uid \(uid) was kicked (10) and reconnects automatically with client id \(connect.clientID)")
             }
             if phase == .awaitingConnect {
                 phase = .awaitingConnack
@@ -149,8 +155,9 @@ public struct Yun2winSessionTracker: Sendable {
             report(Yun2winRules.afterRefusal, "\(mqtt.type.name) after CONNACK \(code)")
         case .awaitingConnack, .awaitingAccept:
             if case .publish = mqtt {
-                report(Yun2winRules.publishBeforeEstablished,
-                       phase == .awaitingConnack ? "PUBLISH before CONNACK" : "PUBLISH after CONNACK 0 but before {\"returnCode\":11}")
+                report(
+                    Yun2winRules.publishBeforeEstablished,
+                    phase == .awaitingConnack ? "PUBLISH before CONNACK" : "PUBLISH after CONNACK 0 but before {\"returnCode\":11}")
             }
         default:
             break
@@ -167,8 +174,10 @@ public struct Yun2winSessionTracker: Sendable {
         switch command {
         case .sendMessage:
             if let sessionID, let previous = needsUpdate[sessionID] {
-                report(Yun2winRules.resendWithoutUpdate,
-                       "sendMessage to \(sessionID) after ack \(Yun2winStatusCodes.describe(previous.code, in: Yun2winStatusCodes.sendReturnCode)) (frame \(previous.frame)) without an updateSession")
+                report(
+                    Yun2winRules.resendWithoutUpdate,
+                    "sendMessage to \(sessionID) after ack \(Yun2winStatusCodes.describe(previous.code, in: Yun2winStatusCodes.sendReturnCode)) (frame \(previous.frame)) without an updateSession"
+                )
                 needsUpdate[sessionID] = nil
             }
         case .updateSession:
@@ -185,8 +194,10 @@ public struct Yun2winSessionTracker: Sendable {
         pending[id] = Pending(cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
     }
 
-    private mutating func observeServer(_ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, frameIndex: Int,
-                                        report: (Rule, String) -> Void) {
+    private mutating func observeServer(
+        _ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, frameIndex: Int,
+        report: (Rule, String) -> Void
+    ) {
         if case .refused(let code) = phase {
             report(Yun2winRules.afterRefusal, "\(mqtt.type.name) after CONNACK \(code)")
             return
@@ -213,7 +224,8 @@ public struct Yun2winSessionTracker: Sendable {
                 return
             }
             if [26, 27, 28].contains(ack.returnCode), let sessionID = request.sessionID,
-               needsUpdate.count < Self.maxTracked || needsUpdate[sessionID] != nil {
+                needsUpdate.count < Self.maxTracked || needsUpdate[sessionID] != nil
+            {
                 needsUpdate[sessionID] = (ack.returnCode, frameIndex)
             }
         default:
@@ -236,13 +248,17 @@ public struct Yun2winSessionTracker: Sendable {
     public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time, phase == .established || phase == .awaitingAccept, let message = keepAliveProblem(at: time) {
-            findings.append(Self.finding(Yun2winRules.keepAliveExceeded, "\(message) when the connection ends",
-                                         frame: lastFrame, time: time, direction: .send, subject: "end of connection"))
+            findings.append(
+                Self.finding(
+                    Yun2winRules.keepAliveExceeded, "\(message) when the connection ends",
+                    frame: lastFrame, time: time, direction: .send, subject: "end of connection"))
         }
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
         for (id, command) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
-            findings.append(Self.finding(Yun2winRules.pendingAtEnd, "\(command.cmd) y2wMessageId=\(id) still waiting for its ack",
-                                         frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary))
+            findings.append(
+                Self.finding(
+                    Yun2winRules.pendingAtEnd, "\(command.cmd) y2wMessageId=\(id) still waiting for its ack",
+                    frame: command.frameIndex, time: command.time, direction: .send, subject: command.summary))
         }
         pending.removeAll()
         return findings
