@@ -2,6 +2,7 @@ import IMWireCore
 
 /// Why compression or decompression stopped. Typed, so callers can tell a bomb from corrupt data.
 public struct CompressionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why inflating or deflating stopped.
     public enum Code: String, Sendable, Hashable {
         /// The output would exceed `InflateLimit.maxOutput`.
         case outputLimitExceeded

@@ -9,6 +9,7 @@
 /// Reads a file (or standard input for `-`) in fixed-size chunks, so captures of any size are
 /// read in constant memory.
 public final class FileByteSource {
+    /// A file that cannot be opened or read, with the system's reason.
     public struct OpenError: Error, Sendable, CustomStringConvertible {
         public let path: String
         public let reason: String

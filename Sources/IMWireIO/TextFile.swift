@@ -8,6 +8,7 @@
 
 /// Whole-file writes without Foundation.
 public enum TextFile {
+    /// A file that cannot be written, with the system's reason.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }

@@ -20,6 +20,7 @@ public enum ReconnectPolicies {
 public struct PolicySelection: Sendable {
     public let policies: [ReconnectPolicy]
 
+    /// A `--policy` name that is unknown, or a second policy for one vendor.
     public struct Problem: Error, CustomStringConvertible, Sendable {
         public let description: String
     }

@@ -15,6 +15,7 @@ import IMWireWebSocket
 /// One owner at a time feeds it (a checker's lane, a proxy's connection); a class so the
 /// decoders change in place.
 public final class ConnectionDecoder {
+    /// What the connection's first bytes showed it to be.
     public enum Kind: Sendable, Hashable {
         case undecided
         case http

@@ -4,6 +4,7 @@ import IMWireCore
 /// message crossed it, it closed. Every reader (pcap, pcapng, HAR, JSONL) produces these, so the
 /// checker does not care where traffic came from.
 public struct CaptureEvent: Sendable, Hashable {
+    /// What happened on the connection.
     public enum Kind: Sendable, Hashable {
         /// Boxed, as `close` is: they come once per connection, and unboxed they made every
         /// event as large as their five strings.
@@ -68,6 +69,7 @@ public struct ConnectionInfo: Sendable, Hashable {
     }
 }
 
+/// How a connection ended: the WebSocket close code and reason, and who closed first.
 public struct CloseInfo: Sendable, Hashable {
     public var code: Int?
     public var reason: String?

@@ -18,6 +18,7 @@ extension PacketCaptureReader: CaptureSource {}
 
 /// Opens a capture file in the format its first bytes (or its name) reveal.
 public enum CaptureFile {
+    /// The capture formats the checker reads.
     public enum Format: String, Sendable, CaseIterable {
         case jsonl
         case pcap

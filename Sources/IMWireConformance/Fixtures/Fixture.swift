@@ -3,6 +3,7 @@ import IMWireIO
 
 /// A golden fixture file (`Spec/fixtures.schema.json`): an input, its decoded form, and the verdict.
 public struct Fixture: Sendable {
+    /// A finding a fixture expects: the rule and, when it matters, the byte offset.
     public struct ExpectedFinding: Sendable, Hashable, CustomStringConvertible {
         public let rule: RuleID
         public let offset: Int?
@@ -17,6 +18,7 @@ public struct Fixture: Sendable {
     /// Expected findings at warning or error; empty means "ok".
     public let expected: [ExpectedFinding]
 
+    /// A fixture file that does not follow `Spec/fixtures.schema.json`.
     public struct FormatError: Error, CustomStringConvertible {
         public let description: String
     }

@@ -30,6 +30,7 @@ public enum SpecGenerator {
         .merging(dialectRuleBlocks) { handWritten, _ in handWritten }
         .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
+    /// A Spec file whose generated blocks cannot be rendered (an unknown block, a missing END marker).
     public struct RenderError: Error, CustomStringConvertible {
         public let description: String
     }

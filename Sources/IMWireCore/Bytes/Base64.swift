@@ -24,6 +24,7 @@ public enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Text that is not base64, with the offset of the first bad character.
     public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         public let offset: Int
         public let reason: String

@@ -15,6 +15,7 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Text that is not hex, with the offset of the first bad character.
     public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Offset of the offending character in the text (UTF-8 bytes).
         public let offset: Int

@@ -94,6 +94,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// A JSON object: members in document order, duplicates kept (lookups return the last one, as
 /// most parsers do; `duplicateKeys` lists them for strict checks).
 public struct JSONObject: Sendable, Hashable, Sequence {
+    /// One key and value of an object, in the order they were written.
     public struct Member: Sendable, Hashable {
         public var key: String
         public var value: JSONValue

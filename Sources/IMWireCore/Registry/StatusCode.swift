@@ -75,6 +75,7 @@ public enum ReconnectAdvice: String, Sendable, Hashable, CaseIterable, Comparabl
 
 /// Where a protocol carries how long a rate-limited client must wait.
 public struct WaitHint: Sendable, Hashable {
+    /// The unit of the wait.
     public enum Unit: String, Sendable, Hashable, CaseIterable {
         case seconds
         case milliseconds

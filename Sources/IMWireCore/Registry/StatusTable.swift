@@ -2,6 +2,7 @@
 /// an SDK's message table. Rows are made through a `StatusRowBuilder` bound to the table, so a
 /// row cannot name another vendor or table than the one it sits in.
 public struct StatusTable: Sendable, Hashable {
+    /// Whether the table lists outcome codes or the values of an enum.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Outcome codes (errors, successes, close codes, kick reasons).
         case codes

@@ -33,6 +33,7 @@ public struct JMessageSessionOptions: Sendable {
 /// with msg_recv_v2, every sync_* with its *_ack and key, event_type 1 with the client's reply;
 /// nothing after a forced logout (event_type 1 or 2). Time is an input (µs).
 public struct JMessageSessionTracker: Sendable {
+    /// Where the connection is in JMessage's init, login and logout sequence.
     public enum Phase: Sendable, Hashable {
         case start
         case initialized

@@ -16,6 +16,7 @@ public enum LeanCloudCanonicalJSON {
         return value
     }
 
+    /// Canonical JSON that does not describe a `GenericCommand`.
     public struct DecodeError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }

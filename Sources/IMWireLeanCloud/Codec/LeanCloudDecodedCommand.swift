@@ -3,6 +3,7 @@ import IMWireCore
 /// One decoded LeanCloud frame: the typed command when the bytes allowed one, and everything
 /// found on the way.
 public struct LeanCloudDecodedCommand: Sendable {
+    /// What the message turned out to be.
     public enum Kind: Sendable, Hashable {
         case command
         /// The literal `{}` keep-alive of the JSON encoding.

@@ -4,6 +4,7 @@ import IMWireCore
 /// `PatchItem.data` and `UnreadTuple.data` (leancloud.md §7). Reserved types are negative;
 /// positive ones are the app's own. Keys the SDKs do not reserve are kept in `extra`.
 public struct LeanCloudRichMessage: Sendable, Hashable {
+    /// The message type `_lctype` names.
     public enum Kind: Sendable, Hashable {
         case text, image, audio, video, location, file, recalled
         /// A positive `_lctype` registered by the app.
@@ -47,6 +48,7 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
         }
     }
 
+    /// The `_lcfile` of an image, audio, video or file message.
     public struct FileInfo: Sendable, Hashable {
         public var url: String?
         public var objectID: String?
@@ -64,6 +66,7 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
         public var duration: Double? { metadata?["duration"]?.doubleValue }
     }
 
+    /// The `_lcloc` of a location message.
     public struct GeoPoint: Sendable, Hashable {
         public var latitude: Double
         public var longitude: Double

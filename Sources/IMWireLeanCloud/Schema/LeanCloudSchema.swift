@@ -2,7 +2,9 @@
 /// generated Spec tables. The tables themselves (`messages`, `enums`) are generated from
 /// `Spec/leancloud/messages2.proto` into `Generated/Schema.swift`.
 public enum LeanCloudSchema {
+    /// The index of a message type in `LeanCloudSchema`'s tables.
     public typealias MessageID = Int
+    /// The index of an enum in `LeanCloudSchema`'s tables.
     public typealias EnumID = Int
 
     public static func message(_ id: MessageID) -> LeanCloudMessageSchema { messages[id] }
@@ -44,9 +46,12 @@ public struct LeanCloudMessageSchema: Sendable {
     public func field(named name: String) -> LeanCloudFieldSchema? { byName[name].map { fields[$0] } }
 }
 
+/// One field of a message in `messages.proto2`: number, name, label and type.
 public struct LeanCloudFieldSchema: Sendable {
+    /// The field's proto2 label.
     public enum Label: String, Sendable { case optional, required, repeated }
 
+    /// The field's proto2 type.
     public enum FieldType: Sendable, Hashable {
         case int32, int64, bool, string, bytes
         case enumeration(LeanCloudSchema.EnumID)
@@ -89,6 +94,7 @@ public struct LeanCloudFieldSchema: Sendable {
     }
 }
 
+/// One enum of `messages.proto2`: its name and its values.
 public struct LeanCloudEnumSchema: Sendable {
     public let name: String
     public let values: [(number: Int32, name: String)]

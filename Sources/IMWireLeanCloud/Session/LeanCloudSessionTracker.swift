@@ -11,6 +11,7 @@ public struct LeanCloudSessionOptions: Sendable {
     /// App id and master key, to verify signatures when given.
     public var credentials: Credentials?
 
+    /// The app's keys, to verify the signatures of signed commands (`session open` and others).
     public struct Credentials: Sendable {
         public var appID: String?
         public var masterKey: String

@@ -71,6 +71,7 @@ public enum MQTTCanonicalJSON {
         }
     }
 
+    /// Canonical JSON that does not describe an MQTT packet.
     public struct DecodeError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }

@@ -71,6 +71,7 @@ public enum MQTTPacket: Sendable, Hashable {
 
 /// CONNECT (MQTT 3.1.1 §3.1, MQTT 3.1 §3.1).
 public struct MQTTConnect: Sendable, Hashable {
+    /// The will message of a CONNECT.
     public struct Will: Sendable, Hashable {
         public var topic: String
         public var message: [UInt8]
@@ -161,6 +162,7 @@ public struct MQTTPublish: Sendable, Hashable {
 
 /// SUBSCRIBE: topic filters with their requested QoS.
 public struct MQTTSubscribe: Sendable, Hashable {
+    /// One topic filter of a SUBSCRIBE with the QoS asked for.
     public struct Subscription: Sendable, Hashable {
         public var topicFilter: String
         public var qos: MQTTQoS

@@ -115,6 +115,7 @@ public enum NIMCanonicalJSON {
         object.append("command", name.map(JSONValue.string) ?? .null)
     }
 
+    /// Canonical JSON that does not describe a NIM packet.
     public struct DecodeError: Error, CustomStringConvertible {
         public let description: String
     }

@@ -6,6 +6,7 @@ public struct NIMTagMap: Sendable, Hashable {
     public let name: String
     public let fields: [Field]
 
+    /// One tag and the field name it stands for.
     public struct Field: Sendable, Hashable {
         public let tag: Int
         public let name: String

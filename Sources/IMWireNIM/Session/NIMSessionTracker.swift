@@ -25,6 +25,7 @@ public struct NIMSessionOptions: Sendable {
 /// log in again by itself. Accounts that ended are remembered in `endedAccounts` for the
 /// tracker of the client's next connection. Time is an input (µs).
 public struct NIMSessionTracker: Sendable {
+    /// Where the link is in NIM's connect, login and logout sequence.
     public enum Phase: Sendable, Hashable {
         case connecting
         case loggingIn

@@ -4,6 +4,7 @@ import IMWireCore
 /// yun2win `ConnectionStatus` 100 with its return code) or a callback (`imClientPaused`,
 /// `onwillreconnect`). A client author embedding the machine drives the UI from these.
 public struct VendorOutput: Sendable, Hashable, CustomStringConvertible {
+    /// A status value the app reads or a callback it receives.
     public enum Kind: String, Sendable, Hashable {
         case status
         case event
@@ -63,6 +64,7 @@ public enum OutputCondition: Sendable, Hashable {
 
 /// One output an SDK shows for a milestone.
 public struct OutputTemplate: Sendable, Hashable {
+    /// What the output carries from the milestone.
     public enum Carry: String, Sendable, Hashable {
         case nothing
         /// The milestone's vendor code.

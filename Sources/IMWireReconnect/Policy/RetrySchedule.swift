@@ -116,6 +116,7 @@ public enum RetrySchedule: Sendable, Hashable {
 
 /// How many automatic attempts an SDK makes before it gives up, and what it does then.
 public struct RetryBudget: Sendable, Hashable {
+    /// What the SDK does when its schedule runs out.
     public enum Exhausted: String, Sendable, Hashable {
         /// Stop reconnecting; the user has to log in again (LeanCloud Java).
         case stop

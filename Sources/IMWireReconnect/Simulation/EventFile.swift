@@ -5,6 +5,7 @@ import IMWireCore
 /// or JSONL with one event object per line (a line without `event` sets `seed`/`until`).
 /// The format is documented in Spec/reconnect.md.
 public struct EventFile: Sendable, Hashable {
+    /// One line of the file: an event at a time.
     public struct Entry: Sendable, Hashable {
         /// Milliseconds; never decreasing along the file.
         public let time: Int64
@@ -27,6 +28,7 @@ public struct EventFile: Sendable, Hashable {
         self.entries = entries
     }
 
+    /// A line that is not an event, or a time that goes backwards.
     public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         public let description: String
         public init(_ description: String) { self.description = description }

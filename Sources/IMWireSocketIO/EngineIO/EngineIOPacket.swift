@@ -40,6 +40,7 @@ public struct EngineIOHandshake: Sendable, Hashable {
 
 /// One engine.io packet: a type and text or binary data.
 public struct EngineIOPacket: Sendable, Hashable {
+    /// The packet's data: text, or binary (base64 after a `b` in text payloads).
     public enum Payload: Sendable, Hashable {
         case text(String)
         case binary([UInt8])

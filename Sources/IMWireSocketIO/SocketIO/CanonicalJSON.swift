@@ -33,6 +33,7 @@ public enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
+    /// Canonical JSON that does not describe a socket.io packet.
     public struct DecodeError: Error, CustomStringConvertible {
         public let description: String
     }

@@ -1,6 +1,7 @@
 /// One item of a `Sec-WebSocket-Extensions` list (RFC 6455 §9.1): a name and its parameters, with
 /// the offset of the name in the header value's text.
 public struct WebSocketExtensionItem: Sendable, Hashable {
+    /// One `name[=value]` parameter of an extension.
     public struct Parameter: Sendable, Hashable {
         public var name: String
         /// The value after unquoting; nil when the parameter has none.
@@ -22,6 +23,7 @@ public struct WebSocketExtensionItem: Sendable, Hashable {
 /// Parses `Sec-WebSocket-Extensions` values:
 /// `extension-list = 1#( token *( ";" token [ "=" ( token / quoted-string ) ] ) )`.
 public enum WebSocketExtensionHeader {
+    /// A header value that does not follow RFC 6455 §9.1's grammar.
     public struct SyntaxError: Error, Sendable, Hashable {
         /// Offset within the value text.
         public let offset: Int

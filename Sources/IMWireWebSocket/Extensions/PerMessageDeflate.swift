@@ -45,6 +45,7 @@ public struct PerMessageDeflateParameters: Sendable, Hashable, CustomStringConve
 
 /// One permessage-deflate offer from a client (RFC 7692 §7.1).
 public struct PerMessageDeflateOffer: Sendable, Hashable {
+    /// The `client_max_window_bits` of an offer.
     public enum ClientWindowBits: Sendable, Hashable {
         /// The parameter is absent: the server must not send client_max_window_bits.
         case absent

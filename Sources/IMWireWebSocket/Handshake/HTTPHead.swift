@@ -3,6 +3,7 @@ import IMWireCore
 /// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
 /// including the blank line. Field offsets are absolute within the stream the head came from.
 public struct HTTPHead: Sendable, Hashable {
+    /// One header field, name and value as sent.
     public struct Field: Sendable, Hashable {
         public var name: String
         public var value: String

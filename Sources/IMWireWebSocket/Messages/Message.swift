@@ -2,6 +2,7 @@ import IMWireCore
 
 /// A complete data message: its fragments joined and, under permessage-deflate, inflated.
 public struct WebSocketMessage: Sendable, Hashable {
+    /// Text (opcode 1) or binary (opcode 2).
     public enum Kind: String, Sendable, Hashable {
         case text
         case binary

@@ -17,6 +17,7 @@ public struct Yun2winSendMessage: Sendable, Hashable {
 
 /// `updateSession`: the session's members for the push server.
 public struct Yun2winUpdateSession: Sendable, Hashable {
+    /// One member of a session: the uid and whether it was removed.
     public struct Member: Sendable, Hashable {
         public var uid: String
         public var isDel: Bool

@@ -4,6 +4,7 @@ import IMWireCore
 /// `oper=register` (form-encoded on web and Android, JSON `{oper, appKey, uid}` on iOS); the reply
 /// `{"rtnval":"success","data":{"url":<host>,"region":<string>}}` names the MQTT host.
 public enum Yun2winGate {
+    /// The `register` request's fields and its body form.
     public struct Request: Sendable, Hashable {
         public var fields: [(key: String, value: String)]
         /// True for the JSON body of iOS, false for the form body of web and Android.
@@ -25,6 +26,7 @@ public enum Yun2winGate {
         }
     }
 
+    /// The gate's answer: the MQTT host and its region.
     public struct Reply: Sendable, Hashable {
         public var url: String
         public var region: String?

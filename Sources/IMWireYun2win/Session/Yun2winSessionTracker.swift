@@ -23,6 +23,7 @@ public struct Yun2winSessionOptions: Sendable {
 /// A kick is remembered across connections through `kickedUIDs`: hand it to the tracker of the
 /// client's next connection so an automatic reconnect (client id prefix `1`, same uid) is caught.
 public struct Yun2winSessionTracker: Sendable {
+    /// Where the connection is between CONNECT and yun2win's `returnCode` 11.
     public enum Phase: Sendable, Hashable {
         case awaitingConnect
         case awaitingConnack
