@@ -6,11 +6,16 @@ public final class BufferedInput {
     private let source: FileByteSource
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
-    @exclusivity(unchecked) private var start = 0
+    // @usableFromInline: `withNext`/`withPeek` are inlined into the capture readers, where their
+    // generic result is specialized; called across the module they instantiated generic metadata
+    // on every block (3% of a capture check, perf).
+    @usableFromInline @exclusivity(unchecked) var buffer: [UInt8] = []
+    @usableFromInline @exclusivity(unchecked) var start = 0
     @exclusivity(unchecked) private var atEnd = false
+    @usableFromInline @exclusivity(unchecked) var consumed = 0
+
     /// Bytes consumed so far: the file offset of the next byte.
-    @exclusivity(unchecked) public private(set) var offset = 0
+    public var offset: Int { consumed }
 
     public init(_ source: FileByteSource) {
         self.source = source
@@ -19,7 +24,7 @@ public final class BufferedInput {
     private var available: Int { buffer.count - start }
 
     /// Makes `count` bytes available if the file has them; returns how many are.
-    private func fill(_ count: Int) -> Int {
+    @usableFromInline func fill(_ count: Int) -> Int {
         while available < count, !atEnd {
             if start > 0 {
                 buffer.removeFirst(start)
@@ -33,10 +38,7 @@ public final class BufferedInput {
     /// The next `count` bytes, consumed; nil (consuming nothing) if the file ends before them.
     public func read(_ count: Int) -> [UInt8]? {
         guard count >= 0, fill(count) == count else { return nil }
-        defer {
-            start += count
-            offset += count
-        }
+        defer { consume(count) }
         return Array(buffer[start..<(start + count)])
     }
 
@@ -49,18 +51,19 @@ public final class BufferedInput {
     /// Runs `body` with a reader over the next `count` bytes where they lie in the buffer (no copy;
     /// the reader's offsets are file offsets) and consumes them; nil, consuming nothing, if the
     /// file ends before them.
+    @inlinable
     public func withNext<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
         guard let result = withPeek(count, body) else { return nil }
-        start += count
-        offset += count
+        consume(count)
         return result
     }
 
     /// Runs `body` over the next `count` bytes as `withNext` does, without consuming them.
+    @inlinable
     public func withPeek<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
         guard count >= 0, fill(count) == count else { return nil }
         return buffer.withUnsafeBytes { raw in
-            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: offset)
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: consumed)
             return body(&reader)
         }
     }
@@ -72,11 +75,15 @@ public final class BufferedInput {
         while remaining > 0 {
             let step = fill(min(remaining, 1 << 16))
             if step == 0 { break }
-            start += step
-            offset += step
+            consume(step)
             remaining -= step
         }
         return count - remaining
+    }
+
+    @usableFromInline func consume(_ count: Int) {
+        start += count
+        consumed += count
     }
 
     /// True when no byte is left.

@@ -18,10 +18,12 @@ public final class FileByteSource {
 
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
-    private var buffer: [UInt8]
+    // @exclusivity(unchecked): one reader at a time; the run-time check was made on every
+    // `BufferedInput.fill`, once per capture block (perf).
+    @exclusivity(unchecked) private var buffer: [UInt8]
     public let path: String
     /// Bytes read from the file so far.
-    public private(set) var bytesRead = 0
+    @exclusivity(unchecked) public private(set) var bytesRead = 0
 
     public init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
         self.path = path

@@ -55,7 +55,11 @@ public final class LogicalConnection {
     @exclusivity(unchecked) public internal(set) var account = ByteAccount()
     @exclusivity(unchecked) public internal(set) var firstTime: Int64?
     @exclusivity(unchecked) public internal(set) var lastTime: Int64?
-    @exclusivity(unchecked) public internal(set) var closed = false
+    /// The capture showed the connection's end (a close or FIN/RST), or its session went idle.
+    public internal(set) var closed: Bool {
+        get { isClosed }
+        set { isClosed = newValue }
+    }
     /// The capture ended with the connection still open (no FIN or RST, no close line).
     @exclusivity(unchecked) public internal(set) var openAtCaptureEnd = false
     /// The WebSocket close code, when a close frame carried one.
@@ -68,7 +72,15 @@ public final class LogicalConnection {
     /// Its close was told (`ConnectionEvents.closed`).
     @exclusivity(unchecked) var closeTold = false
     /// The consumer's state for this connection.
-    @exclusivity(unchecked) public var attachment: AnyObject?
+    public var attachment: AnyObject? {
+        get { attached }
+        set { attached = newValue }
+    }
+    // `closed` and `attachment` are read for every message from the consumer's module, where
+    // a stored property's accesses are checked at run time whatever `@exclusivity` says here
+    // (swift_beginAccess in perf); behind accessors the check is this module's, unchecked.
+    @exclusivity(unchecked) private var isClosed = false
+    @exclusivity(unchecked) private var attached: AnyObject?
 
     init(id: String, number: Int, order: ConnectionOrder) {
         self.id = id

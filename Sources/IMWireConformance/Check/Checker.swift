@@ -293,13 +293,17 @@ extension Checker {
         let checker = Checker(options: options, jobs: jobs)
         var events = 0
         var problems: [Finding] = []
-        source.forEachItem(progress: progress) { item in
-            switch item {
-            case .event: events += 1
-            case .problem(let finding): if problems.count < 10 { problems.append(finding) }
+        func read(_ source: some CaptureSource) {
+            source.forEachItem(progress: progress) { item in
+                switch item {
+                case .event: events += 1
+                case .problem(let finding): if problems.count < 10 { problems.append(finding) }
+                }
+                checker.consume(item)
             }
-            checker.consume(item)
         }
+        // The packet reader by its type: its loop specialized, not through the protocol's witnesses.
+        if let packets = source as? PacketCaptureReader { read(packets) } else { read(source) }
         if unreadableThrows, events == 0, !problems.isEmpty {
             // Say why: the reader's own findings (truncated file, record too large, no WebSocket messages...).
             let reasons = problems.map { "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "") }
