@@ -5,7 +5,7 @@ struct SpecCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spec",
         abstract: "Regenerate the generated tables in Spec/ from the code.",
-        discussion: "Without --write, exit 1 if any Spec file is out of date.")
+        discussion: "Without --write, exit 1 if any Spec file is out of date. Either way, exit 1 if a rule's reference names a Spec page or anchor that does not exist.")
 
     @Option(help: "The repository root.")
     var root = "."
@@ -38,10 +38,15 @@ struct SpecCommand: ParsableCommand {
                 print("rewrote \(file)")
             }
         }
+        let unresolved = SpecReferences.problems(RuleCatalog.all, root: root) { path in
+            (try? FileByteSource.readAll(path: path)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        for problem in unresolved { print("unresolved reference: \(problem)") }
         if !write, !stale.isEmpty {
             print("out of date: \(stale.joined(separator: ", ")) (run imwire spec --write)")
             throw ExitCode(1)
         }
-        if stale.isEmpty { print("Spec is up to date") }
+        if !unresolved.isEmpty { throw ExitCode(1) }
+        if stale.isEmpty { print("Spec is up to date; every rule's reference resolves") }
     }
 }

@@ -1,16 +1,24 @@
+import IMWireCapture
+import IMWireCompression
 import IMWireCore
 import IMWireJMessage
 import IMWireLeanCloud
+import IMWireMQTT
 import IMWireNIM
+import IMWireReconnect
 import IMWireRegistry
 import IMWireSocketIO
+import IMWireTransport
+import IMWireWebSocket
 
 /// Generates the tables of `Spec/` from the code. A Spec file marks each generated block with
 /// `<!-- BEGIN GENERATED: name -->` … `<!-- END GENERATED: name -->`; `render` replaces the
 /// blocks and leaves the prose alone. `imwire spec --write` applies it; a test fails on drift.
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
-    public static let files = ["Spec/rules.md"] + Dialects.all.map(\.specPage) + ["Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
+    public static let files =
+        ["Spec/rules.md"] + Dialects.all.map(\.specPage)
+        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] =
         ([
@@ -21,6 +29,11 @@ public enum SpecGenerator {
             "leancloud-subprotocols": leanCloudSubprotocols,
             "leancloud-schema": leanCloudSchema,
             "socketio-rules": { rules(SocketIORules.all) },
+            "websocket-rules": { rules(WebSocketRules.all + CompressionRules.all) },
+            "http-rules": { rules(HTTPRules.all) },
+            "capture-rules": { rules(CaptureRules.all + CheckRules.all) },
+            "mqtt-rules": { rules(MQTTRules.all) },
+            "reconnect-rules": { rules(ReconnectRules.all) },
             "nim-commands": nimCommands,
             "nim-tag-maps": nimTagMaps,
             "nim-parameters": nimParameters,
@@ -59,7 +72,7 @@ public enum SpecGenerator {
         return String(line.dropFirst(prefix.count).dropLast(4))
     }
 
-    static func rulesTable() -> String { rules(RuleCatalog.all) }
+    static func rulesTable() -> String { rules(RuleCatalog.all, anchored: true) }
 
     /// `<dialect>-rules`: each registered dialect's rules, for its Spec page.
     static let dialectRuleBlocks: [String: @Sendable () -> String] = Dictionary(
@@ -67,15 +80,30 @@ public enum SpecGenerator {
             ("\(definition.dialect.rawValue)-rules", { @Sendable in rules(definition.rules) })
         })
 
-    public static func rules(_ rules: [Rule]) -> String {
+    /// A table of `rules` for a page in `Spec/`, each reference a link; `anchored`: each row
+    /// has the rule's anchor (`ruleAnchor`), as the whole catalogue in `Spec/rules.md` does.
+    public static func rules(_ rules: [Rule], anchored: Bool = false) -> String {
         MarkdownTable.render(
             ["rule", "severity", "lenient", "layer", "dialect", "what it checks", "reference"],
             rules.map {
                 [
-                    "`\($0.id)`", $0.severity.description, $0.lenientSeverity.description, $0.layer.rawValue,
-                    $0.dialect?.rawValue ?? "", $0.summary, $0.specRef,
+                    (anchored ? "<a id=\"\(ruleAnchor($0.id))\"></a>" : "") + "`\($0.id)`", $0.severity.description,
+                    $0.lenientSeverity.description, $0.layer.rawValue, $0.dialect?.rawValue ?? "", $0.summary, linked($0.specRef),
                 ]
             })
+    }
+
+    /// The anchor of a rule's row in `Spec/rules.md`: `LC.MISSING-ACK` → `lc-missing-ack`.
+    public static func ruleAnchor(_ id: RuleID) -> String {
+        String(id.rawValue.lowercased().map { $0 == "." ? "-" : $0 })
+    }
+
+    /// `reference` with each `Spec/…` link written as a Markdown link relative to `Spec/`.
+    static func linked(_ reference: String) -> String {
+        SpecReferences.rewrite(reference) { link in
+            let relative = link.description.dropFirst("Spec/".count)
+            return "[\(relative)](\(relative))"
+        }
     }
 
     static func leanCloudCommands() -> String {
