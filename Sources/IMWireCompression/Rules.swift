@@ -6,27 +6,27 @@ public enum CompressionRules {
     public static let corruptData = Rule(
         "ZLIB.CORRUPT-DATA", .error, layer: .compression,
         summary: "Data that zlib rejects: invalid block type or code lengths, distance too far back, bad checksum or header.",
-        specRef: "RFC 1951 §3.2; RFC 1950 §2.2; RFC 1952 §2.3")
+        specRef: "Spec/websocket.md#deflate-data")
     public static let outputLimit = Rule(
         "ZLIB.OUTPUT-LIMIT", .error, layer: .compression,
         summary: "Decompressed output larger than Limits.maxDecompressedSize; stopped as soon as crossed.",
-        specRef: "IMWire Limits")
+        specRef: "Spec/websocket.md#decompression-limits (maxDecompressedSize)")
     public static let expansionRatio = Rule(
         "ZLIB.EXPANSION-RATIO", .error, layer: .compression,
         summary: "Decompressed output more than Limits.maxExpansionRatio times the input (a decompression bomb).",
-        specRef: "IMWire Limits")
+        specRef: "Spec/websocket.md#decompression-limits (maxExpansionRatio)")
     public static let truncated = Rule(
         "ZLIB.TRUNCATED", .error, layer: .compression,
         summary: "The input ends before the compressed stream does.",
-        specRef: "RFC 1951 §3.2.3 (BFINAL)")
+        specRef: "Spec/websocket.md#deflate-end")
     public static let trailingData = Rule(
         "ZLIB.TRAILING-DATA", .warning, layer: .compression,
         summary: "Bytes after the end of a zlib or gzip stream.",
-        specRef: "RFC 1950 §2.2; RFC 1952 §2.2")
+        specRef: "Spec/websocket.md#deflate-end (trailing bytes)")
     public static let failure = Rule(
         "ZLIB.FAILURE", .error, layer: .compression,
         summary: "zlib could not run (bad parameter, out of memory, internal error); nothing was decided about the input.",
-        specRef: "zlib.h")
+        specRef: "Spec/websocket.md#zlib-failure")
 
     public static let all: [Rule] = [corruptData, outputLimit, expansionRatio, truncated, trailingData, failure]
 }
