@@ -10,31 +10,31 @@ public enum HTTPRules {
     public static let headMalformed = rule(
         "HTTP.HEAD-MALFORMED", .error,
         "A request or response head that is not HTTP/1.1 syntax (start line, `name: value` fields, CRLF line ends); the rest "
-            + "of that direction is not read.", "RFC 9112 §2.2, §3, §4, §5")
+            + "of that direction is not read.", "Spec/http.md#message-head")
     public static let headTooLong = rule(
         "HTTP.HEAD-TOO-LONG", .error,
-        "A head without its blank line within 16 KiB; the rest of that direction is not read.", "RFC 9112 §2.2")
+        "A head without its blank line within 16 KiB; the rest of that direction is not read.", "Spec/http.md#head-size")
     public static let lengthInvalid = rule(
         "HTTP.LENGTH-INVALID", .error,
         "A Content-Length that is not one decimal number, or both Content-Length and Transfer-Encoding on one message; the "
-            + "rest of that direction is not read.", "RFC 9112 §6.2, §6.3")
+            + "rest of that direction is not read.", "Spec/http.md#message-body-length")
     public static let chunkInvalid = rule(
         "HTTP.CHUNK-INVALID", .error,
         "A chunked body whose chunk size line or chunk end is malformed; the rest of that direction is not read.",
-        "RFC 9112 §7.1")
+        "Spec/http.md#chunked")
     public static let bodyTooLarge = rule(
         "HTTP.BODY-TOO-LARGE", .error,
-        "A body larger than the message size limit: it is skipped, not decoded.", "IMWire Limits.maxMessageSize")
+        "A body larger than the message size limit: it is skipped, not decoded.", "Spec/http.md#body-size (maxMessageSize)")
     public static let responseWithoutRequest = rule(
         "HTTP.RESPONSE-WITHOUT-REQUEST", .error,
-        "A response on a connection with no request waiting for one.", "RFC 9112 §9.3 (responses answer requests in order)")
+        "A response on a connection with no request waiting for one.", "Spec/http.md#message-order")
     public static let messageTruncated = rule(
         "HTTP.MESSAGE-TRUNCATED", .warning, lenient: .info,
-        "The connection (or the capture) ended inside a head or a body.", "RFC 9112 §8")
+        "The connection (or the capture) ended inside a head or a body.", "Spec/http.md#incomplete-messages")
     public static let requestUnanswered = rule(
         "HTTP.REQUEST-UNANSWERED", .info,
         "A request with no response when the connection (or the capture) ended: a long-poll still waiting, usually.",
-        "RFC 9112 §9.3")
+        "Spec/http.md#message-order (a request still waiting)")
 
     public static let all: [Rule] = [
         headMalformed, headTooLong, lengthInvalid, chunkInvalid, bodyTooLarge, responseWithoutRequest, messageTruncated,
