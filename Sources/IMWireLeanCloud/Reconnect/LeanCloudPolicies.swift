@@ -1,7 +1,7 @@
 import IMWireCore
 import IMWireReconnect
 
-/// LeanCloud realtime: one policy per SDK family (leancloud.md §3, §4.2, §5, §8).
+/// LeanCloud realtime: one policy per SDK family (Spec/leancloud.md#sdk-reconnect, #session-commands, #keep-alive).
 public enum LeanCloudPolicies {
     static let registry = RegistryScope(
         .leancloud,
@@ -22,7 +22,7 @@ public enum LeanCloudPolicies {
         source: "issue #7; no public SDK source found (leancloud.md does not state it)", .unconfirmed)
     static let goawayFact = Fact(
         "goaway", "clear the router cache, reconnect",
-        source: "leancloud.md §3: swift RTMConnection.swift handleGoaway; js realtime.js EXPIRE; csharp ConnectedState.cs router.Reset()")
+        source: "Spec/leancloud.md#goaway: swift RTMConnection.swift handleGoaway; js realtime.js EXPIRE; csharp ConnectedState.cs router.Reset()")
 
     /// swift-sdk and objc-sdk (identical connection code).
     public static let swift = ReconnectPolicy(
@@ -32,7 +32,7 @@ public enum LeanCloudPolicies {
         heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 20_000, missesBeforeDead: nil),
         connectTimeoutMs: 60_000, loginTimeoutMs: 30_000,
         route: RoutePolicy("RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false, clearAfterFailures: 10),
-        reconnectFlag: ReconnectFlag(flag, source: "leancloud.md §4.2: swift re-opens with isReopen (r=true) and st"),
+        reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: swift re-opens with isReopen (r=true) and st"),
         acceptCodes: [0],
         rules: [
             SignalRule(
@@ -46,21 +46,22 @@ public enum LeanCloudPolicies {
         facts: [
             Fact(
                 "retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
-                source: "leancloud.md §8: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
+                source: "Spec/leancloud.md#sdk-reconnect: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
             Fact(
                 "heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
-                source: "leancloud.md §8: RTMConnection.swift:242-243, 354-372"),
-            Fact("timeouts", "connect 60 s, command 30 s", source: "leancloud.md §8: Application.swift:123-141"),
+                source: "Spec/leancloud.md#keep-alive: RTMConnection.swift:242-243, 354-372"),
+            Fact("timeouts", "connect 60 s, command 30 s", source: "Spec/leancloud.md#sdk-reconnect: Application.swift:123-141"),
             Fact(
                 "router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
-                source: "leancloud.md §3: RTMRouter.swift Table.shouldClear; §8 connectingWorkItem"),
+                source: "Spec/leancloud.md#sdk-reconnect: RTMRouter.swift Table.shouldClear; RTMConnection.swift connectingWorkItem"),
             Fact(
                 "background", "entering the background closes the connection; the foreground reconnects",
-                source: "leancloud.md §8: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
+                source: "Spec/leancloud.md#sdk-reconnect: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
             Fact(
                 "close codes", "reconnect, unless the registry stops on the code (4111/4115…)",
-                source: "leancloud.md §8 toggles servers and reconnects after every disconnect; per-code handling not stated", .inferred),
-            Fact("reconnect flag", flag, source: "leancloud.md §4.2 IMClient.swift:445-455"),
+                source: "Spec/leancloud.md#sdk-reconnect: swift toggles servers and reconnects after every disconnect; per-code handling not stated",
+                .inferred),
+            Fact("reconnect flag", flag, source: "Spec/leancloud.md#session-commands: IMClient.swift:445-455"),
             goawayFact, chatRoomFact,
         ])
 
@@ -71,7 +72,7 @@ public enum LeanCloudPolicies {
         heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 200_000, missesBeforeDead: 1),
         connectTimeoutMs: nil, loginTimeoutMs: 20_000,
         route: RoutePolicy("RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMs: 3_600_000),
-        reconnectFlag: ReconnectFlag(flag, source: "leancloud.md §4.2: js im-client.js:872-910 sends r: true + st on re-open"),
+        reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: js im-client.js:872-910 sends r: true + st on re-open"),
         acceptCodes: [0],
         rules: [
             SignalRule(.close, [4100, 4103, 4110], .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
@@ -84,15 +85,17 @@ public enum LeanCloudPolicies {
         facts: [
             Fact(
                 "retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
-                source: "leancloud.md §8: websocket-plus.js:24, ondisconnected"),
+                source: "Spec/leancloud.md#sdk-reconnect: websocket-plus.js:24, ondisconnected"),
             Fact(
                 "heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
-                source: "leancloud.md §8: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
-            Fact("timeouts", "command 20 s", source: "leancloud.md §4.1: connection.js:20 COMMAND_TIMEOUT"),
-            Fact("router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated", source: "leancloud.md §3: realtime.js:294-331"),
-            Fact("close codes", "4100, 4103, 4110 fatal; any other close reconnects", source: "leancloud.md §5.2: realtime.js:255-270"),
+                source: "Spec/leancloud.md#keep-alive: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
+            Fact("timeouts", "command 20 s", source: "Spec/leancloud.md#request-correlation: connection.js:20 COMMAND_TIMEOUT"),
+            Fact(
+                "router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated",
+                source: "Spec/leancloud.md#sdk-reconnect: realtime.js:294-331"),
+            Fact("close codes", "4100, 4103, 4110 fatal; any other close reconnects", source: "Spec/leancloud.md#sdk-reconnect: realtime.js:255-270"),
             Fact("token expiry 4112", "refresh the signature, re-open (registry advice)", source: "registry im-error 4112", .inferred),
-            Fact("reconnect flag", flag, source: "leancloud.md §4.2 im-client.js:872-910"),
+            Fact("reconnect flag", flag, source: "Spec/leancloud.md#session-commands: im-client.js:872-910"),
             goawayFact, chatRoomFact,
         ])
 
@@ -105,16 +108,19 @@ public enum LeanCloudPolicies {
         heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
         connectTimeoutMs: nil, loginTimeoutMs: 10_000,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
-        reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite Java's re-open", .inferred),
+        reconnectFlag: ReconnectFlag(
+            flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows Java's re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
-            Fact("retry delays", "2, 4, 8 s (2^n s)", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
-            Fact("retry budget", "3 attempts, then give up", source: "leancloud.md §8: LCConnectionManager.java:114-133"),
-            Fact("heartbeat", "ping every 180 s; dead after 2×180 s without pong", source: "leancloud.md §8: HeartBeatPolicy.java"),
-            Fact("timeouts", "command 10 s", source: "leancloud.md §4.1: LCIMOptions.java:7"),
-            Fact("outputs", "modelled with AVIMClientStatus; Java's own callbacks are not in the reference", source: "leancloud.md §8", .inferred),
+            Fact("retry delays", "2, 4, 8 s (2^n s)", source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
+            Fact("retry budget", "3 attempts, then give up", source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
+            Fact("heartbeat", "ping every 180 s; dead after 2×180 s without pong", source: "Spec/leancloud.md#keep-alive: HeartBeatPolicy.java"),
+            Fact("timeouts", "command 10 s", source: "Spec/leancloud.md#request-correlation: LCIMOptions.java:7"),
+            Fact(
+                "outputs", "modelled with AVIMClientStatus; Java's own callbacks are not in the reference", source: "Spec/leancloud.md#sdk-reconnect",
+                .inferred),
             goawayFact, chatRoomFact,
         ])
 
@@ -126,17 +132,22 @@ public enum LeanCloudPolicies {
         heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
         connectTimeoutMs: nil, loginTimeoutMs: nil,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
-        reconnectFlag: ReconnectFlag(flag, source: "the protocol's flag (leancloud.md §4.2); the reference does not cite C#'s re-open", .inferred),
+        reconnectFlag: ReconnectFlag(
+            flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows C#'s re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
-            Fact("retry delays", "10 s every time", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
-            Fact("retry budget", "10 attempts, then reset the router and loop", source: "leancloud.md §8: State/ReconnectState.cs:8-10"),
+            Fact("retry delays", "10 s every time", source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"),
+            Fact(
+                "retry budget", "10 attempts, then reset the router and loop", source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"
+            ),
             Fact(
                 "heartbeat", "echo every 180 s; disconnected after 360 s without pong",
-                source: "leancloud.md §8: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
-            Fact("outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference", source: "leancloud.md §8", .inferred),
+                source: "Spec/leancloud.md#keep-alive: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
+            Fact(
+                "outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference", source: "Spec/leancloud.md#sdk-reconnect",
+                .inferred),
             goawayFact, chatRoomFact,
         ])
 
@@ -193,7 +204,7 @@ extension LeanCloudPolicies {
     private static let jsEvents = "Realtime/IMClient events"
     private static let jsSource = "js src/events/core.js, src/events/im.js; websocket-plus.js"
 
-    /// js-realtime-sdk's events (leancloud.md §8).
+    /// js-realtime-sdk's events (Spec/leancloud.md#sdk-reconnect).
     public static let leanCloudJSEvents = OutputModel(
         "js-realtime-sdk events", vendor: .leancloud, tables: LeanCloudStatusCodes.tables,
         rules: [

@@ -1,16 +1,18 @@
 import IMWireCore
 import IMWireReconnect
 
-/// yun2win: MQTT with yun2win return codes, per platform (yun2win.md §2, §3, §5).
+/// yun2win: MQTT with yun2win return codes, per platform (Spec/yun2win.md#connection-established, #sdk-reconnect).
 public enum Yun2winPolicies {
     static let registry = RegistryScope(.yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]], in: Yun2winStatusCodes.tables)
-    static let flag = ReconnectFlag("client id prefix 1", source: "yun2win.md §3: first char 1 after a successful connect (all three SDKs)")
-    static let kicked = SignalRule(.kick, [10], .stop(.kicked), source: "yun2win.md §3: PUBLISH returnCode 10 → end, disconnected(100, 10)")
+    static let flag = ReconnectFlag(
+        "client id prefix 1", source: "Spec/yun2win.md#client-id: first char 1 after a successful connect (all three SDKs)")
+    static let kicked = SignalRule(
+        .kick, [10], .stop(.kicked), source: "Spec/yun2win.md#connection-established: PUBLISH returnCode 10 → end, disconnected(100, 10)")
     static let refreshToken = SignalRule(
         .login, [5, 6], .refreshCredentials,
-        source: "yun2win.md §5 recovery rules: 5/6 → obtain a new imToken and reconnect(token)")
+        source: "Spec/yun2win.md#connection-established: 5/6 → obtain a new imToken and reconnect(token)")
     static let web2to4 = SignalRule(
-        .login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 web error handler: 2/3/4 → allowReconnect=false")
+        .login, [2, 3, 4], .stop(.loginRejected), source: "Spec/yun2win.md#connection-established: web error handler 2/3/4 → allowReconnect=false")
 
     public static let web = ReconnectPolicy(
         name: "yun2win-web", dialect: .yun2win, sdk: "yun2win web y2wIMSDK.min.js (MQTT.js over WebSocket, Nov 2016)",
@@ -21,24 +23,24 @@ public enum Yun2winPolicies {
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
-            SignalRule(.route, nil, .retryAfter(5000), source: "yun2win.md §3: web retries the gate after 5 s"),
+            SignalRule(.route, nil, .retryAfter(5000), source: "Spec/yun2win.md#gate-discovery: web retries the gate after 5 s"),
             web2to4, refreshToken,
-            SignalRule(.login, [7, 99], .retry, source: "yun2win.md §3 web error handler: 7, 99 → log, reconnect"),
+            SignalRule(.login, [7, 99], .retry, source: "Spec/yun2win.md#sdk-reconnect: web error handler 7, 99 → log, reconnect"),
             kicked,
         ],
         registry: registry, wakeForcesReconnect: true,
         outputs: yun2winWeb,
         facts: [
-            Fact("retry delays", "1 s (setInterval(_reconnect, reconnectPeriod=1000))", source: "yun2win.md §3"),
-            Fact("CONNACK timeout", "10 s (connectTimeout)", source: "yun2win.md §3"),
-            Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "yun2win.md §3"),
-            Fact("keep-alive", "300 s; a missing PINGRESP at the next tick destroys the socket", source: "yun2win.md §3"),
-            Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "yun2win.md §3"),
-            Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "yun2win.md §3"),
-            Fact("gate", "retried after 5 s", source: "yun2win.md §3"),
+            Fact("retry delays", "1 s (setInterval(_reconnect, reconnectPeriod=1000))", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact("CONNACK timeout", "10 s (connectTimeout)", source: "Spec/yun2win.md#connection-established"),
+            Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "Spec/yun2win.md#connection-established"),
+            Fact("keep-alive", "300 s; a missing PINGRESP at the next tick destroys the socket", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact("gate", "retried after 5 s", source: "Spec/yun2win.md#gate-discovery"),
             Fact(
                 "codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
-                source: "yun2win.md §3, §5"),
+                source: "Spec/yun2win.md#connection-established, Spec/yun2win.md#sdk-reconnect"),
         ])
 
     public static let android = ReconnectPolicy(
@@ -51,22 +53,28 @@ public enum Yun2winPolicies {
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
-            SignalRule(.route, nil, .stop(.routeRejected), source: "yun2win.md §3: Android reports onChanged(100, 101) on a gate failure"),
-            SignalRule(.login, [2, 3, 4], .stop(.loginRejected), source: "yun2win.md §3 Android Tracer: 2–6 → onChanged(100, code), no reconnect"),
+            SignalRule(
+                .route, nil, .stop(.routeRejected), source: "Spec/yun2win.md#gate-discovery: Android reports onChanged(100, 101) on a gate failure"),
+            SignalRule(
+                .login, [2, 3, 4], .stop(.loginRejected),
+                source: "Spec/yun2win.md#connection-established: Android Tracer 2–6 → onChanged(100, code), no reconnect"),
             refreshToken,
-            SignalRule(.login, [7], .retryAfter(15_000), source: "yun2win.md §3 Android Tracer: 7 → reconnect after 15 s"),
+            SignalRule(.login, [7], .retryAfter(15_000), source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
             kicked,
         ],
         registry: registry,
         outputs: yun2winAndroid,
         facts: [
-            Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "yun2win.md §3"),
-            Fact("CONNACK 7", "reconnect after 15 s", source: "yun2win.md §3"),
-            Fact("CONNACK 2–6", "onChanged(100, code), no reconnect (5/6: the app refreshes the token)", source: "yun2win.md §3, §5"),
+            Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact("CONNACK 7", "reconnect after 15 s", source: "Spec/yun2win.md#connection-established"),
             Fact(
-                "keep-alive", "30 s (FuseSource default); when the client gives the link up is not documented", source: "yun2win.md §3, §6",
+                "CONNACK 2–6", "onChanged(100, code), no reconnect (5/6: the app refreshes the token)",
+                source: "Spec/yun2win.md#connection-established"),
+            Fact(
+                "keep-alive", "30 s (FuseSource default); when the client gives the link up is not documented",
+                source: "Spec/yun2win.md#sdk-reconnect",
                 .unconfirmed),
-            Fact("gate failure", "onChanged(100, 101)", source: "yun2win.md §3"),
+            Fact("gate failure", "onChanged(100, 101)", source: "Spec/yun2win.md#gate-discovery"),
         ])
 
     public static let ios = ReconnectPolicy(
@@ -83,11 +91,13 @@ public enum Yun2winPolicies {
         facts: [
             Fact(
                 "retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
-                source: "yun2win.md §3 (binary)"),
+                source: "Spec/yun2win.md#sdk-reconnect (binary)"),
             Fact(
-                "codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply", source: "yun2win.md §3", .inferred),
+                "codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply",
+                source: "Spec/yun2win.md#connection-established", .inferred),
             Fact(
-                "keep-alive", "60 s (MQTT-Client-Framework); when the client gives the link up is not documented", source: "yun2win.md §3",
+                "keep-alive", "60 s (MQTT-Client-Framework); when the client gives the link up is not documented",
+                source: "Spec/yun2win.md#sdk-reconnect",
                 .unconfirmed),
         ])
 
@@ -108,9 +118,9 @@ public enum Yun2winPolicies {
 extension Yun2winPolicies {
 
     private static let connection = "ConnectionStatus"
-    private static let y2wWeb = "yun2win web bundle y2wIMSDK.min.js (yun2win.md §3)"
-    private static let y2wAndroid = "Android YunConnection (yun2win-0.1.jar, yun2win.md §3)"
-    private static let y2wIOS = "iOS Y2WIMClientSession (binary, yun2win.md §3)"
+    private static let y2wWeb = "yun2win web bundle y2wIMSDK.min.js (Spec/yun2win.md#sdk-reconnect)"
+    private static let y2wAndroid = "Android YunConnection (yun2win-0.1.jar, Spec/yun2win.md#sdk-reconnect)"
+    private static let y2wIOS = "iOS Y2WIMClientSession (binary, Spec/yun2win.md#sdk-reconnect)"
 
     /// yun2win Web: `connecting`, `reconnecting(times)`, `connected` on PUBLISH 11, `networkDisconnected`, `disconnected(code)`.
     public static let yun2winWeb = OutputModel(
