@@ -17,6 +17,16 @@ public enum RuleCatalog {
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 
+    /// The rule whose ID is `name` in any case (`lc.missing-ack` is `LC.MISSING-ACK`).
+    public static func rule(named name: String) -> Rule? { rule(RuleID(rawValue: name.uppercased())) }
+
+    /// Says that no rule is named `name`, with the IDs that share its prefix (`LC.`) if any.
+    public static func unknown(_ name: String) -> String {
+        let family = name.uppercased().split(separator: ".").first.map { String($0) + "." } ?? ""
+        let similar = all.map(\.id.rawValue).filter { !family.isEmpty && $0.hasPrefix(family) }
+        return "no rule \(name)" + (similar.isEmpty ? "; imwire rules lists them" : "; the \(family) rules: " + similar.joined(separator: ", "))
+    }
+
     /// The WebSocket close code a conforming peer answers a violation of this rule with (RFC 6455
     /// §7.4), where a close frame is the answer.
     public static func closeCode(of rule: Rule) -> CloseCode? { WebSocketRules.closeCode(for: rule.id) }

@@ -2,7 +2,7 @@ import IMWireCore
 
 /// Sequential reads of exact byte counts from a `FileByteSource`, holding at most one chunk
 /// plus the bytes asked for, so a capture of any size is read in bounded memory.
-public final class BufferedInput {
+package final class BufferedInput {
     private let source: FileByteSource
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
@@ -15,9 +15,9 @@ public final class BufferedInput {
     @usableFromInline @exclusivity(unchecked) var consumed = 0
 
     /// Bytes consumed so far: the file offset of the next byte.
-    public var offset: Int { consumed }
+    package var offset: Int { consumed }
 
-    public init(_ source: FileByteSource) {
+    package init(_ source: FileByteSource) {
         self.source = source
     }
 
@@ -36,14 +36,14 @@ public final class BufferedInput {
     }
 
     /// The next `count` bytes, consumed; nil (consuming nothing) if the file ends before them.
-    public func read(_ count: Int) -> [UInt8]? {
+    package func read(_ count: Int) -> [UInt8]? {
         guard count >= 0, fill(count) == count else { return nil }
         defer { consume(count) }
         return Array(buffer[start..<(start + count)])
     }
 
     /// The next `count` bytes without consuming them; nil if the file is shorter.
-    public func peek(_ count: Int) -> [UInt8]? {
+    package func peek(_ count: Int) -> [UInt8]? {
         guard count >= 0, fill(count) == count else { return nil }
         return Array(buffer[start..<(start + count)])
     }
@@ -52,7 +52,7 @@ public final class BufferedInput {
     /// the reader's offsets are file offsets) and consumes them; nil, consuming nothing, if the
     /// file ends before them.
     @inlinable
-    public func withNext<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
+    package func withNext<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
         guard let result = withPeek(count, body) else { return nil }
         consume(count)
         return result
@@ -60,7 +60,7 @@ public final class BufferedInput {
 
     /// Runs `body` over the next `count` bytes as `withNext` does, without consuming them.
     @inlinable
-    public func withPeek<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
+    package func withPeek<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
         guard count >= 0, fill(count) == count else { return nil }
         return buffer.withUnsafeBytes { raw in
             var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: consumed)
@@ -70,7 +70,7 @@ public final class BufferedInput {
 
     /// Skips up to `count` bytes without holding them; returns how many were skipped.
     @discardableResult
-    public func skip(_ count: Int) -> Int {
+    package func skip(_ count: Int) -> Int {
         var remaining = max(0, count)
         while remaining > 0 {
             let step = fill(min(remaining, 1 << 16))
@@ -87,8 +87,8 @@ public final class BufferedInput {
     }
 
     /// True when no byte is left.
-    public var isAtEnd: Bool { fill(1) == 0 }
+    package var isAtEnd: Bool { fill(1) == 0 }
 
     /// Bytes left after the current position, up to `limit` (for messages about truncation).
-    public func remaining(upTo limit: Int) -> Int { fill(limit) }
+    package func remaining(upTo limit: Int) -> Int { fill(limit) }
 }

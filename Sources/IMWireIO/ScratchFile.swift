@@ -9,11 +9,11 @@
 /// A temporary file for what a capture of any size must not keep in memory, written and read
 /// at offsets (`pwrite`, `pread`). It is unlinked as soon as it is open: nothing is left behind,
 /// however the process ends. Written from one thread at a time; read from any once written.
-public final class ScratchFile: @unchecked Sendable {
+package final class ScratchFile: @unchecked Sendable {
     private let descriptor: Int32
 
     /// A file in `$TMPDIR` (else `/tmp`) named after `name`; nil when none can be made there.
-    public init?(name: String) {
+    package init?(name: String) {
         let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(folder)/imwire-\(name)-XXXXXX".utf8CString)
         descriptor = mkstemp(&template)
@@ -25,7 +25,7 @@ public final class ScratchFile: @unchecked Sendable {
 
     /// Writes `bytes` at `offset` (past the end too: the file grows); false when the file
     /// cannot take them (a full disk).
-    public func write(_ bytes: [UInt8], at offset: Int) -> Bool {
+    package func write(_ bytes: [UInt8], at offset: Int) -> Bool {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written)) }
@@ -36,7 +36,7 @@ public final class ScratchFile: @unchecked Sendable {
     }
 
     /// `count` bytes from `offset`; zeros past the end of what was written.
-    public func bytes(at offset: Int, count: Int) -> [UInt8] {
+    package func bytes(at offset: Int, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

@@ -10,9 +10,9 @@
 /// capture: records gather in memory, and every `runLength` of them are sorted and written as
 /// one run. A record is found by a binary search in each run, newest first; all of them come
 /// back in order by merging the runs. Records compare as bytes, so keys are written big-endian.
-public final class SortedRuns {
-    public let recordSize: Int
-    public let runLength: Int
+package final class SortedRuns {
+    package let recordSize: Int
+    package let runLength: Int
     /// Records not yet written, one after another in the order they came.
     private var pending: [UInt8] = []
     private var file: ScratchFile?
@@ -20,16 +20,16 @@ public final class SortedRuns {
     private var runs: [(offset: Int, count: Int)] = []
     private var size = 0
 
-    public init(recordSize: Int, runLength: Int) {
+    package init(recordSize: Int, runLength: Int) {
         self.recordSize = recordSize
         self.runLength = max(1, runLength)
     }
 
     /// How many runs are in the file.
-    public var runCount: Int { runs.count }
+    package var runCount: Int { runs.count }
 
     /// Adds a record; a run is written when `runLength` are pending.
-    public func append(_ record: [UInt8]) {
+    package func append(_ record: [UInt8]) {
         precondition(record.count == recordSize, "a record of \(record.count) bytes, not \(recordSize)")
         pending += record
         if pending.count >= runLength * recordSize, write(run: pending) { pending.removeAll(keepingCapacity: true) }
@@ -38,7 +38,7 @@ public final class SortedRuns {
     /// Sorts `records` (records one after another) and writes them as a run; false when no
     /// file can take them (the caller keeps them, as `append` does).
     @discardableResult
-    public func write(run records: [UInt8]) -> Bool {
+    package func write(run records: [UInt8]) -> Bool {
         precondition(records.count % recordSize == 0, "\(records.count) bytes are not whole records of \(recordSize)")
         guard !fileFailed, !records.isEmpty else { return records.isEmpty }
         if file == nil { file = ScratchFile(name: "runs") }
@@ -65,7 +65,7 @@ public final class SortedRuns {
 
     /// The newest record that starts with `key` (pending records are searched one by one:
     /// a table that looks records up keeps its recent ones itself and writes whole runs).
-    public func newest(startingWith key: [UInt8]) -> [UInt8]? {
+    package func newest(startingWith key: [UInt8]) -> [UInt8]? {
         for start in stride(from: pending.count - recordSize, through: 0, by: -recordSize) where pending[start...].starts(with: key) {
             return Array(pending[start..<start + recordSize])
         }
@@ -93,7 +93,7 @@ public final class SortedRuns {
 
     /// Every record of `stores` in order: the runs of each (read a block at a time) and its
     /// pending records, merged. The stores are not to be appended to while this is read.
-    public static func merged(_ stores: [SortedRuns]) -> AnyIterator<[UInt8]> {
+    package static func merged(_ stores: [SortedRuns]) -> AnyIterator<[UInt8]> {
         var cursors: [RunCursor] = []
         for store in stores {
             if let file = store.file {

@@ -32,7 +32,7 @@ public struct ConnectionOrder: Comparable, Hashable, Sendable {
     public static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
 
     /// One integer that sorts as the order does (sessions per connection below 2^20).
-    public var packed: Int { number << 20 | session }
+    package var packed: Int { number << 20 | session }
 }
 
 /// A connection as a reader of messages sees it: a TCP connection (or a transcript's connection),

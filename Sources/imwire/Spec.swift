@@ -7,8 +7,8 @@ struct SpecCommand: ParsableCommand {
         abstract: "Regenerate the generated tables in Spec/ from the code.",
         discussion: "Without --write, exit 1 if any Spec file is out of date. Either way, exit 1 if a rule's reference names a Spec page or anchor that does not exist.")
 
-    @Option(help: "The repository root.")
-    var root = "."
+    @Option(help: "The package root (default: found from the current directory or the executable).")
+    var root: String?
 
     @Flag(help: "Rewrite the Spec files in place.")
     var write = false
@@ -23,6 +23,7 @@ struct SpecCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard let root = root ?? PackageRoot.locate() else { throw unreadable("no IMWire package here or above; give --root") }
         var stale: [String] = []
         for file in SpecGenerator.files where self.file.isEmpty || self.file.contains(file) {
             let path = "\(root)/\(file)"

@@ -22,7 +22,7 @@ public final class PcapReader: PacketReader {
     private var pending: [PacketItem] = []
 
     /// Reads the file header; throws when the file is not pcap at all.
-    public init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
         self.input = input
         self.limits = limits
         guard let header = input.read(Self.headerSize) else { throw CaptureFormatError("shorter than a pcap header") }

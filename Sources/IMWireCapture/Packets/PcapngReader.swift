@@ -31,7 +31,7 @@ public final class PcapngReader: PacketReader {
     @exclusivity(unchecked) private var pending: [PacketItem] = []
 
     /// Reads the first Section Header Block; throws when the file is not pcapng at all.
-    public init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
         self.input = input
         self.limits = limits
         guard let start = input.peek(12), start[0..<4] == [0x0a, 0x0d, 0x0d, 0x0a] else {

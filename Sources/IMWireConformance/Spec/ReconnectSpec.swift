@@ -5,10 +5,10 @@ import IMWireYun2win
 
 /// `Spec/reconnect.md`: the policy tables, the reactions, the outputs, the events, the
 /// properties and one state diagram per policy, all generated from `IMWireReconnect`.
-public enum ReconnectSpec {
-    public static let file = "Spec/reconnect.md"
+package enum ReconnectSpec {
+    package static let file = "Spec/reconnect.md"
 
-    public static var blocks: [String: @Sendable () -> String] {
+    package static var blocks: [String: @Sendable () -> String] {
         var blocks: [String: @Sendable () -> String] = [
             "reconnect-policies": policies,
             "reconnect-events": events,

@@ -202,8 +202,8 @@ public enum SpecGenerator {
 }
 
 /// GitHub-flavoured markdown tables with escaped cells.
-public enum MarkdownTable {
-    public static func render(_ header: [String], _ rows: [[String]]) -> String {
+package enum MarkdownTable {
+    package static func render(_ header: [String], _ rows: [[String]]) -> String {
         func line(_ cells: [String]) -> String {
             "| " + cells.map(escape).joined(separator: " | ") + " |"
         }
@@ -222,7 +222,7 @@ public enum MarkdownTable {
         return out
     }
 
-    public static func statusCodes(_ codes: [StatusCode]) -> String {
+    package static func statusCodes(_ codes: [StatusCode]) -> String {
         render(
             ["code", "name", "meaning", "class", "travels as", "confidence", "source"],
             codes.map { code in

@@ -3,20 +3,20 @@ import IMWireRegistry
 
 /// `Spec/status-codes/<vendor>.md`: one generated block per vendor of the status registry, so a
 /// vendor added to the registry gets its Spec file checked without touching this file.
-public enum StatusSpec {
-    public static func file(_ vendor: Dialect) -> String { "Spec/status-codes/\(vendor.rawValue).md" }
-    public static func blockName(_ vendor: Dialect) -> String { "status-codes-\(vendor.rawValue)" }
+package enum StatusSpec {
+    package static func file(_ vendor: Dialect) -> String { "Spec/status-codes/\(vendor.rawValue).md" }
+    package static func blockName(_ vendor: Dialect) -> String { "status-codes-\(vendor.rawValue)" }
 
-    public static var files: [String] { StatusRegistry.standard.vendors.map(file) }
+    package static var files: [String] { StatusRegistry.standard.vendors.map(file) }
 
-    public static var blocks: [String: @Sendable () -> String] {
+    package static var blocks: [String: @Sendable () -> String] {
         var blocks: [String: @Sendable () -> String] = [:]
         for vendor in StatusRegistry.standard.vendors { blocks[blockName(vendor)] = { markdown(vendor) } }
         return blocks
     }
 
     /// Every table of `vendor`: a heading, the source, notes and ranges, then the rows.
-    public static func markdown(_ vendor: Dialect, registry: StatusRegistry = .standard) -> String {
+    package static func markdown(_ vendor: Dialect, registry: StatusRegistry = .standard) -> String {
         registry.tables(of: vendor).map { table in
             var parts = ["### `\(table.name)`: \(table.title)"]
             parts.append("\(table.kind.rawValue), \(table.rows.count) rows. Source: \(table.source).")

@@ -40,7 +40,7 @@ public struct JSONParser {
     /// with each value's place and type instead of the value: for a check that reads a few keys
     /// of a large object (a rich message's `_lctype` beside its text). Only the top-level keys
     /// are built. Nil when the text is valid JSON but not an object.
-    public static func members(of bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
+    package static func members(of bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
         throws(JSONError) -> [JSONMemberSpan]?
     {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
@@ -345,12 +345,12 @@ public struct JSONParser {
 
 /// One member of a JSON object as `JSONParser.members(of:)` reads it: the key, where the key
 /// starts, and where its value's bytes are (one complete JSON value), with the value's type.
-public struct JSONMemberSpan: Sendable, Hashable {
-    public let key: String
-    public let keyOffset: Int
-    public let value: Range<Int>
+package struct JSONMemberSpan: Sendable, Hashable {
+    package let key: String
+    package let keyOffset: Int
+    package let value: Range<Int>
     /// As `JSONValue.typeName` spells it.
-    public let typeName: String
+    package let typeName: String
 
     static func typeName(startingWith byte: UInt8) -> String {
         switch byte {

@@ -17,7 +17,7 @@ public struct MQTTFixedHeader: Sendable, Hashable {
 
 extension MQTTFixedHeader {
     /// How far the packet at the start of a stream reaches, for cutting a stream into packets.
-    public enum Extent: Sendable, Hashable {
+    package enum Extent: Sendable, Hashable {
         /// The fixed header is not complete yet.
         case needMore
         /// The whole packet is this many bytes (header included).
@@ -27,7 +27,7 @@ extension MQTTFixedHeader {
     }
 
     /// The extent of the packet at the start of `bytes`.
-    public static func extent(_ bytes: UnsafeRawBufferPointer) -> Extent {
+    package static func extent(_ bytes: UnsafeRawBufferPointer) -> Extent {
         switch FixedHeaderRead.read(bytes) {
         case .needMore: .needMore
         case .overlong: .malformed

@@ -40,7 +40,7 @@ public enum ReconnectExplorer {
     /// The events worth trying for `policy`: the lifecycle, the network, the transport, one
     /// code per reaction for each signal (plus every code an SDK rule names), the server
     /// pushes, the heartbeats, the app, the credentials, the chat room and every timer.
-    public static func alphabet(_ policy: ReconnectPolicy) -> [ReconnectEvent] {
+    package static func alphabet(_ policy: ReconnectPolicy) -> [ReconnectEvent] {
         var events: [ReconnectEvent] = [.userLogin, .userLogout, .networkUp, .networkDown]
         if policy.route != nil {
             events += [.routeResolved(ttlMs: nil), .routeFailed(status: nil)]
@@ -64,7 +64,7 @@ public enum ReconnectExplorer {
     }
 
     /// Random inputs worth trying: without jitter one; with jitter the smallest, middle and largest.
-    public static func randoms(_ policy: ReconnectPolicy) -> [UInt32] {
+    package static func randoms(_ policy: ReconnectPolicy) -> [UInt32] {
         if case .exponential(_, _, _, let jitter) = policy.schedule, jitter > 0 { return [0, UInt32.max / 2, UInt32.max] }
         return [0]
     }
@@ -84,7 +84,7 @@ public enum ReconnectExplorer {
     /// credentials, a `goaway` (the server asks for the move). A reconnect cycle through one of
     /// these is not a storm. Timers and the answers to an attempt (route, transport, login,
     /// kick, heartbeat, command timeout) are not external.
-    public static func isExternal(_ event: ReconnectEvent) -> Bool {
+    package static func isExternal(_ event: ReconnectEvent) -> Bool {
         switch event {
         case .userLogin, .userLogout, .networkUp, .networkDown, .appBackground, .appForeground, .systemWake,
             .credentialsRefreshed, .credentialsRefreshFailed, .chatRoomJoined, .chatRoomLeft, .goaway:

@@ -1,9 +1,9 @@
 /// Mermaid state diagrams of a policy, drawn from the transitions a complete exploration of
 /// the machine finds (so the diagram is the transition function, not a drawing of it).
-public enum ReconnectDiagram {
+package enum ReconnectDiagram {
     /// `stateDiagram-v2` text: one arrow per pair of phases, its label the events that move
     /// the machine along it (coded events with the reaction their code gets).
-    public static func mermaid(_ policy: ReconnectPolicy) -> String {
+    package static func mermaid(_ policy: ReconnectPolicy) -> String {
         let report = ReconnectExplorer.explore(policy, maxDepth: 200, checkProperties: false)
         var grouped: [PhasePair: [String]] = [:]
         for edge in report.edges.sorted() {

@@ -72,7 +72,7 @@ public enum SocketIOTransport: Sendable, Hashable {
     case engineIO(version: Int?, transport: String?, sid: String?)
 
     /// The socket.io 0.9 transports that carry payloads in HTTP bodies.
-    public static let v09PollingTransports: Set<String> = ["xhr-polling", "jsonp-polling", "htmlfile"]
+    package static let v09PollingTransports: Set<String> = ["xhr-polling", "jsonp-polling", "htmlfile"]
 
     /// The session id the URL names, if any.
     public var sid: String? {

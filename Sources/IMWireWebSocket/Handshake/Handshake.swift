@@ -56,7 +56,7 @@ public struct WebSocketHandshake: Sendable {
 
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
     /// Longest head accepted (bytes).
-    public static let maxHeadLength = 16 << 10
+    package static let maxHeadLength = 16 << 10
 
     /// `Sec-WebSocket-Accept` for a key: base64(SHA-1(key + GUID)) (RFC 6455 §4.2.2).
     public static func acceptValue(forKey key: String) -> String {
