@@ -44,3 +44,28 @@ import Testing
             SpecReferences.anchors(inMarkdown: "<a id=\"x-1\"></a>\n### 4.2 Session: open, close\n").isSuperset(of: ["x-1", "42-session-open-close"]))
     }
 }
+
+/// Every finding explains itself from the repository: each rule's reference names a page of
+/// `Spec/` and an anchor that page defines, and the section there has a heading.
+@Suite struct SpecReferenceTests {
+    @Test func everyRuleReferenceResolvesInsideTheRepository() {
+        let problems = SpecReferences.problems(RuleCatalog.all, root: repositoryRoot) {
+            try? readText(String($0.dropFirst(repositoryRoot.count + 1)))
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(20))")
+    }
+
+    @Test func everyReferencedSectionHasAHeading() {
+        for rule in RuleCatalog.all {
+            for (link, heading) in RuleDescription(rule, root: repositoryRoot).sections {
+                #expect(heading?.isEmpty == false, "\(rule.id): \(link) has no heading after its anchor")
+            }
+        }
+    }
+
+    @Test func aMissingAnchorIsReported() {
+        let rule = Rule("TEST.X", .error, layer: .capture, summary: "", specRef: "Spec/websocket.md#no-such-anchor, Spec/nope.md")
+        let problems = SpecReferences.problems([rule], root: repositoryRoot) { try? readText(String($0.dropFirst(repositoryRoot.count + 1))) }
+        #expect(problems == ["TEST.X: Spec/websocket.md has no anchor #no-such-anchor", "TEST.X: Spec/nope.md does not exist"])
+    }
+}
