@@ -33,6 +33,9 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
+    /// Have each dialect name and describe every message (its summary and canonical JSON, for
+    /// `Checker.onMessage`); costs a string and a JSON tree per message.
+    public var describesMessages = false
     /// How many ended connections each checking thread keeps in memory (their reports and what
     /// the reconnect judge reads of them); those of the others wait in temporary files (unlinked
     /// when made) until the report is written, so memory does not grow with them. The 16-byte

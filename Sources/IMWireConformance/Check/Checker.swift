@@ -52,6 +52,14 @@ public final class Checker {
         inFlight = DispatchSemaphore(value: Lane.batchesInFlight(jobs: max(1, jobs)))
     }
 
+    /// Called with each message after its dialect read it, in capture order per connection
+    /// (with `jobs` > 1, from each lane's thread). Set `CheckOptions.describesMessages` for
+    /// its summary and canonical JSON.
+    public var onMessage: ((CheckedMessage) -> Void)? {
+        get { lanes[0].checker.onMessage }
+        set { for lane in lanes { lane.checker.onMessage = newValue } }
+    }
+
     /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
     public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)? {
         get { lanes[0].checker.onClose }
@@ -290,7 +298,15 @@ extension Checker {
         _ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
         unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
     ) throws(CheckError) -> CheckReport {
-        let checker = Checker(options: options, jobs: jobs)
+        try Checker(options: options, jobs: jobs).check(source, named: name, unreadableThrows: unreadableThrows, progress: progress)
+    }
+
+    /// Checks every item of `source` with this checker (its `onMessage` and `onClose` set), as
+    /// the static `check` does; a checker checks one source.
+    public func check(
+        _ source: any CaptureSource, named name: String, unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
+    ) throws(CheckError) -> CheckReport {
+        let checker = self
         var events = 0
         var problems: [Finding] = []
         func read(_ source: some CaptureSource) {

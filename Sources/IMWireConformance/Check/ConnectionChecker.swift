@@ -118,6 +118,10 @@ final class ConnectionChecker: ConnectionEvents {
             state.record(
                 frame: frame, time: place.time, direction: message.direction, summary: "\(message.payload.count) bytes",
                 tcp: via, limit: options.timelineLimit)
+            onMessage?(
+                CheckedMessage(
+                    connection: state.id, dialect: nil, frame: frame, timeMicros: place.time, direction: message.direction,
+                    frameType: message.frameType, payload: message.payload, tcp: via, summary: nil, canonicalJSON: nil, findings: []))
             return
         }
         state.lastFrame = frame
@@ -126,7 +130,20 @@ final class ConnectionChecker: ConnectionEvents {
             frame: frame, time: place.time, direction: message.direction,
             summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
+        if let onMessage {
+            onMessage(
+                CheckedMessage(
+                    connection: state.id, dialect: session.dialect, frame: frame, timeMicros: place.time, direction: message.direction,
+                    frameType: message.frameType, payload: message.payload, tcp: via, summary: session.lastSummary,
+                    canonicalJSON: session.lastCanonicalJSON,
+                    findings: findings.compactMap {
+                        ConnectionState.place($0, options: options, connection: state.id, line: place.line, frame: frame)
+                    }))
+        }
     }
+
+    /// Called with each message a dialect read, after its findings (`Checker.onMessage`).
+    @exclusivity(unchecked) var onMessage: ((CheckedMessage) -> Void)?
 
     private func attachSession(_ state: ConnectionState, firstMessage: WireMessage, line: Int?, frame: Int?) {
         var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(DialectSessions.dialect(for:))

@@ -10,7 +10,8 @@ enum DialectSessions {
     static func make(_ dialect: Dialect, info: ConnectionInfo, options: CheckOptions) -> any DialectConnection {
         let context = DialectContext(
             limits: options.limits, subprotocol: info.subprotocol, url: info.url,
-            options: options.dialectOptions, namesMessages: options.timelineLimit > 0)
+            options: options.dialectOptions, namesMessages: options.timelineLimit > 0 || options.describesMessages,
+            describesMessages: options.describesMessages)
         return Dialects.definition(dialect).makeConnection(context)
     }
 
