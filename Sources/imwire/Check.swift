@@ -165,7 +165,10 @@ struct Check: ParsableCommand {
             TextReport.write(report, threshold: severity, color: useColor, to: file.write)
         case .json: JSONReport.write(report, threshold: severity, to: file.write)
         case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
-        case .sarif: file.write(Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version).utf8))
+        case .sarif:
+            let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
+            let packets = SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)
+            file.write(Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: packets).utf8))
         case .html: file.write(Array(HTMLReport.render(report, threshold: severity).utf8))
         }
         do { try file.close() } catch { throw unreadable(error.description) }

@@ -28,7 +28,7 @@ struct Fixtures: ParsableCommand {
                 for problem in result.problems { print("     \(problem)") }
             }
             let failed = results.filter { !$0.passed }.count
-            print("\(results.count) fixtures, \(results.count - failed) verified, \(failed) failed")
+            print("\(counted(results.count, "fixture")), \(results.count - failed) verified, \(failed) failed")
             if failed > 0 { throw ExitCode(1) }
         }
     }

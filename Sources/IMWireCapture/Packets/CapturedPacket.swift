@@ -13,13 +13,15 @@ public struct CapturedPacket: Sendable, Hashable {
     public var number: Int
     /// Offset of the record in the file.
     public var fileOffset: Int
+    /// Offset of the packet's first byte (`data`) in the file, past the record's header.
+    public var dataOffset: Int
     /// pcapng `epb_flags` direction relative to the capturing interface, when recorded.
     public var inbound: Bool?
     /// pcapng `opt_comment` values.
     public var comments: [String]
 
     public init(
-        time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int,
+        time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int, dataOffset: Int? = nil,
         inbound: Bool? = nil, comments: [String] = []
     ) {
         self.time = time
@@ -28,6 +30,7 @@ public struct CapturedPacket: Sendable, Hashable {
         self.originalLength = originalLength
         self.number = number
         self.fileOffset = fileOffset
+        self.dataOffset = dataOffset ?? fileOffset
         self.inbound = inbound
         self.comments = comments
     }

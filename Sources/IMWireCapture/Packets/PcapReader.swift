@@ -95,7 +95,7 @@ public final class PcapReader: PacketReader {
         let micros = Int64(seconds) * 1_000_000 + (nanoseconds ? Int64(fraction) / 1000 : Int64(fraction))
         let packet = CapturedPacket(
             time: micros, linkType: linkType, data: data, originalLength: Int(original),
-            number: number, fileOffset: recordOffset)
+            number: number, fileOffset: recordOffset, dataOffset: recordOffset + 16)
         if original > included {
             pending.append(.packet(packet))
             return .problem(

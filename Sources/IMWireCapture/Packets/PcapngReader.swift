@@ -220,7 +220,7 @@ public final class PcapngReader: PacketReader {
             .packet(
                 CapturedPacket(
                     time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
-                    originalLength: Int(original), number: number, fileOffset: blockOffset,
+                    originalLength: Int(original), number: number, fileOffset: blockOffset, dataOffset: blockOffset + 28,
                     inbound: inbound, comments: comments)))
     }
 
@@ -239,7 +239,7 @@ public final class PcapngReader: PacketReader {
                 .packet(
                     CapturedPacket(
                         time: lastTime, linkType: interface.linkType, data: data,
-                        originalLength: Int(original), number: number, fileOffset: blockOffset)))
+                        originalLength: Int(original), number: number, fileOffset: blockOffset, dataOffset: blockOffset + 12)))
         }
     }
 

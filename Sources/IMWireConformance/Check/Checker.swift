@@ -261,15 +261,17 @@ extension CaptureItem {
 }
 
 extension Finding {
-    /// Report order: by frame, then by time, then by rule, so output is stable byte for byte.
+    /// Report order: by frame, then by time, then the most severe first, then by rule, offset and
+    /// message, so output is stable byte for byte.
     static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
-        let left = (a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, a.ruleID.rawValue, a.offset ?? -1, a.message)
-        let right = (b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, b.ruleID.rawValue, b.offset ?? -1, b.message)
+        let left = (a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, b.severity, a.ruleID.rawValue, a.offset ?? -1, a.message)
+        let right = (b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, a.severity, b.ruleID.rawValue, b.offset ?? -1, b.message)
         if left.0 != right.0 { return left.0 < right.0 }
         if left.1 != right.1 { return left.1 < right.1 }
         if left.2 != right.2 { return left.2 < right.2 }
         if left.3 != right.3 { return left.3 < right.3 }
-        return left.4 < right.4
+        if left.4 != right.4 { return left.4 < right.4 }
+        return left.5 < right.5
     }
 }
 

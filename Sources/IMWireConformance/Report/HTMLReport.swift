@@ -40,13 +40,13 @@ public enum HTMLReport {
     private static func counts(_ findings: [Finding]) -> String {
         Severity.allCases.reversed().map { severity in
             let count = findings.filter { $0.severity == severity }.count
-            return count == 0 ? "" : "<span class=\"\(severity)\">\(count) \(severity)</span>"
+            return count == 0 ? "" : "<span class=\"\(severity)\">\(counted(count, "\(severity)", plural: severity == .info ? "info" : nil))</span>"
         }.filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
     private static func summary(_ report: CheckReport, threshold: Severity) -> String {
-        var html = "<h2>Summary</h2>\n<p>\(report.connections.count) connections, "
-        html += "\(report.connections.reduce(0) { $0 + $1.messages }) messages; "
+        var html = "<h2>Summary</h2>\n<p>\(counted(report.connections.count, "connection")), "
+        html += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
         let all = report.allFindings.filter { $0.severity >= threshold }
         html += all.isEmpty ? "<span class=\"clean\">no findings</span>" : counts(all)
         html += ".</p>\n<table id=\"summary\"><tr><th>connection</th><th>dialect</th><th>subprotocol</th><th>messages</th>"

@@ -23,7 +23,7 @@ public enum JUnitReport {
                     failures += 1
                     let body = failing.map { line($0) }.joined(separator: "\n")
                     testCase +=
-                        ">\n      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s")\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
+                        ">\n      <failure message=\"\(counted(failing.count, "finding"))\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
                     testCase += Markup.escape(body) + "</failure>\n    </testcase>"
                 }
                 cases.append(testCase)
@@ -42,7 +42,7 @@ public enum JUnitReport {
         } else {
             totalFailures += 1
             captureCase +=
-                ">\n      <failure message=\"\(captureFailing.count) findings\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
+                ">\n      <failure message=\"\(counted(captureFailing.count, "finding"))\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
                 + Markup.escape(captureFailing.map(line).joined(separator: "\n")) + "</failure>\n    </testcase>"
         }
         suites.insert(

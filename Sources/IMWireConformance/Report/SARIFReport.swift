@@ -1,10 +1,29 @@
+import IMWireCapture
 import IMWireCore
 
 /// `--format sarif`: SARIF 2.1.0 for code-scanning UIs. Each finding is a result on the
-/// capture file, with the connection and frame as its logical location and the byte offset
-/// (inside the frame) as a property; the rule catalogue is the tool's rule list.
+/// capture file with a region there: its line in a JSONL transcript, the bytes of its packet in
+/// a pcap or pcapng file (`packetRegions`); the connection and frame are its logical location and
+/// the byte offset inside the message a property; the rule catalogue is the tool's rule list.
 public enum SARIFReport {
-    public static func render(_ report: CheckReport, threshold: Severity, version: String) -> String {
+    /// Where packet `number` of a pcap or pcapng file lies: its bytes past the record header.
+    public typealias PacketRegions = [Int: (byteOffset: Int, byteLength: Int)]
+
+    /// The regions of the packets `numbers` of the capture at `path` (empty when it is not a
+    /// pcap or pcapng file).
+    public static func packetRegions(path: String, numbers: Set<Int>, limits: Limits = .default) -> PacketRegions {
+        guard !numbers.isEmpty, let packets = try? PacketCaptureReader.packets(path: path, limits: limits) else { return [:] }
+        var regions: PacketRegions = [:]
+        while let item = packets.next(), regions.count < numbers.count {
+            guard case .packet(let packet) = item, numbers.contains(packet.number) else { continue }
+            regions[packet.number] = (packet.dataOffset, packet.data.count)
+        }
+        return regions
+    }
+
+    /// `packets`: the regions of the packets the findings name (`packetRegions`), for a pcap or
+    /// pcapng capture, whose findings' frames are packet numbers.
+    public static func render(_ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:]) -> String {
         let findings = report.allFindings.filter { $0.severity >= threshold }
         let usedRules = Set(findings.map(\.ruleID))
         let rules: [JSONValue] = RuleCatalog.all.filter { usedRules.contains($0.id) }.map { rule in
@@ -20,7 +39,15 @@ public enum SARIFReport {
             result.append("level", .string(level(finding.severity)))
             result.append("message", ["text": .string(finding.message)])
             var location = JSONObject()
-            location.append("physicalLocation", ["artifactLocation": ["uri": .string(report.source)]])
+            var physical = JSONObject()
+            physical.append("artifactLocation", ["uri": .string(report.source), "index": 0])
+            if let line = finding.location.line {
+                physical.append("region", ["startLine": .number(JSONNumber(line))])
+            } else if let frame = finding.location.frameIndex, let packet = packets[frame] {
+                physical.append(
+                    "region", ["byteOffset": .number(JSONNumber(packet.byteOffset)), "byteLength": .number(JSONNumber(packet.byteLength))])
+            }
+            location.append("physicalLocation", .object(physical))
             var name = finding.location.connection ?? "capture"
             if let frame = finding.location.frameIndex { name += "/frame \(frame)" }
             location.append("logicalLocations", [["fullyQualifiedName": .string(name), "kind": "object"]])
@@ -46,7 +73,7 @@ public enum SARIFReport {
             "results": .array(results),
         ]
         let root: JSONValue = [
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
             "version": "2.1.0",
             "runs": [run],
         ]

@@ -50,7 +50,7 @@ public enum TextReport {
             var header = "connection \(connection.id)"
             header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
             if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
-            header += "  \(connection.messages) messages, \(connection.bytes) bytes"
+            header += "  \(counted(connection.messages, "message")), \(counted(connection.bytes, "byte"))"
             lines.append(header)
             if !connection.tcpConnections.isEmpty {
                 let count = connection.tcpConnections.count
@@ -60,15 +60,15 @@ public enum TextReport {
             if findings.isEmpty { lines.append("  clean") }
             findings.forEach(describe)
             if connection.droppedFindings > 0 {
-                lines.append("  … \(connection.droppedFindings) more findings not kept (Limits.maxFindingsPerConnection)")
+                lines.append("  … \(counted(connection.droppedFindings, "more finding")) not kept (Limits.maxFindingsPerConnection)")
             }
             lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
             flush()
         }
         let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
-        var summary = "summary: \(report.connections.count) connection\(report.connections.count == 1 ? "" : "s"), "
-        summary += "\(report.connections.reduce(0) { $0 + $1.messages }) messages; "
-        summary += Severity.allCases.reversed().map { "\(report.count($0)) \($0)" }.joined(separator: ", ")
+        var summary = "summary: \(counted(report.connections.count, "connection")), "
+        summary += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
+        summary += Severity.allCases.reversed().map { counted(report.count($0), "\($0)", plural: $0 == .info ? "info" : nil) }.joined(separator: ", ")
         if hidden > 0 { summary += " (\(hidden) below --severity \(threshold) not shown)" }
         lines.append(summary)
         flush()
