@@ -91,8 +91,18 @@ def generate():
     return "\n".join(lines)
 
 
+def formatted(text):
+    """The text as `swift format` with the repository's .swift-format writes it (CI lints Sources/)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "Schema.swift")
+        with open(path, "w") as fh:
+            fh.write(text)
+        subprocess.run(["swift", "format", "format", "-i", "--configuration", os.path.join(ROOT, ".swift-format"), path], check=True)
+        return open(path).read()
+
+
 def main():
-    text = generate()
+    text = formatted(generate())
     if "--check" in sys.argv:
         current = open(OUT).read() if os.path.exists(OUT) else ""
         if current != text:
