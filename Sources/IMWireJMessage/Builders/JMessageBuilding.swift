@@ -31,7 +31,7 @@ public enum JMessageBuildError: Error, Sendable, Hashable, CustomStringConvertib
 
 /// The `rid` a client event carries: an integer in 1…2147483646 (jmessage.md §2.2).
 public enum JMessageRid {
-    /// The largest rid the SDK draws.
+    /// The rids the SDK draws: 1…2147483646.
     public static let range: ClosedRange<Int64> = 1...JMessageChecks.maxRid
 
     /// A random rid, as the SDK draws one (keeping it unique among pending requests is the caller's part).
