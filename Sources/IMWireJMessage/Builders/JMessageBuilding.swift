@@ -1,0 +1,194 @@
+import Crypto
+import IMWireCore
+
+/// Why a typed JMessage event could not be built, or an event could not be read as one.
+public enum JMessageBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The event has another name than the typed view reads.
+    case wrongEvent(expected: String, found: String)
+    /// A field the typed event needs is absent.
+    case missingField(event: String, field: String)
+    /// A field holds another JSON type than the typed event reads.
+    case wrongType(event: String, field: String, expected: String)
+    /// A rid outside 1…2147483646 (jmessage.md §2.2).
+    case ridOutOfRange(Int64)
+    /// A message `content` whose `target_type` does not fit the send event (jmessage.md §3.7).
+    case targetTypeMismatch(event: String, targetType: String)
+    /// A push the typed reply does not answer (a sync ack for an event other than a sync push).
+    case notAnswerable(String)
+
+    /// One line naming the problem.
+    public var description: String {
+        switch self {
+        case .wrongEvent(let expected, let found): "the event is \(found), not \(expected)"
+        case .missingField(let event, let field): "\(event) needs the field \"\(field)\""
+        case .wrongType(let event, let field, let expected): "\(event) field \"\(field)\" is not \(expected)"
+        case .ridOutOfRange(let rid): "rid \(rid) is not in 1…2147483646"
+        case .targetTypeMismatch(let event, let targetType): "\(event) does not send a \(targetType) message"
+        case .notAnswerable(let name): "\(name) is not answered this way"
+        }
+    }
+}
+
+/// The `rid` a client event carries: an integer in 1…2147483646 (jmessage.md §2.2).
+public enum JMessageRid {
+    /// The rids the SDK draws: 1…2147483646.
+    public static let range: ClosedRange<Int64> = 1...JMessageChecks.maxRid
+
+    /// A random rid, as the SDK draws one (keeping it unique among pending requests is the caller's part).
+    public static func random() -> Int64 { Int64.random(in: range) }
+
+    /// Throws `ridOutOfRange` unless `rid` is in `range`.
+    static func check(_ rid: Int64) throws(JMessageBuildError) {
+        guard range.contains(rid) else { throw .ridOutOfRange(rid) }
+    }
+}
+
+/// Payload building and reading shared by the typed events.
+extension JSONObject {
+    /// Appends `key` unless `value` is nil (an optional field left out).
+    mutating func appendPresent(_ key: String, _ value: JSONValue?) {
+        if let value { append(key, value) }
+    }
+
+    func read<T>(_ key: String, _ event: String, _ expected: String, _ get: (JSONValue) -> T?) throws(JMessageBuildError) -> T {
+        guard let value = self[key] else { throw .missingField(event: event, field: key) }
+        guard let typed = get(value) else { throw .wrongType(event: event, field: key, expected: expected) }
+        return typed
+    }
+
+    func string(_ key: String, in event: String) throws(JMessageBuildError) -> String { try read(key, event, "a string") { $0.stringValue } }
+    func integer(_ key: String, in event: String) throws(JMessageBuildError) -> Int64 {
+        try read(key, event, "an integer") { $0.numberValue?.isInteger == true ? $0.int64Value : nil }
+    }
+    func object(_ key: String, in event: String) throws(JMessageBuildError) -> JSONObject { try read(key, event, "an object") { $0.objectValue } }
+}
+
+extension JMessageEvent {
+    /// Throws `wrongEvent` unless the event's name is one of `names`.
+    func expect(_ names: String...) throws(JMessageBuildError) {
+        guard names.contains(name) else { throw .wrongEvent(expected: names.joined(separator: " or "), found: name) }
+    }
+
+    /// The payload's rid, required and in range.
+    func requireRid() throws(JMessageBuildError) -> Int64 {
+        let rid = try payload.integer("rid", in: name)
+        try JMessageRid.check(rid)
+        return rid
+    }
+
+    static func number(_ value: Int64) -> JSONValue { .number(JSONNumber(value)) }
+}
+
+/// c_init (jmessage.md §3.4): `{appkey, random_str, signature, timestamp, flag, fromPlatForm, rid}`
+/// in the order the Web SDK sends it (the app's arguments as the documentation passes them, then
+/// the SDK's `fromPlatForm: 'j'`, then the rid).
+public struct JMessageInit: Sendable, Hashable {
+    /// The c_init request event.
+    public let event: JMessageEvent
+
+    /// A c_init with a signature already computed; `flag` 0/1 turns roaming off/on (nil leaves it out).
+    public init(
+        appkey: String, randomString: String, signature: String, timestamp: Int64, flag: Int64? = 0, fromPlatform: String = "j",
+        rid: Int64
+    ) throws(JMessageBuildError) {
+        try JMessageRid.check(rid)
+        var payload = JSONObject()
+        payload.append("appkey", .string(appkey))
+        payload.append("random_str", .string(randomString))
+        payload.append("signature", .string(signature))
+        payload.append("timestamp", JMessageEvent.number(timestamp))
+        payload.appendPresent("flag", flag.map(JMessageEvent.number))
+        payload.append("fromPlatForm", .string(fromPlatform))
+        payload.append("rid", JMessageEvent.number(rid))
+        event = JMessageEvent(name: "c_init", payload: payload, kind: .request)
+    }
+
+    /// A c_init signed with the app's master secret:
+    /// `md5("appkey=…&timestamp=…&random_str=…&key=<secret>")`.
+    public static func signed(
+        appkey: String, randomString: String, timestamp: Int64, secret: String, flag: Int64? = 0, rid: Int64
+    ) throws(JMessageBuildError) -> JMessageInit {
+        let signature = JMessageSignature.sign(appkey: appkey, timestamp: String(timestamp), randomString: randomString, secret: secret)
+        return try JMessageInit(appkey: appkey, randomString: randomString, signature: signature, timestamp: timestamp, flag: flag, rid: rid)
+    }
+
+    /// The c_init `event` is; throws for another event or a missing signature field or rid.
+    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+        try event.expect("c_init")
+        for field in ["appkey", "random_str", "signature"] { _ = try event.payload.string(field, in: event.name) }
+        _ = try event.payload.read("timestamp", event.name, "a number or a string") { JMessageSignature.text($0) }
+        _ = try event.requireRid()
+        self.event = event
+    }
+
+    /// `appkey`.
+    public var appkey: String { event.payload["appkey"]?.stringValue ?? "" }
+    /// `random_str`.
+    public var randomString: String { event.payload["random_str"]?.stringValue ?? "" }
+    /// `signature`: 32 lowercase hex digits when the SDK computed it.
+    public var signature: String { event.payload["signature"]?.stringValue ?? "" }
+    /// `timestamp` as JavaScript writes it into the signed text (a number or a string on the wire).
+    public var timestamp: String { event.payload["timestamp"].flatMap(JMessageSignature.text) ?? "" }
+    /// `flag` (0 roaming off, 1 on), nil when absent.
+    public var flag: Int64? { event.payload["flag"]?.int64Value }
+    /// `fromPlatForm` ('j' for the Web SDK), nil when absent.
+    public var fromPlatform: String? { event.payload["fromPlatForm"]?.stringValue }
+    /// `rid`.
+    public var rid: Int64 { event.rid ?? 0 }
+
+    /// Whether `signature` is the one the master secret `secret` gives.
+    public func isSigned(with secret: String) -> Bool {
+        signature == JMessageSignature.sign(appkey: appkey, timestamp: timestamp, randomString: randomString, secret: secret)
+    }
+}
+
+/// The password of a login: the SDK sends `md5(password)` unless the app passes `is_md5`.
+public enum JMessagePassword: Sendable, Hashable {
+    /// The user's password, sent as its MD5 (32 lowercase hex digits).
+    case plain(String)
+    /// A password already hashed by the app (`is_md5`), sent as given.
+    case md5(String)
+
+    /// What the payload's `password` carries.
+    public var wire: String {
+        switch self {
+        case .plain(let password): Hex.encode(Insecure.MD5.hash(data: Array(password.utf8)))
+        case .md5(let hash): hash
+        }
+    }
+}
+
+/// login (jmessage.md §3.4): `{username, password: md5, version, rid}`.
+public struct JMessageLogin: Sendable, Hashable {
+    /// The login request event.
+    public let event: JMessageEvent
+
+    /// A login; `version` is the SDK's `SDK_VERSION`.
+    public init(username: String, password: JMessagePassword, version: String = "2.5.0", rid: Int64) throws(JMessageBuildError) {
+        try JMessageRid.check(rid)
+        var payload = JSONObject()
+        payload.append("username", .string(username))
+        payload.append("password", .string(password.wire))
+        payload.append("version", .string(version))
+        payload.append("rid", JMessageEvent.number(rid))
+        event = JMessageEvent(name: "login", payload: payload, kind: .request)
+    }
+
+    /// The login `event` is; throws for another event, a missing username or password, or no rid.
+    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+        try event.expect("login")
+        _ = try event.payload.string("username", in: event.name)
+        _ = try event.payload.string("password", in: event.name)
+        _ = try event.requireRid()
+        self.event = event
+    }
+
+    /// `username`.
+    public var username: String { event.payload["username"]?.stringValue ?? "" }
+    /// `password` as sent: the MD5 of the password.
+    public var password: String { event.payload["password"]?.stringValue ?? "" }
+    /// `version`, nil when absent.
+    public var version: String? { event.payload["version"]?.stringValue }
+    /// `rid`.
+    public var rid: Int64 { event.rid ?? 0 }
+}
