@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `swift package generate-documentation` for the DocC catalogue in Sources/IMWire/IMWire.docc (no code of it is linked)
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
