@@ -68,7 +68,7 @@ struct Reconnect: ParsableCommand {
                 print("  delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); budget: \(policy.budget.summary)")
                 if let heartbeat = policy.heartbeat {
                     print(
-                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(heartbeat.intervalMs)), answer within \(DurationText.text(heartbeat.answerTimeoutMs))"
+                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(millis: heartbeat.intervalMillis)), answer within \(DurationText.text(millis: heartbeat.answerTimeoutMillis))"
                     )
                 }
                 if let flag = policy.reconnectFlag { print("  reconnect flag: \(flag.name)") }

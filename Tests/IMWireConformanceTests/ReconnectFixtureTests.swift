@@ -31,7 +31,7 @@ import Testing
         let file = try EventFile.parse(try readText("Fixtures/reconnect/nim/account-disabled-422.json"))
         #expect(file.policy == "nim-web")
         #expect(file.entries.count == 4)
-        #expect(file.until == 120_000)
+        #expect(file.untilMillis == 120_000)
         #expect(throws: EventFile.FormatError.self) { try EventFile.parse(#"{"description": "no events here"}"#) }
     }
 
