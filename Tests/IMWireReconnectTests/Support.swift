@@ -4,11 +4,18 @@ import IMWireCore
 
 /// Runs `events` (milliseconds, event) through a simulator of `policy`, then fires timers until `untilMillis`.
 func simulate(_ policy: ReconnectPolicy, _ events: [(Int64, ReconnectEvent)], untilMillis: Int64? = nil, seed: UInt64 = 0) -> [TraceStep] {
+    run(policy, events, untilMillis: untilMillis, seed: seed).steps
+}
+
+/// `simulate`, with the misfits the simulator reported beside the steps.
+func run(
+    _ policy: ReconnectPolicy, _ events: [(Int64, ReconnectEvent)], untilMillis: Int64? = nil, seed: UInt64 = 0
+) -> (steps: [TraceStep], misfits: [ReconnectSimulation.Misfit]) {
     var simulator = ReconnectSimulator(policy: policy, seed: seed)
     var steps: [TraceStep] = []
     for (time, event) in events { steps += simulator.feed(event, atMillis: time) }
     if let untilMillis { steps += simulator.advance(toMillis: untilMillis) }
-    return steps
+    return (steps, simulator.misfits)
 }
 
 /// Every command of a trace as text, outputs left out.

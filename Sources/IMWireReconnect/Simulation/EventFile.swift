@@ -29,6 +29,7 @@ public struct EventFile: Sendable, Hashable {
     public var untilMillis: Int64?
     /// A policy name the file was written for (the command line's `--policy` wins).
     public var policy: String?
+    /// The events, in time order.
     public var entries: [Entry]
 
     /// A file of `entries`; `untilMillis` keeps the timers firing after the last one.
@@ -41,6 +42,7 @@ public struct EventFile: Sendable, Hashable {
 
     /// A line that is not an event, or a time that goes backwards.
     public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, and where.
         public let description: String
         /// An error saying `description`.
         public init(_ description: String) { self.description = description }
@@ -167,11 +169,10 @@ public struct EventFile: Sendable, Hashable {
     /// 29): `until`, or an event, years past the others would fire heartbeats without end.
     public static let maxSteps = 100_000
 
-    /// Runs the file through a simulator of `policy`: every step, timers included. Throws when
-    /// the run passes `maxSteps`, with where it stopped.
-    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> (
-        steps: [TraceStep], final: ReconnectSimulator
-    ) {
+    /// Runs the file through a simulator of `policy`: every step, timers included, and the
+    /// events that did not fit the state they met. Throws when the run passes `maxSteps`, with
+    /// where it stopped.
+    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> ReconnectSimulation {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
@@ -189,7 +190,7 @@ public struct EventFile: Sendable, Hashable {
             steps += simulator.advance(toMillis: untilMillis)
             try check(before: untilMillis)
         }
-        return (steps, simulator)
+        return ReconnectSimulation(steps: steps, misfits: simulator.misfits, simulator: simulator)
     }
 
     /// The file as a JSON document (the fixtures' `input`).

@@ -25,6 +25,9 @@ public struct TraceStep: Sendable, Hashable {
 /// Drives the machine with a clock and a timer queue: the embedding a client would write. It
 /// keeps the timers the machine asked for, fires each when the clock passes its due time, and
 /// draws the random input of every step from a seeded SplitMix64, so a run replays identically.
+/// An event fed that does not fit the state it meets (`ReconnectSimulation.misfit(_:in:)`), or
+/// comes before the clock, is applied all the same (the machine ignores it) and recorded in
+/// `misfits`.
 public struct ReconnectSimulator: Sendable {
     /// The policy the machine runs.
     public let policy: ReconnectPolicy
@@ -37,6 +40,11 @@ public struct ReconnectSimulator: Sendable {
     private var generator: SplitMix64
     /// Steps applied so far, timers included.
     public private(set) var stepCount = 0
+    /// Events fed so far (the timers the simulator fires itself not counted): the index the
+    /// next fed event gets in `misfits`.
+    public private(set) var eventCount = 0
+    /// Every fed event that did not fit, in order.
+    public private(set) var misfits: [ReconnectSimulation.Misfit] = []
     /// `advance` fires no timer once `stepCount` reaches this: a clock moved years ahead would
     /// otherwise fire a connected client's heartbeats without end.
     public var stepLimit = Int.max
@@ -51,8 +59,19 @@ public struct ReconnectSimulator: Sendable {
 
     /// Fires the timers due up to `time` (ms), then applies `event` at `time` (a time before the
     /// clock is taken as the clock). `random` replaces the drawn random input of this event.
+    /// An event that does not fit the state it meets, or a time before the clock, is recorded
+    /// in `misfits` (one entry per reason) and applied all the same.
     public mutating func feed(_ event: ReconnectEvent, atMillis time: Int64, random: UInt32? = nil) -> [TraceStep] {
+        let clock = nowMillis
         var steps = advance(toMillis: time)
+        let index = eventCount
+        eventCount += 1
+        func record(_ reason: ReconnectSimulation.Misfit.Reason) {
+            misfits.append(
+                ReconnectSimulation.Misfit(eventIndex: index, stepIndex: stepCount, timeMillis: time, event: event, state: state, reason: reason))
+        }
+        if time < clock { record(.clockWentBack(clockMillis: clock)) }
+        if let reason = ReconnectSimulation.misfit(event, in: state) { record(reason) }
         if case .timerFired(let kind) = event { dueMillis[kind] = nil }
         steps.append(apply(event, atMillis: max(nowMillis, time), random: random))
         return steps

@@ -36,6 +36,33 @@ public enum TraceFormat {
         return .object(object)
     }
 
+    /// A run's trace (`json(_:policy:)` of its steps) with `"misfits": [misfit…]` after it,
+    /// empty when every event fitted: what `imwire reconnect simulate --format json` prints.
+    public static func json(_ simulation: ReconnectSimulation, policy: ReconnectPolicy) -> JSONValue {
+        guard case .object(var object) = json(simulation.steps, policy: policy) else { return .null }
+        object.append("misfits", .array(simulation.misfits.map(json)))
+        return .object(object)
+    }
+
+    /// `{"event_index", "step", "ms", "event": {"event", fields…}, "state": {…}, "reason", "fits"?, "timer"?, "clock_ms"?, "message"}`.
+    public static func json(_ misfit: ReconnectSimulation.Misfit) -> JSONValue {
+        var object = JSONObject()
+        object.append("event_index", .number(JSONNumber(Int64(misfit.eventIndex))))
+        object.append("step", .number(JSONNumber(Int64(misfit.stepIndex))))
+        object.append("ms", .number(JSONNumber(misfit.timeMillis)))
+        object.append("event", json(misfit.event))
+        object.append("state", json(misfit.state))
+        object.append("reason", .string(misfit.reason.name))
+        switch misfit.reason {
+        case .phase(let phases): object.append("fits", .array(phases.map { .string($0.rawValue) }))
+        case .timerNotArmed(let kind): object.append("timer", .string(kind.rawValue))
+        case .clockWentBack(let clock): object.append("clock_ms", .number(JSONNumber(clock)))
+        default: break
+        }
+        object.append("message", .string(misfit.description))
+        return .object(object)
+    }
+
     /// An event with its fields, as in event files without the time: `{"event": "login-response", "code": 0}`.
     public static func json(_ event: ReconnectEvent) -> JSONValue {
         guard case .object(var object) = EventFile.Entry(timeMillis: 0, event: event).json else { return .null }
