@@ -18,7 +18,9 @@ enum ReconnectFuzzing {
         guard first == second else { return ["the file parses differently twice"] }
         guard case .success(let file) = first else { return [] }
         var violations: [String] = []
-        if zip(file.entries, file.entries.dropFirst()).contains(where: { $0.time > $1.time }) || file.entries.contains(where: { $0.time < 0 }) {
+        if zip(file.entries, file.entries.dropFirst()).contains(where: { $0.timeMillis > $1.timeMillis })
+            || file.entries.contains(where: { $0.timeMillis < 0 })
+        {
             violations.append("event times decrease or are negative")
         }
         let written = JSONWriter.string(file.json)
@@ -35,7 +37,7 @@ enum ReconnectFuzzing {
         if run != rerun { violations.append("two runs of \(policy.name) differ") }
         if case .success(let steps) = run {
             if steps.count > maxSteps + file.entries.count { violations.append("\(steps.count) steps pass the limit") }
-            if zip(steps, steps.dropFirst()).contains(where: { $0.time > $1.time }) { violations.append("steps out of time order") }
+            if zip(steps, steps.dropFirst()).contains(where: { $0.timeMillis > $1.timeMillis }) { violations.append("steps out of time order") }
         }
         return violations
     }

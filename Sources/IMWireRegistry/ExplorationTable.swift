@@ -20,7 +20,7 @@ extension ReconnectExplorer {
                 let report = proofs[policy.name] ?? explore(policy, maxDepth: proofDepth)
                 return [
                     "`\(policy.name)`", String(report.states), String(report.transitions), String(report.depth),
-                    "\(alphabet(policy).count) × \(randoms(policy).count)", DurationText.text(policy.shortestRetryDelayMs),
+                    "\(alphabet(policy).count) × \(randoms(policy).count)", DurationText.text(millis: policy.shortestRetryDelayMillis),
                     report.complete ? "yes" : "no (depth bound)", String(report.violations.count),
                 ]
             }

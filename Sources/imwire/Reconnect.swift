@@ -13,8 +13,12 @@ struct Reconnect: ParsableCommand {
                 The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}), \
                 a golden trace of Fixtures/reconnect/ (its input and policy are used), or JSONL (one event \
                 object per line); Spec/reconnect.md lists every event and its fields. Timers the machine \
-                asks for fire when the clock passes them. Exit 2 for an unreadable file, 64 when neither \
-                the file nor --policy names a policy.
+                asks for fire when the clock passes them. An event that does not fit the state it meets \
+                (an answer nobody waits for, a timer that is not armed, a network or app change that \
+                changes nothing, a time before the clock; Spec/reconnect.md §2) is applied all the same \
+                and reported: a warning line per misfit on standard error, and with --format json in \
+                "misfits". Exit 1 when there is a misfit (the trace is printed all the same), 2 for an \
+                unreadable file, 64 when neither the file nor --policy names a policy.
                 """)
 
         @Option(help: ArgumentHelp("The policy (default: the file's): \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))
@@ -50,12 +54,14 @@ struct Reconnect: ParsableCommand {
             guard let policy = ReconnectPolicies.named(name) else {
                 throw unreadable("\(eventsPath): unknown policy \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
-            let steps: [TraceStep]
-            do { steps = try file.run(policy).steps } catch { throw unreadable("\(eventsPath): \(error)") }
+            let simulation: ReconnectSimulation
+            do { simulation = try file.run(policy) } catch { throw unreadable("\(eventsPath): \(error)") }
             switch format {
-            case .text: print(TraceFormat.text(steps, policy: policy), terminator: "")
-            case .json: print(JSONWriter.pretty(TraceFormat.json(steps, policy: policy)))
+            case .text: print(TraceFormat.text(simulation.steps, policy: policy), terminator: "")
+            case .json: print(JSONWriter.pretty(TraceFormat.json(simulation, policy: policy)))
             }
+            for misfit in simulation.misfits { print("imwire: warning: \(misfit)", to: &standardError) }
+            if !simulation.misfits.isEmpty { throw ExitCode(1) }
         }
     }
 
@@ -68,7 +74,7 @@ struct Reconnect: ParsableCommand {
                 print("  delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); budget: \(policy.budget.summary)")
                 if let heartbeat = policy.heartbeat {
                     print(
-                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(heartbeat.intervalMs)), answer within \(DurationText.text(heartbeat.answerTimeoutMs))"
+                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(millis: heartbeat.intervalMillis)), answer within \(DurationText.text(millis: heartbeat.answerTimeoutMillis))"
                     )
                 }
                 if let flag = policy.reconnectFlag { print("  reconnect flag: \(flag.name)") }

@@ -31,8 +31,26 @@ import Testing
         let file = try EventFile.parse(try readText("Fixtures/reconnect/nim/account-disabled-422.json"))
         #expect(file.policy == "nim-web")
         #expect(file.entries.count == 4)
-        #expect(file.until == 120_000)
+        #expect(file.untilMillis == 120_000)
         #expect(throws: EventFile.FormatError.self) { try EventFile.parse(#"{"description": "no events here"}"#) }
+    }
+
+    /// Every golden trace is a consistent story: each of its 83 event files runs through its
+    /// policy without a misfit (an event that does not fit the state it meets).
+    @Test func noGoldenTraceHasAMisfit() throws {
+        var traces = 0
+        for vendor in ["leancloud", "nim", "jmessage", "yun2win"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Fixtures/reconnect/\(vendor)")
+            for name in names.sorted() where name.hasSuffix(".json") {
+                let file = try EventFile.parse(try readText("Fixtures/reconnect/\(vendor)/\(name)"))
+                let policy = try #require(file.policy.flatMap(ReconnectPolicies.named), "\(vendor)/\(name)")
+                let simulation = try file.run(policy)
+                #expect(simulation.misfits.isEmpty, "\(vendor)/\(name): \(simulation.misfits.map(\.description))")
+                #expect(simulation.steps.count >= file.entries.count)
+                traces += 1
+            }
+        }
+        #expect(traces == 83)
     }
 
     /// A connected client's heartbeats fire for as long as the clock runs: `until` three years

@@ -75,10 +75,10 @@ import Testing
             for code: Int64 in [5, 6] { #expect(policy.reaction(.login, code) == .refreshCredentials) }
             #expect(policy.reaction(.kick, 10) == .stop(.kicked))
         }
-        #expect(Yun2winPolicies.android.reaction(.login, 7) == .retryAfter(15_000))
+        #expect(Yun2winPolicies.android.reaction(.login, 7) == .retryAfter(millis: 15_000))
         #expect(Yun2winPolicies.web.reaction(.login, 7) == .retry)
         #expect(Yun2winPolicies.web.reaction(.login, 99) == .retry)
-        #expect(Yun2winPolicies.web.reaction(.route, nil) == .retryAfter(5000))
+        #expect(Yun2winPolicies.web.reaction(.route, nil) == .retryAfter(millis: 5000))
         #expect(Yun2winPolicies.android.reaction(.route, nil) == .stop(.routeRejected))
     }
 

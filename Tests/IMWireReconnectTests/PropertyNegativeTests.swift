@@ -36,19 +36,19 @@ import Testing
             monitor.armed = TimerSet([.retry])
             return observe(
                 LeanCloudPolicies.swift, waiting, .commandTimeout,
-                Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMs: 1000)], milestones: []), monitor: monitor)
+                Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMillis: 1000)], milestones: []), monitor: monitor)
         },
         .positiveTimerDelays: {
             // A policy asking for a 0 ms connect timeout, run through the real machine; and the
             // same request rounded up to 1 ms (a clamp would hide the zero).
-            let zero = variant(of: NIMPolicies.web, connectTimeoutMs: .some(0))
+            let zero = variant(of: NIMPolicies.web, connectTimeoutMillis: .some(0))
             let resolving = forgedState(.resolving)
-            let real = ReconnectMachine.step(resolving, .routeResolved(ttlMs: nil), policy: zero)
+            let real = ReconnectMachine.step(resolving, .routeResolved(ttlMillis: nil), policy: zero)
             let clamped = Transition(
                 state: forgedState(.connecting, timers: [.connect]),
-                actions: [.openTransport, .scheduleTimer(.connect, delayMs: 1)], milestones: [])
-            return observe(zero, resolving, .routeResolved(ttlMs: nil), real)
-                .intersection(observe(zero, resolving, .routeResolved(ttlMs: nil), clamped))
+                actions: [.openTransport, .scheduleTimer(.connect, delayMillis: 1)], milestones: [])
+            return observe(zero, resolving, .routeResolved(ttlMillis: nil), real)
+                .intersection(observe(zero, resolving, .routeResolved(ttlMillis: nil), clamped))
         },
         .staleTimersInert: {
             // A retry timer nobody armed fires and starts an attempt.
@@ -73,8 +73,8 @@ import Testing
             var monitor = Monitor()
             monitor.retryIndex = 4
             let tooSoon = Transition(
-                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 10)],
-                milestones: [.retryScheduled(attempt: 4, delayMs: 10)])
+                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMillis: 10)],
+                milestones: [.retryScheduled(attempt: 4, delayMillis: 10)])
             return observe(LeanCloudPolicies.swift, ReconnectState(), .transportFailed, tooSoon, monitor: monitor)
         },
         .budgetHonoured: {
@@ -83,8 +83,8 @@ import Testing
             var spent = Monitor()
             spent.retryIndex = 3
             let fourth = Transition(
-                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMs: 8000)],
-                milestones: [.retryScheduled(attempt: 3, delayMs: 8000)])
+                state: forgedState(.waiting, timers: [.retry]), actions: [.scheduleTimer(.retry, delayMillis: 8000)],
+                milestones: [.retryScheduled(attempt: 3, delayMillis: 8000)])
             var early = Monitor()
             early.retryIndex = 1
             let stopped = forgedState(.stopped) { $0.stop = StopRecord(cause: .budgetExhausted, code: nil) }
@@ -98,12 +98,12 @@ import Testing
             monitor.transportOpen = true
             let atOnce = Transition(
                 state: forgedState(.connecting), actions: [.openTransport],
-                milestones: [.retryScheduled(attempt: 0, delayMs: 0)])
+                milestones: [.retryScheduled(attempt: 0, delayMillis: 0)])
             return observe(LeanCloudPolicies.js, forgedState(.connecting), .transportFailed, atOnce, monitor: monitor)
         },
         .noZeroDelayReconnectCycle: {
             // A policy whose every retry goes at once, explored: connecting → failed → connecting.
-            let storm = variant(of: LeanCloudPolicies.csharp, schedule: .fixed(0), budget: .unlimited)
+            let storm = variant(of: LeanCloudPolicies.csharp, schedule: .fixed(millis: 0), budget: .unlimited)
             let report = ReconnectExplorer.explore(storm, maxDepth: 200, maxViolations: 200)
             return Set(report.violations.map(\.property))
         },
@@ -155,7 +155,7 @@ import Testing
 
     /// The storm's violation names the cycle and its cost.
     @Test func aStormIsReportedAsItsCycle() throws {
-        let storm = variant(of: LeanCloudPolicies.csharp, schedule: .fixed(0), budget: .unlimited)
+        let storm = variant(of: LeanCloudPolicies.csharp, schedule: .fixed(millis: 0), budget: .unlimited)
         let report = ReconnectExplorer.explore(storm, maxDepth: 200, maxViolations: 200)
         #expect(report.complete)
         let cycle = try #require(report.violations.first { $0.property == .noZeroDelayReconnectCycle })

@@ -36,20 +36,22 @@ package enum ReconnectSpec {
                     "`\(policy.name)`", policy.dialect.rawValue,
                     policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
                     policy.heartbeat.map {
-                        "\($0.what) every \(DurationText.text($0.intervalMs)), answer within \(DurationText.text($0.answerTimeoutMs))"
+                        "\($0.what) every \(DurationText.text(millis: $0.intervalMillis)), answer within \(DurationText.text(millis: $0.answerTimeoutMillis))"
                             + ($0.missesBeforeDead.map { ", \($0) missed → reconnect" } ?? ", keeps pinging")
                     } ?? "not modelled",
                     [
-                        policy.connectTimeoutMs.map { "connect \(DurationText.text($0))" },
-                        policy.loginTimeoutMs.map { (policy.loginResponseTimeoutMs == nil ? "login " : "login ack ") + DurationText.text($0) },
-                        policy.loginResponseTimeoutMs.map { "login response \(DurationText.text($0))" },
+                        policy.connectTimeoutMillis.map { "connect \(DurationText.text(millis: $0))" },
+                        policy.loginTimeoutMillis.map {
+                            (policy.loginResponseTimeoutMillis == nil ? "login " : "login ack ") + DurationText.text(millis: $0)
+                        },
+                        policy.loginResponseTimeoutMillis.map { "login response \(DurationText.text(millis: $0))" },
                         policy.loginResends > 0 ? "\(policy.loginResends) login resends" : nil,
                     ].compactMap { $0 }.joined(separator: ", "),
                     policy.route.map { route in
                         [
                             route.what, route.resolveOnLogin ? "looked up at each login" : nil,
                             route.clearAfterFailures.map { "cleared after \($0) failures" },
-                            route.defaultTTLMs.map { "ttl \(DurationText.text($0))" },
+                            route.defaultTTLMillis.map { "ttl \(DurationText.text(millis: $0))" },
                         ]
                         .compactMap { $0 }.joined(separator: "; ")
                     } ?? "",
@@ -96,8 +98,8 @@ package enum ReconnectSpec {
         if policy.backgroundClosesConnection { traits.append("closes the connection in the background, reconnects in the foreground") }
         if policy.networkChangeResetsBackoff { traits.append("a network change restarts the schedule") }
         if policy.wakeForcesReconnect { traits.append("a wake from sleep forces a reconnect") }
-        if let window = policy.chatRoomRejoinWindowMs {
-            traits.append("re-joins a transient conversation within \(DurationText.text(window)) of the drop")
+        if let window = policy.chatRoomRejoinWindowMillis {
+            traits.append("re-joins a transient conversation within \(DurationText.text(millis: window)) of the drop")
         }
         if policy.syncAfterLogin { traits.append("reports the sync after the login") }
         if !traits.isEmpty { fallback += " The SDK " + traits.joined(separator: "; ") + "." }

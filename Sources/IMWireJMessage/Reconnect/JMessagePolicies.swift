@@ -8,8 +8,8 @@ public enum JMessagePolicies {
 
     public static let web = ReconnectPolicy(
         name: "jmessage-web", dialect: .jmessage, sdk: "JMessage Web SDK 2.4.0/2.5.0 (\(source))",
-        schedule: .fixed(0), budget: RetryBudget(attempts: 0, whenExhausted: .stop),
-        heartbeat: nil, connectTimeoutMs: nil, loginTimeoutMs: 5000, loginResponseTimeoutMs: 30_000, loginResends: 5,
+        schedule: .fixed(millis: 0), budget: RetryBudget(attempts: 0, whenExhausted: .stop),
+        heartbeat: nil, connectTimeoutMillis: nil, loginTimeoutMillis: 5000, loginResponseTimeoutMillis: 30_000, loginResends: 5,
         route: nil, reconnectFlag: nil, acceptCodes: [0],
         rules: [
             SignalRule(.login, nil, .stop(.loginRejected), source: "\(source): a failed login goes to the app's onFail; no retry"),

@@ -28,9 +28,9 @@ public enum LeanCloudPolicies {
     public static let swift = ReconnectPolicy(
         name: "leancloud-swift", dialect: .leancloud,
         sdk: "swift-sdk Sources/RTM/RTMConnection.swift, IMClient.swift; objc-sdk LCRTMConnection.m (identical code)",
-        schedule: .table([-1000, 0, 1000, 2000, 4000, 8000, 16000], thenRepeating: 30000),
-        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 20_000, missesBeforeDead: nil),
-        connectTimeoutMs: 60_000, loginTimeoutMs: 30_000,
+        schedule: .table(millis: [-1000, 0, 1000, 2000, 4000, 8000, 16000], thenRepeatingMillis: 30000),
+        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 20_000, missesBeforeDead: nil),
+        connectTimeoutMillis: 60_000, loginTimeoutMillis: 30_000,
         route: RoutePolicy("RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false, clearAfterFailures: 10),
         reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: swift re-opens with isReopen (r=true) and st"),
         acceptCodes: [0],
@@ -41,7 +41,7 @@ public enum LeanCloudPolicies {
             kickStops, tokenExpired,
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), backgroundClosesConnection: true,
-        networkChangeResetsBackoff: true, chatRoomRejoinWindowMs: chatRoomWindow,
+        networkChangeResetsBackoff: true, chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
             Fact(
@@ -68,10 +68,10 @@ public enum LeanCloudPolicies {
     /// js-realtime-sdk.
     public static let js = ReconnectPolicy(
         name: "leancloud-js", dialect: .leancloud, sdk: "js-realtime-sdk src/websocket-plus.js, src/realtime.js, src/im-client.js",
-        schedule: .exponential(baseMs: 1000, factor: 2, capMs: 300_000, jitterPPM: 0),
-        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 200_000, missesBeforeDead: 1),
-        connectTimeoutMs: nil, loginTimeoutMs: 20_000,
-        route: RoutePolicy("RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMs: 3_600_000),
+        schedule: .exponential(baseMillis: 1000, factor: 2, capMillis: 300_000, jitterPPM: 0),
+        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 200_000, missesBeforeDead: 1),
+        connectTimeoutMillis: nil, loginTimeoutMillis: 20_000,
+        route: RoutePolicy("RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMillis: 3_600_000),
         reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: js im-client.js:872-910 sends r: true + st on re-open"),
         acceptCodes: [0],
         rules: [
@@ -80,7 +80,7 @@ public enum LeanCloudPolicies {
             SignalRule(.kick, nil, .stop(.kicked), source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), networkChangeResetsBackoff: true,
-        chatRoomRejoinWindowMs: chatRoomWindow,
+        chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudJSEvents,
         facts: [
             Fact(
@@ -103,15 +103,15 @@ public enum LeanCloudPolicies {
     public static let java = ReconnectPolicy(
         name: "leancloud-java", dialect: .leancloud,
         sdk: "java-unified-sdk realtime session/LCConnectionManager.java, websocket/HeartBeatPolicy.java",
-        schedule: .exponential(baseMs: 2000, factor: 2, capMs: 8000, jitterPPM: 0),
+        schedule: .exponential(baseMillis: 2000, factor: 2, capMillis: 8000, jitterPPM: 0),
         budget: RetryBudget(attempts: 3, whenExhausted: .stop),
-        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
-        connectTimeoutMs: nil, loginTimeoutMs: 10_000,
+        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
+        connectTimeoutMillis: nil, loginTimeoutMillis: 10_000,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
         reconnectFlag: ReconnectFlag(
             flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows Java's re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
-        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
+        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
             Fact("retry delays", "2, 4, 8 s (2^n s)", source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
@@ -127,15 +127,15 @@ public enum LeanCloudPolicies {
     /// csharp-sdk (the new C# SDK).
     public static let csharp = ReconnectPolicy(
         name: "leancloud-csharp", dialect: .leancloud, sdk: "csharp-sdk Realtime Internal/Connection/LCConnection.cs, State/ReconnectState.cs",
-        schedule: .fixed(10_000),
+        schedule: .fixed(millis: 10_000),
         budget: RetryBudget(attempts: 10, whenExhausted: .resetRouteAndRestart),
-        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMs: 180_000, answerTimeoutMs: 180_000, missesBeforeDead: 1),
-        connectTimeoutMs: nil, loginTimeoutMs: nil,
+        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
+        connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
         reconnectFlag: ReconnectFlag(
             flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows C#'s re-open", .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
-        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMs: chatRoomWindow,
+        registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
             Fact("retry delays", "10 s every time", source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"),

@@ -7,9 +7,9 @@ public enum NIMPolicies {
 
     public static let web = ReconnectPolicy(
         name: "nim-web", dialect: .nim, sdk: "NIM Web SDK 8.5.0 (\(bundle)): link, heartbeat, reconnect",
-        schedule: .exponential(baseMs: 1600, factor: 2, capMs: 8000, jitterPPM: 10_000),
-        heartbeat: HeartbeatPolicy("1_2 heartbeat (SER 0)", intervalMs: 30_000, answerTimeoutMs: 5000, missesBeforeDead: 2),
-        connectTimeoutMs: 8000, loginTimeoutMs: 8000,
+        schedule: .exponential(baseMillis: 1600, factor: 2, capMillis: 8000, jitterPPM: 10_000),
+        heartbeat: HeartbeatPolicy("1_2 heartbeat (SER 0)", intervalMillis: 30_000, answerTimeoutMillis: 5000, missesBeforeDead: 2),
+        connectTimeoutMillis: 8000, loginTimeoutMillis: 8000,
         route: RoutePolicy("LBS webconf.jsp (link list)", resolveOnLogin: true),
         reconnectFlag: nil,
         acceptCodes: [200],

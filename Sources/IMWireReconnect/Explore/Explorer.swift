@@ -43,22 +43,22 @@ public enum ReconnectExplorer {
     package static func alphabet(_ policy: ReconnectPolicy) -> [ReconnectEvent] {
         var events: [ReconnectEvent] = [.userLogin, .userLogout, .networkUp, .networkDown]
         if policy.route != nil {
-            events += [.routeResolved(ttlMs: nil), .routeFailed(status: nil)]
+            events += [.routeResolved(ttlMillis: nil), .routeFailed(status: nil)]
             events += policy.interestingCodes(.route).map { .routeFailed(status: $0) }
         }
         events += [.transportOpened, .transportFailed, .transportClosed(code: nil)]
         events += policy.interestingCodes(.close).map { .transportClosed(code: $0) }
         for code in policy.interestingCodes(.login) {
-            events.append(.loginResponse(code: code, waitMs: nil))
-            if policy.reaction(.login, code) == .retryAfterServerWait { events.append(.loginResponse(code: code, waitMs: 5000)) }
+            events.append(.loginResponse(code: code, waitMillis: nil))
+            if policy.reaction(.login, code) == .retryAfterServerWait { events.append(.loginResponse(code: code, waitMillis: 5000)) }
         }
         events += policy.interestingCodes(.kick).map { .kicked(code: $0) }
-        if policy.loginResponseTimeoutMs != nil { events.append(.loginAcknowledged) }
+        if policy.loginResponseTimeoutMillis != nil { events.append(.loginAcknowledged) }
         if policy.goaway != nil { events.append(.goaway) }
         if policy.syncAfterLogin { events.append(.syncCompleted) }
         if policy.heartbeat != nil { events += [.heartbeatSent, .heartbeatAnswered, .heartbeatMissed] }
         events += [.commandTimeout, .appBackground, .appForeground, .systemWake, .credentialsRefreshed, .credentialsRefreshFailed]
-        if policy.chatRoomRejoinWindowMs != nil { events += [.chatRoomJoined, .chatRoomLeft] }
+        if policy.chatRoomRejoinWindowMillis != nil { events += [.chatRoomJoined, .chatRoomLeft] }
         events += TimerKind.allCases.map { .timerFired($0) }
         return events
     }
@@ -121,7 +121,7 @@ public enum ReconnectExplorer {
         // The graph of the cycle check: transitions by non-external events that accept no
         // login and cost less than the policy's shortest retry delay (the others cannot be on
         // a cycle that is too fast).
-        let shortest = policy.shortestRetryDelayMs
+        let shortest = policy.shortestRetryDelayMillis
         var quick = CycleGraph()
         for output in ReconnectMachine.initialOutputs(policy: policy) { emitted.insert(output) }
 
@@ -250,7 +250,7 @@ public enum ReconnectExplorer {
     static func shortName(_ reaction: Reaction) -> String {
         switch reaction {
         case .retry: "retry"
-        case .retryAfter(let delay): "retry after \(DurationText.text(delay))"
+        case .retryAfter(let delay): "retry after \(DurationText.text(millis: delay))"
         case .retryAfterServerWait: "server wait"
         case .reconnectNow: "reconnect now"
         case .refreshCredentials: "refresh credentials"

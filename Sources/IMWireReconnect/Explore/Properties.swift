@@ -202,12 +202,12 @@ struct Monitor: Sendable, Hashable {
     static func requestedDelay(_ kind: TimerKind, event: ReconnectEvent, policy: ReconnectPolicy) -> Int64? {
         switch kind {
         case .retry: nil
-        case .connect: policy.connectTimeoutMs
-        case .login: event == .loginAcknowledged ? policy.loginResponseTimeoutMs : policy.loginTimeoutMs
-        case .heartbeat: policy.heartbeat?.intervalMs
-        case .heartbeatTimeout: policy.heartbeat?.answerTimeoutMs
-        case .routeTTL: if case .routeResolved(let ttl) = event { ttl ?? policy.route?.defaultTTLMs } else { nil }
-        case .chatRoomWindow: policy.chatRoomRejoinWindowMs
+        case .connect: policy.connectTimeoutMillis
+        case .login: event == .loginAcknowledged ? policy.loginResponseTimeoutMillis : policy.loginTimeoutMillis
+        case .heartbeat: policy.heartbeat?.intervalMillis
+        case .heartbeatTimeout: policy.heartbeat?.answerTimeoutMillis
+        case .routeTTL: if case .routeResolved(let ttl) = event { ttl ?? policy.route?.defaultTTLMillis } else { nil }
+        case .chatRoomWindow: policy.chatRoomRejoinWindowMillis
         }
     }
 
@@ -267,7 +267,7 @@ struct Monitor: Sendable, Hashable {
         case .retryAfter(let fixed): expected = max(0, fixed)...max(0, fixed)
         case .retryAfterServerWait where wait != nil: expected = max(0, wait ?? 0)...max(0, wait ?? 0)
         default:
-            let bounds = policy.schedule.bounds(retryIndex)
+            let bounds = policy.schedule.boundsMillis(retryIndex)
             expected = max(0, bounds.lowerBound)...max(0, bounds.upperBound)
         }
         if !expected.contains(delay) {
@@ -306,10 +306,10 @@ struct Monitor: Sendable, Hashable {
         {
             problems.append("online with timers \(Array(timers))")
         }
-        if state.phase == .connecting, timers.contains(.connect) != (policy.connectTimeoutMs != nil) {
+        if state.phase == .connecting, timers.contains(.connect) != (policy.connectTimeoutMillis != nil) {
             problems.append("connecting with timers \(Array(timers))")
         }
-        if state.phase == .authenticating, timers.contains(.login) != (policy.loginTimeoutMs != nil) {
+        if state.phase == .authenticating, timers.contains(.login) != (policy.loginTimeoutMillis != nil) {
             problems.append("authenticating with timers \(Array(timers))")
         }
         if state.chatRoom == .awaitingRejoin, !timers.contains(.chatRoomWindow) { problems.append("awaiting a re-join without its window") }

@@ -38,8 +38,8 @@ public struct ReconnectJudge: Sendable {
 
     private struct Early {
         let observation: ConnectionObservation
-        let gap: Int64
-        let minimum: Int64
+        let gapMicros: Int64
+        let minimumMicros: Int64
         let attempt: Int
         let why: String
     }
@@ -61,7 +61,7 @@ public struct ReconnectJudge: Sendable {
                     // Connections overlapping in time: a second client or tab, not a reconnect.
                     flush(&run, into: &findings)
                 } else {
-                    let gap = observation.opened.minus(gapStart)
+                    let gapMicros = observation.opened.minus(gapStart)
                     switch classify(before.end) {
                     case .fresh:
                         flush(&run, into: &findings)
@@ -69,10 +69,10 @@ public struct ReconnectJudge: Sendable {
                         sessionInChain = false
                     case .terminal(let reason):
                         flush(&run, into: &findings)
-                        findings += judgeAfterTerminal(observation, gap: gap, reason: reason)
+                        findings += judgeAfterTerminal(observation, gapMicros: gapMicros, reason: reason)
                         previousIndex = -1
                         sessionInChain = false
-                    case .continuation(let minimum, let why, let countsAsRetry):
+                    case .continuation(let minimumMillis, let why, let countsAsRetry):
                         let established = before.established
                         sessionInChain = sessionInChain || established
                         if policy.budget.attempts == 0 {
@@ -82,15 +82,17 @@ public struct ReconnectJudge: Sendable {
                             sessionInChain = false
                         } else {
                             let attempt = countsAsRetry ? (established ? 0 : previousIndex + 1) : -1
-                            let required = minimum ?? max(0, policy.schedule.bounds(max(0, attempt)).lowerBound)
+                            let requiredMillis = minimumMillis ?? max(0, policy.schedule.boundsMillis(max(0, attempt)).lowerBound)
                             if let allowed = policy.budget.attempts, policy.budget.whenExhausted == .stop, attempt >= allowed {
                                 findings.append(
                                     finding(
                                         ReconnectRules.budgetExceeded, observation,
                                         "automatic reconnect \(attempt + 1) in a row; \(policy.name) gives up after \(allowed)"))
                             }
-                            if gap.plus(options.toleranceMicros) < required.times(1000) {
-                                run.append(Early(observation: observation, gap: gap, minimum: required.times(1000), attempt: attempt, why: why))
+                            let requiredMicros = requiredMillis.millisAsMicros
+                            if gapMicros.plus(options.toleranceMicros) < requiredMicros {
+                                run.append(
+                                    Early(observation: observation, gapMicros: gapMicros, minimumMicros: requiredMicros, attempt: attempt, why: why))
                             } else {
                                 flush(&run, into: &findings)
                             }
@@ -120,13 +122,13 @@ public struct ReconnectJudge: Sendable {
         case fresh
         /// The policy stops: only the user may log in again.
         case terminal(String)
-        /// The SDK reconnects: `minimum` ms when the code fixes the delay, else the schedule's.
-        case continuation(minimum: Int64?, why: String, countsAsRetry: Bool)
+        /// The SDK reconnects: after `minimumMillis` when the code fixes the delay, else the schedule's.
+        case continuation(minimumMillis: Int64?, why: String, countsAsRetry: Bool)
     }
 
     private func classify(_ end: ConnectionEnd) -> Kind {
         let reaction: Reaction
-        var wait: Int64?
+        var waitMillis: Int64?
         switch end {
         case .clientLogout: return .fresh
         case .open, .lost: reaction = .retry
@@ -135,19 +137,22 @@ public struct ReconnectJudge: Sendable {
             reaction = policy.reaction(.kick, code)
         case .loginRejected(let code, let micros):
             reaction = policy.reaction(.login, code)
-            wait = micros.map { $0 / 1000 + ($0 % 1000 > 0 ? 1 : 0) }
+            waitMillis = micros.map(\.microsAsMillisRoundedUp)
         case .goaway: reaction = policy.goaway ?? .retry
         }
         switch reaction {
         case .stop(let cause): return .terminal("\(describe(end)) (\(cause.rawValue))")
         case .retryAfter(let delay):
-            return .continuation(minimum: delay, why: "\(describe(end)) asks for \(DurationText.text(delay))", countsAsRetry: true)
+            return .continuation(minimumMillis: delay, why: "\(describe(end)) asks for \(DurationText.text(millis: delay))", countsAsRetry: true)
         case .retryAfterServerWait:
-            if let wait { return .continuation(minimum: wait, why: "the server asked to wait \(DurationText.text(wait))", countsAsRetry: true) }
-            return .continuation(minimum: nil, why: "the schedule", countsAsRetry: true)
-        case .reconnectNow: return .continuation(minimum: 0, why: "\(describe(end))", countsAsRetry: false)
-        case .refreshCredentials: return .continuation(minimum: 0, why: "new credentials", countsAsRetry: false)
-        case .retry, .ignore, .proceedWithoutRoute: return .continuation(minimum: nil, why: "the schedule", countsAsRetry: true)
+            if let waitMillis {
+                return .continuation(
+                    minimumMillis: waitMillis, why: "the server asked to wait \(DurationText.text(millis: waitMillis))", countsAsRetry: true)
+            }
+            return .continuation(minimumMillis: nil, why: "the schedule", countsAsRetry: true)
+        case .reconnectNow: return .continuation(minimumMillis: 0, why: "\(describe(end))", countsAsRetry: false)
+        case .refreshCredentials: return .continuation(minimumMillis: 0, why: "new credentials", countsAsRetry: false)
+        case .retry, .ignore, .proceedWithoutRoute: return .continuation(minimumMillis: nil, why: "the schedule", countsAsRetry: true)
         }
     }
 
@@ -165,7 +170,7 @@ public struct ReconnectJudge: Sendable {
 
     // MARK: findings
 
-    private func judgeAfterTerminal(_ observation: ConnectionObservation, gap: Int64, reason: String) -> [Finding] {
+    private func judgeAfterTerminal(_ observation: ConnectionObservation, gapMicros gap: Int64, reason: String) -> [Finding] {
         if observation.login?.reconnectFlag == true {
             let flag = policy.reconnectFlag?.name ?? "the reconnect flag"
             return [
@@ -175,7 +180,7 @@ public struct ReconnectJudge: Sendable {
             ]
         }
         guard observation.login?.reconnectFlag == nil || policy.reconnectFlag == nil else { return [] }
-        let longest = policy.budget.attempts == 0 ? 0 : policy.schedule.maximum.times(1000)
+        let longest = policy.budget.attempts == 0 ? 0 : policy.schedule.maximumMillis.millisAsMicros
         let window = options.suspicionWindowMicros ?? max(longest, 10_000_000)
         guard gap <= window else { return [] }
         return [
@@ -189,8 +194,8 @@ public struct ReconnectJudge: Sendable {
         defer { run.removeAll() }
         guard let first = run.first, let last = run.last else { return }
         if run.count >= options.stormRun {
-            let gaps = run.map { seconds($0.gap) }.joined(separator: ", ")
-            let minima = run.map { seconds($0.minimum) }.joined(separator: ", ")
+            let gaps = run.map { seconds($0.gapMicros) }.joined(separator: ", ")
+            let minima = run.map { seconds($0.minimumMicros) }.joined(separator: ", ")
             findings.append(
                 finding(
                     ReconnectRules.storm, first.observation,
@@ -202,7 +207,7 @@ public struct ReconnectJudge: Sendable {
                 findings.append(
                     finding(
                         ReconnectRules.tooEarly, early.observation,
-                        "\(attempt) \(seconds(early.gap)) after the previous connection ended; \(policy.name) waits at least \(seconds(early.minimum)) (\(early.why))"
+                        "\(attempt) \(seconds(early.gapMicros)) after the previous connection ended; \(policy.name) waits at least \(seconds(early.minimumMicros)) (\(early.why))"
                     ))
             }
         }
@@ -213,7 +218,7 @@ public struct ReconnectJudge: Sendable {
             let end = observation.ended ?? captureEnd, end > since
         else { return [] }
         let silence = observation.keepAlive.longestSilence(from: since, to: end)
-        let allowed = heartbeat.longestSilenceMs.times(1000)
+        let allowed = heartbeat.longestSilenceMillis.millisAsMicros
         guard silence.length > allowed.plus(options.toleranceMicros) else { return [] }
         var result = finding(
             ReconnectRules.heartbeatMissing, observation,
@@ -229,8 +234,8 @@ public struct ReconnectJudge: Sendable {
             subject: "connection \(observation.connection)")
     }
 
+    /// A capture duration (µs) as people read it, truncated to whole milliseconds.
     private func seconds(_ micros: Int64) -> String {
-        let millis = micros / 1000
-        return DurationText.text(millis)
+        DurationText.text(millis: micros / 1000)
     }
 }

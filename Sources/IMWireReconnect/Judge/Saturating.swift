@@ -14,4 +14,11 @@ extension Int64 {
         let (result, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? ((self < 0) != (other < 0) ? .min : .max) : result
     }
+
+    /// Milliseconds (the machine's and the policies' unit) as microseconds (the capture's and
+    /// the judge's), saturating.
+    var millisAsMicros: Int64 { times(1000) }
+
+    /// Microseconds as milliseconds, rounded up (a server wait of 1 µs still waits 1 ms).
+    var microsAsMillisRoundedUp: Int64 { self / 1000 + (self % 1000 > 0 ? 1 : 0) }
 }

@@ -7,7 +7,8 @@ public enum ReconnectAction: Sendable, Hashable, CustomStringConvertible {
     /// Send the login or handshake; `flag` names the reconnect flag to set (LeanCloud
     /// `r=true`, yun2win client id prefix `1`), nil for a fresh login.
     case sendLogin(flag: String?)
-    case scheduleTimer(TimerKind, delayMs: Int64)
+    /// Arm a timer of this kind to fire `delayMillis` milliseconds from now.
+    case scheduleTimer(TimerKind, delayMillis: Int64)
     case cancelTimer(TimerKind)
     case sendHeartbeat
     /// Ask the app for new credentials (token, signature); answer with `credentialsRefreshed`.

@@ -7,8 +7,8 @@ public enum ReconnectEvent: Sendable, Hashable {
     case userLogout
     case networkUp
     case networkDown
-    /// The route lookup answered; `ttlMs` when the answer carries one.
-    case routeResolved(ttlMs: Int64?)
+    /// The route lookup answered; `ttlMillis` when the answer carries one.
+    case routeResolved(ttlMillis: Int64?)
     /// The route lookup failed; `status` is the HTTP status when there was one.
     case routeFailed(status: Int64?)
     case transportOpened
@@ -16,9 +16,9 @@ public enum ReconnectEvent: Sendable, Hashable {
     case transportClosed(code: Int64?)
     /// The transport could not be opened, or broke without a close code.
     case transportFailed
-    /// The login or handshake was answered with the vendor's status code; `waitMs` is a wait
+    /// The login or handshake was answered with the vendor's status code; `waitMillis` is a wait
     /// the server asked for (NIM 416).
-    case loginResponse(code: Int64, waitMs: Int64?)
+    case loginResponse(code: Int64, waitMillis: Int64?)
     /// The server acknowledged the login request before answering it (JMessage `ack {rid}`).
     case loginAcknowledged
     /// The server pushed a kick or conflict with the vendor's code or reason.

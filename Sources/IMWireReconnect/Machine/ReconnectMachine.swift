@@ -50,7 +50,7 @@ private struct Stepper {
     /// starts again on purpose, `restart` cancels first.
     mutating func arm(_ kind: TimerKind, _ delay: Int64) {
         state.timers.insert(kind)
-        actions.append(.scheduleTimer(kind, delayMs: delay))
+        actions.append(.scheduleTimer(kind, delayMillis: delay))
     }
 
     /// Cancels the armed timer of `kind`, if any, and arms it afresh: a resent login waits
@@ -86,7 +86,7 @@ private struct Stepper {
         case .routeResolved(let ttl):
             guard state.phase == .resolving else { return }
             // A route whose ttl is already over (0 or less) is used once, not cached.
-            let lifetime = ttl ?? policy.route?.defaultTTLMs
+            let lifetime = ttl ?? policy.route?.defaultTTLMillis
             if lifetime.map({ $0 > 0 }) ?? true {
                 state.routeCached = true
                 if let lifetime { arm(.routeTTL, lifetime) }
@@ -114,7 +114,7 @@ private struct Stepper {
             // JMessage: the server's `ack` of the login; the 5 s ack wait becomes the 30 s
             // response wait. Policies without a response wait have no such step.
             guard state.phase == .authenticating, !state.loginAcknowledged,
-                let wait = policy.loginResponseTimeoutMs
+                let wait = policy.loginResponseTimeoutMillis
             else { return }
             state.loginAcknowledged = true
             restart(.login, wait)
@@ -133,12 +133,12 @@ private struct Stepper {
         case .heartbeatSent:
             guard state.phase == .online, let heartbeat = policy.heartbeat else { return }
             disarm(.heartbeat)
-            restart(.heartbeatTimeout, heartbeat.answerTimeoutMs)
+            restart(.heartbeatTimeout, heartbeat.answerTimeoutMillis)
         case .heartbeatAnswered:
             guard state.phase == .online, let heartbeat = policy.heartbeat, state.timers.contains(.heartbeatTimeout) else { return }
             disarm(.heartbeatTimeout)
             state.heartbeatMisses = 0
-            arm(.heartbeat, heartbeat.intervalMs)
+            arm(.heartbeat, heartbeat.intervalMillis)
         case .heartbeatMissed:
             guard state.phase == .online, policy.heartbeat != nil else { return }
             disarm(.heartbeat)
@@ -166,7 +166,7 @@ private struct Stepper {
             guard state.phase == .refreshing else { return }
             halt(.credentialsRefused, code: nil)
         case .chatRoomJoined:
-            guard policy.chatRoomRejoinWindowMs != nil, state.phase == .online else { return }
+            guard policy.chatRoomRejoinWindowMillis != nil, state.phase == .online else { return }
             state.chatRoom = .joined
         case .chatRoomLeft:
             guard state.chatRoom != .none else { return }
@@ -269,7 +269,7 @@ private struct Stepper {
 
     mutating func openTransport() {
         actions.append(.openTransport)
-        if let timeout = policy.connectTimeoutMs { arm(.connect, timeout) }
+        if let timeout = policy.connectTimeoutMillis { arm(.connect, timeout) }
         state.phase = .connecting
     }
 
@@ -282,7 +282,7 @@ private struct Stepper {
             note(.loggingIn(reconnect: state.hadSession))
         }
         state.loginAcknowledged = false
-        if let timeout = policy.loginTimeoutMs { restart(.login, timeout) }
+        if let timeout = policy.loginTimeoutMillis { restart(.login, timeout) }
         state.phase = .authenticating
     }
 
@@ -325,7 +325,7 @@ private struct Stepper {
         note(.loggedIn(reconnect: reconnect))
         state.hadSession = true
         state.awaitingSync = policy.syncAfterLogin
-        if let heartbeat = policy.heartbeat { arm(.heartbeat, heartbeat.intervalMs) }
+        if let heartbeat = policy.heartbeat { arm(.heartbeat, heartbeat.intervalMillis) }
         if state.chatRoom == .awaitingRejoin, state.timers.contains(.chatRoomWindow) {
             disarm(.chatRoomWindow)
             actions.append(.rejoinChatRoom)
@@ -343,7 +343,7 @@ private struct Stepper {
             fail(.retry, code: nil, signal: .close)
         } else {
             actions.append(.sendHeartbeat)
-            arm(.heartbeatTimeout, heartbeat.answerTimeoutMs)
+            arm(.heartbeatTimeout, heartbeat.answerTimeoutMillis)
         }
     }
 
@@ -358,7 +358,7 @@ private struct Stepper {
         case .heartbeat:
             guard state.phase == .online, let heartbeat = policy.heartbeat else { return }
             actions.append(.sendHeartbeat)
-            arm(.heartbeatTimeout, heartbeat.answerTimeoutMs)
+            arm(.heartbeatTimeout, heartbeat.answerTimeoutMillis)
         case .heartbeatTimeout:
             if state.phase == .online { heartbeatMissed() }
         case .routeTTL:
@@ -374,7 +374,7 @@ private struct Stepper {
 
     /// The user was in a chat room when the connection dropped: re-join on reconnect within the window.
     mutating func dropChatRoom() {
-        guard state.chatRoom == .joined, let window = policy.chatRoomRejoinWindowMs else { return }
+        guard state.chatRoom == .joined, let window = policy.chatRoomRejoinWindowMillis else { return }
         state.chatRoom = .awaitingRejoin
         arm(.chatRoomWindow, window)
     }
@@ -447,9 +447,9 @@ private struct Stepper {
             return
         }
         let index = state.attempt
-        let delay = fixed ?? policy.schedule.delay(index, random: random)
+        let delay = fixed ?? policy.schedule.delayMillis(index, random: random)
         state.attempt = index == Int.max ? index : index + 1
-        note(.retryScheduled(attempt: index, delayMs: max(0, delay)))
+        note(.retryScheduled(attempt: index, delayMillis: max(0, delay)))
         if delay <= 0 {
             beginAttempt(automatic: true)
         } else {

@@ -20,8 +20,8 @@ public enum Milestone: Sendable, Hashable {
     case synced
     /// An established session lost its connection.
     case connectionLost(code: Int64?)
-    /// The next attempt is scheduled.
-    case retryScheduled(attempt: Int, delayMs: Int64)
+    /// The next attempt is scheduled, `delayMillis` milliseconds from now (0: at once).
+    case retryScheduled(attempt: Int, delayMillis: Int64)
     /// The network went down or came back.
     case networkChanged(up: Bool)
     /// The server pushed a kick or conflict (whatever the policy does about it).

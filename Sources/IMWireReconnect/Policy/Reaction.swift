@@ -37,8 +37,8 @@ public enum StopCause: String, Sendable, Hashable, CaseIterable {
 public enum Reaction: Sendable, Hashable {
     /// Back off by the policy's schedule, then reconnect.
     case retry
-    /// Reconnect after this fixed delay (ms) instead of the schedule (yun2win Android: 7 → 15 s).
-    case retryAfter(Int64)
+    /// Reconnect after this fixed delay, `millis` milliseconds, instead of the schedule (yun2win Android: 7 → 15 s).
+    case retryAfter(millis: Int64)
     /// Wait as long as the server said (NIM 416 `r[0]` seconds); the schedule when it said nothing.
     case retryAfterServerWait
     /// Reconnect at once, forgetting the cached route if asked (LeanCloud `goaway`).
@@ -55,7 +55,7 @@ public enum Reaction: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .retry: "back off, reconnect"
-        case .retryAfter(let delay): "reconnect after \(DurationText.text(delay))"
+        case .retryAfter(let delay): "reconnect after \(DurationText.text(millis: delay))"
         case .retryAfterServerWait: "wait as long as the server says, reconnect"
         case .reconnectNow(let clear): clear ? "clear the route cache, reconnect at once" : "reconnect at once"
         case .refreshCredentials: "refresh the credentials, then reconnect"

@@ -20,26 +20,26 @@ public struct HeartbeatPolicy: Sendable, Hashable {
     /// "WebSocket ping frame", "`echo` command", "1_2 heartbeat", "MQTT PINGREQ".
     public let what: String
     /// From the previous answer (or the login) to the next heartbeat.
-    public let intervalMs: Int64
+    public let intervalMillis: Int64
     /// How long the client waits for the answer.
-    public let answerTimeoutMs: Int64
+    public let answerTimeoutMillis: Int64
     /// Unanswered heartbeats in a row that make the client drop the link and reconnect; nil:
     /// the client keeps sending and leaves the decision to the transport.
     public let missesBeforeDead: Int?
     /// The interval runs from the client's last packet (MQTT keep-alive), not from the answer.
     public let idleBased: Bool
 
-    public init(_ what: String, intervalMs: Int64, answerTimeoutMs: Int64, missesBeforeDead: Int?, idleBased: Bool = false) {
+    public init(_ what: String, intervalMillis: Int64, answerTimeoutMillis: Int64, missesBeforeDead: Int?, idleBased: Bool = false) {
         self.what = what
-        self.intervalMs = intervalMs
-        self.answerTimeoutMs = answerTimeoutMs
+        self.intervalMillis = intervalMillis
+        self.answerTimeoutMillis = answerTimeoutMillis
         self.missesBeforeDead = missesBeforeDead
         self.idleBased = idleBased
     }
 
     /// The longest a healthy client stays without sending a heartbeat: the interval, plus the
     /// wait for the previous answer when the interval counts from the answer.
-    public var longestSilenceMs: Int64 { idleBased ? intervalMs : intervalMs + answerTimeoutMs }
+    public var longestSilenceMillis: Int64 { idleBased ? intervalMillis : intervalMillis + answerTimeoutMillis }
 }
 
 /// The lookup that finds the server before connecting.
@@ -51,13 +51,13 @@ public struct RoutePolicy: Sendable, Hashable {
     /// Consecutive failed connects after which the cached route is cleared.
     public let clearAfterFailures: Int?
     /// How long a route stays cached when the answer gives no ttl.
-    public let defaultTTLMs: Int64?
+    public let defaultTTLMillis: Int64?
 
-    public init(_ what: String, resolveOnLogin: Bool, clearAfterFailures: Int? = nil, defaultTTLMs: Int64? = nil) {
+    public init(_ what: String, resolveOnLogin: Bool, clearAfterFailures: Int? = nil, defaultTTLMillis: Int64? = nil) {
         self.what = what
         self.resolveOnLogin = resolveOnLogin
         self.clearAfterFailures = clearAfterFailures
-        self.defaultTTLMs = defaultTTLMs
+        self.defaultTTLMillis = defaultTTLMillis
     }
 }
 
@@ -87,12 +87,12 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     public let budget: RetryBudget
     public let heartbeat: HeartbeatPolicy?
     /// How long opening the transport may take.
-    public let connectTimeoutMs: Int64?
+    public let connectTimeoutMillis: Int64?
     /// How long the login may wait for its answer (the command timeout).
-    public let loginTimeoutMs: Int64?
+    public let loginTimeoutMillis: Int64?
     /// Where the server acknowledges a request before it answers (JMessage `ack`): how long an
-    /// acknowledged login may wait for its response. `loginTimeoutMs` is then the ack wait.
-    public let loginResponseTimeoutMs: Int64?
+    /// acknowledged login may wait for its response. `loginTimeoutMillis` is then the ack wait.
+    public let loginResponseTimeoutMillis: Int64?
     /// How often an unanswered login is sent again on the same connection before giving up
     /// (one budget for the ack and the response waits).
     public let loginResends: Int
@@ -115,7 +115,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// A wake from sleep forces a reconnect (yun2win Web sleep detection).
     public let wakeForcesReconnect: Bool
     /// How long after a drop the SDK re-joins a transient conversation / chat room by itself.
-    public let chatRoomRejoinWindowMs: Int64?
+    public let chatRoomRejoinWindowMillis: Int64?
     /// The login is followed by a data sync the SDK reports (NIM `syncing` → `syncOK`).
     public let syncAfterLogin: Bool
     public let outputs: OutputModel
@@ -126,10 +126,11 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
 
     public init(
         name: String, dialect: Dialect, sdk: String, schedule: RetrySchedule, budget: RetryBudget = .unlimited,
-        heartbeat: HeartbeatPolicy?, connectTimeoutMs: Int64?, loginTimeoutMs: Int64?, loginResponseTimeoutMs: Int64? = nil, loginResends: Int = 0,
+        heartbeat: HeartbeatPolicy?, connectTimeoutMillis: Int64?, loginTimeoutMillis: Int64?, loginResponseTimeoutMillis: Int64? = nil,
+        loginResends: Int = 0,
         route: RoutePolicy?, reconnectFlag: ReconnectFlag?, acceptCodes: [Int64], progressCodes: [Int64] = [],
         rules: [SignalRule], registry: RegistryScope, goaway: Reaction? = nil, backgroundClosesConnection: Bool = false,
-        networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMs: Int64? = nil,
+        networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMillis: Int64? = nil,
         syncAfterLogin: Bool = false, outputs: OutputModel, facts: [Fact]
     ) {
         self.name = name
@@ -138,9 +139,9 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.schedule = schedule
         self.budget = budget
         self.heartbeat = heartbeat
-        self.connectTimeoutMs = connectTimeoutMs
-        self.loginTimeoutMs = loginTimeoutMs
-        self.loginResponseTimeoutMs = loginResponseTimeoutMs
+        self.connectTimeoutMillis = connectTimeoutMillis
+        self.loginTimeoutMillis = loginTimeoutMillis
+        self.loginResponseTimeoutMillis = loginResponseTimeoutMillis
         self.loginResends = loginResends
         self.route = route
         self.reconnectFlag = reconnectFlag
@@ -152,7 +153,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.backgroundClosesConnection = backgroundClosesConnection
         self.networkChangeResetsBackoff = networkChangeResetsBackoff
         self.wakeForcesReconnect = wakeForcesReconnect
-        self.chatRoomRejoinWindowMs = chatRoomRejoinWindowMs
+        self.chatRoomRejoinWindowMillis = chatRoomRejoinWindowMillis
         self.syncAfterLogin = syncAfterLogin
         self.outputs = outputs
         self.facts = facts
@@ -205,8 +206,8 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// smallest positive delay of its schedule or of an SDK rule's fixed delay; 1 ms when it
     /// has none (it reconnects at once or never). A cycle of automatic reconnects faster than
     /// this is a storm (`no-zero-delay-reconnect-cycle`).
-    public var shortestRetryDelayMs: Int64 {
-        var delays = (0...schedule.capIndex).map { schedule.bounds($0).lowerBound }
+    public var shortestRetryDelayMillis: Int64 {
+        var delays = (0...schedule.capIndex).map { schedule.boundsMillis($0).lowerBound }
         for rule in rules { if case .retryAfter(let delay) = rule.reaction { delays.append(delay) } }
         return delays.filter { $0 > 0 }.min() ?? 1
     }

@@ -3,20 +3,20 @@
 /// first connect. Milliseconds throughout; a delay of zero or less means "at once".
 public enum RetrySchedule: Sendable, Hashable {
     /// Listed delays for the first attempts, then one delay repeating (LeanCloud Swift/ObjC).
-    case table([Int64], thenRepeating: Int64)
+    case table(millis: [Int64], thenRepeatingMillis: Int64)
     /// `base·factor^n`, moved by up to ±`jitterPPM` parts per million of itself, then capped
     /// (the backo2 formula of socket.io clients; LeanCloud JS, Java, NIM Web).
-    case exponential(baseMs: Int64, factor: Int64, capMs: Int64, jitterPPM: Int64)
+    case exponential(baseMillis: Int64, factor: Int64, capMillis: Int64, jitterPPM: Int64)
     /// The same delay every time (LeanCloud C#, yun2win Web and Android).
-    case fixed(Int64)
+    case fixed(millis: Int64)
     /// `step·(n+1)`, capped (the yun2win iOS watchdog `min(n+1, 3)` s).
-    case linear(stepMs: Int64, capMs: Int64)
+    case linear(stepMillis: Int64, capMillis: Int64)
 
     /// The largest jitter a schedule may declare: beyond ±50 % a delay could reach zero.
     public static let maximumJitterPPM: Int64 = 500_000
 
-    /// The delay before attempt `n` without jitter (capped).
-    public func nominal(_ n: Int) -> Int64 {
+    /// The delay before attempt `n` without jitter (capped), ms.
+    public func nominalMillis(_ n: Int) -> Int64 {
         switch self {
         case .table(let delays, let repeating): return delays.indices.contains(n) ? delays[n] : repeating
         case .exponential(let base, let factor, let cap, _): return min(Self.raw(base, factor, n, cap), cap)
@@ -28,10 +28,10 @@ public enum RetrySchedule: Sendable, Hashable {
         }
     }
 
-    /// The delays attempt `n` can get, whatever the random input.
-    public func bounds(_ n: Int) -> ClosedRange<Int64> {
+    /// The delays attempt `n` can get, whatever the random input, ms.
+    public func boundsMillis(_ n: Int) -> ClosedRange<Int64> {
         guard case .exponential(let base, let factor, let cap, let jitter) = self else {
-            let delay = nominal(n)
+            let delay = nominalMillis(n)
             return delay...delay
         }
         let raw = Self.raw(base, factor, n, cap)
@@ -42,9 +42,9 @@ public enum RetrySchedule: Sendable, Hashable {
     }
 
     /// The delay of attempt `n` for the random input `random` (uniform over all `UInt32`
-    /// values). Without jitter the random input is ignored.
-    public func delay(_ n: Int, random: UInt32) -> Int64 {
-        guard case .exponential(let base, let factor, let cap, let jitter) = self, jitter > 0 else { return nominal(n) }
+    /// values), ms. Without jitter the random input is ignored.
+    public func delayMillis(_ n: Int, random: UInt32) -> Int64 {
+        guard case .exponential(let base, let factor, let cap, let jitter) = self, jitter > 0 else { return nominalMillis(n) }
         let raw = Self.raw(base, factor, n, cap)
         // The random input as parts per million, then a signed share of the jitter.
         let fraction = Int64((UInt64(random) &* 1_000_000) >> 32)
@@ -65,7 +65,7 @@ public enum RetrySchedule: Sendable, Hashable {
             return Int(max(0, (cap - 1) / step))
         case .exponential:
             var n = 0
-            while n < 64, bounds(n) != bounds(n + 1) { n += 1 }
+            while n < 64, boundsMillis(n) != boundsMillis(n + 1) { n += 1 }
             return n
         }
     }
@@ -73,23 +73,24 @@ public enum RetrySchedule: Sendable, Hashable {
     /// How many attempts at the start of the schedule go at once (delay ≤ 0).
     public var leadingImmediateAttempts: Int {
         var n = 0
-        while n < 64, nominal(n) <= 0 { n += 1 }
+        while n < 64, nominalMillis(n) <= 0 { n += 1 }
         return n
     }
 
-    /// The largest delay the schedule ever gives.
-    public var maximum: Int64 { (0...capIndex).map { bounds($0).upperBound }.max() ?? 0 }
+    /// The largest delay the schedule ever gives, ms.
+    public var maximumMillis: Int64 { (0...capIndex).map { boundsMillis($0).upperBound }.max() ?? 0 }
 
     /// "−1, 0, 1, 2, 4, 8, 16 s, then 30 s repeating", for the Spec.
     public var summary: String {
         switch self {
         case .table(let delays, let repeating):
-            return delays.map { DurationText.text($0) }.joined(separator: ", ") + ", then \(DurationText.text(repeating)) repeating (≤ 0: at once)"
+            return delays.map { DurationText.text(millis: $0) }.joined(separator: ", ")
+                + ", then \(DurationText.text(millis: repeating)) repeating (≤ 0: at once)"
         case .exponential(let base, let factor, let cap, let jitter):
             let spread = jitter > 0 ? " ± \(DurationText.ppm(jitter)) of the delay" : ""
-            return "min(\(DurationText.text(base))·\(factor)^n\(spread), \(DurationText.text(cap)))"
-        case .fixed(let delay): return "\(DurationText.text(delay)) every time"
-        case .linear(let step, let cap): return "min(\(DurationText.text(step))·(n+1), \(DurationText.text(cap)))"
+            return "min(\(DurationText.text(millis: base))·\(factor)^n\(spread), \(DurationText.text(millis: cap)))"
+        case .fixed(let delay): return "\(DurationText.text(millis: delay)) every time"
+        case .linear(let step, let cap): return "min(\(DurationText.text(millis: step))·(n+1), \(DurationText.text(millis: cap)))"
         }
     }
 
@@ -144,9 +145,9 @@ public struct RetryBudget: Sendable, Hashable {
 
 /// Durations as people read them.
 public enum DurationText {
-    /// "1.6 s", "300 ms", "30 min", "−1 s".
-    public static func text(_ ms: Int64) -> String {
-        if ms < 0 { return "−" + text(ms == Int64.min ? Int64.max : -ms) }
+    /// `millis` milliseconds as "1.6 s", "300 ms", "30 min", "−1 s".
+    public static func text(millis ms: Int64) -> String {
+        if ms < 0 { return "−" + text(millis: ms == Int64.min ? Int64.max : -ms) }
         if ms >= 60_000, ms % 60_000 == 0 { return "\(ms / 60_000) min" }
         if ms >= 1000 || ms == 0 {
             return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms / 1000).\(Self.decimals(ms % 1000)) s"

@@ -7,30 +7,44 @@ import IMWireCore
 public struct EventFile: Sendable, Hashable {
     /// One line of the file: an event at a time.
     public struct Entry: Sendable, Hashable {
-        /// Milliseconds; never decreasing along the file.
-        public let time: Int64
+        /// When the event comes: milliseconds on the simulation's clock (the file's `ms`);
+        /// never decreasing along the file.
+        public let timeMillis: Int64
+        /// The event.
         public let event: ReconnectEvent
         /// Replaces the simulator's drawn random input for this event.
         public let random: UInt32?
+
+        /// `event` at `timeMillis`, with `random` replacing the drawn random input when given.
+        public init(timeMillis: Int64, event: ReconnectEvent, random: UInt32? = nil) {
+            self.timeMillis = timeMillis
+            self.event = event
+            self.random = random
+        }
     }
 
+    /// Seed of the random input (SplitMix64).
     public var seed: UInt64
-    /// Keep firing timers until this time after the last event.
-    public var until: Int64?
+    /// Keep firing timers until this time (ms on the clock, the file's `until`) after the last event.
+    public var untilMillis: Int64?
     /// A policy name the file was written for (the command line's `--policy` wins).
     public var policy: String?
+    /// The events, in time order.
     public var entries: [Entry]
 
-    public init(seed: UInt64 = 0, until: Int64? = nil, policy: String? = nil, entries: [Entry]) {
+    /// A file of `entries`; `untilMillis` keeps the timers firing after the last one.
+    public init(seed: UInt64 = 0, untilMillis: Int64? = nil, policy: String? = nil, entries: [Entry]) {
         self.seed = seed
-        self.until = until
+        self.untilMillis = untilMillis
         self.policy = policy
         self.entries = entries
     }
 
     /// A line that is not an event, or a time that goes backwards.
     public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, and where.
         public let description: String
+        /// An error saying `description`.
         public init(_ description: String) { self.description = description }
     }
 
@@ -61,7 +75,7 @@ public struct EventFile: Sendable, Hashable {
             if object["event"] == nil {
                 try file.settings(object, where: "line \(number + 1)")
             } else {
-                file.entries.append(try entry(object, where: "line \(number + 1)", after: file.entries.last?.time))
+                file.entries.append(try entry(object, where: "line \(number + 1)", after: file.entries.last?.timeMillis))
             }
         }
         guard !file.entries.isEmpty else { throw FormatError("no events (expected a JSON document with events, or JSONL)") }
@@ -75,7 +89,7 @@ public struct EventFile: Sendable, Hashable {
         guard let events = object["events"]?.arrayValue else { throw FormatError("events must be an array") }
         for (index, value) in events.enumerated() {
             guard let item = value.objectValue else { throw FormatError("events[\(index)]: not an object") }
-            file.entries.append(try entry(item, where: "events[\(index)]", after: file.entries.last?.time))
+            file.entries.append(try entry(item, where: "events[\(index)]", after: file.entries.last?.timeMillis))
         }
         return file
     }
@@ -87,7 +101,7 @@ public struct EventFile: Sendable, Hashable {
         }
         if let value = object["until"] {
             guard let until = value.int64Value, until >= 0 else { throw FormatError("\(place): until must be an integer ≥ 0 (ms)") }
-            self.until = until
+            self.untilMillis = until
         }
         if let value = object["policy"] {
             guard let name = value.stringValue else { throw FormatError("\(place): policy must be a string") }
@@ -114,12 +128,12 @@ public struct EventFile: Sendable, Hashable {
         case "user-logout": event = .userLogout
         case "network-up": event = .networkUp
         case "network-down": event = .networkDown
-        case "route-resolved": event = .routeResolved(ttlMs: try integer("ttl_ms"))
+        case "route-resolved": event = .routeResolved(ttlMillis: try integer("ttl_ms"))
         case "route-failed": event = .routeFailed(status: try integer("status"))
         case "transport-opened": event = .transportOpened
         case "transport-closed": event = .transportClosed(code: try integer("code"))
         case "transport-failed": event = .transportFailed
-        case "login-response": event = .loginResponse(code: try required("code"), waitMs: try integer("wait_ms"))
+        case "login-response": event = .loginResponse(code: try required("code"), waitMillis: try integer("wait_ms"))
         case "login-acknowledged": event = .loginAcknowledged
         case "kicked": event = .kicked(code: try required("code"))
         case "goaway": event = .goaway
@@ -148,18 +162,17 @@ public struct EventFile: Sendable, Hashable {
             guard let exact = UInt32(exactly: value) else { throw FormatError("\(place): random must be 0…4294967295") }
             random = exact
         }
-        return Entry(time: time, event: event, random: random)
+        return Entry(timeMillis: time, event: event, random: random)
     }
 
     /// The most steps one run takes, timers included (the golden traces take at most
     /// 29): `until`, or an event, years past the others would fire heartbeats without end.
     public static let maxSteps = 100_000
 
-    /// Runs the file through a simulator of `policy`: every step, timers included. Throws when
-    /// the run passes `maxSteps`, with where it stopped.
-    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> (
-        steps: [TraceStep], final: ReconnectSimulator
-    ) {
+    /// Runs the file through a simulator of `policy`: every step, timers included, and the
+    /// events that did not fit the state they met. Throws when the run passes `maxSteps`, with
+    /// where it stopped.
+    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> ReconnectSimulation {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
@@ -167,17 +180,17 @@ public struct EventFile: Sendable, Hashable {
             guard simulator.stoppedAtLimit else { return }
             throw FormatError(
                 "the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) "
-                    + "keep firing that far ahead (at ms \(steps.last?.time ?? 0)); bring until or the event times closer")
+                    + "keep firing that far ahead (at ms \(steps.last?.timeMillis ?? 0)); bring until or the event times closer")
         }
         for entry in entries {
-            steps += simulator.feed(entry.event, at: entry.time, random: entry.random)
-            try check(before: entry.time)
+            steps += simulator.feed(entry.event, atMillis: entry.timeMillis, random: entry.random)
+            try check(before: entry.timeMillis)
         }
-        if let until {
-            steps += simulator.advance(to: until)
-            try check(before: until)
+        if let untilMillis {
+            steps += simulator.advance(toMillis: untilMillis)
+            try check(before: untilMillis)
         }
-        return (steps, simulator)
+        return ReconnectSimulation(steps: steps, misfits: simulator.misfits, simulator: simulator)
     }
 
     /// The file as a JSON document (the fixtures' `input`).
@@ -185,7 +198,7 @@ public struct EventFile: Sendable, Hashable {
         var object = JSONObject()
         if let policy { object.append("policy", .string(policy)) }
         object.append("seed", .number(JSONNumber(seed)))
-        if let until { object.append("until", .number(JSONNumber(until))) }
+        if let untilMillis { object.append("until", .number(JSONNumber(untilMillis))) }
         object.append("events", .array(entries.map(\.json)))
         return .object(object)
     }
@@ -194,7 +207,7 @@ public struct EventFile: Sendable, Hashable {
 extension EventFile.Entry {
     var json: JSONValue {
         var object = JSONObject()
-        object.append("ms", .number(JSONNumber(time)))
+        object.append("ms", .number(JSONNumber(timeMillis)))
         object.append("event", .string(event.name))
         switch event {
         case .routeResolved(let ttl): if let ttl { object.append("ttl_ms", .number(JSONNumber(ttl))) }

@@ -8,7 +8,7 @@ public enum TraceFormat {
         let initial = ReconnectMachine.initialOutputs(policy: policy).map(\.description)
         if !initial.isEmpty { lines.append("initial: " + initial.joined(separator: "; ")) }
         for step in steps {
-            var line = "\(pad(step.time)) ms  \(step.event.summary)  \(step.from.rawValue) → \(step.state.phase.rawValue)"
+            var line = "\(pad(step.timeMillis)) ms  \(step.event.summary)  \(step.from.rawValue) → \(step.state.phase.rawValue)"
             let commands = step.commands.map(\.description)
             if !commands.isEmpty { line += "  " + commands.joined(separator: ", ") }
             let outputs = step.outputs.map(\.description)
@@ -36,16 +36,45 @@ public enum TraceFormat {
         return .object(object)
     }
 
+    /// A run's trace (`json(_:policy:)` of its steps) with `"misfits": [misfit…]` after it,
+    /// empty when every event fitted: what `imwire reconnect simulate --format json` prints.
+    public static func json(_ simulation: ReconnectSimulation, policy: ReconnectPolicy) -> JSONValue {
+        guard case .object(var object) = json(simulation.steps, policy: policy) else { return .null }
+        object.append("misfits", .array(simulation.misfits.map(json)))
+        return .object(object)
+    }
+
+    /// `{"event_index", "step", "ms", "event": {"event", fields…}, "state": {…}, "reason", "fits"?, "timer"?, "clock_ms"?, "message"}`.
+    public static func json(_ misfit: ReconnectSimulation.Misfit) -> JSONValue {
+        var object = JSONObject()
+        object.append("event_index", .number(JSONNumber(Int64(misfit.eventIndex))))
+        object.append("step", .number(JSONNumber(Int64(misfit.stepIndex))))
+        object.append("ms", .number(JSONNumber(misfit.timeMillis)))
+        object.append("event", json(misfit.event))
+        object.append("state", json(misfit.state))
+        object.append("reason", .string(misfit.reason.name))
+        switch misfit.reason {
+        case .phase(let phases): object.append("fits", .array(phases.map { .string($0.rawValue) }))
+        case .timerNotArmed(let kind): object.append("timer", .string(kind.rawValue))
+        case .clockWentBack(let clock): object.append("clock_ms", .number(JSONNumber(clock)))
+        default: break
+        }
+        object.append("message", .string(misfit.description))
+        return .object(object)
+    }
+
+    /// An event with its fields, as in event files without the time: `{"event": "login-response", "code": 0}`.
+    public static func json(_ event: ReconnectEvent) -> JSONValue {
+        guard case .object(var object) = EventFile.Entry(timeMillis: 0, event: event).json else { return .null }
+        object.members.removeAll { $0.key == "ms" }
+        return .object(object)
+    }
+
+    /// One step: `{"ms", "event": {…}, "from", "to", "actions": [...], "outputs": [...]}`.
     public static func json(_ step: TraceStep) -> JSONValue {
         var object = JSONObject()
-        object.append("ms", .number(JSONNumber(step.time)))
-        object.append(
-            "event",
-            EventFile.Entry(time: step.time, event: step.event, random: nil).json.objectValue.map { entry in
-                var copy = entry
-                copy.members.removeAll { $0.key == "ms" }
-                return .object(copy)
-            } ?? .null)
+        object.append("ms", .number(JSONNumber(step.timeMillis)))
+        object.append("event", json(step.event))
         object.append("from", .string(step.from.rawValue))
         object.append("to", .string(step.state.phase.rawValue))
         object.append("actions", .array(step.commands.map(json)))
@@ -53,6 +82,7 @@ public enum TraceFormat {
         return .object(object)
     }
 
+    /// An action as `{"do", fields…}` (the outputs, `emit`, as `json(_: VendorOutput)`).
     public static func json(_ action: ReconnectAction) -> JSONValue {
         var object = JSONObject()
         func put(_ key: String, _ value: JSONValue) { object.append(key, value) }
@@ -84,6 +114,7 @@ public enum TraceFormat {
         return .object(object)
     }
 
+    /// An output as `{"kind", "table", "value"?, "name", "code"?, "detail"?}`.
     public static func json(_ output: VendorOutput) -> JSONValue {
         var object = JSONObject()
         object.append("kind", .string(output.kind.rawValue))
@@ -95,6 +126,7 @@ public enum TraceFormat {
         return .object(object)
     }
 
+    /// A state as `{"phase", "attempt", "had_session", "timers", "chat_room", "stop"?}`.
     public static func json(_ state: ReconnectState) -> JSONValue {
         var object = JSONObject()
         object.append("phase", .string(state.phase.rawValue))

@@ -16,14 +16,14 @@ public enum Yun2winPolicies {
 
     public static let web = ReconnectPolicy(
         name: "yun2win-web", dialect: .yun2win, sdk: "yun2win web y2wIMSDK.min.js (MQTT.js over WebSocket, Nov 2016)",
-        schedule: .fixed(1000),
+        schedule: .fixed(millis: 1000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 300 s)", intervalMs: 300_000, answerTimeoutMs: 300_000, missesBeforeDead: 1, idleBased: true),
-        connectTimeoutMs: nil, loginTimeoutMs: 10_000,
+            "MQTT PINGREQ (keep-alive 300 s)", intervalMillis: 300_000, answerTimeoutMillis: 300_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMillis: nil, loginTimeoutMillis: 10_000,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
-            SignalRule(.route, nil, .retryAfter(5000), source: "Spec/yun2win.md#gate-discovery: web retries the gate after 5 s"),
+            SignalRule(.route, nil, .retryAfter(millis: 5000), source: "Spec/yun2win.md#gate-discovery: web retries the gate after 5 s"),
             web2to4, refreshToken,
             SignalRule(.login, [7, 99], .retry, source: "Spec/yun2win.md#sdk-reconnect: web error handler 7, 99 → log, reconnect"),
             kicked,
@@ -46,10 +46,10 @@ public enum Yun2winPolicies {
     public static let android = ReconnectPolicy(
         name: "yun2win-android", dialect: .yun2win,
         sdk: "yun2win Android com.yun2win.push.YunConnection (yun2win-0.1.jar, FuseSource mqtt-client 1.7)",
-        schedule: .fixed(10_000),
+        schedule: .fixed(millis: 10_000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 30 s)", intervalMs: 30_000, answerTimeoutMs: 30_000, missesBeforeDead: 1, idleBased: true),
-        connectTimeoutMs: nil, loginTimeoutMs: nil,
+            "MQTT PINGREQ (keep-alive 30 s)", intervalMillis: 30_000, answerTimeoutMillis: 30_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
@@ -59,7 +59,8 @@ public enum Yun2winPolicies {
                 .login, [2, 3, 4], .stop(.loginRejected),
                 source: "Spec/yun2win.md#connection-established: Android Tracer 2–6 → onChanged(100, code), no reconnect"),
             refreshToken,
-            SignalRule(.login, [7], .retryAfter(15_000), source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
+            SignalRule(
+                .login, [7], .retryAfter(millis: 15_000), source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
             kicked,
         ],
         registry: registry,
@@ -79,10 +80,10 @@ public enum Yun2winPolicies {
 
     public static let ios = ReconnectPolicy(
         name: "yun2win-ios", dialect: .yun2win, sdk: "yun2win iOS Y2WIMClientSession (Y2W_IM_SDK.framework binary, MQTT-Client-Framework)",
-        schedule: .linear(stepMs: 1000, capMs: 3000),
+        schedule: .linear(stepMillis: 1000, capMillis: 3000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 60 s)", intervalMs: 60_000, answerTimeoutMs: 60_000, missesBeforeDead: 1, idleBased: true),
-        connectTimeoutMs: nil, loginTimeoutMs: nil,
+            "MQTT PINGREQ (keep-alive 60 s)", intervalMillis: 60_000, answerTimeoutMillis: 60_000, missesBeforeDead: 1, idleBased: true),
+        connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("imgate gateHandler (10 s timeout)", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [web2to4, refreshToken, kicked],
