@@ -4,7 +4,11 @@ import IMWireCore
 /// Writes whole messages as frames for one side of a connection: masks when the client sends,
 /// compresses under permessage-deflate (sync flush, trailer `00 00 ff ff` stripped, RSV1 on the
 /// first frame only, window reset per message when no_context_takeover applies to the sender),
-/// and fragments when asked. Masking keys come from the caller: randomness is an input.
+/// and fragments when asked.
+///
+/// Client frames get a fresh masking key each from the system's cryptographically strong
+/// generator (`WebSocketMasking.randomKey()`, RFC 6455 §5.3) unless `maskingKey` is given:
+/// tests and golden fixtures pass a fixed key or a seeded generator.
 ///
 /// Single owner, not `Sendable` on purpose: it is a reference to one compressor's state (the
 /// deflate window, which each message extends) and a key source, with no lock. Create it in the
@@ -24,12 +28,13 @@ public final class WebSocketMessageEncoder {
     private var deflater: Deflater?
 
     /// - Parameters:
-    ///   - maskingKey: called once per client frame; supply a CSPRNG in production, a fixed
-    ///     sequence in tests.
+    ///   - maskingKey: called once per client frame. The default draws a fresh key from the
+    ///     system's CSPRNG for every frame (`WebSocketMasking.randomKey`), as RFC 6455 §5.3
+    ///     requires; pass a fixed key or sequence only for tests and fixtures.
     ///   - compressionLevel: zlib level -1 or 0...9.
     public init(
         direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
-        fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = { 0 }
+        fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
     ) throws(CompressionError) {
         self.direction = direction
         self.permessageDeflate = permessageDeflate
@@ -40,6 +45,18 @@ public final class WebSocketMessageEncoder {
         } else {
             deflater = nil
         }
+    }
+
+    /// An encoder whose masking keys come from `generator` (e.g. a seeded generator in tests),
+    /// one `next()` per client frame.
+    public convenience init(
+        direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
+        fragmentSize: Int? = nil, maskingKeysFrom generator: some RandomNumberGenerator
+    ) throws(CompressionError) {
+        var generator = generator
+        try self.init(
+            direction: direction, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel, fragmentSize: fragmentSize,
+            maskingKey: { WebSocketMasking.randomKey(using: &generator) })
     }
 
     /// Appends the frames of one data message. With `compress` false (or no permessage-deflate)
