@@ -2,12 +2,20 @@ import CZlib
 import IMWireCore
 
 /// A streaming zlib deflater (raw deflate, zlib or gzip).
-public final class Deflater {
+///
+/// A value type with copy-on-write, and `Sendable`: it can live in a connection's state and
+/// move to the task that writes the connection. A copy is an independent compressor from the
+/// moment it is taken (the first change to a shared stream copies it with `deflateCopy`, some
+/// hundred KiB at the default memory level), so keep one value per stream and change it in
+/// place (`var`, `inout`) rather than copying it back and forth.
+public struct Deflater: Sendable {
+    /// The container written: raw deflate, zlib or gzip.
     public let format: ZlibFormat
     /// The window the compressor really uses (8 is raised to 9, see `init`).
     public let windowBits: Int
+    /// The compression level given to `init`: -1 (zlib's default, 6) or 0...9.
     public let level: Int
-    private let stream: UnsafeMutablePointer<z_stream>
+    private var storage: ZStreamStorage
 
     /// - Parameters:
     ///   - level: -1 (zlib's default, 6) or 0...9.
@@ -23,37 +31,38 @@ public final class Deflater {
         guard (1...9).contains(memoryLevel) else {
             throw CompressionError(.invalidParameter, "memory level \(memoryLevel) outside 1...9")
         }
+        let bits = max(windowBits, 9)
         self.format = format
-        self.windowBits = max(windowBits, 9)
+        self.windowBits = bits
         self.level = level
-        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = CZlib_deflateInit2(
-            stream, Int32(level), format.zlibWindowBits(self.windowBits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
+        var status: Int32 = Z_OK
+        let storage = ZStreamStorage.make(.deflate, status: &status) { stream in
+            CZlib_deflateInit2(stream, Int32(level), format.zlibWindowBits(bits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
+        }
+        guard let storage else {
             throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "deflateInit2 returned \(status)")
         }
+        self.storage = storage
     }
 
-    deinit {
-        deflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+    /// The stream, copied first when another value shares it (copy on write).
+    private mutating func uniqueStream() -> UnsafeMutablePointer<z_stream> {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.stream
     }
 
     /// Forgets the sliding window and starts a new stream (no context takeover).
-    public func reset() { deflateReset(stream) }
+    public mutating func reset() { deflateReset(uniqueStream()) }
 
     /// Compresses `input`, appending what zlib emits to `output`.
-    public func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+    public mutating func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
         let zflush: Int32
         switch flush {
         case .none: zflush = Z_NO_FLUSH
         case .sync: zflush = Z_SYNC_FLUSH
         case .finish: zflush = Z_FINISH
         }
+        let stream = uniqueStream()
         stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
         stream.pointee.avail_in = uInt(input.count)
         defer {
@@ -86,7 +95,8 @@ public final class Deflater {
         }
     }
 
-    public func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+    /// Compresses `input`, appending what zlib emits to `output`.
+    public mutating func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
         try input.withUnsafeBytes { raw in
             Result { () throws(CompressionError) in try deflate(raw, flush: flush, into: &output) }
         }.get()
@@ -100,7 +110,7 @@ public enum Zlib {
 
     /// Compresses a whole buffer and ends the stream.
     public static func compress(_ input: [UInt8], format: ZlibFormat, level: Int = -1, windowBits: Int = 15) throws(CompressionError) -> [UInt8] {
-        let deflater = try Deflater(format: format, level: level, windowBits: windowBits)
+        var deflater = try Deflater(format: format, level: level, windowBits: windowBits)
         var out: [UInt8] = []
         try deflater.deflate(input, flush: .finish, into: &out)
         return out
@@ -110,7 +120,7 @@ public enum Zlib {
     /// it; raw deflate may end without a final block (as permessage-deflate messages do).
     public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit) throws(CompressionError) -> [UInt8]
     {
-        let inflater = try Inflater(format: format, windowBits: windowBits)
+        var inflater = try Inflater(format: format, windowBits: windowBits)
         var out: [UInt8] = []
         let status = try inflater.inflate(input, into: &out, limit: limit)
         switch status {

@@ -6,17 +6,24 @@ import IMWireCore
 /// One `Inflater` is one decompression context. Feed it input in as many pieces as you like;
 /// `beginUnit()` restarts the size and ratio accounting (e.g. per WebSocket message) without
 /// touching the sliding window, `reset()` also forgets the window (no context takeover).
-public final class Inflater {
+///
+/// A value type with copy-on-write, and `Sendable`: it can live in a connection's state and
+/// move to the task that reads the connection. A copy is an independent context from the
+/// moment it is taken (the first change to a shared stream copies it with `inflateCopy`, a
+/// window's worth of memory), so keep one value per stream and change it in place (`var`,
+/// `inout`) rather than copying it back and forth.
+public struct Inflater: Sendable {
+    /// The container read: raw deflate, zlib or gzip.
     public let format: ZlibFormat
+    /// The window given to `init` (8...15).
     public let windowBits: Int
-    private let stream: UnsafeMutablePointer<z_stream>
-    // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
-    // runtime's access checks on these properties were about 9% of a capture check (perf).
-    /// Input given and output produced since `beginUnit()`.
-    @exclusivity(unchecked) public private(set) var unitInput = 0
-    @exclusivity(unchecked) public private(set) var unitOutput = 0
+    private var storage: ZStreamStorage
+    /// Input given since `beginUnit()`.
+    public private(set) var unitInput = 0
+    /// Output produced since `beginUnit()`.
+    public private(set) var unitOutput = 0
     /// Set once the stream has ended (zlib and gzip); further input is trailing data.
-    @exclusivity(unchecked) public private(set) var isFinished = false
+    public private(set) var isFinished = false
 
     /// - Parameter windowBits: 8...15. Raw inflate accepts 8; zlib and gzip read the window from
     ///   their header and only need it to be at least as large.
@@ -26,31 +33,28 @@ public final class Inflater {
         }
         self.format = format
         self.windowBits = windowBits
-        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = CZlib_inflateInit2(stream, format.zlibWindowBits(windowBits))
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
+        var status: Int32 = Z_OK
+        guard let storage = ZStreamStorage.make(.inflate, status: &status, { CZlib_inflateInit2($0, format.zlibWindowBits(windowBits)) }) else {
             throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "inflateInit2 returned \(status)")
         }
+        self.storage = storage
     }
 
-    deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+    /// The stream, copied first when another value shares it (copy on write).
+    private mutating func uniqueStream() -> UnsafeMutablePointer<z_stream> {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.stream
     }
 
     /// Starts a new unit for the caps; the sliding window (context takeover) is kept.
-    public func beginUnit() {
+    public mutating func beginUnit() {
         unitInput = 0
         unitOutput = 0
     }
 
     /// Forgets the sliding window and any partial stream, and starts a new unit.
-    public func reset() {
-        inflateReset(stream)
+    public mutating func reset() {
+        inflateReset(uniqueStream())
         isFinished = false
         beginUnit()
     }
@@ -58,7 +62,7 @@ public final class Inflater {
     /// Inflates `input`, appending to `output`. Stops with a typed error as soon as the output
     /// of the current unit crosses `limit` (at most one byte beyond it is produced).
     @discardableResult
-    public func inflate(
+    public mutating func inflate(
         _ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: InflateLimit
     ) throws(CompressionError) -> InflateStatus {
         if isFinished {
@@ -70,6 +74,7 @@ public final class Inflater {
         unitInput += input.count
         let (allowance, bySize) = limit.allowance(afterInput: unitInput)
         guard let base = input.baseAddress, !input.isEmpty else { return .needsInput }
+        let stream = uniqueStream()
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
         defer {
@@ -137,7 +142,9 @@ public final class Inflater {
             : CompressionError(.expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed, produced: unitOutput)
     }
 
-    public func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit) throws(CompressionError) -> InflateStatus {
+    /// Inflates `input`, appending to `output` (see the `UnsafeRawBufferPointer` form).
+    @discardableResult
+    public mutating func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit) throws(CompressionError) -> InflateStatus {
         try input.withUnsafeBytes { raw in
             Result { () throws(CompressionError) in try inflate(raw, into: &output, limit: limit) }
         }.get()

@@ -72,7 +72,7 @@ enum CompressionFuzzing {
         _ format: ZlibFormat, _ windowBits: Int, _ limit: InflateLimit, _ chunks: [ArraySlice<UInt8>],
         _ violations: inout [String]
     ) -> Run? {
-        let inflater: Inflater
+        var inflater: Inflater
         do { inflater = try Inflater(format: format, windowBits: windowBits) } catch {
             violations.append("no inflater for \(format) with \(windowBits) bits: \(error)")
             return nil
@@ -114,8 +114,8 @@ enum CompressionFuzzing {
         guard (try? Zlib.decompress(packed, format: format, windowBits: inflateBits, limit: unlimited)) == bytes else {
             return ["\(bytes.count) bytes do not survive \(format) compression"]
         }
-        guard let deflater = try? Deflater(format: .raw, windowBits: windowBits),
-            let inflater = try? Inflater(format: .raw, windowBits: windowBits)
+        guard var deflater = try? Deflater(format: .raw, windowBits: windowBits),
+            var inflater = try? Inflater(format: .raw, windowBits: windowBits)
         else { return ["no raw deflater"] }
         var out: [UInt8] = []
         var start = 0

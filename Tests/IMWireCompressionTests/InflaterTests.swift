@@ -39,7 +39,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     }
 
     @Test func syncFlushEndsWithEmptyStoredBlock() throws {
-        let deflater = try Deflater(format: .raw)
+        var deflater = try Deflater(format: .raw)
         var out: [UInt8] = []
         try deflater.deflate(Array("Hello".utf8), flush: .sync, into: &out)
         // RFC 7692 §7.2.3.1: "Hello" compressed then sync-flushed.
@@ -49,7 +49,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     @Test func streamingInOneBytePiecesGivesTheSameOutput() throws {
         let input = sampleText(5000)
         let compressed = try Zlib.compress(input, format: .raw)
-        let inflater = try Inflater(format: .raw)
+        var inflater = try Inflater(format: .raw)
         var out: [UInt8] = []
         for byte in compressed { _ = try inflater.inflate([byte], into: &out, limit: generous) }
         #expect(out == input)
@@ -60,7 +60,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
 @Suite struct ContextTakeover {
     /// Two messages compressed with a shared window: the second refers back into the first.
     func twoMessages(reset: Bool) throws -> ([UInt8], [UInt8]) {
-        let deflater = try Deflater(format: .raw)
+        var deflater = try Deflater(format: .raw)
         let text = sampleText(2000)
         var first: [UInt8] = []
         try deflater.deflate(text, flush: .sync, into: &first)
@@ -73,14 +73,14 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     @Test func keptWindowMakesTheSecondMessageSmallAndNeedsTheFirst() throws {
         let (first, second) = try twoMessages(reset: false)
         #expect(second.count < first.count / 4)
-        let shared = try Inflater(format: .raw)
+        var shared = try Inflater(format: .raw)
         var out: [UInt8] = []
         _ = try shared.inflate(first, into: &out, limit: generous)
         out.removeAll()
         _ = try shared.inflate(second, into: &out, limit: generous)
         #expect(out == sampleText(2000))
         // A fresh inflater has no window to refer back into.
-        let fresh = try Inflater(format: .raw)
+        var fresh = try Inflater(format: .raw)
         var other: [UInt8] = []
         #expect(throws: CompressionError.self) { try fresh.inflate(second, into: &other, limit: generous) }
     }
@@ -88,7 +88,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     @Test func resetWindowMakesMessagesIndependent() throws {
         let (first, second) = try twoMessages(reset: true)
         #expect(first == second)
-        let inflater = try Inflater(format: .raw)
+        var inflater = try Inflater(format: .raw)
         var out: [UInt8] = []
         _ = try inflater.inflate(second, into: &out, limit: generous)
         #expect(out == sampleText(2000))
@@ -181,13 +181,13 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     }
 
     @Test func windowBitsEightIsRaisedForCompressionAndAcceptedForInflate() throws {
-        let deflater = try Deflater(format: .raw, windowBits: 8)
+        var deflater = try Deflater(format: .raw, windowBits: 8)
         #expect(deflater.windowBits == 9)
         var out: [UInt8] = []
         let text = sampleText(4000)
         try deflater.deflate(text, flush: .sync, into: &out)
         // What a 9-bit zlib window emits inflates within an 8-bit window.
-        let inflater = try Inflater(format: .raw, windowBits: 8)
+        var inflater = try Inflater(format: .raw, windowBits: 8)
         var back: [UInt8] = []
         _ = try inflater.inflate(out, into: &back, limit: generous)
         #expect(back == text)

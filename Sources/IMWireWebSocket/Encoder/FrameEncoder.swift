@@ -1,4 +1,6 @@
-/// Writes frames (RFC 6455 §5.2) with the minimal length encoding.
+/// Writes frames (RFC 6455 §5.2) with the minimal length encoding. `encode` and `frame` mask
+/// with the key in the header they are given (none: unmasked, as a server sends);
+/// `clientFrame` masks with a fresh random key unless given one.
 public enum WebSocketFrameEncoder {
     /// Appends one frame: `header`'s FIN, RSV bits and opcode, the length of `payload`, the
     /// masking key when `header.maskingKey` is set (the payload is then masked with it).
@@ -32,6 +34,8 @@ public enum WebSocketFrameEncoder {
         }
     }
 
+    /// Appends one frame (see the `UnsafeRawBufferPointer` form): masked exactly when
+    /// `header.maskingKey` is set.
     public static func encode(_ header: WebSocketFrameHeader, payload: [UInt8], into out: inout [UInt8]) {
         payload.withUnsafeBytes { encode(header, payload: $0, into: &out) }
     }
@@ -41,5 +45,15 @@ public enum WebSocketFrameEncoder {
         var out: [UInt8] = []
         encode(header, payload: payload, into: &out)
         return out
+    }
+
+    /// One client frame, always masked (RFC 6455 §5.3). The key is drawn afresh for every call
+    /// from the system's cryptographically strong generator unless `maskingKey` is given (tests
+    /// and fixtures pass a fixed one to get the same bytes every time).
+    public static func clientFrame(
+        _ opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true, rsv1: Bool = false,
+        maskingKey: UInt32 = WebSocketMasking.randomKey()
+    ) -> [UInt8] {
+        frame(WebSocketFrameHeader(fin: fin, rsv1: rsv1, opcode: opcode, maskingKey: maskingKey), payload: payload)
     }
 }

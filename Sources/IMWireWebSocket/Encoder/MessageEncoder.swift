@@ -4,23 +4,37 @@ import IMWireCore
 /// Writes whole messages as frames for one side of a connection: masks when the client sends,
 /// compresses under permessage-deflate (sync flush, trailer `00 00 ff ff` stripped, RSV1 on the
 /// first frame only, window reset per message when no_context_takeover applies to the sender),
-/// and fragments when asked. Masking keys come from the caller: randomness is an input.
+/// and fragments when asked.
+///
+/// Client frames get a fresh masking key each from the system's cryptographically strong
+/// generator (`WebSocketMasking.randomKey()`, RFC 6455 §5.3) unless `maskingKey` is given:
+/// tests and golden fixtures pass a fixed key or a seeded generator.
+///
+/// Single owner, not `Sendable` on purpose: it is a reference to one compressor's state (the
+/// deflate window, which each message extends) and a key source, with no lock. Create it in the
+/// task or actor that writes the connection, or hand it over once: Swift 6 lets a value nothing
+/// else references be sent into a `Task` or an actor (region-based isolation), so
+/// `Task { try socket.write(encoder.message(.text, bytes)) }` compiles as long as the caller does
+/// not use `encoder` afterwards. A class rather than a value because a copied compressor would
+/// silently stop sharing its window with the peer's decompressor.
 public final class WebSocketMessageEncoder {
     /// `.send` encodes client frames (masked), `.receive` server frames.
     public let direction: Direction
+    /// permessage-deflate as negotiated; nil: messages go uncompressed.
     public let permessageDeflate: PerMessageDeflateParameters?
     /// Split messages into frames of at most this many payload bytes (nil: one frame).
     public var fragmentSize: Int?
     private let nextMaskingKey: () -> UInt32
-    private let deflater: Deflater?
+    private var deflater: Deflater?
 
     /// - Parameters:
-    ///   - maskingKey: called once per client frame; supply a CSPRNG in production, a fixed
-    ///     sequence in tests.
+    ///   - maskingKey: called once per client frame. The default draws a fresh key from the
+    ///     system's CSPRNG for every frame (`WebSocketMasking.randomKey`), as RFC 6455 §5.3
+    ///     requires; pass a fixed key or sequence only for tests and fixtures.
     ///   - compressionLevel: zlib level -1 or 0...9.
     public init(
         direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
-        fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = { 0 }
+        fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
     ) throws(CompressionError) {
         self.direction = direction
         self.permessageDeflate = permessageDeflate
@@ -33,6 +47,18 @@ public final class WebSocketMessageEncoder {
         }
     }
 
+    /// An encoder whose masking keys come from `generator` (e.g. a seeded generator in tests),
+    /// one `next()` per client frame.
+    public convenience init(
+        direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
+        fragmentSize: Int? = nil, maskingKeysFrom generator: some RandomNumberGenerator
+    ) throws(CompressionError) {
+        var generator = generator
+        try self.init(
+            direction: direction, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel, fragmentSize: fragmentSize,
+            maskingKey: { WebSocketMasking.randomKey(using: &generator) })
+    }
+
     /// Appends the frames of one data message. With `compress` false (or no permessage-deflate)
     /// the payload goes as it is.
     public func encodeMessage(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8])
@@ -40,9 +66,10 @@ public final class WebSocketMessageEncoder {
     {
         var body = payload
         let compressed = compress && deflater != nil
-        if compressed, let deflater, let permessageDeflate {
-            body = try Self.compress(payload, with: deflater)
-            if permessageDeflate.noContextTakeover(direction) { deflater.reset() }
+        if compressed, let permessageDeflate {
+            // In place through the optional (a bound copy would make the deflater copy its state).
+            body = try Self.compress(payload, with: &deflater!)
+            if permessageDeflate.noContextTakeover(direction) { deflater?.reset() }
         }
         let opcode: WebSocketOpcode = kind == .text ? .text : .binary
         let size = fragmentSize ?? max(body.count, 1)
@@ -81,7 +108,7 @@ public final class WebSocketMessageEncoder {
 
     /// RFC 7692 §7.2.1: deflate with a sync flush and drop the trailing `00 00 ff ff`. An empty
     /// payload compresses to the single byte `00` (§7.2.3.6).
-    static func compress(_ payload: [UInt8], with deflater: Deflater) throws(CompressionError) -> [UInt8] {
+    static func compress(_ payload: [UInt8], with deflater: inout Deflater) throws(CompressionError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count / 2 + 16)
         try deflater.deflate(payload, flush: .sync, into: &out)

@@ -51,15 +51,44 @@ public struct PerMessageDeflateOffer: Sendable, Hashable {
         case absent
         /// Present without a value: the client supports any value the server picks.
         case anyValue
+        /// The largest window (8...15) the client will compress with.
         case value(Int)
     }
 
+    /// Asks the server to reset its compressor after every message.
     public var serverNoContextTakeover = false
+    /// Tells the server the client resets its compressor after every message.
     public var clientNoContextTakeover = false
+    /// The largest window (8...15) the server may compress with; nil: any.
     public var serverMaxWindowBits: Int?
+    /// Whether and how the client lets the server limit the client's window.
     public var clientMaxWindowBits = ClientWindowBits.absent
 
-    public init() {}
+    /// An offer with these parameters; `PerMessageDeflateOffer()` offers plain permessage-deflate.
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false, serverMaxWindowBits: Int? = nil,
+        clientMaxWindowBits: ClientWindowBits = .absent
+    ) {
+        self.serverNoContextTakeover = serverNoContextTakeover
+        self.clientNoContextTakeover = clientNoContextTakeover
+        self.serverMaxWindowBits = serverMaxWindowBits
+        self.clientMaxWindowBits = clientMaxWindowBits
+    }
+
+    /// The offer as a `Sec-WebSocket-Extensions` element
+    /// (`permessage-deflate; client_max_window_bits`), parameters in RFC 7692 §7.1's order.
+    public var headerValue: String {
+        var parts = [PerMessageDeflate.name]
+        if serverNoContextTakeover { parts.append("server_no_context_takeover") }
+        if clientNoContextTakeover { parts.append("client_no_context_takeover") }
+        if let serverMaxWindowBits { parts.append("server_max_window_bits=\(serverMaxWindowBits)") }
+        switch clientMaxWindowBits {
+        case .absent: break
+        case .anyValue: parts.append("client_max_window_bits")
+        case .value(let bits): parts.append("client_max_window_bits=\(bits)")
+        }
+        return parts.joined(separator: "; ")
+    }
 }
 
 /// Parsing and negotiation of permessage-deflate, with findings for every deviation.

@@ -60,3 +60,18 @@ public enum WebSocketMasking {
         }
     }
 }
+
+extension WebSocketMasking {
+    /// A fresh masking key from the system's cryptographically strong generator
+    /// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random_buf` on Apple
+    /// platforms). RFC 6455 §5.3: a client picks a new, unpredictable key for every frame.
+    public static func randomKey() -> UInt32 {
+        var generator = SystemRandomNumberGenerator()
+        return randomKey(using: &generator)
+    }
+
+    /// A masking key drawn from `generator` (a seeded one makes tests and fixtures repeatable).
+    public static func randomKey(using generator: inout some RandomNumberGenerator) -> UInt32 {
+        generator.next()
+    }
+}

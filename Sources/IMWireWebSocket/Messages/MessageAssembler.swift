@@ -5,14 +5,17 @@ import IMWireCore
 /// UTF-8 of text messages across fragments and of close reasons, close codes, message size and
 /// fragment count, and inflates permessage-deflate messages (RFC 7692 §7.2.2: the trailer
 /// `00 00 ff ff` is put back; the window is kept unless no_context_takeover applies).
-public struct WebSocketMessageAssembler {
+///
+/// A `Sendable` value: its inflater is copy-on-write (see `Inflater`), so a copy is an
+/// independent assembler. Keep one per direction and change it in place.
+public struct WebSocketMessageAssembler: Sendable {
     public let direction: Direction
     public let limits: Limits
     public let deflate: PerMessageDeflateParameters?
     /// True once this direction sent its close frame.
     public private(set) var isClosed = false
 
-    private struct Partial {
+    private struct Partial: Sendable {
         var kind: WebSocketMessage.Kind
         var compressed: Bool
         var offset: Int
@@ -214,13 +217,15 @@ public struct WebSocketMessageAssembler {
 
     private mutating func inflateFragment(_ frame: WebSocketFrame, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void) {
         guard !open.dropped else { return }
-        guard let inflater, !inflaterBroken else {
+        guard inflater != nil, !inflaterBroken else {
             open.dropped = true
             return
         }
         let limit = inflateLimit
         do {
-            _ = try inflater.inflate(frame.payload, into: &open.payload, limit: limit)
+            // Changed in place through the optional: a copy bound with `if let` would share the
+            // stream and make the inflater copy its window (copy-on-write).
+            _ = try inflater?.inflate(frame.payload, into: &open.payload, limit: limit)
         } catch {
             inflateFailed(error, &open, emit)
         }
@@ -228,19 +233,19 @@ public struct WebSocketMessageAssembler {
 
     /// Puts the stripped sync-flush trailer back and finishes the message's output.
     private mutating func finishInflate(_ open: inout Partial, _ emit: (WebSocketEvent) -> Void) -> Bool {
-        guard let inflater, let deflate, !inflaterBroken else { return false }
+        guard let finished = inflater?.isFinished, let deflate, !inflaterBroken else { return false }
         let limit = inflateLimit
         do {
             // After a final block (BFINAL) the stream has ended and there is nothing to flush.
-            let trailer: [UInt8] = inflater.isFinished ? [] : [0x00, 0x00, 0xff, 0xff]
-            _ = try inflater.inflate(trailer, into: &open.payload, limit: limit)
+            let trailer: [UInt8] = finished ? [] : [0x00, 0x00, 0xff, 0xff]
+            _ = try inflater?.inflate(trailer, into: &open.payload, limit: limit)
         } catch {
             inflateFailed(error, &open, emit)
             return false
         }
         // A sender may end a message with BFINAL set (RFC 7692 §7.2.3.4); the next one then
         // starts a new deflate stream.
-        if deflate.noContextTakeover(direction) || inflater.isFinished { inflater.reset() }
+        if deflate.noContextTakeover(direction) || inflater?.isFinished == true { inflater?.reset() }
         return true
     }
 

@@ -35,7 +35,14 @@ public struct WebSocketFailure: Sendable, Hashable {
 /// for chunk in chunks { decoder.feed(chunk) { event in handle(event) } }
 /// decoder.finish { event in handle(event) }
 /// ```
-public struct WebSocketStreamDecoder {
+///
+/// `Sendable`: a connection's decoder can be stored in its state and handed to the task (or
+/// actor) that reads the connection. It is a value: its one piece of shared storage, the
+/// permessage-deflate inflater, is copy-on-write (see `Inflater`), so a copy decodes on its
+/// own without disturbing the original. A copy of a decoder with a deflate window copies that
+/// window on its first change, so keep one decoder per direction and feed it in place (`var`,
+/// `inout`, a stored property) rather than copying it out and back.
+public struct WebSocketStreamDecoder: Sendable {
     public let configuration: WebSocketStreamConfiguration
     private var frames: WebSocketFrameDecoder
     private var assembler: WebSocketMessageAssembler
