@@ -10,22 +10,22 @@ import Testing
 @Suite struct ScheduleTests {
     @Test func leanCloudSwiftDelaysAreTheSDKTable() {
         let schedule = LeanCloudPolicies.swift.schedule
-        #expect((0..<10).map(schedule.nominal) == [-1000, 0, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
+        #expect((0..<10).map(schedule.nominalMillis) == [-1000, 0, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
         #expect(schedule.leadingImmediateAttempts == 2)
         #expect(schedule.capIndex == 7)
     }
 
     @Test func leanCloudJSDoublesToFiveMinutes() {
         let schedule = LeanCloudPolicies.js.schedule
-        #expect((0..<11).map(schedule.nominal) == [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000])
+        #expect((0..<11).map(schedule.nominalMillis) == [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000])
         #expect(schedule.capIndex == 9)
         #expect(schedule.leadingImmediateAttempts == 0)
     }
 
     @Test func javaAndCSharpAndYun2win() {
-        #expect((0..<4).map(LeanCloudPolicies.java.schedule.nominal) == [2000, 4000, 8000, 8000])
+        #expect((0..<4).map(LeanCloudPolicies.java.schedule.nominalMillis) == [2000, 4000, 8000, 8000])
         #expect((0..<12).allSatisfy { LeanCloudPolicies.csharp.schedule.nominalMillis($0) == 10_000 })
-        #expect((0..<5).map(Yun2winPolicies.ios.schedule.nominal) == [1000, 2000, 3000, 3000, 3000])
+        #expect((0..<5).map(Yun2winPolicies.ios.schedule.nominalMillis) == [1000, 2000, 3000, 3000, 3000])
         #expect(Yun2winPolicies.web.schedule.nominalMillis(7) == 1000)
         #expect(Yun2winPolicies.android.schedule.nominalMillis(0) == 10_000)
     }

@@ -41,7 +41,7 @@ import Testing
         let bytes = try client.message(.text, text)  // compressed, then split into frames of 64 bytes
 
         // The compressor on its own: the client's window (15 bits here), sync flush, trailer dropped.
-        let deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
+        var deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
         var compressed: [UInt8] = []
         try deflater.deflate(text, flush: .sync, into: &compressed)
         compressed.removeLast(4)
@@ -93,15 +93,15 @@ import Testing
         var simulator = ReconnectSimulator(policy: JMessagePolicies.web)
         var steps: [TraceStep] = []
         for (time, event): (Int64, ReconnectEvent) in [
-            (0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged), (900, .loginResponse(code: 0, waitMs: nil)),
+            (0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged), (900, .loginResponse(code: 0, waitMillis: nil)),
         ] {
-            steps += simulator.feed(event, at: time)
+            steps += simulator.feed(event, atMillis: time)
         }
         #expect(simulator.state.phase == .online)
         #expect(steps.flatMap(\.commands).map(\.description).contains("schedule(login, 30000ms)"))  // the ack's 30 s response wait
 
         // The Web SDK does not reconnect: a dropped link stops, and the app decides.
-        let dropped = simulator.feed(.transportClosed(code: nil), at: 60_000) + simulator.advance(to: 600_000)
+        let dropped = simulator.feed(.transportClosed(code: nil), atMillis: 60_000) + simulator.advance(toMillis: 600_000)
         #expect(simulator.state.stop?.cause == .disconnected)
         #expect(dropped.flatMap(\.outputs).map(\.description) == ["onDisconnect()"])
         #expect(!dropped.flatMap(\.commands).contains(.openTransport))

@@ -57,7 +57,7 @@ import Testing
         #expect(frames[0] == 0xc2)  // FIN, RSV1 (compressed), binary
 
         // What the encoder does to the payload, with the zlib layer itself.
-        let deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.receive))
+        var deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.receive))
         var compressed: [UInt8] = []
         try deflater.deflate(payload, flush: .sync, into: &compressed)
         #expect(compressed.suffix(4) == [0x00, 0x00, 0xff, 0xff])
@@ -136,7 +136,7 @@ import Testing
         let policy = LeanCloudPolicies.swift
         var state = ReconnectState()
         var actions: [ReconnectAction] = []
-        for event: ReconnectEvent in [.userLogin, .routeResolved(ttlMs: nil), .transportOpened, .loginResponse(code: 0, waitMs: nil)] {
+        for event: ReconnectEvent in [.userLogin, .routeResolved(ttlMillis: nil), .transportOpened, .loginResponse(code: 0, waitMillis: nil)] {
             let transition = ReconnectMachine.step(state, event, policy: policy)
             state = transition.state
             actions += transition.actions
@@ -153,17 +153,17 @@ import Testing
         var simulator = ReconnectSimulator(policy: LeanCloudPolicies.js)
         var steps: [TraceStep] = []
         for (time, event): (Int64, ReconnectEvent) in [
-            (0, .userLogin), (5, .routeResolved(ttlMs: nil)), (10, .transportOpened), (20, .loginResponse(code: 0, waitMs: nil)),
+            (0, .userLogin), (5, .routeResolved(ttlMillis: nil)), (10, .transportOpened), (20, .loginResponse(code: 0, waitMillis: nil)),
             (1_000, .transportClosed(code: 1006)),
         ] {
-            steps += simulator.feed(event, at: time)
+            steps += simulator.feed(event, atMillis: time)
         }
-        steps += simulator.advance(to: 3_000)
+        steps += simulator.advance(toMillis: 3_000)
         let delays = steps.flatMap(\.actions).compactMap { action in
             if case .scheduleTimer(.retry, let delay) = action { delay } else { nil }
         }
         #expect(delays == [1_000])
-        #expect(steps.last?.time == 2_000 && steps.last?.commands.contains(.openTransport) == true)
+        #expect(steps.last?.timeMillis == 2_000 && steps.last?.commands.contains(.openTransport) == true)
         #expect(simulator.state.phase == .connecting)
     }
 }

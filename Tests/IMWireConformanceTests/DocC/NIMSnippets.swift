@@ -31,7 +31,7 @@ import Testing
         let bytes = try client.message(.text, text) + client.message(.text, text)
 
         // permessage-deflate by hand: raw deflate, sync flush, the 00 00 ff ff trailer dropped.
-        let deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
+        var deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
         var compressed: [UInt8] = []
         try deflater.deflate(text, flush: .sync, into: &compressed)
         compressed.removeLast(4)
@@ -79,10 +79,10 @@ import Testing
         let policy = NIMPolicies.web
         var simulator = ReconnectSimulator(policy: policy)
         var steps: [TraceStep] = []
-        steps += simulator.feed(.userLogin, at: 0)
-        steps += simulator.feed(.routeResolved(ttlMs: nil), at: 1)
-        steps += simulator.feed(.transportOpened, at: 2)
-        steps += simulator.feed(.loginResponse(code: 416, waitMs: 30_000), at: 3)  // too many logins: wait 30 s
+        steps += simulator.feed(.userLogin, atMillis: 0)
+        steps += simulator.feed(.routeResolved(ttlMillis: nil), atMillis: 1)
+        steps += simulator.feed(.transportOpened, atMillis: 2)
+        steps += simulator.feed(.loginResponse(code: 416, waitMillis: 30_000), atMillis: 3)  // too many logins: wait 30 s
         let delays = steps.flatMap(\.actions).compactMap { action in
             if case .scheduleTimer(.retry, let delay) = action { delay } else { nil }
         }
@@ -90,10 +90,10 @@ import Testing
 
         // 302 (wrong password) is terminal: nothing reconnects until the user logs in again.
         var wrong = ReconnectSimulator(policy: policy)
-        _ = wrong.feed(.userLogin, at: 0)
-        _ = wrong.feed(.routeResolved(ttlMs: nil), at: 1)
-        _ = wrong.feed(.transportOpened, at: 2)
-        let refused = wrong.feed(.loginResponse(code: 302, waitMs: nil), at: 3) + wrong.advance(to: 600_000)
+        _ = wrong.feed(.userLogin, atMillis: 0)
+        _ = wrong.feed(.routeResolved(ttlMillis: nil), atMillis: 1)
+        _ = wrong.feed(.transportOpened, atMillis: 2)
+        let refused = wrong.feed(.loginResponse(code: 302, waitMillis: nil), atMillis: 3) + wrong.advance(toMillis: 600_000)
         #expect(wrong.state.stop?.cause == .loginRejected && wrong.state.stop?.code == 302)
         #expect(!refused.flatMap(\.commands).contains(.openTransport))
         #expect(refused.flatMap(\.outputs).map(\.description).contains("NIMLoginStep=6 NIMLoginStepLoginFailed code=302"))

@@ -73,7 +73,7 @@ import Testing
                 key = key &* 69_069 &+ 1
                 return key
             })
-        let deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
+        var deflater = try Deflater(format: .raw, windowBits: deflate.maxWindowBits(.send))
         var compressed: [UInt8] = []
         try deflater.deflate(Self.sendMessage("m1"), flush: .sync, into: &compressed)
         compressed.removeLast(4)
@@ -121,17 +121,17 @@ import Testing
         var simulator = ReconnectSimulator(policy: policy)
         var steps: [TraceStep] = []
         for (time, event): (Int64, ReconnectEvent) in [
-            (0, .userLogin), (1, .routeResolved(ttlMs: nil)), (2, .transportOpened),
-            (3, .loginResponse(code: 0, waitMs: nil)),  // CONNACK 0: not connected yet
-            (4, .loginResponse(code: 11, waitMs: nil)),  // PUBLISH returnCode 11: connected
+            (0, .userLogin), (1, .routeResolved(ttlMillis: nil)), (2, .transportOpened),
+            (3, .loginResponse(code: 0, waitMillis: nil)),  // CONNACK 0: not connected yet
+            (4, .loginResponse(code: 11, waitMillis: nil)),  // PUBLISH returnCode 11: connected
         ] {
-            steps += simulator.feed(event, at: time)
+            steps += simulator.feed(event, atMillis: time)
         }
         #expect(steps[3].state.phase == .authenticating && steps[4].state.phase == .online)
 
         // A dropped link is retried every second with the reconnect flag.
-        let dropped = simulator.feed(.transportClosed(code: nil), at: 10_000) + simulator.advance(to: 11_000)
-        #expect(dropped.flatMap(\.commands).contains(.scheduleTimer(.retry, delayMs: 1000)))
+        let dropped = simulator.feed(.transportClosed(code: nil), atMillis: 10_000) + simulator.advance(toMillis: 11_000)
+        #expect(dropped.flatMap(\.commands).contains(.scheduleTimer(.retry, delayMillis: 1000)))
         #expect(dropped.last?.commands.contains(.openTransport) == true)
 
         // returnCode 10 (kicked) stops.
