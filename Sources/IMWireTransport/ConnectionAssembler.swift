@@ -335,11 +335,13 @@ public final class ConnectionAssembler {
             emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: target === conn ? nil : conn.id)
         case .upgrade(let upgrade):
             conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
+            conn.info.extensions = upgrade.permessageDeflate?.headerValue ?? conn.info.extensions
             conn.info.url = upgrade.url ?? conn.info.url
             if let key = carrier.transport?.session {
                 let session = session(key, via: carrier, time: place.time)
                 carrier.joined = session
                 session.info.subprotocol = session.info.subprotocol ?? conn.info.subprotocol
+                session.info.extensions = conn.info.extensions ?? session.info.extensions
                 session.info.url = conn.info.url
                 session.hasTransportBytes = true
             }

@@ -42,7 +42,8 @@ struct Check: ParsableCommand {
         case text, json, junit, sarif, html
     }
 
-    @Option(help: "Report format: text, json (Spec/report-json.md), junit, sarif, html (one self-contained page).")
+    @Option(
+        help: "Report format: text, json (Spec/report-json.md), junit, sarif, html (one self-contained page: diagrams, messages to expand, filters).")
     var format: ReportFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
@@ -143,7 +144,10 @@ struct Check: ParsableCommand {
         options.dialectOptions[LeanCloudSessionOptions.self].ackTimeoutMicros = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
 
-        if format == .html { options.timelineLimit = HTMLReport.timelineLimit }
+        if format == .html {
+            options.timelineLimit = HTMLReport.timelineLimit
+            options.timelineDetails = true
+        }
         let progress = Progress(path: capture)
         let report: CheckReport
         do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch {
@@ -169,7 +173,10 @@ struct Check: ParsableCommand {
             let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
             let packets = SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)
             file.write(Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: packets).utf8))
-        case .html: file.write(Array(HTMLReport.render(report, threshold: severity).utf8))
+        case .html:
+            // References link to the Spec/ pages of the package this binary belongs to, when found.
+            let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""
+            file.write(Array(HTMLReport.render(report, threshold: severity, specBase: specBase).utf8))
         }
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))

@@ -31,10 +31,15 @@ import Testing
         account.skip(6, because: "a")
         account.lost = 2
         let full = ConnectionReport(
-            id: "c1", dialect: .leancloud, subprotocol: "lc.protobuf2.3", client: "[::1]:5", server: "10.0.0.1:443", messages: 4,
-            account: account, firstTime: .min, lastTime: .max,
+            id: "c1", dialect: .leancloud, subprotocol: "lc.protobuf2.3", extensions: "permessage-deflate", client: "[::1]:5",
+            server: "10.0.0.1:443", messages: 4, account: account, firstTime: .min, lastTime: .max,
             findings: [finding, Rule("T.B", .info, layer: .capture, summary: "", specRef: "").finding("")],
-            droppedFindings: 1, timeline: [TimelineEntry(frame: 1, time: -2, direction: .send, summary: "x")], timelineDropped: 3)
+            droppedFindings: 1,
+            timeline: [
+                TimelineEntry(frame: 1, time: -2, direction: .send, summary: "x"),
+                TimelineEntry(
+                    frame: 2, time: 7, direction: .receive, summary: "y", tcp: "t", json: "{}", payload: [0, 255], payloadLength: 900),
+            ], timelineDropped: 3)
         let empty = ConnectionReport(
             id: "", dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(), firstTime: nil,
             lastTime: nil, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0)

@@ -109,13 +109,44 @@ import Testing
     }
 
     @Test func htmlIsSelfContainedWithADiagramPerConnection() throws {
-        let html = HTMLReport.render(try Self.broken(), threshold: .warning)
+        let html = HTMLReport.render(try Self.broken(), threshold: .warning, specBase: "file:///repo/")
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.components(separatedBy: "<svg class=\"sequence\"").count == 3)
         #expect(html.components(separatedBy: "<g class=\"message").count == 26)
         #expect(html.contains("data-frame=\"5\"") && html.contains("LC.RESPONSE-WITHOUT-REQUEST"))
-        #expect(!html.contains("<script") && !html.contains("src=\"http"))
+        #expect(html.components(separatedBy: "<script").count == 2 && !html.contains("src=") && !html.contains("href=\"http"))
+        #expect(html.contains("<a href=\"file:///repo/Spec/capture-jsonl.md#jsonl-lines\">Spec/capture-jsonl.md#jsonl-lines</a>"))
         let escaped = HTMLReport.render(check(lines: [#"{"conn":"<b>&","dir":"send","text":"{}"}"#]), threshold: .info)
         #expect(escaped.contains("&lt;b&gt;&amp;") && !escaped.contains("<b>&"))
+    }
+
+    /// 450 identical findings are one row counted ×450; the 450 messages are three pages of
+    /// diagram, each message opening to its canonical JSON (none: it does not decode) and hex;
+    /// the transcript's two connections of one dialect are one client's timeline.
+    @Test func htmlGroupsPagesAndExpands() {
+        var options = CheckOptions()
+        options.timelineLimit = HTMLReport.timelineLimit
+        options.timelineDetails = true
+        let open = #"{"type":"open","conn":"a","t":0,"subprotocol":"lc.protobuf2.3"}"#
+        let truncated = (1...450).map { #"{"conn":"a","t":\#(Double($0) / 100),"dir":"send","hex":"08"}"# }
+        let second = [#"{"type":"open","conn":"b","t":5,"subprotocol":"lc.protobuf2.3"}"#, #"{"conn":"b","t":5.1,"dir":"send","hex":"080e2801"}"#]
+        let html = HTMLReport.render(check(lines: [open] + truncated + second, options: options), threshold: .warning)
+        #expect(html.components(separatedBy: "<tr class=\"finding error\"").count == 2)
+        #expect(html.contains("data-rule=\"PB.TRUNCATED\" data-count=\"450\"") && html.contains("<td class=\"count\">×450</td>"))
+        #expect(html.contains("<br>… and 400 more"))
+        #expect(html.contains("<button type=\"button\" data-page=\"2\">401–450</button>"))
+        #expect(html.components(separatedBy: "<details class=\"msg\"").count == 452)
+        #expect(html.contains("<details class=\"msg\" id=\"c1-m0\">") && html.contains("<pre class=\"json\">{\n  &quot;cmd&quot;: &quot;echo&quot;"))
+        #expect(html.contains("<pre class=\"hex\">0000  08 0e 28 01"))
+        #expect(html.components(separatedBy: "<g class=\"client-connection\"").count == 3)
+    }
+
+    @Test func hexDumpShowsOffsetsBytesAndText() {
+        #expect(HTMLReport.hexDump(Array("ab\u{1}".utf8), total: 3) == "0000  61 62 01" + String(repeating: " ", count: 39) + "  ab.")
+        #expect(
+            HTMLReport.hexDump(Array(repeating: 0x41, count: 17), total: 600).split(separator: "\n").map(String.init) == [
+                "0000  " + Array(repeating: "41", count: 16).joined(separator: " ") + "  " + String(repeating: "A", count: 16),
+                "0010  41" + String(repeating: " ", count: 45) + "  A", "… 583 more bytes",
+            ])
     }
 }

@@ -55,6 +55,9 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var dialect: Dialect?
     /// `Sec-WebSocket-Protocol` chosen by the server, e.g. `lc.protobuf2.3`.
     public var subprotocol: String?
+    /// The WebSocket extensions the upgrade negotiated, as the response header that sets exactly
+    /// them (`permessage-deflate; client_no_context_takeover`), when the capture shows the upgrade.
+    public var extensions: String?
     public var url: String?
     /// Transport endpoints (`10.0.0.1:51234`), when the capture has them.
     public var client: String?

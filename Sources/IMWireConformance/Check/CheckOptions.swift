@@ -33,6 +33,9 @@ public struct CheckOptions: Sendable {
     public var ruleActions: [RuleID: RuleAction]
     /// How many messages per connection the report keeps for diagrams (0: none).
     public var timelineLimit: Int = 0
+    /// Keep each timeline message's canonical JSON and its first `TimelineEntry.payloadLimit`
+    /// bytes too (what the HTML report expands); implies describing messages.
+    public var timelineDetails = false
     /// Have each dialect name and describe every message (its summary and canonical JSON, for
     /// `Checker.onMessage`); costs a string and a JSON tree per message.
     public var describesMessages = false

@@ -117,7 +117,7 @@ final class ConnectionChecker: ConnectionEvents {
         guard let session = state.session else {
             state.record(
                 frame: frame, time: place.time, direction: message.direction, summary: "\(message.payload.count) bytes",
-                tcp: via, limit: options.timelineLimit)
+                tcp: via, limit: options.timelineLimit, details: options.timelineDetails ? (nil, message.payload) : nil)
             onMessage?(
                 CheckedMessage(
                     connection: state.id, dialect: nil, frame: frame, timeMicros: place.time, direction: message.direction,
@@ -128,7 +128,8 @@ final class ConnectionChecker: ConnectionEvents {
         let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
         state.record(
             frame: frame, time: place.time, direction: message.direction,
-            summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit)
+            summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit,
+            details: options.timelineDetails ? (session.lastCanonicalJSON, message.payload) : nil)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
         if let onMessage {
             onMessage(

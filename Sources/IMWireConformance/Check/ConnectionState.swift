@@ -57,11 +57,21 @@ final class ConnectionState {
     }
 
     /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).
-    func record(frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, tcp: String? = nil, limit: Int) {
+    /// With `details`, the entry keeps `json` and the payload's first bytes as well.
+    func record(
+        frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, tcp: String? = nil, limit: Int,
+        details: (json: JSONValue?, payload: [UInt8])? = nil
+    ) {
         guard timeline.count < limit else {
             if limit > 0 { timelineDropped += 1 }
             return
         }
-        timeline.append(TimelineEntry(frame: frame, time: time, direction: direction, summary: summary(), tcp: tcp))
+        var entry = TimelineEntry(frame: frame, time: time, direction: direction, summary: summary(), tcp: tcp)
+        if let details {
+            entry.json = details.json.map { JSONWriter.pretty($0) }
+            entry.payload = Array(details.payload.prefix(TimelineEntry.payloadLimit))
+            entry.payloadLength = details.payload.count
+        }
+        timeline.append(entry)
     }
 }

@@ -59,7 +59,8 @@ final class EndedConnections: @unchecked Sendable {
         }
         let facts = state.finishSession(options: options)
         let report = ConnectionReport(
-            id: conn.id, dialect: state.dialect, subprotocol: conn.info.subprotocol, client: conn.info.client,
+            id: conn.id, dialect: state.dialect, subprotocol: conn.info.subprotocol, extensions: conn.info.extensions,
+            client: conn.info.client,
             server: conn.info.server, messages: conn.messages, account: account, firstTime: conn.firstTime,
             lastTime: conn.lastTime, findings: state.findings, droppedFindings: state.droppedFindings,
             timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections)

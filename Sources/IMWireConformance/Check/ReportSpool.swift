@@ -70,6 +70,7 @@ struct ReportWriter {
         string(report.id)
         string(report.dialect?.rawValue)
         string(report.subprotocol)
+        string(report.extensions)
         string(report.client)
         string(report.server)
         int(report.messages)
@@ -89,6 +90,9 @@ struct ReportWriter {
             $0.string($1.direction.rawValue)
             $0.string($1.summary)
             $0.string($1.tcp)
+            $0.string($1.json)
+            $0.optional($1.payload) { $0.raw($1) }
+            $0.int($1.payloadLength)
         }
         int(report.timelineDropped)
         list(report.tcpConnections) { $0.string($1) }
@@ -120,6 +124,10 @@ struct ReportWriter {
         int(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
     }
+    mutating func raw(_ value: [UInt8]) {
+        int(value.count)
+        bytes.append(contentsOf: value)
+    }
     private mutating func present(_ present: Bool) -> Bool {
         bytes.append(present ? 1 : 0)
         return present
@@ -147,7 +155,8 @@ struct ReportReader {
 
     mutating func report() -> ConnectionReport? {
         guard let id = string(), let dialect = optional({ $0.string() }), let subprotocol = optional({ $0.string() }),
-            let client = optional({ $0.string() }), let server = optional({ $0.string() }), let messages = int(),
+            let extensions = optional({ $0.string() }), let client = optional({ $0.string() }), let server = optional({ $0.string() }),
+            let messages = int(),
             let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
             let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
             let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
@@ -158,7 +167,8 @@ struct ReportReader {
         for (reason, count) in skipped { account.skipped[reason] = count }
         account.lost = lost
         return ConnectionReport(
-            id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, client: client, server: server,
+            id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, extensions: extensions, client: client,
+            server: server,
             messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
             droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections)
     }
@@ -188,9 +198,12 @@ struct ReportReader {
 
     private mutating func timelineEntry() -> TimelineEntry? {
         guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string(),
-            let tcp = optional({ $0.string() })
+            let tcp = optional({ $0.string() }), let json = optional({ $0.string() }), let payload = optional({ $0.raw() }),
+            let payloadLength = int()
         else { return nil }
-        return TimelineEntry(frame: frame, time: time, direction: direction, summary: summary, tcp: tcp)
+        return TimelineEntry(
+            frame: frame, time: time, direction: direction, summary: summary, tcp: tcp, json: json, payload: payload,
+            payloadLength: payloadLength)
     }
 
     private mutating func severity() -> Severity? { int().flatMap(Severity.init(rawValue:)) }
@@ -208,6 +221,12 @@ struct ReportReader {
         guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
+    }
+
+    mutating func raw() -> [UInt8]? {
+        guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
+        defer { position += count }
+        return Array(bytes[position..<position + count])
     }
 
     /// `.some(nil)` for an absent value, nil for bytes that do not hold one.

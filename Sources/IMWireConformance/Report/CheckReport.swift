@@ -6,6 +6,8 @@ public struct ConnectionReport: Sendable, Equatable {
     public var id: String
     public var dialect: Dialect?
     public var subprotocol: String?
+    /// The negotiated WebSocket extensions (`ConnectionInfo.extensions`).
+    public var extensions: String? = nil
     public var client: String?
     public var server: String?
     public var messages: Int
@@ -35,6 +37,17 @@ public struct TimelineEntry: Sendable, Hashable {
     public var summary: String
     /// The TCP connection that carried the message, in a session that spans several.
     public var tcp: String? = nil
+    /// The message's canonical JSON (pretty-printed), when the report was asked for it
+    /// (`CheckOptions.timelineDetails`).
+    public var json: String? = nil
+    /// The message's bytes, the first `TimelineEntry.payloadLimit` of them, when the report was
+    /// asked for them; `payloadLength` counts them all.
+    public var payload: [UInt8]? = nil
+    /// The message's length in bytes (0 when its details were not kept).
+    public var payloadLength: Int = 0
+
+    /// Bytes of a message kept for the report's hex view.
+    public static let payloadLimit = 512
 }
 
 /// The result of checking one capture.

@@ -43,6 +43,8 @@ public enum JSONReport {
         object.append("id", .string(connection.id))
         object.append("dialect", connection.dialect.map { .string($0.rawValue) } ?? .null)
         object.append("subprotocol", connection.subprotocol.map { .string($0) } ?? .null)
+        // Only a connection whose upgrade negotiated an extension names it.
+        if let extensions = connection.extensions { object.append("extensions", .string(extensions)) }
         object.append("messages", .number(JSONNumber(connection.messages)))
         object.append("client", connection.client.map { .string($0) } ?? .null)
         object.append("server", connection.server.map { .string($0) } ?? .null)

@@ -50,6 +50,7 @@ public enum TextReport {
             var header = "connection \(connection.id)"
             header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
             if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
+            if let extensions = connection.extensions { header += "  [\(extensions)]" }
             header += "  \(counted(connection.messages, "message")), \(counted(connection.bytes, "byte"))"
             lines.append(header)
             if !connection.tcpConnections.isEmpty {
