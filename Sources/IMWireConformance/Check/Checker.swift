@@ -12,6 +12,11 @@ import IMWireCore
 /// request is socket.io's (its handshake, a long-poll, its WebSocket) goes to lane 0, where every
 /// other such connection is: a socket.io session spans TCP connections, and one lane sees them all
 /// in the capture's order.
+///
+/// Single owner, not `Sendable` on purpose: one caller feeds it (`consume`, `check(_:named:)`)
+/// and finishes it; it runs its lanes on threads of its own and hands back a `Sendable`
+/// `CheckReport`. To check from a task or an actor, create it there, or use the one-call
+/// `Checker.check(path:…)`, which is safe from any thread.
 public final class Checker {
     public let options: CheckOptions
     public let jobs: Int
