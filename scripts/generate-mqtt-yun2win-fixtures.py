@@ -47,7 +47,7 @@ def text_or_hex(key, data):
     try:
         return {key: data.decode("utf-8")}
     except UnicodeDecodeError:
-        return {key + "_hex": data.hex()}
+        return {key + "Hex": data.hex()}
 
 
 def connect(version, client_id, keep_alive, clean=True, username=None, password=None, will=None):
@@ -56,8 +56,8 @@ def connect(version, client_id, keep_alive, clean=True, username=None, password=
     if will:
         flags |= 0x04 | will["qos"] << 3 | (0x20 if will["retain"] else 0)
     body = mstr(name) + bytes([level, flags]) + u16(keep_alive) + mstr(client_id)
-    decoded = {"type": "CONNECT", "protocol_name": name, "protocol_level": level, "clean_session": clean,
-               "keep_alive": keep_alive, "client_id": client_id}
+    decoded = {"type": "CONNECT", "protocolName": name, "protocolLevel": level, "cleanSession": clean,
+               "keepAlive": keep_alive, "clientId": client_id}
     if will:
         body += mstr(will["topic"]) + mstr(will["message"])
         decoded["will"] = {"topic": will["topic"], **text_or_hex("message", will["message"]), "qos": will["qos"],
@@ -74,7 +74,7 @@ def connect(version, client_id, keep_alive, clean=True, username=None, password=
 
 def connack(code, session_present=False):
     return packet(0x20, bytes([1 if session_present else 0, code])), \
-        {"type": "CONNACK", "session_present": session_present, "return_code": code}
+        {"type": "CONNACK", "sessionPresent": session_present, "returnCode": code}
 
 
 def publish(topic, payload, qos=0, dup=False, retain=False, pid=None):
@@ -82,28 +82,28 @@ def publish(topic, payload, qos=0, dup=False, retain=False, pid=None):
     body = mstr(topic) + (u16(pid) if qos else b"") + data
     decoded = {"type": "PUBLISH", "dup": dup, "qos": qos, "retain": retain, "topic": topic}
     if qos:
-        decoded["packet_id"] = pid
+        decoded["packetId"] = pid
     decoded.update(text_or_hex("payload", data))
     return packet(0x30 | (0x08 if dup else 0) | qos << 1 | (1 if retain else 0), body), decoded
 
 
 def ack(kind, pid, first):
-    return packet(first, u16(pid)), {"type": kind, "packet_id": pid}
+    return packet(first, u16(pid)), {"type": kind, "packetId": pid}
 
 
 def subscribe(pid, subs):
     body = u16(pid) + b"".join(mstr(t) + bytes([q]) for t, q in subs)
-    return packet(0x82, body), {"type": "SUBSCRIBE", "packet_id": pid,
-                                "subscriptions": [{"topic_filter": t, "qos": q} for t, q in subs]}
+    return packet(0x82, body), {"type": "SUBSCRIBE", "packetId": pid,
+                                "subscriptions": [{"topicFilter": t, "qos": q} for t, q in subs]}
 
 
 def suback(pid, codes):
-    return packet(0x90, u16(pid) + bytes(codes)), {"type": "SUBACK", "packet_id": pid, "return_codes": codes}
+    return packet(0x90, u16(pid) + bytes(codes)), {"type": "SUBACK", "packetId": pid, "returnCodes": codes}
 
 
 def unsubscribe(pid, topics):
     return packet(0xA2, u16(pid) + b"".join(mstr(t) for t in topics)), \
-        {"type": "UNSUBSCRIBE", "packet_id": pid, "topic_filters": topics}
+        {"type": "UNSUBSCRIBE", "packetId": pid, "topicFilters": topics}
 
 
 def bare(kind, first):
@@ -242,13 +242,13 @@ def mqtt_malformed():
         [finding("MQTT.WILL-FLAGS-INCONSISTENT", 9)], decoded=decoded, source="MQTT 3.1.1 [MQTT-3.1.2-11]")
     bad("connect-protocol-name", "CONNECT with protocol name MQTX",
         data[:4] + b"MQTX" + data[8:], [finding("MQTT.PROTOCOL-NAME-INVALID", 4)],
-        decoded={**decoded, "protocol_name": "MQTX"}, source="MQTT 3.1.1 [MQTT-3.1.2-1]")
+        decoded={**decoded, "protocolName": "MQTX"}, source="MQTT 3.1.1 [MQTT-3.1.2-1]")
     bad("connect-protocol-level-5", "CONNECT with protocol level 5 (MQTT 5 is not spoken here)",
         data[:8] + b"\x05" + data[9:], [finding("MQTT.PROTOCOL-LEVEL-UNSUPPORTED", 8)],
-        decoded={**decoded, "protocol_level": 5}, source="MQTT 3.1.1 [MQTT-3.1.2-2]")
+        decoded={**decoded, "protocolLevel": 5}, source="MQTT 3.1.1 [MQTT-3.1.2-2]")
     data31, decoded31 = connect("3.1", "c", 60)
     bad("connect-mqisdp-level-4", "CONNECT naming MQIsdp with level 4", data31[:10] + b"\x04" + data31[11:],
-        [finding("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)], decoded={**decoded31, "protocol_level": 4},
+        [finding("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)], decoded={**decoded31, "protocolLevel": 4},
         source="MQTT 3.1 §3.1; MQTT 3.1.1 §3.1.2.1")
     data, decoded = connect("3.1", "", 30)
     bad("connect-v31-empty-client-id", "MQTT 3.1 CONNECT with an empty client id", data,
@@ -257,10 +257,10 @@ def mqtt_malformed():
     bad("connect-empty-client-id-persistent", "MQTT 3.1.1 CONNECT with an empty client id and clean session 0", data,
         [finding("MQTT.CLIENT-ID-EMPTY", 12)], decoded=decoded, source="MQTT 3.1.1 [MQTT-3.1.3-8]")
     bad("pubrel-flags-0000", "PUBREL with flags 0000 under 3.1.1", bytes([0x60, 2, 0, 1]),
-        [finding("MQTT.FIXED-HEADER-FLAGS", 0)], decoded={"type": "PUBREL", "packet_id": 1}, kind="PUBREL",
+        [finding("MQTT.FIXED-HEADER-FLAGS", 0)], decoded={"type": "PUBREL", "packetId": 1}, kind="PUBREL",
         source="MQTT 3.1.1 [MQTT-3.6.1-1]")
     bad("v31-pubrel-flags-0000", "PUBREL with flags 0000 under 3.1 (a warning there)", bytes([0x60, 2, 0, 1]),
-        [finding("MQTT.FIXED-HEADER-FLAGS-V31", 0)], decoded={"type": "PUBREL", "packet_id": 1}, version="3.1",
+        [finding("MQTT.FIXED-HEADER-FLAGS-V31", 0)], decoded={"type": "PUBREL", "packetId": 1}, version="3.1",
         kind="PUBREL", source="MQTT 3.1 §3.6")
     bad("subscribe-flags-0000", "SUBSCRIBE with flags 0000", bytes([0x80]) + subscribe(1, [("a", 0)])[0][1:],
         [finding("MQTT.FIXED-HEADER-FLAGS", 0)], decoded=subscribe(1, [("a", 0)])[1], source="MQTT 3.1.1 [MQTT-3.8.1-1]")
@@ -273,7 +273,7 @@ def mqtt_malformed():
     bad("disconnect-with-body", "DISCONNECT with a 1-byte body", bytes([0xE0, 1, 0]),
         [finding("MQTT.TRAILING-BYTES", 2)], decoded={"type": "DISCONNECT"}, source="MQTT 3.1.1 §3.14")
     bad("puback-remaining-length-3", "PUBACK with remaining length 3", bytes([0x40, 3, 0, 1, 0]),
-        [finding("MQTT.TRAILING-BYTES", 4)], decoded={"type": "PUBACK", "packet_id": 1}, kind="PUBACK",
+        [finding("MQTT.TRAILING-BYTES", 4)], decoded={"type": "PUBACK", "packetId": 1}, kind="PUBACK",
         source="MQTT 3.1.1 §3.4")
     bad("puback-remaining-length-1", "PUBACK with remaining length 1", bytes([0x40, 1, 0]),
         [finding("MQTT.FIELD-OVERRUN", 2)], kind="PUBACK", source="MQTT 3.1.1 §3.4")
@@ -283,31 +283,31 @@ def mqtt_malformed():
         [finding("MQTT.TRUNCATED", 5)], kind="PUBLISH", source="MQTT 3.1.1 §2.2.3")
     bad("connack-session-present-refused", "CONNACK with session present and return code 5", bytes([0x20, 2, 1, 5]),
         [finding("MQTT.CONNACK-SESSION-PRESENT-ON-REFUSAL", 2)],
-        decoded={"type": "CONNACK", "session_present": True, "return_code": 5}, kind="CONNACK",
+        decoded={"type": "CONNACK", "sessionPresent": True, "returnCode": 5}, kind="CONNACK",
         source="MQTT 3.1.1 [MQTT-3.2.2-4]")
     bad("v31-connack-flags", "MQTT 3.1 CONNACK with a non-zero first byte", bytes([0x20, 2, 1, 0]),
-        [finding("MQTT.CONNACK-FLAGS-RESERVED", 2)], decoded={"type": "CONNACK", "session_present": False, "return_code": 0},
+        [finding("MQTT.CONNACK-FLAGS-RESERVED", 2)], decoded={"type": "CONNACK", "sessionPresent": False, "returnCode": 0},
         version="3.1", kind="CONNACK", source="MQTT 3.1 §3.2")
     bad("connack-return-code-9", "CONNACK return code 9 (reserved)", bytes([0x20, 2, 0, 9]),
-        [finding("MQTT.CONNACK-RETURN-CODE-RESERVED", 3)], decoded={"type": "CONNACK", "session_present": False, "return_code": 9},
+        [finding("MQTT.CONNACK-RETURN-CODE-RESERVED", 3)], decoded={"type": "CONNACK", "sessionPresent": False, "returnCode": 9},
         kind="CONNACK", source="MQTT 3.1.1 §3.2.2.3")
     bad("subscribe-no-topics", "SUBSCRIBE without a topic filter", bytes([0x82, 2, 0, 1]),
-        [finding("MQTT.PAYLOAD-EMPTY", 4)], decoded={"type": "SUBSCRIBE", "packet_id": 1, "subscriptions": []},
+        [finding("MQTT.PAYLOAD-EMPTY", 4)], decoded={"type": "SUBSCRIBE", "packetId": 1, "subscriptions": []},
         source="MQTT 3.1.1 [MQTT-3.8.3-3]")
     d = subscribe(1, [("a/#/b", 0)])
     bad("subscribe-hash-not-last", "SUBSCRIBE filter with # before the last level", d[0],
         [finding("MQTT.TOPIC-FILTER-INVALID", 8)], decoded=d[1], source="MQTT 3.1.1 [MQTT-4.7.1-2]")
     d = subscribe(1, [("a", 3)])
     bad("subscribe-qos3", "SUBSCRIBE requesting QoS 3", d[0], [finding("MQTT.SUBSCRIBE-QOS-INVALID", 7)],
-        decoded={**d[1], "subscriptions": [{"topic_filter": "a", "qos": 2}]}, source="MQTT 3.1.1 [MQTT-3-8.3-4]")
+        decoded={**d[1], "subscriptions": [{"topicFilter": "a", "qos": 2}]}, source="MQTT 3.1.1 [MQTT-3-8.3-4]")
     d = unsubscribe(1, ["a+/b"])
     bad("unsubscribe-plus-in-level", "UNSUBSCRIBE filter with + sharing a level", d[0],
         [finding("MQTT.TOPIC-FILTER-INVALID", 7)], decoded=d[1], source="MQTT 3.1.1 [MQTT-4.7.1-3]")
     bad("suback-code-3", "SUBACK return code 3", bytes([0x90, 3, 0, 1, 3]),
-        [finding("MQTT.SUBACK-RETURN-CODE-INVALID", 4)], decoded={"type": "SUBACK", "packet_id": 1, "return_codes": [3]},
+        [finding("MQTT.SUBACK-RETURN-CODE-INVALID", 4)], decoded={"type": "SUBACK", "packetId": 1, "returnCodes": [3]},
         kind="SUBACK", source="MQTT 3.1.1 [MQTT-3.9.3-2]")
     bad("v31-suback-0x80", "SUBACK failure code 0x80 under 3.1 (3.1.1 only)", bytes([0x90, 3, 0, 1, 0x80]),
-        [finding("MQTT.SUBACK-RETURN-CODE-INVALID", 4)], decoded={"type": "SUBACK", "packet_id": 1, "return_codes": [128]},
+        [finding("MQTT.SUBACK-RETURN-CODE-INVALID", 4)], decoded={"type": "SUBACK", "packetId": 1, "returnCodes": [128]},
         version="3.1", kind="SUBACK", source="MQTT 3.1 §3.9")
     cid = "01" + "a" * 36
     data, decoded = connect("3.1", cid, 30, username="u", password="p")
@@ -350,7 +350,7 @@ def y2w_connect(platform, reconnect=False, uid=USER, token=TOKEN, keep_alive=Non
     parsed = None
     if len(cid) >= 2 and cid[0] in "01" and cid[1] in "012":
         parsed = {"reconnect": cid[0] == "1", "platform": {"0": "web", "1": "android", "2": "ios"}[cid[1]], "uuid": cid[2:]}
-    y2w = {"kind": "connect", "uid": uid, "token": token, "client_id": parsed, "mqtt_version": version, "keep_alive": keep}
+    y2w = {"kind": "connect", "uid": uid, "token": token, "clientId": parsed, "mqttVersion": version, "keepAlive": keep}
     return data, {"mqtt": mqtt, "yun2win": y2w}
 
 
@@ -359,15 +359,15 @@ def y2w_connack(code):
     name = "accepted" if code == 0 else CONN_NAMES.get(code, SEND_NAMES.get(code))
     if code not in CONN_NAMES and code != 0:
         name = None
-    return data, {"mqtt": mqtt, "yun2win": {"kind": "connack", "return_code": code, "name": name}}
+    return data, {"mqtt": mqtt, "yun2win": {"kind": "connack", "returnCode": code, "name": name}}
 
 
 def session_topic_json(topic):
     if topic.startswith("y2w/session/") and len(topic) > len("y2w/session/"):
         sid = topic[len("y2w/session/"):]
-        out = {"kind": "session", "session_id": sid}
+        out = {"kind": "session", "sessionId": sid}
         if "_" in sid:
-            out["session_type"], out["business_id"] = sid.split("_", 1)
+            out["sessionType"], out["businessId"] = sid.split("_", 1)
         return out
     if topic.startswith("y2w/single"):
         return {"kind": "single", "suffix": topic[len("y2w/single"):]}
@@ -389,12 +389,12 @@ def y2w_server(payload_obj, topic=SERVER_TOPIC, raw=None):
     if obj is not None and "returnCode" in obj:
         code = obj["returnCode"]
         if "y2wMessageId" in obj:
-            y2w = {"kind": "send-ack", "y2wMessageId": obj["y2wMessageId"], "return_code": code,
+            y2w = {"kind": "send-ack", "y2wMessageId": obj["y2wMessageId"], "returnCode": code,
                    "name": SEND_NAMES.get(code), "topic": topic}
             if "mts" in obj:
                 y2w["mts"] = obj["mts"]
         else:
-            y2w = {"kind": "connection-return-code", "return_code": code, "name": CONN_NAMES.get(code), "topic": topic}
+            y2w = {"kind": "connection-return-code", "returnCode": code, "name": CONN_NAMES.get(code), "topic": topic}
     elif obj is not None and obj.get("cmd") == "sendMessage":
         y2w = {"kind": "relayed-message", "command": obj, "topic": topic}
     elif obj is not None:
@@ -421,7 +421,7 @@ def payload_offset(data):
 
 def y2w_packet(name, description, built, direction, expect="ok", version=None, source=Y2W, decoded=True):
     data, dec = built
-    mqtt_version = version or dec["mqtt"].get("protocol_level") and ("3.1" if dec["mqtt"]["protocol_level"] == 3 else "3.1.1")
+    mqtt_version = version or dec["mqtt"].get("protocolLevel") and ("3.1" if dec["mqtt"]["protocolLevel"] == 3 else "3.1.1")
     write(name, description, "yun2win", "packet", expect=expect, decoded=dec if decoded else None, data=data,
           encoding=mqtt_version or "3.1.1", direction=direction, source=source,
           verified_by=mqtt_verifiers(dec["mqtt"]["type"]) + ([PYJSON] if dec["mqtt"]["type"] == "PUBLISH" else []))
@@ -529,8 +529,8 @@ def yun2win_malformed():
     write("bad-connect-password-without-username", "CONNECT with the imToken but no uid (MQTT forbids it too)",
           "yun2win", "packet", expect=[finding("MQTT.PASSWORD-WITHOUT-USERNAME", 9), finding("Y2W.CONNECT-USERNAME-MISSING", 0)],
           decoded={"mqtt": mqtt, "yun2win": {"kind": "connect", "uid": None, "token": TOKEN,
-                                             "client_id": {"reconnect": False, "platform": "web", "uuid": UUID_WEB},
-                                             "mqtt_version": "3.1.1", "keep_alive": 300}},
+                                             "clientId": {"reconnect": False, "platform": "web", "uuid": UUID_WEB},
+                                             "mqttVersion": "3.1.1", "keepAlive": 300}},
           data=data, encoding="3.1.1", direction="send", source="MQTT 3.1.1 [MQTT-3.1.2-22]; yun2win.md §3",
           verified_by=[SCAPY])
     bad_y2w("connack-1", "CONNACK 1: standard MQTT, never used by yun2win", y2w_connack(1), "receive",
@@ -615,10 +615,10 @@ def payload_fixtures():
          {"kind": "command", "topic": {"kind": "other", "name": ""},
           "command": update_session("m-0002", [("u1", False)], False)}),
         ("ack-27", "ack 27 with mts", {"y2wMessageId": "m-0001", "returnCode": 27, "mts": 1479460000123}, "receive",
-         {"kind": "send-ack", "y2wMessageId": "m-0001", "return_code": 27, "name": SEND_NAMES[27], "mts": 1479460000123,
+         {"kind": "send-ack", "y2wMessageId": "m-0001", "returnCode": 27, "name": SEND_NAMES[27], "mts": 1479460000123,
           "topic": ""}),
         ("return-code-11", "accept", {"returnCode": 11}, "receive",
-         {"kind": "connection-return-code", "return_code": 11, "name": "acceptConnect", "topic": ""}),
+         {"kind": "connection-return-code", "returnCode": 11, "name": "acceptConnect", "topic": ""}),
     ]
     for name, description, obj, direction, decoded in cases:
         write(name, description, "yun2win", "payload", decoded=decoded, text=compact(obj), direction=direction,

@@ -123,7 +123,7 @@ def v09_canonical(text):
     elif kind == "event":
         value = json.loads(data); out["name"] = value["name"]; out["args"] = value.get("args", [])
     elif kind == "ack":
-        ack = re.match(r"^([0-9]+)(\+)?(.*)", data); out["ack_id"] = int(ack.group(1))
+        ack = re.match(r"^([0-9]+)(\+)?(.*)", data); out["ackId"] = int(ack.group(1))
         out["args"] = json.loads(ack.group(3)) if ack.group(3) else []
     elif kind == "error":
         parts = data.split("+")
@@ -184,7 +184,7 @@ HS = "socket.io-spec (0.9) §Handshake; socket.io-client 0.9.11 lib/socket.js (h
 
 def hs_canonical(text):
     sid, heartbeat, close, transports = text.split(":")
-    return {"sid": sid, "heartbeat_timeout": int(heartbeat) if heartbeat else None, "close_timeout": int(close) if close else None,
+    return {"sid": sid, "heartbeatTimeout": int(heartbeat) if heartbeat else None, "closeTimeout": int(close) if close else None,
             "transports": [t for t in transports.split(",") if t]}
 
 for name, text, what in [
@@ -425,13 +425,13 @@ def eio_fixture(name, description, eio_type, data="", sio=None, binary=None, bas
         data = sio_encode(**sio)
     if binary is not None and not base64:
         fixture("jmessage", "engineio", name, description, bytes_hex=(bytes([EIO_TYPES.index(eio_type)]) + binary).hex(), frame="binary",
-                decoded={"engineio": {"type": eio_type, "binary_hex": binary.hex()}, "socketio": None}, source=source)
+                decoded={"engineio": {"type": eio_type, "binaryHex": binary.hex()}, "socketio": None}, source=source)
         return
     if binary is not None:
         import base64 as b64
         text = "b%d" % EIO_TYPES.index(eio_type) + b64.b64encode(binary).decode()
         fixture("jmessage", "engineio", name, description, text=text,
-                decoded={"engineio": {"type": eio_type, "binary_hex": binary.hex(), "base64": True}, "socketio": None}, source=source)
+                decoded={"engineio": {"type": eio_type, "binaryHex": binary.hex(), "base64": True}, "socketio": None}, source=source)
         return
     text = str(EIO_TYPES.index(eio_type)) + data
     fixture("jmessage", "engineio", name, description, text=text,

@@ -961,12 +961,12 @@ def dissection_options(path):
 
 MQTT_TYPES = {1: "CONNECT", 2: "CONNACK", 3: "PUBLISH", 4: "PUBACK", 5: "PUBREC", 6: "PUBREL", 7: "PUBCOMP", 8: "SUBSCRIBE",
               9: "SUBACK", 10: "UNSUBSCRIBE", 11: "UNSUBACK", 12: "PINGREQ", 13: "PINGRESP", 14: "DISCONNECT"}
-MQTT_FIELDS = {"mqtt.protoname": "protocol_name", "mqtt.ver": "protocol_level", "mqtt.conflags": "connect_flags",
-               "mqtt.kalive": "keep_alive", "mqtt.clientid": "client_id", "mqtt.username": "username", "mqtt.passwd": "password",
-               "mqtt.conack.flags.sp": "session_present", "mqtt.conack.val": "return_code", "mqtt.dupflag": "dup",
-               "mqtt.qos": "qos", "mqtt.retain": "retain", "mqtt.topic": "topic", "mqtt.msgid": "packet_id",
+MQTT_FIELDS = {"mqtt.protoname": "protocolName", "mqtt.ver": "protocolLevel", "mqtt.conflags": "connect_flags",
+               "mqtt.kalive": "keepAlive", "mqtt.clientid": "clientId", "mqtt.username": "username", "mqtt.passwd": "password",
+               "mqtt.conack.flags.sp": "sessionPresent", "mqtt.conack.val": "returnCode", "mqtt.dupflag": "dup",
+               "mqtt.qos": "qos", "mqtt.retain": "retain", "mqtt.topic": "topic", "mqtt.msgid": "packetId",
                "mqtt.sub.qos": "requested_qos", "mqtt.suback.qos": "granted_qos"}
-MQTT_INTS = {"protocol_level", "keep_alive", "return_code", "dup", "qos", "retain", "packet_id", "session_present",
+MQTT_INTS = {"protocolLevel", "keepAlive", "returnCode", "dup", "qos", "retain", "packetId", "sessionPresent",
              "requested_qos", "granted_qos"}
 
 
@@ -980,7 +980,7 @@ def text_or_hex(data, key="text"):
     try:
         return {key: data.decode("utf-8")}
     except UnicodeDecodeError:
-        return {key + "_hex": data.hex()}
+        return {key + "Hex": data.hex()}
 
 
 def mqtt_message(proto):
@@ -999,7 +999,7 @@ def mqtt_message(proto):
             out.setdefault(key, int(show, 0) if key in MQTT_INTS else show)
     if topics:
         if out.get("type") in ("SUBSCRIBE", "UNSUBSCRIBE"):
-            out["topic_filters"] = topics
+            out["topicFilters"] = topics
         else:
             out["topic"] = topics[0]
     return out
@@ -1108,8 +1108,8 @@ def message_bytes(m):
     for key in ("text", "body", "payload"):
         if key in m:
             out += m[key].encode()
-        if key + "_hex" in m:
-            out += bytes.fromhex(m[key + "_hex"])
+        if key + "Hex" in m:
+            out += bytes.fromhex(m[key + "Hex"])
     if "hex" in m:
         out += bytes.fromhex(m["hex"])
     if "mqtt" in m:

@@ -195,7 +195,7 @@ def check_engineio():
         if EIO_TYPES[packet.packet_type] != expected_eio["type"]:
             PROBLEMS.append("%s: engine.io type %s" % (path, packet.packet_type))
         if packet.binary:
-            if packet.data.hex() != expected_eio.get("binary_hex"):
+            if packet.data.hex() != expected_eio.get("binaryHex"):
                 PROBLEMS.append("%s: binary data %s" % (path, packet.data.hex()))
         elif packet.packet_type != 4:
             expected = expected_eio.get("data", "")
@@ -274,7 +274,7 @@ def check_v09(packet_module, split):
             if kind == "connect": mapped["qs"] = one.get("qs", "")
             if kind in ("message", "json"): mapped["data"] = one.get("data")
             if kind == "event": mapped["name"] = one.get("name"); mapped["args"] = one.get("args", [])
-            if kind == "ack": mapped["ack_id"] = one.get("ackId"); mapped["args"] = one.get("args", [])
+            if kind == "ack": mapped["ackId"] = one.get("ackId"); mapped["args"] = one.get("args", [])
             if kind == "error": mapped["reason"] = one.get("reason", ""); mapped["advice"] = one.get("advice", "")
             if mapped != want:
                 PROBLEMS.append("%s: gevent-socketio %s, fixture %s" % (path, mapped, want))

@@ -110,7 +110,7 @@ def bytes_field(key, data):
     try:
         return {key: data.decode("utf-8")}
     except UnicodeDecodeError:
-        return {key + "_hex": data.hex()}
+        return {key + "Hex": data.hex()}
 
 
 def scapy_parse(data):
@@ -132,8 +132,8 @@ def scapy_canonical(data, version):
     out = {"type": names[kind]}
     if kind == 1:
         c = p[smqtt.MQTTConnect]
-        out.update({"protocol_name": text(c.protoname), "protocol_level": c.protolevel, "clean_session": bool(c.cleansess),
-                    "keep_alive": c.klive, "client_id": text(c.clientId)})
+        out.update({"protocolName": text(c.protoname), "protocolLevel": c.protolevel, "cleanSession": bool(c.cleansess),
+                    "keepAlive": c.klive, "clientId": text(c.clientId)})
         if c.willflag:
             out["will"] = {"topic": text(c.willtopic), **bytes_field("message", c.willmsg), "qos": c.willQOSflag,
                            "retain": bool(c.willretainflag)}
@@ -143,31 +143,31 @@ def scapy_canonical(data, version):
             out.update(bytes_field("password", c.password))
     elif kind == 2:
         c = p[smqtt.MQTTConnack]
-        out.update({"session_present": version == "3.1.1" and bool(c.sessPresentFlag & 1), "return_code": c.retcode})
+        out.update({"sessionPresent": version == "3.1.1" and bool(c.sessPresentFlag & 1), "returnCode": c.retcode})
     elif kind == 3:
         c = p[smqtt.MQTTPublish]
         out.update({"dup": bool(p.DUP), "qos": p.QOS, "retain": bool(p.RETAIN), "topic": text(c.topic)})
         if p.QOS in (1, 2):
-            out["packet_id"] = c.msgid
+            out["packetId"] = c.msgid
         out.update(bytes_field("payload", c.value))
     elif kind in (4, 5, 6, 7, 11):
         layer = {4: smqtt.MQTTPuback, 5: smqtt.MQTTPubrec, 6: smqtt.MQTTPubrel, 7: smqtt.MQTTPubcomp,
                  11: smqtt.MQTTUnsuback}[kind]
-        out["packet_id"] = p[layer].msgid
+        out["packetId"] = p[layer].msgid
         if kind == 6 and p.DUP:
             out["dup"] = True
     elif kind == 8:
         c = p[smqtt.MQTTSubscribe]
-        out.update({"packet_id": c.msgid, "subscriptions": [{"topic_filter": text(t.topic), "qos": min(t.QOS & 3, 2)}
+        out.update({"packetId": c.msgid, "subscriptions": [{"topicFilter": text(t.topic), "qos": min(t.QOS & 3, 2)}
                                                             for t in c.topics]})
         if p.DUP:
             out["dup"] = True
     elif kind == 9:
         c = p[smqtt.MQTTSuback]
-        out.update({"packet_id": c.msgid, "return_codes": list(c.retcodes or [])})
+        out.update({"packetId": c.msgid, "returnCodes": list(c.retcodes or [])})
     elif kind == 10:
         c = p[smqtt.MQTTUnsubscribe]
-        out.update({"packet_id": c.msgid, "topic_filters": [text(t.topic) for t in c.topics]})
+        out.update({"packetId": c.msgid, "topicFilters": [text(t.topic) for t in c.topics]})
     return out
 
 
@@ -185,27 +185,27 @@ def paho_fields(data, version):
     kind = command >> 4
     if kind == 2:
         r = paho_packet.decode_connack(command, body, protocol)
-        return {"type": "CONNACK", "session_present": bool(r.flags & 1) if version == "3.1.1" else False,
-                "return_code": r.rc}
+        return {"type": "CONNACK", "sessionPresent": bool(r.flags & 1) if version == "3.1.1" else False,
+                "returnCode": r.rc}
     if kind == 3:
         r = paho_packet.decode_publish(command, body, protocol)
         out = {"type": "PUBLISH", "dup": bool(r.dup), "qos": r.qos, "retain": bool(r.retain), "topic": text(r.topic)}
         if r.qos:
-            out["packet_id"] = r.mid
+            out["packetId"] = r.mid
         out.update(bytes_field("payload", r.payload))
         return out
     if kind in (4, 5, 6, 7):
         decode = {4: paho_packet.decode_puback, 5: paho_packet.decode_pubrec, 6: paho_packet.decode_pubrel,
                   7: paho_packet.decode_pubcomp}[kind]
-        out = {"type": PAHO_TYPES[kind], "packet_id": decode(command, body, protocol).mid}
+        out = {"type": PAHO_TYPES[kind], "packetId": decode(command, body, protocol).mid}
         if kind == 6 and command & 0x08:
             out["dup"] = True
         return out
     if kind == 9:
         r = paho_packet.decode_suback(command, body, protocol)
-        return {"type": "SUBACK", "packet_id": r.mid, "return_codes": list(r.granted_qos)}
+        return {"type": "SUBACK", "packetId": r.mid, "returnCodes": list(r.granted_qos)}
     if kind == 11:
-        return {"type": "UNSUBACK", "packet_id": paho_packet.decode_unsuback(command, body, protocol).mid}
+        return {"type": "UNSUBACK", "packetId": paho_packet.decode_unsuback(command, body, protocol).mid}
     if kind == 13:
         return {"type": "PINGRESP"}
     return None
@@ -496,7 +496,7 @@ def check_json_fixtures():
         command = y2w.get("command")
         if command is not None and command != obj:
             problem(path, f"json {obj} != decoded command {command}")
-        if y2w["kind"] in ("send-ack", "connection-return-code") and obj.get("returnCode") != y2w["return_code"]:
+        if y2w["kind"] in ("send-ack", "connection-return-code") and obj.get("returnCode") != y2w["returnCode"]:
             problem(path, "returnCode differs")
     for path in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "yun2win", "gate", "*.json"))):
         fx = json.load(open(path))
@@ -673,21 +673,21 @@ def paho_view(log):
         if kind == "CONNECT":
             f = re.match(r" \(u(\d), p(\d), wr(\d), wq(\d), wf(\d), c(\d), k(\d+)\) client_id=b'([^']*)'", rest)
             u, pw, wr, wq, wf, c, k, cid = f.groups()
-            fields.update({"username": u == "1", "password": pw == "1", "will": wf == "1", "clean_session": c == "1",
-                           "keep_alive": int(k), "client_id": cid})
+            fields.update({"username": u == "1", "password": pw == "1", "will": wf == "1", "cleanSession": c == "1",
+                           "keepAlive": int(k), "clientId": cid})
         elif kind == "PUBLISH":
             f = re.match(r" \(d(\d), q(\d), r(\d), m(\d+)\), '(?:b')?([^']*)'?'?, .*\((\d+) bytes\)", rest)
             d, q, r, mid, topic, size = f.groups()
             fields.update({"dup": d == "1", "qos": int(q), "retain": r == "1", "topic": topic, "size": int(size)})
             if int(q):
-                fields["packet_id"] = int(mid)
+                fields["packetId"] = int(mid)
         elif kind in ("PUBACK", "PUBREC", "PUBREL", "PUBCOMP", "UNSUBACK"):
-            fields["packet_id"] = int(re.search(r"Mid: (\d+)", rest).group(1))
+            fields["packetId"] = int(re.search(r"Mid: (\d+)", rest).group(1))
         elif kind in ("SUBSCRIBE", "UNSUBSCRIBE"):
-            fields["packet_id"] = int(re.search(r"m(\d+)\)", rest).group(1))
+            fields["packetId"] = int(re.search(r"m(\d+)\)", rest).group(1))
         elif kind == "CONNACK":
             f = re.match(r" \((\d+), (\d+)\)", rest)
-            fields.update({"flags": int(f.group(1)), "return_code": int(f.group(2))})
+            fields.update({"flags": int(f.group(1)), "returnCode": int(f.group(2))})
         out.append((direction, fields))
     return out
 
@@ -696,18 +696,18 @@ def imwire_view(packet):
     d = packet["decoded"]["mqtt"]
     fields = {"type": d["type"]}
     if d["type"] == "CONNECT":
-        fields.update({"username": "username" in d, "password": "password" in d or "password_hex" in d,
-                       "will": "will" in d, "clean_session": d["clean_session"], "keep_alive": d["keep_alive"],
-                       "client_id": d["client_id"]})
+        fields.update({"username": "username" in d, "password": "password" in d or "passwordHex" in d,
+                       "will": "will" in d, "cleanSession": d["cleanSession"], "keepAlive": d["keepAlive"],
+                       "clientId": d["clientId"]})
     elif d["type"] == "PUBLISH":
-        payload = d["payload"].encode() if "payload" in d else bytes.fromhex(d["payload_hex"])
+        payload = d["payload"].encode() if "payload" in d else bytes.fromhex(d["payloadHex"])
         fields.update({"dup": d["dup"], "qos": d["qos"], "retain": d["retain"], "topic": d["topic"], "size": len(payload)})
         if d["qos"]:
-            fields["packet_id"] = d["packet_id"]
+            fields["packetId"] = d["packetId"]
     elif d["type"] in ("PUBACK", "PUBREC", "PUBREL", "PUBCOMP", "UNSUBACK", "SUBSCRIBE", "UNSUBSCRIBE"):
-        fields["packet_id"] = d["packet_id"]
+        fields["packetId"] = d["packetId"]
     elif d["type"] == "CONNACK":
-        fields.update({"flags": 1 if d["session_present"] else 0, "return_code": d["return_code"]})
+        fields.update({"flags": 1 if d["sessionPresent"] else 0, "returnCode": d["returnCode"]})
     return fields
 
 
@@ -748,7 +748,7 @@ def check_live():
             # Payloads: what paho delivered equals what imwire decoded, byte for byte.
             received = [p["decoded"]["mqtt"] for d, f, p in ours if d == "receive" and f["type"] == "PUBLISH"]
             delivered = [m.payload for m in client.messages]
-            decoded_payloads = [(r["payload"].encode() if "payload" in r else bytes.fromhex(r["payload_hex"])) for r in received]
+            decoded_payloads = [(r["payload"].encode() if "payload" in r else bytes.fromhex(r["payloadHex"])) for r in received]
             if delivered != decoded_payloads:
                 problem(where, f"paho delivered {delivered}, imwire decoded {decoded_payloads}")
             kinds = [y["yun2win"]["kind"] for _, _, p in ours if (y := p["decoded"])["yun2win"] is not None]

@@ -1,21 +1,21 @@
 import IMWireCore
 
 /// The canonical JSON form of a packet, used by `imwire decode`, the fixtures and the Python
-/// cross-check: `type` (upper-case name), snake_case fields, optional ones only when present,
+/// cross-check: `type` (upper-case name), lowerCamelCase fields (Spec/canonical-json.md), optional ones only when present,
 /// `dup` on PUBREL/SUBSCRIBE/UNSUBSCRIBE only when set. Binary fields (PUBLISH payload, will
 /// message, password) are text when they are well-formed UTF-8 (`payload`) and hex otherwise
-/// (`payload_hex`), so each packet has exactly one form.
+/// (`payloadHex`), so each packet has exactly one form.
 public enum MQTTCanonicalJSON {
     public static func encode(_ packet: MQTTPacket) -> JSONValue {
         var object = JSONObject()
         object.append("type", .string(packet.type.name))
         switch packet {
         case .connect(let connect):
-            object.append("protocol_name", .string(connect.protocolName))
-            object.append("protocol_level", .number(JSONNumber(Int(connect.protocolLevel))))
-            object.append("clean_session", .bool(connect.cleanSession))
-            object.append("keep_alive", .number(JSONNumber(Int(connect.keepAlive))))
-            object.append("client_id", .string(connect.clientID))
+            object.append("protocolName", .string(connect.protocolName))
+            object.append("protocolLevel", .number(JSONNumber(Int(connect.protocolLevel))))
+            object.append("cleanSession", .bool(connect.cleanSession))
+            object.append("keepAlive", .number(JSONNumber(Int(connect.keepAlive))))
+            object.append("clientId", .string(connect.clientID))
             if let will = connect.will {
                 var willObject = JSONObject()
                 willObject.append("topic", .string(will.topic))
@@ -27,35 +27,35 @@ public enum MQTTCanonicalJSON {
             if let username = connect.username { object.append("username", .string(username)) }
             if let password = connect.password { appendBytes(password, key: "password", to: &object) }
         case .connack(let connack):
-            object.append("session_present", .bool(connack.sessionPresent))
-            object.append("return_code", .number(JSONNumber(Int(connack.returnCode))))
+            object.append("sessionPresent", .bool(connack.sessionPresent))
+            object.append("returnCode", .number(JSONNumber(Int(connack.returnCode))))
         case .publish(let publish):
             object.append("dup", .bool(publish.dup))
             object.append("qos", .number(JSONNumber(Int(publish.qos.rawValue))))
             object.append("retain", .bool(publish.retain))
             object.append("topic", .string(publish.topic))
-            if let id = publish.packetID { object.append("packet_id", .number(JSONNumber(Int(id)))) }
+            if let id = publish.packetID { object.append("packetId", .number(JSONNumber(Int(id)))) }
             appendBytes(publish.payload, key: "payload", to: &object)
         case .puback(let id), .pubrec(let id), .pubcomp(let id), .unsuback(let id):
-            object.append("packet_id", .number(JSONNumber(Int(id))))
+            object.append("packetId", .number(JSONNumber(Int(id))))
         case .pubrel(let id, let dup):
-            object.append("packet_id", .number(JSONNumber(Int(id))))
+            object.append("packetId", .number(JSONNumber(Int(id))))
             if dup { object.append("dup", true) }
         case .subscribe(let subscribe):
-            object.append("packet_id", .number(JSONNumber(Int(subscribe.packetID))))
+            object.append("packetId", .number(JSONNumber(Int(subscribe.packetID))))
             object.append(
                 "subscriptions",
                 .array(
                     subscribe.subscriptions.map { subscription in
-                        ["topic_filter": .string(subscription.topicFilter), "qos": .number(JSONNumber(Int(subscription.qos.rawValue)))]
+                        ["topicFilter": .string(subscription.topicFilter), "qos": .number(JSONNumber(Int(subscription.qos.rawValue)))]
                     }))
             if subscribe.dup { object.append("dup", true) }
         case .suback(let suback):
-            object.append("packet_id", .number(JSONNumber(Int(suback.packetID))))
-            object.append("return_codes", .array(suback.returnCodes.map { .number(JSONNumber(Int($0))) }))
+            object.append("packetId", .number(JSONNumber(Int(suback.packetID))))
+            object.append("returnCodes", .array(suback.returnCodes.map { .number(JSONNumber(Int($0))) }))
         case .unsubscribe(let unsubscribe):
-            object.append("packet_id", .number(JSONNumber(Int(unsubscribe.packetID))))
-            object.append("topic_filters", .array(unsubscribe.topicFilters.map { .string($0) }))
+            object.append("packetId", .number(JSONNumber(Int(unsubscribe.packetID))))
+            object.append("topicFilters", .array(unsubscribe.topicFilters.map { .string($0) }))
             if unsubscribe.dup { object.append("dup", true) }
         case .pingreq, .pingresp, .disconnect:
             break
@@ -67,7 +67,7 @@ public enum MQTTCanonicalJSON {
         if UTF8Validator.firstInvalidOffset(bytes) == nil {
             object.append(key, .string(String(decoding: bytes, as: UTF8.self)))
         } else {
-            object.append(key + "_hex", .string(Hex.encode(bytes)))
+            object.append(key + "Hex", .string(Hex.encode(bytes)))
         }
     }
 
@@ -90,44 +90,44 @@ public enum MQTTCanonicalJSON {
                     topic: try string(willObject, "topic"), message: try bytes(willObject, "message"),
                     qos: try qos(willObject, "qos"), retain: willObject["retain"]?.boolValue ?? false)
             }
-            let password: [UInt8]? = object["password"] != nil || object["password_hex"] != nil ? try bytes(object, "password") : nil
+            let password: [UInt8]? = object["password"] != nil || object["passwordHex"] != nil ? try bytes(object, "password") : nil
             return .connect(
                 MQTTConnect(
-                    protocolName: try string(object, "protocol_name"), protocolLevel: try integer(object, "protocol_level", max: 255),
-                    cleanSession: object["clean_session"]?.boolValue ?? false, keepAlive: try integer(object, "keep_alive", max: 65535),
-                    clientID: try string(object, "client_id"), will: will, username: object["username"]?.stringValue,
+                    protocolName: try string(object, "protocolName"), protocolLevel: try integer(object, "protocolLevel", max: 255),
+                    cleanSession: object["cleanSession"]?.boolValue ?? false, keepAlive: try integer(object, "keepAlive", max: 65535),
+                    clientID: try string(object, "clientId"), will: will, username: object["username"]?.stringValue,
                     password: password))
         case .connack:
             return .connack(
                 MQTTConnack(
-                    sessionPresent: object["session_present"]?.boolValue ?? false,
-                    returnCode: try integer(object, "return_code", max: 255)))
+                    sessionPresent: object["sessionPresent"]?.boolValue ?? false,
+                    returnCode: try integer(object, "returnCode", max: 255)))
         case .publish:
             let level = try qos(object, "qos")
-            let id: UInt16? = object["packet_id"] == nil ? nil : try integer(object, "packet_id", max: 65535)
+            let id: UInt16? = object["packetId"] == nil ? nil : try integer(object, "packetId", max: 65535)
             return .publish(
                 MQTTPublish(
                     dup: object["dup"]?.boolValue ?? false, qos: level,
                     retain: object["retain"]?.boolValue ?? false, topic: try string(object, "topic"),
                     packetID: id, payload: try bytes(object, "payload")))
-        case .puback: return .puback(packetID: try integer(object, "packet_id", max: 65535))
-        case .pubrec: return .pubrec(packetID: try integer(object, "packet_id", max: 65535))
-        case .pubrel: return .pubrel(packetID: try integer(object, "packet_id", max: 65535), dup: object["dup"]?.boolValue ?? false)
-        case .pubcomp: return .pubcomp(packetID: try integer(object, "packet_id", max: 65535))
-        case .unsuback: return .unsuback(packetID: try integer(object, "packet_id", max: 65535))
+        case .puback: return .puback(packetID: try integer(object, "packetId", max: 65535))
+        case .pubrec: return .pubrec(packetID: try integer(object, "packetId", max: 65535))
+        case .pubrel: return .pubrel(packetID: try integer(object, "packetId", max: 65535), dup: object["dup"]?.boolValue ?? false)
+        case .pubcomp: return .pubcomp(packetID: try integer(object, "packetId", max: 65535))
+        case .unsuback: return .unsuback(packetID: try integer(object, "packetId", max: 65535))
         case .subscribe:
             guard let items = object["subscriptions"]?.arrayValue else { throw DecodeError(description: "subscriptions must be an array") }
             var subscriptions: [MQTTSubscribe.Subscription] = []
             for item in items {
                 guard let entry = item.objectValue else { throw DecodeError(description: "a subscription must be an object") }
-                subscriptions.append(.init(topicFilter: try string(entry, "topic_filter"), qos: try qos(entry, "qos")))
+                subscriptions.append(.init(topicFilter: try string(entry, "topicFilter"), qos: try qos(entry, "qos")))
             }
             return .subscribe(
                 MQTTSubscribe(
-                    packetID: try integer(object, "packet_id", max: 65535), subscriptions: subscriptions,
+                    packetID: try integer(object, "packetId", max: 65535), subscriptions: subscriptions,
                     dup: object["dup"]?.boolValue ?? false))
         case .suback:
-            guard let items = object["return_codes"]?.arrayValue else { throw DecodeError(description: "return_codes must be an array") }
+            guard let items = object["returnCodes"]?.arrayValue else { throw DecodeError(description: "return_codes must be an array") }
             var codes: [UInt8] = []
             for item in items {
                 guard let code = item.int64Value.flatMap(UInt8.init(exactly:)) else {
@@ -135,9 +135,9 @@ public enum MQTTCanonicalJSON {
                 }
                 codes.append(code)
             }
-            return .suback(MQTTSuback(packetID: try integer(object, "packet_id", max: 65535), returnCodes: codes))
+            return .suback(MQTTSuback(packetID: try integer(object, "packetId", max: 65535), returnCodes: codes))
         case .unsubscribe:
-            guard let items = object["topic_filters"]?.arrayValue else { throw DecodeError(description: "topic_filters must be an array") }
+            guard let items = object["topicFilters"]?.arrayValue else { throw DecodeError(description: "topic_filters must be an array") }
             var filters: [String] = []
             for item in items {
                 guard let filter = item.stringValue else { throw DecodeError(description: "topic_filters holds strings") }
@@ -145,7 +145,7 @@ public enum MQTTCanonicalJSON {
             }
             return .unsubscribe(
                 MQTTUnsubscribe(
-                    packetID: try integer(object, "packet_id", max: 65535), topicFilters: filters,
+                    packetID: try integer(object, "packetId", max: 65535), topicFilters: filters,
                     dup: object["dup"]?.boolValue ?? false))
         case .pingreq: return .pingreq
         case .pingresp: return .pingresp
@@ -172,10 +172,10 @@ public enum MQTTCanonicalJSON {
         return level
     }
 
-    /// `key` as text, or `key_hex` as hex.
+    /// `key` as text, or `keyHex` as hex.
     private static func bytes(_ object: JSONObject, _ key: String) throws(DecodeError) -> [UInt8] {
         if let text = object[key]?.stringValue { return Array(text.utf8) }
-        guard let hex = object[key + "_hex"]?.stringValue else { throw DecodeError(description: "\(key) or \(key)_hex is required") }
-        do { return try Hex.decode(hex) } catch { throw DecodeError(description: "\(key)_hex: \(error)") }
+        guard let hex = object[key + "Hex"]?.stringValue else { throw DecodeError(description: "\(key) or \(key)Hex is required") }
+        do { return try Hex.decode(hex) } catch { throw DecodeError(description: "\(key)Hex: \(error)") }
     }
 }

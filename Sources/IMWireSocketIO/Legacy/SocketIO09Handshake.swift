@@ -23,8 +23,8 @@ public struct SocketIO09Handshake: Sendable, Hashable {
     public var json: JSONValue {
         var object = JSONObject()
         object.append("sid", .string(sid))
-        object.append("heartbeat_timeout", heartbeatTimeout.map { .number(JSONNumber($0)) } ?? .null)
-        object.append("close_timeout", closeTimeout.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("heartbeatTimeout", heartbeatTimeout.map { .number(JSONNumber($0)) } ?? .null)
+        object.append("closeTimeout", closeTimeout.map { .number(JSONNumber($0)) } ?? .null)
         object.append("transports", .array(transports.map(JSONValue.string)))
         return .object(object)
     }

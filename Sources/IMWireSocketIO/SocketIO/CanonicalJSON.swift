@@ -2,7 +2,7 @@ import IMWireCore
 
 /// The canonical JSON of socket.io and engine.io packets, for `imwire decode` and the fixtures.
 /// Field names follow the reference parsers: socket.io-client 0.9.11 for 0.9 packets
-/// (`type`, `id`, `ack`, `endpoint`, `data`/`qs`/`name`/`args`/`ack_id`/`reason`/`advice`),
+/// (`type`, `id`, `ack`, `endpoint`, `data`/`qs`/`name`/`args`/`ackId`/`reason`/`advice`),
 /// engine.io-parser and socket.io-parser for protocol 3/4 (`type`, `data`; `nsp`, `id`,
 /// `attachments`, `data`).
 public enum SocketIOCanonicalJSON {
@@ -22,7 +22,7 @@ public enum SocketIOCanonicalJSON {
             object.append("name", packet.eventName.map(JSONValue.string) ?? .null)
             object.append("args", .array(packet.args ?? []))
         case .ack:
-            object.append("ack_id", packet.ackID.map { .number(JSONNumber($0)) } ?? .null)
+            object.append("ackId", packet.ackID.map { .number(JSONNumber($0)) } ?? .null)
             object.append("args", .array(packet.args ?? []))
         case .error:
             object.append("reason", .string(packet.errorReason.map { SocketIO09Packet.errorReasons[$0] } ?? ""))
@@ -54,7 +54,7 @@ public enum SocketIOCanonicalJSON {
             packet.eventName = json["name"]?.stringValue
             packet.args = json["args"]?.arrayValue ?? []
         case .ack:
-            packet.ackID = json["ack_id"]?.int64Value
+            packet.ackID = json["ackId"]?.int64Value
             packet.args = json["args"]?.arrayValue ?? []
         case .error:
             packet.errorReason = json["reason"]?.stringValue.flatMap { SocketIO09Packet.errorReasons.firstIndex(of: $0) }
@@ -71,7 +71,7 @@ public enum SocketIOCanonicalJSON {
         switch packet.payload {
         case .text(let text): object.append("data", .string(text))
         case .binary(let data):
-            object.append("binary_hex", .string(Hex.encode(data)))
+            object.append("binaryHex", .string(Hex.encode(data)))
             if packet.base64 { object.append("base64", true) }
         }
         return .object(object)
@@ -81,7 +81,7 @@ public enum SocketIOCanonicalJSON {
         guard let name = json["type"]?.stringValue, let type = EngineIOPacketType(name: name) else {
             throw DecodeError(description: "type must name an engine.io packet type")
         }
-        if let hex = json["binary_hex"]?.stringValue {
+        if let hex = json["binaryHex"]?.stringValue {
             guard let data = try? Hex.decode(hex) else { throw DecodeError(description: "binary_hex is not hex") }
             return EngineIOPacket(type: type, payload: .binary(data), base64: json["base64"] == .bool(true))
         }

@@ -20,18 +20,18 @@ public enum Yun2winCanonicalJSON {
             object.append("token", connect.token.map(JSONValue.string) ?? .null)
             if let parsed = connect.parsedClientID {
                 object.append(
-                    "client_id",
+                    "clientId",
                     [
                         "reconnect": .bool(parsed.isReconnect), "platform": .string(parsed.platform.rawValue), "uuid": .string(parsed.uuid),
                     ])
             } else {
-                object.append("client_id", .null)
+                object.append("clientId", .null)
             }
-            object.append("mqtt_version", connect.version.map { .string($0.rawValue) } ?? .null)
-            object.append("keep_alive", .number(JSONNumber(Int(connect.keepAlive))))
+            object.append("mqttVersion", connect.version.map { .string($0.rawValue) } ?? .null)
+            object.append("keepAlive", .number(JSONNumber(Int(connect.keepAlive))))
         case .connack(let code):
             object.append("kind", "connack")
-            object.append("return_code", .number(JSONNumber(Int(code))))
+            object.append("returnCode", .number(JSONNumber(Int(code))))
             object.append("name", code == 0 ? "accepted" : name(Int64(code), Yun2winStatusCodes.connectionReturnCode))
         case .command(let command, let topic):
             object.append("kind", "command")
@@ -41,12 +41,12 @@ public enum Yun2winCanonicalJSON {
             switch server {
             case .connectionReturn(let code):
                 object.append("kind", "connection-return-code")
-                object.append("return_code", .number(JSONNumber(code)))
+                object.append("returnCode", .number(JSONNumber(code)))
                 object.append("name", name(code, Yun2winStatusCodes.connectionReturnCode))
             case .sendAck(let ack):
                 object.append("kind", "send-ack")
                 object.append("y2wMessageId", .string(ack.y2wMessageID))
-                object.append("return_code", .number(JSONNumber(ack.returnCode)))
+                object.append("returnCode", .number(JSONNumber(ack.returnCode)))
                 object.append("name", name(ack.returnCode, Yun2winStatusCodes.sendReturnCode))
                 if let mts = ack.mts { object.append("mts", .number(mts)) }
             case .relayedMessage(let relayed):
@@ -68,10 +68,10 @@ public enum Yun2winCanonicalJSON {
     private static func topicJSON(_ topic: Yun2winTopic) -> JSONValue {
         switch topic {
         case .session(let id):
-            var object: JSONObject = JSONObject([("kind", "session"), ("session_id", .string(id))].map { JSONObject.Member(key: $0.0, value: $0.1) })
+            var object: JSONObject = JSONObject([("kind", "session"), ("sessionId", .string(id))].map { JSONObject.Member(key: $0.0, value: $0.1) })
             if let parts = topic.sessionParts {
-                object.append("session_type", .string(parts.type))
-                object.append("business_id", .string(parts.id))
+                object.append("sessionType", .string(parts.type))
+                object.append("businessId", .string(parts.id))
             }
             return .object(object)
         case .single(let suffix):
