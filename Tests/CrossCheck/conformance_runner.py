@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""`imwire conformance run` against deliberately broken testees (Conformance/testees/broken.py):
+a wrong value, a crash, a hang, garbage and a wrong id give the right verdicts on exactly those
+cases, the runner restarts the testee and goes on, exits 1, and finishes within its timeouts;
+a failure list naming the broken tests makes the run pass, and a stale entry fails it.
+Usage: conformance_runner.py [path/to/imwire]"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IMWIRE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/imwire")
+BROKEN = os.path.join(ROOT, "Conformance/testees/broken.py")
+SUITE = "mqtt.3.1.1"
+TIMEOUT_MS = 400
+BREAKS = {
+    "wrong": "mqtt/packet/v311-pingreq",
+    "crash": "mqtt/packet/v311-pingresp",
+    "hang": "mqtt/packet/bad-connack-return-code-9",
+    "garbage": "mqtt/packet/bad-pingreq-flags",
+    "wrong-id": "mqtt/packet/v311-disconnect",
+}
+EXPECTED = {
+    "wrong": ("failed", ""),  # "value {…}, expected …" or "encoded 00, expected …"
+    "crash": ("error", "testee exited (status 3)"),
+    "hang": ("error", f"timed out after {TIMEOUT_MS} ms"),
+    "garbage": ("error", "garbage response: not JSON"),
+    "wrong-id": ("error", "answered id"),
+}
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def run(extra, breaks=BREAKS):
+    args = [IMWIRE, "conformance", "run", "--suite", SUITE, "--timeout-ms", str(TIMEOUT_MS), "--format", "json"] + extra
+    args += ["--", sys.executable, BROKEN, IMWIRE]
+    for flag, case in breaks.items():
+        args += ["--" + flag, case]
+    start = time.monotonic()
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return done, time.monotonic() - start
+
+
+with tempfile.TemporaryDirectory() as scratch:
+    report_path = os.path.join(scratch, "report.json")
+    done, elapsed = run(["-o", report_path])
+    check(done.returncode == 1, f"broken testee: exit {done.returncode}, expected 1; {done.stderr[-500:]}")
+    report = json.load(open(report_path))
+    tests = {t["name"]: t for t in report["tests"]}
+    broken_names = set()
+    for kind, case in BREAKS.items():
+        names = [n for n, t in tests.items() if t["case"] == case]
+        check(any(n.startswith("Required.") for n in names), f"no Required test for {case}")
+        verdict, detail = EXPECTED[kind]
+        for name in names:
+            test = tests[name]
+            check(test["verdict"] == verdict, f"{kind}: {name} got {test['verdict']} {test['detail']!r}")
+            check(not name.startswith("Required.") or test["detail"].startswith(detail), f"{kind}: {name}: {test['detail']!r}")
+            broken_names.add(name)
+    others = [t for n, t in tests.items() if n not in broken_names and t["verdict"] != "passed"]
+    check(not others, f"tests not broken did not pass: {[(t['name'], t['detail']) for t in others][:5]}")
+    check(set(report["summary"]["unexpected_failures"]) == broken_names, "unexpected_failures lists exactly the broken tests")
+    # One hang of TIMEOUT_MS and four restarts: far below one timeout per case.
+    bound = TIMEOUT_MS / 1000 * 3 + len(tests) * 0.2
+    check(elapsed < bound, f"the run took {elapsed:.1f} s, bound {bound:.1f} s")
+
+    failure_list = os.path.join(scratch, "failures.txt")
+    with open(failure_list, "w") as out:
+        out.write("# the broken testee's known failures\n" + "\n".join(sorted(broken_names)) + "\n")
+    done, _ = run(["--failure-list", failure_list])
+    check(done.returncode == 0, f"with the failure list: exit {done.returncode}, expected 0")
+
+    # A listed test that passes is stale: fixing the crash makes the list stale.
+    fixed = {k: v for k, v in BREAKS.items() if k != "crash"}
+    done, _ = run(["--failure-list", failure_list], breaks=fixed)
+    stale = json.loads(done.stdout)["summary"]["stale"]
+    check(done.returncode == 1 and any(n.endswith("." + BREAKS["crash"]) for n in stale), f"stale entry: exit {done.returncode}, stale {stale}")
+
+if failures:
+    print("\n".join("FAIL " + f for f in failures))
+    sys.exit(1)
+print(f"conformance runner: {len(BREAKS)} kinds of breakage graded right, {len(tests)} tests, run {elapsed:.1f} s, failure list and stale entry ok")
