@@ -133,4 +133,19 @@ final class FunctionChannel: TesteeChannel {
         reader.append([0xff, 0xff, 0xff, 0x7f])
         #expect(throws: TesteeFrameReader.Oversized.self) { try reader.next() }
     }
+
+    @Test func vectorFilesCountAndGradeEveryCase() throws {
+        let files = ConformanceVectors.files(Self.cases)
+        #expect(files.map(\.name) == ConformanceSuite.allCases.map { $0.rawValue + ".json" })
+        #expect(files.compactMap { $0.json["numberOfTests"]?.int64Value }.reduce(0, +) == Int64(Self.cases.count))
+        let mqtt = try #require(files.first { $0.name == "mqtt.3.1.1.json" }?.json)
+        let tests = (mqtt["testGroups"]?.arrayValue ?? []).flatMap { $0["tests"]?.arrayValue ?? [] }
+        let reserved = try #require(tests.first { $0["caseId"] == "mqtt/packet/bad-connack-return-code-9" })
+        // A reserved return code is a warning in lenient mode: strict implementations reject it.
+        #expect(reserved["result"] == "acceptable")
+        #expect(reserved["expected"]?["firstOffset"]?.int64Value == 3)
+        #expect(reserved["flags"] == ["StrictOnly", "MQTT.CONNACK-RETURN-CODE-RESERVED"])
+        #expect(mqtt["notes"]?["StrictOnly"] != nil)
+        #expect(Set(tests.compactMap { $0["result"]?.stringValue }) == ["valid", "invalid", "acceptable"])
+    }
 }
