@@ -4,6 +4,7 @@
 Forwards every request to IMWire's own testee (`IMWIRE conformance testee`) and breaks the
 answers of chosen cases: `--wrong CASE` (a wrong value), `--crash CASE` (exits), `--hang CASE`
 (never answers), `--garbage CASE` (not a framed JSON message), `--wrong-id CASE` (another id).
+`--record FILE` appends every request and the inner testee's response to FILE as JSON lines.
 """
 import argparse
 import json
@@ -30,7 +31,9 @@ def main():
     parser.add_argument("imwire")
     for flag in ("wrong", "crash", "hang", "garbage", "wrong-id"):
         parser.add_argument("--" + flag, action="append", default=[])
+    parser.add_argument("--record")
     args = parser.parse_args()
+    record = open(args.record, "a") if args.record else None
     inner = subprocess.Popen([args.imwire, "conformance", "testee"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     while (body := read_message(sys.stdin.buffer)) is not None:
         request = json.loads(body)
@@ -46,6 +49,9 @@ def main():
         inner.stdin.write(struct.pack("<I", len(body)) + body)
         inner.stdin.flush()
         response = json.loads(read_message(inner.stdout))
+        if record:
+            record.write(json.dumps({"request": request, "response": response}) + "\n")
+            record.flush()
         if case in args.wrong:
             response = {"id": response["id"], "result": "ok", "value": {"wrong": True}, "hex": "00"}
         if case in args.wrong_id:

@@ -2,7 +2,9 @@
 """`imwire conformance run` against deliberately broken testees (Conformance/testees/broken.py):
 a wrong value, a crash, a hang, garbage and a wrong id give the right verdicts on exactly those
 cases, the runner restarts the testee and goes on, exits 1, and finishes within its timeouts;
-a failure list naming the broken tests makes the run pass, and a stale entry fails it.
+a failure list naming the broken tests makes the run pass, and a stale entry fails it. Every request
+of every suite and IMWire's testee's response to it validate against
+Spec/conformance-testee.schema.json (python jsonschema).
 Usage: conformance_runner.py [path/to/imwire]"""
 import json
 import os
@@ -83,7 +85,26 @@ with tempfile.TemporaryDirectory() as scratch:
     stale = json.loads(done.stdout)["summary"]["stale"]
     check(done.returncode == 1 and any(n.endswith("." + BREAKS["crash"]) for n in stale), f"stale entry: exit {done.returncode}, stale {stale}")
 
+    # The protocol's schema: every request of every suite, and IMWire's answers.
+    try:
+        import jsonschema
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "jsonschema"], check=True)
+        import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "Spec", "conformance-testee.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    record = os.path.join(scratch, "record.jsonl")
+    args = [IMWIRE, "conformance", "run", "--", sys.executable, BROKEN, IMWIRE, "--record", record]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    check(done.returncode == 0, f"IMWire's testee behind the recorder: exit {done.returncode}")
+    exchanges = [json.loads(line) for line in open(record)]
+    invalid = [(e["request"]["case"], error.message[:150]) for e in exchanges for message in (e["request"], e["response"])
+               for error in validator.iter_errors(message)]
+    check(len(exchanges) > 1200 and not invalid, f"{len(exchanges)} exchanges, against the schema: {invalid[:5]}")
+
 if failures:
     print("\n".join("FAIL " + f for f in failures))
     sys.exit(1)
-print(f"conformance runner: {len(BREAKS)} kinds of breakage graded right, {len(tests)} tests, run {elapsed:.1f} s, failure list and stale entry ok")
+print(f"conformance runner: {len(BREAKS)} kinds of breakage graded right, {len(tests)} tests, run {elapsed:.1f} s, "
+      f"failure list and stale entry ok, {len(exchanges)} requests and responses valid against the schema")
