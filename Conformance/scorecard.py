@@ -33,6 +33,8 @@ TESTEES = [
      "pins": "protobuf==7.36.2, GenericCommand from protoc", "suites": ["leancloud.binary", "leancloud.base64"]},
     {"name": "scapy", "label": "scapy.contrib.mqtt", "venv": ".venv", "script": "scapy_mqtt.py", "args": [], "pins": "scapy==2.8.0",
      "suites": ["mqtt.3.1", "mqtt.3.1.1"]},
+    {"name": "paho-mqtt", "label": "paho-mqtt packet decoders (what a client receives)", "venv": ".venv", "script": "paho_mqtt.py",
+     "args": [], "pins": "paho-mqtt==2.2.0", "suites": ["mqtt.3.1", "mqtt.3.1.1"]},
     {"name": "wsproto", "label": "wsproto (sans-IO, server)", "venv": ".venv", "script": "websocket_oracles.py", "args": ["wsproto"],
      "pins": "wsproto==1.3.2", "suites": ["websocket.frames", "websocket.permessage-deflate"]},
     {"name": "websockets", "label": "websockets (sans-IO Protocol, server)", "venv": ".venv", "script": "websocket_oracles.py",
