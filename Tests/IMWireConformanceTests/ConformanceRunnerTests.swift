@@ -120,6 +120,20 @@ final class FunctionChannel: TesteeChannel {
         #expect(junit.contains("<error message=\"testee exited\"/>"))
     }
 
+    @Test func theOwnTesteeAnswersWhatItDoesNotKnowUnsupported() {
+        func answer(_ text: String) -> String { String(decoding: IMWireTestee.answer(Array(text.utf8)), as: UTF8.self) }
+        #expect(
+            answer(#"{"protocol":2,"id":5,"suite":"nim","operation":"decode","input":{"text":"2::"}}"#)
+                == #"{"id":5,"result":"unsupported","message":"protocol version 1 only"}"#)
+        #expect(
+            answer(#"{"protocol":1,"id":6,"suite":"xmpp","operation":"decode","input":{"text":""}}"#)
+                == #"{"id":6,"result":"unsupported","message":"unknown suite"}"#)
+        #expect(
+            answer(#"{"protocol":1,"id":7,"suite":"jmessage","operation":"encode","input":{"value":{}}}"#)
+                == #"{"id":7,"result":"unsupported","message":"no encoder"}"#)
+        #expect(answer("[]") == #"{"id":0,"result":"error","message":"not a request"}"#)
+    }
+
     @Test func framing() throws {
         let framed = TesteeProtocol.frame(["id": 1])
         #expect(framed == [8, 0, 0, 0] + Array(#"{"id":1}"#.utf8))

@@ -23,6 +23,9 @@ public enum IMWireTestee {
         guard let root = try? JSONParser.parse(body), case .object(let request) = root,
             let id = request["id"]?.int64Value.flatMap({ Int(exactly: $0) })
         else { return TesteeResponse(id: 0, result: .error, message: "not a request").json() }
+        guard request["protocol"]?.int64Value == Int64(TesteeProtocol.version) else {
+            return TesteeResponse(id: id, result: .unsupported, message: "protocol version \(TesteeProtocol.version) only").json()
+        }
         guard let suiteName = request["suite"]?.stringValue, let suite = ConformanceSuite(rawValue: suiteName) else {
             return TesteeResponse(id: id, result: .unsupported, message: "unknown suite").json()
         }
