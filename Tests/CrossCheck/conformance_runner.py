@@ -73,6 +73,14 @@ with tempfile.TemporaryDirectory() as scratch:
     bound = TIMEOUT_MS / 1000 * 3 + len(tests) * 0.2
     check(elapsed < bound, f"the run took {elapsed:.1f} s, bound {bound:.1f} s")
 
+    # The same run as JUnit XML: well-formed, the broken tests as errors and failures.
+    import xml.etree.ElementTree as ElementTree
+    junit_path = os.path.join(scratch, "report.xml")
+    run(["-o", junit_path, "--format", "junit"])
+    suite = ElementTree.parse(junit_path).getroot().find("testsuite")
+    errors = int(suite.get("errors")) + int(suite.get("failures"))
+    check(suite.get("name") == SUITE and errors == len(broken_names), f"JUnit: {suite.attrib}, {len(broken_names)} broken tests")
+
     failure_list = os.path.join(scratch, "failures.txt")
     with open(failure_list, "w") as out:
         out.write("# the broken testee's known failures\n" + "\n".join(sorted(broken_names)) + "\n")
