@@ -56,6 +56,15 @@ NOTES = {
     ("python-engineio", "jmessage/engineio/sio-connect-namespace"):
         "both defensible: python-socketio 4.6.1 writes a CONNECT to /chat without the `,` socket.io-parser writes "
         "(Spec/socketio.md#sio-packet (namespace)); parsers read both",
+    ("protobuf", "PB.INVALID-UTF8"):
+        "both defensible, by decision (Spec/leancloud.md#protobuf-vs-upb): proto2 leaves `string` UTF-8 unchecked and upb "
+        "accepts; IMWire (like swift-protobuf) rejects, a Swift String cannot hold it",
+    ("protobuf", "leancloud/command/malformed/varint-overflow"):
+        "both defensible, by decision (Spec/leancloud.md#protobuf-vs-upb): upb drops the bits beyond the 64th of a 10-byte "
+        "varint; IMWire rejects the varint",
+    ("protobuf", "PB.ENUM-UNKNOWN-VALUE"):
+        "IMWire is right for LeanCloud (Spec/leancloud.md#schema (closed enums)): a generic proto2 parser keeps an undefined "
+        "closed-enum value as an unknown field, as protobuf specifies; the command then has no cmd/op the SDKs know",
     ("gevent-socketio", "Encode"):
         "IMWire is right about the bytes: gevent-socketio 0.3.6 writes JSON with Python's separators (`, `, `: `), "
         "socket.io-client 0.9.11 with JSON.stringify (none); the same JSON value",
@@ -208,9 +217,13 @@ def render(reports, rules):
     for testee, failed, right in totals:
         lines.append(f"- {testee['label']}: {failed} Required deviations, {right} where IMWire is right (the specification "
                      f"forbids what the library accepts), {failed - right} defensible, documented in the fixture, or to be analysed.")
-    lines += ["", "How sure: each \"IMWire is right\" line rests on a rule whose lenient severity is error and whose Spec",
-              "section quotes the requirement; those fixtures were frozen only after an independent implementation",
-              "agreed on the bytes (`verified_by`). Lines \"to be analysed\" are open questions, not verdicts.", ""]
+    lines += ["", "How sure: that a library accepts, rejects or reads an input differently is observed here, not inferred.",
+              "An \"IMWire is right\" line rests on a rule that is an error even in lenient mode and whose Spec section",
+              "quotes the requirement (RFC 6455/7692, MQTT 3.1/3.1.1, engine.io-parser/socket.io-parser, proto2 and the",
+              "LeanCloud schema); \"both defensible\" lines are IMWire's strict-mode choices and its documented decisions;",
+              "\"documented in the fixture\" repeats the fixture's `known_disagreements`, written when it was cross-checked.",
+              "No independent library reports a byte offset: their Recommended passes are the wrappers' own",
+              "remaining-length checks. Lines \"to be analysed\" would be open questions, not verdicts.", ""]
     return "\n".join(lines)
 
 
