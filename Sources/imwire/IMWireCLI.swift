@@ -13,7 +13,7 @@ struct IMWireCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Check.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Reconnect.self, Rules.self,
+            Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Reconnect.self, Rules.self,
             Show.self, SpecCommand.self,
         ]
     )

@@ -1,0 +1,154 @@
+import IMWireCore
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireMQTT
+import IMWireNIM
+import IMWireSocketIO
+import IMWireWebSocket
+import IMWireYun2win
+
+/// IMWire's own testee (`imwire conformance testee`): answers testee-protocol requests with the
+/// library's codecs. In strict mode (the default) any warning or error finding rejects the input,
+/// with the first finding that has an offset (else the first) as the rule and offset.
+public enum IMWireTestee {
+    /// The response body for one request body.
+    public static func answer(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.write(respond(body), into: &out)
+        return out
+    }
+
+    /// The response for one request body, as JSON.
+    public static func respond(_ body: [UInt8]) -> JSONValue {
+        guard let root = try? JSONParser.parse(body), case .object(let request) = root,
+            let id = request["id"]?.int64Value.flatMap({ Int(exactly: $0) })
+        else { return TesteeResponse(id: 0, result: .error, message: "not a request").json() }
+        guard request["protocol"]?.int64Value == Int64(TesteeProtocol.version) else {
+            return TesteeResponse(id: id, result: .unsupported, message: "protocol version \(TesteeProtocol.version) only").json()
+        }
+        guard let suiteName = request["suite"]?.stringValue, let suite = ConformanceSuite(rawValue: suiteName) else {
+            return TesteeResponse(id: id, result: .unsupported, message: "unknown suite").json()
+        }
+        let options = request["options"]?.objectValue ?? JSONObject()
+        let input = request["input"]?.objectValue ?? JSONObject()
+        switch request["operation"]?.stringValue {
+        case "decode":
+            let bytes: [UInt8]
+            if let hex = input["hex"]?.stringValue {
+                guard let decoded = try? Hex.decode(hex) else { return TesteeResponse(id: id, result: .error, message: "bad hex").json() }
+                bytes = decoded
+            } else if let text = input["text"]?.stringValue {
+                bytes = Array(text.utf8)
+            } else {
+                return TesteeResponse(id: id, result: .error, message: "decode needs input.hex or input.text").json()
+            }
+            do {
+                let (value, findings) = try decode(suite, bytes, options)
+                let strict = options["strict"]?.boolValue ?? true
+                let problems = findings.filter { $0.severity >= .warning && (strict || $0.severity >= .error) }
+                if let first = problems.first(where: { $0.offset != nil }) ?? problems.first {
+                    return TesteeResponse(id: id, result: .rejected, rule: first.ruleID.rawValue, offset: first.offset, message: first.message).json()
+                }
+                return TesteeResponse(id: id, result: .ok, value: value ?? .null).json()
+            } catch {
+                return TesteeResponse(id: id, result: .error, message: error.description).json()
+            }
+        case "encode":
+            guard let value = input["value"] else { return TesteeResponse(id: id, result: .error, message: "encode needs input.value").json() }
+            guard let codec = encoder(suite, options) else { return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json() }
+            do {
+                let encoded = try codec.encode(value)
+                let asText = suite.isText && !encoded.binary && String(validating: encoded.bytes, as: UTF8.self) != nil
+                return TesteeResponse(id: id, result: .ok, bytes: encoded.bytes).json(text: asText)
+            } catch {
+                return TesteeResponse(id: id, result: .rejected, message: error.description).json()
+            }
+        default:
+            return TesteeResponse(id: id, result: .unsupported, message: "unknown operation").json()
+        }
+    }
+
+    static func direction(_ options: JSONObject) -> Direction? { options["direction"]?.stringValue.flatMap(Direction.init(rawValue:)) }
+
+    static func encoder(_ suite: ConformanceSuite, _ options: JSONObject) -> (any CanonicalCodec)? {
+        switch suite {
+        case .leancloudBinary: LeanCloudCanonicalCodec(encoding: .protobuf)
+        case .leancloudBase64: LeanCloudCanonicalCodec(encoding: .base64)
+        case .leancloudJSON: LeanCloudCanonicalCodec(encoding: .json)
+        case .mqtt31: MQTTCanonicalCodec(version: .v3_1)
+        case .mqtt311: MQTTCanonicalCodec(version: .v3_1_1)
+        case .socketIO09, .nim: NIMCanonicalCodec()
+        case .engineIO3: JMessageCanonicalCodec()
+        default: nil
+        }
+    }
+
+    /// The canonical JSON of the unit in `bytes` and every finding, as the fixtures spell them.
+    static func decode(_ suite: ConformanceSuite, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding]) {
+        switch suite {
+        case .leancloudBinary, .leancloudBase64, .leancloudJSON:
+            let encoding: LeanCloudEncoding = suite == .leancloudBinary ? .protobuf : suite == .leancloudBase64 ? .base64 : .json
+            let decoded = LeanCloudCodec(encoding: encoding).decode(bytes)
+            return (decoded.command.map(LeanCloudCanonicalJSON.encode), decoded.findings)
+        case .mqtt31, .mqtt311:
+            let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: suite == .mqtt31 ? .v3_1 : .v3_1_1))
+            guard packets.count == 1 else { throw Fixture.FormatError(description: "\(packets.count) packets, expected one") }
+            return (packets[0].packet.map(MQTTCanonicalJSON.encode), packets[0].findings)
+        case .yun2win:
+            let version = options["version"]?.stringValue.flatMap(MQTTVersion.init(rawValue:))
+            let packets = Yun2winCodec.decodeAll(bytes, direction: direction(options), version: version)
+            guard packets.count == 1 else { throw Fixture.FormatError(description: "\(packets.count) packets, expected one") }
+            return (packets[0].packet == nil ? nil : Yun2winCanonicalJSON.encode(packets[0]), packets[0].findings)
+        case .socketIO09:
+            let decoded = SocketIO09Decoder.decode(bytes)
+            let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
+            return (json, decoded.findings)
+        case .nim:
+            let message = NIMCodec.decode(bytes, direction: direction(options))
+            return (message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), message.findings)
+        case .engineIO3:
+            let message = EngineIOMessage.decode(bytes, binaryFrame: options["frame"]?.stringValue == "binary")
+            return (message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), message.findings)
+        case .jmessage:
+            let message = JMessageCodec.decode(bytes, direction: direction(options), secret: options["secret"]?.stringValue)
+            return (message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message), message.findings)
+        case .websocketFrames, .websocketDeflate:
+            return try decodeWebSocket(bytes, options)
+        }
+    }
+
+    /// A client's bytes read by a server: messages and control frames up to the first failure,
+    /// the close code of that failure, and the frames a conforming peer accepts.
+    static func decodeWebSocket(_ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding]) {
+        var deflate: PerMessageDeflateParameters?
+        if let header = options["permessage_deflate"]?.stringValue {
+            guard let parsed = PerMessageDeflateParameters(responseHeader: header) else {
+                throw Fixture.FormatError(description: "permessage_deflate `\(header)` is not a valid response")
+            }
+            deflate = parsed
+        }
+        var limits = Limits.default
+        for member in options["limits"]?.objectValue ?? JSONObject() {
+            guard let value = member.value.int64Value.flatMap({ Int(exactly: $0) }) else { continue }
+            switch member.key {
+            case "max_frame_size": limits.maxFrameSize = value
+            case "max_message_size": limits.maxMessageSize = value
+            case "max_fragments": limits.maxFragments = value
+            case "max_decompressed_size": limits.maxDecompressedSize = value
+            case "max_expansion_ratio": limits.maxExpansionRatio = value
+            default: throw Fixture.FormatError(description: "unknown limit \(member.key)")
+            }
+        }
+        if options["role"]?.stringValue == "client" { throw Fixture.FormatError(description: "only role server is implemented") }
+        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .send, permessageDeflate: deflate, limits: limits))
+        let events = WebSocketFixtures.decode(bytes, chunks: nil, into: &decoder)
+        let findings = events.compactMap { if case .finding(let f) = $0 { f } else { nil } }
+        let (messages, closeCode) = WebSocketFixtures.summary(events)
+        let frames = JSONValue.array(WebSocketFixtures.acceptedFrames(bytes, deflate: deflate, limits: limits).map(WebSocketFixtures.json))
+        var value = JSONObject()
+        value.append("messages", messages)
+        value.append("close_code", closeCode.map { .number(JSONNumber($0)) } ?? .null)
+        value.append("frames", frames)
+        return (.object(value), findings)
+    }
+}

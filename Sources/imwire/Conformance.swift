@@ -1,0 +1,213 @@
+import ArgumentParser
+import Foundation
+import IMWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Conformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run another implementation against the golden fixtures (Spec/conformance.md).",
+        subcommands: [Run.self, Testee.self])
+
+    struct Testee: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "IMWire's own testee: answers testee-protocol requests on stdin with its codecs on stdout.")
+
+        func run() throws {
+            var reader = TesteeFrameReader()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(0, &buffer, buffer.count)
+                if count <= 0 { return }
+                reader.append(buffer[0..<count])
+                while let body = try reader.next() {
+                    let frame = TesteeProtocol.frame(IMWireTestee.answer(body))
+                    guard ProcessTestee.writeAll(1, frame, deadline: nil) else { return }
+                }
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send every fixture case to a testee program and grade its answers.",
+            discussion: """
+                The testee is COMMAND [ARGS…] after `--`, e.g. `imwire conformance run -- imwire conformance testee`. \
+                Exit 1 on an unexpected failure or a stale failure-list entry (a listed test that passes).
+                """)
+
+        @Option(
+            name: .customLong("suite"), help: "Only this suite (repeatable): \(ConformanceSuite.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var suites: [String] = []
+
+        @Option(help: "A failure list: test names the testee is known to fail, one a line, # comments.")
+        var failureList: String?
+
+        @Option(help: "Report format: text, json, junit.")
+        var format: ReportKind = .text
+
+        @Option(name: .shortAndLong, help: "Write the report here (the text summary still goes to standard output).")
+        var output: String?
+
+        @Option(help: "How long to wait for each answer before the testee is restarted.")
+        var timeoutMs = 5_000
+
+        @Option(help: "The fixtures directory (default: Fixtures/ of the package).")
+        var fixtures: String?
+
+        @Flag(help: "List every test in the text report, not only unexpected failures and stale entries.")
+        var verbose = false
+
+        @Argument(parsing: .postTerminator, help: "The testee command and its arguments.")
+        var command: [String] = []
+
+        enum ReportKind: String, ExpressibleByArgument { case text, json, junit }
+
+        func run() throws {
+            guard !command.isEmpty else { throw ValidationError("give the testee command after --") }
+            guard let dir = fixtures ?? PackageRoot.locate().map({ $0 + "/Fixtures" }) else {
+                throw unreadable("no IMWire package here or above; give --fixtures")
+            }
+            var selected: Set<ConformanceSuite> = []
+            for name in suites {
+                guard let suite = ConformanceSuite(rawValue: name) else { throw ValidationError("unknown suite \(name)") }
+                selected.insert(suite)
+            }
+            let (all, problems) = ConformanceCases.load(directory: dir)
+            guard problems.isEmpty else { throw unreadable(problems.joined(separator: "\n")) }
+            let cases = selected.isEmpty ? all : all.filter { selected.contains($0.suite) }
+            var list = ConformanceFailureList()
+            if let failureList {
+                guard let text = try? String(contentsOfFile: failureList, encoding: .utf8) else { throw unreadable("cannot read \(failureList)") }
+                list = ConformanceFailureList(text: text)
+            }
+            let testee = try ProcessTestee(command: command)
+            let run = ConformanceRunner.run(cases, channel: testee, failureList: list, timeoutMilliseconds: timeoutMs)
+            testee.stop()
+            let report: String
+            switch format {
+            case .text: report = ConformanceReport.text(run, verbose: verbose)
+            case .json: report = JSONWriter.pretty(ConformanceReport.json(run)) + "\n"
+            case .junit: report = ConformanceReport.junit(run)
+            }
+            if let output {
+                try TextFile.write(report, to: output)
+                if format != .text { print(ConformanceReport.text(run), terminator: "") }
+            } else {
+                print(report, terminator: "")
+            }
+            if !run.passed { throw ExitCode(1) }
+        }
+    }
+}
+
+/// A testee child process: framed requests on its stdin, framed responses from its stdout
+/// (its stderr is ours). Writes and reads wait with poll(2) up to the case's deadline.
+final class ProcessTestee: TesteeChannel {
+    let command: [String]
+    var process: Process?
+    var input: Int32 = -1
+    var output: Int32 = -1
+    var reader = TesteeFrameReader()
+
+    init(command: [String]) throws {
+        self.command = command
+        signal(SIGPIPE, SIG_IGN)
+        try start()
+    }
+
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        try? stdin.fileHandleForReading.close()
+        try? stdout.fileHandleForWriting.close()
+        input = dup(stdin.fileHandleForWriting.fileDescriptor)
+        output = dup(stdout.fileHandleForReading.fileDescriptor)
+        try? stdin.fileHandleForWriting.close()
+        try? stdout.fileHandleForReading.close()
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        reader = TesteeFrameReader()
+        self.process = process
+    }
+
+    static func now() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+
+    /// Writes everything before the deadline (milliseconds of `now()`; nil: no deadline).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: Int?) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let wait = deadline.map { max(0, $0 - now()) } ?? -1
+            if wait == 0 { return false }
+            _ = poll(&descriptor, 1, Int32(clamping: wait))
+        }
+        return true
+    }
+
+    func exchange(_ request: [UInt8], timeoutMilliseconds: Int) -> ExchangeResult {
+        let deadline = Self.now() + timeoutMilliseconds
+        guard Self.writeAll(input, TesteeProtocol.frame(request), deadline: deadline) else {
+            return .failure(Self.now() >= deadline ? "timed out after \(timeoutMilliseconds) ms writing the request" : "testee closed its stdin")
+        }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            do {
+                if let body = try reader.next() { return .body(body) }
+            } catch {
+                return .failure("garbage response: \(error)")
+            }
+            let count = read(output, &buffer, buffer.count)
+            if count > 0 {
+                reader.append(buffer[0..<count])
+                continue
+            }
+            if count == 0 { return .failure("testee exited" + exitStatus()) }
+            guard errno == EAGAIN || errno == EINTR else { return .failure("reading the testee: errno \(errno)") }
+            let wait = deadline - Self.now()
+            if wait <= 0 { return .failure("timed out after \(timeoutMilliseconds) ms") }
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(clamping: wait))
+        }
+    }
+
+    func exitStatus() -> String {
+        guard let process else { return "" }
+        for _ in 0..<100 where process.isRunning { usleep(10_000) }
+        if process.isRunning { return " (closed its stdout)" }
+        return process.terminationReason == .uncaughtSignal
+            ? " (signal \(process.terminationStatus))" : " (status \(process.terminationStatus))"
+    }
+
+    func restart() {
+        stop(kill: true)
+        do { try start() } catch { process = nil }
+    }
+
+    /// Closes the testee's stdin, gives it a second to exit, then kills it.
+    func stop(kill force: Bool = false) {
+        if input >= 0 { close(input) }
+        if output >= 0 { close(output) }
+        input = -1
+        output = -1
+        guard let process else { return }
+        if !force { for _ in 0..<100 where process.isRunning { usleep(10_000) } }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        self.process = nil
+    }
+}
