@@ -37,7 +37,7 @@ def bytes_field(key, data):
     try:
         return {key: bytes(data).decode("utf-8")}
     except UnicodeDecodeError:
-        return {key + "_hex": bytes(data).hex()}
+        return {key + "Hex": bytes(data).hex()}
 
 
 def fields(command, body, version):
@@ -46,26 +46,26 @@ def fields(command, body, version):
     if kind == 2:
         r = paho_packet.decode_connack(command, body, protocol)
         # paho exposes the MQTT 5 reason it maps the 3.x return code to (5 → 135): the code is the byte it read.
-        return {"type": "CONNACK", "session_present": bool(r.flags & 1) if version == "3.1.1" else False, "return_code": body[1]}
+        return {"type": "CONNACK", "sessionPresent": bool(r.flags & 1) if version == "3.1.1" else False, "returnCode": body[1]}
     if kind == 3:
         r = paho_packet.decode_publish(command, body, protocol)
         out = {"type": "PUBLISH", "dup": bool(r.dup), "qos": r.qos, "retain": bool(r.retain),
                "topic": bytes(r.topic).decode("utf-8", errors="replace")}
         if r.qos:
-            out["packet_id"] = r.mid
+            out["packetId"] = r.mid
         out.update(bytes_field("payload", r.payload))
         return out
     if kind in (4, 5, 6, 7):
         decode = {4: paho_packet.decode_puback, 5: paho_packet.decode_pubrec, 6: paho_packet.decode_pubrel, 7: paho_packet.decode_pubcomp}[kind]
-        out = {"type": TYPES[kind], "packet_id": decode(command, body, protocol).mid}
+        out = {"type": TYPES[kind], "packetId": decode(command, body, protocol).mid}
         if kind == 6 and command & 0x08:
             out["dup"] = True
         return out
     if kind == 9:
         r = paho_packet.decode_suback(command, body, protocol)
-        return {"type": "SUBACK", "packet_id": r.mid, "return_codes": [int(getattr(q, "value", q)) for q in r.granted_qos]}
+        return {"type": "SUBACK", "packetId": r.mid, "returnCodes": [int(getattr(q, "value", q)) for q in r.granted_qos]}
     if kind == 11:
-        return {"type": "UNSUBACK", "packet_id": paho_packet.decode_unsuback(command, body, protocol).mid}
+        return {"type": "UNSUBACK", "packetId": paho_packet.decode_unsuback(command, body, protocol).mid}
     return {"type": "PINGRESP"}
 
 

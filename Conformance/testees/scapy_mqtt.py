@@ -34,7 +34,7 @@ def bytes_field(key, data):
     try:
         return {key: data.decode("utf-8")}
     except UnicodeDecodeError:
-        return {key + "_hex": data.hex()}
+        return {key + "Hex": data.hex()}
 
 
 def canonical(p, version):
@@ -44,8 +44,8 @@ def canonical(p, version):
     out = {"type": NAMES[kind]}
     if kind == 1:
         c = p[smqtt.MQTTConnect]
-        out.update({"protocol_name": text(c.protoname), "protocol_level": c.protolevel, "clean_session": bool(c.cleansess),
-                    "keep_alive": c.klive, "client_id": text(c.clientId)})
+        out.update({"protocolName": text(c.protoname), "protocolLevel": c.protolevel, "cleanSession": bool(c.cleansess),
+                    "keepAlive": c.klive, "clientId": text(c.clientId)})
         if c.willflag:
             out["will"] = {"topic": text(c.willtopic), **bytes_field("message", c.willmsg), "qos": c.willQOSflag,
                            "retain": bool(c.willretainflag)}
@@ -55,29 +55,29 @@ def canonical(p, version):
             out.update(bytes_field("password", c.password))
     elif kind == 2:
         c = p[smqtt.MQTTConnack]
-        out.update({"session_present": version == "3.1.1" and bool(c.sessPresentFlag & 1), "return_code": c.retcode})
+        out.update({"sessionPresent": version == "3.1.1" and bool(c.sessPresentFlag & 1), "returnCode": c.retcode})
     elif kind == 3:
         c = p[smqtt.MQTTPublish]
         out.update({"dup": bool(p.DUP), "qos": p.QOS, "retain": bool(p.RETAIN), "topic": text(c.topic)})
         if p.QOS in (1, 2):
-            out["packet_id"] = c.msgid
+            out["packetId"] = c.msgid
         out.update(bytes_field("payload", c.value))
     elif kind in (4, 5, 6, 7, 11):
         layer = {4: smqtt.MQTTPuback, 5: smqtt.MQTTPubrec, 6: smqtt.MQTTPubrel, 7: smqtt.MQTTPubcomp, 11: smqtt.MQTTUnsuback}[kind]
-        out["packet_id"] = p[layer].msgid
+        out["packetId"] = p[layer].msgid
         if kind == 6 and p.DUP:
             out["dup"] = True
     elif kind == 8:
         c = p[smqtt.MQTTSubscribe]
-        out.update({"packet_id": c.msgid, "subscriptions": [{"topic_filter": text(t.topic), "qos": min(t.QOS & 3, 2)} for t in c.topics]})
+        out.update({"packetId": c.msgid, "subscriptions": [{"topicFilter": text(t.topic), "qos": min(t.QOS & 3, 2)} for t in c.topics]})
         if p.DUP:
             out["dup"] = True
     elif kind == 9:
         c = p[smqtt.MQTTSuback]
-        out.update({"packet_id": c.msgid, "return_codes": list(c.retcodes or [])})
+        out.update({"packetId": c.msgid, "returnCodes": list(c.retcodes or [])})
     elif kind == 10:
         c = p[smqtt.MQTTUnsubscribe]
-        out.update({"packet_id": c.msgid, "topic_filters": [text(t.topic) for t in c.topics]})
+        out.update({"packetId": c.msgid, "topicFilters": [text(t.topic) for t in c.topics]})
     return out
 
 

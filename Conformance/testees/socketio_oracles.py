@@ -37,8 +37,8 @@ def engineio(operation, given, options):
         value = given["value"]
         eio = value["engineio"]
         kind = EIO_TYPES.index(eio["type"])
-        if "binary_hex" in eio:
-            encoded = eio_packet.Packet(kind, data=bytes.fromhex(eio["binary_hex"])).encode(b64=bool(eio.get("base64")))
+        if "binaryHex" in eio:
+            encoded = eio_packet.Packet(kind, data=bytes.fromhex(eio["binaryHex"])).encode(b64=bool(eio.get("base64")))
         elif value.get("socketio") is not None:
             s = value["socketio"]
             if s["type"].startswith("BINARY"):
@@ -55,12 +55,12 @@ def engineio(operation, given, options):
     try:
         if options.get("frame") == "binary":
             packet = eio_packet.Packet(encoded_packet=data)
-            return harness.ok_value({"engineio": {"type": name(EIO_TYPES, packet.packet_type), "binary_hex": bytes(packet.data).hex()},
+            return harness.ok_value({"engineio": {"type": name(EIO_TYPES, packet.packet_type), "binaryHex": bytes(packet.data).hex()},
                                      "socketio": None})
         text = data.decode("utf-8")
         packet = eio_packet.Packet(encoded_packet=text)
         if packet.binary:
-            return harness.ok_value({"engineio": {"type": name(EIO_TYPES, packet.packet_type), "binary_hex": bytes(packet.data).hex(),
+            return harness.ok_value({"engineio": {"type": name(EIO_TYPES, packet.packet_type), "binaryHex": bytes(packet.data).hex(),
                                                   "base64": True}, "socketio": None})
         eio = {"type": name(EIO_TYPES, packet.packet_type), "data": text[1:]}
         sio = None
@@ -118,7 +118,7 @@ def v09_canonical(one):
         mapped["name"] = one.get("name")
         mapped["args"] = one.get("args", [])
     if kind == "ack":
-        mapped["ack_id"] = one.get("ackId")
+        mapped["ackId"] = one.get("ackId")
         mapped["args"] = one.get("args", [])
     if kind == "error":
         mapped["reason"] = one.get("reason", "")
@@ -127,9 +127,9 @@ def v09_canonical(one):
 
 
 def v09_library_form(packet):
-    out = {k: v for k, v in packet.items() if k not in ("ack_id",)}
-    if "ack_id" in packet:
-        out["ackId"] = packet["ack_id"]
+    out = {k: v for k, v in packet.items() if k not in ("ackId",)}
+    if "ackId" in packet:
+        out["ackId"] = packet["ackId"]
     return out
 
 
