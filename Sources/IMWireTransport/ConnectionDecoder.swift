@@ -252,6 +252,10 @@ public final class ConnectionDecoder {
         var upgradeResponse: (head: HTTPHead, offset: Int)?
         /// Stream offsets of the upgrade requests and of their responses: their exchanges carry no socket.io payloads.
         var upgradeOffsets: Set<Int> = []
+        /// Interim (1xx) response heads read whose (empty) message is still to come.
+        var interim = 0
+        /// Wire bytes of the interim responses read since the last exchange: they go to the next one.
+        var interimBytes = 0
 
         init(limits: Limits) {
             client = HTTPReader(limits: limits)
@@ -268,7 +272,12 @@ public final class ConnectionDecoder {
         } else {
             // Each response head answers the next request waiting (several can come in one feed).
             var methods = state.methods[...]
-            state.server.feed(bytes, framing: { HTTPBodyFraming.response($0, requestMethod: methods.popFirst() ?? nil) }, into: &read)
+            // An interim response (100 Continue, 103 Early Hints) answers nothing: the final one follows.
+            state.server.feed(
+                bytes,
+                framing: { head in
+                    HTTPBodyFraming.response(head, requestMethod: Self.isInterim(head) ? methods.first ?? nil : methods.popFirst() ?? nil)
+                }, into: &read)
         }
         handle(read, direction: direction, state: &state)
         if let request = state.upgradeRequest, let response = state.upgradeResponse {
@@ -287,6 +296,8 @@ public final class ConnectionDecoder {
                         state.upgradeRequest = (head, offset)
                         state.upgradeOffsets.insert(offset)
                     }
+                } else if Self.isInterim(head) {
+                    state.interim += 1
                 } else if state.methods.isEmpty {
                     var finding = HTTPRules.responseWithoutRequest.finding(head.startLine.joined(separator: " "), at: offset)
                     finding.location.direction = .receive
@@ -303,8 +314,11 @@ public final class ConnectionDecoder {
                 if direction == .send {
                     state.waiting.append(message)
                     requestRead(message, state: state)
+                } else if state.interim > 0 {
+                    state.interim -= 1
+                    state.interimBytes += message.wireLength
                 } else if !state.waiting.isEmpty {
-                    exchange(state.waiting.removeFirst(), message, state: state)
+                    exchange(state.waiting.removeFirst(), message, state: &state)
                 }
             case .finding(let finding):
                 var located = finding
@@ -322,9 +336,15 @@ public final class ConnectionDecoder {
     }
 
     /// A request and its response (nil at the end): the exchange, and what the response says.
-    private func exchange(_ request: HTTPMessage, _ response: HTTPMessage?, state: HTTPState) {
+    /// The interim responses read before `response` count in its exchange's bytes.
+    private func exchange(_ request: HTTPMessage, _ response: HTTPMessage?, state: inout HTTPState) {
         let reading = state.upgradeOffsets.contains(request.offset) ? nil : SocketIOPolling.read(request, response, limits: limits)
-        outputs.append(.exchange(HTTPExchange(request: request, response: response, session: reading?.session, framing: reading?.framing)))
+        outputs.append(
+            .exchange(
+                HTTPExchange(
+                    request: request, response: response, session: reading?.session, framing: reading?.framing,
+                    interimBytes: state.interimBytes)))
+        state.interimBytes = 0
         if let reading { emit(reading, .receive) }
     }
 
@@ -420,9 +440,15 @@ public final class ConnectionDecoder {
                 "\(request.method ?? "?") \(request.target ?? "?") has no response", at: request.offset)
             finding.location.direction = .send
             outputs.append(.finding(finding, session: SocketIOPolling.read(request, nil, limits: limits)?.session))
-            exchange(request, nil, state: state)
+            exchange(request, nil, state: &state)
         }
         state.waiting = []
+    }
+
+    /// A 1xx response other than 101: it answers no request (RFC 9110 §15.2), the final response follows.
+    static func isInterim(_ head: HTTPHead) -> Bool {
+        guard head.startLine.count >= 2, let status = Int(head.startLine[1]) else { return false }
+        return (100..<200).contains(status) && status != 101
     }
 
     /// The framing a socket.io URL names.

@@ -45,8 +45,10 @@ public struct HTTPExchange: Sendable {
     public var session: SessionKey?
     /// The framing the request's URL names (socket.io 0.9, engine.io), if any.
     public var framing: Framing?
-    /// Wire bytes of the request and of the response.
-    public var wireBytes: Int { request.wireLength + (response?.wireLength ?? 0) }
+    /// Wire bytes of the interim (1xx) responses that came before `response`.
+    public var interimBytes = 0
+    /// Wire bytes of the request, the interim responses and the response.
+    public var wireBytes: Int { request.wireLength + interimBytes + (response?.wireLength ?? 0) }
 }
 
 /// What one TCP connection's bytes turn out to hold, in order.
