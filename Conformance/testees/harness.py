@@ -50,6 +50,17 @@ def rejected(why, offset=None):
     return response
 
 
+def round_trip(handler, given, options):
+    """`both`: the testee's decode, then its encode of the value it gave; unsupported unless it does both."""
+    decoded = handler("decode", given, options)
+    if decoded.get("result") != "ok":
+        return decoded
+    encoded = handler("encode", {"value": decoded.get("value")}, options)
+    if encoded.get("result") != "ok":
+        return encoded
+    return {**encoded, "value": decoded.get("value")}
+
+
 def serve(handlers):
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while (body := read_message(stdin)) is not None:
@@ -59,7 +70,10 @@ def serve(handlers):
             response = {"result": "unsupported"}
         else:
             try:
-                response = handler(request["operation"], request["input"], request.get("options", {}))
+                if request["operation"] == "both":
+                    response = round_trip(handler, request["input"], request.get("options", {}))
+                else:
+                    response = handler(request["operation"], request["input"], request.get("options", {}))
             except Exception as error:  # the implementation's own failure, not a verdict
                 response = {"result": "error", "message": "".join(traceback.format_exception_only(type(error), error)).strip()[:300]}
         response["id"] = request["id"]

@@ -32,14 +32,25 @@ public enum ConformanceSuite: String, Sendable, CaseIterable, Comparable {
 
 /// One conformance case: a request to send a testee and what a conforming answer is. Made from
 /// a golden fixture (`ConformanceCases.load`); a clean fixture gives a decode case and, where the
-/// suite has an encoder, an encode case; a fixture with findings gives a decode case that must be
-/// rejected.
+/// suite has an encoder, an encode case and a round-trip (`both`) case; a fixture with findings
+/// gives a decode case that must be rejected.
 public struct ConformanceCase: Sendable {
     /// What the testee is asked to do.
     public enum Operation: String, Sendable {
-        case decode, encode
-        /// The name's spelling in test names (`Decode`, `Encode`).
-        public var title: String { self == .decode ? "Decode" : "Encode" }
+        /// Bytes in, canonical JSON out.
+        case decode
+        /// Canonical JSON in, bytes out.
+        case encode
+        /// Bytes in, the canonical JSON and its encoding back out: a round trip in one request.
+        case both
+        /// The name's spelling in test names (`Decode`, `Encode`, `Both`).
+        public var title: String {
+            switch self {
+            case .decode: "Decode"
+            case .encode: "Encode"
+            case .both: "Both"
+            }
+        }
     }
 
     /// The request's input.
@@ -57,6 +68,8 @@ public struct ConformanceCase: Sendable {
         case bytes([UInt8], asJSON: Bool)
         /// `rejected`; a rejection's rule and offset should match one of these findings.
         case rejected([Fixture.ExpectedFinding])
+        /// `ok` with this value and, encoded back, the input's own bytes.
+        case roundTrip(JSONValue, [UInt8], asJSON: Bool)
     }
 
     /// The fixture's path below `Fixtures/` without `.json`, e.g. `mqtt/packet/connect-minimal`.
@@ -199,6 +212,10 @@ public enum ConformanceCases {
                 ConformanceCase(
                     id: id, suite: suite, operation: .encode, input: .value(expected), options: options,
                     expectation: .bytes(bytes, asJSON: suite == .leancloudJSON), comment: comment))
+            cases.append(
+                ConformanceCase(
+                    id: id, suite: suite, operation: .both, input: input, options: options,
+                    expectation: .roundTrip(expected, bytes, asJSON: suite == .leancloudJSON), comment: comment))
         }
         return cases
     }

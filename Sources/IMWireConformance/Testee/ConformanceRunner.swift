@@ -78,15 +78,27 @@ public enum ConformanceGrader {
                 ? (.passed, "") : (.failed, "value \(clip(value.description)), expected \(clip(expected.description))")
         case .bytes(let expected, let asJSON):
             guard response.result == .ok else { return (.failed, "refused to encode: \(describe(response))") }
-            guard let bytes = response.bytes else { return (.failed, "ok without hex or text") }
-            let same: Bool
-            if asJSON, let left = try? JSONParser.parse(bytes), let right = try? JSONParser.parse(expected) {
-                same = left.semanticallyEquals(right)
-            } else {
-                same = bytes == expected
+            return sameBytes(response, expected, asJSON: asJSON)
+        case .roundTrip(let value, let bytes, let asJSON):
+            guard response.result == .ok else { return (.failed, "rejected a valid input: \(describe(response))") }
+            guard let given = response.value else { return (.failed, "ok without a value") }
+            guard given.semanticallyEquals(value) else {
+                return (.failed, "value \(clip(given.description)), expected \(clip(value.description))")
             }
-            return same ? (.passed, "") : (.failed, "encoded \(clip(Hex.encode(bytes))), expected \(clip(Hex.encode(expected)))")
+            return sameBytes(response, bytes, asJSON: asJSON)
         }
+    }
+
+    /// The response's bytes are `expected` (as JSON documents for `asJSON`).
+    static func sameBytes(_ response: TesteeResponse, _ expected: [UInt8], asJSON: Bool) -> (ConformanceVerdict, String) {
+        guard let bytes = response.bytes else { return (.failed, "ok without hex or text") }
+        let same: Bool
+        if asJSON, let left = try? JSONParser.parse(bytes), let right = try? JSONParser.parse(expected) {
+            same = left.semanticallyEquals(right)
+        } else {
+            same = bytes == expected
+        }
+        return same ? (.passed, "") : (.failed, "encoded \(clip(Hex.encode(bytes))), expected \(clip(Hex.encode(expected)))")
     }
 
     /// Recommended: the rejection names an offset one expected finding has (and, when it names a

@@ -32,7 +32,7 @@ public enum IMWireTestee {
         let options = request["options"]?.objectValue ?? JSONObject()
         let input = request["input"]?.objectValue ?? JSONObject()
         switch request["operation"]?.stringValue {
-        case "decode":
+        case "decode", "both":
             let bytes: [UInt8]
             if let hex = input["hex"]?.stringValue {
                 guard let decoded = try? Hex.decode(hex) else { return TesteeResponse(id: id, result: .error, message: "bad hex").json() }
@@ -49,7 +49,12 @@ public enum IMWireTestee {
                 if let first = problems.first(where: { $0.offset != nil }) ?? problems.first {
                     return TesteeResponse(id: id, result: .rejected, rule: first.ruleID.rawValue, offset: first.offset, message: first.message).json()
                 }
-                return TesteeResponse(id: id, result: .ok, value: value ?? .null).json()
+                guard request["operation"]?.stringValue == "both" else { return TesteeResponse(id: id, result: .ok, value: value ?? .null).json() }
+                // A round trip: the value, and the value encoded back.
+                guard let value, let codec = encoder(suite, options) else {
+                    return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json()
+                }
+                return roundTrip(id: id, suite: suite, value: value, codec: codec)
             } catch {
                 return TesteeResponse(id: id, result: .error, message: error.description).json()
             }
@@ -65,6 +70,17 @@ public enum IMWireTestee {
             }
         default:
             return TesteeResponse(id: id, result: .unsupported, message: "unknown operation").json()
+        }
+    }
+
+    /// `ok` with `value` and its encoding, or `rejected` when it does not encode.
+    static func roundTrip(id: Int, suite: ConformanceSuite, value: JSONValue, codec: any CanonicalCodec) -> JSONValue {
+        do {
+            let encoded = try codec.encode(value)
+            let asText = suite.isText && !encoded.binary && String(validating: encoded.bytes, as: UTF8.self) != nil
+            return TesteeResponse(id: id, result: .ok, value: value, bytes: encoded.bytes).json(text: asText)
+        } catch {
+            return TesteeResponse(id: id, result: .rejected, message: "decoded, but the value does not encode: \(error)").json()
         }
     }
 
