@@ -14,7 +14,7 @@ struct IMWireCLI: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Check.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Reconnect.self, Rules.self,
-            Show.self, SpecCommand.self,
+            Proxy.self, Show.self, SpecCommand.self,
         ]
     )
 }
