@@ -11,7 +11,8 @@ checks that:
   3. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
      server, lc.protobuf2.3, permessage-deflate, commands built with Google's protobuf) clean and
      with protocol errors; paho-mqtt clients through the proxy to Debian's mosquitto over TCP
-     (MQTT 3.1 and 3.1.1), clean and with a malformed SUBSCRIBE sent by a raw client; a
+     (MQTT 3.1 and 3.1.1), clean and with a malformed SUBSCRIBE sent by a raw client, and over
+     mosquitto's WebSocket listener (MQTT packets in binary WebSocket messages); a
      python-socketio 4.x client and server (engine.io 3: long-polling, then the upgrade to
      WebSocket) speaking JMessage, with a stray response injected by the server;
   4. an upstream that refuses gives the client a clean close (EOF, no reset) and a
@@ -240,26 +241,30 @@ def leancloud(work, errors):
 # -- 3. MQTT: paho-mqtt through the proxy to mosquitto ------------------------------------
 
 def start_broker(work):
-    port = free_port()
+    port, ws_port = free_port(), free_port()
     conf = os.path.join(work, "mosquitto.conf")
     with open(conf, "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_type none\n")
+        f.write(f"listener {port} 127.0.0.1\nlistener {ws_port} 127.0.0.1\nprotocol websockets\n"
+                "allow_anonymous true\npersistence false\nlog_type none\n")
     binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     proc = subprocess.Popen([binary, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return proc, port
+            socket.create_connection(("127.0.0.1", ws_port), timeout=0.1).close()
+            return proc, port, ws_port
         except OSError:
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("mosquitto did not start")
 
 
-def paho_session(port, protocol, client_id):
+def paho_session(port, protocol, client_id, transport="tcp"):
     got = []
     done = threading.Event()
-    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol, transport=transport)
+    if transport == "websockets":
+        client.ws_set_options(path="/", headers={"Sec-Websocket-Protocol": "mqtt"})
 
     def on_message(c, userdata, message):
         got.append(message.payload)
@@ -299,7 +304,7 @@ def raw_bad_subscribe(port):
 
 
 def mqtt(work):
-    broker, up_port = start_broker(work)
+    broker, up_port, ws_port = start_broker(work)
     try:
         proxy = Proxy(work, "mqtt", up_port, 3)
         for protocol, client_id in [(paho.MQTTv311, "c311"), (paho.MQTTv31, "c31")]:
@@ -311,6 +316,17 @@ def mqtt(work):
         rules = sorted({f["rule"] for f in live if f["rule"].startswith("MQTT.")})
         if "MQTT.FIXED-HEADER-FLAGS" not in rules:
             PROBLEMS.append(f"mqtt: the malformed SUBSCRIBE was not reported live (MQTT findings: {rules})")
+        # MQTT over mosquitto's WebSocket listener: packets in binary WebSocket messages
+        proxy = Proxy(work, "mqtt-ws", ws_port, 2)
+        for protocol, client_id in [(paho.MQTTv311, "w311"), (paho.MQTTv31, "w31")]:
+            got = paho_session(proxy.port, protocol, client_id, transport="websockets")
+            if len(got) != 5:
+                PROBLEMS.append(f"mqtt-ws: {client_id} received {len(got)} of its 5 messages through the proxy")
+        live = proxy.finish()
+        with open(proxy.report) as f:
+            dialects = {c["dialect"] for c in json.load(f)["connections"]}
+        if dialects != {"yun2win"}:
+            PROBLEMS.append(f"mqtt-ws: connections read as {dialects}, not as MQTT (yun2win) over WebSocket")
     finally:
         broker.terminate()
         broker.wait()
