@@ -158,9 +158,11 @@ let package = Package(
         .testTarget(
             name: "IMWireNIOTests",
             dependencies: [
-                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore",
+                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireConformance",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ], swiftSettings: strict),
     ]
 )
