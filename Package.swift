@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "IMWire", targets: ["IMWire"]),
         // WebSocket framing and permessage-deflate alone (no protobuf), e.g. for Benchmarks/
         .library(name: "IMWireWebSocket", targets: ["IMWireWebSocket", "IMWireCompression"]),
+        // SwiftNIO channel handlers over the codecs, and the live checker's proxy (kept apart so
+        // the IMWire product stays free of NIO)
+        .library(name: "IMWireNIO", targets: ["IMWireNIO"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
         .library(name: "IMWireFuzzTargets", targets: ["IMWireFuzzTargets"]),
@@ -25,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` for the DocC catalogue in Sources/IMWire/IMWire.docc (no code of it is linked)
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
@@ -116,10 +120,18 @@ let package = Package(
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
                 "IMWireDialect", "IMWireTransport", "IMWireIO",
             ], swiftSettings: strict),
+        // NIO: ChannelHandlers over the WebSocket and MQTT codecs, and `imwire proxy`'s live checker
+        .target(
+            name: "IMWireNIO",
+            dependencies: [
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireCapture", "IMWireConformance",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         .executableTarget(
             name: "imwire",
             dependencies: [
-                "IMWire",
+                "IMWire", "IMWireNIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         .target(
@@ -145,5 +157,14 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireNIOTests",
+            dependencies: [
+                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireConformance",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ], swiftSettings: strict),
     ]
 )

@@ -113,20 +113,26 @@ struct Check: ParsableCommand {
         do { return try PolicySelection(names: policy) } catch { throw ValidationError(error.description) }
     }
 
-    func parsedOverrides() throws -> [RuleID: RuleAction] {
-        var actions: [RuleID: RuleAction] = [:]
-        for entry in ruleOverrides {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let action = RuleAction(rawValue: parts[1]) else {
-                throw ValidationError("--rule \(entry): expected ID=off|info|warn|error")
-            }
-            guard RuleCatalog.rule(RuleID(parts[0])) != nil else {
-                throw ValidationError("--rule \(entry): unknown rule \(parts[0]) (see imwire rules)")
-            }
-            actions[RuleID(parts[0])] = action
+    func parsedOverrides() throws -> [RuleID: RuleAction] { try parseRuleOverrides(ruleOverrides) }
+}
+
+/// `--rule ID=ACTION` values (check, proxy) as actions by rule.
+func parseRuleOverrides(_ ruleOverrides: [String]) throws -> [RuleID: RuleAction] {
+    var actions: [RuleID: RuleAction] = [:]
+    for entry in ruleOverrides {
+        let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let action = RuleAction(rawValue: parts[1]) else {
+            throw ValidationError("--rule \(entry): expected ID=off|info|warn|error")
         }
-        return actions
+        guard RuleCatalog.rule(RuleID(parts[0])) != nil else {
+            throw ValidationError("--rule \(entry): unknown rule \(parts[0]) (see imwire rules)")
+        }
+        actions[RuleID(parts[0])] = action
     }
+    return actions
+}
+
+extension Check {
 
     func run() throws {
         let selection = try policySelection()

@@ -52,26 +52,10 @@ struct Show: ParsableCommand {
                 command.map({ message.summary?.contains($0) == true }) ?? true,
                 ruleID.map(message.reports) ?? true
             else { return }
-            print(format == .json ? JSONWriter.string(message.json) : text(message))
+            print(format == .json ? JSONWriter.string(message.json) : message.text(hex: hex))
         }
         let source: any CaptureSource
         do { source = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
         do { _ = try checker.check(source, named: capture) } catch { throw unreadable(error.description) }
-    }
-
-    private func text(_ message: CheckedMessage) -> String {
-        let arrow = message.direction == .send ? "client → server" : "server → client"
-        let seconds = Double(message.timeMicros) / 1_000_000
-        var head = "\(message.connection) #\(message.frame)  t=\(seconds)  \(arrow)  \(message.frameType.rawValue) \(message.payload.count) B"
-        if let dialect = message.dialect { head += "  \(dialect.rawValue)" }
-        if let summary = message.summary { head += "  \(summary)" }
-        if let tcp = message.tcp { head += "  (tcp \(tcp))" }
-        var lines = [head]
-        if let decoded = message.canonicalJSON { lines.append("    " + JSONWriter.string(decoded)) }
-        if hex || message.canonicalJSON == nil { lines.append("    hex " + Hex.encode(message.payload)) }
-        for finding in message.findings {
-            lines.append("    [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? ""))
-        }
-        return lines.joined(separator: "\n")
     }
 }

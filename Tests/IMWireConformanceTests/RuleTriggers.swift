@@ -266,6 +266,12 @@ extension RuleCoverageTests {
         Trigger("CHECK.MESSAGE-AFTER-CLOSE", frame: 3) {
             T.findings(LC.session() + [T.close("l", 1), T.text("l", 2, "receive", "{}")])
         },
+        // A live check told that the upstream refused a client (what `imwire proxy` does).
+        Trigger("PROXY.UPSTREAM-UNREACHABLE") {
+            let live = try LiveCheck(options: CheckOptions(), now: { 1_000 })
+            live.problem(LiveRules.upstreamUnreachable.finding("127.0.0.1:9 refused the connection"))
+            return try live.finish(source: "proxy").captureFindings
+        },
     ]
 
     static let compressionTriggers: [Trigger] = [

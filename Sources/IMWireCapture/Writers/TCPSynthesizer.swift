@@ -19,6 +19,12 @@ public struct TCPSynthesizer {
         server = ([10, 2, high, low], serverPort)
     }
 
+    /// A connection between the given IPv4 endpoints (`imwire proxy` records its real peers).
+    public init(client: (address: [UInt8], port: UInt16), server: (address: [UInt8], port: UInt16)) {
+        self.client = client
+        self.server = server
+    }
+
     /// SYN, SYN-ACK, ACK.
     public mutating func open() -> [(Direction, [UInt8])] {
         defer {

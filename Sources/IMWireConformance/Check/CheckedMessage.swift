@@ -24,6 +24,25 @@ public struct CheckedMessage: Sendable {
     /// Whether it was reported under `rule`.
     public func reports(_ rule: RuleID) -> Bool { findings.contains { $0.ruleID == rule } }
 
+    /// The message as `imwire show` prints it: a head line (connection, frame, time, direction,
+    /// type and size, dialect, name), its canonical JSON, its hex when asked or undecoded, and
+    /// one line per finding.
+    public func text(hex: Bool = false) -> String {
+        let arrow = direction == .send ? "client → server" : "server → client"
+        let seconds = Double(timeMicros) / 1_000_000
+        var head = "\(connection) #\(frame)  t=\(seconds)  \(arrow)  \(frameType.rawValue) \(payload.count) B"
+        if let dialect { head += "  \(dialect.rawValue)" }
+        if let summary { head += "  \(summary)" }
+        if let tcp { head += "  (tcp \(tcp))" }
+        var lines = [head]
+        if let canonicalJSON { lines.append("    " + JSONWriter.string(canonicalJSON)) }
+        if hex || canonicalJSON == nil { lines.append("    hex " + Hex.encode(payload)) }
+        for finding in findings {
+            lines.append("    [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The message as one JSON object (`imwire show --format json`: one per line).
     public var json: JSONValue {
         var object = JSONObject()

@@ -65,6 +65,19 @@ public final class Checker {
         set { for lane in lanes { lane.checker.onMessage = newValue } }
     }
 
+    /// Called with every finding the report will hold, as the checker makes it (placed on its
+    /// connection, resolved by the options): during `consume` for what a message or a close
+    /// shows, during `finish` for what only the end shows (requests never answered, reconnects).
+    /// `imwire proxy` prints them live. (With `jobs` > 1, from each lane's thread.)
+    public var onFinding: ((Finding) -> Void)? {
+        get { captureFindingHook }
+        set {
+            captureFindingHook = newValue
+            for lane in lanes { lane.checker.onFinding = newValue }
+        }
+    }
+    private var captureFindingHook: ((Finding) -> Void)?
+
     /// Called when a connection closes (not when the capture merely ends), with its WebSocket close code.
     public var onClose: ((_ connection: String, _ time: Int64, _ code: Int?) -> Void)? {
         get { lanes[0].checker.onClose }
@@ -80,6 +93,7 @@ public final class Checker {
                 lanes[open.lane].submit(item, number: open.number, inFlight: inFlight)
             } else if let resolved = options.resolve(finding) {
                 captureFindings.append(resolved)
+                captureFindingHook?(resolved)
             }
         case .event(let event):
             if let time = event.time { firstTime = firstTime ?? time }

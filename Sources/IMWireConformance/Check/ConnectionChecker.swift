@@ -51,6 +51,7 @@ final class ConnectionChecker: ConnectionEvents {
         // Only this checker attaches anything, and only a ConnectionState: no dynamic cast per event.
         if let attached = connection.attachment { return unsafeDowncast(attached, to: ConnectionState.self) }
         let state = ConnectionState(connection)
+        state.onFinding = onFinding
         connection.attachment = state
         if !connection.isSession { open[connection.number] = state }
         return state
@@ -141,6 +142,11 @@ final class ConnectionChecker: ConnectionEvents {
                         ConnectionState.place($0, options: options, connection: state.id, line: place.line, frame: frame)
                     }))
         }
+    }
+
+    /// Told every finding kept, as it is added (`Checker.onFinding`).
+    @exclusivity(unchecked) var onFinding: ((Finding) -> Void)? {
+        didSet { ended.onFinding = onFinding }
     }
 
     /// Called with each message a dialect read, after its findings (`Checker.onMessage`).

@@ -19,6 +19,8 @@ final class ConnectionState {
     /// The decoded messages in order, for the HTML report's sequence diagram (capped).
     @exclusivity(unchecked) var timeline: [TimelineEntry] = []
     @exclusivity(unchecked) var timelineDropped = 0
+    /// Told every finding kept, as it is added (`Checker.onFinding`).
+    @exclusivity(unchecked) var onFinding: ((Finding) -> Void)?
 
     init(_ connection: LogicalConnection) {
         self.connection = connection
@@ -33,6 +35,7 @@ final class ConnectionState {
         guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
         if findings.count < options.limits.maxFindingsPerConnection {
             findings.append(placed)
+            onFinding?(placed)
         } else {
             droppedFindings += 1
         }

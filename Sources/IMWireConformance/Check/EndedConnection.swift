@@ -108,6 +108,9 @@ final class EndedConnections: @unchecked Sendable {
     /// A finding about ended connection `number` (named `id`): the judge's, or a capture
     /// problem that arrived after the connection's last event. Capped like the connection's
     /// own findings.
+    /// Told every finding kept, as it is added (`Checker.onFinding`).
+    var onFinding: ((Finding) -> Void)?
+
     func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         guard let ended = connection(number),
             let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame)
@@ -115,6 +118,7 @@ final class EndedConnections: @unchecked Sendable {
         var late = added[number] ?? ([], 0)
         if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
+            onFinding?(placed)
         } else {
             late.dropped += 1
         }

@@ -60,9 +60,12 @@ public enum JUnitReport {
     }
 
     /// Rules that could fire on this connection: its dialect's, the transports its dialect uses
-    /// (MQTT for yun2win, socket.io and HTTP for NIM and JMessage), and the dialect-free layers'.
+    /// (MQTT for yun2win, socket.io and HTTP for NIM and JMessage), and the dialect-free layers'
+    /// (but the live check's).
     static func applies(_ rule: Rule, to connection: ConnectionReport) -> Bool {
         if let dialect = rule.dialect { return dialect == connection.dialect }
+        // A live check's own rules are about the proxy, never about one connection's traffic.
+        if LiveRules.all.contains(where: { $0.id == rule.id }) { return false }
         guard let dialects = transportFamilies[family(rule)] else { return true }
         return connection.dialect.map(dialects.contains) ?? false
     }

@@ -17,29 +17,7 @@ public enum TextReport {
             emit(Array((lines.joined(separator: "\n") + "\n").utf8))
             lines.removeAll(keepingCapacity: true)
         }
-        func paint(_ text: String, _ severity: Severity) -> String {
-            guard color else { return text }
-            let code =
-                switch severity {
-                case .error: "31"
-                case .warning: "33"
-                case .info: "36"
-                }
-            return "\u{1b}[\(code)m\(text)\u{1b}[0m"
-        }
-        func describe(_ finding: Finding) {
-            var head: [String] = []
-            if let frame = finding.location.frameIndex { head.append("#\(frame)") }
-            if let line = finding.location.line { head.append("line \(line)") }
-            if let time = finding.location.time { head.append(relative(time, from: report.firstTime)) }
-            if let direction = finding.location.direction { head.append(direction == .send ? "send" : "receive") }
-            if let subject = finding.subject { head.append(subject) }
-            lines.append("  " + paint("\(finding.severity) \(finding.ruleID)", finding.severity) + "  " + head.joined(separator: "  "))
-            var detail = "      \(finding.message)"
-            if let offset = finding.offset { detail += " (offset \(offset))" }
-            detail += "  [\(finding.specRef)]"
-            lines.append(detail)
-        }
+        func describe(_ finding: Finding) { lines += findingLines(finding, firstTime: report.firstTime, color: color) }
 
         let shown = report.captureFindings.filter { $0.severity >= threshold }
         if !shown.isEmpty {
@@ -66,13 +44,45 @@ public enum TextReport {
             lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
             flush()
         }
+        lines.append(summaryLine(report, threshold: threshold))
+        flush()
+    }
+
+    /// The report's last line: `summary: 2 connections, 48 messages; 2 errors, 1 warning, 1 info`.
+    public static func summaryLine(_ report: CheckReport, threshold: Severity) -> String {
         let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
         var summary = "summary: \(counted(report.connections.count, "connection")), "
         summary += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
         summary += Severity.allCases.reversed().map { counted(report.count($0), "\($0)", plural: $0 == .info ? "info" : nil) }.joined(separator: ", ")
         if hidden > 0 { summary += " (\(hidden) below --severity \(threshold) not shown)" }
-        lines.append(summary)
-        flush()
+        return summary
+    }
+
+    /// The two lines the report gives `finding` under its connection (severity and rule, then
+    /// where; the message and the rule's reference), times relative to `firstTime`.
+    /// `imwire proxy` prints them as findings happen.
+    public static func findingLines(_ finding: Finding, firstTime: Int64?, color: Bool = false) -> [String] {
+        var head: [String] = []
+        if let frame = finding.location.frameIndex { head.append("#\(frame)") }
+        if let line = finding.location.line { head.append("line \(line)") }
+        if let time = finding.location.time { head.append(relative(time, from: firstTime)) }
+        if let direction = finding.location.direction { head.append(direction == .send ? "send" : "receive") }
+        if let subject = finding.subject { head.append(subject) }
+        var detail = "      \(finding.message)"
+        if let offset = finding.offset { detail += " (offset \(offset))" }
+        detail += "  [\(finding.specRef)]"
+        return ["  " + paint("\(finding.severity) \(finding.ruleID)", finding.severity, color: color) + "  " + head.joined(separator: "  "), detail]
+    }
+
+    static func paint(_ text: String, _ severity: Severity, color: Bool) -> String {
+        guard color else { return text }
+        let code =
+            switch severity {
+            case .error: "31"
+            case .warning: "33"
+            case .info: "36"
+            }
+        return "\u{1b}[\(code)m\(text)\u{1b}[0m"
     }
 
     /// `+1.204s` from the capture's first time.

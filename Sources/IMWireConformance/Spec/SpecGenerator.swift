@@ -31,7 +31,7 @@ public enum SpecGenerator {
             "socketio-rules": { rules(SocketIORules.all) },
             "websocket-rules": { rules(WebSocketRules.all + CompressionRules.all) },
             "http-rules": { rules(HTTPRules.all) },
-            "capture-rules": { rules(CaptureRules.all + CheckRules.all) },
+            "capture-rules": { rules(CaptureRules.all + CheckRules.all + LiveRules.all) },
             "mqtt-rules": { rules(MQTTRules.all) },
             "reconnect-rules": { rules(ReconnectRules.all) },
             "nim-commands": nimCommands,

@@ -1,0 +1,71 @@
+import IMWireCore
+import IMWireMQTT
+import NIOCore
+
+/// Decodes MQTT 3.1/3.1.1 packets from a TCP stream with IMWire's strict decoder (any chunking,
+/// at most one incomplete packet of at most `Limits.maxFrameSize` buffered, larger packets
+/// skipped as they arrive). Each packet goes on as an `MQTTDecodedPacket` with its findings. A
+/// packet that violates the protocol (a finding of severity error: malformed, reserved flags, a
+/// remaining length that cannot be framed, one over the limit) closes the connection, as MQTT
+/// 3.1.1 §4.8 asks of both ends (3.1.1 has no DISCONNECT from the server), after an
+/// `MQTTViolation` error goes down the pipeline; nothing the peer sends traps.
+public final class MQTTPacketReader: ChannelInboundHandler {
+    /// Bytes as read from the connection.
+    public typealias InboundIn = ByteBuffer
+    /// Each packet, decoded, with its findings.
+    public typealias InboundOut = MQTTDecodedPacket
+
+    private var decoder: MQTTStreamDecoder
+    private var closing = false
+
+    /// `options`: the protocol version (nil: learnt from the CONNECT), limits, vendor return codes.
+    public init(options: MQTTDecodeOptions = MQTTDecodeOptions()) {
+        decoder = MQTTStreamDecoder(options: options)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        let packets = buffer.withUnsafeReadableBytes { decoder.feed($0) }
+        deliver(packets, context: context)
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        if !closing { deliver(decoder.finish(), context: context) }
+        context.fireChannelInactive()
+    }
+
+    private func deliver(_ packets: [MQTTDecodedPacket], context: ChannelHandlerContext) {
+        for packet in packets {
+            guard !closing else { return }
+            context.fireChannelRead(wrapInboundOut(packet))
+            if let violation = packet.findings.first(where: { $0.severity == .error }) {
+                closing = true
+                context.fireErrorCaught(MQTTViolation(finding: violation, packet: packet.summary))
+                context.close(promise: nil)
+            }
+        }
+    }
+}
+
+/// The error an `MQTTPacketReader` fires down the pipeline before it closes the connection.
+public struct MQTTViolation: Error, Sendable, Hashable {
+    public var finding: Finding
+    /// The packet's summary (`malformed SUBSCRIBE`, `PUBLISH q1 ...`).
+    public var packet: String
+}
+
+/// Encodes `MQTTPacket` values (MQTT 3.1/3.1.1, minimal remaining-length encoding).
+public final class MQTTPacketWriter: ChannelOutboundHandler {
+    /// A packet to send.
+    public typealias OutboundIn = MQTTPacket
+    /// Its bytes.
+    public typealias OutboundOut = ByteBuffer
+
+    public init() {}
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let bytes = MQTTPacketEncoder.encode(unwrapOutboundIn(data))
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
+    }
+}

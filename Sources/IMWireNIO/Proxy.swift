@@ -1,0 +1,356 @@
+import Dispatch
+import IMWireConformance
+import IMWireCore
+import NIOCore
+import NIOPosix
+
+/// Where `imwire proxy` listens and forwards, and when it stops.
+public struct ProxyConfiguration: Sendable {
+    public var listenHost: String
+    /// 0: any free port (`ProxyServer.start` returns the one bound).
+    public var listenPort: Int
+    public var upstreamHost: String
+    public var upstreamPort: Int
+    /// Stop once this many proxied connections have closed (nil: never).
+    public var maxConnections: Int?
+    /// Bytes a side may have written and not yet sent before reading from the other side pauses
+    /// (NIO's write buffer water marks: reading resumes below half of it).
+    public var writeBufferHighWater: Int
+    /// Stream bytes waiting to be checked before reading pauses on every connection.
+    public var maxPendingCheckBytes: Int
+
+    public init(
+        listenHost: String, listenPort: Int, upstreamHost: String, upstreamPort: Int, maxConnections: Int? = nil,
+        writeBufferHighWater: Int = 256 << 10, maxPendingCheckBytes: Int = 16 << 20
+    ) {
+        self.listenHost = listenHost
+        self.listenPort = listenPort
+        self.upstreamHost = upstreamHost
+        self.upstreamPort = upstreamPort
+        self.maxConnections = maxConnections
+        self.writeBufferHighWater = writeBufferHighWater
+        self.maxPendingCheckBytes = maxPendingCheckBytes
+    }
+}
+
+/// A TCP man-in-the-middle for plain traffic: every connection accepted on the listen address
+/// is joined to a new connection to the upstream, and the bytes of both directions are
+/// forwarded unchanged, each side reading only while the other can take what it reads (bounded
+/// write buffers: a slow reader slows its peer's sender, nothing piles up), half-closes passed
+/// on. A copy of the bytes goes to a `LiveCheck`. An upstream that refuses gets the client a
+/// clean close (FIN) and a `PROXY.UPSTREAM-UNREACHABLE` finding.
+public final class ProxyServer: @unchecked Sendable {
+    public let configuration: ProxyConfiguration
+    private let live: LiveCheck
+    private let group: MultiThreadedEventLoopGroup
+    private var serverChannel: Channel?
+    private let lock = DispatchSemaphore(value: 1)
+    private var children: [ObjectIdentifier: Channel] = [:]
+    private var closedConnections = 0
+    private var stopping = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    public init(configuration: ProxyConfiguration, live: LiveCheck, threads: Int = 1) {
+        self.configuration = configuration
+        self.live = live
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+    }
+
+    /// Binds the listen address and starts accepting; returns the port bound.
+    public func start() throws -> Int {
+        let configuration = self.configuration
+        let water = ChannelOptions.Types.WriteBufferWaterMark(
+            low: configuration.writeBufferHighWater / 2, high: configuration.writeBufferHighWater)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.writeBufferWaterMark, value: water)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // In place before the first read: NIO reads a client's bytes up to its EOF
+                    // even with autoRead off, and the client side holds them until it is joined.
+                    let clientSide = Glue(direction: .send, maxPending: configuration.maxPendingCheckBytes)
+                    try channel.pipeline.syncOperations.addHandler(clientSide)
+                    accepted(channel, clientSide, water: water)
+                }
+            }
+        let channel = try bootstrap.bind(host: configuration.listenHost, port: configuration.listenPort).wait()
+        serverChannel = channel
+        return channel.localAddress?.port ?? configuration.listenPort
+    }
+
+    /// Blocks until the proxy stops (`stop`, or `maxConnections` closed connections).
+    public func wait() {
+        stopped.wait()
+        stopped.signal()
+    }
+
+    /// Stops accepting, closes every proxied connection (their last bytes forwarded first) and
+    /// the event loops. Safe to call more than once and from any thread.
+    public func stop() {
+        lock.wait()
+        if stopping {
+            lock.signal()
+            return
+        }
+        stopping = true
+        let open = Array(children.values)
+        lock.signal()
+        try? serverChannel?.close().wait()
+        for channel in open { try? channel.close().wait() }
+        // Each closed pair told the check before its close completed; the loops are idle now.
+        try? group.syncShutdownGracefully()
+        stopped.signal()
+    }
+
+    /// Closed proxied connections so far.
+    public var closedCount: Int {
+        lock.wait()
+        defer { lock.signal() }
+        return closedConnections
+    }
+
+    private func accepted(_ client: Channel, _ clientSide: Glue, water: ChannelOptions.Types.WriteBufferWaterMark) {
+        lock.wait()
+        let refused = stopping
+        if !refused { children[ObjectIdentifier(client)] = client }
+        lock.signal()
+        if refused {
+            client.close(promise: nil)
+            return
+        }
+        let clientAddress = client.remoteAddress
+        let upstream = ClientBootstrap(group: client.eventLoop)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelOption(.autoRead, value: false)
+            .channelOption(.writeBufferWaterMark, value: water)
+            .connectTimeout(.seconds(10))
+            .connect(host: configuration.upstreamHost, port: configuration.upstreamPort)
+        let side = NIOLoopBound(clientSide, eventLoop: client.eventLoop)
+        upstream.whenComplete { [self] result in
+            switch result {
+            case .success(let server):
+                join(client, side.value, server, clientAddress: clientAddress)
+            case .failure(let error):
+                live.problem(
+                    LiveRules.upstreamUnreachable.finding(
+                        "\(configuration.upstreamHost):\(configuration.upstreamPort) refused the connection of "
+                            + "\(clientAddress.map { "\($0)" } ?? "a client"): \(error); the client's connection was closed"))
+                // A clean close: FIN, after any bytes the client may have sent are dropped.
+                client.close(promise: nil)
+                connectionEnded(client)
+            }
+        }
+    }
+
+    private func join(_ client: Channel, _ clientSide: Glue, _ server: Channel, clientAddress: SocketAddress?) {
+        let handle = live.open(
+            client: Self.endpoint(clientAddress), server: Self.endpoint(server.remoteAddress))
+        let pair = ProxiedPair(live: live, handle: handle) { [self] in connectionEnded(client) }
+        let serverSide = Glue(direction: .receive, maxPending: configuration.maxPendingCheckBytes)
+        serverSide.pair = pair
+        serverSide.partner = clientSide
+        do {
+            try server.pipeline.syncOperations.addHandler(serverSide)
+        } catch {
+            client.close(promise: nil)
+            server.close(promise: nil)
+            return
+        }
+        clientSide.join(pair: pair, partner: serverSide)
+        // Reading starts now that both sides are joined; each read passes through `Glue.read`.
+        do {
+            try client.syncOptions?.setOption(.autoRead, value: true)
+            try server.syncOptions?.setOption(.autoRead, value: true)
+        } catch {
+            client.close(promise: nil)
+            server.close(promise: nil)
+        }
+    }
+
+    private func connectionEnded(_ client: Channel) {
+        lock.wait()
+        children[ObjectIdentifier(client)] = nil
+        closedConnections += 1
+        let reached = configuration.maxConnections.map { closedConnections >= $0 } ?? false
+        lock.signal()
+        if reached { DispatchQueue.global().async { self.stop() } }
+    }
+
+    /// IPv4 address bytes and port (none for other addresses: the check synthesises them).
+    static func endpoint(_ address: SocketAddress?) -> (address: [UInt8], port: UInt16) {
+        guard let address, case .v4(let v4) = address else { return ([], UInt16(truncatingIfNeeded: address?.port ?? 0)) }
+        let raw = v4.address.sin_addr.s_addr  // network byte order in memory
+        let bytes = withUnsafeBytes(of: raw) { Array($0) }
+        return (bytes, UInt16(truncatingIfNeeded: address.port ?? 0))
+    }
+}
+
+/// The two channels of one proxied connection: the check is told once both have closed.
+final class ProxiedPair {
+    let live: LiveCheck
+    let handle: Int
+    private var inactive = 0
+    private let ended: () -> Void
+
+    init(live: LiveCheck, handle: Int, ended: @escaping () -> Void) {
+        self.live = live
+        self.handle = handle
+        self.ended = ended
+    }
+
+    func sideClosed() {
+        inactive += 1
+        guard inactive == 2 else { return }
+        live.close(handle)
+        ended()
+    }
+}
+
+/// One side of a proxied connection (both sides on one event loop): what it reads is written
+/// to its partner's channel and copied to the check; it reads only while its partner's channel
+/// is writable and the check keeps up; the end of its input half-closes the partner's output.
+final class Glue: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// The connection, once both sides are joined.
+    var pair: ProxiedPair?
+    /// `.send` for the client's side (what it reads goes client → server).
+    let direction: Direction
+    let maxPending: Int
+    var partner: Glue?
+    private var context: ChannelHandlerContext?
+    private var pendingRead = false
+    private var closed = false
+    /// What the client side read before it was joined (bounded by the socket's receive buffer:
+    /// nothing is read until then but what NIO drains at an EOF), and whether its input ended.
+    private var held: [ByteBuffer] = []
+    private var heldInputClosed = false
+
+    init(direction: Direction, maxPending: Int) {
+        self.direction = direction
+        self.maxPending = maxPending
+    }
+
+    /// Joins the client side to the server side: what it held is forwarded and checked.
+    func join(pair: ProxiedPair, partner: Glue) {
+        self.pair = pair
+        self.partner = partner
+        for buffer in held {
+            pair.live.data(pair.handle, direction, Array(buffer.readableBytesView))
+            partner.partnerWrite(buffer)
+        }
+        held = []
+        partner.partnerFlush()
+        if closed {
+            // The client left before the upstream answered: both sides are closed now.
+            partner.partnerClose()
+            pair.sideClosed()
+        } else if heldInputClosed {
+            partner.partnerHalfClose()
+        }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        partner = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        guard let pair, let partner else { return held.append(buffer) }
+        pair.live.data(pair.handle, direction, Array(buffer.readableBytesView))
+        partner.partnerWrite(buffer)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        partner?.partnerFlush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !closed {
+            closed = true
+            pair?.sideClosed()
+        }
+        partner?.partnerClose()
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, case .inputClosed = event {
+            if let partner { partner.partnerHalfClose() } else { heldInputClosed = true }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A reset or a failed write: close this side; the partner follows.
+        context.close(promise: nil)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { partner?.partnerBecameWritable() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        let pending = pair?.live.pendingBytes ?? 0
+        if partner?.partnerWritable ?? false, pending < maxPending {
+            context.read()
+        } else {
+            pendingRead = true
+            if pending >= maxPending {
+                // The check is behind: look again shortly.
+                let this = NIOLoopBound(self, eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(5)) { this.value.retryRead() }
+            }
+        }
+    }
+
+    private func retryRead() {
+        guard pendingRead, let context else { return }
+        pendingRead = false
+        read(context: context)
+    }
+
+    fileprivate func partnerWrite(_ buffer: ByteBuffer) {
+        context?.write(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    fileprivate func partnerFlush() {
+        context?.flush()
+    }
+
+    fileprivate func partnerHalfClose() {
+        guard let context else { return }
+        // After what is already queued: closing the output fails the writes still pending.
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)), promise: written)
+        written.futureResult.whenComplete { _ in
+            bound.value.close(mode: .output).whenFailure { _ in bound.value.close(promise: nil) }
+        }
+    }
+
+    fileprivate func partnerClose() {
+        context?.close(promise: nil)
+    }
+
+    private func partnerBecameWritable() {
+        guard pendingRead, let context else { return }
+        pendingRead = false
+        read(context: context)
+    }
+
+    private var partnerWritable: Bool {
+        context?.channel.isWritable ?? false
+    }
+}

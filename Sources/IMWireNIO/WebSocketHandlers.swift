@@ -1,0 +1,197 @@
+import IMWireCompression
+import IMWireCore
+import IMWireWebSocket
+import NIOCore
+
+/// Which end of a WebSocket connection a pipeline is: a client reads the server's frames
+/// (unmasked) and masks its own, a server the other way round.
+public enum WebSocketRole: Sendable, Hashable {
+    case client
+    case server
+
+    /// The direction of the frames this end reads (`.send`: the client's).
+    var inbound: Direction { self == .server ? .send : .receive }
+    /// The direction of the frames this end writes.
+    var outbound: Direction { self == .server ? .receive : .send }
+}
+
+/// What the WebSocket handlers of one connection need: the end they are, permessage-deflate as
+/// the opening handshake negotiated it, the codecs' limits.
+public struct WebSocketChannelConfiguration: Sendable, Hashable {
+    public var role: WebSocketRole
+    /// permessage-deflate in force (RFC 7692), nil when the handshake did not negotiate it.
+    public var permessageDeflate: PerMessageDeflateParameters?
+    public var limits: Limits
+    /// Deliver every frame as `.frame` (off: only ping and pong frames, besides messages,
+    /// closes and findings).
+    public var emitsFrames: Bool
+    /// Answer each ping with a pong carrying its payload (RFC 6455 §5.5.2).
+    public var answersPings: Bool
+    /// zlib level for the messages this end compresses (-1: zlib's default).
+    public var compressionLevel: Int
+
+    public init(
+        role: WebSocketRole, permessageDeflate: PerMessageDeflateParameters? = nil, limits: Limits = .default,
+        emitsFrames: Bool = false, answersPings: Bool = true, compressionLevel: Int = -1
+    ) {
+        self.role = role
+        self.permessageDeflate = permessageDeflate
+        self.limits = limits
+        self.emitsFrames = emitsFrames
+        self.answersPings = answersPings
+        self.compressionLevel = compressionLevel
+    }
+
+    /// The configuration for the server's `Sec-WebSocket-Extensions` response value (nil or a
+    /// value without a valid permessage-deflate item: no compression).
+    public init(role: WebSocketRole, extensionsHeader: String?, limits: Limits = .default) {
+        self.init(role: role, permessageDeflate: extensionsHeader.flatMap(PerMessageDeflateParameters.init(responseHeader:)), limits: limits)
+    }
+}
+
+/// Decodes the bytes of an upgraded WebSocket connection into `WebSocketEvent`s with IMWire's
+/// strict decoder: frames (when asked), whole messages (joined, inflated under
+/// permessage-deflate), close frames and findings, with the codecs' limits. The first violation
+/// that fails the connection (RFC 6455 §7.1.7) is answered as a conforming peer does: a close
+/// frame with the rule's close code (1002, 1007, 1009...), then the channel closes; nothing the
+/// peer sends traps. A ping is answered with a pong and a close frame with a close frame echoing
+/// its code, as RFC 6455 §5.5 asks. Put a `WebSocketFrameWriter` after it to send messages.
+public final class WebSocketFrameReader: ChannelInboundHandler {
+    /// Bytes as read from the connection.
+    public typealias InboundIn = ByteBuffer
+    /// Messages, closes, findings (and frames when asked), in stream order.
+    public typealias InboundOut = WebSocketEvent
+    /// The pongs and close frames it answers with.
+    public typealias OutboundOut = ByteBuffer
+
+    public let configuration: WebSocketChannelConfiguration
+    private var decoder: WebSocketStreamDecoder
+    /// Control frames this end sends (never compressed, masked by a client).
+    private let control: WebSocketMessageEncoder
+    private var events: [WebSocketEvent] = []
+    /// This end sent its close frame (an answer or a failure): nothing more is written.
+    private var sentClose = false
+    private var closing = false
+
+    /// The first violation that failed the connection, once one did.
+    public var failure: WebSocketFailure? { decoder.failure }
+
+    public init(_ configuration: WebSocketChannelConfiguration) {
+        self.configuration = configuration
+        decoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(
+                direction: configuration.role.inbound, permessageDeflate: configuration.permessageDeflate, limits: configuration.limits,
+                emitsFrames: configuration.emitsFrames))
+        // Without deflate the encoder makes no zlib stream and cannot fail.
+        control = (try? WebSocketMessageEncoder(direction: configuration.role.outbound, maskingKey: { UInt32.random(in: .min ... .max) }))!
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        events.removeAll(keepingCapacity: true)
+        buffer.withUnsafeReadableBytes { raw in decoder.feed(raw) { events.append($0) } }
+        deliver(context: context)
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        if !closing {
+            events.removeAll(keepingCapacity: true)
+            decoder.finish { events.append($0) }
+            deliver(context: context)
+        }
+        context.fireChannelInactive()
+    }
+
+    private func deliver(context: ChannelHandlerContext) {
+        let batch = events
+        events.removeAll(keepingCapacity: true)
+        for event in batch {
+            if closing { return }
+            context.fireChannelRead(wrapInboundOut(event))
+            switch event {
+            case .frame(let frame) where frame.opcode == .ping && configuration.answersPings && !sentClose:
+                write(control.control(.pong, frame.payload), context: context)
+            case .close(let close):
+                // Echo the peer's code (RFC 6455 §5.5.1), or none when it sent none; then close.
+                if !sentClose { write(control.close(close.code.flatMap { $0.isValidOnWire ? $0 : nil }), context: context) }
+                sentClose = true
+                shutDown(context: context)
+            case .finding:
+                if let failure = decoder.failure {
+                    if !sentClose { write(control.close(failure.closeCode, reason: failure.rule.rawValue), context: context) }
+                    sentClose = true
+                    context.fireErrorCaught(WebSocketViolation(failure: failure))
+                    shutDown(context: context)
+                }
+            default: break
+            }
+        }
+        context.flush()
+    }
+
+    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+    }
+
+    private func shutDown(context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        context.flush()
+        context.close(promise: nil)
+    }
+}
+
+/// The error a `WebSocketFrameReader` fires down the pipeline when the peer's bytes fail the
+/// connection, before it closes it.
+public struct WebSocketViolation: Error, Sendable, Hashable {
+    public var failure: WebSocketFailure
+}
+
+/// What a WebSocket end writes: a data message (compressed under permessage-deflate unless told
+/// not to, fragmented when asked), a control frame, or a raw frame exactly as given.
+public enum WebSocketOutbound: Sendable, Hashable {
+    case message(WebSocketMessage.Kind, [UInt8], compress: Bool = true)
+    case ping([UInt8])
+    case pong([UInt8])
+    case close(CloseCode?, reason: String = "")
+    /// One frame as given (its masking key, RSV bits and opcode as they are): for tests of peers.
+    case frame(WebSocketFrameHeader, [UInt8])
+}
+
+/// Encodes `WebSocketOutbound` values as frames for the configured end: masked with a fresh
+/// random key per frame by a client, compressed with permessage-deflate's negotiated window and
+/// context takeover, fragmented at `fragmentSize` when set.
+public final class WebSocketFrameWriter: ChannelOutboundHandler {
+    /// What to send.
+    public typealias OutboundIn = WebSocketOutbound
+    /// Its frames, as bytes.
+    public typealias OutboundOut = ByteBuffer
+
+    public let configuration: WebSocketChannelConfiguration
+    private let encoder: WebSocketMessageEncoder
+
+    public init(_ configuration: WebSocketChannelConfiguration, fragmentSize: Int? = nil) throws(CompressionError) {
+        self.configuration = configuration
+        encoder = try WebSocketMessageEncoder(
+            direction: configuration.role.outbound, permessageDeflate: configuration.permessageDeflate,
+            compressionLevel: configuration.compressionLevel, fragmentSize: fragmentSize,
+            maskingKey: { UInt32.random(in: .min ... .max) })
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        var bytes: [UInt8] = []
+        switch unwrapOutboundIn(data) {
+        case .message(let kind, let payload, let compress):
+            do { try encoder.encodeMessage(kind, payload, compress: compress, into: &bytes) } catch {
+                promise?.fail(error)
+                return
+            }
+        case .ping(let payload): bytes = encoder.control(.ping, payload)
+        case .pong(let payload): bytes = encoder.control(.pong, payload)
+        case .close(let code, let reason): bytes = encoder.close(code, reason: reason)
+        case .frame(let header, let payload): bytes = WebSocketFrameEncoder.frame(header, payload: payload)
+        }
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
+    }
+}

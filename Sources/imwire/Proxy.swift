@@ -1,0 +1,230 @@
+import ArgumentParser
+import Dispatch
+import IMWire
+import IMWireNIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct Proxy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
+        discussion: """
+            Accepts connections on --listen and joins each to a new connection to --upstream (plain TCP, \
+            no TLS), forwarding both directions byte for byte. Both directions of every connection go \
+            through the transport layer and dialects of imwire check (detected as check does; --dialect \
+            overrides), and each finding is printed as it happens: text, the lines of check's report \
+            under a `connection` line; jsonl, one JSON object per line (Spec/proxy.md). --record writes \
+            the traffic as pcapng so that `imwire check` of it reports the same findings.
+
+            Stops on SIGINT or SIGTERM, after --max-connections connections have closed, or after \
+            --duration seconds; then writes --report and exits as check does: 0 clean, 1 findings at or \
+            above --severity, 2 a file that cannot be written or an address that cannot be bound, 64 a \
+            usage error.
+            """)
+
+    @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
+    var listen: String
+
+    @Option(help: ArgumentHelp("The server to forward to.", valueName: "HOST:PORT"))
+    var upstream: String
+
+    @Option(help: "Decode every connection as this dialect, whatever the traffic says.")
+    var dialect: Dialect?
+
+    enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, jsonl
+    }
+
+    @Option(help: "How findings are printed as they happen: text (check's lines) or jsonl (Spec/proxy.md).")
+    var format: LiveFormat = .text
+
+    @Flag(help: "Also print every decoded message (as imwire show does).")
+    var messages = false
+
+    @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
+    var lenient = false
+
+    @Option(name: .customLong("severity"), help: "Print and fail on findings at or above: info, warning, error.")
+    var threshold: SeverityThreshold = .warning
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
+    var ruleOverrides: [String] = []
+
+    @Option(help: ArgumentHelp("Record the proxied traffic as pcapng (real times, synthesised IP/TCP headers).", valueName: "FILE.pcapng"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("Write the final report to this file on exit.", valueName: "FILE"))
+    var report: String?
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, junit, sarif, html
+    }
+
+    @Option(help: "Format of --report: json (Spec/report-json.md), junit, sarif, html.")
+    var reportFormat: ReportFormat = .json
+
+    @Option(help: "Stop after this many proxied connections have closed.")
+    var maxConnections: Int?
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    static func endpoint(_ text: String, _ option: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+            throw ValidationError("--\(option) \(text): expected HOST:PORT")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+
+    func validate() throws {
+        _ = try Self.endpoint(listen, "listen")
+        let up = try Self.endpoint(upstream, "upstream")
+        guard up.port > 0 else { throw ValidationError("--upstream \(upstream): the port may not be 0") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections: expected at least 1") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
+    }
+
+    func run() throws {
+        let listenAt = try Self.endpoint(listen, "listen")
+        let upstreamAt = try Self.endpoint(upstream, "upstream")
+        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        options.describesMessages = messages
+        let live: LiveCheck
+        do { live = try LiveCheck(options: options, record: record, now: Self.microseconds) } catch { throw unreadable(error.description) }
+        let severity = threshold.severity
+        let printer = LivePrinter(format: format, threshold: severity, messages: messages)
+        live.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
+        if messages { live.onMessage { message in printer.message(message) } }
+
+        let proxy = ProxyServer(
+            configuration: ProxyConfiguration(
+                listenHost: listenAt.host, listenPort: listenAt.port, upstreamHost: upstreamAt.host, upstreamPort: upstreamAt.port,
+                maxConnections: maxConnections),
+            live: live)
+        let port: Int
+        do { port = try proxy.start() } catch {
+            proxy.stop()
+            throw unreadable("cannot listen on \(listen): \(error)")
+        }
+        print("imwire proxy: listening on \(listenAt.host):\(port), forwarding to \(upstream)", to: &standardError)
+
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { proxy.stop() }
+            source.resume()
+            return source
+        }
+        if let duration {
+            DispatchQueue.global().asyncAfter(deadline: .now() + duration) { proxy.stop() }
+        }
+        proxy.wait()
+        for source in signals { source.cancel() }
+
+        let final: CheckReport
+        do { final = try live.finish(source: "proxy \(listenAt.host):\(port) → \(upstream)") } catch { throw unreadable(error.description) }
+        printer.summary(final)
+        if let report { try write(final, to: report, threshold: severity, limits: options.limits) }
+        throw ExitCode(final.exitCode(threshold: severity))
+    }
+
+    private func write(_ final: CheckReport, to path: String, threshold: Severity, limits: Limits) throws {
+        let text: String
+        switch reportFormat {
+        case .json:
+            var bytes: [UInt8] = []
+            JSONReport.write(final, threshold: threshold) { bytes += $0 }
+            text = String(decoding: bytes, as: UTF8.self)
+        case .junit: text = JUnitReport.render(final, threshold: threshold)
+        case .sarif:
+            let frames = Set(final.allFindings.compactMap(\.location.frameIndex))
+            let packets = record.map { SARIFReport.packetRegions(path: $0, numbers: frames, limits: limits) } ?? [:]
+            text = SARIFReport.render(final, threshold: threshold, version: IMWireCLI.configuration.version, packets: packets)
+        case .html: text = HTMLReport.render(final, threshold: threshold)
+        }
+        do { try TextFile.write(text, to: path) } catch { throw unreadable("--report: \(error.description)") }
+    }
+
+    /// Microseconds since the epoch.
+    @Sendable static func microseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
+}
+
+/// Prints what a live check reports, a line or a few at a time, straight to standard output.
+final class LivePrinter: Sendable {
+    let format: Proxy.LiveFormat
+    let threshold: Severity
+    let messages: Bool
+    /// The connection the last text lines were under (touched on the check's queue only).
+    nonisolated(unsafe) private var lastConnection: String??
+
+    init(format: Proxy.LiveFormat, threshold: Severity, messages: Bool) {
+        self.format = format
+        self.threshold = threshold
+        self.messages = messages
+    }
+
+    private func emit(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { writeAll(1, UnsafeRawBufferPointer($0)) }
+    }
+
+    func finding(_ finding: Finding, firstTime: Int64?) {
+        guard finding.severity >= threshold else { return }
+        switch format {
+        case .text:
+            var lines: [String] = []
+            let connection = finding.location.connection
+            if lastConnection != .some(connection) {
+                lines.append(connection.map { "connection \($0)" } ?? "proxy")
+                lastConnection = .some(connection)
+            }
+            lines += TextReport.findingLines(finding, firstTime: firstTime)
+            emit(lines.joined(separator: "\n"))
+        case .jsonl:
+            var object = JSONObject()
+            object.append("type", "finding")
+            object.append("finding", finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) }))
+            emit(JSONWriter.string(.object(object)))
+        }
+    }
+
+    func message(_ message: CheckedMessage) {
+        switch format {
+        case .text:
+            lastConnection = nil
+            emit(message.text())
+        case .jsonl:
+            var object = JSONObject()
+            object.append("type", "message")
+            object.append("message", message.json)
+            emit(JSONWriter.string(.object(object)))
+        }
+    }
+
+    func summary(_ report: CheckReport) {
+        let messages = report.connections.reduce(0) { $0 + $1.messages }
+        switch format {
+        case .text:
+            emit(TextReport.summaryLine(report, threshold: threshold))
+        case .jsonl:
+            var object = JSONObject()
+            object.append("type", "summary")
+            object.append("connections", .number(JSONNumber(report.connections.count)))
+            object.append("messages", .number(JSONNumber(messages)))
+            for severity in Severity.allCases { object.append("\(severity)", .number(JSONNumber(report.count(severity)))) }
+            object.append("exitCode", .number(JSONNumber(Int(report.exitCode(threshold: threshold)))))
+            emit(JSONWriter.string(.object(object)))
+        }
+    }
+}

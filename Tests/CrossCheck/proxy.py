@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""`imwire proxy` between real peers on 127.0.0.1 (CI runs this).
+
+Each scenario starts `imwire proxy --listen 127.0.0.1:0 --upstream ... --format jsonl --record
+R.pcapng --report R.json --severity info --max-connections N`, runs real peers through it, and
+checks that:
+  1. forwarding is byte-exact: a raw TCP client and server exchange megabytes of random bytes
+     both ways, with a half-close, through the proxy, and each receives exactly what the other sent;
+  2. the findings printed live (jsonl) equal the final report's and those of `imwire check` on the
+     --record file, finding for finding (rule, severity, connection, frame, offset, message);
+  3. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
+     server, lc.protobuf2.3, permessage-deflate, commands built with Google's protobuf) clean and
+     with protocol errors; paho-mqtt clients through the proxy to Debian's mosquitto over TCP
+     (MQTT 3.1 and 3.1.1), clean and with a malformed SUBSCRIBE sent by a raw client, and over
+     mosquitto's WebSocket listener (MQTT packets in binary WebSocket messages); a
+     python-socketio 4.x client and server (engine.io 3: long-polling, then the upgrade to
+     WebSocket) speaking JMessage, with a stray response injected by the server;
+  4. an upstream that refuses gives the client a clean close (EOF, no reset) and a
+     PROXY.UPSTREAM-UNREACHABLE finding.
+
+Usage: Tests/CrossCheck/proxy.py [path/to/imwire]
+Installs what it needs (mosquitto with apt; websockets, protobuf, paho-mqtt, python-socketio 4.6.1 with
+eventlet in Tests/CrossCheck/.venv).
+"""
+import asyncio
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VENV = os.path.join(HERE, ".venv")
+PIP_PACKAGES = ["websockets==17.4", "protobuf", "paho-mqtt==2.2.0", "python-socketio==4.6.1", "python-engineio==3.14.2", "six",
+                "eventlet==0.35.2", "requests==2.31.0", "websocket-client==1.7.0"]
+
+
+def ensure_environment():
+    if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "-o", "DPkg::Lock::Timeout=300", "mosquitto"], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+    python = os.path.join(VENV, "bin", "python")
+    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
+        return
+    if not os.path.exists(python):
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    subprocess.run([python, "-m", "pip", "install", "-q", *PIP_PACKAGES], check=True)
+    os.execv(python, [python, *sys.argv])
+
+
+ensure_environment()
+
+sys.path.insert(0, HERE)
+import leancloud_oracle as oracle  # noqa: E402
+import paho.mqtt.client as paho  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
+from websockets.asyncio.server import serve  # noqa: E402
+
+IMWIRE = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "imwire")
+PROBLEMS = []
+STATS = {}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def key(f):
+    return (f["rule"], f["severity"], f["connection"] or "", f["frame"] or 0, f["offset"] if f["offset"] is not None else -1, f["message"])
+
+
+class Proxy:
+    """`imwire proxy` in the background; `finish` waits for it to stop and reads what it printed."""
+
+    def __init__(self, work, name, upstream_port, connections, extra=()):
+        self.name = name
+        self.record = os.path.join(work, f"{name}.pcapng")
+        self.report = os.path.join(work, f"{name}.json")
+        self.proc = subprocess.Popen(
+            [IMWIRE, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream_port}", "--format", "jsonl",
+             "--severity", "info", "--record", self.record, "--report", self.report, "--max-connections", str(connections),
+             "--duration", "60", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()
+        if "listening on" not in line:
+            raise SystemExit(f"{name}: imwire proxy did not start: {line}{self.proc.stderr.read()}")
+        self.port = int(line.split("listening on ")[1].split(",")[0].rsplit(":", 1)[1])
+
+    def finish(self):
+        try:
+            out, err = self.proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate()
+            PROBLEMS.append(f"{self.name}: imwire proxy did not stop by itself")
+        lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+        live = [entry["finding"] for entry in lines if entry["type"] == "finding"]
+        summary = [entry for entry in lines if entry["type"] == "summary"]
+        if len(summary) != 1:
+            PROBLEMS.append(f"{self.name}: no summary line; stderr: {err.strip()}")
+        elif summary[0]["exitCode"] != self.proc.returncode:
+            PROBLEMS.append(f"{self.name}: summary says exit {summary[0]['exitCode']}, the proxy exited {self.proc.returncode}")
+        with open(self.report) as f:
+            report = json.load(f)
+        final = report["captureFindings"] + [f for c in report["connections"] for f in c["findings"]]
+        if sorted(map(key, live)) != sorted(map(key, final)):
+            PROBLEMS.append(f"{self.name}: live findings {sorted(map(key, live))} differ from the final report's {sorted(map(key, final))}")
+        checked = subprocess.run([IMWIRE, "check", self.record, "--format", "json", "--severity", "info"], capture_output=True, text=True)
+        if checked.returncode not in (0, 1):
+            PROBLEMS.append(f"{self.name}: imwire check of the recording exited {checked.returncode}: {checked.stderr.strip()}")
+            return live
+        recorded = json.loads(checked.stdout)
+        again = [f for c in recorded["connections"] for f in c["findings"]]
+        proxy_only = [f for f in live if f["rule"] == "PROXY.UPSTREAM-UNREACHABLE"]
+        if sorted(map(key, live)) != sorted(map(key, again + proxy_only)):
+            PROBLEMS.append(f"{self.name}: live findings {sorted(map(key, live))} differ from imwire check of the recording {sorted(map(key, again))}")
+        if checked.returncode != self.proc.returncode and not proxy_only:
+            PROBLEMS.append(f"{self.name}: proxy exited {self.proc.returncode}, check of the recording {checked.returncode}")
+        STATS[self.name] = (len(live), len(report["connections"]), sum(c["messages"] for c in report["connections"]))
+        return live
+
+
+# -- 1. byte-exact forwarding -------------------------------------------------------------
+
+def raw_forwarding(work):
+    up = socket.socket()
+    up.bind(("127.0.0.1", 0))
+    up.listen(4)
+    up_port = up.getsockname()[1]
+    to_server = os.urandom(3 << 20)
+    to_client = os.urandom(2 << 20)
+    got = {}
+
+    def serve_one():
+        conn, _ = up.accept()
+        data = bytearray()
+        while chunk := conn.recv(65536):
+            data += chunk
+        got["server"] = bytes(data)
+        # answer after the client's half-close: the proxy must keep the other direction open
+        for i in range(0, len(to_client), 50_000):
+            conn.sendall(to_client[i:i + 50_000])
+        conn.close()
+
+    thread = threading.Thread(target=serve_one)
+    thread.start()
+    proxy = Proxy(work, "raw", up_port, 1)
+    client = socket.create_connection(("127.0.0.1", proxy.port))
+    for i in range(0, len(to_server), 70_000):
+        client.sendall(to_server[i:i + 70_000])
+    client.shutdown(socket.SHUT_WR)
+    received = bytearray()
+    while chunk := client.recv(65536):
+        received += chunk
+    client.close()
+    thread.join(30)
+    up.close()
+    proxy.finish()
+    if got.get("server") != to_server:
+        PROBLEMS.append(f"raw: the server received {len(got.get('server', b''))} bytes, not the {len(to_server)} sent (or others)")
+    if bytes(received) != to_client:
+        PROBLEMS.append(f"raw: the client received {len(received)} bytes, not the {len(to_client)} sent (or others)")
+    STATS["raw bytes"] = len(to_server) + len(to_client)
+
+
+# -- 2. LeanCloud over WebSocket with permessage-deflate ----------------------------------
+
+def text(s):
+    return json.dumps({"_lctype": -1, "_lctext": s}, separators=(",", ":"))
+
+
+async def lc_server(ws):
+    opened = False
+    async for data in ws:
+        c = oracle.decode(data)
+        cmd, op, i = c.get("cmd"), c.get("op"), c.get("i")
+        peer = c.get("peerId", "alice")
+        if cmd == "session" and op == "open":
+            opened = True
+            await ws.send(oracle.encode({"cmd": "session", "op": "opened", "peerId": peer, "i": i, "serverTs": "1700000000000",
+                                         "sessionMessage": {"st": "TOKEN", "stTtl": 172800}}))
+        elif not opened:
+            await ws.send(oracle.encode({"cmd": "error", "i": i, "errorMessage": {"code": 4105, "reason": "SESSION_REQUIRED"}}))
+        elif cmd == "conv" and op == "start":
+            wrong = c["convMessage"].get("m", [None])[-1] == "mallory"
+            await ws.send(oracle.encode({"cmd": "conv", "op": "started", "peerId": peer, "i": i + 30 if wrong else i,
+                                         "convMessage": {"cid": "C1", "cdate": "2023-11-14T22:13:20.000Z"}}))
+        elif cmd == "direct":
+            await ws.send(oracle.encode({"cmd": "ack", "peerId": peer, "i": i, "ackMessage": {"uid": "msg-2", "t": "1700000000200"}}))
+        elif cmd == "session" and op == "close":
+            await ws.send(oracle.encode({"cmd": "session", "op": "closed", "peerId": peer, "i": i}))
+
+
+async def lc_client(port, errors):
+    async with connect(f"ws://127.0.0.1:{port}/", subprotocols=["lc.protobuf2.3"], compression="deflate") as ws:
+        async def request(command):
+            await ws.send(oracle.encode(command))
+            return oracle.decode(await ws.recv())
+        if errors:  # a command before session/open (the server answers 4105)
+            await request({"cmd": "direct", "peerId": "alice", "i": 1, "directMessage": {"cid": "C1", "msg": text("early")}})
+        await request({"cmd": "session", "op": "open", "appId": "FreeChatDemo01", "peerId": "alice", "i": 2,
+                       "sessionMessage": {"ua": "py/websockets", "configBitmap": "187"}})
+        members = ["alice", "bob"] + (["mallory"] if errors else [])  # the server answers with the wrong i
+        await request({"cmd": "conv", "op": "start", "peerId": "alice", "i": 3, "convMessage": {"m": members}})
+        for n in range(20):
+            await request({"cmd": "direct", "peerId": "alice", "i": 4 + n, "directMessage": {"cid": "C1", "msg": text(f"hello {n} " * 40)}})
+        await request({"cmd": "session", "op": "close", "peerId": "alice", "i": 30, "sessionMessage": {}})
+
+
+def leancloud(work, errors):
+    name = "leancloud-errors" if errors else "leancloud"
+    up_port = free_port()
+
+    async def session():
+        async with serve(lc_server, "127.0.0.1", up_port, subprotocols=["lc.protobuf2.3"], compression="deflate"):
+            proxy = Proxy(work, name, up_port, 1)
+            await lc_client(proxy.port, errors)
+            return proxy
+
+    proxy = asyncio.run(session())
+    live = proxy.finish()
+    rules = sorted(f["rule"] for f in live if f["severity"] != "info")
+    expected = sorted(["LC.BEFORE-SESSION-OPEN", "LC.ERROR-REPLY", "LC.RESPONSE-WITHOUT-REQUEST"]) if errors else []
+    missing = [r for r in expected if r not in rules]
+    if missing or (not errors and rules):
+        PROBLEMS.append(f"{name}: live findings {rules}, expected {expected}")
+    if not any(f["rule"] for f in live) and errors:
+        PROBLEMS.append(f"{name}: nothing reported live")
+
+
+# -- 3. MQTT: paho-mqtt through the proxy to mosquitto ------------------------------------
+
+def start_broker(work):
+    port, ws_port = free_port(), free_port()
+    conf = os.path.join(work, "mosquitto.conf")
+    with open(conf, "w") as f:
+        f.write(f"listener {port} 127.0.0.1\nlistener {ws_port} 127.0.0.1\nprotocol websockets\n"
+                "allow_anonymous true\npersistence false\nlog_type none\n")
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    proc = subprocess.Popen([binary, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            socket.create_connection(("127.0.0.1", ws_port), timeout=0.1).close()
+            return proc, port, ws_port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("mosquitto did not start")
+
+
+def paho_session(port, protocol, client_id, transport="tcp"):
+    got = []
+    done = threading.Event()
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol, transport=transport)
+    if transport == "websockets":
+        client.ws_set_options(path="/", headers={"Sec-Websocket-Protocol": "mqtt"})
+
+    def on_message(c, userdata, message):
+        got.append(message.payload)
+        if len(got) == 5:
+            done.set()
+
+    client.on_message = on_message
+    client.connect("127.0.0.1", port, keepalive=30)
+    client.loop_start()
+    client.subscribe("t/" + client_id, qos=1)
+    time.sleep(0.2)
+    for n in range(5):
+        client.publish("t/" + client_id, f"payload {n}".encode(), qos=1).wait_for_publish(5)
+    done.wait(5)
+    client.disconnect()
+    client.loop_stop()
+    return got
+
+
+def raw_bad_subscribe(port):
+    """CONNECT, then a SUBSCRIBE whose fixed-header flags are 0000 instead of 0010 (MQTT-3.8.1-1)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    client_id = b"raw-bad"
+    body = b"\x00\x04MQTT\x04\x02\x00\x1e" + len(client_id).to_bytes(2, "big") + client_id
+    s.sendall(bytes([0x10, len(body)]) + body)
+    s.recv(4)  # CONNACK
+    topic = b"a/b"
+    sub = b"\x00\x01" + len(topic).to_bytes(2, "big") + topic + b"\x00"
+    s.sendall(bytes([0x80, len(sub)]) + sub)
+    s.settimeout(5)
+    try:
+        while s.recv(1024):
+            pass
+    except OSError:
+        pass
+    s.close()
+
+
+def mqtt(work):
+    broker, up_port, ws_port = start_broker(work)
+    try:
+        proxy = Proxy(work, "mqtt", up_port, 3)
+        for protocol, client_id in [(paho.MQTTv311, "c311"), (paho.MQTTv31, "c31")]:
+            got = paho_session(proxy.port, protocol, client_id)
+            if len(got) != 5:
+                PROBLEMS.append(f"mqtt: {client_id} received {len(got)} of its 5 messages through the proxy")
+        raw_bad_subscribe(proxy.port)
+        live = proxy.finish()
+        rules = sorted({f["rule"] for f in live if f["rule"].startswith("MQTT.")})
+        if "MQTT.FIXED-HEADER-FLAGS" not in rules:
+            PROBLEMS.append(f"mqtt: the malformed SUBSCRIBE was not reported live (MQTT findings: {rules})")
+        # MQTT over mosquitto's WebSocket listener: packets in binary WebSocket messages
+        proxy = Proxy(work, "mqtt-ws", ws_port, 2)
+        for protocol, client_id in [(paho.MQTTv311, "w311"), (paho.MQTTv31, "w31")]:
+            got = paho_session(proxy.port, protocol, client_id, transport="websockets")
+            if len(got) != 5:
+                PROBLEMS.append(f"mqtt-ws: {client_id} received {len(got)} of its 5 messages through the proxy")
+        live = proxy.finish()
+        with open(proxy.report) as f:
+            dialects = {c["dialect"] for c in json.load(f)["connections"]}
+        if dialects != {"yun2win"}:
+            PROBLEMS.append(f"mqtt-ws: connections read as {dialects}, not as MQTT (yun2win) over WebSocket")
+    finally:
+        broker.terminate()
+        broker.wait()
+
+
+# -- 4. JMessage over python-socketio 4.x (engine.io 3): polling, then the upgrade --------
+
+JM_APPKEY = "4f7aef34fb361292c566a1cd"
+JM_CINIT = {"appkey": JM_APPKEY, "random_str": "022cd9fd995849b58b3ef0e943421ed9", "timestamp": 1507882399401,
+            "flag": 0, "fromPlatForm": "j"}
+JM_CINIT["signature"] = hashlib.md5(("appkey=%s&timestamp=%s&random_str=%s&key=%s" % (
+    JM_APPKEY, JM_CINIT["timestamp"], JM_CINIT["random_str"], "master-secret-1")).encode()).hexdigest()
+
+JM_SERVER = r'''
+import eventlet
+eventlet.monkey_patch()
+import sys
+import socketio
+
+port, defect = int(sys.argv[1]), sys.argv[2]
+sio = socketio.Server(async_mode="eventlet")
+
+
+def request(event):
+    def handler(sid, data):
+        sio.emit("ack", {"rid": data["rid"]}, room=sid)
+        sio.emit(event, {"rid": data["rid"], "code": 0, "message": "success"}, room=sid)
+        if defect == "stray" and event == "login":
+            sio.emit("login", {"rid": 9999, "code": 0, "message": "success"}, room=sid)
+    sio.on(event, handler)
+
+
+request("c_init")
+request("login")
+eventlet.wsgi.server(eventlet.listen(("127.0.0.1", port)), socketio.WSGIApp(sio), log_output=False)
+'''
+
+
+def jmessage(work, defect):
+    import signal
+    # python-socketio, not Tests/CrossCheck/socketio.py (this script's folder is on sys.path)
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.getcwd()) != os.path.realpath(HERE)]
+    try:
+        import socketio
+    finally:
+        sys.path[:] = saved
+    name = "jmessage-stray" if defect else "jmessage"
+    up_port = free_port()
+    script = os.path.join(work, "jm_server.py")
+    with open(script, "w") as f:
+        f.write(JM_SERVER)
+    server = subprocess.Popen([sys.executable, script, str(up_port), "stray" if defect else "clean"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", up_port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        proxy = Proxy(work, name, up_port, 1000)
+        client = socketio.Client()
+        got = []
+        seen = threading.Event()
+        for event in ("ack", "c_init", "login"):
+            client.on(event, (lambda e: lambda data: (got.append((e, data)), seen.set()))(event))
+        client.connect(f"http://127.0.0.1:{proxy.port}", transports=["polling", "websocket"])
+
+        def request(event, payload, rid):
+            client.emit(event, dict(payload, rid=rid))
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and not any(e == event and d.get("rid") == rid for e, d in got):
+                seen.wait(0.1)
+                seen.clear()
+
+        request("c_init", JM_CINIT, 1001)
+        request("login", {"username": "alice", "password": hashlib.md5(b"secret").hexdigest(), "version": "2.5.0"}, 1002)
+        time.sleep(0.5)
+        transport = client.eio.transport()
+        client.disconnect()
+        time.sleep(0.5)
+        proxy.proc.send_signal(signal.SIGINT)  # the session spans TCP connections: stop by signal
+        live = proxy.finish()
+        if transport != "websocket":
+            PROBLEMS.append(f"{name}: the client ended on {transport}, not an upgraded WebSocket")
+        if not any(e == "login" and d.get("rid") == 1002 for e, d in got):
+            PROBLEMS.append(f"{name}: no login response through the proxy")
+        rules = sorted({f["rule"] for f in live})
+        if defect and "JM.RESPONSE-WITHOUT-REQUEST" not in rules:
+            PROBLEMS.append(f"{name}: the stray response was not reported live ({rules})")
+        if not defect and "JM.RESPONSE-WITHOUT-REQUEST" in rules:
+            PROBLEMS.append(f"{name}: a stray response reported on the clean session")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+# -- 5. an upstream that refuses ----------------------------------------------------------
+
+def refused(work):
+    proxy = Proxy(work, "refused", free_port(), 1)
+    s = socket.create_connection(("127.0.0.1", proxy.port))
+    s.settimeout(10)
+    try:
+        data = s.recv(1024)
+        if data:
+            PROBLEMS.append(f"refused: the client received {data!r}")
+    except ConnectionResetError:
+        PROBLEMS.append("refused: the client's connection was reset, not closed")
+    s.close()
+    live = proxy.finish()
+    if [f["rule"] for f in live] != ["PROXY.UPSTREAM-UNREACHABLE"]:
+        PROBLEMS.append(f"refused: live findings {[f['rule'] for f in live]}")
+    if proxy.proc.returncode != 1:
+        PROBLEMS.append(f"refused: the proxy exited {proxy.proc.returncode}, expected 1")
+
+
+def main():
+    started = time.time()
+    with tempfile.TemporaryDirectory() as work:
+        raw_forwarding(work)
+        leancloud(work, errors=False)
+        leancloud(work, errors=True)
+        mqtt(work)
+        jmessage(work, defect=False)
+        jmessage(work, defect=True)
+        refused(work)
+    for problem in PROBLEMS:
+        print("PROBLEM:", problem)
+    summary = ", ".join(f"{name}: {value}" for name, value in STATS.items())
+    print(f"imwire proxy with real peers: {summary} ({time.time() - started:.1f}s)")
+    print(f"{0 if PROBLEMS else 1} passed, {1 if PROBLEMS else 0} failed")
+    sys.exit(1 if PROBLEMS else 0)
+
+
+if __name__ == "__main__":
+    main()
