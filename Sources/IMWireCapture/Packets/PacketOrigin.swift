@@ -89,7 +89,8 @@ extension ShardIdentity {
     /// The identity the pcapng file at `path` states in its section header; nil for any other
     /// file (or one that cannot be read).
     public static func of(path: String, limits: Limits = .default) -> ShardIdentity? {
-        guard let packets = (try? PacketCaptureReader.packets(path: path, limits: limits)) as? PcapngReader else { return nil }
+        // Standard input is a transcript, and cannot be read twice.
+        guard path != "-", let packets = (try? PacketCaptureReader.packets(path: path, limits: limits)) as? PcapngReader else { return nil }
         _ = packets.next()
         return packets.shard
     }
