@@ -2,7 +2,7 @@
 # Scale/spark/benchmark.sh [MEGABYTES] [SHARD_MEGABYTES]: the Spark job in local[2] against
 # `imwire check --jobs 2` on the same generated capture of all four dialects (Scale/make_capture.py,
 # default 1024 MiB, shards of 64 MiB), release build; then each step alone: shard, check of every
-# shard one after another (--jobs 1), merge. Wall time and peak RSS (/usr/bin/time: the largest
+# shard one after another (--jobs 1), merge (SPARK_ONLY=1 skips those). Wall time and peak RSS (/usr/bin/time: the largest
 # process, for the Spark job the JVM) of each; the merged report is compared with the single run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +29,7 @@ measure "imwire check --jobs 2" "$imwire" check "$capture" --format json -o "$wo
 measure "spark local[2] (whole job)" python3 Scale/spark/check_captures.py --master 'local[2]' --imwire "$imwire" \
   --work "$work/work" --out "$work/out" --max-megabytes "$shard_megabytes" "$work/archive"
 cmp "$work/out/$(basename "$capture").json" "$work/single.json" && echo "merged report == single run"
+[ -z "${SPARK_ONLY:-}" ] || exit 0  # SPARK_ONLY=1: the comparison only, not each step alone
 measure "imwire shard" "$imwire" shard "$capture" --out "$work/shards" --max-megabytes "$shard_megabytes"
 echo "shards: $(wc -l <"$work/shards/manifest.jsonl")"
 start=$(date +%s.%N)
