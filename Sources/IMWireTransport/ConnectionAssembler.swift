@@ -161,8 +161,10 @@ public final class ConnectionAssembler {
 
     /// A session's bookkeeping: how many of its TCP connections are open, since when none is.
     private final class SessionState {
+        let key: SessionKey
         @exclusivity(unchecked) var openMembers = 0
         @exclusivity(unchecked) var idleSince: Int64?
+        init(key: SessionKey) { self.key = key }
     }
 
     @exclusivity(unchecked) private var carriers: [Int: Carrier] = [:]
@@ -170,6 +172,11 @@ public final class ConnectionAssembler {
     @exclusivity(unchecked) private var last: Carrier?
     @exclusivity(unchecked) private var sessions: [SessionKey: LogicalConnection] = [:]
     @exclusivity(unchecked) private var sessionStates: [ObjectIdentifier: SessionState] = [:]
+    /// The sessions no TCP connection carries now (`openMembers` 0 since `idleSince`): only they
+    /// can become idle, so only they are looked at when a connection ends. Looking at every
+    /// session there made a capture with many sessions left open quadratic (a 1 GiB capture of
+    /// 30,000 sessions spent 80% of its time filtering them).
+    @exclusivity(unchecked) private var idleSessions: [ObjectIdentifier: LogicalConnection] = [:]
     @exclusivity(unchecked) private var sessionCount = 0
 
     public init(limits: Limits = .default) {
@@ -262,6 +269,7 @@ public final class ConnectionAssembler {
         }
         for session in sessions.values.sorted(by: { $0.order < $1.order }) { endSession(session, to: emit) }
         sessions = [:]
+        idleSessions = [:]
     }
 
     private func end(_ carrier: Carrier, to emit: any ConnectionEvents) {
@@ -293,18 +301,24 @@ public final class ConnectionAssembler {
     private func left(_ session: LogicalConnection, at time: Int64?) {
         guard let state = sessionStates[ObjectIdentifier(session)] else { return }
         state.openMembers -= 1
-        if state.openMembers == 0 { state.idleSince = time }
+        if state.openMembers == 0 {
+            state.idleSince = time
+            idleSessions[ObjectIdentifier(session)] = session
+        }
     }
 
     /// Ends the sessions no TCP connection has carried for `sessionIdleMicros`.
     private func endIdleSessions(now: Int64?, to emit: any ConnectionEvents) {
-        guard let now, !sessions.isEmpty else { return }
-        let idle = sessions.filter { _, session in
-            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0, let since = state.idleSince else { return false }
-            return now - since > Self.sessionIdleMicros
+        guard let now, !idleSessions.isEmpty else { return }
+        let idle = idleSessions.values.compactMap { session -> (SessionKey, LogicalConnection)? in
+            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0, let since = state.idleSince,
+                now - since > Self.sessionIdleMicros
+            else { return nil }
+            return (state.key, session)
         }
-        for (key, session) in idle.sorted(by: { $0.value.order < $1.value.order }) {
+        for (key, session) in idle.sorted(by: { $0.1.order < $1.1.order }) {
             sessions[key] = nil
+            idleSessions[ObjectIdentifier(session)] = nil
             endSession(session, to: emit)
         }
     }
@@ -384,7 +398,7 @@ public final class ConnectionAssembler {
             session.framing = key.framing
             session.firstTime = time
             sessions[key] = session
-            sessionStates[ObjectIdentifier(session)] = SessionState()
+            sessionStates[ObjectIdentifier(session)] = SessionState(key: key)
         }
         if carrier.joined !== session, !carrier.sessionsTouched.contains(where: { $0 === session }),
             let state = sessionStates[ObjectIdentifier(session)]
@@ -392,6 +406,7 @@ public final class ConnectionAssembler {
             carrier.sessionsTouched.append(session)
             state.openMembers += 1
             state.idleSince = nil
+            idleSessions[ObjectIdentifier(session)] = nil
         }
         if !session.tcpConnections.contains(tcp.id) { session.tcpConnections.append(tcp.id) }
         session.firstTime = min(session.firstTime ?? time, time)

@@ -91,6 +91,9 @@ struct Check: ParsableCommand {
             valueName: "name"))
     var policy: [String] = []
 
+    @Flag(help: "With --format json: add what `imwire merge` needs (automatic for a shard made by `imwire shard`).")
+    var mergeData = false
+
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
 
@@ -155,11 +158,13 @@ extension Check {
             options.timelineDetails = true
         }
         let progress = Progress(path: capture)
-        let report: CheckReport
+        options.keepsMergeData = mergeData
+        var report: CheckReport
         do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch {
             progress.finish()
             throw unreadable(error.description)
         }
+        report.merge?.tool = IMWireCLI.configuration.version
         progress.finish()
         // A --policy of another vendor than a connection's would otherwise go unnoticed.
         for warning in selection.warnings(dialects: Set(report.connections.compactMap(\.dialect))) {

@@ -13,8 +13,8 @@ struct IMWireCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Proxy.self,
-            Reconnect.self, Rules.self, Show.self, SpecCommand.self,
+            Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Merge.self,
+            Proxy.self, Reconnect.self, Rules.self, Shard.self, Show.self, SpecCommand.self,
         ]
     )
 }

@@ -40,6 +40,10 @@ public final class PacketCaptureReader {
 
     public var bytesRead: Int { packets.bytesRead }
 
+    /// The shard this file says it is (`ShardIdentity`, in its first section header), once the
+    /// first item has been read; nil for any other capture.
+    public var shard: ShardIdentity? { (packets as? PcapngReader)?.shard }
+
     public func next() -> CaptureItem? {
         if let item = queue.popLast() { return item }
         while queue.isEmpty, !finished {

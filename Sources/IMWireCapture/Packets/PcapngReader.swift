@@ -29,6 +29,9 @@ public final class PcapngReader: PacketReader {
     @exclusivity(unchecked) private var lastTime: Int64 = 0
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private var pending: [PacketItem] = []
+    /// The shard the current section says it is (`ShardIdentity`): its packets are numbered
+    /// and placed as in the capture it was cut from (`PacketOrigin`).
+    @exclusivity(unchecked) public private(set) var shard: ShardIdentity?
 
     /// Reads the first Section Header Block; throws when the file is not pcapng at all.
     package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
@@ -140,6 +143,13 @@ public final class PcapngReader: PacketReader {
         _ = reader.skip(4)
         let major = reader.readUInt16(order) ?? 0
         if major != 1 { problem(CaptureRules.badFileHeader, "pcapng major version \(major), expected 1", at: offset + 4) }
+        shard = nil
+        guard major == 1, reader.skip(10) else { return }
+        var found: ShardIdentity?
+        forEachOption(&reader) { code, value, _ in
+            if code == 1, found == nil { found = ShardIdentity(comment: String(decoding: value, as: UTF8.self)) }
+        }
+        shard = found
     }
 
     private func readInterface(_ reader: inout ByteReader) {
@@ -196,8 +206,11 @@ public final class PcapngReader: PacketReader {
         // options closure was copied (a retain and a release per packet) on its way into `pending`.
         var comments: [String] = []
         var inbound: Bool?
+        var origin: PacketOrigin?
+        let inShard = shard != nil
         forEachOption(&reader) { code, value, offset in
             switch code {
+            case PacketOrigin.optionCode where inShard: origin = PacketOrigin.parse(value, order: order)
             case 1: comments.append(String(decoding: value, as: UTF8.self))
             case 2 where value.count == 4:
                 var valueReader = ByteReader(value)
@@ -213,14 +226,15 @@ public final class PcapngReader: PacketReader {
             }
         }
         lastTime = time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)])
+        let place = origin ?? PacketOrigin(number: number, fileOffset: blockOffset, dataOffset: blockOffset + 28)
         if original > captured {
-            problem(CaptureRules.packetTruncated, "packet \(number): \(captured) of \(original) bytes captured", at: blockOffset)
+            problem(CaptureRules.packetTruncated, "packet \(place.number): \(captured) of \(original) bytes captured", at: place.fileOffset)
         }
         pending.append(
             .packet(
                 CapturedPacket(
                     time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
-                    originalLength: Int(original), number: number, fileOffset: blockOffset, dataOffset: blockOffset + 28,
+                    originalLength: Int(original), number: place.number, fileOffset: place.fileOffset, dataOffset: place.dataOffset,
                     inbound: inbound, comments: comments)))
     }
 

@@ -7,8 +7,10 @@ public struct PcapngWriter {
     public private(set) var bytes: [UInt8] = []
     private var interfaces: [UInt32: UInt32] = [:]
 
-    public init(application: String = "imwire") {
+    /// `comment`: the section header's `opt_comment` (a shard's `ShardIdentity`, for one).
+    public init(application: String = "imwire", comment: String? = nil) {
         var options = ByteWriter()
+        if let comment { Self.option(1, Array(comment.utf8.prefix(65_000)), into: &options) }
         Self.option(4, Array(application.utf8), into: &options)
         Self.option(0, [], into: &options)
         var body = ByteWriter()
@@ -61,10 +63,17 @@ public struct PcapngWriter {
         return index
     }
 
-    /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded).
+    /// Hands out the bytes written so far and forgets them: for writing a file as it grows.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded). `origin`: where
+    /// the packet lay in the capture a shard was cut from (`PacketOrigin`, a custom option).
     public mutating func packet(
         _ data: [UInt8], linkType: UInt32, time: Int64, originalLength: Int? = nil,
-        inbound: Bool? = nil, comments: [String] = []
+        inbound: Bool? = nil, comments: [String] = [], origin: PacketOrigin? = nil
     ) {
         let id = interface(for: linkType)
         let micros = UInt64(bitPattern: max(0, time))
@@ -82,6 +91,7 @@ public struct PcapngWriter {
             Self.option(1, Array(comment.utf8.prefix(65_000)), into: &options)
         }
         if let inbound { Self.option(2, [inbound ? 1 : 2, 0, 0, 0], into: &options) }
+        if let origin { Self.option(PacketOrigin.optionCode, origin.optionValue, into: &options) }
         if !options.bytes.isEmpty {
             Self.option(0, [], into: &options)
             body.append(contentsOf: options.bytes)

@@ -56,6 +56,9 @@ public struct CheckOptions: Sendable {
     }
     /// Tolerance and storm length of the reconnect judge.
     public var reconnect: JudgeOptions
+    /// Keep what `ReportMerger` needs to merge this report with those of the capture's other
+    /// shards (`CheckReport.merge`); set by `Checker.check(path:)` for a shard.
+    public var keepsMergeData = false
 
     public init(
         dialect: Dialect? = nil, lenient: Bool = false, limits: Limits = .default,

@@ -1,6 +1,7 @@
 import Dispatch
 import IMWireCapture
 import IMWireCore
+import IMWireTransport
 
 /// The conformance pipeline: capture items in, a report out. Each connection is checked on its
 /// own by a `ConnectionChecker`, on the caller's thread or, with `jobs` > 1, on that many threads;
@@ -42,6 +43,12 @@ public final class Checker {
     private static let maxHeld = 16
     private var captureFindings: [Finding] = []
     private var firstTime: Int64?
+    /// With `CheckOptions.keepsMergeData`: the packet (or line) of the first event, and where
+    /// each connection opened, by number.
+    private var firstPacket: Int?
+    private var openedAt: [Int] = []
+    /// The shard being checked, for the merge data.
+    var shard: ShardIdentity?
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
     /// With 4 batches of 256 items per lane, reading and checking waited on each other: two
     /// lanes on two cores took 3.3-3.5 s of wall time for the 128 MiB benchmark prefix, against
@@ -96,7 +103,10 @@ public final class Checker {
                 captureFindingHook?(resolved)
             }
         case .event(let event):
-            if let time = event.time { firstTime = firstTime ?? time }
+            if let time = event.time, firstTime == nil {
+                firstTime = time
+                firstPacket = event.packet ?? event.line
+            }
             let id = event.connection
             let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
             let placement: Placement
@@ -107,11 +117,13 @@ public final class Checker {
                 if let known = isLast ? openConnections.removeValue(forKey: id) : openConnections[id] {
                     placement = known
                 } else if lanes.count > 1 {
+                    if options.keepsMergeData { openedAt.append(event.packet ?? event.line ?? connectionCount) }
                     undecided[id] = (connectionCount, [])
                     connectionCount += 1
                     return hold(item, of: id)
                 } else {
                     placement = Placement(number: connectionCount, lane: 0)
+                    if options.keepsMergeData { openedAt.append(event.packet ?? event.line ?? connectionCount) }
                     connectionCount += 1
                     if !isLast { openConnections[id] = placement }
                 }
@@ -188,8 +200,37 @@ public final class Checker {
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
         let ended = AllEndedConnections(lanes: lanes.map(\.checker.ended), count: connectionCount)
+        let merge = options.keepsMergeData ? mergeData(ended) : nil
         judgeAcrossConnections(ended)
-        return CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
+        var report = CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
+        report.merge = merge
+        return report
+    }
+
+    /// Every connection's report as it is before the judgement across connections, with its
+    /// place in the capture and the judge's input.
+    private func mergeData(_ ended: AllEndedConnections) -> MergeData {
+        let sessions = ended.orders()
+        var connections: [MergeData.Connection] = []
+        for position in 0..<ended.reportCount {
+            let number = ended.number(at: position)
+            let order = sessions[number] ?? ConnectionOrder(number: number)
+            let (lane, local) = ended.lane(of: number)
+            let connection = lane[local]
+            var writer = ReportWriter()
+            writer.report(connection.report.load())
+            var judge: [UInt8]?
+            if let input = connection.judged?.load() {
+                var judgeWriter = ReportWriter()
+                input.write(to: &judgeWriter)
+                judge = judgeWriter.bytes
+            }
+            let opened = order.number < openedAt.count ? openedAt[order.number] : order.number
+            connections.append(MergeData.Connection(opened: opened, session: order.session, report: writer.bytes, judge: judge))
+        }
+        return MergeData(
+            shard: shard, options: options, firstPacket: firstPacket, lastTime: ended.lastTime, connections: connections,
+            captureFindings: captureFindings)
     }
 }
 
@@ -310,7 +351,19 @@ extension Checker {
     ) throws(CheckError) -> CheckReport {
         let source: any CaptureSource
         do { source = try CaptureFile.open(path, limits: options.limits) } catch { throw CheckError(description: error.description) }
-        return try check(source, named: path, options: options, jobs: jobs, progress: progress)
+        // A shard's report carries what a merge needs, and the timelines a merged HTML page draws.
+        let shard = ShardIdentity.of(path: path, limits: options.limits)
+        var options = options
+        if shard != nil { options.keepsMergeData = true }
+        if options.keepsMergeData, options.timelineLimit == 0 { options.timelineLimit = HTMLReport.timelineLimit }
+        let checker = Checker(options: options, jobs: jobs)
+        checker.shard = shard
+        var report = try checker.check(source, named: path, progress: progress)
+        if var merge = report.merge {
+            merge.packets = SARIFReport.packetRegions(path: path, numbers: merge.framesNamed, limits: options.limits)
+            report.merge = merge
+        }
+        return report
     }
 
     /// Checks every item of `source` (named `name` in the report). `unreadableThrows`: a source

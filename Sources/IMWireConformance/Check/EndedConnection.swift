@@ -226,6 +226,14 @@ struct AllEndedConnections: Sendable {
         order = numbers
     }
 
+    /// Where connection `number` stands in the report order: a TCP connection at its own
+    /// number, a socket.io session after the connection where it began.
+    func orders() -> [Int: ConnectionOrder] {
+        lanes.reduce(into: [:]) { table, lane in
+            for session in lane.sessions { table[session.number] = session.order }
+        }
+    }
+
     /// How many reports the check has.
     var reportCount: Int { order?.count ?? count }
 
@@ -244,15 +252,30 @@ struct AllEndedConnections: Sendable {
 /// put together when it is asked for (from the spool, when it waits there), so iterate
 /// rather than index the same connection again and again.
 public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
-    private let connections: AllEndedConnections
+    private enum Storage {
+        case ended(AllEndedConnections)
+        /// Reports already put together: a merge of shard reports (`ReportMerger`).
+        case reports([ConnectionReport])
+    }
+    private let storage: Storage
 
-    init(_ connections: AllEndedConnections) { self.connections = connections }
+    init(_ connections: AllEndedConnections) { storage = .ended(connections) }
+    init(_ reports: [ConnectionReport]) { storage = .reports(reports) }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { connections.reportCount }
+    public var endIndex: Int {
+        switch storage {
+        case .ended(let connections): connections.reportCount
+        case .reports(let reports): reports.count
+        }
+    }
     public subscript(position: Int) -> ConnectionReport {
-        let (lane, number) = connections.lane(of: connections.number(at: position))
-        return lane.report(number: number)
+        switch storage {
+        case .ended(let connections):
+            let (lane, number) = connections.lane(of: connections.number(at: position))
+            return lane.report(number: number)
+        case .reports(let reports): return reports[position]
+        }
     }
 
     public static func == (a: ConnectionReports, b: ConnectionReports) -> Bool { a.elementsEqual(b) }

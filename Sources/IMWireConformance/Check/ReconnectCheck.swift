@@ -28,6 +28,10 @@ extension Checker {
     /// sorted runs, they bring one hash's connections together, whose inputs are then read
     /// (from the spool, where they wait): only one client's are in memory at a time.
     func judgeAcrossConnections(_ connections: AllEndedConnections) {
+        Self.judgeAcrossConnections(connections, options: options)
+    }
+
+    static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
         let captureEnd = connections.lastTime
         var keys = SortedRuns.merged(connections.lanes.map(\.judgeKeys)).lazy.map(JudgeKey.init).makeIterator()
         var next = keys.next()
@@ -45,17 +49,22 @@ extension Checker {
             }
             for key in order {
                 guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
-                reloginAfterEnd(client, dialect: dialect, connections: connections)
-                judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections)
+                judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
             }
         }
+    }
+
+    /// One client's connections (in report order) judged: the re-login rule, then reconnects.
+    static func judge(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions) {
+        reloginAfterEnd(client, dialect: dialect, connections: connections)
+        judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
     }
 
     /// The dialect's re-login rule (`DialectDefinition.relogin`): a login for a client whose
     /// earlier connection ended in a way that forbids logging in again by itself (NIM: kicked 2_5,
     /// or refused at login with 302/417/422; yun2win: kicked 10, then a CONNECT with client id
     /// prefix 1). One finding per ending.
-    private func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: AllEndedConnections) {
+    private static func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: some JudgedConnections) {
         guard let rule = Dialects.definition(dialect).relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
         for (number, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
@@ -65,8 +74,7 @@ extension Checker {
                 ending = nil
                 if var finding = rule.finding(login, facts.client ?? "?", ended.connection, ended.why) {
                     finding.location = Location(connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
-                    let (lane, local) = connections.lane(of: number)
-                    lane.add(finding, to: local, id: input.connection, line: nil, frame: facts.loginFrame)
+                    connections.add(finding, to: number, id: input.connection, frame: facts.loginFrame)
                 }
             }
             if let end = facts.end, let why = rule.forbiddingEnding(end), let time = facts.endTimeMicros {
@@ -78,7 +86,9 @@ extension Checker {
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
     /// when it names one of the dialect's, else the one the connection names (yun2win's client
     /// id), else the dialect's default.
-    private func judgeReconnects(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: AllEndedConnections) {
+    private static func judgeReconnects(
+        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
+    ) {
         let named = options.reconnectPolicies.policy(for: dialect)
         let policy =
             named ?? client.lazy.compactMap { $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }.first
@@ -86,12 +96,11 @@ extension Checker {
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         for var finding in judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
             guard let (number, input) = client.first(where: { $0.input.connection == finding.location.connection }) else { continue }
-            let (lane, local) = connections.lane(of: number)
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
-            guard !lane.hasFinding(of: reported, number: local, input: input) else { continue }
+            guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             let facts = input.facts
             if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
-            lane.add(finding, to: local, id: input.connection, line: nil, frame: finding.location.frameIndex)
+            connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
         }
     }
 
@@ -114,5 +123,26 @@ extension Checker {
         }
         guard let colon = endpoint.lastIndex(of: ":"), endpoint.firstIndex(of: ":") == colon else { return endpoint }
         return String(endpoint[..<colon])
+    }
+}
+
+/// Where the judge's findings go: the ended connections of a check, or the connections of
+/// merged shard reports (`ReportMerger`).
+protocol JudgedConnections {
+    /// Adds a judge finding to connection `number` (named `id`), capped like its own findings.
+    func add(_ finding: Finding, to number: Int, id: String, frame: Int?)
+    /// Whether connection `number` has a finding of one of `rules` (its own, or one added).
+    func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool
+}
+
+extension AllEndedConnections: JudgedConnections {
+    func add(_ finding: Finding, to number: Int, id: String, frame: Int?) {
+        let (lane, local) = lane(of: number)
+        lane.add(finding, to: local, id: id, line: nil, frame: frame)
+    }
+
+    func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
+        let (lane, local) = lane(of: number)
+        return lane.hasFinding(of: rules, number: local, input: input)
     }
 }

@@ -98,7 +98,7 @@ struct ReportWriter {
         list(report.tcpConnections) { $0.string($1) }
     }
 
-    private mutating func finding(_ finding: Finding) {
+    mutating func finding(_ finding: Finding) {
         let rule = finding.rule
         string(rule.id.rawValue)
         int(rule.severity.rawValue)
@@ -178,7 +178,7 @@ struct ReportReader {
         return (reason, count)
     }
 
-    private mutating func finding() -> Finding? {
+    mutating func finding() -> Finding? {
         guard let id = string(), let strict = severity(), let lenient = severity(), let layer = string().flatMap(Layer.init),
             let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
             let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),

@@ -58,6 +58,8 @@ public struct CheckReport: Sendable, Equatable {
     public var connections: ConnectionReports
     /// Problems with the capture itself (unreadable lines), not tied to a connection.
     public var captureFindings: [Finding]
+    /// What a merge of shard reports needs (`CheckOptions.keepsMergeData`); nil otherwise.
+    public var merge: MergeData?
 
     public var allFindings: [Finding] { captureFindings + connections.flatMap(\.findings) }
 

@@ -34,7 +34,15 @@ public enum JSONReport {
         for severity in Severity.allCases.reversed() { counts.append(severity.description, .number(JSONNumber(report.count(severity)))) }
         out.append(contentsOf: ",\n  \"summary\": ".utf8)
         JSONWriter.writePretty(.object(counts), into: &out, indent: 1)
-        out.append(contentsOf: ",\n  \"exitCode\": \(report.exitCode(threshold: threshold))\n}\n".utf8)
+        out.append(contentsOf: ",\n  \"exitCode\": \(report.exitCode(threshold: threshold))".utf8)
+        if let merge = report.merge {
+            // What `imwire merge` needs of a shard's report (MergeData).
+            out.append(contentsOf: ",\n  \"firstTime\": ".utf8)
+            out.append(contentsOf: (report.firstTime.map { String($0) } ?? "null").utf8)
+            out.append(contentsOf: ",\n  \"merge\": ".utf8)
+            JSONWriter.writePretty(merge.json, into: &out, indent: 1)
+        }
+        out.append(contentsOf: "\n}\n".utf8)
         emit(out)
     }
 

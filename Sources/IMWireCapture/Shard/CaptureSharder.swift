@@ -1,0 +1,292 @@
+import IMWireCore
+import IMWireIO
+
+/// Cuts a pcap or pcapng capture into pcapng shards that can be checked apart and merged back
+/// (`imwire shard`, `imwire merge`; Spec/shards.md). A TCP connection is never cut: every packet
+/// goes to the shard of its *client unit*, and a unit is every packet between one client
+/// address and any server: the endpoints' address on the side with the higher port (the
+/// ephemeral one; the larger address when the ports are equal), so all of one client's
+/// connections, its consecutive reconnects and the TCP connections of its socket.io sessions
+/// (one sid's handshake, long-polls and WebSocket) are in one shard. The reconnect judge's
+/// grouping by login id is not needed for that: `imwire merge` judges across shards.
+/// Packets without a TCP segment to place (another protocol, a damaged header, an IP fragment)
+/// go to shard 0, in order, where the checker reports them as a check of the whole would.
+///
+/// Two passes over the file, each streaming: the first sums the bytes of each unit (memory:
+/// one entry per client address), units are then dealt out in the order they first appear,
+/// a new shard begun when the next unit would take the current one past `maxBytes` (a unit
+/// larger than that is a shard of its own); the second writes each packet into its shard with
+/// its place in the capture (`PacketOrigin`), at most `maxOpenFiles` shards at a time (one more
+/// pass over the file for each further group).
+public enum CaptureSharder {
+    /// What `shard` was asked.
+    public struct Options: Sendable {
+        /// Shard size aimed at, in bytes of pcapng.
+        public var maxBytes: Int
+        /// Shards written in one pass over the capture.
+        public var maxOpenFiles: Int
+        public var limits: Limits
+
+        public init(maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default) {
+            self.maxBytes = max(1, maxBytes)
+            self.maxOpenFiles = max(1, maxOpenFiles)
+            self.limits = limits
+        }
+    }
+
+    /// One shard written: a line of the manifest.
+    public struct Shard: Sendable, Hashable {
+        public var path: String
+        public var identity: ShardIdentity
+        public var packets = 0
+        /// TCP connections opened in the shard: client SYNs (a connection already open when
+        /// the capture began is not counted).
+        public var connections = 0
+        /// Client units (addresses) in the shard.
+        public var clients = 0
+        public var bytes = 0
+        /// Microseconds, earliest and latest packet.
+        public var firstTime: Int64?
+        public var lastTime: Int64?
+
+        /// The manifest line (one JSON object).
+        public var manifestLine: String {
+            JSONWriter.string([
+                "path": .string(path), "capture": .string(identity.capture), "index": .number(JSONNumber(identity.index)),
+                "count": .number(JSONNumber(identity.count)), "packets": .number(JSONNumber(packets)),
+                "connections": .number(JSONNumber(connections)), "clients": .number(JSONNumber(clients)),
+                "bytes": .number(JSONNumber(bytes)), "firstTime": firstTime.map { .number(JSONNumber($0)) } ?? .null,
+                "lastTime": lastTime.map { .number(JSONNumber($0)) } ?? .null,
+            ])
+        }
+    }
+
+    /// What a shard run read: the shards, and the problems of the file itself that no shard
+    /// can repeat (a truncated last record, a damaged block): shards cut from a damaged capture
+    /// merge into a report without these.
+    public struct Result: Sendable {
+        public var shards: [Shard]
+        public var fileProblems: [Finding]
+    }
+
+    /// Bytes a packet takes in a shard: the block, its data padded, the origin option and the
+    /// options it carries over.
+    static func blockSize(_ packet: CapturedPacket) -> Int {
+        32 + (packet.data.count + 3) & ~3 + 32 + 4 + packet.comments.reduce(0) { $0 + 4 + ($1.utf8.count + 3) & ~3 } + 8
+    }
+
+    /// The unit of a packet: its client-side address, or nil for a packet with no TCP segment.
+    static func unit(of packet: CapturedPacket) -> IPAddress? { segment(of: packet)?.client }
+
+    /// A packet's client-side address and its TCP payload, sent by the client or not.
+    static func segment(of packet: CapturedPacket) -> (client: IPAddress, payload: ArraySlice<UInt8>, fromClient: Bool)? {
+        guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
+            case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
+            let tcp = TCPSegment.parse(packet.data, in: ip.payload)
+        else { return nil }
+        let sourceIsClient =
+            tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination
+        return (sourceIsClient ? ip.source : ip.destination, packet.data[tcp.payload], sourceIsClient)
+    }
+
+    /// The socket.io session id a segment names: in a request's target, or in a handshake the
+    /// server sends (only the first 1024 bytes of a segment are looked at).
+    static func sid(in payload: ArraySlice<UInt8>, fromClient: Bool) -> [UInt8]? {
+        let head = Array(payload.prefix(1024))
+        if fromClient {
+            guard head.starts(with: Array("GET ".utf8)) || head.starts(with: Array("POST ".utf8)),
+                let space = head.firstIndex(of: 0x20)
+            else { return nil }
+            let target = Array(head[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d })
+            guard let root = target.firstRange(of: Array("/socket.io/".utf8)) else { return nil }
+            if let sid = target.firstRange(of: Array("sid=".utf8)) {
+                let value = Array(target[sid.upperBound...].prefix { $0 != UInt8(ascii: "&") })
+                return value.isEmpty ? nil : value
+            }
+            // socket.io 0.9: /socket.io/1/<transport>/<sid>
+            let path = target[root.upperBound...].prefix { $0 != UInt8(ascii: "?") }
+            let segments = path.split(separator: UInt8(ascii: "/"))
+            return segments.count == 3 && segments[0].elementsEqual("1".utf8) ? Array(segments[2]) : nil
+        }
+        if let key = head.firstRange(of: Array("\"sid\":\"".utf8)) {
+            let value = Array(head[key.upperBound...].prefix { $0 != UInt8(ascii: "\"") })
+            return value.isEmpty ? nil : value
+        }
+        // socket.io 0.9's handshake answer: <sid>:<heartbeat>:<close>:<transports>
+        guard head.starts(with: Array("HTTP/1.".utf8)), let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        let fields = head[end.upperBound...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard fields.count == 4, !fields[0].isEmpty,
+            fields[3].firstRange(of: Array("polling".utf8)) != nil
+                || fields[3].firstRange(of: Array("websocket".utf8)) != nil
+        else { return nil }
+        return Array(fields[0])
+    }
+
+    static func isClientSYN(_ packet: CapturedPacket) -> Bool {
+        guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
+            case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6,
+            let tcp = TCPSegment.parse(packet.data, in: ip.payload)
+        else { return false }
+        return tcp.syn && !tcp.ack
+    }
+
+    /// Shards the capture at `path` into `directory` as `<name>.shard-<index>.pcapng`;
+    /// `name` defaults to the capture's file name. Throws when the capture is not pcap or
+    /// pcapng or a shard cannot be written.
+    public static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options()) throws(CaptureFormatError)
+        -> Result
+    {
+        // Pass 1: each unit's bytes, in the order units first appear.
+        var unitIndex: [IPAddress: Int] = [:]
+        var unitBytes: [Int] = []
+        var units = UnitSets()
+        var sidUnits: [[UInt8]: Int] = [:]
+        var residueBytes = 0
+        var fileProblems: [Finding] = []
+        var captureBytes = 0
+        do {
+            let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
+            while let item = reader.next() {
+                switch item {
+                case .problem(let finding): fileProblems.append(finding)
+                case .packet(let packet):
+                    let size = blockSize(packet)
+                    if let segment = segment(of: packet) {
+                        let index: Int
+                        if let known = unitIndex[segment.client] {
+                            index = known
+                            unitBytes[index] += size
+                        } else {
+                            index = unitBytes.count
+                            unitIndex[segment.client] = index
+                            unitBytes.append(size)
+                            units.add()
+                        }
+                        if !segment.payload.isEmpty, let sid = sid(in: segment.payload, fromClient: segment.fromClient) {
+                            if let other = sidUnits[sid] { units.join(other, index) } else { sidUnits[sid] = index }
+                        }
+                    } else {
+                        residueBytes += size
+                    }
+                }
+            }
+            captureBytes = reader.bytesRead
+        }
+        sidUnits.removeAll()
+        // Joined units to shards, in order of first appearance (a set's root is its first unit).
+        var setBytes = [Int](repeating: 0, count: unitBytes.count)
+        for (index, bytes) in unitBytes.enumerated() { setBytes[units.root(index)] += bytes }
+        var shardOfUnit = [Int](repeating: 0, count: unitBytes.count)
+        var shardBytes = [residueBytes]
+        var clients = [0]
+        for index in unitBytes.indices {
+            let root = units.root(index)
+            if root != index {
+                shardOfUnit[index] = shardOfUnit[root]
+                clients[shardOfUnit[root]] += 1
+                continue
+            }
+            if shardBytes[shardBytes.count - 1] > 0, shardBytes[shardBytes.count - 1] + setBytes[index] > options.maxBytes {
+                shardBytes.append(0)
+                clients.append(0)
+            }
+            shardBytes[shardBytes.count - 1] += setBytes[index]
+            clients[clients.count - 1] += 1
+            shardOfUnit[index] = shardBytes.count - 1
+        }
+        let count = shardBytes.count
+        let base = name ?? String(path.split(separator: "/").last ?? "capture")
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        var shards = (0..<count).map { index in
+            Shard(
+                path: prefix + "\(base).shard-\(padded(index, to: String(count - 1).count)).pcapng",
+                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: clients[index])
+        }
+        // Pass 2, a group of shards at a time.
+        for groupStart in stride(from: 0, to: count, by: options.maxOpenFiles) {
+            let group = groupStart..<min(count, groupStart + options.maxOpenFiles)
+            var writers: [ShardWriter] = []
+            for index in group {
+                do { writers.append(try ShardWriter(shards[index])) } catch { throw CaptureFormatError(error.description) }
+            }
+            let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
+            while let item = reader.next() {
+                guard case .packet(let packet) = item else { continue }
+                let shard = unit(of: packet).flatMap { unitIndex[$0] }.map { shardOfUnit[$0] } ?? 0
+                guard group.contains(shard) else { continue }
+                writers[shard - groupStart].write(packet)
+            }
+            for writer in writers {
+                do { shards[writer.shard.identity.index] = try writer.close() } catch { throw CaptureFormatError(error.description) }
+            }
+        }
+        return Result(shards: shards, fileProblems: fileProblems)
+    }
+}
+
+/// Client units joined by the sessions they share: a union-find whose root is always a set's
+/// lowest (first seen) unit.
+private struct UnitSets {
+    private var parent: [Int] = []
+
+    mutating func add() { parent.append(parent.count) }
+
+    mutating func root(_ unit: Int) -> Int {
+        var root = unit
+        while parent[root] != root { root = parent[root] }
+        var next = unit
+        while parent[next] != root {
+            let up = parent[next]
+            parent[next] = root
+            next = up
+        }
+        return root
+    }
+
+    mutating func join(_ a: Int, _ b: Int) {
+        let (x, y) = (root(a), root(b))
+        if x != y { parent[max(x, y)] = min(x, y) }
+    }
+}
+
+/// One shard being written: pcapng blocks gathered and written out a megabyte at a time.
+private final class ShardWriter {
+    var shard: CaptureSharder.Shard
+    private var writer: PcapngWriter
+    private let file: OutputFile
+
+    init(_ shard: CaptureSharder.Shard) throws(TextFile.WriteError) {
+        self.shard = shard
+        file = try OutputFile(path: shard.path)
+        writer = PcapngWriter(application: "imwire shard", comment: shard.identity.comment)
+    }
+
+    func write(_ packet: CapturedPacket) {
+        writer.packet(
+            packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound,
+            comments: packet.comments, origin: PacketOrigin(number: packet.number, fileOffset: packet.fileOffset, dataOffset: packet.dataOffset))
+        shard.packets += 1
+        if CaptureSharder.isClientSYN(packet) { shard.connections += 1 }
+        shard.firstTime = min(shard.firstTime ?? packet.time, packet.time)
+        shard.lastTime = max(shard.lastTime ?? packet.time, packet.time)
+        if writer.bytes.count >= 1 << 20 { flush() }
+    }
+
+    private func flush() {
+        let bytes = writer.takeBytes()
+        shard.bytes += bytes.count
+        file.write(bytes)
+    }
+
+    func close() throws(TextFile.WriteError) -> CaptureSharder.Shard {
+        flush()
+        try file.close()
+        return shard
+    }
+}
+
+/// `index` with leading zeros to `width` digits, so shard names sort as numbers do.
+private func padded(_ index: Int, to width: Int) -> String {
+    let digits = String(index)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import IMWire
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge the JSON reports of a capture's shards into the report of checking the whole capture.",
+        discussion: """
+            Each report is `imwire check --format json` of one shard made by `imwire shard` (its \
+            `merge` member, Spec/report-json.md). The merged report is the one `imwire check` of \
+            the whole capture gives, in any format, with the same exit status: connections in \
+            the capture's order, the shards' findings and byte accounts, and each client's \
+            reconnects judged across all shards. Its source is the capture's path as \
+            `imwire shard` was given it.
+
+            Exit status: 0 clean, 1 findings at or above the shards' --severity, 2 a report that \
+            cannot be merged (truncated, another version, another capture, a shard missing or twice).
+            """)
+
+    @Argument(help: "The shards' JSON reports (every shard of one capture, in any order).")
+    var reports: [String]
+
+    @Option(help: "Report format: text, json, junit, sarif, html.")
+    var format: Check.ReportFormat = .text
+
+    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        var inputs: [(name: String, bytes: [UInt8])] = []
+        for path in reports {
+            guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("\(path): cannot be read") }
+            inputs.append((path, [UInt8](data)))
+        }
+        let merged: ReportMerger.Merged
+        do { merged = try ReportMerger.merge(inputs, tool: IMWireCLI.configuration.version) } catch { throw unreadable(error.description) }
+        let report = merged.report
+        let severity = merged.threshold
+        let file: OutputFile
+        do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
+        switch format {
+        case .text: TextReport.write(report, threshold: severity, color: false, to: file.write)
+        case .json: JSONReport.write(report, threshold: severity, to: file.write)
+        case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
+        case .sarif:
+            file.write(
+                Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets).utf8))
+        case .html: file.write(Array(HTMLReport.render(report, threshold: severity).utf8))
+        }
+        do { try file.close() } catch { throw unreadable(error.description) }
+        throw ExitCode(report.exitCode(threshold: severity))
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import IMWire
+
+struct Shard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cut pcap/pcapng captures into pcapng shards that keep every TCP connection and every client's connections whole.",
+        discussion: """
+            A client is its address on the side of a TCP connection with the higher (ephemeral) \
+            port: every connection of one client address, with any server, goes to one shard, so \
+            a TCP connection, a client's reconnects and the TCP connections of a socket.io session \
+            are never cut. Each shard is pcapng whose packets keep their number and byte offsets \
+            in the original capture (Spec/shards.md): `imwire check --format json` of each shard, \
+            then `imwire merge` of those reports, gives the report of checking the whole capture. \
+            Writes DIR/<capture>.shard-<n>.pcapng and appends one JSON line per shard to \
+            DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
+            firstTime, lastTime). Two streaming passes over each capture; memory grows with the \
+            number of client addresses only.
+
+            Exit status: 0 written, 2 an unreadable capture (JSONL and HAR are not sharded: check \
+            them whole) or an unwritable directory.
+            """)
+
+    @Argument(help: "The captures (.pcap, .pcapng); each is sharded on its own.")
+    var captures: [String]
+
+    @Option(help: "The directory for the shards and manifest.jsonl (made if missing).")
+    var out: String
+
+    @Option(help: "Shard size aimed at, in MiB (a fraction is allowed; one client's traffic is never cut, so a shard can be larger).")
+    var maxMegabytes: Double = 256
+
+    func validate() throws {
+        guard maxMegabytes > 0 else { throw ValidationError("--max-megabytes must be positive") }
+        guard !captures.isEmpty else { throw ValidationError("name at least one capture") }
+    }
+
+    func run() throws {
+        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
+            throw unreadable("\(out): \(error.localizedDescription)")
+        }
+        let options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576))
+        var lines: [String] = []
+        for capture in captures {
+            switch try? CaptureFile.format(of: capture) {
+            case .pcap?, .pcapng?: break
+            default: throw unreadable("\(capture): shard reads pcap and pcapng only; check a JSONL or HAR transcript whole")
+            }
+            let result: CaptureSharder.Result
+            do { result = try CaptureSharder.shard(path: capture, into: out, options: options) } catch { throw unreadable(error.description) }
+            for problem in result.fileProblems {
+                print("imwire: warning: \(capture): [\(problem.ruleID)] \(problem.message): no shard repeats it", to: &standardError)
+            }
+            lines += result.shards.map(\.manifestLine)
+        }
+        let manifest = (out.hasSuffix("/") ? out : out + "/") + "manifest.jsonl"
+        guard let handle = FileHandle(forWritingAtPath: manifest) ?? createFile(manifest) else { throw unreadable("\(manifest): cannot write") }
+        handle.seekToEndOfFile()
+        handle.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        handle.closeFile()
+        for line in lines { print(line) }
+    }
+
+    private func createFile(_ path: String) -> FileHandle? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import IMWire
+import Testing
+
+/// `imwire shard` → `imwire check` of each shard → `imwire merge` gives the report of checking
+/// the whole capture, byte for byte, in every format: every packet capture among the samples
+/// and the real recordings, cut into shards a few kilobytes large. Transcripts are not sharded;
+/// the merge of one transcript's report (kept with `keepsMergeData`) is checked the same way.
+@Suite struct ShardMergeTests {
+    static let packetCaptures: [String] =
+        (Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: ".pcapng")
+        + Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: ".pcap"))
+        .map { String($0.dropFirst(repositoryRoot.count + 1)) }.sorted()
+    static let transcripts: [String] =
+        (Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: ".jsonl")
+        + Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: ".har"))
+        .map { String($0.dropFirst(repositoryRoot.count + 1)) }.sorted()
+
+    /// Every format of `report`, as `imwire check` writes it.
+    static func rendered(_ report: CheckReport, threshold: Severity = .warning, packets: SARIFReport.PacketRegions) -> [String: String] {
+        [
+            "text": TextReport.render(report, threshold: threshold, color: false),
+            "json": JSONReport.render(report, threshold: threshold),
+            "junit": JUnitReport.render(report, threshold: threshold),
+            "sarif": SARIFReport.render(report, threshold: threshold, version: "test", packets: packets),
+            "html": HTMLReport.render(report, threshold: threshold),
+        ]
+    }
+
+    static func singleRun(_ path: String) throws -> [String: String] {
+        var options = CheckOptions()
+        options.timelineLimit = HTMLReport.timelineLimit
+        let report = try Checker.check(path: path, options: options)
+        let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
+        return rendered(report, packets: SARIFReport.packetRegions(path: path, numbers: frames))
+    }
+
+    static func shardReport(_ path: String, options: CheckOptions = CheckOptions()) throws -> [UInt8] {
+        var report = try Checker.check(path: path, options: options)
+        report.merge?.tool = "test"
+        return Array(JSONReport.render(report, threshold: .warning).utf8)
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "imwire-shard-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func thereAreCapturesToShard() {
+        #expect(Self.packetCaptures.count >= 15)
+        #expect(Self.transcripts.count >= 8)
+    }
+
+    @Test(arguments: packetCaptures)
+    func shardsMergeIntoTheSingleRun(name: String) throws {
+        let path = "\(repositoryRoot)/\(name)"
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 2048))
+        #expect(result.fileProblems.isEmpty)
+        let shards = result.shards
+        #expect(shards.map(\.identity.index) == Array(0..<shards.count))
+        // Every packet is in exactly one shard, and each shard is a capture the checker reads.
+        var packets = 0
+        var reports: [(name: String, bytes: [UInt8])] = []
+        for shard in shards {
+            #expect(ShardIdentity.of(path: shard.path) == shard.identity)
+            packets += shard.packets
+            reports.append((shard.path, try Self.shardReport(shard.path)))
+        }
+        let original = try PacketCaptureReader.packets(path: path)
+        var originalPackets = 0
+        while let item = original.next() { if case .packet = item { originalPackets += 1 } }
+        #expect(packets == originalPackets)
+        let merged = try ReportMerger.merge(reports.reversed(), tool: "test")
+        var single = try Self.singleRun(path)
+        var mergedOutput = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
+        // The source is the capture's path as given to shard and check: the same here.
+        #expect(merged.report.source == path)
+        for format in single.keys.sorted() {
+            let a = single.removeValue(forKey: format) ?? ""
+            let b = mergedOutput.removeValue(forKey: format) ?? ""
+            #expect(a == b, "\(name) \(format): the merge of \(shards.count) shards differs from the single run")
+        }
+    }
+
+    /// Every sample packet capture in one: each file's packets moved to addresses of their own
+    /// (the second byte of both IPv4 addresses, the eighth of IPv6 ones, set to the file's
+    /// number) and to times that start together, then interleaved by time. Twenty clients
+    /// whose connections alternate in the capture, and clients of one dialect whose login ids
+    /// meet across addresses, so across shards.
+    static func combinedCapture(into directory: String) throws -> String {
+        var packets: [(time: Int64, file: Int, index: Int, packet: CapturedPacket)] = []
+        for (file, name) in packetCaptures.enumerated() {
+            let reader = try PacketCaptureReader.packets(path: "\(repositoryRoot)/\(name)")
+            var start: Int64?
+            var index = 0
+            while let item = reader.next() {
+                guard case .packet(var packet) = item else { continue }
+                start = start ?? packet.time
+                packet.time = 1_700_000_000_000_000 + (packet.time - (start ?? 0)) + Int64(file) * 1000
+                if let ip = ipOffset(packet) {
+                    switch packet.data[ip] >> 4 {
+                    case 4 where packet.data.count >= ip + 20:
+                        packet.data[ip + 13] = UInt8(file + 1)
+                        packet.data[ip + 17] = UInt8(file + 1)
+                    case 6 where packet.data.count >= ip + 40:
+                        packet.data[ip + 15] = UInt8(file + 1)
+                        packet.data[ip + 31] = UInt8(file + 1)
+                    default: break
+                    }
+                }
+                packets.append((packet.time, file, index, packet))
+                index += 1
+            }
+        }
+        packets.sort { ($0.time, $0.file, $0.index) < ($1.time, $1.file, $1.index) }
+        var writer = PcapngWriter()
+        for entry in packets {
+            let packet = entry.packet
+            writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound)
+        }
+        let path = directory + "/combined.pcapng"
+        try TextFile.write(writer.bytes, to: path)
+        return path
+    }
+
+    /// Where a frame's IP header starts, for the link types of the samples.
+    static func ipOffset(_ packet: CapturedPacket) -> Int? {
+        switch packet.linkType {
+        case 101, 228, 229: 0
+        case 0: 4
+        case 1: packet.data.count > 14 && packet.data[12] == 0x08 || packet.data.count > 14 && packet.data[12] == 0x86 ? 14 : nil
+        case 113: 16
+        case 276: 20
+        default: nil
+        }
+    }
+
+    @Test func aCaptureOfManyClientsShardsAndMerges() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.combinedCapture(into: directory)
+        for maxBytes in [1, 20_000, 200_000] {
+            let shardDirectory = directory + "/shards-\(maxBytes)"
+            try FileManager.default.createDirectory(atPath: shardDirectory, withIntermediateDirectories: true)
+            let shards = try CaptureSharder.shard(path: path, into: shardDirectory, options: .init(maxBytes: maxBytes, maxOpenFiles: 3)).shards
+            // One shard per client, but recordings that reuse a socket.io sid are one unit.
+            if maxBytes == 1 { #expect(shards.count >= Self.packetCaptures.count / 2) }
+            #expect(shards.count > 1)
+            let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
+            let merged = try ReportMerger.merge(reports, tool: "test")
+            let single = try Self.singleRun(path)
+            let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
+            for format in single.keys.sorted() {
+                #expect(single[format] == output[format], "\(format): the merge of \(shards.count) shards differs from the single run")
+            }
+            #expect(merged.report.connections.count >= 15)
+            if maxBytes == 1 { try tsharkReads(shards) }
+        }
+    }
+
+    /// tshark reads every shard and counts its packets as the sharder did (where tshark is installed, as in CI).
+    func tsharkReads(_ shards: [CaptureSharder.Shard]) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tshark") else { return }
+        for shard in shards {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/tshark")
+            process.arguments = ["-n", "-r", shard.path, "-T", "fields", "-e", "frame.number"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "tshark -r \(shard.path)")
+            #expect(String(decoding: output, as: UTF8.self).split(separator: "\n").count == shard.packets)
+        }
+    }
+
+    @Test func aCaptureWithManyClientsIsCutIntoSeveralShards() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(repositoryRoot)/Fixtures/captures/real/nim-sio09-xhr-polling-defect.pcapng"
+        let result = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 1024))
+        #expect(result.shards.count >= 1)
+        #expect(result.shards.allSatisfy { $0.bytes > 0 })
+        let line = try #require(try JSONParser.parse(result.shards[0].manifestLine).objectValue)
+        #expect(
+            line.members.map(\.key) == ["path", "capture", "index", "count", "packets", "connections", "clients", "bytes", "firstTime", "lastTime"])
+    }
+
+    @Test(arguments: transcripts)
+    func aTranscriptsReportMergesIntoItself(name: String) throws {
+        let path = "\(repositoryRoot)/\(name)"
+        var options = CheckOptions()
+        options.keepsMergeData = true
+        let merged = try ReportMerger.merge([(name, try Self.shardReport(path, options: options))], tool: "test")
+        let single = try Self.singleRun(path)
+        let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
+        for format in single.keys.sorted() { #expect(single[format] == output[format], "\(name) \(format)") }
+    }
+
+    @Test func badReportsAreRefusedByName() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.combinedCapture(into: directory)
+        let shards = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 1)).shards
+        #expect(shards.count > 2)
+        let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
+        func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test") -> String? {
+            do {
+                _ = try ReportMerger.merge(inputs, tool: tool)
+                return nil
+            } catch { return error.description }
+        }
+        let truncated = [(name: "cut.json", bytes: Array(reports[0].bytes.prefix(reports[0].bytes.count / 2)))]
+        #expect(refusal(truncated)?.hasPrefix("cut.json: not a whole JSON report") == true)
+        #expect(refusal(reports, tool: "9.9.9")?.contains("written by imwire test, this is imwire 9.9.9") == true)
+        let otherVersion = String(decoding: reports[0].bytes, as: UTF8.self).replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+        #expect(refusal([(name: "v2.json", bytes: Array(otherVersion.utf8))])?.hasPrefix("v2.json: report version 2") == true)
+        let plain = Array(JSONReport.render(try check(path), threshold: .warning).utf8)
+        #expect(refusal([(name: "plain.json", bytes: plain)])?.hasPrefix("plain.json: no merge member") == true)
+        #expect(refusal(Array(reports.dropFirst()))?.hasPrefix("shard 0 of \(path) missing") == true)
+        #expect(refusal(reports + [reports[1]])?.hasSuffix("shard 1 again (also \(reports[1].name))") == true)
+        // A shard of another capture.
+        let otherDirectory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: otherDirectory) }
+        let other = try CaptureSharder.shard(
+            path: "\(repositoryRoot)/Fixtures/captures/real/yun2win-mqtt31-clean.pcapng", into: otherDirectory, options: .init(maxBytes: 512)
+        ).shards[0]
+        let mixed = reports + [(name: "other.json", bytes: try Self.shardReport(other.path))]
+        #expect(refusal(mixed)?.contains("a shard of") == true)
+    }
+}
