@@ -15,7 +15,8 @@ struct Shard: ParsableCommand {
             Writes DIR/<capture>.shard-<n>.pcapng and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
             firstTime, lastTime). Two streaming passes over each capture; memory grows with the \
-            number of client addresses only.
+            number of client addresses and socket.io sids only. Two captures with the same file \
+            name cannot share a directory (their shards would have the same names).
 
             Exit status: 0 written, 2 an unreadable capture (JSONL and HAR are not sharded: check \
             them whole) or an unwritable directory.
@@ -31,8 +32,15 @@ struct Shard: ParsableCommand {
     var maxMegabytes: Double = 256
 
     func validate() throws {
-        guard maxMegabytes > 0 else { throw ValidationError("--max-megabytes must be positive") }
+        guard maxMegabytes > 0, maxMegabytes <= 1_048_576 else {
+            throw ValidationError("--max-megabytes must be above 0 and at most 1048576 (1 TiB)")
+        }
         guard !captures.isEmpty else { throw ValidationError("name at least one capture") }
+        let names = captures.map { ($0 as NSString).lastPathComponent }
+        guard Set(names).count == names.count else {
+            throw ValidationError(
+                "two captures have the same file name, so their shards would overwrite each other: shard them into different directories")
+        }
     }
 
     func run() throws {
@@ -42,7 +50,9 @@ struct Shard: ParsableCommand {
         let options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576))
         var lines: [String] = []
         for capture in captures {
-            switch try? CaptureFile.format(of: capture) {
+            let format: CaptureFile.Format?
+            do { format = try CaptureFile.format(of: capture) } catch { throw unreadable("\(capture): \(error)") }
+            switch format {
             case .pcap?, .pcapng?: break
             default: throw unreadable("\(capture): shard reads pcap and pcapng only; check a JSONL or HAR transcript whole")
             }
