@@ -51,7 +51,7 @@ struct Conformance: ParsableCommand {
         @Option(name: .shortAndLong, help: "Write the report here (the text summary still goes to standard output).")
         var output: String?
 
-        @Option(help: "How long to wait for each answer before the testee is restarted.")
+        @Option(help: "How long to wait for each answer before the testee is restarted, in ms (1 to 3600000).")
         var timeoutMs = 5_000
 
         @Option(help: "The fixtures directory (default: Fixtures/ of the package).")
@@ -64,6 +64,10 @@ struct Conformance: ParsableCommand {
         var command: [String] = []
 
         enum ReportKind: String, ExpressibleByArgument { case text, json, junit }
+
+        func validate() throws {
+            guard (1...3_600_000).contains(timeoutMs) else { throw ValidationError("--timeout-ms must be 1 to 3600000") }
+        }
 
         func run() throws {
             guard !command.isEmpty else { throw ValidationError("give the testee command after --") }
