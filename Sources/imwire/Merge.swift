@@ -8,7 +8,9 @@ struct Merge: ParsableCommand {
         discussion: """
             Each report is `imwire check --format json` of one shard made by `imwire shard` (its \
             `merge` member, Spec/report-json.md). The merged report is the one `imwire check` of \
-            the whole capture gives, in any format, with the same exit status: connections in \
+            the whole capture gives, with the same exit status (byte for byte in text, JSON, JUnit \
+            and SARIF; the HTML page's messages open to their summaries only, as shards keep no \
+            message bytes): connections in \
             the capture's order, the shards' findings and byte accounts, and each client's \
             reconnects judged across all shards. Its source is the capture's path as \
             `imwire shard` was given it.
@@ -45,7 +47,9 @@ struct Merge: ParsableCommand {
         case .sarif:
             file.write(
                 Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets).utf8))
-        case .html: file.write(Array(HTMLReport.render(report, threshold: severity).utf8))
+        case .html:
+            let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""
+            file.write(Array(HTMLReport.render(report, threshold: severity, specBase: specBase).utf8))
         }
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))
