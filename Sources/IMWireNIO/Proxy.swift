@@ -157,6 +157,7 @@ public final class ProxyServer: @unchecked Sendable {
         } catch {
             client.close(promise: nil)
             server.close(promise: nil)
+            connectionEnded(client)  // never joined: nothing else ends it
             return
         }
         clientSide.join(pair: pair, partner: serverSide)

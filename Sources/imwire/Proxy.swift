@@ -95,6 +95,11 @@ struct Proxy: ParsableCommand {
         let upstreamAt = try Self.endpoint(upstream, "upstream")
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         options.describesMessages = messages
+        if report != nil, reportFormat == .html {
+            // The page draws each connection's messages, as `check --format html` does.
+            options.timelineLimit = HTMLReport.timelineLimit
+            options.timelineDetails = true
+        }
         let live: LiveCheck
         do { live = try LiveCheck(options: options, record: record, now: Self.microseconds) } catch { throw unreadable(error.description) }
         let severity = threshold.severity
@@ -147,7 +152,7 @@ struct Proxy: ParsableCommand {
             let frames = Set(final.allFindings.compactMap(\.location.frameIndex))
             let packets = record.map { SARIFReport.packetRegions(path: $0, numbers: frames, limits: limits) } ?? [:]
             text = SARIFReport.render(final, threshold: threshold, version: IMWireCLI.configuration.version, packets: packets)
-        case .html: text = HTMLReport.render(final, threshold: threshold)
+        case .html: text = HTMLReport.render(final, threshold: threshold, specBase: PackageRoot.locate().map { "file://\($0)/" } ?? "")
         }
         do { try TextFile.write(text, to: path) } catch { throw unreadable("--report: \(error.description)") }
     }
