@@ -134,6 +134,8 @@ import Testing
         #expect(html.components(separatedBy: "<tr class=\"finding error\"").count == 2)
         #expect(html.contains("data-rule=\"PB.TRUNCATED\" data-count=\"450\"") && html.contains("<td class=\"count\">×450</td>"))
         #expect(html.contains("<br>… and 400 more"))
+        // Every marked frame's anchor exists, the 400 not listed too.
+        #expect((1...450).allSatisfy { html.contains("id=\"c0-frame-\($0)\"") })
         #expect(html.contains("<button type=\"button\" data-page=\"2\">401–450</button>"))
         #expect(html.components(separatedBy: "<details class=\"msg\"").count == 452)
         #expect(html.contains("<details class=\"msg\" id=\"c1-m0\">") && html.contains("<pre class=\"json\">{\n  &quot;cmd&quot;: &quot;echo&quot;"))

@@ -368,6 +368,12 @@ public enum HTMLReport {
                 }
                 var whereCell = places.joined(separator: group.count > 1 ? "<br>" : "")
                 if group.count > places.count { whereCell += "<br>… and \(group.count - places.count) more" }
+                // The places not listed still get the anchor a diagram's mark links to.
+                for finding in group.dropFirst(places.count) {
+                    if let frame = finding.location.frameIndex, anchored.insert(frame).inserted {
+                        whereCell += "<span id=\"\(anchorPrefix)-frame-\(frame)\"></span>"
+                    }
+                }
                 html += "<tr class=\"finding \(key.severity)\" data-severity=\"\(key.severity)\" data-rule=\"\(Markup.escape(key.rule))\" "
                 html += "data-count=\"\(group.count)\"><td class=\"\(key.severity)\">\(key.severity)</td>"
                 html += "<td><code>\(Markup.escape(key.rule))</code></td><td class=\"count\">\(group.count > 1 ? "×\(group.count)" : "1")</td>"
