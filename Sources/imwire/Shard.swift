@@ -15,8 +15,10 @@ struct Shard: ParsableCommand {
             Writes DIR/<capture>.shard-<n>.pcapng and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
             firstTime, lastTime). Two streaming passes over each capture; memory grows with the \
-            number of client addresses and socket.io sids only. Two captures with the same file \
-            name cannot share a directory (their shards would have the same names).
+            number of client addresses and socket.io sids only (with several captures, also one \
+            entry per TCP connection: a connection the previous file leaves open and the next goes \
+            on with is reported, as each file is checked on its own). Two captures with the same \
+            file name cannot share a directory (their shards would have the same names).
 
             Exit status: 0 written, 2 an unreadable capture (JSONL and HAR are not sharded: check \
             them whole) or an unwritable directory.
@@ -47,8 +49,9 @@ struct Shard: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw unreadable("\(out): \(error.localizedDescription)")
         }
-        let options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576))
+        let options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1)
         var lines: [String] = []
+        var previous: (capture: String, result: CaptureSharder.Result)?
         for capture in captures {
             let format: CaptureFile.Format?
             do { format = try CaptureFile.format(of: capture) } catch { throw unreadable("\(capture): \(error)") }
@@ -62,6 +65,19 @@ struct Shard: ParsableCommand {
                 print("imwire: warning: \(capture): [\(problem.ruleID)] \(problem.message): no shard repeats it", to: &standardError)
             }
             lines += result.shards.map(\.manifestLine)
+            // A connection the previous file left open and this one goes on with, without a SYN:
+            // each file is sharded and checked on its own, so it is two connections.
+            if let previous {
+                let cut = result.continued(from: previous.result)
+                if !cut.isEmpty {
+                    let shown = cut.prefix(5).map(\.description).joined(separator: ", ")
+                    print(
+                        "imwire: warning: \(cut.count) TCP connection\(cut.count == 1 ? "" : "s") of \(previous.capture) \(cut.count == 1 ? "goes" : "go") on in \(capture) "
+                            + "(\(shown)\(cut.count > 5 ? ", …" : "")): each file is checked on its own, so each is two connections there; "
+                            + "merge the files first (mergecap) to check them whole", to: &standardError)
+                }
+            }
+            previous = (capture, result)
         }
         let manifest = (out.hasSuffix("/") ? out : out + "/") + "manifest.jsonl"
         guard let handle = FileHandle(forWritingAtPath: manifest) ?? createFile(manifest) else { throw unreadable("\(manifest): cannot write") }

@@ -179,6 +179,55 @@ import Testing
         }
     }
 
+    /// A capture written as two files, cut inside its one WebSocket connection: sharding the two
+    /// with connection tracking names that connection as going on from the first file into the
+    /// second; cut after the connection ended, nothing goes on.
+    @Test func aConnectionCutBetweenTwoFilesIsReported() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var packets: [CapturedPacket] = []
+        let reader = try PacketCaptureReader.packets(path: "\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng")
+        while let item = reader.next() { if case .packet(let packet) = item { packets.append(packet) } }
+        func write(_ part: ArraySlice<CapturedPacket>, _ name: String) -> String {
+            var writer = PcapngWriter()
+            for packet in part {
+                writer.packet(
+                    packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound)
+            }
+            let path = "\(directory)/\(name)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(writer.takeBytes()))
+            return path
+        }
+        let options = CaptureSharder.Options(tracksConnections: true)
+        func shard(_ path: String, _ out: String) throws -> CaptureSharder.Result {
+            try FileManager.default.createDirectory(atPath: "\(directory)/\(out)", withIntermediateDirectories: true)
+            return try CaptureSharder.shard(path: path, into: "\(directory)/\(out)", options: options)
+        }
+        let middle = packets.count / 2
+        let first = try shard(write(packets[..<middle], "a.pcapng"), "a")
+        let second = try shard(write(packets[middle...], "b.pcapng"), "b")
+        let cut = second.continued(from: first)
+        #expect(cut.count == 1)
+        // Named as the checker names the connection.
+        let checked = try Checker.check(path: "\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng")
+        #expect(cut.first?.description == checked.connections.first?.id)
+        #expect(first.startedOpen.isEmpty && second.openAtEnd.isEmpty)
+        // The two files joined as two pcapng sections: the connection stays whole, the report is the original's.
+        let joined = "\(directory)/joined.pcapng"
+        let halves = try ["a", "b"].map { try FileByteSource.readAll(path: "\(directory)/\($0).pcapng") }
+        _ = FileManager.default.createFile(atPath: joined, contents: Data(halves.joined()))
+        func json(_ report: CheckReport) -> String {
+            var bytes: [UInt8] = []
+            JSONReport.write(report, threshold: .info) { bytes += $0 }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"source\"") }.joined()
+        }
+        #expect(json(try Checker.check(path: joined)) == json(checked))
+        // The whole capture, then nothing: no connection goes on.
+        let whole = try shard(write(packets[...], "c.pcapng"), "c")
+        #expect(whole.openAtEnd.isEmpty && whole.startedOpen.isEmpty)
+        #expect(try shard(write(packets[..<0], "d.pcapng"), "d").continued(from: whole).isEmpty)
+    }
+
     @Test func aCaptureWithManyClientsIsCutIntoSeveralShards() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

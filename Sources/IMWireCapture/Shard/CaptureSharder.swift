@@ -26,11 +26,16 @@ public enum CaptureSharder {
         /// Shards written in one pass over the capture.
         public var maxOpenFiles: Int
         public var limits: Limits
+        /// Note the TCP connections a file starts without their SYN and leaves open
+        /// (`Result.startedOpen`, `openAtEnd`), to find connections cut between consecutive
+        /// files; costs an entry per TCP connection, so it is off for a single file.
+        public var tracksConnections: Bool
 
-        public init(maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default) {
+        public init(maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false) {
             self.maxBytes = max(1, maxBytes)
             self.maxOpenFiles = max(1, maxOpenFiles)
             self.limits = limits
+            self.tracksConnections = tracksConnections
         }
     }
 
@@ -67,6 +72,44 @@ public enum CaptureSharder {
     public struct Result: Sendable {
         public var shards: [Shard]
         public var fileProblems: [Finding]
+        /// TCP connections whose first packet in this file is not the client's SYN: they may
+        /// have begun in an earlier file.
+        public var startedOpen: Set<TCPConnectionKey> = []
+        /// TCP connections still open at the end of this file (no FIN or RST seen): they may go
+        /// on in a later file.
+        public var openAtEnd: Set<TCPConnectionKey> = []
+
+        /// The connections that `previous` left open and this file picks up without a SYN: one
+        /// connection cut by the file boundary, which each file's check sees as two.
+        public func continued(from previous: Result) -> [TCPConnectionKey] {
+            previous.openAtEnd.intersection(startedOpen).sorted { $0.description < $1.description }
+        }
+    }
+
+    /// One TCP connection: its client and server endpoints.
+    public struct TCPConnectionKey: Sendable, Hashable, CustomStringConvertible {
+        public var client: IPAddress
+        public var clientPort: UInt16
+        public var server: IPAddress
+        public var serverPort: UInt16
+
+        /// `10.0.0.1:51234-10.0.0.2:443`, as the checker names a connection.
+        public var description: String { "\(client):\(clientPort)-\(server):\(serverPort)" }
+    }
+
+    /// A packet's TCP connection and whether it opens (client SYN) or ends it (FIN, RST).
+    static func connection(of packet: CapturedPacket) -> (key: TCPConnectionKey, opens: Bool, ends: Bool)? {
+        guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
+            case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
+            let tcp = TCPSegment.parse(packet.data, in: ip.payload)
+        else { return nil }
+        let sourceIsClient =
+            tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination
+        let key =
+            sourceIsClient
+            ? TCPConnectionKey(client: ip.source, clientPort: tcp.sourcePort, server: ip.destination, serverPort: tcp.destinationPort)
+            : TCPConnectionKey(client: ip.destination, clientPort: tcp.destinationPort, server: ip.source, serverPort: tcp.sourcePort)
+        return (key, tcp.syn && !tcp.ack, tcp.fin || tcp.rst)
     }
 
     /// Bytes a packet takes in a shard: the block, its data padded, the origin option and the
@@ -143,6 +186,11 @@ public enum CaptureSharder {
         var sidUnits: [[UInt8]: Int] = [:]
         var residueBytes = 0
         var fileProblems: [Finding] = []
+        // With tracksConnections: the connections open now, those seen first without a SYN, and
+        // those ended (so that the last ACKs after a FIN do not open them again).
+        var open: Set<TCPConnectionKey> = []
+        var startedOpen: Set<TCPConnectionKey> = []
+        var ended: Set<TCPConnectionKey> = []
         var captureBytes = 0
         do {
             let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
@@ -151,6 +199,16 @@ public enum CaptureSharder {
                 case .problem(let finding): fileProblems.append(finding)
                 case .packet(let packet):
                     let size = blockSize(packet)
+                    if options.tracksConnections, let flow = connection(of: packet) {
+                        if flow.opens {
+                            open.insert(flow.key)
+                            ended.remove(flow.key)
+                        } else if !open.contains(flow.key), !ended.contains(flow.key) {
+                            startedOpen.insert(flow.key)
+                            open.insert(flow.key)
+                        }
+                        if flow.ends, open.remove(flow.key) != nil { ended.insert(flow.key) }
+                    }
                     if let segment = segment(of: packet) {
                         let index: Int
                         if let known = unitIndex[segment.client] {
@@ -220,7 +278,7 @@ public enum CaptureSharder {
                 do { shards[writer.shard.identity.index] = try writer.close() } catch { throw CaptureFormatError(error.description) }
             }
         }
-        return Result(shards: shards, fileProblems: fileProblems)
+        return Result(shards: shards, fileProblems: fileProblems, startedOpen: startedOpen, openAtEnd: open)
     }
 }
 
