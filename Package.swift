@@ -134,6 +134,14 @@ let package = Package(
                 "IMWire", "IMWireNIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
+        // A WebSocket echo server on IMWireNIO for the Autobahn|Testsuite (Tests/Autobahn/run.sh)
+        .executableTarget(
+            name: "imwire-echo",
+            dependencies: [
+                "IMWireCore", "IMWireWebSocket", "IMWireNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         .target(
             name: "IMWireFuzzTargets",
             dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),

@@ -86,6 +86,31 @@ func response(_ extra: [String]) -> [UInt8] {
         #expect(answer.permessageDeflate == nil)
     }
 
+    @Test func aServerAcceptsTheFirstOfferAsItStands() throws {
+        let offers = [
+            "permessage-deflate": "permessage-deflate",
+            "permessage-deflate; client_max_window_bits": "permessage-deflate",
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover":
+                "permessage-deflate; server_no_context_takeover; client_no_context_takeover",
+            "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12, permessage-deflate":
+                "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12",
+        ]
+        for (offer, expected) in offers {
+            let request = rfcRequest.dropLast() + ["Sec-WebSocket-Extensions: \(offer)"]
+            var findings: [Finding] = []
+            let parsed = try #require(WebSocketHandshake.parseRequest(head(Array(request)), findings: &findings))
+            let accepted = try #require(PerMessageDeflateParameters(accepting: parsed.deflateOffers))
+            #expect(accepted.headerValue == expected, "\(offer)")
+            // The handshake checker agrees: the answer fits the offer, and sets what was accepted.
+            let result = WebSocketHandshake.parse(
+                request: head(Array(request)),
+                response: response(["Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: \(accepted.headerValue)"]))
+            #expect(result.findings.isEmpty, "\(offer): \(result.findings)")
+            #expect(result.permessageDeflate == accepted)
+        }
+        #expect(PerMessageDeflateParameters(accepting: []) == nil)
+    }
+
     @Test func windowBitsEightIsFlagged() {
         let result = WebSocketHandshake.parse(
             request: head(rfcRequest),

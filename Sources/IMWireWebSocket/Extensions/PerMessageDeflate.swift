@@ -214,3 +214,20 @@ extension PerMessageDeflateParameters {
             serverMaxWindowBits: answer.serverMaxWindowBits ?? 15, clientMaxWindowBits: bits)
     }
 }
+
+extension PerMessageDeflateParameters {
+    /// What a server sets by accepting the first of a client's offers as it stands (RFC 7692
+    /// §7.1): server_no_context_takeover and server_max_window_bits when the offer asks for
+    /// them, client_no_context_takeover when the client announced it, client_max_window_bits
+    /// only when the offer gave it a value (a bare `client_max_window_bits` leaves the client's
+    /// window at 15). nil when there is no offer. `headerValue` is the response's
+    /// `Sec-WebSocket-Extensions` value.
+    public init?(accepting offers: [PerMessageDeflateOffer]) {
+        guard let offer = offers.first else { return nil }
+        var clientBits = 15
+        if case .value(let bits) = offer.clientMaxWindowBits { clientBits = bits }
+        self.init(
+            serverNoContextTakeover: offer.serverNoContextTakeover, clientNoContextTakeover: offer.clientNoContextTakeover,
+            serverMaxWindowBits: offer.serverMaxWindowBits ?? 15, clientMaxWindowBits: clientBits)
+    }
+}
