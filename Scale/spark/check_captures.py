@@ -98,6 +98,8 @@ def check_task(args, binary):
             report = os.path.join(directory, f"{shard['index']:06d}.json")
             command = [imwire_binary(binary), "check", shard["path"], "--format", "json", "-o", report]
             command += ["--severity", args.severity] + (["--lenient"] if args.lenient else [])
+            if "html" in args.formats:  # a merged HTML page draws the shards' timelines
+                command.append("--merge-timelines")
             for policy in args.policy:
                 command += ["--policy", policy]
             run(command)

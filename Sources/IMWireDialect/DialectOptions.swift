@@ -2,6 +2,14 @@
 public protocol DialectOptions: Sendable {
     /// The options when nobody set them.
     static var defaults: Self { get }
+    /// The options as text that differs when the findings might (a merge compares shards' by
+    /// it, and writes it into reports): by default every stored property; options holding a
+    /// secret say only whether it is set.
+    var settingsDescription: String { get }
+}
+
+extension DialectOptions {
+    public var settingsDescription: String { String(describing: self) }
 }
 
 /// The options of every dialect in one value, each found by its type: the checker carries the set
@@ -16,4 +24,14 @@ public struct DialectOptionSet: Sendable {
         get { values[ObjectIdentifier(type)] as? Options ?? Options.defaults }
         set { values[ObjectIdentifier(type)] = newValue }
     }
+
+    /// Each option set that differs from its defaults, as `settingsDescription`, sorted.
+    public var settingsDescriptions: [String] {
+        values.values.compactMap { options in
+            let text = options.settingsDescription
+            return text == Self.defaultsDescription(of: options) ? nil : text
+        }.sorted()
+    }
+
+    private static func defaultsDescription<Options: DialectOptions>(of _: Options) -> String { Options.defaults.settingsDescription }
 }

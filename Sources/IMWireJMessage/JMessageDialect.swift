@@ -25,4 +25,9 @@ public enum JMessageDialect {
 
 extension JMessageSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
+    public var settingsDescription: String {
+        var options = self
+        options.secret = secret == nil ? nil : "(set)"
+        return String(describing: options)
+    }
 }

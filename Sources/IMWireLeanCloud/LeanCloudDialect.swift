@@ -24,4 +24,9 @@ public enum LeanCloudDialect {
 
 extension LeanCloudSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
+    public var settingsDescription: String {
+        var options = self
+        options.credentials?.masterKey = "(set)"
+        return String(describing: options)
+    }
 }

@@ -94,6 +94,13 @@ struct Check: ParsableCommand {
     @Flag(help: "With --format json: add what `imwire merge` needs (automatic for a shard made by `imwire shard`).")
     var mergeData = false
 
+    @Flag(
+        help: """
+            With merge data: keep each connection's diagram timeline too, which `imwire merge --format html` \
+            needs to draw messages (the report grows by up to 400 messages' summaries per connection).
+            """)
+    var mergeTimelines = false
+
     @Option(help: "Colour: auto (when stdout is a terminal), always, never.")
     var color: ColorMode = .auto
 
@@ -156,6 +163,8 @@ extension Check {
         if format == .html {
             options.timelineLimit = HTMLReport.timelineLimit
             options.timelineDetails = true
+        } else if mergeTimelines {
+            options.timelineLimit = HTMLReport.timelineLimit
         }
         let progress = Progress(path: capture)
         options.keepsMergeData = mergeData

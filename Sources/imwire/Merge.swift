@@ -9,14 +9,15 @@ struct Merge: ParsableCommand {
             Each report is `imwire check --format json` of one shard made by `imwire shard` (its \
             `merge` member, Spec/report-json.md). The merged report is the one `imwire check` of \
             the whole capture gives, with the same exit status (byte for byte in text, JSON, JUnit \
-            and SARIF; the HTML page's messages open to their summaries only, as shards keep no \
-            message bytes): connections in \
+            and SARIF; `--format html` needs shards checked with `--merge-timelines`, and its \
+            messages open to their summaries only, as shards keep no message bytes): connections in \
             the capture's order, the shards' findings and byte accounts, and each client's \
             reconnects judged across all shards. Its source is the capture's path as \
             `imwire shard` was given it.
 
             Exit status: 0 clean, 1 findings at or above the shards' --severity, 2 a report that \
-            cannot be merged (truncated, another version, another capture, a shard missing or twice).
+            cannot be merged (truncated, another version, another capture, other options, a shard \
+            missing or twice).
             """)
 
     @Argument(help: "The shards' JSON reports (every shard of one capture, in any order).")
@@ -35,7 +36,9 @@ struct Merge: ParsableCommand {
             inputs.append((path, [UInt8](data)))
         }
         let merged: ReportMerger.Merged
-        do { merged = try ReportMerger.merge(inputs, tool: IMWireCLI.configuration.version) } catch { throw unreadable(error.description) }
+        do { merged = try ReportMerger.merge(inputs, tool: IMWireCLI.configuration.version, needsTimelines: format == .html) } catch {
+            throw unreadable(error.description)
+        }
         let report = merged.report
         let severity = merged.threshold
         let file: OutputFile

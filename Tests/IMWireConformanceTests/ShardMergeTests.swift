@@ -35,7 +35,10 @@ import Testing
         return rendered(report, packets: SARIFReport.packetRegions(path: path, numbers: frames))
     }
 
-    static func shardReport(_ path: String, options: CheckOptions = CheckOptions()) throws -> [UInt8] {
+    /// `imwire check --format json --merge-timelines` of a shard (the timelines a merged HTML page draws).
+    static func shardReport(_ path: String, options: CheckOptions = CheckOptions(), timelines: Bool = true) throws -> [UInt8] {
+        var options = options
+        if timelines { options.timelineLimit = HTMLReport.timelineLimit }
         var report = try Checker.check(path: path, options: options)
         report.merge?.tool = "test"
         return Array(JSONReport.render(report, threshold: .warning).utf8)
@@ -258,9 +261,9 @@ import Testing
         let shards = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 1)).shards
         #expect(shards.count > 2)
         let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
-        func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test") -> String? {
+        func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test", needsTimelines: Bool = false) -> String? {
             do {
-                _ = try ReportMerger.merge(inputs, tool: tool)
+                _ = try ReportMerger.merge(inputs, tool: tool, needsTimelines: needsTimelines)
                 return nil
             } catch { return error.description }
         }
@@ -281,5 +284,43 @@ import Testing
         ).shards[0]
         let mixed = reports + [(name: "other.json", bytes: try Self.shardReport(other.path))]
         #expect(refusal(mixed)?.contains("a shard of") == true)
+
+        // A shard checked with another timeout, or another --dialect, than the rest.
+        var slower = CheckOptions()
+        slower.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = 90_000_000
+        let retimed = [(name: "slow.json", bytes: try Self.shardReport(shards[0].path, options: slower))] + reports.dropFirst()
+        let settings = refusal(retimed)
+        #expect(settings?.hasPrefix("\(reports[1].name): checked with other settings than slow.json: NIMSessionOptions(") == true)
+        #expect(settings?.contains("requestTimeoutMicros: 90000000") == true)
+        let forced = [(name: "forced.json", bytes: try Self.shardReport(shards[0].path, options: CheckOptions(dialect: .nim)))] + reports.dropFirst()
+        #expect(refusal(forced)?.hasSuffix("dialect: nim") == true)
+
+        // Without --merge-timelines a merge gives every format but HTML, which it refuses.
+        let lean = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path, timelines: false)) }
+        #expect(lean.map(\.bytes.count).reduce(0, +) < reports.map(\.bytes.count).reduce(0, +))
+        #expect(
+            refusal(lean, needsTimelines: true)?.hasSuffix(
+                "checked without --merge-timelines, so an HTML report of the merge has no messages to draw") == true)
+        #expect(refusal(reports, needsTimelines: true) == nil)
+        let full = try ReportMerger.merge(reports, tool: "test")
+        let leanMerge = try ReportMerger.merge(lean, tool: "test")
+        var a = Self.rendered(full.report, threshold: full.threshold, packets: full.packets)
+        var b = Self.rendered(leanMerge.report, threshold: leanMerge.threshold, packets: leanMerge.packets)
+        a["html"] = nil
+        b["html"] = nil
+        #expect(a == b)
+    }
+
+    /// A secret given to the check is not written into the report: its settings say only that it is set.
+    @Test func settingsKeepSecretsOut() throws {
+        var options = CheckOptions()
+        options.keepsMergeData = true
+        options.dialectOptions[JMessageSessionOptions.self].secret = "hunter2-secret"
+        options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: "app", masterKey: "master-key-value")
+        let bytes = try Self.shardReport("\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng", options: options, timelines: false)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("hunter2-secret"))
+        #expect(!text.contains("master-key-value"))
+        #expect(text.contains("secret: Optional(\\\"(set)\\\")"))
     }
 }

@@ -351,11 +351,10 @@ extension Checker {
     ) throws(CheckError) -> CheckReport {
         let source: any CaptureSource
         do { source = try CaptureFile.open(path, limits: options.limits) } catch { throw CheckError(description: error.description) }
-        // A shard's report carries what a merge needs, and the timelines a merged HTML page draws.
+        // A shard's report carries what a merge needs.
         let shard = ShardIdentity.of(path: path, limits: options.limits)
         var options = options
         if shard != nil { options.keepsMergeData = true }
-        if options.keepsMergeData, options.timelineLimit == 0 { options.timelineLimit = HTMLReport.timelineLimit }
         let checker = Checker(options: options, jobs: jobs)
         checker.shard = shard
         var report = try checker.check(source, named: path, progress: progress)

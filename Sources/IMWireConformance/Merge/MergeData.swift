@@ -1,5 +1,6 @@
 import IMWireCapture
 import IMWireCore
+import IMWireReconnect
 import IMWireRegistry
 
 /// What a check of one shard keeps so that `ReportMerger` can put the shards' reports back
@@ -30,6 +31,13 @@ public struct MergeData: Sendable, Equatable {
     public var lenient: Bool
     public var ruleActions: [RuleID: RuleAction]
     public var policies: [String]
+    /// The check's other options that change findings, as text (`--dialect`, limits, the
+    /// reconnect judge's, each dialect's timeouts; a secret only as set), those left at their
+    /// defaults omitted: a merge refuses shards whose lists differ.
+    public var settings: [String]
+    /// Whether each connection's report keeps its diagram timeline (`imwire check
+    /// --merge-timelines`): what a merged HTML page draws.
+    public var timelines: Bool
     /// The packet (or line) of the capture's first event, which gave the report's `firstTime`.
     public var firstPacket: Int?
     /// The latest time of any connection: the capture's end as the judge sees it.
@@ -43,7 +51,8 @@ public struct MergeData: Sendable, Equatable {
 
     public static func == (a: MergeData, b: MergeData) -> Bool {
         a.tool == b.tool && a.shard == b.shard && a.lenient == b.lenient && a.ruleActions == b.ruleActions && a.policies == b.policies
-            && a.firstPacket == b.firstPacket && a.lastTime == b.lastTime && a.connections == b.connections && a.captureFindings == b.captureFindings
+            && a.settings == b.settings && a.timelines == b.timelines && a.firstPacket == b.firstPacket && a.lastTime == b.lastTime
+            && a.connections == b.connections && a.captureFindings == b.captureFindings
             && a.packets.mapValues { [$0.byteOffset, $0.byteLength] } == b.packets.mapValues { [$0.byteOffset, $0.byteLength] }
     }
 
@@ -79,6 +88,8 @@ public struct MergeData: Sendable, Equatable {
                 JSONObject(
                     ruleActions.sorted { $0.key.rawValue < $1.key.rawValue }.map { .init(key: $0.key.rawValue, value: .string($0.value.rawValue)) })))
         options.append("policies", .array(policies.map(JSONValue.string)))
+        options.append("settings", .array(settings.map(JSONValue.string)))
+        options.append("timelines", .bool(timelines))
         object.append("options", .object(options))
         object.append("firstPacket", firstPacket.map { .number(JSONNumber($0)) } ?? .null)
         object.append("lastTime", lastTime.map { .number(JSONNumber($0)) } ?? .null)
@@ -116,8 +127,11 @@ public struct MergeData: Sendable, Equatable {
             self.shard = identity
         }
         guard let options = json["options"], let lenient = options["lenient"]?.boolValue, let rules = options["rules"]?.objectValue,
-            let policies = options["policies"]?.arrayValue
+            let policies = options["policies"]?.arrayValue, let settings = options["settings"]?.arrayValue,
+            let timelines = options["timelines"]?.boolValue
         else { throw MergeError("its merge.options is malformed") }
+        self.settings = settings.compactMap(\.stringValue)
+        self.timelines = timelines
         self.lenient = lenient
         var actions: [RuleID: RuleAction] = [:]
         for member in rules {
@@ -165,6 +179,12 @@ public struct MergeData: Sendable, Equatable {
         lenient = options.lenient
         ruleActions = options.ruleActions
         policies = options.reconnectPolicies.policies.map(\.name)
+        var settings: [String] = []
+        if let dialect = options.dialect { settings.append("dialect: \(dialect.rawValue)") }
+        if options.limits != .default { settings.append(String(describing: options.limits)) }
+        if options.reconnect != JudgeOptions() { settings.append(String(describing: options.reconnect)) }
+        self.settings = settings + options.dialectOptions.settingsDescriptions
+        timelines = options.timelineLimit > 0
         self.firstPacket = firstPacket
         self.lastTime = lastTime
         self.connections = connections

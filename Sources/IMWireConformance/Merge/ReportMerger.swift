@@ -29,12 +29,18 @@ public enum ReportMerger {
     }
 
     /// Merges the reports `inputs` (file name and contents); `tool` is this imwire's version,
-    /// which each report's must equal.
-    public static func merge(_ inputs: [(name: String, bytes: [UInt8])], tool: String) throws(MergeError) -> Merged {
+    /// which each report's must equal. `needsTimelines`: the merged report is to be drawn
+    /// (HTML), so every shard must have been checked with its connections' timelines.
+    public static func merge(
+        _ inputs: [(name: String, bytes: [UInt8])], tool: String, needsTimelines: Bool = false
+    ) throws(MergeError) -> Merged {
         guard !inputs.isEmpty else { throw MergeError("no reports to merge") }
         var shards: [Shard] = []
         for input in inputs { shards.append(try read(input.name, input.bytes, tool: tool)) }
         try checkSameCapture(shards)
+        if needsTimelines, let shard = shards.first(where: { !$0.data.timelines }) {
+            throw MergeError("\(shard.name): checked without --merge-timelines, so an HTML report of the merge has no messages to draw")
+        }
         shards.sort { ($0.data.shard?.index ?? 0) < ($1.data.shard?.index ?? 0) }
         let first = shards[0]
         var options = CheckOptions(lenient: first.data.lenient, ruleActions: first.data.ruleActions)
@@ -137,6 +143,10 @@ public enum ReportMerger {
             guard shard.threshold == first.threshold, shard.data.lenient == first.data.lenient,
                 shard.data.ruleActions == first.data.ruleActions, shard.data.policies == first.data.policies
             else { throw MergeError("\(shard.name): checked with other options (--severity, --lenient, --rule, --policy) than \(first.name)") }
+            guard shard.data.settings == first.data.settings else {
+                let differing = Set(shard.data.settings).symmetricDifference(first.data.settings).sorted()
+                throw MergeError("\(shard.name): checked with other settings than \(first.name): \(differing.joined(separator: "; "))")
+            }
         }
         let missing = (0..<identity.count).filter { seen[$0] == nil }
         guard missing.isEmpty else {
