@@ -2,8 +2,10 @@
 # Scale/spark/benchmark.sh [MEGABYTES] [SHARD_MEGABYTES]: the Spark job in local[2] against
 # `imwire check --jobs 2` on the same generated capture of all four dialects (Scale/make_capture.py,
 # default 1024 MiB, shards of 64 MiB), release build; then each step alone: shard, check of every
-# shard one after another (--jobs 1), merge (SPARK_ONLY=1 skips those). Wall time and peak RSS (/usr/bin/time: the largest
-# process, for the Spark job the JVM) of each; the merged report is compared with the single run.
+# shard one after another (--jobs 1), merge (SPARK_ONLY=1 skips those). Wall time and peak RSS of each
+# (/usr/bin/time: for the Spark job only the driver's Python process, so Scale/spark/peak_memory.py
+# samples its whole tree too: the JVM, Python workers, imwire tasks); the merged report is compared
+# with the single run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export SPARK_LOCAL_IP=127.0.0.1
@@ -26,8 +28,10 @@ measure() { # NAME COMMAND...: prints NAME seconds MB/s peak-MiB
 echo "capture: $size bytes, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 rm -rf "$work/work" "$work/out" "$work/shards"
 measure "imwire check --jobs 2" "$imwire" check "$capture" --format json -o "$work/single.json" --jobs 2
-measure "spark local[2] (whole job)" python3 Scale/spark/check_captures.py --master 'local[2]' --imwire "$imwire" \
+measure "spark local[2] (whole job)" python3 Scale/spark/peak_memory.py "$work/spark-memory.json" \
+  python3 Scale/spark/check_captures.py --master 'local[2]' --imwire "$imwire" \
   --work "$work/work" --out "$work/out" --max-megabytes "$shard_megabytes" "$work/archive"
+echo "spark job's process tree, peak MiB (sampled every 100 ms): $(cat "$work/spark-memory.json")"
 cmp "$work/out/$(basename "$capture").json" "$work/single.json" && echo "merged report == single run"
 [ -z "${SPARK_ONLY:-}" ] || exit 0  # SPARK_ONLY=1: the comparison only, not each step alone
 measure "imwire shard" "$imwire" shard "$capture" --out "$work/shards" --max-megabytes "$shard_megabytes"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks pcap/pcapng archives on Apache Spark with imwire: shard, check, merge (Scale/README.md).
+"""Checks pcap/pcapng (and JSONL transcript) archives on Apache Spark with imwire: shard, check, merge (Scale/README.md).
 
     spark-submit --master local[2] --files .build/release/imwire Scale/spark/check_captures.py \\
         --work /shared/imwire-work --out /shared/imwire-out [--max-megabytes 256] CAPTURE_OR_DIR...
@@ -65,7 +65,7 @@ def list_captures(inputs):
     for item in inputs:
         if os.path.isdir(item):
             for directory, _, names in sorted(os.walk(item)):
-                captures += [os.path.join(directory, n) for n in sorted(names) if n.endswith((".pcap", ".pcapng"))]
+                captures += [os.path.join(directory, n) for n in sorted(names) if n.endswith((".pcap", ".pcapng", ".jsonl"))]
         else:
             captures.append(item)
     return [os.path.abspath(c) for c in captures]
@@ -144,7 +144,7 @@ def finding_rows(entry):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("inputs", nargs="+", help="captures (.pcap, .pcapng) or directories of them")
+    parser.add_argument("inputs", nargs="+", help="captures (.pcap, .pcapng, .jsonl) or directories of them")
     parser.add_argument("--work", required=True, help="shared directory for shards and shard reports")
     parser.add_argument("--out", required=True, help="shared directory for the merged reports and findings.parquet")
     parser.add_argument("--max-megabytes", type=float, default=256, help="shard size aimed at (MiB)")
@@ -172,7 +172,7 @@ def main():
     sc.setLogLevel("WARN")
     captures = list_captures(args.inputs)
     if not captures:
-        print("no pcap or pcapng captures given", file=sys.stderr)
+        print("no pcap, pcapng or JSONL captures given", file=sys.stderr)
         return 2
     names = output_names(captures)
     binary = args.imwire

@@ -2,7 +2,8 @@
 # Scale/spark/ci.sh IMWIRE [MEGABYTES]: the Spark job in local[2] on a generated capture of all
 # four dialects (Scale/make_capture.py, default 100 MiB) cut into at least 8 shards; its merged
 # report must equal `imwire check` of the whole capture byte for byte (the source is the
-# capture's absolute path in both), and its Parquet table must have a row per reported finding.
+# capture's absolute path in both), as must those of three JSONL transcripts put beside it, and its
+# Parquet table must have a row per reported finding.
 # (Every format of the merge is compared in Tests/IMWireConformanceTests/ShardMergeTests.swift;
 # here JSON only: a debug build checks 100 MiB of this traffic in minutes.)
 set -euo pipefail
@@ -16,6 +17,9 @@ trap 'rm -rf "$work"' EXIT
 capture="$work/archive/all-dialects.pcapng"
 mkdir -p "$work/archive"
 python3 Scale/make_capture.py "$capture" "$megabytes"
+# JSONL transcripts go through the same job (sharded as JSONL, Spec/shards.md).
+transcripts="leancloud-broken nim-login-sync-send-kicked yun2win-kicked-reconnect"
+for name in $transcripts; do cp "Fixtures/captures/$name.jsonl" "$work/archive/"; done
 # Shards of about a tenth of the capture: at least 8 of them.
 shard_megabytes=$((megabytes / 10))
 start=$SECONDS
@@ -33,12 +37,17 @@ single=0
 echo "single run: $((SECONDS - start)) s, exit $single"
 [ "$single" -eq "$status" ] || { echo "exit $status, single run $single" >&2; exit 1; }
 cmp "$work/out/all-dialects.pcapng.json" "$work/single.json"
-python3 - "$work" <<'PY'
+for name in $transcripts; do
+  "$imwire" check "$work/archive/$name.jsonl" --format json -o "$work/$name.single.json" || [ $? -eq 1 ]
+  cmp "$work/out/$name.jsonl.json" "$work/$name.single.json"
+done
+python3 - "$work" $transcripts <<'PY'
 import json, sys
 from pyspark.sql import SparkSession
 work = sys.argv[1]
 report = json.load(open(f"{work}/single.json"))
-expected = len(report["captureFindings"]) + sum(len(c["findings"]) for c in report["connections"])
+reports = [report] + [json.load(open(f"{work}/{name}.single.json")) for name in sys.argv[2:]]
+expected = sum(len(r["captureFindings"]) + sum(len(c["findings"]) for c in r["connections"]) for r in reports)
 dialects = {c["dialect"] for c in report["connections"]}
 assert dialects >= {"leancloud", "nim", "jmessage", "yun2win"}, dialects
 spark = SparkSession.builder.master("local[1]").config("spark.ui.showConsoleProgress", "false").getOrCreate()
@@ -48,5 +57,5 @@ rows = table.count()
 rules = table.groupBy("rule").count().orderBy("count", ascending=False).limit(3).collect()
 spark.stop()
 assert rows == expected, (rows, expected)
-print(f"merged report == single run; parquet: {rows} findings, top rules {[(r['rule'], r['count']) for r in rules]}; dialects {sorted(dialects)}")
+print(f"merged reports == single runs ({len(reports)} captures); parquet: {rows} findings, top rules {[(r['rule'], r['count']) for r in rules]}; dialects {sorted(dialects)}")
 PY

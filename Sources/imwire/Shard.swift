@@ -4,7 +4,7 @@ import IMWire
 
 struct Shard: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Cut pcap/pcapng captures into pcapng shards that keep every TCP connection and every client's connections whole.",
+        abstract: "Cut pcap/pcapng captures (and JSONL transcripts) into shards that keep every connection and every client's connections whole.",
         discussion: """
             A client is its address on the side of a TCP connection with the higher (ephemeral) \
             port: every connection of one client address, with any server, goes to one shard, so \
@@ -20,11 +20,15 @@ struct Shard: ParsableCommand {
             on with is reported, as each file is checked on its own). Two captures with the same \
             file name cannot share a directory (their shards would have the same names).
 
-            Exit status: 0 written, 2 an unreadable capture (JSONL and HAR are not sharded: check \
-            them whole) or an unwritable directory.
+            A JSONL transcript is cut into JSONL shards the same way, a `conn` for a client \
+            (connections naming one socket.io sid together); its lines keep their numbers. A HAR \
+            file is one JSON document read whole (at most 64 MiB): check it whole.
+
+            Exit status: 0 written, 2 an unreadable capture, a HAR file or standard input, or an \
+            unwritable directory.
             """)
 
-    @Argument(help: "The captures (.pcap, .pcapng); each is sharded on its own.")
+    @Argument(help: "The captures (.pcap, .pcapng, .jsonl); each is sharded on its own.")
     var captures: [String]
 
     @Option(help: "The directory for the shards and manifest.jsonl (made if missing).")
@@ -53,12 +57,6 @@ struct Shard: ParsableCommand {
         var lines: [String] = []
         var previous: (capture: String, result: CaptureSharder.Result)?
         for capture in captures {
-            let format: CaptureFile.Format?
-            do { format = try CaptureFile.format(of: capture) } catch { throw unreadable("\(capture): \(error)") }
-            switch format {
-            case .pcap?, .pcapng?: break
-            default: throw unreadable("\(capture): shard reads pcap and pcapng only; check a JSONL or HAR transcript whole")
-            }
             let result: CaptureSharder.Result
             do { result = try CaptureSharder.shard(path: capture, into: out, options: options) } catch { throw unreadable(error.description) }
             for problem in result.fileProblems {

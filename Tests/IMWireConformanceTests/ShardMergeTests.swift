@@ -4,8 +4,9 @@ import Testing
 
 /// `imwire shard` → `imwire check` of each shard → `imwire merge` gives the report of checking
 /// the whole capture, byte for byte, in every format: every packet capture among the samples
-/// and the real recordings, cut into shards a few kilobytes large. Transcripts are not sharded;
-/// the merge of one transcript's report (kept with `keepsMergeData`) is checked the same way.
+/// and the real recordings, cut into shards a few kilobytes large, and every JSONL transcript
+/// cut into a shard per connection. HAR files are not sharded; the merge of one HAR's report
+/// (kept with `keepsMergeData`) is checked the same way.
 @Suite struct ShardMergeTests {
     static let packetCaptures: [String] =
         (Directory.files(under: "\(repositoryRoot)/Fixtures/captures", suffix: ".pcapng")
@@ -252,6 +253,61 @@ import Testing
         let single = try Self.singleRun(path)
         let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
         for format in single.keys.sorted() { #expect(single[format] == output[format], "\(name) \(format)") }
+    }
+
+    /// A JSONL transcript is cut into JSONL shards, one connection (or socket.io session) each
+    /// at this size, whose lines keep their numbers: their merge is the single run.
+    @Test(arguments: transcripts.filter { $0.hasSuffix(".jsonl") })
+    func transcriptShardsMergeIntoTheSingleRun(name: String) throws {
+        let path = "\(repositoryRoot)/\(name)"
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 64))
+        let shards = result.shards
+        #expect(shards.allSatisfy { $0.path.hasSuffix(".jsonl") })
+        #expect(shards.map { ShardIdentity.of(path: $0.path) } == shards.map(\.identity))
+        // Every event line is in exactly one shard.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        #expect(shards.map(\.packets).reduce(0, +) == lines.count)
+        let connections = Set(
+            lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.map { "\($0["conn"] ?? "1")" })
+        #expect(shards.map(\.connections).reduce(0, +) == connections.count)
+        #expect(shards.count > 1 || connections.count == 1, "each connection or session is a shard of its own at 64 bytes")
+        let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
+        let merged = try ReportMerger.merge(reports.reversed(), tool: "test")
+        let single = try Self.singleRun(path)
+        let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
+        for format in single.keys.sorted() { #expect(single[format] == output[format], "\(name) \(format): \(shards.count) shards") }
+    }
+
+    /// A shard's `lines` line renumbers what follows, only in a file that begins with a shard
+    /// header; a HAR file is refused by name.
+    @Test func transcriptShardLinesAreHonouredOnlyInAShard() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let event = #"{"conn":"c","dir":"send","text":"x"}"#
+        let renumber = #"{"type":"lines","next":40}"#
+        let header = #"{"type":"shard","version":1,"capture":"day.jsonl","captureBytes":1000,"index":0,"count":2}"#
+        func lines(_ text: String) throws -> [Int?] {
+            let file = directory + "/t-\(UUID().uuidString).jsonl"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let reader = try TranscriptReader(path: file)
+            var numbers: [Int?] = []
+            while let item = reader.next() {
+                switch item {
+                case .event(let event): numbers.append(event.line)
+                case .problem(let finding): numbers.append(finding.location.line.map { -$0 })
+                }
+            }
+            return numbers
+        }
+        #expect(try lines([header, event, renumber, event, event].joined(separator: "\n")) == [2, 40, 41])
+        // Not a shard: the header is an unknown type (a bad field), and so is `lines`.
+        #expect(try lines([event, renumber, event].joined(separator: "\n")) == [1, -2, 3])
+        #expect(ShardIdentity.of(path: "\(repositoryRoot)/Fixtures/captures/leancloud-clean.jsonl") == nil)
+        #expect(throws: CaptureFormatError.self) {
+            try CaptureSharder.shard(path: "\(repositoryRoot)/Fixtures/captures/nim-real.har", into: directory)
+        }
     }
 
     @Test func badReportsAreRefusedByName() throws {

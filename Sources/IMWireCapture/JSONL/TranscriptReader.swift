@@ -3,26 +3,75 @@ import IMWireIO
 
 /// Reads the JSONL transcript of `Spec/capture-jsonl.md` as a stream: one event per line, a
 /// finding (with its line number) for each line that cannot be used, and the rest of the file
-/// still read. Memory is bounded by `Limits.maxLineLength`, whatever the file size.
+/// still read. Memory is bounded by `Limits.maxLineLength`, whatever the file size. A transcript
+/// whose first line is a shard header (`TranscriptShard`, written by `imwire shard`) is numbered
+/// by its `lines` lines, so findings name the original transcript's lines.
 public final class TranscriptReader {
-    private let source: FileByteSource
+    private let lines: LineStream
     private let limits: Limits
+    /// What the first line says this transcript is, when it is a shard of a larger one.
+    public private(set) var shard: ShardIdentity?
+    private var renumbering = 0
+
+    public init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
+        lines = try LineStream(path: path, maxLength: limits.maxLineLength)
+        self.limits = limits
+    }
+
+    public var bytesRead: Int { lines.bytesRead }
+
+    /// The next item, or nil at the end of the file.
+    public func next() -> CaptureItem? {
+        while let line = lines.next() {
+            switch line {
+            case .tooLong(let number):
+                var finding = CaptureRules.lineTooLong.finding("line \(number + renumbering) is longer than \(limits.maxLineLength) bytes; skipped")
+                finding.location.line = number + renumbering
+                return .problem(finding)
+            case .text(let number, let bytes):
+                if number == 1, let identity = TranscriptShard.identity(header: bytes) {
+                    shard = identity
+                    continue
+                }
+                if shard != nil, let next = TranscriptShard.renumbering(bytes) {
+                    renumbering = next - number - 1
+                    continue
+                }
+                if let item = TranscriptLine.parse(bytes, line: number + renumbering, limits: limits) { return item }
+            }
+        }
+        return nil
+    }
+}
+
+/// The lines of a file as a stream, each with its number (from 1), a line longer than
+/// `maxLength` skipped to its end without being held.
+final class LineStream {
+    enum Line {
+        case text(Int, [UInt8])
+        case tooLong(Int)
+    }
+
+    private let source: FileByteSource
+    private let maxLength: Int
     private var pending: [UInt8] = []
     private var lineNumber = 0
     private var skippingLongLine = false
     private var finished = false
-    private var queue: [CaptureItem] = []
+    private var queue: [Line] = []
+    private var head = 0
 
-    public init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
+    init(path: String, maxLength: Int) throws(FileByteSource.OpenError) {
         source = try FileByteSource(path: path)
-        self.limits = limits
+        self.maxLength = maxLength
     }
 
-    public var bytesRead: Int { source.bytesRead }
+    var bytesRead: Int { source.bytesRead }
 
-    /// The next item, or nil at the end of the file.
-    public func next() -> CaptureItem? {
-        while queue.isEmpty {
+    func next() -> Line? {
+        while head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
             guard !finished else { return nil }
             guard let chunk = source.read() else {
                 finished = true
@@ -30,14 +79,16 @@ public final class TranscriptReader {
                     skippingLongLine = false
                 } else if !pending.isEmpty {
                     lineNumber += 1
-                    if let item = TranscriptLine.parse(pending, line: lineNumber, limits: limits) { queue.append(item) }
+                    queue.append(.text(lineNumber, pending))
                     pending.removeAll()
                 }
                 break
             }
             split(chunk)
         }
-        return queue.isEmpty ? nil : queue.removeFirst()
+        guard head < queue.count else { return nil }
+        head += 1
+        return queue[head - 1]
     }
 
     private func split(_ chunk: ArraySlice<UInt8>) {
@@ -48,28 +99,18 @@ public final class TranscriptReader {
                 skippingLongLine = false
             } else {
                 pending.append(contentsOf: chunk[start..<newline])
-                if pending.count > limits.maxLineLength {
-                    queue.append(.problem(tooLong(lineNumber)))
-                } else if let item = TranscriptLine.parse(pending, line: lineNumber, limits: limits) {
-                    queue.append(item)
-                }
+                queue.append(pending.count > maxLength ? .tooLong(lineNumber) : .text(lineNumber, pending))
             }
             pending.removeAll(keepingCapacity: true)
             start = newline + 1
         }
         guard !skippingLongLine else { return }
         pending.append(contentsOf: chunk[start...])
-        if pending.count > limits.maxLineLength {
-            queue.append(.problem(tooLong(lineNumber + 1)))
+        if pending.count > maxLength {
+            queue.append(.tooLong(lineNumber + 1))
             pending.removeAll()
             skippingLongLine = true
         }
-    }
-
-    private func tooLong(_ line: Int) -> Finding {
-        var finding = CaptureRules.lineTooLong.finding("line \(line) is longer than \(limits.maxLineLength) bytes; skipped")
-        finding.location.line = line
-        return finding
     }
 }
 
@@ -81,7 +122,7 @@ public enum TranscriptLine {
             finding.location.line = line
             return .problem(finding)
         }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { return nil }
+        if isBlank(bytes) { return nil }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth)
@@ -179,6 +220,9 @@ public enum TranscriptLine {
         let message = WireMessage(direction: direction, frameType: frameType, payload: payload)
         return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .message(message)))
     }
+
+    /// A line of spaces, tabs and CRs only: ignored.
+    static func isBlank(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0d } }
 
     /// Seconds as a JSON number to whole microseconds, exactly for decimal literals
     /// (`1700000000.123456`), through Double for exponents.

@@ -86,12 +86,17 @@ public struct ShardIdentity: Sendable, Hashable {
 }
 
 extension ShardIdentity {
-    /// The identity the pcapng file at `path` states in its section header; nil for any other
-    /// file (or one that cannot be read).
+    /// The identity the pcapng file at `path` states in its section header, or the JSONL
+    /// transcript in its first line; nil for any other file (or one that cannot be read).
     public static func of(path: String, limits: Limits = .default) -> ShardIdentity? {
-        // Standard input is a transcript, and cannot be read twice.
-        guard path != "-", let packets = (try? PacketCaptureReader.packets(path: path, limits: limits)) as? PcapngReader else { return nil }
-        _ = packets.next()
-        return packets.shard
+        // Standard input cannot be read twice.
+        guard path != "-" else { return nil }
+        if let packets = (try? PacketCaptureReader.packets(path: path, limits: limits)) as? PcapngReader {
+            _ = packets.next()
+            return packets.shard
+        }
+        guard (try? CaptureFile.format(of: path)) == .jsonl, let transcript = try? TranscriptReader(path: path, limits: limits) else { return nil }
+        _ = transcript.next()
+        return transcript.shard
     }
 }

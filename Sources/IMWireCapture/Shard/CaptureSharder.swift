@@ -173,12 +173,26 @@ public enum CaptureSharder {
         return tcp.syn && !tcp.ack
     }
 
-    /// Shards the capture at `path` into `directory` as `<name>.shard-<index>.pcapng`;
-    /// `name` defaults to the capture's file name. Throws when the capture is not pcap or
-    /// pcapng or a shard cannot be written.
+    /// Shards the capture at `path` into `directory` as `<name>.shard-<index>.pcapng` (a JSONL
+    /// transcript into `.jsonl` shards, `TranscriptSharder`); `name` defaults to the capture's
+    /// file name. Throws when the capture is HAR (one JSON document, read whole: check it
+    /// whole) or in no capture format, or a shard cannot be written.
     public static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options()) throws(CaptureFormatError)
         -> Result
     {
+        switch try CaptureFile.format(of: path) {
+        case .pcap?, .pcapng?: return try shardPackets(path: path, into: directory, name: name, options: options)
+        case .jsonl? where path != "-": return try TranscriptSharder.shard(path: path, into: directory, name: name, options: options)
+        case .jsonl?: throw CaptureFormatError("standard input cannot be sharded: it is read twice")
+        case .har?:
+            throw CaptureFormatError(
+                "\(path): a HAR file is one JSON document, read whole (at most Limits.maxMessageSize, \(options.limits.maxMessageSize >> 20) MiB): check it whole"
+            )
+        case nil: throw CaptureFormatError("\(path): not a JSONL transcript, pcap, pcapng or HAR file")
+        }
+    }
+
+    private static func shardPackets(path: String, into directory: String, name: String?, options: Options) throws(CaptureFormatError) -> Result {
         // Pass 1: each unit's bytes, in the order units first appear.
         var unitIndex: [IPAddress: Int] = [:]
         var unitBytes: [Int] = []
@@ -231,34 +245,15 @@ public enum CaptureSharder {
             captureBytes = reader.bytesRead
         }
         sidUnits.removeAll()
-        // Joined units to shards, in order of first appearance (a set's root is its first unit).
-        var setBytes = [Int](repeating: 0, count: unitBytes.count)
-        for (index, bytes) in unitBytes.enumerated() { setBytes[units.root(index)] += bytes }
-        var shardOfUnit = [Int](repeating: 0, count: unitBytes.count)
-        var shardBytes = [residueBytes]
-        var clients = [0]
-        for index in unitBytes.indices {
-            let root = units.root(index)
-            if root != index {
-                shardOfUnit[index] = shardOfUnit[root]
-                clients[shardOfUnit[root]] += 1
-                continue
-            }
-            if shardBytes[shardBytes.count - 1] > 0, shardBytes[shardBytes.count - 1] + setBytes[index] > options.maxBytes {
-                shardBytes.append(0)
-                clients.append(0)
-            }
-            shardBytes[shardBytes.count - 1] += setBytes[index]
-            clients[clients.count - 1] += 1
-            shardOfUnit[index] = shardBytes.count - 1
-        }
-        let count = shardBytes.count
+        let plan = units.deal(unitBytes: unitBytes, residueBytes: residueBytes, maxBytes: options.maxBytes)
+        let shardOfUnit = plan.shardOfUnit
+        let count = plan.shardCount
         let base = name ?? String(path.split(separator: "/").last ?? "capture")
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         var shards = (0..<count).map { index in
             Shard(
                 path: prefix + "\(base).shard-\(padded(index, to: String(count - 1).count)).pcapng",
-                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: clients[index])
+                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: plan.clients[index])
         }
         // Pass 2, a group of shards at a time.
         for groupStart in stride(from: 0, to: count, by: options.maxOpenFiles) {
@@ -284,7 +279,7 @@ public enum CaptureSharder {
 
 /// Client units joined by the sessions they share: a union-find whose root is always a set's
 /// lowest (first seen) unit.
-private struct UnitSets {
+struct UnitSets {
     private var parent: [Int] = []
 
     mutating func add() { parent.append(parent.count) }
@@ -304,6 +299,33 @@ private struct UnitSets {
     mutating func join(_ a: Int, _ b: Int) {
         let (x, y) = (root(a), root(b))
         if x != y { parent[max(x, y)] = min(x, y) }
+    }
+
+    /// Joined units to shards, in order of first appearance (a set's root is its first unit):
+    /// shard 0 begins with `residueBytes`, and a new shard is begun when the next set would take
+    /// the current one past `maxBytes` (a larger set is a shard of its own).
+    mutating func deal(unitBytes: [Int], residueBytes: Int, maxBytes: Int) -> (shardOfUnit: [Int], clients: [Int], shardCount: Int) {
+        var setBytes = [Int](repeating: 0, count: unitBytes.count)
+        for (index, bytes) in unitBytes.enumerated() { setBytes[root(index)] += bytes }
+        var shardOfUnit = [Int](repeating: 0, count: unitBytes.count)
+        var shardBytes = [residueBytes]
+        var clients = [0]
+        for index in unitBytes.indices {
+            let root = root(index)
+            if root != index {
+                shardOfUnit[index] = shardOfUnit[root]
+                clients[shardOfUnit[root]] += 1
+                continue
+            }
+            if shardBytes[shardBytes.count - 1] > 0, shardBytes[shardBytes.count - 1] + setBytes[index] > maxBytes {
+                shardBytes.append(0)
+                clients.append(0)
+            }
+            shardBytes[shardBytes.count - 1] += setBytes[index]
+            clients[clients.count - 1] += 1
+            shardOfUnit[index] = shardBytes.count - 1
+        }
+        return (shardOfUnit, clients, shardBytes.count)
     }
 }
 
@@ -344,7 +366,7 @@ private final class ShardWriter {
 }
 
 /// `index` with leading zeros to `width` digits, so shard names sort as numbers do.
-private func padded(_ index: Int, to width: Int) -> String {
+func padded(_ index: Int, to width: Int) -> String {
     let digits = String(index)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

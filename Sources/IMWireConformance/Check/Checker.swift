@@ -357,7 +357,8 @@ extension Checker {
         if shard != nil { options.keepsMergeData = true }
         let checker = Checker(options: options, jobs: jobs)
         checker.shard = shard
-        var report = try checker.check(source, named: path, progress: progress)
+        // A shard of bad lines only is still a shard: its report lists them.
+        var report = try checker.check(source, named: path, unreadableThrows: shard == nil, progress: progress)
         if var merge = report.merge {
             merge.packets = SARIFReport.packetRegions(path: path, numbers: merge.framesNamed, limits: options.limits)
             report.merge = merge
