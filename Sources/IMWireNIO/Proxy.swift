@@ -138,8 +138,9 @@ public final class ProxyServer: @unchecked Sendable {
                     LiveRules.upstreamUnreachable.finding(
                         "\(configuration.upstreamHost):\(configuration.upstreamPort) refused the connection of "
                             + "\(clientAddress.map { "\($0)" } ?? "a client"): \(error); the client's connection was closed"))
-                // A clean close: FIN, after any bytes the client may have sent are dropped.
-                client.close(promise: nil)
+                // A clean close: FIN, then what the client sent (or sends) is read and dropped
+                // until its FIN, so that no unread byte makes the kernel answer with a reset.
+                side.value.refuse(client)
                 connectionEnded(client)
             }
         }
@@ -231,6 +232,8 @@ final class Glue: ChannelDuplexHandler {
     /// nothing is read until then but what NIO drains at an EOF), and whether its input ended.
     private var held: [ByteBuffer] = []
     private var heldInputClosed = false
+    /// The upstream could not be reached: the client's output is closed, its input drained.
+    private var refusing = false
 
     init(direction: Direction, maxPending: Int) {
         self.direction = direction
@@ -256,6 +259,20 @@ final class Glue: ChannelDuplexHandler {
         }
     }
 
+    /// The upstream could not be reached: closes the client's output (FIN), then reads and drops
+    /// its bytes until its FIN (at most 2 seconds) and closes.
+    func refuse(_ client: Channel) {
+        refusing = true
+        held = []
+        client.close(mode: .output, promise: nil)
+        if heldInputClosed || closed {
+            client.close(promise: nil)
+            return
+        }
+        client.setOption(.autoRead, value: true).whenFailure { _ in client.close(promise: nil) }
+        client.eventLoop.scheduleTask(in: .seconds(2)) { client.close(promise: nil) }
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
@@ -266,6 +283,7 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusing else { return }
         let buffer = unwrapInboundIn(data)
         guard let pair, let partner else { return held.append(buffer) }
         pair.live.data(pair.handle, direction, Array(buffer.readableBytesView))
@@ -287,7 +305,13 @@ final class Glue: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
-            if let partner { partner.partnerHalfClose() } else { heldInputClosed = true }
+            if refusing {
+                context.close(promise: nil)
+            } else if let partner {
+                partner.partnerHalfClose()
+            } else {
+                heldInputClosed = true
+            }
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -303,6 +327,7 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
+        guard !refusing else { return context.read() }  // draining a refused client
         let pending = pair?.live.pendingBytes ?? 0
         if partner?.partnerWritable ?? false, pending < maxPending {
             context.read()
