@@ -234,6 +234,8 @@ final class Glue: ChannelDuplexHandler {
     private var heldInputClosed = false
     /// The upstream could not be reached: the client's output is closed, its input drained.
     private var refusing = false
+    /// What this read burst forwarded, for the check once it is flushed.
+    private var unchecked: [ByteBuffer] = []
 
     init(direction: Direction, maxPending: Int) {
         self.direction = direction
@@ -285,16 +287,28 @@ final class Glue: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
         let buffer = unwrapInboundIn(data)
-        guard let pair, let partner else { return held.append(buffer) }
-        pair.live.data(pair.handle, direction, Array(buffer.readableBytesView))
+        guard pair != nil, let partner else { return held.append(buffer) }
         partner.partnerWrite(buffer)
+        unchecked.append(buffer)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
         partner?.partnerFlush()
+        checkForwarded()
+    }
+
+    /// Forwarded first, checked after: the copy and the hand-over to the check's thread never
+    /// delay the bytes on their way.
+    private func checkForwarded() {
+        guard !unchecked.isEmpty else { return }
+        if let pair {
+            for buffer in unchecked { pair.live.data(pair.handle, direction, Array(buffer.readableBytesView)) }
+        }
+        unchecked.removeAll(keepingCapacity: true)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        checkForwarded()
         if !closed {
             closed = true
             pair?.sideClosed()
@@ -305,6 +319,7 @@ final class Glue: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
+            checkForwarded()
             if refusing {
                 context.close(promise: nil)
             } else if let partner {
