@@ -12,7 +12,7 @@ struct Shard: ParsableCommand {
             are never cut. Each shard is pcapng whose packets keep their number and byte offsets \
             in the original capture (Spec/shards.md): `imwire check --format json` of each shard, \
             then `imwire merge` of those reports, gives the report of checking the whole capture. \
-            Writes DIR/<capture>.shard-<n>.pcapng and appends one JSON line per shard to \
+            Writes DIR/<capture>.shard-<n>.pcapng (.jsonl for a transcript) and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
             firstTime, lastTime). Two streaming passes over each capture; memory grows with the \
             number of client addresses and socket.io sids only (with several captures, also one \
