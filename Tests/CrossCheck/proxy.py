@@ -2,30 +2,37 @@
 """`imwire proxy` between real peers on 127.0.0.1 (CI runs this).
 
 Each scenario starts `imwire proxy --listen 127.0.0.1:0 --upstream ... --format jsonl --record
-R.pcapng --report R.json --severity info --max-connections N`, runs real peers through it, and
-checks that:
+R.pcapng --report R.json --severity info --max-connections N`, and `dumpcap` on lo with a capture
+filter on the proxy's port (the client<->proxy leg only; started and ready before any traffic,
+stopped with SIGINT once it has written everything), runs real peers through it, and checks that:
   1. forwarding is byte-exact: a raw TCP client and server exchange megabytes of random bytes
      both ways, with a half-close, through the proxy, and each receives exactly what the other sent;
   2. the findings printed live (jsonl) equal the final report's and those of `imwire check` on the
      --record file, finding for finding (rule, severity, connection, frame, offset, message);
-  3. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
+  3. `imwire check` of dumpcap's recording reports the same connections (dialect, subprotocol,
+     extensions, messages, captured bytes, socket.io TCP connections) and findings as the live run
+     and the --record file; only what other packets must change may differ (a finding's frame,
+     line and time; the proxy's port for the upstream's in connection names; the message count of
+     an undecoded connection, which counts TCP segments); see Proxy.dumpcap_agrees;
+  4. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
      server, lc.protobuf2.3, permessage-deflate, commands built with Google's protobuf) clean and
      with protocol errors; paho-mqtt clients through the proxy to Debian's mosquitto over TCP
      (MQTT 3.1 and 3.1.1), clean and with a malformed SUBSCRIBE sent by a raw client, and over
      mosquitto's WebSocket listener (MQTT packets in binary WebSocket messages); a
      python-socketio 4.x client and server (engine.io 3: long-polling, then the upgrade to
      WebSocket) speaking JMessage, with a stray response injected by the server;
-  4. an upstream that refuses gives the client a clean close (EOF, no reset) and a
+  5. an upstream that refuses gives the client a clean close (EOF, no reset) and a
      PROXY.UPSTREAM-UNREACHABLE finding.
 
 Usage: Tests/CrossCheck/proxy.py [path/to/imwire]
-Installs what it needs (mosquitto with apt; websockets, protobuf, paho-mqtt, python-socketio 4.6.1 with
-eventlet in Tests/CrossCheck/.venv).
+Installs what it needs (mosquitto and tshark's dumpcap with scripts/ensure-packages.sh; websockets,
+protobuf, paho-mqtt, python-socketio 4.6.1 with eventlet in Tests/CrossCheck/.venv).
 """
 import asyncio
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -42,11 +49,10 @@ PIP_PACKAGES = ["websockets==17.4", "protobuf", "paho-mqtt==2.2.0", "python-sock
 
 
 def ensure_environment():
-    if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "-o", "DPkg::Lock::Timeout=300", "mosquitto"], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+    missing = [package for package, binary in (("mosquitto", "mosquitto"), ("tshark", "dumpcap"))
+               if shutil.which(binary) is None and not os.path.exists("/usr/sbin/" + binary)]
+    if missing:
+        subprocess.run([os.path.join(ROOT, "scripts", "ensure-packages.sh"), *missing], check=True)
     python = os.path.join(VENV, "bin", "python")
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
@@ -63,10 +69,12 @@ import leancloud_oracle as oracle  # noqa: E402
 import paho.mqtt.client as paho  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.asyncio.server import serve  # noqa: E402
+import real_traffic  # noqa: E402  (dumpcap; it takes this folder off sys.path)
 
 IMWIRE = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "imwire")
 PROBLEMS = []
 STATS = {}
+CAPTURES = []  # every dumpcap started, stopped at the end should a scenario fail half-way
 
 
 def free_port():
@@ -77,6 +85,13 @@ def free_port():
 
 def key(f):
     return (f["rule"], f["severity"], f["connection"] or "", f["frame"] or 0, f["offset"] if f["offset"] is not None else -1, f["message"])
+
+
+def wire_key(f, named):
+    """A finding as a recording of other packets must give it too: all but `frame`, `line` and `time`;
+    `named` maps the proxy's port to the upstream's in connection names."""
+    return (f["rule"], f["severity"], f["layer"] or "", f["dialect"] or "", named(f["connection"]) or "", f["direction"] or "",
+            f["offset"] if f["offset"] is not None else -1, named(f["subject"]) or "", named(f["message"]), f["closeCode"] or 0)
 
 
 class Proxy:
@@ -95,6 +110,12 @@ class Proxy:
         if "listening on" not in line:
             raise SystemExit(f"{name}: imwire proxy did not start: {line}{self.proc.stderr.read()}")
         self.port = int(line.split("listening on ")[1].split(",")[0].rsplit(":", 1)[1])
+        self.upstream_port = upstream_port
+        # dumpcap records the client<->proxy leg only (the filter names the proxy's port), and is
+        # ready before any traffic starts
+        self.wire = os.path.join(work, f"{name}-dumpcap.pcapng")
+        self.capture = real_traffic.Capture(self.wire, [self.port], sentinel=True).__enter__()
+        CAPTURES.append(self.capture)
 
     def finish(self):
         try:
@@ -103,6 +124,11 @@ class Proxy:
             self.proc.kill()
             out, err = self.proc.communicate()
             PROBLEMS.append(f"{self.name}: imwire proxy did not stop by itself")
+        try:
+            self.capture.__exit__(None, None, None)
+        except RuntimeError as e:
+            PROBLEMS.append(f"{self.name}: {e}")
+            self.capture = None
         lines = [json.loads(line) for line in out.splitlines() if line.strip()]
         live = [entry["finding"] for entry in lines if entry["type"] == "finding"]
         summary = [entry for entry in lines if entry["type"] == "summary"]
@@ -127,7 +153,60 @@ class Proxy:
         if checked.returncode != self.proc.returncode and not proxy_only:
             PROBLEMS.append(f"{self.name}: proxy exited {self.proc.returncode}, check of the recording {checked.returncode}")
         STATS[self.name] = (len(live), len(report["connections"]), sum(c["messages"] for c in report["connections"]))
+        if self.capture is not None:
+            self.dumpcap_agrees(live, report, recorded)
         return live
+
+    def dumpcap_agrees(self, live, report, recorded):
+        """`imwire check` of dumpcap's recording of the client<->proxy leg reports what the live run
+        and the --record file do. The same traffic is cut into other packets there (the kernel's
+        segments, with their ACKs, against the proxy's synthesised ones of at most 1400 bytes) and
+        its server port is the proxy's, so a finding's `frame`, `time` and `line` differ and the
+        proxy's listen port stands for the upstream's in connection names; everything else must be
+        equal: per connection its dialect, subprotocol, extensions, message count, captured bytes,
+        and its findings (rule, severity, layer, dialect, direction, offset, subject, message,
+        close code); and the exit code."""
+        checked = subprocess.run([IMWIRE, "check", self.wire, "--format", "json", "--severity", "info"], capture_output=True, text=True)
+        if checked.returncode not in (0, 1):
+            PROBLEMS.append(f"{self.name}: imwire check of dumpcap's recording exited {checked.returncode}: {checked.stderr.strip()}")
+            return
+        wire = json.loads(checked.stdout)
+        ours, theirs = f"127.0.0.1:{self.port}", f"127.0.0.1:{self.upstream_port}"
+
+        def named(text):
+            return text.replace(ours, theirs) if isinstance(text, str) else text
+
+        def essence(rep, unjoined=0):
+            connections = []
+            for c in rep["connections"]:
+                if unjoined and c["bytes"]["captured"] == 0 and not c["findings"]:
+                    unjoined -= 1  # a client the proxy closed when the upstream refused: no connection to it
+                    continue
+                # an undecoded connection counts its TCP segments as messages: the kernel's (up to 64 KiB
+                # on lo) there, the proxy's (at most 1400 bytes) in the live run and the --record file
+                messages = c["messages"] if c["dialect"] or c.get("subprotocol") else None
+                connections.append((named(c["id"]), c["dialect"], c.get("subprotocol"), c.get("extensions"), messages,
+                                    c["bytes"]["captured"], [named(t) for t in c.get("tcp") or []],
+                                    sorted(wire_key(f, named) for f in c["findings"])))
+            return connections, sorted(wire_key(f, named) for f in rep["captureFindings"])
+
+        proxy_only = {"PROXY.UPSTREAM-UNREACHABLE"}
+        unreachable = len([f for f in report["captureFindings"] if f["rule"] in proxy_only])
+        live_report = dict(report, captureFindings=[f for f in report["captureFindings"] if f["rule"] not in proxy_only])
+        for what, other in (("the live run", live_report), ("imwire check of the --record file", recorded)):
+            mine, yours = essence(wire, unreachable), essence(other)
+            if mine != yours:
+                only_mine = [c for c in mine[0] if c not in yours[0]] + [f for f in mine[1] if f not in yours[1]]
+                only_yours = [c for c in yours[0] if c not in mine[0]] + [f for f in yours[1] if f not in mine[1]]
+                PROBLEMS.append(f"{self.name}: imwire check of dumpcap's recording differs from {what}: "
+                                f"only in dumpcap's {only_mine}; only in {what} {only_yours}")
+        if checked.returncode != self.proc.returncode and not [f for f in live if f["rule"] in proxy_only]:
+            PROBLEMS.append(f"{self.name}: proxy exited {self.proc.returncode}, check of dumpcap's recording {checked.returncode}")
+        counts = re.search(r"Packets captured: (\d+).*received/dropped on interface '.*?': (\d+)/(\d+) ", self.capture.stats, re.S)
+        if counts is None or counts.group(3) != "0":
+            PROBLEMS.append(f"{self.name}: dumpcap dropped packets, or said nothing of it: {self.capture.stats}")
+        packets = int(counts.group(1)) if counts else 0
+        STATS[self.name + " dumpcap"] = (len([f for c in wire["connections"] for f in c["findings"]]), packets)
 
 
 # -- 1. byte-exact forwarding -------------------------------------------------------------
@@ -447,18 +526,29 @@ def refused(work):
 
 def main():
     started = time.time()
+    durations = []
     with tempfile.TemporaryDirectory() as work:
-        raw_forwarding(work)
-        leancloud(work, errors=False)
-        leancloud(work, errors=True)
-        mqtt(work)
-        jmessage(work, defect=False)
-        jmessage(work, defect=True)
-        refused(work)
+        scenarios = [("raw", lambda: raw_forwarding(work)),
+                     ("leancloud", lambda: leancloud(work, errors=False)),
+                     ("leancloud-errors", lambda: leancloud(work, errors=True)),
+                     ("mqtt", lambda: mqtt(work)),
+                     ("jmessage", lambda: jmessage(work, defect=False)),
+                     ("jmessage-stray", lambda: jmessage(work, defect=True)),
+                     ("refused", lambda: refused(work))]
+        try:
+            for label, scenario in scenarios:
+                begun = time.time()
+                scenario()
+                durations.append(f"{label} {time.time() - begun:.1f}")
+        finally:
+            for capture in CAPTURES:
+                if capture.proc.poll() is None:
+                    capture.proc.kill()
+                    capture.proc.wait()
     for problem in PROBLEMS:
         print("PROBLEM:", problem)
     summary = ", ".join(f"{name}: {value}" for name, value in STATS.items())
-    print(f"imwire proxy with real peers: {summary} ({time.time() - started:.1f}s)")
+    print(f"imwire proxy with real peers: {summary} ({time.time() - started:.1f}s: {', '.join(durations)})")
     print(f"{0 if PROBLEMS else 1} passed, {1 if PROBLEMS else 0} failed")
     sys.exit(1 if PROBLEMS else 0)
 
