@@ -2,30 +2,44 @@
 """`imwire proxy` between real peers on 127.0.0.1 (CI runs this).
 
 Each scenario starts `imwire proxy --listen 127.0.0.1:0 --upstream ... --format jsonl --record
-R.pcapng --report R.json --severity info --max-connections N`, runs real peers through it, and
-checks that:
+R.pcapng --report R.json --severity info --max-connections N`, and `dumpcap` on lo with a capture
+filter on the proxy's port (the client<->proxy leg only; started and ready before any traffic,
+stopped with SIGINT once it has written everything), runs real peers through it, and checks that:
   1. forwarding is byte-exact: a raw TCP client and server exchange megabytes of random bytes
      both ways, with a half-close, through the proxy, and each receives exactly what the other sent;
   2. the findings printed live (jsonl) equal the final report's and those of `imwire check` on the
      --record file, finding for finding (rule, severity, connection, frame, offset, message);
-  3. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
+  3. `imwire check` of dumpcap's recording reports the same connections (dialect, subprotocol,
+     extensions, messages, captured bytes, socket.io TCP connections) and findings as the live run
+     and the --record file; only what other packets must change may differ (a finding's frame,
+     line and time, and frame numbers in its message; the proxy's port for the upstream's in
+     connection names; the message count of an undecoded connection, which counts TCP segments),
+     and client bytes the kernel refused with a RST because the proxy had already closed that
+     connection are left out (the proxy never read them); see Proxy.dumpcap_agrees;
+  4. an injected defect is reported live: a LeanCloud session (Python `websockets` client and
      server, lc.protobuf2.3, permessage-deflate, commands built with Google's protobuf) clean and
      with protocol errors; paho-mqtt clients through the proxy to Debian's mosquitto over TCP
      (MQTT 3.1 and 3.1.1), clean and with a malformed SUBSCRIBE sent by a raw client, and over
      mosquitto's WebSocket listener (MQTT packets in binary WebSocket messages); a
      python-socketio 4.x client and server (engine.io 3: long-polling, then the upgrade to
-     WebSocket) speaking JMessage, with a stray response injected by the server;
-  4. an upstream that refuses gives the client a clean close (EOF, no reset) and a
+     WebSocket) speaking JMessage, with a stray response injected by the server; NIM over
+     socket.io 0.9: gevent-socketio 0.3.6 (Python 2.7) and socketIO-client 0.5.7.4, the session
+     of Tests/CrossCheck/real_traffic.py (handshake GET, then WebSocket: clean, and with a response
+     without request; xhr-polling with an unknown code);
+  5. an upstream that refuses gives the client a clean close (EOF, no reset) and a
      PROXY.UPSTREAM-UNREACHABLE finding.
 
 Usage: Tests/CrossCheck/proxy.py [path/to/imwire]
-Installs what it needs (mosquitto with apt; websockets, protobuf, paho-mqtt, python-socketio 4.6.1 with
-eventlet in Tests/CrossCheck/.venv).
+Installs what it needs (mosquitto and tshark's dumpcap with scripts/ensure-packages.sh; websockets,
+protobuf, paho-mqtt, python-socketio 4.6.1 with eventlet, socketIO-client 0.5.7.4 and virtualenv in
+Tests/CrossCheck/.venv; gevent-socketio in real_traffic.py's Python 2.7 virtualenv
+Tests/CrossCheck/.venv-real-py27, made from pyenv's Python 2.7.18).
 """
 import asyncio
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -38,15 +52,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VENV = os.path.join(HERE, ".venv")
 PIP_PACKAGES = ["websockets==17.4", "protobuf", "paho-mqtt==2.2.0", "python-socketio==4.6.1", "python-engineio==3.14.2", "six",
-                "eventlet==0.35.2", "requests==2.31.0", "websocket-client==1.7.0"]
+                "eventlet==0.35.2", "requests==2.31.0", "websocket-client==1.7.0", "socketIO-client==0.5.7.4",
+                # virtualenv < 20.22 still makes Python 2.7 environments (real_traffic.ensure_py27)
+                "virtualenv==20.21.1", "distlib==0.4.4", "filelock==3.32.7", "platformdirs==3.11.0"]
 
 
 def ensure_environment():
-    if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "-o", "DPkg::Lock::Timeout=300", "mosquitto"], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+    missing = {package for package, binary in (("mosquitto", "mosquitto"), ("tshark", "dumpcap"), ("tshark", "tshark"), ("tshark", "editcap"))
+               if shutil.which(binary) is None and not os.path.exists("/usr/sbin/" + binary)}
+    if missing:
+        subprocess.run([os.path.join(ROOT, "scripts", "ensure-packages.sh"), *sorted(missing)], check=True)
     python = os.path.join(VENV, "bin", "python")
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
@@ -63,10 +78,12 @@ import leancloud_oracle as oracle  # noqa: E402
 import paho.mqtt.client as paho  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.asyncio.server import serve  # noqa: E402
+import real_traffic  # noqa: E402  (the socket.io 0.9 peers and dumpcap; it takes this folder off sys.path)
 
 IMWIRE = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "imwire")
 PROBLEMS = []
 STATS = {}
+CAPTURES = []  # every dumpcap started, stopped at the end should a scenario fail half-way
 
 
 def free_port():
@@ -77,6 +94,36 @@ def free_port():
 
 def key(f):
     return (f["rule"], f["severity"], f["connection"] or "", f["frame"] or 0, f["offset"] if f["offset"] is not None else -1, f["message"])
+
+
+def wire_key(f, named):
+    """A finding as a recording of other packets must give it too: all but `frame`, `line` and `time`,
+    and the frame numbers a message names (NIM's "SER 4 is still pending (frame 67)"); `named` maps
+    the proxy's port to the upstream's in connection names."""
+    def text(value):
+        return re.sub(r"\bframe \d+", "frame N", named(value)) if value is not None else ""
+    return (f["rule"], f["severity"], f["layer"] or "", f["dialect"] or "", named(f["connection"]) or "", f["direction"] or "",
+            f["offset"] if f["offset"] is not None else -1, text(f["subject"]), text(f["message"]), f["closeCode"] or 0)
+
+
+def refused_by_proxy(path, port):
+    """The frames of `path` (tshark's numbers) that carry client data answered directly by a RST from
+    the proxy's `port`, with no packet of the proxy's in between: data that reached a socket the
+    proxy had closed. The RST is the kernel's; the proxy read none of it."""
+    fields = subprocess.run(["tshark", "-r", path, "-Y", "tcp", "-T", "fields", "-e", "frame.number", "-e", "tcp.stream",
+                             "-e", "tcp.srcport", "-e", "tcp.len", "-e", "tcp.flags.reset"],
+                            capture_output=True, text=True, check=True).stdout
+    refused, waiting = [], {}
+    for line in fields.splitlines():
+        frame, stream, source, length, reset = line.split("\t")
+        if int(source) != port:
+            if int(length) > 0:
+                waiting[stream] = int(frame)
+        elif reset in ("1", "True") and stream in waiting:
+            refused.append(waiting.pop(stream))
+        else:
+            waiting.pop(stream, None)
+    return refused
 
 
 class Proxy:
@@ -95,6 +142,12 @@ class Proxy:
         if "listening on" not in line:
             raise SystemExit(f"{name}: imwire proxy did not start: {line}{self.proc.stderr.read()}")
         self.port = int(line.split("listening on ")[1].split(",")[0].rsplit(":", 1)[1])
+        self.upstream_port = upstream_port
+        # dumpcap records the client<->proxy leg only (the filter names the proxy's port), and is
+        # ready before any traffic starts
+        self.wire = os.path.join(work, f"{name}-dumpcap.pcapng")
+        self.capture = real_traffic.Capture(self.wire, [self.port], sentinel=True).__enter__()
+        CAPTURES.append(self.capture)
 
     def finish(self):
         try:
@@ -103,6 +156,11 @@ class Proxy:
             self.proc.kill()
             out, err = self.proc.communicate()
             PROBLEMS.append(f"{self.name}: imwire proxy did not stop by itself")
+        try:
+            self.capture.__exit__(None, None, None)
+        except RuntimeError as e:
+            PROBLEMS.append(f"{self.name}: {e}")
+            self.capture = None
         lines = [json.loads(line) for line in out.splitlines() if line.strip()]
         live = [entry["finding"] for entry in lines if entry["type"] == "finding"]
         summary = [entry for entry in lines if entry["type"] == "summary"]
@@ -127,7 +185,80 @@ class Proxy:
         if checked.returncode != self.proc.returncode and not proxy_only:
             PROBLEMS.append(f"{self.name}: proxy exited {self.proc.returncode}, check of the recording {checked.returncode}")
         STATS[self.name] = (len(live), len(report["connections"]), sum(c["messages"] for c in report["connections"]))
+        if self.capture is not None:
+            self.dumpcap_agrees(live, report, recorded)
         return live
+
+    def dumpcap_agrees(self, live, report, recorded):
+        """`imwire check` of dumpcap's recording of the client<->proxy leg reports what the live run
+        and the --record file do. The same traffic is cut into other packets there (the kernel's
+        segments, with their ACKs, against the proxy's synthesised ones of at most 1400 bytes) and
+        its server port is the proxy's, so a finding's `frame`, `time` and `line` (and a frame
+        number its message names) differ and the proxy's listen port stands for the upstream's in
+        connection names; an undecoded connection's message count (TCP segments) differs; a client
+        the proxy closed because the upstream refused is a 0-byte connection only on the wire; and
+        client data that reached a connection the proxy had closed (refused_by_proxy) is left out.
+        Everything else must be equal: per connection its dialect, subprotocol, extensions, message
+        count, captured bytes, socket.io TCP connections, and its findings (rule, severity, layer,
+        dialect, direction, offset, subject, message, close code); and the exit code."""
+        ours, theirs = f"127.0.0.1:{self.port}", f"127.0.0.1:{self.upstream_port}"
+
+        def named(text):
+            return text.replace(ours, theirs) if isinstance(text, str) else text
+
+        def essence(rep, unjoined=0):
+            connections = []
+            for c in rep["connections"]:
+                if unjoined and c["bytes"]["captured"] == 0 and not c["findings"]:
+                    unjoined -= 1  # a client the proxy closed when the upstream refused: no connection to it
+                    continue
+                # an undecoded connection counts its TCP segments as messages: the kernel's (up to 64 KiB
+                # on lo) there, the proxy's (at most 1400 bytes) in the live run and the --record file
+                messages = c["messages"] if c["dialect"] or c.get("subprotocol") else None
+                connections.append((named(c["id"]), c["dialect"], c.get("subprotocol"), c.get("extensions"), messages,
+                                    c["bytes"]["captured"], [named(t) for t in c.get("tcp") or []],
+                                    sorted(wire_key(f, named) for f in c["findings"])))
+            return connections, sorted(wire_key(f, named) for f in rep["captureFindings"])
+
+        proxy_only = {"PROXY.UPSTREAM-UNREACHABLE"}
+        unreachable = len([f for f in report["captureFindings"] if f["rule"] in proxy_only])
+        live_report = dict(report, captureFindings=[f for f in report["captureFindings"] if f["rule"] not in proxy_only])
+
+        def compare(path):
+            checked = subprocess.run([IMWIRE, "check", path, "--format", "json", "--severity", "info"], capture_output=True, text=True)
+            if checked.returncode not in (0, 1):
+                return checked, None, [f"imwire check of dumpcap's recording exited {checked.returncode}: {checked.stderr.strip()}"]
+            wire = json.loads(checked.stdout)
+            differences = []
+            for what, other in (("the live run", live_report), ("imwire check of the --record file", recorded)):
+                mine, yours = essence(wire, unreachable), essence(other)
+                if mine != yours:
+                    only_mine = [c for c in mine[0] if c not in yours[0]] + [f for f in mine[1] if f not in yours[1]]
+                    only_yours = [c for c in yours[0] if c not in mine[0]] + [f for f in yours[1] if f not in mine[1]]
+                    differences.append(f"imwire check of dumpcap's recording differs from {what}: "
+                                       f"only in dumpcap's {only_mine}; only in {what} {only_yours}")
+            return checked, wire, differences
+
+        checked, wire, differences = compare(self.wire)
+        refused = refused_by_proxy(self.wire, self.port) if differences else []
+        if refused:
+            # bytes that reached the proxy's port after it had closed that connection (it closes a
+            # client when the upstream resets): the kernel answered them with a RST, the proxy never
+            # read them. They are on the wire, not in what the proxy checked: leave them out.
+            read = self.wire.replace(".pcapng", "-read.pcapng")
+            subprocess.run(["editcap", self.wire, read, *map(str, refused)], check=True)
+            STATS[self.name + " dumpcap frames refused by the proxy's closed socket"] = len(refused)
+            checked, wire, differences = compare(read)
+        PROBLEMS.extend(f"{self.name}: {d}" for d in differences)
+        if wire is None:
+            return
+        if checked.returncode != self.proc.returncode and not [f for f in live if f["rule"] in proxy_only]:
+            PROBLEMS.append(f"{self.name}: proxy exited {self.proc.returncode}, check of dumpcap's recording {checked.returncode}")
+        counts = re.search(r"Packets captured: (\d+).*received/dropped on interface '.*?': (\d+)/(\d+) ", self.capture.stats, re.S)
+        if counts is None or counts.group(3) != "0":
+            PROBLEMS.append(f"{self.name}: dumpcap dropped packets, or said nothing of it: {self.capture.stats}")
+        packets = int(counts.group(1)) if counts else 0
+        STATS[self.name + " dumpcap"] = (len([f for c in wire["connections"] for f in c["findings"]]), packets)
 
 
 # -- 1. byte-exact forwarding -------------------------------------------------------------
@@ -425,7 +556,53 @@ def jmessage(work, defect):
         server.wait()
 
 
-# -- 5. an upstream that refuses ----------------------------------------------------------
+# -- 5. NIM over socket.io 0.9: gevent-socketio 0.3.6 (Python 2.7) and socketIO-client 0.5.7.4 --
+
+def nim(work, transport, defect):
+    """The NIM session of Tests/CrossCheck/real_traffic.py (login, sync, sendMsg, heartbeats, logout)
+    through the proxy: the handshake GET, then WebSocket or xhr-polling; `defect` is None or a key
+    of real_traffic.NIM_DEFECTS, reported live with its rule."""
+    import signal
+    name = f"nim-{transport}" + (f"-{defect}" if defect else "")
+    py27, problem = real_traffic.ensure_py27()
+    if py27 is None:
+        PROBLEMS.append(f"{name}: no Python 2.7 for gevent-socketio: {problem}")
+        return
+    up_port = free_port()
+    server = real_traffic.nim_server(up_port, defect, work, py27)
+    try:
+        proxy = Proxy(work, name, up_port, 1000)
+        received, retries = [], []
+        try:
+            received = real_traffic.nim_client(proxy.port, transport, defect, retried=lambda: retries.append(1), linger=1.2)
+        except Exception as e:  # noqa: BLE001 - reported, then the proxy is still stopped and checked
+            PROBLEMS.append(f"{name}: the socketIO-client session through the proxy failed: {e!r}")
+        time.sleep(0.3)
+        proxy.proc.send_signal(signal.SIGINT)  # the session spans TCP connections: stop by signal
+        live = proxy.finish()
+    finally:
+        real_traffic.stop(server)
+    answered = {(m.get("sid"), m.get("cid")) for m in received}
+    if not {(2, 3), (5, 1), (7, 1), (2, 6)} <= answered:
+        PROBLEMS.append(f"{name}: responses through the proxy: {sorted(answered, key=str)}")
+    with open(proxy.report) as f:
+        sessions = [c for c in json.load(f)["connections"] if c["dialect"] == "nim"]
+    if len(sessions) != 1 or not sessions[0]["id"].startswith("socket.io 0.9 sid="):
+        PROBLEMS.append(f"{name}: not one socket.io 0.9 NIM session: {[c['id'] for c in sessions]}")
+    rules = {f["rule"] for f in live if f["severity"] != "info"}
+    expected = {real_traffic.NIM_DEFECTS[defect]["expected_rule"]} if defect else set()
+    # gevent-socketio may close a kept-alive xhr-polling connection under a request, which the
+    # client then sends again (real_traffic.nim_client): on the wire, the same SER twice; and when
+    # the close came between the request's headers and its body, the proxy saw a cut-off request
+    again = {"NIM.SER-REUSED", "NIM.SER-NOT-SEQUENTIAL", "HTTP.MESSAGE-TRUNCATED"} if retries else set()
+    if not expected <= rules or rules - expected - again:
+        PROBLEMS.append(f"{name}: live findings {sorted(rules)}, expected {sorted(expected)}"
+                        + (f" (and, for the {len(retries)} request(s) sent again, any of {sorted(again)})" if retries else ""))
+    if retries:
+        STATS[name + " requests sent again"] = len(retries)
+
+
+# -- 6. an upstream that refuses ----------------------------------------------------------
 
 def refused(work):
     proxy = Proxy(work, "refused", free_port(), 1)
@@ -447,18 +624,32 @@ def refused(work):
 
 def main():
     started = time.time()
+    durations = []
     with tempfile.TemporaryDirectory() as work:
-        raw_forwarding(work)
-        leancloud(work, errors=False)
-        leancloud(work, errors=True)
-        mqtt(work)
-        jmessage(work, defect=False)
-        jmessage(work, defect=True)
-        refused(work)
+        scenarios = [("raw", lambda: raw_forwarding(work)),
+                     ("leancloud", lambda: leancloud(work, errors=False)),
+                     ("leancloud-errors", lambda: leancloud(work, errors=True)),
+                     ("mqtt", lambda: mqtt(work)),
+                     ("jmessage", lambda: jmessage(work, defect=False)),
+                     ("jmessage-stray", lambda: jmessage(work, defect=True)),
+                     ("nim-websocket", lambda: nim(work, "websocket", None)),
+                     ("nim-websocket-stray", lambda: nim(work, "websocket", "response-without-request")),
+                     ("nim-xhr-polling-code", lambda: nim(work, "xhr-polling", "code-unknown")),
+                     ("refused", lambda: refused(work))]
+        try:
+            for label, scenario in scenarios:
+                begun = time.time()
+                scenario()
+                durations.append(f"{label} {time.time() - begun:.1f}")
+        finally:
+            for capture in CAPTURES:
+                if capture.proc.poll() is None:
+                    capture.proc.kill()
+                    capture.proc.wait()
     for problem in PROBLEMS:
         print("PROBLEM:", problem)
     summary = ", ".join(f"{name}: {value}" for name, value in STATS.items())
-    print(f"imwire proxy with real peers: {summary} ({time.time() - started:.1f}s)")
+    print(f"imwire proxy with real peers: {summary} ({time.time() - started:.1f}s: {', '.join(durations)})")
     print(f"{0 if PROBLEMS else 1} passed, {1 if PROBLEMS else 0} failed")
     sys.exit(1 if PROBLEMS else 0)
 

@@ -107,6 +107,7 @@ import hashlib
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -236,31 +237,75 @@ def stop(proc):
 
 
 class Capture:
-    """dumpcap on lo with a capture filter on the given ports, as pcapng."""
+    """dumpcap on `interface` with a capture filter on the given TCP ports, as pcapng. Entering waits
+    until dumpcap reports its file (`File: PATH` on stderr: it prints that once the interface is open,
+    the filter set and the file's header flushed); leaving stops it with SIGINT and waits until it
+    has written the rest of the file and exited. `stats` is what dumpcap printed at the end
+    (packets captured, received and dropped). Also used by Tests/CrossCheck/proxy.py.
 
-    def __init__(self, path, ports):
+    On Linux, libpcap hands packets over in blocks that the kernel passes on when full or after
+    dumpcap's read timeout (250 ms), and packets of a block not yet passed on when SIGINT comes are
+    lost without being counted as dropped. So before SIGINT, leaving waits 0.4 s; or, with
+    `sentinel`, the filter also takes UDP to the first port, and leaving sends one datagram there
+    with a random token and waits until the token is in the file (so is every packet before it):
+    a capture then ends with that datagram, which `imwire check` passes over (not TCP)."""
+
+    def __init__(self, path, ports, interface="lo", timeout=15.0, sentinel=False):
         self.path = path
+        self.ports = ports
+        self.timeout = timeout
+        self.sentinel = sentinel
+        self.stats = ""
         if os.path.exists(path):
             os.remove(path)
-        bpf = " or ".join(f"tcp port {p}" for p in ports)
-        self.proc = subprocess.Popen(["dumpcap", "-q", "-i", "lo", "-f", bpf, "-w", path],
+        bpf = " or ".join([f"tcp port {p}" for p in ports] + ([f"udp port {ports[0]}"] if sentinel else []))
+        # -B 64: a 64 MiB kernel buffer, so that megabytes at loopback speed are not dropped
+        self.proc = subprocess.Popen(["dumpcap", "-q", "-i", interface, "-B", "64", "-f", bpf, "-w", path],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def __enter__(self):
-        for _ in range(200):
-            if os.path.exists(self.path) or self.proc.poll() is not None:
-                break
-            time.sleep(0.025)
-        if self.proc.poll() is not None:
-            raise RuntimeError("dumpcap failed: " + self.proc.stderr.read().decode(errors="replace"))
-        time.sleep(0.4)
+        said = b""
+        deadline = time.monotonic() + self.timeout
+        while b"File: " not in said:
+            left = deadline - time.monotonic()
+            ready = select.select([self.proc.stderr], [], [], max(left, 0))[0]
+            chunk = os.read(self.proc.stderr.fileno(), 4096) if ready else b""
+            if not chunk:  # exited (EOF) or no word in time
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError(f"dumpcap did not start (exit {self.proc.returncode}): "
+                                   + said.decode(errors="replace").strip())
+            said += chunk
         return self
 
     def __exit__(self, *exc):
-        time.sleep(0.4)
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(10)
+        problem = None
+        if self.sentinel and self.proc.poll() is None:
+            token = b"imwire-capture-end-" + os.urandom(8).hex().encode()
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                udp.sendto(token, ("127.0.0.1", self.ports[0]))
+            deadline = time.monotonic() + self.timeout
+            while not self._holds(token):
+                if time.monotonic() > deadline:
+                    problem = f"the end-of-capture datagram was not in dumpcap's file after {self.timeout} s"
+                    break
+                time.sleep(0.02)
+        else:
+            time.sleep(0.4)
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            rest = self.proc.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rest = self.proc.communicate()[1]
+        self.stats = rest.decode(errors="replace").strip()
+        if self.proc.returncode != 0 or problem:
+            raise RuntimeError(f"dumpcap: {problem or 'exit ' + str(self.proc.returncode) + ' on SIGINT'}: {self.stats}")
         os.chmod(self.path, 0o644)  # dumpcap writes 0600
+
+    def _holds(self, token):
+        with open(self.path, "rb") as fh:
+            return token in fh.read()
 
 
 class Waiter:
@@ -666,79 +711,99 @@ def nim_request(sid, cid, ser, q):
     return dumps({"SID": sid, "CID": cid, "SER": ser, "Q": q})
 
 
-def nim_session(port, transport, defect, workdir, py27):
-    from socketIO_client import BaseNamespace, SocketIO
-    from socketIO_client.exceptions import ConnectionError as SIOConnectionError, TimeoutError as SIOTimeout
-    SocketIO.__del__ = lambda self: None  # it would hand-shake a new session when collected
+def nim_server(port, defect, workdir, py27):
+    """gevent-socketio 0.3.6 (Python 2.7 `py27`) serving the NIM link on 127.0.0.1:port, started and
+    listening; `defect` is None or a key of NIM_DEFECTS. Also used by Tests/CrossCheck/proxy.py."""
     script = os.path.join(workdir, "nim_server.py")
     with open(script, "w") as fh:
         fh.write(NIM_SERVER % {"msg": dumps(NIM_MSG)})
     server = subprocess.Popen([py27, script, str(port), defect or "clean"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_port(port, proc=server)
-        received = Waiter()
+    except Exception:
+        stop(server)
+        raise
+    return server
 
-        class Link(BaseNamespace):
-            def on_connect(self):
-                received.add({"connected": True})
 
-            def on_message(self, data):
-                received.add(json.loads(data))
+def nim_client(port, transport, defect, retried=lambda: None, linger=2.6):
+    """A NIM Web SDK session by socketIO-client 0.5.7.4 against 127.0.0.1:port (the server, or a proxy
+    in front of it): login, sync, sendMsg, heartbeat, socket.io heartbeats until `linger` seconds have
+    passed, logout, disconnect. `retried` is called for each request sent again (see again()).
+    Also used by Tests/CrossCheck/proxy.py."""
+    from socketIO_client import BaseNamespace, SocketIO
+    from socketIO_client.exceptions import ConnectionError as SIOConnectionError, TimeoutError as SIOTimeout
+    SocketIO.__del__ = lambda self: None  # it would hand-shake a new session when collected
+    received = Waiter()
 
+    class Link(BaseNamespace):
+        def on_connect(self):
+            received.add({"connected": True})
+
+        def on_message(self, data):
+            received.add(json.loads(data))
+
+    started = time.monotonic()
+    utf8 = {"response": lambda r, *a, **k: setattr(r, "encoding", "utf-8")}
+    io = SocketIO("127.0.0.1", port, Link, transports=[transport], params={"t": "1700000000000"}, hooks=utf8)
+
+    def again(action):
+        """gevent-socketio closes the connection after each xhr-polling POST without saying so
+        (its second start_response drops the first one's Connection: close); requests may
+        have reused it, and the request, which the server never read, fails: send it again,
+        as a browser does."""
+        try:
+            return action()
+        except SIOConnectionError as e:
+            if "Remote end closed connection without response" not in str(e):
+                raise
+            retried()
+            return action()
+
+    def poll():
+        try:
+            again(lambda: io._process_events(3))  # longer than the server's 1 s poll, so no poll is cut short
+        except SIOTimeout:
+            pass
+        next(io._heartbeat_pacemaker)
+
+    def pump(predicate, what, timeout=6.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            for item in received.items:
+                if predicate(item):
+                    return item
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"timed out waiting for {what}; have {received.items[-5:]}")
+            poll()
+
+    def request(sid, cid, ser, q):
+        again(lambda: io.message(nim_request(sid, cid, ser, q)))
+        return pump(lambda m: (m.get("sid"), m.get("cid"), m.get("ser")) == (sid, cid, ser), f"{sid}_{cid} ser {ser}")
+
+    pump(lambda m: m.get("connected"), "the socket.io connect packet 1::")  # the SDK logs in on connect
+    request(2, 3, 1, [{"t": "Property", "v": NIM_LOGIN}])
+    request(5, 1, 2, [{"t": "Property", "v": {"1": 0, "2": 0, "7": 0}}])
+    request(7, 1, 3, [{"t": "Property", "v": NIM_MSG}])
+    if defect == "response-without-request":
+        pump(lambda m: m.get("ser") == 99, "the stray response")
+    request(1, 2, 0, [])
+    while time.monotonic() - started < linger:  # socket.io heartbeats: the server's every second, the client's every 2 s
+        poll()
+    request(2, 6, 4, [])
+    again(io.disconnect)
+    session = getattr(io._SocketIO__transport, "_http_session", None)
+    if session is not None:
+        session.close()
+    time.sleep(0.3)
+    return received.items
+
+
+def nim_session(port, transport, defect, workdir, py27):
+    server = nim_server(port, defect, workdir, py27)
+    try:
         with Capture(CURRENT["path"], [port]):
-            started = time.monotonic()
-            utf8 = {"response": lambda r, *a, **k: setattr(r, "encoding", "utf-8")}
-            io = SocketIO("127.0.0.1", port, Link, transports=[transport], params={"t": "1700000000000"}, hooks=utf8)
-
-            def again(action):
-                """gevent-socketio closes the connection after each xhr-polling POST without saying so
-                (its second start_response drops the first one's Connection: close); requests may
-                have reused it, and the request, which the server never read, fails: send it again,
-                as a browser does."""
-                try:
-                    return action()
-                except SIOConnectionError as e:
-                    if "Remote end closed connection without response" not in str(e):
-                        raise
-                    RETRIED.append(CURRENT["path"])
-                    return action()
-
-            def poll():
-                try:
-                    again(lambda: io._process_events(3))  # longer than the server's 1 s poll, so no poll is cut short
-                except SIOTimeout:
-                    pass
-                next(io._heartbeat_pacemaker)
-
-            def pump(predicate, what, timeout=6.0):
-                deadline = time.monotonic() + timeout
-                while True:
-                    for item in received.items:
-                        if predicate(item):
-                            return item
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"timed out waiting for {what}; have {received.items[-5:]}")
-                    poll()
-
-            def request(sid, cid, ser, q):
-                again(lambda: io.message(nim_request(sid, cid, ser, q)))
-                return pump(lambda m: (m.get("sid"), m.get("cid"), m.get("ser")) == (sid, cid, ser), f"{sid}_{cid} ser {ser}")
-
-            pump(lambda m: m.get("connected"), "the socket.io connect packet 1::")  # the SDK logs in on connect
-            request(2, 3, 1, [{"t": "Property", "v": NIM_LOGIN}])
-            request(5, 1, 2, [{"t": "Property", "v": {"1": 0, "2": 0, "7": 0}}])
-            request(7, 1, 3, [{"t": "Property", "v": NIM_MSG}])
-            if defect == "response-without-request":
-                pump(lambda m: m.get("ser") == 99, "the stray response")
-            request(1, 2, 0, [])
-            while time.monotonic() - started < 2.6:  # socket.io heartbeats: the server's every second, the client's every 2 s
-                poll()
-            request(2, 6, 4, [])
-            again(io.disconnect)
-            session = getattr(io._SocketIO__transport, "_http_session", None)
-            if session is not None:
-                session.close()
-            time.sleep(0.3)
+            nim_client(port, transport, defect, retried=lambda: RETRIED.append(CURRENT["path"]))
     finally:
         stop(server)
 
