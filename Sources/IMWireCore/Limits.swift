@@ -17,7 +17,9 @@ public struct Limits: Sendable, Hashable {
     public var maxJSONDepth: Int
     /// Longest line of a text transcript (bytes).
     public var maxLineLength: Int
-    /// Most requests one connection may have in flight before new ones are reported and dropped.
+    /// Most requests (and pushes awaiting an ack) one connection's session tracker follows at
+    /// once: beyond it new ones go untracked (no timeout or answer is judged for them), so a peer
+    /// that never answers cannot grow memory without bound.
     public var maxPendingRequests: Int
     /// Most findings kept per connection; the rest are counted, not stored.
     public var maxFindingsPerConnection: Int

@@ -51,7 +51,7 @@ import Testing
 
     @Test func pushedMessagesAreTrackedUpToALimit() {
         var tracker = JMessageSessionTracker()
-        let limit = JMessageSessionTracker.maxTracked
+        let limit = Limits.default.maxPendingRequests
         var payload = JSONObject()
         payload.append(
             "messages",

@@ -10,8 +10,8 @@ private struct Session {
     var time: Int64 = 0
     var findings: [Finding] = []
 
-    init(options: LeanCloudSessionOptions = LeanCloudSessionOptions()) {
-        tracker = LeanCloudSessionTracker(options: options)
+    init(options: LeanCloudSessionOptions = LeanCloudSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+        tracker = LeanCloudSessionTracker(options: options, maxTracked: maxTracked)
     }
 
     mutating func send(_ text: String, after seconds: Double = 1) { observe(text, .send, seconds) }
@@ -136,13 +136,28 @@ private struct Session {
     @Test func unacknowledgedPushesAreTrackedUpToALimit() {
         var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
-        for n in 0..<(LeanCloudSessionTracker.maxTracked + 3) {
+        for n in 0..<(Limits.default.maxPendingRequests + 3) {
             session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
         }
         session.send(#"{"cmd":"echo","i":2}"#, after: 10)
         let missing = session.finish().filter { $0.hasPrefix("LC.MISSING-ACK#") }
-        #expect(missing.count == LeanCloudSessionTracker.maxTracked)
-        #expect(missing.first == "LC.MISSING-ACK#3" && missing.last == "LC.MISSING-ACK#\(LeanCloudSessionTracker.maxTracked + 2)")
+        #expect(missing.count == Limits.default.maxPendingRequests)
+        #expect(missing.first == "LC.MISSING-ACK#3" && missing.last == "LC.MISSING-ACK#\(Limits.default.maxPendingRequests + 2)")
+    }
+
+    /// `Limits.maxPendingRequests` sets the bound: at 2, two of five unanswered requests and
+    /// two of five unacknowledged pushes are followed.
+    @Test func theLimitOfTrackedRequestsIsTheLimitsOne() {
+        var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000), maxTracked: 2)
+        session.open()
+        for n in 0..<5 {
+            session.send(#"{"cmd":"conv","op":"query","i":\#(n + 10)}"#, after: 0)
+            session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
+        }
+        session.send(#"{"cmd":"echo","i":2}"#, after: 60)
+        let findings = session.finish()
+        #expect(findings.filter { $0.hasPrefix("LC.MISSING-ACK#") }.count == 2)
+        #expect(findings.filter { $0.hasPrefix("LC.REQUEST-UNANSWERED#") }.count == 2)
     }
 
     @Test func sizeGoawayAndDirection() {

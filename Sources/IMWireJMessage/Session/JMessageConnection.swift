@@ -25,7 +25,7 @@ public final class JMessageConnection: DialectConnection {
         namesMessages: Bool = false, describesMessages: Bool = false
     ) {
         self.limits = limits
-        tracker = JMessageSessionTracker(options: options)
+        tracker = JMessageSessionTracker(options: options, maxTracked: limits.maxPendingRequests)
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
     }

@@ -62,7 +62,7 @@ public struct JMessageSessionTracker: Sendable {
     public private(set) var phase: Phase = .start
     /// At most this many requests, pushed messages and events awaiting an answer are tracked, so
     /// a peer that never answers cannot grow memory without bound (the rest go untracked).
-    public static let maxTracked = 10_000
+    public let maxTracked: Int
     private var pending: [Int64: Pending] = [:]
     /// msg_sync messages by msg_id, syncs by event name, events by event_id.
     private var messages: [String: Awaited] = [:]
@@ -72,7 +72,10 @@ public struct JMessageSessionTracker: Sendable {
     private var reportedBeforeLogin = false
     private var reportedAfterLogout = false
 
-    public init(options: JMessageSessionOptions = JMessageSessionOptions()) { self.options = options }
+    public init(options: JMessageSessionOptions = JMessageSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+        self.options = options
+        self.maxTracked = maxTracked
+    }
 
     private static func gap(_ from: Int64, _ to: Int64) -> Int64 {
         let (value, overflow) = to.subtractingReportingOverflow(from)
@@ -191,7 +194,7 @@ public struct JMessageSessionTracker: Sendable {
             pending[rid] = earlier
             return
         }
-        guard pending.count < Self.maxTracked else { return }
+        guard pending.count < maxTracked else { return }
         pending[rid] = Pending(event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
     }
 
@@ -247,12 +250,12 @@ public struct JMessageSessionTracker: Sendable {
         switch event.name {
         case "msg_sync":
             for message in payload["messages"]?.arrayValue ?? [] {
-                guard let id = message["msg_id"].map(key), messages.count < Self.maxTracked || messages[id] != nil else { continue }
+                guard let id = message["msg_id"].map(key), messages.count < maxTracked || messages[id] != nil else { continue }
                 messages[id] = Awaited(what: "msg_sync msg_id=\(id)", key: nil, time: time, frame: frameIndex)
             }
         case "event_notification":
             let type = payload["event_type"]?.int64Value
-            if type == 1, let id = payload["event_id"].map(key), events.count < Self.maxTracked || events[id] != nil {
+            if type == 1, let id = payload["event_id"].map(key), events.count < maxTracked || events[id] != nil {
                 events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
             }
             if let type, type == 1 || type == 2 { phase = .loggedOut(eventType: type) }

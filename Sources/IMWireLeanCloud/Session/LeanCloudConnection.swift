@@ -24,7 +24,7 @@ public final class LeanCloudConnection: DialectConnection {
         limits = context.limits
         namesMessages = context.namesMessages
         describesMessages = context.describesMessages
-        tracker = LeanCloudSessionTracker(options: context.options[LeanCloudSessionOptions.self])
+        tracker = LeanCloudSessionTracker(options: context.options[LeanCloudSessionOptions.self], maxTracked: context.limits.maxPendingRequests)
     }
 
     public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> [Finding] {

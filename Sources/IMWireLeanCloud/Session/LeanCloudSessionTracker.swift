@@ -72,7 +72,8 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Time and index of the frame being observed.
     private var now: (time: Int64, frame: Int) = (0, 0)
 
-    public init(options: LeanCloudSessionOptions = LeanCloudSessionOptions()) {
+    public init(options: LeanCloudSessionOptions = LeanCloudSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+        self.maxTracked = maxTracked
         self.options = options
         appID = options.credentials?.appID
     }
@@ -90,7 +91,7 @@ public struct LeanCloudSessionTracker: Sendable {
 
     /// At most this many requests awaiting a reply, and as many pushes awaiting an ack, are
     /// tracked: a peer that never answers must not grow memory without bound (the rest go untracked).
-    public static let maxTracked = 10_000
+    public let maxTracked: Int
 
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
@@ -219,7 +220,7 @@ public struct LeanCloudSessionTracker: Sendable {
             report(LeanCloudRules.duplicateI, "i=\(i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
             return
         }
-        guard pending.count < Self.maxTracked else { return }
+        guard pending.count < maxTracked else { return }
         pending[i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
     }
 
@@ -276,7 +277,7 @@ public struct LeanCloudSessionTracker: Sendable {
         guard let id = command.string(.directID), !command.bool(.directTransient), command.int32(.directConvType) != 2,
             !(command.string(.directFromPeerID).map(opened.contains) ?? false)
         else { return }
-        guard unacked.count < Self.maxTracked else { return }
+        guard unacked.count < maxTracked else { return }
         unacked.append(
             Unacked(
                 messageID: id, conversationID: command.string(.directCID) ?? "",

@@ -22,7 +22,7 @@ public final class NIMConnection: DialectConnection {
         namesMessages: Bool = false, describesMessages: Bool = false
     ) {
         self.limits = limits
-        tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts)
+        tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts, maxTracked: limits.maxPendingRequests)
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
     }

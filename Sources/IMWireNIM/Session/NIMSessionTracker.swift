@@ -53,7 +53,7 @@ public struct NIMSessionTracker: Sendable {
     public private(set) var steps: [Int64] = []
     /// At most this many requests awaiting a response are tracked, so a peer that never answers
     /// cannot grow memory without bound.
-    public static let maxTracked = 10_000
+    public let maxTracked: Int
     private var pending: [String: Pending] = [:]
     private var lastSer: Int64?
     private var heartbeatDueFrom: Int64?
@@ -61,7 +61,11 @@ public struct NIMSessionTracker: Sendable {
     private var reportedBeforeLogin = false
     private var transport = SocketIO09Session()
 
-    public init(options: NIMSessionOptions = NIMSessionOptions(), endedAccounts: [String: String] = [:]) {
+    public init(
+        options: NIMSessionOptions = NIMSessionOptions(), endedAccounts: [String: String] = [:],
+        maxTracked: Int = Limits.default.maxPendingRequests
+    ) {
+        self.maxTracked = maxTracked
         self.options = options
         self.endedAccounts = endedAccounts
     }
@@ -171,7 +175,7 @@ public struct NIMSessionTracker: Sendable {
             findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
             return
         }
-        guard pending.count < Self.maxTracked else { return }
+        guard pending.count < maxTracked else { return }
         pending[key] = Pending(
             sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
             timeout: request.isHeartbeat ? options.heartbeatTimeoutMicros : options.requestTimeoutMicros)

@@ -26,7 +26,7 @@ public final class Yun2winConnection: DialectConnection {
     ) {
         client = Yun2winCodec(limits: limits)
         server = Yun2winCodec(limits: limits)
-        tracker = Yun2winSessionTracker(options: options, kickedUIDs: kickedUIDs)
+        tracker = Yun2winSessionTracker(options: options, kickedUIDs: kickedUIDs, maxTracked: limits.maxPendingRequests)
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
     }

@@ -58,12 +58,16 @@ public struct Yun2winSessionTracker: Sendable {
     private var reportedFirstPacket = false
     /// At most this many commands awaiting their ack, and as many sessions awaiting an update,
     /// are tracked, so a peer that never answers cannot grow memory without bound.
-    public static let maxTracked = 10_000
+    public let maxTracked: Int
     private var pending: [String: Pending] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
 
-    public init(options: Yun2winSessionOptions = Yun2winSessionOptions(), kickedUIDs: Set<String> = []) {
+    public init(
+        options: Yun2winSessionOptions = Yun2winSessionOptions(), kickedUIDs: Set<String> = [],
+        maxTracked: Int = Limits.default.maxPendingRequests
+    ) {
+        self.maxTracked = maxTracked
         self.options = options
         self.kickedUIDs = kickedUIDs
     }
@@ -164,7 +168,7 @@ public struct Yun2winSessionTracker: Sendable {
             break
         }
         if case .disconnect = mqtt { phase = .disconnected }
-        if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < Self.maxTracked {
+        if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
             pending[id] = Pending(cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary, malformed: true)
             return
@@ -191,7 +195,7 @@ public struct Yun2winSessionTracker: Sendable {
             report(Yun2winRules.duplicateMessageID, "y2wMessageId \(id) is still waiting for its ack (frame \(earlier.frameIndex))")
             return
         }
-        guard pending.count < Self.maxTracked else { return }
+        guard pending.count < maxTracked else { return }
         pending[id] = Pending(cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
     }
 
@@ -225,7 +229,7 @@ public struct Yun2winSessionTracker: Sendable {
                 return
             }
             if [26, 27, 28].contains(ack.returnCode), let sessionID = request.sessionID,
-                needsUpdate.count < Self.maxTracked || needsUpdate[sessionID] != nil
+                needsUpdate.count < maxTracked || needsUpdate[sessionID] != nil
             {
                 needsUpdate[sessionID] = (ack.returnCode, frameIndex)
             }
