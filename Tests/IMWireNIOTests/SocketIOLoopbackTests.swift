@@ -86,3 +86,76 @@ struct SocketIOLoopbackTests {
         try await group.shutdownGracefully()
     }
 }
+
+/// A NIM server on 127.0.0.1 whose pipeline ends in a `DialectMessageHandler` under
+/// `NIOAsyncChannel`: its inbound sequence carries the client's messages and its own, each with
+/// its findings, then the connection's end.
+@Suite("IMWireNIO dialect handler over loopback")
+struct DialectLoopbackTests {
+    @Test(.timeLimit(.minutes(1))) func aNIMServerSeesBothDirectionsAndItsOwnUnknownCode() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let configuration = WebSocketChannelConfiguration(role: .server)
+                    try channel.pipeline.syncOperations.addHandler(WebSocketFrameReader(configuration))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketFrameWriter(configuration))
+                    try channel.pipeline.syncOperations.addHandler(DialectMessageHandler(dialect: .nim, role: .server))
+                    return try NIOAsyncChannel<DialectEvent, WebSocketOutbound>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let port = try #require(server.channel.localAddress?.port)
+
+        // The server: connect `1::` first, then it answers the login with code 4242 (in no NIM
+        // table) and reads until the client has gone; it returns every event.
+        async let served: [DialectEvent] = server.executeThenClose { connections in
+            var events: [DialectEvent] = []
+            for try await connection in connections {
+                try await connection.executeThenClose { inbound, outbound in
+                    try await outbound.write(.message(.text, Array("1::".utf8)))
+                    for try await event in inbound {
+                        events.append(event)
+                        if case .message(let message) = event, message.direction == .send {
+                            try await outbound.write(.message(.text, Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":4242}"#.utf8)))
+                        }
+                    }
+                }
+                return events
+            }
+            return events
+        }
+
+        let client = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
+            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+        }
+        let received: [String] = try await client.executeThenClose { inbound, outbound in
+            let encoder = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x5566_7788 })
+            var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, emitsFrames: false))
+            var texts: [String] = []
+            // The login goes once the server's connect has arrived, so the order is fixed.
+            for try await buffer in inbound {
+                for event in decoder.feed(Array(buffer.readableBytesView)) {
+                    guard case .message(let message) = event else { continue }
+                    texts.append(message.text)
+                    if texts.count == 1 {
+                        try await outbound.write(ByteBuffer(bytes: try encoder.message(.text, Array(DialectHandlerTests.nimLogin.utf8))))
+                    }
+                }
+                if texts.count >= 2 { break }
+            }
+            return texts
+        }
+        #expect(received == ["1::", #"3:::{"sid":2,"cid":3,"ser":1,"code":4242}"#])
+        let events = try await served
+        let messages = events.compactMap { if case .message(let message) = $0 { message } else { nil } }
+        #expect(messages.map(\.direction) == [.receive, .send, .receive])
+        #expect(messages.map(\.frameIndex) == [1, 2, 3])
+        #expect(messages.last?.findings.map(\.ruleID).contains("NIM.CODE-UNKNOWN") == true)
+        #expect(messages.allSatisfy { $0.canonicalJSON != nil })
+        // Then the connection's end (nothing was left pending: the login was answered).
+        let end = events.last.flatMap { if case .finished(let findings) = $0 { findings } else { nil } }
+        #expect(end != nil)
+        try await group.shutdownGracefully()
+    }
+}
