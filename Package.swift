@@ -125,6 +125,7 @@ let package = Package(
             name: "IMWireNIO",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireCapture", "IMWireConformance",
+                "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),
@@ -169,6 +170,7 @@ let package = Package(
             name: "IMWireNIOTests",
             dependencies: [
                 "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireConformance",
+                "IMWireSocketIO", "IMWireDialect", "IMWireNIM", "IMWireJMessage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

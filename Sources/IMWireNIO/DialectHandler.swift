@@ -1,0 +1,126 @@
+import IMWireCore
+import IMWireDialect
+import IMWireRegistry
+import IMWireWebSocket
+import NIOCore
+
+/// One WebSocket message of a connection as its dialect read it: the message, what it decoded
+/// to and the findings it produced (codec and session, located at its frame index, time and
+/// direction).
+public struct DialectMessage: Sendable, Hashable {
+    /// The message as it crossed (`.send`: client to server).
+    public var message: WireMessage
+    /// Its number on the connection, both directions counted from 1 (the findings' frame index).
+    public var frameIndex: Int
+    /// When it was observed, in microseconds of the handler's clock.
+    public var timeMicros: Int64
+    /// A one-line label (`get_groups_list rid=130`), when the dialect context names messages.
+    public var summary: String?
+    /// The canonical JSON `imwire decode` prints, when the dialect context describes messages.
+    public var canonicalJSON: JSONValue?
+    /// Every finding the message produced.
+    public var findings: [Finding]
+
+    /// The direction the message travelled in.
+    public var direction: Direction { message.direction }
+}
+
+/// What a `DialectMessageHandler` delivers: each message with its findings, then, when the
+/// connection ends, what the dialect still had pending.
+public enum DialectEvent: Sendable, Hashable {
+    /// A message, read or written, with its findings.
+    case message(DialectMessage)
+    /// The connection closed: findings about what it left unfinished (requests never
+    /// answered, a login never acknowledged).
+    case finished([Finding])
+}
+
+/// Runs one dialect's `DialectConnection` (the same code `imwire check` and `imwire proxy` use,
+/// made from the registry `Dialects`) over the messages of a WebSocket pipeline, after a
+/// `WebSocketFrameReader` and a `WebSocketFrameWriter`.
+///
+/// Both directions are observed: each WebSocket message read goes on as a `DialectEvent.message`
+/// with its decoded form and findings, and each message written through the handler
+/// (`WebSocketOutbound.message`) passes on unchanged and is delivered inbound the same way, with
+/// the direction this end sends in (a client's responses need the requests it wrote). Pings
+/// both ways reach the dialect (LeanCloud's heartbeat). When the channel goes inactive,
+/// `DialectEvent.finished` carries the findings of the connection's end. Findings never close
+/// the connection: this handler reports, the transport handlers enforce.
+public final class DialectMessageHandler: ChannelDuplexHandler {
+    /// The WebSocket reader's events: messages and ping frames are read.
+    public typealias InboundIn = WebSocketEvent
+    /// Each message with its findings, and the end of the connection.
+    public typealias InboundOut = DialectEvent
+    /// What this end sends, observed and passed on.
+    public typealias OutboundIn = WebSocketOutbound
+    /// The same values.
+    public typealias OutboundOut = WebSocketOutbound
+
+    /// The dialect the connection speaks.
+    public let dialect: Dialect
+    /// Which end of the connection the pipeline is.
+    public let role: WebSocketRole
+    private let connection: any DialectConnection
+    private let now: @Sendable () -> Int64
+    private var frameIndex = 0
+    private var finished = false
+
+    /// A handler reading `dialect` as `role`. `context`: limits, options, and whether messages
+    /// get their summary and canonical JSON (by default they do). `now`: the time of each
+    /// message in microseconds (by default the monotonic clock; session timeouts compare these).
+    public init(
+        dialect: Dialect, role: WebSocketRole, context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
+        now: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds / 1000) }
+    ) {
+        self.dialect = dialect
+        self.role = role
+        self.now = now
+        connection = Dialects.definition(dialect).makeConnection(context)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .message(let message):
+            let kind: WireMessage.FrameType = message.kind == .text ? .text : .binary
+            observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload), context: context)
+        case .frame(let frame) where frame.opcode == .ping:
+            connection.observePing(role.inbound, timeMicros: now())
+        default:
+            break
+        }
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let outbound = unwrapOutboundIn(data)
+        context.write(data, promise: promise)
+        switch outbound {
+        case .message(let kind, let payload, _):
+            observe(WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload), context: context)
+            // Not inside a read: deliver it now (NIOAsyncChannel hands reads on at read-complete).
+            context.fireChannelReadComplete()
+        case .ping:
+            connection.observePing(role.outbound, timeMicros: now())
+        default:
+            break
+        }
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        if !finished {
+            finished = true
+            context.fireChannelRead(wrapInboundOut(.finished(connection.finish(atMicros: now(), frameIndex: frameIndex))))
+        }
+        context.fireChannelInactive()
+    }
+
+    private func observe(_ message: WireMessage, context: ChannelHandlerContext) {
+        guard !finished else { return }
+        frameIndex += 1
+        let time = now()
+        let findings = connection.observe(message, timeMicros: time, frameIndex: frameIndex)
+        let event = DialectMessage(
+            message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
+            canonicalJSON: connection.lastCanonicalJSON, findings: findings)
+        context.fireChannelRead(wrapInboundOut(.message(event)))
+    }
+}
