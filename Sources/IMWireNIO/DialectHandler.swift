@@ -57,13 +57,10 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
     public typealias OutboundOut = WebSocketOutbound
 
     /// The dialect the connection speaks.
-    public let dialect: Dialect
+    public var dialect: Dialect { observer.dialect }
     /// Which end of the connection the pipeline is.
     public let role: WebSocketRole
-    private let connection: any DialectConnection
-    private let now: @Sendable () -> Int64
-    private var frameIndex = 0
-    private var finished = false
+    private var observer: DialectObserver
 
     /// A handler reading `dialect` as `role`. `context`: limits, options, and whether messages
     /// get their summary and canonical JSON (by default they do). `now`: the time of each
@@ -72,19 +69,17 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         dialect: Dialect, role: WebSocketRole, context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
         now: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds / 1000) }
     ) {
-        self.dialect = dialect
         self.role = role
-        self.now = now
-        connection = Dialects.definition(dialect).makeConnection(context)
+        observer = DialectObserver(dialect: dialect, context: context, now: now)
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .message(let message):
             let kind: WireMessage.FrameType = message.kind == .text ? .text : .binary
-            observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload), context: context)
+            observer.observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload), context: context)
         case .frame(let frame) where frame.opcode == .ping:
-            connection.observePing(role.inbound, timeMicros: now())
+            observer.ping(role.inbound)
         default:
             break
         }
@@ -95,25 +90,90 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         context.write(data, promise: promise)
         switch outbound {
         case .message(let kind, let payload, _):
-            observe(WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload), context: context)
+            observer.observe(WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload), context: context)
             // Not inside a read: deliver it now (NIOAsyncChannel hands reads on at read-complete).
             context.fireChannelReadComplete()
         case .ping:
-            connection.observePing(role.outbound, timeMicros: now())
+            observer.ping(role.outbound)
         default:
             break
         }
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
-        if !finished {
-            finished = true
-            context.fireChannelRead(wrapInboundOut(.finished(connection.finish(atMicros: now(), frameIndex: frameIndex))))
-        }
+        observer.finish(context: context)
         context.fireChannelInactive()
     }
+}
 
-    private func observe(_ message: WireMessage, context: ChannelHandlerContext) {
+/// `DialectMessageHandler` for a dialect on raw TCP (yun2win's MQTT): the bytes each way, in
+/// whatever chunks TCP gives them, go to the dialect connection, which frames its own packets;
+/// each chunk read or written is delivered as a `DialectEvent.message` (a binary `WireMessage`
+/// of those bytes) with the findings of the packets it completed, and `.finished` at the end.
+/// Bytes written pass on unchanged. Put it first in the pipeline, where the socket's bytes are.
+public final class DialectStreamHandler: ChannelDuplexHandler {
+    /// The socket's bytes.
+    public typealias InboundIn = ByteBuffer
+    /// Each chunk with its findings, and the end of the connection.
+    public typealias InboundOut = DialectEvent
+    /// What this end sends, observed and passed on.
+    public typealias OutboundIn = ByteBuffer
+    /// The same bytes.
+    public typealias OutboundOut = ByteBuffer
+
+    /// The dialect the connection speaks.
+    public var dialect: Dialect { observer.dialect }
+    /// Which end of the connection the pipeline is.
+    public let role: WebSocketRole
+    private var observer: DialectObserver
+
+    /// As `DialectMessageHandler.init`.
+    public init(
+        dialect: Dialect, role: WebSocketRole, context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
+        now: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds / 1000) }
+    ) {
+        self.role = role
+        observer = DialectObserver(dialect: dialect, context: context, now: now)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = Array(unwrapInboundIn(data).readableBytesView)
+        guard !bytes.isEmpty else { return }
+        observer.observe(WireMessage(direction: role.inbound, frameType: .binary, payload: bytes), context: context)
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let bytes = Array(unwrapOutboundIn(data).readableBytesView)
+        context.write(data, promise: promise)
+        guard !bytes.isEmpty else { return }
+        observer.observe(WireMessage(direction: role.outbound, frameType: .binary, payload: bytes), context: context)
+        context.fireChannelReadComplete()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        observer.finish(context: context)
+        context.fireChannelInactive()
+    }
+}
+
+/// What both dialect handlers share: the dialect's connection (made from the registry, as
+/// `imwire check` makes it), the frame count, the clock, and delivering each observation.
+struct DialectObserver {
+    let dialect: Dialect
+    private let connection: any DialectConnection
+    private let now: @Sendable () -> Int64
+    private var frameIndex = 0
+    private var finished = false
+
+    init(dialect: Dialect, context: DialectContext, now: @escaping @Sendable () -> Int64) {
+        self.dialect = dialect
+        self.now = now
+        connection = Dialects.definition(dialect).makeConnection(context)
+    }
+
+    func ping(_ direction: Direction) { connection.observePing(direction, timeMicros: now()) }
+
+    mutating func observe(_ message: WireMessage, context: ChannelHandlerContext) {
         guard !finished else { return }
         frameIndex += 1
         let time = now()
@@ -121,6 +181,12 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         let event = DialectMessage(
             message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
             canonicalJSON: connection.lastCanonicalJSON, findings: findings)
-        context.fireChannelRead(wrapInboundOut(.message(event)))
+        context.fireChannelRead(NIOAny(DialectEvent.message(event)))
+    }
+
+    mutating func finish(context: ChannelHandlerContext) {
+        guard !finished else { return }
+        finished = true
+        context.fireChannelRead(NIOAny(DialectEvent.finished(connection.finish(atMicros: now(), frameIndex: frameIndex))))
     }
 }
