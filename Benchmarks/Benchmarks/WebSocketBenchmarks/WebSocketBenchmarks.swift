@@ -1,5 +1,5 @@
 // Frame decoding against swift-nio's WebSocketFrameDecoder and permessage-deflate inflation
-// against raw zlib, in the same run and on the same bytes. Each iteration decodes a batch of
+// against raw zlib, in the same run and on the same bytes (channel handlers: ChannelBenchmarks.swift). Each iteration decodes a batch of
 // `frameCount` frames (or inflates one message), so throughput is batches per second.
 import Benchmark
 import CZlibBaseline
@@ -60,6 +60,9 @@ final class FrameCounter: ChannelInboundHandler {
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.throughput, .wallClock, .mallocCountTotal]
     let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(3), maxIterations: 100_000)
+
+    // IMWireNIO's channel handler against NIOWebSocket and hummingbird's swift-websocket
+    registerChannelBenchmarks(configuration)
 
     for masked in [false, true] {
         let stream = frameStream(masked: masked)
