@@ -234,6 +234,13 @@ final class Glue: ChannelDuplexHandler {
     private var heldInputClosed = false
     /// The upstream could not be reached: the client's output is closed, its input drained.
     private var refusing = false
+    /// The other side closed: this side's output is closed, and what its peer still sends is
+    /// checked, not forwarded, until its FIN.
+    private var orphaned = false
+    /// This side's output is closed (FIN sent, or being sent after what is queued).
+    private var outputClosed = false
+    /// Its peer's FIN was read.
+    private var inputClosed = false
     /// What this read burst forwarded, for the check once it is flushed.
     private var unchecked: [ByteBuffer] = []
 
@@ -287,6 +294,7 @@ final class Glue: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
         let buffer = unwrapInboundIn(data)
+        if orphaned { return unchecked.append(buffer) }
         guard pair != nil, let partner else { return held.append(buffer) }
         partner.partnerWrite(buffer)
         unchecked.append(buffer)
@@ -319,8 +327,9 @@ final class Glue: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
+            inputClosed = true
             checkForwarded()
-            if refusing {
+            if refusing || orphaned {
                 context.close(promise: nil)
             } else if let partner {
                 partner.partnerHalfClose()
@@ -342,7 +351,7 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard !refusing else { return context.read() }  // draining a refused client
+        guard !refusing, !orphaned else { return context.read() }  // draining: nothing to wait for
         let pending = pair?.live.pendingBytes ?? 0
         if partner?.partnerWritable ?? false, pending < maxPending {
             context.read()
@@ -370,19 +379,36 @@ final class Glue: ChannelDuplexHandler {
         context?.flush()
     }
 
-    fileprivate func partnerHalfClose() {
+    /// Closes this side's output (FIN) after what is queued, or (`thenClose`) the whole channel.
+    fileprivate func partnerHalfClose(thenClose: Bool = false) {
         guard let context else { return }
+        if outputClosed {
+            if thenClose { context.close(promise: nil) }
+            return
+        }
+        outputClosed = true
         // After what is already queued: closing the output fails the writes still pending.
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)), promise: written)
         written.futureResult.whenComplete { _ in
+            if thenClose { return bound.value.close(promise: nil) }
             bound.value.close(mode: .output).whenFailure { _ in bound.value.close(promise: nil) }
         }
     }
 
+    /// The other side closed (or was reset): nothing this side reads can go anywhere now. Its
+    /// output is closed after what is queued (FIN), and what its peer still sends is read and
+    /// checked, not forwarded, until its FIN (at most 2 seconds): the check sees every byte each
+    /// peer sent, as a recording of the wire does, rather than the kernel resetting them unread.
     fileprivate func partnerClose() {
-        context?.close(promise: nil)
+        guard let context, !closed, !orphaned else { return }
+        orphaned = true
+        partnerHalfClose(thenClose: inputClosed)  // its peer done too: nothing left to read
+        guard !inputClosed else { return }
+        context.read()
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 
     private func partnerBecameWritable() {
