@@ -25,7 +25,9 @@ stopped with SIGINT once it has written everything), runs real peers through it,
      WebSocket) speaking JMessage, with a stray response injected by the server; NIM over
      socket.io 0.9: gevent-socketio 0.3.6 (Python 2.7) and socketIO-client 0.5.7.4, the session
      of Tests/CrossCheck/real_traffic.py (handshake GET, then WebSocket: clean, and with a response
-     without request; xhr-polling with an unknown code);
+     without request; xhr-polling with an unknown code); yun2win: paho-mqtt as the app over MQTT
+     3.1.1 to mosquitto, a paho-mqtt push server acking its commands, clean and with an ack of
+     return code 42 (Y2W.RETURN-CODE-UNKNOWN);
   5. an upstream that refuses gives the client a clean close (EOF, no reset) and a
      PROXY.UPSTREAM-UNREACHABLE finding.
 
@@ -602,6 +604,37 @@ def nim(work, transport, defect):
         STATS[name + " requests sent again"] = len(retries)
 
 
+# -- 5b. yun2win: paho-mqtt as the app, mosquitto, a push server on its own listener --------
+
+def yun2win(work, defect):
+    """The yun2win session of Tests/CrossCheck/real_traffic.py (CONNECT with an iOS-style client
+    id, sendMessage and updateSession commands acked by a paho-mqtt push server on mosquitto's
+    uncaptured listener, a relayed message, PINGREQ) through the proxy over MQTT 3.1.1 on TCP;
+    `defect` is None or a key of real_traffic.Y2W_DEFECTS, reported live with its rule."""
+    name = "yun2win" + (f"-{defect}" if defect else "")
+    up_port = free_port()
+    home = os.path.join(work, name)
+    os.makedirs(home)
+    broker = real_traffic.Mosquitto(home, [up_port], [])
+    try:
+        proxy = Proxy(work, name, up_port, 1)
+        try:
+            real_traffic.yun2win_session(proxy.port, "3.1.1", "02" + "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", 60, "tcp", defect)
+        except Exception as e:  # noqa: BLE001 - reported, then the proxy is still stopped and checked
+            PROBLEMS.append(f"{name}: the paho-mqtt session through the proxy failed: {e!r}")
+        live = proxy.finish()
+    finally:
+        broker.close()
+    with open(proxy.report) as f:
+        dialects = {c["dialect"] for c in json.load(f)["connections"]}
+    if dialects != {"yun2win"}:
+        PROBLEMS.append(f"{name}: connections read as {dialects}, not as yun2win")
+    rules = {f["rule"] for f in live if f["severity"] != "info"}
+    expected = {real_traffic.Y2W_DEFECTS[defect]["expected_rule"]} if defect else set()
+    if rules != expected:
+        PROBLEMS.append(f"{name}: live findings {sorted(rules)}, expected {sorted(expected)}")
+
+
 # -- 6. an upstream that refuses ----------------------------------------------------------
 
 def refused(work):
@@ -635,6 +668,8 @@ def main():
                      ("nim-websocket", lambda: nim(work, "websocket", None)),
                      ("nim-websocket-stray", lambda: nim(work, "websocket", "response-without-request")),
                      ("nim-xhr-polling-code", lambda: nim(work, "xhr-polling", "code-unknown")),
+                     ("yun2win", lambda: yun2win(work, None)),
+                     ("yun2win-code", lambda: yun2win(work, "return-code-unknown")),
                      ("refused", lambda: refused(work))]
         try:
             for label, scenario in scenarios:
