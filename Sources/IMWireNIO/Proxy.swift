@@ -351,9 +351,10 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard !refusing, !orphaned else { return context.read() }  // draining: nothing to wait for
+        guard !refusing else { return context.read() }  // dropped unread: nothing to wait for
         let pending = pair?.live.pendingBytes ?? 0
-        if partner?.partnerWritable ?? false, pending < maxPending {
+        // Orphaned, nothing is forwarded, but what is read is checked: the check's bound holds.
+        if orphaned || partner?.partnerWritable ?? false, pending < maxPending {
             context.read()
         } else {
             pendingRead = true
