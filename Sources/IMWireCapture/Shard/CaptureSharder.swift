@@ -97,14 +97,20 @@ public enum CaptureSharder {
         public var description: String { "\(client):\(clientPort)-\(server):\(serverPort)" }
     }
 
-    /// A packet's TCP connection and whether it opens (client SYN) or ends it (FIN, RST).
-    static func connection(of packet: CapturedPacket) -> (key: TCPConnectionKey, opens: Bool, ends: Bool)? {
+    /// A packet's IP header and TCP segment, and whether its source is the client's side (the
+    /// higher port; the larger address when both ports are equal); nil for a packet with no TCP
+    /// segment to place.
+    private static func tcp(of packet: CapturedPacket) -> (ip: IPPacket, tcp: TCPSegment, sourceIsClient: Bool)? {
         guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
             case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
             let tcp = TCPSegment.parse(packet.data, in: ip.payload)
         else { return nil }
-        let sourceIsClient =
-            tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination
+        return (ip, tcp, tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination)
+    }
+
+    /// A packet's TCP connection and whether it opens (client SYN) or ends it (FIN, RST).
+    static func connection(of packet: CapturedPacket) -> (key: TCPConnectionKey, opens: Bool, ends: Bool)? {
+        guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
         let key =
             sourceIsClient
             ? TCPConnectionKey(client: ip.source, clientPort: tcp.sourcePort, server: ip.destination, serverPort: tcp.destinationPort)
@@ -123,12 +129,7 @@ public enum CaptureSharder {
 
     /// A packet's client-side address and its TCP payload, sent by the client or not.
     static func segment(of packet: CapturedPacket) -> (client: IPAddress, payload: ArraySlice<UInt8>, fromClient: Bool)? {
-        guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
-            case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
-            let tcp = TCPSegment.parse(packet.data, in: ip.payload)
-        else { return nil }
-        let sourceIsClient =
-            tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination
+        guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
         return (sourceIsClient ? ip.source : ip.destination, packet.data[tcp.payload], sourceIsClient)
     }
 
