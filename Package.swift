@@ -15,9 +15,11 @@ let package = Package(
         .library(name: "IMWire", targets: ["IMWire"]),
         // WebSocket framing and permessage-deflate alone (no protobuf), e.g. for Benchmarks/
         .library(name: "IMWireWebSocket", targets: ["IMWireWebSocket", "IMWireCompression"]),
-        // SwiftNIO channel handlers over the codecs, and the live checker's proxy (kept apart so
-        // the IMWire product stays free of NIO)
+        // SwiftNIO channel handlers over the codecs (kept apart so the IMWire product stays free
+        // of NIO; they link no checker)
         .library(name: "IMWireNIO", targets: ["IMWireNIO"]),
+        // `imwire proxy`'s forwarding and live check, on the NIO handlers and the checker
+        .library(name: "IMWireProxy", targets: ["IMWireProxy"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
         .library(name: "IMWireFuzzTargets", targets: ["IMWireFuzzTargets"]),
@@ -120,19 +122,25 @@ let package = Package(
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
                 "IMWireDialect", "IMWireTransport", "IMWireIO",
             ], swiftSettings: strict),
-        // NIO: ChannelHandlers over the WebSocket and MQTT codecs, and `imwire proxy`'s live checker
+        // NIO: ChannelHandlers over the WebSocket, MQTT and socket.io codecs and the dialects (no checker)
         .target(
             name: "IMWireNIO",
             dependencies: [
-                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireCapture", "IMWireConformance",
-                "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ], swiftSettings: strict),
+        // proxy: `imwire proxy`'s forwarding (NIO) and its live check (`LiveCheck`, the checker fed as bytes arrive)
+        .target(
+            name: "IMWireProxy",
+            dependencies: [
+                "IMWireCore", "IMWireCapture", "IMWireIO", "IMWireConformance",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),
         .executableTarget(
             name: "imwire",
             dependencies: [
-                "IMWire", "IMWireNIO",
+                "IMWire", "IMWireProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         // A WebSocket echo server on IMWireNIO for the Autobahn|Testsuite (Tests/Autobahn/run.sh)
@@ -164,15 +172,24 @@ let package = Package(
             name: "IMWireReconnectTests",
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
             swiftSettings: strict),
-        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire"], swiftSettings: strict),
+        // RuleTriggers produces the proxy's rule with a LiveCheck
+        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy"], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "IMWireNIOTests",
             dependencies: [
-                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireConformance",
-                "IMWireSocketIO", "IMWireDialect", "IMWireNIM", "IMWireJMessage",
+                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireSocketIO", "IMWireDialect", "IMWireNIM",
+                "IMWireJMessage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireProxyTests",
+            dependencies: [
+                "IMWireProxy", "IMWireConformance", "IMWireCore", "IMWireMQTT", "IMWire",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ], swiftSettings: strict),

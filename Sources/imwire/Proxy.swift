@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import IMWire
-import IMWireNIO
+import IMWireProxy
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import IMWire
+import IMWireProxy
 import Testing
 
 /// The triggers of `RuleCoverageTests`: per layer, one minimal input per rule that no fixture or

@@ -338,6 +338,8 @@ extension Finding {
 /// Why a capture gave no report.
 public struct CheckError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    package init(description: String) { self.description = description }
 }
 
 extension Checker {

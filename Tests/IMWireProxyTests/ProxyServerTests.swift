@@ -1,7 +1,7 @@
 import IMWireConformance
 import IMWireCore
 import IMWireMQTT
-import IMWireNIO
+import IMWireProxy
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix

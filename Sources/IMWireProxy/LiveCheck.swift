@@ -1,5 +1,6 @@
 import Dispatch
 import IMWireCapture
+import IMWireConformance
 import IMWireCore
 import IMWireIO
 
