@@ -105,13 +105,24 @@ let package = Package(
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly, HAR
         .target(name: "IMWireCapture", dependencies: ["IMWireCore", "IMWireIO"], swiftSettings: strict),
 
-        // conformance: pipeline, rule catalogue, reports, fixture verification, spec generation
+        // check: the pipeline (`Checker`: capture items → connections → dialect sessions → findings,
+        // the judgement across connections), conversion, the report model (`CheckReport`, what a
+        // shard keeps for a merge) and the rule catalogue; no report writer, merge or tooling
+        .target(
+            name: "IMWireCheck",
+            dependencies: [
+                "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO",
+                "IMWireReconnect", "IMWireDialect", "IMWireRegistry", "IMWireTransport", "IMWireIO",
+            ], swiftSettings: strict),
+
+        // conformance: reports, merge, Spec generation, rule descriptions, fixture verification,
+        // vectors, the conformance runner and IMWire's own testee
         .target(
             name: "IMWireConformance",
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
-                "IMWireDialect", "IMWireTransport", "IMWireIO",
+                "IMWireTransport", "IMWireIO", "IMWireCheck",
             ], swiftSettings: strict),
 
         // surface: umbrella module, CLI, and the fuzz targets' bodies
@@ -119,8 +130,8 @@ let package = Package(
             name: "IMWire",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireConformance",
-                "IMWireDialect", "IMWireTransport", "IMWireIO",
+                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireCheck",
+                "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO",
             ], swiftSettings: strict),
         // NIO: ChannelHandlers over the WebSocket, MQTT and socket.io codecs and the dialects (no checker)
         .target(
@@ -133,7 +144,7 @@ let package = Package(
         .target(
             name: "IMWireProxy",
             dependencies: [
-                "IMWireCore", "IMWireCapture", "IMWireIO", "IMWireConformance",
+                "IMWireCore", "IMWireCapture", "IMWireIO", "IMWireCheck",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),
@@ -172,6 +183,7 @@ let package = Package(
             name: "IMWireReconnectTests",
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
             swiftSettings: strict),
+        .testTarget(name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire"], swiftSettings: strict),
         // RuleTriggers produces the proxy's rule with a LiveCheck
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy"], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
@@ -188,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "IMWireProxyTests",
             dependencies: [
-                "IMWireProxy", "IMWireConformance", "IMWireCore", "IMWireMQTT", "IMWire",
+                "IMWireProxy", "IMWireCheck", "IMWireCore", "IMWireMQTT", "IMWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

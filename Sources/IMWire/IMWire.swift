@@ -1,5 +1,6 @@
 // The umbrella module: `import IMWire` gives the whole library, layer by layer.
 @_exported import IMWireCapture
+@_exported import IMWireCheck
 @_exported import IMWireCompression
 @_exported import IMWireConformance
 @_exported import IMWireCore

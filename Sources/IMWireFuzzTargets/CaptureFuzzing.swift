@@ -1,4 +1,5 @@
 import IMWireCapture
+import IMWireCheck
 import IMWireConformance
 import IMWireCore
 import IMWireTransport

@@ -1,6 +1,6 @@
 import Dispatch
 import IMWireCapture
-import IMWireConformance
+import IMWireCheck
 import IMWireCore
 import IMWireIO
 

@@ -1,5 +1,5 @@
 import Dispatch
-import IMWireConformance
+import IMWireCheck
 import IMWireCore
 import NIOCore
 import NIOPosix

@@ -2,6 +2,8 @@ import Foundation
 import IMWire
 import Testing
 
+@testable import IMWireConformance
+
 @Suite struct ReportTests {
     static func broken() throws -> CheckReport {
         var options = CheckOptions()
@@ -150,5 +152,14 @@ import Testing
                 "0000  " + Array(repeating: "41", count: 16).joined(separator: " ") + "  " + String(repeating: "A", count: 16),
                 "0010  41" + String(repeating: " ", count: 45) + "  A", "… 583 more bytes",
             ])
+    }
+
+    /// Transcript times reach ±9e12 s, so two of them can be 65 bits apart: the text report's
+    /// relative time trapped on the difference (seen while reviewing the CaptureChecker crash).
+    @Test func relativeTimesAtTheEndsOfInt64() {
+        #expect(TextReport.relative(Int64.max, from: Int64.min) == "+18446744073709.551s")
+        #expect(TextReport.relative(Int64.min, from: Int64.max) == "-18446744073709.551s")
+        #expect(TextReport.relative(1_204_000, from: nil) == "+1.204s")
+        #expect(TextReport.relative(0, from: 1_204_000) == "-1.204s")
     }
 }

@@ -27,12 +27,3 @@ func check(lines: [String], options: CheckOptions = CheckOptions()) -> CheckRepo
     }
     return checker.finish(source: "inline")
 }
-
-extension CheckReport {
-    /// `connection#frame RULE` for every finding at or above `threshold`.
-    func summary(_ threshold: Severity = .warning) -> [String] {
-        connections.flatMap { connection in
-            connection.findings.filter { $0.severity >= threshold }.map { "\(connection.id)#\($0.location.frameIndex ?? 0) \($0.ruleID)" }
-        }
-    }
-}

@@ -1,4 +1,4 @@
-import IMWireConformance
+import IMWireCheck
 import IMWireCore
 import IMWireMQTT
 import IMWireProxy

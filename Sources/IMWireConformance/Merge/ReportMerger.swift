@@ -1,4 +1,5 @@
 import IMWireCapture
+import IMWireCheck
 import IMWireCore
 import IMWireRegistry
 

@@ -1,3 +1,4 @@
+import IMWireCheck
 import IMWireCore
 
 /// `--format html`: one self-contained page (inline CSS, SVG and one short inline script; nothing

@@ -1,3 +1,4 @@
+import IMWireCheck
 import IMWireCore
 
 /// `--format json`: the report as one JSON document (schema in `Spec/report-json.md`).

@@ -1,4 +1,4 @@
-import IMWireCapture
+import IMWireCheck
 import IMWireCore
 
 /// `--format sarif`: SARIF 2.1.0 for code-scanning UIs. Each finding is a result on the
@@ -12,13 +12,7 @@ public enum SARIFReport {
     /// The regions of the packets `numbers` of the capture at `path` (empty when it is not a
     /// pcap or pcapng file).
     public static func packetRegions(path: String, numbers: Set<Int>, limits: Limits = .default) -> PacketRegions {
-        guard !numbers.isEmpty, let packets = try? PacketCaptureReader.packets(path: path, limits: limits) else { return [:] }
-        var regions: PacketRegions = [:]
-        while let item = packets.next(), regions.count < numbers.count {
-            guard case .packet(let packet) = item, numbers.contains(packet.number) else { continue }
-            regions[packet.number] = (packet.dataOffset, packet.data.count)
-        }
-        return regions
+        CapturePackets.regions(path: path, numbers: numbers, limits: limits)
     }
 
     /// `packets`: the regions of the packets the findings name (`packetRegions`), for a pcap or

@@ -1,3 +1,4 @@
+import IMWireCheck
 import IMWireCore
 
 /// The human report: findings grouped by connection, each with its frame, time, direction,

@@ -1,4 +1,5 @@
 import IMWireCapture
+import IMWireCheck
 import IMWireCompression
 import IMWireCore
 import IMWireJMessage

@@ -1,3 +1,4 @@
+import IMWireCheck
 import IMWireCore
 
 /// Wycheproof-style vector files (`imwire fixtures export --format vectors`,

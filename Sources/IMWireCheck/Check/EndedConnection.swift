@@ -260,7 +260,7 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
     private let storage: Storage
 
     init(_ connections: AllEndedConnections) { storage = .ended(connections) }
-    init(_ reports: [ConnectionReport]) { storage = .reports(reports) }
+    package init(_ reports: [ConnectionReport]) { storage = .reports(reports) }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {

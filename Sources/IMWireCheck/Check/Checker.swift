@@ -323,7 +323,7 @@ extension CaptureItem {
 extension Finding {
     /// Report order: by frame, then by time, then the most severe first, then by rule, offset and
     /// message, so output is stable byte for byte.
-    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
         let left = (a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, b.severity, a.ruleID.rawValue, a.offset ?? -1, a.message)
         let right = (b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, a.severity, b.ruleID.rawValue, b.offset ?? -1, b.message)
         if left.0 != right.0 { return left.0 < right.0 }
@@ -362,7 +362,7 @@ extension Checker {
         // A shard of bad lines only is still a shard: its report lists them.
         var report = try checker.check(source, named: path, unreadableThrows: shard == nil, progress: progress)
         if var merge = report.merge {
-            merge.packets = SARIFReport.packetRegions(path: path, numbers: merge.framesNamed, limits: options.limits)
+            merge.packets = CapturePackets.regions(path: path, numbers: merge.framesNamed, limits: options.limits)
             report.merge = merge
         }
         return report

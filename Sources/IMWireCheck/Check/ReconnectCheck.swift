@@ -20,7 +20,7 @@ extension Checker {
 
     /// One client's connections in the order the capture opened them: each one's number and
     /// what the judge reads of it.
-    typealias Client = [(number: Int, input: JudgeInput)]
+    package typealias Client = [(number: Int, input: JudgeInput)]
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
     /// address), then checks each client's connections in order. Each judged connection left
@@ -55,7 +55,7 @@ extension Checker {
     }
 
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
-    static func judge(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions) {
+    package static func judge(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions) {
         reloginAfterEnd(client, dialect: dialect, connections: connections)
         judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
     }
@@ -128,7 +128,7 @@ extension Checker {
 
 /// Where the judge's findings go: the ended connections of a check, or the connections of
 /// merged shard reports (`ReportMerger`).
-protocol JudgedConnections {
+package protocol JudgedConnections {
     /// Adds a judge finding to connection `number` (named `id`), capped like its own findings.
     func add(_ finding: Finding, to number: Int, id: String, frame: Int?)
     /// Whether connection `number` has a finding of one of `rules` (its own, or one added).

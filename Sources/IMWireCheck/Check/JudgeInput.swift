@@ -6,10 +6,10 @@ import IMWireRegistry
 /// one with a dialect session, a time, and a client to group it by. It waits, like the report,
 /// in the spool past `CheckOptions.reportsInMemory`, so a large capture does not keep every
 /// connection's facts on the heap until its end.
-struct JudgeInput: Sendable, Equatable {
+package struct JudgeInput: Sendable, Equatable {
     /// The connection's id.
     let connection: String
-    let dialect: Dialect
+    package let dialect: Dialect
     /// The client's address (`ConnectionInfo.client`).
     let client: String?
     let firstTime: Int64
@@ -23,7 +23,7 @@ struct JudgeInput: Sendable, Equatable {
     let facts: SessionFacts
     /// The rules of the connection's own findings that judge findings defer to
     /// (`Checker.judgeFindingsReportedBy`).
-    let deferredRules: Set<RuleID>
+    package let deferredRules: Set<RuleID>
 
     /// Who the judge groups the connection with: the dialect and the id its login names, else
     /// the client's host; nil when neither is known (the connection is not judged).
@@ -32,7 +32,7 @@ struct JudgeInput: Sendable, Equatable {
         return "\(dialect.rawValue) \(who)"
     }
 
-    var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
+    package var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
 }
 
 /// A judged connection as the judge sorts it: its client key's hash, then its place in the
@@ -118,7 +118,7 @@ extension JudgeInput: Spoolable {
         writer.string(facts.policyName)
     }
 
-    static func read(from reader: inout ReportReader) -> JudgeInput? {
+    package static func read(from reader: inout ReportReader) -> JudgeInput? {
         guard let connection = reader.string(), let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
             let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
             let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),

@@ -61,6 +61,16 @@ public struct CheckReport: Sendable, Equatable {
     /// What a merge of shard reports needs (`CheckOptions.keepsMergeData`); nil otherwise.
     public var merge: MergeData?
 
+    package init(
+        source: String, firstTime: Int64?, connections: ConnectionReports, captureFindings: [Finding], merge: MergeData? = nil
+    ) {
+        self.source = source
+        self.firstTime = firstTime
+        self.connections = connections
+        self.captureFindings = captureFindings
+        self.merge = merge
+    }
+
     public var allFindings: [Finding] { captureFindings + connections.flatMap(\.findings) }
 
     /// Counted where the findings are, not in a copy of them all (a report can be large).

@@ -2,7 +2,7 @@ import IMWire
 import IMWireReconnect
 import Testing
 
-@testable import IMWireConformance
+@testable import IMWireCheck
 
 /// Ended connections' reports wait in a spool file (`CheckOptions.reportsInMemory`); they must
 /// come back exactly as they went in.

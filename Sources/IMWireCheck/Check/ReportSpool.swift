@@ -145,15 +145,15 @@ struct ReportWriter {
 }
 
 /// Reads what `ReportWriter` wrote; nil where the bytes do not hold it.
-struct ReportReader {
+package struct ReportReader {
     private let bytes: [UInt8]
     private var position = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    var isAtEnd: Bool { position == bytes.count }
+    package var isAtEnd: Bool { position == bytes.count }
 
-    mutating func report() -> ConnectionReport? {
+    package mutating func report() -> ConnectionReport? {
         guard let id = string(), let dialect = optional({ $0.string() }), let subprotocol = optional({ $0.string() }),
             let extensions = optional({ $0.string() }), let client = optional({ $0.string() }), let server = optional({ $0.string() }),
             let messages = int(),
@@ -178,7 +178,7 @@ struct ReportReader {
         return (reason, count)
     }
 
-    mutating func finding() -> Finding? {
+    package mutating func finding() -> Finding? {
         guard let id = string(), let strict = severity(), let lenient = severity(), let layer = string().flatMap(Layer.init),
             let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
             let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),
@@ -240,7 +240,7 @@ struct ReportReader {
         }
     }
 
-    mutating func list<T>(_ read: (inout Self) -> T?) -> [T]? {
+    package mutating func list<T>(_ read: (inout Self) -> T?) -> [T]? {
         guard let count = int(), count >= 0, count <= bytes.count - position else { return nil }
         var values: [T] = []
         values.reserveCapacity(count)

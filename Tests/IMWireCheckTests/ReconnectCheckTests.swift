@@ -1,7 +1,7 @@
 import IMWire
 import Testing
 
-@testable import IMWireConformance
+@testable import IMWireCheck
 
 /// The checker's reconnect judging (Spec/reconnect.md §6): each client's connections, from the
 /// facts the dialect sessions gather, against its policy.

@@ -5,7 +5,7 @@ import IMWireTransport
 
 /// What the checker knows about one connection while it reads the capture, beside what the
 /// transport layer knows (`connection`): its dialect session, its findings, its diagram.
-final class ConnectionState {
+package final class ConnectionState {
     let connection: LogicalConnection
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
@@ -42,7 +42,7 @@ final class ConnectionState {
     }
 
     /// A finding as `options` resolve it (nil: turned off), placed on connection `id`.
-    static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?) -> Finding? {
+    package static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?) -> Finding? {
         guard var resolved = options.resolve(finding) else { return nil }
         resolved.location.connection = id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
