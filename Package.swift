@@ -115,8 +115,16 @@ let package = Package(
                 "IMWireReconnect", "IMWireDialect", "IMWireRegistry", "IMWireTransport", "IMWireIO",
             ], swiftSettings: strict),
 
-        // conformance: reports, merge, Spec generation, rule descriptions, fixture verification,
-        // vectors, the conformance runner and IMWire's own testee
+        // reports: a `CheckReport` as text, JSON, JUnit, SARIF or HTML
+        .target(name: "IMWireReport", dependencies: ["IMWireCore", "IMWireRegistry", "IMWireCheck"], swiftSettings: strict),
+
+        // merge: the JSON reports of a capture's shards put back together, judged across connections
+        .target(
+            name: "IMWireMerge", dependencies: ["IMWireCore", "IMWireCapture", "IMWireRegistry", "IMWireCheck", "IMWireReport"],
+            swiftSettings: strict),
+
+        // conformance tooling: Spec generation, rule descriptions, fixture verification, vectors,
+        // the conformance runner and IMWire's own testee
         .target(
             name: "IMWireConformance",
             dependencies: [
@@ -131,7 +139,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireCheck",
-                "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO",
+                "IMWireReport", "IMWireMerge", "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO",
             ], swiftSettings: strict),
         // NIO: ChannelHandlers over the WebSocket, MQTT and socket.io codecs and the dialects (no checker)
         .target(
@@ -184,6 +192,8 @@ let package = Package(
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
             swiftSettings: strict),
         .testTarget(name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire"], swiftSettings: strict),
+        .testTarget(name: "IMWireReportTests", dependencies: ["IMWireReport", "IMWire"], swiftSettings: strict),
+        .testTarget(name: "IMWireMergeTests", dependencies: ["IMWireMerge", "IMWire"], swiftSettings: strict),
         // RuleTriggers produces the proxy's rule with a LiveCheck
         .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy"], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),

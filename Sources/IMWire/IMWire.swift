@@ -9,9 +9,11 @@
 @_exported import IMWireJMessage
 @_exported import IMWireLeanCloud
 @_exported import IMWireMQTT
+@_exported import IMWireMerge
 @_exported import IMWireNIM
 @_exported import IMWireReconnect
 @_exported import IMWireRegistry
+@_exported import IMWireReport
 @_exported import IMWireSocketIO
 @_exported import IMWireTransport
 @_exported import IMWireWebSocket

@@ -1,7 +1,7 @@
 import IMWireCapture
 import IMWireCheck
-import IMWireConformance
 import IMWireCore
+import IMWireReport
 import IMWireTransport
 
 #if canImport(Glibc)

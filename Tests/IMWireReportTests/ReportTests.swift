@@ -2,7 +2,7 @@ import Foundation
 import IMWire
 import Testing
 
-@testable import IMWireConformance
+@testable import IMWireReport
 
 @Suite struct ReportTests {
     static func broken() throws -> CheckReport {

@@ -2,6 +2,7 @@ import IMWireCapture
 import IMWireCheck
 import IMWireCore
 import IMWireRegistry
+import IMWireReport
 
 /// `imwire merge`: the JSON reports of a capture's shards (`CaptureSharder`, each checked with
 /// `imwire check --format json`) put back together as the report of checking the whole
