@@ -4,7 +4,7 @@
 # report must equal `imwire check` of the whole capture byte for byte (the source is the
 # capture's absolute path in both), as must those of three JSONL transcripts put beside it, and its
 # Parquet table must have a row per reported finding.
-# (Every format of the merge is compared in Tests/IMWireConformanceTests/ShardMergeTests.swift;
+# (Every format of the merge is compared in Tests/IMWireMergeTests/ShardMergeTests.swift;
 # here JSON only: a debug build checks 100 MiB of this traffic in minutes.)
 set -euo pipefail
 # Spark binds the loopback address only: this machine has no other network to use.
