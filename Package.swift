@@ -18,7 +18,7 @@ let package = Package(
         // SwiftNIO channel handlers over the codecs (kept apart so the IMWire product stays free
         // of NIO; they link no checker)
         .library(name: "IMWireNIO", targets: ["IMWireNIO"]),
-        // `imwire proxy`'s forwarding and live check, on the NIO handlers and the checker
+        // `imwire proxy`'s forwarding and live check, on SwiftNIO and the checker (not on IMWireNIO's handlers)
         .library(name: "IMWireProxy", targets: ["IMWireProxy"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
