@@ -26,6 +26,7 @@ public enum Severity: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
 /// The layer of the stack a rule belongs to, bottom to top.
 public enum Layer: String, Sendable, Hashable, CaseIterable, Comparable {
     case capture
+    case tls
     case http
     case compression
     case websocket

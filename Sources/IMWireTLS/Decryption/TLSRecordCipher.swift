@@ -1,0 +1,111 @@
+import Crypto
+
+/// The read state of one direction under one key: AEAD, key, IV and the record sequence number.
+/// TLS 1.2 GCM (RFC 5288 §3: 4-byte salt + 8-byte explicit nonce per record), TLS 1.2 ChaCha20-Poly1305
+/// (RFC 7905 §2: IV XOR sequence number), TLS 1.3 (RFC 8446 §5.3: IV XOR sequence, header as AAD).
+/// Not Sendable: swift-crypto's SymmetricKey is not.
+public struct TLSRecordCipher {
+    /// How nonces and additional data are formed.
+    public enum Mode: Sendable, Hashable {
+        /// TLS 1.2 AES-GCM: the 4-byte implicit salt from the key block.
+        case tls12ExplicitNonce
+        /// TLS 1.2 ChaCha20-Poly1305: a 12-byte IV XORed with the sequence number.
+        case tls12XORNonce
+        /// TLS 1.3: 12-byte IV XORed with the sequence number, inner content type.
+        case tls13
+    }
+
+    /// A record's content once opened.
+    public struct Opened: Sendable, Hashable {
+        /// The real content type (TLS 1.3: the inner one).
+        public var contentType: UInt8
+        public var plaintext: [UInt8]
+    }
+
+    /// Why a record did not open.
+    public enum Failure: Error, Sendable, Hashable {
+        /// Shorter than its explicit nonce and tag.
+        case tooShort
+        /// The tag does not verify.
+        case badTag
+        /// TLS 1.3: the inner plaintext is all zeros (no content type).
+        case noInnerType
+    }
+
+    public let aead: TLSAEAD
+    public let mode: Mode
+    private let key: SymmetricKey
+    private let iv: [UInt8]
+    /// Sequence number of the next record (RFC 8446 §5.3, RFC 5246 §6.1).
+    public private(set) var sequence: UInt64 = 0
+
+    /// `iv`: 4 bytes for `.tls12ExplicitNonce`, 12 for the others.
+    public init?(aead: TLSAEAD, mode: Mode, key: [UInt8], iv: [UInt8]) {
+        guard key.count == aead.keyLength, iv.count == (mode == .tls12ExplicitNonce ? 4 : 12) else { return nil }
+        guard mode != .tls12ExplicitNonce || aead != .chacha20Poly1305 else { return nil }
+        self.aead = aead
+        self.mode = mode
+        self.key = SymmetricKey(data: key)
+        self.iv = iv
+    }
+
+    /// Opens the next record of this direction. The sequence number advances whether or not it opens,
+    /// so one damaged record does not lose the ones after it.
+    public mutating func open(_ record: TLSRecord) -> Result<Opened, Failure> {
+        let seq = sequence
+        sequence &+= 1
+        let fragment = record.fragment
+        // nonce ‖ ciphertext ‖ tag, the layout swift-crypto's SealedBox(combined:) takes: one copy per record
+        var combined: [UInt8] = []
+        let ciphertextLength: Int
+        switch mode {
+        case .tls12ExplicitNonce:
+            // RFC 5288 §3: the 4-byte salt, then the record's 8-byte explicit nonce, ciphertext and tag
+            guard fragment.count >= 8 + 16 else { return .failure(.tooShort) }
+            combined.reserveCapacity(4 + fragment.count)
+            combined += iv
+            combined += fragment
+            ciphertextLength = fragment.count - 8 - 16
+        case .tls12XORNonce, .tls13:
+            guard fragment.count >= 16 else { return .failure(.tooShort) }
+            combined.reserveCapacity(12 + fragment.count)
+            combined += iv
+            for index in 0..<8 { combined[4 + index] ^= UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * index)) }
+            combined += fragment
+            ciphertextLength = fragment.count - 16
+        }
+        let aad: [UInt8]
+        if mode == .tls13 {
+            aad = record.header
+        } else {
+            // RFC 5246 §6.2.3.3: seq_num + type + version + length of the plaintext
+            var bytes = (0..<8).map { UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * $0)) }
+            let version = record.version
+            bytes += [record.contentType, UInt8(truncatingIfNeeded: version >> 8), UInt8(truncatingIfNeeded: version)]
+            bytes += [UInt8(truncatingIfNeeded: ciphertextLength >> 8), UInt8(truncatingIfNeeded: ciphertextLength)]
+            aad = bytes
+        }
+        guard var plaintext = Self.open(aead, key: key, combined: combined, aad: aad) else { return .failure(.badTag) }
+        guard mode == .tls13 else { return .success(Opened(contentType: record.contentType, plaintext: plaintext)) }
+        // RFC 8446 §5.4: strip the zero padding; the last non-zero byte is the real content type
+        guard let last = plaintext.lastIndex(where: { $0 != 0 }) else { return .failure(.noInnerType) }
+        let type = plaintext[last]
+        plaintext.removeSubrange(last...)
+        return .success(Opened(contentType: type, plaintext: plaintext))
+    }
+
+    private static func open(_ aead: TLSAEAD, key: SymmetricKey, combined: [UInt8], aad: [UInt8]) -> [UInt8]? {
+        switch aead {
+        case .aes128GCM, .aes256GCM:
+            guard let box = try? AES.GCM.SealedBox(combined: combined),
+                let plaintext = try? AES.GCM.open(box, using: key, authenticating: aad)
+            else { return nil }
+            return Array(plaintext)
+        case .chacha20Poly1305:
+            guard let box = try? ChaChaPoly.SealedBox(combined: combined),
+                let plaintext = try? ChaChaPoly.open(box, using: key, authenticating: aad)
+            else { return nil }
+            return Array(plaintext)
+        }
+    }
+}

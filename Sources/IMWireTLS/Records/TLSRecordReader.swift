@@ -1,0 +1,109 @@
+/// Record content types (RFC 8446 §5.1, RFC 6520 for heartbeat).
+public enum TLSContentType: UInt8, Sendable, Hashable, CaseIterable {
+    case changeCipherSpec = 20
+    case alert = 21
+    case handshake = 22
+    case applicationData = 23
+    case heartbeat = 24
+}
+
+/// One TLS record as read off one direction of a TCP stream, not yet decrypted.
+public struct TLSRecord: Sendable, Hashable {
+    /// The content type byte of the header (maybe not one of `TLSContentType`).
+    public var contentType: UInt8
+    /// The record-layer version of the header.
+    public var version: UInt16
+    /// The record's fragment (ciphertext or plaintext), without the 5-byte header.
+    public var fragment: [UInt8]
+    /// Byte offset of the record's header in that direction's stream.
+    public var offset: Int
+
+    public init(contentType: UInt8, version: UInt16, fragment: [UInt8], offset: Int) {
+        self.contentType = contentType
+        self.version = version
+        self.fragment = fragment
+        self.offset = offset
+    }
+
+    /// Header plus fragment, in bytes.
+    public var length: Int { 5 + fragment.count }
+
+    /// The 5-byte header (the TLS 1.3 AAD).
+    public var header: [UInt8] {
+        [
+            contentType, UInt8(truncatingIfNeeded: version >> 8), UInt8(truncatingIfNeeded: version),
+            UInt8(truncatingIfNeeded: fragment.count >> 8), UInt8(truncatingIfNeeded: fragment.count),
+        ]
+    }
+}
+
+/// Cuts one direction's byte stream into TLS records, whatever the chunking: a record split over many
+/// `append`s, or many records in one. It only frames; the connection judges types and lengths.
+public struct TLSRecordReader: Sendable {
+    /// What `next()` found.
+    public enum Next: Sendable, Hashable {
+        /// A whole record.
+        case record(TLSRecord)
+        /// Not enough bytes for the next record yet.
+        case needMore
+        /// A header whose version is not 3.x at `offset`: the framing is lost. Every later byte stays
+        /// buffered (the caller skips them).
+        case framingLost(offset: Int, header: [UInt8])
+    }
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// Stream offset of the first buffered byte.
+    public private(set) var streamOffset = 0
+    /// Set once a header was unreadable; `next()` then returns `.framingLost` again.
+    public private(set) var framingLost = false
+
+    public init() {}
+
+    /// Bytes received but not yet returned in a record.
+    public var bufferedCount: Int { buffer.count - start }
+
+    /// Adds the next bytes of the stream.
+    public mutating func append(_ bytes: [UInt8]) {
+        if start > 0, start >= buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 1 << 16, start * 2 >= buffer.count {
+            // drop what was read once it is the larger part, so appends stay amortised O(n)
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole record, if buffered.
+    public mutating func next() -> Next {
+        let available = buffer.count - start
+        guard available >= 5 else {
+            if framingLost { return .framingLost(offset: streamOffset, header: Array(buffer[start...])) }
+            return .needMore
+        }
+        let header = Array(buffer[start..<(start + 5)])
+        guard !framingLost, header[1] == 3 else {
+            framingLost = true
+            return .framingLost(offset: streamOffset, header: header)
+        }
+        let length = Int(header[3]) << 8 | Int(header[4])
+        guard available >= 5 + length else { return .needMore }
+        let record = TLSRecord(
+            contentType: header[0], version: UInt16(header[1]) << 8 | UInt16(header[2]),
+            fragment: Array(buffer[(start + 5)..<(start + 5 + length)]), offset: streamOffset)
+        start += 5 + length
+        streamOffset += 5 + length
+        return .record(record)
+    }
+
+    /// Drops every buffered byte (after the framing is lost, or at the end); returns how many.
+    public mutating func discardBuffered() -> Int {
+        let count = bufferedCount
+        streamOffset += count
+        buffer.removeAll()
+        start = 0
+        return count
+    }
+}
