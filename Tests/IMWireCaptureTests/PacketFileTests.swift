@@ -1,4 +1,6 @@
+import Foundation
 import IMWireCore
+import IMWireIO
 import Testing
 
 @testable import IMWireCapture
@@ -65,6 +67,7 @@ import Testing
             switch item {
             case .packet(let packet): packets.append(packet)
             case .problem(let finding): problems.append("\(finding.ruleID)")
+            case .secrets: problems.append("secrets")
             }
         }
         #expect(packets.map(\.data) == [[0x45, 1, 2], [0xde, 0xad]])
@@ -131,6 +134,7 @@ import Testing
             switch item {
             case .packet(let packet): packets.append(packet)
             case .problem(let finding): problems.append("\(finding.ruleID)")
+            case .secrets: problems.append("secrets")
             }
         }
         #expect(packets.map(\.data) == [[1], [7, 8, 9], [2, 3]])
@@ -157,5 +161,31 @@ import Testing
         var last: String?
         while let item = second.next() { if case .problem(let finding) = item { last = "\(finding.ruleID)" } }
         #expect(last == "CAPTURE.TRUNCATED-FILE")
+    }
+}
+
+@Suite struct DecryptionSecretsBlockTests {
+    /// A Decryption Secrets Block (what `editcap --inject-secrets` writes) comes out of the reader in
+    /// file order, between the packets around it, with its bytes unpadded.
+    @Test func secretsAreReadInFileOrder() throws {
+        var writer = PcapngWriter()
+        writer.packet([0x45, 1], linkType: 101, time: 1)
+        let keyLog = Array("CLIENT_RANDOM 00 11\n".utf8)  // 20 bytes: padded to 20, then options
+        writer.secrets(keyLog + [0x41])  // 21 bytes: padding must not come back
+        writer.packet([0x45, 2], linkType: 101, time: 2)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng").path
+        try TextFile.write(writer.bytes, to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try PacketCaptureReader.packets(path: path)
+        var items: [String] = []
+        while let item = reader.next() {
+            switch item {
+            case .packet(let packet): items.append("packet \(packet.number)")
+            case .secrets(let secrets):
+                items.append("secrets \(String(format: "%08x", secrets.type)) \(String(decoding: secrets.data, as: UTF8.self))")
+            case .problem(let finding): items.append("problem \(finding.ruleID)")
+            }
+        }
+        #expect(items == ["packet 1", "secrets 544c534b CLIENT_RANDOM 00 11\nA", "packet 2"])
     }
 }

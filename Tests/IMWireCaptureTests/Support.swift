@@ -26,6 +26,7 @@ func items(_ source: any CaptureSource) -> [String] {
     while let item = source.next() {
         switch item {
         case .problem(let finding): out.append("problem \(finding.ruleID)")
+        case .secrets(let secrets): out.append("secrets \(secrets.data.count)")
         case .event(let event):
             switch event.kind {
             case .open(let info): out.append("open \(event.connection) \(info.client ?? "")→\(info.server ?? "")")

@@ -317,6 +317,7 @@ private struct Flow {
             if case .event(let event) = item, case .open(let info) = event.kind { subprotocol = info.subprotocol }
             switch item {
             case .problem(let finding): described.append("problem \(finding.ruleID)")
+            case .secrets: described.append("secrets")
             case .event(let event):
                 switch event.kind {
                 case .message(let message):

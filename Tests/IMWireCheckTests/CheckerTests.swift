@@ -94,6 +94,7 @@ import Testing
             switch item {
             case .event(let event): items.append("event \(event.line ?? 0)")
             case .problem(let finding): items.append("\(finding.ruleID) \(finding.location.line ?? 0)")
+            case .secrets: items.append("secrets")
             }
         }
         #expect(items == ["event 1", "CAPTURE.LINE-TOO-LONG 2", "event 3"])

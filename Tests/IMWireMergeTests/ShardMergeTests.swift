@@ -297,6 +297,7 @@ import Testing
                 switch item {
                 case .event(let event): numbers.append(event.line)
                 case .problem(let finding): numbers.append(finding.location.line.map { -$0 })
+                case .secrets: break
                 }
             }
             return numbers

@@ -36,9 +36,32 @@ public struct CapturedPacket: Sendable, Hashable {
     }
 }
 
-/// What a packet-file reader yields: a packet, or a problem with the file.
+/// Secrets a capture carries for decrypting its own traffic: a pcapng Decryption Secrets Block
+/// (what `editcap --inject-secrets` writes). Read in file order, as tshark does: a block
+/// decrypts the connections whose handshake comes after it.
+public struct DecryptionSecrets: Sendable, Hashable {
+    /// Secrets type `0x544c534b` ("TLSK"): an NSS key log (`SSLKEYLOGFILE`), as text.
+    public static let tlsKeyLog: UInt32 = 0x544c_534b
+
+    /// The block's secrets type; only `tlsKeyLog` is used, others are kept and ignored.
+    public var type: UInt32
+    public var data: [UInt8]
+    /// Offset of the block in the file.
+    public var fileOffset: Int
+
+    public init(type: UInt32, data: [UInt8], fileOffset: Int) {
+        self.type = type
+        self.data = data
+        self.fileOffset = fileOffset
+    }
+}
+
+/// What a packet-file reader yields: a packet, secrets to decrypt packets with, or a problem with
+/// the file.
 public enum PacketItem: Sendable, Hashable {
     case packet(CapturedPacket)
+    /// Boxed, as `problem` is: rare, and large.
+    indirect case secrets(DecryptionSecrets)
     /// Boxed, so a packet is not copied at a finding's size (see `CaptureItem`).
     indirect case problem(Finding)
 }

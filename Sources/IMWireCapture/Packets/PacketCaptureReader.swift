@@ -54,6 +54,7 @@ public final class PacketCaptureReader {
             }
             switch item {
             case .problem(let finding): queue.append(.problem(finding))
+            case .secrets(let secrets): queue.append(.secrets(secrets))
             case .packet(let packet): decode(packet, into: &queue)
             }
         }

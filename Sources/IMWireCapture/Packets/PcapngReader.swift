@@ -9,7 +9,8 @@ public final class PcapngReader: PacketReader {
     static let sectionHeader: UInt32 = 0x0a0d_0d0a
     static let byteOrderMagic: UInt32 = 0x1a2b_3c4d
     /// Block types that are valid pcapng but carry nothing a checker needs.
-    static let quietlySkipped: Set<UInt32> = [4, 5, 7, 8, 9, 10, 0x0bad, 0x4000_0bad]
+    static let quietlySkipped: Set<UInt32> = [4, 5, 7, 8, 9, 0x0bad, 0x4000_0bad]
+    static let decryptionSecrets: UInt32 = 10
 
     private struct Interface {
         var linkType: UInt32
@@ -126,6 +127,7 @@ public final class PcapngReader: PacketReader {
             case 1: readInterface(&body)
             case 6: readEnhancedPacket(&body, blockOffset: blockOffset)
             case 3: readSimplePacket(Array(body.bytes), blockOffset: blockOffset)
+            case Self.decryptionSecrets: readSecrets(&body, blockOffset: blockOffset)
             case let other where Self.quietlySkipped.contains(other): break
             default: problem(CaptureRules.unknownBlock, "block type 0x\(String(type, radix: 16)) skipped", at: blockOffset)
             }
@@ -236,6 +238,18 @@ public final class PcapngReader: PacketReader {
                     time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
                     originalLength: Int(original), number: place.number, fileOffset: place.fileOffset, dataOffset: place.dataOffset,
                     inbound: inbound, comments: comments)))
+    }
+
+    /// A Decryption Secrets Block: secrets type, secrets length, the secrets (padded to 4 bytes), options.
+    private func readSecrets(_ reader: inout ByteReader, blockOffset: Int) {
+        let offset = reader.offset
+        guard let type = reader.readUInt32(order), let length = reader.readUInt32(order),
+            let data = reader.readBytes(Int(length))
+        else {
+            problem(CaptureRules.blockLength, "decryption secrets block: its secrets run past the block", at: offset)
+            return
+        }
+        pending.append(.secrets(DecryptionSecrets(type: type, data: Array(data), fileOffset: blockOffset)))
     }
 
     private func readSimplePacket(_ body: [UInt8], blockOffset: Int) {

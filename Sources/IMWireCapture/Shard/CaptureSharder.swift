@@ -30,6 +30,9 @@ public enum CaptureSharder {
         /// (`Result.startedOpen`, `openAtEnd`), to find connections cut between consecutive
         /// files; costs an entry per TCP connection, so it is off for a single file.
         public var tracksConnections: Bool
+        /// Key-log text written at the start of every shard as a Decryption Secrets Block
+        /// (`imwire shard --tls-keylog`), so each shard's TLS connections decrypt on their own.
+        public var keyLog: [UInt8]?
 
         public init(maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false) {
             self.maxBytes = max(1, maxBytes)
@@ -212,6 +215,7 @@ public enum CaptureSharder {
             while let item = reader.next() {
                 switch item {
                 case .problem(let finding): fileProblems.append(finding)
+                case .secrets(let secrets): residueBytes += secrets.data.count + 32
                 case .packet(let packet):
                     let size = blockSize(packet)
                     if options.tracksConnections, let flow = connection(of: packet) {
@@ -262,9 +266,12 @@ public enum CaptureSharder {
             var writers: [ShardWriter] = []
             for index in group {
                 do { writers.append(try ShardWriter(shards[index])) } catch { throw CaptureFormatError(error.description) }
+                if let keyLog = options.keyLog { writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0)) }
             }
             let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
             while let item = reader.next() {
+                // Secrets go to every shard, where they were: any connection may need them.
+                if case .secrets(let secrets) = item { for writer in writers { writer.write(secrets) } }
                 guard case .packet(let packet) = item else { continue }
                 let shard = unit(of: packet).flatMap { unitIndex[$0] }.map { shardOfUnit[$0] } ?? 0
                 guard group.contains(shard) else { continue }
@@ -351,6 +358,10 @@ private final class ShardWriter {
         shard.firstTime = min(shard.firstTime ?? packet.time, packet.time)
         shard.lastTime = max(shard.lastTime ?? packet.time, packet.time)
         if writer.bytes.count >= 1 << 20 { flush() }
+    }
+
+    func write(_ secrets: DecryptionSecrets) {
+        writer.secrets(secrets.data, type: secrets.type)
     }
 
     private func flush() {

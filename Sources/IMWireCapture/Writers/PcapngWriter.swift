@@ -69,6 +69,17 @@ public struct PcapngWriter {
         return bytes
     }
 
+    /// Appends a Decryption Secrets Block (`DecryptionSecrets.tlsKeyLog`: key-log text).
+    public mutating func secrets(_ data: [UInt8], type: UInt32 = DecryptionSecrets.tlsKeyLog) {
+        var body = ByteWriter(capacity: 8 + data.count + 3)
+        body.append(type, .little)
+        body.append(UInt32(truncatingIfNeeded: data.count), .little)
+        body.append(contentsOf: data)
+        body.append(contentsOf: repeatElement(0, count: (4 - data.count % 4) % 4))
+        block(Self.decryptionSecretsBlock, body.bytes)
+    }
+    static let decryptionSecretsBlock: UInt32 = 10
+
     /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded). `origin`: where
     /// the packet lay in the capture a shard was cut from (`PacketOrigin`, a custom option).
     public mutating func packet(
