@@ -64,11 +64,19 @@ let package = Package(
         // messages into findings and session facts) and registers (`DialectDefinition`)
         .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"], swiftSettings: strict),
 
+        // tls: TLS 1.2/1.3 records of a connection's two byte streams → its plaintext streams, given
+        // key-log secrets (NSS key log, pcapng Decryption Secrets Blocks); handshake facts
+        .target(
+            name: "IMWireTLS", dependencies: ["IMWireCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+
         // transport: one TCP connection's two byte streams → messages: HTTP/1.1 (socket.io's
         // handshakes and long-polls), the WebSocket upgrade and its frames, MQTT packets on raw TCP
         .target(
             name: "IMWireTransport",
-            dependencies: ["IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO"],
+            dependencies: [
+                "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireTLS",
+            ],
             swiftSettings: strict),
 
         // dialect: LeanCloud realtime (protobuf2 GenericCommand, base64, flat JSON)
@@ -112,7 +120,7 @@ let package = Package(
             name: "IMWireCheck",
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO",
-                "IMWireReconnect", "IMWireDialect", "IMWireRegistry", "IMWireTransport", "IMWireIO",
+                "IMWireReconnect", "IMWireDialect", "IMWireRegistry", "IMWireTransport", "IMWireIO", "IMWireTLS",
             ], swiftSettings: strict),
 
         // reports: a `CheckReport` as text, JSON, JUnit, SARIF or HTML
@@ -130,7 +138,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireRegistry", "IMWireSocketIO", "IMWireNIM", "IMWireJMessage", "IMWireReconnect",
-                "IMWireTransport", "IMWireIO", "IMWireCheck",
+                "IMWireTransport", "IMWireIO", "IMWireCheck", "IMWireTLS",
             ], swiftSettings: strict),
 
         // surface: umbrella module, CLI, and the fuzz targets' bodies
@@ -139,7 +147,7 @@ let package = Package(
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
                 "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireCheck",
-                "IMWireReport", "IMWireMerge", "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO",
+                "IMWireReport", "IMWireMerge", "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO", "IMWireTLS",
             ], swiftSettings: strict),
         // NIO: ChannelHandlers over the WebSocket, MQTT and socket.io codecs and the dialects (no checker)
         .target(
@@ -187,6 +195,10 @@ let package = Package(
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"], swiftSettings: strict),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"], swiftSettings: strict),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
+        // TLS: known answers (RFC 8448) and sessions of real peers recorded by make_fixtures.py (Resources/)
+        .testTarget(
+            name: "IMWireTLSTests", dependencies: ["IMWireTLS", "IMWireCore"], exclude: ["make_fixtures.py"],
+            resources: [.copy("Resources")], swiftSettings: strict),
         .testTarget(
             name: "IMWireReconnectTests",
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],

@@ -15,6 +15,7 @@
 @_exported import IMWireRegistry
 @_exported import IMWireReport
 @_exported import IMWireSocketIO
+@_exported import IMWireTLS
 @_exported import IMWireTransport
 @_exported import IMWireWebSocket
 @_exported import IMWireYun2win

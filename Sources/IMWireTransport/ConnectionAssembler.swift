@@ -1,5 +1,6 @@
 import IMWireCapture
 import IMWireCore
+import IMWireTLS
 
 /// Where in the capture an event comes from.
 public struct CapturePlace: Sendable {
@@ -62,6 +63,9 @@ public final class LogicalConnection {
     }
     /// The capture ended with the connection still open (no FIN or RST, no close line).
     @exclusivity(unchecked) public internal(set) var openAtCaptureEnd = false
+    /// What the connection's TLS handshake showed and whether it was decrypted; nil for a
+    /// connection in the clear.
+    @exclusivity(unchecked) public internal(set) var tls: TLSFacts?
     /// The WebSocket close code, when a close frame carried one.
     @exclusivity(unchecked) public internal(set) var closeCode: Int?
     /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
@@ -147,6 +151,15 @@ public final class ConnectionAssembler {
         /// The sessions it carried HTTP exchanges of, and their bytes.
         @exclusivity(unchecked) var sessionsTouched: [LogicalConnection] = []
         @exclusivity(unchecked) var movedBytes = 0
+        /// The connection's TLS, when the client's first bytes began a TLS handshake: its
+        /// stream bytes are decrypted before the transport decoder reads them.
+        @exclusivity(unchecked) var tls: TLSConnection?
+        /// Whether the client's first bytes have been looked at for TLS.
+        @exclusivity(unchecked) var tlsDecided = false
+        /// Stream bytes after a gap in a TLS connection, by direction: never decrypted (the
+        /// record boundaries are lost with the gap).
+        @exclusivity(unchecked) var tlsBroken: Set<Direction> = []
+        @exclusivity(unchecked) var tlsSkippedAfterGap = 0
 
         init(_ connection: LogicalConnection) { self.connection = connection }
 
@@ -179,8 +192,27 @@ public final class ConnectionAssembler {
     @exclusivity(unchecked) private var idleSessions: [ObjectIdentifier: LogicalConnection] = [:]
     @exclusivity(unchecked) private var sessionCount = 0
 
-    public init(limits: Limits = .default) {
+    /// The secrets TLS connections are decrypted with: given up front (key-log files) and added
+    /// to as the capture reads (pcapng Decryption Secrets Blocks, `add(_:)`).
+    public let keys: TLSKeyStore
+
+    public init(limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog()) {
         self.limits = limits
+        keys = TLSKeyStore(keyLog)
+    }
+
+    /// Secrets the capture carries, in file order: TLS connections whose handshake comes later
+    /// are decrypted with them. A key log that does not parse adds what came before its bad
+    /// line, and the error is returned for the caller to report.
+    @discardableResult
+    public func add(_ secrets: DecryptionSecrets) -> TLSKeyLogError? {
+        guard secrets.type == DecryptionSecrets.tlsKeyLog else { return nil }
+        do {
+            try keys.add(parsing: String(decoding: secrets.data, as: UTF8.self))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func carrier(_ id: String, number: Int) -> Carrier {
@@ -234,15 +266,35 @@ public final class ConnectionAssembler {
         case .stream(let direction, let bytes):
             conn.hasTransportBytes = true
             let transport = carrier.transportDecoder(limits: limits)
-            transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
+            if !carrier.tlsDecided, direction == .send || !bytes.isEmpty {
+                carrier.tlsDecided = true
+                if direction == .send, TLSConnection.looksLikeTLS(bytes) {
+                    carrier.tls = TLSConnection(keys: keys, limits: limits)
+                }
+            }
+            if let tls = carrier.tls {
+                guard !carrier.tlsBroken.contains(direction) else {
+                    carrier.tlsSkippedAfterGap += bytes.count
+                    return
+                }
+                decrypted(tls.feed(bytes, direction: direction), carrier, transport, place, to: emit)
+                conn.tls = tls.facts
+            } else {
+                transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
+            }
         case .gap(let direction, let count):
             conn.hasTransportBytes = true
-            carrier.transportDecoder(limits: limits).gap(count, direction: direction)
+            if carrier.tls != nil {
+                carrier.tlsBroken.insert(direction)
+            } else {
+                carrier.transportDecoder(limits: limits).gap(count, direction: direction)
+            }
             let side = direction == .send ? "client → server" : "server → client"
             emit.finding(
                 CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .close(let info):
+            finishTLS(carrier, place, to: emit)
             if let transport = carrier.transport { for output in transport.finish() { handle(output, carrier, place, to: emit) } }
             conn.closed = true
             conn.closeCode = info.code ?? conn.closeCode
@@ -263,7 +315,9 @@ public final class ConnectionAssembler {
         last = nil
         for carrier in open {
             if !carrier.connection.closed, let transport = carrier.transport {
-                for output in transport.finish() { handle(output, carrier, CapturePlace(time: carrier.connection.lastTime ?? 0), to: emit) }
+                let place = CapturePlace(time: carrier.connection.lastTime ?? 0)
+                finishTLS(carrier, place, to: emit)
+                for output in transport.finish() { handle(output, carrier, place, to: emit) }
             }
             end(carrier, to: emit)
         }
@@ -279,6 +333,7 @@ public final class ConnectionAssembler {
         if let transport = carrier.transport {
             var account = transport.account
             account.decoded -= min(carrier.movedBytes, account.decoded)  // counted in its sessions
+            if let tls = carrier.tls { account = Self.ciphertextAccount(of: tls, plaintext: account, afterGaps: carrier.tlsSkippedAfterGap) }
             conn.account.add(account)
         }
         if let session = carrier.joined {
@@ -290,6 +345,43 @@ public final class ConnectionAssembler {
         conn.isAbsorbed = carrier.joined != nil || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
         emit.ended(conn)
         endIdleSessions(now: conn.lastTime, to: emit)
+    }
+
+    /// What a TLS connection's records gave: plaintext to the transport decoder (as if it had
+    /// come in the clear, at the packet that completed its record), findings to the consumer.
+    private func decrypted(
+        _ events: [TLSEvent], _ carrier: Carrier, _ transport: ConnectionDecoder, _ place: CapturePlace, to emit: any ConnectionEvents
+    ) {
+        for event in events {
+            switch event {
+            case .plaintext(let direction, let bytes, _):
+                transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
+            case .finding(let finding):
+                handle(.finding(finding, session: nil), carrier, place, direction: finding.location.direction, to: emit)
+            }
+        }
+    }
+
+    /// The end of a TLS connection's streams: records cut short, what still waited.
+    private func finishTLS(_ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+        guard let tls = carrier.tls else { return }
+        decrypted(tls.finish(), carrier, carrier.transportDecoder(limits: limits), place, to: emit)
+        carrier.connection.tls = tls.facts
+    }
+
+    /// A TLS connection's account in the bytes the capture carried (ciphertext): the records read
+    /// in clear or decrypted are decoded, less as many as the transport decoder skipped of their
+    /// plaintext (with its reasons); records not decrypted, and bytes after a gap, are skipped.
+    static func ciphertextAccount(of tls: TLSConnection, plaintext: ByteAccount, afterGaps: Int) -> ByteAccount {
+        var account = ByteAccount()
+        for direction in [Direction.send, .receive] {
+            let counts = tls.counts(direction)
+            account.decoded += counts.clear + counts.decrypted
+            account.skip(counts.skipped + counts.buffered, because: "TLS, " + (counts.skipReason?.description ?? "not decrypted"))
+        }
+        for (reason, count) in plaintext.skipped { account.unread(count, because: reason) }
+        account.skip(afterGaps, because: "TLS after a gap in the capture")
+        return account
     }
 
     private func tellClosed(_ connection: LogicalConnection, at place: CapturePlace, to emit: any ConnectionEvents) {

@@ -107,6 +107,8 @@ struct Check: ParsableCommand {
     @Option(help: "Threads that check connections (the report is the same for any value).")
     var jobs: Int = 1
 
+    @OptionGroup var tls: TLSKeyLogOption
+
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         case auto, always, never
     }
@@ -148,6 +150,7 @@ extension Check {
         let selection = try policySelection()
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
         options.reconnectPolicies = selection
+        options.tlsKeyLog = try tls.keyLog()
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }

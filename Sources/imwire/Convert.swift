@@ -28,6 +28,8 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (default: standard output for jsonl; required for pcapng).")
     var output: String?
 
+    @OptionGroup var tls: TLSKeyLogOption
+
     func validate() throws {
         if to == .pcapng, output == nil { throw ValidationError("--to pcapng needs -o FILE") }
     }
@@ -38,7 +40,7 @@ struct Convert: ParsableCommand {
         switch to {
         case .jsonl:
             var lines: [String] = []
-            CaptureConverter.transcript(from: source) { line in
+            CaptureConverter.transcript(from: source, keyLog: try tls.keyLog()) { line in
                 if output == nil { print(line) } else { lines.append(line) }
             }
             if let output {

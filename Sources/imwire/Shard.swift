@@ -37,6 +37,9 @@ struct Shard: ParsableCommand {
     @Option(help: "Shard size aimed at, in MiB (a fraction is allowed; one client's traffic is never cut, so a shard can be larger).")
     var maxMegabytes: Double = 256
 
+    @OptionGroup(title: "TLS (each shard gets the key logs as a pcapng Decryption Secrets Block, so it is checked on its own)")
+    var tls: TLSKeyLogOption
+
     func validate() throws {
         guard maxMegabytes > 0, maxMegabytes <= 1_048_576 else {
             throw ValidationError("--max-megabytes must be above 0 and at most 1048576 (1 TiB)")
@@ -53,7 +56,10 @@ struct Shard: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw unreadable("\(out): \(error.localizedDescription)")
         }
-        let options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1)
+        var options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1)
+        if !tls.files.isEmpty {
+            do { options.keyLog = try KeyLogFiles.text(tls.files) } catch { throw unreadable(error.description) }
+        }
         var lines: [String] = []
         var previous: (capture: String, result: CaptureSharder.Result)?
         for capture in captures {

@@ -37,6 +37,8 @@ struct Show: ParsableCommand {
     @Flag(help: "Lenient severities, as imwire check --lenient.")
     var lenient = false
 
+    @OptionGroup var tls: TLSKeyLogOption
+
     func validate() throws {
         if let rule, RuleCatalog.rule(named: rule) == nil { throw ValidationError("--rule: \(RuleCatalog.unknown(rule))") }
     }
@@ -44,6 +46,7 @@ struct Show: ParsableCommand {
     func run() throws {
         var options = CheckOptions(lenient: lenient)
         options.describesMessages = true
+        options.tlsKeyLog = try tls.keyLog()
         let checker = Checker(options: options)
         let ruleID = rule.flatMap(RuleCatalog.rule(named:))?.id
         checker.onMessage = { message in

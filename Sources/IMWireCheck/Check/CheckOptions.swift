@@ -2,6 +2,7 @@ import IMWireCore
 import IMWireDialect
 import IMWireReconnect
 import IMWireRegistry
+import IMWireTLS
 
 /// What to do with a rule's findings, from `--rule ID=off|info|warn|error`.
 public enum RuleAction: String, Sendable, Hashable, CaseIterable {
@@ -54,6 +55,9 @@ public struct CheckOptions: Sendable {
         get { reconnectPolicies.policies.first }
         set { reconnectPolicies = PolicySelection(newValue.map { [$0] } ?? []) }
     }
+    /// Secrets to decrypt TLS connections with (`--tls-keylog` files), besides those the capture
+    /// carries (pcapng Decryption Secrets Blocks, read in file order).
+    public var tlsKeyLog = TLSKeyLog()
     /// Tolerance and storm length of the reconnect judge.
     public var reconnect: JudgeOptions
     /// Keep what `ReportMerger` needs to merge this report with those of the capture's other

@@ -93,6 +93,9 @@ public final class Checker {
 
     public func consume(_ item: CaptureItem) {
         switch item {
+        case .secrets:
+            // Every lane decrypts with the secrets read so far, in file order.
+            for lane in lanes { lane.submit(item, number: -1, inFlight: inFlight) }
         case .problem(let finding):
             if let id = finding.location.connection, undecided[id] != nil {
                 hold(item, of: id)
@@ -305,6 +308,7 @@ private final class Lane: @unchecked Sendable {
     private func run(_ item: CaptureItem, number: Int) {
         switch item {
         case .event(let event): checker.consume(event, number: number)
+        case .secrets(let secrets): checker.consume(secrets: secrets)
         case .problem(let finding): checker.consume(problem: finding, number: number)
         }
     }
@@ -315,6 +319,7 @@ extension CaptureItem {
     var connection: String? {
         switch self {
         case .event(let event): event.connection
+        case .secrets: nil
         case .problem(let finding): finding.location.connection
         }
     }
@@ -389,6 +394,7 @@ extension Checker {
             source.forEachItem(progress: progress) { item in
                 switch item {
                 case .event: events += 1
+                case .secrets: break
                 case .problem(let finding): if problems.count < 10 { problems.append(finding) }
                 }
                 checker.consume(item)

@@ -18,8 +18,14 @@ final class ConnectionChecker: ConnectionEvents {
 
     init(options: CheckOptions) {
         self.options = options
-        assembler = ConnectionAssembler(limits: options.limits)
+        assembler = ConnectionAssembler(limits: options.limits, keyLog: options.tlsKeyLog)
         ended = EndedConnections(options: options)
+    }
+
+    /// Secrets the capture carries (a pcapng Decryption Secrets Block), in file order; the
+    /// `Checker` reports a key log that does not parse.
+    func consume(secrets: DecryptionSecrets) {
+        assembler.add(secrets)
     }
 
     /// A problem the capture reader found in connection `number`.

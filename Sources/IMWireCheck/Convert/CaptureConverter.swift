@@ -1,6 +1,7 @@
 import IMWireCapture
 import IMWireCore
 import IMWireRegistry
+import IMWireTLS
 import IMWireTransport
 import IMWireWebSocket
 
@@ -11,12 +12,21 @@ public enum CaptureConverter {
     /// `message` line per message as the transport layer read it (TCP reassembled, HTTP bodies and
     /// long-poll payloads split into packets, WebSocket frames joined and inflated, MQTT packets),
     /// and a `close` line (with the WebSocket close code) when the connection closed before the
-    /// capture ended. No dialect is decoded. Lines go to `write` as they come.
-    public static func transcript(from source: any CaptureSource, limits: Limits = .default, write: @escaping (String) -> Void) {
-        let assembler = ConnectionAssembler(limits: limits)
+    /// capture ended. No dialect is decoded. TLS connections are decrypted with `keyLog` and the
+    /// capture's own secrets. Lines go to `write` as they come.
+    public static func transcript(
+        from source: any CaptureSource, limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog(), write: @escaping (String) -> Void
+    ) {
+        let assembler = ConnectionAssembler(limits: limits, keyLog: keyLog)
         let writer = TranscriptWriter(write: write)
         var numbers = ConnectionNumbers()
-        source.forEachEvent { event in assembler.consume(event, number: numbers.number(of: event), to: writer) }
+        source.forEachItem { item in
+            switch item {
+            case .event(let event): assembler.consume(event, number: numbers.number(of: event), to: writer)
+            case .secrets(let secrets): assembler.add(secrets)
+            case .problem: break
+            }
+        }
         assembler.finish(to: writer)
     }
 

@@ -5,6 +5,7 @@ import IMWireMQTT
 import IMWireReconnect
 import IMWireRegistry
 import IMWireSocketIO
+import IMWireTLS
 import IMWireTransport
 import IMWireWebSocket
 
@@ -12,7 +13,7 @@ import IMWireWebSocket
 /// generated from it. The dialects' rules come from the registration table.
 public enum RuleCatalog {
     public static let all: [Rule] =
-        CaptureRules.all + CheckRules.all + LiveRules.all + HTTPRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
+        CaptureRules.all + CheckRules.all + LiveRules.all + TLSRules.all + HTTPRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
         + SocketIORules.all + Dialects.all.flatMap(\.rules) + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }

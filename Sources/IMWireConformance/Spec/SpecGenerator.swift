@@ -9,6 +9,7 @@ import IMWireNIM
 import IMWireReconnect
 import IMWireRegistry
 import IMWireSocketIO
+import IMWireTLS
 import IMWireTransport
 import IMWireWebSocket
 
@@ -19,7 +20,7 @@ public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
     public static let files =
         ["Spec/rules.md"] + Dialects.all.map(\.specPage)
-        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
+        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] =
         ([
@@ -33,6 +34,7 @@ public enum SpecGenerator {
             "websocket-rules": { rules(WebSocketRules.all + CompressionRules.all) },
             "http-rules": { rules(HTTPRules.all) },
             "capture-rules": { rules(CaptureRules.all + CheckRules.all + LiveRules.all) },
+            "tls-rules": { rules(TLSRules.all) },
             "mqtt-rules": { rules(MQTTRules.all) },
             "reconnect-rules": { rules(ReconnectRules.all) },
             "nim-commands": nimCommands,

@@ -1,0 +1,40 @@
+import IMWireIO
+import IMWireTLS
+
+/// Key-log files (NSS format, what `SSLKEYLOGFILE` writes) read into one `TLSKeyLog`, in the order
+/// given: what `--tls-keylog` hands the checker, `convert`, `show`, `shard` and the proxy.
+public enum KeyLogFiles {
+    /// Key logs past this size are refused rather than read whole (a line is about 180 bytes: a
+    /// million connections' secrets fit).
+    public static let maxBytes = 1 << 30
+
+    /// Reads and parses every file; throws naming the file that cannot be read, or the file and
+    /// line that does not parse.
+    public static func load(_ paths: [String]) throws(CheckError) -> TLSKeyLog {
+        var log = TLSKeyLog()
+        for path in paths {
+            let bytes: [UInt8]
+            do { bytes = try FileByteSource.readAll(path: path, limit: maxBytes) } catch {
+                throw CheckError(description: "key log \(error.description)")
+            }
+            do { try log.add(parsing: String(decoding: bytes, as: UTF8.self)) } catch {
+                throw CheckError(description: "\(path): \(error.description)")
+            }
+        }
+        return log
+    }
+
+    /// The key-log text of `paths`, joined, for writing into a capture as a pcapng Decryption
+    /// Secrets Block (`imwire shard`): checked to parse first.
+    public static func text(_ paths: [String]) throws(CheckError) -> [UInt8] {
+        _ = try load(paths)
+        var joined: [UInt8] = []
+        for path in paths {
+            do { joined += try FileByteSource.readAll(path: path, limit: maxBytes) } catch {
+                throw CheckError(description: "key log \(error.description)")
+            }
+            if joined.last != 0x0a { joined.append(0x0a) }
+        }
+        return joined
+    }
+}
