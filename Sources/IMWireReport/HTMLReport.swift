@@ -228,6 +228,7 @@ public enum HTMLReport {
             html += "\(connection.dialect?.rawValue ?? "unknown dialect")"
             if let subprotocol = connection.subprotocol { html += ", subprotocol <code class=\"subprotocol\">\(Markup.escape(subprotocol))</code>" }
             if let extensions = connection.extensions { html += ", extensions <code class=\"extensions\">\(Markup.escape(extensions))</code>" }
+            if let tls = connection.tls { html += ", <code class=\"tls\">\(Markup.escape(tls.description))</code>" }
             html += ", \(counted(connection.messages, "message")); bytes: \(Markup.escape(connection.account.description)).</p>\n"
             if !connection.tcpConnections.isEmpty {
                 html += "<p>Over \(counted(connection.tcpConnections.count, "TCP connection")): "

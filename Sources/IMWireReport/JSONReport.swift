@@ -54,6 +54,17 @@ public enum JSONReport {
         object.append("subprotocol", connection.subprotocol.map { .string($0) } ?? .null)
         // Only a connection whose upgrade negotiated an extension names it.
         if let extensions = connection.extensions { object.append("extensions", .string(extensions)) }
+        // Only a TLS connection has the member (Spec/tls.md#in-the-report).
+        if let tls = connection.tls {
+            var member = JSONObject()
+            member.append("version", tls.version.map { .string($0) } ?? .null)
+            member.append("suite", tls.suite.map { .string($0) } ?? .null)
+            member.append("sni", tls.serverName.map { .string($0) } ?? .null)
+            member.append("alpn", tls.alpn.map { .string($0) } ?? .null)
+            member.append("decrypted", .bool(tls.decrypted))
+            member.append("reason", tls.reason.map { .string($0) } ?? .null)
+            object.append("tls", .object(member))
+        }
         object.append("messages", .number(JSONNumber(connection.messages)))
         object.append("client", connection.client.map { .string($0) } ?? .null)
         object.append("server", connection.server.map { .string($0) } ?? .null)

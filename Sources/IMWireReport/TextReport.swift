@@ -30,6 +30,7 @@ public enum TextReport {
             header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
             if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
             if let extensions = connection.extensions { header += "  [\(extensions)]" }
+            if let tls = connection.tls { header += "  (\(tls.description))" }
             header += "  \(counted(connection.messages, "message")), \(counted(connection.bytes, "byte"))"
             lines.append(header)
             if !connection.tcpConnections.isEmpty {

@@ -64,8 +64,15 @@ public enum TLSRules {
         summary: "The stream ends inside a record or handshake message; those bytes are counted as skipped.",
         specRef: "Spec/tls.md#truncated (RFC 8446 §5.1)")
 
+    public static let keyLogMalformed = Rule(
+        "TLS.KEYLOG-MALFORMED", .error, layer: .tls,
+        summary: "A capture's Decryption Secrets Block whose key log does not parse: the secrets before the bad line are "
+            + "used, the rest are not.",
+        specRef: "Spec/tls.md#secrets (NSS key-log format; pcapng Decryption Secrets Block)")
+
     public static let all: [Rule] = [
         noKey, decryptFailed, alert, warningAlert, unsupportedSuite, unsupportedVersion, recordOverflow,
         unknownContentType, recordVersion, dataBeforeHandshake, renegotiation, notTLS, handshakeMalformed, truncated,
+        keyLogMalformed,
     ]
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import IMWireCapture
 import IMWireCore
+import IMWireTLS
 import IMWireTransport
 
 /// The conformance pipeline: capture items in, a report out. Each connection is checked on its
@@ -93,9 +94,19 @@ public final class Checker {
 
     public func consume(_ item: CaptureItem) {
         switch item {
-        case .secrets:
+        case .secrets(let secrets):
             // Every lane decrypts with the secrets read so far, in file order.
             for lane in lanes { lane.submit(item, number: -1, inFlight: inFlight) }
+            if secrets.type == DecryptionSecrets.tlsKeyLog {
+                do { _ = try TLSKeyLog(parsing: secrets.data) } catch {
+                    var finding = TLSRules.keyLogMalformed.finding("Decryption Secrets Block: \(error.description)", at: secrets.fileOffset)
+                    finding.location.frameIndex = nil
+                    if let resolved = options.resolve(finding) {
+                        captureFindings.append(resolved)
+                        captureFindingHook?(resolved)
+                    }
+                }
+            }
         case .problem(let finding):
             if let id = finding.location.connection, undecided[id] != nil {
                 hold(item, of: id)
@@ -156,7 +167,8 @@ public final class Checker {
                 }
             case .stream(let direction, let bytes):
                 decides = true
-                socketIO = direction == .send && Self.isSocketIORequest(bytes)
+                // A TLS connection may carry a socket.io session too: only its plaintext would tell.
+                socketIO = direction == .send && (Self.isSocketIORequest(bytes) || TLSConnection.looksLikeTLS(bytes))
             default: decides = true
             }
         }

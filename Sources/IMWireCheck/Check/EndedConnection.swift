@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireIO
+import IMWireTLS
 import IMWireTransport
 
 /// A connection the checker has read to its end: where its report waits, and what the judge of
@@ -63,7 +64,8 @@ final class EndedConnections: @unchecked Sendable {
             client: conn.info.client,
             server: conn.info.server, messages: conn.messages, account: account, firstTime: conn.firstTime,
             lastTime: conn.lastTime, findings: state.findings, droppedFindings: state.droppedFindings,
-            timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections)
+            timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections,
+            tls: conn.tls.map(TLSSummary.init))
         var judged: Stored<JudgeInput>?
         if let dialect = state.dialect, let facts, let firstTime = conn.firstTime,
             JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil

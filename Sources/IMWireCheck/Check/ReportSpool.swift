@@ -96,6 +96,14 @@ struct ReportWriter {
         }
         int(report.timelineDropped)
         list(report.tcpConnections) { $0.string($1) }
+        optional(report.tls) { writer, tls in
+            writer.string(tls.version)
+            writer.string(tls.suite)
+            writer.string(tls.serverName)
+            writer.string(tls.alpn)
+            writer.int(tls.decrypted ? 1 : 0)
+            writer.string(tls.reason)
+        }
     }
 
     mutating func finding(_ finding: Finding) {
@@ -160,7 +168,7 @@ package struct ReportReader {
             let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
             let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
             let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
-            let tcpConnections = list({ $0.string() })
+            let tcpConnections = list({ $0.string() }), let tls = optional({ $0.tlsSummary() })
         else { return nil }
         var account = ByteAccount()
         account.decoded = decoded
@@ -170,7 +178,15 @@ package struct ReportReader {
             id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, extensions: extensions, client: client,
             server: server,
             messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
-            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections)
+            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections,
+            tls: tls)
+    }
+
+    private mutating func tlsSummary() -> TLSSummary? {
+        guard let version = optional({ $0.string() }), let suite = optional({ $0.string() }), let serverName = optional({ $0.string() }),
+            let alpn = optional({ $0.string() }), let decrypted = int(), let reason = optional({ $0.string() })
+        else { return nil }
+        return TLSSummary(version: version, suite: suite, serverName: serverName, alpn: alpn, decrypted: decrypted == 1, reason: reason)
     }
 
     private mutating func skipped() -> (String, Int)? {

@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireTLS
 import IMWireTransport
 
 /// What one connection looked like and what was found on it.
@@ -25,8 +26,56 @@ public struct ConnectionReport: Sendable, Equatable {
     /// (its polling requests, its WebSocket), in the order they joined. Empty for a connection
     /// that is a TCP connection of its own.
     public var tcpConnections: [String] = []
+    /// What the connection's TLS handshake showed, and whether it was decrypted; nil in the clear.
+    public var tls: TLSSummary? = nil
 
     public var bytes: Int { account.captured }
+}
+
+/// A TLS connection in a report: the negotiated version and suite, the server name and protocol
+/// the client asked for, and whether its records were decrypted (or why not).
+public struct TLSSummary: Sendable, Hashable {
+    /// `TLS 1.3`, `TLS 1.2`; nil before a ServerHello.
+    public var version: String?
+    /// The IANA name of the chosen suite.
+    public var suite: String?
+    /// The ClientHello's server_name.
+    public var serverName: String?
+    /// The protocol ALPN settled on (EncryptedExtensions in 1.3: known only when decrypted).
+    public var alpn: String?
+    public var decrypted: Bool
+    /// Why the records were not decrypted, when they were not.
+    public var reason: String?
+
+    public init(version: String?, suite: String?, serverName: String?, alpn: String?, decrypted: Bool, reason: String?) {
+        self.version = version
+        self.suite = suite
+        self.serverName = serverName
+        self.alpn = alpn
+        self.decrypted = decrypted
+        self.reason = reason
+    }
+
+    public init(_ facts: TLSFacts) {
+        let reason: String? =
+            switch facts.decryption {
+            case .decrypted: nil
+            case .pending: "no encrypted record seen"
+            case .notDecrypted(let why): why.description
+            }
+        self.init(
+            version: facts.version?.description, suite: facts.cipherSuite?.name, serverName: facts.serverName, alpn: facts.alpn,
+            decrypted: facts.decryption == .decrypted, reason: reason)
+    }
+
+    /// `TLS 1.3 TLS_AES_128_GCM_SHA256, sni localhost` (and why not decrypted), for the text report.
+    public var description: String {
+        var text = [version ?? "TLS", suite].compactMap { $0 }.joined(separator: " ")
+        if let serverName { text += ", sni \(serverName)" }
+        if let alpn { text += ", alpn \(alpn)" }
+        if let reason { text += decrypted ? "" : ", not decrypted: \(reason)" }
+        return text
+    }
 }
 
 /// One message of a connection as the checker decoded it.

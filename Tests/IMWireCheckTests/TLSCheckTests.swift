@@ -1,0 +1,79 @@
+import Foundation
+import IMWire
+import Testing
+
+/// TLS connections through the whole check: the recordings of Tests/CrossCheck/tls_traffic.py
+/// (websockets over TLS, each peer's own key log), checked as tshark decrypts them.
+@Suite struct TLSCheckTests {
+    static let directory = "Fixtures/captures/tls"
+
+    func keyLog(_ name: String) throws -> TLSKeyLog {
+        try KeyLogFiles.load(["\(repositoryRoot)/\(Self.directory)/\(name).keylog"])
+    }
+
+    @Test(arguments: ["leancloud-tls12-chacha20", "leancloud-tls13-aes128gcm", "yun2win-mqtt-tls13"])
+    func decryptedSessionsAreReadAsInTheClear(name: String) throws {
+        var options = CheckOptions()
+        options.tlsKeyLog = try keyLog(name)
+        let report = try check("\(Self.directory)/\(name).pcapng", options: options)
+        let connection = try #require(report.connections.first)
+        #expect(report.connections.count == 1)
+        #expect(connection.tls?.decrypted == true)
+        #expect(connection.tls?.serverName == "localhost")
+        #expect(connection.messages == 8)
+        #expect(connection.findings.isEmpty)
+        // every byte on the wire is accounted for, in wire bytes
+        #expect(connection.account.captured == connection.account.decoded)
+    }
+
+    @Test func withoutAKeyNothingIsDecodedAndOneWarningSaysWhy() throws {
+        let report = try check("\(Self.directory)/leancloud-tls13-chacha20.pcapng")
+        let connection = try #require(report.connections.first)
+        #expect(connection.messages == 0)
+        #expect(connection.findings.map(\.ruleID) == ["TLS.NO-KEY"])
+        #expect(connection.findings.first?.message.contains("no key for client random") == true)
+        #expect(connection.tls?.decrypted == false)
+        #expect(connection.account.decoded + connection.account.skippedTotal == connection.account.captured)
+        #expect(connection.account.skipped.keys.allSatisfy { $0.hasPrefix("TLS, no key for client random") })
+    }
+
+    @Test func aDefectInsideTLSIsFoundAtItsPacket() throws {
+        var options = CheckOptions()
+        options.tlsKeyLog = try keyLog("leancloud-tls12-defect")
+        let report = try check("\(Self.directory)/leancloud-tls12-defect.pcapng", options: options)
+        #expect(report.summary() == ["\(report.connections[0].id)#16 LC.RESPONSE-WITHOUT-REQUEST"])
+    }
+
+    /// The key log inside the capture as a Decryption Secrets Block gives what --tls-keylog gives, and
+    /// every number of checking threads gives the same report.
+    @Test func secretsInTheCaptureEqualAKeyLogFile() throws {
+        let name = "leancloud-tls13-deflate"
+        let path = "\(repositoryRoot)/\(Self.directory)/\(name).pcapng"
+        var options = CheckOptions()
+        options.tlsKeyLog = try keyLog(name)
+        let withFile = try check(path, options: options)
+
+        // The same packets after a Decryption Secrets Block holding the key log.
+        var writer = PcapngWriter()
+        writer.secrets(try FileByteSource.readAll(path: "\(repositoryRoot)/\(Self.directory)/\(name).keylog"))
+        let packets = try PacketCaptureReader.packets(path: path)
+        while let item = packets.next() {
+            if case .packet(let packet) = item { writer.packet(packet.data, linkType: packet.linkType, time: packet.time) }
+        }
+        let injected = FileManager.default.temporaryDirectory.appendingPathComponent("tls-dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng").path
+        try TextFile.write(writer.bytes, to: injected)
+        defer { try? FileManager.default.removeItem(atPath: injected) }
+        let withBlock = try check(injected)
+        #expect(withBlock.connections == withFile.connections)
+        #expect(try check(injected, jobs: 2).connections == withFile.connections)
+    }
+
+    @Test func aKeyLogThatDoesNotParseIsNamedWithItsLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UInt32.random(in: 0...UInt32.max)).keylog").path
+        try TextFile.write("# comment\nCLIENT_RANDOM zz 00\n", to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: CheckError.self) { try KeyLogFiles.load([path]) }
+        do { _ = try KeyLogFiles.load([path]) } catch { #expect(error.description.contains("line 2")) }
+        do { _ = try KeyLogFiles.load(["/nonexistent.keylog"]) } catch { #expect(error.description.contains("/nonexistent.keylog")) }
+    }
+}
