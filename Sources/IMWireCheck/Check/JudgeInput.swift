@@ -116,6 +116,7 @@ extension JudgeInput: Spoolable {
         }
         writer.int64(facts.endTimeMicros)
         writer.string(facts.policyName)
+        writer.int64(facts.linkUp)
     }
 
     package static func read(from reader: inout ReportReader) -> JudgeInput? {
@@ -127,7 +128,8 @@ extension JudgeInput: Spoolable {
             let loginFrame = reader.optional({ $0.int() }), let count = reader.int(), let first = reader.optional({ $0.int64() }),
             let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
             let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
-            let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() })
+            let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() }),
+            let linkUp = reader.optional({ $0.int64() })
         else { return nil }
         var facts = SessionFacts(keepAliveInMessages: keepAliveInMessages)
         facts.client = factsClient
@@ -136,6 +138,7 @@ extension JudgeInput: Spoolable {
         facts.keepAlive = KeepAliveLog(count: count, first: first, last: last, longestGap: gap)
         facts.end = end
         facts.endTimeMicros = endTime
+        facts.linkUp = linkUp
         if let policyName {
             guard ReconnectPolicies.named(policyName) != nil else { return nil }
             facts.policyName = policyName

@@ -84,17 +84,23 @@ extension Checker {
     }
 
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
-    /// when it names one of the dialect's, else the one the connection names (yun2win's client
-    /// id), else the dialect's default.
+    /// when it names one of the dialect's, else the one the client announces (LeanCloud's `ua`,
+    /// yun2win's client id), else the dialect's default. Each finding says which and why.
     private static func judgeReconnects(
         _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
     ) {
-        let named = options.reconnectPolicies.policy(for: dialect)
-        let policy =
-            named ?? client.lazy.compactMap { $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }.first
-            ?? options.reconnectPolicy(for: dialect)
+        let policy: ReconnectPolicy
+        let why: String
+        if let named = options.reconnectPolicies.policy(for: dialect) {
+            (policy, why) = (named, "given by --policy")
+        } else if let announced = client.lazy.compactMap({ $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }).first {
+            (policy, why) = (announced, "the SDK the client announces")
+        } else {
+            (policy, why) = (options.reconnectPolicy(for: dialect), "the vendor's default: the client names no SDK")
+        }
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         for var finding in judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
+            finding.message += " [judged by \(policy.name): \(why)]"
             guard let (number, input) = client.first(where: { $0.input.connection == finding.location.connection }) else { continue }
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
@@ -113,7 +119,7 @@ extension Checker {
         return ConnectionObservation(
             connection: id, opened: conn.firstTime, login: facts.login, keepAlive: facts.keepAlive,
             keepAliveVisible: facts.keepAliveInMessages || conn.hasTransportBytes,
-            ended: closedAt ?? (facts.end == nil ? nil : facts.endTimeMicros), end: end)
+            ended: closedAt ?? (facts.end == nil ? nil : facts.endTimeMicros), end: end, linkUp: facts.linkUp != nil)
     }
 
     /// `10.0.0.1` of `10.0.0.1:51234`, `::1` of `[::1]:443`.

@@ -110,11 +110,14 @@ public struct ConnectionObservation: Sendable, Hashable {
     /// When the connection ended, µs; nil while `end` is `.open`.
     public var ended: Int64?
     public var end: ConnectionEnd
+    /// The transport came up (NIM: socket.io connect), whether or not a login followed.
+    public var linkUp: Bool
 
     public init(
         connection: String, opened: Int64, login: LoginObservation?, keepAlive: KeepAliveLog = KeepAliveLog(),
-        keepAliveVisible: Bool = true, ended: Int64?, end: ConnectionEnd
+        keepAliveVisible: Bool = true, ended: Int64?, end: ConnectionEnd, linkUp: Bool = false
     ) {
+        self.linkUp = linkUp
         self.connection = connection
         self.opened = opened
         self.login = login

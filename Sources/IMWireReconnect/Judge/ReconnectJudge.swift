@@ -73,8 +73,9 @@ public struct ReconnectJudge: Sendable {
                         previousIndex = -1
                         sessionInChain = false
                     case .continuation(let minimumMillis, let why, let countsAsRetry):
-                        let established = before.established
-                        sessionInChain = sessionInChain || established
+                        // Where the SDK restarts its backoff: a login (most), or the transport (NIM Web).
+                        let established = before.established || (policy.backoffResetsOnLink && before.linkUp)
+                        sessionInChain = sessionInChain || before.established
                         if policy.budget.attempts == 0 {
                             // The SDK never reconnects: every new login is the app's.
                             flush(&run, into: &findings)

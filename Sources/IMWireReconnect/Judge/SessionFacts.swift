@@ -22,6 +22,9 @@ public struct SessionFacts: Sendable, Equatable {
     /// The policy the connection itself names, by `--policy` name (yun2win: the client id's
     /// platform digit); the checker looks it up among the dialect's policies.
     public var policyName: String?
+    /// When the transport came up (NIM: the socket.io connect `1::`), for policies whose backoff
+    /// restarts there (`ReconnectPolicy.backoffResetsOnLink`).
+    public var linkUp: Int64?
 
     public init(keepAliveInMessages: Bool = true) {
         self.keepAliveInMessages = keepAliveInMessages
@@ -33,6 +36,10 @@ public struct SessionFacts: Sendable, Equatable {
             loginFrame = frame
         }
         self.client = self.client ?? client
+    }
+
+    public mutating func linkEstablished(atMicros time: Int64) {
+        if linkUp == nil { linkUp = time }
     }
 
     public mutating func loginAccepted(atMicros time: Int64) {

@@ -118,6 +118,10 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     public let chatRoomRejoinWindowMillis: Int64?
     /// The login is followed by a data sync the SDK reports (NIM `syncing` → `syncOK`).
     public let syncAfterLogin: Bool
+    /// The SDK restarts its backoff when the transport is up (NIM Web: the socket.io connect
+    /// `1::`, `link.onConnect` → `backoff.reset()`), not when the login is accepted: the reconnect
+    /// judge numbers attempts from the last connection that got that far.
+    public let backoffResetsOnLink: Bool
     public let outputs: OutputModel
     /// Every number and behaviour above with its source, for the Spec.
     public let facts: [Fact]
@@ -131,7 +135,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         route: RoutePolicy?, reconnectFlag: ReconnectFlag?, acceptCodes: [Int64], progressCodes: [Int64] = [],
         rules: [SignalRule], registry: RegistryScope, goaway: Reaction? = nil, backgroundClosesConnection: Bool = false,
         networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMillis: Int64? = nil,
-        syncAfterLogin: Bool = false, outputs: OutputModel, facts: [Fact]
+        syncAfterLogin: Bool = false, backoffResetsOnLink: Bool = false, outputs: OutputModel, facts: [Fact]
     ) {
         self.name = name
         self.dialect = dialect
@@ -155,6 +159,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.wakeForcesReconnect = wakeForcesReconnect
         self.chatRoomRejoinWindowMillis = chatRoomRejoinWindowMillis
         self.syncAfterLogin = syncAfterLogin
+        self.backoffResetsOnLink = backoffResetsOnLink
         self.outputs = outputs
         self.facts = facts
         var known: [Signal: [Int64: Reaction]] = [:]
