@@ -171,8 +171,8 @@ case("nim", "kicked-same-platform-1", "nim-web",
      "NIM Web: 2_5 kicked with reason 1 (same platform elsewhere) stops with ondisconnect",
      "nim.md §2.2 kick reasons; §3.4 2_5", login(0, 200) + [ev(5000, "kicked", code=1)], until=120000)
 case("nim", "kicked-silently-4", "nim-web",
-     "NIM Web: 2_5 kicked with reason 4 (silentlyKick) stops as well",
-     "nim.md §2 notes: wire reason 4 silentlyKick", login(0, 200) + [ev(5000, "kicked", code=4)], until=120000)
+     "NIM Web: 2_5 kicked with reason 4 (silentlyKick) reconnects: the Web SDK 8.5.0 calls onDisconnect(1, 'link::onKicked'), its ordinary reconnect path (recorded: Fixtures/captures/vendor-sdk/nim/nim-kick-silent)",
+     "nim.md §2 notes: wire reason 4 silentlyKick; Spec/vendor-sdks.md", login(0, 200) + [ev(5000, "kicked", code=4)], until=120000)
 case("nim", "heartbeat-two-misses", "nim-web",
      "NIM Web: heartbeat 1_2 after 30 s; unanswered for 5 s it is resent once; the second miss drops the link",
      NIM3 + " step 4", login(0, 200), until=45000, seed=2)

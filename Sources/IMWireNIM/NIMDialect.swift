@@ -14,7 +14,8 @@ public enum NIMDialect {
         relogin: ReloginRule(
             forbiddingEnding: { end in
                 switch end {
-                case .kicked(let reason): "kicked (2_5 reason \(reason))"
+                // silentlyKick (4): the Web SDK reconnects by itself (NIMWebCodes.kickReconnects).
+                case .kicked(let reason) where !NIMWebCodes.kickReconnects(reason): "kicked (2_5 reason \(reason))"
                 case .loginRejected(let code, _) where NIMWebCodes.endsLogin(code): "login failure \(code)"
                 default: nil
                 }

@@ -108,8 +108,12 @@ public enum NIMRules {
         "A request after kicked 2_5 on the same connection.", "Spec/nim.md#kicked")
     public static let autoRelogin = rule(
         "NIM.AUTO-RELOGIN", .error, lenient: .warning, layer: .session,
-        "A login for an account whose earlier login failed with 302/417/422 or that was kicked (2_5): the SDK must not log in again by itself.",
+        "A login for an account whose earlier login failed with 302/417/422 or that was kicked (2_5 reasons 1–3; after 4 silentlyKick the Web SDK reconnects): the SDK must not log in again by itself.",
         "Spec/nim.md#login-failure, Spec/nim.md#kicked (no re-login by the SDK itself)")
+    public static let kicked = rule(
+        "NIM.KICKED", .info, layer: .session,
+        "The server kicked the client: 2_5 kicked r=[from, reason, custom, customClientType]. Web SDK 8.5.0 (onKicked): reasons 1–3 end the session (socket.io disconnect 0::, ondisconnect {code: \"kicked\", reason}, no reconnect); 4 silentlyKick drops the link and reconnects.",
+        "Spec/nim.md#kicked")
     public static let pendingAtEnd = rule(
         "NIM.PENDING-AT-END", .info, layer: .session,
         "The capture ends while a request is still within its timeout.", "Spec/nim.md#correlation")
@@ -118,6 +122,6 @@ public enum NIMRules {
         transportPacket, notJSON, requestShape, responseShape, wrongDirection, commandUnknown, serOutOfRange, heartbeatSer,
         qItemInvalid, qMismatch, tagUnknown, rMismatch, notifyInvalid, codeUnknown, errorCode, kickReasonUnknown,
         beforeLogin, secondLogin, requestUnanswered, responseWithoutRequest, serReused, serNotSequential, heartbeatLate,
-        loginStep, afterLoginFailure, commandAfterKick, autoRelogin, pendingAtEnd,
+        loginStep, afterLoginFailure, commandAfterKick, kicked, autoRelogin, pendingAtEnd,
     ]
 }

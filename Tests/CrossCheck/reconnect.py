@@ -59,7 +59,9 @@ def expected_reaction(vendor, policy, event):
         if vendor == "leancloud":
             return "stop" if code in LEANCLOUD_KICK_STOP or policy == "leancloud-js" else None
         if vendor == "nim":
-            return "stop"                                        # 2_5, reasons 1–4
+            # 2_5: reasons 1-3 stop; 4 (silentlyKick) is the ordinary reconnect in the Web SDK 8.5.0
+            # (onDisconnect(1, "link::onKicked"), recorded in Fixtures/captures/vendor-sdk/nim/nim-kick-silent)
+            return "retry" if code == 4 else "stop"
         if vendor == "jmessage":
             return "stop" if code in JMESSAGE_KICK_STOP else ("ignore" if code == 40 else None)
         if vendor == "yun2win":

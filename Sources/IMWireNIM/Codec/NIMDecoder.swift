@@ -43,8 +43,14 @@ public enum NIMDecoder {
         let items: [JSONValue]
         switch object["Q"] {
         case .array(let array)?: items = array
+        case nil:
+            // createCmd adds Q only when the command's cmdConfig has a params list
+            // (`s.params && (e.Q = [], …)`): heartbeat 1_2 (`heartbeat:{sid, cid}`), logout 2_6 and
+            // 11 more have none, so the Web SDK sends {"SID":1,"CID":2,"SER":0}. A command whose
+            // parameter list requires an item is still caught below ("Q lacks …").
+            items = []
         default:
-            findings.append(NIMRules.requestShape.finding(object["Q"] == nil ? "no Q" : "Q is not an array", at: object.offset(of: "Q") ?? 0))
+            findings.append(NIMRules.requestShape.finding("Q is not an array", at: object.offset(of: "Q") ?? 0))
             items = []
         }
         guard let sid, let cid, let ser else { return nil }
@@ -120,13 +126,27 @@ public enum NIMDecoder {
                 if let problem = problem(.property, inner) { return problem }
             }
             return nil
-        case .string:
+        case .string, .stringLowercase:
             return value.stringValue == nil ? "v is \(value.typeName), not a string" : nil
         case .strArray:
             guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else { return "v is not an array of strings" }
             return nil
-        case .int, .intCapitalised, .number:
+        case .int, .intCapitalised, .number, .byte:
             return value.numberValue == nil ? "v is \(value.typeName), not a number" : nil
+        case .longArray, .longArrayLowercase:
+            // batchMarkRead's ids are the messages' idServer, strings of digits on the wire.
+            guard case .array(let items) = value,
+                items.allSatisfy({ $0.numberValue != nil || $0.stringValue.map { Int64($0) != nil } == true })
+            else { return "v is not an array of numbers" }
+            return nil
+        case .strStrMap:
+            guard case .object(let object) = value, object.members.allSatisfy({ $0.value.stringValue != nil }) else {
+                return "v is not an object of strings"
+            }
+            return nil
+        case .ph:
+            // markRead's second parameter; the bundle gives it no shape.
+            return nil
         case .long:
             // 64-bit values may travel as decimal strings.
             if value.numberValue != nil { return nil }

@@ -172,4 +172,11 @@ public enum NIMWebCodes {
     public static func endsLogin(_ code: Int64) -> Bool {
         [NIMStatusCodes.webErrors, NIMStatusCodes.resCode].contains { table in table.rows(code).contains { $0.advice == .stop } }
     }
+
+    /// 2_5 kicked reason 4 (silentlyKick): Web SDK 8.5.0 `onKicked` does not end the session but
+    /// `forceDisconnect(), onDisconnect(1, "link::onKicked")`, and reconnects with its backoff; the
+    /// other reasons go to `onAuthError` (`shouldReconnect = !1`, `notifyDisconnect`).
+    public static let silentKickReason: Int64 = 4
+
+    public static func kickReconnects(_ reason: Int64) -> Bool { reason == silentKickReason }
 }

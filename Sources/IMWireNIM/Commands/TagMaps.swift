@@ -119,23 +119,35 @@ public enum NIMTagMaps {
     }
 }
 
-/// The type names a `Q` item's `t` may carry (nim.md §3.3).
+/// The type names a `Q` item's `t` may carry (nim.md §3.3), and the ones the Web SDK 8.5.0
+/// bundle's `cmdConfig` params use besides (createCmd copies a param's `type` into `t`):
+/// `byte` and `LongArray` (4_5 batchMarkRead `[byte sid, byte cid, LongArray ids]`, sent for
+/// every message the SDK receives), lowercase `string` (6_4, chat-room 13_x), `longArray`
+/// (getTeamsById), `StrStrMap` (chat-room queueChange) and `ph` (4_3 markRead).
 public enum NIMParameterType: String, Sendable, Hashable, CaseIterable {
     case property = "Property"
     /// A `PropertyArray` parameter, sent as `ArrayMable` of `{t: "Property", v: {…}}`.
     case arrayMable = "ArrayMable"
     case string = "String"
+    case stringLowercase = "string"
     case strArray = "StrArray"
     case int
     case intCapitalised = "Int"
     case long
     case number
+    case byte
+    /// A list of 64-bit ids (numbers or decimal strings: batchMarkRead sends idServer strings).
+    case longArray = "LongArray"
+    case longArrayLowercase = "longArray"
     /// Sent as the strings "true" / "false".
     case bool
     case longLongMap = "LongLongMap"
+    case strStrMap = "StrStrMap"
     case kvArray = "KVArray"
+    /// markRead's `ph` parameter (no shape in the bundle).
+    case ph
 
-    public var isNumeric: Bool { [.int, .intCapitalised, .long, .number].contains(self) }
+    public var isNumeric: Bool { [.int, .intCapitalised, .long, .number, .byte].contains(self) }
 }
 
 /// One entry of a command's `Q` parameter list.

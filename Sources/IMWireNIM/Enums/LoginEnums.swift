@@ -79,7 +79,8 @@ extension NIMStatusCodes {
                 original: "不允许同一个帐号在多个地方同时登录"),
             row(2, "serverKick", "Kicked by the server", .fatalConflict, original: "被服务器踢了"),
             row(3, "otherPlatformKick", "Kicked by another client", .fatalConflict, original: "被其它端踢了"),
-            row(4, "silentlyKick", "Kicked silently (not in iOS 5.4.0)", .fatalConflict, original: "悄悄被踢"),
+            // onKicked: silentlyKick is forceDisconnect + onDisconnect(1): the Web SDK reconnects.
+            row(4, "silentlyKick", "Kicked silently (not in iOS 5.4.0); the Web SDK reconnects", .retry, original: "悄悄被踢"),
         ]
     }
 

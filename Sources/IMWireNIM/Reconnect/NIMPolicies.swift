@@ -27,11 +27,19 @@ public enum NIMPolicies {
                 .login, [416], .retryAfterServerWait,
                 source: "nim.md §1.1: 416 blocks the command for 1000·r[0] ms (frequencyControlDuration)"),
             SignalRule(
+                .kick, [4], .retry,
+                source:
+                    "NIM_Web_SDK_v8.5.0.js onKicked: \"silentlyKick\" !== o.reason ? onAuthError(…) : (forceDisconnect(), onDisconnect(1, \"link::onKicked\")); "
+                    + "recorded: reconnect after 1.6 s (Fixtures/captures/vendor-sdk/nim/nim-kick-silent)"),
+            SignalRule(
                 .kick, nil, .stop(.kicked),
-                source: "nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, customClientType]"),
+                source:
+                    "nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, customClientType]; onKicked → onAuthError (shouldReconnect = !1)"
+            ),
         ],
         registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
         syncAfterLogin: true,
+        backoffResetsOnLink: true,
         outputs: nimLoginSteps,
         facts: [
             Fact(
@@ -47,8 +55,16 @@ public enum NIMPolicies {
             Fact("timeouts", "connect 8 s, command 8 s", source: "nim.md §3.2"),
             Fact("terminal login codes", "302, 417, 422: stop and require the user", source: "nim.md §1.1"),
             Fact("416", "wait the lockout the server gave (r[0] s)", source: "nim.md §1.1 parseResponse"),
-            Fact("kicked 2_5", "reasons 1–4 (4 silent): stop", source: "nim.md §2.2 notes, §3.4"),
-            Fact("reconnect flag", "none known (login tag 8 appLogin is unexplained)", source: "nim.md §3.7", .unconfirmed),
+            Fact(
+                "kicked 2_5", "reasons 1–3: stop; 4 (silentlyKick): drop the link and reconnect with the backoff",
+                source: "nim.md §2.2 notes, §3.4; NIM_Web_SDK_v8.5.0.js onKicked (silentlyKick → forceDisconnect, onDisconnect(1))"),
+            Fact(
+                "reconnect flag",
+                "none usable: login tag 8 appLogin is 0 on the SDK's re-login after a socket disconnect and 1 on the app's login, "
+                    + "but also 1 on the SDK's own re-login after a silent kick or a heartbeat/login timeout in a first session",
+                source:
+                    "NIM_Web_SDK_v8.5.0.js assembleIMLogin (appLogin: autoconnect ? 0 : 1), doReconnect (connected && (autoconnect = !0)); "
+                    + "Fixtures/captures/vendor-sdk/nim: nim-drop [1, 0, 0, 0, 0], nim-kick-silent [1, 1], nim-hb-unanswered [1, 1]"),
             Fact(
                 "chat room",
                 "a separate connection with its own login (13_1 address, 13_2 login): the IM link's reconnect does not re-join it; "

@@ -47,7 +47,11 @@ public final class NIMConnection: DialectConnection {
             findings[index].location = location
             findings[index].subject = message.summary
         }
-        for item in message.items { note(item.nim, direction: direction, time: time, frame: frameIndex) }
+        for item in message.items {
+            // link.onConnect: the socket.io connect resets the Web SDK's backoff (NIMPolicies.web).
+            if direction == .receive, item.socketIO.type == .connect { sessionFacts.linkEstablished(atMicros: time) }
+            note(item.nim, direction: direction, time: time, frame: frameIndex)
+        }
         if namesMessages { lastSummary = message.summary }
         if describesMessages { lastCanonicalJSON = NIMCanonicalJSON.encode(message) }
         return (message, findings)

@@ -56,6 +56,11 @@ public struct NIMSessionTracker: Sendable {
     public let maxTracked: Int
     private var pending: [String: Pending] = [:]
     private var lastSer: Int64?
+    /// When the last request was sent, and until when a 416 lockout blocks a command: the Web
+    /// SDK numbers a command (createCmd, SER + 1) before executeCmdTask drops it locally under
+    /// the lockout, so its SER never reaches the wire (nim-error recording).
+    private var lastRequestTime: Int64?
+    private var lockoutUntil: Int64?
     private var heartbeatDueFrom: Int64?
     private var reportedAfterEnd = false
     private var reportedBeforeLogin = false
@@ -80,6 +85,9 @@ public struct NIMSessionTracker: Sendable {
     }
 
     private static func key(_ sid: Int64, _ cid: Int64, _ ser: Int64) -> String { "\(sid)_\(cid)#\(ser)" }
+
+    /// How much earlier than its timeout a timer-driven resend may appear in a capture.
+    static let timerSlackMicros: Int64 = 500_000
 
     /// Chat-room login 13_2: the first command on a chat-room link.
     static func isChatroomLogin(_ sid: Int64, _ cid: Int64) -> Bool { sid == 13 && cid == 2 }
@@ -167,13 +175,29 @@ public struct NIMSessionTracker: Sendable {
         if request.isHeartbeat {
             heartbeatDueFrom = nil
         } else if let last = lastSer, request.ser != (last >= 32767 ? 1 : last + 1) {
-            findings.append(NIMRules.serNotSequential.finding("SER \(request.ser) after \(last)"))
+            // A lockout (416) in force since the previous request may have swallowed SERs.
+            let lockedOut = lockoutUntil.map { until in lastRequestTime.map { until > $0 } ?? true } ?? false
+            if !lockedOut { findings.append(NIMRules.serNotSequential.finding("SER \(request.ser) after \(last)")) }
         }
-        if !request.isHeartbeat { lastSer = request.ser }
+        if !request.isHeartbeat {
+            lastSer = request.ser
+            lastRequestTime = time
+        }
         let key = Self.key(request.sid, request.cid, request.ser)
         if let earlier = pending[key] {
-            findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
-            return
+            // Web SDK onHeartbeat: on Error_Timeout it sends the next heartbeat (SER 0 again) at
+            // once, from the timer that started just before the first one was sent, so the
+            // capture may date the resend a hair under 5 s after it (nim-hb-unanswered: 5.007 s).
+            let resend = request.isHeartbeat && Self.gap(earlier.time, time) >= options.heartbeatTimeoutMicros - Self.timerSlackMicros
+            guard resend else {
+                findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
+                return
+            }
+            pending[key] = nil
+            var finding = NIMRules.requestUnanswered.finding("\(earlier.summary) got no response within \(Self.seconds(earlier.timeout))")
+            finding.location = Location(frameIndex: earlier.frame, time: earlier.time, direction: .send)
+            finding.subject = earlier.summary
+            findings.append(finding)
         }
         guard pending.count < maxTracked else { return }
         pending[key] = Pending(
@@ -214,10 +238,28 @@ public struct NIMSessionTracker: Sendable {
             step(8, "syncDone", into: &findings)
         }
         if response.sid == 1, response.cid == 2, matched != nil { heartbeatDueFrom = time }
+        // 416 frequency control: parseResponse reads r[0] as seconds and executeCmdTask refuses
+        // the command locally until then (`isFrequencyControlled`), after createCmd numbered it.
+        if response.code == 416, let seconds = response.r?.first?.int64Value, seconds > 0 {
+            let until = time.addingReportingOverflow(seconds.multipliedReportingOverflow(by: 1_000_000).partialValue)
+            lockoutUntil = until.overflow ? Int64.max : until.partialValue
+        }
         if response.sid == Int64(NIMCommands.kicked.sid), response.cid == Int64(NIMCommands.kicked.cid) {
             let reason = response.r?[safe: 1]?.int64Value
             phase = .kicked(reason: reason)
-            if let account { endedAccounts[account] = "kicked (2_5 reason \(reason.map(String.init) ?? "?"))" }
+            let name = reason.flatMap { NIMStatusCodes.webKickReason.rows($0).first?.name } ?? "unknown reason"
+            let from = response.r?[safe: 0]?.int64Value.flatMap { NIMStatusCodes.loginClientType.rows($0).first?.name }
+            let reaction =
+                reason.map(NIMWebCodes.kickReconnects) == true
+                ? "the Web SDK drops the link and reconnects" : "the Web SDK ends the session and does not reconnect"
+            findings.append(
+                NIMRules.kicked.finding(
+                    "kicked 2_5 reason \(reason.map(String.init) ?? "?") (\(name))\(from.map { " from \($0)" } ?? ""): \(reaction)"))
+            // Web SDK 8.5.0 onKicked: silentlyKick (4) is `forceDisconnect(); onDisconnect(1, …)`, a
+            // reconnect; the other reasons go to onAuthError (shouldReconnect = false).
+            if let account, reason.map(NIMWebCodes.kickReconnects) != true {
+                endedAccounts[account] = "kicked (2_5 reason \(reason.map(String.init) ?? "?"))"
+            }
         }
     }
 
