@@ -164,6 +164,10 @@ public enum LeanCloudRules {
     public static let missingAck = Rule(
         "LC.MISSING-ACK", .warning, layer: .session, dialect: .leancloud,
         summary: "A received non-transient message the client never acknowledged with `ack`.", specRef: "Spec/leancloud.md#messages-and-acks")
+    public static let ackPendingAtEnd = Rule(
+        "LC.ACK-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
+        summary: "The connection or capture ends while a received message is within its ack time (the JS SDK holds acks up to 1 s).",
+        specRef: "Spec/leancloud.md#messages-and-acks")
     public static let goawayIgnored = Rule(
         "LC.GOAWAY-IGNORED", .warning, layer: .session, dialect: .leancloud,
         summary: "The client keeps sending on a connection after `goaway` instead of reconnecting.", specRef: "Spec/leancloud.md#goaway")
@@ -198,7 +202,7 @@ public enum LeanCloudRules {
         cmdMissing, opMissing, opUnexpected, opNotForCmd, subMessageCount, subMessageMismatch,
         wrongDirection, responseWithoutRequest, requestUnanswered, requestPendingAtEnd, duplicateI,
         requestWithoutI, responseOpUnexpected, errorReply, beforeSessionOpen, commandTooLarge,
-        commandAfterKick, reopenAfterKick, missingAck, goawayIgnored, commandAfterClose,
+        commandAfterKick, reopenAfterKick, missingAck, ackPendingAtEnd, goawayIgnored, commandAfterClose,
         richMessageInvalid, signatureMismatch, signatureTimestampUnit, signatureHexCase,
     ]
 }

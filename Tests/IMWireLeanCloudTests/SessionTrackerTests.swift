@@ -133,6 +133,31 @@ private struct Session {
         #expect(session.finish() == ["LC.MISSING-ACK#3"])
     }
 
+    /// The genuine JS SDK (leancloud-realtime 5.0.0-rc.7) acks the first push at once and holds
+    /// the next one's ack in a 1 s throttle; logging out right after it leaves that push
+    /// unacknowledged (Fixtures/captures/vendor-sdk/leancloud/leancloud-ackclose.pcapng): an
+    /// info naming the push, as a request in the same spot is named.
+    @Test func aPushStillWithinItsAckTimeAtTheEndIsNamed() {
+        var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
+        session.open()
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"bob","timestamp":"100"}}"#)
+        session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","fromts":"100","tots":"100"}}"#, after: 0.004)
+        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"bob","timestamp":"400"}}"#, after: 0.3)
+        session.send(#"{"cmd":"session","op":"close","i":3}"#, after: 0.004)
+        session.receive(#"{"cmd":"session","op":"closed","i":3}"#, after: 0.002)
+        #expect(session.finish() == ["LC.ACK-PENDING-AT-END#5"])
+        #expect(LeanCloudRules.ackPendingAtEnd.severity == .info)
+    }
+
+    @Test func theClientsUserAgentNamesItsPolicy() {
+        #expect(LeanCloudPolicies.policy(forUserAgent: "js/5.0.0-rc.7")?.name == "leancloud-js")
+        #expect(LeanCloudPolicies.policy(forUserAgent: "LeanCloud-Swift-SDK/17.10.1")?.name == "leancloud-swift")
+        #expect(LeanCloudPolicies.policy(forUserAgent: "LeanCloud-Objc-SDK/13.8.0")?.name == "leancloud-swift")
+        #expect(LeanCloudPolicies.policy(forUserAgent: "LeanCloud-CSharp-SDK/2.0.0")?.name == "leancloud-csharp")
+        #expect(LeanCloudPolicies.policy(forUserAgent: "ios/v3.4.0-beta.4") == nil)
+        #expect(LeanCloudPolicies.policy(forUserAgent: "") == nil)
+    }
+
     @Test func unacknowledgedPushesAreTrackedUpToALimit() {
         var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()

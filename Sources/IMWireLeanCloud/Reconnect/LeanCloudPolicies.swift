@@ -80,12 +80,18 @@ public enum LeanCloudPolicies {
             SignalRule(.kick, nil, .stop(.kicked), source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), networkChangeResetsBackoff: true,
-        chatRoomRejoinWindowMillis: chatRoomWindow,
+        chatRoomRejoinWindowMillis: chatRoomWindow, backoffResetsOnLink: true,
         outputs: leanCloudJSEvents,
         facts: [
             Fact(
                 "retry delays", "min(1000·2^attempt, 300000) ms; 0 when coming from offline",
                 source: "Spec/leancloud.md#sdk-reconnect: websocket-plus.js:24, ondisconnected"),
+            Fact(
+                "backoff reset",
+                "when the WebSocket opens, not when the session opens: a connection dropped before session/opened is "
+                    + "retried after 1 s again (recorded: 1.002-1.004 s, Fixtures/captures/vendor-sdk/leancloud/leancloud-drop)",
+                source: "im.js 5.0.0-rc.7 onretry: this._open().then(() => this.can('reconnect') && this.reconnect()); "
+                    + "ondisconnected(…, attempt = 0)"),
             Fact(
                 "heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
                 source: "Spec/leancloud.md#keep-alive: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
@@ -152,6 +158,23 @@ public enum LeanCloudPolicies {
         ])
 
     public static let all = [swift, js, java, csharp]
+
+    /// The policy a client names by the `ua` of its `session/open` (SessionCommand field 4),
+    /// which the checker uses when `--policy` names none for LeanCloud:
+    /// - `js/<version>`: js-realtime-sdk (im.js `_open`: `ua: "js/".concat(version)`; recorded
+    ///   from leancloud-realtime 5.0.0-rc.7 as `js/5.0.0-rc.7`);
+    /// - `LeanCloud-Swift-SDK/…`, `LeanCloud-Objc-SDK/…`: swift-sdk and objc-sdk (the HTTP
+    ///   User-Agent, Spec/leancloud.md#session-commands; identical connection code);
+    /// - `LeanCloud-CSharp-SDK/…`: csharp-sdk (`LCIMSessionController.Open`:
+    ///   `session.Ua = $"{LCCore.SDKName}/{LCCore.SDKVersion}"`, `SDKName = "LeanCloud-CSharp-SDK"`;
+    ///   its re-open sends no `ua`, so the first connection names the client's policy).
+    /// Anything else (older objc `ios/v3…`, the Java SDK's, none) names no policy: the default judges.
+    public static func policy(forUserAgent ua: String) -> ReconnectPolicy? {
+        if ua.hasPrefix("js/") { return js }
+        if ua.hasPrefix("LeanCloud-Swift-SDK/") || ua.hasPrefix("LeanCloud-Objc-SDK/") { return swift }
+        if ua.hasPrefix("LeanCloud-CSharp-SDK/") { return csharp }
+        return nil
+    }
 }
 
 // What the SDKs show the app, milestone by milestone (the Spec's output tables come from here).

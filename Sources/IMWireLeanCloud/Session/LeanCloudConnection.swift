@@ -29,6 +29,8 @@ public final class LeanCloudConnection: DialectConnection {
 
     public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
         var findings: [Finding] = []
+        // A message means the WebSocket is open: where the JS SDK restarts its backoff (LeanCloudPolicies.js).
+        sessionFacts.linkEstablished(atMicros: time)
         // The subprotocol picks the encoding; a frame of the other type is reported and decoded
         // the way its type implies (binary as protobuf, text as JSON or base64).
         var encoding = Self.encoding(implied: message)
@@ -65,8 +67,9 @@ public final class LeanCloudConnection: DialectConnection {
         if direction == .send { sessionFacts.keepAlive.record(time) }
     }
 
-    /// Spec/reconnect.md §6: `session/open` (its `r`) and its answer, `echo`, `session/closed`
-    /// with a code, `goaway`, and the client's own `session/close`.
+    /// Spec/reconnect.md §6: `session/open` (its `r`, and its `ua`, which names the client's
+    /// policy) and its answer, `echo`, `session/closed` with a code, `goaway`, and the client's
+    /// own `session/close`.
     private func note(_ command: LeanCloudCommandFields, direction: Direction, time: Int64, frame: Int) {
         let loggingIn = sessionFacts.login != nil && sessionFacts.login?.accepted == nil
         switch (direction, command.cmdOrDefault, command.op) {
@@ -74,6 +77,13 @@ public final class LeanCloudConnection: DialectConnection {
             if openRequestID == nil { openRequestID = command.i }
             let client = command.string(.peerID).map { peer in command.string(.appID).map { $0 + "/" + peer } ?? peer }
             sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: command.bool(.sessionR), client: client)
+            // The client's SDK, by its `ua`, names the policy that judges its reconnects (one
+            // session/open per connection: building the typed command here costs nothing).
+            if sessionFacts.policyName == nil, let ua = command.typedCommand()?.sessionMessage.ua,
+                let policy = LeanCloudPolicies.policy(forUserAgent: ua)
+            {
+                sessionFacts.policyName = policy.name
+            }
         case (.send, .session, .close?):
             sessionFacts.ended(.clientLogout, atMicros: time)
         case (.send, .echo, _):

@@ -315,7 +315,12 @@ public struct LeanCloudSessionTracker: Sendable {
         }
     }
 
-    /// Ends the session: requests still open and messages never acknowledged.
+    /// Ends the session: requests still open and messages never acknowledged. A pushed message
+    /// still within its ack time is named too (info): the JS SDK sends acks through a 1 s
+    /// throttle (im.js `_doSendAck`, decorated `throttle(1000)`) and drops the ones it holds when
+    /// the connection is gone (`if (!this._connection.is('connected')) return;`), so a client
+    /// that closes right after a push leaves it unacknowledged, as a request in the same spot is
+    /// left unanswered.
     public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
@@ -326,6 +331,20 @@ public struct LeanCloudSessionTracker: Sendable {
                     frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
         pending.removeAll()
+        for message in unacked {
+            let after = time.flatMap { $0 == Int64.max ? nil : " \(Self.milliseconds(Self.gap(message.time, $0))) after it arrived" } ?? ""
+            findings.append(
+                Self.finding(
+                    LeanCloudRules.ackPendingAtEnd,
+                    "message \(message.messageID) in \(message.conversationID) not yet acknowledged when the connection or capture ends"
+                        + "\(after) (ack time \(Self.seconds(options.ackTimeoutMicros)))",
+                    frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
+        }
+        unacked.removeAll()
         return findings
+    }
+
+    private static func milliseconds(_ micros: Int64) -> String {
+        micros >= 1_000_000 ? "\(Double(micros / 1000) / 1000) s" : "\(max(0, micros) / 1000) ms"
     }
 }
