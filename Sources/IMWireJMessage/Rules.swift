@@ -122,6 +122,14 @@ public enum JMessageRules {
         "JM.AFTER-FORCED-LOGOUT", .error, layer: .session,
         "A client request after event_type 1 or 2 (forced offline, password changed): the SDK logs out.",
         "Spec/jmessage.md#event-types (LOGIN_OUT_EVENT [1, 2])")
+    public static let kicked = rule(
+        "JM.KICKED", .info, layer: .session,
+        "The server ended the login: event_notification event_type 1 (extra 0 logged in elsewhere, 1 disabled, 2 deleted) or 2 (password changed); the Web SDK replies to type 1, calls onEventNotification and logs out (socket.io DISCONNECT, then a new connection without c_init).",
+        "Spec/jmessage.md#event-types (LOGIN_OUT_EVENT [1, 2])")
+    public static let resendBeforeLogin = rule(
+        "JM.RESEND-BEFORE-LOGIN", .info, layer: .session,
+        "A request or reply from an earlier connection re-sent before this one logged in (a reply to a push this connection never had, or a send whose content.create_time is over half the 5 s ack timeout old): the Web SDK keeps re-sending what was pending when the transport dropped, and socket.io-client reconnects the transport by itself.",
+        "Spec/jmessage.md#resend (RETRY_TIMES 5, same rid)")
     public static let pendingAtEnd = rule(
         "JM.PENDING-AT-END", .info, layer: .session,
         "The capture ends while a request is still within its timeouts.", "Spec/jmessage.md#ack-response")
@@ -131,6 +139,6 @@ public enum JMessageRules {
         fieldMissing, contentInvalid, msgBodyInvalid, eventTypeUnknown, signatureFormat, signatureInvalid, passwordNotMD5,
         beforeInit, beforeLogin, ackMissing, responseMissing, retryLimit, retryEarly, ridReused, ackWithoutRequest,
         responseWithoutRequest, responseEventMismatch, messageNotAcknowledged, syncNotAcknowledged, syncAckKeyMismatch,
-        eventNotAcknowledged, afterForcedLogout, pendingAtEnd,
+        eventNotAcknowledged, afterForcedLogout, kicked, resendBeforeLogin, pendingAtEnd,
     ]
 }

@@ -147,12 +147,48 @@ public struct JMessageSessionTracker: Sendable {
         case .request, .reply: observeClient(event, time: time, frameIndex: frameIndex, into: &findings)
         case .ack: observeAck(event, time: time, into: &findings)
         case .response: observeResponse(event, into: &findings)
-        case .push: observePush(event, time: time, frameIndex: frameIndex)
+        case .push: observePush(event, time: time, frameIndex: frameIndex, into: &findings)
         }
         return findings
     }
 
+    /// Whether a client event before this connection logged in was carried over from an earlier
+    /// connection: the Web SDK re-sends a pending request or reply with the same rid every 5 s
+    /// until acknowledged (its timers survive onDisconnect) through its socket.io client, which reconnects the transport by
+    /// itself after a drop, while no API call can make a new one before init and login (it
+    /// throws 'must init first' / 'must login first'). Shown by a reply to a push this
+    /// connection never had (no push comes before login), or a message whose content was
+    /// created over half the ack timeout before this send (a fresh send carries the time of the
+    /// send, a re-send goes out 5 s or more after it; jmessage-sdk-web 2.5.0:
+    /// `ackTimeoutTask`: `this.channel.send(this.event, this._data), this.times++`).
+    private func carriedOver(_ event: JMessageEvent, time: Int64) -> Bool {
+        switch phase {
+        case .start, .initialized: break
+        default: return false
+        }
+        guard !["c_init", "login", "register"].contains(event.name) else { return false }
+        if event.kind == .reply { return true }
+        guard let created = event.payload["content"]?["create_time"]?.int64Value, created > 0 else { return false }
+        let (createdMicros, overflow) = created.multipliedReportingOverflow(by: 1000)
+        return !overflow && Self.gap(createdMicros, time) > options.ackTimeoutMicros / 2
+    }
+
     private mutating func observeClient(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+        let name = event.name
+        if carriedOver(event, time: time) {
+            if pending[event.rid ?? -1] == nil {
+                findings.append(
+                    JMessageRules.resendBeforeLogin.finding(
+                        "\(name)\(event.rid.map { " rid=\($0)" } ?? "") before this connection logged in: re-sent from an earlier connection"))
+            }
+        } else {
+            checkPhase(event, into: &findings)
+        }
+        clearAwaited(event, into: &findings)
+        trackRequest(event, time: time, frameIndex: frameIndex, into: &findings)
+    }
+
+    private mutating func checkPhase(_ event: JMessageEvent, into findings: inout [Finding]) {
         let name = event.name
         switch phase {
         case .start where name != "c_init" && !reportedBeforeInit:
@@ -167,7 +203,10 @@ public struct JMessageSessionTracker: Sendable {
         default:
             break
         }
-        clearAwaited(event, into: &findings)
+    }
+
+    private mutating func trackRequest(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+        let name = event.name
         guard let rid = event.rid else { return }
         if var earlier = pending[rid] {
             guard earlier.event == name else {
@@ -245,7 +284,7 @@ public struct JMessageSessionTracker: Sendable {
         if request.event == "login", phase == .initialized || phase == .start { phase = .loggedIn }
     }
 
-    private mutating func observePush(_ event: JMessageEvent, time: Int64, frameIndex: Int) {
+    private mutating func observePush(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
         let payload = event.payload
         switch event.name {
         case "msg_sync":
@@ -258,7 +297,18 @@ public struct JMessageSessionTracker: Sendable {
             if type == 1, let id = payload["event_id"].map(key), events.count < maxTracked || events[id] != nil {
                 events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
             }
-            if let type, type == 1 || type == 2 { phase = .loggedOut(eventType: type) }
+            if let type, type == 1 || type == 2 {
+                phase = .loggedOut(eventType: type)
+                let why: String
+                switch (type, payload["extra"]?.int64Value) {
+                case (2, _): why = "password changed"
+                case (_, 1): why = "user disabled"
+                case (_, 2): why = "user deleted"
+                default: why = "logged in elsewhere"
+                }
+                findings.append(
+                    JMessageRules.kicked.finding("event_notification event_type \(type) (\(why)): the server ended the login; the SDK logs out"))
+            }
         default:
             if JMessageEvents.syncAcks[event.name] != nil {
                 syncs[event.name] = Awaited(
