@@ -159,6 +159,18 @@ public enum Yun2winRules {
         "Y2W.RECONNECT-AFTER-KICK", .error, layer: .session,
         "After a kick (10) the client reconnects automatically: CONNECT with client id prefix 1 and the same uid.",
         "Spec/yun2win.md#connection-established (kicked: 10), Spec/yun2win.md#client-id (prefix 1)")
+    public static let sendRefused = rule(
+        "Y2W.SEND-REFUSED", .warning, lenient: .info, layer: .session,
+        "The server refused a sendMessage/updateSession: ack 22 cmdIsInvalid, 30 invalidFormatOfJSONContent or 31 sessionMembersIsNull (the web SDK calls onFailure(code); no recovery).",
+        "Spec/yun2win.md#acks (send-return codes 20–31; web SDK handleMessage)")
+    public static let sessionOutOfSync = rule(
+        "Y2W.SESSION-OUT-OF-SYNC", .info, layer: .session,
+        "The server refused a send until the session is updated: ack 26, 27, 28 (Android: 1000); the web SDK calls onFailure(code[, mts]), the demos send updateSession and resend.",
+        "Spec/yun2win.md#acks (send-return codes 20–31), Spec/yun2win.md#recovery-rules")
+    public static let kicked = rule(
+        "Y2W.KICKED", .info, layer: .session,
+        "The server kicked the client: PUBLISH {\"returnCode\":10} (the web SDK sends DISCONNECT, reports disconnected(100, 10) and stops).",
+        "Spec/yun2win.md#connection-established (kicked: 10)")
     public static let keepAliveExceeded = rule(
         "Y2W.KEEPALIVE-EXCEEDED", .warning, layer: .session,
         "No client packet (PINGREQ or other) within 1.5 × the CONNECT keep-alive; the server may close.",
@@ -174,7 +186,7 @@ public enum Yun2winRules {
         mtsInvalid, fieldInvalid, unknownKey, appMessageInvalid,
         returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackCodeUnused, connackMeaning, ackMTSMissing,
         firstPacketNotConnect, secondConnect, wrongDirection, serverBeforeConnack, publishBeforeEstablished, afterRefusal,
-        sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, commandAfterKick, reconnectAfterKick,
-        keepAliveExceeded, pendingAtEnd,
+        sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, sendRefused, sessionOutOfSync, commandAfterKick, kicked,
+        reconnectAfterKick, keepAliveExceeded, pendingAtEnd,
     ]
 }

@@ -202,4 +202,52 @@ struct SessionTests {
         #expect(run(events, end: 30) == whole)
         #expect(whole == ["Y2W.RESEND-WITHOUT-UPDATE-SESSION", "Y2W.SEND-UNANSWERED"])
     }
+
+    // The genuine web SDK (y2wIMSDK.min.js, Nov 2016) hands a matched ack's 22, 26, 27, 28, 30 and
+    // 31 to onFailure(code): a refused send is named with its code; 26/27/28 ask for an
+    // updateSession, part of the demos' normal flow, so they are information.
+    @Test(arguments: [
+        (22, "Y2W.SEND-REFUSED", Severity.warning), (30, "Y2W.SEND-REFUSED", .warning), (31, "Y2W.SEND-REFUSED", .warning),
+        (26, "Y2W.SESSION-OUT-OF-SYNC", .info), (27, "Y2W.SESSION-OUT-OF-SYNC", .info), (28, "Y2W.SESSION-OUT-OF-SYNC", .info),
+    ])
+    func refusedSendIsNamed(code: Int, rule: String, severity: Severity) throws {
+        let connection = Yun2winConnection()
+        var findings: [Finding] = []
+        let events = Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: code == 27 || code == 28))]
+        for (index, event) in events.enumerated() {
+            findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
+        }
+        #expect(findings.map(\.ruleID.rawValue) == [rule])
+        let refused = try #require(findings.first)
+        #expect(refused.severity == severity)
+        #expect(refused.message.contains("refused with \(code) "))
+        #expect(refused.message.contains("onFailure(\(code))"))
+        #expect(refused.location.frameIndex == 4)
+    }
+
+    @Test func successAndCodecReportedCodesAreNoRefusal() {
+        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 20))]) == [])
+        // 21 is client-local and 42 in no table: the codec names them, the session does not again.
+        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 21))]) == ["Y2W.CLIENT-LOCAL-CODE-ON-WIRE"])
+        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 42))]) == ["Y2W.RETURN-CODE-UNKNOWN"])
+    }
+
+    // The genuine web SDK answers a kick with DISCONNECT and reports disconnected(100, 10): the
+    // kick is named (information), once, and the DISCONNECT is no command after the kick.
+    @Test func kickIsNamedOnce() {
+        let kick = Wire.server(#"{"returnCode":10}"#)
+        for tail: [(Double, Direction, [UInt8])] in [
+            [(5, .receive, kick), (5.1, .send, Wire.disconnect)], [(5, .receive, kick), (5.1, .receive, kick)],
+        ] {
+            let connection = Yun2winConnection()
+            var findings: [Finding] = []
+            for (index, event) in (Self.established + tail).enumerated() {
+                findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
+            }
+            findings += connection.finish(atMicros: 6_000_000, frameIndex: 5)
+            #expect(findings.map(\.ruleID.rawValue) == ["Y2W.KICKED"])
+            #expect(findings.first?.severity == .info)
+            #expect(findings.first?.location.frameIndex == 3)
+        }
+    }
 }

@@ -31,16 +31,38 @@ public enum Yun2winPolicies {
         registry: registry, wakeForcesReconnect: true,
         outputs: yun2winWeb,
         facts: [
-            Fact("retry delays", "1 s (setInterval(_reconnect, reconnectPeriod=1000))", source: "Spec/yun2win.md#sdk-reconnect"),
-            Fact("CONNACK timeout", "10 s (connectTimeout)", source: "Spec/yun2win.md#connection-established"),
+            Fact(
+                "retry delays",
+                "1 s after each close (setInterval(_reconnect, reconnectPeriod=1000), cleared when the attempt starts); the genuine SDK: 1.006–1.012 s",
+                source:
+                    "Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _setupReconnect/_setupStream; Fixtures/captures/vendor-sdk/yun2win (drop, refuse)"
+            ),
+            Fact(
+                "CONNACK timeout", "10 s (connectTimeout) from the stream's creation to CONNACK; nothing times the wait for returnCode 11",
+                source:
+                    "Spec/yun2win.md#connection-established; y2wIMSDK.min.js _setupStream/_handleConnack; Fixtures/captures/vendor-sdk/yun2win/yun2win-no-accept (25 s, no retry)"
+            ),
             Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "Spec/yun2win.md#connection-established"),
-            Fact("keep-alive", "300 s; a missing PINGRESP at the next tick destroys the socket", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact(
+                "keep-alive", "300 s after the client's last packet; a missing PINGRESP at the next tick destroys the socket",
+                source:
+                    "Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _shiftPingInterval/_checkPing; Fixtures/captures/vendor-sdk/yun2win/yun2win-keepalive (300.07 s)"
+            ),
             Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
             Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
             Fact("gate", "retried after 5 s", source: "Spec/yun2win.md#gate-discovery"),
             Fact(
                 "codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
                 source: "Spec/yun2win.md#connection-established, Spec/yun2win.md#sdk-reconnect"),
+            Fact(
+                "CONNACK 2/3/4", "console.error only: no onConnectionStatusChanged, allowReconnect = false",
+                source: "y2wIMSDK.min.js on(\"error\") handler; Fixtures/captures/vendor-sdk/yun2win/yun2win-error-uid"),
+            Fact(
+                "after 5/6", "allowReconnect stays false after the app's reconnect(token): a later drop is neither retried nor reported",
+                source: "y2wIMSDK.min.js on(\"error\"), reconnect, _setupReconnect; Fixtures/captures/vendor-sdk/yun2win/yun2win-error-token"),
+            Fact(
+                "refused CONNACK", "the SDK does not close the connection itself after a refused CONNACK; the server does",
+                source: "y2wIMSDK.min.js _handleConnack"),
         ])
 
     public static let android = ReconnectPolicy(

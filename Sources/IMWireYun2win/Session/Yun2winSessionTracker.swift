@@ -18,7 +18,9 @@ public struct Yun2winSessionOptions: Sendable {
 /// `{"returnCode":11}` is "established", and nothing is published before it; each command is
 /// answered by one ack with its `y2wMessageId` within the timeout; acks 26/27/28 are followed by an
 /// updateSession before the session is used again; after a kick (10) the client neither publishes
-/// nor reconnects automatically; the client keeps the keep-alive. Time is an input (µs).
+/// nor reconnects automatically; the client keeps the keep-alive. The server's refusals are
+/// named as the genuine web SDK meets them: a kick (10), an ack 22/30/31 (onFailure, no
+/// recovery) and an ack 26/27/28 (onFailure; the demos update the session). Time is an input (µs).
 ///
 /// A kick is remembered across connections through `kickedUIDs`: hand it to the tracker of the
 /// client's next connection so an automatic reconnect (client id prefix `1`, same uid) is caught.
@@ -221,12 +223,21 @@ public struct Yun2winSessionTracker: Sendable {
         case .connectionReturn(11):
             if phase == .awaitingAccept { phase = .established }
         case .connectionReturn(10):
+            if phase != .kicked {
+                report(
+                    Yun2winRules.kicked,
+                    "kicked (10)\(uid.map { " uid \($0)" } ?? ""): the web SDK ends the connection (DISCONNECT), reports disconnected(100, 10) and does not reconnect"
+                )
+            }
             phase = .kicked
             if let uid { kickedUIDs.insert(uid) }
         case .sendAck(let ack):
             guard let request = pending.removeValue(forKey: ack.y2wMessageID) else {
                 report(Yun2winRules.ackWithoutRequest, "ack \(ack.returnCode) for y2wMessageId \(ack.y2wMessageID), which no pending command used")
                 return
+            }
+            if let rule = Self.refusalRule(ack.returnCode) {
+                report(rule, Self.refusal(ack, of: request.cmd))
             }
             if [26, 27, 28].contains(ack.returnCode), let sessionID = request.sessionID,
                 needsUpdate.count < maxTracked || needsUpdate[sessionID] != nil
@@ -236,6 +247,41 @@ public struct Yun2winSessionTracker: Sendable {
         default:
             break
         }
+    }
+
+    /// The codes the web SDK's `handleMessage` hands to `onFailure(code, session, message[, mts])`;
+    /// any other code of a matched ack is dropped: neither onSuccess nor onFailure, and the 10-s
+    /// timer is cleared (y2wIMSDK.min.js, Nov 2016).
+    static let webFailureCodes: Set<Int64> = [22, 26, 27, 28, 30, 31]
+
+    /// The rule naming a matched ack's code: 26/27/28 (and Android's 1000) ask for an
+    /// updateSession, a routine step of the demos' flow (info); the server's other refusals are
+    /// warnings. Success, and codes the codec already reports (client-local, in no table), are not.
+    static func refusalRule(_ code: Int64) -> Rule? {
+        switch code {
+        case 26, 27, 28, 1000: return Yun2winRules.sessionOutOfSync
+        case 20: return nil
+        default:
+            guard let row = Yun2winStatusCodes.sendReturn(code), row.travel == .publish else { return nil }
+            return Yun2winRules.sendRefused
+        }
+    }
+
+    /// "sendMessage y2wMessageId=… refused: 26 sessionOnServerIsNotExist (…); the web SDK calls onFailure(26)".
+    static func refusal(_ ack: Yun2winSendAck, of cmd: String) -> String {
+        let code = ack.returnCode
+        let name = Yun2winStatusCodes.describe(code, in: Yun2winStatusCodes.sendReturnCode)
+        let reaction =
+            webFailureCodes.contains(code)
+            ? "the web SDK calls onFailure(\(code))"
+            : "the web SDK calls neither onSuccess nor onFailure for it"
+        let recovery: String
+        switch code {
+        case 26: recovery = "; the demos send updateSession with the members, then resend"
+        case 27, 28: recovery = "; the demos update the session's members (updateSession) before resending"
+        default: recovery = ""
+        }
+        return "\(cmd) y2wMessageId=\(ack.y2wMessageID) refused with \(name); \(reaction)\(recovery)"
     }
 
     /// The silence since the client's last packet, when it is longer than the server allows.
