@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import Testing
 
@@ -11,6 +12,9 @@ import Testing
     func everyMessageOfASampleIsShownDecoded(_ path: String) throws {
         var options = CheckOptions()
         options.describesMessages = true
+        // a TLS recording (Fixtures/captures/tls/) is read with the key log beside it
+        let keyLog = String(path.dropLast(".pcapng".count)) + ".keylog"
+        if path.hasSuffix(".pcapng"), FileManager.default.fileExists(atPath: keyLog) { options.tlsKeyLog = try KeyLogFiles.load([keyLog]) }
         let checker = Checker(options: options)
         var messages: [CheckedMessage] = []
         checker.onMessage = { messages.append($0) }

@@ -63,7 +63,7 @@ import Testing
 
     static let triggers: [Trigger] =
         captureTriggers + checkTriggers + httpTriggers + compressionTriggers + webSocketTriggers + mqttTriggers + socketIOTriggers
-        + leanCloudTriggers + yun2winTriggers + nimTriggers + jmessageTriggers + reconnectTriggers
+        + leanCloudTriggers + yun2winTriggers + nimTriggers + jmessageTriggers + reconnectTriggers + tlsTriggers
 
     @Test(arguments: triggers)
     func triggerProducesItsRule(_ trigger: Trigger) throws {

@@ -440,6 +440,14 @@ extension RuleCoverageTests {
     ]
 
     static let leanCloudTriggers: [Trigger] = [
+        // A push the connection closes on before its ack was due (the JS SDK batches acks for 1 s).
+        Trigger("LC.ACK-PENDING-AT-END", frame: 3) {
+            T.findings(
+                LC.session() + [
+                    T.text("l", 0.06, "receive", #"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"1"}}"#),
+                    T.close("l", 0.16),
+                ])
+        },
         // An 11-byte command (the Spec/capture-jsonl.md session/open prefix) under an 8-byte frame limit.
         Trigger("PB.FRAME-TOO-LARGE", frame: 1) {
             var options = CheckOptions()
@@ -494,6 +502,26 @@ extension RuleCoverageTests {
     ]
 
     static let yun2winTriggers: [Trigger] = [
+        // The push server's kick (returnCode 10) on an established connection.
+        Trigger("Y2W.KICKED", frame: 4) {
+            T.findings(MQTT.established + [T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"returnCode":10}"#))])
+        },
+        // A send answered with 31: refused (the web SDK calls onFailure(31)).
+        Trigger("Y2W.SEND-REFUSED", frame: 5) {
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "send", MQTT.sendMessage("m-1")),
+                    T.hex("y", 1.1, "receive", MQTT.publish("y2w/u1001", #"{"y2wMessageId":"m-1","returnCode":31}"#)),
+                ])
+        },
+        // A send answered with 26: the session must be updated first.
+        Trigger("Y2W.SESSION-OUT-OF-SYNC", frame: 5) {
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "send", MQTT.sendMessage("m-1")),
+                    T.hex("y", 1.1, "receive", MQTT.publish("y2w/u1001", #"{"y2wMessageId":"m-1","returnCode":26}"#)),
+                ])
+        },
         // CONNACK 4, which yun2win reads as uidIsInvalid (MQTT: bad user name or password).
         Trigger("Y2W.CONNACK-YUN2WIN-MEANING", frame: 2, offset: 3) {
             T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 0.1, "receive", "20020004")])
@@ -557,6 +585,20 @@ extension RuleCoverageTests {
     ]
 
     static let jmessageTriggers: [Trigger] = [
+        // The kick event (event_type 1: logged in elsewhere).
+        Trigger("JM.KICKED", frame: 3) {
+            T.findings(
+                SIO.jmessage() + [
+                    T.text("j", 1, "receive", #"42["event_notification",{"event_id":1,"event_type":1,"from_uid":0,"gid":0,"description":"kicked"}]"#)
+                ])
+        },
+        // A receipt of a push before login: the SDK re-sends it on the connection socket.io reconnected.
+        Trigger("JM.RESEND-BEFORE-LOGIN", frame: 3) {
+            T.findings(
+                SIO.jmessage() + [
+                    T.text("j", 1, "send", #"42["msg_recv_v2",{"msg_id":3000001,"msg_type":3,"from_uid":20002,"from_gid":0,"rid":77}]"#)
+                ])
+        },
         // An ack for rid 999, which no request used.
         Trigger("JM.ACK-WITHOUT-REQUEST", frame: 3) { T.findings(SIO.jmessage() + [T.text("j", 1, "receive", #"42["ack",{"rid":999}]"#)]) },
         // A get_groups_list response for rid 998, which no request used.
@@ -627,6 +669,105 @@ extension RuleCoverageTests {
                     T.stream("w", 0.1, "send", WS.text(LC.open, mask: true)),
                     T.stream("w", 0.2, "receive", WS.text(LC.opened, mask: false)), T.close("w", 600),
                 ])
+        },
+    ]
+}
+
+/// TLS records as transcript `stream` lines: RFC 8448's ClientHello opens each connection.
+private enum TLSBytes {
+    static let clientHello =
+        (try? Hex.decode(
+            "16030100c4010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece70000061301130313020100"
+                + "00910000000b0009000006736572766572ff01000100000a00140012001d00170018001901000101010201030104002300000033"
+                + "00260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d002000"
+                + "1e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001")) ?? []
+    static let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
+
+    /// A TLS 1.2-style ServerHello record choosing `suite`.
+    static func serverHello(suite: UInt16, version: UInt16 = 0x0303) -> [UInt8] {
+        var body: [UInt8] = [UInt8(version >> 8), UInt8(version & 0xff)] + Array(repeating: 0x5a, count: 32)
+        body += [0, UInt8(suite >> 8), UInt8(suite & 0xff), 0]
+        let message: [UInt8] = [2, 0, 0, UInt8(body.count)] + body
+        return [22, 3, 3, 0, UInt8(message.count)] + message
+    }
+
+    /// The findings of one TLS connection whose client sends `client` and server `server`.
+    static func findings(client: [UInt8], server: [UInt8] = [], options: CheckOptions = CheckOptions()) -> [Finding] {
+        var lines = [T.stream("t", 0, "send", client)]
+        if !server.isEmpty { lines.append(T.stream("t", 0.1, "receive", server)) }
+        return T.findings(lines + [T.close("t", 0.2)], options: options)
+    }
+
+    /// A recorded TLS capture of Fixtures/captures/tls/ checked with `keyLog`.
+    static func recorded(_ name: String, keyLog: String?) throws -> [Finding] {
+        var options = CheckOptions()
+        if let keyLog { options.tlsKeyLog = try TLSKeyLog(parsing: keyLog) }
+        let path = "\(repositoryRoot)/Fixtures/captures/tls/\(name).pcapng"
+        return try Checker.check(try CaptureFile.open(path), named: name, options: options).allFindings
+    }
+}
+
+extension RuleCoverageTests {
+    static let tlsTriggers: [Trigger] = [
+        Trigger("TLS.NO-KEY") { try TLSBytes.recorded("leancloud-tls12-aes128gcm", keyLog: nil) },
+        // this session's client random with another TLS 1.2 session's master secret
+        Trigger("TLS.DECRYPT-FAILED") {
+            let mine = try readText("Fixtures/captures/tls/leancloud-tls12-aes128gcm.keylog")
+            let theirs = try readText("Fixtures/captures/tls/leancloud-tls12-chacha20.keylog")
+            func fields(_ text: String) -> [String] {
+                text.split(separator: "\n").first { $0.hasPrefix("CLIENT_RANDOM") }?.split(separator: " ").map(String.init) ?? []
+            }
+            let swapped = "CLIENT_RANDOM \(fields(mine)[1]) \(fields(theirs)[2])\n"
+            return try TLSBytes.recorded("leancloud-tls12-aes128gcm", keyLog: swapped)
+        },
+        Trigger("TLS.ALERT") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 2, 40]) },
+        // no_renegotiation (100) is a warning-level alert
+        Trigger("TLS.ALERT-WARNING") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 1, 100]) },
+        // TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA
+        Trigger("TLS.UNSUPPORTED-SUITE") {
+            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0xc013) + TLSBytes.changeCipherSpec)
+        },
+        Trigger("TLS.UNSUPPORTED-VERSION") {
+            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0x002f, version: 0x0301))
+        },
+        // a clear alert record of 2^14 + 2 bytes
+        Trigger("TLS.RECORD-OVERFLOW") {
+            TLSBytes.findings(
+                client: TLSBytes.clientHello,
+                server: TLSBytes.serverHello(suite: 0xc02f) + [21, 3, 3, 0x40, 0x02] + Array(repeating: 0, count: (1 << 14) + 2))
+        },
+        Trigger("TLS.UNKNOWN-CONTENT-TYPE") { TLSBytes.findings(client: TLSBytes.clientHello + [99, 3, 3, 0, 3, 1, 2, 3]) },
+        Trigger("TLS.RECORD-VERSION") { TLSBytes.findings(client: TLSBytes.clientHello + [22, 9, 9, 0, 1, 0]) },
+        // application data in clear after the ServerHello, before the ChangeCipherSpec
+        Trigger("TLS.DATA-BEFORE-HANDSHAKE") {
+            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0xc02f) + [23, 3, 3, 0, 5] + Array("hello".utf8))
+        },
+        // a TLS 1.2 session of openssl peers that renegotiates (Tests/IMWireTLSTests/make_fixtures.py): the
+        // second handshake is encrypted, so only its key log shows it
+        Trigger("TLS.RENEGOTIATION") {
+            let base = "\(repositoryRoot)/Tests/IMWireTLSTests/Resources/tls12-renegotiation"
+            let blob = try FileByteSource.readAll(path: base + ".chunks")
+            let connection = TLSConnection(
+                keys: TLSKeyStore(try TLSKeyLog(parsing: try readText(String(base.dropFirst(repositoryRoot.count + 1)) + ".keylog"))))
+            var events: [TLSEvent] = []
+            var index = 0
+            while index + 5 <= blob.count {  // [c|s][length, 4 bytes big-endian][bytes]
+                let length = blob[(index + 1)..<(index + 5)].reduce(0) { $0 << 8 | Int($1) }
+                let bytes = Array(blob[(index + 5)..<min(blob.count, index + 5 + length)])
+                events += connection.feed(bytes, direction: blob[index] == UInt8(ascii: "c") ? .send : .receive)
+                index += 5 + length
+            }
+            return (events + connection.finish()).compactMap { if case .finding(let finding) = $0 { finding } else { nil } }
+        },
+        // the server answers the ClientHello in HTTP
+        Trigger("TLS.NOT-TLS") { TLSBytes.findings(client: TLSBytes.clientHello, server: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)) },
+        Trigger("TLS.HANDSHAKE-MALFORMED") { TLSBytes.findings(client: [22, 3, 1, 0, 6, 1, 0, 0, 2, 3, 3]) },
+        Trigger("TLS.TRUNCATED") { TLSBytes.findings(client: TLSBytes.clientHello + [22, 3, 3, 0, 50, 1, 2]) },
+        // a Decryption Secrets Block whose key log has a line without its secret
+        Trigger("TLS.KEYLOG-MALFORMED") {
+            var writer = PcapngWriter()
+            writer.secrets(Array("CLIENT_RANDOM 00\n".utf8))
+            return try checkFile(writer.bytes, suffix: ".pcapng")
         },
     ]
 }

@@ -91,7 +91,7 @@ import Testing
     @Test func junitHasASuitePerConnectionAndACasePerRuleFamily() throws {
         let xml = JUnitReport.render(try Self.broken(), threshold: .warning)
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
-        #expect(xml.contains("<testsuite name=\"k1\" tests=\"8\" failures=\"2\">"))
+        #expect(xml.contains("<testsuite name=\"k1\" tests=\"9\" failures=\"2\">"))
         #expect(xml.contains("<testcase classname=\"k1\" name=\"WS\"/>"))
         #expect(xml.contains("<failure message=\"12 findings\" type=\"LC.BEFORE-SESSION-OPEN\">"))
         #expect(!xml.contains("<testcase classname=\"k1\" name=\"MQTT\""))
