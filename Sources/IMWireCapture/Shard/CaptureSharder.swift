@@ -266,7 +266,9 @@ public enum CaptureSharder {
             var writers: [ShardWriter] = []
             for index in group {
                 do { writers.append(try ShardWriter(shards[index])) } catch { throw CaptureFormatError(error.description) }
-                if let keyLog = options.keyLog { writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0)) }
+                if let keyLog = options.keyLog {
+                    writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
+                }
             }
             let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
             while let item = reader.next() {

@@ -20,7 +20,8 @@ public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
     public static let files =
         ["Spec/rules.md"] + Dialects.all.map(\.specPage)
-        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file] + StatusSpec.files
+        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file]
+        + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] =
         ([
