@@ -190,6 +190,19 @@ def transports(transcript):
     reconnect += [f'"{name}"'.encode() for name in policies]
     write("ReconnectEvents", "event-file keys, event names of Event.swift, timer kinds of State.swift, policy names", reconnect)
 
+    tls_dictionary()
+
+
+def tls_dictionary():
+    """TLS: record headers of every content type and version, handshake types, the suites of TLSCipherSuite.swift."""
+    suites = [int(code, 16) for code in re.findall(r"0x([0-9a-fA-F]{4}): \"TLS_", source("IMWireTLS/Handshake/TLSCipherSuite.swift"))]
+    tls = [bytes([kind, 3, minor]) for kind in (20, 21, 22, 23) for minor in (1, 3, 4)]
+    tls += [bytes([kind]) for kind in (1, 2, 4, 8, 11, 13, 15, 20, 24)]  # ClientHello … KeyUpdate
+    tls += [code.to_bytes(2, "big") for code in sorted(set(suites))]
+    tls += [b"\x00\x2b\x00\x02\x03\x04", b"\x00\x00", b"\x00\x10", b"\x40\x00", b"\x41\x00", b"\x01\x00", b"\x02\x28"]
+    write("TLS", "record headers (content types and versions), handshake types, the suites of TLSCipherSuite.swift, "
+          "supported_versions, SNI/ALPN extension types, length edges around 2^14, alerts", tls)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -275,6 +275,25 @@ def hars():
         yield json.dumps({"log": {"version": "1.2", "entries": list(entries.values())}}).encode()
 
 
+def tls():
+    """The recorded sessions of Tests/IMWireTLSTests/Resources as segments (direction byte, 16-bit
+    length, bytes), and RFC 8448's ClientHello and server flight with its secrets (variant 0)."""
+    folder = os.path.join(HERE, "..", "Tests", "IMWireTLSTests", "Resources")
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".chunks"):
+            continue
+        blob, index, out = open(os.path.join(folder, name), "rb").read(), 0, bytearray()
+        while index + 5 <= len(blob):
+            length = int.from_bytes(blob[index + 1:index + 5], "big")
+            data = blob[index + 5:index + 5 + length]
+            for start in range(0, len(data), 0xffff):
+                piece = data[start:start + 0xffff]
+                out += bytes([0 if blob[index:index + 1] == b"c" else 1]) + len(piece).to_bytes(2, "big") + piece
+            index += 5 + length
+        yield bytes(out)
+        yield b"\x00\x04" + bytes(out)  # variant 1: without the RFC 8448 secrets
+
+
 SEEDS = {
     "LeanCloudBinary": lambda: leancloud({"protobuf"}),
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
@@ -292,6 +311,7 @@ SEEDS = {
     "HAR": hars,
     "CaptureChecker": lambda: rendered(lambda: (data for source in (pcapngs, pcaps) for data in source())),
     "ReconnectEvents": reconnect_events,
+    "TLS": tls,
 }
 
 

@@ -21,6 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case har = "HAR"
     case captureChecker = "CaptureChecker"
     case reconnectEvents = "ReconnectEvents"
+    case tls = "TLS"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -40,6 +41,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .har: return CaptureFuzzing.har(input)
         case .captureChecker: return CaptureFuzzing.captureChecker(input)
         case .reconnectEvents: return ReconnectFuzzing.events(input)
+        case .tls: return TLSFuzzing.connection(input)
         }
     }
 }

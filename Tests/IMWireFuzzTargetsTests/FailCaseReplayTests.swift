@@ -151,4 +151,29 @@ import Testing
             for line in bytes.split(separator: 0x0a) { #expect(FuzzTarget.transcript.run(Array(line)).isEmpty) }
         }
     }
+
+    /// The TLS sessions of Tests/IMWireTLSTests (real peers, their own key logs) as the TLS target's
+    /// segments, as Fuzz/seeds.py writes them: with and without the RFC 8448 secrets (which they
+    /// are not: nothing of theirs decrypts, their clear handshakes and accounting are checked), and
+    /// RFC 8448's own records, which do decrypt.
+    @Test func tlsSessionsKeepTheInvariants() throws {
+        var count = 0
+        for path in Directory.files(under: "\(Self.root)/Tests/IMWireTLSTests/Resources", suffix: ".chunks") {
+            let blob = try FileByteSource.readAll(path: path)
+            var segments: [UInt8] = []
+            var index = 0
+            while index + 5 <= blob.count {
+                let length = blob[(index + 1)..<(index + 5)].reduce(0) { $0 << 8 | Int($1) }
+                let data = Array(blob[(index + 5)..<min(blob.count, index + 5 + length)])
+                for start in stride(from: 0, to: data.count, by: 0xffff) {
+                    let piece = data[start..<min(data.count, start + 0xffff)]
+                    segments += [blob[index] == UInt8(ascii: "c") ? 0 : 1, UInt8(piece.count >> 8), UInt8(piece.count & 0xff)] + piece
+                }
+                index += 5 + length
+            }
+            for input in [segments, [0, 0b0100] + segments] { #expect(FuzzTarget.tls.run(input).isEmpty, "\(path)") }
+            count += 1
+        }
+        #expect(count >= 10)
+    }
 }
