@@ -38,7 +38,7 @@ n1 = [{"type": "open", "conn": "n1", "t": 0, "dialect": "nim", "url": "wss://web
       m("n2", 42.1, "receive", nim({"sid": 2, "cid": 3, "ser": 1, "code": 200, "r": [{"102": "conn-2"}, [], {"110": 0}]})),
       {"type": "close", "conn": "n2", "t": 43, "by": "client"}]
 write("nim-login-sync-send-kicked", "NIM web link: connect, login, sync (offline message in 4_4), send, heartbeat, kicked (2_5 reason 1); then the client logs in again by itself on a new connection (its dialect known from the socket.io 0.9 URL)",
-      n1, ["NIM.LOGIN-STEP"] * 5 + ["NIM.LOGIN-STEP"] * 3 + ["NIM.AUTO-RELOGIN"])
+      n1, ["NIM.LOGIN-STEP"] * 5 + ["NIM.KICKED"] + ["NIM.LOGIN-STEP"] * 3 + ["NIM.AUTO-RELOGIN"])
 
 SECRET = "master-secret-1"
 CINIT = {"appkey": "4f7aef34fb361292c566a1cd", "random_str": "022cd9fd995849b58b3ef0e943421ed9", "timestamp": 1507882399401, "flag": 0, "fromPlatForm": "j"}
