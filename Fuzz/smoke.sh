@@ -40,7 +40,7 @@ for source in Sources/Fuzz*; do
     "$([ "$status" = 0 ] && echo ok || echo "FAILED ($status)")" "${runs:-0}" "$seconds" "$(ls FailCases/"$target" 2>/dev/null | wc -l)"
   if [ "$status" != 0 ]; then
     failed+=("$target")
-    tail -40 "$log.replay" "$log" 2>/dev/null | sed 's/^/    /'
+    { tail -40 "$log.replay" "$log" 2>/dev/null || true; } | sed 's/^/    /'
   fi
 done
 if [ "${#failed[@]}" -gt 0 ]; then
