@@ -203,11 +203,15 @@ let package = Package(
             name: "IMWireReconnectTests",
             dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
             swiftSettings: strict),
-        .testTarget(name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire"], swiftSettings: strict),
-        .testTarget(name: "IMWireReportTests", dependencies: ["IMWireReport", "IMWire"], swiftSettings: strict),
-        .testTarget(name: "IMWireMergeTests", dependencies: ["IMWireMerge", "IMWire"], swiftSettings: strict),
+        .testTarget(name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
+        .testTarget(name: "IMWireReportTests", dependencies: ["IMWireReport", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
+        .testTarget(name: "IMWireMergeTests", dependencies: ["IMWireMerge", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
         // RuleTriggers produces the proxy's rule with a LiveCheck
-        .testTarget(name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy"], swiftSettings: strict),
+        // What those four test targets share (repository paths, checking a capture or inline lines)
+        .target(name: "IMWireTestSupport", dependencies: ["IMWire"], path: "Tests/IMWireTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy", "IMWireTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "IMWireNIOTests",
