@@ -160,6 +160,8 @@ public final class ConnectionAssembler {
         /// record boundaries are lost with the gap).
         @exclusivity(unchecked) var tlsBroken: Set<Direction> = []
         @exclusivity(unchecked) var tlsSkippedAfterGap = 0
+        /// Bytes the capture lost in a TLS connection's gaps.
+        @exclusivity(unchecked) var tlsLost = 0
 
         init(_ connection: LogicalConnection) { self.connection = connection }
 
@@ -286,6 +288,7 @@ public final class ConnectionAssembler {
             conn.hasTransportBytes = true
             if carrier.tls != nil {
                 carrier.tlsBroken.insert(direction)
+                carrier.tlsLost += count
             } else {
                 carrier.transportDecoder(limits: limits).gap(count, direction: direction)
             }
@@ -333,7 +336,10 @@ public final class ConnectionAssembler {
         if let transport = carrier.transport {
             var account = transport.account
             account.decoded -= min(carrier.movedBytes, account.decoded)  // counted in its sessions
-            if let tls = carrier.tls { account = Self.ciphertextAccount(of: tls, plaintext: account, afterGaps: carrier.tlsSkippedAfterGap) }
+            if let tls = carrier.tls {
+                account = Self.ciphertextAccount(of: tls, plaintext: account, afterGaps: carrier.tlsSkippedAfterGap)
+                account.lost = carrier.tlsLost
+            }
             conn.account.add(account)
         }
         if let session = carrier.joined {

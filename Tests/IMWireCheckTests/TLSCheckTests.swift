@@ -76,4 +76,26 @@ import Testing
         do { _ = try KeyLogFiles.load([path]) } catch { #expect(error.description.contains("line 2")) }
         do { _ = try KeyLogFiles.load(["/nonexistent.keylog"]) } catch { #expect(error.description.contains("/nonexistent.keylog")) }
     }
+
+    /// A gap in a TLS connection: the gap is lost, what follows in that direction is skipped (its
+    /// record boundaries went with the gap), and the account still adds up to the wire's bytes.
+    @Test func aGapInATLSConnectionIsAccounted() throws {
+        let clientHello =
+            "16030100c4010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece70000061301130313020100"
+            + "00910000000b0009000006736572766572ff01000100000a00140012001d00170018001901000101010201030104002300000033"
+            + "00260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d002000"
+            + "1e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001"
+        let report = check(lines: [
+            #"{"type":"stream","conn":"t","t":0,"dir":"send","hex":"\#(clientHello)"}"#,
+            #"{"type":"gap","conn":"t","t":0.1,"dir":"send","length":100}"#,
+            #"{"type":"stream","conn":"t","t":0.2,"dir":"send","hex":"1703030003010203"}"#,
+            #"{"type":"close","conn":"t","t":0.3}"#,
+        ])
+        let connection = try #require(report.connections.first)
+        #expect(connection.tls != nil)
+        #expect(connection.account.lost == 100)
+        #expect(connection.account.skipped["TLS after a gap in the capture"] == 8)
+        #expect(connection.account.captured == clientHello.count / 2 + 100 + 8)
+        #expect(connection.findings.map(\.ruleID).contains("CAPTURE.TCP-GAP"))
+    }
 }
