@@ -11,7 +11,19 @@ public enum KeyLogFiles {
     /// Reads and parses every file; throws naming the file that cannot be read, or the file and
     /// line that does not parse.
     public static func load(_ paths: [String]) throws(CheckError) -> TLSKeyLog {
+        try read(paths).log
+    }
+
+    /// The key-log text of `paths`, joined, for writing into a capture as a pcapng Decryption
+    /// Secrets Block (`imwire shard`): checked to parse first.
+    public static func text(_ paths: [String]) throws(CheckError) -> [UInt8] {
+        try read(paths).text
+    }
+
+    /// Each file read once: parsed into one log, and its text kept (newline-terminated).
+    private static func read(_ paths: [String]) throws(CheckError) -> (log: TLSKeyLog, text: [UInt8]) {
         var log = TLSKeyLog()
+        var text: [UInt8] = []
         for path in paths {
             let bytes: [UInt8]
             do { bytes = try FileByteSource.readAll(path: path, limit: maxBytes) } catch {
@@ -20,21 +32,9 @@ public enum KeyLogFiles {
             do { try log.add(parsing: String(decoding: bytes, as: UTF8.self)) } catch {
                 throw CheckError(description: "\(path): \(error.description)")
             }
+            text += bytes
+            if text.last != 0x0a { text.append(0x0a) }
         }
-        return log
-    }
-
-    /// The key-log text of `paths`, joined, for writing into a capture as a pcapng Decryption
-    /// Secrets Block (`imwire shard`): checked to parse first.
-    public static func text(_ paths: [String]) throws(CheckError) -> [UInt8] {
-        _ = try load(paths)
-        var joined: [UInt8] = []
-        for path in paths {
-            do { joined += try FileByteSource.readAll(path: path, limit: maxBytes) } catch {
-                throw CheckError(description: "key log \(error.description)")
-            }
-            if joined.last != 0x0a { joined.append(0x0a) }
-        }
-        return joined
+        return (log, text)
     }
 }

@@ -14,8 +14,7 @@ if [ ! -f "$VENDOR_SDK_DIR/jmessage-sdk-web.2.5.0.min.js" ]; then
   echo "skipped: $VENDOR_SDK_DIR/jmessage-sdk-web.2.5.0.min.js missing" >&2; exit 77
 fi
 PYTHON=${PYTHON:-$root/Tests/VendorSDKs/.venv/bin/python}
-IMWIRE=${IMWIRE:-$(cd "$(dirname "$0")/../../.." && pwd)/.build/debug/imwire}
-[ -x "$IMWIRE" ] || IMWIRE=$root/.build/debug/imwire
+IMWIRE=${IMWIRE:-$root/.build/debug/imwire}
 out=$root/Fixtures/captures/vendor-sdk/jmessage
 mkdir -p "$out"
 scenarios=("$@")
