@@ -77,7 +77,7 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         switch unwrapInboundIn(data) {
         case .message(let message):
             let kind: WireMessage.FrameType = message.kind == .text ? .text : .binary
-            observer.observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload), context: context)
+            deliver(observer.observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload)), context: context)
         case .frame(let frame) where frame.opcode == .ping:
             observer.ping(role.inbound)
         default:
@@ -90,7 +90,8 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         context.write(data, promise: promise)
         switch outbound {
         case .message(let kind, let payload, _):
-            observer.observe(WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload), context: context)
+            let message = WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload)
+            deliver(observer.observe(message), context: context)
             // Not inside a read: deliver it now (NIOAsyncChannel hands reads on at read-complete).
             context.fireChannelReadComplete()
         case .ping:
@@ -101,7 +102,7 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
-        observer.finish(context: context)
+        deliver(observer.finish(), context: context)
         context.fireChannelInactive()
     }
 }
@@ -139,19 +140,19 @@ public final class DialectStreamHandler: ChannelDuplexHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = Array(unwrapInboundIn(data).readableBytesView)
         guard !bytes.isEmpty else { return }
-        observer.observe(WireMessage(direction: role.inbound, frameType: .binary, payload: bytes), context: context)
+        deliver(observer.observe(WireMessage(direction: role.inbound, frameType: .binary, payload: bytes)), context: context)
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let bytes = Array(unwrapOutboundIn(data).readableBytesView)
         context.write(data, promise: promise)
         guard !bytes.isEmpty else { return }
-        observer.observe(WireMessage(direction: role.outbound, frameType: .binary, payload: bytes), context: context)
+        deliver(observer.observe(WireMessage(direction: role.outbound, frameType: .binary, payload: bytes)), context: context)
         context.fireChannelReadComplete()
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
-        observer.finish(context: context)
+        deliver(observer.finish(), context: context)
         context.fireChannelInactive()
     }
 }
@@ -173,20 +174,29 @@ struct DialectObserver {
 
     func ping(_ direction: Direction) { connection.observePing(direction, timeMicros: now()) }
 
-    mutating func observe(_ message: WireMessage, context: ChannelHandlerContext) {
-        guard !finished else { return }
+    /// The event for one message, or nil after the end. It returns the event rather than
+    /// firing it: a later handler that writes a reply from its `channelRead` comes back into
+    /// `observe`, which must not still be running (Swift's exclusive access to the handler).
+    mutating func observe(_ message: WireMessage) -> DialectEvent? {
+        guard !finished else { return nil }
         frameIndex += 1
         let time = now()
         let findings = connection.observe(message, timeMicros: time, frameIndex: frameIndex)
-        let event = DialectMessage(
-            message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
-            canonicalJSON: connection.lastCanonicalJSON, findings: findings)
-        context.fireChannelRead(NIOAny(DialectEvent.message(event)))
+        return .message(
+            DialectMessage(
+                message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
+                canonicalJSON: connection.lastCanonicalJSON, findings: findings))
     }
 
-    mutating func finish(context: ChannelHandlerContext) {
-        guard !finished else { return }
+    /// The event of the connection's end, once.
+    mutating func finish() -> DialectEvent? {
+        guard !finished else { return nil }
         finished = true
-        context.fireChannelRead(NIOAny(DialectEvent.finished(connection.finish(atMicros: now(), frameIndex: frameIndex))))
+        return .finished(connection.finish(atMicros: now(), frameIndex: frameIndex))
     }
+}
+
+/// Fires an observer's event, once the observer's mutation is over.
+private func deliver(_ event: DialectEvent?, context: ChannelHandlerContext) {
+    if let event { context.fireChannelRead(NIOAny(event)) }
 }

@@ -108,4 +108,38 @@ struct DialectHandlerTests {
         var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, emitsFrames: false))
         #expect(messages(decoder.feed(try written(channel))) == [Array("1::".utf8)])
     }
+
+    /// NIO's request/reply pattern: a handler after the dialect handler answers each request from
+    /// its `channelRead`. The reply comes back through the dialect handler's `write` while it is
+    /// still delivering the request (this trapped: "Simultaneous accesses" to its observer).
+    @Test func aReplyWrittenFromALaterHandlersReadIsObserved() throws {
+        let channel = try dialectChannel(.jmessage, role: .server)
+        let replier = Replier()
+        try channel.pipeline.syncOperations.addHandler(replier)
+        try channel.writeOutbound(WebSocketOutbound.message(.text, Array(Self.eioOpen.utf8)))
+        try channel.writeOutbound(WebSocketOutbound.message(.text, Array("40".utf8)))
+        try channel.writeInbound(wsMessage(#"42["c_init",{"rid":1,"appkey":"4f7aef34fb361292c566a1cd","random_str":"r","timestamp":1,"signature":"0123456789abcdef0123456789abcdef","flag":0}]"#))
+        let read = replier.seen
+        #expect(read.map(\.direction) == [.receive, .receive, .send, .receive])
+        #expect(read.map(\.frameIndex) == [1, 2, 3, 4])
+        // The ack answered the request: no finding names a missing or unrequested ack.
+        #expect(!read.flatMap(\.findings).map(\.ruleID.rawValue).contains { $0.hasPrefix("JM.ACK") })
+        #expect(try outboundValues(channel).count == 3)
+    }
+}
+
+/// Answers every client request it reads with its ack, from inside `channelRead`.
+private final class Replier: ChannelInboundHandler {
+    typealias InboundIn = DialectEvent
+    typealias OutboundOut = WebSocketOutbound
+    private(set) var seen: [DialectMessage] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .message(let message) = unwrapInboundIn(data) else { return }
+        seen.append(message)
+        guard message.direction == .send, let text = String(validating: message.message.payload, as: UTF8.self),
+            let rid = text.firstRange(of: #""rid":"#).map({ text[$0.upperBound...].prefix { $0.isNumber } })
+        else { return }
+        context.writeAndFlush(wrapOutboundOut(.message(.text, Array(#"42["ack",{"rid":\#(rid)}]"#.utf8))), promise: nil)
+    }
 }
