@@ -55,13 +55,17 @@ public struct WebSocketChannelConfiguration: Sendable, Hashable {
 /// that fails the connection (RFC 6455 §7.1.7) is answered as a conforming peer does: a close
 /// frame with the rule's close code (1002, 1007, 1009...), then the channel closes; nothing the
 /// peer sends traps. A ping is answered with a pong and a close frame with a close frame echoing
-/// its code, as RFC 6455 §5.5 asks. Put a `WebSocketFrameWriter` after it to send messages.
-public final class WebSocketFrameReader: ChannelInboundHandler {
+/// its code, as RFC 6455 §5.5 asks. Put a `WebSocketFrameWriter` after it to send messages: the
+/// two share the close handshake, so a close this end sent through the writer is not sent again
+/// when the peer's close answers it.
+public final class WebSocketFrameReader: ChannelDuplexHandler {
     /// Bytes as read from the connection.
     public typealias InboundIn = ByteBuffer
     /// Messages, closes, findings (and frames when asked), in stream order.
     public typealias InboundOut = WebSocketEvent
-    /// The pongs and close frames it answers with.
+    /// The writer's frames, passed on.
+    public typealias OutboundIn = ByteBuffer
+    /// Those, and the pongs and close frames it answers with.
     public typealias OutboundOut = ByteBuffer
 
     public let configuration: WebSocketChannelConfiguration
@@ -92,6 +96,13 @@ public final class WebSocketFrameReader: ChannelInboundHandler {
         events.removeAll(keepingCapacity: true)
         buffer.withUnsafeReadableBytes { raw in decoder.feed(raw) { events.append($0) } }
         deliver(context: context)
+    }
+
+    /// The writer sent a close frame (`WebSocketCloseSent`): the peer's close is its answer.
+    public func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is WebSocketCloseSent else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        sentClose = true
+        promise?.succeed()
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
@@ -189,9 +200,16 @@ public final class WebSocketFrameWriter: ChannelOutboundHandler {
             }
         case .ping(let payload): bytes = encoder.control(.ping, payload)
         case .pong(let payload): bytes = encoder.control(.pong, payload)
-        case .close(let code, let reason): bytes = encoder.close(code, reason: reason)
+        case .close(let code, let reason):
+            bytes = encoder.close(code, reason: reason)
+            // Tell the reader, which answers the peer's close only when this end has not closed.
+            context.triggerUserOutboundEvent(WebSocketCloseSent(), promise: nil)
         case .frame(let header, let payload): bytes = WebSocketFrameEncoder.frame(header, payload: payload)
         }
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
     }
 }
+
+/// The event a `WebSocketFrameWriter` sends down the pipeline to the `WebSocketFrameReader`
+/// before it writes a close frame.
+struct WebSocketCloseSent: Sendable {}

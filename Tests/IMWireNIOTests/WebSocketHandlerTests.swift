@@ -147,4 +147,20 @@ struct WebSocketHandlerTests {
         #expect(closes == [.goingAway])
         #expect(!channel.isActive)
     }
+
+    /// A client that closes through the writer: the server's echo completes the handshake, and no
+    /// second close frame goes out (it did: the reader answered the echo as if the server had
+    /// begun the close, and IMWire's own checker reported WS.FRAME-AFTER-CLOSE).
+    @Test func aCloseSentThroughTheWriterIsNotAnsweredAgain() throws {
+        let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .client))
+        try channel.writeOutbound(WebSocketOutbound.close(.normalClosure, reason: "done"))
+        let server = try WebSocketMessageEncoder(direction: .receive)
+        #expect(feed(channel, server.close(.normalClosure)) == nil)
+        var reader = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .send))
+        let events = reader.feed(try written(channel))
+        let closes = events.compactMap { if case .close(let close) = $0 { close.code } else { nil } }
+        #expect(closes == [.normalClosure])
+        #expect(!events.contains { if case .finding = $0 { true } else { false } })
+        #expect(!channel.isActive)
+    }
 }
