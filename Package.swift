@@ -18,7 +18,8 @@ let package = Package(
         // SwiftNIO channel handlers over the codecs (kept apart so the IMWire product stays free
         // of NIO; they link no checker)
         .library(name: "IMWireNIO", targets: ["IMWireNIO"]),
-        // `imwire proxy`'s forwarding and live check, on SwiftNIO and the checker (not on IMWireNIO's handlers)
+        // `imwire proxy`'s forwarding, TLS interception and live check, on SwiftNIO (and swift-nio-ssl)
+        // and the checker (not on IMWireNIO's handlers)
         .library(name: "IMWireProxy", targets: ["IMWireProxy"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
@@ -31,6 +32,10 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogue in Sources/IMWire/IMWire.docc (no code of it is linked)
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `imwire proxy --tls`: TLS termination (BoringSSL) and the leaf certificates it mints
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // bytes: cursor, writer, varints, findings, limits, strict JSON, status-table rows
@@ -156,13 +161,20 @@ let package = Package(
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
                 .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: strict),
-        // proxy: `imwire proxy`'s forwarding (NIO) and its live check (`LiveCheck`, the checker fed as bytes arrive)
+        // proxy: `imwire proxy`'s forwarding (NIO), explicit mode (HTTP CONNECT, SOCKS5), TLS
+        // interception (a CA, leaves minted per SNI) and its live check (`LiveCheck`, the checker fed as bytes arrive)
         .target(
             name: "IMWireProxy",
             dependencies: [
-                "IMWireCore", "IMWireCapture", "IMWireIO", "IMWireCheck",
+                "IMWireCore", "IMWireCapture", "IMWireIO", "IMWireCheck", "IMWireTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
         .executableTarget(
             name: "imwire",
@@ -229,7 +241,9 @@ let package = Package(
                 "IMWireProxy", "IMWireCheck", "IMWireCore", "IMWireMQTT", "IMWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
             ], swiftSettings: strict),
     ]
 )

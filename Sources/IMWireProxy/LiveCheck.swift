@@ -147,6 +147,8 @@ public final class LiveCheck: @unchecked Sendable {
             guard !finished else { return }
             var located = finding
             located.location.time = located.location.time ?? now()
+            // Times are shown from the first event: a problem before any connection is one.
+            if firstTime == nil { firstTime = located.location.time }
             checker.consume(.problem(located))
         }
     }

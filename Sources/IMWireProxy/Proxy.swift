@@ -1,16 +1,31 @@
 import Dispatch
 import IMWireCheck
 import IMWireCore
+import IMWireTLS
 import NIOCore
 import NIOPosix
+import NIOSSL
+import NIOTLS
 
 /// Where `imwire proxy` listens and forwards, and when it stops.
 public struct ProxyConfiguration: Sendable {
+    /// Where each accepted connection goes.
+    public enum Upstream: Sendable, Hashable {
+        /// Every connection to this server (`--upstream`): the client connects to the proxy as if
+        /// it were the server.
+        case fixed(host: String, port: Int)
+        /// Wherever each client asks, with an HTTP CONNECT request or a SOCKS5 CONNECT
+        /// (`--explicit`): a client or phone set to use the proxy is followed to every server it
+        /// opens (a router's or LBS's answer names the link's address).
+        case askedByClient
+    }
+
     public var listenHost: String
     /// 0: any free port (`ProxyServer.start` returns the one bound).
     public var listenPort: Int
-    public var upstreamHost: String
-    public var upstreamPort: Int
+    public var upstream: Upstream
+    /// Terminate the clients' TLS and open TLS to the servers (nil: bytes pass as they are).
+    public var tls: ProxyTLSConfiguration?
     /// Stop once this many proxied connections have closed (nil: never).
     public var maxConnections: Int?
     /// Bytes a side may have written and not yet sent before reading from the other side pauses
@@ -20,21 +35,32 @@ public struct ProxyConfiguration: Sendable {
     public var maxPendingCheckBytes: Int
 
     public init(
-        listenHost: String, listenPort: Int, upstreamHost: String, upstreamPort: Int, maxConnections: Int? = nil,
+        listenHost: String, listenPort: Int, upstream: Upstream, tls: ProxyTLSConfiguration? = nil, maxConnections: Int? = nil,
         writeBufferHighWater: Int = 256 << 10, maxPendingCheckBytes: Int = 16 << 20
     ) {
         self.listenHost = listenHost
         self.listenPort = listenPort
-        self.upstreamHost = upstreamHost
-        self.upstreamPort = upstreamPort
+        self.upstream = upstream
+        self.tls = tls
         self.maxConnections = maxConnections
         self.writeBufferHighWater = writeBufferHighWater
         self.maxPendingCheckBytes = maxPendingCheckBytes
     }
+
+    /// Every connection to `upstreamHost:upstreamPort`, bytes as they are.
+    public init(
+        listenHost: String, listenPort: Int, upstreamHost: String, upstreamPort: Int, maxConnections: Int? = nil,
+        writeBufferHighWater: Int = 256 << 10, maxPendingCheckBytes: Int = 16 << 20
+    ) {
+        self.init(
+            listenHost: listenHost, listenPort: listenPort, upstream: .fixed(host: upstreamHost, port: upstreamPort),
+            maxConnections: maxConnections, writeBufferHighWater: writeBufferHighWater, maxPendingCheckBytes: maxPendingCheckBytes)
+    }
 }
 
-/// A TCP man-in-the-middle for plain traffic: every connection accepted on the listen address
-/// is joined to a new connection to the upstream, and the bytes of both directions are
+/// A TCP man-in-the-middle: every connection accepted on the listen address is joined to a new
+/// connection to the upstream (the fixed one, or the one the client asks for in explicit mode),
+/// and the bytes of both directions (the plaintext, when it terminates TLS) are
 /// forwarded unchanged, each side reading only while the other can take what it reads (bounded
 /// write buffers: a slow reader slows its peer's sender, nothing piles up), half-closes passed
 /// on. A copy of the bytes goes to a `LiveCheck`. An upstream that refuses gets the client a
@@ -49,6 +75,7 @@ public final class ProxyServer: @unchecked Sendable {
     private var closedConnections = 0
     private var stopping = false
     private let stopped = DispatchSemaphore(value: 0)
+    private var interception: TLSInterception?
 
     public init(configuration: ProxyConfiguration, live: LiveCheck, threads: Int = 1) {
         self.configuration = configuration
@@ -56,9 +83,12 @@ public final class ProxyServer: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     }
 
-    /// Binds the listen address and starts accepting; returns the port bound.
+    /// Binds the listen address and starts accepting; returns the port bound. Throws a
+    /// `ProxyTLSError` when the TLS configuration cannot be used (a key log that cannot be
+    /// written, an upstream CA file that cannot be read).
     public func start() throws -> Int {
         let configuration = self.configuration
+        interception = try configuration.tls.map { tls throws(ProxyTLSError) in try TLSInterception(tls) }
         let water = ChannelOptions.Types.WriteBufferWaterMark(
             low: configuration.writeBufferHighWater / 2, high: configuration.writeBufferHighWater)
         let bootstrap = ServerBootstrap(group: group)
@@ -121,34 +151,153 @@ public final class ProxyServer: @unchecked Sendable {
             client.close(promise: nil)
             return
         }
+        let side = NIOLoopBound(clientSide, eventLoop: client.eventLoop)
+        if case .fixed(let host, let port) = configuration.upstream, interception == nil {
+            // Nothing to read first: the upstream is dialled at once, the client's bytes held.
+            return connect(client, side.value, host: host, port: port, water: water) { [self] server in
+                join(client, side.value, server)
+            }
+        }
+        open(client, side.value, water: water)
+    }
+
+    /// Reads what the client's first bytes say (`ClientOpening`), then dials: explicit mode
+    /// dials the server the client asks for and answers it; TLS interception puts a TLS server
+    /// handler with a leaf for the client's SNI before the client's side and a TLS client
+    /// handler (the same SNI, its ALPN) before the server's, once the ClientHello is read.
+    private func open(_ client: Channel, _ clientSide: Glue, water: ChannelOptions.Types.WriteBufferWaterMark) {
+        let explicit = configuration.upstream == .askedByClient
+        let opening = ClientOpening(explicit: explicit, sniffsTLS: interception != nil)
+        let loop = client.eventLoop
+        let state = NIOLoopBound(OpeningState(), eventLoop: loop)
+        let side = NIOLoopBound(clientSide, eventLoop: loop)
+        let ended = NIOLoopBound(
+            { [self] in
+                guard !state.value.ended else { return }
+                state.value.ended = true
+                connectionEnded(client)
+            }, eventLoop: loop)
+        // A client that leaves before it is joined ends here (a joined one when both sides close).
+        client.closeFuture.whenComplete { _ in if !state.value.joined { ended.value() } }
+        if case .fixed(let host, let port) = configuration.upstream { state.value.target = (host, port) }
+        opening.onTarget = { [self] host, port in
+            state.value.target = (host, port)
+            connect(client, side.value, host: host, port: port, water: water, answer: opening) { server in
+                state.value.server = server
+                opening.answer(connected: true)
+            }
+        }
+        opening.onRefused = { [self] why in
+            live.problem(LiveRules.requestRefused.finding("\(Self.describe(client.remoteAddress)) asked \(why); the client's connection was closed"))
+            ended.value()
+        }
+        opening.onHello = { [self] hello in
+            guard let (host, port) = state.value.target else { return }
+            var upstreamTLS: (serverName: String?, alpn: [String])?
+            if let hello, let interception {
+                let name = hello.serverName ?? host
+                let alpn = TLSInterception.protocols(offered: hello.alpn)
+                do {
+                    let context = try interception.serverContext(host: name, alpn: alpn)
+                    try client.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context), position: .after(opening))
+                } catch {
+                    live.problem(LiveRules.tlsHandshakeFailed.finding("\(name): \(error); the client's connection was closed"))
+                    client.close(promise: nil)
+                    return
+                }
+                side.value.onError = { [self] error in reportTLS(error, leg: "the client \(Self.describe(client.remoteAddress))", name: name) }
+                upstreamTLS = (CertificateAuthority.ipAddressBytes(name) == nil ? name : nil, alpn)
+            }
+            let joinTo = { [self] (server: Channel) in
+                if let upstreamTLS, let interception {
+                    do {
+                        let context = try interception.clientContext(alpn: upstreamTLS.alpn)
+                        try server.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: context, serverHostname: upstreamTLS.serverName), position: .first)
+                    } catch {
+                        live.problem(LiveRules.tlsHandshakeFailed.finding("\(host):\(port): \(error); the client's connection was closed"))
+                        server.close(promise: nil)
+                        client.close(promise: nil)
+                        return
+                    }
+                }
+                state.value.joined = true
+                let serverSide = join(client, side.value, server)
+                if upstreamTLS != nil {
+                    serverSide?.onError = { [self] error in
+                        reportTLS(error, leg: "the upstream \(host):\(port)", name: upstreamTLS?.serverName ?? host)
+                    }
+                }
+            }
+            if let server = state.value.server {
+                joinTo(server)
+            } else {
+                connect(client, side.value, host: host, port: port, water: water) { server in joinTo(server) }
+            }
+        }
+        do { try client.pipeline.syncOperations.addHandler(opening, position: .first) } catch { client.close(promise: nil) }
+    }
+
+    /// Dials `host:port` for `client`; on success calls `connected` (on the client's loop); on
+    /// failure reports it, answers an explicit request (`answer`) or closes the client cleanly.
+    private func connect(
+        _ client: Channel, _ clientSide: Glue, host: String, port: Int, water: ChannelOptions.Types.WriteBufferWaterMark,
+        answer: ClientOpening? = nil, connected: @escaping (Channel) -> Void
+    ) {
         let clientAddress = client.remoteAddress
         let upstream = ClientBootstrap(group: client.eventLoop)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelOption(.autoRead, value: false)
             .channelOption(.writeBufferWaterMark, value: water)
             .connectTimeout(.seconds(10))
-            .connect(host: configuration.upstreamHost, port: configuration.upstreamPort)
+            .connect(host: host, port: port)
         let side = NIOLoopBound(clientSide, eventLoop: client.eventLoop)
+        let opening = answer.map { NIOLoopBound($0, eventLoop: client.eventLoop) }
+        let reply = NIOLoopBound(connected, eventLoop: client.eventLoop)
         upstream.whenComplete { [self] result in
             switch result {
             case .success(let server):
-                join(client, side.value, server, clientAddress: clientAddress)
+                reply.value(server)
             case .failure(let error):
                 live.problem(
                     LiveRules.upstreamUnreachable.finding(
-                        "\(configuration.upstreamHost):\(configuration.upstreamPort) refused the connection of "
-                            + "\(clientAddress.map { "\($0)" } ?? "a client"): \(error); the client's connection was closed"))
-                // A clean close: FIN, then what the client sent (or sends) is read and dropped
-                // until its FIN, so that no unread byte makes the kernel answer with a reset.
-                side.value.refuse(client)
-                connectionEnded(client)
+                        "\(host):\(port) refused the connection of \(Self.describe(clientAddress)): \(error); the client's connection was closed"))
+                if let opening {
+                    opening.value.answer(connected: false)
+                } else {
+                    // A clean close: FIN, then what the client sent (or sends) is read and dropped
+                    // until its FIN, so that no unread byte makes the kernel answer with a reset.
+                    side.value.refuse(client)
+                    connectionEnded(client)
+                }
             }
         }
     }
 
-    private func join(_ client: Channel, _ clientSide: Glue, _ server: Channel, clientAddress: SocketAddress?) {
+    /// A failed TLS handshake (or a TLS error later), once per leg.
+    private func reportTLS(_ error: Error, leg: String, name: String) {
+        let hint: String
+        if "\(error)".contains("CERTIFICATE_VERIFY_FAILED") || "\(error)".contains("certificate") {
+            hint =
+                leg.hasPrefix("the client") ? " (does the client trust the IMWire CA?)" : " (--upstream-ca, or --upstream-insecure for a test server)"
+        } else {
+            hint = ""
+        }
+        live.problem(LiveRules.tlsHandshakeFailed.finding("TLS with \(leg) for \(name): \(error)\(hint); the connection was closed"))
+    }
+
+    /// `127.0.0.1:50432`, `[::1]:50432`.
+    static func describe(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "a client" }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        return "\(host):\(address.port ?? 0)"
+    }
+
+    /// Joins the client's channel to the server's: returns the server's side, nil when it failed.
+    @discardableResult
+    private func join(_ client: Channel, _ clientSide: Glue, _ server: Channel) -> Glue? {
         let handle = live.open(
-            client: Self.endpoint(clientAddress), server: Self.endpoint(server.remoteAddress))
+            client: Self.endpoint(client.remoteAddress), server: Self.endpoint(server.remoteAddress))
         let pair = ProxiedPair(live: live, handle: handle) { [self] in connectionEnded(client) }
         let serverSide = Glue(direction: .receive, maxPending: configuration.maxPendingCheckBytes)
         serverSide.pair = pair
@@ -159,7 +308,7 @@ public final class ProxyServer: @unchecked Sendable {
             client.close(promise: nil)
             server.close(promise: nil)
             connectionEnded(client)  // never joined: nothing else ends it
-            return
+            return nil
         }
         clientSide.join(pair: pair, partner: serverSide)
         // Reading starts now that both sides are joined; each read passes through `Glue.read`.
@@ -170,6 +319,7 @@ public final class ProxyServer: @unchecked Sendable {
             client.close(promise: nil)
             server.close(promise: nil)
         }
+        return serverSide
     }
 
     private func connectionEnded(_ client: Channel) {
@@ -188,6 +338,14 @@ public final class ProxyServer: @unchecked Sendable {
         let bytes = withUnsafeBytes(of: raw) { Array($0) }
         return (bytes, UInt16(truncatingIfNeeded: address.port ?? 0))
     }
+}
+
+/// A client's connection while its first bytes are read: where it goes, its server once dialled.
+final class OpeningState {
+    var target: (host: String, port: Int)?
+    var server: Channel?
+    var joined = false
+    var ended = false
 }
 
 /// The two channels of one proxied connection: the check is told once both have closed.
@@ -243,6 +401,10 @@ final class Glue: ChannelDuplexHandler {
     private var inputClosed = false
     /// What this read burst forwarded, for the check once it is flushed.
     private var unchecked: [ByteBuffer] = []
+    /// Told of an error before this side's TLS handshake completes (a handshake that failed),
+    /// before the side closes. Later errors are not reported: a peer that ends without TLS's
+    /// close_notify (`uncleanShutdown`) or resets is common, and the check sees the end anyway.
+    var onError: ((Error) -> Void)?
 
     init(direction: Direction, maxPending: Int) {
         self.direction = direction
@@ -326,6 +488,7 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event { onError = nil }
         if let event = event as? ChannelEvent, case .inputClosed = event {
             inputClosed = true
             checkForwarded()
@@ -341,7 +504,11 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A reset or a failed write: close this side; the partner follows.
+        // A reset, a failed write or TLS: close this side; the partner follows.
+        if let onError {
+            self.onError = nil
+            onError(error)
+        }
         context.close(promise: nil)
     }
 

@@ -13,24 +13,54 @@ struct Proxy: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
         discussion: """
-            Accepts connections on --listen and joins each to a new connection to --upstream (plain TCP, \
-            no TLS), forwarding both directions byte for byte. Both directions of every connection go \
-            through the transport layer and dialects of imwire check (detected as check does; --dialect \
-            overrides), and each finding is printed as it happens: text, the lines of check's report \
-            under a `connection` line; jsonl, one JSON object per line (Spec/proxy.md). --record writes \
-            the traffic as pcapng so that `imwire check` of it reports the same findings.
+            Accepts connections on --listen and joins each to a new connection to --upstream, or, with \
+            --explicit, to the server the client asks for (an HTTP CONNECT request or a SOCKS5 CONNECT, as \
+            a client or phone set to use a proxy sends), forwarding both directions byte for byte. Both \
+            directions of every connection go through the transport layer and dialects of imwire check \
+            (detected as check does; --dialect overrides), and each finding is printed as it happens: text, \
+            the lines of check's report under a `connection` line; jsonl, one JSON object per line \
+            (Spec/proxy.md). --record writes the traffic as pcapng so that `imwire check` of it reports the \
+            same findings.
+
+            With --tls the proxy terminates each client's TLS with a certificate for the name it asks for \
+            (its SNI), signed on the fly by the CA in --ca (make one with `imwire ca create`, and make the \
+            client trust it), and opens TLS to the server with the same name, verified against the system \
+            trust store, --upstream-ca, or not at all with --upstream-insecure. The check and --record see \
+            the plaintext; --tls-keylog-out writes both legs' secrets, so that a recording of the wire \
+            (dumpcap) decrypts in tshark and `imwire check --tls-keylog`. A client whose first bytes are not \
+            TLS passes through as it is.
 
             Stops on SIGINT or SIGTERM, after --max-connections connections have closed, or after \
             --duration seconds; then writes --report and exits as check does: 0 clean, 1 findings at or \
-            above --severity, 2 a file that cannot be written or an address that cannot be bound, 64 a \
-            usage error.
+            above --severity, 2 a file that cannot be written or read (the CA, --upstream-ca) or an address \
+            that cannot be bound, 64 a usage error.
             """)
 
     @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String
 
-    @Option(help: ArgumentHelp("The server to forward to.", valueName: "HOST:PORT"))
-    var upstream: String
+    @Option(help: ArgumentHelp("The server to forward to (or --explicit).", valueName: "HOST:PORT"))
+    var upstream: String?
+
+    @Flag(help: "Forward each connection to the server its client asks for: HTTP CONNECT or SOCKS5 (no authentication).")
+    var explicit = false
+
+    @Flag(help: "Terminate TLS: show each client a certificate signed by --ca, open TLS to the server.")
+    var tls = false
+
+    @Option(help: ArgumentHelp("With --tls: the CA directory `imwire ca create --out DIR` made.", valueName: "DIR"))
+    var ca: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --tls: verify the servers' certificates against these CA certificates (PEM) instead of the system's.", valueName: "FILE"))
+    var upstreamCA: String?
+
+    @Flag(help: "With --tls: do not verify the servers' certificates (test servers only).")
+    var upstreamInsecure = false
+
+    @Option(help: ArgumentHelp("With --tls: write both legs' TLS secrets to FILE (NSS key log format) as they are made.", valueName: "FILE"))
+    var tlsKeylogOut: String?
 
     @Option(help: "Decode every connection as this dialect, whatever the traffic says.")
     var dialect: Dialect?
@@ -84,15 +114,39 @@ struct Proxy: ParsableCommand {
 
     func validate() throws {
         _ = try Self.endpoint(listen, "listen")
-        let up = try Self.endpoint(upstream, "upstream")
-        guard up.port > 0 else { throw ValidationError("--upstream \(upstream): the port may not be 0") }
+        switch (upstream, explicit) {
+        case (nil, false): throw ValidationError("name the server with --upstream HOST:PORT, or let clients name it with --explicit")
+        case (.some, true): throw ValidationError("--upstream and --explicit exclude each other")
+        case (let upstream?, false):
+            let up = try Self.endpoint(upstream, "upstream")
+            guard up.port > 0 else { throw ValidationError("--upstream \(upstream): the port may not be 0") }
+        case (nil, true): break
+        }
+        if tls, ca == nil { throw ValidationError("--tls needs --ca DIR (make one with `imwire ca create --out DIR`)") }
+        if !tls, ca != nil || upstreamCA != nil || upstreamInsecure || tlsKeylogOut != nil {
+            throw ValidationError("--ca, --upstream-ca, --upstream-insecure and --tls-keylog-out go with --tls")
+        }
+        if upstreamCA != nil, upstreamInsecure { throw ValidationError("--upstream-ca and --upstream-insecure exclude each other") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections: expected at least 1") }
         if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
     }
 
     func run() throws {
         let listenAt = try Self.endpoint(listen, "listen")
-        let upstreamAt = try Self.endpoint(upstream, "upstream")
+        let target: ProxyConfiguration.Upstream
+        if let upstream {
+            let at = try Self.endpoint(upstream, "upstream")
+            target = .fixed(host: at.host, port: at.port)
+        } else {
+            target = .askedByClient
+        }
+        var interception: ProxyTLSConfiguration?
+        if tls, let ca {
+            let authority: CertificateAuthority
+            do { authority = try CertificateAuthority.load(from: ca) } catch { throw unreadable("--ca: \(error.description)") }
+            let trust: ProxyTLSConfiguration.UpstreamTrust = upstreamInsecure ? .insecure : upstreamCA.map { .file($0) } ?? .system
+            interception = ProxyTLSConfiguration(authority: authority, upstreamTrust: trust, keyLogOut: tlsKeylogOut)
+        }
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         options.describesMessages = messages
         if report != nil, reportFormat == .html {
@@ -109,15 +163,18 @@ struct Proxy: ParsableCommand {
 
         let proxy = ProxyServer(
             configuration: ProxyConfiguration(
-                listenHost: listenAt.host, listenPort: listenAt.port, upstreamHost: upstreamAt.host, upstreamPort: upstreamAt.port,
-                maxConnections: maxConnections),
+                listenHost: listenAt.host, listenPort: listenAt.port, upstream: target, tls: interception, maxConnections: maxConnections),
             live: live)
         let port: Int
-        do { port = try proxy.start() } catch {
+        do { port = try proxy.start() } catch let error as ProxyTLSError {
+            proxy.stop()
+            throw unreadable(error.description)
+        } catch {
             proxy.stop()
             throw unreadable("cannot listen on \(listen): \(error)")
         }
-        print("imwire proxy: listening on \(listenAt.host):\(port), forwarding to \(upstream)", to: &standardError)
+        let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, SOCKS5)"
+        print("imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")", to: &standardError)
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -134,7 +191,9 @@ struct Proxy: ParsableCommand {
         for source in signals { source.cancel() }
 
         let final: CheckReport
-        do { final = try live.finish(source: "proxy \(listenAt.host):\(port) → \(upstream)") } catch { throw unreadable(error.description) }
+        do { final = try live.finish(source: "proxy \(listenAt.host):\(port) → \(upstream ?? "explicit")") } catch {
+            throw unreadable(error.description)
+        }
         printer.summary(final)
         if let report { try write(final, to: report, threshold: severity, limits: options.limits) }
         throw ExitCode(final.exitCode(threshold: severity))

@@ -56,7 +56,9 @@ VENV = os.path.join(HERE, ".venv")
 PIP_PACKAGES = ["websockets==17.4", "protobuf", "paho-mqtt==2.2.0", "python-socketio==4.6.1", "python-engineio==3.14.2", "six",
                 "eventlet==0.35.2", "requests==2.31.0", "websocket-client==1.7.0", "socketIO-client==0.5.7.4",
                 # virtualenv < 20.22 still makes Python 2.7 environments (real_traffic.ensure_py27)
-                "virtualenv==20.21.1", "distlib==0.4.4", "filelock==3.32.7", "platformdirs==3.11.0"]
+                "virtualenv==20.21.1", "distlib==0.4.4", "filelock==3.32.7", "platformdirs==3.11.0",
+                # SOCKS5 for paho-mqtt (tls_proxy.py)
+                "PySocks==1.7.1"]
 
 
 def ensure_environment():

@@ -118,7 +118,10 @@ struct DialectHandlerTests {
         try channel.pipeline.syncOperations.addHandler(replier)
         try channel.writeOutbound(WebSocketOutbound.message(.text, Array(Self.eioOpen.utf8)))
         try channel.writeOutbound(WebSocketOutbound.message(.text, Array("40".utf8)))
-        try channel.writeInbound(wsMessage(#"42["c_init",{"rid":1,"appkey":"4f7aef34fb361292c566a1cd","random_str":"r","timestamp":1,"signature":"0123456789abcdef0123456789abcdef","flag":0}]"#))
+        try channel.writeInbound(
+            wsMessage(
+                #"42["c_init",{"rid":1,"appkey":"4f7aef34fb361292c566a1cd","random_str":"r","timestamp":1,"signature":"0123456789abcdef0123456789abcdef","flag":0}]"#
+            ))
         let read = replier.seen
         #expect(read.map(\.direction) == [.receive, .receive, .send, .receive])
         #expect(read.map(\.frameIndex) == [1, 2, 3, 4])

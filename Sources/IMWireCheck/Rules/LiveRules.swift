@@ -8,5 +8,17 @@ public enum LiveRules {
             "The proxy could not connect a client's connection to the upstream (refused, unreachable, timed out); the client's connection was closed.",
         specRef: "Spec/proxy.md#upstream-unreachable")
 
-    public static let all: [Rule] = [upstreamUnreachable]
+    public static let tlsHandshakeFailed = Rule(
+        "PROXY.TLS-HANDSHAKE-FAILED", .error, layer: .capture,
+        summary:
+            "A TLS handshake of `proxy --tls` failed: the client refused the leaf certificate (it does not trust the IMWire CA), the upstream's certificate failed verification, or the two ends share no version or suite; the connection was closed.",
+        specRef: "Spec/proxy.md#tls-interception")
+
+    public static let requestRefused = Rule(
+        "PROXY.REQUEST-REFUSED", .error, layer: .capture,
+        summary:
+            "In explicit mode, a client's first bytes were not a request the proxy serves (HTTP CONNECT host:port, or a SOCKS5 CONNECT without authentication); it was answered with an error (HTTP 501, a SOCKS5 failure) and closed.",
+        specRef: "Spec/proxy.md#explicit-mode")
+
+    public static let all: [Rule] = [upstreamUnreachable, tlsHandshakeFailed, requestRefused]
 }

@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// The certificate authority `imwire proxy --tls` signs its leaf certificates with: a
+/// self-signed P-256 CA certificate and its key, made once (`imwire ca create`) and trusted by
+/// the clients whose TLS the proxy terminates (a browser's or phone's trust store, Python's
+/// `cafile`, Node's `NODE_EXTRA_CA_CERTS`). Each leaf names the host a client asked for (its
+/// SNI) and is signed on the fly, as mitmproxy's and Proxyman's CAs do.
+public struct CertificateAuthority: Sendable {
+    /// The files of a CA directory: the certificate to trust, and its private key (mode 0600).
+    public static let certificateFile = "imwire-ca.pem"
+    public static let keyFile = "imwire-ca-key.pem"
+
+    /// The CA certificate, PEM.
+    public let certificatePEM: String
+    let certificate: Certificate
+    let key: Certificate.PrivateKey
+    /// One key for every leaf: minting a leaf is then a signature, not a key generation.
+    let leafKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
+
+    /// A new CA, valid from an hour before `now` for ten years.
+    public static func create(commonName: String = "IMWire interception CA", now: Date = Date()) throws(ProxyTLSError) -> Self {
+        let signing = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        do {
+            let name = try DistinguishedName {
+                CommonName(commonName)
+                OrganizationName("IMWire")
+            }
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(digitalSignature: true, keyCertSign: true, cRLSign: true))
+                SubjectKeyIdentifier(hash: signing.publicKey)
+            }
+            let certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signing.publicKey,
+                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(10 * 365 * 86400),
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: signing)
+            return Self(certificate: certificate, key: signing, pem: try certificate.serializeAsPEM().pemString)
+        } catch {
+            throw ProxyTLSError("cannot create the CA certificate: \(error)")
+        }
+    }
+
+    /// A CA from its PEM certificate and PEM (PKCS#8 or SEC 1) P-256 key.
+    public init(certificatePEM: String, keyPEM: String) throws(ProxyTLSError) {
+        let certificate: Certificate
+        let key: Certificate.PrivateKey
+        do { certificate = try Certificate(pemEncoded: certificatePEM) } catch {
+            throw ProxyTLSError("the CA certificate is not a PEM certificate: \(error)")
+        }
+        do { key = try Certificate.PrivateKey(pemEncoded: keyPEM) } catch {
+            throw ProxyTLSError("the CA key is not a PEM private key: \(error)")
+        }
+        guard certificate.publicKey == key.publicKey else {
+            throw ProxyTLSError("the CA key does not belong to the CA certificate")
+        }
+        self.init(certificate: certificate, key: key, pem: certificatePEM)
+    }
+
+    private init(certificate: Certificate, key: Certificate.PrivateKey, pem: String) {
+        self.certificate = certificate
+        self.key = key
+        certificatePEM = pem
+    }
+
+    /// The CA in `directory` (`certificateFile` and `keyFile`), as `write(to:)` left it.
+    public static func load(from directory: String) throws(ProxyTLSError) -> Self {
+        func read(_ name: String) throws(ProxyTLSError) -> String {
+            let path = directory + "/" + name
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ProxyTLSError("cannot read \(path) (create a CA with `imwire ca create --out \(directory)`)")
+            }
+        }
+        return try Self(certificatePEM: try read(certificateFile), keyPEM: try read(keyFile))
+    }
+
+    /// Writes the certificate and the key (readable by its owner only) into `directory`, made
+    /// if missing; never over an existing CA, whose leaves clients may already trust.
+    public func write(to directory: String) throws(ProxyTLSError) {
+        let files = FileManager.default
+        let certificatePath = directory + "/" + Self.certificateFile
+        let keyPath = directory + "/" + Self.keyFile
+        for path in [certificatePath, keyPath] where files.fileExists(atPath: path) {
+            throw ProxyTLSError("\(path) exists: a CA is already there (remove it first to make a new one)")
+        }
+        do {
+            let keyPEM = try key.serializeAsPEM().pemString
+            try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            guard files.createFile(atPath: keyPath, contents: Data(keyPEM.utf8), attributes: [.posixPermissions: 0o600]),
+                files.createFile(atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644])
+            else { throw ProxyTLSError("cannot write into \(directory)") }
+        } catch let error as ProxyTLSError {
+            throw error
+        } catch {
+            throw ProxyTLSError("cannot create \(directory): \(error)")
+        }
+    }
+
+    /// A leaf certificate for `host` (a DNS name, or an IPv4/IPv6 literal), signed by this CA,
+    /// valid from an hour before `now` for 30 days, and its key: both PEM.
+    public func leaf(for host: String, now: Date = Date()) throws(ProxyTLSError) -> (certificatePEM: String, keyPEM: String) {
+        let signing = key
+        let leafPublic = leafKey.publicKey
+        do {
+            let name = try DistinguishedName { CommonName(String(host.prefix(64))) }
+            let alternative: GeneralName = Self.ipAddressBytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([alternative])
+                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: signing.publicKey).keyIdentifier)
+            }
+            let leaf = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: leafPublic,
+                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(30 * 86400),
+                issuer: certificate.subject, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+                issuerPrivateKey: signing)
+            return (try leaf.serializeAsPEM().pemString, try leafKey.serializeAsPEM().pemString)
+        } catch {
+            throw ProxyTLSError("cannot sign a certificate for \(host): \(error)")
+        }
+    }
+
+    /// The address bytes of an IPv4 or IPv6 literal, nil for a name.
+    static func ipAddressBytes(_ host: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: v6) { Array($0) } }
+        return nil
+    }
+}
+
+/// Why the proxy's TLS could not be set up: a CA that cannot be read or written, a certificate
+/// that cannot be signed, a trust file that cannot be loaded.
+public struct ProxyTLSError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import IMWireProxy
+import Testing
+import X509
+
+@Suite struct CertificateAuthorityTests {
+    /// A leaf names the host, chains to the CA (its signature verifies with the CA's key), and
+    /// is a server certificate only; the CA survives writing and loading.
+    @Test(arguments: ["rtm.example.com", "127.0.0.1", "::1"])
+    func aLeafForAHostIsSignedByTheCA(host: String) throws {
+        let authority = try CertificateAuthority.create()
+        let directory = NSTemporaryDirectory() + "imwire-ca-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try authority.write(to: directory)
+        let loaded = try CertificateAuthority.load(from: directory)
+        #expect(loaded.certificatePEM == authority.certificatePEM)
+        #expect(throws: ProxyTLSError.self) { try authority.write(to: directory) }  // never over a CA
+
+        let ca = try Certificate(pemEncoded: loaded.certificatePEM)
+        let pem = try loaded.leaf(for: host)
+        let leaf = try Certificate(pemEncoded: pem.certificatePEM)
+        #expect(leaf.issuer == ca.subject)
+        #expect(ca.publicKey.isValidSignature(leaf.signature, for: leaf))
+        let names = try #require(try leaf.extensions.subjectAlternativeNames)
+        if host.contains(".") && host.first!.isLetter {
+            #expect(Array(names) == [.dnsName(host)])
+        } else {
+            #expect(names.count == 1)
+            guard case .ipAddress = names.first else {
+                Issue.record("no IP address SAN: \(names)")
+                return
+            }
+        }
+        #expect(try leaf.extensions.basicConstraints == .notCertificateAuthority)
+        #expect(try leaf.extensions.extendedKeyUsage?.contains(.serverAuth) == true)
+        #expect(try ca.extensions.basicConstraints == .isCertificateAuthority(maxPathLength: 0))
+        let key = try Certificate.PrivateKey(pemEncoded: pem.keyPEM)
+        #expect(key.publicKey == leaf.publicKey)
+    }
+
+    @Test func aKeyOfAnotherCAIsRefused() throws {
+        let one = try CertificateAuthority.create()
+        let other = try CertificateAuthority.create()
+        let directory = NSTemporaryDirectory() + "imwire-ca-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try other.write(to: directory)
+        let otherKey = try String(contentsOfFile: directory + "/" + CertificateAuthority.keyFile, encoding: .utf8)
+        #expect(throws: ProxyTLSError.self) { try CertificateAuthority(certificatePEM: one.certificatePEM, keyPEM: otherKey) }
+        #expect(throws: ProxyTLSError.self) { try CertificateAuthority.load(from: directory + "/missing") }
+    }
+}

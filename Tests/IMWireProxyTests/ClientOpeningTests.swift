@@ -1,0 +1,124 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import IMWireProxy
+
+/// What a `ClientOpening` on an embedded channel reported and wrote.
+private final class Opened {
+    var target: (host: String, port: Int)?
+    var hello: String??
+    var refused: String?
+    let opening: ClientOpening
+    let channel = EmbeddedChannel()
+
+    init(explicit: Bool, sniffsTLS: Bool) throws {
+        opening = ClientOpening(explicit: explicit, sniffsTLS: sniffsTLS)
+        opening.onTarget = { [unowned self] in target = ($0, $1) }
+        opening.onHello = { [unowned self] in hello = .some($0?.serverName) }
+        opening.onRefused = { [unowned self] in refused = $0 }
+        try channel.pipeline.syncOperations.addHandler(opening)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+    }
+
+    func send(_ bytes: [UInt8]) throws { try channel.writeInbound(ByteBuffer(bytes: bytes)) }
+
+    /// What the opening wrote back to the client.
+    func answered() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { bytes += Array(buffer.readableBytesView) }
+        return bytes
+    }
+
+    /// What it passed on to the handlers after it.
+    func passedOn() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let buffer = try channel.readInbound(as: ByteBuffer.self) { bytes += Array(buffer.readableBytesView) }
+        return bytes
+    }
+}
+
+/// A ClientHello record for `name` (TLS 1.3 suite, server_name and ALPN extensions).
+func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UInt8] {
+    func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    let host = Array(name.utf8)
+    let serverName = [0] + u16(host.count) + host
+    let sni = u16(0) + u16(serverName.count + 2) + u16(serverName.count) + serverName
+    let protocols = alpn.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+    let alpnExtension = u16(16) + u16(protocols.count + 2) + u16(protocols.count) + protocols
+    let extensions = sni + alpnExtension
+    let body = u16(0x0303) + [UInt8](repeating: 7, count: 32) + [0] + u16(2) + u16(0x1301) + [1, 0] + u16(extensions.count) + extensions
+    let handshake = [1, 0] + u16(body.count) + body
+    return [22, 3, 1] + u16(handshake.count) + handshake
+}
+
+@Suite struct ClientOpeningTests {
+    /// RFC 9110 §9.3.6: the request is consumed, the tunnel's first bytes pass on after the answer.
+    @Test func anHTTPConnectRequestIsAnsweredOnceTheServerIsTried() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: false)
+        try opened.send(Array("CONNECT rtm.example.com:443 HTTP/1.1\r\nHost: rtm.example.com:443\r\n\r\nfirst".utf8))
+        #expect(opened.target?.host == "rtm.example.com" && opened.target?.port == 443)
+        #expect(try opened.answered().isEmpty)  // not before the server is tried
+        opened.opening.answer(connected: true)
+        #expect(String(decoding: try opened.answered(), as: UTF8.self) == "HTTP/1.1 200 Connection established\r\n\r\n")
+        #expect(opened.hello == .some(nil))
+        #expect(try opened.passedOn() == Array("first".utf8))
+    }
+
+    /// RFC 1928: the greeting is answered at once, the request after the server is tried.
+    @Test func aSOCKS5ConnectToANameIsRefusedWhenTheServerIs() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: true)
+        try opened.send([5, 2, 2, 0])
+        #expect(try opened.answered() == [5, 0])
+        try opened.send([5, 1, 0, 3, 9] + Array("localhost".utf8) + [0x1F, 0x90])
+        #expect(opened.target?.host == "localhost" && opened.target?.port == 8080)
+        opened.opening.answer(connected: false)
+        #expect(try opened.answered() == [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])
+        #expect(!opened.channel.isActive)
+        #expect(opened.hello == nil)
+    }
+
+    @Test func aSOCKS5ConnectToAnIPv4AddressThenItsClientHello() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: true)
+        try opened.send([5, 1, 0, 5, 1, 0, 1, 127, 0, 0, 1, 0x01, 0xBB])
+        #expect(opened.target?.host == "127.0.0.1" && opened.target?.port == 443)
+        opened.opening.answer(connected: true)
+        #expect(try opened.answered() == [5, 0, 5, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+        let hello = clientHello(serverName: "api.example.com")
+        // Split mid-record: it waits for the rest.
+        try opened.send(Array(hello[..<20]))
+        #expect(opened.hello == nil)
+        try opened.send(Array(hello[20...]))
+        #expect(opened.hello == .some("api.example.com"))
+        #expect(try opened.passedOn() == hello)  // the whole ClientHello goes on to the TLS handler
+    }
+
+    @Test func bytesThatAreNotTLSPassThrough() throws {
+        let opened = try Opened(explicit: false, sniffsTLS: true)
+        try opened.send(Array("GET / HTTP/1.1\r\n\r\n".utf8))
+        #expect(opened.hello == .some(nil))
+        #expect(try opened.passedOn() == Array("GET / HTTP/1.1\r\n\r\n".utf8))
+    }
+
+    @Test(arguments: [
+        (Array("GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8), Array("HTTP/1.1 501".utf8)),
+        ([5, 1, 2], [5, 0xFF]),  // no method without authentication
+        ([5, 1, 0, 5, 2, 0, 1, 127, 0, 0, 1, 0, 80], [5, 0, 5, 7]),  // BIND
+    ])
+    func whatExplicitModeDoesNotServeIsAnsweredAndClosed(request: [UInt8], answer: [UInt8]) throws {
+        let opened = try Opened(explicit: true, sniffsTLS: false)
+        try opened.send(request)
+        #expect(try opened.answered().starts(with: answer))
+        #expect(opened.refused != nil)
+        #expect(opened.target == nil)
+        #expect(!opened.channel.isActive)
+    }
+
+    @Test func authorityForms() {
+        #expect(ClientOpening.authority("example.com:443")! == ("example.com", 443))
+        #expect(ClientOpening.authority("[::1]:8443")! == ("::1", 8443))
+        #expect(ClientOpening.authority("example.com") == nil)
+        #expect(ClientOpening.authority(":443") == nil)
+        #expect(ClientOpening.authority("example.com:0") == nil)
+    }
+}
