@@ -182,7 +182,11 @@ public final class ProxyServer: @unchecked Sendable {
         if case .fixed(let host, let port) = configuration.upstream { state.value.target = (host, port) }
         opening.onTarget = { [self] host, port in
             state.value.target = (host, port)
-            connect(client, side.value, host: host, port: port, water: water, answer: opening) { server in
+            let failed = {
+                opening.answer(connected: false)
+                ended.value()
+            }
+            connect(client, side.value, host: host, port: port, water: water, failed: failed) { server in
                 state.value.server = server
                 opening.answer(connected: true)
             }
@@ -209,6 +213,11 @@ public final class ProxyServer: @unchecked Sendable {
                 upstreamTLS = (CertificateAuthority.ipAddressBytes(name) == nil ? name : nil, alpn)
             }
             let joinTo = { [self] (server: Channel) in
+                // The client left (or failed its handshake) while the server was being dialled.
+                guard !state.value.ended, client.isActive else {
+                    server.close(promise: nil)
+                    return
+                }
                 if let upstreamTLS, let interception {
                     do {
                         let context = try interception.clientContext(alpn: upstreamTLS.alpn)
@@ -232,17 +241,21 @@ public final class ProxyServer: @unchecked Sendable {
             if let server = state.value.server {
                 joinTo(server)
             } else {
-                connect(client, side.value, host: host, port: port, water: water) { server in joinTo(server) }
+                let failed = {
+                    side.value.refuse(client)
+                    ended.value()
+                }
+                connect(client, side.value, host: host, port: port, water: water, failed: failed) { server in joinTo(server) }
             }
         }
         do { try client.pipeline.syncOperations.addHandler(opening, position: .first) } catch { client.close(promise: nil) }
     }
 
     /// Dials `host:port` for `client`; on success calls `connected` (on the client's loop); on
-    /// failure reports it, answers an explicit request (`answer`) or closes the client cleanly.
+    /// failure reports it, then calls `failed`, or by default closes the client cleanly and ends it.
     private func connect(
         _ client: Channel, _ clientSide: Glue, host: String, port: Int, water: ChannelOptions.Types.WriteBufferWaterMark,
-        answer: ClientOpening? = nil, connected: @escaping (Channel) -> Void
+        failed: (() -> Void)? = nil, connected: @escaping (Channel) -> Void
     ) {
         let clientAddress = client.remoteAddress
         let upstream = ClientBootstrap(group: client.eventLoop)
@@ -252,7 +265,7 @@ public final class ProxyServer: @unchecked Sendable {
             .connectTimeout(.seconds(10))
             .connect(host: host, port: port)
         let side = NIOLoopBound(clientSide, eventLoop: client.eventLoop)
-        let opening = answer.map { NIOLoopBound($0, eventLoop: client.eventLoop) }
+        let otherwise = failed.map { NIOLoopBound($0, eventLoop: client.eventLoop) }
         let reply = NIOLoopBound(connected, eventLoop: client.eventLoop)
         upstream.whenComplete { [self] result in
             switch result {
@@ -262,8 +275,8 @@ public final class ProxyServer: @unchecked Sendable {
                 live.problem(
                     LiveRules.upstreamUnreachable.finding(
                         "\(host):\(port) refused the connection of \(Self.describe(clientAddress)): \(error); the client's connection was closed"))
-                if let opening {
-                    opening.value.answer(connected: false)
+                if let otherwise {
+                    otherwise.value()
                 } else {
                     // A clean close: FIN, then what the client sent (or sends) is read and dropped
                     // until its FIN, so that no unread byte makes the kernel answer with a reset.

@@ -273,6 +273,15 @@ extension RuleCoverageTests {
             live.problem(LiveRules.upstreamUnreachable.finding("127.0.0.1:9 refused the connection"))
             return try live.finish(source: "proxy").captureFindings
         },
+        // A plain-HTTP proxy request to `proxy --explicit`, which takes CONNECT and SOCKS5 only.
+        Trigger("PROXY.REQUEST-REFUSED") {
+            try proxyRun(upstream: .askedByClient, send: Array("GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
+        },
+        // `proxy --tls` and a ClientHello whose only suite no server shares.
+        Trigger("PROXY.TLS-HANDSHAKE-FAILED") {
+            let tls = ProxyTLSConfiguration(authority: try CertificateAuthority.create(), upstreamTrust: .insecure)
+            return try proxyRun(upstream: .fixed(host: "127.0.0.1", port: 9), tls: tls, send: clientHelloWithoutSharedSuite)
+        },
     ]
 
     static let compressionTriggers: [Trigger] = [
