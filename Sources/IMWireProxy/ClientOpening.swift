@@ -55,6 +55,15 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         if context.channel.isActive { context.read() }
     }
 
+    /// Out of the pipeline (left, or the channel closed): the callbacks go, and with them the
+    /// proxy's per-connection state they hold (they also hold this handler: a cycle otherwise).
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        onTarget = { _, _ in }
+        onHello = { _ in }
+        onRefused = { _ in }
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         context.read()
         context.fireChannelActive()
