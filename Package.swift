@@ -225,6 +225,7 @@ let package = Package(
             name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy", "IMWireTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
+        .testTarget(name: "IMWireDialectTests", dependencies: ["IMWireDialect"], swiftSettings: strict),
         .testTarget(
             name: "IMWireNIOTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireDialect
 
 /// Settings of a LeanCloud session check.
 public struct LeanCloudSessionOptions: Sendable {
@@ -66,6 +67,8 @@ public struct LeanCloudSessionTracker: Sendable {
     private var closedByClient: Set<String> = []
     private var kicked: [String: Int32] = [:]
     private var unacked: [Unacked] = []
+    /// The times of the pending requests and unacknowledged messages, bounded.
+    private var waiting = PendingTimes()
     private var goawayFrame: Int?
     private var reportedGoaway = false
     private var appID: String?
@@ -96,6 +99,8 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         // Runs for every frame: look before sorting or copying anything (nearly always, nothing is due).
+        guard !waiting.nothingDue(at: time, timeout: min(options.requestTimeoutMicros, options.ackTimeoutMicros)) else { return }
+        defer { waiting.reset(pending.values.map(\.time) + unacked.map(\.time)) }
         let requestDue = pending.values.contains { Self.gap($0.time, time) > options.requestTimeoutMicros }
         let ackDue = unacked.contains { Self.gap($0.time, time) > options.ackTimeoutMicros }
         guard requestDue || ackDue else { return }
@@ -222,6 +227,7 @@ public struct LeanCloudSessionTracker: Sendable {
         }
         guard pending.count < maxTracked else { return }
         pending[i] = Pending(key: key, command: command, time: time, frameIndex: frameIndex, peer: peer)
+        waiting.insert(time)
     }
 
     private mutating func trackReply(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void) {
@@ -282,6 +288,7 @@ public struct LeanCloudSessionTracker: Sendable {
             Unacked(
                 messageID: id, conversationID: command.string(.directCID) ?? "",
                 timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame, command: command))
+        waiting.insert(now.time)
     }
 
     /// Clears the messages an `ack` covers: by `mid` (Swift, Java), or by `cid` and the

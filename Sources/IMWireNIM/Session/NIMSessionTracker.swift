@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireDialect
 import IMWireSocketIO
 
 /// Settings of a NIM session check (µs).
@@ -55,6 +56,8 @@ public struct NIMSessionTracker: Sendable {
     /// cannot grow memory without bound.
     public let maxTracked: Int
     private var pending: [String: Pending] = [:]
+    /// The times of the pending requests, bounded.
+    private var waiting = PendingTimes()
     private var lastSer: Int64?
     /// When the last request was sent, and until when a 416 lockout blocks a command: the Web
     /// SDK numbers a command (createCmd, SER + 1) before executeCmdTask drops it locally under
@@ -100,7 +103,8 @@ public struct NIMSessionTracker: Sendable {
 
     /// Requests overdue at `time`, and a heartbeat that did not come.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
-        let overdue = pending.filter { Self.gap($0.value.time, time) > $0.value.timeout }.sorted { $0.value.frame < $1.value.frame }
+        let mayBeDue = !waiting.nothingDue(at: time, timeout: min(options.heartbeatTimeoutMicros, options.requestTimeoutMicros))
+        let overdue = mayBeDue ? pending.filter { Self.gap($0.value.time, time) > $0.value.timeout }.sorted { $0.value.frame < $1.value.frame } : []
         for (key, request) in overdue {
             pending[key] = nil
             var finding = NIMRules.requestUnanswered.finding("\(request.summary) got no response within \(Self.seconds(request.timeout))")
@@ -108,6 +112,7 @@ public struct NIMSessionTracker: Sendable {
             finding.subject = request.summary
             findings.append(finding)
         }
+        if mayBeDue { waiting.reset(pending.values.map(\.time)) }
         if phase == .loggedIn, let due = heartbeatDueFrom,
             Self.gap(due, time) > options.heartbeatIntervalMicros + options.heartbeatTimeoutMicros
         {
@@ -203,6 +208,7 @@ public struct NIMSessionTracker: Sendable {
         pending[key] = Pending(
             sid: request.sid, cid: request.cid, time: time, frame: frameIndex, summary: summary,
             timeout: request.isHeartbeat ? options.heartbeatTimeoutMicros : options.requestTimeoutMicros)
+        waiting.insert(time)
     }
 
     private mutating func observe(_ response: NIMResponse, time: Int64, into findings: inout [Finding]) {

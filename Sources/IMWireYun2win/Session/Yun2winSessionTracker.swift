@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireDialect
 import IMWireMQTT
 
 /// Settings of a yun2win session check.
@@ -62,6 +63,8 @@ public struct Yun2winSessionTracker: Sendable {
     /// are tracked, so a peer that never answers cannot grow memory without bound.
     public let maxTracked: Int
     private var pending: [String: Pending] = [:]
+    /// The times of the commands awaiting their ack, bounded.
+    private var waiting = PendingTimes()
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
 
@@ -93,6 +96,8 @@ public struct Yun2winSessionTracker: Sendable {
 
     /// Commands whose ack did not come in time, up to `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        guard !waiting.nothingDue(at: time, timeout: options.ackTimeoutMicros) else { return }
+        defer { waiting.reset(pending.values.map(\.time)) }
         let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
             .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
@@ -173,6 +178,7 @@ public struct Yun2winSessionTracker: Sendable {
         if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
             pending[id] = Pending(cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary, malformed: true)
+            waiting.insert(time)
             return
         }
         guard case .command(let command, let topic)? = packet.message else { return }
@@ -199,6 +205,7 @@ public struct Yun2winSessionTracker: Sendable {
         }
         guard pending.count < maxTracked else { return }
         pending[id] = Pending(cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
+        waiting.insert(time)
     }
 
     private mutating func observeServer(
