@@ -1,4 +1,5 @@
 import IMWireCore
+import IMWireDialect
 import IMWireSocketIO
 
 /// Settings of a JMessage session check (µs).
@@ -68,6 +69,8 @@ public struct JMessageSessionTracker: Sendable {
     private var messages: [String: Awaited] = [:]
     private var syncs: [String: Awaited] = [:]
     private var events: [String: Awaited] = [:]
+    /// The times all of these wait from (a request's last send or its ack), bounded.
+    private var waiting = PendingTimes()
     private var reportedBeforeInit = false
     private var reportedBeforeLogin = false
     private var reportedAfterLogout = false
@@ -94,6 +97,12 @@ public struct JMessageSessionTracker: Sendable {
     }
 
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
+        let timeout = min(options.ackTimeoutMicros, options.responseTimeoutMicros, options.replyTimeoutMicros)
+        guard !waiting.nothingDue(at: time, timeout: timeout) else { return }
+        defer {
+            let requests = pending.values.lazy.filter { !$0.reported }.map { $0.acked ?? $0.lastSend }
+            waiting.reset(Array(requests) + [messages, syncs, events].flatMap { $0.values.map(\.time) })
+        }
         for rid in pending.keys.sorted() {
             guard var request = pending[rid], !request.reported else { continue }
             if let acked = request.acked {
@@ -231,10 +240,12 @@ public struct JMessageSessionTracker: Sendable {
             earlier.acked = nil
             earlier.reported = false
             pending[rid] = earlier
+            waiting.insert(time)
             return
         }
         guard pending.count < maxTracked else { return }
         pending[rid] = Pending(event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
+        waiting.insert(time)
     }
 
     /// A reply clears what it answers.
@@ -266,6 +277,7 @@ public struct JMessageSessionTracker: Sendable {
         }
         request.acked = time
         request.reported = false
+        waiting.insert(time)
         // A reply is done once acknowledged.
         if request.role != .request { pending[rid] = nil } else { pending[rid] = request }
     }
@@ -291,11 +303,13 @@ public struct JMessageSessionTracker: Sendable {
             for message in payload["messages"]?.arrayValue ?? [] {
                 guard let id = message["msg_id"].map(key), messages.count < maxTracked || messages[id] != nil else { continue }
                 messages[id] = Awaited(what: "msg_sync msg_id=\(id)", key: nil, time: time, frame: frameIndex)
+                waiting.insert(time)
             }
         case "event_notification":
             let type = payload["event_type"]?.int64Value
             if type == 1, let id = payload["event_id"].map(key), events.count < maxTracked || events[id] != nil {
                 events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
+                waiting.insert(time)
             }
             if let type, type == 1 || type == 2 {
                 phase = .loggedOut(eventType: type)
@@ -314,6 +328,7 @@ public struct JMessageSessionTracker: Sendable {
                 syncs[event.name] = Awaited(
                     what: "\(event.name) sync_key=\(payload["sync_key"].map(\.description) ?? "?")",
                     key: payload["sync_key"], time: time, frame: frameIndex)
+                waiting.insert(time)
             }
         }
     }
