@@ -95,7 +95,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Explicit mode: the proxy tried the server the client asked for. Answers the client and
     /// goes on (to its ClientHello, or done), or closes.
-    func answer(connected: Bool, why: String = "") {
+    func answer(connected: Bool) {
         guard let context, case .awaitingUpstream(let request) = stage else { return }
         switch (request, connected) {
         case (.connect, true): write("HTTP/1.1 200 Connection established\r\n\r\n", context: context)
