@@ -261,8 +261,6 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func refuse(_ why: String, context: ChannelHandlerContext) {
-        stage = .done
-        buffer.clear()
         onRefused(why)
         close(context: context)
     }
