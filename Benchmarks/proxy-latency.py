@@ -33,6 +33,8 @@ VENV_PYTHON = os.path.join(ROOT, "Tests", "CrossCheck", ".venv", "bin", "python"
 if os.path.realpath(sys.prefix) != os.path.realpath(os.path.join(ROOT, "Tests", "CrossCheck", ".venv")):
     os.execv(VENV_PYTHON, [VENV_PYTHON, *sys.argv])
 
+sys.path.insert(0, os.path.join(ROOT, "Tests", "CrossCheck"))
+import tls_traffic  # noqa: E402  (the server certificate)
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.asyncio.server import serve  # noqa: E402
 
@@ -117,9 +119,8 @@ async def tls_main():
     """Round trips over TLS directly and through `proxy --tls`, beside the plaintext pair."""
     print(f"imwire: {IMWIRE}; {MESSAGES} messages at 1,000/s; plaintext and TLS 1.3")
     with tempfile.TemporaryDirectory() as work:
-        cert, key, ca = f"{work}/server.pem", f"{work}/server-key.pem", f"{work}/ca"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
-                        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+        cert, key, ca = f"{work}/cert.pem", f"{work}/key.pem", f"{work}/ca"
+        tls_traffic.make_certificate(work)
         subprocess.run([IMWIRE, "ca", "create", "--out", ca], check=True, capture_output=True)
         server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         server_context.load_cert_chain(cert, key)

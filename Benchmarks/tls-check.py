@@ -33,6 +33,7 @@ if os.path.realpath(sys.prefix) != os.path.realpath(VENV):
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "CrossCheck"))
 import leancloud_oracle as oracle  # noqa: E402
+import tls_traffic  # noqa: E402  (the server certificate; before real_traffic, which takes the folder off sys.path)
 import real_traffic  # noqa: E402  (dumpcap)
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.asyncio.server import serve  # noqa: E402
@@ -110,9 +111,8 @@ def main():
         os.makedirs(KEEP, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         work = KEEP or scratch
-        cert, key, keylog = f"{work}/server.pem", f"{work}/server-key.pem", f"{work}/keys.log"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
-                        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+        cert, key, keylog = f"{work}/cert.pem", f"{work}/key.pem", f"{work}/keys.log"
+        tls_traffic.make_certificate(work)
         server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         server_context.load_cert_chain(cert, key)
         client_context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

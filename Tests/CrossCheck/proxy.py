@@ -375,23 +375,29 @@ def leancloud(work, errors):
 
 # -- 3. MQTT: paho-mqtt through the proxy to mosquitto ------------------------------------
 
-def start_broker(work):
-    port, ws_port = free_port(), free_port()
-    conf = os.path.join(work, "mosquitto.conf")
+def run_mosquitto(work, name, config, ports):
+    """Debian's mosquitto with `config` (written to WORK/NAME.conf), once every port of `ports` accepts."""
+    conf = os.path.join(work, f"{name}.conf")
     with open(conf, "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nlistener {ws_port} 127.0.0.1\nprotocol websockets\n"
-                "allow_anonymous true\npersistence false\nlog_type none\n")
+        f.write(config)
     binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     proc = subprocess.Popen([binary, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            socket.create_connection(("127.0.0.1", ws_port), timeout=0.1).close()
-            return proc, port, ws_port
+            for port in ports:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return proc
         except OSError:
             time.sleep(0.05)
     proc.kill()
-    raise SystemExit("mosquitto did not start")
+    raise SystemExit(f"mosquitto ({name}) did not start")
+
+
+def start_broker(work):
+    port, ws_port = free_port(), free_port()
+    proc = run_mosquitto(work, "mosquitto", f"listener {port} 127.0.0.1\nlistener {ws_port} 127.0.0.1\nprotocol websockets\n"
+                         "allow_anonymous true\npersistence false\nlog_type none\n", [port, ws_port])
+    return proc, port, ws_port
 
 
 def paho_session(port, protocol, client_id, transport="tcp"):

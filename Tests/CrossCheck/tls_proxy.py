@@ -42,6 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import proxy as base  # noqa: E402  (its environment: the venv, mosquitto, dumpcap, tshark)
 import real_traffic  # noqa: E402
+sys.path.insert(0, HERE)  # real_traffic takes this folder off sys.path
+import tls_traffic  # noqa: E402  (its server certificate)
 import paho.mqtt.client as paho  # noqa: E402
 import socks  # noqa: E402  (PySocks, for paho's proxy_set)
 from websockets.asyncio.client import connect  # noqa: E402
@@ -51,12 +53,10 @@ IMWIRE, PROBLEMS, STATS = base.IMWIRE, base.PROBLEMS, base.STATS
 
 
 def make_server_certificate(work):
-    cert, key = os.path.join(work, "server.pem"), os.path.join(work, "server-key.pem")
     if base.shutil.which("openssl") is None:
         subprocess.run([os.path.join(base.ROOT, "scripts", "ensure-packages.sh"), "openssl"], check=True)
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
-    return cert, key
+    tls_traffic.make_certificate(work)  # CN/SAN localhost and 127.0.0.1
+    return os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
 
 
 def make_ca(work):
@@ -260,22 +260,10 @@ def connect_leancloud(work, ca, ca_file, cert, key):
 def start_tls_broker(work, cert, key):
     """mosquitto with a TLS listener and a plain one (for the same sessions without TLS)."""
     port, plain = base.free_port(), base.free_port()
-    conf = os.path.join(work, "mosquitto-tls.conf")
-    with open(conf, "w") as f:
-        # As root, mosquitto runs as the user `mosquitto`, which cannot read the temporary directory.
-        f.write(f"user root\nallow_anonymous true\npersistence false\nlog_type none\nlistener {plain} 127.0.0.1\n"
-                f"listener {port} 127.0.0.1\ncertfile {cert}\nkeyfile {key}\n")
-    binary = base.shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    proc = subprocess.Popen([binary, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            socket.create_connection(("127.0.0.1", plain), timeout=0.1).close()
-            return proc, port, plain
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("mosquitto (TLS) did not start")
+    # As root, mosquitto runs as the user `mosquitto`, which cannot read the temporary directory.
+    proc = base.run_mosquitto(work, "mosquitto-tls", f"user root\nallow_anonymous true\npersistence false\nlog_type none\n"
+                              f"listener {plain} 127.0.0.1\nlistener {port} 127.0.0.1\ncertfile {cert}\nkeyfile {key}\n", [port, plain])
+    return proc, port, plain
 
 
 def paho_through_socks(proxy_port, broker_port, ca_file):
