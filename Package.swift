@@ -119,8 +119,9 @@ let package = Package(
         .target(name: "IMWireCapture", dependencies: ["IMWireCore", "IMWireIO"], swiftSettings: strict),
 
         // check: the pipeline (`Checker`: capture items → connections → dialect sessions → findings,
-        // the judgement across connections), conversion, the report model (`CheckReport`, what a
-        // shard keeps for a merge) and the rule catalogue; no report writer, merge or tooling
+        // the judgement across connections), the live check (`LiveCheck`: the checker fed as bytes
+        // cross a proxy or a server), conversion, the report model (`CheckReport`, what a shard
+        // keeps for a merge) and the rule catalogue; no report writer, merge or tooling
         .target(
             name: "IMWireCheck",
             dependencies: [
@@ -161,8 +162,8 @@ let package = Package(
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
                 .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: strict),
-        // proxy: `imwire proxy`'s forwarding (NIO), explicit mode (HTTP CONNECT, SOCKS5), TLS
-        // interception (a CA, leaves minted per SNI) and its live check (`LiveCheck`, the checker fed as bytes arrive)
+        // proxy: `imwire proxy`'s forwarding (NIO), explicit mode (HTTP CONNECT, SOCKS5) and TLS
+        // interception (a CA, leaves minted per SNI); its live check is IMWireCheck's `LiveCheck`
         .target(
             name: "IMWireProxy",
             dependencies: [

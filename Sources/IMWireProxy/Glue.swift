@@ -1,3 +1,4 @@
+import IMWireCheck
 import IMWireCore
 import NIOCore
 import NIOTLS

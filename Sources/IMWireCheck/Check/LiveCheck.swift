@@ -1,6 +1,5 @@
 import Dispatch
 import IMWireCapture
-import IMWireCheck
 import IMWireCore
 import IMWireIO
 
