@@ -1,6 +1,5 @@
 import Foundation
 import IMWire
-import IMWireProxy
 import Testing
 
 /// `LiveCheck` (what `imwire proxy` checks with): bytes handed in as they cross give the findings
