@@ -84,4 +84,23 @@ import Testing
         #expect(collected.findings.map(\.ruleID.rawValue) == ["PROXY.UPSTREAM-UNREACHABLE"])
         #expect(report.exitCode(threshold: .warning) == 1)
     }
+
+    /// A client that sends a frame with the upgrade request, before the 101 (as a client may): its
+    /// violation is the client's (`send`), though it is decoded when the server's 101 is read.
+    @Test func aFrameSentBeforeThe101IsTheClients() throws {
+        let live = try LiveCheck(options: CheckOptions(), now: { 5 })
+        let client = (address: [UInt8]([127, 0, 0, 1]), port: UInt16(50_002))
+        let server = (address: [UInt8]([127, 0, 0, 1]), port: UInt16(8080))
+        let handshake = try WebSocketClientHandshake(host: "127.0.0.1", protocols: ["lc.protobuf2.3"])
+        let connection = live.open(client: client, server: server)
+        // A masked binary frame announcing 2^62 bytes: WS.FRAME-TOO-LARGE.
+        live.data(connection, .send, handshake.request + [0x82, 0xFF, 0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
+        let response =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(handshake.expectedAccept)\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\r\n"
+        live.data(connection, .receive, Array(response.utf8))
+        let report = try live.finish(source: "live")
+        let tooLarge = report.allFindings.filter { $0.ruleID.rawValue == "WS.FRAME-TOO-LARGE" }
+        #expect(tooLarge.map(\.location.direction) == [.send])
+    }
 }

@@ -43,7 +43,10 @@ final class WebSocketDecoders {
             return .message(WireMessage(direction: direction, frameType: type, payload: message.payload))
         case .close(let close):
             return .close(direction, code: close.code.map { Int($0.rawValue) })
-        case .finding(let finding):
+        case .finding(var finding):
+            // The decoder's own direction: a client's frames sent before the 101 are decoded
+            // while the server's bytes are read, and must not take their direction.
+            finding.location.direction = finding.location.direction ?? direction
             return .finding(finding, session: nil)
         case .frame(let frame):
             // Only control frames arrive here (`withoutFrames`); pongs answer and tell nothing new.
