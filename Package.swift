@@ -21,6 +21,8 @@ let package = Package(
         // `imwire proxy`'s forwarding, TLS interception and live check, on SwiftNIO (and swift-nio-ssl)
         // and the checker (not on IMWireNIO's handlers)
         .library(name: "IMWireProxy", targets: ["IMWireProxy"]),
+        // `imwire serve`: an offline IM cloud that plays scenarios and grades the clients that use it
+        .library(name: "IMWireServe", targets: ["IMWireServe"]),
         .executable(name: "imwire", targets: ["imwire"]),
         // The fuzz targets' bodies, for the libFuzzer package in Fuzz/ and the FailCases replay.
         .library(name: "IMWireFuzzTargets", targets: ["IMWireFuzzTargets"]),
@@ -177,10 +179,19 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
+        // serve: `imwire serve`, an offline IM cloud (today LeanCloud's router and RTM WebSocket) on
+        // IMWireNIO's handlers that plays a scenario and grades each client with the checker
+        .target(
+            name: "IMWireServe",
+            dependencies: [
+                "IMWireCore", "IMWireIO", "IMWireCheck", "IMWireReport", "IMWireWebSocket", "IMWireLeanCloud", "IMWireNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         .executableTarget(
             name: "imwire",
             dependencies: [
-                "IMWire", "IMWireProxy",
+                "IMWire", "IMWireProxy", "IMWireServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         // A WebSocket echo server on IMWireNIO for the Autobahn|Testsuite (Tests/Autobahn/run.sh)
@@ -225,6 +236,13 @@ let package = Package(
         .testTarget(
             name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy", "IMWireTestSupport"],
             swiftSettings: strict),
+        // IMWireServe: a server in-process and a client on NIO, the scenario parser, the grading
+        .testTarget(
+            name: "IMWireServeTests",
+            dependencies: [
+                "IMWireServe", "IMWireCheck", "IMWireCore", "IMWireIO", "IMWireLeanCloud", "IMWireWebSocket",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
         .testTarget(name: "IMWireDialectTests", dependencies: ["IMWireDialect"], swiftSettings: strict),
         .testTarget(

@@ -96,7 +96,8 @@ public struct RuleExample: Sendable, Hashable {
             let capture = String(relative(path, root).dropLast(".expected.json".count)) + ".jsonl"
             return RuleExample(location: capture, summary: "a sample capture", command: "imwire check \(capture)")
         }
-        for path in Directory.files(under: "\(root)/Fixtures", suffix: ".json") where !path.hasSuffix(".expected.json") {
+        for path in Directory.files(under: "\(root)/Fixtures", suffix: ".json")
+        where !path.hasSuffix(".expected.json") && !path.contains("/serve/") {
             guard let json = parse(path), names(id, in: json["expect"]) else { continue }
             return RuleExample(location: relative(path, root), summary: json["description"]?.stringValue ?? "", command: nil)
         }

@@ -14,7 +14,7 @@ struct IMWireCLI: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             CA.self, Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Merge.self,
-            Proxy.self, Reconnect.self, Rules.self, Shard.self, Show.self, SpecCommand.self,
+            Proxy.self, Reconnect.self, Rules.self, Serve.self, Shard.self, Show.self, SpecCommand.self,
         ]
     )
 }

@@ -7,8 +7,9 @@ import IMWireLeanCloud
 /// clean, `decoded` encodes back to the input.
 public enum FixtureVerifier {
     /// Folders of `Fixtures/` that hold other kinds of golden files: sample captures with their
-    /// expected findings, and the status-code tables (checked by their own tests).
-    static let otherFolders = ["/captures/", "/status/"]
+    /// expected findings, the status-code tables, and `imwire serve`'s scenarios (checked by
+    /// their own tests).
+    static let otherFolders = ["/captures/", "/status/", "/serve/"]
 
     public static func verify(directory: String) -> [FixtureResult] {
         Directory.files(under: directory, suffix: ".json")

@@ -1,0 +1,348 @@
+import IMWireCore
+import IMWireLeanCloud
+
+/// LeanCloud's realtime service in memory: sessions, conversations (normal and transient),
+/// messages and their history, as `leancloud-realtime` 5.0.0-rc.7 expects them (the replies'
+/// shapes are those `Tests/VendorSDKs/leancloud/server.py` was proven with against the genuine
+/// SDK), and the scenario's acts at their triggers. Used on the server's event loop only.
+/// (Sendable unchecked for that reason: the one loop of `ServeServer` is its only thread.)
+final class LeanCloudCloud: @unchecked Sendable {
+    let scenario: ScenarioPlayer
+    let limits: ServeLimits
+    private let clock: @Sendable () -> Int64
+    private let log: ServeLog
+    private var random: SplitMix64
+    /// The address `GET /v1/route` names (set once the port is bound).
+    var routerAnswer = ""
+    /// Each user's newest open connection.
+    private var sessions: [String: LeanCloudLink] = [:]
+    private var conversations: [String: Conversation] = [:]
+
+    private struct Conversation {
+        var members: [String]
+        var creator: String
+        var name: String?
+        var transient: Bool
+        var history: [LCLogItem] = []
+    }
+
+    /// The user the scenario's pushes come from.
+    static let serverPeer = "imwire"
+
+    init(scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64, log: ServeLog) {
+        self.scenario = scenario
+        self.limits = limits
+        self.clock = clock
+        self.log = log
+        random = SplitMix64(seed: seed)
+    }
+
+    // MARK: - Commands
+
+    func receive(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        if command.directMessage.hasCid { link.lastConversation = command.directMessage.cid }
+        switch (command.cmd, command.hasOp ? command.op : nil) {
+        case (.session, .open?): open(command, on: link)
+        case (.session, .close?):
+            sessions[link.user ?? ""] = sessions[link.user ?? ""] === link ? nil : sessions[link.user ?? ""]
+            link.send(reply(to: command, .session, .closed))
+        case (.conv, .start?): start(command, on: link)
+        case (.conv, .query?): query(command, on: link)
+        case (.conv, .add?), (.conv, .remove?): changeMembers(command, on: link)
+        case (.conv, .update?), (.conv, .mute?), (.conv, .unmute?): update(command, on: link)
+        case (.logs, _): history(command, on: link)
+        case (.direct, _): direct(command, on: link)
+        case (.ack, _): play(.ack, on: link) {}
+        case (.echo, _): heartbeat(on: link) { link.send(self.reply(to: command, .echo, nil)) }
+        default: break  // read receipts and the rest need no answer; unknown requests get none
+        }
+    }
+
+    /// A heartbeat (an `echo` command or a WebSocket ping) and its answer.
+    func heartbeat(on link: LeanCloudLink, answer: @escaping () -> Void) {
+        play(.heartbeat, on: link, answer: answer)
+    }
+
+    /// Connection `id` asked the router.
+    func routed(_ id: Int) {
+        log.append(.routed(connection: id, timeMs: clock()))
+    }
+
+    func disconnected(_ link: LeanCloudLink) {
+        if let user = link.user, sessions[user] === link { sessions[user] = nil }
+    }
+
+    private func open(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let user = command.peerID
+        log.append(.login(connection: link.id, user: user, reconnect: command.sessionMessage.r, timeMs: clock()))
+        guard sessions[user] != nil || sessions.count < limits.users else { return link.drop() }
+        link.user = user
+        sessions[user] = link
+        play(.login, on: link) {
+            var opened = self.reply(to: command, .session, .opened)
+            opened.serverTs = self.clock()
+            opened.sessionMessage.st = "st-" + self.hex(32)
+            opened.sessionMessage.stTtl = 3600
+            link.send(opened)
+        } error: { code, reason in
+            self.sessions[user] = self.sessions[user] === link ? nil : self.sessions[user]
+            var closed = self.reply(to: command, .session, .closed)
+            closed.sessionMessage.code = Int32(code ?? 4102)
+            closed.sessionMessage.reason = reason ?? "SIGNATURE_FAILED"
+            link.send(closed)
+        }
+    }
+
+    private func start(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let me = link.user ?? command.peerID
+        let request = command.convMessage
+        let members = request.transient ? [me] : Array(Set(request.m + [me])).sorted()
+        var cid = request.unique ? conversations.first { !$0.value.transient && $0.value.members == members }?.key : nil
+        if cid == nil {
+            guard conversations.count < limits.conversations else { return link.send(error(to: command, 4301, "CONVERSATION_LIMIT")) }
+            let id = hex(24)
+            let attributes = (try? JSONParser.parse(request.attr.data))?["name"]?.stringValue
+            conversations[id] = Conversation(members: members, creator: me, name: attributes, transient: request.transient)
+            cid = id
+        }
+        guard let cid else { return }
+        link.lastConversation = cid
+        var started = reply(to: command, .conv, .started)
+        started.convMessage.cid = cid
+        started.convMessage.cdate = Self.isoDate(clock())
+        link.send(started)
+        guard !request.transient else { return }
+        for member in members where member != me {
+            var joined = push(to: member, .conv, .joined)
+            joined.convMessage.cid = cid
+            joined.convMessage.initBy = me
+            sessions[member]?.send(joined)
+        }
+    }
+
+    private func query(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let condition = (try? JSONParser.parse(command.convMessage.where.data)) ?? .null
+        let objectID = condition["objectId"]
+        let ids = objectID?.stringValue.map { [$0] } ?? objectID?["$in"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var rows: [JSONValue] = []
+        for cid in ids {
+            guard let conversation = conversations[cid] else { continue }
+            var row = JSONObject([
+                "objectId": .string(cid), "m": .array(conversation.members.map { .string($0) }), "c": .string(conversation.creator),
+                "tr": .bool(conversation.transient), "unique": .bool(!conversation.transient),
+                "createdAt": .string(Self.isoDate(clock())), "updatedAt": .string(Self.isoDate(clock())),
+            ])
+            if let name = conversation.name { row.append("name", .string(name)) }
+            rows.append(.object(row))
+        }
+        var results = reply(to: command, .conv, .results)
+        results.convMessage.results.data = JSONWriter.string(.array(rows))
+        link.send(results)
+    }
+
+    private func changeMembers(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let me = link.user ?? command.peerID
+        let adding = command.op == .add
+        let cid = command.convMessage.cid
+        let changed = command.convMessage.m
+        var conversation = conversations[cid] ?? Conversation(members: [], creator: me, transient: false)
+        let before = Set(conversation.members)
+        conversation.members = adding ? Array(before.union(changed)).sorted() : conversation.members.filter { !changed.contains($0) }
+        conversations[cid] = conversation
+        var answer = reply(to: command, .conv, adding ? .added : .removed)
+        answer.convMessage.cid = cid
+        answer.convMessage.allowedPids = changed
+        link.send(answer)
+        guard !conversation.transient else { return }
+        for member in before.union(changed).sorted() where member != me {
+            var note: LCGenericCommand
+            if changed.contains(member) {
+                note = push(to: member, .conv, adding ? .joined : .left)
+            } else {
+                note = push(to: member, .conv, adding ? .membersJoined : .membersLeft)
+                note.convMessage.m = changed
+            }
+            note.convMessage.cid = cid
+            note.convMessage.initBy = me
+            sessions[member]?.send(note)
+        }
+    }
+
+    private func update(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let cid = command.convMessage.cid
+        if command.op == .update, let name = (try? JSONParser.parse(command.convMessage.attr.data))?["name"]?.stringValue {
+            conversations[cid]?.name = name
+        }
+        var updated = reply(to: command, .conv, .updated)
+        updated.convMessage.cid = cid
+        updated.convMessage.udate = Self.isoDate(clock())
+        link.send(updated)
+    }
+
+    private func history(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let limit = command.logsMessage.limit > 0 ? Int(command.logsMessage.limit) : 20
+        var answer = reply(to: command, .logs, nil)
+        // The SDK reads logsMessage.logs even when there are none: the submessage must be there.
+        answer.logsMessage = LCLogsCommand()
+        answer.logsMessage.logs = Array((conversations[command.logsMessage.cid]?.history ?? []).suffix(limit))
+        link.send(answer)
+    }
+
+    private func direct(_ command: LCGenericCommand, on link: LeanCloudLink) {
+        let me = link.user ?? command.peerID
+        play(.send, on: link) {
+            let id = self.hex(20)
+            let time = self.clock()
+            var ack = self.reply(to: command, .ack, nil)
+            ack.ackMessage.uid = id
+            ack.ackMessage.t = time
+            link.send(ack)
+            self.deliver(command.directMessage, id: id, time: time, from: me)
+        } error: { code, reason in
+            var ack = self.reply(to: command, .ack, nil)
+            ack.ackMessage.code = Int32(code ?? 4401)
+            ack.ackMessage.reason = reason ?? "INVALID_MESSAGING_TARGET"
+            link.send(ack)
+        }
+    }
+
+    /// A message to every other member of its conversation that has a session, kept for history.
+    private func deliver(_ message: LCDirectCommand, id: String, time: Int64, from sender: String) {
+        let cid = message.cid
+        guard let members = conversations[cid]?.members, let transient = conversations[cid]?.transient else { return }
+        var item = LCLogItem()
+        item.from = sender
+        item.msgID = id
+        item.timestamp = time
+        item.data = message.msg
+        // In place: a copy of the conversation would copy its history with every message.
+        conversations[cid]?.history.append(item)
+        if conversations[cid]?.history.count ?? 0 > limits.historyPerConversation { conversations[cid]?.history.removeFirst() }
+        for member in members where member != sender {
+            var pushed = push(to: member, .direct, nil)
+            pushed.directMessage.fromPeerID = sender
+            pushed.directMessage.cid = cid
+            pushed.directMessage.id = id
+            pushed.directMessage.timestamp = time
+            // LCIMConvType: 1 a normal conversation, 2 a transient one (a chat room).
+            pushed.directMessage.convType = transient ? 2 : 1
+            if message.hasMsg { pushed.directMessage.msg = message.msg }
+            if message.hasBinaryMsg { pushed.directMessage.binaryMsg = message.binaryMsg }
+            sessions[member]?.send(pushed)
+        }
+    }
+
+    // MARK: - The scenario
+
+    /// Plays the scenario's actions for `trigger` on `link` around the normal `answer`: `error`
+    /// answers with `error` instead (an `error` act on a trigger without one withholds),
+    /// `withhold` not at all, `delay` late; the other acts follow the answer after their `afterMs`.
+    private func play(
+        _ trigger: ScenarioAction.Trigger, on link: LeanCloudLink, answer: @escaping () -> Void,
+        error: ((Int?, String?) -> Void)? = nil
+    ) {
+        let actions = scenario.actions(trigger, connection: link.number)
+        var answered = false
+        for action in actions where [.error, .withhold, .delay].contains(action.act) && !answered {
+            answered = true
+            logAct(action, on: link)
+            switch action.act {
+            case .error: link.after(action.afterMs) { error?(action.code, action.reason) }
+            case .delay: link.after(action.afterMs, answer)
+            default: break
+            }
+        }
+        if !answered { answer() }
+        for action in actions where ![.error, .withhold, .delay].contains(action.act) {
+            link.after(action.afterMs) { self.act(action, on: link) }
+        }
+    }
+
+    private func act(_ action: ScenarioAction, on link: LeanCloudLink) {
+        logAct(action, on: link)
+        switch action.act {
+        case .drop: link.drop()
+        case .close: link.close(code: action.code ?? 1000, reason: action.reason ?? "")
+        case .kick:
+            var closed = push(to: link.user ?? "", .session, .closed)
+            closed.sessionMessage.code = Int32(action.code ?? 4111)
+            closed.sessionMessage.reason = action.reason ?? "SESSION_CONFLICT"
+            link.send(closed)
+        case .goaway: link.send(push(to: nil, .goaway, nil))
+        case .push: pushFromServer(to: link, text: action.reason ?? "hello from imwire")
+        case .error, .withhold, .delay: break
+        }
+    }
+
+    private func logAct(_ action: ScenarioAction, on link: LeanCloudLink) {
+        log.append(.acted(connection: link.id, act: action.act, trigger: action.on, timeMs: clock()))
+    }
+
+    /// A text message from `serverPeer` in the link's last conversation (made, with both as
+    /// members, when it has none).
+    private func pushFromServer(to link: LeanCloudLink, text: String) {
+        guard let user = link.user else { return }
+        let cid: String
+        if let last = link.lastConversation, conversations[last] != nil {
+            cid = last
+        } else {
+            cid = hex(24)
+            conversations[cid] = Conversation(members: [user, Self.serverPeer].sorted(), creator: Self.serverPeer, transient: false)
+            link.lastConversation = cid
+        }
+        var message = LCDirectCommand()
+        message.cid = cid
+        message.msg = JSONWriter.string(.object(JSONObject(["_lctype": .number(JSONNumber(-1)), "_lctext": .string(text)])))
+        deliver(message, id: hex(20), time: clock(), from: Self.serverPeer)
+    }
+
+    // MARK: - Building commands
+
+    /// The answer to a request: its command and op, its peer id and its `i`.
+    private func reply(to request: LCGenericCommand, _ cmd: LCCommandType, _ op: LCOpType?) -> LCGenericCommand {
+        var command = push(to: request.peerID, cmd, op)
+        if request.hasI { command.i = request.i }
+        return command
+    }
+
+    private func push(to user: String?, _ cmd: LCCommandType, _ op: LCOpType?) -> LCGenericCommand {
+        var command = LCGenericCommand()
+        command.cmd = cmd
+        if let op { command.op = op }
+        if let user { command.peerID = user }
+        return command
+    }
+
+    private func error(to request: LCGenericCommand, _ code: Int32, _ reason: String) -> LCGenericCommand {
+        var command = reply(to: request, .error, nil)
+        command.errorMessage.code = code
+        command.errorMessage.reason = reason
+        return command
+    }
+
+    /// `count` lowercase hex digits from the seeded generator.
+    private func hex(_ count: Int) -> String {
+        let digits = Array("0123456789abcdef")
+        return String((0..<count).map { _ in digits[Int(random.next() & 15)] })
+    }
+
+    /// `2026-11-28T14:40:26.000Z` for milliseconds since the epoch (proleptic Gregorian, UTC).
+    static func isoDate(_ milliseconds: Int64) -> String {
+        let seconds = milliseconds / 1000
+        let days = seconds / 86_400
+        let time = seconds % 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)).\(String(1000 + milliseconds % 1000).dropFirst())Z"
+    }
+}

@@ -1,0 +1,105 @@
+import IMWireLeanCloud
+import IMWireNIO
+import IMWireWebSocket
+import NIOCore
+
+/// One client's RTM WebSocket after the upgrade: decodes its commands for the `LeanCloudCloud`
+/// and carries out what the cloud answers (commands, a close frame, a dropped connection).
+/// Pings are answered here rather than by the WebSocket reader, so that a scenario can withhold
+/// the answer to a heartbeat.
+final class LeanCloudLink: ChannelInboundHandler {
+    typealias InboundIn = WebSocketEvent
+    typealias OutboundOut = WebSocketOutbound
+
+    /// The connection's number among all accepted (`ServeEvent`'s), from 1.
+    let id: Int
+    /// Its number among the run's links (the scenario's `connections`), from 1.
+    let number: Int
+    let codec: LeanCloudCodec
+    private let cloud: LeanCloudCloud
+    private var context: ChannelHandlerContext?
+    /// The user whose session this connection carries, once its `session/open` was read.
+    var user: String?
+    /// The last conversation a message of it named (where a scenario's push goes).
+    var lastConversation: String?
+    private(set) var isOpen = true
+
+    init(id: Int, number: Int, encoding: LeanCloudEncoding, cloud: LeanCloudCloud) {
+        self.id = id
+        self.number = number
+        codec = LeanCloudCodec(encoding: encoding)
+        self.cloud = cloud
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .message(let message):
+            // An undecodable command is the checker's to report; the cloud has nothing to answer.
+            if let command = codec.decode(message.payload).command { cloud.receive(command, on: self) }
+        case .frame(let frame) where frame.opcode == .ping:
+            cloud.heartbeat(on: self) { [weak self] in self?.write(.pong(frame.payload)) }
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isOpen = false
+        cloud.disconnected(self)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A violation: the WebSocket reader sends its close frame and closes, after this.
+        guard !(error is WebSocketViolation) else { return }
+        context.close(promise: nil)  // a reset, or another error of the socket
+    }
+
+    /// Sends a command in the connection's encoding.
+    func send(_ command: LCGenericCommand) {
+        write(.message(codec.encoding.isText ? .text : .binary, codec.encode(command)))
+    }
+
+    private func write(_ outbound: WebSocketOutbound) {
+        guard isOpen, let context else { return }
+        // A client that does not read: what it has not taken stays bounded.
+        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
+            unsent > cloud.limits.unsentBytes
+        {
+            return drop()
+        }
+        context.writeAndFlush(wrapOutboundOut(outbound), promise: nil)
+    }
+
+    /// Closes the TCP connection without a close frame.
+    func drop() {
+        guard isOpen, let context else { return }
+        context.close(promise: nil)
+    }
+
+    /// Sends a close frame; the reader closes the connection when the client answers it, and
+    /// this end closes it anyway after five seconds.
+    func close(code: Int, reason: String) {
+        guard isOpen, let context else { return }
+        write(.close(CloseCode(UInt16(clamping: code)), reason: reason))
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
+        guard let context else { return }
+        if milliseconds <= 0 { return body() }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
+            if self?.isOpen == true { body() }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import IMWireCore
+import IMWireIO
+
+/// One situation `imwire serve` puts a client in (a file of `Fixtures/serve/`, `Spec/serve.md`):
+/// what the server does and when, and what a client following its vendor's policy does then.
+public struct Scenario: Sendable, Hashable {
+    /// The file's name without `.json`, as `--scenario` names it.
+    public var name: String
+    /// The dialect it is written for (`leancloud`).
+    public var dialect: Dialect
+    /// One sentence: what the server does.
+    public var summary: String
+    public var actions: [ScenarioAction]
+    public var expectation: ScenarioExpectation
+
+    public init(name: String, dialect: Dialect, summary: String, actions: [ScenarioAction], expectation: ScenarioExpectation) {
+        self.name = name
+        self.dialect = dialect
+        self.summary = summary
+        self.actions = actions
+        self.expectation = expectation
+    }
+}
+
+/// Something the server does when a client does something (`on`), on some of a run's connections.
+public struct ScenarioAction: Sendable, Hashable {
+    /// What the client did.
+    public enum Trigger: String, Sendable, Hashable, CaseIterable {
+        /// A connection was accepted (before any byte).
+        case accept
+        /// Its login (LeanCloud `session/open`) was read.
+        case login
+        /// A message it sent (LeanCloud `direct`) was read.
+        case send
+        /// A heartbeat it sent (LeanCloud `echo`, or a WebSocket ping) was read.
+        case heartbeat
+        /// A push the server sent to it was acknowledged (LeanCloud `ack` from the client).
+        case ack
+    }
+
+    /// What the server does.
+    public enum Act: String, Sendable, Hashable, CaseIterable {
+        /// Closes the TCP connection, without a WebSocket close frame (`accept`: at once, before
+        /// the upgrade: a refused connection).
+        case drop
+        /// Sends a WebSocket close frame with `code` and `reason`, then closes when the client answers.
+        case close
+        /// Sends the vendor's kick (LeanCloud `session/closed` with `code`, 4111 by default).
+        case kick
+        /// Sends LeanCloud's `goaway` (the client should reconnect through the router).
+        case goaway
+        /// Answers the trigger with an error from the vendor's table (`code`, `reason`): a login
+        /// with `session/closed`, a send with an `ack` carrying the code.
+        case error
+        /// Does not answer the trigger at all.
+        case withhold
+        /// Answers the trigger `afterMs` late (the other acts wait `afterMs` before acting).
+        case delay
+        /// Pushes a message to the client from the peer `imwire`, which it must acknowledge.
+        case push
+    }
+
+    public var on: Trigger
+    public var act: Act
+    /// The run's connections it applies to, counted from 1 in the order they were accepted (nil: all).
+    public var connections: [Int]?
+    /// Which time the trigger happens on the connection, from 1 (nil: every time).
+    public var occurrence: Int?
+    /// Milliseconds after the trigger.
+    public var afterMs: Int
+    public var code: Int?
+    public var reason: String?
+
+    public init(
+        on: Trigger, act: Act, connections: [Int]? = nil, occurrence: Int? = 1, afterMs: Int = 0, code: Int? = nil,
+        reason: String? = nil
+    ) {
+        self.on = on
+        self.act = act
+        self.connections = connections
+        self.occurrence = occurrence
+        self.afterMs = afterMs
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Whether it applies to the `count`-th `trigger` on the `connection`-th connection.
+    func matches(_ trigger: Trigger, connection: Int, count: Int) -> Bool {
+        on == trigger && (connections?.contains(connection) ?? true) && (occurrence.map { $0 == count } ?? true)
+    }
+
+    /// Whether the act ends the connection (a fault the client may answer by reconnecting).
+    var endsConnection: Bool {
+        switch act {
+        case .drop, .close, .kick, .goaway: true
+        case .error: on == .login
+        case .withhold, .delay, .push: false
+        }
+    }
+}
+
+/// What a client that follows its vendor's policy does in the scenario, beyond what IMWire's
+/// checker judges on every connection (protocol rules, and the reconnect judge with the
+/// vendor's policy).
+public struct ScenarioExpectation: Sendable, Hashable {
+    /// After the server ends a connection: must the client log in again (true), must it not
+    /// (false: a kick or a fatal code), or either (nil).
+    public var reconnect: Bool?
+    /// Rules the server's own act makes appear (a dropped connection has no close frame): shown
+    /// in the report, not held against the client.
+    public var waivedRules: [RuleID]
+
+    public init(reconnect: Bool? = nil, waivedRules: [RuleID] = []) {
+        self.reconnect = reconnect
+        self.waivedRules = waivedRules
+    }
+}
+
+/// A scenario file that cannot be used: the file, where in it, and why.
+public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var reason: String
+    public var description: String { "\(file): \(reason)" }
+}
+
+extension Scenario {
+    /// Reads a scenario from its JSON (`Spec/serve.md` §3). `name`: the file's name without `.json`.
+    public static func parse(_ bytes: [UInt8], name: String, file: String) throws(ScenarioError) -> Scenario {
+        func fail(_ reason: String) -> ScenarioError { ScenarioError(file: file, reason: reason) }
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes) } catch { throw fail(error.description) }
+        guard let object = root.objectValue else { throw fail("expected an object, found \(root.typeName)") }
+        try known(object, ["dialect", "summary", "actions", "expect"], at: "the scenario", fail)
+        guard let dialectName = object["dialect"]?.stringValue else { throw fail("\"dialect\": expected a string") }
+        guard let dialect = Dialect(rawValue: dialectName) else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
+        guard dialect == .leancloud else { throw fail("\"dialect\": \(dialectName) is not served yet (only leancloud)") }
+        guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
+        var actions: [ScenarioAction] = []
+        for (index, item) in (object["actions"]?.arrayValue ?? []).enumerated() {
+            actions.append(try action(item, at: "actions[\(index)]", fail))
+        }
+        var expectation = ScenarioExpectation()
+        if let expect = object["expect"] {
+            guard let members = expect.objectValue else { throw fail("\"expect\": expected an object") }
+            try known(members, ["reconnect", "waive"], at: "\"expect\"", fail)
+            if let reconnect = members["reconnect"], !reconnect.isNull {
+                guard let value = reconnect.boolValue else { throw fail("\"expect.reconnect\": expected true, false or null") }
+                expectation.reconnect = value
+            }
+            for rule in members["waive"]?.arrayValue ?? [] {
+                guard let id = rule.stringValue else { throw fail("\"expect.waive\": expected rule ids") }
+                expectation.waivedRules.append(RuleID(id))
+            }
+        }
+        return Scenario(name: name, dialect: dialect, summary: summary, actions: actions, expectation: expectation)
+    }
+
+    private static func action(_ item: JSONValue, at path: String, _ fail: (String) -> ScenarioError) throws(ScenarioError) -> ScenarioAction {
+        guard let object = item.objectValue else { throw fail("\(path): expected an object") }
+        try known(object, ["on", "do", "connections", "occurrence", "afterMs", "code", "reason"], at: path, fail)
+        guard let on = object["on"]?.stringValue.flatMap(ScenarioAction.Trigger.init(rawValue:)) else {
+            throw fail("\(path).on: expected one of \(ScenarioAction.Trigger.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let act = object["do"]?.stringValue.flatMap(ScenarioAction.Act.init(rawValue:)) else {
+            throw fail("\(path).do: expected one of \(ScenarioAction.Act.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        func integer(_ key: String, _ range: ClosedRange<Int64>) throws(ScenarioError) -> Int? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let number = value.int64Value, range.contains(number) else { throw fail("\(path).\(key): expected an integer in \(range)") }
+            return Int(number)
+        }
+        var connections: [Int]?
+        if let list = object["connections"], !list.isNull {
+            guard let items = list.arrayValue, !items.isEmpty else { throw fail("\(path).connections: expected a non-empty array") }
+            connections = []
+            for value in items {
+                guard let number = value.int64Value, number >= 1, number <= 1_000 else {
+                    throw fail("\(path).connections: expected connection numbers from 1")
+                }
+                connections?.append(Int(number))
+            }
+        }
+        let occurrence: Int? = object["occurrence"]?.isNull == true ? nil : try integer("occurrence", 1...1_000_000) ?? 1
+        return ScenarioAction(
+            on: on, act: act, connections: connections, occurrence: occurrence, afterMs: try integer("afterMs", 0...3_600_000) ?? 0,
+            code: try integer("code", 0...65_535), reason: object["reason"]?.stringValue)
+    }
+
+    private static func known(_ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> ScenarioError) throws(ScenarioError) {
+        if let unknown = object.keys.first(where: { !keys.contains($0) }) {
+            throw fail("\(path): unknown member \"\(unknown)\" (known: \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+}
+
+extension Scenario {
+    /// The scenarios shipped in `Fixtures/serve/` of the package at `root`, by name.
+    public static func shipped(root: String) -> [String] {
+        Directory.files(under: root + "/Fixtures/serve", suffix: ".json").map { path in
+            String(path.split(separator: "/").last!.dropLast(5))
+        }.sorted()
+    }
+
+    /// Reads a scenario file (its name is the file's, without `.json`).
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        let bytes: [UInt8]
+        do { bytes = try FileByteSource.readAll(path: path, limit: 1 << 20) } catch {
+            throw ScenarioError(file: path, reason: error.reason)
+        }
+        var name = String(path.split(separator: "/").last ?? "")
+        if name.hasSuffix(".json") { name.removeLast(5) }
+        return try parse(bytes, name: name, file: path)
+    }
+}

@@ -1,0 +1,155 @@
+import IMWireCheck
+import IMWireCore
+
+/// A grade, as Autobahn|Testsuite gives them, worst last.
+public enum ServeGrade: String, Sendable, Hashable, Comparable, CaseIterable {
+    /// Everything as the protocol and the vendor's policy require.
+    case ok = "OK"
+    /// Only warnings: what real clients are seen to do, or what the reference is unsure of.
+    case nonStrict = "NON-STRICT"
+    case failed = "FAILED"
+    /// The client never did what the scenario acts on (it never sent, so a send error was never given).
+    case unimplemented = "UNIMPLEMENTED"
+
+    public static func < (lhs: ServeGrade, rhs: ServeGrade) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// One client's result in one scenario.
+public struct ServeCaseResult: Sendable, Hashable {
+    /// The user it logged in as (or its address when it never logged in).
+    public var client: String
+    public var scenario: String
+    /// Every message valid, requests answered, pushes acknowledged, login first.
+    public var protocolGrade: ServeGrade
+    /// What the vendor's policy requires here: reconnect or not, its delays and flag, heartbeats.
+    public var behaviourGrade: ServeGrade
+    /// The worse of the two (UNIMPLEMENTED when the scenario never acted).
+    public var grade: ServeGrade
+    /// From its first connection's accept to its last one's close.
+    public var durationMs: Int64
+    /// Its connections' numbers in the run.
+    public var connections: [Int]
+    /// Why each grade is not OK: a line per finding or expectation missed.
+    public var reasons: [String]
+}
+
+/// Grades each client of a run: the checker's findings on its connections (protocol rules, and
+/// the reconnect judge's with the vendor's policy) and the scenario's expectation, against what
+/// the server did (`ServeEvent`s).
+public enum ServeGrading {
+    public static func grade(scenario: Scenario, report: CheckReport, events: [ServeEvent]) -> [ServeCaseResult] {
+        // Each connection's client address, user and times.
+        var address: [Int: String] = [:]
+        var user: [Int: String] = [:]
+        var opened: [Int: Int64] = [:]
+        var closed: [Int: Int64] = [:]
+        var acted: [Int: [(ScenarioAction.Act, ScenarioAction.Trigger)]] = [:]
+        var routed: Set<Int> = []
+        for event in events {
+            switch event {
+            case .accepted(let number, let client, let time):
+                address[number] = client
+                opened[number] = time
+            case .login(let number, let name, _, _): user[number] = user[number] ?? name
+            case .acted(let number, let act, let trigger, _): acted[number, default: []].append((act, trigger))
+            case .routed(let number, _): routed.insert(number)
+            case .closed(let number, let time): closed[number] = time
+            }
+        }
+        let numbers = address.keys.sorted()
+        func host(_ number: Int) -> String { String(address[number]?.split(separator: ":").first ?? "") }
+        // A connection without a login belongs, from the same host, to: the client that logs in
+        // next when it asked the router (the link follows); else to the one that logged in last
+        // before it (a refused reconnect, or one dropped before its login), else to the next one.
+        var owner: [Int: String] = [:]
+        for number in numbers {
+            let before = numbers.last { $0 < number && user[$0] != nil && host($0) == host(number) }
+            let after = numbers.first { $0 > number && user[$0] != nil && host($0) == host(number) }
+            let nearest = routed.contains(number) ? after ?? before : before ?? after
+            owner[number] = user[number] ?? nearest.flatMap { user[$0] } ?? address[number]
+        }
+        var numberOfAddress: [String: Int] = [:]
+        for (number, client) in address { numberOfAddress[client] = number }
+        func connection(of finding: Finding) -> Int? {
+            guard let id = finding.location.connection, let dash = id.firstIndex(of: "-") else { return nil }
+            return numberOfAddress[String(id[..<dash])]
+        }
+        let waived = Set(scenario.expectation.waivedRules)
+        var findings: [Int: [Finding]] = [:]
+        for finding in report.allFindings where finding.severity >= .warning && !waived.contains(finding.ruleID) {
+            if let number = connection(of: finding) { findings[number, default: []].append(finding) }
+        }
+
+        var clients: [String] = []
+        for number in numbers where !clients.contains(owner[number]!) { clients.append(owner[number]!) }
+        return clients.map { client in
+            let mine = numbers.filter { owner[$0] == client }
+            var protocolGrade = ServeGrade.ok
+            var behaviourGrade = ServeGrade.ok
+            var reasons: [String] = []
+            for number in mine {
+                for finding in findings[number] ?? [] {
+                    let grade: ServeGrade = finding.severity == .error ? .failed : .nonStrict
+                    if finding.rule.layer == .reconnect {
+                        behaviourGrade = max(behaviourGrade, grade)
+                    } else {
+                        protocolGrade = max(protocolGrade, grade)
+                    }
+                    reasons.append("connection \(number): \(finding.ruleID) \(finding.severity): \(finding.message)")
+                }
+            }
+            // The server's acts that ended one of its connections, and its logins after them.
+            let faults = mine.flatMap { number in
+                (acted[number] ?? []).filter { ScenarioAction(on: $0.1, act: $0.0).endsConnection }.map { (number, $0.0) }
+            }
+            if let expected = scenario.expectation.reconnect, let first = faults.first, let last = faults.last {
+                let loginsAfterLast = mine.filter { $0 > last.0 && user[$0] != nil }
+                let loginsAfterFirst = mine.filter { $0 > first.0 && user[$0] != nil }
+                if expected, loginsAfterLast.isEmpty {
+                    behaviourGrade = .failed
+                    reasons.append("connection \(last.0): the server's \(last.1.rawValue) ended it and the client did not log in again")
+                } else if !expected, let again = loginsAfterFirst.first {
+                    behaviourGrade = .failed
+                    reasons.append(
+                        "connection \(again): the client logged in again after the server's \(first.1.rawValue) on connection \(first.0), which its policy forbids"
+                    )
+                }
+            }
+            var grade = max(protocolGrade, behaviourGrade)
+            if !scenario.actions.isEmpty, mine.allSatisfy({ acted[$0] == nil }) {
+                grade = .unimplemented
+                let triggers = Set(scenario.actions.map(\.on.rawValue)).sorted().joined(separator: ", ")
+                reasons.append("the scenario never acted: the client never did what it waits for (\(triggers))")
+            }
+            let start = mine.compactMap { opened[$0] }.min() ?? 0
+            let end = mine.compactMap { closed[$0] ?? opened[$0] }.max() ?? start
+            return ServeCaseResult(
+                client: client, scenario: scenario.name, protocolGrade: protocolGrade, behaviourGrade: behaviourGrade, grade: grade,
+                durationMs: end - start, connections: mine, reasons: reasons)
+        }
+    }
+
+    /// Autobahn's `index.json` shape: client → scenario → result, with each case's report file.
+    public static func index(_ results: [ServeCaseResult], reportFile: (ServeCaseResult) -> String?, into existing: JSONObject = JSONObject())
+        -> JSONObject
+    {
+        var index = existing
+        for result in results {
+            var entry = JSONObject([
+                "grade": .string(result.grade.rawValue), "protocol": .string(result.protocolGrade.rawValue),
+                "behaviour": .string(result.behaviourGrade.rawValue), "durationMs": .number(JSONNumber(result.durationMs)),
+                "connections": .array(result.connections.map { .number(JSONNumber($0)) }),
+                "reasons": .array(result.reasons.map { .string($0) }),
+            ])
+            if let file = reportFile(result) { entry.append("report", .string(file)) }
+            var cases = index[result.client]?.objectValue ?? JSONObject()
+            cases.members.removeAll { $0.key == result.scenario }
+            cases.append(result.scenario, .object(entry))
+            index.members.removeAll { $0.key == result.client }
+            index.append(result.client, .object(cases))
+        }
+        return index
+    }
+}

@@ -1,0 +1,209 @@
+import Dispatch
+import IMWireCheck
+import IMWireCore
+import NIOCore
+import NIOPosix
+
+/// Where `imwire serve` listens, what it plays, and its bounds.
+public struct ServeConfiguration: Sendable {
+    public var listenHost: String
+    /// 0: any free port (`ServeServer.start` returns the one bound).
+    public var listenPort: Int
+    public var scenario: Scenario
+    /// Seeds the ids the server gives out (conversations, messages, session tokens).
+    public var seed: UInt64
+    public var limits: ServeLimits
+
+    public init(listenHost: String = "127.0.0.1", listenPort: Int, scenario: Scenario, seed: UInt64 = 1, limits: ServeLimits = ServeLimits()) {
+        self.listenHost = listenHost
+        self.listenPort = listenPort
+        self.scenario = scenario
+        self.seed = seed
+        self.limits = limits
+    }
+}
+
+/// What one server holds at most: beyond a bound, a new connection is closed at once, a
+/// request is answered with an error, a message is not kept.
+public struct ServeLimits: Sendable, Hashable {
+    /// Connections open at once.
+    public var connections: Int
+    /// Users (LeanCloud peer ids) with a session at once.
+    public var users: Int
+    public var conversations: Int
+    /// Messages kept per conversation for history (the oldest go first).
+    public var historyPerConversation: Int
+    /// Bytes of an HTTP request head, and of one WebSocket message.
+    public var headBytes: Int
+    public var messageBytes: Int
+    /// Bytes written to a connection and not yet taken by its client: beyond it, a client that
+    /// does not read is dropped (its pushes would pile up in memory).
+    public var unsentBytes: Int
+
+    public init(
+        connections: Int = 1_000, users: Int = 1_000, conversations: Int = 10_000, historyPerConversation: Int = 100, headBytes: Int = 16 << 10,
+        messageBytes: Int = 1 << 20, unsentBytes: Int = 4 << 20
+    ) {
+        self.connections = connections
+        self.users = users
+        self.conversations = conversations
+        self.historyPerConversation = historyPerConversation
+        self.headBytes = headBytes
+        self.messageBytes = messageBytes
+        self.unsentBytes = unsentBytes
+    }
+}
+
+/// An offline IM cloud for one dialect (today LeanCloud: its router and its RTM WebSocket in
+/// `lc.protobuf2.3`, `lc.proto2base64.3` and `lc.json.3`) on one address, playing a `Scenario`:
+/// each connection's bytes both ways go to a `LiveCheck`, as the proxy's do, and what the server
+/// did goes to a `ServeLog`; `ServeGrading` turns both into grades when the run ends.
+///
+/// All state lives on one event loop (one thread): the cloud's users and conversations need
+/// no lock, and the same client steps give the same ids and replies in every run.
+public final class ServeServer: @unchecked Sendable {
+    public let configuration: ServeConfiguration
+    private let live: LiveCheck
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let clock: @Sendable () -> Int64
+    private var serverChannel: Channel?
+    private var cloud: LeanCloudCloud?
+    private let lock = DispatchSemaphore(value: 1)
+    private var stopping = false
+    private let stopped = DispatchSemaphore(value: 0)
+    private var children: [ObjectIdentifier: Channel] = [:]
+    private let events = ServeLog()
+    /// Connections accepted so far (on the event loop).
+    private var accepts = 0
+
+    /// `clock`: milliseconds since the epoch, for the server's timestamps and the log.
+    public init(configuration: ServeConfiguration, live: LiveCheck, clock: @escaping @Sendable () -> Int64) {
+        self.configuration = configuration
+        self.live = live
+        self.clock = clock
+    }
+
+    /// Binds the listen address and starts accepting; returns the port bound.
+    public func start() throws -> Int {
+        let cloud = LeanCloudCloud(
+            scenario: ScenarioPlayer(configuration.scenario), seed: configuration.seed, limits: configuration.limits, clock: clock, log: events)
+        self.cloud = cloud
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture { try accepted(channel, cloud: cloud) }
+            }
+        let channel = try bootstrap.bind(host: configuration.listenHost, port: configuration.listenPort).wait()
+        serverChannel = channel
+        let port = channel.localAddress?.port ?? configuration.listenPort
+        cloud.routerAnswer = "ws://\(configuration.listenHost):\(port)/"
+        return port
+    }
+
+    private func accepted(_ channel: Channel, cloud: LeanCloudCloud) throws {
+        lock.wait()
+        let refused = stopping || children.count >= configuration.limits.connections
+        if !refused { children[ObjectIdentifier(channel)] = channel }
+        lock.signal()
+        if refused {
+            channel.close(promise: nil)
+            return
+        }
+        func endpoint(_ address: SocketAddress?) -> (address: [UInt8], port: UInt16) {
+            guard let address, case .v4(let v4) = address else { return ([], UInt16(address?.port ?? 0)) }
+            let host = v4.address.sin_addr.s_addr.bigEndian
+            return ([UInt8(host >> 24), UInt8(host >> 16 & 0xff), UInt8(host >> 8 & 0xff), UInt8(host & 0xff)], UInt16(address.port ?? 0))
+        }
+        let client = endpoint(channel.remoteAddress)
+        let handle = live.open(client: client, server: endpoint(channel.localAddress))
+        accepts += 1
+        let id = accepts
+        let number = cloud.scenario.accepted()
+        let clientName = (client.address.map(String.init).joined(separator: ".")) + ":\(client.port)"
+        events.append(.accepted(connection: id, client: clientName, timeMs: clock()))
+        let tap = ServeTap(live: live, handle: handle) { [self] in
+            events.append(.closed(connection: id, timeMs: clock()))
+            lock.wait()
+            children[ObjectIdentifier(channel)] = nil
+            lock.signal()
+        }
+        try channel.pipeline.syncOperations.addHandler(tap)
+        let refusal = cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
+        if let refusal {
+            events.append(.acted(connection: id, act: .drop, trigger: .accept, timeMs: clock()))
+            // Refused: closed before any byte, at once or after `afterMs`.
+            channel.eventLoop.scheduleTask(in: .milliseconds(Int64(refusal.afterMs))) { channel.close(promise: nil) }
+            return
+        }
+        try channel.pipeline.syncOperations.addHandler(HTTPOpening(id: id, number: number, cloud: cloud, limits: configuration.limits))
+    }
+
+    /// What the server did so far (on any thread).
+    public var log: [ServeEvent] { events.events }
+
+    /// Connections open now.
+    public var openConnections: Int {
+        lock.wait()
+        defer { lock.signal() }
+        return children.count
+    }
+
+    /// Blocks until the server stops.
+    public func wait() {
+        stopped.wait()
+        stopped.signal()
+    }
+
+    /// Stops accepting and closes every connection. Safe to call more than once, from any thread.
+    public func stop() {
+        lock.wait()
+        if stopping {
+            lock.signal()
+            return
+        }
+        stopping = true
+        let open = Array(children.values)
+        lock.signal()
+        try? serverChannel?.close().wait()
+        for channel in open { try? channel.close().wait() }
+        try? group.syncShutdownGracefully()
+        stopped.signal()
+    }
+}
+
+/// The first handler of every connection: each byte read and written goes to the live check
+/// (read: client to server), in order, before it is handled or sent.
+final class ServeTap: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let live: LiveCheck
+    private let handle: Int
+    private var ended: (() -> Void)?
+
+    init(live: LiveCheck, handle: Int, ended: @escaping () -> Void) {
+        self.live = live
+        self.handle = handle
+        self.ended = ended
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        live.data(handle, .send, Array(unwrapInboundIn(data).readableBytesView))
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        live.data(handle, .receive, Array(unwrapOutboundIn(data).readableBytesView))
+        context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        live.close(handle)
+        ended?()
+        ended = nil
+        context.fireChannelInactive()
+    }
+}

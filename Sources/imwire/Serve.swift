@@ -1,0 +1,145 @@
+import ArgumentParser
+import Dispatch
+import IMWire
+import IMWireServe
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "An offline IM cloud: serve a dialect to real clients, play a scenario, and grade each client.",
+        discussion: """
+            Listens on --listen and answers as the vendor's cloud does, everything on that one address: today \
+            LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, \
+            lc.proto2base64.3 and lc.json.3 (sessions, conversations, messages delivered between clients, \
+            history, heartbeats). Point a client's server option at it (Spec/serve.md §2).
+
+            The scenario (--scenario NAME, from Fixtures/serve/, or --scenario-file) says what the server does \
+            and when: drop the connection, close it with a code, kick, refuse reconnects, answer an error, \
+            withhold or delay an answer, push a message. Every connection is checked as imwire check checks a \
+            capture, and printed live; when the run ends (--idle seconds after the last connection closed, \
+            --duration, or SIGINT/SIGTERM), each client is graded, as Autobahn|Testsuite grades: protocol \
+            (the checker's findings on its connections) and behaviour (the reconnect judge with the vendor's \
+            policy, and what the scenario expects: reconnect or not), each OK, NON-STRICT, FAILED or \
+            UNIMPLEMENTED. --out DIR gets index.json (client → scenario → grades) and the run's report.
+
+            Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came, \
+            2 a file that cannot be read or written or an address that cannot be bound, 64 a usage error.
+            """)
+
+    @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
+    var listen: String = "127.0.0.1:0"
+
+    @Option(help: "The dialect to serve (the scenario's by default; only leancloud is served yet).")
+    var dialect: Dialect?
+
+    @Option(help: ArgumentHelp("A scenario of Fixtures/serve/ by name (`imwire serve --list`).", valueName: "NAME"))
+    var scenario: String?
+
+    @Option(help: ArgumentHelp("A scenario file (Spec/serve.md §3).", valueName: "FILE"))
+    var scenarioFile: String?
+
+    @Flag(help: "List the scenarios of Fixtures/serve/ and exit.")
+    var list = false
+
+    @Option(help: ArgumentHelp("Write index.json and the run's report (HTML, JSON) into this directory.", valueName: "DIR"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Record the traffic as pcapng (real times, synthesised IP/TCP headers).", valueName: "FILE.pcapng"))
+    var record: String?
+
+    @Option(help: "End the run this many seconds after the last connection closed, none open.")
+    var idle: Double = 10
+
+    @Option(help: "End the run after this many seconds in any case.")
+    var duration: Double?
+
+    @Option(help: "Seed of the ids the server gives out (same client steps, same ids).")
+    var seed: UInt64 = 1
+
+    @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
+    var lenient = false
+
+    @Option(name: .customLong("severity"), help: "Print findings at or above: info, warning, error.")
+    var threshold: SeverityThreshold = .warning
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
+    var ruleOverrides: [String] = []
+
+    func validate() throws {
+        _ = try Proxy.endpoint(listen, "listen")
+        if !list, (scenario == nil) == (scenarioFile == nil) { throw ValidationError("name one scenario: --scenario NAME or --scenario-file FILE") }
+        if let dialect, dialect != .leancloud { throw ValidationError("--dialect \(dialect.rawValue): not served yet (only leancloud)") }
+        if !(idle > 0) { throw ValidationError("--idle: expected a positive number of seconds") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
+    }
+
+    func run() throws {
+        let root = PackageRoot.locate()
+        if list {
+            guard let root else { throw unreadable("Fixtures/serve/ not found: run inside the IMWire repository") }
+            for name in Scenario.shipped(root: root) { print(name) }
+            return
+        }
+        let played: Scenario
+        do {
+            if let scenarioFile {
+                played = try Scenario.load(path: scenarioFile)
+            } else {
+                guard let root, let scenario else {
+                    throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
+                }
+                played = try Scenario.load(path: "\(root)/Fixtures/serve/\(scenario).json")
+            }
+        } catch let error as ScenarioError { throw unreadable(error.description) }
+        if let dialect, dialect != played.dialect {
+            throw ValidationError("--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
+        }
+        let at = try Proxy.endpoint(listen, "listen")
+        let check = CheckOptions(dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        let run: ServeRun
+        do {
+            run = try ServeRun(
+                configuration: ServeConfiguration(listenHost: at.host, listenPort: at.port, scenario: played, seed: seed), check: check,
+                record: record)
+        } catch { throw unreadable(error.description) }
+        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
+        run.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
+        let port: Int
+        do { port = try run.start() } catch {
+            run.server.stop()
+            throw unreadable("cannot listen on \(listen): \(error)")
+        }
+        print("imwire serve: \(played.dialect.rawValue) on \(at.host):\(port), scenario \(played.name): \(played.summary)", to: &standardError)
+
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { run.server.stop() }
+            source.resume()
+            return source
+        }
+        run.wait(idleSeconds: idle, duration: duration)
+        for source in signals { source.cancel() }
+
+        let outcome: ServeOutcome
+        do { outcome = try run.finish() } catch { throw unreadable(error.description) }
+        if let out {
+            do { try outcome.write(to: out, threshold: threshold.severity, specBase: root.map { "file://\($0)/" } ?? "") } catch {
+                throw unreadable("--out: \(error.description)")
+            }
+        }
+        guard !outcome.results.isEmpty else {
+            print("imwire serve: no client came", to: &standardError)
+            throw ExitCode(1)
+        }
+        print(outcome.text)
+        let worst = outcome.results.map(\.grade).max() ?? .ok
+        throw ExitCode(worst <= .nonStrict ? 0 : 1)
+    }
+}

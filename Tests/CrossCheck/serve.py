@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""`imwire serve` against independent LeanCloud clients (websockets 17.4 + Google's protobuf, no
+IMWire code), each scenario of Fixtures/serve/ played with a client that follows LeanCloud's
+policy and with clients that are deliberately wrong, each graded as expected:
+
+  well-behaved   logs in, starts a conversation, sends, acknowledges every push, answers the
+                 server's faults as the policy says (reconnect with r=true after a drop, a close
+                 4107 or goaway, with a growing delay; stop after a kick, 4103 or a login error),
+                 closes its session and the WebSocket cleanly;
+  never-acks     never acknowledges a push                     -> clean: protocol NON-STRICT (LC.MISSING-ACK)
+  no-reconnect   gives up when the server drops it              -> drop: behaviour FAILED
+  relogin        logs in again at once after a kick             -> kick: behaviour FAILED
+  tight-loop     reconnects at once, again and again             -> flap: behaviour FAILED (RECONNECT.STORM)
+  never-sends    only logs in and leaves                         -> kick: UNIMPLEMENTED (the kick waits for a send)
+and two well-behaved clients (alice and bob) exchange messages through the server (each gets the
+other's message pushed, both OK), once in lc.protobuf2.3 and once in lc.json.3 and lc.proto2base64.3;
+hostile input beside a good client (garbage, a head without end, a frame announcing 2^62 bytes, a
+client that never reads while 8 MiB are sent to it): the server answers 400, 400, a close 1009,
+drops the reader at its 4 MiB bound, stays up under a memory bound and grades the good client OK;
+the router answers GET /v1/route with this server's address.
+
+Usage: Tests/CrossCheck/serve.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
+"""
+import asyncio
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import proxy  # noqa: E402  (its ensure_environment re-runs this script in Tests/CrossCheck/.venv)
+
+sys.path.insert(0, HERE)
+import leancloud_oracle as oracle  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+IMWIRE = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "imwire")
+PROBLEMS = []
+# leancloud-swift's delays (Spec/reconnect.md), the policy the checker judges a client by when it names no SDK.
+RETRY_DELAYS = [0, 0, 1, 2, 4, 8]
+ENCODINGS = {"lc.protobuf2.3": "protobuf", "lc.proto2base64.3": "base64", "lc.json.3": "json"}
+
+
+def problem(text):
+    PROBLEMS.append(text)
+    print("FAIL", text, flush=True)
+
+
+class Client:
+    """A LeanCloud realtime client written from Spec/leancloud.md, with switches that make it wrong."""
+
+    def __init__(self, port, peer, to=None, subprotocol="lc.protobuf2.3", never_acks=False, reconnects=True,
+                 relogin=False, tight_loop=False, sends=1, wait_for=None, linger=3):
+        self.url = f"ws://127.0.0.1:{port}/"
+        self.peer, self.to, self.subprotocol = peer, to, subprotocol
+        self.never_acks, self.reconnects, self.relogin, self.tight_loop = never_acks, reconnects, relogin, tight_loop
+        self.sends, self.wait_for, self.linger = sends, wait_for, linger
+        self.i = 0
+        self.received = []  # texts pushed to it
+        self.events = []
+        self.cid = None
+
+    def encode(self, obj):
+        kind = ENCODINGS[self.subprotocol]
+        if kind == "json":
+            return json.dumps(oracle.flat_encode(obj))
+        raw = oracle.encode(obj)
+        return raw if kind == "protobuf" else base64.b64encode(raw).decode()
+
+    def decode(self, data):
+        kind = ENCODINGS[self.subprotocol]
+        if kind == "json":
+            return oracle.flat_decode(json.loads(data))
+        return oracle.decode(data if kind == "protobuf" else base64.b64decode(data))
+
+    async def request(self, ws, obj):
+        self.i += 1
+        obj = dict(obj, i=self.i, peerId=self.peer)
+        await ws.send(self.encode(obj))
+        return self.i
+
+    async def read(self, ws, i=None, timeout=10):
+        """Commands until the answer to `i` (acking pushes and handling kicks on the way)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            data = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+            cmd = self.decode(data)
+            name = cmd.get("cmd", "session") + "/" + cmd.get("op", "")
+            self.events.append(name)
+            if cmd.get("cmd") == "direct" and "i" not in cmd:
+                d = cmd["directMessage"]
+                self.received.append(json.loads(d.get("msg", "{}")).get("_lctext"))
+                if not self.never_acks:
+                    await ws.send(self.encode({"cmd": "ack", "peerId": self.peer,
+                                               "ackMessage": {"cid": d["cid"], "mid": d["id"]}}))
+                continue
+            if cmd.get("cmd") == "session" and cmd.get("op") == "closed" and "i" not in cmd:
+                raise Kicked(cmd["sessionMessage"].get("code"))
+            if cmd.get("cmd") == "goaway":
+                raise GoAway()
+            if i is None or cmd.get("i") == i:
+                return cmd
+
+    async def session(self, reconnect):
+        async with connect(self.url, subprotocols=[self.subprotocol], compression=None, ping_interval=None) as ws:
+            opened = await self.read(ws, await self.request(ws, {"cmd": "session", "op": "open", "appId": "app",
+                                                                "sessionMessage": {"ua": "python/serve.py", "r": reconnect}}))
+            if opened.get("op") != "opened":
+                raise LoginRefused(opened.get("sessionMessage", {}).get("code"))
+            if self.sends:
+                started = await self.read(ws, await self.request(ws, {"cmd": "conv", "op": "start",
+                                                                     "convMessage": {"m": [self.to or "bob"], "unique": True}}))
+                self.cid = started["convMessage"]["cid"]
+                for n in range(self.sends):
+                    msg = json.dumps({"_lctype": -1, "_lctext": f"hello {n} from {self.peer}"})
+                    i = await self.request(ws, {"cmd": "direct", "directMessage": {"cid": self.cid, "msg": msg}})
+                    try:
+                        await self.read(ws, i, timeout=4)
+                    except asyncio.TimeoutError:  # not acknowledged: given up on, as the SDKs do
+                        self.events.append(f"direct i={i} timed out")
+            await self.read(ws, await self.request(ws, {"cmd": "echo"}))
+            # Stay a while: pushes, the scenario's faults.
+            deadline = time.monotonic() + self.linger
+            while time.monotonic() < deadline or (self.wait_for and len(self.received) < self.wait_for):
+                try:
+                    await self.read(ws, None, timeout=max(0.1, deadline - time.monotonic()))
+                except asyncio.TimeoutError:
+                    if time.monotonic() > deadline + 10:
+                        break
+            await self.read(ws, await self.request(ws, {"cmd": "session", "op": "close"}))
+            await ws.close()
+
+    async def run(self):
+        attempt, reconnect = 0, False
+        while True:
+            try:
+                await self.session(reconnect)
+                return "closed"
+            except Kicked as kick:
+                self.events.append(f"kicked {kick.code}")
+                if not self.relogin:
+                    return "kicked"
+            except LoginRefused as refused:
+                self.events.append(f"login refused {refused.code}")
+                return "refused"
+            except GoAway:
+                self.events.append("goaway")
+            except Exception as e:  # dropped, refused, closed by the server
+                code = getattr(getattr(e, "rcvd", None), "code", None)
+                self.events.append(f"lost {type(e).__name__} {code}")
+                if code == 4103 or not self.reconnects:
+                    return "gave up"
+            attempt += 1
+            if attempt > 6:
+                return "too many attempts"
+            reconnect = True
+            if not self.tight_loop and not self.relogin:
+                await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS)) - 1])
+
+
+class Kicked(Exception):
+    def __init__(self, code):
+        self.code = code
+
+
+class GoAway(Exception):
+    pass
+
+
+class LoginRefused(Exception):
+    def __init__(self, code):
+        self.code = code
+
+
+def serve(scenario, out, idle):
+    process = subprocess.Popen([IMWIRE, "serve", "--scenario", scenario, "--listen", "127.0.0.1:0", "--idle", str(idle),
+                                "--out", out, "--duration", "90"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    match = re.search(r"on 127\.0\.0\.1:(\d+)", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"imwire serve did not start: {line}{process.stderr.read()}")
+    return process, int(match.group(1))
+
+
+def finish(process):
+    stdout, stderr = process.communicate(timeout=120)
+    return process.returncode, stdout, stderr
+
+
+def case(title, scenario, clients, expected, idle=2.0):
+    """Runs `clients` (made from the port) against `scenario`; `expected`: peer -> (grade, protocol, behaviour)."""
+    with tempfile.TemporaryDirectory() as out:
+        process, port = serve(scenario, out, idle=idle)
+        made = clients(port)
+
+        async def all_clients():
+            return await asyncio.gather(*(c.run() for c in made))
+        try:
+            outcomes = asyncio.run(asyncio.wait_for(all_clients(), 60))
+        except Exception as e:
+            process.kill()
+            problem(f"{title}: the clients failed: {e!r}")
+            return None
+        code, stdout, stderr = finish(process)
+        index = json.load(open(os.path.join(out, "index.json")))
+        for peer, (grade, protocol, behaviour) in expected.items():
+            got = index.get(peer, {}).get(scenario)
+            if got is None:
+                problem(f"{title}: no grade for {peer} (index: {json.dumps(index)[:400]})")
+                continue
+            seen = (got["grade"], got["protocol"], got["behaviour"])
+            if seen != (grade, protocol, behaviour):
+                problem(f"{title}: {peer} graded {seen}, expected {(grade, protocol, behaviour)}: {got['reasons']}")
+        worst_ok = all(g[0] in ("OK", "NON-STRICT") for g in expected.values())
+        if code != (0 if worst_ok else 1):
+            problem(f"{title}: exit {code}, expected {0 if worst_ok else 1}: {stderr[-500:]}")
+        if not os.path.exists(os.path.join(out, scenario + ".html")):
+            problem(f"{title}: no {scenario}.html report")
+        print(f"ok   {title}: " + "; ".join(f"{p} {index.get(p, {}).get(scenario, {}).get('grade')}" for p in expected)
+              + f" (client outcomes {outcomes})", flush=True)
+        return made
+
+
+def rss_mib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def raw_exchange(port, data, read_limit=1 << 16, timeout=5):
+    """Sends `data` on a plain TCP connection; what came back until the server closed."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    await writer.drain()
+    got = b""
+    try:
+        while len(got) < read_limit:
+            chunk = await asyncio.wait_for(reader.read(4096), timeout)
+            if not chunk:
+                break
+            got += chunk
+    finally:
+        writer.close()
+    return got
+
+
+def upgrade_request():
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\r\n").encode()
+
+
+def masked_frame(payload, opcode=2):
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big"))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def hostile():
+    """Garbage, an endless head, a frame announcing 2^62 bytes and a client that never reads, beside
+    a well-behaved client: the server stays up, under a memory bound, and grades the good one OK."""
+    with tempfile.TemporaryDirectory() as out:
+        process, port = serve("clean", out, idle=2.0)
+        peak = [rss_mib(process.pid)]
+        base = peak[0]
+
+        async def attacks():
+            garbage = await raw_exchange(port, bytes(range(256)) * 8 + b"\r\n\r\n")
+            if not garbage.startswith(b"HTTP/1.1 400"):
+                problem(f"hostile: garbage answered {garbage[:40]!r}, expected 400")
+            endless = await raw_exchange(port, b"GET / HTTP/1.1\r\nX: " + b"a" * 40000)
+            if not endless.startswith(b"HTTP/1.1 400"):
+                problem(f"hostile: a head without end answered {endless[:40]!r}, expected 400")
+            huge = await raw_exchange(port, upgrade_request() + bytes([0x82, 0xFF]) + (1 << 62).to_bytes(8, "big") + os.urandom(4))
+            close = huge[huge.find(b"\r\n\r\n") + 4:]
+            if close[:1] != b"\x88" or int.from_bytes(close[2:4], "big") != 1009:
+                problem(f"hostile: a frame of 2^62 bytes answered {close[:8]!r}, expected a close 1009")
+
+            # bob logs in and never reads again; alice sends him 8 MiB.
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            writer.write(upgrade_request() + masked_frame(oracle.encode(
+                {"cmd": "session", "op": "open", "i": 1, "peerId": "bob", "appId": "app", "sessionMessage": {"ua": "never-reads"}})))
+            await writer.drain()
+            await asyncio.sleep(0.3)
+            alice = Client(port, "alice", to="bob", sends=0)
+            async with connect(alice.url, subprotocols=["lc.protobuf2.3"], compression=None, ping_interval=None) as ws:
+                await alice.read(ws, await alice.request(ws, {"cmd": "session", "op": "open", "appId": "app",
+                                                              "sessionMessage": {"ua": "python/serve.py"}}))
+                started = await alice.read(ws, await alice.request(ws, {"cmd": "conv", "op": "start",
+                                                                       "convMessage": {"m": ["bob"], "unique": True}}))
+                cid = started["convMessage"]["cid"]
+                text = json.dumps({"_lctype": -1, "_lctext": "x" * 3000})
+                for n in range(2800):
+                    await alice.read(ws, await alice.request(ws, {"cmd": "direct", "directMessage": {"cid": cid, "msg": text}}))
+                    if n % 200 == 0:
+                        peak[0] = max(peak[0], rss_mib(process.pid))
+                await alice.read(ws, await alice.request(ws, {"cmd": "session", "op": "close"}))
+            # The server dropped bob: what it had sent ends in EOF (read with a wider window now).
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+            total = 0
+            while True:
+                chunk = await asyncio.wait_for(reader.read(1 << 16), 10)
+                if not chunk:
+                    break
+                total += len(chunk)
+            writer.close()
+            if total >= 8 << 20:
+                problem(f"hostile: bob, who never read, was sent {total} bytes: not dropped at the bound")
+            return total
+        try:
+            sent_to_bob = asyncio.run(asyncio.wait_for(attacks(), 120))
+        except Exception as e:
+            process.kill()
+            problem(f"hostile: {e!r}")
+            return
+        peak[0] = max(peak[0], rss_mib(process.pid))
+        code, stdout, stderr = finish(process)
+        index = json.load(open(os.path.join(out, "index.json")))
+        if index.get("alice", {}).get("clean", {}).get("protocol") != "OK":
+            problem(f"hostile: alice's protocol grade {index.get('alice', {}).get('clean')}, expected OK")
+        if code != 1:
+            problem(f"hostile: exit {code}, expected 1 (the attackers are graded FAILED or UNIMPLEMENTED): {stderr[-300:]}")
+        if peak[0] - base > 64:
+            problem(f"hostile: memory grew from {base:.0f} to {peak[0]:.0f} MiB")
+        print(f"ok   hostile: the server stayed up; {peak[0]:.0f} MiB at most (from {base:.0f}); bob, who never read, "
+              f"got {sent_to_bob >> 10} KiB before the drop; alice graded {index.get('alice', {}).get('clean', {}).get('grade')}",
+              flush=True)
+
+
+def main():
+    ok = ("OK", "OK", "OK")
+    for scenario, outcome in [("clean", ok), ("drop", ok), ("refuse", ok), ("kick", ok), ("close-fatal", ok), ("close-retry", ok),
+                              ("goaway", ok), ("flap", ok), ("error-login", ok), ("error-send", ok), ("withhold-ack", ok), ("delay-ack", ok)]:
+        # The refusals leave the client waiting out its backoff with no connection open: idle longer.
+        case(f"{scenario}, well-behaved", scenario, lambda port: [Client(port, "alice")], {"alice": outcome},
+              idle=6.0 if scenario in ("refuse", "flap") else 2.0)
+
+    case("clean, never-acks", "clean", lambda port: [Client(port, "alice", never_acks=True, linger=7)], {"alice": ("NON-STRICT", "NON-STRICT", "OK")})
+    case("drop, no-reconnect", "drop", lambda port: [Client(port, "alice", reconnects=False)], {"alice": ("FAILED", "OK", "FAILED")})
+    case("kick, relogin", "kick", lambda port: [Client(port, "alice", relogin=True, sends=1)], {"alice": ("FAILED", "OK", "FAILED")})
+    case("flap, tight-loop", "flap", lambda port: [Client(port, "alice", tight_loop=True)], {"alice": ("FAILED", "OK", "FAILED")})
+    case("kick, never-sends", "kick", lambda port: [Client(port, "alice", sends=0)], {"alice": ("UNIMPLEMENTED", "OK", "OK")})
+
+    for subprotocols in (("lc.protobuf2.3", "lc.protobuf2.3"), ("lc.json.3", "lc.proto2base64.3")):
+        made = case(f"two clients ({' and '.join(subprotocols)})", "clean",
+                    lambda port: [Client(port, "alice", to="bob", subprotocol=subprotocols[0], wait_for=1, linger=3),
+                                  Client(port, "bob", to="alice", subprotocol=subprotocols[1], wait_for=1, linger=3)],
+                    {"alice": ok, "bob": ok})
+        if made:
+            alice, bob = made
+            if "hello 0 from alice" not in bob.received or "hello 0 from bob" not in alice.received:
+                problem(f"two clients: messages not delivered (alice got {alice.received}, bob got {bob.received})")
+
+    hostile()
+
+    # The router names the server's own address.
+    with tempfile.TemporaryDirectory() as out:
+        process, port = serve("clean", out, idle=0.5)
+        answer = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/route?appId=app&secure=0", timeout=5))
+        if answer.get("server") != f"ws://127.0.0.1:{port}/" or answer.get("ttl") != 3600:
+            problem(f"router: {answer}")
+        code, _, stderr = finish(process)
+        if code != 1:
+            problem(f"router only: exit {code}, expected 1 (a client that never logs in is UNIMPLEMENTED): {stderr[-300:]}")
+
+    print(f"{len(PROBLEMS)} problems")
+    sys.exit(1 if PROBLEMS else 0)
+
+
+if __name__ == "__main__":
+    main()
