@@ -6,7 +6,8 @@
 // The SDK is loaded from $VENDOR_SDK_DIR (never from this repository); without it: exit 77.
 //
 //   node --experimental-websocket driver.js SCENARIO --port N [--peer alice] [--to bob]
-//        [--no-binary] [--duration S] [--role sender|receiver]
+//        [--no-binary] [--router] [--duration S] [--role sender|receiver]
+// --router: name the server as `server` (the SDK asks GET /v1/route first) instead of RTMServers.
 // Scenarios: clean, drop, refuse, kick, error, error-login, ackclose, twouser, goaway, close-fatal,
 // close-retry, freechat (see server.py). freechat also loads typed-messages.js and av-core.js
 // (ImageMessage -2, AudioMessage -3 over AV.File.createWithoutData: no upload).
@@ -64,13 +65,19 @@ if (!scenario || !port || !(scenario in defaultDurations)) {
 
 const LC = require(imPath);
 const { Realtime, TextMessage, Event, setAdapters } = LC;
-// The HTTP adapter is only used for the router, which RTMServers skips.
+// The HTTP adapter is only used for the router, which RTMServers skips; with --router the SDK
+// asks the server's router (GET /v1/route, as against LeanCloud's cloud) over Node's fetch.
+const router = argv.includes('--router');
 setAdapters({
   WebSocket: globalThis.WebSocket,
   // (it is also asked for the REST API of notification sync on re-open: logged, refused)
-  request: (url, o) => {
+  request: async (url, o) => {
     log('http.request', { method: o && o.method, url });
-    return Promise.reject(new Error('no HTTP in this driver (RTMServers given)'));
+    if (!router || !url.includes('/v1/route')) throw new Error('no HTTP in this driver but the router');
+    const response = await fetch(url, { method: (o && o.method) || 'GET' });
+    const data = await response.json();
+    log('http.response', { status: response.status, data });
+    return { ok: response.ok, status: response.status, headers: {}, data };
   },
 });
 
@@ -106,7 +113,7 @@ const realtime = new Realtime({
   plugins: typed ? [typed.TypedMessagesPlugin] : [],
   // an international app id (suffix -MdYXbMMI): CN apps must name a `server` even with RTMServers
   appId: 'imwireVendorSdkTest-MdYXbMMI', appKey: 'imwire-app-key',
-  RTMServers: `ws://127.0.0.1:${port}/`, noBinary,
+  ...(router ? { server: `http://127.0.0.1:${port}` } : { RTMServers: `ws://127.0.0.1:${port}/` }), noBinary,
 });
 for (const ev of ['disconnect', 'schedule', 'retry', 'reconnect', 'offline', 'online', 'error']) {
   realtime.on(ev, (...a) => log('realtime.' + ev, ...a));
