@@ -54,6 +54,11 @@ struct Conformance: ParsableCommand {
         @Option(help: "How long to wait for each answer before the testee is restarted, in ms (1 to 3600000).")
         var timeoutMs = 5_000
 
+        @Option(
+            help: ArgumentHelp(
+                "Stop after this many cases in a row the testee fails (crash, hang, garbage); 0: never.", valueName: "N"))
+        var maxConsecutiveErrors = ConformanceRunner.defaultMaxConsecutiveErrors
+
         @Option(help: "The fixtures directory (default: Fixtures/ of the package).")
         var fixtures: String?
 
@@ -67,6 +72,7 @@ struct Conformance: ParsableCommand {
 
         func validate() throws {
             guard (1...3_600_000).contains(timeoutMs) else { throw ValidationError("--timeout-ms must be 1 to 3600000") }
+            guard maxConsecutiveErrors >= 0 else { throw ValidationError("--max-consecutive-errors must be 0 or more") }
         }
 
         func run() throws {
@@ -88,7 +94,9 @@ struct Conformance: ParsableCommand {
                 list = ConformanceFailureList(text: text)
             }
             let testee = try ProcessTestee(command: command)
-            let run = ConformanceRunner.run(cases, channel: testee, failureList: list, timeoutMilliseconds: timeoutMs)
+            let run = ConformanceRunner.run(
+                cases, channel: testee, failureList: list, timeoutMilliseconds: timeoutMs,
+                maxConsecutiveErrors: maxConsecutiveErrors == 0 ? nil : maxConsecutiveErrors)
             testee.stop()
             let report: String
             switch format {

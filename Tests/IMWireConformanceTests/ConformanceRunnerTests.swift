@@ -136,6 +136,30 @@ final class FunctionChannel: TesteeChannel {
         #expect(junit.contains("<error message=\"testee exited\"/>"))
     }
 
+    /// A testee broken on every case: the run stops after the default 20 in a row, says so, and
+    /// does not pass; a success in between starts the count again; 0 (nil) never stops.
+    @Test func aTesteeBrokenOnEveryCaseStopsTheRunAfterTwentyInARow() {
+        let cases = Array(Self.cases.filter { $0.suite == .mqtt311 }.prefix(40))
+        let broken = FunctionChannel { _ in Array("garbage".utf8) }
+        let run = ConformanceRunner.run(cases, channel: broken)
+        #expect(run.results.filter(\.required).count == 20)
+        #expect(run.stopped?.consecutiveErrors == 20 && run.stopped?.casesNotRun == 20)
+        #expect(run.stopped?.lastCase == cases[19].id)
+        #expect(!run.passed)
+        #expect(ConformanceReport.text(run).contains("STOPPED after 20 cases in a row the testee failed"))
+        #expect(ConformanceReport.json(run)["summary"]?["stopped"]?["cases_not_run"]?.int64Value == 20)
+
+        var calls = 0
+        let flaky = FunctionChannel { body in
+            calls += 1
+            return calls % 10 == 0 ? IMWireTestee.answer(body) : nil
+        }
+        let interrupted = ConformanceRunner.run(cases, channel: flaky)
+        #expect(interrupted.stopped == nil && interrupted.results.filter(\.required).count == 40)
+        let patient = ConformanceRunner.run(cases, channel: broken, maxConsecutiveErrors: nil)
+        #expect(patient.stopped == nil && patient.results.filter(\.required).count == 40)
+    }
+
     @Test func theOwnTesteeAnswersWhatItDoesNotKnowUnsupported() {
         func answer(_ text: String) -> String { String(decoding: IMWireTestee.answer(Array(text.utf8)), as: UTF8.self) }
         #expect(

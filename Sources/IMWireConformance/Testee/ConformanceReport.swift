@@ -17,6 +17,11 @@ public enum ConformanceReport {
             lines.append(summaryLine(run, suite: suite))
         }
         if !run.unknownListed.isEmpty { lines.append("failure list names \(run.unknownListed.count) test(s) not run") }
+        if let stop = run.stopped {
+            lines.append(
+                "STOPPED after \(stop.consecutiveErrors) cases in a row the testee failed (the last, \(stop.lastCase): \(stop.reason)); "
+                    + "\(stop.casesNotRun) cases not run")
+        }
         lines.append(
             "\(run.results.count) tests: \(run.unexpectedFailures.count) unexpected failures, \(run.stale.count) stale failure-list entries"
                 + (run.passed ? "; PASSED" : "; FAILED"))
@@ -66,6 +71,15 @@ public enum ConformanceReport {
         summary.append("unexpected_failures", .array(run.unexpectedFailures.map { .string($0.name) }))
         summary.append("stale", .array(run.stale.map { .string($0.name) }))
         summary.append("unknown_listed", .array(run.unknownListed.map(JSONValue.string)))
+        if let stop = run.stopped {
+            summary.append(
+                "stopped",
+                .object(
+                    JSONObject([
+                        "consecutive_errors": .number(JSONNumber(stop.consecutiveErrors)), "last_case": .string(stop.lastCase),
+                        "reason": .string(stop.reason), "cases_not_run": .number(JSONNumber(stop.casesNotRun)),
+                    ])))
+        }
         var root = JSONObject()
         root.append("protocol", .number(JSONNumber(TesteeProtocol.version)))
         root.append("suites", .array(suites))

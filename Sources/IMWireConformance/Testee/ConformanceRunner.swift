@@ -164,13 +164,16 @@ public struct ConformanceRun: Sendable {
     public var results: [ConformanceTestResult]
     /// Names in the failure list that name no test of the run.
     public var unknownListed: [String]
+    /// Set when the run stopped early: a testee that failed this many cases in a row (crashed,
+    /// hung, wrote garbage) is taken for broken on every case, and the cases after are not run.
+    public var stopped: ConformanceStop?
 
     /// Failures the failure list does not name.
     public var unexpectedFailures: [ConformanceTestResult] { results.filter(\.isUnexpectedFailure) }
     /// Listed tests that pass.
     public var stale: [ConformanceTestResult] { results.filter(\.isStale) }
-    /// The run passes: no unexpected failure, no stale entry.
-    public var passed: Bool { unexpectedFailures.isEmpty && stale.isEmpty }
+    /// The run passes: no unexpected failure, no stale entry, every case run.
+    public var passed: Bool { unexpectedFailures.isEmpty && stale.isEmpty && stopped == nil }
 
     /// How many tests of `required` kind have `verdict`.
     public func count(required: Bool, _ verdict: ConformanceVerdict, suite: ConformanceSuite? = nil) -> Int {
@@ -178,16 +181,35 @@ public struct ConformanceRun: Sendable {
     }
 }
 
+/// Why a conformance run stopped before its last case.
+public struct ConformanceStop: Sendable, Hashable {
+    /// The consecutive cases the testee failed (crash, hang, garbage, another id).
+    public var consecutiveErrors: Int
+    /// The last of them, and what went wrong with it.
+    public var lastCase: String
+    public var reason: String
+    /// Cases not run.
+    public var casesNotRun: Int
+}
+
 /// Drives a testee through cases.
 public enum ConformanceRunner {
+    /// Consecutive failed cases after which a run stops (`--max-consecutive-errors`): a testee
+    /// broken on every case would otherwise wait out the timeout and a restart for each of them.
+    public static let defaultMaxConsecutiveErrors = 20
+
     /// Sends every case (request ids count from 1), grades each answer and applies the failure
     /// list. A response with another id, garbage or a failure of the channel is the case's error
-    /// and restarts the testee.
+    /// and restarts the testee; after `maxConsecutiveErrors` such cases in a row (nil: never)
+    /// the run stops, says so in `stopped`, and does not pass.
     public static func run(
         _ cases: [ConformanceCase], channel: some TesteeChannel, failureList: ConformanceFailureList = ConformanceFailureList(),
-        timeoutMilliseconds: Int = 5_000, progress: (ConformanceCase, [ConformanceTestResult]) -> Void = { _, _ in }
+        timeoutMilliseconds: Int = 5_000, maxConsecutiveErrors: Int? = defaultMaxConsecutiveErrors,
+        progress: (ConformanceCase, [ConformanceTestResult]) -> Void = { _, _ in }
     ) -> ConformanceRun {
         var results: [ConformanceTestResult] = []
+        var consecutive = 0
+        var stopped: ConformanceStop?
         for (index, testCase) in cases.enumerated() {
             let id = index + 1
             let outcome: TesteeOutcome
@@ -209,8 +231,20 @@ public enum ConformanceRunner {
             for index in graded.indices { graded[index].listed = failureList.names.contains(graded[index].name) }
             progress(testCase, graded)
             results += graded
+            if case .failure(let why) = outcome {
+                consecutive += 1
+                if let maxConsecutiveErrors, consecutive >= maxConsecutiveErrors {
+                    stopped = ConformanceStop(
+                        consecutiveErrors: consecutive, lastCase: testCase.id, reason: why, casesNotRun: cases.count - index - 1)
+                    break
+                }
+            } else {
+                consecutive = 0
+            }
         }
         let names = Set(results.map(\.name))
-        return ConformanceRun(results: results, unknownListed: failureList.names.subtracting(names).sorted())
+        // A listed test that was never run is not "unknown" when the run stopped before it.
+        let unknown = stopped == nil ? failureList.names.subtracting(names).sorted() : []
+        return ConformanceRun(results: results, unknownListed: unknown, stopped: stopped)
     }
 }
