@@ -17,7 +17,9 @@ other's message pushed, both OK), once in lc.protobuf2.3 and once in lc.json.3 a
 hostile input beside a good client (garbage, a head without end, a frame announcing 2^62 bytes, a
 client that never reads while 8 MiB are sent to it): the server answers 400, 400, a close 1009,
 drops the reader at its 4 MiB bound, stays up under a memory bound and grades the good client OK;
-the router answers GET /v1/route with this server's address.
+the client side of the genuine SDK's twouser and freechat recordings (Fixtures/captures/vendor-sdk/
+leancloud/) replayed: every request answered with the command and op the SDK got from the mock it
+was recorded against, every push it got; the router answers GET /v1/route with this server's address.
 
 Usage: Tests/CrossCheck/serve.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
 """
@@ -180,8 +182,9 @@ class LoginRefused(Exception):
         self.code = code
 
 
-def serve(scenario, out, idle):
-    process = subprocess.Popen([IMWIRE, "serve", "--scenario", scenario, "--listen", "127.0.0.1:0", "--idle", str(idle),
+def serve(scenario, out, idle, scenario_file=None):
+    which = ["--scenario-file", scenario_file] if scenario_file else ["--scenario", scenario]
+    process = subprocess.Popen([IMWIRE, "serve", *which, "--listen", "127.0.0.1:0", "--idle", str(idle),
                                 "--out", out, "--duration", "90"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
@@ -341,6 +344,118 @@ def hostile():
               flush=True)
 
 
+def replay(name):
+    """The client side of a recording of the genuine LeanCloud SDK (Fixtures/captures/vendor-sdk/
+    leancloud/leancloud-NAME.jsonl, against the mock it was proven with) replayed to `imwire serve`:
+    every request gets a reply of the command and op the mock gave the SDK, every push the
+    recording's clients got arrives, and the replaying clients are graded OK. The mock's
+    conversation ids in the client's messages are replaced by the ones imwire serve gives
+    (both 24 hex digits, so the protobuf lengths stay)."""
+    lines = [json.loads(line) for line in open(os.path.join(ROOT, "Fixtures", "captures", "vendor-sdk", "leancloud",
+                                                              f"leancloud-{name}.jsonl"))]
+    def label(cmd):
+        return cmd.get("cmd", "session") + "/" + cmd.get("op", "")
+    recorded = {}  # conn -> {i: reply label}, and the pushes (no i) it got
+    pushes = {}
+    for line in lines:
+        if line.get("dir") == "receive":
+            cmd = oracle.decode(bytes.fromhex(line["hex"]))
+            if "i" in cmd:
+                recorded.setdefault(line["conn"], {})[cmd["i"]] = label(cmd)
+            else:
+                pushes.setdefault(line["conn"], []).append(label(cmd))
+    with tempfile.TemporaryDirectory() as out:
+        plain = os.path.join(out, "plain.json")
+        with open(plain, "w") as f:
+            json.dump({"dialect": "leancloud", "summary": "No faults: every request answered.", "actions": []}, f)
+        process, port = serve(None, out, idle=1.5, scenario_file=plain)
+        got, got_pushes, ids = {}, {}, {}
+
+        async def run():
+            sockets, readers = {}, []
+
+            async def read(conn, ws):
+                async for data in ws:
+                    cmd = oracle.decode(data)
+                    if "i" in cmd:
+                        got.setdefault(conn, {})[cmd["i"]] = label(cmd)
+                        mine = cmd.get("convMessage", {}).get("cid")
+                        theirs = recorded_cids.get((conn, cmd["i"]))
+                        if mine and theirs:
+                            ids[theirs] = mine
+                    else:
+                        got_pushes.setdefault(conn, []).append(label(cmd))
+                        if cmd.get("cmd") == "direct":  # acknowledged as the SDK did, with this server's ids
+                            d = cmd["directMessage"]
+                            await ws.send(oracle.encode({"cmd": "ack", "peerId": cmd.get("peerId"),
+                                                         "ackMessage": {"cid": d["cid"], "mid": d["id"]}}))
+            async def answered(conn, before=1 << 30, pushed=0):
+                """Until the requests before `before` on `conn` are answered and `pushed` pushes came (what
+                the SDK had seen at that point of the recording), at most 2 s."""
+                for _ in range(100):
+                    if all(i in got.get(conn, {}) for i in recorded.get(conn, {}) if i < before) and \
+                            len(got_pushes.get(conn, [])) >= pushed:
+                        return
+                    await asyncio.sleep(0.02)
+
+            seen = {}  # conn -> pushes received so far in the recording
+            for line in lines:
+                conn = line["conn"]
+                if line.get("dir") == "receive" and "i" not in oracle.decode(bytes.fromhex(line["hex"])):
+                    seen[conn] = seen.get(conn, 0) + 1
+                if line.get("type") == "open":
+                    sockets[conn] = await connect(f"ws://127.0.0.1:{port}/", subprotocols=[line["subprotocol"]], compression=None,
+                                                  ping_interval=None)
+                    readers.append(asyncio.create_task(read(conn, sockets[conn])))
+                elif line.get("type") == "close":
+                    await answered(conn, pushed=seen.get(conn, 0))
+                    await asyncio.sleep(0.3)  # the pushes the recording shows before it
+                    await sockets[conn].close()
+                elif line.get("dir") == "send":
+                    cmd = oracle.decode(bytes.fromhex(line["hex"]))
+                    if cmd.get("cmd") == "ack" and "i" not in cmd:
+                        continue  # acks of pushes are sent by the reader, with this server's message ids
+                    await answered(conn, before=cmd.get("i", 1 << 30), pushed=seen.get(conn, 0))
+                    data = bytes.fromhex(line["hex"])
+                    for theirs, mine in ids.items():
+                        data = data.replace(theirs.encode(), mine.encode())
+                    await sockets[conn].send(data)
+            await asyncio.sleep(0.5)
+            for task in readers:
+                task.cancel()
+        recorded_cids = {}
+        for line in lines:
+            if line.get("dir") == "receive":
+                cmd = oracle.decode(bytes.fromhex(line["hex"]))
+                if "i" in cmd and cmd.get("convMessage", {}).get("cid"):
+                    recorded_cids[(line["conn"], cmd["i"])] = cmd["convMessage"]["cid"]
+        try:
+            asyncio.run(asyncio.wait_for(run(), 60))
+        except Exception as e:
+            process.kill()
+            problem(f"replay {name}: {e!r}")
+            return
+        code, stdout, stderr = finish(process)
+        index = json.load(open(os.path.join(out, "index.json")))
+        for conn, replies in recorded.items():
+            for i, expected in sorted(replies.items()):
+                if got.get(conn, {}).get(i) != expected:
+                    problem(f"replay {name}: {conn} request i={i}: the mock answered {expected}, imwire serve "
+                            f"{got.get(conn, {}).get(i)}")
+        for conn, expected in pushes.items():
+            # Every push of the recording (conv/joined, members_joined, direct...), in order; imwire serve
+            # may send more (conv/joined to the members of a new conversation, as LeanCloud does).
+            mine = iter(got_pushes.get(conn, []))
+            if not all(push in mine for push in expected):
+                problem(f"replay {name}: {conn} got pushes {got_pushes.get(conn)}, the recording {expected}")
+        grades = {peer: cases.get("plain", {}).get("grade") for peer, cases in index.items()}
+        if set(grades.values()) != {"OK"}:
+            problem(f"replay {name}: grades {grades}: {json.dumps(index)[:600]}")
+        answered = sum(len(r) for r in recorded.values())
+        print(f"ok   replay of the SDK's {name} recording: {answered} requests answered as the mock answered them, "
+              f"{sum(len(p) for p in pushes.values())} pushes as recorded; grades {grades}", flush=True)
+
+
 def main():
     ok = ("OK", "OK", "OK")
     for scenario, outcome in [("clean", ok), ("drop", ok), ("refuse", ok), ("kick", ok), ("close-fatal", ok), ("close-retry", ok),
@@ -366,6 +481,8 @@ def main():
                 problem(f"two clients: messages not delivered (alice got {alice.received}, bob got {bob.received})")
 
     hostile()
+    for name in ("twouser", "freechat"):
+        replay(name)
 
     # The router names the server's own address.
     with tempfile.TemporaryDirectory() as out:
