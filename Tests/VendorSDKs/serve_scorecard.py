@@ -52,7 +52,7 @@ WHO_IS_RIGHT = {
 
 def run(scenario, driver_scenario, duration, peers, port):
     with tempfile.TemporaryDirectory() as out:
-        server = subprocess.Popen([IMWIRE, "serve", "--scenario", scenario, "--listen", f"127.0.0.1:{port}", "--idle", "4",
+        server = subprocess.Popen([IMWIRE, "serve", "--scenario", scenario, "--listen", f"127.0.0.1:{port}", "--idle", "10",
                                    "--out", out, "--duration", str(duration + 40)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = server.stderr.readline()
