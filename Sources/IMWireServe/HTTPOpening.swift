@@ -11,6 +11,7 @@ import NIOCore
 /// with 404 (400 when the head is bad or over the limit) and a close.
 final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// The subprotocols served, in the server's order of preference (LeanCloud's `lc.*.3`).
@@ -23,6 +24,9 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     private let cloud: LeanCloudCloud
     private let limits: ServeLimits
     private var buffered: [UInt8] = []
+    /// How much of `buffered` was searched for the head's end (a head sent a byte at a time is
+    /// searched once, not once per byte).
+    private var searched = 0
     private var done = false
 
     init(id: Int, number: Int, cloud: LeanCloudCloud, limits: ServeLimits) {
@@ -35,7 +39,9 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !done else { return }
         buffered += unwrapInboundIn(data).readableBytesView
-        guard let end = HTTPHead.endOfHead(buffered) else {
+        let from = max(0, searched - 3)
+        searched = buffered.count
+        guard let end = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from }) else {
             if buffered.count > limits.headBytes { answer(400, "request head over \(limits.headBytes) bytes", context: context) }
             return
         }
@@ -54,11 +60,10 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             guard method == "GET", path == "/v1/route" else { return answer(404, "not found: \(method) \(path)", context: context) }
             cloud.routed(id)
             // The router's answer (js-realtime-sdk `_fetchRTMServers`): server, secondary, ttl.
+            // This server as the client reached it.
+            let rtm = "ws://\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)/"
             let body = JSONWriter.string(
-                .object(
-                    JSONObject([
-                        "server": .string(cloud.routerAnswer), "secondary": .string(cloud.routerAnswer), "ttl": .number(JSONNumber(3600)),
-                    ])))
+                .object(JSONObject(["server": .string(rtm), "secondary": .string(rtm), "ttl": .number(JSONNumber(3600))])))
             return answer(200, body, contentType: "application/json", context: context)
         }
         var findings: [Finding] = []
@@ -79,7 +84,8 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response)), promise: nil)
         var socketLimits = Limits.default
         socketLimits.maxMessageSize = limits.messageBytes
-        let configuration = WebSocketChannelConfiguration(role: .server, limits: socketLimits)
+        // Pings are answered by the link (a scenario may withhold the answer), not by the reader.
+        let configuration = WebSocketChannelConfiguration(role: .server, limits: socketLimits, answersPings: false)
         let link = LeanCloudLink(id: id, number: number, encoding: chosen.encoding, cloud: cloud)
         do {
             let writer = try WebSocketFrameWriter(configuration)
@@ -93,8 +99,6 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         if !rest.isEmpty { context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: rest))) }
         context.pipeline.syncOperations.removeHandler(self, promise: nil)
     }
-
-    typealias InboundOut = ByteBuffer
 
     private func answer(_ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8", context: ChannelHandlerContext) {
         done = true

@@ -80,4 +80,11 @@ final class ServeLog: @unchecked Sendable {
         defer { lock.signal() }
         return list
     }
+
+    /// The newest event (without copying the others).
+    var last: ServeEvent? {
+        lock.wait()
+        defer { lock.signal() }
+        return list.last
+    }
 }

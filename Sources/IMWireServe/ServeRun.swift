@@ -48,8 +48,7 @@ public final class ServeRun: @unchecked Sendable {
         timer.setEventHandler { [server, clock] in
             let now = clock()
             if let duration, Double(now - started) >= duration * 1000 { return server.stop() }
-            let log = server.log
-            guard server.openConnections == 0, let last = log.last else { return }
+            guard server.openConnections == 0, let last = server.lastEvent else { return }
             if case .closed(_, let time) = last, Double(now - time) >= idleSeconds * 1000 { server.stop() }
         }
         timer.resume()

@@ -6,6 +6,7 @@ import NIOPosix
 
 /// Where `imwire serve` listens, what it plays, and its bounds.
 public struct ServeConfiguration: Sendable {
+    /// An IPv4 address: grading finds each connection's findings by its client's IPv4 address and port.
     public var listenHost: String
     /// 0: any free port (`ServeServer.start` returns the one bound).
     public var listenPort: Int
@@ -96,9 +97,7 @@ public final class ServeServer: @unchecked Sendable {
             }
         let channel = try bootstrap.bind(host: configuration.listenHost, port: configuration.listenPort).wait()
         serverChannel = channel
-        let port = channel.localAddress?.port ?? configuration.listenPort
-        cloud.routerAnswer = "ws://\(configuration.listenHost):\(port)/"
-        return port
+        return channel.localAddress?.port ?? configuration.listenPort
     }
 
     private func accepted(_ channel: Channel, cloud: LeanCloudCloud) throws {
@@ -141,6 +140,9 @@ public final class ServeServer: @unchecked Sendable {
 
     /// What the server did so far (on any thread).
     public var log: [ServeEvent] { events.events }
+
+    /// The newest of `log`.
+    public var lastEvent: ServeEvent? { events.last }
 
     /// Connections open now.
     public var openConnections: Int {

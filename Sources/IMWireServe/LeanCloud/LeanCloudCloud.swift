@@ -12,8 +12,6 @@ final class LeanCloudCloud: @unchecked Sendable {
     private let clock: @Sendable () -> Int64
     private let log: ServeLog
     private var random: SplitMix64
-    /// The address `GET /v1/route` names (set once the port is bound).
-    var routerAnswer = ""
     /// Each user's newest open connection.
     private var sessions: [String: LeanCloudLink] = [:]
     private var conversations: [String: Conversation] = [:]
@@ -44,7 +42,7 @@ final class LeanCloudCloud: @unchecked Sendable {
         switch (command.cmd, command.hasOp ? command.op : nil) {
         case (.session, .open?): open(command, on: link)
         case (.session, .close?):
-            sessions[link.user ?? ""] = sessions[link.user ?? ""] === link ? nil : sessions[link.user ?? ""]
+            endSession(of: link)
             link.send(reply(to: command, .session, .closed))
         case (.conv, .start?): start(command, on: link)
         case (.conv, .query?): query(command, on: link)
@@ -69,12 +67,19 @@ final class LeanCloudCloud: @unchecked Sendable {
     }
 
     func disconnected(_ link: LeanCloudLink) {
+        endSession(of: link)
+    }
+
+    /// The link's user has no session any more, unless a newer connection of it opened one.
+    private func endSession(of link: LeanCloudLink) {
         if let user = link.user, sessions[user] === link { sessions[user] = nil }
     }
 
     private func open(_ command: LCGenericCommand, on link: LeanCloudLink) {
         let user = command.peerID
+        guard link.isOpen else { return }  // read in the same batch as the end of its connection
         log.append(.login(connection: link.id, user: user, reconnect: command.sessionMessage.r, timeMs: clock()))
+        if link.user != user { endSession(of: link) }
         guard sessions[user] != nil || sessions.count < limits.users else { return link.drop() }
         link.user = user
         sessions[user] = link
@@ -85,7 +90,7 @@ final class LeanCloudCloud: @unchecked Sendable {
             opened.sessionMessage.stTtl = 3600
             link.send(opened)
         } error: { code, reason in
-            self.sessions[user] = self.sessions[user] === link ? nil : self.sessions[user]
+            self.endSession(of: link)
             var closed = self.reply(to: command, .session, .closed)
             closed.sessionMessage.code = Int32(code ?? 4102)
             closed.sessionMessage.reason = reason ?? "SIGNATURE_FAILED"
@@ -99,7 +104,7 @@ final class LeanCloudCloud: @unchecked Sendable {
         let members = request.transient ? [me] : Array(Set(request.m + [me])).sorted()
         var cid = request.unique ? conversations.first { !$0.value.transient && $0.value.members == members }?.key : nil
         if cid == nil {
-            guard conversations.count < limits.conversations else { return link.send(error(to: command, 4301, "CONVERSATION_LIMIT")) }
+            guard conversations.count < limits.conversations else { return link.send(error(to: command, 4318, "CONVERSATION_API_QUOTA_EXCEEDED")) }
             let id = hex(24)
             let attributes = (try? JSONParser.parse(request.attr.data))?["name"]?.stringValue
             conversations[id] = Conversation(members: members, creator: me, name: attributes, transient: request.transient)
@@ -145,9 +150,15 @@ final class LeanCloudCloud: @unchecked Sendable {
         let adding = command.op == .add
         let cid = command.convMessage.cid
         let changed = command.convMessage.m
+        guard conversations[cid] != nil || conversations.count < limits.conversations else {
+            return link.send(error(to: command, 4318, "CONVERSATION_API_QUOTA_EXCEEDED"))
+        }
         var conversation = conversations[cid] ?? Conversation(members: [], creator: me, transient: false)
         let before = Set(conversation.members)
-        conversation.members = adding ? Array(before.union(changed)).sorted() : conversation.members.filter { !changed.contains($0) }
+        let after = adding ? before.union(changed) : before.subtracting(changed)
+        // As many members as users at most.
+        guard after.count <= limits.users else { return link.send(error(to: command, 4304, "CONVERSATION_FULL")) }
+        conversation.members = adding ? Array(after).sorted() : conversation.members.filter { !changed.contains($0) }
         conversations[cid] = conversation
         var answer = reply(to: command, .conv, adding ? .added : .removed)
         answer.convMessage.cid = cid
@@ -242,19 +253,29 @@ final class LeanCloudCloud: @unchecked Sendable {
         error: ((Int?, String?) -> Void)? = nil
     ) {
         let actions = scenario.actions(trigger, connection: link.number)
-        var answered = false
-        for action in actions where [.error, .withhold, .delay].contains(action.act) && !answered {
-            answered = true
-            logAct(action, on: link)
-            switch action.act {
-            case .error: link.after(action.afterMs) { error?(action.code, action.reason) }
-            case .delay: link.after(action.afterMs, answer)
-            default: break
+        let replacing = actions.first { [.error, .withhold, .delay].contains($0.act) }
+        // Each act is logged when it is done (`after` does nothing on a connection closed by then).
+        if let replacing {
+            switch replacing.act {
+            case .error:
+                link.after(replacing.afterMs) {
+                    self.logAct(replacing, on: link)
+                    error?(replacing.code, replacing.reason)
+                }
+            case .delay:
+                link.after(replacing.afterMs) {
+                    self.logAct(replacing, on: link)
+                    answer()
+                }
+            default: logAct(replacing, on: link)  // withhold
             }
+        } else {
+            answer()
         }
-        if !answered { answer() }
+        // The other acts follow the answer, late as it may be.
+        let answeredAfter = replacing?.act == .withhold ? 0 : replacing?.afterMs ?? 0
         for action in actions where ![.error, .withhold, .delay].contains(action.act) {
-            link.after(action.afterMs) { self.act(action, on: link) }
+            link.after(answeredAfter + action.afterMs) { self.act(action, on: link) }
         }
     }
 

@@ -22,6 +22,7 @@ final class LeanCloudLink: ChannelInboundHandler {
     var user: String?
     /// The last conversation a message of it named (where a scenario's push goes).
     var lastConversation: String?
+    /// Open, and no close frame sent: this end may still write.
     private(set) var isOpen = true
 
     init(id: Int, number: Int, encoding: LeanCloudEncoding, cloud: LeanCloudCloud) {
@@ -40,6 +41,8 @@ final class LeanCloudLink: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // After this end's close frame, what the client still sends gets no answer.
+        guard isOpen else { return }
         switch unwrapInboundIn(data) {
         case .message(let message):
             // An undecodable command is the checker's to report; the cloud has nothing to answer.
@@ -90,6 +93,8 @@ final class LeanCloudLink: ChannelInboundHandler {
     func close(code: Int, reason: String) {
         guard isOpen, let context else { return }
         write(.close(CloseCode(UInt16(clamping: code)), reason: reason))
+        // Nothing may follow a close frame (RFC 6455 §5.5.1): no answer, push or delayed act.
+        isOpen = false
         let channel = context.channel
         context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
