@@ -136,6 +136,7 @@ extension Scenario {
         guard dialect == .leancloud else { throw fail("\"dialect\": \(dialectName) is not served yet (only leancloud)") }
         guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
         var actions: [ScenarioAction] = []
+        if let list = object["actions"], list.arrayValue == nil { throw fail("\"actions\": expected an array") }
         for (index, item) in (object["actions"]?.arrayValue ?? []).enumerated() {
             actions.append(try action(item, at: "actions[\(index)]", fail))
         }
@@ -147,6 +148,7 @@ extension Scenario {
                 guard let value = reconnect.boolValue else { throw fail("\"expect.reconnect\": expected true, false or null") }
                 expectation.reconnect = value
             }
+            if let list = members["waive"], list.arrayValue == nil { throw fail("\"expect.waive\": expected an array") }
             for rule in members["waive"]?.arrayValue ?? [] {
                 guard let id = rule.stringValue else { throw fail("\"expect.waive\": expected rule ids") }
                 expectation.waivedRules.append(RuleID(id))
@@ -180,6 +182,8 @@ extension Scenario {
                 connections?.append(Int(number))
             }
         }
+        if on == .accept, act != .drop { throw fail("\(path).do: on accept, only drop (a refused connection)") }
+        if let reason = object["reason"], reason.stringValue == nil { throw fail("\(path).reason: expected a string") }
         let occurrence: Int? = object["occurrence"]?.isNull == true ? nil : try integer("occurrence", 1...1_000_000) ?? 1
         return ScenarioAction(
             on: on, act: act, connections: connections, occurrence: occurrence, afterMs: try integer("afterMs", 0...3_600_000) ?? 0,

@@ -43,17 +43,21 @@ public enum ServeGrading {
         // Each connection's client address, user and times.
         var address: [Int: String] = [:]
         var user: [Int: String] = [:]
+        var logins: [(connection: Int, order: Int)] = []
         var opened: [Int: Int64] = [:]
         var closed: [Int: Int64] = [:]
-        var acted: [Int: [(ScenarioAction.Act, ScenarioAction.Trigger)]] = [:]
+        var acted: [Int: [(act: ScenarioAction.Act, trigger: ScenarioAction.Trigger, order: Int)]] = [:]
         var routed: Set<Int> = []
-        for event in events {
+        // Events in the order the server did them: `order` says what came after what.
+        for (order, event) in events.enumerated() {
             switch event {
             case .accepted(let number, let client, let time):
                 address[number] = client
                 opened[number] = time
-            case .login(let number, let name, _, _): user[number] = user[number] ?? name
-            case .acted(let number, let act, let trigger, _): acted[number, default: []].append((act, trigger))
+            case .login(let number, let name, _, _):
+                user[number] = user[number] ?? name
+                logins.append((number, order))
+            case .acted(let number, let act, let trigger, _): acted[number, default: []].append((act, trigger, order))
             case .routed(let number, _): routed.insert(number)
             case .closed(let number, let time): closed[number] = time
             }
@@ -70,11 +74,14 @@ public enum ServeGrading {
             let nearest = routed.contains(number) ? after ?? before : before ?? after
             owner[number] = user[number] ?? nearest.flatMap { user[$0] } ?? address[number]
         }
-        var numberOfAddress: [String: Int] = [:]
-        for (number, client) in address { numberOfAddress[client] = number }
+        // The checker names a connection `client-server`, and `#k` the k-th of the same pair.
+        var numbersOfAddress: [String: [Int]] = [:]
+        for number in numbers { numbersOfAddress[address[number]!, default: []].append(number) }
         func connection(of finding: Finding) -> Int? {
             guard let id = finding.location.connection, let dash = id.firstIndex(of: "-") else { return nil }
-            return numberOfAddress[String(id[..<dash])]
+            let k = id.lastIndex(of: "#").flatMap { Int(id[id.index(after: $0)...]) } ?? 1
+            let candidates = numbersOfAddress[String(id[..<dash])] ?? []
+            return k >= 1 && k <= candidates.count ? candidates[k - 1] : nil
         }
         let waived = Set(scenario.expectation.waivedRules)
         var findings: [Int: [Finding]] = [:]
@@ -100,21 +107,25 @@ public enum ServeGrading {
                     reasons.append("connection \(number): \(finding.ruleID) \(finding.severity): \(finding.message)")
                 }
             }
-            // The server's acts that ended one of its connections, and its logins after them.
+            // The server's acts that ended one of its connections, and the client's logins after them
+            // (on a later connection, or on the same one when the server left it open: a kick, a
+            // login error).
             let faults = mine.flatMap { number in
-                (acted[number] ?? []).filter { ScenarioAction(on: $0.1, act: $0.0).endsConnection }.map { (number, $0.0) }
-            }
+                (acted[number] ?? []).filter { ScenarioAction(on: $0.trigger, act: $0.act).endsConnection }.map {
+                    (connection: number, act: $0.act, order: $0.order)
+                }
+            }.sorted { $0.order < $1.order }
+            let myLogins = logins.filter { mine.contains($0.connection) }
             if let expected = scenario.expectation.reconnect, let first = faults.first, let last = faults.last {
-                let loginsAfterLast = mine.filter { $0 > last.0 && user[$0] != nil }
-                let loginsAfterFirst = mine.filter { $0 > first.0 && user[$0] != nil }
-                if expected, loginsAfterLast.isEmpty {
-                    behaviourGrade = .failed
-                    reasons.append("connection \(last.0): the server's \(last.1.rawValue) ended it and the client did not log in again")
-                } else if !expected, let again = loginsAfterFirst.first {
+                if expected, !myLogins.contains(where: { $0.order > last.order }) {
                     behaviourGrade = .failed
                     reasons.append(
-                        "connection \(again): the client logged in again after the server's \(first.1.rawValue) on connection \(first.0), which its policy forbids"
-                    )
+                        "connection \(last.connection): the server's \(last.act.rawValue) ended it and the client did not log in again")
+                } else if !expected, let again = myLogins.first(where: { $0.order > first.order }) {
+                    behaviourGrade = .failed
+                    reasons.append(
+                        "connection \(again.connection): the client logged in again after the server's \(first.act.rawValue) on "
+                            + "connection \(first.connection), which its policy forbids")
                 }
             }
             var grade = max(protocolGrade, behaviourGrade)

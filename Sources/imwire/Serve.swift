@@ -31,7 +31,7 @@ struct Serve: ParsableCommand {
             2 a file that cannot be read or written or an address that cannot be bound, 64 a usage error.
             """)
 
-    @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
+    @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
 
     @Option(help: "The dialect to serve (the scenario's by default; only leancloud is served yet).")
@@ -71,7 +71,11 @@ struct Serve: ParsableCommand {
     var ruleOverrides: [String] = []
 
     func validate() throws {
-        _ = try Proxy.endpoint(listen, "listen")
+        let at = try Proxy.endpoint(listen, "listen")
+        let octets = at.host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else {
+            throw ValidationError("--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
+        }
         if !list, (scenario == nil) == (scenarioFile == nil) { throw ValidationError("name one scenario: --scenario NAME or --scenario-file FILE") }
         if let dialect, dialect != .leancloud { throw ValidationError("--dialect \(dialect.rawValue): not served yet (only leancloud)") }
         if !(idle > 0) { throw ValidationError("--idle: expected a positive number of seconds") }

@@ -143,6 +143,11 @@ private final class Collect: ChannelInboundHandler {
         let result = try #require(ServeGrading.grade(scenario: scenario, report: report, events: events).first)
         #expect((result.grade, result.protocolGrade, result.behaviourGrade) == (.failed, .ok, .failed))
         #expect(result.reasons == ["connection 2: the client logged in again after the server's kick on connection 1, which its policy forbids"])
+        // A login again on the connection the kick left open counts too.
+        let inPlace: [ServeEvent] = Array(events.prefix(3)) + [.login(connection: 1, user: "alice", reconnect: true, timeMs: 3)]
+        let again = try #require(ServeGrading.grade(scenario: scenario, report: report, events: inPlace).first)
+        #expect(again.behaviourGrade == .failed)
+        #expect(again.reasons.first?.hasPrefix("connection 1: the client logged in again after the server's kick") == true)
         // Not acted on at all: UNIMPLEMENTED.
         let idle = ServeGrading.grade(scenario: scenario, report: report, events: Array(events.prefix(2)) + [events[3]])
         #expect(idle.first?.grade == .unimplemented)
@@ -159,6 +164,9 @@ private final class Collect: ChannelInboundHandler {
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "connections": [0]}]}"#, "actions[0].connections"),
         (#"{"dialect": "leancloud", "summary": "s", "expect": {"reconnect": "yes"}}"#, "\"expect.reconnect\": expected true, false or null"),
         (#"{"dialect": "leancloud""#, "f.json: invalid JSON at offset"),
+        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "on accept, only drop"),
+        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "kick", "reason": 4}]}"#, "reason: expected a string"),
+        (#"{"dialect": "leancloud", "summary": "s", "actions": {"on": "login"}}"#, "\"actions\": expected an array"),
     ])
     func aBadScenarioIsRefusedWithWhereAndWhy(json: String, reason: String) {
         #expect {
