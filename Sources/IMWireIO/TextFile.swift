@@ -11,6 +11,8 @@ public enum TextFile {
     /// A file that cannot be written, with the system's reason.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public static func write(_ text: String, to path: String) throws(WriteError) {

@@ -83,8 +83,12 @@ public struct ServeOutcome: Sendable {
 
     /// Writes `<scenario>.html` and `<scenario>.json` (the check's report of the run, as
     /// `imwire check` writes them) into `directory`, and adds this scenario's results to its
-    /// `index.json` (Autobahn's shape: client → scenario → grades, reasons, report file).
+    /// `index.json` (Autobahn's shape: client → scenario → grades, reasons, report file). The
+    /// directory is made when it does not exist (its parent must).
     public func write(to directory: String, threshold: Severity = .warning, specBase: String = "") throws(TextFile.WriteError) {
+        if !Directory.isDirectory(directory), mkdir(directory, 0o755) != 0 {
+            throw TextFile.WriteError(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
+        }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         try TextFile.write(HTMLReport.render(report, threshold: threshold, specBase: specBase), to: base + scenario.name + ".html")
         try TextFile.write(JSONReport.render(report, threshold: threshold), to: base + scenario.name + ".json")
