@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import IMWire
 
 @main
@@ -93,6 +94,19 @@ struct StandardError: TextOutputStream {
 }
 
 nonisolated(unsafe) var standardError = StandardError()
+
+/// Calls `stop` on SIGINT or SIGTERM (instead of dying of them) until the returned sources are
+/// cancelled: what `proxy` and `serve` do to end a run with their report written.
+func onTermination(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    return [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: stop)
+        source.resume()
+        return source
+    }
+}
 
 /// Writes all of `bytes` to a file descriptor (1 stdout, 2 stderr), after flushing stdio buffers
 /// so the output keeps its order with `print`.

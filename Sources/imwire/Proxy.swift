@@ -176,14 +176,7 @@ struct Proxy: ParsableCommand {
         let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, SOCKS5)"
         print("imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")", to: &standardError)
 
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { proxy.stop() }
-            source.resume()
-            return source
-        }
+        let signals = onTermination { proxy.stop() }
         if let duration {
             DispatchQueue.global().asyncAfter(deadline: .now() + duration) { proxy.stop() }
         }

@@ -1,13 +1,6 @@
 import ArgumentParser
-import Dispatch
 import IMWire
 import IMWireServe
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,14 +113,7 @@ struct Serve: ParsableCommand {
         }
         print("imwire serve: \(played.dialect.rawValue) on \(at.host):\(port), scenario \(played.name): \(played.summary)", to: &standardError)
 
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { run.server.stop() }
-            source.resume()
-            return source
-        }
+        let signals = onTermination { run.server.stop() }
         run.wait(idleSeconds: idle, duration: duration)
         for source in signals { source.cancel() }
 
