@@ -110,7 +110,7 @@ private final class Collect: ChannelInboundHandler {
         var direct = LCGenericCommand()
         (direct.cmd, direct.peerID, direct.i) = (.direct, "alice", 3)
         // The server's first conversation id with seed 1 (ids are deterministic).
-        direct.directMessage.cid = "dc7c518c673218e63a4580ff"
+        direct.directMessage.cid = "63f1ee08469ccdac9ff735ab"
         direct.directMessage.msg = "{\"_lctype\":-1,\"_lctext\":\"hi\"}"
         let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", protocols: ["lc.protobuf2.3"]).request
         let answer = try Self.exchange(port: port, [upgrade + frame(open), frame(start), frame(direct)], group: group) {

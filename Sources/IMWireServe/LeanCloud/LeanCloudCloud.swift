@@ -341,10 +341,9 @@ final class LeanCloudCloud: @unchecked Sendable {
         return command
     }
 
-    /// `count` lowercase hex digits from the seeded generator.
+    /// `count` (even) lowercase hex digits: `count / 2` bytes from the seeded generator.
     private func hex(_ count: Int) -> String {
-        let digits = Array("0123456789abcdef")
-        return String((0..<count).map { _ in digits[Int(random.next() & 15)] })
+        Hex.encode((0..<count / 2).map { _ in UInt8.random(in: .min ... .max, using: &random) })
     }
 
     /// `2026-11-28T14:40:26.000Z` for milliseconds since the epoch (proleptic Gregorian, UTC).
