@@ -15,6 +15,9 @@ public protocol DialectConnection: AnyObject {
     func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding]
     /// A WebSocket ping frame crossed the connection (LeanCloud's heartbeat).
     func observePing(_ direction: Direction, timeMicros: Int64)
+    /// The WebSocket closed with close code `code` (whoever sent it): a dialect whose server
+    /// speaks through close codes (LeanCloud's 41xx) names it.
+    func observeClose(code: Int, timeMicros: Int64, frameIndex: Int) -> [Finding]
     /// The connection ended (or the capture did) at `timeMicros`: requests still pending, a
     /// login never answered, packets cut short. `frameIndex` is the connection's last frame.
     func finish(atMicros timeMicros: Int64?, frameIndex: Int) -> [Finding]
@@ -30,6 +33,7 @@ public protocol DialectConnection: AnyObject {
 
 extension DialectConnection {
     public func observePing(_ direction: Direction, timeMicros: Int64) {}
+    public func observeClose(code: Int, timeMicros: Int64, frameIndex: Int) -> [Finding] { [] }
 }
 
 /// What a dialect connection is made with: what the connection negotiated, the options of the

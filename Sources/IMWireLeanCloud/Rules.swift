@@ -144,7 +144,7 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#command-catalogue (usual answer, INFERRED)")
     public static let errorReply = Rule(
         "LC.ERROR-REPLY", .warning, lenient: .info, layer: .session, dialect: .leancloud,
-        summary: "The server answered with an error (error command, ack with code, session/closed with code).",
+        summary: "The server answered with an error (error command, ack with code, session/closed with code, a 4xxx WebSocket close code).",
         specRef: "Spec/leancloud.md#error-codes")
     public static let beforeSessionOpen = Rule(
         "LC.BEFORE-SESSION-OPEN", .error, layer: .session, dialect: .leancloud,
@@ -168,6 +168,10 @@ public enum LeanCloudRules {
         "LC.ACK-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
         summary: "The connection or capture ends while a received message is within its ack time (the JS SDK holds acks up to 1 s).",
         specRef: "Spec/leancloud.md#messages-and-acks")
+    public static let goaway = Rule(
+        "LC.GOAWAY", .info, layer: .session, dialect: .leancloud,
+        summary: "The server sent `goaway`: the client is to drop the connection, clear its router cache and reconnect at once.",
+        specRef: "Spec/leancloud.md#goaway")
     public static let goawayIgnored = Rule(
         "LC.GOAWAY-IGNORED", .warning, layer: .session, dialect: .leancloud,
         summary: "The client keeps sending on a connection after `goaway` instead of reconnecting.", specRef: "Spec/leancloud.md#goaway")
@@ -202,7 +206,7 @@ public enum LeanCloudRules {
         cmdMissing, opMissing, opUnexpected, opNotForCmd, subMessageCount, subMessageMismatch,
         wrongDirection, responseWithoutRequest, requestUnanswered, requestPendingAtEnd, duplicateI,
         requestWithoutI, responseOpUnexpected, errorReply, beforeSessionOpen, commandTooLarge,
-        commandAfterKick, reopenAfterKick, missingAck, ackPendingAtEnd, goawayIgnored, commandAfterClose,
+        commandAfterKick, reopenAfterKick, missingAck, ackPendingAtEnd, goaway, goawayIgnored, commandAfterClose,
         richMessageInvalid, signatureMismatch, signatureTimestampUnit, signatureHexCase,
     ]
 }

@@ -49,10 +49,29 @@ import Testing
         #expect(check(lines: [Self.open, nonMinimal], options: options).summary() == ["c#1 LC.RESPONSE-WITHOUT-REQUEST"])
     }
 
+    /// leancloud.md §6: a 4xxx WebSocket close code is the server's error, named like an error
+    /// command (close-fatal and close-retry of the genuine JS SDK); 1000-1015 are the WebSocket's.
+    @Test func leanCloudCloseCodesAreErrorReplies() throws {
+        let login = [
+            Self.open, Self.frame(1, "send", #"{"cmd":"session","op":"open","i":1,"appId":"a","peerId":"p"}"#),
+            Self.frame(1.1, "receive", #"{"cmd":"session","op":"opened","i":1}"#),
+        ]
+        func close(_ code: Int) -> CheckReport {
+            check(lines: login + [#"{"type":"close","conn":"c","t":3,"code":\#(code),"by":"server"}"#])
+        }
+        #expect(close(4103).summary() == ["c#2 LC.ERROR-REPLY"])
+        let fatal = try #require(close(4103).allFindings.first)
+        #expect(fatal.message.contains("4103 INVALID_LOGIN") && fatal.message.contains("stops"))
+        #expect(close(4107).allFindings.first?.message.contains("reconnects") == true)
+        #expect(close(1000).summary(.info).isEmpty)
+        #expect(close(1006).summary(.info).isEmpty)
+        #expect(check(lines: login + [Self.frame(2, "receive", #"{"cmd":"goaway"}"#)]).summary(.info) == ["c#3 LC.GOAWAY"])
+    }
+
     @Test func dialectDetection() {
         let guessed = check(lines: [#"{"conn":"x","t":0,"dir":"receive","hex":"0815"}"#])
         #expect(guessed.connections.first?.dialect == .leancloud)
-        #expect(guessed.summary(.info) == ["x#1 CHECK.DIALECT-GUESSED"])
+        #expect(guessed.summary(.info) == ["x#1 LC.GOAWAY", "x#1 CHECK.DIALECT-GUESSED"])  // 0815: cmd 21, goaway
         let unknown = check(lines: [#"{"conn":"y","dir":"send","text":"2::"}"#])
         #expect(unknown.connections.first?.dialect == nil)
         #expect(unknown.summary() == ["y#1 CHECK.UNKNOWN-DIALECT"])

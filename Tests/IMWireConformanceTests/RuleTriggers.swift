@@ -493,6 +493,8 @@ extension RuleCoverageTests {
                 T.text("l", 0.1, "receive", #"{"cmd":"conv","op":"started","peerId":"tom","i":1,"cid":"5f2b6e4ab8a1d2e3f4a5b6c8"}"#),
             ])
         },
+        // The server's goaway (cmd 21) on an open session: the client is to reconnect.
+        Trigger("LC.GOAWAY", frame: 3) { T.findings(LC.session() + [T.text("l", 1, "receive", #"{"cmd":"goaway"}"#)]) },
         // After session/close and session/closed, the client starts a conversation without re-opening.
         Trigger("LC.COMMAND-AFTER-CLOSE", frame: 5) {
             T.findings(

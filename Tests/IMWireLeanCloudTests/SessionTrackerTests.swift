@@ -202,7 +202,7 @@ private struct Session {
         #expect(
             session.finish() == [
                 "LC.COMMAND-TOO-LARGE#3", "LC.ERROR-REPLY#4", "LC.WRONG-DIRECTION#5", "LC.WRONG-DIRECTION#6",
-                "LC.GOAWAY-IGNORED#8", "LC.ERROR-REPLY#12",
+                "LC.GOAWAY#7", "LC.GOAWAY-IGNORED#8", "LC.ERROR-REPLY#12",
             ])
     }
 

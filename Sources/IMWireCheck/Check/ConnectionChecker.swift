@@ -104,6 +104,13 @@ final class ConnectionChecker: ConnectionEvents {
     }
 
     func closed(_ connection: LogicalConnection, at place: CapturePlace) {
+        let state = state(connection)
+        if let code = connection.closeCode, let session = state.session {
+            let frame = place.packet ?? state.lastFrame
+            for finding in session.observeClose(code: code, timeMicros: place.time, frameIndex: frame) {
+                state.add(finding, options: options, line: place.line, frame: frame)
+            }
+        }
         onClose?(connection.id, place.time, connection.closeCode)
     }
 

@@ -65,6 +65,9 @@ public enum LeanCloudPolicies {
             goawayFact, chatRoomFact,
         ])
 
+    /// The close codes on which js-realtime-sdk stops instead of reconnecting (`realtime.js:255-270`).
+    public static let jsFatalCloseCodes: [Int64] = [4100, 4103, 4110]
+
     /// js-realtime-sdk.
     public static let js = ReconnectPolicy(
         name: "leancloud-js", dialect: .leancloud, sdk: "js-realtime-sdk src/websocket-plus.js, src/realtime.js, src/im-client.js",
@@ -75,7 +78,7 @@ public enum LeanCloudPolicies {
         reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: js im-client.js:872-910 sends r: true + st on re-open"),
         acceptCodes: [0],
         rules: [
-            SignalRule(.close, [4100, 4103, 4110], .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
+            SignalRule(.close, jsFatalCloseCodes, .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
             SignalRule(.close, nil, .retry, source: "js src/realtime.js:255-270 (any other close reconnects)"),
             SignalRule(.kick, nil, .stop(.kicked), source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
         ],

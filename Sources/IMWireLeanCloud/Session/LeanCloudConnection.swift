@@ -63,6 +63,20 @@ public final class LeanCloudConnection: DialectConnection {
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(atMicros: time) }
 
+    /// A 4xxx close code is the server's error (leancloud.md §5.2, the error table's
+    /// message-or-close rows). js-realtime-sdk `realtime.js:255-270` stops on 4100, 4103 and 4110
+    /// and reconnects on any other; a close code 1000–1015 is the WebSocket's own.
+    public func observeClose(code: Int, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
+        guard (4000...4999).contains(code) else { return [] }
+        let fatal = LeanCloudPolicies.jsFatalCloseCodes.contains(Int64(code))
+        var finding = LeanCloudRules.errorReply.finding(
+            "WebSocket close \(LeanCloudStatusCodes.describe(Int64(code))); the JS SDK "
+                + (fatal ? "stops (a fatal close code)" : "reconnects"))
+        finding.location = Location(frameIndex: frameIndex, time: time)
+        finding.subject = "close \(code)"
+        return [finding]
+    }
+
     public func observePing(_ direction: Direction, timeMicros time: Int64) {
         if direction == .send { sessionFacts.keepAlive.record(time) }
     }

@@ -270,6 +270,7 @@ public struct LeanCloudSessionTracker: Sendable {
                 if code == 4111 || code == 4115 { kicked[replyPeer] = code }
             }
         case .goaway:
+            if goawayFrame == nil { report(LeanCloudRules.goaway, "goaway: the client is to reconnect") }
             goawayFrame = goawayFrame ?? now.frame
         case .direct where command.i == nil:
             expectAck(command)
