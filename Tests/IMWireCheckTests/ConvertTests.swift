@@ -45,6 +45,11 @@ import Testing
             CaptureConverter.transcript(from: try CaptureFile.open("\(repositoryRoot)/\(path)")) { lines.append($0) }
             let original = try check(path)
             #expect(lines.contains { $0.hasPrefix(#"{"type":"close""#) })
+            // The endpoints go with each open line, and come back as the connection's.
+            let open = try #require(lines.first { $0.hasPrefix(#"{"type":"open""#) })
+            let info = try #require(original.connections.first)
+            #expect(open.contains(#""client":"\#(info.client ?? "?")","server":"\#(info.server ?? "?")""#))
+            #expect(check(lines: lines).connections.first?.client == info.client)
             #expect(rules(check(lines: lines)) == rules(original))
             #expect(check(lines: lines).connections.map(\.messages) == original.connections.map(\.messages))
         }

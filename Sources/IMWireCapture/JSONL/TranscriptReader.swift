@@ -153,6 +153,8 @@ public enum TranscriptLine {
         switch type {
         case "open":
             var info = ConnectionInfo(subprotocol: object["subprotocol"]?.stringValue, url: object["url"]?.stringValue)
+            info.client = object["client"]?.stringValue
+            info.server = object["server"]?.stringValue
             if let name = object["dialect"]?.stringValue {
                 guard let dialect = Dialect(rawValue: name) else {
                     return problem(CaptureRules.badField, "unknown dialect \"\(name)\"", at: object.offset(of: "dialect"))

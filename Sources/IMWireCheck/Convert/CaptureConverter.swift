@@ -79,6 +79,8 @@ public enum CaptureConverter {
             open.append("dialect", .string(dialect.rawValue))
         }
         if let url = info.url { open.append("url", .string(url)) }
+        if let client = info.client { open.append("client", .string(client)) }
+        if let server = info.server { open.append("server", .string(server)) }
         return JSONWriter.string(.object(open))
     }
 
