@@ -50,10 +50,14 @@ public struct DialectContext: Sendable {
     public var namesMessages: Bool
     /// Fill `lastCanonicalJSON` (`imwire show`); costs a JSON tree per message.
     public var describesMessages: Bool
+    /// The caller sees the client's other connections and decides across them what one
+    /// connection cannot (`SessionFacts.earlyRequests`); without it the dialect decides alone.
+    public var judgesAcrossConnections: Bool
 
     public init(
         limits: Limits = .default, subprotocol: String? = nil, url: String? = nil,
-        options: DialectOptionSet = DialectOptionSet(), namesMessages: Bool = false, describesMessages: Bool = false
+        options: DialectOptionSet = DialectOptionSet(), namesMessages: Bool = false, describesMessages: Bool = false,
+        judgesAcrossConnections: Bool = false
     ) {
         self.limits = limits
         self.subprotocol = subprotocol
@@ -61,5 +65,6 @@ public struct DialectContext: Sendable {
         self.options = options
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
+        self.judgesAcrossConnections = judgesAcrossConnections
     }
 }

@@ -128,7 +128,7 @@ public enum JMessageRules {
         "Spec/jmessage.md#event-types (LOGIN_OUT_EVENT [1, 2])")
     public static let resendBeforeLogin = rule(
         "JM.RESEND-BEFORE-LOGIN", .info, layer: .session,
-        "A request or reply from an earlier connection re-sent before this one logged in (a reply to a push this connection never had, or a send whose content.create_time is over half the 5 s ack timeout old): the Web SDK keeps re-sending what was pending when the transport dropped, and socket.io-client reconnects the transport by itself.",
+        "A request or reply from an earlier connection re-sent before this one logged in (a reply to a push this connection never had, a send whose content.create_time is over half the 5 s ack timeout old, or an event and rid an earlier connection of the client ended with unanswered): the Web SDK keeps re-sending what was pending when the transport dropped, and socket.io-client reconnects the transport by itself.",
         "Spec/jmessage.md#resend (RETRY_TIMES 5, same rid)")
     public static let pendingAtEnd = rule(
         "JM.PENDING-AT-END", .info, layer: .session,

@@ -91,6 +91,14 @@ public enum ReportMerger {
             guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
             Checker.judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
         }
+        var hosts: [String: Checker.Client] = [:]
+        var hostOrder: [String] = []
+        for (number, entry) in entries.enumerated() {
+            guard let input = entry.judge, let key = input.carryKey else { continue }
+            if hosts[key] == nil { hostOrder.append(key) }
+            hosts[key, default: []].append((number, input))
+        }
+        for key in hostOrder { if let host = hosts[key] { Checker.judgeEarlyRequests(host, connections: connections) } }
 
         // The capture's first event is the one with the lowest packet number.
         let firstTime =

@@ -11,7 +11,7 @@ enum DialectSessions {
         let context = DialectContext(
             limits: options.limits, subprotocol: info.subprotocol, url: info.url,
             options: options.dialectOptions, namesMessages: options.timelineLimit > 0 || options.describesMessages,
-            describesMessages: options.describesMessages || options.timelineDetails)
+            describesMessages: options.describesMessages || options.timelineDetails, judgesAcrossConnections: true)
         return Dialects.definition(dialect).makeConnection(context)
     }
 

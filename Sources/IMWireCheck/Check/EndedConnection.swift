@@ -27,6 +27,8 @@ final class EndedConnections: @unchecked Sendable {
     private let options: CheckOptions
     /// A `JudgeKey` for each judged connection, in sorted runs of 64 × `reportsInMemory`.
     let judgeKeys: SortedRuns
+    /// A `JudgeKey` (of `JudgeInput.carryKey`) for each judged connection with requests to carry.
+    let carryKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
     /// Reports and judge inputs, and the index of where they are; made when first needed.
     private var spool: ReportSpool?
@@ -44,6 +46,7 @@ final class EndedConnections: @unchecked Sendable {
     init(options: CheckOptions) {
         self.options = options
         judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
+        carryKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
     }
 
     /// TCP connection `number` has nothing of its own left to report.
@@ -59,6 +62,13 @@ final class EndedConnections: @unchecked Sendable {
             index = ScratchFile(name: "index")
         }
         let facts = state.finishSession(options: options)
+        let judgeable =
+            if let dialect = state.dialect, let facts, conn.firstTime != nil {
+                JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil
+            } else { false }
+        if let facts, !judgeable {
+            for finding in Checker.earlyRequestsAlone(facts) { state.add(finding, options: options, line: nil) }
+        }
         let report = ConnectionReport(
             id: conn.id, dialect: state.dialect, subprotocol: conn.info.subprotocol, extensions: conn.info.extensions,
             client: conn.info.client,
@@ -67,9 +77,7 @@ final class EndedConnections: @unchecked Sendable {
             timeline: state.timeline, timelineDropped: state.timelineDropped, tcpConnections: conn.tcpConnections,
             tls: conn.tls.map(TLSSummary.init))
         var judged: Stored<JudgeInput>?
-        if let dialect = state.dialect, let facts, let firstTime = conn.firstTime,
-            JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil
-        {
+        if judgeable, let dialect = state.dialect, let facts, let firstTime = conn.firstTime {
             let input = JudgeInput(
                 connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
@@ -77,6 +85,9 @@ final class EndedConnections: @unchecked Sendable {
                 deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
             judged = isSession ? .memory(input) : spool?.store(input) ?? .memory(input)
             judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
+            if let carry = input.carryKey {
+                carryKeys.append(JudgeKey(hash: carry.hashValue, order: conn.order.packed, number: conn.number).record)
+            }
         }
         let ended = EndedConnection(
             lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),

@@ -20,7 +20,7 @@ package struct JudgeInput: Sendable, Equatable {
     let closeCode: Int?
     /// The capture had the connection's transport bytes, so pings were visible.
     let hasTransportBytes: Bool
-    let facts: SessionFacts
+    package let facts: SessionFacts
     /// The rules of the connection's own findings that judge findings defer to
     /// (`Checker.judgeFindingsReportedBy`).
     package let deferredRules: Set<RuleID>
@@ -33,6 +33,14 @@ package struct JudgeInput: Sendable, Equatable {
     }
 
     package var clientKey: String { Self.clientKey(dialect: dialect, facts: facts, client: client) ?? "" }
+
+    /// Who the connection's early requests are judged with (`Checker.judgeEarlyRequests`): the
+    /// client's host, since a connection re-sending before its login names no user yet; the
+    /// client key when the capture has no address. Nil when it has nothing to carry or to match.
+    package var carryKey: String? {
+        guard !facts.earlyRequests.isEmpty || !facts.unansweredAtEnd.isEmpty else { return nil }
+        return client.map { "\(dialect.rawValue) host \(Checker.host($0))" } ?? clientKey
+    }
 }
 
 /// A judged connection as the judge sorts it: its client key's hash, then its place in the
@@ -117,6 +125,12 @@ extension JudgeInput: Spoolable {
         writer.int64(facts.endTimeMicros)
         writer.string(facts.policyName)
         writer.int64(facts.linkUp)
+        writer.list(facts.earlyRequests) { writer, early in
+            writer.string(early.key)
+            writer.finding(early.ifNew)
+            writer.finding(early.ifCarried)
+        }
+        writer.list(facts.unansweredAtEnd) { $0.string($1) }
     }
 
     package static func read(from reader: inout ReportReader) -> JudgeInput? {
@@ -129,7 +143,8 @@ extension JudgeInput: Spoolable {
             let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
             let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
             let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() }),
-            let linkUp = reader.optional({ $0.int64() })
+            let linkUp = reader.optional({ $0.int64() }), let early = reader.list({ $0.earlyRequest() }),
+            let unanswered = reader.list({ $0.string() })
         else { return nil }
         var facts = SessionFacts(keepAliveInMessages: keepAliveInMessages)
         facts.client = factsClient
@@ -139,6 +154,8 @@ extension JudgeInput: Spoolable {
         facts.end = end
         facts.endTimeMicros = endTime
         facts.linkUp = linkUp
+        facts.earlyRequests = early
+        facts.unansweredAtEnd = unanswered
         if let policyName {
             guard ReconnectPolicies.named(policyName) != nil else { return nil }
             facts.policyName = policyName
@@ -162,6 +179,11 @@ extension ReportReader {
     fileprivate mutating func login() -> LoginObservation? {
         guard let sent = int64(), let flag = optional({ $0.bool() }), let accepted = optional({ $0.int64() }) else { return nil }
         return LoginObservation(sent: sent, reconnectFlag: flag, accepted: accepted)
+    }
+
+    fileprivate mutating func earlyRequest() -> EarlyRequest? {
+        guard let key = string(), let ifNew = finding(), let ifCarried = finding() else { return nil }
+        return EarlyRequest(key: key, ifNew: ifNew, ifCarried: ifCarried)
     }
 
     fileprivate mutating func gap() -> (start: Int64, length: Int64)? {

@@ -33,24 +33,35 @@ extension Checker {
 
     static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
         let captureEnd = connections.lastTime
-        var keys = SortedRuns.merged(connections.lanes.map(\.judgeKeys)).lazy.map(JudgeKey.init).makeIterator()
-        var next = keys.next()
+        forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey) { client in
+            guard let dialect = client.first?.input.dialect else { return }
+            judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
+        }
+        forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }) { judgeEarlyRequests($0, connections: connections) }
+    }
+
+    /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
+    /// order, bring one hash's connections together, whose inputs are then read (from the
+    /// spool, where they wait) and told apart by `key`.
+    private static func forEachGroup(
+        _ connections: AllEndedConnections, keys: KeyPath<EndedConnections, SortedRuns>, by key: (JudgeInput) -> String,
+        _ body: (Client) -> Void
+    ) {
+        var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init).makeIterator()
+        var next = records.next()
         while let first = next {
-            // Keys with one hash, told apart.
-            var clients: [String: Client] = [:]
+            var groups: [String: Client] = [:]
             var order: [String] = []
-            while let key = next, key.hash == first.hash {
-                let (lane, local) = connections.lane(of: key.number)
+            while let record = next, record.hash == first.hash {
+                let (lane, local) = connections.lane(of: record.number)
                 if let input = lane[local].judged?.load() {
-                    if clients[input.clientKey] == nil { order.append(input.clientKey) }
-                    clients[input.clientKey, default: []].append((key.number, input))
+                    let name = key(input)
+                    if groups[name] == nil { order.append(name) }
+                    groups[name, default: []].append((record.number, input))
                 }
-                next = keys.next()
+                next = records.next()
             }
-            for key in order {
-                guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
-                judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
-            }
+            for name in order { if let group = groups[name] { body(group) } }
         }
     }
 
@@ -58,6 +69,40 @@ extension Checker {
     package static func judge(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions) {
         reloginAfterEnd(client, dialect: dialect, connections: connections)
         judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
+    }
+
+    /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
+    /// report order, `JudgeInput.carryKey`): a re-send when a connection of the host that ended
+    /// at most `carryWindowMicros` before left it unanswered, else the error (once per rule and
+    /// connection, as the dialect would have said it at once). By host, not by user: the
+    /// connection a JMessage SDK re-sends on after a drop has no login of its own.
+    package static func judgeEarlyRequests(_ host: Client, connections: some JudgedConnections) {
+        var ended: [(time: Int64, keys: [String])] = []
+        for (number, input) in host {
+            var reported: Set<RuleID> = []
+            for early in input.facts.earlyRequests {
+                let time = early.ifNew.location.time ?? input.firstTime
+                let carried = ended.contains { $0.time <= time && time - $0.time <= carryWindowMicros && $0.keys.contains(early.key) }
+                if !carried, !reported.insert(early.ifNew.ruleID).inserted { continue }
+                let finding = carried ? early.ifCarried : early.ifNew
+                connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
+            }
+            if !input.facts.unansweredAtEnd.isEmpty {
+                ended.removeAll { input.firstTime - $0.time > carryWindowMicros }
+                ended.append((input.lastTime ?? input.firstTime, input.facts.unansweredAtEnd))
+            }
+        }
+    }
+
+    /// How long after its connection ended a request may be re-sent: JMessage Web re-sends for
+    /// 25 s after the first send (5 sends, ACK_TIMEOUT 5 s), so 30 s.
+    static let carryWindowMicros: Int64 = 30_000_000
+
+    /// The findings of `facts`' early requests when the connection is not judged (no client
+    /// to group it with): each one as if new, once per rule.
+    static func earlyRequestsAlone(_ facts: SessionFacts) -> [Finding] {
+        var reported: Set<RuleID> = []
+        return facts.earlyRequests.map(\.ifNew).filter { reported.insert($0.ruleID).inserted }
     }
 
     /// The dialect's re-login rule (`DialectDefinition.relogin`): a login for a client whose

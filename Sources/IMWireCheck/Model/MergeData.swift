@@ -68,7 +68,10 @@ public struct MergeData: Sendable, Equatable {
             }
             if let bytes = connection.judge {
                 var judgeReader = ReportReader(bytes)
-                if let frame = JudgeInput.read(from: &judgeReader)?.facts.loginFrame { frames.insert(frame) }
+                if let facts = JudgeInput.read(from: &judgeReader)?.facts {
+                    if let frame = facts.loginFrame { frames.insert(frame) }
+                    for early in facts.earlyRequests { if let frame = early.ifNew.location.frameIndex { frames.insert(frame) } }
+                }
             }
         }
         return frames

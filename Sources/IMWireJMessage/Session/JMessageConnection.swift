@@ -22,10 +22,11 @@ public final class JMessageConnection: DialectConnection {
 
     public init(
         options: JMessageSessionOptions = JMessageSessionOptions(), limits: Limits = .default,
-        namesMessages: Bool = false, describesMessages: Bool = false
+        namesMessages: Bool = false, describesMessages: Bool = false, judgesAcrossConnections: Bool = false
     ) {
         self.limits = limits
-        tracker = JMessageSessionTracker(options: options, maxTracked: limits.maxPendingRequests)
+        tracker = JMessageSessionTracker(
+            options: options, maxTracked: limits.maxPendingRequests, defersEarlyRequests: judgesAcrossConnections)
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
     }
@@ -33,7 +34,8 @@ public final class JMessageConnection: DialectConnection {
     public convenience init(_ context: DialectContext) {
         self.init(
             options: context.options[JMessageSessionOptions.self], limits: context.limits,
-            namesMessages: context.namesMessages, describesMessages: context.describesMessages)
+            namesMessages: context.namesMessages, describesMessages: context.describesMessages,
+            judgesAcrossConnections: context.judgesAcrossConnections)
     }
 
     /// Decodes and checks one message: what it holds, and every finding (codec, engine.io
@@ -75,6 +77,8 @@ public final class JMessageConnection: DialectConnection {
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
         var findings = transport.finish(atMicros: time) + tracker.finish(atMicros: time)
+        sessionFacts.earlyRequests = tracker.earlyRequests
+        sessionFacts.unansweredAtEnd = tracker.unansweredAtEnd
         for index in findings.indices where findings[index].location.frameIndex == nil {
             findings[index].location = Location(frameIndex: frameIndex, time: time)
         }

@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireDialect
+import IMWireReconnect
 import IMWireSocketIO
 
 /// Settings of a JMessage session check (µs).
@@ -71,13 +72,25 @@ public struct JMessageSessionTracker: Sendable {
     private var events: [String: Awaited] = [:]
     /// The times all of these wait from (a request's last send or its ack), bounded.
     private var waiting = PendingTimes()
+    /// Requests before login that the checker judges across connections (`earlyRequest`).
+    public private(set) var earlyRequests: [EarlyRequest] = []
+    /// The requests still unanswered when the connection ended (`finish`), as `earlyRequest` keys.
+    public private(set) var unansweredAtEnd: [String] = []
     private var reportedBeforeInit = false
     private var reportedBeforeLogin = false
     private var reportedAfterLogout = false
 
-    public init(options: JMessageSessionOptions = JMessageSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+    /// Requests before login with no evidence of their own go to `earlyRequests` for the caller
+    /// to judge across connections, rather than being reported at once.
+    public let defersEarlyRequests: Bool
+
+    public init(
+        options: JMessageSessionOptions = JMessageSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests,
+        defersEarlyRequests: Bool = false
+    ) {
         self.options = options
         self.maxTracked = maxTracked
+        self.defersEarlyRequests = defersEarlyRequests
     }
 
     private static func gap(_ from: Int64, _ to: Int64) -> Int64 {
@@ -190,11 +203,37 @@ public struct JMessageSessionTracker: Sendable {
                     JMessageRules.resendBeforeLogin.finding(
                         "\(name)\(event.rid.map { " rid=\($0)" } ?? "") before this connection logged in: re-sent from an earlier connection"))
             }
+        } else if defersEarlyRequests, let early = earlyRequest(event, time: time, frameIndex: frameIndex) {
+            if pending[event.rid ?? -1] == nil { earlyRequests.append(early) }
         } else {
             checkPhase(event, into: &findings)
         }
         clearAwaited(event, into: &findings)
         trackRequest(event, time: time, frameIndex: frameIndex, into: &findings)
+    }
+
+    /// A request with a rid before this connection's c_init or login, with no evidence in the
+    /// connection of where it came from: the checker decides across connections whether an
+    /// earlier one left it unanswered (a re-send: the SDK's ack timer fired after the drop,
+    /// e.g. a sync_check pending at the drop) or not (`JM.BEFORE-INIT` / `JM.BEFORE-LOGIN`).
+    private func earlyRequest(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> EarlyRequest? {
+        guard event.kind == .request, let rid = event.rid, earlyRequests.count < SessionFacts.maxCarried else { return nil }
+        let name = event.name
+        let ifNew: Finding
+        switch phase {
+        case .start where name != "c_init":
+            ifNew = JMessageRules.beforeInit.finding("\(name) before c_init succeeded")
+        case .initialized where !["c_init", "login", "register"].contains(name):
+            ifNew = JMessageRules.beforeLogin.finding("\(name) before login succeeded")
+        default:
+            return nil
+        }
+        let key = "\(name) rid=\(rid)"
+        let carried = JMessageRules.resendBeforeLogin.finding(
+            "\(key) before this connection logged in: re-sent from an earlier connection, which ended with it unanswered")
+        return EarlyRequest(
+            key: key, ifNew: located(ifNew, frame: frameIndex, time: time, direction: .send, subject: key),
+            ifCarried: located(carried, frame: frameIndex, time: time, direction: .send, subject: key))
     }
 
     private mutating func checkPhase(_ event: JMessageEvent, into findings: inout [Finding]) {
@@ -337,6 +376,9 @@ public struct JMessageSessionTracker: Sendable {
     public mutating func finish(atMicros time: Int64?) -> [Finding] {
         var findings: [Finding] = []
         if let time { expire(before: time == Int64.max ? time : time + 1, into: &findings) }
+        unansweredAtEnd = pending.keys.sorted().prefix(SessionFacts.maxCarried).compactMap { rid in
+            pending[rid].map { "\($0.event) rid=\(rid)" }
+        }
         for rid in pending.keys.sorted() {
             guard let request = pending[rid], !request.reported else { continue }
             findings.append(

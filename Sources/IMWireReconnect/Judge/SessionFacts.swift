@@ -25,6 +25,14 @@ public struct SessionFacts: Sendable, Equatable {
     /// When the transport came up (NIM: the socket.io connect `1::`), for policies whose backoff
     /// restarts there (`ReconnectPolicy.backoffResetsOnLink`).
     public var linkUp: Int64?
+    /// Client requests before the connection's login whose verdict waits for the client's
+    /// earlier connections (`EarlyRequest`), at most `maxCarried`.
+    public var earlyRequests: [EarlyRequest] = []
+    /// The keys (`EarlyRequest.key`) of the requests still unanswered when the connection
+    /// ended, at most `maxCarried`: an SDK whose timers outlive the connection re-sends them on
+    /// its next one.
+    public var unansweredAtEnd: [String] = []
+    public static let maxCarried = 32
 
     public init(keepAliveInMessages: Bool = true) {
         self.keepAliveInMessages = keepAliveInMessages
@@ -53,5 +61,24 @@ public struct SessionFacts: Sendable, Equatable {
         guard self.end == nil else { return }
         self.end = end
         endTimeMicros = time
+    }
+}
+
+/// A client request early on a connection (before its login) that is an error when the client
+/// made it there, and a re-send when one of the client's earlier connections ended with it
+/// unanswered (JMessage Web: its ack timers re-send a request with the same rid on whatever
+/// transport is up, before that transport's c_init). The checker decides across connections.
+public struct EarlyRequest: Sendable, Hashable {
+    /// What names the request on every connection (JMessage: `sync_check rid=12`).
+    public var key: String
+    /// The finding when no earlier connection left it unanswered (located).
+    public var ifNew: Finding
+    /// The finding when one did (located).
+    public var ifCarried: Finding
+
+    public init(key: String, ifNew: Finding, ifCarried: Finding) {
+        self.key = key
+        self.ifNew = ifNew
+        self.ifCarried = ifCarried
     }
 }

@@ -6,7 +6,7 @@
 //
 //   node --experimental-websocket driver.js SCENARIO --port N
 //
-// Scenarios (the server plays its part, see server.py): clean, drop, refuse, kick, error, drop-pending, unanswered,
+// Scenarios (the server plays its part, see server.py): clean, drop, refuse, kick, error, drop-pending, drop-sync, unanswered,
 // kick-password.
 // Besides the app-level callbacks (init/login/send onSuccess/onFail/onTimeout/onAck, onMsgReceive,
 // onEventNotification, onSyncConversation, onSyncEvent, onDisconnect) the driver listens, read
@@ -22,7 +22,7 @@ const argv = process.argv.slice(2);
 const scenario = argv[0];
 const portIndex = argv.indexOf('--port');
 const port = portIndex >= 0 ? Number(argv[portIndex + 1]) : 18300;
-const scenarios = ['clean', 'drop', 'refuse', 'kick', 'error', 'drop-pending', 'unanswered', 'kick-password'];
+const scenarios = ['clean', 'drop', 'refuse', 'kick', 'error', 'drop-pending', 'drop-sync', 'unanswered', 'kick-password'];
 if (!scenarios.includes(scenario)) {
   console.error(`usage: node --experimental-websocket driver.js {${scenarios.join('|')}} --port N`);
   process.exit(64);
@@ -175,6 +175,13 @@ async function main() {
       if (!(await init()) || !(await login())) break;
       await sleep(2000);
       send('in flight when the connection drops');
+      await sleep(40000);
+      log('app.state', { isInit: jim.isInit(), isLogin: jim.isLogin(), isConnect: jim.isConnect() });
+      break;
+    }
+    case 'drop-sync': {
+      // The SDK's own sync_check after login is in flight (no ack) when the server drops the connection.
+      if (!(await init()) || !(await login())) break;
       await sleep(40000);
       log('app.state', { isInit: jim.isInit(), isLogin: jim.isLogin(), isConnect: jim.isConnect() });
       break;

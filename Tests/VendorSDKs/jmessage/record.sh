@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the genuine JMessage web SDK 2.5.0 (driver.js) against the mock server (server.py):
-#   Tests/VendorSDKs/jmessage/record.sh [SCENARIO ...]        (default: clean drop refuse kick error drop-pending unanswered kick-password)
+#   Tests/VendorSDKs/jmessage/record.sh [SCENARIO ...]        (default: clean drop refuse kick error drop-pending drop-sync unanswered kick-password)
 # writes Fixtures/captures/vendor-sdk/jmessage/jmessage-<scenario>.pcapng (dumpcap on lo, only the
 # scenario's port), .jsonl (imwire convert --to jsonl) and .sdk.log (the driver's callback log).
 # Needs: VENDOR_SDK_DIR with jmessage-sdk-web.2.5.0.min.js (else exit 77), node 20, dumpcap,
@@ -18,13 +18,13 @@ IMWIRE=${IMWIRE:-$root/.build/debug/imwire}
 out=$root/Fixtures/captures/vendor-sdk/jmessage
 mkdir -p "$out"
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(clean drop refuse kick error drop-pending unanswered kick-password)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(clean drop refuse kick error drop-pending drop-sync unanswered kick-password)
 base=${PORT_BASE:-18370}
 
 for scenario in "${scenarios[@]}"; do
   case $scenario in
     clean) port=$base ;; drop) port=$((base + 2)) ;; refuse) port=$((base + 4)) ;;
-    kick) port=$((base + 6)) ;; error) port=$((base + 8)) ;; drop-pending) port=$((base + 10)) ;; unanswered) port=$((base + 12)) ;; kick-password) port=$((base + 14)) ;;
+    kick) port=$((base + 6)) ;; error) port=$((base + 8)) ;; drop-pending) port=$((base + 10)) ;; unanswered) port=$((base + 12)) ;; kick-password) port=$((base + 14)) ;; drop-sync) port=$((base + 16)) ;;
     *) echo "unknown scenario $scenario" >&2; exit 64 ;;
   esac
   name=jmessage-$scenario

@@ -14,7 +14,8 @@ again. Every client event with a rid gets `ack {rid}` and then the same event wi
 Scenarios: clean (a message from bob pushed 5 s after login), drop and refuse (the drop 3 s
 after login), kick (event_notification event_type 1 3 s after login), error (login 801004 once,
 sends 803003 then 803010), drop-pending (the first send gets no ack and the connection is
-dropped 1 s later), unanswered (the login gets neither ack nor response), kick-password (event_type 2, password
+dropped 1 s later), drop-sync (as drop-pending for the sync_check the SDK sends right after
+login: no ack, dropped 1 s later), unanswered (the login gets neither ack nor response), kick-password (event_type 2, password
 changed, 3 s after login). A request on a connection that has not logged in is answered with 800013
 (user logout): the mock's choice, the real server's answer there is not documented.
 """
@@ -104,7 +105,7 @@ class Front:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=["clean", "drop", "refuse", "kick", "error", "drop-pending", "unanswered", "kick-password"])
+    ap.add_argument("scenario", choices=["clean", "drop", "refuse", "kick", "error", "drop-pending", "drop-sync", "unanswered", "kick-password"])
     ap.add_argument("--port", type=int, default=18300)
     ap.add_argument("--inner-port", type=int, default=0)
     args = ap.parse_args()
@@ -209,6 +210,11 @@ def main():
     @sio.on("sync_check")
     def sync_check(sid, data):
         log("sync_check", data=data)
+        if scenario == "drop-sync" and not state["dropped"]:
+            state["dropped"] = True
+            log("withhold", rid=data.get("rid"))  # no ack, no response; drop 1 s later
+            eventlet.spawn_after(1, front.drop, 0)
+            return
         answer(sid, "sync_check", data, sync_key=state["sync_key"], sync_type=data.get("sync_type", 0),
                sync_event_key=data.get("sync_event_key", 0), msg_receipt_key=data.get("msg_receipt_key", 0))
 
