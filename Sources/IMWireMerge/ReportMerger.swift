@@ -87,9 +87,15 @@ public enum ReportMerger {
             clients[input.clientKey, default: []].append((number, input))
         }
         let captureEnd = shards.compactMap(\.data.lastTime).max()
-        for key in order {
-            guard let client = clients[key], let dialect = client.first?.input.dialect else { continue }
-            Checker.judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
+        var announced = Checker.HostPolicies()
+        for loggedIn in [true, false] {
+            for key in order {
+                guard let client = clients[key], let dialect = client.first?.input.dialect,
+                    client.contains(where: { $0.input.facts.client != nil }) == loggedIn
+                else { continue }
+                if loggedIn { announced.learn(client) }
+                Checker.judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
+            }
         }
         var hosts: [String: Checker.Client] = [:]
         var hostOrder: [String] = []

@@ -36,6 +36,44 @@ import Testing
         #expect(reconnect.contains("r2#1 RECONNECT.AFTER-TERMINAL"))
     }
 
+    /// `imwire serve`'s refuse, as leancloud-realtime meets it: the router request, then alice
+    /// (js/…), who is dropped; each
+    /// retry tries the router's server and at once its secondary, both accepted and closed
+    /// before a message (no login, no ua); the pairs 1 s then 2 s apart; then she logs in again.
+    /// The refused connections are judged by the policy alice announced from the same host
+    /// (leancloud-js), whose attempt tries two servers: no finding. From another host they are
+    /// nobody's: the vendor's default (leancloud-swift) calls the secondary's try early.
+    @Test func refusedConnectionsOfAHostAreJudgedByItsAnnouncedPolicy() throws {
+        func open(_ conn: String, _ t: Double, host: String = "10.0.0.7") -> String {
+            let port = 50000 + Int(t * 1000)
+            return #"{"type":"open","conn":"\#(conn)","t":\#(t),"subprotocol":"lc.json.3","client":"\#(host):\#(port)","server":"10.0.0.1:443"}"#
+        }
+        func text(_ conn: String, _ t: Double, _ dir: String, _ json: String) -> String {
+            #"{"conn":"\#(conn)","t":\#(t),"dir":"\#(dir)","text":\#(JSONWriter.string(.string(json)))}"#
+        }
+        func close(_ conn: String, _ t: Double) -> String { #"{"type":"close","conn":"\#(conn)","t":\#(t)}"# }
+        func login(_ conn: String, _ t: Double, reopen: Bool) -> [String] {
+            [
+                open(conn, t),
+                text(conn, t, "send", #"{"cmd":"session","op":"open","i":1,"appId":"app","peerId":"alice","ua":"js/5.0.0-rc.7","r":\#(reopen)}"#),
+                text(conn, t + 0.01, "receive", #"{"cmd":"session","op":"opened","i":1}"#),
+            ]
+        }
+        func capture(refusedFrom host: String) -> [String] {
+            // r0: the SDK's router request, a connection of the host with no message either.
+            var lines = [open("r0", 0, host: host), close("r0", 0.01)] + login("a1", 0.05, reopen: false) + [close("a1", 2)]
+            for (conn, t) in [("r1", 3.0), ("r2", 3.003), ("r3", 5.004), ("r4", 5.007)] {
+                lines += [open(conn, t, host: host), close(conn, t + 0.001)]
+            }
+            return lines + login("a2", 9.01, reopen: true)
+        }
+        let same = check(lines: capture(refusedFrom: "10.0.0.7")).summary(.info).filter { $0.contains("RECONNECT.") }
+        #expect(same.isEmpty)
+        let other = check(lines: capture(refusedFrom: "10.0.0.9")).allFindings.filter { $0.ruleID.rawValue.hasPrefix("RECONNECT.") }
+        #expect(other.map(\.ruleID.rawValue) == ["RECONNECT.TOO-EARLY"])
+        #expect(other.first?.message.contains("leancloud-swift") == true)
+    }
+
     @Test func aDialectRuleThatSaysItFirstKeepsTheJudgeQuiet() throws {
         let path = "Fixtures/captures/yun2win-kicked-reconnect.jsonl"
         #expect(try check(path).summary() == ["y2#1 Y2W.RECONNECT-AFTER-KICK"])

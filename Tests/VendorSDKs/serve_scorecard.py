@@ -38,16 +38,10 @@ LEANCLOUD = {
 }
 TWO_USERS = ("clean", "twouser", 12, [("alice", "bob", "sender"), ("bob", "alice", "receiver")])
 # Who is right where the SDK is not graded OK, with the code or reference it rests on.
-WHO_IS_RIGHT = {
-    ("refuse", "alice"):
-        "The SDK. Each retry of leancloud-realtime tries the router's `server`, then at once its `secondary` "
-        "(im.js `_getRTMServers` returns `[info.server, info.secondary]`; `WebSocketPlus` opens the next URL "
-        "when one fails), and `imwire serve` names itself as both: so two refused connections per retry, 1 s, "
-        "2 s, 4 s apart as the SDK's `schedule` events say (leancloud-js: min(1 s·2^n, 5 min)). The checker "
-        "judges the refused connections, which carry no login and so no `ua`, apart from alice's logins (`JudgeInput.clientKey`: the user id when there is a login, else the host), by the "
-        "vendor's default policy (leancloud-swift), and calls the secondary's try a reconnect too early: a "
-        "false NON-STRICT, left to the SDK issue (cross-connection grouping of login-less connections).",
-}
+# (Empty: the SDK gets OK everywhere. refuse was a false NON-STRICT until the judge took the
+# policy of the host's logged-in client for refused connections and leancloud-js's two servers
+# per attempt: see CHANGELOG.)
+WHO_IS_RIGHT = {}
 
 
 def run(scenario, driver_scenario, duration, peers, port):

@@ -33,9 +33,16 @@ extension Checker {
 
     static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
         let captureEnd = connections.lastTime
-        forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey) { client in
-            guard let dialect = client.first?.input.dialect else { return }
-            judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
+        // Clients that log in first: what they announce stands for the login-less connections
+        // of their host (refused reconnects), judged after them.
+        var announced = HostPolicies()
+        for loggedIn in [true, false] {
+            forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey) { client in
+                guard let dialect = client.first?.input.dialect, client.contains(where: { $0.input.facts.client != nil }) == loggedIn
+                else { return }
+                if loggedIn { announced.learn(client) }
+                judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
+            }
         }
         forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }) { judgeEarlyRequests($0, connections: connections) }
     }
@@ -65,10 +72,31 @@ extension Checker {
         }
     }
 
+    /// The policy each host's logged-in clients announce (LeanCloud's `ua`), by dialect and host.
+    package struct HostPolicies {
+        private var names: [String: String] = [:]
+
+        package init() {}
+
+        private static func key(_ input: JudgeInput) -> String? { input.client.map { "\(input.dialect.rawValue) \(Checker.host($0))" } }
+
+        package mutating func learn(_ client: Client) {
+            for (_, input) in client { if let key = Self.key(input), let name = input.facts.policyName { names[key] = names[key] ?? name } }
+        }
+
+        func policy(for client: Client) -> ReconnectPolicy? {
+            client.lazy.compactMap { Self.key($0.input).flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }.first
+        }
+    }
+
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
-    package static func judge(_ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions) {
+    /// `hostPolicies`: what clients on the same host announced, for one that announces nothing.
+    package static func judge(
+        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
+        hostPolicies: HostPolicies = HostPolicies()
+    ) {
         reloginAfterEnd(client, dialect: dialect, connections: connections)
-        judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options)
+        judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
     }
 
     /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
@@ -130,9 +158,11 @@ extension Checker {
 
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
     /// when it names one of the dialect's, else the one the client announces (LeanCloud's `ua`,
-    /// yun2win's client id), else the dialect's default. Each finding says which and why.
+    /// yun2win's client id), else the one a logged-in client on its host announces, else the
+    /// dialect's default. Each finding says which and why.
     private static func judgeReconnects(
-        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
+        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
+        hostPolicies: HostPolicies
     ) {
         let policy: ReconnectPolicy
         let why: String
@@ -140,6 +170,8 @@ extension Checker {
             (policy, why) = (named, "given by --policy")
         } else if let announced = client.lazy.compactMap({ $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }).first {
             (policy, why) = (announced, "the SDK the client announces")
+        } else if let neighbour = hostPolicies.policy(for: client) {
+            (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
         } else {
             (policy, why) = (options.reconnectPolicy(for: dialect), "the vendor's default: the client names no SDK")
         }

@@ -53,6 +53,8 @@ public struct ReconnectJudge: Sendable {
         var previousIndex = -1
         var sessionInChain = false
         var previous: ConnectionObservation?
+        /// Servers the current attempt has tried after its first (`ReconnectPolicy.endpointsPerAttempt`).
+        var failovers = 0
 
         for observation in ordered {
             if let before = previous {
@@ -82,8 +84,19 @@ public struct ReconnectJudge: Sendable {
                             previousIndex = -1
                             sessionInChain = false
                         } else {
-                            let attempt = countsAsRetry ? (established ? 0 : previousIndex + 1) : -1
-                            let requiredMillis = minimumMillis ?? max(0, policy.schedule.boundsMillis(max(0, attempt)).lowerBound)
+                            var attempt = countsAsRetry ? (established ? 0 : previousIndex + 1) : -1
+                            var requiredMillis = minimumMillis ?? max(0, policy.schedule.boundsMillis(max(0, attempt)).lowerBound)
+                            // Sooner than the schedule, after a connection that failed before its
+                            // transport was up: the same attempt's next server, tried at once.
+                            if countsAsRetry, !established, !before.linkUp, before.login == nil,
+                                failovers + 1 < policy.endpointsPerAttempt,
+                                gapMicros.plus(options.toleranceMicros) < requiredMillis.millisAsMicros
+                            {
+                                failovers += 1
+                                (attempt, requiredMillis) = (previousIndex, 0)
+                            } else {
+                                failovers = 0
+                            }
                             if let allowed = policy.budget.attempts, policy.budget.whenExhausted == .stop, attempt >= allowed {
                                 findings.append(
                                     finding(

@@ -122,6 +122,9 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// `1::`, `link.onConnect` → `backoff.reset()`), not when the login is accepted: the reconnect
     /// judge numbers attempts from the last connection that got that far.
     public let backoffResetsOnLink: Bool
+    /// How many servers one attempt tries, each straight after the other fails before its
+    /// transport is up (LeanCloud JS: the router's `server`, then its `secondary`); 1 for most.
+    public let endpointsPerAttempt: Int
     public let outputs: OutputModel
     /// Every number and behaviour above with its source, for the Spec.
     public let facts: [Fact]
@@ -135,7 +138,8 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         route: RoutePolicy?, reconnectFlag: ReconnectFlag?, acceptCodes: [Int64], progressCodes: [Int64] = [],
         rules: [SignalRule], registry: RegistryScope, goaway: Reaction? = nil, backgroundClosesConnection: Bool = false,
         networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMillis: Int64? = nil,
-        syncAfterLogin: Bool = false, backoffResetsOnLink: Bool = false, outputs: OutputModel, facts: [Fact]
+        syncAfterLogin: Bool = false, backoffResetsOnLink: Bool = false, endpointsPerAttempt: Int = 1, outputs: OutputModel,
+        facts: [Fact]
     ) {
         self.name = name
         self.dialect = dialect
@@ -160,6 +164,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
         self.chatRoomRejoinWindowMillis = chatRoomRejoinWindowMillis
         self.syncAfterLogin = syncAfterLogin
         self.backoffResetsOnLink = backoffResetsOnLink
+        self.endpointsPerAttempt = max(1, endpointsPerAttempt)
         self.outputs = outputs
         self.facts = facts
         var known: [Signal: [Int64: Reaction]] = [:]
