@@ -92,6 +92,18 @@ import Testing
         let header = decodeAll([0x81, 0xfe, 0x01])
         #expect(header.ruleIDs == ["WS.TRUNCATED-FRAME"])
     }
+
+    /// Autobahn 4.2.5: a frame with reserved opcode 15 that the peer's close cuts off inside its
+    /// header is judged on what the header shows, not reported only as cut short.
+    @Test func aHeaderCutShortIsJudgedOnItsBytes() {
+        let reserved = decodeAll([0x8f, 0x85, 0x37, 0xfa])  // FIN, opcode 0xF, masked, length 5, half a key
+        #expect(reserved.ruleIDs == ["WS.RESERVED-OPCODE", "WS.TRUNCATED-FRAME"])
+        #expect(reserved.findings.map(\.offset) == [0, 0])
+        #expect(decodeAll([0x09]).ruleIDs == ["WS.CONTROL-FRAME-FRAGMENTED", "WS.TRUNCATED-FRAME"])
+        // Unmasked client ping: the mask bit is known; its length (16-bit form) is not.
+        #expect(decodeAll([0x89, 0x7e, 0x00]).ruleIDs == ["WS.CLIENT-FRAME-UNMASKED", "WS.TRUNCATED-FRAME"])
+        #expect(decodeAll([0xc1]).ruleIDs == ["WS.RSV-WITHOUT-EXTENSION", "WS.TRUNCATED-FRAME"])
+    }
 }
 
 @Suite struct Encoding {

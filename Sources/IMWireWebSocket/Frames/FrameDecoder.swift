@@ -140,6 +140,13 @@ public struct WebSocketFrameDecoder: Sendable {
         if state == .payload || !pendingHeader.isEmpty {
             let have = state == .payload ? "\(filled) of \(header.payloadLength) payload bytes" : "\(pendingHeader.count) header bytes"
             let start = state == .payload ? frameStart : offset - pendingHeader.count
+            // A header cut short is still judged on what it shows (a reserved opcode the peer's
+            // close cut off, Autobahn 4.2.5): the payload length only when its 7 bits give it.
+            if state == .header, let first = pendingHeader.first {
+                let second = pendingHeader.dropFirst().first
+                let short = second.map { Int($0 & 0x7f) }
+                judgeBits(first, masked: second.map { $0 & 0x80 != 0 }, payloadLength: short.flatMap { $0 < 126 ? $0 : nil }, at: start, emit)
+            }
             emit(.finding(WebSocketRules.finding(WebSocketRules.truncatedFrame, "the stream ends inside a frame (\(have))", at: start)))
             pendingHeader.removeAll()
             state = .header
@@ -209,44 +216,52 @@ public struct WebSocketFrameDecoder: Sendable {
         } else if extended == 8, payloadLength <= 0xffff {
             report(WebSocketRules.lengthNotMinimal, "length \(payloadLength) written in the 64-bit form", at: frameStart + 1, emit)
         }
-        if opcode.isReserved {
-            report(WebSocketRules.reservedOpcode, "opcode 0x\(String(opcode.rawValue, radix: 16)) is reserved", at: frameStart, emit)
-        }
-        if rsv1 {
-            if opcode.isControl, rsv1Negotiated {
-                report(WebSocketRules.rsv1OnControl, "RSV1 set on a \(opcode) frame", at: frameStart, emit)
-            } else if !rsv1Negotiated {
-                report(WebSocketRules.rsvWithoutExtension, "RSV1 set on a \(opcode) frame; no extension was negotiated for it", at: frameStart, emit)
-            } else if opcode == .continuation {
-                report(WebSocketRules.rsv1OnContinuation, "RSV1 set on a continuation frame", at: frameStart, emit)
-            }
-        }
-        if rsv2 || rsv3 {
-            let bits = [rsv2 ? "RSV2" : nil, rsv3 ? "RSV3" : nil].compactMap { $0 }.joined(separator: " and ")
-            report(WebSocketRules.rsvWithoutExtension, "\(bits) set on a \(opcode) frame; no extension defines it", at: frameStart, emit)
-        }
-        if opcode.isControl {
-            if !fin {
-                report(WebSocketRules.controlFrameFragmented, "\(opcode) frame with FIN clear", at: frameStart, emit)
-            }
-            if payloadLength > 125 {
-                report(WebSocketRules.controlFrameTooLong, "\(opcode) frame with \(payloadLength) payload bytes", at: frameStart + 1, emit)
-            }
-        }
-        switch direction {
-        case .send where !masked:
-            report(WebSocketRules.clientFrameUnmasked, "client \(opcode) frame is not masked", at: frameStart + 1, emit)
-        case .receive where masked:
-            report(WebSocketRules.serverFrameMasked, "server \(opcode) frame is masked", at: frameStart + 1, emit)
-        default:
-            break
-        }
+        judgeBits(first, masked: masked, payloadLength: payloadLength, at: frameStart, emit)
         header = WebSocketFrameHeader(
             fin: fin, rsv1: rsv1, rsv2: rsv2, rsv3: rsv3, opcode: opcode, maskingKey: key,
             payloadLength: payloadLength, headerLength: headerLength)
         state = .payload
         filled = 0
         return headerLength
+    }
+
+    /// The verdicts of a header's first byte (FIN, RSV bits, opcode) and, when known, its mask
+    /// bit and payload length (RFC 6455 §5.2-5.5), for the frame at `start`.
+    private func judgeBits(_ first: UInt8, masked: Bool?, payloadLength: Int?, at start: Int, _ emit: (WebSocketFrameOutput) -> Void) {
+        let opcode = WebSocketOpcode(rawValue: first & 0x0f)
+        let (fin, rsv1, rsv2, rsv3) = (first & 0x80 != 0, first & 0x40 != 0, first & 0x20 != 0, first & 0x10 != 0)
+        if opcode.isReserved {
+            report(WebSocketRules.reservedOpcode, "opcode 0x\(String(opcode.rawValue, radix: 16)) is reserved", at: start, emit)
+        }
+        if rsv1 {
+            if opcode.isControl, rsv1Negotiated {
+                report(WebSocketRules.rsv1OnControl, "RSV1 set on a \(opcode) frame", at: start, emit)
+            } else if !rsv1Negotiated {
+                report(WebSocketRules.rsvWithoutExtension, "RSV1 set on a \(opcode) frame; no extension was negotiated for it", at: start, emit)
+            } else if opcode == .continuation {
+                report(WebSocketRules.rsv1OnContinuation, "RSV1 set on a continuation frame", at: start, emit)
+            }
+        }
+        if rsv2 || rsv3 {
+            let bits = [rsv2 ? "RSV2" : nil, rsv3 ? "RSV3" : nil].compactMap { $0 }.joined(separator: " and ")
+            report(WebSocketRules.rsvWithoutExtension, "\(bits) set on a \(opcode) frame; no extension defines it", at: start, emit)
+        }
+        if opcode.isControl {
+            if !fin {
+                report(WebSocketRules.controlFrameFragmented, "\(opcode) frame with FIN clear", at: start, emit)
+            }
+            if let payloadLength, payloadLength > 125 {
+                report(WebSocketRules.controlFrameTooLong, "\(opcode) frame with \(payloadLength) payload bytes", at: start + 1, emit)
+            }
+        }
+        switch (direction, masked) {
+        case (.send, false?):
+            report(WebSocketRules.clientFrameUnmasked, "client \(opcode) frame is not masked", at: start + 1, emit)
+        case (.receive, true?):
+            report(WebSocketRules.serverFrameMasked, "server \(opcode) frame is masked", at: start + 1, emit)
+        default:
+            break
+        }
     }
 
     private func report(_ rule: Rule, _ message: String, at offset: Int, _ emit: (WebSocketFrameOutput) -> Void) {
