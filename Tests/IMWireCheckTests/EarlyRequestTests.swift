@@ -73,7 +73,10 @@ import Testing
             var first = Self.open("a", 0) + Self.login("a", 0.1) + [Self.event("a", 1, "send", "sync_check", Self.syncCheck)]
             first.append(#"{"type":"close","conn":"a","t":1.5}"#)
             var second = Self.open("b", 2.5) + [Self.event("b", resendAt, "send", "sync_check", Self.syncCheck)]
-            second += [Self.event("b", resendAt, "receive", "ack", #"{"rid":77}"#), Self.event("b", resendAt, "receive", "sync_check", #"{"rid":77,"code":0}"#)]
+            second += [
+                Self.event("b", resendAt, "receive", "ack", #"{"rid":77}"#),
+                Self.event("b", resendAt, "receive", "sync_check", #"{"rid":77,"code":0}"#),
+            ]
             first[0] = first[0].replacingOccurrences(of: #""t":0.0,"#, with: #""t":0.0,"client":"10.0.0.7:50001","server":"10.0.0.1:443","#)
             second[0] = second[0].replacingOccurrences(of: #""t":2.5,"#, with: #""t":2.5,"client":"\#(host):50002","server":"10.0.0.1:443","#)
             return first + second

@@ -44,7 +44,7 @@ extension Checker {
                 judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
             }
         }
-        forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }) { judgeEarlyRequests($0, connections: connections) }
+        forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }, { judgeEarlyRequests($0, connections: connections) })
     }
 
     /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
