@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -19,24 +21,68 @@ public enum TextFile {
         try write(Array(text.utf8), to: path)
     }
 
+    /// Writes `bytes` to a temporary file beside `path` and renames it there: a process killed
+    /// mid-write leaves the old file or none, never a truncated one (`Replacement`).
     public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
-        guard let file = fopen(path, "wb") else {
-            throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+        let file = try OutputFile(path: path)
+        file.write(bytes)
+        try file.close()
+    }
+}
+
+/// Where a file's new content is written until it is whole: a hidden temporary file in the same
+/// directory (so that rename(2) is atomic), renamed over the path by `commit`. A path that
+/// exists and is not a regular file itself (a symbolic link such as `/dev/stdout`, a FIFO, a
+/// device) is written in place: renaming over it would replace the link, not what it names.
+struct Replacement {
+    let path: String
+    /// The file written to: the temporary one, or `path` itself.
+    let writing: String
+
+    /// Numbers the temporary files of one process.
+    private static let sequence = Atomic<Int>(0)
+
+    init(_ path: String) {
+        self.path = path
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            writing = path
+            return
         }
-        defer { fclose(file) }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == bytes.count else { throw WriteError(description: "short write to \(path)") }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        writing = "\(directory).\(name).imwire-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue).tmp"
+    }
+
+    /// Moves the whole file into place.
+    func commit() throws(TextFile.WriteError) {
+        guard writing != path else { return }
+        guard rename(writing, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(writing)
+            throw TextFile.WriteError(description: "cannot write \(path): \(reason)")
+        }
+    }
+
+    /// Drops the unfinished file.
+    func abandon() {
+        if writing != path { unlink(writing) }
     }
 }
 
 /// A file, or standard output, written piece by piece (reports a connection at a time), so
-/// what is written is never held whole in memory. The first write error is kept and thrown by
-/// `close()`; writes after it are dropped.
+/// what is written is never held whole in memory. A named file appears at its path only when
+/// `close` succeeds (`Replacement`): until then the old file, or none, is there. The first
+/// write error is kept and thrown by `close()`; writes after it are dropped.
 public final class OutputFile {
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
     private let name: String
     private var failure: TextFile.WriteError?
+    /// Where a named file is written until `close` renames it over its path.
+    private var replacement: Replacement?
+    private var closed = false
 
     /// `path` nil: standard output.
     public init(path: String?) throws(TextFile.WriteError) {
@@ -49,28 +95,48 @@ public final class OutputFile {
             name = "standard output"
             return
         }
-        guard let handle = fopen(path, "wb") else {
+        let replacement = Replacement(path)
+        guard let handle = fopen(replacement.writing, "wb") else {
             throw TextFile.WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         file = handle
         ownsFile = true
         name = path
+        self.replacement = replacement
     }
 
     deinit {
-        if ownsFile { fclose(file) }
+        guard ownsFile, !closed else { return }
+        fclose(file)
+        replacement?.abandon()  // never closed: the old file stays
     }
 
     public func write(_ bytes: [UInt8]) {
-        guard failure == nil, !bytes.isEmpty else { return }
+        guard failure == nil, !closed, !bytes.isEmpty else { return }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         if written != bytes.count { failure = TextFile.WriteError(description: "short write to \(name)") }
     }
 
-    /// Flushes what is buffered; throws the first error any write met (the file closes on deinit).
+    /// Flushes what is buffered and, for a named file, moves it into place; throws the first
+    /// error any write met (the old file then stays). Standard output closes on deinit.
     public func close() throws(TextFile.WriteError) {
+        guard !closed else {
+            if let failure { throw failure }
+            return
+        }
         if fflush(file) != 0, failure == nil {
             failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))")
+        }
+        if ownsFile {
+            closed = true
+            if fclose(file) != 0, failure == nil {
+                failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))")
+            }
+            if failure == nil {
+                do { try replacement?.commit() } catch { failure = error }
+            } else {
+                replacement?.abandon()
+            }
         }
         if let failure { throw failure }
     }
