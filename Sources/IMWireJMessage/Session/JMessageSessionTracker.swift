@@ -76,8 +76,8 @@ public struct JMessageSessionTracker: Sendable {
     public private(set) var earlyRequests: [EarlyRequest] = []
     /// The requests still unanswered when the connection ended (`finish`), as `earlyRequest` keys.
     public private(set) var unansweredAtEnd: [String] = []
-    private var reportedBeforeInit = false
-    private var reportedBeforeLogin = false
+    /// JM.BEFORE-INIT and JM.BEFORE-LOGIN, once each per connection.
+    private var reportedPhaseRules: Set<RuleID> = []
     private var reportedAfterLogout = false
 
     /// Requests before login with no evidence of their own go to `earlyRequests` for the caller
@@ -219,15 +219,7 @@ public struct JMessageSessionTracker: Sendable {
     private func earlyRequest(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> EarlyRequest? {
         guard event.kind == .request, let rid = event.rid, earlyRequests.count < SessionFacts.maxCarried else { return nil }
         let name = event.name
-        let ifNew: Finding
-        switch phase {
-        case .start where name != "c_init":
-            ifNew = JMessageRules.beforeInit.finding("\(name) before c_init succeeded")
-        case .initialized where !["c_init", "login", "register"].contains(name):
-            ifNew = JMessageRules.beforeLogin.finding("\(name) before login succeeded")
-        default:
-            return nil
-        }
+        guard let ifNew = phaseFinding(name) else { return nil }
         let key = "\(name) rid=\(rid)"
         let carried = JMessageRules.resendBeforeLogin.finding(
             "\(key) before this connection logged in: re-sent from an earlier connection, which ended with it unanswered")
@@ -236,20 +228,24 @@ public struct JMessageSessionTracker: Sendable {
             ifCarried: located(carried, frame: frameIndex, time: time, direction: .send, subject: key))
     }
 
-    private mutating func checkPhase(_ event: JMessageEvent, into findings: inout [Finding]) {
-        let name = event.name
+    /// JM.BEFORE-INIT or JM.BEFORE-LOGIN for client event `name` in the current phase, if any.
+    private func phaseFinding(_ name: String) -> Finding? {
         switch phase {
-        case .start where name != "c_init" && !reportedBeforeInit:
-            reportedBeforeInit = true
-            findings.append(JMessageRules.beforeInit.finding("\(name) before c_init succeeded"))
-        case .initialized where !["c_init", "login", "register"].contains(name) && !reportedBeforeLogin:
-            reportedBeforeLogin = true
-            findings.append(JMessageRules.beforeLogin.finding("\(name) before login succeeded"))
-        case .loggedOut(let type) where event.kind == .request && !reportedAfterLogout:
-            reportedAfterLogout = true
-            findings.append(JMessageRules.afterForcedLogout.finding("\(name) after event_type \(type) logged the user out"))
+        case .start where name != "c_init":
+            JMessageRules.beforeInit.finding("\(name) before c_init succeeded")
+        case .initialized where !["c_init", "login", "register"].contains(name):
+            JMessageRules.beforeLogin.finding("\(name) before login succeeded")
         default:
-            break
+            nil
+        }
+    }
+
+    private mutating func checkPhase(_ event: JMessageEvent, into findings: inout [Finding]) {
+        if let finding = phaseFinding(event.name) {
+            if reportedPhaseRules.insert(finding.ruleID).inserted { findings.append(finding) }
+        } else if case .loggedOut(let type) = phase, event.kind == .request, !reportedAfterLogout {
+            reportedAfterLogout = true
+            findings.append(JMessageRules.afterForcedLogout.finding("\(event.name) after event_type \(type) logged the user out"))
         }
     }
 
