@@ -79,32 +79,22 @@ public enum ReportMerger {
 
         // The judgement across connections, each client's connections in report order.
         let connections = MergedConnections(entries.map(\.report), options: options)
-        var clients: [String: Checker.Client] = [:]
-        var order: [String] = []
-        for (number, entry) in entries.enumerated() {
-            guard let input = entry.judge else { continue }
-            if clients[input.clientKey] == nil { order.append(input.clientKey) }
-            clients[input.clientKey, default: []].append((number, input))
-        }
-        let captureEnd = shards.compactMap(\.data.lastTime).max()
-        var announced = Checker.HostPolicies()
-        for loggedIn in [true, false] {
-            for key in order {
-                guard let client = clients[key], let dialect = client.first?.input.dialect,
-                    client.contains(where: { $0.input.facts.client != nil }) == loggedIn
-                else { continue }
-                if loggedIn { announced.learn(client) }
-                Checker.judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
+        // The judged connections grouped by `key` (nil: in no group), in order of first connection.
+        func groups(by key: (JudgeInput) -> String?) -> [Checker.Client] {
+            var groups: [String: Checker.Client] = [:]
+            var order: [String] = []
+            for (number, entry) in entries.enumerated() {
+                guard let input = entry.judge, let name = key(input) else { continue }
+                if groups[name] == nil { order.append(name) }
+                groups[name, default: []].append((number, input))
             }
+            return order.compactMap { groups[$0] }
         }
-        var hosts: [String: Checker.Client] = [:]
-        var hostOrder: [String] = []
-        for (number, entry) in entries.enumerated() {
-            guard let input = entry.judge, let key = input.carryKey else { continue }
-            if hosts[key] == nil { hostOrder.append(key) }
-            hosts[key, default: []].append((number, input))
-        }
-        for key in hostOrder { if let host = hosts[key] { Checker.judgeEarlyRequests(host, connections: connections) } }
+        let clients = groups(by: \.clientKey)
+        let hosts = groups(by: \.carryKey)
+        Checker.judgeAll(
+            forEachClient: { clients.forEach($0) }, forEachHost: { hosts.forEach($0) },
+            captureEnd: shards.compactMap(\.data.lastTime).max(), connections: connections, options: options)
 
         // The capture's first event is the one with the lowest packet number.
         let firstTime =

@@ -39,8 +39,11 @@ package struct JudgeInput: Sendable, Equatable {
     /// client key when the capture has no address. Nil when it has nothing to carry or to match.
     package var carryKey: String? {
         guard !facts.earlyRequests.isEmpty || !facts.unansweredAtEnd.isEmpty else { return nil }
-        return client.map { "\(dialect.rawValue) host \(Checker.host($0))" } ?? clientKey
+        return hostKey ?? clientKey
     }
+
+    /// The dialect and the client's host, when the capture has the client's address.
+    var hostKey: String? { client.map { "\(dialect.rawValue) host \(Checker.host($0))" } }
 }
 
 /// A judged connection as the judge sorts it: its client key's hash, then its place in the

@@ -32,19 +32,31 @@ extension Checker {
     }
 
     static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
-        let captureEnd = connections.lastTime
-        // Clients that log in first: what they announce stands for the login-less connections
-        // of their host (refused reconnects), judged after them.
+        judgeAll(
+            forEachClient: { forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, $0) },
+            forEachHost: { forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }, $0) },
+            captureEnd: connections.lastTime, connections: connections, options: options)
+    }
+
+    /// Judges the clients `forEachClient` yields (each client's connections in report order),
+    /// those that log in first: what they announce stands for the login-less connections of
+    /// their host (refused reconnects), judged after them. Then the early requests of each
+    /// group `forEachHost` yields. A check reads the groups from its sorted runs, a merge from
+    /// its shards' reports.
+    package static func judgeAll(
+        forEachClient: ((Client) -> Void) -> Void, forEachHost: ((Client) -> Void) -> Void, captureEnd: Int64?,
+        connections: some JudgedConnections, options: CheckOptions
+    ) {
         var announced = HostPolicies()
         for loggedIn in [true, false] {
-            forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey) { client in
+            forEachClient { client in
                 guard let dialect = client.first?.input.dialect, client.contains(where: { $0.input.facts.client != nil }) == loggedIn
                 else { return }
                 if loggedIn { announced.learn(client) }
                 judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
             }
         }
-        forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }, { judgeEarlyRequests($0, connections: connections) })
+        forEachHost { judgeEarlyRequests($0, connections: connections) }
     }
 
     /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
@@ -73,27 +85,23 @@ extension Checker {
     }
 
     /// The policy each host's logged-in clients announce (LeanCloud's `ua`), by dialect and host.
-    package struct HostPolicies {
+    private struct HostPolicies {
         private var names: [String: String] = [:]
 
-        package init() {}
-
-        private static func key(_ input: JudgeInput) -> String? { input.client.map { "\(input.dialect.rawValue) \(Checker.host($0))" } }
-
-        package mutating func learn(_ client: Client) {
-            for (_, input) in client { if let key = Self.key(input), let name = input.facts.policyName { names[key] = names[key] ?? name } }
+        mutating func learn(_ client: Client) {
+            for (_, input) in client { if let key = input.hostKey, let name = input.facts.policyName { names[key] = names[key] ?? name } }
         }
 
         func policy(for client: Client) -> ReconnectPolicy? {
-            client.lazy.compactMap { Self.key($0.input).flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }.first
+            client.lazy.compactMap { $0.input.hostKey.flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }.first
         }
     }
 
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
     /// `hostPolicies`: what clients on the same host announced, for one that announces nothing.
-    package static func judge(
+    private static func judge(
         _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
-        hostPolicies: HostPolicies = HostPolicies()
+        hostPolicies: HostPolicies
     ) {
         reloginAfterEnd(client, dialect: dialect, connections: connections)
         judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
@@ -104,7 +112,7 @@ extension Checker {
     /// at most `carryWindowMicros` before left it unanswered, else the error (once per rule and
     /// connection, as the dialect would have said it at once). By host, not by user: the
     /// connection a JMessage SDK re-sends on after a drop has no login of its own.
-    package static func judgeEarlyRequests(_ host: Client, connections: some JudgedConnections) {
+    private static func judgeEarlyRequests(_ host: Client, connections: some JudgedConnections) {
         var ended: [(time: Int64, keys: [String])] = []
         for (number, input) in host {
             var reported: Set<RuleID> = []
