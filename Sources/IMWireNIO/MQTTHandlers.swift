@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireMQTT
+import IMWireWebSocket
 import NIOCore
 
 /// Decodes MQTT 3.1/3.1.1 packets from a TCP stream with IMWire's strict decoder (any chunking,
@@ -67,5 +68,42 @@ public final class MQTTPacketWriter: ChannelOutboundHandler {
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let bytes = MQTTPacketEncoder.encode(unwrapOutboundIn(data))
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: promise)
+    }
+}
+
+/// MQTT over WebSocket (MQTT 3.1.1 §6): the binary messages of a WebSocket pipeline (after a
+/// `WebSocketFrameReader` and a `WebSocketFrameWriter`) as one byte stream, in order, for an
+/// `MQTTPacketReader`, and the bytes an `MQTTPacketWriter` writes as one binary message each. A
+/// message may hold several packets or part of one (§6: the receiver must not assume alignment);
+/// a text message is not MQTT and fails the connection with a close frame 1003 (§6: "If a
+/// Client or Server receives a WebSocket frame that is not binary data, it MUST close the
+/// network connection"). Other WebSocket events are left to the WebSocket reader.
+public final class MQTTWebSocketBridge: ChannelDuplexHandler {
+    /// The WebSocket reader's events; only messages are read.
+    public typealias InboundIn = WebSocketEvent
+    /// The binary messages' payloads.
+    public typealias InboundOut = ByteBuffer
+    /// MQTT bytes to send.
+    public typealias OutboundIn = ByteBuffer
+    /// One binary message each, and the close frame of a text message.
+    public typealias OutboundOut = WebSocketOutbound
+
+    private var closing = false
+
+    public init() {}
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing, case .message(let message) = unwrapInboundIn(data) else { return }
+        guard message.kind == .binary else {
+            closing = true
+            context.writeAndFlush(wrapOutboundOut(.close(.unsupportedData, reason: "MQTT travels in binary messages")), promise: nil)
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: message.payload)))
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(wrapOutboundOut(.message(.binary, Array(unwrapOutboundIn(data).readableBytesView))), promise: promise)
     }
 }

@@ -1,6 +1,7 @@
 import IMWireCore
 import IMWireMQTT
 import IMWireNIO
+import IMWireWebSocket
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -87,6 +88,25 @@ struct MQTTHandlerTests {
         // PUBLISH announcing 2,097,151 bytes; only its header arrives.
         let violation = try #require(feed(channel, [0x30, 0xff, 0xff, 0x7f], chunk: 4))
         #expect(violation.finding.ruleID.rawValue == "MQTT.PACKET-TOO-LARGE")
+        #expect(!channel.isActive)
+    }
+
+    @Test func overWebSocketPacketsCrossMessageBoundariesAndATextMessageCloses() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([MQTTWebSocketBridge(), MQTTPacketWriter(), MQTTPacketReader()])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        // MQTT 3.1.1 §6: packets need not align with messages: split the stream anywhere.
+        let bytes = sent.flatMap(MQTTPacketEncoder.encode)
+        for (start, end) in [(0, 3), (3, 20), (20, bytes.count)] {
+            try channel.writeInbound(WebSocketEvent.message(WebSocketMessage(kind: .binary, payload: Array(bytes[start..<end]))))
+        }
+        #expect(try packets(channel).map(\.packet) == sent)
+        // Each packet written goes out as one binary message.
+        try channel.writeOutbound(MQTTPacket.pingresp)
+        #expect(try channel.readOutbound(as: WebSocketOutbound.self) == .message(.binary, [0xD0, 0x00]))
+        // A text message is no MQTT: close 1003, then the connection closes.
+        try channel.writeInbound(WebSocketEvent.message(WebSocketMessage(kind: .text, payload: Array("hi".utf8))))
+        #expect(try channel.readOutbound(as: WebSocketOutbound.self) == .close(.unsupportedData, reason: "MQTT travels in binary messages"))
         #expect(!channel.isActive)
     }
 }
