@@ -184,7 +184,8 @@ let package = Package(
         .target(
             name: "IMWireServe",
             dependencies: [
-                "IMWireCore", "IMWireIO", "IMWireCheck", "IMWireReport", "IMWireWebSocket", "IMWireLeanCloud", "IMWireNIO",
+                "IMWireCore", "IMWireIO", "IMWireCheck", "IMWireReport", "IMWireWebSocket", "IMWireSocketIO", "IMWireMQTT", "IMWireNIO",
+                "IMWireLeanCloud", "IMWireJMessage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),

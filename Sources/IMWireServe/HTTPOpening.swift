@@ -1,27 +1,22 @@
 import IMWireCore
-import IMWireLeanCloud
 import IMWireNIO
 import IMWireWebSocket
 import NIOCore
 
-/// The start of every connection but a refused one: reads the client's HTTP request head and
-/// answers it as the vendor's cloud does: LeanCloud's router (`GET /v1/route`) with JSON naming
-/// this server's RTM address; a WebSocket upgrade with a LeanCloud subprotocol with 101, after
-/// which the WebSocket handlers and the `LeanCloudLink` take the connection over; anything else
-/// with 404 (400 when the head is bad or over the limit) and a close.
+/// The start of every connection but a refused one: hands a connection whose first byte is not
+/// HTTP's to the cloud's raw link when it has one (yun2win's MQTT on plain TCP); else reads the
+/// client's HTTP request head and answers it as the dialect's cloud (`ServedCloud`) says: a plain request (LeanCloud's router)
+/// with the cloud's answer, or 404; a WebSocket upgrade the cloud takes with 101, after which the
+/// WebSocket handlers and the cloud's link handlers take the connection over; a head that is
+/// bad or over the limit, or an upgrade the cloud refuses, with 400; then a close.
 final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// The subprotocols served, in the server's order of preference (LeanCloud's `lc.*.3`).
-    static let subprotocols: [(name: String, encoding: LeanCloudEncoding)] = [
-        ("lc.protobuf2.3", .protobuf), ("lc.proto2base64.3", .base64), ("lc.json.3", .json),
-    ]
-
     private let id: Int
     private let number: Int
-    private let cloud: LeanCloudCloud
+    private let cloud: any ServedCloud
     private let limits: ServeLimits
     private var buffered: [UInt8] = []
     /// How much of `buffered` was searched for the head's end (a head sent a byte at a time is
@@ -29,7 +24,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     private var searched = 0
     private var done = false
 
-    init(id: Int, number: Int, cloud: LeanCloudCloud, limits: ServeLimits) {
+    init(id: Int, number: Int, cloud: any ServedCloud, limits: ServeLimits) {
         self.id = id
         self.number = number
         self.cloud = cloud
@@ -39,6 +34,10 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !done else { return }
         buffered += unwrapInboundIn(data).readableBytesView
+        // No HTTP at all: a protocol on plain TCP the cloud serves (yun2win's MQTT), told by its first byte.
+        if searched == 0, let first = buffered.first, let raw = cloud.rawLinkHandlers(id: id, number: number, firstByte: first) {
+            return handOver(to: raw, rest: buffered, context: context)
+        }
         let from = max(0, searched - 3)
         searched = buffered.count
         guard let end = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from }) else {
@@ -54,17 +53,17 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             return answer(400, headFindings.first?.message ?? "not an HTTP/1.1 request line", context: context)
         }
         let method = parsed.startLine[0]
-        let path = parsed.startLine[1].split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let target = parsed.startLine[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(target.first ?? "")
+        let query = target.count > 1 ? String(target[1]) : ""
         if parsed.value("Upgrade")?.lowercased() != "websocket" {
             cloud.scenario.release(number)
-            guard method == "GET", path == "/v1/route" else { return answer(404, "not found: \(method) \(path)", context: context) }
-            cloud.routed(id)
-            // The router's answer (js-realtime-sdk `_fetchRTMServers`): server, secondary, ttl.
             // This server as the client reached it.
-            let rtm = "ws://\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)/"
-            let body = JSONWriter.string(
-                .object(JSONObject(["server": .string(rtm), "secondary": .string(rtm), "ttl": .number(JSONNumber(3600))])))
-            return answer(200, body, contentType: "application/json", context: context)
+            let server = "\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)"
+            guard let answer = cloud.answer(method: method, path: path, query: query, server: server, connection: id) else {
+                return self.answer(404, "not found: \(method) \(path)", context: context)
+            }
+            return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context)
         }
         var findings: [Finding] = []
         guard let request = WebSocketHandshake.parseRequest(head, findings: &findings) else {
@@ -74,27 +73,41 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         guard errors.isEmpty, let key = request.key else {
             return answer(400, errors.first?.message ?? "no Sec-WebSocket-Key", context: context)
         }
-        guard let chosen = Self.subprotocols.first(where: { request.protocols.contains($0.name) }) else {
-            return answer(400, "no LeanCloud subprotocol offered (\(Self.subprotocols.map(\.name).joined(separator: ", ")))", context: context)
+        let subprotocol: String?
+        switch cloud.upgrade(path: path, query: query, protocols: request.protocols) {
+        case .success(let chosen): subprotocol = chosen
+        case .failure(let refusal): return answer(400, refusal.reason, context: context)
         }
         done = true
         let response =
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\nSec-WebSocket-Protocol: \(chosen.name)\r\n\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
+            + (subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? "") + "\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response)), promise: nil)
         var socketLimits = Limits.default
         socketLimits.maxMessageSize = limits.messageBytes
-        // Pings are answered by the link (a scenario may withhold the answer), not by the reader.
-        let configuration = WebSocketChannelConfiguration(role: .server, limits: socketLimits, answersPings: false)
-        let link = LeanCloudLink(id: id, number: number, encoding: chosen.encoding, cloud: cloud)
+        let configuration = WebSocketChannelConfiguration(role: .server, limits: socketLimits, answersPings: cloud.answersWebSocketPings)
+        let handlers: [ChannelHandler]
         do {
             let writer = try WebSocketFrameWriter(configuration)
-            try context.pipeline.syncOperations.addHandlers([WebSocketFrameReader(configuration), writer, link], position: .after(self))
+            handlers = [WebSocketFrameReader(configuration), writer] + cloud.linkHandlers(id: id, number: number, subprotocol: subprotocol)
         } catch {
             context.close(promise: nil)
             return
         }
-        // Frames that came with the head go to the new handlers first (a removed handler's
+        handOver(to: handlers, rest: rest, context: context)
+    }
+
+    /// Puts `handlers` after this one, gives them the bytes read past the opening, and leaves.
+    private func handOver(to handlers: [ChannelHandler], rest: [UInt8], context: ChannelHandlerContext) {
+        done = true
+        do { try context.pipeline.syncOperations.addHandlers(handlers, position: .after(self)) } catch {
+            context.close(promise: nil)
+            return
+        }
+        // The link may speak first (engine.io's handshake), now that every handler is in place.
+        context.fireUserInboundEventTriggered(LinkStarted())
+        // Bytes that came with the head go to the new handlers first (a removed handler's
         // context passes nothing on).
         if !rest.isEmpty { context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: rest))) }
         context.pipeline.syncOperations.removeHandler(self, promise: nil)
@@ -118,3 +131,6 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 }
+
+/// Fired through a link's handlers once they are all in place after the upgrade.
+struct LinkStarted {}

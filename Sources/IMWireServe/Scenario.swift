@@ -6,7 +6,7 @@ import IMWireIO
 public struct Scenario: Sendable, Hashable {
     /// The file's name without `.json`, as `--scenario` names it.
     public var name: String
-    /// The dialect it is written for (`leancloud`).
+    /// The dialect it is written for (`leancloud`, `jmessage`).
     public var dialect: Dialect
     /// One sentence: what the server does.
     public var summary: String
@@ -28,13 +28,13 @@ public struct ScenarioAction: Sendable, Hashable {
     public enum Trigger: String, Sendable, Hashable, CaseIterable {
         /// A connection was accepted (before any byte).
         case accept
-        /// Its login (LeanCloud `session/open`) was read.
+        /// Its login (LeanCloud `session/open`, JMessage `login`) was read.
         case login
-        /// A message it sent (LeanCloud `direct`) was read.
+        /// A message it sent (LeanCloud `direct`, JMessage `s_across_single_text` or `send_group_msg`) was read.
         case send
-        /// A heartbeat it sent (LeanCloud `echo`, or a WebSocket ping) was read.
+        /// A heartbeat it sent (LeanCloud `echo` or a WebSocket ping, an engine.io ping) was read.
         case heartbeat
-        /// A push the server sent to it was acknowledged (LeanCloud `ack` from the client).
+        /// A push the server sent to it was acknowledged (LeanCloud `ack`, JMessage `msg_recv_v2`).
         case ack
     }
 
@@ -45,12 +45,14 @@ public struct ScenarioAction: Sendable, Hashable {
         case drop
         /// Sends a WebSocket close frame with `code` and `reason`, then closes when the client answers.
         case close
-        /// Sends the vendor's kick (LeanCloud `session/closed` with `code`, 4111 by default).
+        /// Sends the vendor's kick (LeanCloud `session/closed` with `code`, 4111 by default;
+        /// JMessage `event_notification` with `event_type` `code`, 1 by default).
         case kick
         /// Sends LeanCloud's `goaway` (the client should reconnect through the router).
         case goaway
         /// Answers the trigger with an error from the vendor's table (`code`, `reason`): a login
-        /// with `session/closed`, a send with an `ack` carrying the code.
+        /// with `session/closed` (JMessage: the `login` response, 801004 by default), a send with
+        /// an `ack` carrying the code (JMessage: the send's response, 803003 by default).
         case error
         /// Does not answer the trigger at all.
         case withhold
@@ -133,12 +135,16 @@ extension Scenario {
         try known(object, ["dialect", "summary", "actions", "expect"], at: "the scenario", fail)
         guard let dialectName = object["dialect"]?.stringValue else { throw fail("\"dialect\": expected a string") }
         guard let dialect = Dialect(rawValue: dialectName) else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
-        guard dialect == .leancloud else { throw fail("\"dialect\": \(dialectName) is not served yet (only leancloud)") }
+        guard ServeServer.servedDialects.contains(dialect) else {
+            throw fail("\"dialect\": \(dialectName) is not served yet (\(ServeServer.servedDialects.map(\.rawValue).joined(separator: ", ")) are)")
+        }
         guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
         var actions: [ScenarioAction] = []
         if let list = object["actions"], list.arrayValue == nil { throw fail("\"actions\": expected an array") }
         for (index, item) in (object["actions"]?.arrayValue ?? []).enumerated() {
-            actions.append(try action(item, at: "actions[\(index)]", fail))
+            let parsed = try action(item, at: "actions[\(index)]", fail)
+            if parsed.act == .goaway, dialect != .leancloud { throw fail("actions[\(index)].do: goaway is LeanCloud's; \(dialectName) has none") }
+            actions.append(parsed)
         }
         var expectation = ScenarioExpectation()
         if let expect = object["expect"] {
@@ -185,9 +191,11 @@ extension Scenario {
         if on == .accept, act != .drop { throw fail("\(path).do: on accept, only drop (a refused connection)") }
         if let reason = object["reason"], reason.stringValue == nil { throw fail("\(path).reason: expected a string") }
         let occurrence: Int? = object["occurrence"]?.isNull == true ? nil : try integer("occurrence", 1...1_000_000) ?? 1
+        // A close frame's code is a WebSocket close code (RFC 6455 §7.4); other codes are the vendor's (32-bit).
+        let code = try integer("code", act == .close ? 1000...4999 : 0...2_147_483_647)
         return ScenarioAction(
             on: on, act: act, connections: connections, occurrence: occurrence, afterMs: try integer("afterMs", 0...3_600_000) ?? 0,
-            code: try integer("code", 0...65_535), reason: object["reason"]?.stringValue)
+            code: code, reason: object["reason"]?.stringValue)
     }
 
     private static func known(_ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> ScenarioError) throws(ScenarioError) {
@@ -198,11 +206,31 @@ extension Scenario {
 }
 
 extension Scenario {
-    /// The scenarios shipped in `Fixtures/serve/` of the package at `root`, by name.
+    /// The scenarios shipped in `Fixtures/serve/<dialect>/` of the package at `root`, as
+    /// `dialect/name`, sorted.
     public static func shipped(root: String) -> [String] {
-        Directory.files(under: root + "/Fixtures/serve", suffix: ".json").map { path in
-            String(path.split(separator: "/").last!.dropLast(5))
+        Directory.files(under: root + "/Fixtures/serve", suffix: ".json").compactMap { path in
+            let parts = path.split(separator: "/").suffix(2)
+            guard parts.count == 2 else { return nil }
+            return "\(parts.first!)/\(parts.last!.dropLast(5))"
         }.sorted()
+    }
+
+    /// The file of the shipped scenario `name` (`drop`, or `jmessage/drop`), of `dialect` when
+    /// given; a name more than one dialect ships needs the dialect.
+    public static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(ScenarioError) -> String {
+        let all = shipped(root: root)
+        let matches = all.filter { entry in
+            name.contains("/") ? entry == name : entry.hasSuffix("/" + name) && (dialect.map { entry.hasPrefix($0.rawValue + "/") } ?? true)
+        }
+        guard matches.count == 1, let match = matches.first else {
+            let reason =
+                matches.isEmpty
+                ? "no such scenario (imwire serve --list shows the \(all.count) shipped)"
+                : "shipped for \(matches.map { String($0.split(separator: "/")[0]) }.joined(separator: ", ")): name the dialect (--dialect, or DIALECT/\(name))"
+            throw ScenarioError(file: name, reason: reason)
+        }
+        return "\(root)/Fixtures/serve/\(match).json"
     }
 
     /// Reads a scenario file (its name is the file's, without `.json`).

@@ -4,6 +4,12 @@ import IMWireCore
 import NIOCore
 import NIOPosix
 
+/// Why a server cannot start (besides a bind error of NIO's).
+public struct ServeError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
 /// Where `imwire serve` listens, what it plays, and its bounds.
 public struct ServeConfiguration: Sendable {
     /// An IPv4 address: grading finds each connection's findings by its client's IPv4 address and port.
@@ -29,8 +35,9 @@ public struct ServeConfiguration: Sendable {
 public struct ServeLimits: Sendable, Hashable {
     /// Connections open at once.
     public var connections: Int
-    /// Users (LeanCloud peer ids) with a session at once.
+    /// Users (LeanCloud peer ids, JMessage user names, yun2win uids) with a session at once.
     public var users: Int
+    /// Conversations (JMessage: groups; yun2win: sessions).
     public var conversations: Int
     /// Messages kept per conversation for history (the oldest go first).
     public var historyPerConversation: Int
@@ -56,7 +63,8 @@ public struct ServeLimits: Sendable, Hashable {
 }
 
 /// An offline IM cloud for one dialect (today LeanCloud: its router and its RTM WebSocket in
-/// `lc.protobuf2.3`, `lc.proto2base64.3` and `lc.json.3`) on one address, playing a `Scenario`:
+/// `lc.protobuf2.3`, `lc.proto2base64.3` and `lc.json.3`; JMessage: engine.io 3 / socket.io 2
+/// over WebSocket; yun2win: MQTT over WebSocket and plain TCP) on one address, playing a `Scenario`:
 /// each connection's bytes both ways go to a `LiveCheck`, as the proxy's do, and what the server
 /// did goes to a `ServeLog`; `ServeGrading` turns both into grades when the run ends.
 ///
@@ -68,7 +76,7 @@ public final class ServeServer: @unchecked Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let clock: @Sendable () -> Int64
     private var serverChannel: Channel?
-    private var cloud: LeanCloudCloud?
+    private var cloud: (any ServedCloud)?
     private let lock = DispatchSemaphore(value: 1)
     private var stopping = false
     private let stopped = DispatchSemaphore(value: 0)
@@ -86,8 +94,7 @@ public final class ServeServer: @unchecked Sendable {
 
     /// Binds the listen address and starts accepting; returns the port bound.
     public func start() throws -> Int {
-        let cloud = LeanCloudCloud(
-            scenario: ScenarioPlayer(configuration.scenario), seed: configuration.seed, limits: configuration.limits, clock: clock, log: events)
+        let cloud = try Self.cloud(for: configuration, clock: clock, log: events)
         self.cloud = cloud
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -100,7 +107,23 @@ public final class ServeServer: @unchecked Sendable {
         return channel.localAddress?.port ?? configuration.listenPort
     }
 
-    private func accepted(_ channel: Channel, cloud: LeanCloudCloud) throws {
+    /// The dialects served, and each one's cloud.
+    public static let servedDialects: [Dialect] = [.leancloud, .jmessage, .yun2win]
+
+    private static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) throws(ServeError)
+        -> any ServedCloud
+    {
+        let player = ScenarioPlayer(configuration.scenario)
+        switch configuration.scenario.dialect {
+        case .leancloud: return LeanCloudCloud(scenario: player, seed: configuration.seed, limits: configuration.limits, clock: clock, log: log)
+        case .jmessage: return JMessageCloud(scenario: player, seed: configuration.seed, limits: configuration.limits, clock: clock, log: log)
+        case .yun2win: return Yun2winCloud(scenario: player, limits: configuration.limits, clock: clock, log: log)
+        case let other:
+            throw ServeError(reason: "\(other.rawValue) is not served yet (\(servedDialects.map(\.rawValue).joined(separator: ", ")) are)")
+        }
+    }
+
+    private func accepted(_ channel: Channel, cloud: any ServedCloud) throws {
         lock.wait()
         let refused = stopping || children.count >= configuration.limits.connections
         if !refused { children[ObjectIdentifier(channel)] = channel }

@@ -9,9 +9,12 @@ struct Serve: ParsableCommand {
             Listens on --listen and answers as the vendor's cloud does, everything on that one address: today \
             LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, \
             lc.proto2base64.3 and lc.json.3 (sessions, conversations, messages delivered between clients, \
-            history, heartbeats). Point a client's server option at it (Spec/serve.md §2).
+            history, heartbeats), JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, \
+            one-to-one and group messages pushed between clients, heartbeats), and yun2win's gate and MQTT over \
+            WebSocket and plain TCP (CONNECT and the accept command, commands acknowledged and delivered to the \
+            session's members). Point a client's server option at it (Spec/serve.md §2).
 
-            The scenario (--scenario NAME, from Fixtures/serve/, or --scenario-file) says what the server does \
+            The scenario (--scenario NAME, from Fixtures/serve/DIALECT/, or --scenario-file) says what the server does \
             and when: drop the connection, close it with a code, kick, refuse reconnects, answer an error, \
             withhold or delay an answer, push a message. Every connection is checked as imwire check checks a \
             capture, and printed live; when the run ends (--idle seconds after the last connection closed, \
@@ -27,10 +30,13 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
 
-    @Option(help: "The dialect to serve (the scenario's by default; only leancloud is served yet).")
+    @Option(help: "The dialect to serve: leancloud, jmessage or yun2win (the scenario's by default).")
     var dialect: Dialect?
 
-    @Option(help: ArgumentHelp("A scenario of Fixtures/serve/ by name (`imwire serve --list`).", valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "A scenario of Fixtures/serve/ by name (`imwire serve --list`): NAME, or DIALECT/NAME when several dialects ship it.",
+            valueName: "NAME"))
     var scenario: String?
 
     @Option(help: ArgumentHelp("A scenario file (Spec/serve.md §3).", valueName: "FILE"))
@@ -70,7 +76,10 @@ struct Serve: ParsableCommand {
             throw ValidationError("--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
         }
         if !list, (scenario == nil) == (scenarioFile == nil) { throw ValidationError("name one scenario: --scenario NAME or --scenario-file FILE") }
-        if let dialect, dialect != .leancloud { throw ValidationError("--dialect \(dialect.rawValue): not served yet (only leancloud)") }
+        if let dialect, !ServeServer.servedDialects.contains(dialect) {
+            throw ValidationError(
+                "--dialect \(dialect.rawValue): not served yet (\(ServeServer.servedDialects.map(\.rawValue).joined(separator: ", ")) are)")
+        }
         if !(idle > 0) { throw ValidationError("--idle: expected a positive number of seconds") }
         if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
     }
@@ -82,17 +91,15 @@ struct Serve: ParsableCommand {
             for name in Scenario.shipped(root: root) { print(name) }
             return
         }
-        let played: Scenario
-        do {
-            if let scenarioFile {
-                played = try Scenario.load(path: scenarioFile)
-            } else {
-                guard let root, let scenario else {
-                    throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
-                }
-                played = try Scenario.load(path: "\(root)/Fixtures/serve/\(scenario).json")
+        var path = scenarioFile ?? ""
+        if let scenario {
+            guard let root else { throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository") }
+            do { path = try Scenario.shippedPath(scenario, dialect: dialect, root: root) } catch {
+                throw ValidationError("--scenario \(scenario): \(error.reason)")
             }
-        } catch let error as ScenarioError { throw unreadable(error.description) }
+        }
+        let played: Scenario
+        do { played = try Scenario.load(path: path) } catch { throw unreadable(error.description) }
         if let dialect, dialect != played.dialect {
             throw ValidationError("--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
         }

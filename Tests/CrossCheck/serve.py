@@ -182,8 +182,8 @@ class LoginRefused(Exception):
         self.code = code
 
 
-def serve(scenario, out, idle, scenario_file=None):
-    which = ["--scenario-file", scenario_file] if scenario_file else ["--scenario", scenario]
+def serve(scenario, out, idle, scenario_file=None, dialect="leancloud"):
+    which = ["--scenario-file", scenario_file] if scenario_file else ["--scenario", f"{dialect}/{scenario}"]
     process = subprocess.Popen([IMWIRE, "serve", *which, "--listen", "127.0.0.1:0", "--idle", str(idle),
                                 "--out", out, "--duration", "90"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -200,10 +200,10 @@ def finish(process):
     return process.returncode, stdout, stderr
 
 
-def case(title, scenario, clients, expected, idle=2.0):
+def case(title, scenario, clients, expected, idle=2.0, dialect="leancloud"):
     """Runs `clients` (made from the port) against `scenario`; `expected`: peer -> (grade, protocol, behaviour)."""
     with tempfile.TemporaryDirectory() as out:
-        process, port = serve(scenario, out, idle=idle)
+        process, port = serve(scenario, out, idle=idle, dialect=dialect)
         made = clients(port)
 
         async def all_clients():

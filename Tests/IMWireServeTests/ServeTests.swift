@@ -2,6 +2,7 @@ import IMWireCheck
 import IMWireCore
 import IMWireIO
 import IMWireLeanCloud
+import IMWireMQTT
 import IMWireServe
 import IMWireWebSocket
 import NIOCore
@@ -14,26 +15,30 @@ private final class Collect: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
     let done: EventLoopPromise<[UInt8]>
     let enough: ([UInt8]) -> Bool
-    /// Sent in turn: the first once connected, each next one once as many commands came.
-    let steps: [[UInt8]]
+    /// Sent in turn, each once the server's messages so far (`count`) reach its `after`.
+    let steps: [(after: Int, bytes: [UInt8])]
+    let count: ([UInt8]) -> Int
     var sent = 0
     var bytes: [UInt8] = []
     var finished = false
-    init(steps: [[UInt8]], done: EventLoopPromise<[UInt8]>, enough: @escaping ([UInt8]) -> Bool) {
+    init(
+        steps: [(after: Int, bytes: [UInt8])], count: @escaping ([UInt8]) -> Int, done: EventLoopPromise<[UInt8]>, enough: @escaping ([UInt8]) -> Bool
+    ) {
         self.steps = steps
+        self.count = count
         self.done = done
         self.enough = enough
     }
     func channelActive(context: ChannelHandlerContext) { next(context: context, answered: 0) }
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         bytes += Array(unwrapInboundIn(data).readableBytesView)
-        next(context: context, answered: ServeTests.commands(bytes).count)
+        next(context: context, answered: count(bytes))
         if !finished, enough(bytes) { finish() }
     }
     func channelInactive(context: ChannelHandlerContext) { if !finished { finish() } }
     private func next(context: ChannelHandlerContext, answered: Int) {
-        while sent < steps.count, answered >= sent {
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: steps[sent])), promise: nil)
+        while sent < steps.count, answered >= steps[sent].after {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: steps[sent].bytes)), promise: nil)
             sent += 1
         }
     }
@@ -49,17 +54,38 @@ private final class Collect: ChannelInboundHandler {
     /// Sends `steps` to the server on 127.0.0.1:`port` (each after the answer to the one before);
     /// what it answered until `enough`, or its close.
     static func exchange(port: Int, _ steps: [[UInt8]], group: EventLoopGroup, enough: @escaping @Sendable ([UInt8]) -> Bool) throws -> [UInt8] {
+        try exchange(port: port, steps.enumerated().map { ($0.offset, $0.element) }, count: { commands($0).count }, group: group, enough: enough)
+    }
+
+    /// Sends each step once `count` of what the server sent reaches its `after`.
+    static func exchange(
+        port: Int, _ steps: [(after: Int, bytes: [UInt8])], count: @escaping @Sendable ([UInt8]) -> Int, group: EventLoopGroup,
+        enough: @escaping @Sendable ([UInt8]) -> Bool
+    ) throws -> [UInt8] {
         let done = group.next().makePromise(of: [UInt8].self)
         let client = try ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Collect(steps: steps, done: done, enough: enough))
+                    try channel.pipeline.syncOperations.addHandler(Collect(steps: steps, count: count, done: done, enough: enough))
                 }
             }
             .connect(host: "127.0.0.1", port: port).wait()
         let answer = try done.futureResult.wait()
         try? client.close().wait()
         return answer
+    }
+
+    /// The text messages in the server's frames after the 101 head.
+    static func texts(_ answer: [UInt8]) -> [String] {
+        guard let end = HTTPHead.endOfHead(answer) else { return [] }
+        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, emitsFrames: false))
+        var texts: [String] = []
+        Array(answer[end...]).withUnsafeBytes { raw in
+            decoder.feed(raw) { event in
+                if case .message(let message) = event { texts.append(String(decoding: message.payload, as: UTF8.self)) }
+            }
+        }
+        return texts
     }
 
     /// The commands in the server's frames after the 101 head.
@@ -129,6 +155,94 @@ private final class Collect: ChannelInboundHandler {
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
     }
 
+    @Test func aJMessageClientInitsLogsInSendsAcknowledgesAPushAndIsGradedOK() throws {
+        let scenario = try Scenario.parse(
+            Array(#"{"dialect": "jmessage", "summary": "push after the send", "actions": [{"on": "send", "do": "push", "afterMs": 50}]}"#.utf8),
+            name: "push-now", file: "inline")
+        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let port = try run.start()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+
+        let encoder = try WebSocketMessageEncoder(direction: .send)
+        func event(_ text: String) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            try encoder.encodeMessage(.text, Array(("42" + text).utf8), into: &bytes)
+            return bytes
+        }
+        let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", target: "/socket.io/?EIO=3&transport=websocket").request
+        // The signature of the SDK's recording (jmessage-clean): MD5 over appkey, timestamp, random_str and the secret.
+        let initialise = try event(
+            #"["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"ebb44e773d85af12","signature":"b7499be60492fb8e268d8bc5cf5f9b21","timestamp":1795823340323,"flag":0,"rid":1}]"#
+        )
+        let send =
+            #"["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"bob","from_id":"alice","create_time":1795823340920,"msg_type":"text","msg_body":{"text":"hi"}},"target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":3}]"#
+        // The server speaks first (open, connect); each request gets its ack and its response;
+        // the push (msg_sync) comes 50 ms after the send's response, and is acknowledged.
+        let steps: [(after: Int, bytes: [UInt8])] = [
+            (0, upgrade), (2, initialise),
+            (4, try event(#"["login",{"username":"alice","password":"dac24dcc2864a1e7f549fd6c7795c7b8","version":"2.5.0","rid":2}]"#)),
+            (6, try event(send)),
+            (9, try event(#"["msg_recv_v2",{"msg_id":2000002,"msg_type":3,"from_uid":20000,"from_gid":0,"rid":4}]"#)),
+        ]
+        let answer = try Self.exchange(port: port, steps, count: { Self.texts($0).count }, group: group, enough: { Self.texts($0).count >= 10 })
+        let texts = Self.texts(answer)
+        #expect(texts.first?.hasPrefix(#"0{"sid":""#) == true)
+        #expect(
+            Array(texts.dropFirst().prefix(6)) == [
+                "40", #"42["ack",{"rid":1}]"#, #"42["c_init",{"rid":1,"code":0}]"#, #"42["ack",{"rid":2}]"#, #"42["login",{"rid":2,"code":0}]"#,
+                #"42["ack",{"rid":3}]"#,
+            ])
+        #expect(texts.count > 7 && texts[7].hasPrefix(#"42["s_single_text",{"rid":3,"code":0,"msg_id":2000001,"ctime_ms":"#))
+        #expect(texts.last == #"42["ack",{"rid":4}]"#)
+        #expect(texts.count > 8 && texts[8].hasPrefix(#"42["msg_sync",{"messages":[{"msg_id":2000002,"msg_type":3,"from_uid":20000,"#))
+
+        run.server.stop()
+        let outcome = try run.finish()
+        #expect(outcome.results.map(\.client) == ["alice"])
+        #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
+    }
+
+    @Test func aYun2winClientOnPlainTCPIsAcceptedAcknowledgedAndKicked() throws {
+        let scenario = try Scenario.parse(
+            Array(
+                #"{"dialect": "yun2win", "summary": "kick after the send", "actions": [{"on": "send", "do": "kick", "afterMs": 50}], "expect": {"reconnect": false}}"#
+                    .utf8),
+            name: "kick-now", file: "inline")
+        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let port = try run.start()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+
+        // Android's MQTT 3.1 CONNECT on plain TCP (no HTTP), then a sendMessage once connected ({"returnCode":11}).
+        let connect = MQTTPacketEncoder.encode(
+            .connect(
+                MQTTConnect(
+                    version: .v3_1, keepAlive: 30, clientID: "01" + "6f1b5e82-837e-2881-0082-a679ddea9dac", username: "u1001",
+                    password: Array("t".utf8))))
+        let command = #"{"cmd":"sendMessage","y2wMessageId":"m-1","mts":1479460000000,"message":{"syncs":[{"type":0}]}}"#
+        let publish = MQTTPacketEncoder.encode(.publish(MQTTPublish(topic: "y2w/session/p2p_2001", payload: Array(command.utf8))))
+        @Sendable func packets(_ bytes: [UInt8]) -> [MQTTPacket] {
+            var decoder = MQTTStreamDecoder(options: MQTTDecodeOptions(version: .v3_1))
+            return decoder.feed(bytes).compactMap(\.packet)
+        }
+        let answer = try Self.exchange(
+            port: port, [(0, connect), (2, publish)], count: { packets($0).count }, group: group, enough: { packets($0).count >= 4 })
+        let payloads = packets(answer).map { packet -> String in
+            guard case .publish(let publish) = packet else { return "\(packet.type)" }
+            return publish.topic + " " + String(decoding: publish.payload, as: UTF8.self)
+        }
+        #expect(
+            payloads == [
+                "CONNACK", #"y2w/u1001 {"returnCode":11}"#, #"y2w/u1001 {"y2wMessageId":"m-1","returnCode":20}"#, #"y2w/u1001 {"returnCode":10}"#,
+            ])
+
+        run.server.stop()
+        let outcome = try run.finish()
+        #expect(outcome.results.map(\.client) == ["u1001"])
+        #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
+    }
+
     @Test func aLoginAfterAKickFailsBehaviour() throws {
         let scenario = Scenario(
             name: "kick", dialect: .leancloud, summary: "",
@@ -167,6 +281,7 @@ private final class Collect: ChannelInboundHandler {
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "on accept, only drop"),
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "kick", "reason": 4}]}"#, "reason: expected a string"),
         (#"{"dialect": "leancloud", "summary": "s", "actions": {"on": "login"}}"#, "\"actions\": expected an array"),
+        (#"{"dialect": "jmessage", "summary": "s", "actions": [{"on": "login", "do": "goaway"}]}"#, "goaway is LeanCloud's; jmessage has none"),
     ])
     func aBadScenarioIsRefusedWithWhereAndWhy(json: String, reason: String) {
         #expect {
@@ -176,12 +291,26 @@ private final class Collect: ChannelInboundHandler {
         }
     }
 
+    @Test func aShippedScenarioIsFoundByNameOrDialectAndName() throws {
+        #expect(try Scenario.shippedPath("goaway", dialect: nil, root: Self.root).hasSuffix("/Fixtures/serve/leancloud/goaway.json"))
+        #expect(try Scenario.shippedPath("jmessage/clean", dialect: nil, root: Self.root).hasSuffix("/Fixtures/serve/jmessage/clean.json"))
+        #expect(try Scenario.shippedPath("clean", dialect: .leancloud, root: Self.root).hasSuffix("/Fixtures/serve/leancloud/clean.json"))
+        #expect {
+            _ = try Scenario.shippedPath("clean", dialect: nil, root: Self.root)
+        } throws: { error in
+            (error as? ScenarioError)?.reason.contains("shipped for jmessage, leancloud, yun2win: name the dialect") == true
+        }
+        #expect(throws: ScenarioError.self) { _ = try Scenario.shippedPath("nothing-like-it", dialect: nil, root: Self.root) }
+    }
+
     @Test func everyShippedScenarioLoadsAndSpecListsItAsItIs() throws {
         let names = Scenario.shipped(root: Self.root)
         #expect(names.count >= 12)
         var rows = ["| scenario | what the server does | the client must reconnect |", "|---|---|---|"]
         for name in names {
             let scenario = try Scenario.load(path: "\(Self.root)/Fixtures/serve/\(name).json")
+            // The folder names the dialect the file is written for.
+            #expect(name.hasPrefix(scenario.dialect.rawValue + "/"), "\(name) is written for \(scenario.dialect.rawValue)")
             let reconnect = scenario.expectation.reconnect.map { $0 ? "yes" : "no" } ?? "either"
             rows.append("| `\(name)` | \(scenario.summary) | \(reconnect) |")
         }

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Runs the vendors' own SDKs (their drivers in Tests/VendorSDKs/) against `imwire serve`, one
-scenario of Fixtures/serve/ at a time, and writes the grades to Conformance/CLIENTS.md.
+scenario of Fixtures/serve/<dialect>/ at a time, and writes the grades to Conformance/CLIENTS.md.
 
-Today `imwire serve` serves LeanCloud; the SDK is leancloud-realtime 5.0.0-rc.7 (dist/im.js,
-loaded from $VENDOR_SDK_DIR by leancloud/driver.js; without it: exit 77, nothing written). The
-SDK finds the server through its router (`--router`: GET /v1/route), as against LeanCloud's cloud.
+Today `imwire serve` serves LeanCloud, JMessage and yun2win; the SDKs are leancloud-realtime
+5.0.0-rc.7 (dist/im.js, driven by leancloud/driver.js, which finds the server through its router,
+`--router`: GET /v1/route, as against LeanCloud's cloud), the JMessage web SDK 2.5.0
+(jmessage-sdk-web.2.5.0.min.js, driven by jmessage/driver.js with `address: ws://HOST:PORT`) and
+the yun2win web SDK (y2wIMSDK.min.js, driven by yun2win/driver.js with `servers: [{host, port}]`),
+loaded from $VENDOR_SDK_DIR (without them: exit 77, nothing written).
 
-Usage: VENDOR_SDK_DIR=/path/to/sdks Tests/VendorSDKs/serve_scorecard.py [path/to/imwire] [SCENARIO...]
+Usage: VENDOR_SDK_DIR=/path/to/sdks Tests/VendorSDKs/serve_scorecard.py [path/to/imwire] [DIALECT/SCENARIO...]
+(with scenarios named, the grades are printed and Conformance/CLIENTS.md is left as it is)
 """
 import json
 import os
@@ -21,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 IMWIRE = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "imwire")
 OUT = os.path.join(ROOT, "Conformance", "CLIENTS.md")
 
-# serve scenario -> (driver scenario, its --duration, peers: [(peer, to, role)], expected grade, who is right when it is not OK)
+# serve scenario -> (driver scenario, its --duration, peers in the order they start: [(peer, to, role)])
 LEANCLOUD = {
     "clean": ("clean", 12, [("alice", "bob", "sender")]),
     "drop": ("drop", 20, [("alice", "bob", "sender")]),
@@ -35,18 +39,57 @@ LEANCLOUD = {
     "error-send": ("error", 8, [("alice", "bob", "sender")]),
     "withhold-ack": ("clean", 30, [("alice", "bob", "sender")]),
     "delay-ack": ("clean", 10, [("alice", "bob", "sender")]),
+    "clean (two users)": ("twouser", 12, [("alice", "bob", "sender"), ("bob", "alice", "receiver")]),
 }
-TWO_USERS = ("clean", "twouser", 12, [("alice", "bob", "sender"), ("bob", "alice", "receiver")])
-# Who is right where the SDK is not graded OK, with the code or reference it rests on.
-# (Empty: the SDK gets OK everywhere. refuse was a false NON-STRICT until the judge took the
+# The JMessage SDK keeps no messages for a user not logged in: the receiver starts first.
+JMESSAGE = {
+    "clean": ("clean", 8, [("alice", "bob", "sender")]),
+    "drop": ("drop", 12, [("alice", "bob", "sender")]),
+    "refuse": ("refuse", 20, [("alice", "bob", "sender")]),
+    "close": ("drop", 12, [("alice", "bob", "sender")]),
+    "kick": ("kick", 8, [("alice", "bob", "sender")]),
+    "kick-password": ("kick-password", 8, [("alice", "bob", "sender")]),
+    "error-login": ("error", 6, [("alice", "bob", "sender")]),
+    "error-send": ("error", 6, [("alice", "bob", "sender")]),
+    "withhold-ack": ("clean", 12, [("alice", "bob", "sender")]),
+    "delay-ack": ("clean", 8, [("alice", "bob", "sender")]),
+    "clean (two users)": ("clean", 8, [("bob", "alice", "receiver"), ("alice", "bob", "sender")]),
+}
+# The yun2win web SDK's own scenarios: `error` connects (again after a CONNACK 7), resends after a 26, logs out.
+YUN2WIN = {
+    "clean": ("clean", 10, [("u1001", "u2001", "sender")]),
+    "drop": ("drop", 15, [("u1001", "u2001", "sender")]),
+    "refuse": ("refuse", 20, [("u1001", "u2001", "sender")]),
+    "close": ("drop", 15, [("u1001", "u2001", "sender")]),
+    "kick": ("kick", 20, [("u1001", "u2001", "sender")]),
+    "error-login": ("error-uid", 12, [("u1001", "u2001", "sender")]),
+    "error-login-retry": ("error", 10, [("u1001", "u2001", "sender")]),
+    "error-send": ("error", 10, [("u1001", "u2001", "sender")]),
+    "delay-ack": ("clean", 10, [("u1001", "u2001", "sender")]),
+}
+DIALECTS = {
+    "leancloud": ("LeanCloud: leancloud-realtime 5.0.0-rc.7 (`dist/im.js`)", LEANCLOUD,
+                  lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--router", "--peer", peer, "--to", to,
+                                                                    "--role", role, "--duration", str(duration)]),
+    "jmessage": ("JMessage: jmessage-sdk-web 2.5.0 (`jmessage-sdk-web.2.5.0.min.js`)", JMESSAGE,
+                 lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--user", peer, "--to", to,
+                                                                   "--role", role, "--duration", str(duration)]),
+    "yun2win": ("yun2win: the web SDK of 2016 (`y2wIMSDK.min.js`)", YUN2WIN,
+                lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--uid", peer, "--peer", to,
+                                                                  "--seconds", str(duration)]),
+}
+# Who is right where an SDK is not graded OK, with the code or reference it rests on: (dialect, scenario, peer) -> text.
+# (Empty: the SDKs get OK everywhere. LeanCloud's refuse was a false NON-STRICT until the judge took the
 # policy of the host's logged-in client for refused connections and leancloud-js's two servers
 # per attempt: see CHANGELOG.)
 WHO_IS_RIGHT = {}
 
 
-def run(scenario, driver_scenario, duration, peers, port):
+def run(dialect, scenario, driver_scenario, duration, peers, port):
+    arguments = DIALECTS[dialect][2]
     with tempfile.TemporaryDirectory() as out:
-        server = subprocess.Popen([IMWIRE, "serve", "--scenario", scenario, "--listen", f"127.0.0.1:{port}", "--idle", "10",
+        served = scenario.split(" ")[0]  # "clean (two users)" plays clean
+        server = subprocess.Popen([IMWIRE, "serve", "--scenario", f"{dialect}/{served}", "--listen", f"127.0.0.1:{port}", "--idle", "10",
                                    "--out", out, "--duration", str(duration + 40)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = server.stderr.readline()
@@ -55,8 +98,8 @@ def run(scenario, driver_scenario, duration, peers, port):
         drivers = []
         for peer, to, role in peers:
             drivers.append(subprocess.Popen(
-                ["node", "--experimental-websocket", os.path.join(HERE, "leancloud", "driver.js"), driver_scenario, "--port", str(port),
-                 "--router", "--peer", peer, "--to", to, "--role", role, "--duration", str(duration)],
+                ["node", "--experimental-websocket", os.path.join(HERE, dialect, "driver.js"),
+                 *arguments(driver_scenario, port, peer, to, role, duration)],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
             time.sleep(0.5)
         logs = []
@@ -69,47 +112,47 @@ def run(scenario, driver_scenario, duration, peers, port):
             logs.append(stdout)
         stdout, stderr = server.communicate(timeout=duration + 90)
         index = json.load(open(os.path.join(out, "index.json"))) if os.path.exists(os.path.join(out, "index.json")) else {}
-        return index, stdout, logs
+        return index, served, stdout, logs
 
 
 def main():
-    wanted = sys.argv[2:] or list(LEANCLOUD) + ["clean (two users)"]
-    rows = []
+    everything = [f"{dialect}/{name}" for dialect, (_, table, _) in DIALECTS.items() for name in table]
+    wanted = sys.argv[2:] or everything
+    rows = {dialect: [] for dialect in DIALECTS}
     port = 28900
-    for name in wanted:
+    for entry in wanted:
         port += 1
-        if name == "clean (two users)":
-            scenario, driver_scenario, duration, peers = TWO_USERS
-        else:
-            scenario = name
-            driver_scenario, duration, peers = LEANCLOUD[name]
-        index, text, _ = run(scenario, driver_scenario, duration, peers, port)
+        dialect, name = entry.split("/", 1)
+        driver_scenario, duration, peers = DIALECTS[dialect][1][name]
+        index, served, text, _ = run(dialect, name, driver_scenario, duration, peers, port)
         print(text.strip(), flush=True)
         for peer, _, _ in peers:
-            result = index.get(peer, {}).get(scenario)
+            result = index.get(peer, {}).get(served)
             if result is None:
-                rows.append((name, peer, "no grade", "", "", ["the SDK never reached the server"]))
+                rows[dialect].append((name, peer, "no grade", "", "", ["the SDK never reached the server"]))
                 continue
             reasons = list(result["reasons"])
             if result["grade"] != "OK":
-                reasons.append("**Who is right:** " + WHO_IS_RIGHT.get((name, peer), "not yet examined"))
-            rows.append((name, peer, result["grade"], result["protocol"], result["behaviour"], reasons))
+                reasons.append("**Who is right:** " + WHO_IS_RIGHT.get((dialect, name, peer), "not yet examined"))
+            rows[dialect].append((name, peer, result["grade"], result["protocol"], result["behaviour"], reasons))
+    if sys.argv[2:]:
+        return
     lines = [
         "# The vendors' own SDKs against `imwire serve`",
         "",
         "Written by `Tests/VendorSDKs/serve_scorecard.py` (the SDKs are not in this repository or in CI:",
-        "`Tests/VendorSDKs/README.md`). Each row: one scenario of `Fixtures/serve/` (`Spec/serve.md`) played",
-        "against the genuine SDK, which found the server through its router (`GET /v1/route`), and the",
-        "grades `imwire serve` gave it. Today `imwire serve` serves LeanCloud only.",
-        "",
-        "## LeanCloud: leancloud-realtime 5.0.0-rc.7 (`dist/im.js`), driven by `Tests/VendorSDKs/leancloud/driver.js`",
-        "",
-        "| scenario | client | grade | protocol | behaviour | reasons |",
-        "|---|---|---|---|---|---|",
+        "`Tests/VendorSDKs/README.md`). Each row: one scenario of `Fixtures/serve/<dialect>/` (`Spec/serve.md`)",
+        "played against the genuine SDK, and the grades `imwire serve` gave it. The LeanCloud SDK found the",
+        "server through its router (`GET /v1/route`); the JMessage and yun2win SDKs were given its address",
+        "(`new JMessage({ address })`, `connect({ servers: [{ host, port }] })`). Today `imwire serve` serves",
+        "LeanCloud, JMessage and yun2win.",
     ]
-    for name, peer, grade, protocol, behaviour, reasons in rows:
-        text = "<br>".join(r.replace("|", "\\|") for r in reasons) or ""
-        lines.append(f"| {name} | {peer} | {grade} | {protocol} | {behaviour} | {text} |")
+    for dialect, (title, _, _) in DIALECTS.items():
+        lines += ["", f"## {title}, driven by `Tests/VendorSDKs/{dialect}/driver.js`", "",
+                  "| scenario | client | grade | protocol | behaviour | reasons |", "|---|---|---|---|---|---|"]
+        for name, peer, grade, protocol, behaviour, reasons in rows[dialect]:
+            text = "<br>".join(r.replace("|", "\\|") for r in reasons) or ""
+            lines.append(f"| {name} | {peer} | {grade} | {protocol} | {behaviour} | {text} |")
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -1,5 +1,7 @@
 import IMWireCore
 import IMWireLeanCloud
+import IMWireNIO
+import NIOCore
 
 /// LeanCloud's realtime service in memory: sessions, conversations (normal and transient),
 /// messages and their history, as `leancloud-realtime` 5.0.0-rc.7 expects them (the replies'
@@ -11,6 +13,7 @@ final class LeanCloudCloud: @unchecked Sendable {
     let limits: ServeLimits
     private let clock: @Sendable () -> Int64
     private let log: ServeLog
+    private let stage: ScenarioStage
     private var random: SplitMix64
     /// Each user's newest open connection.
     private var sessions: [String: LeanCloudLink] = [:]
@@ -32,8 +35,16 @@ final class LeanCloudCloud: @unchecked Sendable {
         self.limits = limits
         self.clock = clock
         self.log = log
+        stage = ScenarioStage(scenario: scenario, log: log, clock: clock)
         random = SplitMix64(seed: seed)
     }
+
+    // MARK: - The opening
+
+    /// The subprotocols served, in the server's order of preference (LeanCloud's `lc.*.3`).
+    static let subprotocols: [(name: String, encoding: LeanCloudEncoding)] = [
+        ("lc.protobuf2.3", .protobuf), ("lc.proto2base64.3", .base64), ("lc.json.3", .json),
+    ]
 
     // MARK: - Commands
 
@@ -59,11 +70,6 @@ final class LeanCloudCloud: @unchecked Sendable {
     /// A heartbeat (an `echo` command or a WebSocket ping) and its answer.
     func heartbeat(on link: LeanCloudLink, answer: @escaping () -> Void) {
         play(.heartbeat, on: link, answer: answer)
-    }
-
-    /// Connection `id` asked the router.
-    func routed(_ id: Int) {
-        log.append(.routed(connection: id, timeMs: clock()))
     }
 
     func disconnected(_ link: LeanCloudLink) {
@@ -245,42 +251,14 @@ final class LeanCloudCloud: @unchecked Sendable {
 
     // MARK: - The scenario
 
-    /// Plays the scenario's actions for `trigger` on `link` around the normal `answer`: `error`
-    /// answers with `error` instead (an `error` act on a trigger without one withholds),
-    /// `withhold` not at all, `delay` late; the other acts follow the answer after their `afterMs`.
     private func play(
         _ trigger: ScenarioAction.Trigger, on link: LeanCloudLink, answer: @escaping () -> Void,
         error: ((Int?, String?) -> Void)? = nil
     ) {
-        let actions = scenario.actions(trigger, connection: link.number)
-        let replacing = actions.first { [.error, .withhold, .delay].contains($0.act) }
-        // Each act is logged when it is done (`after` does nothing on a connection closed by then).
-        if let replacing {
-            switch replacing.act {
-            case .error:
-                link.after(replacing.afterMs) {
-                    self.logAct(replacing, on: link)
-                    error?(replacing.code, replacing.reason)
-                }
-            case .delay:
-                link.after(replacing.afterMs) {
-                    self.logAct(replacing, on: link)
-                    answer()
-                }
-            default: logAct(replacing, on: link)  // withhold
-            }
-        } else {
-            answer()
-        }
-        // The other acts follow the answer, late as it may be.
-        let answeredAfter = replacing?.act == .withhold ? 0 : replacing?.afterMs ?? 0
-        for action in actions where ![.error, .withhold, .delay].contains(action.act) {
-            link.after(answeredAfter + action.afterMs) { self.act(action, on: link) }
-        }
+        stage.play(trigger, on: link, answer: answer, error: error) { [unowned self] action in act(action, on: link) }
     }
 
     private func act(_ action: ScenarioAction, on link: LeanCloudLink) {
-        logAct(action, on: link)
         switch action.act {
         case .drop: link.drop()
         case .close: link.close(code: action.code ?? 1000, reason: action.reason ?? "")
@@ -293,10 +271,6 @@ final class LeanCloudCloud: @unchecked Sendable {
         case .push: pushFromServer(to: link, text: action.reason ?? "hello from imwire")
         case .error, .withhold, .delay: break
         }
-    }
-
-    private func logAct(_ action: ScenarioAction, on link: LeanCloudLink) {
-        log.append(.acted(connection: link.id, act: action.act, trigger: action.on, timeMs: clock()))
     }
 
     /// A text message from `serverPeer` in the link's last conversation (made, with both as
@@ -364,5 +338,32 @@ final class LeanCloudCloud: @unchecked Sendable {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return
             "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)).\(String(1000 + milliseconds % 1000).dropFirst())Z"
+    }
+}
+
+extension LeanCloudCloud: ServedCloud {
+    /// The router (`GET /v1/route`, js-realtime-sdk `_fetchRTMServers`): server, secondary,
+    /// ttl, each this server as the client reached it.
+    func answer(method: String, path: String, query: String, server: String, connection: Int) -> HTTPAnswer? {
+        guard method == "GET", path == "/v1/route" else { return nil }
+        log.append(.routed(connection: connection, timeMs: clock()))
+        let rtm = JSONValue.string("ws://\(server)/")
+        let body: JSONValue = ["server": rtm, "secondary": rtm, "ttl": 3600]
+        return HTTPAnswer(status: 200, contentType: "application/json", body: JSONWriter.string(body))
+    }
+
+    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal> {
+        guard let chosen = Self.subprotocols.first(where: { protocols.contains($0.name) }) else {
+            return .failure(UpgradeRefusal(reason: "no LeanCloud subprotocol offered (\(Self.subprotocols.map(\.name).joined(separator: ", ")))"))
+        }
+        return .success(chosen.name)
+    }
+
+    /// WebSocket pings are a LeanCloud heartbeat (the JS SDK's): the link answers them.
+    var answersWebSocketPings: Bool { false }
+
+    func linkHandlers(id: Int, number: Int, subprotocol: String?) -> [ChannelHandler] {
+        let encoding = Self.subprotocols.first { $0.name == subprotocol }?.encoding ?? .protobuf
+        return [LeanCloudLink(id: id, number: number, encoding: encoding, cloud: self)]
     }
 }

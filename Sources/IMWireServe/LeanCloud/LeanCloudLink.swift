@@ -7,13 +7,11 @@ import NIOCore
 /// and carries out what the cloud answers (commands, a close frame, a dropped connection).
 /// Pings are answered here rather than by the WebSocket reader, so that a scenario can withhold
 /// the answer to a heartbeat.
-final class LeanCloudLink: ChannelInboundHandler {
+final class LeanCloudLink: ChannelInboundHandler, ServedLink {
     typealias InboundIn = WebSocketEvent
     typealias OutboundOut = WebSocketOutbound
 
-    /// The connection's number among all accepted (`ServeEvent`'s), from 1.
     let id: Int
-    /// Its number among the run's links (the scenario's `connections`), from 1.
     let number: Int
     let codec: LeanCloudCodec
     private let cloud: LeanCloudCloud
@@ -99,7 +97,6 @@ final class LeanCloudLink: ChannelInboundHandler {
         context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
-    /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
     func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
         guard let context else { return }
         if milliseconds <= 0 { return body() }

@@ -4,7 +4,12 @@
 // API and timers, and prints the SDK's callbacks as JSON lines:
 //   {"t": <ms since start>, "cb": "<callback>", "args": [...]}
 //
-//   node --experimental-websocket driver.js SCENARIO --port N
+//   node --experimental-websocket driver.js SCENARIO --port N [--user NAME] [--to PEER] [--duration S] [--role receiver]
+//
+// --user and --to name the two users (alice and bob by default); --duration shortens the
+// scenario's wait (the recordings use the defaults); --role receiver (clean only) sends nothing
+// until a message arrives, then answers it: two drivers talk to each other through a server
+// that delivers (imwire serve, Tests/VendorSDKs/serve_scorecard.py).
 //
 // Scenarios (the server plays its part, see server.py): clean, drop, refuse, kick, error, drop-pending, drop-sync, unanswered,
 // kick-password.
@@ -22,6 +27,14 @@ const argv = process.argv.slice(2);
 const scenario = argv[0];
 const portIndex = argv.indexOf('--port');
 const port = portIndex >= 0 ? Number(argv[portIndex + 1]) : 18300;
+function option(name, fallback) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+}
+const durationOption = option('--duration', null);
+// The scenario's wait: its default, or what --duration leaves of it.
+const wait = (ms) => (durationOption === null ? ms : Math.min(ms, Number(durationOption) * 1000));
+const role = option('--role', 'sender');
 const scenarios = ['clean', 'drop', 'refuse', 'kick', 'error', 'drop-pending', 'drop-sync', 'unanswered', 'kick-password'];
 if (!scenarios.includes(scenario)) {
   console.error(`usage: node --experimental-websocket driver.js {${scenarios.join('|')}} --port N`);
@@ -81,9 +94,9 @@ const JMessage = globalThis.JMessage;
 
 const appkey = '4f7aef34fb361292c566a1cd';
 const secret = 'imwire-vendor-sdk-secret';
-const user = 'alice';
-const password = 'alice-password';
-const peer = 'bob';
+const user = option('--user', 'alice');
+const password = user + '-password';
+const peer = option('--to', 'bob');
 
 const jim = new JMessage({ address: `ws://127.0.0.1:${port}` });
 
@@ -95,7 +108,15 @@ function watchTransport() {
 }
 watchTransport();
 
-jim.onMsgReceive((data) => log('onMsgReceive', data));
+let answered = false;
+jim.onMsgReceive((data) => {
+  log('onMsgReceive', data);
+  // A receiver answers the first message of its peer.
+  if (role === 'receiver' && !answered && (data.messages || []).some((m) => m.content && m.content.from_id === peer)) {
+    answered = true;
+    send(`hello ${peer}, from ${user}`);
+  }
+});
 jim.onEventNotification((data) => {
   log('onEventNotification', data);
   // loginOut() inside the SDK replaced the channel's socket.io client: follow the new one.
@@ -156,8 +177,8 @@ async function main() {
     case 'clean': {
       // ≥ 150 s: two engine.io pings (25 s), the SDK's own sync_check (SYNC_INTERVAL 150 s).
       if (!(await init()) || !(await login())) break;
-      await send('hello from the genuine JMessage web SDK');
-      await sleep(155000); // the server pushes a message meanwhile; the SDK acks it (msg_recv_v2)
+      if (role !== 'receiver') await send('hello from the genuine JMessage web SDK');
+      await sleep(wait(155000)); // the server pushes a message meanwhile; the SDK acks it (msg_recv_v2)
       loginOut();
       await sleep(3000);
       break;
@@ -166,7 +187,7 @@ async function main() {
     case 'refuse': {
       // The server drops the connection 3 s after login; the app does nothing but watch.
       if (!(await init()) || !(await login())) break;
-      await sleep(scenario === 'drop' ? 30000 : 45000);
+      await sleep(wait(scenario === 'drop' ? 30000 : 45000));
       log('app.state', { isInit: jim.isInit(), isLogin: jim.isLogin(), isConnect: jim.isConnect() });
       break;
     }
@@ -198,7 +219,7 @@ async function main() {
       // The server sends event_notification event_type 1 (extra 0: logged in elsewhere), or 2.
       if (!(await init()) || !(await login())) break;
       await send('before the kick');
-      await sleep(15000);
+      await sleep(wait(15000));
       log('app.state', { isInit: jim.isInit(), isLogin: jim.isLogin(), isConnect: jim.isConnect() });
       break;
     }

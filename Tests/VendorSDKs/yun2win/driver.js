@@ -4,7 +4,9 @@
 //   {"t": <ms since start>, "cb": "<callback>", "args": [...]}
 // Driver actions are logged as {"t", "act", "args"}; the SDK's console output as cb "console.*".
 //
-//   node --experimental-websocket driver.js SCENARIO --port N [--seconds S]
+//   node --experimental-websocket driver.js SCENARIO --port N [--seconds S] [--uid UID] [--peer UID]
+//
+// --uid and --peer name the user and the other member of the session (u1001 and u2001 by default).
 //
 // Scenarios (the server, server.py, plays the matching part): clean, keepalive, drop, refuse,
 // kick, error, error-token, error-uid, no-accept. The SDK file is third-party code: it is loaded from $VENDOR_SDK_DIR
@@ -104,10 +106,10 @@ const y2wIM = require(sdkFile);
 globalThis.y2wIM = y2wIM; // the bundle reads its own enums through the global y2wIM
 
 // --------------------------------------------------------------------------------------- scenario
-const UID = 'u1001';
+const UID = opt('uid', 'u1001');
 const TOKEN = 'imtoken-3b1f';
 const SESSION = { id: 'p2p_2001', mts: 1479460000000 };
-const MEMBERS = [{ uid: UID, isDel: false }, { uid: 'u2001', isDel: false }];
+const MEMBERS = [{ uid: UID, isDel: false }, { uid: opt('peer', 'u2001'), isDel: false }];
 const APP_MESSAGE = { syncs: [{ type: 0 }, { type: 1, sessionId: SESSION.id }], pns: { msg: '您有一条新消息' } };
 
 let client = null;

@@ -1,0 +1,113 @@
+import IMWireCore
+import IMWireNIO
+import IMWireSocketIO
+import IMWireWebSocket
+import NIOCore
+
+/// One client's engine.io 3 session after the upgrade (behind an `EngineIOPacketHandler`):
+/// sends the engine.io handshake and the socket.io CONNECT, hands each socket.io event to the
+/// `JMessageCloud`, answers engine.io pings (through the cloud: a scenario may withhold the
+/// answer), and carries out what the cloud says (events, a close frame, a dropped connection).
+final class JMessageLink: ChannelInboundHandler, ServedLink {
+    typealias InboundIn = EngineIOMessage
+    typealias OutboundOut = EngineIOOutbound
+
+    let id: Int
+    let number: Int
+    private let cloud: JMessageCloud
+    private var context: ChannelHandlerContext?
+    /// The user logged in on this connection.
+    var user: String?
+    /// Open, and no close frame sent: this end may still write.
+    private(set) var isOpen = true
+
+    init(id: Int, number: Int, cloud: JMessageCloud) {
+        self.id = id
+        self.number = number
+        self.cloud = cloud
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is LinkStarted else { return context.fireUserInboundEventTriggered(event) }
+        // The server speaks first: `0{sid, upgrades, pingInterval, pingTimeout}`, then `40`.
+        write(.engineIO(cloud.handshake()))
+        write(.socketIO(SocketIOPacket(type: .connect)))
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard isOpen, let packet = unwrapInboundIn(data).engineIO else { return }
+        switch packet.type {
+        case .ping:
+            let payload = packet.text ?? ""
+            cloud.heartbeat(on: self) { [weak self] in self?.write(.engineIO(EngineIOPacket(type: .pong, payload: .text(payload)))) }
+        case .close: drop()
+        case .message:
+            // Malformed events are the checker's to report; the cloud has nothing to answer.
+            guard let socketIO = unwrapInboundIn(data).socketIO, let name = socketIO.eventName else { return }
+            cloud.receive(name, socketIO.args.first?.objectValue ?? JSONObject(), on: self)
+        default: break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isOpen = false
+        cloud.disconnected(self)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A violation: its handler sends the close frame and closes, after this.
+        guard !(error is WebSocketViolation), !(error is SocketIOViolation) else { return }
+        context.close(promise: nil)  // a reset, or another error of the socket
+    }
+
+    /// Emits `name` with one object argument (`42["name",{…}]`).
+    func emit(_ name: String, _ payload: JSONObject) {
+        write(.socketIO(.event(name, [.object(payload)])))
+    }
+
+    private func write(_ outbound: EngineIOOutbound) {
+        guard isOpen, let context else { return }
+        // A client that does not read: what it has not taken stays bounded.
+        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
+            unsent > cloud.limits.unsentBytes
+        {
+            return drop()
+        }
+        context.writeAndFlush(wrapOutboundOut(outbound), promise: nil)
+    }
+
+    /// Closes the TCP connection without a close frame.
+    func drop() {
+        guard isOpen, let context else { return }
+        context.close(promise: nil)
+    }
+
+    /// Sends a WebSocket close frame (from the engine.io handler's place: the WebSocket writer
+    /// takes it); closes the connection when the client answers it, or after five seconds.
+    func close(code: Int, reason: String) {
+        guard isOpen, let context, let engineIO = try? context.pipeline.syncOperations.context(handlerType: EngineIOPacketHandler.self) else {
+            return
+        }
+        engineIO.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
+        isOpen = false
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
+        guard let context else { return }
+        if milliseconds <= 0 { return body() }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
+            if self?.isOpen == true { body() }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import NIOCore
+
+/// A dialect's cloud as a connection's opening (`HTTPOpening`) sees it: what it answers to a
+/// plain HTTP request (the router, LBS or gate), which WebSocket upgrades it takes, and the
+/// handlers that serve the link after the upgrade. Used on the server's event loop only.
+protocol ServedCloud: AnyObject, Sendable {
+    var scenario: ScenarioPlayer { get }
+    var limits: ServeLimits { get }
+
+    /// The answer to a request that is no WebSocket upgrade, or nil (404). `server`: this
+    /// server's address as the client reached it (`HOST:PORT`).
+    func answer(method: String, path: String, query: String, server: String, connection: Int) -> HTTPAnswer?
+
+    /// Takes an upgrade to `path?query` offering `protocols`: the subprotocol to answer with
+    /// (nil: none), or why it is refused (answered with 400).
+    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal>
+
+    /// Whether the WebSocket reader answers pings itself (false: the link does, so that a
+    /// scenario can withhold the answer to a heartbeat).
+    var answersWebSocketPings: Bool { get }
+
+    /// The handlers for a connection whose first byte is not HTTP's (yun2win's MQTT on plain
+    /// TCP), or nil: such a connection is answered as a bad HTTP request (400).
+    func rawLinkHandlers(id: Int, number: Int, firstByte: UInt8) -> [ChannelHandler]?
+
+    /// The handlers after the WebSocket reader and writer, for the link numbered `number` among
+    /// the run's links (`id` among all connections) that chose `subprotocol`.
+    func linkHandlers(id: Int, number: Int, subprotocol: String?) -> [ChannelHandler]
+}
+
+extension ServedCloud {
+    func rawLinkHandlers(id: Int, number: Int, firstByte: UInt8) -> [ChannelHandler]? { nil }
+}
+
+/// A plain HTTP answer: status, content type and body.
+struct HTTPAnswer {
+    var status: Int
+    var contentType: String
+    var body: String
+}
+
+/// Why an upgrade is refused (the body of the 400).
+struct UpgradeRefusal: Error {
+    var reason: String
+}
+
+/// A link as the scenario's acts reach it: its numbers, and a timer on its event loop.
+protocol ServedLink: AnyObject {
+    /// The connection's number among all accepted (`ServeEvent`'s), from 1.
+    var id: Int { get }
+    /// Its number among the run's links (the scenario's `connections`), from 1.
+    var number: Int { get }
+    /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void)
+}
+
+/// Plays a scenario's actions on a cloud's links: the part of every dialect's cloud that is the same.
+struct ScenarioStage {
+    let scenario: ScenarioPlayer
+    let log: ServeLog
+    let clock: @Sendable () -> Int64
+
+    /// Plays the scenario's actions for `trigger` on `link` around the normal `answer`: `error`
+    /// answers with `error` instead (an `error` act on a trigger without one withholds),
+    /// `withhold` not at all, `delay` late; the other acts (`act`) follow the answer after
+    /// their `afterMs`. Each act is logged when it is done (`after` does nothing on a
+    /// connection closed by then).
+    func play(
+        _ trigger: ScenarioAction.Trigger, on link: ServedLink, answer: @escaping () -> Void,
+        error: ((Int?, String?) -> Void)? = nil, act: @escaping (ScenarioAction) -> Void
+    ) {
+        let actions = scenario.actions(trigger, connection: link.number)
+        let replacing = actions.first { [.error, .withhold, .delay].contains($0.act) }
+        if let replacing {
+            switch replacing.act {
+            case .error:
+                link.after(replacing.afterMs) {
+                    logAct(replacing, on: link)
+                    error?(replacing.code, replacing.reason)
+                }
+            case .delay:
+                link.after(replacing.afterMs) {
+                    logAct(replacing, on: link)
+                    answer()
+                }
+            default: logAct(replacing, on: link)  // withhold
+            }
+        } else {
+            answer()
+        }
+        // The other acts follow the answer, late as it may be.
+        let answeredAfter = replacing?.act == .withhold ? 0 : replacing?.afterMs ?? 0
+        for action in actions where ![.error, .withhold, .delay].contains(action.act) {
+            link.after(answeredAfter + action.afterMs) {
+                logAct(action, on: link)
+                act(action)
+            }
+        }
+    }
+
+    func logAct(_ action: ScenarioAction, on link: ServedLink) {
+        log.append(.acted(connection: link.id, act: action.act, trigger: action.on, timeMs: clock()))
+    }
+}

@@ -1,0 +1,108 @@
+import IMWireCore
+import IMWireMQTT
+import IMWireNIO
+import IMWireWebSocket
+import NIOCore
+
+/// One client's MQTT connection (behind an `MQTTPacketReader` and an `MQTTPacketWriter`, over
+/// WebSocket or plain TCP): hands each packet to the `Yun2winCloud` and carries out what it
+/// says (packets, a close frame, a dropped connection).
+final class Yun2winLink: ChannelInboundHandler, ServedLink {
+    typealias InboundIn = MQTTDecodedPacket
+    typealias OutboundOut = MQTTPacket
+
+    let id: Int
+    let number: Int
+    /// WebSocket (a close act sends a close frame) or plain TCP (it drops the connection).
+    let overWebSocket: Bool
+    private let cloud: Yun2winCloud
+    private var context: ChannelHandlerContext?
+    /// The uid its CONNECT named, once accepted.
+    var user: String?
+    private var nextPacketID: UInt16 = 0
+    /// Open, and no close frame sent: this end may still write.
+    private(set) var isOpen = true
+
+    init(id: Int, number: Int, overWebSocket: Bool, cloud: Yun2winCloud) {
+        self.id = id
+        self.number = number
+        self.overWebSocket = overWebSocket
+        self.cloud = cloud
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A packet that does not decode is the checker's to report (the reader closes on a violation).
+        guard isOpen, let packet = unwrapInboundIn(data).packet else { return }
+        cloud.receive(packet, on: self)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isOpen = false
+        cloud.disconnected(self)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A violation: its handler closes, after this.
+        guard !(error is WebSocketViolation), !(error is MQTTViolation) else { return }
+        context.close(promise: nil)  // a reset, or another error of the socket
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !(event is LinkStarted) { context.fireUserInboundEventTriggered(event) }
+    }
+
+    func send(_ packet: MQTTPacket) {
+        guard isOpen, let context else { return }
+        // A client that does not read: what it has not taken stays bounded.
+        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
+            unsent > cloud.limits.unsentBytes
+        {
+            return drop()
+        }
+        context.writeAndFlush(wrapOutboundOut(packet), promise: nil)
+    }
+
+    /// A PUBLISH of `payload` as compact JSON on the user's topic `y2w/<uid>`.
+    func publish(to user: String, _ payload: JSONValue, qos: MQTTQoS = .atMostOnce) {
+        var packetID: UInt16?
+        if qos != .atMostOnce {
+            nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
+            packetID = nextPacketID
+        }
+        send(.publish(MQTTPublish(qos: qos, topic: "y2w/" + user, packetID: packetID, payload: Array(JSONWriter.string(payload).utf8))))
+    }
+
+    /// Closes the TCP connection without a close frame (MQTT 3.1.1 has no DISCONNECT from the server).
+    func drop() {
+        guard isOpen, let context else { return }
+        context.close(promise: nil)
+    }
+
+    /// Over WebSocket, a close frame (from the bridge's place: the WebSocket writer takes it),
+    /// the connection closed when the client answers it or after five seconds; on plain TCP, a drop.
+    func close(code: Int, reason: String) {
+        guard isOpen, let context else { return }
+        guard overWebSocket, let bridge = try? context.pipeline.syncOperations.context(handlerType: MQTTWebSocketBridge.self) else { return drop() }
+        bridge.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
+        isOpen = false
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
+        guard let context else { return }
+        if milliseconds <= 0 { return body() }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
+            if self?.isOpen == true { body() }
+        }
+    }
+}

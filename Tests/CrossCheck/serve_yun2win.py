@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""`imwire serve --dialect yun2win` against an independent MQTT client: paho-mqtt 2.2.0 (no IMWire
+code) playing yun2win's clients as Spec/yun2win.md and the web SDK's recordings show them: the web
+SDK over WebSocket (MQTT 3.1.1, keep-alive 300 s, client id `00`+uuid, `10`+uuid once connected)
+and the Android SDK over plain TCP (MQTT 3.1, keep-alive 30 s, `01`+uuid); connected only on
+{"returnCode":11}; updateSession and sendMessage on y2w/session/<id>, each matched to its ack by
+y2wMessageId; after an ack 26 an updateSession, then the resend; a reconnect about a second after a
+drop or a CONNACK 7, none after a kick ({"returnCode":10}: DISCONNECT) or a CONNACK 4. Each
+scenario of Fixtures/serve/yun2win/ is played right, and wrong on purpose:
+
+  well-behaved     every scenario (web), those without a reconnect  -> OK (close over WebSocket: FAILED, paho's
+                   and one drop (Android)                           unmasked close frame, a true finding)
+  relogin          connects again at once after a kick             -> kick: behaviour FAILED (and Y2W.RECONNECT-AFTER-KICK)
+  early            publishes before {"returnCode":11}              -> clean: protocol FAILED (Y2W.PUBLISH-BEFORE-ESTABLISHED)
+  no-update        resends after an ack 26 without updateSession   -> error-send: protocol NON-STRICT (Y2W.RESEND-WITHOUT-UPDATE-SESSION)
+  no-reconnect     gives up when the server drops it               -> drop: behaviour FAILED
+  never-sends      only connects and leaves                        -> kick: UNIMPLEMENTED (the kick waits for a send)
+and two clients (web and Android) exchange messages through the server: each sendMessage is
+delivered to the other member of the session at QoS 1, as sent.
+
+Usage: Tests/CrossCheck/serve_yun2win.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
+"""
+import asyncio
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+import uuid
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import serve as lc  # noqa: E402  (imwire serve's runner; it sets up Tests/CrossCheck/.venv as proxy.py does)
+
+import paho.mqtt.client as mqtt  # noqa: E402
+
+warnings.simplefilter("ignore", DeprecationWarning)  # paho's callback API version 1: it passes CONNACK codes as they are
+
+
+class Client:
+    """A yun2win client on paho-mqtt, the web SDK's (WebSocket) or Android's (TCP), with switches that make it wrong."""
+
+    def __init__(self, port, uid, peer="u2001", android=False, sends=1, reconnects=True, relogin=False, early=False,
+                 updates_after_26=True, linger=3.0, wait_for=0, barrier=None):
+        self.port, self.uid, self.peer, self.android = port, uid, peer, android
+        self.sends, self.reconnects, self.relogin, self.early = sends, reconnects, relogin, early
+        self.updates_after_26, self.linger, self.wait_for, self.barrier = updates_after_26, linger, wait_for, barrier
+        self.session_id = "p2p_" + "_".join(sorted([uid, peer]))
+        self.uuid = str(uuid.uuid4())
+        self.received = []
+        self.connected_once = False
+
+    async def run(self):
+        return await asyncio.to_thread(self.session)
+
+    def connect(self):
+        """One connection: returns (client, events) once {"returnCode":11} came, or (None, CONNACK code)."""
+        prefix = "1" if self.connected_once else "0"
+        client_id = prefix + ("1" if self.android else "0") + self.uuid
+        state = {"accepted": threading.Event(), "ended": threading.Event(), "refused": None, "kicked": threading.Event(),
+                 "acks": {}, "ack_event": threading.Condition()}
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION1, client_id=client_id, clean_session=True,
+                             protocol=mqtt.MQTTv31 if self.android else mqtt.MQTTv311,
+                             transport="tcp" if self.android else "websockets", reconnect_on_failure=False)
+        if not self.android:
+            client.ws_set_options(path="/")
+        client.username_pw_set(self.uid, "imtoken-" + self.uid)
+
+        def on_connect(c, userdata, flags, rc):
+            if rc != 0:
+                state["refused"] = rc
+                state["ended"].set()
+
+        def on_message(c, userdata, message):
+            body = json.loads(message.payload)
+            if body.get("returnCode") == 11 and "y2wMessageId" not in body:
+                state["accepted"].set()
+            elif body.get("returnCode") == 10 and "y2wMessageId" not in body:
+                state["kicked"].set()
+            elif "y2wMessageId" in body and "returnCode" in body:
+                with state["ack_event"]:
+                    state["acks"][body["y2wMessageId"]] = body["returnCode"]
+                    state["ack_event"].notify_all()
+            elif body.get("cmd") == "sendMessage":
+                self.received.append(body["y2wMessageId"])
+
+        def on_disconnect(c, userdata, rc):
+            state["ended"].set()
+
+        client.on_connect, client.on_message, client.on_disconnect = on_connect, on_message, on_disconnect
+        try:
+            client.connect("127.0.0.1", self.port, keepalive=30 if self.android else 300)
+        except (OSError, mqtt.WebsocketConnectionError):
+            return None, None  # refused: closed before any byte
+        client.loop_start()
+        for _ in range(100):
+            if state["accepted"].wait(0.1) or state["ended"].is_set():
+                break
+        if not state["accepted"].is_set():
+            client.loop_stop()
+            return None, state["refused"]
+        self.connected_once = True
+        return client, state
+
+    def command(self, client, state, cmd, wait=True):
+        """Publishes a command; returns its ack's returnCode (None: none within 12 s)."""
+        message_id = str(uuid.uuid4())
+        body = {"cmd": cmd, "y2wMessageId": message_id, "mts": 1479460000000,
+                "message": {"syncs": [{"type": 0}, {"type": 1, "sessionId": self.session_id}], "pns": {"msg": "hello"}}}
+        if cmd == "updateSession":
+            body["members"] = [{"uid": self.uid, "isDel": False}, {"uid": self.peer, "isDel": False}]
+            body["force"] = True
+        client.publish("y2w/session/" + self.session_id, json.dumps(body, separators=(",", ":")), qos=0)
+        if not wait:
+            return None
+        with state["ack_event"]:
+            state["ack_event"].wait_for(lambda: message_id in state["acks"] or state["ended"].is_set(), 12)
+            return state["acks"].get(message_id)
+
+    def leave(self, client):
+        client.disconnect()  # DISCONNECT, as the SDKs' logout
+        time.sleep(0.2)
+        client.loop_stop()
+
+    def session(self):
+        outcome = "done"
+        if self.early:
+            return self.early_session()
+        for attempt in range(8):
+            client, state = self.connect()
+            if client is None:
+                # No CONNACK (a refused connection) or CONNACK 7: the web SDK retries after its reconnect
+                # period (1 s), Android 15 s after a 7; after 4 and 5 both stop.
+                if state in (None, 7) and self.reconnects:
+                    time.sleep(15 if self.android and state == 7 else 1)
+                    continue
+                return f"refused {state}"
+            if attempt == 0:
+                self.command(client, state, "updateSession")
+                if self.barrier:
+                    self.barrier.wait(10)
+            for _ in range(self.sends):
+                code = self.command(client, state, "sendMessage")
+                if code == 26 and self.updates_after_26:
+                    self.command(client, state, "updateSession")
+                if code == 26:
+                    self.command(client, state, "sendMessage")  # the demos' resend
+            deadline = time.time() + 15
+            while len(self.received) < self.wait_for and time.time() < deadline:
+                time.sleep(0.1)
+            deadline = time.time() + self.linger
+            while time.time() < deadline and not state["kicked"].is_set() and not state["ended"].is_set():
+                time.sleep(0.05)
+            if state["kicked"].is_set():
+                # The SDKs DISCONNECT and stop on 10; the demos log out.
+                self.leave(client)
+                if self.relogin:
+                    again, _ = self.connect()  # at once, with prefix 1: an automatic reconnect after a kick
+                    if again:
+                        self.leave(again)
+                return "kicked"
+            if state["ended"].is_set():
+                # Dropped or closed by the server: reconnect after the web SDK's reconnect period (1 s), Android's 10 s.
+                client.loop_stop()
+                if not self.reconnects:
+                    return "gave up"
+                outcome = "reconnected"
+                time.sleep(10.5 if self.android else 1)
+                continue
+            self.leave(client)
+            return outcome
+        return "too many attempts"
+
+    def early_session(self):
+        """CONNECT and a sendMessage in one write, before the server's {"returnCode":11}: what no
+        SDK does (raw MQTT 3.1.1 on TCP, so that nothing waits for the CONNACK)."""
+        def string(text):
+            data = text.encode()
+            return struct.pack(">H", len(data)) + data
+
+        def packet(first, body):
+            length, encoded = len(body), b""
+            while True:
+                byte, length = length % 128, length // 128
+                encoded += bytes([byte | (0x80 if length else 0)])
+                if not length:
+                    return bytes([first]) + encoded + body
+
+        connect = packet(0x10, string("MQTT") + bytes([4, 0xC2]) + struct.pack(">H", 300) + string("00" + self.uuid)
+                         + string(self.uid) + string("imtoken-" + self.uid))
+        command = {"cmd": "sendMessage", "y2wMessageId": str(uuid.uuid4()), "mts": 1479460000000,
+                   "message": {"syncs": [{"type": 0}, {"type": 1, "sessionId": self.session_id}], "pns": {"msg": "hello"}}}
+        publish = packet(0x30, string("y2w/session/" + self.session_id) + json.dumps(command).encode())
+        with socket.create_connection(("127.0.0.1", self.port), timeout=3) as s:
+            s.sendall(connect + publish)
+            time.sleep(1.5)
+            s.sendall(bytes([0xE0, 0x00]))  # DISCONNECT
+            time.sleep(0.3)
+        return "done"
+
+
+def main():
+    ok = ("OK", "OK", "OK")
+    # The Android SDK reconnects 10 s after a drop and 15 s after a CONNACK 7 (yun2win-android): it plays the
+    # scenarios without a reconnect, and one drop; the web SDK (1 s) plays them all.
+    web = ("clean", "drop", "refuse", "close", "kick", "error-login", "error-login-retry", "error-send", "delay-ack")
+    android = ("clean", "drop", "kick", "error-login", "error-send", "delay-ack")
+    # paho-mqtt 2.2.0 answers a close frame with an unmasked one (client.py _WebsocketWrapper._recv_impl:
+    # `_create_frame(OPCODE_CONNCLOSE, payload, 0)`), which RFC 6455 §5.3 forbids a client: protocol FAILED.
+    paho_close = ("FAILED", "FAILED", "OK")
+    for scenario in web:
+        lc.case(f"yun2win {scenario}, well-behaved (web over WebSocket)", scenario,
+                lambda port: [Client(port, "u1001", linger=4)], {"u1001": paho_close if scenario == "close" else ok},
+                idle=4.0 if scenario == "refuse" else 2.0, dialect="yun2win")
+    for scenario in android:
+        lc.case(f"yun2win {scenario}, well-behaved (Android over TCP)", scenario,
+                lambda port: [Client(port, "u1001", android=True, linger=4)], {"u1001": ok},
+                idle=12.0 if scenario == "drop" else 2.0, dialect="yun2win")
+    lc.case("yun2win kick, relogin", "kick", lambda port: [Client(port, "u1001", relogin=True, linger=4)],
+            {"u1001": ("FAILED", "FAILED", "FAILED")}, dialect="yun2win")
+    lc.case("yun2win clean, early", "clean", lambda port: [Client(port, "u1001", early=True)],
+            {"u1001": ("FAILED", "FAILED", "OK")}, dialect="yun2win")
+    lc.case("yun2win error-send, no-update", "error-send", lambda port: [Client(port, "u1001", updates_after_26=False)],
+            {"u1001": ("NON-STRICT", "NON-STRICT", "OK")}, dialect="yun2win")
+    lc.case("yun2win drop, no-reconnect", "drop", lambda port: [Client(port, "u1001", reconnects=False, linger=4)],
+            {"u1001": ("FAILED", "OK", "FAILED")}, dialect="yun2win")
+    lc.case("yun2win kick, never-sends", "kick", lambda port: [Client(port, "u1001", sends=0)],
+            {"u1001": ("UNIMPLEMENTED", "OK", "OK")}, dialect="yun2win")
+    both = threading.Barrier(2)
+    made = lc.case("yun2win two clients (web and Android)", "clean",
+                   lambda port: [Client(port, "u1001", peer="u2001", wait_for=1, barrier=both),
+                                 Client(port, "u2001", peer="u1001", android=True, wait_for=1, barrier=both)],
+                   {"u1001": ok, "u2001": ok}, dialect="yun2win")
+    if made:
+        web, android = made
+        # The scenario's own push (imwire-N) aside: each got the other's message.
+        if not [m for m in web.received if not m.startswith("imwire-")] or not [m for m in android.received if not m.startswith("imwire-")]:
+            lc.problem(f"yun2win two clients: messages not delivered (u1001 got {web.received}, u2001 got {android.received})")
+    print(f"{len(lc.PROBLEMS)} problems")
+    sys.exit(1 if lc.PROBLEMS else 0)
+
+
+if __name__ == "__main__":
+    main()
