@@ -40,6 +40,7 @@ public enum NIMPolicies {
         registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
         syncAfterLogin: true,
         backoffResetsOnLink: true,
+        endpointsPerAttempt: 2,
         outputs: nimLoginSteps,
         facts: [
             Fact(
@@ -49,6 +50,13 @@ public enum NIMPolicies {
                 "growth factor", "2 (the backo2 formula behind reconnectionDelay/DelayMax/Jitter)",
                 source: "nim.md §3.2 names the three settings, not the formula", .inferred),
             Fact("retry budget", "reconnectionAttempts default ∞", source: "nim.md §3.2"),
+            Fact(
+                "connections per attempt",
+                "2: the LBS request, then at once the link (default link) when the LBS fails before answering; the backoff waits "
+                    + "only after the link failed (imwire serve resetting the LBS connection: the handshake 4 ms later)",
+                source:
+                    "NIM_Web_SDK_v8.5.0.js doRefreshSocketUrl: doRequestLbs(n).then(…).catch(function(e){ … lbsBackup ? backup LBS URLs : "
+                    + "d.call(t) }) (the default link)"),
             Fact(
                 "heartbeat", "1_2 every 30 s after the previous one completed; 5 s timeout; resend once; 2 failures → reconnect",
                 source: "nim.md §3.2, §3.4 step 4"),
