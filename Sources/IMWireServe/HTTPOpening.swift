@@ -74,7 +74,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             return answer(400, errors.first?.message ?? "no Sec-WebSocket-Key", context: context)
         }
         let subprotocol: String?
-        switch cloud.upgrade(path: path, query: query, protocols: request.protocols) {
+        switch cloud.upgrade(path: path, query: query, protocols: request.protocols, connection: id) {
         case .success(let chosen): subprotocol = chosen
         case .failure(let refusal): return answer(400, refusal.reason, context: context)
         }

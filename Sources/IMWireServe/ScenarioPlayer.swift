@@ -53,11 +53,13 @@ public enum ServeEvent: Sendable, Hashable {
     case routed(connection: Int, timeMs: Int64)
     /// It closed.
     case closed(connection: Int, timeMs: Int64)
+    /// The checker names it `name` rather than by its addresses (NIM: its socket.io session).
+    case named(connection: Int, name: String)
 
     public var connection: Int {
         switch self {
         case .accepted(let connection, _, _), .login(let connection, _, _, _), .acted(let connection, _, _, _), .routed(let connection, _),
-            .closed(let connection, _):
+            .closed(let connection, _), .named(let connection, _):
             connection
         }
     }

@@ -48,6 +48,7 @@ public enum ServeGrading {
         var closed: [Int: Int64] = [:]
         var acted: [Int: [(act: ScenarioAction.Act, trigger: ScenarioAction.Trigger, order: Int)]] = [:]
         var routed: Set<Int> = []
+        var named: [String: Int] = [:]
         // Events in the order the server did them: `order` says what came after what.
         for (order, event) in events.enumerated() {
             switch event {
@@ -60,6 +61,7 @@ public enum ServeGrading {
             case .acted(let number, let act, let trigger, _): acted[number, default: []].append((act, trigger, order))
             case .routed(let number, _): routed.insert(number)
             case .closed(let number, let time): closed[number] = time
+            case .named(let number, let name): named[name] = number
             }
         }
         let numbers = address.keys.sorted()
@@ -74,10 +76,11 @@ public enum ServeGrading {
             let nearest = routed.contains(number) ? after ?? before : before ?? after
             owner[number] = user[number] ?? nearest.flatMap { user[$0] } ?? address[number]
         }
-        // The checker names a connection `client-server`, and `#k` the k-th of the same pair.
+        // The checker names a connection `client-server`, and `#k` the k-th of the same pair (or as the server logged it: NIM's sessions).
         var numbersOfAddress: [String: [Int]] = [:]
         for number in numbers { numbersOfAddress[address[number]!, default: []].append(number) }
         func connection(of finding: Finding) -> Int? {
+            if let id = finding.location.connection, let number = named[id] { return number }
             guard let id = finding.location.connection, let dash = id.firstIndex(of: "-") else { return nil }
             let k = id.lastIndex(of: "#").flatMap { Int(id[id.index(after: $0)...]) } ?? 1
             let candidates = numbersOfAddress[String(id[..<dash])] ?? []

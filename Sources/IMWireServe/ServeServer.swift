@@ -4,12 +4,6 @@ import IMWireCore
 import NIOCore
 import NIOPosix
 
-/// Why a server cannot start (besides a bind error of NIO's).
-public struct ServeError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var reason: String
-    public var description: String { reason }
-}
-
 /// Where `imwire serve` listens, what it plays, and its bounds.
 public struct ServeConfiguration: Sendable {
     /// An IPv4 address: grading finds each connection's findings by its client's IPv4 address and port.
@@ -62,9 +56,10 @@ public struct ServeLimits: Sendable, Hashable {
     }
 }
 
-/// An offline IM cloud for one dialect (today LeanCloud: its router and its RTM WebSocket in
+/// An offline IM cloud for one dialect (LeanCloud: its router and its RTM WebSocket in
 /// `lc.protobuf2.3`, `lc.proto2base64.3` and `lc.json.3`; JMessage: engine.io 3 / socket.io 2
-/// over WebSocket; yun2win: MQTT over WebSocket and plain TCP) on one address, playing a `Scenario`:
+/// over WebSocket; NIM: its LBS and socket.io 0.9 over WebSocket; yun2win: MQTT over WebSocket
+/// and plain TCP) on one address, playing a `Scenario`:
 /// each connection's bytes both ways go to a `LiveCheck`, as the proxy's do, and what the server
 /// did goes to a `ServeLog`; `ServeGrading` turns both into grades when the run ends.
 ///
@@ -94,7 +89,7 @@ public final class ServeServer: @unchecked Sendable {
 
     /// Binds the listen address and starts accepting; returns the port bound.
     public func start() throws -> Int {
-        let cloud = try Self.cloud(for: configuration, clock: clock, log: events)
+        let cloud = Self.cloud(for: configuration, clock: clock, log: events)
         self.cloud = cloud
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -107,19 +102,15 @@ public final class ServeServer: @unchecked Sendable {
         return channel.localAddress?.port ?? configuration.listenPort
     }
 
-    /// The dialects served, and each one's cloud.
-    public static let servedDialects: [Dialect] = [.leancloud, .jmessage, .yun2win]
-
-    private static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) throws(ServeError)
-        -> any ServedCloud
-    {
+    /// Each dialect's cloud.
+    private static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
         let player = ScenarioPlayer(configuration.scenario)
+        let (seed, limits) = (configuration.seed, configuration.limits)
         switch configuration.scenario.dialect {
-        case .leancloud: return LeanCloudCloud(scenario: player, seed: configuration.seed, limits: configuration.limits, clock: clock, log: log)
-        case .jmessage: return JMessageCloud(scenario: player, seed: configuration.seed, limits: configuration.limits, clock: clock, log: log)
-        case .yun2win: return Yun2winCloud(scenario: player, limits: configuration.limits, clock: clock, log: log)
-        case let other:
-            throw ServeError(reason: "\(other.rawValue) is not served yet (\(servedDialects.map(\.rawValue).joined(separator: ", ")) are)")
+        case .leancloud: return LeanCloudCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
+        case .nim: return NIMCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
+        case .jmessage: return JMessageCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
+        case .yun2win: return Yun2winCloud(scenario: player, limits: limits, clock: clock, log: log)
         }
     }
 
@@ -154,8 +145,13 @@ public final class ServeServer: @unchecked Sendable {
         let refusal = cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
         if let refusal {
             events.append(.acted(connection: id, act: .drop, trigger: .accept, timeMs: clock()))
-            // Refused: closed before any byte, at once or after `afterMs`.
-            channel.eventLoop.scheduleTask(in: .milliseconds(Int64(refusal.afterMs))) { channel.close(promise: nil) }
+            // Refused: reset (SO_LINGER 0) before any byte, at once or after `afterMs`, as the mocks
+            // the vendors' SDKs were recorded with refused them (Tests/VendorSDKs/*/server.py).
+            channel.eventLoop.scheduleTask(in: .milliseconds(Int64(refusal.afterMs))) {
+                let reset =
+                    (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+                reset.whenComplete { _ in channel.close(promise: nil) }
+            }
             return
         }
         try channel.pipeline.syncOperations.addHandler(HTTPOpening(id: id, number: number, cloud: cloud, limits: configuration.limits))

@@ -11,9 +11,9 @@ protocol ServedCloud: AnyObject, Sendable {
     /// server's address as the client reached it (`HOST:PORT`).
     func answer(method: String, path: String, query: String, server: String, connection: Int) -> HTTPAnswer?
 
-    /// Takes an upgrade to `path?query` offering `protocols`: the subprotocol to answer with
-    /// (nil: none), or why it is refused (answered with 400).
-    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal>
+    /// Takes an upgrade to `path?query` offering `protocols` on connection `connection`: the
+    /// subprotocol to answer with (nil: none), or why it is refused (answered with 400).
+    func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal>
 
     /// Whether the WebSocket reader answers pings itself (false: the link does, so that a
     /// scenario can withhold the answer to a heartbeat).

@@ -270,7 +270,7 @@ private final class Collect: ChannelInboundHandler {
     @Test(arguments: [
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "explode"}]}"#, "actions[0].do: expected one of"),
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "when": 1}]}"#, "actions[0]: unknown member \"when\""),
-        (#"{"dialect": "nim", "summary": "s"}"#, "\"dialect\": nim is not served yet"),
+        (#"{"dialect": "wechat", "summary": "s"}"#, "\"dialect\": unknown dialect wechat"),
         (
             #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "afterMs": -1}]}"#,
             "actions[0].afterMs: expected an integer"
@@ -298,7 +298,7 @@ private final class Collect: ChannelInboundHandler {
         #expect {
             _ = try Scenario.shippedPath("clean", dialect: nil, root: Self.root)
         } throws: { error in
-            (error as? ScenarioError)?.reason.contains("shipped for jmessage, leancloud, yun2win: name the dialect") == true
+            (error as? ScenarioError)?.reason.contains("shipped for jmessage, leancloud, nim, yun2win: name the dialect") == true
         }
         #expect(throws: ScenarioError.self) { _ = try Scenario.shippedPath("nothing-like-it", dialect: nil, root: Self.root) }
     }

@@ -2,9 +2,10 @@
 """Runs the vendors' own SDKs (their drivers in Tests/VendorSDKs/) against `imwire serve`, one
 scenario of Fixtures/serve/<dialect>/ at a time, and writes the grades to Conformance/CLIENTS.md.
 
-Today `imwire serve` serves LeanCloud, JMessage and yun2win; the SDKs are leancloud-realtime
-5.0.0-rc.7 (dist/im.js, driven by leancloud/driver.js, which finds the server through its router,
-`--router`: GET /v1/route, as against LeanCloud's cloud), the JMessage web SDK 2.5.0
+`imwire serve` serves all four dialects; the SDKs are leancloud-realtime 5.0.0-rc.7 (dist/im.js,
+driven by leancloud/driver.js, which finds the server through its router, `--router`: GET
+/v1/route, as against LeanCloud's cloud), the NIM Web SDK 8.5.0 (NIM_Web_SDK_v8.5.0.js, driven by
+nim/driver.js, which asks the LBS `lbs_web` and links to `link_web`), the JMessage web SDK 2.5.0
 (jmessage-sdk-web.2.5.0.min.js, driven by jmessage/driver.js with `address: ws://HOST:PORT`) and
 the yun2win web SDK (y2wIMSDK.min.js, driven by yun2win/driver.js with `servers: [{host, port}]`),
 loaded from $VENDOR_SDK_DIR (without them: exit 77, nothing written).
@@ -41,6 +42,18 @@ LEANCLOUD = {
     "delay-ack": ("clean", 10, [("alice", "bob", "sender")]),
     "clean (two users)": ("twouser", 12, [("alice", "bob", "sender"), ("bob", "alice", "receiver")]),
 }
+# The NIM driver logs in as alice and sends to bob once synced (`error`: four sends); it logs out after --seconds.
+NIM = {
+    "clean": ("clean", 12, [("alice", "bob", "sender")]),
+    "drop": ("clean", 20, [("alice", "bob", "sender")]),
+    "refuse": ("clean", 35, [("alice", "bob", "sender")]),
+    "kick": ("clean", 10, [("alice", "bob", "sender")]),
+    "kick-silent": ("clean", 15, [("alice", "bob", "sender")]),
+    "error-login": ("clean", 8, [("alice", "bob", "sender")]),
+    "error-send": ("error", 10, [("alice", "bob", "sender")]),
+    "delay-ack": ("clean", 10, [("alice", "bob", "sender")]),
+    "heartbeat-silence": ("clean", 100, [("alice", "bob", "sender")]),
+}
 # The JMessage SDK keeps no messages for a user not logged in: the receiver starts first.
 JMESSAGE = {
     "clean": ("clean", 8, [("alice", "bob", "sender")]),
@@ -71,6 +84,8 @@ DIALECTS = {
     "leancloud": ("LeanCloud: leancloud-realtime 5.0.0-rc.7 (`dist/im.js`)", LEANCLOUD,
                   lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--router", "--peer", peer, "--to", to,
                                                                     "--role", role, "--duration", str(duration)]),
+    "nim": ("NIM: NIM Web SDK 8.5.0 (`NIM_Web_SDK_v8.5.0.js`)", NIM,
+            lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--seconds", str(duration)]),
     "jmessage": ("JMessage: jmessage-sdk-web 2.5.0 (`jmessage-sdk-web.2.5.0.min.js`)", JMESSAGE,
                  lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--user", peer, "--to", to,
                                                                    "--role", role, "--duration", str(duration)]),
@@ -143,9 +158,9 @@ def main():
         "Written by `Tests/VendorSDKs/serve_scorecard.py` (the SDKs are not in this repository or in CI:",
         "`Tests/VendorSDKs/README.md`). Each row: one scenario of `Fixtures/serve/<dialect>/` (`Spec/serve.md`)",
         "played against the genuine SDK, and the grades `imwire serve` gave it. The LeanCloud SDK found the",
-        "server through its router (`GET /v1/route`); the JMessage and yun2win SDKs were given its address",
-        "(`new JMessage({ address })`, `connect({ servers: [{ host, port }] })`). Today `imwire serve` serves",
-        "LeanCloud, JMessage and yun2win.",
+        "server through its router (`GET /v1/route`), the NIM SDK through its LBS (`privateConf.lbs_web`); the",
+        "JMessage and yun2win SDKs were given its address (`new JMessage({ address })`,",
+        "`connect({ servers: [{ host, port }] })`).",
     ]
     for dialect, (title, _, _) in DIALECTS.items():
         lines += ["", f"## {title}, driven by `Tests/VendorSDKs/{dialect}/driver.js`", "",

@@ -231,7 +231,7 @@ extension JMessageCloud: ServedCloud {
     func answer(method: String, path: String, query: String, server: String, connection: Int) -> HTTPAnswer? { nil }
 
     /// engine.io 3 on `/socket.io/` with `transport=websocket` (the SDK's only transport).
-    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal> {
+    func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         let parameters = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
         func value(_ key: String) -> String? { parameters.first { $0.first == key }?.dropFirst().first ?? nil }
         guard path == "/socket.io/" else { return .failure(UpgradeRefusal(reason: "not found: \(path) (engine.io is served on /socket.io/)")) }

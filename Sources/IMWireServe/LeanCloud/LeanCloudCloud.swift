@@ -352,7 +352,7 @@ extension LeanCloudCloud: ServedCloud {
         return HTTPAnswer(status: 200, contentType: "application/json", body: JSONWriter.string(body))
     }
 
-    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal> {
+    func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         guard let chosen = Self.subprotocols.first(where: { protocols.contains($0.name) }) else {
             return .failure(UpgradeRefusal(reason: "no LeanCloud subprotocol offered (\(Self.subprotocols.map(\.name).joined(separator: ", ")))"))
         }

@@ -142,7 +142,7 @@ extension Yun2winCloud: ServedCloud {
         return HTTPAnswer(status: 200, contentType: "application/json", body: JSONWriter.string(body))
     }
 
-    func upgrade(path: String, query: String, protocols: [String]) -> Result<String?, UpgradeRefusal> {
+    func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         guard let chosen = Self.subprotocols.first(where: { protocols.contains($0) }) else {
             return .failure(UpgradeRefusal(reason: "no MQTT subprotocol offered (\(Self.subprotocols.joined(separator: ", ")))"))
         }

@@ -1,0 +1,134 @@
+import IMWireCore
+import IMWireNIO
+import IMWireSocketIO
+import IMWireWebSocket
+import NIOCore
+
+/// One client's socket.io 0.9 WebSocket transport (behind a `SocketIO09PacketHandler`): sends
+/// the socket.io connect `1::` and a heartbeat `2::` every 25 s, hands each NIM request of a
+/// message packet (`3:::{…}`) to the `NIMCloud`, and carries out what it says (replies, pushes,
+/// a close frame, a dropped connection).
+final class NIMLink: ChannelInboundHandler, ServedLink {
+    typealias InboundIn = SocketIO09Decoded
+    typealias OutboundOut = SocketIO09Packet
+
+    let id: Int
+    let number: Int
+    private let cloud: NIMCloud
+    private var context: ChannelHandlerContext?
+    private var heartbeat: Scheduled<Void>?
+    /// The account logged in on this link.
+    var account: String?
+    /// Open, and no close frame sent: this end may still write.
+    private(set) var isOpen = true
+
+    init(id: Int, number: Int, cloud: NIMCloud) {
+        self.id = id
+        self.number = number
+        self.cloud = cloud
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        heartbeat?.cancel()
+        self.context = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is LinkStarted else { return context.fireUserInboundEventTriggered(event) }
+        write(SocketIO09Packet(type: .connect))
+        scheduleHeartbeat()
+    }
+
+    /// socket.io 0.9's server heartbeat `2::`, which the client echoes.
+    private func scheduleHeartbeat() {
+        guard isOpen, let context else { return }
+        heartbeat = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) { [weak self] in
+            self?.write(SocketIO09Packet(type: .heartbeat))
+            self?.scheduleHeartbeat()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard isOpen else { return }
+        for packet in unwrapInboundIn(data).packets {
+            switch packet.type {
+            case .disconnect: drop()
+            case .message, .json:
+                // A NIM request is JSON in a message packet; anything else is the checker's to report.
+                if let request = (packet.json ?? (try? JSONParser.parse(Array(packet.data.utf8))))?.objectValue { cloud.receive(request, on: self) }
+            default: break  // the client's heartbeat echo `2::` needs no answer
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isOpen = false
+        heartbeat?.cancel()
+        cloud.disconnected(self)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A violation: its handler sends the close frame and closes, after this.
+        guard !(error is WebSocketViolation), !(error is SocketIOViolation) else { return }
+        context.close(promise: nil)  // a reset, or another error of the socket
+    }
+
+    /// The answer to `request`: its sid, cid and ser, `code`, and `r` (always there: the SDK
+    /// reads `r[i]` for every field of its handler).
+    func reply(to request: JSONObject, code: Int = 200, _ r: [JSONValue] = []) {
+        send([
+            "sid": request["SID"] ?? 0, "cid": request["CID"] ?? 0, "ser": request["SER"] ?? 0, "code": .number(JSONNumber(code)), "r": .array(r),
+        ])
+    }
+
+    /// A push: `ser` 0, code 200.
+    func push(_ sid: Int, _ cid: Int, _ r: [JSONValue]) {
+        send(["sid": .number(JSONNumber(sid)), "cid": .number(JSONNumber(cid)), "ser": 0, "code": 200, "r": .array(r)])
+    }
+
+    private func send(_ packet: JSONValue) {
+        write(.message(JSONWriter.string(packet)))
+    }
+
+    private func write(_ packet: SocketIO09Packet) {
+        guard isOpen, let context else { return }
+        // A client that does not read: what it has not taken stays bounded.
+        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
+            unsent > cloud.limits.unsentBytes
+        {
+            return drop()
+        }
+        context.writeAndFlush(wrapOutboundOut(packet), promise: nil)
+    }
+
+    /// Closes the TCP connection without a close frame or a socket.io disconnect.
+    func drop() {
+        guard isOpen, let context else { return }
+        context.close(promise: nil)
+    }
+
+    /// Sends a WebSocket close frame (from the socket.io handler's place: the WebSocket writer
+    /// takes it); closes the connection when the client answers it, or after five seconds.
+    func close(code: Int, reason: String) {
+        guard isOpen, let context, let socketIO = try? context.pipeline.syncOperations.context(handlerType: SocketIO09PacketHandler.self) else {
+            return
+        }
+        socketIO.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
+        isOpen = false
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
+        guard let context else { return }
+        if milliseconds <= 0 { return body() }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
+            if self?.isOpen == true { body() }
+        }
+    }
+}
