@@ -6,7 +6,7 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "An offline IM cloud: serve a dialect to real clients, play a scenario, and grade each client.",
         discussion: """
-            Listens on --listen and answers as the vendor's cloud does, everything on that one address: today \
+            Listens on --listen and answers as the vendor's cloud does, everything on that one address: \
             LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, \
             lc.proto2base64.3 and lc.json.3 (sessions, conversations, messages delivered between clients, \
             history, heartbeats), NIM's LBS and socket.io 0.9 WebSocket (login, sync, messages pushed \
