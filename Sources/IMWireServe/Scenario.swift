@@ -54,9 +54,10 @@ public struct ScenarioAction: Sendable, Hashable {
         case kick
         /// Sends LeanCloud's `goaway` (the client should reconnect through the router).
         case goaway
-        /// Answers the trigger with an error from the vendor's table (`code`, `reason`): a login
-        /// with `session/closed` (JMessage: the `login` response, 801004 by default), a send with
-        /// an `ack` carrying the code (JMessage: the send's response, 803003 by default).
+        /// Answers a login or a send with an error from the vendor's table (`code`, `reason`)
+        /// instead of its reply: LeanCloud `session/closed` (4102) or an `ack` with the code
+        /// (4401), NIM the 2_3 or 7_1 response (302, 414), JMessage the `login` or send response
+        /// (801004, 803003), yun2win a CONNACK refusal (5) or an ack's `returnCode` (26).
         case error
         /// Does not answer the trigger at all.
         case withhold
