@@ -1,3 +1,5 @@
+import IMWireNIO
+import IMWireWebSocket
 import NIOCore
 
 /// A dialect's cloud as a connection's opening (`HTTPOpening`) sees it: what it answers to a
@@ -44,14 +46,84 @@ struct UpgradeRefusal: Error {
     var reason: String
 }
 
-/// A link as the scenario's acts reach it: its numbers, and a timer on its event loop.
+/// A link as the scenario's acts reach it: its numbers, and its channel.
 protocol ServedLink: AnyObject {
     /// The connection's number among all accepted (`ServeEvent`'s), from 1.
     var id: Int { get }
     /// Its number among the run's links (the scenario's `connections`), from 1.
     var number: Int { get }
+    var channel: LinkChannel { get }
+}
+
+extension ServedLink {
     /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
-    func after(_ milliseconds: Int, _ body: @escaping () -> Void)
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) { channel.after(milliseconds, body) }
+}
+
+/// What every dialect's link does with its connection the same way: writes bounded for a client
+/// that does not read, a dropped connection, a close frame, timers that skip a closed link.
+/// Each link keeps one, sets its context in `handlerAdded` and calls `ended()` when inactive.
+final class LinkChannel {
+    /// Bytes written and not yet taken by the client beyond which it is dropped.
+    private let unsentLimit: Int
+    private(set) var context: ChannelHandlerContext?
+    /// Open, and no close frame sent: this end may still write.
+    private(set) var isOpen = true
+
+    init(unsentLimit: Int) {
+        self.unsentLimit = unsentLimit
+    }
+
+    func added(_ context: ChannelHandlerContext) { self.context = context }
+    func removed() { context = nil }
+    func ended() { isOpen = false }
+
+    /// Writes `data` from the link's place: a client that does not read has what it has not
+    /// taken bounded, and is dropped beyond it (its pushes would pile up in memory).
+    func write(_ data: NIOAny) {
+        guard isOpen, let context else { return }
+        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes), unsent > unsentLimit {
+            return drop()
+        }
+        context.writeAndFlush(data, promise: nil)
+    }
+
+    /// Closes the TCP connection without a close frame.
+    func drop() {
+        guard isOpen, let context else { return }
+        context.close(promise: nil)
+    }
+
+    /// Sends a WebSocket close frame from the link's place (its next outbound handler is the
+    /// WebSocket writer), then writes nothing more (RFC 6455 §5.5.1); the connection closes when
+    /// the client answers, or after five seconds.
+    func close(code: Int, reason: String) {
+        guard let context else { return }
+        close(code: code, reason: reason, at: context)
+    }
+
+    /// The same from the place of `writer`, the handler before the link whose next outbound
+    /// handler is the WebSocket writer (the engine.io, socket.io or MQTT bridge handler).
+    func close<Writer: ChannelHandler>(code: Int, reason: String, from writer: Writer.Type) {
+        guard let place = try? context?.pipeline.syncOperations.context(handlerType: writer) else { return }
+        close(code: code, reason: reason, at: place)
+    }
+
+    private func close(code: Int, reason: String, at place: ChannelHandlerContext) {
+        guard isOpen, let context else { return }
+        place.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
+        isOpen = false
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
+        guard let context else { return }
+        if milliseconds <= 0 { return body() }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
+            if self?.isOpen == true { body() }
+        }
+    }
 }
 
 /// Plays a scenario's actions on a cloud's links: the part of every dialect's cloud that is the same.

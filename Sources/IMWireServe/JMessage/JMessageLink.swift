@@ -15,21 +15,20 @@ final class JMessageLink: ChannelInboundHandler, ServedLink {
     let id: Int
     let number: Int
     private let cloud: JMessageCloud
-    private var context: ChannelHandlerContext?
+    let channel: LinkChannel
     /// The user logged in on this connection.
     var user: String?
-    /// Open, and no close frame sent: this end may still write.
-    private(set) var isOpen = true
 
     init(id: Int, number: Int, cloud: JMessageCloud) {
         self.id = id
         self.number = number
         self.cloud = cloud
+        channel = LinkChannel(unsentLimit: cloud.limits.unsentBytes)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
+    var isOpen: Bool { channel.isOpen }
+
+    func handlerAdded(context: ChannelHandlerContext) { channel.added(context) }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is LinkStarted else { return context.fireUserInboundEventTriggered(event) }
@@ -39,7 +38,7 @@ final class JMessageLink: ChannelInboundHandler, ServedLink {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
+        channel.removed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -58,7 +57,7 @@ final class JMessageLink: ChannelInboundHandler, ServedLink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        isOpen = false
+        channel.ended()
         cloud.disconnected(self)
         context.fireChannelInactive()
     }
@@ -75,39 +74,13 @@ final class JMessageLink: ChannelInboundHandler, ServedLink {
     }
 
     private func write(_ outbound: EngineIOOutbound) {
-        guard isOpen, let context else { return }
-        // A client that does not read: what it has not taken stays bounded.
-        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
-            unsent > cloud.limits.unsentBytes
-        {
-            return drop()
-        }
-        context.writeAndFlush(wrapOutboundOut(outbound), promise: nil)
+        channel.write(wrapOutboundOut(outbound))
     }
 
     /// Closes the TCP connection without a close frame.
-    func drop() {
-        guard isOpen, let context else { return }
-        context.close(promise: nil)
-    }
+    func drop() { channel.drop() }
 
     /// Sends a WebSocket close frame (from the engine.io handler's place: the WebSocket writer
     /// takes it); closes the connection when the client answers it, or after five seconds.
-    func close(code: Int, reason: String) {
-        guard isOpen, let context, let engineIO = try? context.pipeline.syncOperations.context(handlerType: EngineIOPacketHandler.self) else {
-            return
-        }
-        engineIO.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
-        isOpen = false
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-    }
-
-    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
-        guard let context else { return }
-        if milliseconds <= 0 { return body() }
-        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
-            if self?.isOpen == true { body() }
-        }
-    }
+    func close(code: Int, reason: String) { channel.close(code: code, reason: reason, from: EngineIOPacketHandler.self) }
 }

@@ -15,28 +15,25 @@ final class LeanCloudLink: ChannelInboundHandler, ServedLink {
     let number: Int
     let codec: LeanCloudCodec
     private let cloud: LeanCloudCloud
-    private var context: ChannelHandlerContext?
+    let channel: LinkChannel
     /// The user whose session this connection carries, once its `session/open` was read.
     var user: String?
     /// The last conversation a message of it named (where a scenario's push goes).
     var lastConversation: String?
-    /// Open, and no close frame sent: this end may still write.
-    private(set) var isOpen = true
 
     init(id: Int, number: Int, encoding: LeanCloudEncoding, cloud: LeanCloudCloud) {
         self.id = id
         self.number = number
         codec = LeanCloudCodec(encoding: encoding)
         self.cloud = cloud
+        channel = LinkChannel(unsentLimit: cloud.limits.unsentBytes)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
+    var isOpen: Bool { channel.isOpen }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-    }
+    func handlerAdded(context: ChannelHandlerContext) { channel.added(context) }
+
+    func handlerRemoved(context: ChannelHandlerContext) { channel.removed() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // After this end's close frame, what the client still sends gets no answer.
@@ -53,7 +50,7 @@ final class LeanCloudLink: ChannelInboundHandler, ServedLink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        isOpen = false
+        channel.ended()
         cloud.disconnected(self)
         context.fireChannelInactive()
     }
@@ -70,38 +67,13 @@ final class LeanCloudLink: ChannelInboundHandler, ServedLink {
     }
 
     private func write(_ outbound: WebSocketOutbound) {
-        guard isOpen, let context else { return }
-        // A client that does not read: what it has not taken stays bounded.
-        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
-            unsent > cloud.limits.unsentBytes
-        {
-            return drop()
-        }
-        context.writeAndFlush(wrapOutboundOut(outbound), promise: nil)
+        channel.write(wrapOutboundOut(outbound))
     }
 
     /// Closes the TCP connection without a close frame.
-    func drop() {
-        guard isOpen, let context else { return }
-        context.close(promise: nil)
-    }
+    func drop() { channel.drop() }
 
     /// Sends a close frame; the reader closes the connection when the client answers it, and
     /// this end closes it anyway after five seconds.
-    func close(code: Int, reason: String) {
-        guard isOpen, let context else { return }
-        write(.close(CloseCode(UInt16(clamping: code)), reason: reason))
-        // Nothing may follow a close frame (RFC 6455 §5.5.1): no answer, push or delayed act.
-        isOpen = false
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-    }
-
-    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
-        guard let context else { return }
-        if milliseconds <= 0 { return body() }
-        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
-            if self?.isOpen == true { body() }
-        }
-    }
+    func close(code: Int, reason: String) { channel.close(code: code, reason: reason) }
 }

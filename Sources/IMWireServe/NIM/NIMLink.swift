@@ -15,26 +15,25 @@ final class NIMLink: ChannelInboundHandler, ServedLink {
     let id: Int
     let number: Int
     private let cloud: NIMCloud
-    private var context: ChannelHandlerContext?
+    let channel: LinkChannel
     private var heartbeat: Scheduled<Void>?
     /// The account logged in on this link.
     var account: String?
-    /// Open, and no close frame sent: this end may still write.
-    private(set) var isOpen = true
 
     init(id: Int, number: Int, cloud: NIMCloud) {
         self.id = id
         self.number = number
         self.cloud = cloud
+        channel = LinkChannel(unsentLimit: cloud.limits.unsentBytes)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
+    var isOpen: Bool { channel.isOpen }
+
+    func handlerAdded(context: ChannelHandlerContext) { channel.added(context) }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         heartbeat?.cancel()
-        self.context = nil
+        channel.removed()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -45,7 +44,7 @@ final class NIMLink: ChannelInboundHandler, ServedLink {
 
     /// socket.io 0.9's server heartbeat `2::`, which the client echoes.
     private func scheduleHeartbeat() {
-        guard isOpen, let context else { return }
+        guard isOpen, let context = channel.context else { return }
         heartbeat = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) { [weak self] in
             self?.write(SocketIO09Packet(type: .heartbeat))
             self?.scheduleHeartbeat()
@@ -66,7 +65,7 @@ final class NIMLink: ChannelInboundHandler, ServedLink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        isOpen = false
+        channel.ended()
         heartbeat?.cancel()
         cloud.disconnected(self)
         context.fireChannelInactive()
@@ -96,39 +95,13 @@ final class NIMLink: ChannelInboundHandler, ServedLink {
     }
 
     private func write(_ packet: SocketIO09Packet) {
-        guard isOpen, let context else { return }
-        // A client that does not read: what it has not taken stays bounded.
-        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
-            unsent > cloud.limits.unsentBytes
-        {
-            return drop()
-        }
-        context.writeAndFlush(wrapOutboundOut(packet), promise: nil)
+        channel.write(wrapOutboundOut(packet))
     }
 
     /// Closes the TCP connection without a close frame or a socket.io disconnect.
-    func drop() {
-        guard isOpen, let context else { return }
-        context.close(promise: nil)
-    }
+    func drop() { channel.drop() }
 
     /// Sends a WebSocket close frame (from the socket.io handler's place: the WebSocket writer
     /// takes it); closes the connection when the client answers it, or after five seconds.
-    func close(code: Int, reason: String) {
-        guard isOpen, let context, let socketIO = try? context.pipeline.syncOperations.context(handlerType: SocketIO09PacketHandler.self) else {
-            return
-        }
-        socketIO.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
-        isOpen = false
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-    }
-
-    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
-        guard let context else { return }
-        if milliseconds <= 0 { return body() }
-        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
-            if self?.isOpen == true { body() }
-        }
-    }
+    func close(code: Int, reason: String) { channel.close(code: code, reason: reason, from: SocketIO09PacketHandler.self) }
 }

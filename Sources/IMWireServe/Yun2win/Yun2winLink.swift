@@ -16,26 +16,25 @@ final class Yun2winLink: ChannelInboundHandler, ServedLink {
     /// WebSocket (a close act sends a close frame) or plain TCP (it drops the connection).
     let overWebSocket: Bool
     private let cloud: Yun2winCloud
-    private var context: ChannelHandlerContext?
+    let channel: LinkChannel
     /// The uid its CONNECT named, once accepted.
     var user: String?
     private var nextPacketID: UInt16 = 0
-    /// Open, and no close frame sent: this end may still write.
-    private(set) var isOpen = true
 
     init(id: Int, number: Int, overWebSocket: Bool, cloud: Yun2winCloud) {
         self.id = id
         self.number = number
         self.overWebSocket = overWebSocket
         self.cloud = cloud
+        channel = LinkChannel(unsentLimit: cloud.limits.unsentBytes)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
+    var isOpen: Bool { channel.isOpen }
+
+    func handlerAdded(context: ChannelHandlerContext) { channel.added(context) }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
+        channel.removed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -45,7 +44,7 @@ final class Yun2winLink: ChannelInboundHandler, ServedLink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        isOpen = false
+        channel.ended()
         cloud.disconnected(self)
         context.fireChannelInactive()
     }
@@ -61,14 +60,7 @@ final class Yun2winLink: ChannelInboundHandler, ServedLink {
     }
 
     func send(_ packet: MQTTPacket) {
-        guard isOpen, let context else { return }
-        // A client that does not read: what it has not taken stays bounded.
-        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
-            unsent > cloud.limits.unsentBytes
-        {
-            return drop()
-        }
-        context.writeAndFlush(wrapOutboundOut(packet), promise: nil)
+        channel.write(wrapOutboundOut(packet))
     }
 
     /// A PUBLISH of `payload` as compact JSON on the user's topic `y2w/<uid>`.
@@ -82,27 +74,12 @@ final class Yun2winLink: ChannelInboundHandler, ServedLink {
     }
 
     /// Closes the TCP connection without a close frame (MQTT 3.1.1 has no DISCONNECT from the server).
-    func drop() {
-        guard isOpen, let context else { return }
-        context.close(promise: nil)
-    }
+    func drop() { channel.drop() }
 
     /// Over WebSocket, a close frame (from the bridge's place: the WebSocket writer takes it),
     /// the connection closed when the client answers it or after five seconds; on plain TCP, a drop.
     func close(code: Int, reason: String) {
-        guard isOpen, let context else { return }
-        guard overWebSocket, let bridge = try? context.pipeline.syncOperations.context(handlerType: MQTTWebSocketBridge.self) else { return drop() }
-        bridge.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
-        isOpen = false
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-    }
-
-    func after(_ milliseconds: Int, _ body: @escaping () -> Void) {
-        guard let context else { return }
-        if milliseconds <= 0 { return body() }
-        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [weak self] in
-            if self?.isOpen == true { body() }
-        }
+        guard overWebSocket else { return drop() }
+        channel.close(code: code, reason: reason, from: MQTTWebSocketBridge.self)
     }
 }
