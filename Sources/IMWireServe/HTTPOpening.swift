@@ -18,17 +18,25 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     private let number: Int
     private let cloud: any ServedCloud
     private let limits: ServeLimits
+    private let tap: ServeTap
+    private let control: (_ method: String, _ path: String) -> (answer: HTTPAnswer, then: (@Sendable () -> Void)?)?
     private var buffered: [UInt8] = []
     /// How much of `buffered` was searched for the head's end (a head sent a byte at a time is
     /// searched once, not once per byte).
     private var searched = 0
     private var done = false
 
-    init(id: Int, number: Int, cloud: any ServedCloud, limits: ServeLimits) {
+    /// `control`: the answer to a request of the case-switching protocol, and what to do once it is written.
+    init(
+        id: Int, number: Int, cloud: any ServedCloud, limits: ServeLimits, tap: ServeTap,
+        control: @escaping (_ method: String, _ path: String) -> (answer: HTTPAnswer, then: (@Sendable () -> Void)?)?
+    ) {
         self.id = id
         self.number = number
         self.cloud = cloud
         self.limits = limits
+        self.tap = tap
+        self.control = control
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -59,6 +67,10 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         if parsed.value("Upgrade")?.lowercased() != "websocket" {
             cloud.scenario.release(number)
             // This server as the client reached it.
+            if let (answer, then) = control(method, path) {
+                tap.discard()
+                return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context, then: then)
+            }
             let server = "\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)"
             guard let answer = cloud.answer(method: method, path: path, query: query, server: server, connection: id) else {
                 return self.answer(404, "not found: \(method) \(path)", context: context)
@@ -101,6 +113,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     /// Puts `handlers` after this one, gives them the bytes read past the opening, and leaves.
     private func handOver(to handlers: [ChannelHandler], rest: [UInt8], context: ChannelHandlerContext) {
         done = true
+        tap.commit()
         do { try context.pipeline.syncOperations.addHandlers(handlers, position: .after(self)) } catch {
             context.close(promise: nil)
             return
@@ -113,8 +126,12 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         context.pipeline.syncOperations.removeHandler(self, promise: nil)
     }
 
-    private func answer(_ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8", context: ChannelHandlerContext) {
+    private func answer(
+        _ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8", context: ChannelHandlerContext,
+        then: (@Sendable () -> Void)? = nil
+    ) {
         done = true
+        tap.commit()
         let reason = [200: "OK", 400: "Bad Request", 404: "Not Found"][status] ?? "Error"
         let text =
             "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
@@ -123,6 +140,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text))).whenComplete { _ in
             channel.close(mode: .output, promise: nil)
+            then?()
             channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
         }
     }

@@ -71,9 +71,19 @@ final class ServeLog: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var list: [ServeEvent] = []
 
+    private var forgotten: Set<Int> = []
+
     func append(_ event: ServeEvent) {
         lock.wait()
-        list.append(event)
+        if !forgotten.contains(event.connection) { list.append(event) }
+        lock.signal()
+    }
+
+    /// Drops every event of `connection`, and those to come (a control request's, which is no client's).
+    func forget(connection: Int) {
+        lock.wait()
+        forgotten.insert(connection)
+        list.removeAll { $0.connection == connection }
         lock.signal()
     }
 

@@ -14,13 +14,22 @@ public struct ServeConfiguration: Sendable {
     /// Seeds the ids the server gives out (conversations, messages, session tokens).
     public var seed: UInt64
     public var limits: ServeLimits
+    /// The suite's cases (`imwire serve --scenarios`), `DIALECT/NAME` each, in the order they
+    /// run, and this scenario's place among them, from 0: what `GET /imwire/case` answers.
+    public var cases: [String]
+    public var caseIndex: Int
 
-    public init(listenHost: String = "127.0.0.1", listenPort: Int, scenario: Scenario, seed: UInt64 = 1, limits: ServeLimits = ServeLimits()) {
+    public init(
+        listenHost: String = "127.0.0.1", listenPort: Int, scenario: Scenario, seed: UInt64 = 1, limits: ServeLimits = ServeLimits(),
+        cases: [String]? = nil, caseIndex: Int = 0
+    ) {
         self.listenHost = listenHost
         self.listenPort = listenPort
         self.scenario = scenario
         self.seed = seed
         self.limits = limits
+        self.cases = cases ?? [scenario.dialect.rawValue + "/" + scenario.name]
+        self.caseIndex = caseIndex
     }
 }
 
@@ -79,6 +88,7 @@ public final class ServeServer: @unchecked Sendable {
     private let events = ServeLog()
     /// Connections accepted so far (on the event loop).
     private var accepts = 0
+    private var endedByClient = false
 
     /// `clock`: milliseconds since the epoch, for the server's timestamps and the log.
     public init(configuration: ServeConfiguration, live: LiveCheck, clock: @escaping @Sendable () -> Int64) {
@@ -129,21 +139,24 @@ public final class ServeServer: @unchecked Sendable {
             return ([UInt8(host >> 24), UInt8(host >> 16 & 0xff), UInt8(host >> 8 & 0xff), UInt8(host & 0xff)], UInt16(address.port ?? 0))
         }
         let client = endpoint(channel.remoteAddress)
-        let handle = live.open(client: client, server: endpoint(channel.localAddress))
+        let server = endpoint(channel.localAddress)
         accepts += 1
         let id = accepts
         let number = cloud.scenario.accepted()
         let clientName = (client.address.map(String.init).joined(separator: ".")) + ":\(client.port)"
         events.append(.accepted(connection: id, client: clientName, timeMs: clock()))
-        let tap = ServeTap(live: live, handle: handle) { [self] in
-            events.append(.closed(connection: id, timeMs: clock()))
-            lock.wait()
-            children[ObjectIdentifier(channel)] = nil
-            lock.signal()
-        }
+        let tap = ServeTap(
+            live: live, open: { [live] in live.open(client: client, server: server) },
+            ended: { [self] in
+                events.append(.closed(connection: id, timeMs: clock()))
+                lock.wait()
+                children[ObjectIdentifier(channel)] = nil
+                lock.signal()
+            })
         try channel.pipeline.syncOperations.addHandler(tap)
         let refusal = cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
         if let refusal {
+            tap.commit()
             events.append(.acted(connection: id, act: .drop, trigger: .accept, timeMs: clock()))
             // Refused: reset (SO_LINGER 0) before any byte, at once or after `afterMs`, as the mocks
             // the vendors' SDKs were recorded with refused them (Tests/VendorSDKs/*/server.py).
@@ -154,7 +167,58 @@ public final class ServeServer: @unchecked Sendable {
             }
             return
         }
-        try channel.pipeline.syncOperations.addHandler(HTTPOpening(id: id, number: number, cloud: cloud, limits: configuration.limits))
+        let control = { [self] (method: String, path: String) in self.control(method: method, path: path, connection: id) }
+        try channel.pipeline.syncOperations.addHandler(
+            HTTPOpening(id: id, number: number, cloud: cloud, limits: configuration.limits, tap: tap, control: control))
+    }
+
+    /// The case-switching protocol (`Spec/serve.md` §5): `GET /imwire/cases`, `/imwire/case` and
+    /// `/imwire/endCase`, answered on any dialect's address. Its connections are no client's:
+    /// they leave the log (and so the grades and the idle count). nil: no such request.
+    private func control(method: String, path: String, connection: Int) -> (answer: HTTPAnswer, then: (@Sendable () -> Void)?)? {
+        guard path.hasPrefix("/imwire/") else { return nil }
+        events.forget(connection: connection)
+        let cases = configuration.cases
+        let index = configuration.caseIndex
+        func json(_ members: [(String, JSONValue)], status: Int = 200) -> HTTPAnswer {
+            HTTPAnswer(
+                status: status, contentType: "application/json",
+                body: JSONWriter.string(.object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) }))))
+        }
+        let name = JSONValue.string(cases[index])
+        switch (method, path) {
+        case ("GET", "/imwire/cases"):
+            return (json([("cases", .array(cases.map { .string($0) }))]), nil)
+        case ("GET", "/imwire/case"):
+            let scenario = configuration.scenario
+            let reconnect = scenario.expectation.reconnect.map { JSONValue.bool($0) } ?? .null
+            return (
+                json([
+                    ("case", .number(JSONNumber(index + 1))), ("of", .number(JSONNumber(cases.count))), ("name", name),
+                    ("summary", .string(scenario.summary)), ("reconnect", reconnect),
+                ]), nil
+            )
+        case ("GET", "/imwire/endCase"):
+            let next = index + 1 < cases.count ? JSONValue.string(cases[index + 1]) : .null
+            lock.wait()
+            endedByClient = true
+            lock.signal()
+            // No new connection reaches this case: the client's next request waits for the next case's listener.
+            serverChannel?.close(promise: nil)
+            // After the answer is written: `stop` waits for the event loop, so not on it.
+            return (json([("ended", name), ("next", next)]), { DispatchQueue.global().async { self.stop() } })
+        default:
+            return (
+                json([("error", .string("no such request: \(method) \(path) (GET /imwire/cases, /imwire/case, /imwire/endCase)"))], status: 404), nil
+            )
+        }
+    }
+
+    /// Whether a client ended the run with `GET /imwire/endCase`.
+    public var endedByRequest: Bool {
+        lock.wait()
+        defer { lock.signal() }
+        return endedByClient
     }
 
     /// What the server did so far (on any thread).
@@ -194,35 +258,72 @@ public final class ServeServer: @unchecked Sendable {
 }
 
 /// The first handler of every connection: each byte read and written goes to the live check
-/// (read: client to server), in order, before it is handled or sent.
+/// (read: client to server), in order, before it is handled or sent. The check learns of the
+/// connection once `HTTPOpening` knows it is a client's (`commit`): a request of the
+/// case-switching protocol is no client's, and is never checked (`discard`).
 final class ServeTap: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
+    private enum State {
+        /// Undecided: the bytes so far, in order.
+        case held([(Direction, [UInt8])])
+        case checked(handle: Int)
+        case discarded
+    }
+
     private let live: LiveCheck
-    private let handle: Int
+    private let open: () -> Int
+    private var state = State.held([])
     private var ended: (() -> Void)?
 
-    init(live: LiveCheck, handle: Int, ended: @escaping () -> Void) {
+    /// `open`: opens the connection in the live check, returning its handle.
+    init(live: LiveCheck, open: @escaping () -> Int, ended: @escaping () -> Void) {
         self.live = live
-        self.handle = handle
+        self.open = open
         self.ended = ended
     }
 
+    /// The connection is a client's: the check gets it, and what it held.
+    func commit() {
+        guard case .held(let bytes) = state else { return }
+        let handle = open()
+        state = .checked(handle: handle)
+        for (direction, data) in bytes { live.data(handle, direction, data) }
+    }
+
+    /// The connection is no client's: the check never sees it.
+    func discard() {
+        if case .held = state { state = .discarded }
+    }
+
+    private func pass(_ direction: Direction, _ bytes: [UInt8]) {
+        switch state {
+        case .held(var list):
+            state = .discarded  // not copied on append
+            list.append((direction, bytes))
+            state = .held(list)
+        case .checked(let handle): live.data(handle, direction, bytes)
+        case .discarded: break
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        live.data(handle, .send, Array(unwrapInboundIn(data).readableBytesView))
+        pass(.send, Array(unwrapInboundIn(data).readableBytesView))
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        live.data(handle, .receive, Array(unwrapOutboundIn(data).readableBytesView))
+        pass(.receive, Array(unwrapOutboundIn(data).readableBytesView))
         context.write(data, promise: promise)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        live.close(handle)
+        // Closed before it was told: a client's connection that ended early.
+        commit()
+        if case .checked(let handle) = state { live.close(handle) }
         ended?()
         ended = nil
         context.fireChannelInactive()

@@ -24,7 +24,11 @@ struct Serve: ParsableCommand {
             policy, and what the scenario expects: reconnect or not), each OK, NON-STRICT, FAILED or \
             UNIMPLEMENTED. --out DIR gets index.json (client → scenario → grades) and the run's report.
 
-            Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came, \
+            --scenarios all|NAME,NAME,… plays one dialect's scenarios one after the other on the same address, each \
+            graded as a run of its own; a client's harness asks GET /imwire/case for the case playing and \
+            GET /imwire/endCase to end it and start the next (Spec/serve.md §5).
+
+            Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came (in a case), \
             2 a file that cannot be read or written or an address that cannot be bound, 64 a usage error.
             """)
 
@@ -43,13 +47,23 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("A scenario file (Spec/serve.md §3).", valueName: "FILE"))
     var scenarioFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Play several scenarios of one dialect one after the other: all (every one --dialect ships) or NAME,NAME,… in that order; "
+                + "a case ends at GET /imwire/endCase or as a run ends (Spec/serve.md §5).",
+            valueName: "all|NAMES"))
+    var scenarios: String?
+
     @Flag(help: "List the scenarios of Fixtures/serve/ and exit.")
     var list = false
 
     @Option(help: ArgumentHelp("Write index.json and the run's report (HTML, JSON) into this directory.", valueName: "DIR"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Record the traffic as pcapng (real times, synthesised IP/TCP headers).", valueName: "FILE.pcapng"))
+    @Option(
+        help: ArgumentHelp(
+            "Record the traffic as pcapng (real times, synthesised IP/TCP headers); with --scenarios, a directory that gets NAME.pcapng per case.",
+            valueName: "FILE.pcapng|DIR"))
     var record: String?
 
     @Option(help: "End the run this many seconds after the last connection closed, none open.")
@@ -76,7 +90,10 @@ struct Serve: ParsableCommand {
         guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else {
             throw ValidationError("--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
         }
-        if !list, (scenario == nil) == (scenarioFile == nil) { throw ValidationError("name one scenario: --scenario NAME or --scenario-file FILE") }
+        if !list, [scenario, scenarioFile, scenarios].compactMap({ $0 }).count != 1 {
+            throw ValidationError("name the scenario: --scenario NAME, --scenario-file FILE or --scenarios all|NAME,NAME,…")
+        }
+        if scenarios == "all", dialect == nil { throw ValidationError("--scenarios all: name the dialect (--dialect)") }
         if !(idle > 0) { throw ValidationError("--idle: expected a positive number of seconds") }
         if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
     }
@@ -88,6 +105,7 @@ struct Serve: ParsableCommand {
             for name in Scenario.shipped(root: root) { print(name) }
             return
         }
+        if let scenarios { return try runSuite(scenarios, root: root) }
         var path = scenarioFile ?? ""
         if let scenario {
             guard let root else { throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository") }
@@ -135,5 +153,65 @@ struct Serve: ParsableCommand {
         print(outcome.text)
         let worst = outcome.results.map(\.grade).max() ?? .ok
         throw ExitCode(worst <= .nonStrict ? 0 : 1)
+    }
+
+    /// `--scenarios`: the cases one after the other on one port, each graded as a single run is.
+    private func runSuite(_ names: String, root: String?) throws {
+        guard let root else { throw unreadable("Fixtures/serve/ not found: run inside the IMWire repository") }
+        let wanted =
+            names == "all"
+            ? Scenario.shipped(root: root).filter { $0.hasPrefix(dialect!.rawValue + "/") }
+            : names.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        var played: [Scenario] = []
+        for name in wanted {
+            let path: String
+            do { path = try Scenario.shippedPath(name, dialect: dialect, root: root) } catch {
+                throw ValidationError("--scenarios: \(name): \(error.reason)")
+            }
+            do { played.append(try Scenario.load(path: path)) } catch { throw unreadable(error.description) }
+        }
+        let dialects = Set(played.map(\.dialect))
+        guard dialects.count == 1, let served = played.first?.dialect else {
+            throw ValidationError(
+                "--scenarios: one dialect's scenarios (these are written for \(dialects.map(\.rawValue).sorted().joined(separator: ", ")))")
+        }
+        if let record, !Directory.isDirectory(record) { throw unreadable("--record \(record): with --scenarios, a directory that exists") }
+        let at = try Proxy.endpoint(listen, "listen")
+        let check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        let suite = ServeSuite(scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check, recordDirectory: record)
+        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
+        let signals = onTermination { suite.stop() }
+        defer { for source in signals { source.cancel() } }
+        var worst = ServeGrade.ok
+        var absent: [String] = []
+        do {
+            try suite.run(idleSeconds: idle, duration: duration) { run, port in
+                run.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
+                let scenario = run.server.configuration.scenario
+                print(
+                    "imwire serve: \(served.rawValue) on \(at.host):\(port), case \(run.server.configuration.caseIndex + 1) of \(played.count), "
+                        + "scenario \(scenario.name): \(scenario.summary)", to: &standardError)
+            } finished: { outcome, _ in
+                if let out {
+                    do { try outcome.write(to: out, threshold: threshold.severity, specBase: "file://\(root)/") } catch {
+                        throw unreadable("--out: \(String(describing: error))")
+                    }
+                }
+                if outcome.results.isEmpty {
+                    absent.append(outcome.scenario.name)
+                    print("imwire serve: \(outcome.scenario.name): no client came", to: &standardError)
+                } else {
+                    print(outcome.text)
+                }
+                worst = max(worst, outcome.results.map(\.grade).max() ?? .ok)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as CheckError {
+            throw unreadable(error.description)
+        } catch {
+            throw unreadable("cannot listen on \(listen): \(error)")
+        }
+        throw ExitCode(worst <= .nonStrict && absent.isEmpty ? 0 : 1)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import IMWireCheck
 import IMWireCore
 import IMWireIO
@@ -7,6 +8,7 @@ import IMWireServe
 import IMWireWebSocket
 import NIOCore
 import NIOPosix
+import Synchronization
 import Testing
 
 /// Collects what it reads until the server closes or `enough` says so.
@@ -63,13 +65,19 @@ private final class Collect: ChannelInboundHandler {
         enough: @escaping @Sendable ([UInt8]) -> Bool
     ) throws -> [UInt8] {
         let done = group.next().makePromise(of: [UInt8].self)
-        let client = try ClientBootstrap(group: group)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Collect(steps: steps, count: count, done: done, enough: enough))
+        let client: Channel
+        do {
+            client = try ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(Collect(steps: steps, count: count, done: done, enough: enough))
+                    }
                 }
-            }
-            .connect(host: "127.0.0.1", port: port).wait()
+                .connect(host: "127.0.0.1", port: port).wait()
+        } catch {
+            done.fail(error)  // refused: no promise left unfulfilled
+            throw error
+        }
         let answer = try done.futureResult.wait()
         try? client.close().wait()
         return answer
@@ -241,6 +249,64 @@ private final class Collect: ChannelInboundHandler {
         let outcome = try run.finish()
         #expect(outcome.results.map(\.client) == ["u1001"])
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
+    }
+
+    struct NoAnswer: Error { var request: String }
+
+    @Test func aSuiteSwitchesCasesWhenTheHarnessAsksAndNeverGradesItsRequests() throws {
+        func scenario(_ name: String) throws -> Scenario {
+            try Scenario.parse(Array(#"{"dialect": "leancloud", "summary": "\#(name)", "actions": []}"#.utf8), name: name, file: "inline")
+        }
+        let suite = ServeSuite(scenarios: [try scenario("first"), try scenario("second")], listenPort: 0, check: CheckOptions())
+        let listening = DispatchSemaphore(value: 0)
+        let port = Mutex(0)
+        let outcomes = Mutex<[(ServeOutcome, ServeSuite.Ending)]>([])
+        let ran = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? suite.run(idleSeconds: 30, duration: 30) { _, bound in
+                port.withLock { $0 = bound }
+                listening.signal()
+            } finished: { outcome, ending in
+                outcomes.withLock { $0.append((outcome, ending)) }
+            }
+            ran.signal()
+        }
+        listening.wait()
+        let at = port.withLock { $0 }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        /// The body of the answer to `GET /imwire/REQUEST`, retried while no listener is up.
+        func control(_ request: String) throws -> String {
+            for _ in 0..<100 {
+                let answer = try? Self.exchange(
+                    port: at, [Array("GET /imwire/\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group, enough: { _ in false })
+                if let answer, let end = HTTPHead.endOfHead(answer) { return String(decoding: answer[end...], as: UTF8.self) }
+                usleep(50_000)
+            }
+            throw NoAnswer(request: request)
+        }
+        #expect(try control("cases") == #"{"cases":["leancloud/first","leancloud/second"]}"#)
+        #expect(try control("case") == #"{"case":1,"of":2,"name":"leancloud/first","summary":"first","reconnect":null}"#)
+        #expect(try control("endCase") == #"{"ended":"leancloud/first","next":"leancloud/second"}"#)
+        #expect(try control("case").hasPrefix(#"{"case":2,"of":2,"name":"leancloud/second""#))
+        // A client logs in in the second case.
+        var open = LCGenericCommand()
+        (open.cmd, open.op, open.peerID, open.i) = (.session, .open, "alice", 1)
+        var frame: [UInt8] = []
+        try WebSocketMessageEncoder(direction: .send).encodeMessage(.binary, LeanCloudCodec().encode(open), into: &frame)
+        let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", protocols: ["lc.protobuf2.3"]).request
+        let answer = try Self.exchange(port: at, [upgrade + frame], group: group) { Self.commands($0).count >= 1 }
+        #expect(Self.commands(answer).first.map { "\($0.cmd)/\($0.op)" } == "session/opened")
+        #expect(try control("nope").hasPrefix(#"{"error":"no such request: GET /imwire/nope"#))
+        #expect(try control("endCase") == #"{"ended":"leancloud/second","next":null}"#)
+        ran.wait()
+
+        let played = outcomes.withLock { $0 }
+        #expect(played.map { "\($0.0.scenario.name) \($0.1)" } == ["first request", "second request"])
+        // The harness's requests are no client's: the first case had none, the second only alice's link.
+        #expect(played.first?.0.results.isEmpty == true)
+        #expect(played.last?.0.results.map(\.client) == ["alice"])
+        #expect(played.last?.0.report.connections.count == 1)
     }
 
     @Test func aLoginAfterAKickFailsBehaviour() throws {
