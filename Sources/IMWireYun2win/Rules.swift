@@ -175,6 +175,10 @@ public enum Yun2winRules {
         "Y2W.KEEPALIVE-EXCEEDED", .warning, layer: .session,
         "No client packet (PINGREQ or other) within 1.5 × the CONNECT keep-alive; the server may close.",
         "Spec/yun2win.md#mqtt-keep-alive")
+    public static let publishNotAcknowledged = rule(
+        "Y2W.PUBLISH-NOT-ACKNOWLEDGED", .warning, layer: .session,
+        "A QoS 1 PUBLISH from the server (a message delivered, a kick) with no PUBACK for its packet id within the ack timeout (10 s); MQTT requires one, MQTT.js and the Android and iOS clients send it at once.",
+        "Spec/yun2win.md#acks (10 s timeout), MQTT 3.1.1 §4.3.2 (QoS 1: the receiver MUST send PUBACK)")
     public static let pendingAtEnd = rule(
         "Y2W.PENDING-AT-END", .info, layer: .session,
         "The capture ends while a command is still within its ack timeout.", "Spec/yun2win.md#acks (10 s timeout)")
@@ -187,6 +191,6 @@ public enum Yun2winRules {
         returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackCodeUnused, connackMeaning, ackMTSMissing,
         firstPacketNotConnect, secondConnect, wrongDirection, serverBeforeConnack, publishBeforeEstablished, afterRefusal,
         sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, sendRefused, sessionOutOfSync, commandAfterKick, kicked,
-        reconnectAfterKick, keepAliveExceeded, pendingAtEnd,
+        reconnectAfterKick, keepAliveExceeded, publishNotAcknowledged, pendingAtEnd,
     ]
 }

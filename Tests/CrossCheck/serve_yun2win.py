@@ -15,6 +15,7 @@ scenario of Fixtures/serve/yun2win/ is played right, and wrong on purpose:
   no-update        resends after an ack 26 without updateSession   -> error-send: protocol NON-STRICT (Y2W.RESEND-WITHOUT-UPDATE-SESSION)
   no-reconnect     gives up when the server drops it               -> drop: behaviour FAILED
   never-sends      only connects and leaves                        -> kick: UNIMPLEMENTED (the kick waits for a send)
+  never-acks       never PUBACKs the server's QoS 1 push           -> clean: protocol NON-STRICT (Y2W.PUBLISH-NOT-ACKNOWLEDGED)
 and two clients (web and Android) exchange messages through the server: each sendMessage is
 delivered to the other member of the session at QoS 1, as sent.
 
@@ -44,10 +45,11 @@ class Client:
     """A yun2win client on paho-mqtt, the web SDK's (WebSocket) or Android's (TCP), with switches that make it wrong."""
 
     def __init__(self, port, uid, peer="u2001", android=False, sends=1, reconnects=True, relogin=False, early=False,
-                 updates_after_26=True, linger=3.0, wait_for=0, barrier=None):
+                 updates_after_26=True, never_acks=False, linger=3.0, wait_for=0, barrier=None):
         self.port, self.uid, self.peer, self.android = port, uid, peer, android
         self.sends, self.reconnects, self.relogin, self.early = sends, reconnects, relogin, early
         self.updates_after_26, self.linger, self.wait_for, self.barrier = updates_after_26, linger, wait_for, barrier
+        self.never_acks = never_acks
         self.session_id = "p2p_" + "_".join(sorted([uid, peer]))
         self.uuid = str(uuid.uuid4())
         self.received = []
@@ -64,7 +66,8 @@ class Client:
                  "acks": {}, "ack_event": threading.Condition()}
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION1, client_id=client_id, clean_session=True,
                              protocol=mqtt.MQTTv31 if self.android else mqtt.MQTTv311,
-                             transport="tcp" if self.android else "websockets", reconnect_on_failure=False)
+                             transport="tcp" if self.android else "websockets", reconnect_on_failure=False,
+                             manual_ack=self.never_acks)  # manual, and never given: no PUBACK
         if not self.android:
             client.ws_set_options(path="/")
         client.username_pw_set(self.uid, "imtoken-" + self.uid)
@@ -227,6 +230,8 @@ def main():
             {"u1001": ("NON-STRICT", "NON-STRICT", "OK")}, dialect="yun2win")
     lc.case("yun2win drop, no-reconnect", "drop", lambda port: [Client(port, "u1001", reconnects=False, linger=4)],
             {"u1001": ("FAILED", "OK", "FAILED")}, dialect="yun2win")
+    lc.case("yun2win clean, never-acks", "clean", lambda port: [Client(port, "u1001", never_acks=True, linger=12)],
+            {"u1001": ("NON-STRICT", "NON-STRICT", "OK")}, dialect="yun2win")
     lc.case("yun2win kick, never-sends", "kick", lambda port: [Client(port, "u1001", sends=0)],
             {"u1001": ("UNIMPLEMENTED", "OK", "OK")}, dialect="yun2win")
     both = threading.Barrier(2)

@@ -133,6 +133,11 @@ private enum MQTT {
         let body = string(topic) + Array(json.utf8)
         return Hex.encode([0x30] + remainingLength(body.count) + body)
     }
+    /// PUBLISH at QoS 1 with packet id `id`.
+    static func publishQoS1(_ topic: String, id: UInt16, _ json: String) -> String {
+        let body = string(topic) + [UInt8(id >> 8), UInt8(id & 0xff)] + Array(json.utf8)
+        return Hex.encode([0x32] + remainingLength(body.count) + body)
+    }
     /// CONNECT "MQTT" level 4, flags user name + password + clean session, keep-alive 60 s,
     /// client id "c1", user "u1001", password "t".
     static let connect = "1018 00044d515454 04 c2 003c 00026331 00057531303031 000174"
@@ -565,6 +570,14 @@ extension RuleCoverageTests {
                 MQTT.established + [
                     T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"returnCode":10}"#)),
                     T.hex("y", 1.1, "send", MQTT.sendMessage("m-1")),
+                ])
+        },
+        // A message pushed at QoS 1 (packet id 7), and 11 s later the client pings without having PUBACKed it.
+        Trigger("Y2W.PUBLISH-NOT-ACKNOWLEDGED", frame: 4) {
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "receive", MQTT.publishQoS1("y2w/u1001", id: 7, #"{"cmd":"sendMessage","y2wMessageId":"p-1"}"#)),
+                    T.hex("y", 12, "send", MQTT.pingreq),
                 ])
         },
         // sendMessage m-1, and the capture ends 0.1 s later.

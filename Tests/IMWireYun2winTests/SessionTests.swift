@@ -156,6 +156,22 @@ struct SessionTests {
         #expect(run([(7, .send, Wire.connect(uid: "u2", reconnect: true))], kicked: first.kickedUIDs) == [])
     }
 
+    @Test func aQoS1PushMustBePubackedWithinTheTimeout() {
+        let push = MQTTPacketEncoder.encode(
+            .publish(
+                MQTTPublish(
+                    qos: .atLeastOnce, topic: "y2w/u1", packetID: 7,
+                    payload: Array(#"{"cmd":"sendMessage","y2wMessageId":"p","mts":1,"message":{"syncs":[{"type":0}]}}"#.utf8))))
+        let puback = MQTTPacketEncoder.encode(.puback(packetID: 7))
+        let other = MQTTPacketEncoder.encode(.puback(packetID: 8))
+        // Acknowledged: nothing; acknowledged with another id, or not at all, 11 s on: the rule.
+        #expect(run(Self.established + [(1, .receive, push), (1.1, .send, puback), (12, .send, Wire.pingreq)]) == [])
+        #expect(run(Self.established + [(1, .receive, push), (1.1, .send, other), (12, .send, Wire.pingreq)]) == ["Y2W.PUBLISH-NOT-ACKNOWLEDGED"])
+        #expect(run(Self.established + [(1, .receive, push)], end: 12) == ["Y2W.PUBLISH-NOT-ACKNOWLEDGED"])
+        // The connection ends within the timeout: no verdict.
+        #expect(run(Self.established + [(1, .receive, push)], end: 5) == [])
+    }
+
     @Test func keepAliveIsHonoured() {
         // Android: 30 s keep-alive, the server allows 45 s of silence.
         let android = [

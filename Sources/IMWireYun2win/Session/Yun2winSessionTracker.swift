@@ -19,7 +19,8 @@ public struct Yun2winSessionOptions: Sendable {
 /// `{"returnCode":11}` is "established", and nothing is published before it; each command is
 /// answered by one ack with its `y2wMessageId` within the timeout; acks 26/27/28 are followed by an
 /// updateSession before the session is used again; after a kick (10) the client neither publishes
-/// nor reconnects automatically; the client keeps the keep-alive. The server's refusals are
+/// nor reconnects automatically; the client PUBACKs the server's QoS 1 PUBLISHes within the
+/// timeout; the client keeps the keep-alive. The server's refusals are
 /// named as the genuine web SDK meets them: a kick (10), an ack 22/30/31 (onFailure, no
 /// recovery) and an ack 26/27/28 (onFailure; the demos update the session). Time is an input (µs).
 ///
@@ -65,6 +66,8 @@ public struct Yun2winSessionTracker: Sendable {
     private var pending: [String: Pending] = [:]
     /// The times of the commands awaiting their ack, bounded.
     private var waiting = PendingTimes()
+    /// The server's QoS 1 PUBLISHes awaiting the client's PUBACK, by packet id (bounded as `pending`).
+    private var unacknowledged: [UInt16: (time: Int64, frameIndex: Int, summary: String)] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
 
@@ -97,7 +100,17 @@ public struct Yun2winSessionTracker: Sendable {
     /// Commands whose ack did not come in time, up to `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         guard !waiting.nothingDue(at: time, timeout: options.ackTimeoutMicros) else { return }
-        defer { waiting.reset(pending.values.map(\.time)) }
+        defer { waiting.reset(pending.values.map(\.time) + unacknowledged.values.map(\.time)) }
+        let unanswered = unacknowledged.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
+            .sorted { $0.value.frameIndex < $1.value.frameIndex }
+        for (id, publish) in unanswered {
+            unacknowledged[id] = nil
+            findings.append(
+                Self.finding(
+                    Yun2winRules.publishNotAcknowledged,
+                    "QoS 1 PUBLISH packet id \(id) got no PUBACK within \(Self.seconds(options.ackTimeoutMicros))",
+                    frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.summary))
+        }
         let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
             .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
@@ -130,7 +143,7 @@ public struct Yun2winSessionTracker: Sendable {
         }
         switch direction {
         case .send: observeClient(packet, mqtt, time: time, frameIndex: frameIndex, report: report)
-        case .receive: observeServer(packet, mqtt, frameIndex: frameIndex, report: report)
+        case .receive: observeServer(packet, mqtt, time: time, frameIndex: frameIndex, report: report)
         }
         return findings
     }
@@ -175,6 +188,7 @@ public struct Yun2winSessionTracker: Sendable {
             break
         }
         if case .disconnect = mqtt { phase = .disconnected }
+        if case .puback(let id) = mqtt { unacknowledged[id] = nil }
         if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
             pending[id] = Pending(cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary, malformed: true)
@@ -209,12 +223,18 @@ public struct Yun2winSessionTracker: Sendable {
     }
 
     private mutating func observeServer(
-        _ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, frameIndex: Int,
+        _ packet: Yun2winDecodedPacket, _ mqtt: MQTTPacket, time: Int64, frameIndex: Int,
         report: (Rule, String) -> Void
     ) {
         if case .refused(let code) = phase {
             report(Yun2winRules.afterRefusal, "\(mqtt.type.name) after CONNACK \(code)")
             return
+        }
+        if case .publish(let publish) = mqtt, publish.qos == .atLeastOnce, let id = publish.packetID,
+            unacknowledged.count < maxTracked || unacknowledged[id] != nil
+        {
+            unacknowledged[id] = (time, frameIndex, packet.summary)
+            waiting.insert(time)
         }
         if case .connack(let connack) = mqtt {
             if phase == .awaitingConnack {
