@@ -53,6 +53,7 @@ NIM = {
     "error-send": ("error", 10, [("alice", "bob", "sender")]),
     "delay-ack": ("clean", 10, [("alice", "bob", "sender")]),
     "heartbeat-silence": ("clean", 100, [("alice", "bob", "sender")]),
+    "clean (two users)": ("clean", 10, [("bob", "alice", "receiver"), ("alice", "bob", "sender")]),
 }
 # The JMessage SDK keeps no messages for a user not logged in: the receiver starts first.
 JMESSAGE = {
@@ -66,6 +67,7 @@ JMESSAGE = {
     "error-send": ("error", 6, [("alice", "bob", "sender")]),
     "withhold-ack": ("clean", 12, [("alice", "bob", "sender")]),
     "delay-ack": ("clean", 8, [("alice", "bob", "sender")]),
+    "heartbeat-silence": ("clean", 100, [("alice", "bob", "sender")]),
     "clean (two users)": ("clean", 8, [("bob", "alice", "receiver"), ("alice", "bob", "sender")]),
 }
 # The yun2win web SDK's own scenarios: `error` connects (again after a CONNACK 7), resends after a 26, logs out.
@@ -79,25 +81,49 @@ YUN2WIN = {
     "error-login-retry": ("error", 10, [("u1001", "u2001", "sender")]),
     "error-send": ("error", 10, [("u1001", "u2001", "sender")]),
     "delay-ack": ("clean", 10, [("u1001", "u2001", "sender")]),
+    "clean (two users)": ("clean", 10, [("u2001", "u1001", "receiver"), ("u1001", "u2001", "sender")]),
 }
 DIALECTS = {
     "leancloud": ("LeanCloud: leancloud-realtime 5.0.0-rc.7 (`dist/im.js`)", LEANCLOUD,
                   lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--router", "--peer", peer, "--to", to,
                                                                     "--role", role, "--duration", str(duration)]),
     "nim": ("NIM: NIM Web SDK 8.5.0 (`NIM_Web_SDK_v8.5.0.js`)", NIM,
-            lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--seconds", str(duration)]),
+            lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--account", peer, "--to", to,
+                                                              "--role", role, "--seconds", str(duration)]),
     "jmessage": ("JMessage: jmessage-sdk-web 2.5.0 (`jmessage-sdk-web.2.5.0.min.js`)", JMESSAGE,
                  lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--user", peer, "--to", to,
                                                                    "--role", role, "--duration", str(duration)]),
     "yun2win": ("yun2win: the web SDK of 2016 (`y2wIMSDK.min.js`)", YUN2WIN,
                 lambda scenario, port, peer, to, role, duration: [scenario, "--port", str(port), "--uid", peer, "--peer", to,
-                                                                  "--seconds", str(duration)]),
+                                                                  "--role", role, "--seconds", str(duration)]),
 }
 # Who is right where an SDK is not graded OK, with the code or reference it rests on: (dialect, scenario, peer) -> text.
 # (Empty: the SDKs get OK everywhere. LeanCloud's refuse was a false NON-STRICT until the judge took the
 # policy of the host's logged-in client for refused connections and leancloud-js's two servers
 # per attempt: see CHANGELOG.)
 WHO_IS_RIGHT = {}
+
+
+def received_from(dialect, log, peer):
+    """Whether the SDK's callback log (driver.js's JSON lines) shows a message of `peer` delivered to it."""
+    for line in log.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        args = entry.get("args") or [{}]
+        first = args[0] if isinstance(args[0], dict) else {}
+        if dialect == "leancloud" and entry.get("cb") == "client.message" and first.get("from") == peer:
+            return True
+        if dialect == "jmessage" and entry.get("cb") == "onMsgReceive" and any(
+                (m.get("content") or {}).get("from_id") == peer for m in first.get("messages") or []):
+            return True
+        if dialect == "nim" and entry.get("cb") == "onmsg" and first.get("from") == peer:
+            return True
+        # yun2win's push carries no sender: any message of the session but the server's own (imwire-N).
+        if dialect == "yun2win" and entry.get("cb") == "onMessage" and not str(first.get("y2wMessageId", "")).startswith("imwire-"):
+            return True
+    return False
 
 
 def run(dialect, scenario, driver_scenario, duration, peers, port):
@@ -139,18 +165,28 @@ def main():
         port += 1
         dialect, name = entry.split("/", 1)
         driver_scenario, duration, peers = DIALECTS[dialect][1][name]
-        index, served, text, _ = run(dialect, name, driver_scenario, duration, peers, port)
+        index, served, text, logs = run(dialect, name, driver_scenario, duration, peers, port)
         print(text.strip(), flush=True)
-        for peer, _, _ in peers:
+        for (peer, to, _), log in zip(peers, logs):
             result = index.get(peer, {}).get(served)
             if result is None:
                 rows[dialect].append((name, peer, "no grade", "", "", ["the SDK never reached the server"]))
                 continue
             reasons = list(result["reasons"])
+            if len(peers) > 1:
+                # Two SDK instances: each must have been handed the other's message by its SDK.
+                if received_from(dialect, log, to):
+                    reasons.append(f"received {to}'s message")
+                else:
+                    result["grade"] = "FAILED"
+                    reasons.append(f"its SDK reported no message from {to}")
             if result["grade"] != "OK":
                 reasons.append("**Who is right:** " + WHO_IS_RIGHT.get((dialect, name, peer), "not yet examined"))
             rows[dialect].append((name, peer, result["grade"], result["protocol"], result["behaviour"], reasons))
     if sys.argv[2:]:
+        for dialect, entries in rows.items():
+            for name, peer, grade, _, _, reasons in entries:
+                print(f"{dialect}/{name} {peer}: {grade} {'; '.join(reasons)}")
         return
     lines = [
         "# The vendors' own SDKs against `imwire serve`",

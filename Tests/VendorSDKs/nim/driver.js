@@ -4,7 +4,10 @@
 // SDK's own callbacks as JSON lines on stdout: {"t": ms since start, "cb": name, "args": [...]}.
 //
 //   VENDOR_SDK_DIR=/path/to/sdks node --experimental-websocket driver.js SCENARIO --port N
+//       [--seconds S] [--account NAME] [--to PEER] [--role sender|receiver]
 //
+// --account logs in as NAME (alice), --to names the peer messages go to (bob); --role receiver
+// (clean only) sends nothing until its peer's first message arrives, then answers it once.
 // Scenarios: clean, drop, refuse, kick, kick-silent, error, hb-unanswered (see server.py for what the server does in each).
 // The driver only uses the SDK's public API (NIM.getInstance, sendText, disconnect) and its
 // own timers; the browser stand-ins below (window, navigator, XMLHttpRequest over fetch) are
@@ -21,6 +24,13 @@ const scenario = args[0];
 const portIndex = args.indexOf('--port');
 const port = portIndex >= 0 ? Number(args[portIndex + 1]) : NaN;
 const durIndex = args.indexOf('--seconds');
+function opt(name, dflt) {
+  const i = args.indexOf('--' + name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+}
+const account = opt('account', 'alice');
+const peer = opt('to', 'bob');
+const role = opt('role', 'sender');
 
 const dir = process.env.VENDOR_SDK_DIR;
 if (!dir) {
@@ -206,7 +216,7 @@ let sentOnce = false;
 function sendOne(text) {
   nim.sendText({
     scene: 'p2p',
-    to: 'bob',
+    to: peer,
     text,
     done: (err, msg) => log('sendText:done', err ? brief(err) : null, msg ? brief(msg) : null),
   });
@@ -214,8 +224,8 @@ function sendOne(text) {
 
 const options = {
   appKey: 'imwire-app-key-0000000000000000',
-  account: 'alice',
-  token: scenario === 'error' ? 'bad-token' : 'token-alice',
+  account,
+  token: scenario === 'error' ? 'bad-token' : 'token-' + account,
   debug: !!process.env.NIM_DEBUG,
   db: false,
   dbLog: false,
@@ -239,7 +249,7 @@ const options = {
   onloginportschange: (ports) => log('onloginportschange', (ports || []).length),
   onsyncdone: () => {
     log('onsyncdone');
-    if (!sentOnce && (scenario === 'clean' || scenario === 'error')) {
+    if (!sentOnce && role === 'sender' && (scenario === 'clean' || scenario === 'error')) {
       sentOnce = true;
       sendOne('hello from the NIM Web SDK');
       if (scenario === 'error') {
@@ -253,7 +263,14 @@ const options = {
   },
   onofflinemsgs: (msgs) => log('onofflinemsgs', (msgs || []).map(brief)),
   onroamingmsgs: (msgs) => log('onroamingmsgs', (msgs || []).map(brief)),
-  onmsg: (msg) => log('onmsg', brief(msg)),
+  onmsg: (msg) => {
+    log('onmsg', brief(msg));
+    // A receiver answers the first message of its peer.
+    if (role === 'receiver' && !sentOnce && msg && msg.from === peer) {
+      sentOnce = true;
+      sendOne('hello ' + peer + ', from ' + account);
+    }
+  },
   onsessions: (s) => log('onsessions', (s || []).length),
   onupdatesession: (s) => log('onupdatesession', brief(s)),
 };
@@ -261,7 +278,7 @@ const options = {
 log('start', { scenario, port, seconds, sdk: SDK_FILE });
 nim = NIM.getInstance(options);
 
-if (scenario === 'clean') {
+if (scenario === 'clean' && role === 'sender') {
   // a second message later in the session, after the first heartbeat
   setTimeout(() => sendOne('second message'), 40_000);
 }

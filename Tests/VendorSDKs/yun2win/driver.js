@@ -7,6 +7,8 @@
 //   node --experimental-websocket driver.js SCENARIO --port N [--seconds S] [--uid UID] [--peer UID]
 //
 // --uid and --peer name the user and the other member of the session (u1001 and u2001 by default).
+// --role receiver (clean only) updates the session with both members, sends nothing until a
+// message of the session arrives (not the server's own, y2wMessageId imwire-N), then answers once.
 //
 // Scenarios (the server, server.py, plays the matching part): clean, keepalive, drop, refuse,
 // kick, error, error-token, error-uid, no-accept. The SDK file is third-party code: it is loaded from $VENDOR_SDK_DIR
@@ -110,9 +112,11 @@ const UID = opt('uid', 'u1001');
 const TOKEN = 'imtoken-3b1f';
 const SESSION = { id: 'p2p_2001', mts: 1479460000000 };
 const MEMBERS = [{ uid: UID, isDel: false }, { uid: opt('peer', 'u2001'), isDel: false }];
+const ROLE = opt('role', 'sender');
 const APP_MESSAGE = { syncs: [{ type: 0 }, { type: 1, sessionId: SESSION.id }], pns: { msg: '您有一条新消息' } };
 
 let client = null;
+let answered = false;
 let connectedCount = 0;
 let finished = false;
 
@@ -153,6 +157,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function onConnected(n) {
   switch (scenario) {
     case 'clean': {
+      if (ROLE === 'receiver') {
+        await update('u1', false); // the server learns the session's members
+        await sleep(Number(opt('seconds', '65')) * 1000 - now());
+        logout();
+        return finish();
+      }
       await send('m1');
       await update('u1', false);
       await sleep(Number(opt('seconds', '65')) * 1000 - now()); // idle: the server's push arrives meanwhile
@@ -232,7 +242,14 @@ y2wIM.connect(
     token: TOKEN,
     servers: [{ host: '127.0.0.1', port }],
     onConnectionStatusChanged: onStatus,
-    onMessage: (msg) => log('onMessage', msg),
+    onMessage: (msg) => {
+      log('onMessage', msg);
+      const id = String((msg && (msg.y2wMessageId || (msg.message && msg.message.y2wMessageId))) || '');
+      if (ROLE === 'receiver' && !answered && client && !id.startsWith('imwire-')) {
+        answered = true;
+        send('reply');
+      }
+    },
   },
   (c) => {
     client = c;
