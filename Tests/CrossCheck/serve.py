@@ -3,7 +3,9 @@
 IMWire code), each scenario of Fixtures/serve/ played with a client that follows LeanCloud's
 policy and with clients that are deliberately wrong, each graded as expected:
 
-  well-behaved   logs in, starts a conversation, sends, acknowledges every push, answers the
+  well-behaved   (every scenario, in one `--scenarios all` run whose cases the harness switches with
+                 GET /imwire/case and /imwire/endCase, Spec/serve.md §5)
+                 logs in, starts a conversation, sends, acknowledges every push, answers the
                  server's faults as the policy says (reconnect with r=true after a drop, a close
                  4107 or goaway, with a growing delay; stop after a kick, 4103 or a login error),
                  closes its session and the WebSocket cleanly;

@@ -4,7 +4,8 @@
 the JMessage web SDK's protocol as Spec/jmessage.md and the SDK's recordings show it (c_init with
 the MD5 signature, login, sync_check, s_across_single_text, msg_recv_v2 for every msg_sync, the
 event_notification reply, a re-send with the same rid when the ack is 5 s late, logout as a
-socket.io DISCONNECT). Each scenario of Fixtures/serve/jmessage/ is played right, and wrong on
+socket.io DISCONNECT). Each scenario of Fixtures/serve/jmessage/ but heartbeat-silence (85 s of
+withheld pongs: the genuine SDK plays it, Conformance/CLIENTS.md) is played right, and wrong on
 purpose:
 
   well-behaved    every scenario                                  -> OK
