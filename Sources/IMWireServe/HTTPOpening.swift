@@ -46,6 +46,11 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         if searched == 0, let first = buffered.first, let raw = cloud.rawLinkHandlers(id: id, number: number, firstByte: first) {
             return handOver(to: raw, rest: buffered, context: context)
         }
+        // An HTTP request starts with its method, in capitals: anything else is answered at once,
+        // not after the head's end (which garbage may never send).
+        if searched == 0, let first = buffered.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+            return answer(400, "not an HTTP request: it starts with the byte 0x\(String(first, radix: 16))", context: context)
+        }
         let from = max(0, searched - 3)
         searched = buffered.count
         guard let end = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from }) else {

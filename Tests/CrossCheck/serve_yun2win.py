@@ -17,7 +17,9 @@ scenario of Fixtures/serve/yun2win/ is played right, and wrong on purpose:
   never-sends      only connects and leaves                        -> kick: UNIMPLEMENTED (the kick waits for a send)
   never-acks       never PUBACKs the server's QoS 1 push           -> clean: protocol NON-STRICT (Y2W.PUBLISH-NOT-ACKNOWLEDGED)
 and two clients (web and Android) exchange messages through the server: each sendMessage is
-delivered to the other member of the session at QoS 1, as sent.
+delivered to the other member of the session at QoS 1, as sent; hostile MQTT on plain TCP (a
+CONNECT announcing 256 MiB, a five-byte remaining length, a PUBLISH before CONNECT, a member that
+never reads while 8 MiB are delivered to it) is closed or dropped at the bound beside a good client.
 
 Usage: Tests/CrossCheck/serve_yun2win.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
 """
@@ -205,6 +207,110 @@ class Client:
         return "done"
 
 
+def mqtt_packet(first, body):
+    """An MQTT packet: the first byte, the remaining length, the body."""
+    length, encoded = len(body), b""
+    while True:
+        byte, length = length % 128, length // 128
+        encoded += bytes([byte | (0x80 if length else 0)])
+        if not length:
+            return bytes([first]) + encoded + body
+
+
+def mqtt_string(text):
+    data = text.encode()
+    return struct.pack(">H", len(data)) + data
+
+
+def raw_mqtt_connect(port, uid):
+    """A raw MQTT 3.1.1 client on plain TCP, connected once {"returnCode":11} came."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(mqtt_packet(0x10, mqtt_string("MQTT") + bytes([4, 0xC2]) + struct.pack(">H", 300)
+                          + mqtt_string("01" + str(uuid.uuid4())) + mqtt_string(uid) + mqtt_string("imtoken-" + uid)))
+    seen = b""
+    while b'"returnCode":11' not in seen:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise RuntimeError(f"{uid}: closed before the accept")
+        seen += chunk
+    return s
+
+
+def closed_within(port, data, seconds=3.0):
+    """Sends `data` on plain TCP; whether the server closes the connection within `seconds`."""
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as s:
+        s.sendall(data)
+        try:
+            while s.recv(65536):
+                pass
+            return True
+        except (socket.timeout, TimeoutError):
+            return False
+        except OSError:
+            return True  # reset
+
+
+def hostile():
+    """MQTT on plain TCP that no client sends (a CONNECT announcing 256 MiB, a remaining length of
+    five bytes, a PUBLISH before any CONNECT) and a member that never reads while 8 MiB are
+    delivered to it, beside a good web client: each bad connection is closed, the reader is dropped
+    at the server's 4 MiB bound, memory stays bounded, and the good client is graded OK."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as out:
+        process, port = lc.serve("clean", out, idle=2.0, dialect="yun2win")
+        base = peak = lc.rss_mib(process.pid)
+        try:
+            # u9 connects, is put in a session with u8, and never reads again.
+            reader = raw_mqtt_connect(port, "u9")
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            if not closed_within(port, bytes([0x10, 0xFF, 0xFF, 0xFF, 0x7F]) + b"MQTT"):
+                lc.problem("hostile: a CONNECT announcing 256 MiB was not closed within 3 s")
+            if not closed_within(port, bytes([0x10, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])):
+                lc.problem("hostile: a remaining length of five bytes was not closed within 3 s")
+            if not closed_within(port, mqtt_packet(0x30, mqtt_string("y2w/session/p2p_x") + b"{}")):
+                lc.problem("hostile: a PUBLISH before CONNECT was not closed within 3 s")
+            sender = raw_mqtt_connect(port, "u8")
+            update = {"cmd": "updateSession", "y2wMessageId": "update-1", "mts": 1, "force": True, "message": {},
+                      "members": [{"uid": "u8", "isDel": False}, {"uid": "u9", "isDel": False}]}
+            sender.sendall(mqtt_packet(0x30, mqtt_string("y2w/session/p2p_u8_u9") + json.dumps(update).encode()))
+            text = "x" * 3000
+            for n in range(2800):
+                command = {"cmd": "sendMessage", "y2wMessageId": f"m-{n}", "mts": 1,
+                           "message": {"syncs": [{"type": 0}], "pns": {"msg": text}}}
+                sender.sendall(mqtt_packet(0x30, mqtt_string("y2w/session/p2p_u8_u9") + json.dumps(command).encode()))
+                sender.recv(65536)  # its acks (whatever has come)
+                if n % 200 == 0:
+                    peak = max(peak, lc.rss_mib(process.pid))
+            sender.sendall(bytes([0xE0, 0x00]))
+            sender.close()
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+            total = 0
+            reader.settimeout(10)
+            try:
+                while chunk := reader.recv(1 << 16):
+                    total += len(chunk)
+            except OSError:
+                pass
+            reader.close()
+            if total >= 8 << 20:
+                lc.problem(f"hostile: u9, who never read, was sent {total} bytes: not dropped at the bound")
+            good = Client(port, "u1001", linger=2)
+            outcome = asyncio.run(good.run())
+        except Exception as e:
+            process.kill()
+            return lc.problem(f"hostile: {e!r}")
+        peak = max(peak, lc.rss_mib(process.pid))
+        code, stdout, stderr = lc.finish(process)
+        index = json.load(open(os.path.join(out, "index.json")))
+        good_grade = index.get("u1001", {}).get("clean", {})
+        if good_grade.get("grade") != "OK":
+            lc.problem(f"hostile: the good client beside the bad ones: {good_grade} ({outcome})")
+        if peak - base > 64:
+            lc.problem(f"hostile: memory grew from {base:.0f} to {peak:.0f} MiB")
+        print(f"ok   hostile: bad MQTT closed; u9, who never read, got {total >> 10} KiB before the drop; {peak:.0f} MiB at "
+              f"most (from {base:.0f}); the good client {good_grade.get('grade')}", flush=True)
+
+
 def main():
     ok = ("OK", "OK", "OK")
     # The Android SDK reconnects 10 s after a drop and 15 s after a CONNACK 7 (yun2win-android): it plays the
@@ -234,6 +340,7 @@ def main():
             {"u1001": ("NON-STRICT", "NON-STRICT", "OK")}, dialect="yun2win")
     lc.case("yun2win kick, never-sends", "kick", lambda port: [Client(port, "u1001", sends=0)],
             {"u1001": ("UNIMPLEMENTED", "OK", "OK")}, dialect="yun2win")
+    hostile()
     both = threading.Barrier(2)
     made = lc.case("yun2win two clients (web and Android)", "clean",
                    lambda port: [Client(port, "u1001", peer="u2001", wait_for=1, barrier=both),

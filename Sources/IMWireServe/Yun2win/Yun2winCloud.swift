@@ -37,6 +37,11 @@ final class Yun2winCloud: @unchecked Sendable {
     // MARK: - Packets
 
     func receive(_ packet: MQTTPacket, on link: Yun2winLink) {
+        // MQTT 3.1.1 §3.1: the client's first packet is its CONNECT, and a second one is a
+        // violation the server answers by closing the connection [MQTT-3.1.0-2], as anything first but a CONNECT.
+        let isConnect = if case .connect = packet { true } else { false }
+        guard isConnect != link.connectRead else { return link.drop() }
+        if isConnect { link.connectRead = true }
         switch packet {
         case .connect(let connect): self.connect(connect, on: link)
         case .publish(let publish): self.publish(publish, on: link)

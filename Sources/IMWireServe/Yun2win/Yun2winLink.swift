@@ -19,6 +19,8 @@ final class Yun2winLink: ChannelInboundHandler, ServedLink {
     let channel: LinkChannel
     /// The uid its CONNECT named, once accepted.
     var user: String?
+    /// Its CONNECT was read (accepted or not): MQTT takes one, first.
+    var connectRead = false
     private var nextPacketID: UInt16 = 0
 
     init(id: Int, number: Int, overWebSocket: Bool, cloud: Yun2winCloud) {
