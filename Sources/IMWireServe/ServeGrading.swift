@@ -39,6 +39,10 @@ public struct ServeCaseResult: Sendable, Hashable {
 /// the reconnect judge's with the vendor's policy) and the scenario's expectation, against what
 /// the server did (`ServeEvent`s).
 public enum ServeGrading {
+    /// The checker's rules about when a client sends its heartbeats: its SDK's timers, so
+    /// behaviour, like the reconnect judge's `RECONNECT.HEARTBEAT-MISSING`, not protocol.
+    public static let heartbeatTimingRules: Set<String> = ["NIM.HEARTBEAT-LATE", "EIO.PING-LATE", "Y2W.KEEPALIVE-EXCEEDED"]
+
     public static func grade(scenario: Scenario, report: CheckReport, events: [ServeEvent]) -> [ServeCaseResult] {
         // Each connection's client address, user and times.
         var address: [Int: String] = [:]
@@ -102,7 +106,7 @@ public enum ServeGrading {
             for number in mine {
                 for finding in findings[number] ?? [] {
                     let grade: ServeGrade = finding.severity == .error ? .failed : .nonStrict
-                    if finding.rule.layer == .reconnect {
+                    if finding.rule.layer == .reconnect || heartbeatTimingRules.contains(finding.ruleID.rawValue) {
                         behaviourGrade = max(behaviourGrade, grade)
                     } else {
                         protocolGrade = max(protocolGrade, grade)

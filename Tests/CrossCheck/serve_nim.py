@@ -12,6 +12,7 @@ SDK's to show: Conformance/CLIENTS.md) is played right, and wrong on purpose:
   relogin         logs in again at once after a kick               -> kick: FAILED (NIM.AUTO-RELOGIN and the expectation)
   before-login    sends a message before its login                 -> clean: protocol FAILED (NIM.BEFORE-LOGIN)
   no-reconnect    gives up when the server drops it                -> drop: behaviour FAILED
+  skips-heartbeats  sends no heartbeat 1_2 in 40 s                 -> clean: behaviour NON-STRICT (NIM.HEARTBEAT-LATE)
   never-sends     only logs in and leaves                          -> kick: UNIMPLEMENTED (the kick waits for a send)
 and two clients (alice and bob) exchange messages through the server (each gets the other's 7_2).
 
@@ -201,6 +202,9 @@ def main():
             {"alice": ("FAILED", "FAILED", "OK")}, dialect="nim")
     lc.case("nim drop, no-reconnect", "drop", lambda port: [Client(port, "alice", reconnects=False, linger=4)],
             {"alice": ("FAILED", "OK", "FAILED")}, dialect="nim")
+    # The Web SDK sends 1_2 every 30 s; this client never does, and stays 40 s.
+    lc.case("nim clean, skips-heartbeats", "clean", lambda port: [Client(port, "alice", linger=40)],
+            {"alice": ("NON-STRICT", "OK", "NON-STRICT")}, dialect="nim")
     lc.case("nim kick, never-sends", "kick", lambda port: [Client(port, "alice", sends=0)],
             {"alice": ("UNIMPLEMENTED", "OK", "OK")}, dialect="nim")
     both = threading.Barrier(2)

@@ -251,6 +251,10 @@ private final class Collect: ChannelInboundHandler {
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
     }
 
+    @Test func heartbeatTimingRulesAreCatalogueRules() {
+        for id in ServeGrading.heartbeatTimingRules { #expect(RuleCatalog.rule(named: id) != nil, "\(id) is no rule") }
+    }
+
     struct NoAnswer: Error { var request: String }
 
     @Test func aSuiteSwitchesCasesWhenTheHarnessAsksAndNeverGradesItsRequests() throws {
