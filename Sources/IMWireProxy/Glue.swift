@@ -3,11 +3,19 @@ import IMWireCore
 import NIOCore
 import NIOTLS
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The two channels of one proxied connection: the check is told once both have closed.
 final class ProxiedPair {
     let live: LiveCheck
     let handle: Int
     private var inactive = 0
+    /// The side whose peer reset the connection first (`.send`: the client's), if one did.
+    private var resetBy: Direction?
     private let ended: () -> Void
 
     init(live: LiveCheck, handle: Int, ended: @escaping () -> Void) {
@@ -16,10 +24,15 @@ final class ProxiedPair {
         self.ended = ended
     }
 
+    /// A peer reset its side (`by`: the direction it sends in): the check records a reset.
+    func reset(by direction: Direction) {
+        resetBy = resetBy ?? direction
+    }
+
     func sideClosed() {
         inactive += 1
         guard inactive == 2 else { return }
-        live.close(handle)
+        if let resetBy { live.reset(handle, by: resetBy) } else { live.close(handle) }
         ended()
     }
 }
@@ -54,6 +67,8 @@ final class Glue: ChannelDuplexHandler {
     private var outputClosed = false
     /// Its peer's FIN was read.
     private var inputClosed = false
+    /// Its peer reset the connection (ECONNRESET): the partner's peer is reset too, not sent a FIN.
+    private var wasReset = false
     /// What this read burst forwarded, for the check once it is flushed.
     private var unchecked: [ByteBuffer] = []
     /// Told of an error before this side's TLS handshake completes (a handshake that failed),
@@ -136,9 +151,10 @@ final class Glue: ChannelDuplexHandler {
         checkForwarded()
         if !closed {
             closed = true
+            if wasReset { pair?.reset(by: direction) }
             pair?.sideClosed()
         }
-        partner?.partnerClose()
+        if wasReset { partner?.partnerReset() } else { partner?.partnerClose() }
         context.fireChannelInactive()
     }
 
@@ -159,7 +175,8 @@ final class Glue: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A reset, a failed write or TLS: close this side; the partner follows.
+        // A reset, a failed write or TLS: close this side; the partner follows (reset too, after a reset).
+        if let error = error as? IOError, error.errnoCode == ECONNRESET { wasReset = true }
         if let onError {
             self.onError = nil
             onError(error)
@@ -220,7 +237,16 @@ final class Glue: ChannelDuplexHandler {
         }
     }
 
-    /// The other side closed (or was reset): nothing this side reads can go anywhere now. Its
+    /// The other side's peer reset it: this side's peer is reset too (SO_LINGER 0, then close),
+    /// as a reset reaches both ends of a connection without a proxy. What was queued is dropped.
+    fileprivate func partnerReset() {
+        guard let context, !closed else { return }
+        let channel = context.channel
+        let linger0 = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+        linger0.whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// The other side closed: nothing this side reads can go anywhere now. Its
     /// output is closed after what is queued (FIN), and what its peer still sends is read and
     /// checked, not forwarded, until its FIN (at most 2 seconds): the check sees every byte each
     /// peer sent, as a recording of the wire does, rather than the kernel resetting them unread.

@@ -29,7 +29,8 @@ stopped with SIGINT once it has written everything), runs real peers through it,
      3.1.1 to mosquitto, a paho-mqtt push server acking its commands, clean and with an ack of
      return code 42 (Y2W.RETURN-CODE-UNKNOWN);
   5. an upstream that refuses gives the client a clean close (EOF, no reset) and a
-     PROXY.UPSTREAM-UNREACHABLE finding.
+     PROXY.UPSTREAM-UNREACHABLE finding; an upstream that resets its connection gives the client a
+     reset, and the --record file a RST.
 
 Usage: Tests/CrossCheck/proxy.py [path/to/imwire]
 Installs what it needs (mosquitto and tshark's dumpcap with scripts/ensure-packages.sh; websockets,
@@ -306,6 +307,54 @@ def raw_forwarding(work):
     if bytes(received) != to_client:
         PROBLEMS.append(f"raw: the client received {len(received)} bytes, not the {len(to_client)} sent (or others)")
     STATS["raw bytes"] = len(to_server) + len(to_client)
+
+
+def reset_forwarding(work):
+    """A server that resets its connection (SO_LINGER 0) after reading the client's bytes: the
+    client gets a reset through the proxy too (ConnectionResetError, not an EOF), and the --record
+    file and dumpcap's recording of the client leg both carry a RST."""
+    import struct
+    up = socket.socket()
+    up.bind(("127.0.0.1", 0))
+    up.listen(1)
+    up_port = up.getsockname()[1]
+
+    def serve_one():
+        conn, _ = up.accept()
+        conn.recv(65536)
+        conn.sendall(b"reply before the reset")
+        time.sleep(0.3)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+
+    thread = threading.Thread(target=serve_one)
+    thread.start()
+    proxy = Proxy(work, "reset", up_port, 1)
+    client = socket.create_connection(("127.0.0.1", proxy.port))
+    client.sendall(b"hello")
+    received, outcome = b"", "EOF"
+    client.settimeout(10)
+    try:
+        while chunk := client.recv(65536):
+            received += chunk
+    except ConnectionResetError:
+        outcome = "reset"
+    client.close()
+    thread.join(10)
+    up.close()
+    proxy.finish()
+    if outcome != "reset" or received != b"reply before the reset":
+        PROBLEMS.append(f"reset: the client got {received!r} and then {outcome}, expected the reply and then a reset")
+
+    def resets(path, port):
+        fields = subprocess.run(["tshark", "-r", path, "-Y", "tcp.flags.reset == 1", "-T", "fields", "-e", "tcp.srcport"],
+                                capture_output=True, text=True, check=True).stdout.split()
+        return [int(p) for p in fields if int(p) == port]
+    if not resets(proxy.record, up_port):
+        PROBLEMS.append("reset: the --record file has no RST from the server")
+    if not resets(proxy.wire, proxy.port):
+        PROBLEMS.append("reset: dumpcap saw no RST from the proxy to the client")
+    STATS["reset"] = outcome
 
 
 # -- 2. LeanCloud over WebSocket with permessage-deflate ----------------------------------
@@ -668,6 +717,7 @@ def main():
     durations = []
     with tempfile.TemporaryDirectory() as work:
         scenarios = [("raw", lambda: raw_forwarding(work)),
+                     ("reset", lambda: reset_forwarding(work)),
                      ("leancloud", lambda: leancloud(work, errors=False)),
                      ("leancloud-errors", lambda: leancloud(work, errors=True)),
                      ("mqtt", lambda: mqtt(work)),

@@ -74,6 +74,12 @@ public struct TCPSynthesizer {
         ]
     }
 
+    /// A RST (with ACK) from the side that sends in `direction`.
+    public mutating func reset(from direction: Direction) -> (Direction, [UInt8]) {
+        let (sequence, ack) = direction == .send ? (clientSequence, serverSequence) : (serverSequence, clientSequence)
+        return (direction, segment(direction, flags: 0x14, payload: [], sequence: sequence, ack: ack))
+    }
+
     func segment(_ direction: Direction, flags: UInt8, payload: [UInt8], sequence: UInt32, ack: UInt32) -> [UInt8] {
         let (source, destination) = direction == .send ? (client, server) : (server, client)
         var packet = ByteWriter(capacity: 40 + payload.count)

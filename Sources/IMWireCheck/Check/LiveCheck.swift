@@ -139,6 +139,15 @@ public final class LiveCheck: @unchecked Sendable {
         }
     }
 
+    /// Connection `handle` was reset by the peer that sends in `direction` (`.send`: the
+    /// client): a RST is recorded from that side and its checking ends.
+    public func reset(_ handle: Int, by direction: Direction) {
+        queue.async { [self] in
+            guard !finished else { return }
+            close(handle: handle, resetBy: direction)
+        }
+    }
+
     /// A finding about the proxy's traffic that no recorded connection carries (an upstream
     /// that refused): reported live and in the report's capture findings.
     public func problem(_ finding: Finding) {
@@ -170,11 +179,11 @@ public final class LiveCheck: @unchecked Sendable {
         return report
     }
 
-    private func close(handle: Int) {
+    private func close(handle: Int, resetBy: Direction? = nil) {
         guard var connection = connections.removeValue(forKey: handle) else { return }
         let time = now()
-        // The reader closes a flow at its second FIN.
-        let (_, last) = emit(connection.tcp.close(), time: time)
+        // The reader closes a flow at its second FIN, or at a RST.
+        let (_, last) = emit(resetBy.map { [connection.tcp.reset(from: $0)] } ?? connection.tcp.close(), time: time)
         consume(CaptureEvent(connection: connection.id, time: time, packet: last, kind: .close(CloseInfo(isLast: true))))
     }
 
