@@ -30,7 +30,8 @@ stopped with SIGINT once it has written everything), runs real peers through it,
      return code 42 (Y2W.RETURN-CODE-UNKNOWN);
   5. an upstream that refuses gives the client a clean close (EOF, no reset) and a
      PROXY.UPSTREAM-UNREACHABLE finding; an upstream that resets its connection gives the client a
-     reset, and the --record file a RST.
+     reset, and the --record file a RST; a proxy stopped by SIGTERM with a connection open leaves a
+     --record file that reads to its last byte.
 
 Usage: Tests/CrossCheck/proxy.py [path/to/imwire]
 Installs what it needs (mosquitto and tshark's dumpcap with scripts/ensure-packages.sh; websockets,
@@ -355,6 +356,60 @@ def reset_forwarding(work):
     if not resets(proxy.wire, proxy.port):
         PROBLEMS.append("reset: dumpcap saw no RST from the proxy to the client")
     STATS["reset"] = outcome
+
+
+def sigterm_record(work):
+    """SIGTERM while a connection is open and 2 MiB have crossed it: the proxy stops, and its
+    --record file reads to the last byte (imwire check counts every byte each way)."""
+    import signal
+    up = socket.socket()
+    up.bind(("127.0.0.1", 0))
+    up.listen(1)
+    up_port = up.getsockname()[1]
+    payload = os.urandom(1 << 20)
+    done = threading.Event()
+
+    def echo():
+        conn, _ = up.accept()
+        got = 0
+        while got < len(payload):
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            got += len(chunk)
+            conn.sendall(chunk)
+        done.wait(20)
+        conn.close()
+
+    thread = threading.Thread(target=echo)
+    thread.start()
+    record = os.path.join(work, "sigterm.pcapng")
+    proc = subprocess.Popen([IMWIRE, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{up_port}", "--record", record,
+                             "--duration", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    port = int(line.split("listening on ")[1].split(",")[0].rsplit(":", 1)[1])
+    client = socket.create_connection(("127.0.0.1", port))
+    client.sendall(payload)
+    echoed = 0
+    while echoed < len(payload):
+        echoed += len(client.recv(65536))
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        PROBLEMS.append("sigterm: imwire proxy did not stop within 30 s of SIGTERM")
+    done.set()
+    client.close()
+    thread.join(10)
+    up.close()
+    checked = subprocess.run([IMWIRE, "check", record, "--format", "json"], capture_output=True, text=True)
+    if checked.returncode not in (0, 1):
+        return PROBLEMS.append(f"sigterm: imwire check of the --record file exited {checked.returncode}: {checked.stderr.strip()}")
+    captured = sum(c["bytes"]["captured"] for c in json.loads(checked.stdout)["connections"])
+    if captured != 2 * len(payload):
+        PROBLEMS.append(f"sigterm: the --record file holds {captured} bytes, not the {2 * len(payload)} that crossed the proxy")
+    STATS["sigterm record bytes"] = captured
 
 
 # -- 2. LeanCloud over WebSocket with permessage-deflate ----------------------------------
@@ -718,6 +773,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         scenarios = [("raw", lambda: raw_forwarding(work)),
                      ("reset", lambda: reset_forwarding(work)),
+                     ("sigterm", lambda: sigterm_record(work)),
                      ("leancloud", lambda: leancloud(work, errors=False)),
                      ("leancloud-errors", lambda: leancloud(work, errors=True)),
                      ("mqtt", lambda: mqtt(work)),
