@@ -25,6 +25,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     /// searched once, not once per byte).
     private var searched = 0
     private var done = false
+    private var timeout: Scheduled<Void>?
 
     /// `control`: the answer to a request of the case-switching protocol, and what to do once it is written.
     init(
@@ -37,6 +38,21 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         self.limits = limits
         self.tap = tap
         self.control = control
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A head sent a byte at a time (slowloris), or nothing at all, holds a connection of the
+        // server's bounded number: it gets `headSeconds` to arrive whole.
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timeout = context.eventLoop.scheduleTask(in: .seconds(Int64(limits.headSeconds))) {
+            let (opening, context) = bound.value
+            guard !opening.done else { return }
+            opening.answer(408, "no whole request within \(opening.limits.headSeconds) s", context: context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timeout?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -137,7 +153,7 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         done = true
         tap.commit()
-        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found"][status] ?? "Error"
+        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 408: "Request Timeout"][status] ?? "Error"
         let text =
             "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         // Half-close and read what the client still sends until its end closes the channel (or

@@ -47,14 +47,18 @@ public struct ServeLimits: Sendable, Hashable {
     /// Bytes of an HTTP request head, and of one WebSocket message.
     public var headBytes: Int
     public var messageBytes: Int
+    /// Seconds a new connection has to send its whole request head (or its first MQTT bytes):
+    /// beyond it, 408 and a close (a slowloris client holds no connection longer).
+    public var headSeconds: Int
     /// Bytes written to a connection and not yet taken by its client: beyond it, a client that
     /// does not read is dropped (its pushes would pile up in memory).
     public var unsentBytes: Int
 
     public init(
         connections: Int = 1_000, users: Int = 1_000, conversations: Int = 10_000, historyPerConversation: Int = 100, headBytes: Int = 16 << 10,
-        messageBytes: Int = 1 << 20, unsentBytes: Int = 4 << 20
+        messageBytes: Int = 1 << 20, unsentBytes: Int = 4 << 20, headSeconds: Int = 10
     ) {
+        self.headSeconds = headSeconds
         self.connections = connections
         self.users = users
         self.conversations = conversations

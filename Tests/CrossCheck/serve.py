@@ -407,6 +407,81 @@ def hostile():
               flush=True)
 
 
+# `count` connections each sending a request head a byte a second; printed per connection: what the
+# server answered and after how many seconds. Run as a process of its own (python -c SLOW_HEADS PORT COUNT).
+SLOW_HEADS = """
+import asyncio, json, sys, time
+port, count = int(sys.argv[1]), int(sys.argv[2])
+async def slow():
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    begun = time.monotonic()
+    head = b"GET /v1/route HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nX-Slow: " + b"a" * 100
+    answer = b""
+    for byte in head:
+        writer.write(bytes([byte]))
+        try:
+            answer = await asyncio.wait_for(reader.read(4096), 1.0)
+            break  # answered (or closed) before the head was whole
+        except asyncio.TimeoutError:
+            continue
+    writer.close()
+    return answer.decode("latin-1"), time.monotonic() - begun
+async def run():
+    return await asyncio.gather(*(slow() for _ in range(count)))
+print(json.dumps(asyncio.run(run())))
+"""
+
+
+def slowloris():
+    """200 connections sending a request head a byte a second (slowloris) beside a client timing
+    its echo round trips: each slow connection is answered 408 and closed after the server's 10 s,
+    and the client's p99 under the attack stays within 2x its p99 on the idle server (5 ms at
+    least: one scheduler tick on 2 cores)."""
+    with tempfile.TemporaryDirectory() as out:
+        process, port = serve("clean", out, idle=2.0)
+
+        async def run():
+            alice = Client(port, "alice")
+            async with connect(alice.url, subprotocols=["lc.protobuf2.3"], compression=None, ping_interval=None) as ws:
+                await alice.read(ws, await alice.request(ws, {"cmd": "session", "op": "open", "appId": "app",
+                                                              "sessionMessage": {"ua": "python/serve.py"}}))
+
+                async def p99(count=300):
+                    times = []
+                    for _ in range(count):
+                        begun = time.perf_counter()
+                        await alice.read(ws, await alice.request(ws, {"cmd": "echo"}))
+                        times.append(time.perf_counter() - begun)
+                        await asyncio.sleep(0.01)
+                    return sorted(times)[int(count * 0.99) - 1]
+                idle = await p99()
+
+                # The attackers run in a process of their own: in this one, their 200 wake-ups a second
+                # would delay the timed client's own reads.
+                attack = subprocess.Popen([sys.executable, "-c", SLOW_HEADS, str(port), "200"], stdout=subprocess.PIPE, text=True)
+                await asyncio.sleep(1)
+                loaded = await p99()
+                output, _ = await asyncio.to_thread(attack.communicate, timeout=60)
+                results = [(answer.encode("latin-1"), seconds) for answer, seconds in json.loads(output)]
+                await alice.read(ws, await alice.request(ws, {"cmd": "session", "op": "close"}))
+            return idle, loaded, results
+        try:
+            idle, loaded, results = asyncio.run(asyncio.wait_for(run(), 90))
+        except Exception as e:
+            process.kill()
+            return problem(f"slowloris: {e!r}")
+        finish(process)
+        timed_out = [seconds for answer, seconds in results if answer.startswith(b"HTTP/1.1 408")]
+        if len(timed_out) != len(results) or max(timed_out, default=99) > 12.5:
+            problem(f"slowloris: {len(timed_out)} of {len(results)} slow heads answered 408, the last after "
+                    f"{max(timed_out, default=0):.1f} s; others got {[a[:20] for a, _ in results if not a.startswith(b'HTTP/1.1 408')][:3]}")
+        if loaded > max(2 * idle, 0.005):
+            problem(f"slowloris: the good client's p99 was {loaded * 1000:.2f} ms under the attack, {idle * 1000:.2f} ms idle")
+        print(f"ok   slowloris: 200 heads at a byte a second answered 408 after {min(timed_out, default=0):.1f}-"
+              f"{max(timed_out, default=0):.1f} s; the good client's echo p99 {loaded * 1000:.2f} ms under the attack, "
+              f"{idle * 1000:.2f} ms idle", flush=True)
+
+
 def replay(name):
     """The client side of a recording of the genuine LeanCloud SDK (Fixtures/captures/vendor-sdk/
     leancloud/leancloud-NAME.jsonl, against the mock it was proven with) replayed to `imwire serve`:
@@ -541,6 +616,7 @@ def main():
                 problem(f"two clients: messages not delivered (alice got {alice.received}, bob got {bob.received})")
 
     hostile()
+    slowloris()
     for name in ("twouser", "freechat"):
         replay(name)
 
