@@ -238,7 +238,7 @@ def case(title, scenario, clients, expected, idle=2.0, dialect="leancloud"):
         return made
 
 
-def control(port, request, deadline=10.0):
+def control(port, request, deadline=30.0):
     """A request of the case-switching protocol (Spec/serve.md §5); retried while the listener is
     closed between cases."""
     end = time.monotonic() + deadline

@@ -279,9 +279,10 @@ private final class Collect: ChannelInboundHandler {
         let at = port.withLock { $0 }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
-        /// The body of the answer to `GET /imwire/REQUEST`, retried while no listener is up.
+        /// The body of the answer to `GET /imwire/REQUEST`, retried while no listener is up (30 s
+        /// at most: the next case listens once the last is graded, slower beside the other tests).
         func control(_ request: String) throws -> String {
-            for _ in 0..<100 {
+            for _ in 0..<600 {
                 let answer = try? Self.exchange(
                     port: at, [Array("GET /imwire/\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group, enough: { _ in false })
                 if let answer, let end = HTTPHead.endOfHead(answer) { return String(decoding: answer[end...], as: UTF8.self) }
