@@ -31,6 +31,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    var showSecrets = false
+
     @Option(name: .customLong("severity"), help: "Report and fail on findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
     var severity: Severity { threshold.severity }
@@ -149,6 +152,7 @@ extension Check {
     func run() throws {
         let selection = try policySelection()
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
+        options.showSecrets = showSecrets
         options.reconnectPolicies = selection
         options.tlsKeyLog = try tls.keyLog()
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {

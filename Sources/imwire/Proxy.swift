@@ -78,6 +78,9 @@ struct Proxy: ParsableCommand {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    var showSecrets = false
+
     @Option(name: .customLong("severity"), help: "Print and fail on findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
 
@@ -148,6 +151,7 @@ struct Proxy: ParsableCommand {
             interception = ProxyTLSConfiguration(authority: authority, upstreamTrust: trust, keyLogOut: tlsKeylogOut)
         }
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        options.showSecrets = showSecrets
         options.describesMessages = messages
         if report != nil, reportFormat == .html {
             // The page draws each connection's messages, as `check --format html` does.

@@ -78,6 +78,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    var showSecrets = false
+
     @Option(name: .customLong("severity"), help: "Print findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
 
@@ -119,7 +122,8 @@ struct Serve: ParsableCommand {
             throw ValidationError("--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
         }
         let at = try Proxy.endpoint(listen, "listen")
-        let check = CheckOptions(dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        var check = CheckOptions(dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        check.showSecrets = showSecrets
         let run: ServeRun
         do {
             run = try ServeRun(
@@ -177,7 +181,8 @@ struct Serve: ParsableCommand {
         }
         if let record, !Directory.isDirectory(record) { throw unreadable("--record \(record): with --scenarios, a directory that exists") }
         let at = try Proxy.endpoint(listen, "listen")
-        let check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        var check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        check.showSecrets = showSecrets
         let suite = ServeSuite(scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check, recordDirectory: record)
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
         let signals = onTermination { suite.stop() }

@@ -37,6 +37,9 @@ struct Show: ParsableCommand {
     @Flag(help: "Lenient severities, as imwire check --lenient.")
     var lenient = false
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    var showSecrets = false
+
     @OptionGroup var tls: TLSKeyLogOption
 
     func validate() throws {
@@ -45,6 +48,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         var options = CheckOptions(lenient: lenient)
+        options.showSecrets = showSecrets
         options.describesMessages = true
         options.tlsKeyLog = try tls.keyLog()
         let checker = Checker(options: options)

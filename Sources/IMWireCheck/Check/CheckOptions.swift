@@ -60,6 +60,9 @@ public struct CheckOptions: Sendable {
     public var tlsKeyLog = TLSKeyLog()
     /// Tolerance and storm length of the reconnect judge.
     public var reconnect: JudgeOptions
+    /// Keep the credentials logins carry in the messages the report keeps and hands out
+    /// (`--show-secrets`); by default they are replaced (`SecretRedaction`).
+    public var showSecrets = false
     /// Keep what `ReportMerger` needs to merge this report with those of the capture's other
     /// shards (`CheckReport.merge`); set by `Checker.check(path:)` for a shard.
     public var keepsMergeData = false

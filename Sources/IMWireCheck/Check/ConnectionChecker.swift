@@ -140,17 +140,27 @@ final class ConnectionChecker: ConnectionEvents {
         }
         state.lastFrame = frame
         let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
+        // What is kept or handed out of the message, its credentials replaced unless asked for.
+        var shown: (json: JSONValue?, payload: [UInt8])? = nil
+        func details() -> (json: JSONValue?, payload: [UInt8]) {
+            if let shown { return shown }
+            let made =
+                options.showSecrets
+                ? (session.lastCanonicalJSON, message.payload) : SecretRedaction.redact(json: session.lastCanonicalJSON, payload: message.payload)
+            shown = made
+            return made
+        }
         state.record(
             frame: frame, time: place.time, direction: message.direction,
             summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit,
-            details: options.timelineDetails ? (session.lastCanonicalJSON, message.payload) : nil)
+            details: options.timelineDetails ? details() : nil)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
         if let onMessage {
             onMessage(
                 CheckedMessage(
                     connection: state.id, dialect: session.dialect, frame: frame, timeMicros: place.time, direction: message.direction,
-                    frameType: message.frameType, payload: message.payload, tcp: via, summary: session.lastSummary,
-                    canonicalJSON: session.lastCanonicalJSON,
+                    frameType: message.frameType, payload: details().payload, tcp: via, summary: session.lastSummary,
+                    canonicalJSON: details().json,
                     findings: findings.compactMap {
                         ConnectionState.place($0, options: options, connection: state.id, line: place.line, frame: frame)
                     }))
