@@ -153,7 +153,7 @@ final class ConnectionChecker: ConnectionEvents {
         state.record(
             frame: frame, time: place.time, direction: message.direction,
             summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit,
-            details: options.timelineDetails ? details() : nil)
+            details: options.timelineDetails && state.timeline.count < options.timelineLimit ? details() : nil)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
         if let onMessage {
             onMessage(
