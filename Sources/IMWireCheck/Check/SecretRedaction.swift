@@ -55,7 +55,7 @@ public enum SecretRedaction {
         if secrets.contains(text) { return .string(mark) }
         var redacted = text
         for secret in ordered where secret.utf8.count >= searchedLength {
-            redacted = redacted.replacingOccurrences(of: secret, with: mark)
+            redacted = redacted.replacing(secret, with: mark)
         }
         return .string(redacted)
     }
@@ -63,32 +63,11 @@ public enum SecretRedaction {
     private static func mask(_ payload: [UInt8], _ ordered: [String]) -> [UInt8] {
         var bytes = payload
         for secret in ordered where secret.utf8.count >= searchedLength {
-            let needle = Array(secret.utf8)
-            var start = 0
-            while start + needle.count <= bytes.count {
-                if bytes[start] == needle[0], bytes[start..<(start + needle.count)].elementsEqual(needle) {
-                    for index in start..<(start + needle.count) { bytes[index] = UInt8(ascii: "*") }
-                    start += needle.count
-                } else {
-                    start += 1
-                }
+            // Same length: the ranges found stay valid as each is overwritten.
+            for range in bytes.ranges(of: Array(secret.utf8)) {
+                bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: range.count))
             }
         }
         return bytes
-    }
-}
-
-extension String {
-    /// `self` with every occurrence of `target` replaced (Foundation-free).
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }
