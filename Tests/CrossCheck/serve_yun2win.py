@@ -182,23 +182,11 @@ class Client:
     def early_session(self):
         """CONNECT and a sendMessage in one write, before the server's {"returnCode":11}: what no
         SDK does (raw MQTT 3.1.1 on TCP, so that nothing waits for the CONNACK)."""
-        def string(text):
-            data = text.encode()
-            return struct.pack(">H", len(data)) + data
-
-        def packet(first, body):
-            length, encoded = len(body), b""
-            while True:
-                byte, length = length % 128, length // 128
-                encoded += bytes([byte | (0x80 if length else 0)])
-                if not length:
-                    return bytes([first]) + encoded + body
-
-        connect = packet(0x10, string("MQTT") + bytes([4, 0xC2]) + struct.pack(">H", 300) + string("00" + self.uuid)
-                         + string(self.uid) + string("imtoken-" + self.uid))
+        connect = mqtt_packet(0x10, mqtt_string("MQTT") + bytes([4, 0xC2]) + struct.pack(">H", 300) + mqtt_string("00" + self.uuid)
+                              + mqtt_string(self.uid) + mqtt_string("imtoken-" + self.uid))
         command = {"cmd": "sendMessage", "y2wMessageId": str(uuid.uuid4()), "mts": 1479460000000,
                    "message": {"syncs": [{"type": 0}, {"type": 1, "sessionId": self.session_id}], "pns": {"msg": "hello"}}}
-        publish = packet(0x30, string("y2w/session/" + self.session_id) + json.dumps(command).encode())
+        publish = mqtt_packet(0x30, mqtt_string("y2w/session/" + self.session_id) + json.dumps(command).encode())
         with socket.create_connection(("127.0.0.1", self.port), timeout=3) as s:
             s.sendall(connect + publish)
             time.sleep(1.5)
