@@ -5,10 +5,12 @@ import NIOCore
 
 /// The start of every connection but a refused one: hands a connection whose first byte is not
 /// HTTP's to the cloud's raw link when it has one (yun2win's MQTT on plain TCP); else reads the
-/// client's HTTP request head and answers it as the dialect's cloud (`ServedCloud`) says: a plain request (LeanCloud's router)
-/// with the cloud's answer, or 404; a WebSocket upgrade the cloud takes with 101, after which the
-/// WebSocket handlers and the cloud's link handlers take the connection over; a head that is
-/// bad or over the limit, or an upgrade the cloud refuses, with 400; then a close.
+/// client's HTTP request (its head, and the body its `Content-Length` announces) and answers it
+/// as the dialect's cloud (`ServedCloud`) says: a long-polling request when the cloud likes (NIM's
+/// xhr-polling: the answer may come later); a plain request (LeanCloud's router) with the cloud's
+/// answer, or 404; a WebSocket upgrade the cloud takes with 101, after which the WebSocket
+/// handlers and the cloud's link handlers take the connection over; a head or body that is bad
+/// or over the limit, or an upgrade the cloud refuses, with 400; then a close.
 final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -24,7 +26,11 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     /// How much of `buffered` was searched for the head's end (a head sent a byte at a time is
     /// searched once, not once per byte).
     private var searched = 0
+    /// Where the head ends in `buffered`, once read.
+    private var headEnd: Int?
     private var done = false
+    /// A long poll's answer, while the cloud holds it.
+    private var held: HeldAnswer?
     private var timeout: Scheduled<Void>?
 
     /// `control`: the answer to a request of the case-switching protocol, and what to do once it is written.
@@ -53,6 +59,14 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
+        held = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A held poll whose client went away: the cloud keeps what it would have sent.
+        held?.closed()
+        held = nil
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -67,14 +81,16 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         if searched == 0, let first = buffered.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
             return answer(400, "not an HTTP request: it starts with the byte 0x\(String(first, radix: 16))", context: context)
         }
-        let from = max(0, searched - 3)
-        searched = buffered.count
-        guard let end = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from }) else {
+        if headEnd == nil {
+            let from = max(0, searched - 3)
+            searched = buffered.count
+            headEnd = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from })
+        }
+        guard let end = headEnd else {
             if buffered.count > limits.headBytes { answer(400, "request head over \(limits.headBytes) bytes", context: context) }
             return
         }
         let head = Array(buffered[..<end])
-        let rest = Array(buffered[end...])
         var headFindings: [Finding] = []
         guard let parsed = HTTPHead.parse(head, baseOffset: 0, maxLength: limits.headBytes, findings: &headFindings), headFindings.isEmpty,
             parsed.startLine.count == 3, parsed.startLine[2].hasPrefix("HTTP/1.")
@@ -86,18 +102,42 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         let path = String(target.first ?? "")
         let query = target.count > 1 ? String(target[1]) : ""
         if parsed.value("Upgrade")?.lowercased() != "websocket" {
-            cloud.scenario.release(number)
+            // The body, whole: a request is answered once it has arrived.
+            guard parsed.value("Transfer-Encoding") == nil else {
+                return answer(400, "a chunked request body is not read: send Content-Length", context: context)
+            }
+            let announced = parsed.value("Content-Length") ?? "0"
+            guard let length = Int(announced), length >= 0, length <= limits.messageBytes else {
+                return answer(400, "Content-Length \(announced) is not a length of at most \(limits.messageBytes) bytes", context: context)
+            }
+            guard buffered.count - end >= length else { return }
+            let body = Array(buffered[end..<(end + length)])
             // This server as the client reached it.
             if let (answer, then) = control(method, path) {
+                cloud.scenario.release(number)
                 tap.discard()
                 return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context, then: then)
             }
+            let held = HeldAnswer(
+                write: { [weak self] answer in self?.answer(answer.status, answer.body, contentType: answer.contentType, context: context) },
+                close: { context.close(promise: nil) })
+            let request = PolledRequest(
+                method: method, path: path, query: query, body: body, connection: id, number: number,
+                client: context.channel.remoteAddress?.ipAddress ?? "", eventLoop: context.eventLoop)
+            if cloud.poll(request, answer: held) {
+                done = true
+                tap.commit()
+                if !held.isDone { self.held = held }
+                return
+            }
+            cloud.scenario.release(number)
             let server = "\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)"
             guard let answer = cloud.answer(method: method, path: path, query: query, server: server, connection: id) else {
                 return self.answer(404, "not found: \(method) \(path)", context: context)
             }
             return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context)
         }
+        let rest = Array(buffered[end...])
         var findings: [Finding] = []
         guard let request = WebSocketHandshake.parseRequest(head, findings: &findings) else {
             return answer(400, findings.first?.message ?? "bad upgrade request", context: context)

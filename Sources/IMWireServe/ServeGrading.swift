@@ -53,6 +53,7 @@ public enum ServeGrading {
         var acted: [Int: [(act: ScenarioAction.Act, trigger: ScenarioAction.Trigger, order: Int)]] = [:]
         var routed: Set<Int> = []
         var named: [String: Int] = [:]
+        var sessionOf: [Int: String] = [:]
         // Events in the order the server did them: `order` says what came after what.
         for (order, event) in events.enumerated() {
             switch event {
@@ -65,7 +66,10 @@ public enum ServeGrading {
             case .acted(let number, let act, let trigger, _): acted[number, default: []].append((act, trigger, order))
             case .routed(let number, _): routed.insert(number)
             case .closed(let number, let time): closed[number] = time
-            case .named(let number, let name): named[name] = number
+            case .named(let number, let name):
+                // A long-polling session spans connections: the first names it, all belong to it.
+                if named[name] == nil { named[name] = number }
+                sessionOf[number] = name
             }
         }
         let numbers = address.keys.sorted()
@@ -73,8 +77,15 @@ public enum ServeGrading {
         // A connection without a login belongs, from the same host, to: the client that logs in
         // next when it asked the router (the link follows); else to the one that logged in last
         // before it (a refused reconnect, or one dropped before its login), else to the next one.
+        // A request of a polling session belongs to whoever logged in on the session.
+        var sessionUser: [String: String] = [:]
+        for number in numbers { if let name = sessionOf[number], let login = user[number] { sessionUser[name] = sessionUser[name] ?? login } }
         var owner: [Int: String] = [:]
         for number in numbers {
+            if let name = sessionOf[number], let login = sessionUser[name] {
+                owner[number] = login
+                continue
+            }
             let before = numbers.last { $0 < number && user[$0] != nil && host($0) == host(number) }
             let after = numbers.first { $0 > number && user[$0] != nil && host($0) == host(number) }
             let nearest = routed.contains(number) ? after ?? before : before ?? after

@@ -71,7 +71,7 @@ public struct ServeLimits: Sendable, Hashable {
 
 /// An offline IM cloud for one dialect (LeanCloud: its router and its RTM WebSocket in
 /// `lc.protobuf2.3`, `lc.proto2base64.3` and `lc.json.3`; JMessage: engine.io 3 / socket.io 2
-/// over WebSocket; NIM: its LBS and socket.io 0.9 over WebSocket; yun2win: MQTT over WebSocket
+/// over WebSocket; NIM: its LBS and socket.io 0.9 over WebSocket or xhr-polling; yun2win: MQTT over WebSocket
 /// and plain TCP) on one address, playing a `Scenario`:
 /// each connection's bytes both ways go to a `LiveCheck`, as the proxy's do, and what the server
 /// did goes to a `ServeLog`; `ServeGrading` turns both into grades when the run ends.
@@ -147,7 +147,7 @@ public final class ServeServer: @unchecked Sendable {
         accepts += 1
         let id = accepts
         let number = cloud.scenario.accepted()
-        let clientName = (client.address.map(String.init).joined(separator: ".")) + ":\(client.port)"
+        let clientName = client.address.map(String.init).joined(separator: ".") + ":\(client.port)"
         events.append(.accepted(connection: id, client: clientName, timeMs: clock()))
         let tap = ServeTap(
             live: live, open: { [live] in live.open(client: client, server: server) },
@@ -158,7 +158,8 @@ public final class ServeServer: @unchecked Sendable {
                 lock.signal()
             })
         try channel.pipeline.syncOperations.addHandler(tap)
-        let refusal = cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
+        let host = client.address.map(String.init).joined(separator: ".")
+        let refusal = cloud.holdsPollingSession(from: host) ? nil : cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
         if let refusal {
             tap.commit()
             events.append(.acted(connection: id, act: .drop, trigger: .accept, timeMs: clock()))

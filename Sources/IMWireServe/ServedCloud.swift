@@ -25,6 +25,18 @@ protocol ServedCloud: AnyObject, Sendable {
     /// TCP), or nil: such a connection is answered as a bad HTTP request (400).
     func rawLinkHandlers(id: Int, number: Int, firstByte: UInt8) -> [ChannelHandler]?
 
+    /// Takes a request of a long-polling transport (NIM's socket.io 0.9 xhr-polling), answered
+    /// through `answer` at once or when the server has something to send (a GET held open), and
+    /// returns true; false: not one (`answer(method:…)` takes it). `number`: the connection's
+    /// number among the run's links, which the cloud gives back (`scenario.release`) unless the
+    /// request opens a link.
+    func poll(_ request: PolledRequest, answer: HeldAnswer) -> Bool
+
+    /// Whether a long-polling session from the client at `host` is open: a connection from it
+    /// may be one of the session's requests, so the scenario's `accept` acts skip it (a refusal
+    /// is for a reconnect, not for a request of a session that is alive).
+    func holdsPollingSession(from host: String) -> Bool
+
     /// The handlers after the WebSocket reader and writer, for the link numbered `number` among
     /// the run's links (`id` among all connections) that chose `subprotocol`.
     func linkHandlers(id: Int, number: Int, subprotocol: String?) -> [ChannelHandler]
@@ -32,6 +44,58 @@ protocol ServedCloud: AnyObject, Sendable {
 
 extension ServedCloud {
     func rawLinkHandlers(id: Int, number: Int, firstByte: UInt8) -> [ChannelHandler]? { nil }
+    func poll(_ request: PolledRequest, answer: HeldAnswer) -> Bool { false }
+    func holdsPollingSession(from host: String) -> Bool { false }
+}
+
+/// A plain HTTP request whole, head and body, as a long-polling transport reads it.
+struct PolledRequest {
+    var method: String
+    var path: String
+    var query: String
+    var body: [UInt8]
+    /// The connection's number among all accepted, and among the run's links.
+    var connection: Int
+    var number: Int
+    /// The client's IP address, and the server's event loop (for the cloud's timers).
+    var client: String
+    var eventLoop: EventLoop
+}
+
+/// The answer to a request that a cloud may hold open (a long poll): written once, by `send`,
+/// or never when the connection is dropped (`drop`) or closes first (`onClosed` is then called).
+/// Used on the server's event loop only.
+final class HeldAnswer {
+    private let write: (HTTPAnswer) -> Void
+    private let close: () -> Void
+    private(set) var isDone = false
+    /// Called when the client closes the connection before the answer is written.
+    var onClosed: (() -> Void)?
+
+    init(write: @escaping (HTTPAnswer) -> Void, close: @escaping () -> Void) {
+        self.write = write
+        self.close = close
+    }
+
+    func send(_ answer: HTTPAnswer) {
+        guard !isDone else { return }
+        isDone = true
+        write(answer)
+    }
+
+    /// Closes the connection without an answer.
+    func drop() {
+        guard !isDone else { return }
+        isDone = true
+        close()
+    }
+
+    /// The connection closed (from `HTTPOpening`).
+    func closed() {
+        guard !isDone else { return }
+        isDone = true
+        onClosed?()
+    }
 }
 
 /// A plain HTTP answer: status, content type and body.
@@ -46,17 +110,22 @@ struct UpgradeRefusal: Error {
     var reason: String
 }
 
-/// A link as the scenario's acts reach it: its numbers, and its channel.
+/// A link as the scenario's acts reach it: its numbers, and its timers.
 protocol ServedLink: AnyObject {
     /// The connection's number among all accepted (`ServeEvent`'s), from 1.
     var id: Int { get }
     /// Its number among the run's links (the scenario's `connections`), from 1.
     var number: Int { get }
+    /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
+    func after(_ milliseconds: Int, _ body: @escaping () -> Void)
+}
+
+/// A link that is one connection's channel handler.
+protocol ChannelLink: ServedLink {
     var channel: LinkChannel { get }
 }
 
-extension ServedLink {
-    /// Runs `body` on the event loop after `milliseconds` (at once for 0), if still open then.
+extension ChannelLink {
     func after(_ milliseconds: Int, _ body: @escaping () -> Void) { channel.after(milliseconds, body) }
 }
 

@@ -9,7 +9,7 @@ struct Serve: ParsableCommand {
             Listens on --listen and answers as the vendor's cloud does, everything on that one address: \
             LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, \
             lc.proto2base64.3 and lc.json.3 (sessions, conversations, messages delivered between clients, \
-            history, heartbeats), NIM's LBS and socket.io 0.9 WebSocket (login, sync, messages pushed \
+            history, heartbeats), NIM's LBS and socket.io 0.9 over WebSocket or xhr-polling (login, sync, messages pushed \
             between accounts, heartbeats), JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, \
             one-to-one and group messages pushed between clients, heartbeats), and yun2win's gate and MQTT over \
             WebSocket and plain TCP (CONNECT and the accept command, commands acknowledged and delivered to the \

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`imwire serve --dialect nim` against an independent socket.io 0.9 client: socketIO-client
-0.5.7.4 over its WebSocket transport (no IMWire code) playing the NIM Web SDK's link as
+0.5.7.4 over its WebSocket transport, and again over its xhr-polling (the transport the Web SDK
+falls back to in a browser without WebSocket), no IMWire code, playing the NIM Web SDK's link as
 Spec/nim.md and the SDK's recordings show it: the LBS (GET /lbs/webconf.jsp), the socket.io
 handshake (GET /socket.io/1/) and the WebSocket, login 2_3 on the connect `1::`, sync 5_1, sendMsg 7_1 with sequential SERs, the
 socket.io heartbeat echoed, logout 2_6; a reconnect with the nim-web backoff (1.6 s, doubling) after
@@ -14,7 +15,9 @@ SDK's to show: Conformance/CLIENTS.md) is played right, and wrong on purpose:
   no-reconnect    gives up when the server drops it                -> drop: behaviour FAILED
   skips-heartbeats  sends no heartbeat 1_2 in 40 s                 -> clean: behaviour NON-STRICT (NIM.HEARTBEAT-LATE)
   never-sends     only logs in and leaves                          -> kick: UNIMPLEMENTED (the kick waits for a send)
-and two clients (alice and bob) exchange messages through the server (each gets the other's 7_2).
+over xhr-polling every scenario but heartbeat-silence well-behaved, before-login and relogin again;
+and two clients (alice and bob) exchange messages through the server (each gets the other's 7_2),
+both on WebSocket, then bob over xhr-polling.
 
 Usage: Tests/CrossCheck/serve_nim.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
 """
@@ -60,8 +63,8 @@ class Client:
     """A NIM Web link client on socketIO-client 0.5.7.4, with switches that make it wrong."""
 
     def __init__(self, port, account, to="bob", sends=1, reconnects=True, relogin=False, before_login=False, linger=3.0,
-                 wait_for=0, barrier=None):
-        self.port, self.account, self.to = port, account, to
+                 wait_for=0, barrier=None, transport="websocket"):
+        self.port, self.account, self.to, self.transport = port, account, to, transport
         self.sends, self.reconnects, self.relogin, self.before_login = sends, reconnects, relogin, before_login
         self.linger, self.wait_for, self.barrier = linger, wait_for, barrier
         self.received = []
@@ -79,13 +82,19 @@ class Client:
             urllib.request.urlopen(f"http://127.0.0.1:{self.port}/lbs/webconf.jsp?id={self.account}&sv=190&pv=1&k=app-key-1", timeout=3).read()
         except OSError:
             pass  # refused: the SDK goes on to its default link
-        io = SocketIO("127.0.0.1", self.port, Link, transports=["websocket"], wait_for_connection=False, params={"t": str(int(time.time() * 1000))})
+        io = SocketIO("127.0.0.1", self.port, Link, transports=[self.transport], wait_for_connection=False,
+                      params={"t": str(int(time.time() * 1000))})
         self.io, self.link, self.ser, self.seen = io, io.get_namespace(), 0, 0
         self.pump(lambda m: m.get("connected"), "the socket.io connect 1::")
 
     def poll(self, timeout=0.2):
         if not self.io.connected:
             raise Dropped()
+        if self.transport == "xhr-polling":
+            # A GET the server holds until it has something to send: given up early (as the
+            # browser's 0.9 client gives one up on close), what it would have carried could be
+            # lost on the way, so it is held longer than a WebSocket read waits.
+            timeout = 3.0
         try:
             self.io._process_events(timeout)
         except SIOTimeout:
@@ -127,9 +136,10 @@ class Client:
         return self.request(7, 1, [{"t": "Property", "v": message}])
 
     def close(self):
-        """Closes the WebSocket (no socket.io disconnect, no logout)."""
+        """Closes the WebSocket, or stops polling (no socket.io disconnect, no logout)."""
         try:
-            self.io._transport._connection.close()
+            if self.transport == "websocket":
+                self.io._transport._connection.close()
         except Exception:
             pass
 
@@ -193,9 +203,15 @@ class Client:
 
 def main():
     ok = ("OK", "OK", "OK")
-    for scenario in ("clean", "drop", "refuse", "kick", "kick-silent", "error-login", "error-send", "delay-ack"):
-        lc.case(f"nim {scenario}, well-behaved", scenario, lambda port: [Client(port, "alice", linger=5)], {"alice": ok},
-                idle=9.0 if scenario in ("refuse", "drop", "kick-silent") else 2.0, dialect="nim")
+    for transport in ("websocket", "xhr-polling"):
+        over = "" if transport == "websocket" else " over xhr-polling"
+        for scenario in ("clean", "drop", "refuse", "kick", "kick-silent", "error-login", "error-send", "delay-ack"):
+            lc.case(f"nim {scenario}, well-behaved{over}", scenario, lambda port: [Client(port, "alice", linger=5, transport=transport)],
+                    {"alice": ok}, idle=9.0 if scenario in ("refuse", "drop", "kick-silent") else 2.0, dialect="nim")
+    lc.case("nim clean, before-login over xhr-polling", "clean", lambda port: [Client(port, "alice", before_login=True, transport="xhr-polling")],
+            {"alice": ("FAILED", "FAILED", "OK")}, dialect="nim")
+    lc.case("nim kick, relogin over xhr-polling", "kick", lambda port: [Client(port, "alice", relogin=True, linger=4, transport="xhr-polling")],
+            {"alice": ("FAILED", "FAILED", "FAILED")}, dialect="nim")
     lc.case("nim kick, relogin", "kick", lambda port: [Client(port, "alice", relogin=True, linger=4)],
             {"alice": ("FAILED", "FAILED", "FAILED")}, dialect="nim")
     lc.case("nim clean, before-login", "clean", lambda port: [Client(port, "alice", before_login=True)],
@@ -207,14 +223,18 @@ def main():
             {"alice": ("NON-STRICT", "OK", "NON-STRICT")}, dialect="nim")
     lc.case("nim kick, never-sends", "kick", lambda port: [Client(port, "alice", sends=0)],
             {"alice": ("UNIMPLEMENTED", "OK", "OK")}, dialect="nim")
-    both = threading.Barrier(2)
-    made = lc.case("nim two clients", "clean",
-                   lambda port: [Client(port, "alice", to="bob", wait_for=2, barrier=both), Client(port, "bob", to="alice", wait_for=2, barrier=both)],
-                   {"alice": ok, "bob": ok}, dialect="nim")
-    if made:
-        alice, bob = made
-        if "hello 0 from alice" not in bob.received or "hello 0 from bob" not in alice.received:
-            lc.problem(f"nim two clients: messages not delivered (alice got {alice.received}, bob got {bob.received})")
+    # Two clients, both on WebSocket, then one on each transport.
+    for bobs in ("websocket", "xhr-polling"):
+        both = threading.Barrier(2)
+        title = "nim two clients" + ("" if bobs == "websocket" else ", bob over xhr-polling")
+        made = lc.case(title, "clean",
+                       lambda port: [Client(port, "alice", to="bob", wait_for=2, barrier=both),
+                                     Client(port, "bob", to="alice", wait_for=2, barrier=both, transport=bobs)],
+                       {"alice": ok, "bob": ok}, dialect="nim")
+        if made:
+            alice, bob = made
+            if "hello 0 from alice" not in bob.received or "hello 0 from bob" not in alice.received:
+                lc.problem(f"{title}: messages not delivered (alice got {alice.received}, bob got {bob.received})")
     print(f"{len(lc.PROBLEMS)} problems")
     sys.exit(1 if lc.PROBLEMS else 0)
 

@@ -211,6 +211,55 @@ private final class Collect: ChannelInboundHandler {
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
     }
 
+    @Test func aNIMClientOverXHRPollingLogsInSendsIsPushedToAndGradedOK() throws {
+        let scenario = try Scenario.parse(
+            Array(#"{"dialect": "nim", "summary": "push after the send", "actions": [{"on": "send", "do": "push", "afterMs": 300}]}"#.utf8),
+            name: "push-later", file: "inline")
+        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let port = try run.start()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        /// One request on a connection of its own; the answer's status line and body.
+        func request(_ method: String, _ target: String, _ body: String = "") throws -> (status: String, body: String) {
+            let head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            let answer = try Self.exchange(port: port, [Array((head + body).utf8)], group: group, enough: { _ in false })
+            let end = HTTPHead.endOfHead(answer) ?? answer.count
+            let text = String(decoding: answer[..<end], as: UTF8.self)
+            return (String(text.prefix { $0 != "\r\n" }), String(decoding: answer[end...], as: UTF8.self))
+        }
+        // The handshake offers both transports; the first poll gets the connect.
+        let handshake = try request("GET", "/socket.io/1/?t=1").body
+        #expect(handshake.hasSuffix(":60:60:websocket,xhr-polling"))
+        let sid = String(handshake.prefix { $0 != ":" })
+        let url = "/socket.io/1/xhr-polling/\(sid)"
+        let first = try request("GET", url + "?t=2")
+        #expect(first.status == "HTTP/1.1 200 OK" && first.body == "1::", "\(first)")
+        // A login in a POST (answered `1`), its reply in the next poll.
+        let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","18":"app-key-1","19":"alice","1000":"token"}}]}"#
+        #expect(try request("POST", url + "?t=3", login).body == "1")
+        #expect(try request("GET", url + "?t=4").body.hasPrefix(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"conn-"#))
+        // Two packets in one POST, in the payload framing: a send, and the heartbeat 1_2.
+        let send = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#
+        let heartbeat = #"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#
+        let framed = [send, heartbeat].map { "\u{fffd}\($0.utf16.count)\u{fffd}\($0)" }.joined()
+        #expect(try request("POST", url + "?t=5", framed).body == "1")
+        // Both answers in one poll, framed; the push 300 ms later in a poll held until it comes.
+        let answers = try request("GET", url + "?t=6").body
+        #expect(answers.hasPrefix("\u{fffd}") && answers.contains(#""sid":7,"cid":1,"ser":2,"code":200"#))
+        #expect(answers.contains(#"3:::{"sid":1,"cid":2,"ser":0,"code":200,"r":[]}"#))
+        #expect(try request("GET", url + "?t=7").body.hasPrefix(#"3:::{"sid":7,"cid":2,"ser":0,"code":200,"r":[{"0":0,"1":"alice","2":"imwire""#))
+        // The client leaves; the session is gone: 0.9's "client not handshaken, reconnect".
+        #expect(try request("GET", url + "?t=8&disconnect").body == "0::")
+        #expect(try request("GET", url + "?t=9").body == "7:::1+0")
+
+        run.server.stop()
+        let outcome = try run.finish()
+        // The session is one connection for the checker, alice's over the requests' connections.
+        #expect(outcome.report.connections.map(\.id).filter { $0.hasPrefix("socket.io 0.9 sid=") } == ["socket.io 0.9 sid=\(sid)"])
+        #expect(outcome.results.map(\.client) == ["alice"])
+        #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
+    }
+
     @Test func aYun2winClientOnPlainTCPIsAcceptedAcknowledgedAndKicked() throws {
         let scenario = try Scenario.parse(
             Array(

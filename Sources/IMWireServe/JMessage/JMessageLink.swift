@@ -8,7 +8,7 @@ import NIOCore
 /// sends the engine.io handshake and the socket.io CONNECT, hands each socket.io event to the
 /// `JMessageCloud`, answers engine.io pings (through the cloud: a scenario may withhold the
 /// answer), and carries out what the cloud says (events, a close frame, a dropped connection).
-final class JMessageLink: ChannelInboundHandler, ServedLink {
+final class JMessageLink: ChannelInboundHandler, ChannelLink {
     typealias InboundIn = EngineIOMessage
     typealias OutboundOut = EngineIOOutbound
 

@@ -7,7 +7,7 @@ import NIOCore
 /// and carries out what the cloud answers (commands, a close frame, a dropped connection).
 /// Pings are answered here rather than by the WebSocket reader, so that a scenario can withhold
 /// the answer to a heartbeat.
-final class LeanCloudLink: ChannelInboundHandler, ServedLink {
+final class LeanCloudLink: ChannelInboundHandler, ChannelLink {
     typealias InboundIn = WebSocketEvent
     typealias OutboundOut = WebSocketOutbound
 

@@ -4,7 +4,7 @@ import IMWireSocketIO
 import NIOCore
 
 /// NetEase YunXin's web link in memory: the LBS answer, the socket.io 0.9 handshake, and NIM
-/// packets `{SID, CID, SER, Q}` over the WebSocket transport answered `{sid, cid, ser, code, r}`
+/// packets `{SID, CID, SER, Q}` over the WebSocket or xhr-polling transport answered `{sid, cid, ser, code, r}`
 /// with the `r` items the SDK's command table reads; logins, messages delivered to the target
 /// account's link as 7_2 pushes, and the scenario's acts at their triggers. The replies' shapes
 /// are those `Tests/VendorSDKs/nim/server.py` was proven with against the genuine NIM Web SDK
@@ -17,7 +17,9 @@ final class NIMCloud: @unchecked Sendable {
     private let stage: ScenarioStage
     private var random: SplitMix64
     /// Each account's newest logged-in link.
-    private var sessions: [String: NIMLink] = [:]
+    private var sessions: [String: any NIMLink] = [:]
+    /// The xhr-polling sessions open, by socket.io session id.
+    private var polling: [String: NIMPollingLink] = [:]
     /// The socket.io session ids handed out by the handshake and not yet upgraded, oldest first
     /// (at most `limits.connections`: a client that never upgrades pushes out only its own).
     private var handshaken: [String] = []
@@ -41,8 +43,22 @@ final class NIMCloud: @unchecked Sendable {
 
     // MARK: - Packets
 
+    /// The socket.io packets of one message (WebSocket) or POST body (xhr-polling).
+    func receive(_ packets: [SocketIO09Packet], on link: any NIMLink) {
+        for packet in packets {
+            guard link.isOpen else { return }
+            switch packet.type {
+            case .disconnect: link.drop()
+            case .message, .json:
+                // A NIM request is JSON in a message packet; anything else is the checker's to report.
+                if let request = (packet.json ?? (try? JSONParser.parse(Array(packet.data.utf8))))?.objectValue { receive(request, on: link) }
+            default: break  // the client's heartbeat echo `2::` needs no answer
+            }
+        }
+    }
+
     /// A NIM request (`{SID, CID, SER, Q}`).
-    func receive(_ request: JSONObject, on link: NIMLink) {
+    private func receive(_ request: JSONObject, on link: any NIMLink) {
         guard let sid = request["SID"]?.int64Value, let cid = request["CID"]?.int64Value else { return }
         let property = request["Q"]?.arrayValue?.first?["v"]?.objectValue ?? JSONObject()
         switch (sid, cid) {
@@ -60,11 +76,12 @@ final class NIMCloud: @unchecked Sendable {
         }
     }
 
-    func disconnected(_ link: NIMLink) {
+    func disconnected(_ link: any NIMLink) {
         if let account = link.account, sessions[account] === link { sessions[account] = nil }
+        if let link = link as? NIMPollingLink, polling[link.sid] === link { polling[link.sid] = nil }
     }
 
-    private func login(_ request: JSONObject, _ property: JSONObject, on link: NIMLink) {
+    private func login(_ request: JSONObject, _ property: JSONObject, on link: any NIMLink) {
         let account = property["19"]?.stringValue ?? ""
         log.append(.login(connection: link.id, user: account, reconnect: false, timeMs: clock()))
         guard sessions[account] != nil || sessions.count < limits.users else { return link.drop() }
@@ -87,7 +104,7 @@ final class NIMCloud: @unchecked Sendable {
         }
     }
 
-    private func send(_ request: JSONObject, _ property: JSONObject, on link: NIMLink) {
+    private func send(_ request: JSONObject, _ property: JSONObject, on link: any NIMLink) {
         stage.play(.send, on: link) { [unowned self] in
             nextMessage += 1
             var message = property
@@ -109,11 +126,11 @@ final class NIMCloud: @unchecked Sendable {
 
     // MARK: - The scenario
 
-    private func act(on link: NIMLink) -> (ScenarioAction) -> Void {
+    private func act(on link: any NIMLink) -> (ScenarioAction) -> Void {
         { [unowned self] action in act(action, on: link) }
     }
 
-    private func act(_ action: ScenarioAction, on link: NIMLink) {
+    private func act(_ action: ScenarioAction, on link: any NIMLink) {
         switch action.act {
         case .drop: link.drop()
         case .close: link.close(code: action.code ?? 1000, reason: action.reason ?? "")
@@ -154,8 +171,9 @@ extension NIMCloud: ServedCloud {
             let sid = digits(20)
             if handshaken.count >= limits.connections { handshaken.removeFirst() }
             handshaken.append(sid)
-            // `sid:heartbeat timeout:close timeout:transports`; only the WebSocket transport is served.
-            return HTTPAnswer(status: 200, contentType: "text/plain", body: "\(sid):\(Self.heartbeatTimeout):\(Self.heartbeatTimeout):websocket")
+            // `sid:heartbeat timeout:close timeout:transports`.
+            let transports = "websocket,xhr-polling"
+            return HTTPAnswer(status: 200, contentType: "text/plain", body: "\(sid):\(Self.heartbeatTimeout):\(Self.heartbeatTimeout):\(transports)")
         default: return nil
         }
     }
@@ -177,6 +195,48 @@ extension NIMCloud: ServedCloud {
     func linkHandlers(id: Int, number: Int, subprotocol: String?) -> [ChannelHandler] {
         var socketLimits = Limits.default
         socketLimits.maxMessageSize = limits.messageBytes
-        return [SocketIO09PacketHandler(limits: socketLimits), NIMLink(id: id, number: number, cloud: self)]
+        return [SocketIO09PacketHandler(limits: socketLimits), NIMWebSocketLink(id: id, number: number, cloud: self)]
+    }
+
+    /// socket.io 0.9's xhr-polling transport (`/socket.io/1/xhr-polling/SID`): a GET polls, a
+    /// POST sends, a GET with `disconnect` ends the session. The first GET of a session the
+    /// handshake gave out opens it (a link numbered as that connection); the others give their
+    /// connection's number back. A session id the server does not know is answered as the 0.9
+    /// server answers it: the error packet `7:::1+0` (client not handshaken, reconnect).
+    func poll(_ request: PolledRequest, answer: HeldAnswer) -> Bool {
+        let prefix = "/socket.io/1/xhr-polling/"
+        guard request.path.hasPrefix(prefix) else { return false }
+        let sid = String(request.path.dropFirst(prefix.count).prefix { $0 != "/" })
+        let name = "socket.io 0.9 sid=\(sid)"
+        if let link = polling[sid] {
+            scenario.release(request.number)
+            log.append(.named(connection: request.connection, name: name))
+            switch request.method {
+            case "GET" where request.query.split(separator: "&").contains { $0 == "disconnect" || $0.hasPrefix("disconnect=") }:
+                answer.send(link.disconnect())
+            case "GET": link.get(answer)
+            case "POST": answer.send(link.post(request.body))
+            default: answer.send(HTTPAnswer(status: 405, contentType: "text/plain", body: "\(request.method) is not served on \(prefix)SID"))
+            }
+            return true
+        }
+        if request.method == "GET", let index = handshaken.firstIndex(of: sid) {
+            handshaken.remove(at: index)
+            let link = NIMPollingLink(
+                id: request.connection, number: request.number, sid: sid, host: request.client, cloud: self, eventLoop: request.eventLoop)
+            polling[sid] = link
+            log.append(.named(connection: request.connection, name: name))
+            link.get(answer)
+            return true
+        }
+        scenario.release(request.number)
+        var error = SocketIO09Packet(type: .error)
+        (error.errorReason, error.errorAdvice) = (1, 0)
+        answer.send(HTTPAnswer(status: 200, contentType: "text/plain; charset=UTF-8", body: error.encoded))
+        return true
+    }
+
+    func holdsPollingSession(from host: String) -> Bool {
+        polling.values.contains { $0.host == host }
     }
 }

@@ -1,82 +1,24 @@
 import IMWireCore
-import IMWireNIO
 import IMWireSocketIO
-import IMWireWebSocket
-import NIOCore
 
-/// One client's socket.io 0.9 WebSocket transport (behind a `SocketIO09PacketHandler`): sends
-/// the socket.io connect `1::` and a heartbeat `2::` every 25 s, hands each NIM request of a
-/// message packet (`3:::{…}`) to the `NIMCloud`, and carries out what it says (replies, pushes,
-/// a close frame, a dropped connection).
-final class NIMLink: ChannelInboundHandler, ServedLink {
-    typealias InboundIn = SocketIO09Decoded
-    typealias OutboundOut = SocketIO09Packet
-
-    let id: Int
-    let number: Int
-    private let cloud: NIMCloud
-    let channel: LinkChannel
-    private var heartbeat: Scheduled<Void>?
+/// A client's NIM link as the cloud reaches it, over socket.io 0.9's WebSocket transport
+/// (`NIMWebSocketLink`) or its xhr-polling (`NIMPollingLink`).
+protocol NIMLink: ServedLink {
     /// The account logged in on this link.
-    var account: String?
+    var account: String? { get set }
+    /// Not ended, and no close sent: the link may still write.
+    var isOpen: Bool { get }
+    /// Sends one socket.io packet.
+    func write(_ packet: SocketIO09Packet)
+    /// Ends the link without a goodbye: the TCP connection closed (WebSocket); the session
+    /// forgotten and its held poll closed unanswered (xhr-polling).
+    func drop()
+    /// Ends it in order: a WebSocket close frame with `code`; over xhr-polling, socket.io's
+    /// disconnect `0::`.
+    func close(code: Int, reason: String)
+}
 
-    init(id: Int, number: Int, cloud: NIMCloud) {
-        self.id = id
-        self.number = number
-        self.cloud = cloud
-        channel = LinkChannel(unsentLimit: cloud.limits.unsentBytes)
-    }
-
-    var isOpen: Bool { channel.isOpen }
-
-    func handlerAdded(context: ChannelHandlerContext) { channel.added(context) }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        heartbeat?.cancel()
-        channel.removed()
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is LinkStarted else { return context.fireUserInboundEventTriggered(event) }
-        write(SocketIO09Packet(type: .connect))
-        scheduleHeartbeat()
-    }
-
-    /// socket.io 0.9's server heartbeat `2::`, which the client echoes.
-    private func scheduleHeartbeat() {
-        guard isOpen, let context = channel.context else { return }
-        heartbeat = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) { [weak self] in
-            self?.write(SocketIO09Packet(type: .heartbeat))
-            self?.scheduleHeartbeat()
-        }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard isOpen else { return }
-        for packet in unwrapInboundIn(data).packets {
-            switch packet.type {
-            case .disconnect: drop()
-            case .message, .json:
-                // A NIM request is JSON in a message packet; anything else is the checker's to report.
-                if let request = (packet.json ?? (try? JSONParser.parse(Array(packet.data.utf8))))?.objectValue { cloud.receive(request, on: self) }
-            default: break  // the client's heartbeat echo `2::` needs no answer
-            }
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        channel.ended()
-        heartbeat?.cancel()
-        cloud.disconnected(self)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A violation: its handler sends the close frame and closes, after this.
-        guard !(error is WebSocketViolation), !(error is SocketIOViolation) else { return }
-        context.close(promise: nil)  // a reset, or another error of the socket
-    }
-
+extension NIMLink {
     /// The answer to `request`: its sid, cid and ser, `code`, and `r` (always there: the SDK
     /// reads `r[i]` for every field of its handler).
     func reply(to request: JSONObject, code: Int = 200, _ r: [JSONValue] = []) {
@@ -93,15 +35,4 @@ final class NIMLink: ChannelInboundHandler, ServedLink {
     private func send(_ packet: JSONValue) {
         write(.message(JSONWriter.string(packet)))
     }
-
-    private func write(_ packet: SocketIO09Packet) {
-        channel.write(wrapOutboundOut(packet))
-    }
-
-    /// Closes the TCP connection without a close frame or a socket.io disconnect.
-    func drop() { channel.drop() }
-
-    /// Sends a WebSocket close frame (from the socket.io handler's place: the WebSocket writer
-    /// takes it); closes the connection when the client answers it, or after five seconds.
-    func close(code: Int, reason: String) { channel.close(code: code, reason: reason, from: SocketIO09PacketHandler.self) }
 }

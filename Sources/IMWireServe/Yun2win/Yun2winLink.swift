@@ -7,7 +7,7 @@ import NIOCore
 /// One client's MQTT connection (behind an `MQTTPacketReader` and an `MQTTPacketWriter`, over
 /// WebSocket or plain TCP): hands each packet to the `Yun2winCloud` and carries out what it
 /// says (packets, a close frame, a dropped connection).
-final class Yun2winLink: ChannelInboundHandler, ServedLink {
+final class Yun2winLink: ChannelInboundHandler, ChannelLink {
     typealias InboundIn = MQTTDecodedPacket
     typealias OutboundOut = MQTTPacket
 
