@@ -7,10 +7,12 @@ policy and with clients that are deliberately wrong, each graded as expected:
                  GET /imwire/case and /imwire/endCase, Spec/serve.md §5)
                  logs in, starts a conversation, sends, acknowledges every push, answers the
                  server's faults as the policy says (reconnect with r=true after a drop, a close
-                 4107 or goaway, with a growing delay; stop after a kick, 4103 or a login error),
+                 4107, goaway or an echo unanswered for 10 s, with a growing delay; stop after a
+                 kick, 4103 or a login error),
                  closes its session and the WebSocket cleanly;
   never-acks     never acknowledges a push                     -> clean: protocol NON-STRICT (LC.MISSING-ACK)
   no-reconnect   gives up when the server drops it              -> drop: behaviour FAILED
+                 or leaves its heartbeat unanswered             -> heartbeat-silence: behaviour FAILED
   relogin        logs in again at once after a kick             -> kick: behaviour FAILED
   tight-loop     reconnects at once, again and again             -> flap: behaviour FAILED (RECONNECT.STORM)
   never-sends    only logs in and leaves                         -> kick: UNIMPLEMENTED (the kick waits for a send)
@@ -601,6 +603,8 @@ def main():
 
     case("clean, never-acks", "clean", lambda port: [Client(port, "alice", never_acks=True, linger=7)], {"alice": ("NON-STRICT", "NON-STRICT", "OK")})
     case("drop, no-reconnect", "drop", lambda port: [Client(port, "alice", reconnects=False)], {"alice": ("FAILED", "OK", "FAILED")})
+    case("heartbeat-silence, no-reconnect", "heartbeat-silence", lambda port: [Client(port, "alice", reconnects=False)],
+         {"alice": ("FAILED", "OK", "FAILED")}, idle=4.0)
     case("kick, relogin", "kick", lambda port: [Client(port, "alice", relogin=True, sends=1)], {"alice": ("FAILED", "OK", "FAILED")})
     case("flap, tight-loop", "flap", lambda port: [Client(port, "alice", tight_loop=True)], {"alice": ("FAILED", "OK", "FAILED")})
     case("kick, never-sends", "kick", lambda port: [Client(port, "alice", sends=0)], {"alice": ("UNIMPLEMENTED", "OK", "OK")})

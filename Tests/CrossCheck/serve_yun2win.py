@@ -16,6 +16,8 @@ scenario of Fixtures/serve/yun2win/ is played right, and wrong on purpose:
   no-reconnect     gives up when the server drops it               -> drop: behaviour FAILED
   never-sends      only connects and leaves                        -> kick: UNIMPLEMENTED (the kick waits for a send)
   never-acks       never PUBACKs the server's QoS 1 push           -> clean: protocol NON-STRICT (Y2W.PUBLISH-NOT-ACKNOWLEDGED)
+  2 s keep-alive   gives up a connection with no PINGRESP, again   -> heartbeat-silence: behaviour OK (protocol NON-STRICT:
+                   (and without the reconnect)                        Y2W.CONNECT-CONVENTION); without it behaviour FAILED
 and two clients (web and Android) exchange messages through the server: each sendMessage is
 delivered to the other member of the session at QoS 1, as sent; hostile MQTT on plain TCP (a
 CONNECT announcing 256 MiB, a five-byte remaining length, a PUBLISH before CONNECT, a member that
@@ -47,11 +49,13 @@ class Client:
     """A yun2win client on paho-mqtt, the web SDK's (WebSocket) or Android's (TCP), with switches that make it wrong."""
 
     def __init__(self, port, uid, peer="u2001", android=False, sends=1, reconnects=True, relogin=False, early=False,
-                 updates_after_26=True, never_acks=False, linger=3.0, wait_for=0, barrier=None):
+                 updates_after_26=True, never_acks=False, linger=3.0, wait_for=0, barrier=None, keepalive=None):
         self.port, self.uid, self.peer, self.android = port, uid, peer, android
         self.sends, self.reconnects, self.relogin, self.early = sends, reconnects, relogin, early
         self.updates_after_26, self.linger, self.wait_for, self.barrier = updates_after_26, linger, wait_for, barrier
         self.never_acks = never_acks
+        # The SDKs' keep-alive (web 300 s, Android 30 s) unless told: a short one times a silent server out in seconds.
+        self.keepalive = keepalive or (30 if android else 300)
         self.session_id = "p2p_" + "_".join(sorted([uid, peer]))
         self.uuid = str(uuid.uuid4())
         self.received = []
@@ -97,7 +101,7 @@ class Client:
 
         client.on_connect, client.on_message, client.on_disconnect = on_connect, on_message, on_disconnect
         try:
-            client.connect("127.0.0.1", self.port, keepalive=30 if self.android else 300)
+            client.connect("127.0.0.1", self.port, keepalive=self.keepalive)
         except (OSError, mqtt.WebsocketConnectionError):
             return None, None  # refused: closed before any byte
         client.loop_start()
@@ -328,6 +332,14 @@ def main():
             {"u1001": ("NON-STRICT", "NON-STRICT", "OK")}, dialect="yun2win")
     lc.case("yun2win kick, never-sends", "kick", lambda port: [Client(port, "u1001", sends=0)],
             {"u1001": ("UNIMPLEMENTED", "OK", "OK")}, dialect="yun2win")
+    # No PINGRESP: paho gives the connection up one keep-alive after its PINGREQ. A keep-alive of 2 s
+    # instead of the web SDK's 300 s is itself NON-STRICT (Y2W.CONNECT-CONVENTION); behaviour is what counts here.
+    fast = ("NON-STRICT", "NON-STRICT", "OK")
+    lc.case("yun2win heartbeat-silence, well-behaved (2 s keep-alive)", "heartbeat-silence",
+            lambda port: [Client(port, "u1001", keepalive=2, linger=8)], {"u1001": fast}, dialect="yun2win")
+    lc.case("yun2win heartbeat-silence, no-reconnect", "heartbeat-silence",
+            lambda port: [Client(port, "u1001", keepalive=2, linger=8, reconnects=False)],
+            {"u1001": ("FAILED", "NON-STRICT", "FAILED")}, dialect="yun2win")
     hostile()
     both = threading.Barrier(2)
     made = lc.case("yun2win two clients (web and Android)", "clean",

@@ -40,6 +40,8 @@ LEANCLOUD = {
     "error-send": ("error", 8, [("alice", "bob", "sender")]),
     "withhold-ack": ("clean", 30, [("alice", "bob", "sender")]),
     "delay-ack": ("clean", 10, [("alice", "bob", "sender")]),
+    # The JS SDK pings every 180 s and gives the link up 380 s after the last message or pong.
+    "heartbeat-silence": ("clean", 430, [("alice", "bob", "sender")]),
     # imwire serve delivers to the members online (no offline messages): the receiver starts first.
     "clean (two users)": ("twouser", 12, [("bob", "alice", "receiver"), ("alice", "bob", "sender")]),
 }
@@ -82,6 +84,8 @@ YUN2WIN = {
     "error-login-retry": ("error", 10, [("u1001", "u2001", "sender")]),
     "error-send": ("error", 10, [("u1001", "u2001", "sender")]),
     "delay-ack": ("clean", 10, [("u1001", "u2001", "sender")]),
+    # A PINGREQ after 300 s idle; the PINGRESP still missing at the next tick, 300 s later, ends the link.
+    "heartbeat-silence": ("clean", 680, [("u1001", "u2001", "sender")]),
     "clean (two users)": ("clean", 10, [("u2001", "u1001", "receiver"), ("u1001", "u2001", "sender")]),
 }
 DIALECTS = {
