@@ -104,6 +104,30 @@ import Testing
         #expect(decodeAll([0x89, 0x7e, 0x00]).ruleIDs == ["WS.CLIENT-FRAME-UNMASKED", "WS.TRUNCATED-FRAME"])
         #expect(decodeAll([0xc1]).ruleIDs == ["WS.RSV-WITHOUT-EXTENSION", "WS.TRUNCATED-FRAME"])
     }
+
+    /// A peer that fails the connection at the first bad byte (Autobahn's own echo server) cuts
+    /// the client's frame short on the wire: what arrived is judged as that peer judged it
+    /// (Autobahn 5.11, 6.4.3), and nothing is delivered.
+    @Test func aFrameCutShortIsJudgedOnItsMessageToo() {
+        // A continuation with no message in progress, cut inside its header, then inside its payload.
+        #expect(decodeAll([0x80]).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.CONTINUATION-WITHOUT-START"])
+        #expect(
+            decodeAll(Array(clientFrame(0x80, Array("abc".utf8)).dropLast(1))).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.CONTINUATION-WITHOUT-START"])
+        // Text that is not UTF-8 in the part that arrived (0xce 0xba then 0xf4 0x90: above U+10FFFF).
+        let invalid = decodeAll(Array(clientFrame(0x81, [0xce, 0xba, 0xf4, 0x90, 0x80, 0x80, 0x65]).dropLast(3)))
+        #expect(invalid.ruleIDs == ["WS.TRUNCATED-FRAME", "WS.INVALID-UTF8"])
+        #expect(invalid.findings.last?.offset == 6 + 3)  // header 6 bytes, the fourth payload byte
+        #expect(invalid.messages.isEmpty)
+        // Text cut inside a valid sequence is no fault: the rest may have been on its way.
+        #expect(decodeAll(Array(clientFrame(0x81, [0x68, 0xce, 0xba]).dropLast(1))).ruleIDs == ["WS.TRUNCATED-FRAME"])
+        // The second fragment of a text message, invalid where it was cut, and a new message begun inside one.
+        let fragments = clientFrame(0x01, Array("ab".utf8)) + Array(clientFrame(0x80, [0xff, 0x61]).dropLast(1))
+        #expect(decodeAll(fragments).findings.map(\.ruleID.rawValue) == ["WS.TRUNCATED-FRAME", "WS.INVALID-UTF8", "WS.MESSAGE-UNFINISHED"])
+        let interleaved = clientFrame(0x01, Array("ab".utf8)) + [0x81]
+        #expect(decodeAll(interleaved).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.MESSAGE-INTERLEAVED"])
+        // After this side's close, any frame.
+        #expect(decodeAll(clientFrame(0x88, [0x03, 0xe8]) + [0x81]).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.FRAME-AFTER-CLOSE"])
+    }
 }
 
 @Suite struct Encoding {

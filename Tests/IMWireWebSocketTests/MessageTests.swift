@@ -193,7 +193,7 @@ import Testing
         bytes += clientFrame(0x83, [1])  // reserved opcode
         bytes += clientFrame(0x88, [0x03, 0xe8] + Array("bye".utf8))
         bytes += clientFrame(0x8a)  // after close
-        bytes += Array(clientFrame(0x81, Array("cut".utf8)).prefix(4))  // truncated
+        bytes += Array(clientFrame(0x81, Array("cut".utf8)).prefix(4))  // truncated, and after the close too
         return bytes
     }
 
@@ -204,7 +204,7 @@ import Testing
         #expect(
             reference.ruleIDs == [
                 "WS.LENGTH-NOT-MINIMAL", "WS.CLIENT-FRAME-UNMASKED", "WS.INVALID-UTF8", "WS.RESERVED-OPCODE",
-                "WS.FRAME-AFTER-CLOSE", "WS.TRUNCATED-FRAME",
+                "WS.FRAME-AFTER-CLOSE", "WS.TRUNCATED-FRAME", "WS.FRAME-AFTER-CLOSE",
             ])
         let oneByte = decodeAll(bytes, deflate: PerMessageDeflateParameters(), chunks: Array(repeating: 1, count: bytes.count))
         #expect(oneByte == reference)

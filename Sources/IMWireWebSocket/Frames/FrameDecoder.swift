@@ -6,6 +6,17 @@ public enum WebSocketFrameOutput: Sendable, Hashable {
     case finding(Finding)
 }
 
+/// A frame the stream ended inside: its header as far as it arrived (FIN, RSV1 and the opcode
+/// are all in the first byte; `payloadLength` and the mask only once the header is whole), and
+/// the payload bytes that arrived, unmasked.
+public struct WebSocketUnfinishedFrame: Sendable, Hashable {
+    public var header: WebSocketFrameHeader
+    /// Where the frame starts, and where its payload starts (nil: the header was cut short).
+    public var offset: Int
+    public var payloadOffset: Int?
+    public var payload: [UInt8]
+}
+
 /// A streaming, strict RFC 6455 frame decoder for one direction of a connection.
 ///
 /// Feed it the direction's bytes in any chunking; it produces the same frames and findings
@@ -131,6 +142,23 @@ public struct WebSocketFrameDecoder: Sendable {
                 offset += take
                 if filled == header.payloadLength { finishFrame(emit) }
             }
+        }
+    }
+
+    /// The frame the stream is inside, as far as it arrived (nil between frames, or once the
+    /// decoder failed): what a peer reading it would already know, for the message layer to judge
+    /// a frame the stream ends in (`finish`).
+    public var unfinishedFrame: WebSocketUnfinishedFrame? {
+        guard !isFailed else { return nil }
+        switch state {
+        case .payload:
+            return WebSocketUnfinishedFrame(
+                header: header, offset: frameStart, payloadOffset: frameStart + header.headerLength, payload: Array(payload.prefix(filled)))
+        case .header:
+            guard let first = pendingHeader.first else { return nil }
+            let opcode = WebSocketOpcode(rawValue: first & 0x0f)
+            let header = WebSocketFrameHeader(fin: first & 0x80 != 0, rsv1: first & 0x40 != 0, opcode: opcode)
+            return WebSocketUnfinishedFrame(header: header, offset: offset - pendingHeader.count, payloadOffset: nil, payload: [])
         }
     }
 

@@ -75,6 +75,45 @@ public struct WebSocketMessageAssembler: Sendable {
         }
     }
 
+    /// Judges the frame the stream ended inside on what arrived of it, as a peer that fails the
+    /// connection at once would have: a data frame after this side's close, a new message inside
+    /// an unfinished one, a continuation with none, and text that is already not UTF-8 (an
+    /// unfinished last sequence is no fault: the rest may have been on its way). It delivers nothing.
+    public mutating func consume(unfinished frame: WebSocketUnfinishedFrame, _ emit: (WebSocketEvent) -> Void) {
+        let opcode = frame.header.opcode
+        if isClosed {
+            emit(.finding(WebSocketRules.finding(WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame", at: frame.offset)))
+            return
+        }
+        guard !opcode.isReserved, !opcode.isControl else { return }  // the frame decoder judged those bits
+        var open: Partial
+        switch opcode {
+        case .text, .binary:
+            if let unfinished = partial, !unfinished.dropped {
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.messageInterleaved,
+                            "\(opcode) frame while the \(unfinished.kind) message begun at \(unfinished.offset) is unfinished", at: frame.offset)))
+            }
+            partial = nil
+            let kind: WebSocketMessage.Kind = opcode == .text ? .text : .binary
+            open = Partial(kind: kind, compressed: frame.header.rsv1 && deflate != nil, offset: frame.offset, frames: 1, payload: [])
+        default:  // continuation
+            guard let unfinished = partial else {
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress", at: frame.offset)))
+                return
+            }
+            open = unfinished
+        }
+        if open.kind == .text, !open.compressed, !open.dropped, let payloadOffset = frame.payloadOffset {
+            validateText(frame.payload, at: payloadOffset, &open, emit)
+        }
+    }
+
     /// Call at the end of the stream.
     public mutating func finish(_ emit: (WebSocketEvent) -> Void) {
         if let open = partial, !open.dropped {

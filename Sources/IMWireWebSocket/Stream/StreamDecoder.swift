@@ -97,12 +97,20 @@ public struct WebSocketStreamDecoder: Sendable {
     /// Call when the direction's stream ends: reports an unfinished frame or message.
     public mutating func finish(_ emit: (WebSocketEvent) -> Void) {
         var failure = self.failure
+        let unfinished = frames.unfinishedFrame
         frames.finish { output in
             if case .finding(let finding) = output {
                 Self.note(finding, &failure)
                 emit(.finding(finding))
             }
         }
+        // A frame cut short (by the peer's close, often: a peer fails the connection as soon as it
+        // sees a violation) is judged on what arrived, as the peer judged it.
+        let note = { (event: WebSocketEvent) in
+            if case .finding(let finding) = event { Self.note(finding, &failure) }
+            emit(event)
+        }
+        if let unfinished { assembler.consume(unfinished: unfinished, note) }
         assembler.finish { event in emit(event) }
         self.failure = failure
     }
