@@ -205,7 +205,7 @@ let package = Package(
             ], swiftSettings: strict),
         .target(
             name: "IMWireFuzzTargets",
-            dependencies: ["IMWire", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
+            dependencies: ["IMWire", "IMWireServe", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"], swiftSettings: strict),
         .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"], swiftSettings: strict),
@@ -244,7 +244,7 @@ let package = Package(
                 "IMWireServe", "IMWireCheck", "IMWireCore", "IMWireIO", "IMWireLeanCloud", "IMWireWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),
-        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets"], swiftSettings: strict),
+        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets", "IMWireServe"], swiftSettings: strict),
         .testTarget(name: "IMWireDialectTests", dependencies: ["IMWireDialect"], swiftSettings: strict),
         .testTarget(
             name: "IMWireNIOTests",

@@ -146,7 +146,7 @@ def transports(transcript):
     write("MQTT", "packet first bytes (types and required flags of PacketType.swift), CONNECT heads, remaining-length edges, "
           "yun2win topics, commands and the JSON keys IMWireYun2win reads", mqtt)
 
-    events = re.findall(r'\be\("([a-z_0-9]+)"', source("IMWireJMessage/Events/EventTable.swift"))
+    events = re.findall(r'\be\("([a-z_0-9]+)"', source("IMWireJMessage/Events/JMessageEvents.swift"))
     socketio = [b"0::", b"1::", b"2::", b"3:::", b"4:::", b"5:::", b"6:::", b"7:::", b"8::", b"1+::", b":/chat:",
                 b"\xef\xbf\xbd", b'{"name":"', b'"args":[', b"+[", b"0{", b"40", b"41", b"42", b"43", b"44", b"45", b"46", b"451-",
                 b"2probe", b"3probe", b"5", b"6", b"b4", b"/socket.io/1/websocket/", b"?EIO=3&transport=websocket", b":60:60:websocket"]
@@ -155,7 +155,7 @@ def transports(transcript):
     socketio += [b'"SID":', b'"CID":', b'"SER":', b'"Q":[', b'{"t":"Property","v":{', b'"t":"', b'"v":', b'"sid":', b'"cid":', b'"ser":',
                  b'"code":200', b'"r":[']
     write("SocketIO", "socket.io 0.9 packet prefixes and framing, engine.io/socket.io 4 prefixes, JMessage event names of "
-          "EventTable.swift, the JSON keys IMWireSocketIO, IMWireNIM and IMWireJMessage read", socketio)
+          "JMessageEvents.swift, the JSON keys IMWireSocketIO, IMWireNIM and IMWireJMessage read", socketio)
 
     reader = source("IMWireCapture/Packets/PcapngReader.swift")
     skipped = [int(v, 0) for v in re.search(r"quietlySkipped: Set<UInt32> = \[([^\]]*)\]", reader).group(1).replace("_", "").split(", ")]
@@ -191,6 +191,28 @@ def transports(transcript):
     write("ReconnectEvents", "event-file keys, event names of Event.swift, timer kinds of State.swift, policy names", reconnect)
 
     tls_dictionary()
+    key_log_dictionary()
+    scenario_dictionary()
+
+
+def key_log_dictionary():
+    """KeyLog: the NSS labels TLSKeyLog reads, separators, hex runs of a random's and a secret's lengths."""
+    labels = re.findall(r'case \w+ = "([A-Z_0-9]+)"', source("IMWireTLS/KeyLog/TLSKeyLog.swift"))
+    entries = [label.encode() for label in labels] + [label.encode() + b" " for label in labels]
+    entries += [b"#", b"\r\n", b"\n", b"\t", b" ", b"00" * 32, b"ff" * 48, b"AbCd" * 8, b"0x", b"g"]
+    write("KeyLog", "the NSS key-log labels of TLSKeyLog.swift, line ends, hex of 32 and 48 bytes", entries)
+
+
+def scenario_dictionary():
+    """Scenario: the members, triggers and acts of Scenario.swift, dialect names, edge numbers."""
+    text = source("IMWireServe/Scenario.swift")
+    members = ["dialect", "summary", "actions", "expect", "on", "do", "connections", "occurrence", "afterMs", "code", "reason",
+               "reconnect", "waive"]
+    cases = re.findall(r"^\s+case (\w+)$", text, re.MULTILINE)
+    entries = [f'"{name}"'.encode() for name in members + cases + ["leancloud", "nim", "jmessage", "yun2win"]]
+    entries += [b"null", b"true", b"false", b"[1]", b"3600000", b"3600001", b"4999", b"5000", b"2147483648", b"-1", b"1e3", b"{}",
+                b'"LC.REQUEST-UNANSWERED"']
+    write("Scenario", "the members, triggers and acts of Scenario.swift, dialect names, numbers at the edges of its ranges", entries)
 
 
 def tls_dictionary():

@@ -294,6 +294,22 @@ def tls():
         yield b"\x00\x04" + bytes(out)  # variant 1: without the RFC 8448 secrets
 
 
+def key_logs():
+    """The key logs of Fixtures/captures/tls (TLS 1.2 and 1.3, every suite, a defect)."""
+    folder = os.path.join(HERE, "..", "Fixtures", "captures", "tls")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".keylog"):
+            yield open(os.path.join(folder, name), "rb").read()
+
+
+def scenarios():
+    """Every scenario of Fixtures/serve, of all four dialects."""
+    folder = os.path.join(HERE, "..", "Fixtures", "serve")
+    for dialect in sorted(os.listdir(folder)):
+        for name in sorted(os.listdir(os.path.join(folder, dialect))):
+            yield open(os.path.join(folder, dialect, name), "rb").read()
+
+
 SEEDS = {
     "LeanCloudBinary": lambda: leancloud({"protobuf"}),
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
@@ -312,6 +328,8 @@ SEEDS = {
     "CaptureChecker": lambda: rendered(lambda: (data for source in (pcapngs, pcaps) for data in source())),
     "ReconnectEvents": reconnect_events,
     "TLS": tls,
+    "KeyLog": key_logs,
+    "Scenario": scenarios,
 }
 
 

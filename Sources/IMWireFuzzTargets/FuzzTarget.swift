@@ -22,6 +22,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case captureChecker = "CaptureChecker"
     case reconnectEvents = "ReconnectEvents"
     case tls = "TLS"
+    case keyLog = "KeyLog"
+    case scenario = "Scenario"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -42,6 +44,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .captureChecker: return CaptureFuzzing.captureChecker(input)
         case .reconnectEvents: return ReconnectFuzzing.events(input)
         case .tls: return TLSFuzzing.connection(input)
+        case .keyLog: return KeyLogFuzzing.parse(input)
+        case .scenario: return ScenarioFuzzing.parse(input)
         }
     }
 }

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireServe
 import Testing
 
 @testable import IMWireFuzzTargets
@@ -175,5 +176,39 @@ import Testing
             count += 1
         }
         #expect(count >= 10)
+    }
+
+    /// The key logs of Fixtures/captures/tls and the scenarios of Fixtures/serve (the seeds of the
+    /// KeyLog and Scenario targets), and inputs each target must refuse without breaking an invariant.
+    @Test func keyLogsAndScenariosKeepTheInvariants() throws {
+        let keyLogs = Directory.files(under: "\(Self.root)/Fixtures/captures/tls", suffix: ".keylog")
+        let scenarios = Directory.files(under: "\(Self.root)/Fixtures/serve", suffix: ".json")
+        for path in keyLogs { #expect(FuzzTarget.keyLog.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)") }
+        for path in scenarios { #expect(FuzzTarget.scenario.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)") }
+        #expect(keyLogs.count >= 5 && scenarios.count >= 40)
+        let random = String(repeating: "ab", count: 32)
+        for text in [
+            "# comment\r\n\nCLIENT_RANDOM \(random) \(String(repeating: "cd", count: 48))\nUNKNOWN x y z\n",
+            "CLIENT_RANDOM \(random) \(String(repeating: "cd", count: 47))",  // a master secret of 47 bytes: line 1
+            "\n\nCLIENT_TRAFFIC_SECRET_0 \(random)",  // one field: line 3
+        ] {
+            #expect(FuzzTarget.keyLog.run(Array(text.utf8)).isEmpty, "\(text)")
+        }
+        for text in [#"{"dialect": "nim", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "[]", #"{"dialect": "nim""#] {
+            #expect(FuzzTarget.scenario.run(Array(text.utf8)).isEmpty, "\(text)")
+        }
+    }
+
+    /// The round trip each target checks can fail: a scenario written back without its summary
+    /// does not parse, and the target would say so.
+    @Test func scenarioRoundTripCanFail() throws {
+        let scenario = try Scenario.parse(Array(#"{"dialect": "nim", "summary": "s", "actions": []}"#.utf8), name: "x", file: "x")
+        guard case .object(var object) = ScenarioFuzzing.json(scenario) else {
+            Issue.record("not an object")
+            return
+        }
+        object.members.removeAll { $0.key == "summary" }
+        #expect(throws: ScenarioError.self) { try Scenario.parse(Array(JSONWriter.string(.object(object)).utf8), name: "x", file: "x") }
+        #expect(ScenarioFuzzing.json(scenario) != .object(object))
     }
 }
