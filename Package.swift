@@ -205,7 +205,11 @@ let package = Package(
             ], swiftSettings: strict),
         .target(
             name: "IMWireFuzzTargets",
-            dependencies: ["IMWire", "IMWireServe", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
+            dependencies: [
+                "IMWire", "IMWireServe", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // the Serve target: a connection of the server on an EmbeddedChannel
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ], swiftSettings: strict),
 
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"], swiftSettings: strict),
         .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"], swiftSettings: strict),

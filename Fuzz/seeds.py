@@ -310,6 +310,66 @@ def scenarios():
             yield open(os.path.join(folder, dialect, name), "rb").read()
 
 
+def serve_clients():
+    """The client side of the genuine SDKs' recordings (Fixtures/captures/vendor-sdk) as the Serve
+    target's segments ([connection][16-bit length][bytes]), one seed per recording, the variant byte
+    naming the dialect: LeanCloud's router then its link; NIM's handshake then its link (over
+    WebSocket, and over xhr-polling) on the session id the harness's first handshake gives out
+    (ServeFuzzing.firstNIMSession); JMessage's link; yun2win's MQTT over WebSocket and on plain TCP.
+    Frames masked with the key 0."""
+    nim_sid = "74307646539756239902"
+
+    def segment(connection, data):
+        return bytes([connection]) + len(data).to_bytes(2, "big") + data
+
+    def frame(opcode, payload):
+        head = bytes([0x80 | opcode])
+        head += bytes([0x80 | len(payload)]) if len(payload) < 126 else b"\xfe" + len(payload).to_bytes(2, "big")
+        return head + b"\0\0\0\0" + payload
+
+    def upgrade(target, protocol=None):
+        head = (f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+        return (head + (f"Sec-WebSocket-Protocol: {protocol}\r\n" if protocol else "") + "\r\n").encode()
+
+    variants = {"leancloud": 0, "nim": 1, "jmessage": 2, "yun2win": 3}
+    folder = os.path.join(HERE, "..", "Fixtures", "captures", "vendor-sdk")
+    for dialect in sorted(variants):
+        for name in sorted(os.listdir(os.path.join(folder, dialect))):
+            if not name.endswith(".jsonl"):
+                continue
+            events = [json.loads(line) for line in open(os.path.join(folder, dialect, name))]
+            links = [e["conn"] for e in events if e.get("type") == "open" and "url" in e]
+            if not links:
+                continue
+            sent = []
+            for event in events:
+                if event.get("conn") != links[0] or event.get("dir") != "send":
+                    continue
+                if "text" in event:
+                    sent.append((1, event["text"].encode()))
+                elif "hex" in event:
+                    sent.append((2, bytes.fromhex(event["hex"])))
+            sent = [(opcode, data) for opcode, data in sent if len(data) < 60000][:40]
+            frames = [frame(opcode, data) for opcode, data in sent]
+            if dialect == "leancloud":
+                out = segment(0, b"GET /v1/route?appId=app HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                out += b"".join(segment(1, data) for data in [upgrade("/", "lc.protobuf2.3")] + frames)
+            elif dialect == "nim":
+                handshake = segment(0, b"GET /socket.io/1/?t=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                out = handshake + b"".join(segment(1, data) for data in [upgrade(f"/socket.io/1/websocket/{nim_sid}")] + frames)
+                poll = f"GET /socket.io/1/xhr-polling/{nim_sid}?t=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+                posts = [f"POST /socket.io/1/xhr-polling/{nim_sid}?t=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                         + data for _, data in sent[:8]]
+                yield options(1 << 2, handshake + segment(1, poll) + b"".join(segment(2, post) for post in posts) + segment(3, poll))
+            elif dialect == "jmessage":
+                out = b"".join(segment(0, data) for data in [upgrade("/socket.io/?EIO=3&transport=websocket")] + frames)
+            else:
+                out = b"".join(segment(0, data) for data in [upgrade("/", "mqttv3.1")] + frames)
+                yield options(3 << 2, b"".join(segment(1, data) for _, data in sent))  # plain TCP
+            yield options(variants[dialect] << 2, out)
+
+
 SEEDS = {
     "LeanCloudBinary": lambda: leancloud({"protobuf"}),
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
@@ -330,6 +390,7 @@ SEEDS = {
     "TLS": tls,
     "KeyLog": key_logs,
     "Scenario": scenarios,
+    "Serve": serve_clients,
 }
 
 

@@ -24,6 +24,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case tls = "TLS"
     case keyLog = "KeyLog"
     case scenario = "Scenario"
+    case serve = "Serve"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -46,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .tls: return TLSFuzzing.connection(input)
         case .keyLog: return KeyLogFuzzing.parse(input)
         case .scenario: return ScenarioFuzzing.parse(input)
+        case .serve: return ServeFuzzing.connections(input)
         }
     }
 }

@@ -117,7 +117,7 @@ public final class ServeServer: @unchecked Sendable {
     }
 
     /// Each dialect's cloud.
-    private static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
+    static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
         let player = ScenarioPlayer(configuration.scenario)
         let (seed, limits) = (configuration.seed, configuration.limits)
         switch configuration.scenario.dialect {

@@ -211,4 +211,43 @@ import Testing
         #expect(throws: ScenarioError.self) { try Scenario.parse(Array(JSONWriter.string(.object(object)).utf8), name: "x", file: "x") }
         #expect(ScenarioFuzzing.json(scenario) != .object(object))
     }
+
+    /// The Serve target on clients of each dialect: the server answers (a router, an upgrade and
+    /// a login's reply; NIM's handshake on one connection and its link on another), and the
+    /// invariants hold; garbage gets a 400 and holds them too.
+    @Test func serveTargetAnswersClientsOfEachDialect() throws {
+        func upgrade(_ target: String, _ protocols: String = "") -> [UInt8] {
+            Array(
+                ("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(protocols)\r\n").utf8)
+        }
+        // A masked client text frame (key 0: the payload as it is).
+        func frame(_ text: String) -> [UInt8] { [0x81, 0x80 | UInt8(text.utf8.count), 0, 0, 0, 0] + Array(text.utf8) }
+        func segment(_ connection: UInt8, _ bytes: [UInt8]) -> [UInt8] { [connection, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes }
+        func answers(_ variant: UInt8, _ segments: [UInt8]) -> [Int: String] {
+            #expect(FuzzTarget.serve.run([0, variant << 2] + segments).isEmpty)
+            let scenario = Scenario(
+                name: "clean", dialect: ServeFuzzing.dialects[Int(variant)], summary: "", actions: [], expectation: ScenarioExpectation())
+            return (ServeFuzzing.run(scenario, ServeFuzzing.segments(segments))?.answers ?? [:]).mapValues { String(decoding: $0, as: UTF8.self) }
+        }
+        let route = segment(0, Array("GET /v1/route?appId=a HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let open = segment(1, upgrade("/", "Sec-WebSocket-Protocol: lc.json.3\r\n") + frame(#"{"cmd":"session","op":"open","peerId":"a","i":1}"#))
+        let leancloud = answers(0, route + open)
+        #expect(leancloud[0]?.contains(#""server":"ws://127.0.0.1:80/""#) == true && leancloud[1]?.contains("opened") == true, "\(leancloud)")
+
+        let handshake = segment(0, Array("GET /socket.io/1/?t=1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let sid = answers(1, handshake)[0]?.split(separator: "\r\n").last?.split(separator: ":").first.map(String.init) ?? ""
+        #expect(sid == ServeFuzzing.firstNIMSession)  // the seeds' (Fuzz/seeds.py) NIM link upgrades to it
+        let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"19":"a","1000":"t"}}]}"#
+        let nim = answers(1, handshake + segment(1, upgrade("/socket.io/1/websocket/\(sid)") + frame(login)))
+        #expect(nim[1]?.contains(#""sid":2,"cid":3,"ser":1,"code":200"#) == true, "\(nim)")
+
+        let jmessage = answers(2, segment(2, upgrade("/socket.io/?EIO=3&transport=websocket") + frame(#"42["login",{"username":"a","rid":1}]"#)))
+        #expect(jmessage[2]?.contains(#"["ack",{"rid":1}]"#) == true, "\(jmessage)")
+        let connect: [UInt8] =
+            [0x10, 0x16, 0, 4] + Array("MQTT".utf8) + [4, 0xc2, 1, 0x2c, 0, 2] + Array("00".utf8) + [0, 2] + Array("u1".utf8) + [0, 2]
+            + Array("t1".utf8)
+        #expect(answers(3, segment(3, connect))[3]?.contains(#"{"returnCode":11}"#) == true)
+        #expect(answers(0, segment(0, Array("\u{1}garbage".utf8)))[0]?.hasPrefix("HTTP/1.1 400 Bad Request") == true)
+    }
 }
