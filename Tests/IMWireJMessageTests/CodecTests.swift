@@ -20,7 +20,11 @@ import Testing
         payload.append("timestamp", 1)
         payload.append("signature", .string(signature))
         #expect(JMessageSignature.check(payload, secret: "s", at: 0).isEmpty)
-        #expect(JMessageSignature.check(payload, secret: "x", at: 0).map(\.ruleID.rawValue) == ["JM.SIGNATURE-INVALID"])
+        let wrong = JMessageSignature.check(payload, secret: "x", at: 0)
+        #expect(wrong.map(\.ruleID.rawValue) == ["JM.SIGNATURE-INVALID"])
+        // The signature is a credential and the expected one a keyed hash of the secret: neither is in the message.
+        let expected = JMessageSignature.sign(appkey: "k", timestamp: "1", randomString: "r", secret: "x")
+        #expect(wrong.allSatisfy { !$0.message.contains(signature) && !$0.message.contains(expected) }, "\(wrong.map(\.message))")
     }
 
     @Test func everyEventNameIsUniqueAndRolesCoverTheFlows() {

@@ -22,14 +22,19 @@ public enum JMessageSignature {
         guard let signature = payload["signature"]?.stringValue else { return [] }
         var findings: [Finding] = []
         if !isMD5Hex(signature) {
-            findings.append(JMessageRules.signatureFormat.finding("signature \"\(signature)\" is not 32 lowercase hex digits", at: offset))
+            // A credential: its value stays out of the message (the redacted payload holds it; --show-secrets shows it).
+            findings.append(
+                JMessageRules.signatureFormat.finding("the signature (\(signature.count) characters) is not 32 lowercase hex digits", at: offset))
         }
         guard let secret, let appkey = payload["appkey"]?.stringValue, let random = payload["random_str"]?.stringValue,
             let timestamp = payload["timestamp"].flatMap(text)
         else { return findings }
         let expected = sign(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)
         if signature.lowercased() != expected {
-            findings.append(JMessageRules.signatureInvalid.finding("signature \(signature), expected \(expected) with the given secret", at: offset))
+            // Neither value in the message: the signature is a credential, the expected one a keyed hash of the secret.
+            findings.append(
+                JMessageRules.signatureInvalid.finding(
+                    "the signature is not the MD5 the given secret makes over appkey, timestamp \(timestamp) and random_str", at: offset))
         }
         return findings
     }
