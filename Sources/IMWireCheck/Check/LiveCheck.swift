@@ -33,6 +33,7 @@ public final class LiveCheck: @unchecked Sendable {
     /// Stream bytes handed in and not yet checked (for the caller's backpressure).
     private let pendingLock = DispatchSemaphore(value: 1)
     private var pending = 0
+    private var pendingByHandle: [Int: Int] = [:]
 
     private struct Connection {
         let id: String
@@ -67,6 +68,13 @@ public final class LiveCheck: @unchecked Sendable {
         pendingLock.wait()
         defer { pendingLock.signal() }
         return pending
+    }
+
+    /// Stream bytes handed in and not yet checked: all connections', and connection `handle`'s.
+    public func pendingBytes(of handle: Int) -> (all: Int, connection: Int) {
+        pendingLock.wait()
+        defer { pendingLock.signal() }
+        return (pending, pendingByHandle[handle] ?? 0)
     }
 
     /// A TCP connection from `client` to `server` (IPv4 address bytes and port; other
@@ -106,11 +114,14 @@ public final class LiveCheck: @unchecked Sendable {
         guard !bytes.isEmpty else { return }
         pendingLock.wait()
         pending += bytes.count
+        pendingByHandle[handle, default: 0] += bytes.count
         pendingLock.signal()
         queue.async { [self] in
             defer {
                 pendingLock.wait()
                 pending -= bytes.count
+                let left = (pendingByHandle[handle] ?? bytes.count) - bytes.count
+                pendingByHandle[handle] = left > 0 ? left : nil
                 pendingLock.signal()
             }
             guard !finished, var connection = connections[handle] else { return }
