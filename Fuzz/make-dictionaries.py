@@ -193,6 +193,25 @@ def transports(transcript):
     tls_dictionary()
     key_log_dictionary()
     scenario_dictionary()
+    serve_dictionary()
+
+
+def serve_dictionary():
+    """Serve: the requests imwire serve answers, the segment's connection bytes, and the WebSocket,
+    MQTT and SocketIO dictionaries' entries (written just before, read back)."""
+    entries = [b"GET /v1/route?appId=", b"GET /lbs/webconf.jsp", b"GET /socket.io/1/?t=", b"/socket.io/1/websocket/",
+               b"/socket.io/1/xhr-polling/", b"?disconnect", b"POST /gateHandler", b"POST ", b" HTTP/1.1\r\n", b"\r\n\r\n",
+               b"Content-Length: ", b"Transfer-Encoding: chunked\r\n", b"Upgrade: websocket\r\n", b"Connection: Upgrade\r\n",
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b"Sec-WebSocket-Version: 13\r\n",
+               b"Sec-WebSocket-Protocol: lc.protobuf2.3\r\n", b"Sec-WebSocket-Protocol: mqttv3.1\r\n",
+               b"Sec-WebSocket-Extensions: permessage-deflate\r\n", b"74307646539756239902",
+               b"\x00\x00", b"\x01\x00", b"\x02\x00", b"\x03\x00", b"\x00\x40\x00", b"\x00\xff\xff"]
+    for name in ("WebSocket", "MQTT", "SocketIO"):
+        for line in open(os.path.join(HERE, "Dictionaries", f"{name}.dict")):
+            if line.startswith('"'):
+                entries.append(bytes.fromhex("".join(f"{ord(c):02x}" for c in line.strip()[1:-1])) if "\\x" not in line
+                               else line.strip()[1:-1].encode().decode("unicode_escape").encode("latin-1"))
+    write("Serve", "the requests imwire serve answers, segment headers, and the WebSocket, MQTT and SocketIO entries", entries)
 
 
 def key_log_dictionary():
