@@ -71,6 +71,13 @@ def record(imwire, server, keep):
                                  capture_output=True, text=True)
         if checked.returncode not in (0, 1) or not os.path.exists(report):
             raise SystemExit(f"imwire check exited with {checked.returncode}: {checked.stderr[-800:]}")
+        # The probes that waited for the server ended before the recording began, but a server may
+        # close its side of one later (Twisted's, on a timeout): a flow without a byte, no case's.
+        with open(report) as f:
+            checked_report = json.load(f)
+        checked_report["connections"] = [c for c in checked_report["connections"] if c["bytes"]["captured"] > 0]
+        with open(report, "w") as f:
+            json.dump(checked_report, f)
         results = proxy_table.collect(work, report, live=False)
     finally:
         for proc in procs:
