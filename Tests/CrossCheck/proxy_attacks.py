@@ -23,8 +23,6 @@ Not yet within the bound: `idle`, 2,000 connections in a burst, costs the good c
 ms against 1.7 ms (the proxy's one event loop accepts them, reads their CONNECTs and connects
 upstream); CI runs the other four (ATTACKS="bomb huge-length never-reads garbage").
 """
-import asyncio
-import json
 import os
 import re
 import socket
@@ -36,10 +34,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import serve as lc  # noqa: E402  (sets up Tests/CrossCheck/.venv as proxy.py does; its problem list)
-
-while HERE in sys.path:
-    sys.path.remove(HERE)  # the websockets package, not Tests/CrossCheck/websocket.py
-from websockets.asyncio.client import connect  # noqa: E402
 
 # The proxy's own bounds (Spec/proxy.md): 256 KiB of write buffer per connection, 16 MiB waiting
 # for the check; the checker's per message caps (1 MiB messages, inflated data capped). With the
@@ -65,14 +59,16 @@ asyncio.run(main(int(sys.argv[1])))
 ATTACKS = r"""
 import os, socket, struct, sys, time, zlib
 port, upstream, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-def tunnel():
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(f"CONNECT 127.0.0.1:{upstream} HTTP/1.1\r\nHost: 127.0.0.1:{upstream}\r\n\r\n".encode())
+def read_head(s):
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = s.recv(4096)
         if not chunk: break
         answer += chunk
+def tunnel():
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"CONNECT 127.0.0.1:{upstream} HTTP/1.1\r\nHost: 127.0.0.1:{upstream}\r\n\r\n".encode())
+    read_head(s)
     return s
 HEAD = ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
@@ -86,11 +82,7 @@ def frame(opcode, payload, rsv1=False, length=None):
 def opened(extensions=""):
     s = tunnel()
     s.sendall((HEAD + extensions + "\r\n").encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = s.recv(4096)
-        if not chunk: break
-        answer += chunk
+    read_head(s)
     return s
 def close(s, reset=False):
     if reset: s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
