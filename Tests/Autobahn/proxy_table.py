@@ -101,6 +101,19 @@ def ensure_websockets():
     return python
 
 
+def fuzz(work, port):
+    """Runs `wstest -m fuzzingclient` on PROXY_CASES against ws://127.0.0.1:PORT (its reports in
+    WORK/reports/servers, agent `websockets`); returns the seconds it took."""
+    spec = {"outdir": "./reports/servers", "servers": [{"agent": "websockets", "url": f"ws://127.0.0.1:{port}"}],
+            "cases": PROXY_CASES, "exclude-cases": [], "exclude-agent-cases": {}}
+    with open(os.path.join(work, "spec.json"), "w") as f:
+        json.dump(spec, f)
+    start = time.monotonic()
+    with open(os.path.join(work, "wstest.log"), "w") as log:
+        subprocess.run([WSTEST, "-m", "fuzzingclient", "-s", "spec.json"], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=True)
+    return time.monotonic() - start
+
+
 def run(imwire):
     if not os.path.exists(WSTEST):
         raise SystemExit(f"{WSTEST} is missing: Tests/Autobahn/run.sh installs it")
@@ -124,14 +137,7 @@ def run(imwire):
         if "listening on" not in line:
             raise SystemExit(f"imwire proxy did not start: {line}")
         proxy_port = int(line.split("listening on ")[1].split(",")[0].rsplit(":", 1)[1])
-        spec = {"outdir": "./reports/servers", "servers": [{"agent": "websockets", "url": f"ws://127.0.0.1:{proxy_port}"}],
-                "cases": PROXY_CASES, "exclude-cases": [], "exclude-agent-cases": {}}
-        with open(os.path.join(work, "spec.json"), "w") as f:
-            json.dump(spec, f)
-        start = time.monotonic()
-        with open(os.path.join(work, "wstest.log"), "w") as log:
-            subprocess.run([WSTEST, "-m", "fuzzingclient", "-s", "spec.json"], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=True)
-        print(f"wstest through imwire proxy: {time.monotonic() - start:.0f} s")
+        print(f"wstest through imwire proxy: {fuzz(work, proxy_port):.0f} s")
         time.sleep(1)
         proxy.send_signal(signal.SIGINT)
         _, err = proxy.communicate(timeout=120)

@@ -54,15 +54,7 @@ def record(imwire, server, keep):
         time.sleep(1.5)  # dumpcap's start (it says nothing with -q)
         if dumpcap.poll() is not None:
             raise SystemExit(f"dumpcap exited with {dumpcap.returncode}: {dumpcap.stderr.read()}")
-        spec = {"outdir": "./reports/servers", "servers": [{"agent": "websockets", "url": f"ws://127.0.0.1:{port}"}],
-                "cases": proxy_table.PROXY_CASES, "exclude-cases": [], "exclude-agent-cases": {}}
-        with open(os.path.join(work, "spec.json"), "w") as f:
-            json.dump(spec, f)
-        start = time.monotonic()
-        with open(os.path.join(work, "wstest.log"), "w") as log:
-            subprocess.run([proxy_table.WSTEST, "-m", "fuzzingclient", "-s", "spec.json"], cwd=work, stdout=log,
-                           stderr=subprocess.STDOUT, check=True)
-        print(f"{server}: wstest recorded by dumpcap in {time.monotonic() - start:.0f} s")
+        print(f"{server}: wstest recorded by dumpcap in {proxy_table.fuzz(work, port):.0f} s")
         time.sleep(1)
         dumpcap.send_signal(signal.SIGTERM)
         dumpcap.wait(timeout=30)
@@ -71,11 +63,17 @@ def record(imwire, server, keep):
                                  capture_output=True, text=True)
         if checked.returncode not in (0, 1) or not os.path.exists(report):
             raise SystemExit(f"imwire check exited with {checked.returncode}: {checked.stderr[-800:]}")
-        # The probes that waited for the server ended before the recording began, but a server may
-        # close its side of one later (Twisted's, on a timeout): a flow without a byte, no case's.
+        # No case's: a flow without a byte (a probe that waited for the server ended before the
+        # recording began, and Twisted closed its side later); and a segment still in flight when
+        # the other side's RST came (the fuzzer sends a byte at a time), which the capture reader
+        # reads as a connection of its own, without a SYN: a second one of the same pair (`#2`),
+        # or named from the server's port. Tshark keeps it in the stream: an open question of the
+        # reader's, not of these cases.
         with open(report) as f:
             checked_report = json.load(f)
-        checked_report["connections"] = [c for c in checked_report["connections"] if c["bytes"]["captured"] > 0]
+        checked_report["connections"] = [
+            c for c in checked_report["connections"]
+            if c["bytes"]["captured"] > 0 and "#" not in c["id"] and not c["id"].startswith(f"127.0.0.1:{port}-")]
         with open(report, "w") as f:
             json.dump(checked_report, f)
         results = proxy_table.collect(work, report, live=False)
