@@ -43,8 +43,8 @@ IMWIRE = ARGS[0] if ARGS else os.path.join(ROOT, ".build", "release", "imwire")
 MESSAGES = int(sys.argv[sys.argv.index("--messages") + 1]) if "--messages" in sys.argv else 5000
 
 
-def start_proxy(upstream, *extra):
-    proc = subprocess.Popen([IMWIRE, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream}",
+def start_proxy(upstream, *extra, imwire=None):
+    proc = subprocess.Popen([imwire or IMWIRE, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream}",
                              "--format", "jsonl", "--severity", "error", *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
@@ -179,4 +179,5 @@ async def main():
         print(f"throughput {label}: direct {d:.0f} MiB/s, proxy {p:.0f} MiB/s ({100 * p / d:.0f}% of direct)")
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -588,10 +588,13 @@ def measure_dialect(dialect, name, argv, port_of, args, with_delivery):
     return out
 
 
+def imwire_port(process):
+    """The port `imwire serve --listen 127.0.0.1:0` names on the first line of its standard error."""
+    line = process.stderr.readline()
+    return int(re.search(r"on 127\.0\.0\.1:(\d+)", line).group(1))
+
+
 def compare_dialect(dialect, args):
-    def imwire_port(process):
-        line = process.stderr.readline()
-        return int(re.search(r"on 127\.0\.0\.1:(\d+)", line).group(1))
     imwire = measure_dialect(dialect, "imwire serve", [os.path.abspath(args.imwire), "serve", "--scenario", f"{dialect}/clean",
                                                        "--listen", "127.0.0.1:0", "--idle", "600", "--severity", "error"],
                              imwire_port, args, with_delivery=True)
@@ -607,9 +610,6 @@ def compare_dialect(dialect, args):
 
 
 def leancloud(args):
-    def imwire_port(process):
-        line = process.stderr.readline()
-        return int(re.search(r"on 127\.0\.0\.1:(\d+)", line).group(1))
     imwire = measure("imwire serve", [os.path.abspath(args.imwire), "serve", "--scenario", "leancloud/clean", "--listen", "127.0.0.1:0",
                                       "--idle", "600", "--severity", "error"], imwire_port, args)
 
