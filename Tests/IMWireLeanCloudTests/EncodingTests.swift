@@ -55,6 +55,23 @@ import Testing
         #expect(verdict(#"{"cmd":"direct","i":4294967296}"#) == ["LC.JSON-BAD-VALUE@16"])
     }
 
+    /// A value of the wrong type is named by its JSON type, never quoted: it may hold a
+    /// credential, which reports leave out unless asked (`--show-secrets`).
+    @Test func aBadValueIsNamedNotQuoted() {
+        let secret = "st-9e9ce82d7d3b4768ba55ead094edba9f"
+        for (text, expected) in [
+            (#"{"cmd":"session","op":"open","st":{"token":"\#(secret)"}}"#, "st: expected a string, found object"),
+            (#"{"cmd":"session","op":"open","i":["\#(secret)"]}"#, "i: expected an int32, found array"),
+            (#"{"cmd":"session","op":{"st":"\#(secret)"}}"#, "op is object, not an OpType name"),
+            (#"{"cmd":["\#(secret)"]}"#, "cmd is array, not a CommandType"),
+            (#"{"cmd":"warp"}"#, #"cmd "warp" is not a CommandType"#),
+        ] {
+            let messages = LeanCloudJSON.decode(Array(text.utf8)).findings.map(\.message)
+            #expect(messages.contains(expected), "\(messages)")
+            #expect(!messages.contains { $0.contains(secret) }, "\(messages)")
+        }
+    }
+
     /// An empty repeated field (written empty, or every item unusable) is an absent one: it does
     /// not make the sub-message present, which lc.json could not write back (Fuzz/FailCases/
     /// LeanCloudText/crash-ddb596d4…).

@@ -122,7 +122,9 @@ public enum LeanCloudJSON {
                 } else if let number = value.int64Value, let parsed = LCCommandType(rawValue: Int(number)) {
                     cmd = parsed
                 } else {
-                    findings.append(LeanCloudRules.jsonBadValue.finding("cmd \(value) is not a CommandType", at: object.offset(of: "cmd")))
+                    // A name or a number is quoted; an object or an array is only named (it may hold a credential).
+                    let text = value.stringValue != nil || value.numberValue != nil ? "\(value) is not" : "is \(value.typeName), not"
+                    findings.append(LeanCloudRules.jsonBadValue.finding("cmd \(text) a CommandType", at: object.offset(of: "cmd")))
                 }
             }
             let sub = cmd.flatMap(LeanCloudSubMessage.expected(for:))
@@ -169,7 +171,7 @@ public enum LeanCloudJSON {
                 return LeanCloudNames.name(of: op)
             }
             guard let text = member.value.stringValue else {
-                findings.append(LeanCloudRules.jsonBadValue.finding("op \(member.value) is not an OpType", at: member.offset))
+                findings.append(LeanCloudRules.jsonBadValue.finding("op is \(member.value.typeName), not an OpType name", at: member.offset))
                 return nil
             }
             let underscored = String(text.map { $0 == "-" ? "_" : $0 })
@@ -190,8 +192,9 @@ public enum LeanCloudJSON {
             }
         }
 
+        /// The value is named by its JSON type, not quoted: it may be a credential (`st`, `s`).
         private mutating func bad(_ path: String, _ value: JSONValue, _ expected: String, _ offset: Int?) -> JSONValue? {
-            findings.append(LeanCloudRules.jsonBadValue.finding("\(path): expected \(expected), found \(value)", at: offset))
+            findings.append(LeanCloudRules.jsonBadValue.finding("\(path): expected \(expected), found \(value.typeName)", at: offset))
             return nil
         }
 
