@@ -43,6 +43,78 @@ import Testing
         #expect(hidden.contains(SecretRedaction.mark))
     }
 
+    /// Everything IMWire writes of a transcript given inline (`frames`: direction and text, or
+    /// `hex:` and hex): each message as `imwire show` prints it (text, JSON), the timeline, and
+    /// the reports (JSON, text, SARIF, HTML); with `details`, the messages' decoded JSON and
+    /// payloads too (`imwire show`, `--timeline-details`), else only what `imwire check` writes.
+    static func written(
+        _ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil, details: Bool = true,
+        showSecrets: Bool = false
+    ) -> (all: String, messages: [CheckedMessage]) {
+        var open = JSONObject()
+        for (key, value) in [("type", "open"), ("conn", "c1"), ("client", "10.0.0.1:5000"), ("server", "10.0.0.2:80")] {
+            open.append(key, .string(value))
+        }
+        open.append("t", 1)
+        if let dialect { open.append("dialect", .string(dialect)) }
+        if let subprotocol { open.append("subprotocol", .string(subprotocol)) }
+        var lines = [JSONWriter.string(.object(open))]
+        for (index, frame) in frames.enumerated() {
+            var line = JSONObject()
+            line.append("conn", "c1")
+            line.append("t", .number(JSONNumber(index + 2)))
+            line.append("dir", .string(frame.dir))
+            if frame.text.hasPrefix("hex:") {
+                line.append("hex", .string(String(frame.text.dropFirst(4))))
+            } else {
+                line.append("text", .string(frame.text))
+            }
+            lines.append(JSONWriter.string(.object(line)))
+        }
+        var options = CheckOptions()
+        options.describesMessages = details
+        options.timelineDetails = details
+        options.timelineLimit = 1000
+        options.showSecrets = showSecrets
+        let checker = Checker(options: options)
+        var messages: [CheckedMessage] = []
+        checker.onMessage = { messages.append($0) }
+        for (index, line) in lines.enumerated() {
+            if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) { checker.consume(item) }
+        }
+        let report = checker.finish(source: "inline")
+        var text = details ? messages.map { $0.text(hex: true) + "\n" + JSONWriter.string($0.json) } : messages.compactMap(\.summary)
+        for connection in report.connections {
+            for entry in connection.timeline { text.append(entry.summary + (entry.json ?? "") + Hex.encode(entry.payload ?? [])) }
+        }
+        text.append(JSONReport.render(report, threshold: .info))
+        text.append(TextReport.render(report, threshold: .info))
+        text.append(SARIFReport.render(report, threshold: .info, version: "0"))
+        text.append(HTMLReport.render(report, threshold: .info))
+        return (text.joined(separator: "\n"), messages)
+    }
+
+    /// A JMessage connection up to its login: engine.io open, socket.io connect, then `frames`.
+    static func jmessage(_ frames: [(dir: String, text: String)]) -> [(dir: String, text: String)] {
+        [("receive", #"0{"sid":"07a6cbc444a94f3e8a2a0878a4f51582","upgrades":[],"pingTimeout":60000,"pingInterval":25000}"#), ("receive", "40")]
+            + frames
+    }
+
+    /// A login whose JSON is cut short is SIO.PAYLOAD-INVALID: its summary (the finding's
+    /// subject in every report, the live `--messages` line) names it without quoting its text.
+    @Test func theSummaryOfAnUndecodableLoginQuotesNothing() throws {
+        let password = "5f4dcc3b5aa765d61d8327deb882cf99"
+        let (all, messages) = Self.written(
+            Self.jmessage([("send", #"42["login",{"password":"\#(password)""#)]), dialect: "jmessage", details: false)
+        let login = try #require(messages.last)
+        #expect(login.reports("SIO.PAYLOAD-INVALID"))
+        let summary = try #require(login.summary)
+        #expect(!summary.contains(password.prefix(8)) && !summary.contains("login"), "\(summary)")
+        // Nor the reports, where it is the finding's subject and the timeline's label.
+        #expect(all.contains("SIO.PAYLOAD-INVALID"))
+        #expect(!all.contains(password.prefix(8)))
+    }
+
     @Test func theOtherFieldsAndTheOffsetsStay() throws {
         let json = try JSONParser.parse(
             Array(#"{"login":{"username":"alice","password":"p4ssw0rd","version":"2.5.0"},"raw":"{\"password\":\"p4ssw0rd\"}"}"#.utf8))

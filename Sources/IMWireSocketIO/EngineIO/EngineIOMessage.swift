@@ -30,13 +30,17 @@ public struct EngineIOMessage: Sendable, Hashable {
         EngineIOPacket(type: .message, payload: .text(packet.encoded)).encoded.bytes
     }
 
-    /// `message EVENT login id=3`, `ping probe`, `open sid=…`.
+    /// `message EVENT login id=3`, `ping probe`, `open sid=…`. Other text is not quoted, only
+    /// measured (`message <52 bytes of text>`): it may be a login socket.io could not read, and
+    /// the summary is every report's name for the message, which secrets stay out of.
     public var summary: String {
         guard let engineIO else { return "undecodable" }
         var text = engineIO.type.name
         if let socketIO { return text + " " + socketIO.summary }
         if let handshake = engineIO.handshake { text += " sid=\(handshake.sid)" }
-        if let value = engineIO.text, !value.isEmpty, engineIO.type != .open { text += " \(value.prefix(40))" }
+        if let value = engineIO.text, !value.isEmpty, engineIO.type != .open {
+            text += value == "probe" ? " probe" : " <\(value.utf8.count) bytes of text>"
+        }
         if let data = engineIO.binary { text += " <\(data.count) bytes>" }
         return text
     }
