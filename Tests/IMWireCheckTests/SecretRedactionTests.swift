@@ -115,6 +115,19 @@ import Testing
         #expect(!all.contains(password.prefix(8)))
     }
 
+    /// LeanCloud signs session open, conversation start and members, room and blacklist
+    /// changes: `s` in each of those commands' messages is the signature.
+    @Test(arguments: ["sessionMessage", "convMessage", "roomMessage", "blacklistMessage"])
+    func aLeanCloudSignatureIsASecret(_ message: String) throws {
+        let signature = "0a5e7e1b9c1d4f0e8a3b6c2d1e0f9a8b7c6d5e4f"
+        let json = try JSONParser.parse(
+            Array(#"{"cmd":"blacklist","op":"block","\#(message)":{"s":"\#(signature)","t":"1700000000000","n":"nonce-17"}}"#.utf8))
+        let (redacted, masked) = SecretRedaction.redact(json: json, payload: Array("\u{1}(\(signature)\u{2}".utf8))
+        let text = try JSONWriter.string(#require(redacted))
+        #expect(!text.contains(signature) && text.contains(SecretRedaction.mark) && text.contains("nonce-17"))
+        #expect(String(decoding: masked, as: UTF8.self) == "\u{1}(" + String(repeating: "*", count: signature.count) + "\u{2}")
+    }
+
     @Test func theOtherFieldsAndTheOffsetsStay() throws {
         let json = try JSONParser.parse(
             Array(#"{"login":{"username":"alice","password":"p4ssw0rd","version":"2.5.0"},"raw":"{\"password\":\"p4ssw0rd\"}"}"#.utf8))

@@ -13,8 +13,9 @@ public enum SecretRedaction {
     /// `signature`, NIM's login `token`, yun2win's and MQTT's `password` and `token`, LeanCloud's
     /// session token `st` and signature.
     static let secretKeys: Set<String> = ["password", "token", "imtoken", "signature", "secret", "st", "sessiontoken", "accesstoken"]
-    /// LeanCloud's signature is `s` in these commands' messages.
-    static let signedMessages: Set<String> = ["sessionMessage", "convMessage"]
+    /// LeanCloud's signature is `s` in these commands' messages: session open, conversation
+    /// start and members, room and blacklist changes (what `LeanCloudSignature` checks).
+    static let signedMessages: Set<String> = ["sessionMessage", "convMessage", "roomMessage", "blacklistMessage"]
     /// A secret shorter than this is replaced where a key names it, not searched for in other text.
     static let searchedLength = 4
 
