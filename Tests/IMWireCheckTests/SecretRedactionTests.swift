@@ -115,6 +115,28 @@ import Testing
         #expect(!all.contains(password.prefix(8)))
     }
 
+    /// What `imwire show` and the reports write of `frames`, without and with `--show-secrets`,
+    /// checked for `secrets` (given as text, or as `hex:` bytes): hidden unless asked, in any
+    /// form (text, hex).
+    static func expectHidden(
+        _ secrets: [String], in frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (hidden: (all: String, messages: [CheckedMessage]), shown: (all: String, messages: [CheckedMessage])) {
+        let hidden = written(frames, dialect: dialect, subprotocol: subprotocol)
+        let shown = written(frames, dialect: dialect, subprotocol: subprotocol, showSecrets: true)
+        for secret in secrets {
+            let bytes = secret.hasPrefix("hex:") ? try Hex.decode(String(secret.dropFirst(4))) : Array(secret.utf8)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let forms = secret.hasPrefix("hex:") ? [Hex.encode(bytes)] : [text, Hex.encode(bytes)]
+            #expect(forms.contains { shown.all.contains($0) }, "\(secret) is not in the transcript", sourceLocation: sourceLocation)
+            for form in forms {
+                #expect(!hidden.all.contains(form), "\(form) shown without --show-secrets", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(hidden.all.contains(SecretRedaction.mark), sourceLocation: sourceLocation)
+        return (hidden, shown)
+    }
+
     /// LeanCloud signs session open, conversation start and members, room and blacklist
     /// changes: `s` in each of those commands' messages is the signature.
     @Test(arguments: ["sessionMessage", "convMessage", "roomMessage", "blacklistMessage"])
@@ -126,6 +148,17 @@ import Testing
         let text = try JSONWriter.string(#require(redacted))
         #expect(!text.contains(signature) && text.contains(SecretRedaction.mark) && text.contains("nonce-17"))
         #expect(String(decoding: masked, as: UTF8.self) == "\u{1}(" + String(repeating: "*", count: signature.count) + "\u{2}")
+    }
+
+    /// JMessage's password change carries the old and the new password (MD5).
+    @Test func aJMessagePasswordChangeIsSecret() throws {
+        let old = "5f4dcc3b5aa765d61d8327deb882cf99"
+        let new = "e10adc3949ba59abbe56e057f20f883e"
+        _ = try Self.expectHidden(
+            [old, new], in: Self.jmessage([("send", #"42["update_user_pwd",{"old_pwd":"\#(old)","new_pwd":"\#(new)","rid":7}]"#)]),
+            dialect: "jmessage")
+        let json = try JSONParser.parse(Array(#"{"pwd":"hunter2-pwd"}"#.utf8))
+        #expect(SecretRedaction.redact(json: json, payload: []).json?["pwd"] == .string(SecretRedaction.mark))
     }
 
     @Test func theOtherFieldsAndTheOffsetsStay() throws {
