@@ -161,6 +161,20 @@ import Testing
         #expect(SecretRedaction.redact(json: json, payload: []).json?["pwd"] == .string(SecretRedaction.mark))
     }
 
+    /// An MQTT password that is not UTF-8 is written as `passwordHex`, and yun2win reads the
+    /// token from it lossily: neither, nor the password's bytes, are shown.
+    @Test func aPasswordThatIsNotUTF8IsHidden() throws {
+        // yun2win-clean.jsonl's CONNECT, its password \xff "imtoken-9d2e" \x80.
+        let password = "ff696d746f6b656e2d3964326580"
+        let connect =
+            "104900044d51545404c2012c0026303061303733373763362d356239662d366631642d343238652d316566323536616239613261"
+            + "00057531303031000e" + password
+        let (hidden, _) = try Self.expectHidden(
+            ["hex:" + password, "imtoken-9d2e"], in: [("send", "hex:" + connect), ("receive", "hex:20020000")], dialect: "yun2win",
+            subprotocol: "mqttv3.1")
+        #expect(hidden.messages.first?.canonicalJSON != nil)
+    }
+
     @Test func theOtherFieldsAndTheOffsetsStay() throws {
         let json = try JSONParser.parse(
             Array(#"{"login":{"username":"alice","password":"p4ssw0rd","version":"2.5.0"},"raw":"{\"password\":\"p4ssw0rd\"}"}"#.utf8))

@@ -11,66 +11,95 @@ public enum SecretRedaction {
 
     /// Keys (lowercased) whose string values are credentials: JMessage `password`, c_init's
     /// `signature` and update_user_pwd's `old_pwd` and `new_pwd`, NIM's login `token`, yun2win's
-    /// and MQTT's `password` and `token`, LeanCloud's session token `st` and signature.
+    /// and MQTT's `password` and `token` (`passwordHex` when the password is not UTF-8),
+    /// LeanCloud's session token `st` and signature.
     static let secretKeys: Set<String> = [
-        "password", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st", "sessiontoken", "accesstoken",
+        "password", "passwordhex", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st", "sessiontoken",
+        "accesstoken",
     ]
     /// LeanCloud's signature is `s` in these commands' messages: session open, conversation
     /// start and members, room and blacklist changes (what `LeanCloudSignature` checks).
     static let signedMessages: Set<String> = ["sessionMessage", "convMessage", "roomMessage", "blacklistMessage"]
-    /// A secret shorter than this is replaced where a key names it, not searched for in other text.
+    /// A secret shorter than this (in bytes) is replaced where a key names it, not searched for
+    /// in other text.
     static let searchedLength = 4
 
-    /// `json` with every secret replaced by `mark`, and `payload` with every secret's UTF-8 bytes
+    /// `json` with every secret replaced by `mark`, and `payload` with every secret's bytes
     /// replaced by `*` (offsets stay as they were).
+    ///
+    /// A secret is looked for as its text (UTF-8); a secret under a key ending in `Hex` (MQTT's
+    /// `passwordHex`) as the bytes its hex stands for; a lossy decoding (yun2win's token from a
+    /// password that is not UTF-8) as each of its runs between U+FFFD, whose bytes are not known.
     public static func redact(json: JSONValue?, payload: [UInt8]) -> (json: JSONValue?, payload: [UInt8]) {
         guard let json else { return (nil, payload) }
         var secrets: Set<String> = []
-        collect(json, parentKey: nil, into: &secrets)
+        var hexSecrets: Set<String> = []
+        collect(json, parentKey: nil, into: &secrets, hex: &hexSecrets)
         guard !secrets.isEmpty else { return (json, payload) }
+        let needles = needles(secrets, hex: hexSecrets)
         // Longest first: a secret that contains another is replaced whole.
-        let ordered = secrets.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
-        return (replace(json, secrets: secrets, ordered: ordered), mask(payload, ordered))
+        let texts = Set(needles.flatMap(\.texts)).sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+        return (replace(json, secrets: secrets, texts: texts), mask(payload, needles))
     }
 
-    private static func collect(_ value: JSONValue, parentKey: String?, into secrets: inout Set<String>) {
+    /// One secret as it is searched for: the strings it may be in JSON strings as, and the byte
+    /// strings it may be in the payload as.
+    struct Needle: Hashable {
+        var texts: [String]
+        var bytes: [[UInt8]]
+    }
+
+    private static func collect(_ value: JSONValue, parentKey: String?, into secrets: inout Set<String>, hex: inout Set<String>) {
         if let object = value.objectValue {
             for member in object {
-                let key = member.key
-                let named = secretKeys.contains(key.lowercased()) || (key == "s" && parentKey.map(signedMessages.contains) == true)
+                let key = member.key.lowercased()
+                let named = secretKeys.contains(key) || (member.key == "s" && parentKey.map(signedMessages.contains) == true)
                 if named, let text = member.value.stringValue, !text.isEmpty {
                     secrets.insert(text)
+                    if key.hasSuffix("hex") { hex.insert(text) }
                 } else {
-                    collect(member.value, parentKey: key, into: &secrets)
+                    collect(member.value, parentKey: member.key, into: &secrets, hex: &hex)
                 }
             }
         } else if let array = value.arrayValue {
-            for item in array { collect(item, parentKey: parentKey, into: &secrets) }
+            for item in array { collect(item, parentKey: parentKey, into: &secrets, hex: &hex) }
         }
     }
 
-    private static func replace(_ value: JSONValue, secrets: Set<String>, ordered: [String]) -> JSONValue {
-        if let object = value.objectValue {
-            return .object(JSONObject(object.map { JSONObject.Member(key: $0.key, value: replace($0.value, secrets: secrets, ordered: ordered)) }))
+    /// The secrets long enough to be searched for, each as its needle.
+    static func needles(_ secrets: Set<String>, hex: Set<String>) -> [Needle] {
+        var needles: Set<Needle> = []
+        for secret in secrets {
+            if hex.contains(secret), let bytes = try? Hex.decode(secret) {
+                if bytes.count >= searchedLength { needles.insert(Needle(texts: [secret], bytes: [bytes])) }
+                continue
+            }
+            // A lossy decoding's runs between U+FFFD: the bytes each U+FFFD stands for are not known.
+            for run in secret.split(separator: "\u{FFFD}") where run.utf8.count >= searchedLength {
+                let text = String(run)
+                needles.insert(Needle(texts: [text], bytes: [Array(text.utf8)]))
+            }
         }
-        if let array = value.arrayValue { return .array(array.map { replace($0, secrets: secrets, ordered: ordered) }) }
+        return Array(needles)
+    }
+
+    private static func replace(_ value: JSONValue, secrets: Set<String>, texts: [String]) -> JSONValue {
+        if let object = value.objectValue {
+            return .object(JSONObject(object.map { JSONObject.Member(key: $0.key, value: replace($0.value, secrets: secrets, texts: texts)) }))
+        }
+        if let array = value.arrayValue { return .array(array.map { replace($0, secrets: secrets, texts: texts) }) }
         guard let text = value.stringValue else { return value }
         if secrets.contains(text) { return .string(mark) }
         var redacted = text
-        for secret in ordered where secret.utf8.count >= searchedLength {
-            redacted = redacted.replacing(secret, with: mark)
-        }
+        for secret in texts { redacted = redacted.replacing(secret, with: mark) }
         return .string(redacted)
     }
 
-    private static func mask(_ payload: [UInt8], _ ordered: [String]) -> [UInt8] {
+    private static func mask(_ payload: [UInt8], _ needles: [Needle]) -> [UInt8] {
+        // The ranges are found in the payload as it came: a secret inside another is found too.
+        let found = needles.flatMap { needle in needle.bytes.flatMap { payload.ranges(of: $0) } }
         var bytes = payload
-        for secret in ordered where secret.utf8.count >= searchedLength {
-            // Same length: the ranges found stay valid as each is overwritten.
-            for range in bytes.ranges(of: Array(secret.utf8)) {
-                bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: range.count))
-            }
-        }
+        for range in found { bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: range.count)) }
         return bytes
     }
 }
