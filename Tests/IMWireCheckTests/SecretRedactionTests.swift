@@ -161,6 +161,20 @@ import Testing
         #expect(SecretRedaction.redact(json: json, payload: []).json?["pwd"] == .string(SecretRedaction.mark))
     }
 
+    /// A secret with characters JSON escapes (`"`, `\\`, and `/` and non-ASCII as some writers
+    /// do) is found in the JSON text too: the raw `data` of the engine.io packet, the payload.
+    @Test func aSecretIsHiddenInItsJSONEscapedForms() throws {
+        let logins = [
+            #"42["login",{"username":"alice","password":"zebraQ\"7\\k/9-é"}]"#,
+            #"42["login",{"username":"alice","password":"zebraQ\"7\\k\/9-\u00e9"}]"#,
+            #"42["login",{"username":"alice","password":"zebraQ\"7\\k/9-\u00E9"}]"#,
+        ]
+        for login in logins {
+            let (hidden, _) = try Self.expectHidden(["zebraQ"], in: Self.jmessage([("send", login)]), dialect: "jmessage")
+            #expect(!hidden.messages.isEmpty && hidden.messages.allSatisfy { $0.canonicalJSON != nil })
+        }
+    }
+
     /// An MQTT password that is not UTF-8 is written as `passwordHex`, and yun2win reads the
     /// token from it lossily: neither, nor the password's bytes, are shown.
     @Test func aPasswordThatIsNotUTF8IsHidden() throws {

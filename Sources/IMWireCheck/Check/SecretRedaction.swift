@@ -27,9 +27,11 @@ public enum SecretRedaction {
     /// `json` with every secret replaced by `mark`, and `payload` with every secret's bytes
     /// replaced by `*` (offsets stay as they were).
     ///
-    /// A secret is looked for as its text (UTF-8); a secret under a key ending in `Hex` (MQTT's
-    /// `passwordHex`) as the bytes its hex stands for; a lossy decoding (yun2win's token from a
-    /// password that is not UTF-8) as each of its runs between U+FFFD, whose bytes are not known.
+    /// A secret is looked for as its text (UTF-8) and as JSON spells it inside a string
+    /// (`jsonSpellings`: a raw packet's JSON text quoted in an outer layer, a JSON payload); a
+    /// secret under a key ending in `Hex` (MQTT's `passwordHex`) as the bytes its hex stands for;
+    /// a lossy decoding (yun2win's token from a password that is not UTF-8) as each of its runs
+    /// between U+FFFD, whose bytes are not known.
     public static func redact(json: JSONValue?, payload: [UInt8]) -> (json: JSONValue?, payload: [UInt8]) {
         guard let json else { return (nil, payload) }
         var secrets: Set<String> = []
@@ -76,11 +78,51 @@ public enum SecretRedaction {
             }
             // A lossy decoding's runs between U+FFFD: the bytes each U+FFFD stands for are not known.
             for run in secret.split(separator: "\u{FFFD}") where run.utf8.count >= searchedLength {
-                let text = String(run)
-                needles.insert(Needle(texts: [text], bytes: [Array(text.utf8)]))
+                let texts = jsonSpellings(String(run))
+                needles.insert(Needle(texts: texts, bytes: texts.map { Array($0.utf8) }))
             }
         }
         return Array(needles)
+    }
+
+    /// `text` and the ways JSON text may spell it inside a string: with the shortest escapes
+    /// (`\"`, `\\`, `\n`…, other control characters as `\u00XX`), and as some writers do, with
+    /// `/` as `\/` and everything outside ASCII as `\uXXXX` (UTF-16, hex in either case).
+    static func jsonSpellings(_ text: String) -> [String] {
+        var spellings = [text]
+        for slash in [false, true] {
+            // nil: non-ASCII as it is; false, true: as \uXXXX in lower, upper case hex.
+            for upperCase in [nil, false, true] as [Bool?] {
+                let spelled = escaped(text, slash: slash, upperCase: upperCase)
+                if !spellings.contains(spelled) { spellings.append(spelled) }
+            }
+        }
+        return spellings
+    }
+
+    private static func escaped(_ text: String, slash: Bool, upperCase: Bool?) -> String {
+        func unicode(_ unit: UInt16) -> String {
+            let digits = String(unit, radix: 16, uppercase: upperCase ?? false)
+            return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "/" where slash: out += "\\/"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{8}": out += "\\b"
+            case "\u{C}": out += "\\f"
+            case _ where scalar.value < 0x20 || (scalar.value > 0x7f && upperCase != nil):
+                for unit in String(scalar).utf16 { out += unicode(unit) }
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func replace(_ value: JSONValue, secrets: Set<String>, texts: [String]) -> JSONValue {
