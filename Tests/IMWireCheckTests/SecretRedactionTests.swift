@@ -175,6 +175,30 @@ import Testing
         }
     }
 
+    /// A LeanCloud frame in base64 (`lc.proto2base64.*`) carries its session token as base64
+    /// text: its payload must not give it away either.
+    @Test func aSecretInABase64FrameIsHidden() throws {
+        let secret = "st-9e9ce82d7d3b4768ba55ead094edba9f"
+        // leancloud-clean.jsonl's session/open and session/opened, in base64.
+        let open =
+            "080010011a1c696d7769726556656e646f7253646b546573742d4d645958624d4d492205616c6963652801b20643220d6a732f352e302e302d72632e"
+            + "3728003a2439626436663433332d316163302d346432662d613362302d663063373237393364333835900196eecffba1349801bb01"
+        let opened =
+            "080010052205616c696365280148bdeecffba134b20628522373742d396539636538326437643362343736386261353565616430393465646261396658"
+            + "901c"
+        let frames = try [("send", open), ("receive", opened)].map { (dir: $0.0, text: Base64.encode(try Hex.decode($0.1))) }
+        // The secret's base64 at each of the three alignments, less the characters its neighbours share.
+        let encoded = (0..<3).map { shift in
+            String(Base64.encode(Array(repeating: 0, count: shift) + Array(secret.utf8)).dropFirst(shift == 0 ? 0 : 4).dropLast(4))
+        }
+        let (hidden, shown) = try Self.expectHidden([secret], in: frames, subprotocol: "lc.proto2base64.3")
+        #expect(shown.messages.count == 2 && shown.messages.allSatisfy { $0.canonicalJSON != nil })
+        #expect(encoded.contains { shown.all.contains(Hex.encode(Array($0.utf8))) })
+        for form in encoded {
+            #expect(!hidden.all.contains(form) && !hidden.all.contains(Hex.encode(Array(form.utf8))), "\(form)")
+        }
+    }
+
     /// An MQTT password that is not UTF-8 is written as `passwordHex`, and yun2win reads the
     /// token from it lossily: neither, nor the password's bytes, are shown.
     @Test func aPasswordThatIsNotUTF8IsHidden() throws {
@@ -187,6 +211,23 @@ import Testing
             ["hex:" + password, "imtoken-9d2e"], in: [("send", "hex:" + connect), ("receive", "hex:20020000")], dialect: "yun2win",
             subprotocol: "mqttv3.1")
         #expect(hidden.messages.first?.canonicalJSON != nil)
+    }
+
+    /// Where the genuine SDKs' logins carry their credentials as they are, only those are
+    /// masked: no payload is withheld whole.
+    @Test(arguments: recordings.map(\.path))
+    func aPayloadIsWithheldOnlyWhenItsSecretIsNotFound(_ path: String) throws {
+        var options = CheckOptions()
+        options.describesMessages = true
+        let checker = Checker(options: options)
+        var withheld: [String] = []
+        checker.onMessage = { message in
+            if !message.payload.isEmpty, message.payload.allSatisfy({ $0 == UInt8(ascii: "*") }) {
+                withheld.append("\(message.connection) #\(message.frame)")
+            }
+        }
+        _ = try checker.check(try CaptureFile.open("\(repositoryRoot)/Fixtures/captures/\(path)"), named: path)
+        #expect(withheld.isEmpty)
     }
 
     @Test func theOtherFieldsAndTheOffsetsStay() throws {

@@ -25,7 +25,10 @@ public enum SecretRedaction {
     static let searchedLength = 4
 
     /// `json` with every secret replaced by `mark`, and `payload` with every secret's bytes
-    /// replaced by `*` (offsets stay as they were).
+    /// replaced by `*` (offsets stay as they were). When a secret long enough to be searched for
+    /// is in the payload in none of the forms below, the payload holds it some other way (a
+    /// LeanCloud `lc.proto2base64.*` frame is base64 text; a writer escaped it otherwise): then
+    /// every byte of the payload is `*`, its length all that is shown.
     ///
     /// A secret is looked for as its text (UTF-8) and as JSON spells it inside a string
     /// (`jsonSpellings`: a raw packet's JSON text quoted in an outer layer, a JSON payload); a
@@ -139,7 +142,13 @@ public enum SecretRedaction {
 
     private static func mask(_ payload: [UInt8], _ needles: [Needle]) -> [UInt8] {
         // The ranges are found in the payload as it came: a secret inside another is found too.
-        let found = needles.flatMap { needle in needle.bytes.flatMap { payload.ranges(of: $0) } }
+        var found: [Range<Int>] = []
+        for needle in needles {
+            let ranges = needle.bytes.flatMap { payload.ranges(of: $0) }
+            // Not there as any of its forms: it is there in some other encoding, or may be.
+            guard !ranges.isEmpty else { return [UInt8](repeating: UInt8(ascii: "*"), count: payload.count) }
+            found += ranges
+        }
         var bytes = payload
         for range in found { bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: "*"), count: range.count)) }
         return bytes
