@@ -74,6 +74,11 @@ public enum CaptureRules {
         "CAPTURE.TCP-GAP", .warning, layer: .capture,
         summary: "TCP bytes missing from the capture (lost, filtered, snaplen); the rest of that direction is counted, not decoded.",
         specRef: "Spec/captures.md#tcp-reassembly (gaps)")
+    public static let tcpAfterEnd = Rule(
+        "CAPTURE.TCP-AFTER-END", .info, layer: .capture,
+        summary:
+            "TCP data of a connection that already ended (after its RST, or after both FINs): bytes in flight or sent after the reset; counted here, not decoded, and no new connection.",
+        specRef: "Spec/captures.md#tcp-reassembly (after the end)")
 
     // MARK: HAR
 
@@ -89,6 +94,6 @@ public enum CaptureRules {
     public static let all: [Rule] = [
         badLine, badField, lineTooLong, timeBackwards, badFileHeader, truncatedFile, recordTooLarge, packetTruncated,
         blockLength, unknownBlock, noInterface, badOption, unsupportedLinkType, malformedIP, ipFragment, malformedTCP,
-        tcpOverlapConflict, tcpGap, harNoMessages, harBadMessage,
+        tcpOverlapConflict, tcpGap, tcpAfterEnd, harNoMessages, harBadMessage,
     ]
 }

@@ -63,15 +63,13 @@ def record(imwire, server, keep):
                                  capture_output=True, text=True)
         if checked.returncode not in (0, 1) or not os.path.exists(report):
             raise SystemExit(f"imwire check exited with {checked.returncode}: {checked.stderr[-800:]}")
-        # No case's: flows too short to hold a WebSocket upgrade (every case's connection starts
-        # with one, some 200 bytes): a probe that waited for the server and ended before the
-        # recording began (Twisted closes its side later: no byte), and a segment still in flight
-        # when the other side's RST came (the fuzzer sends a byte at a time), which the capture
-        # reader reads as a connection of its own without a SYN, where tshark keeps it in the
-        # stream: an open question of the reader's, not of these cases.
+        # No case's: a flow without a byte, a probe that waited for the server and ended before
+        # the recording began (Twisted closes its side later). A segment still in flight when
+        # the other side's RST came (the fuzzer sends a byte at a time) stays with its connection
+        # (CAPTURE.TCP-AFTER-END), as tshark keeps it in its stream.
         with open(report) as f:
             checked_report = json.load(f)
-        checked_report["connections"] = [c for c in checked_report["connections"] if c["bytes"]["captured"] >= 100]
+        checked_report["connections"] = [c for c in checked_report["connections"] if c["bytes"]["captured"] > 0]
         with open(report, "w") as f:
             json.dump(checked_report, f)
         results = proxy_table.collect(work, report, live=False)

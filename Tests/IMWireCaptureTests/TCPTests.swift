@@ -189,6 +189,31 @@ private struct Flow {
         #expect(described.last?.hasPrefix("close") == true)
     }
 
+    /// A byte in flight when the server reset (Autobahn's fuzzing client sends a byte at a time)
+    /// is the ended connection's, not a new SYN-less one; far from where it stopped, or with a
+    /// SYN, the pair opens a new connection.
+    @Test func aSegmentAfterTheResetStaysWithItsConnection() throws {
+        var flow = Flow()
+        flow.add(.send, 0x02, sequence: 0)
+        flow.add(.receive, 0x12, sequence: 500)
+        flow.add(.send, 0x18, "G", sequence: 1)
+        flow.add(.receive, 0x14, sequence: 501)  // RST
+        flow.add(.send, 0x18, "E", sequence: 2)  // in flight
+        flow.add(.send, 0x18, "T", sequence: 3)
+        var described = try flow.read()
+        #expect(described.filter { $0.hasPrefix("open") }.count == 1)
+        #expect(described.suffix(2) == ["problem CAPTURE.TCP-AFTER-END", "problem CAPTURE.TCP-AFTER-END"])
+        #expect(streams(described).send == "G")
+
+        flow.add(.send, 0x18, "new", sequence: 3_000_000_000)  // a connection seen midway
+        flow.add(.send, 0x14, sequence: 3_000_000_003)
+        flow.add(.send, 0x02, sequence: 9)  // and one that opens
+        described = try flow.read()
+        let opens = described.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
+        #expect(opens == ["10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3"])
+        #expect(described.contains("send new"))
+    }
+
     @Test func pairsWrittenOutAreStillCounted() throws {
         let addresses = try [
             [10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1],

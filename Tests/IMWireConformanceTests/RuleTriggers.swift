@@ -63,9 +63,9 @@ private enum Pcap {
     static func ipv4(protocol number: UInt8 = 6, flagsAndOffset: Int = 0x4000, _ payload: [UInt8]) -> [UInt8] {
         [0x45, 0] + be16(20 + payload.count) + be16(1) + be16(flagsAndOffset) + [64, number] + be16(0) + [10, 0, 0, 1, 10, 0, 0, 2] + payload
     }
-    /// TCP 50000 → 443, data offset 5 words, PSH|ACK.
-    static func tcp(seq: Int, _ payload: [UInt8]) -> [UInt8] {
-        be16(50000) + be16(443) + be32(seq) + be32(0) + [0x50, 0x18] + be16(65535) + be16(0) + be16(0) + payload
+    /// TCP 50000 → 443, data offset 5 words, PSH|ACK unless told.
+    static func tcp(seq: Int, flags: UInt8 = 0x18, _ payload: [UInt8]) -> [UInt8] {
+        be16(50000) + be16(443) + be32(seq) + be32(0) + [0x50, flags] + be16(65535) + be16(0) + be16(0) + payload
     }
 
     /// A pcapng block: type, total length, body padded to 32 bits, total length again.
@@ -245,6 +245,14 @@ extension RuleCoverageTests {
                 Pcap.file(
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("PUT ".utf8))))), suffix: ".pcap")
+        },
+        // A byte sent after the connection's RST (RST|ACK): still that connection's.
+        Trigger("CAPTURE.TCP-AFTER-END", frame: 3) {
+            try checkFile(
+                Pcap.file(
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, flags: 0x14, []))),
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, Array("/".utf8))))), suffix: ".pcap")
         },
         // A gap line: bytes of the client's stream were lost.
         Trigger("CAPTURE.TCP-GAP") {

@@ -52,8 +52,26 @@ struct FlowTable {
         }
     }
 
+    /// A connection that ended (RST, or FIN both ways): what tells a late segment of it from a
+    /// new connection of the same pair.
+    private struct EndedFlow {
+        let id: String
+        let client: Endpoint
+        /// Each direction's next sequence number (client, server).
+        let next: [UInt32?]
+    }
+
+    /// How many ended connections are remembered, and how far (in sequence numbers) from where
+    /// a direction stopped a late segment may start.
+    static let endedRemembered = 4_096
+    static let lateWindow: UInt32 = 1 << 20
+
     private let limits: Limits
     private var flows: [Key: Flow] = [:]
+    private var ended: [Key: EndedFlow] = [:]
+    /// The keys of `ended`, oldest first from `endedOldest` (a ring once full).
+    private var endedOrder: [Key] = []
+    private var endedOldest = 0
     private var opened = 0
     private var pairs = SeenPairs()
     /// The flow of the last segment, while it is open.
@@ -78,6 +96,9 @@ struct FlowTable {
             flow = known
         } else {
             guard tcp.syn || !payload.isEmpty else { return }  // a stray ACK of a connection that ended
+            if !tcp.syn, let late = ended[key], Self.isLate(tcp, from: source, of: late) {
+                return items.append(.problem(Self.lateSegment(payload.count, from: source, of: late, packet: packet)))
+            }
             let sourceIsClient = tcp.syn ? !tcp.ack : (source.port > destination.port)
             let client = sourceIsClient ? source : destination
             let server = sourceIsClient ? destination : source
@@ -119,6 +140,38 @@ struct FlowTable {
         Self.close(flow, packet: packet, into: &items)
         flows[key] = nil
         lastFlow = nil
+        remember(flow)
+    }
+
+    /// Keeps what tells a late segment of `flow` (bounded: the oldest is forgotten first).
+    private mutating func remember(_ flow: Flow) {
+        let summary = EndedFlow(id: flow.id, client: flow.client, next: flow.streams.map(\.nextSequence))
+        if ended.updateValue(summary, forKey: flow.key) != nil { return }
+        if endedOrder.count < Self.endedRemembered {
+            endedOrder.append(flow.key)
+        } else {
+            ended[endedOrder[endedOldest]] = nil
+            endedOrder[endedOldest] = flow.key
+            endedOldest = (endedOldest + 1) % Self.endedRemembered
+        }
+    }
+
+    /// A segment without SYN belongs to the connection that ended on its pair when it starts
+    /// near where its direction stopped (data in flight when the RST was sent, or sent after it:
+    /// the peer answers it with another RST). A new connection's first segment seldom does.
+    private static func isLate(_ tcp: TCPSegment, from source: Endpoint, of late: EndedFlow) -> Bool {
+        guard let next = late.next[source == late.client ? 0 : 1] else { return false }
+        let distance = tcp.sequence &- next
+        return distance < lateWindow || next &- tcp.sequence < lateWindow
+    }
+
+    private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: CapturedPacket) -> Finding {
+        let direction: Direction = source == late.client ? .send : .receive
+        var finding = CaptureRules.tcpAfterEnd.finding(
+            "\(count) bytes (\(direction == .send ? "client → server" : "server → client")) after connection \(late.id) ended; not decoded",
+            at: packet.fileOffset)
+        finding.location = Location(connection: late.id, frameIndex: packet.number, time: packet.time, direction: direction)
+        return finding
     }
 
     private static func events(
@@ -173,6 +226,9 @@ struct FlowTable {
         }
         flows.removeAll()
         lastFlow = nil
+        ended.removeAll()
+        endedOrder.removeAll()
+        endedOldest = 0
         return items
     }
 }

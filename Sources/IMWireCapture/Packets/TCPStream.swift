@@ -34,6 +34,9 @@ struct TCPStream {
         if base == nil { base = sequence &+ 1 }
     }
 
+    /// The sequence number of the next byte to deliver (nil before any byte or SYN).
+    var nextSequence: UInt32? { base.map { $0 &+ UInt32(truncatingIfNeeded: delivered) } }
+
     /// The stream offset of `sequence`, unwrapping 32-bit sequence numbers around what was delivered.
     private mutating func offset(of sequence: UInt32) -> Int64 {
         guard let base else {
