@@ -22,6 +22,9 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Requests and ClientHellos longer than this are not read further.
     static let maxOpeningBytes = 64 << 10
+    /// How long a client has for its request, and then for its ClientHello: a client that sends
+    /// its opening a byte at a time (slowloris) or not at all must not hold a connection for ever.
+    static let defaultDeadline = TimeAmount.seconds(10)
 
     private enum Stage {
         case request
@@ -36,6 +39,9 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     /// SOCKS5: the greeting is answered.
     private var greeted = false
+    private let deadline: TimeAmount
+    /// The stage's deadline, while the client's bytes are awaited.
+    private var deadlineTask: Scheduled<Void>?
     /// Explicit mode: the server the client asks for (the proxy then calls `answer`).
     var onTarget: (_ host: String, _ port: Int) -> Void = { _, _ in }
     /// The opening is over (once, unless refused): the client's ClientHello, or nil when its
@@ -45,26 +51,34 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     var onRefused: (String) -> Void = { _ in }
 
     /// `explicit`: read a CONNECT or SOCKS5 request first. `sniffsTLS`: then read the ClientHello.
-    init(explicit: Bool, sniffsTLS: Bool) {
+    /// `deadline`: how long each of the two may take.
+    init(explicit: Bool, sniffsTLS: Bool, deadline: TimeAmount = defaultDeadline) {
         stage = explicit ? .request : .hello
         self.sniffsTLS = sniffsTLS
+        self.deadline = deadline
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if context.channel.isActive { context.read() }
+        if context.channel.isActive {
+            startDeadline(context: context)
+            context.read()
+        }
     }
 
     /// Out of the pipeline (left, or the channel closed): the callbacks go, and with them the
     /// proxy's per-connection state they hold (they also hold this handler: a cycle otherwise).
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        deadlineTask?.cancel()
+        deadlineTask = nil
         onTarget = { _, _ in }
         onHello = { _ in }
         onRefused = { _ in }
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        startDeadline(context: context)
         context.read()
         context.fireChannelActive()
     }
@@ -111,7 +125,43 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         guard sniffsTLS else { return finishHello(nil, context: context) }
         stage = .hello
         advance(context: context)
-        if case .hello = stage { context.read() }
+        if case .hello = stage {
+            startDeadline(context: context)
+            context.read()
+        }
+    }
+
+    /// The stage's clock starts (the request's at accept, the ClientHello's once the tunnel is
+    /// answered; the proxy's own dial in between is not the client's time).
+    private func startDeadline(context: ChannelHandlerContext) {
+        deadlineTask?.cancel()
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadlineTask = context.eventLoop.scheduleTask(in: deadline) { bound.value.deadlinePassed() }
+    }
+
+    /// Out of time: a request not whole is refused (an HTTP client is told 408); a client that
+    /// has sent nothing where a ClientHello was awaited is not speaking TLS first, and passes
+    /// through; a ClientHello not whole is refused.
+    private func deadlinePassed() {
+        deadlineTask = nil
+        guard let context else { return }
+        let seconds = deadline.nanoseconds / 1_000_000_000
+        switch stage {
+        case .request:
+            let socks = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 5
+            if !socks {
+                write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
+            }
+            refuse(
+                "no whole \(socks ? "SOCKS5" : "CONNECT") request within \(seconds) s (\(buffer.readableBytes) bytes of it)",
+                context: context)
+        case .hello where buffer.readableBytes == 0:
+            finishHello(nil, context: context)
+        case .hello:
+            refuse("no whole ClientHello within \(seconds) s (\(buffer.readableBytes) bytes of it)", context: context)
+        case .awaitingUpstream, .done:
+            break
+        }
     }
 
     /// Reads what the stage needs from the buffer; moves on when it is there.
@@ -171,7 +221,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let portAt = 4 + addressLength
         buffer.moveReaderIndex(forwardBy: portAt + 2)
-        stage = .awaitingUpstream(.socks5)
+        awaitUpstream(.socks5)
         onTarget(host, Int(request[portAt]) << 8 | Int(request[portAt + 1]))
     }
 
@@ -184,12 +234,14 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3, parts[0] == "CONNECT", let (host, port) = Self.authority(parts[1]) else {
             write("HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
+            // Quoted without its query, which may carry a token.
+            let quoted = requestLine.split(separator: "?", maxSplits: 1).first.map { String($0.prefix(80)) } ?? ""
             return refuse(
-                "\"\(requestLine.prefix(80))\": imwire proxy in explicit mode takes CONNECT host:port and SOCKS5, not "
-                    + "plain-HTTP proxy requests", context: context)
+                "\"\(quoted)\(quoted.count < requestLine.count ? "…" : "")\": imwire proxy in explicit mode takes CONNECT "
+                    + "host:port and SOCKS5, not plain-HTTP proxy requests", context: context)
         }
         buffer.moveReaderIndex(forwardBy: end - view.startIndex + 4)
-        stage = .awaitingUpstream(.connect)
+        awaitUpstream(.connect)
         onTarget(host, port)
     }
 
@@ -237,6 +289,12 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    private func awaitUpstream(_ request: Request) {
+        deadlineTask?.cancel()
+        deadlineTask = nil
+        stage = .awaitingUpstream(request)
+    }
+
     private func finishHello(_ hello: TLSClientHello?, context: ChannelHandlerContext) {
         stage = .done
         onHello(hello)
@@ -244,6 +302,8 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func leave(context: ChannelHandlerContext) {
+        deadlineTask?.cancel()
+        deadlineTask = nil
         stage = .done
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
@@ -266,6 +326,8 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func close(context: ChannelHandlerContext) {
+        deadlineTask?.cancel()
+        deadlineTask = nil
         stage = .done
         buffer.clear()
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

@@ -191,7 +191,7 @@ public final class ProxyServer: @unchecked Sendable {
             }
         }
         opening.onRefused = { [self] why in
-            live.problem(LiveRules.requestRefused.finding("\(Self.describe(client.remoteAddress)) asked \(why); the client's connection was closed"))
+            live.problem(LiveRules.requestRefused.finding("\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
             ended.value()
         }
         opening.onHello = { [self] hello in

@@ -12,8 +12,8 @@ private final class Opened {
     let opening: ClientOpening
     let channel = EmbeddedChannel()
 
-    init(explicit: Bool, sniffsTLS: Bool) throws {
-        opening = ClientOpening(explicit: explicit, sniffsTLS: sniffsTLS)
+    init(explicit: Bool, sniffsTLS: Bool, deadline: TimeAmount = ClientOpening.defaultDeadline) throws {
+        opening = ClientOpening(explicit: explicit, sniffsTLS: sniffsTLS, deadline: deadline)
         opening.onTarget = { [unowned self] in target = ($0, $1) }
         opening.onHello = { [unowned self] in hello = .some($0?.serverName) }
         opening.onRefused = { [unowned self] in refused = $0 }
@@ -112,6 +112,55 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
         #expect(opened.refused != nil)
         #expect(opened.target == nil)
         #expect(!opened.channel.isActive)
+    }
+
+    /// Slowloris: a CONNECT head a byte at a time is cut off at the deadline, answered 408.
+    @Test func aRequestNotWholeByTheDeadlineIsAnswered408AndClosed() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: false, deadline: .seconds(10))
+        for byte in "CONNECT rtm.example.com:443 HTTP/1.1\r\n".utf8.prefix(9) {
+            try opened.send([byte])
+            opened.channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        }
+        #expect(opened.refused == nil && opened.channel.isActive)
+        opened.channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(String(decoding: try opened.answered(), as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(opened.refused == "no whole CONNECT request within 10 s (9 bytes of it)")
+        #expect(opened.target == nil)
+        #expect(!opened.channel.isActive)
+    }
+
+    /// The proxy's own dial is not the client's time; the ClientHello's clock starts at the answer.
+    @Test func theDeadlineStopsWhileTheServerIsDialled() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: true, deadline: .seconds(10))
+        try opened.send([5, 1, 0, 5, 1, 0, 1, 127, 0, 0, 1, 0x01, 0xBB])
+        opened.channel.embeddedEventLoop.advanceTime(by: .seconds(30))
+        #expect(opened.refused == nil && opened.channel.isActive)
+        opened.opening.answer(connected: true)
+        let hello = clientHello(serverName: "api.example.com")
+        try opened.send(Array(hello[..<20]))
+        opened.channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(opened.refused == nil)
+        opened.channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(opened.refused == "no whole ClientHello within 10 s (20 bytes of it)")
+        #expect(opened.hello == nil)
+        #expect(!opened.channel.isActive)
+    }
+
+    /// Not speaking first is not TLS: a silent client passes through at the deadline.
+    @Test func aSilentClientPassesThroughWhereAClientHelloWasAwaited() throws {
+        let opened = try Opened(explicit: false, sniffsTLS: true, deadline: .seconds(10))
+        opened.channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(opened.hello == .some(nil))
+        #expect(opened.refused == nil && opened.channel.isActive)
+        try opened.send(Array("late".utf8))
+        #expect(try opened.passedOn() == Array("late".utf8))
+    }
+
+    @Test func aRefusedRequestIsQuotedWithoutItsQuery() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: false)
+        try opened.send(Array("GET http://lbs.example.com/lbs?token=s3cr3t HTTP/1.1\r\n\r\n".utf8))
+        #expect(opened.refused?.hasPrefix("\"GET http://lbs.example.com/lbs…\": ") == true)
+        #expect(opened.refused?.contains("s3cr3t") == false)
     }
 
     @Test func authorityForms() {

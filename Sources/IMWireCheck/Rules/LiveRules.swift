@@ -17,7 +17,7 @@ public enum LiveRules {
     public static let requestRefused = Rule(
         "PROXY.REQUEST-REFUSED", .error, layer: .capture,
         summary:
-            "In explicit mode, a client's first bytes were not a request the proxy serves (HTTP CONNECT host:port, or a SOCKS5 CONNECT without authentication); it was answered with an error (HTTP 501, a SOCKS5 failure) and closed.",
+            "A client's opening was refused and its connection closed: in explicit mode, its first bytes were not a request the proxy serves (HTTP CONNECT host:port, or a SOCKS5 CONNECT without authentication; answered HTTP 501 or a SOCKS5 failure) or not a whole request within 10 s (HTTP 408); with `--tls`, a ClientHello begun and not whole within 10 s.",
         specRef: "Spec/proxy.md#explicit-mode")
 
     public static let all: [Rule] = [upstreamUnreachable, tlsHandshakeFailed, requestRefused]
