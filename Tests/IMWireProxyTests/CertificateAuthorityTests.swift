@@ -1,7 +1,8 @@
 import Foundation
-import IMWireProxy
 import Testing
 import X509
+
+@testable import IMWireProxy
 
 @Suite struct CertificateAuthorityTests {
     /// A leaf names the host, chains to the CA (its signature verifies with the CA's key), and
@@ -36,6 +37,26 @@ import X509
         #expect(try ca.extensions.basicConstraints == .isCertificateAuthority(maxPathLength: 0))
         let key = try Certificate.PrivateKey(pemEncoded: pem.keyPEM)
         #expect(key.publicKey == leaf.publicKey)
+    }
+
+    /// The CA key and the key log decrypt what the proxy sees: only their owner reads them, and
+    /// a key log written over an older, readable file takes the mode too.
+    @Test func theCAKeyAndTheKeyLogAreWrittenPrivate() throws {
+        let directory = NSTemporaryDirectory() + "imwire-ca-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try CertificateAuthority.create().write(to: directory)
+        func mode(_ path: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try mode(directory + "/" + CertificateAuthority.keyFile) == 0o600)
+        #expect(try mode(directory + "/" + CertificateAuthority.certificateFile) == 0o644)
+
+        let keyLog = directory + "/keys.log"
+        #expect(FileManager.default.createFile(atPath: keyLog, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
+        _ = try KeyLogWriter(path: keyLog)
+        #expect(try mode(keyLog) == 0o600)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.log", withDestinationPath: keyLog)
+        #expect(throws: ProxyTLSError.self) { try KeyLogWriter(path: directory + "/link.log") }
     }
 
     @Test func aKeyOfAnotherCAIsRefused() throws {

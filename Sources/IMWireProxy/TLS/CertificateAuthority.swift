@@ -88,13 +88,32 @@ public struct CertificateAuthority: Sendable {
         do {
             let keyPEM = try key.serializeAsPEM().pemString
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            guard files.createFile(atPath: keyPath, contents: Data(keyPEM.utf8), attributes: [.posixPermissions: 0o600]),
-                files.createFile(atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644])
+            try Self.writePrivate(Array(keyPEM.utf8), to: keyPath)
+            guard files.createFile(atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644])
             else { throw ProxyTLSError("cannot write into \(directory)") }
         } catch let error as ProxyTLSError {
             throw error
         } catch {
             throw ProxyTLSError("cannot create \(directory): \(error)")
+        }
+    }
+
+    /// Creates `path` with mode 0600 from the start (FileManager writes a temporary file with the
+    /// umask's mode and changes it after the rename, when it can), never over an existing file or
+    /// through a symbolic link.
+    private static func writePrivate(_ bytes: [UInt8], to path: String) throws(ProxyTLSError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            guard count > 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            written += count
+        }
+        // The umask may have taken bits the mode asked for; none it could have added are wanted.
+        guard fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0 else {
+            throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }
 

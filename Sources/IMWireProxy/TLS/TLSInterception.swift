@@ -99,8 +99,15 @@ final class KeyLogWriter: Sendable {
     private let descriptor: Int32
 
     init(path: String) throws(ProxyTLSError) {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+        // 0600 whether it is new or not (the mode of open(2) is only a new file's), and never
+        // through a symbolic link: these lines decrypt every proxied connection.
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw ProxyTLSError("cannot make \(path) private (mode 0600): \(reason)")
+        }
         let header = Array("# TLS secrets of imwire proxy --tls (NSS key log format)\n".utf8)
         _ = header.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
     }
