@@ -194,6 +194,23 @@ def transports(transcript):
     key_log_dictionary()
     scenario_dictionary()
     serve_dictionary()
+    testee_responses_dictionary()
+
+
+def testee_responses_dictionary():
+    """TesteeResponses: the members and values of responses and requests (Spec/conformance.md),
+    the suites of ConformanceCase.swift, and length prefixes around the 64 MiB bound."""
+    suites = re.findall(r'case \w+ = "([a-z0-9.-]+)"', source("IMWireConformance/Testee/ConformanceCase.swift"))
+    entries = [f'"{key}":'.encode() for key in ("id", "result", "value", "hex", "text", "rule", "offset", "message", "protocol",
+                                                 "suite", "case", "operation", "input", "options", "strict", "role", "version",
+                                                 "direction", "frame", "permessage_deflate", "limits")]
+    entries += [f'"{value}"'.encode() for value in ("ok", "rejected", "skipped", "unsupported", "error", "decode", "encode", "both",
+                                                    "server", "client", "nim", "jmessage", "yun2win")]
+    entries += [f'"{suite}"'.encode() for suite in suites]
+    entries += [(64 << 20).to_bytes(4, "little"), (64 << 20 | 1).to_bytes(4, "little"), b"\xff\xff\xff\xff", b"\x00\x00\x00\x00",
+                b"\x02\x00\x00\x00{}", b'{"id":1,"result":"ok"', b'"\\uffff"', b'"\\ufffe"', b'"\\u0000"', b"null", b"true"]
+    write("TesteeResponses", "response and request members and values, the suites of ConformanceCase.swift, length prefixes at "
+          "the 64 MiB bound", entries)
 
 
 def serve_dictionary():

@@ -370,6 +370,76 @@ def serve_clients():
             yield options(variants[dialect] << 2, out)
 
 
+def run_imwire(*arguments):
+    """Runs the imwire CLI (None when it is not built); its exit status is not checked (1 means findings)."""
+    tool = imwire()
+    if tool is None:
+        return None
+    return subprocess.run([tool, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+
+def frames(data):
+    """The framed messages of a testee-protocol stream (4-byte little-endian length, body)."""
+    out, index = [], 0
+    while index + 4 <= len(data):
+        length = int.from_bytes(data[index:index + 4], "little")
+        out.append(data[index:index + 4 + length])
+        index += 4 + length
+    return out
+
+
+def head(messages, limit=4000):
+    """The first framed messages that fit in `limit` bytes (at least one)."""
+    out = b""
+    for message in messages:
+        if out and len(out) + len(message) > limit:
+            break
+        out += message
+    return out
+
+
+SUITES = ["leancloud.binary", "leancloud.base64", "leancloud.json", "websocket.frames", "websocket.permessage-deflate", "mqtt.3.1",
+          "mqtt.3.1.1", "socketio.0.9", "engineio.3", "nim", "jmessage", "yun2win"]
+
+
+def testee_responses():
+    """Per suite (extra bits 0-3, ConformanceSuite.allCases order), the first responses IMWire's own
+    testee gives the conformance runner, and (variant 1) the first requests the runner sends it:
+    recorded from `imwire conformance run -- sh -c 'tee REQUESTS | imwire conformance testee | tee
+    RESPONSES'` when the CLI is built. Also a few streams by hand: an answer to another id, garbage,
+    a length prefix over 64 MiB, one cut short."""
+    def frame(body):
+        return len(body).to_bytes(4, "little") + body
+    yield frame(b'{"id":1,"result":"ok","value":{}}') + frame(b'{"id":3,"result":"rejected","rule":"X","offset":0}')
+    yield frame(b"not json") + (64 << 20 | 1).to_bytes(4, "little") + b"{}"
+    yield options(2, frame(b'{"id":1,"result":"error","message":"\xef\xbf\xbf"}') + frame(b'{"id":2,"result":"ok","hex":"0A"}')[:9])
+    tool = imwire()
+    if tool is None:
+        return
+    with tempfile.TemporaryDirectory() as work:
+        for index, suite in enumerate(SUITES):
+            requests, responses = os.path.join(work, "requests"), os.path.join(work, "responses")
+            script = f"tee {requests} | {tool} conformance testee | tee {responses}"
+            run_imwire("conformance", "run", "--suite", suite, "--format", "json", "-o", os.path.join(work, "report.json"),
+                       "--fixtures", f"{ROOT}/Fixtures", "--", "sh", "-c", script)
+            if not os.path.exists(responses):
+                continue
+            sent, answered = frames(open(requests, "rb").read()), frames(open(responses, "rb").read())
+            # The target leaves out the cases whose request (with id 0) is over 16 KB
+            # (TesteeFuzzing.maxRequest): their answers go, the others are numbered again.
+            kept = []
+            for request, response in zip(sent, answered):
+                case = json.loads(request[4:])
+                if len(request) - 4 - len(str(case["id"])) + 1 > 16384:
+                    continue
+                body = json.loads(response[4:])
+                body["id"] = len(kept) + 1
+                body = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+                kept.append(len(body).to_bytes(4, "little") + body)
+            yield options(index << 4, head(kept))
+            yield options(1 << 2 | index << 4, head(sent))
+
+
 SEEDS = {
     "LeanCloudBinary": lambda: leancloud({"protobuf"}),
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
@@ -391,6 +461,7 @@ SEEDS = {
     "KeyLog": key_logs,
     "Scenario": scenarios,
     "Serve": serve_clients,
+    "TesteeResponses": testee_responses,
 }
 
 
