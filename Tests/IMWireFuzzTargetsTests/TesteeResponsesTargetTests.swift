@@ -35,7 +35,7 @@ import Testing
     }
 
     /// Streams a testee may write: an answer to another id, garbage, a prefix over 64 MiB, one cut
-    /// short, a prefix of exactly 64 MiB (waited for).
+    /// short, a prefix of exactly 64 MiB (waited for), U+FFFF in a message (which the JUnit report must not carry).
     @Test func brokenTesteeStreams() {
         func frame(_ text: String) -> [UInt8] { TesteeProtocol.frame(Array(text.utf8)) }
         let bound = TesteeProtocol.maxMessageSize
@@ -46,12 +46,18 @@ import Testing
             frame(#"{"id":1,"result":"ok","value":1}"#) + oversized + frame(#"{"id":3,"result":"skipped"}"#),
             Array(frame(#"{"id":1,"result":"ok","hex":"00"}"#).dropLast()),
             [0x00, 0x00, 0x00, 0x04, 0x7b],
+            frame(#"{"id":1,"result":"error","message":"\uffff"}"#),
         ]
         for stream in streams {
             for flags: UInt8 in [0, 0b0010, 0b0110_0000, 0b0100] {
                 #expect(FuzzTarget.testeeResponses.run([0, flags] + stream).isEmpty, "\(stream) \(flags)")
             }
         }
+        // Fuzz/FailCases/TesteeResponses/crash-c9372194…: a testee's message with U+FFFF went into the JUnit report as it was.
+        let junit = ConformanceReport.junit(
+            ConformanceRunner.run(
+                Array(TesteeFuzzing.cases(extra: 0).prefix(1)), channel: TesteeFuzzing.StreamChannel(streams[5], pieces: [streams[5][...]])))
+        #expect(junit.contains("testee error: ?") && junit.unicodeScalars.allSatisfy(TesteeFuzzing.isXMLCharacter), "\(junit)")
         #expect(TesteeFuzzing.frames([oversized[...]]).end == .oversized(bound + 1))
         #expect(TesteeFuzzing.frames([[0x00, 0x00, 0x00, 0x04, 0x7b]]).end == .pending(5))
         // The checks can fail: a reader that waited for an oversized message, or read a message that is not there.

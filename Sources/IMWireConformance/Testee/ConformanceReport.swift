@@ -126,8 +126,9 @@ public enum ConformanceReport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default:
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { out += "?" } else { out.unicodeScalars.append(scalar) }
+            // XML 1.0 allows neither most control characters nor U+FFFE and U+FFFF, even escaped.
+            case "\u{0}"..."\u{8}", "\u{b}"..."\u{1f}", "\u{fffe}", "\u{ffff}": out += "?"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
