@@ -194,7 +194,36 @@ def transports(transcript):
     key_log_dictionary()
     scenario_dictionary()
     serve_dictionary()
+    merge_reports_dictionary()
     testee_responses_dictionary()
+
+
+def spool_string(text):
+    """A string as the report spool writes it: its UTF-8 length as a zigzag varint, then the bytes."""
+    data = text.encode()
+    return varint(len(data) << 1) + data
+
+
+def merge_reports_dictionary():
+    """MergeReports: the members of a report and of its merge member (Spec/report-json.md), the
+    record separator of variant 1, and spool strings (rule IDs of every Rules.swift, dialects,
+    layers, directions, policy names) and edge numbers (zigzag varints of 0, -1 and the Int64 ends)."""
+    members = ["version", "source", "threshold", "firstTime", "merge", "imwire", "shard", "capture", "captureBytes", "index", "count",
+               "options", "lenient", "rules", "policies", "settings", "timelines", "firstPacket", "lastTime", "connections", "opened",
+               "session", "report", "judge", "captureFindings", "packets"]
+    entries = [f'"{name}":'.encode() for name in members]
+    entries += [b'"fuzz"', b'"info"', b'"warning"', b'"error"', b'"off"', b'"warn"', b"null", b"[]", b"{}", b"\x1e", b'"AA=="', b"9223372036854775807",
+                b"-9223372036854775808", b"1e300", b"\xef\xbf\xbf", b"\xef\xbf\xbe", b"\\uffff", b"\x0b", b"<&>"]
+    rules = sorted(set(re.findall(r'"([A-Z0-9]+\.[A-Z0-9-]+)",\s*\.', "".join(
+        open(path).read() for path in glob.glob(os.path.join(ROOT, "Sources", "*", "**", "*Rules*.swift"), recursive=True)))))
+    policies = re.findall(r'name: "([a-z0-9-]+)"', sources("IMWireReconnect/Policies"))
+    layers = re.findall(r"^    case (\w+)$", source("IMWireCore/Findings/Finding.swift"), re.M)
+    strings = rules + policies + layers + ["leancloud", "nim", "jmessage", "yun2win", "send", "receive", "Spec/reconnect.md#judge"]
+    entries += [spool_string(text) for text in strings] + [f'"{rule}"'.encode() for rule in rules]
+    entries += [b"\x00", b"\x01", b"\x02", b"\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01", b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+                b"\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", b"\x00\x00"]
+    write("MergeReports", "report and merge members, the record separator, spool strings (rule IDs of the Rules files, "
+          "policies, layers, dialects, directions) and zigzag varints at the Int64 ends", entries)
 
 
 def testee_responses_dictionary():

@@ -378,6 +378,63 @@ def run_imwire(*arguments):
     return subprocess.run([tool, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
 
 
+def shard_report(path, work):
+    """`imwire check --format json --merge-data` of a capture, cut to what `imwire merge` reads
+    (version, source, threshold, firstTime, merge), its imwire version the target's ("fuzz")."""
+    out = os.path.join(work, "report.json")
+    if run_imwire("check", path, "--format", "json", "--merge-data", "-o", out) is None or not os.path.exists(out):
+        return None
+    report = json.load(open(out))
+    os.remove(out)
+    if "merge" not in report:
+        return None
+    report["merge"]["imwire"] = "fuzz"
+    kept = {key: report[key] for key in ("version", "source", "threshold", "firstTime", "merge") if key in report}
+    return json.dumps(kept, separators=(",", ":")).encode()
+
+
+def spool_seeds(report):
+    """Variants 2 and 3 of MergeReports: each connection's spool bytes ([16-bit length][report]
+    [judge]) and the capture findings' spool bytes."""
+    merge = json.loads(report)["merge"]
+    for connection in merge["connections"]:
+        body = base64.b64decode(connection["report"])
+        judge = base64.b64decode(connection["judge"]) if connection.get("judge") else b""
+        if len(body) < 0x10000:
+            yield options(2 << 2, len(body).to_bytes(2, "big") + body + judge)
+    yield options(3 << 2, base64.b64decode(merge["captureFindings"]))
+
+
+def merge_reports():
+    """The reports of every JSONL capture (variant 0, also rendered), their connections' and capture
+    findings' spool bytes (variants 2, 3), and the shards of the JSONL captures of several clients
+    cut into shards of about 100 bytes, separated by 0x1E (variant 1); needs the imwire CLI
+    (../.build/*/imwire), else one hand-made report of no connection."""
+    empty = {"version": 1, "source": "x", "threshold": "warning", "merge": {
+        "version": 1, "imwire": "fuzz", "shard": None, "options": {"lenient": False, "rules": {}, "policies": [], "settings": [],
+                                                                      "timelines": False},
+        "firstPacket": None, "lastTime": None, "connections": [], "captureFindings": "AA==", "packets": []}}
+    yield json.dumps(empty, separators=(",", ":")).encode()
+    if imwire() is None:
+        return
+    with tempfile.TemporaryDirectory() as work:
+        for path in sorted(glob.glob(f"{ROOT}/Fixtures/captures/*.jsonl")):
+            report = shard_report(path, work)
+            if report is None:
+                continue
+            yield report
+            yield options(1 << 4, report)
+            yield from spool_seeds(report)
+        for name in ("leancloud-reconnect.jsonl", "leancloud-clean.jsonl", "nim-login-sync-send-kicked.jsonl", "yun2win-kicked-reconnect.jsonl"):
+            out = os.path.join(work, name)
+            run_imwire("shard", f"{ROOT}/Fixtures/captures/{name}", "--out", out, "--max-megabytes", "0.0001")
+            shards = sorted(p for p in glob.glob(os.path.join(out, "*")) if os.path.basename(p) != "manifest.jsonl")
+            reports = [r for r in (shard_report(p, work) for p in shards) if r is not None]
+            if reports:
+                yield options(1 << 2, b"\x1e".join(reports))
+                yield options(1 << 2, b"\x1e".join(reversed(reports)))
+
+
 def frames(data):
     """The framed messages of a testee-protocol stream (4-byte little-endian length, body)."""
     out, index = [], 0
@@ -461,6 +518,7 @@ SEEDS = {
     "KeyLog": key_logs,
     "Scenario": scenarios,
     "Serve": serve_clients,
+    "MergeReports": merge_reports,
     "TesteeResponses": testee_responses,
 }
 

@@ -25,6 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case keyLog = "KeyLog"
     case scenario = "Scenario"
     case serve = "Serve"
+    case mergeReports = "MergeReports"
     case testeeResponses = "TesteeResponses"
 
     public func run(_ data: [UInt8]) -> [String] {
@@ -49,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyLog: return KeyLogFuzzing.parse(input)
         case .scenario: return ScenarioFuzzing.parse(input)
         case .serve: return ServeFuzzing.connections(input)
+        case .mergeReports: return MergeFuzzing.reports(input)
         case .testeeResponses: return TesteeFuzzing.responses(input)
         }
     }
