@@ -196,6 +196,16 @@ def transports(transcript):
     serve_dictionary()
     merge_reports_dictionary()
     testee_responses_dictionary()
+    nio_handlers_dictionary()
+
+
+def dictionary_entries(name):
+    """The entries of a dictionary written before, as bytes."""
+    entries = []
+    for line in open(os.path.join(HERE, "Dictionaries", f"{name}.dict")):
+        if line.startswith('"'):
+            entries.append(line.strip()[1:-1].encode().decode("unicode_escape").encode("latin-1"))
+    return entries
 
 
 def spool_string(text):
@@ -240,6 +250,20 @@ def testee_responses_dictionary():
                 b"\x02\x00\x00\x00{}", b'{"id":1,"result":"ok"', b'"\\uffff"', b'"\\ufffe"', b'"\\u0000"', b"null", b"true"]
     write("TesteeResponses", "response and request members and values, the suites of ConformanceCase.swift, length prefixes at "
           "the 64 MiB bound", entries)
+
+
+def nio_handlers_dictionary():
+    """NIOHandlers: masked and unmasked frame heads (the key 0), and the WebSocket, MQTT, SocketIO and
+    LeanCloudText dictionaries' entries (written before)."""
+    heads = [bytes([0x80 | opcode, mask | length]) + (b"\x00" * 4 if mask else b"") for opcode in (1, 2, 8, 9, 10)
+             for mask in (0, 0x80) for length in (0, 2, 5)]
+    heads += [b"\x81\xfe\x01\x00\x00\x00\x00\x00", b"\x82\xfe\x01\x00\x00\x00\x00\x00", b"\xc1\x80\x00\x00\x00\x00",
+              b"\x01\x80\x00\x00\x00\x00", b"\x80\x80\x00\x00\x00\x00"]
+    entries = heads
+    for name in ("WebSocket", "MQTT", "SocketIO", "LeanCloudText"):
+        entries += dictionary_entries(name)
+    write("NIOHandlers", "frame heads (masked with the key 0 and not), and the WebSocket, MQTT, SocketIO and LeanCloudText entries",
+          entries)
 
 
 def serve_dictionary():

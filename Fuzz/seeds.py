@@ -497,6 +497,81 @@ def testee_responses():
             yield options(1 << 2 | index << 4, head(sent))
 
 
+def ws_frame(opcode, payload, masked):
+    """One WebSocket frame, FIN set; masked with the key 0 (the payload as it is) when `masked`."""
+    first = bytes([0x80 | opcode])
+    mask = 0x80 if masked else 0
+    if len(payload) < 126:
+        first += bytes([mask | len(payload)])
+    elif len(payload) < 0x10000:
+        first += bytes([mask | 126]) + len(payload).to_bytes(2, "big")
+    else:
+        first += bytes([mask | 127]) + len(payload).to_bytes(8, "big")
+    return first + (b"\0\0\0\0" if masked else b"") + payload
+
+
+def nio_handlers():
+    """NIOHandlers (flags: variant bits 2-3 the pipeline; extra bit 0, flag bit 4, the role: 0 server
+    reading a client's masked frames, 1 client): the WebSocket fixtures' byte streams (variant 0,
+    permessage-deflate as negotiated), MQTT and yun2win packets and sessions on TCP and in a
+    binary frame (variant 1), engine.io and socket.io 0.9 fixtures in frames (variant 2), and the
+    genuine SDKs' recordings (Fixtures/captures/vendor-sdk) as each side's frames (variant 3, the
+    dialect in extra bits 1-2; yun2win also on the raw stream)."""
+    for fixture in load("websocket/**/*.json"):
+        given = fixture["input"]
+        if fixture["layer"] == "handshake":
+            continue
+        offer = given.get("permessage_deflate") or ""
+        deflate = 0 if not offer else 2 if "no_context_takeover" in offer else 1
+        for role, key in ((0, "client_hex"), (1, "server_hex")):
+            data = bytes.fromhex(given.get(key) or "")
+            if data:
+                yield options(role << 4 | deflate << 5, data)
+                yield options(2 | role << 4 | deflate << 5 | 1 << 7, data)
+    versions = {"3.1": 1, "3.1.1": 2}
+    for pattern in ("mqtt/packet/*.json", "yun2win/packet/*.json"):
+        for fixture in load(pattern):
+            version = 3 if pattern.startswith("yun2win") else versions.get(fixture.get("encoding"), 0)
+            data = bytes.fromhex(fixture["bytes_hex"])
+            yield options(1 << 2 | version << 5, data)
+            yield options(1 << 2 | version << 5 | 1 << 7, ws_frame(2, data, True))
+    for fixture in load("yun2win/sessions/*.json"):
+        for connection in fixture["input"]["connections"]:
+            for role, direction in ((0, "send"), (1, "receive")):
+                data = b"".join(bytes.fromhex(e["hex"]) for e in connection["events"] if e.get("dir") == direction and "hex" in e)
+                if data:
+                    yield options(1 << 2 | role << 4 | 3 << 5, data[:4000])
+    for folder, kind in (("jmessage/engineio", 0), ("jmessage/event", 0), ("nim/socketio", 1), ("nim/packet", 1)):
+        for fixture in load(f"{folder}/*.json"):
+            role = 1 if fixture.get("direction") == "receive" else 0
+            opcode = 2 if "bytes_hex" in fixture and kind == 0 else 1
+            yield options(2 << 2 | role << 4 | kind << 5, ws_frame(opcode, fixture_bytes(fixture), role == 0))
+    dialects = {"leancloud": 0, "nim": 1, "jmessage": 2, "yun2win": 3}
+    folder = os.path.join(HERE, "..", "Fixtures", "captures", "vendor-sdk")
+    for dialect in sorted(dialects):
+        for name in sorted(os.listdir(os.path.join(folder, dialect))):
+            if not name.endswith(".jsonl"):
+                continue
+            events = [json.loads(line) for line in open(os.path.join(folder, dialect, name))]
+            links = [e["conn"] for e in events if e.get("type") == "open" and "url" in e]
+            if not links:
+                continue
+            for role, direction in ((0, "send"), (1, "receive")):
+                messages = []
+                for event in events:
+                    if event.get("conn") != links[0] or event.get("dir") != direction:
+                        continue
+                    if "text" in event:
+                        messages.append((1, event["text"].encode()))
+                    elif "hex" in event:
+                        messages.append((2, bytes.fromhex(event["hex"])))
+                data = head([ws_frame(opcode, payload, role == 0) for opcode, payload in messages])
+                if data:
+                    yield options(3 << 2 | role << 4 | dialects[dialect] << 5, data)
+                if dialect == "yun2win" and messages:
+                    yield options(3 << 2 | role << 4 | 3 << 5 | 1 << 7, head([payload for _, payload in messages]))
+
+
 SEEDS = {
     "LeanCloudBinary": lambda: leancloud({"protobuf"}),
     "LeanCloudDifferential": lambda: leancloud({"protobuf"}),
@@ -520,6 +595,7 @@ SEEDS = {
     "Serve": serve_clients,
     "MergeReports": merge_reports,
     "TesteeResponses": testee_responses,
+    "NIOHandlers": nio_handlers,
 }
 
 

@@ -27,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case serve = "Serve"
     case mergeReports = "MergeReports"
     case testeeResponses = "TesteeResponses"
+    case nioHandlers = "NIOHandlers"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -52,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .serve: return ServeFuzzing.connections(input)
         case .mergeReports: return MergeFuzzing.reports(input)
         case .testeeResponses: return TesteeFuzzing.responses(input)
+        case .nioHandlers: return NIOFuzzing.handlers(input)
         }
     }
 }

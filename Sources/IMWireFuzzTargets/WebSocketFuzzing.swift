@@ -42,7 +42,7 @@ enum WebSocketFuzzing {
         return violations
     }
 
-    private static func withinLimits(_ events: [WebSocketEvent], _ limits: Limits) -> [String] {
+    static func withinLimits(_ events: [WebSocketEvent], _ limits: Limits) -> [String] {
         var violations: [String] = []
         for event in events {
             switch event {
