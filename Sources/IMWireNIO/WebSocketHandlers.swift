@@ -105,6 +105,14 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
         promise?.succeed()
     }
 
+    /// A close this end asks for (the application's, or another handler's on a violation of its
+    /// own) ends reading: what the read that led to it still holds is not delivered, and the end
+    /// of the stream is not reported (the peer did not end it). Only a close of the output goes on reading.
+    public func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode != .output { closing = true }
+        context.close(mode: mode, promise: promise)
+    }
+
     public func channelInactive(context: ChannelHandlerContext) {
         if !closing {
             events.removeAll(keepingCapacity: true)

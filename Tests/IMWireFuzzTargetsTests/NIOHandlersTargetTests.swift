@@ -117,6 +117,21 @@ import Testing
         #expect(recordings >= 8)
     }
 
+    /// Fuzz/FailCases/NIOHandlers/crash-402aeff7…: engine.io refuses a message and closes the
+    /// channel while the WebSocket reader still holds frames of the same read; the reader read on,
+    /// and a frame with a reserved opcode after it fired a WebSocket violation once the channel
+    /// was inactive (or before, when the read was cut there). Now a close this end asks for ends
+    /// the reading.
+    @Test func aCloseByAnotherHandlerEndsTheReading() {
+        let bytes = Self.frame(1, Array("\u{1e}".utf8), masked: true) + [0x84, 0x80, 0, 0, 0, 0]
+        for data in [[0, 0b1000] + bytes, [0, 0b1000] + bytes + bytes] {
+            let events = Self.events(data)
+            #expect(events.count == 2 && events.last == .inactive, "\(events)")
+            #expect(!events.contains { "\($0)".contains("WebSocketViolation") }, "\(events)")
+            #expect(FuzzTarget.nioHandlers.run(data).isEmpty)
+        }
+    }
+
     /// The checks of written frames and of the raw stream can fail: a frame written after the
     /// close frame, a stream missing a byte.
     @Test func handlerChecksCanFail() {
