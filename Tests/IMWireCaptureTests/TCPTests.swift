@@ -287,13 +287,16 @@ private struct Flow {
         let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes)]))))
         #expect(described.first == "open [2001:db8::1]:40001-[::1]:443 [2001:db8::1]:40001→[::1]:443")
         #expect(streams(described).send == "hi")
-        // The same packet again after a reset of the connection: the pair's second connection.
-        var reset = packet.bytes
+        // The same packet again after a reset of the connection is still the first connection's
+        // (sent after its end); a SYN after it opens the pair's second connection.
+        var (reset, syn) = (packet.bytes, packet.bytes)
         reset[40 + 8 + 13] = 0x14
-        let again = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes)]))))
+        syn[40 + 8 + 13] = 0x02
+        let again = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes), (4, syn)]))))
         #expect(
             again.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
                 == ["[2001:db8::1]:40001-[::1]:443", "[2001:db8::1]:40001-[::1]:443#2"])
+        #expect(again.contains("problem CAPTURE.TCP-AFTER-END"))
     }
 
     @Test func fragmentsAndDamagedHeadersAreFindings() throws {
