@@ -162,6 +162,9 @@ public final class ConnectionAssembler {
         @exclusivity(unchecked) var tlsSkippedAfterGap = 0
         /// Bytes the capture lost in a TLS connection's gaps.
         @exclusivity(unchecked) var tlsLost = 0
+        /// An explicit proxy's CONNECT or SOCKS5 exchange before the client's first byte of
+        /// its own: held until it is decided, then consumed (counted as decoded).
+        @exclusivity(unchecked) var tunnel = TunnelOpening()
 
         init(_ connection: LogicalConnection) { self.connection = connection }
 
@@ -267,25 +270,17 @@ public final class ConnectionAssembler {
             emit.message(message, of: target, at: place, frame: target.messages, via: carrier.joined == nil ? nil : conn.id)
         case .stream(let direction, let bytes):
             conn.hasTransportBytes = true
-            let transport = carrier.transportDecoder(limits: limits)
-            if !carrier.tlsDecided, direction == .send || !bytes.isEmpty {
-                carrier.tlsDecided = true
-                if direction == .send, TLSConnection.looksLikeTLS(bytes) {
-                    carrier.tls = TLSConnection(keys: keys, limits: limits)
+            guard carrier.tunnel.isOver else {
+                for (direction, bytes) in carrier.tunnel.feed(bytes, direction: direction) {
+                    stream(bytes, direction: direction, carrier, place, to: emit)
                 }
+                conn.account.decoded += carrier.tunnel.consumed
+                return
             }
-            if let tls = carrier.tls {
-                guard !carrier.tlsBroken.contains(direction) else {
-                    carrier.tlsSkippedAfterGap += bytes.count
-                    return
-                }
-                decrypted(tls.feed(bytes, direction: direction), carrier, transport, place, to: emit)
-                conn.tls = tls.facts
-            } else {
-                transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
-            }
+            stream(bytes, direction: direction, carrier, place, to: emit)
         case .gap(let direction, let count):
             conn.hasTransportBytes = true
+            releaseTunnel(carrier, place, to: emit)
             if carrier.tls != nil {
                 carrier.tlsBroken.insert(direction)
                 carrier.tlsLost += count
@@ -297,6 +292,7 @@ public final class ConnectionAssembler {
                 CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .close(let info):
+            releaseTunnel(carrier, place, to: emit)
             finishTLS(carrier, place, to: emit)
             if let transport = carrier.transport { for output in transport.finish() { handle(output, carrier, place, to: emit) } }
             conn.closed = true
@@ -311,16 +307,47 @@ public final class ConnectionAssembler {
         }
     }
 
+    /// A connection's stream bytes past any tunnel opening: decrypted first when the client's
+    /// first bytes begin TLS, then read by the transport decoder.
+    private func stream(_ bytes: [UInt8], direction: Direction, _ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+        let transport = carrier.transportDecoder(limits: limits)
+        if !carrier.tlsDecided, direction == .send || !bytes.isEmpty {
+            carrier.tlsDecided = true
+            if direction == .send, TLSConnection.looksLikeTLS(bytes) {
+                carrier.tls = TLSConnection(keys: keys, limits: limits)
+            }
+        }
+        if let tls = carrier.tls {
+            guard !carrier.tlsBroken.contains(direction) else {
+                carrier.tlsSkippedAfterGap += bytes.count
+                return
+            }
+            decrypted(tls.feed(bytes, direction: direction), carrier, transport, place, to: emit)
+            carrier.connection.tls = tls.facts
+        } else {
+            transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
+        }
+    }
+
+    /// What a tunnel opening still holds (the connection ended, or lost bytes) is read as it came.
+    private func releaseTunnel(_ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+        guard !carrier.tunnel.isOver else { return }
+        for (direction, bytes) in carrier.tunnel.release() { stream(bytes, direction: direction, carrier, place, to: emit) }
+    }
+
     /// Ends every connection and session still open: frames cut short, requests still pending.
     public func finish(to emit: any ConnectionEvents) {
         let open = carriers.values.sorted { $0.connection.number < $1.connection.number }
         carriers = [:]
         last = nil
         for carrier in open {
-            if !carrier.connection.closed, let transport = carrier.transport {
+            if !carrier.connection.closed {
                 let place = CapturePlace(time: carrier.connection.lastTime ?? 0)
-                finishTLS(carrier, place, to: emit)
-                for output in transport.finish() { handle(output, carrier, place, to: emit) }
+                releaseTunnel(carrier, place, to: emit)
+                if let transport = carrier.transport {
+                    finishTLS(carrier, place, to: emit)
+                    for output in transport.finish() { handle(output, carrier, place, to: emit) }
+                }
             }
             end(carrier, to: emit)
         }

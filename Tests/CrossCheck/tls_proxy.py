@@ -11,7 +11,8 @@ A CA from `imwire ca create`; TLS servers with their own certificate (openssl, C
      check --tls-keylog` reads the same number on each leg, with the client leg's findings those of
      the live run;
   2. connect-leancloud: the same client through `proxy --tls --explicit`, after an HTTP CONNECT
-     request on its socket (answered 200);
+     request on its socket (answered 200); its client leg read by tshark and by imwire check past
+     the CONNECT exchange;
   3. socks-mqtt: paho-mqtt (PySocks) through `proxy --tls --explicit` as a SOCKS5 proxy to
      mosquitto's TLS listener: CONNECT, SUBSCRIBE, PUBLISH, the message back; the same session
      through `proxy --explicit` to mosquitto's plain listener is judged the same (MQTT reads as
@@ -214,12 +215,11 @@ def leancloud(work, ca, ca_file, cert, key, errors):
     wire_agrees(proxy, port, live)
 
 
-def wire_agrees(proxy, upstream_port, live, client_leg=True):
+def wire_agrees(proxy, upstream_port, live):
     """dumpcap's recording of both legs, with the proxy's key log: tshark and imwire decrypt the same
     WebSocket messages on each leg, and the client leg's findings are the live run's. (The client leg
-    of explicit mode begins with the CONNECT request in clear, then TLS: tshark follows that, imwire
-    check does not yet, so there only the upstream leg is compared.)"""
-    legs = [proxy.port, upstream_port] if client_leg else [upstream_port]
+    of explicit mode begins with the CONNECT request in clear, then TLS: both follow that.)"""
+    legs = [proxy.port, upstream_port]
     theirs = tshark_websocket_messages(proxy.wire, proxy.keylog, legs)
     wire = check(proxy.wire, "--tls-keylog", proxy.keylog)
     if wire is None:
@@ -252,7 +252,7 @@ def connect_leancloud(work, ca, ca_file, cert, key):
     connections = proxy.final["connections"]
     if len(connections) != 1 or connections[0]["dialect"] != "leancloud" or connections[0]["messages"] < 16:
         PROBLEMS.append(f"{name}: the report's connections {[(c['id'], c['dialect'], c['messages']) for c in connections]}")
-    wire_agrees(proxy, port, live, client_leg=False)
+    wire_agrees(proxy, port, live)
 
 
 # -- MQTT over TLS: paho-mqtt through SOCKS5, Node 20 --------------------------------------------
