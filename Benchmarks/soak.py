@@ -24,14 +24,18 @@ descriptors (the entries of /proc/PID/fd), threads and CPU time are sampled; eve
 client reports what it sent and had answered, and the round trips' p50 and p99. After the
 warm-up (--warmup minutes, default 5, or a quarter of --minutes if that is shorter) the
 samples' first, min, max and last are reported; flat means (max - min) / min <= 5%. The
-achieved rate after the warm-up is what was answered over that time.
+achieved rate after the warm-up is what was answered in the whole minutes after it, over their
+time; the p50 and p99 after it are read from 10 us bins.
 
 OUT_DIR gets samples.csv (one row per process per sample), minutes.csv (one row per client
-per minute) and summary.json (the arguments, commit, load averages, the figures, the
-verdicts); a Markdown table of the figures is printed at the end.
+per minute) and summary.json (the arguments, the checkout's HEAD, load averages, the figures,
+the verdicts); a Markdown table of the figures is printed at the end. The HEAD printed is the
+checkout's the script runs from: the binary's commit only if it was built from that checkout
+as it is.
 
-Exit status: 0 when both ran to the end; 1 when an imwire process, the echo server or a client
-died, a message went unanswered, or a client's achieved rate after the warm-up fell below
+Exit status: 0 when everything ran to the end; 1 when an imwire process, the echo server or a
+client died, a message went unanswered (or, for serve, was not delivered to bob), or a client's
+achieved rate after the warm-up fell below
 --min-fraction (0.9) of --rate. Not being flat is reported (and in summary.json), not an exit
 status: this is a benchmark.
 
@@ -356,7 +360,7 @@ def main():
     imwire = os.path.abspath(args.imwire)
     os.makedirs(args.out, exist_ok=True)
     load_start, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    print(f"imwire: {imwire}; commit {git_commit()}; {', '.join(kinds)} at {args.rate:.0f} messages/s each for "
+    print(f"imwire: {imwire}; this checkout's HEAD {git_commit()}; {', '.join(kinds)} at {args.rate:.0f} messages/s each for "
           f"{args.minutes:g} min (warm-up {warmup:g} min), window {args.window}; load average {load_start[0]:.2f} "
           f"{load_start[1]:.2f} {load_start[2]:.2f}", flush=True)
 
@@ -453,7 +457,7 @@ def main():
     load_end = os.getloadavg()
 
     # ---- Figures
-    summary = {"command": sys.argv, "imwire": imwire, "commit": git_commit(), "started": started,
+    summary = {"command": sys.argv, "imwire": imwire, "checkout_head": git_commit(), "started": started,
                "minutes": args.minutes, "warmup_minutes": warmup, "rate": args.rate, "window": args.window,
                "interval_s": args.interval, "loadavg_start": load_start, "loadavg_end": load_end, "exit_status": exits,
                "failures": failures, "clients": done, "processes": {}}
