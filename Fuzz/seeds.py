@@ -310,6 +310,20 @@ def scenarios():
             yield open(os.path.join(folder, dialect, name), "rb").read()
 
 
+def vendor_sdk_recordings():
+    """Each genuine SDK recording of Fixtures/captures/vendor-sdk with a link (a connection opened
+    with a URL): its dialect, its events and those links' ids."""
+    folder = os.path.join(HERE, "..", "Fixtures", "captures", "vendor-sdk")
+    for dialect in sorted(["jmessage", "leancloud", "nim", "yun2win"]):
+        for name in sorted(os.listdir(os.path.join(folder, dialect))):
+            if not name.endswith(".jsonl"):
+                continue
+            events = [json.loads(line) for line in open(os.path.join(folder, dialect, name))]
+            links = [e["conn"] for e in events if e.get("type") == "open" and "url" in e]
+            if links:
+                yield dialect, events, links
+
+
 def serve_clients():
     """The client side of the genuine SDKs' recordings (Fixtures/captures/vendor-sdk) as the Serve
     target's segments ([connection][16-bit length][bytes]), one seed per recording, the variant byte
@@ -333,41 +347,33 @@ def serve_clients():
         return (head + (f"Sec-WebSocket-Protocol: {protocol}\r\n" if protocol else "") + "\r\n").encode()
 
     variants = {"leancloud": 0, "nim": 1, "jmessage": 2, "yun2win": 3}
-    folder = os.path.join(HERE, "..", "Fixtures", "captures", "vendor-sdk")
-    for dialect in sorted(variants):
-        for name in sorted(os.listdir(os.path.join(folder, dialect))):
-            if not name.endswith(".jsonl"):
+    for dialect, events, links in vendor_sdk_recordings():
+        sent = []
+        for event in events:
+            if event.get("conn") != links[0] or event.get("dir") != "send":
                 continue
-            events = [json.loads(line) for line in open(os.path.join(folder, dialect, name))]
-            links = [e["conn"] for e in events if e.get("type") == "open" and "url" in e]
-            if not links:
-                continue
-            sent = []
-            for event in events:
-                if event.get("conn") != links[0] or event.get("dir") != "send":
-                    continue
-                if "text" in event:
-                    sent.append((1, event["text"].encode()))
-                elif "hex" in event:
-                    sent.append((2, bytes.fromhex(event["hex"])))
-            sent = [(opcode, data) for opcode, data in sent if len(data) < 60000][:40]
-            frames = [frame(opcode, data) for opcode, data in sent]
-            if dialect == "leancloud":
-                out = segment(0, b"GET /v1/route?appId=app HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                out += b"".join(segment(1, data) for data in [upgrade("/", "lc.protobuf2.3")] + frames)
-            elif dialect == "nim":
-                handshake = segment(0, b"GET /socket.io/1/?t=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                out = handshake + b"".join(segment(1, data) for data in [upgrade(f"/socket.io/1/websocket/{nim_sid}")] + frames)
-                poll = f"GET /socket.io/1/xhr-polling/{nim_sid}?t=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-                posts = [f"POST /socket.io/1/xhr-polling/{nim_sid}?t=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-                         + data for _, data in sent[:8]]
-                yield options(1 << 2, handshake + segment(1, poll) + b"".join(segment(2, post) for post in posts) + segment(3, poll))
-            elif dialect == "jmessage":
-                out = b"".join(segment(0, data) for data in [upgrade("/socket.io/?EIO=3&transport=websocket")] + frames)
-            else:
-                out = b"".join(segment(0, data) for data in [upgrade("/", "mqttv3.1")] + frames)
-                yield options(3 << 2, b"".join(segment(1, data) for _, data in sent))  # plain TCP
-            yield options(variants[dialect] << 2, out)
+            if "text" in event:
+                sent.append((1, event["text"].encode()))
+            elif "hex" in event:
+                sent.append((2, bytes.fromhex(event["hex"])))
+        sent = [(opcode, data) for opcode, data in sent if len(data) < 60000][:40]
+        frames = [frame(opcode, data) for opcode, data in sent]
+        if dialect == "leancloud":
+            out = segment(0, b"GET /v1/route?appId=app HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            out += b"".join(segment(1, data) for data in [upgrade("/", "lc.protobuf2.3")] + frames)
+        elif dialect == "nim":
+            handshake = segment(0, b"GET /socket.io/1/?t=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            out = handshake + b"".join(segment(1, data) for data in [upgrade(f"/socket.io/1/websocket/{nim_sid}")] + frames)
+            poll = f"GET /socket.io/1/xhr-polling/{nim_sid}?t=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+            posts = [f"POST /socket.io/1/xhr-polling/{nim_sid}?t=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                     + data for _, data in sent[:8]]
+            yield options(1 << 2, handshake + segment(1, poll) + b"".join(segment(2, post) for post in posts) + segment(3, poll))
+        elif dialect == "jmessage":
+            out = b"".join(segment(0, data) for data in [upgrade("/socket.io/?EIO=3&transport=websocket")] + frames)
+        else:
+            out = b"".join(segment(0, data) for data in [upgrade("/", "mqttv3.1")] + frames)
+            yield options(3 << 2, b"".join(segment(1, data) for _, data in sent))  # plain TCP
+        yield options(variants[dialect] << 2, out)
 
 
 def run_imwire(*arguments):
@@ -547,29 +553,21 @@ def nio_handlers():
             opcode = 2 if "bytes_hex" in fixture and kind == 0 else 1
             yield options(2 << 2 | role << 4 | kind << 5, ws_frame(opcode, fixture_bytes(fixture), role == 0))
     dialects = {"leancloud": 0, "nim": 1, "jmessage": 2, "yun2win": 3}
-    folder = os.path.join(HERE, "..", "Fixtures", "captures", "vendor-sdk")
-    for dialect in sorted(dialects):
-        for name in sorted(os.listdir(os.path.join(folder, dialect))):
-            if not name.endswith(".jsonl"):
-                continue
-            events = [json.loads(line) for line in open(os.path.join(folder, dialect, name))]
-            links = [e["conn"] for e in events if e.get("type") == "open" and "url" in e]
-            if not links:
-                continue
-            for role, direction in ((0, "send"), (1, "receive")):
-                messages = []
-                for event in events:
-                    if event.get("conn") != links[0] or event.get("dir") != direction:
-                        continue
-                    if "text" in event:
-                        messages.append((1, event["text"].encode()))
-                    elif "hex" in event:
-                        messages.append((2, bytes.fromhex(event["hex"])))
-                data = head([ws_frame(opcode, payload, role == 0) for opcode, payload in messages])
-                if data:
-                    yield options(3 << 2 | role << 4 | dialects[dialect] << 5, data)
-                if dialect == "yun2win" and messages:
-                    yield options(3 << 2 | role << 4 | 3 << 5 | 1 << 7, head([payload for _, payload in messages]))
+    for dialect, events, links in vendor_sdk_recordings():
+        for role, direction in ((0, "send"), (1, "receive")):
+            messages = []
+            for event in events:
+                if event.get("conn") != links[0] or event.get("dir") != direction:
+                    continue
+                if "text" in event:
+                    messages.append((1, event["text"].encode()))
+                elif "hex" in event:
+                    messages.append((2, bytes.fromhex(event["hex"])))
+            data = head([ws_frame(opcode, payload, role == 0) for opcode, payload in messages])
+            if data:
+                yield options(3 << 2 | role << 4 | dialects[dialect] << 5, data)
+            if dialect == "yun2win" and messages:
+                yield options(3 << 2 | role << 4 | 3 << 5 | 1 << 7, head([payload for _, payload in messages]))
 
 
 SEEDS = {
