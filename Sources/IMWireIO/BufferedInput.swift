@@ -6,13 +6,10 @@ package final class BufferedInput {
     private let source: FileByteSource
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
     // runtime's access checks on these properties were about 9% of a capture check (perf).
-    // @usableFromInline: `withNext`/`withPeek` are inlined into the capture readers, where their
-    // generic result is specialized; called across the module they instantiated generic metadata
-    // on every block (3% of a capture check, perf).
-    @usableFromInline @exclusivity(unchecked) var buffer: [UInt8] = []
-    @usableFromInline @exclusivity(unchecked) var start = 0
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var atEnd = false
-    @usableFromInline @exclusivity(unchecked) var consumed = 0
+    @exclusivity(unchecked) private var consumed = 0
 
     /// Bytes consumed so far: the file offset of the next byte.
     package var offset: Int { consumed }
@@ -24,7 +21,7 @@ package final class BufferedInput {
     private var available: Int { buffer.count - start }
 
     /// Makes `count` bytes available if the file has them; returns how many are.
-    @usableFromInline func fill(_ count: Int) -> Int {
+    private func fill(_ count: Int) -> Int {
         while available < count, !atEnd {
             if start > 0 {
                 buffer.removeFirst(start)
@@ -49,23 +46,24 @@ package final class BufferedInput {
     }
 
     /// Runs `body` with a reader over the next `count` bytes where they lie in the buffer (no copy;
-    /// the reader's offsets are file offsets) and consumes them; nil, consuming nothing, if the
-    /// file ends before them.
-    @inlinable
-    package func withNext<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
-        guard let result = withPeek(count, body) else { return nil }
+    /// the reader's offsets are file offsets) and consumes them; false, consuming nothing, if the
+    /// file ends before them. Not generic in a result: the capture readers call this once per
+    /// block from another module, where a generic one (even `@inlinable`) instantiated type
+    /// metadata on every call (17% of a shard run, perf).
+    package func withNext(_ count: Int, _ body: (inout ByteReader) -> Void) -> Bool {
+        guard withPeek(count, body) else { return false }
         consume(count)
-        return result
+        return true
     }
 
     /// Runs `body` over the next `count` bytes as `withNext` does, without consuming them.
-    @inlinable
-    package func withPeek<R>(_ count: Int, _ body: (inout ByteReader) -> R) -> R? {
-        guard count >= 0, fill(count) == count else { return nil }
-        return buffer.withUnsafeBytes { raw in
+    package func withPeek(_ count: Int, _ body: (inout ByteReader) -> Void) -> Bool {
+        guard count >= 0, fill(count) == count else { return false }
+        buffer.withUnsafeBytes { raw in
             var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: consumed)
-            return body(&reader)
+            body(&reader)
         }
+        return true
     }
 
     /// Skips up to `count` bytes without holding them; returns how many were skipped.
@@ -81,7 +79,7 @@ package final class BufferedInput {
         return count - remaining
     }
 
-    @usableFromInline func consume(_ count: Int) {
+    private func consume(_ count: Int) {
         start += count
         consumed += count
     }

@@ -71,30 +71,31 @@ public final class PcapngReader: PacketReader {
     private func readBlock() {
         let blockOffset = input.offset
         // Blocks are read in place, not copied out of the buffer (and their bodies copied again).
+        var (head, blockType, blockLength): (Bool, UInt32, UInt32) = (false, 0, 0)
+        let order = order
         guard
-            let (head, type, length) = input.withPeek(
-                8,
-                { reader in
-                    let head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
-                    return (head, reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
-                })
+            input.withPeek(8, { reader in
+                head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
+                (blockType, blockLength) = (reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
+            })
         else {
             finished = true
             let left = input.remaining(upTo: 8)
             if left > 0 { problem(CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8", at: blockOffset) }
             return
         }
-        var (blockType, blockLength) = (type, length)
         if head {
-            guard let magic = input.withPeek(12, { Array($0.bytes[8..<12]) }), let newOrder = Self.order(of: magic) else {
+            var magic: [UInt8] = []
+            _ = input.withPeek(12) { magic = Array($0.bytes[8..<12]) }
+            guard let newOrder = Self.order(of: magic) else {
                 finished = true
                 problem(CaptureRules.badFileHeader, "section header without a valid byte-order magic", at: blockOffset)
                 return
             }
-            order = newOrder
+            self.order = newOrder
             interfaces.removeAll()
             // The type and length in the byte order the section header just declared.
-            (blockType, blockLength) = input.withPeek(8) { ($0.readUInt32(order) ?? 0, $0.readUInt32(order) ?? 0) } ?? (0, 0)
+            _ = input.withPeek(8) { (blockType, blockLength) = ($0.readUInt32(newOrder) ?? 0, $0.readUInt32(newOrder) ?? 0) }
         }
         readBlock(type: blockType, length: blockLength, at: blockOffset)
     }
@@ -111,7 +112,7 @@ public final class PcapngReader: PacketReader {
             problem(CaptureRules.recordTooLarge, "block type \(type) is \(length) bytes, limit \(limits.maxFrameSize); skipped", at: blockOffset)
             return
         }
-        let read: Void? = input.withNext(Int(length)) { block in
+        let read = input.withNext(Int(length)) { block in
             var trailerReader = block
             _ = trailerReader.skip(Int(length) - 4)
             let trailer = trailerReader.readUInt32(order) ?? 0
@@ -132,7 +133,7 @@ public final class PcapngReader: PacketReader {
             default: problem(CaptureRules.unknownBlock, "block type 0x\(String(type, radix: 16)) skipped", at: blockOffset)
             }
         }
-        if read == nil {
+        if !read {
             finished = true
             problem(
                 CaptureRules.truncatedFile, "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
