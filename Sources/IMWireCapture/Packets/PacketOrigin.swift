@@ -9,6 +9,8 @@ import IMWireCore
 public struct PacketOrigin: Sendable, Hashable {
     /// pcapng custom option, binary, safe to copy (draft-ietf-opsawg-pcapng §3.5.1).
     static let optionCode: UInt16 = 2989
+    /// The option value's length: the PEN and three 64-bit words.
+    static let optionLength = 28
     public var number: Int
     public var fileOffset: Int
     public var dataOffset: Int
@@ -19,16 +21,9 @@ public struct PacketOrigin: Sendable, Hashable {
         self.dataOffset = dataOffset
     }
 
-    var optionValue: [UInt8] {
-        var writer = ByteWriter()
-        writer.append(UInt32(0), .little)  // PEN 0: not a registered enterprise's option
-        for value in [number, fileOffset, dataOffset] { writer.append(UInt64(value), .little) }
-        return writer.bytes
-    }
-
     /// The option's value as `order` wrote it; nil when it is not one of these.
     static func parse(_ value: UnsafeRawBufferPointer, order: Endianness) -> PacketOrigin? {
-        guard value.count == 28 else { return nil }
+        guard value.count == optionLength else { return nil }
         var reader = ByteReader(value)
         guard reader.readUInt32(order) == 0, let number = reader.readUInt64(order), let file = reader.readUInt64(order),
             let data = reader.readUInt64(order), let n = Int(exactly: number), let f = Int(exactly: file), let d = Int(exactly: data)

@@ -88,25 +88,41 @@ public struct PcapngWriter {
     ) {
         let id = interface(for: linkType)
         let micros = UInt64(bitPattern: max(0, time))
-        var body = ByteWriter(capacity: 32 + data.count)
-        body.append(id, .little)
-        body.append(UInt32(truncatingIfNeeded: micros >> 32), .little)
-        body.append(UInt32(truncatingIfNeeded: micros), .little)
-        body.append(UInt32(truncatingIfNeeded: data.count), .little)
-        body.append(UInt32(truncatingIfNeeded: originalLength ?? data.count), .little)
-        body.append(contentsOf: data)
-        body.append(contentsOf: repeatElement(0, count: (4 - data.count % 4) % 4))
-        var options = ByteWriter()
-        for comment in comments {
-            // An option value is at most 65535 bytes.
-            Self.option(1, Array(comment.utf8.prefix(65_000)), into: &options)
+        let padding = (4 - data.count % 4) % 4
+        // An option value is at most 65535 bytes.
+        let commentValues = comments.map { Array($0.utf8.prefix(65_000)) }
+        var optionsLength = commentValues.reduce(0) { $0 + 4 + ($1.count + 3) & ~3 }
+        if inbound != nil { optionsLength += 8 }
+        if origin != nil { optionsLength += 4 + PacketOrigin.optionLength }
+        if optionsLength > 0 { optionsLength += 4 }
+        let total = UInt32(truncatingIfNeeded: 32 + data.count + padding + optionsLength)
+        // Written straight into `bytes` (left to grow geometrically: reserving the exact size
+        // here copied the whole buffer per packet): a shard run writes every packet of a capture
+        // here, and the block built in three buffers through the generic ByteWriter was 24% of it.
+        for word in [6, total, id, UInt32(truncatingIfNeeded: micros >> 32), UInt32(truncatingIfNeeded: micros)] { append(word) }
+        append(UInt32(truncatingIfNeeded: data.count))
+        append(UInt32(truncatingIfNeeded: originalLength ?? data.count))
+        bytes.append(contentsOf: data)
+        bytes.append(contentsOf: repeatElement(0, count: padding))
+        if optionsLength > 0 {
+            for value in commentValues { appendOption(1, value) }
+            if let inbound { appendOption(2, [inbound ? 1 : 2, 0, 0, 0]) }
+            if let origin {
+                append(UInt32(PacketOrigin.optionLength) << 16 | UInt32(PacketOrigin.optionCode))
+                append(UInt32(0))  // PEN 0: not a registered enterprise's option
+                for value in [origin.number, origin.fileOffset, origin.dataOffset] { append(UInt64(value)) }
+            }
+            append(UInt32(0))  // opt_endofopt
         }
-        if let inbound { Self.option(2, [inbound ? 1 : 2, 0, 0, 0], into: &options) }
-        if let origin { Self.option(PacketOrigin.optionCode, origin.optionValue, into: &options) }
-        if !options.bytes.isEmpty {
-            Self.option(0, [], into: &options)
-            body.append(contentsOf: options.bytes)
-        }
-        block(6, body.bytes)
+        append(total)
+    }
+
+    private mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    private mutating func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+
+    private mutating func appendOption(_ code: UInt16, _ value: [UInt8]) {
+        append(UInt32(value.count) << 16 | UInt32(code))
+        bytes.append(contentsOf: value)
+        bytes.append(contentsOf: repeatElement(0, count: (4 - value.count % 4) % 4))
     }
 }
