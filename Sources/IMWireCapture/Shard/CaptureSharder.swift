@@ -137,36 +137,83 @@ public enum CaptureSharder {
     }
 
     /// The socket.io session id a segment names: in a request's target, or in a handshake the
-    /// server sends (only the first 1024 bytes of a segment are looked at).
+    /// server sends (only the first 1024 bytes of a segment are looked at). Read in place: every
+    /// segment with a payload passes here, and a search through the generic collection
+    /// algorithms was 60% of a shard run (perf).
     static func sid(in payload: ArraySlice<UInt8>, fromClient: Bool) -> [UInt8]? {
-        let head = Array(payload.prefix(1024))
-        if fromClient {
-            guard head.starts(with: Array("GET ".utf8)) || head.starts(with: Array("POST ".utf8)),
-                let space = head.firstIndex(of: 0x20)
-            else { return nil }
-            let target = Array(head[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d })
-            guard let root = target.firstRange(of: Array("/socket.io/".utf8)) else { return nil }
-            if let sid = target.firstRange(of: Array("sid=".utf8)) {
-                let value = Array(target[sid.upperBound...].prefix { $0 != UInt8(ascii: "&") })
-                return value.isEmpty ? nil : value
-            }
-            // socket.io 0.9: /socket.io/1/<transport>/<sid>
-            let path = target[root.upperBound...].prefix { $0 != UInt8(ascii: "?") }
-            let segments = path.split(separator: UInt8(ascii: "/"))
-            return segments.count == 3 && segments[0].elementsEqual("1".utf8) ? Array(segments[2]) : nil
+        payload.prefix(1024).withUnsafeBytes { head in fromClient ? requestSid(head) : handshakeSid(head) }
+    }
+
+    private static let get = Array("GET ".utf8), post = Array("POST ".utf8), socketIO = Array("/socket.io/".utf8)
+    private static let sidParameter = Array("sid=".utf8), sidMember = Array("\"sid\":\"".utf8)
+    private static let httpVersion = Array("HTTP/1.".utf8), headEnd = Array("\r\n\r\n".utf8)
+    private static let polling = Array("polling".utf8), websocket = Array("websocket".utf8)
+
+    /// The sid of a socket.io request: `sid=` in its target, or socket.io 0.9's
+    /// `/socket.io/1/<transport>/<sid>`.
+    private static func requestSid(_ head: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard starts(head, 0..<head.count, with: get) || starts(head, 0..<head.count, with: post),
+            let space = firstIndex(of: 0x20, in: head, 0..<head.count)
+        else { return nil }
+        let targetStart = space + 1
+        let targetEnd = firstIndex(in: head, targetStart..<head.count) { $0 == 0x20 || $0 == 0x0d } ?? head.count
+        let target = targetStart..<targetEnd
+        guard let root = find(socketIO, in: head, target) else { return nil }
+        if let sid = find(sidParameter, in: head, target) {
+            let valueStart = sid + sidParameter.count
+            let value = valueStart..<(firstIndex(of: UInt8(ascii: "&"), in: head, valueStart..<targetEnd) ?? targetEnd)
+            return value.isEmpty ? nil : Array(head[value])
         }
-        if let key = head.firstRange(of: Array("\"sid\":\"".utf8)) {
-            let value = Array(head[key.upperBound...].prefix { $0 != UInt8(ascii: "\"") })
-            return value.isEmpty ? nil : value
+        let pathStart = root + socketIO.count
+        let path = pathStart..<(firstIndex(of: UInt8(ascii: "?"), in: head, pathStart..<targetEnd) ?? targetEnd)
+        let segments = head[path].split(separator: UInt8(ascii: "/"))
+        return segments.count == 3 && segments[0].elementsEqual("1".utf8) ? Array(segments[2]) : nil
+    }
+
+    /// The sid of a server's socket.io handshake: engine.io's `"sid":"…"`, or socket.io 0.9's
+    /// answer `<sid>:<heartbeat>:<close>:<transports>`.
+    private static func handshakeSid(_ head: UnsafeRawBufferPointer) -> [UInt8]? {
+        let all = 0..<head.count
+        if let key = find(sidMember, in: head, all) {
+            let valueStart = key + sidMember.count
+            let value = valueStart..<(firstIndex(of: UInt8(ascii: "\""), in: head, valueStart..<head.count) ?? head.count)
+            return value.isEmpty ? nil : Array(head[value])
         }
-        // socket.io 0.9's handshake answer: <sid>:<heartbeat>:<close>:<transports>
-        guard head.starts(with: Array("HTTP/1.".utf8)), let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
-        let fields = head[end.upperBound...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard starts(head, all, with: httpVersion), let end = find(headEnd, in: head, all) else { return nil }
+        let fields = head[(end + headEnd.count)...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 4, !fields[0].isEmpty,
-            fields[3].firstRange(of: Array("polling".utf8)) != nil
-                || fields[3].firstRange(of: Array("websocket".utf8)) != nil
+            find(polling, in: head, fields[3].indices) != nil || find(websocket, in: head, fields[3].indices) != nil
         else { return nil }
         return Array(fields[0])
+    }
+
+    private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {
+        range.count >= prefix.count && prefix.indices.allSatisfy { bytes[range.lowerBound + $0] == prefix[$0] }
+    }
+
+    private static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        firstIndex(in: bytes, range) { $0 == byte }
+    }
+
+    private static func firstIndex(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>, where matches: (UInt8) -> Bool) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if matches(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Where `needle` first occurs in `bytes[range]`.
+    private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard let first = needle.first, range.count >= needle.count else { return nil }
+        var index = range.lowerBound
+        let last = range.upperBound - needle.count
+        while index <= last {
+            if bytes[index] == first, starts(bytes, index..<range.upperBound, with: needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     static func isClientSYN(_ packet: CapturedPacket) -> Bool {
