@@ -14,7 +14,7 @@ struct Shard: ParsableCommand {
             then `imwire merge` of those reports, gives the report of checking the whole capture. \
             Writes DIR/<capture>.shard-<n>.pcapng (.jsonl for a transcript) and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
-            firstTime, lastTime). Two streaming passes over each capture; memory grows with the \
+            firstTime, lastTime). Two streaming passes over each capture (the second on --jobs threads); memory grows with the \
             number of client addresses and socket.io sids only (with several captures, also one \
             entry per TCP connection: a connection the previous file leaves open and the next goes \
             on with is reported, as each file is checked on its own). Two captures with the same \
@@ -37,6 +37,9 @@ struct Shard: ParsableCommand {
     @Option(help: "Shard size aimed at, in MiB (a fraction is allowed; one client's traffic is never cut, so a shard can be larger).")
     var maxMegabytes: Double = 256
 
+    @Option(help: "Threads that write shards, each reading the capture again for its own (the shards are the same for any value).")
+    var jobs: Int = 1
+
     @OptionGroup(title: "TLS (each shard gets the key logs as a pcapng Decryption Secrets Block, so it is checked on its own)")
     var tls: TLSKeyLogOption
 
@@ -44,6 +47,7 @@ struct Shard: ParsableCommand {
         guard maxMegabytes > 0, maxMegabytes <= 1_048_576 else {
             throw ValidationError("--max-megabytes must be above 0 and at most 1048576 (1 TiB)")
         }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1 to 256") }
         guard !captures.isEmpty else { throw ValidationError("name at least one capture") }
         let names = captures.map { ($0 as NSString).lastPathComponent }
         guard Set(names).count == names.count else {
@@ -56,7 +60,7 @@ struct Shard: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw unreadable("\(out): \(error.localizedDescription)")
         }
-        var options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1)
+        var options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1, jobs: jobs)
         if !tls.files.isEmpty {
             do { options.keyLog = try KeyLogFiles.text(tls.files) } catch { throw unreadable(error.description) }
         }

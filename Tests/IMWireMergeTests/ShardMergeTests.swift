@@ -232,6 +232,32 @@ import Testing
         #expect(try shard(write(packets[..<0], "d.pcapng"), "d").continued(from: whole).isEmpty)
     }
 
+    /// Writing shards on several threads, each reading the capture for its own, gives the same
+    /// files and manifest as one thread, whatever the limit on open files.
+    @Test func shardsAreTheSameOnAnyNumberOfThreads() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.combinedCapture(into: directory)
+        func shard(jobs: Int, maxOpenFiles: Int) throws -> [(line: String, bytes: [UInt8])] {
+            let out = "\(directory)/jobs-\(jobs)-\(maxOpenFiles)"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let result = try CaptureSharder.shard(
+                path: path, into: out, options: .init(maxBytes: 20_000, maxOpenFiles: maxOpenFiles, jobs: jobs))
+            return try result.shards.map { shard in
+                var line = shard.manifestLine
+                line.replace(out, with: "OUT")
+                return (line, [UInt8](try Data(contentsOf: URL(fileURLWithPath: shard.path))))
+            }
+        }
+        let one = try shard(jobs: 1, maxOpenFiles: 128)
+        #expect(one.count >= 4)
+        for (jobs, maxOpenFiles) in [(2, 128), (3, 2), (8, 1)] {
+            let other = try shard(jobs: jobs, maxOpenFiles: maxOpenFiles)
+            #expect(other.map(\.line) == one.map(\.line), "--jobs \(jobs), \(maxOpenFiles) open files")
+            #expect(other.map(\.bytes) == one.map(\.bytes), "--jobs \(jobs), \(maxOpenFiles) open files")
+        }
+    }
+
     @Test func aCaptureWithManyClientsIsCutIntoSeveralShards() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,3 +1,4 @@
+import Dispatch
 import IMWireCore
 import IMWireIO
 
@@ -17,7 +18,8 @@ import IMWireIO
 /// a new shard begun when the next unit would take the current one past `maxBytes` (a unit
 /// larger than that is a shard of its own); the second writes each packet into its shard with
 /// its place in the capture (`PacketOrigin`), at most `maxOpenFiles` shards at a time (one more
-/// pass over the file for each further group).
+/// pass over the file for each further group), on `jobs` threads that each read the file for
+/// their own shards.
 public enum CaptureSharder {
     /// What `shard` was asked.
     public struct Options: Sendable {
@@ -33,10 +35,16 @@ public enum CaptureSharder {
         /// Key-log text written at the start of every shard as a Decryption Secrets Block
         /// (`imwire shard --tls-keylog`), so each shard's TLS connections decrypt on their own.
         public var keyLog: [UInt8]?
+        /// Threads writing shards in the second pass, each reading the capture for its own
+        /// shards; the shards are the same for any number.
+        public var jobs: Int
 
-        public init(maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false) {
+        public init(
+            maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false, jobs: Int = 1
+        ) {
             self.maxBytes = max(1, maxBytes)
             self.maxOpenFiles = max(1, maxOpenFiles)
+            self.jobs = max(1, jobs)
             self.limits = limits
             self.tracksConnections = tracksConnections
         }
@@ -302,35 +310,80 @@ public enum CaptureSharder {
         let count = plan.shardCount
         let base = name ?? String(path.split(separator: "/").last ?? "capture")
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        var shards = (0..<count).map { index in
+        let shards = (0..<count).map { index in
             Shard(
                 path: prefix + "\(base).shard-\(padded(index, to: String(count - 1).count)).pcapng",
                 identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: plan.clients[index])
         }
-        // Pass 2, a group of shards at a time.
-        for groupStart in stride(from: 0, to: count, by: options.maxOpenFiles) {
-            let group = groupStart..<min(count, groupStart + options.maxOpenFiles)
-            var writers: [ShardWriter] = []
-            for index in group {
-                do { writers.append(try ShardWriter(shards[index])) } catch { throw CaptureFormatError(error.description) }
-                if let keyLog = options.keyLog {
-                    writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
+        // Pass 2: shard k goes to group k mod groups, each group written by one thread that reads
+        // the capture again (from the page cache, after pass 1), `jobs` groups at a time.
+        let perGroup = max(1, options.maxOpenFiles / options.jobs)
+        let groups = max(min(options.jobs, count), (count + perGroup - 1) / perGroup)
+        let written = WrittenShards(shards)
+        let unitOfClient = unitIndex
+        DispatchQueue.concurrentPerform(iterations: min(options.jobs, groups)) { worker in
+            for group in stride(from: worker, to: groups, by: options.jobs) {
+                let members = Array(stride(from: group, to: count, by: groups))
+                written.record { () throws(CaptureFormatError) -> [Shard] in
+                    try writeGroup(members.map { shards[$0] }, of: groups, from: path, options: options) { packet in
+                        unit(of: packet).flatMap { unitOfClient[$0] }.map { shardOfUnit[$0] } ?? 0
+                    }
                 }
             }
-            let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
-            while let item = reader.next() {
-                // Secrets go to every shard, where they were: any connection may need them.
-                if case .secrets(let secrets) = item { for writer in writers { writer.write(secrets) } }
-                guard case .packet(let packet) = item else { continue }
-                let shard = unit(of: packet).flatMap { unitIndex[$0] }.map { shardOfUnit[$0] } ?? 0
-                guard group.contains(shard) else { continue }
-                writers[shard - groupStart].write(packet)
-            }
-            for writer in writers {
-                do { shards[writer.shard.identity.index] = try writer.close() } catch { throw CaptureFormatError(error.description) }
+        }
+        if let error = written.error { throw error }
+        return Result(shards: written.shards, fileProblems: fileProblems, startedOpen: startedOpen, openAtEnd: open)
+    }
+}
+
+extension CaptureSharder {
+    /// Writes the shards `members` (indices congruent modulo `groups`) in one pass over the
+    /// capture; `shardOf` places a packet.
+    fileprivate static func writeGroup(
+        _ members: [Shard], of groups: Int, from path: String, options: Options, shardOf: (CapturedPacket) -> Int
+    ) throws(CaptureFormatError) -> [Shard] {
+        var writers: [ShardWriter] = []
+        for shard in members {
+            do { writers.append(try ShardWriter(shard)) } catch { throw CaptureFormatError(error.description) }
+            if let keyLog = options.keyLog {
+                writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
             }
         }
-        return Result(shards: shards, fileProblems: fileProblems, startedOpen: startedOpen, openAtEnd: open)
+        let group = members[0].identity.index % groups
+        let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
+        while let item = reader.next() {
+            // Secrets go to every shard, where they were: any connection may need them.
+            if case .secrets(let secrets) = item { for writer in writers { writer.write(secrets) } }
+            guard case .packet(let packet) = item else { continue }
+            let shard = shardOf(packet)
+            guard shard % groups == group else { continue }
+            writers[shard / groups].write(packet)
+        }
+        var done: [Shard] = []
+        for writer in writers {
+            do { done.append(try writer.close()) } catch { throw CaptureFormatError(error.description) }
+        }
+        return done
+    }
+}
+
+/// The shards the threads of pass 2 have written, and the first error one of them met.
+private final class WrittenShards: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private(set) var shards: [CaptureSharder.Shard]
+    private(set) var error: CaptureFormatError?
+
+    init(_ shards: [CaptureSharder.Shard]) { self.shards = shards }
+
+    func record(_ write: () throws(CaptureFormatError) -> [CaptureSharder.Shard]) {
+        let result: Result<[CaptureSharder.Shard], CaptureFormatError>
+        do { result = .success(try write()) } catch { result = .failure(error) }
+        lock.wait()
+        defer { lock.signal() }
+        switch result {
+        case .success(let done): for shard in done { shards[shard.identity.index] = shard }
+        case .failure(let failure): error = error ?? failure
+        }
     }
 }
 
