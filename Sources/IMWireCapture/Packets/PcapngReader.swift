@@ -73,12 +73,11 @@ public final class PcapngReader: PacketReader {
         // Blocks are read in place, not copied out of the buffer (and their bodies copied again).
         var (head, blockType, blockLength): (Bool, UInt32, UInt32) = (false, 0, 0)
         let order = order
-        guard
-            input.withPeek(8, { reader in
-                head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
-                (blockType, blockLength) = (reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
-            })
-        else {
+        let peeked = input.withPeek(8) { reader in
+            head = reader.bytes.prefix(4).elementsEqual([0x0a, 0x0d, 0x0d, 0x0a])
+            (blockType, blockLength) = (reader.readUInt32(order) ?? 0, reader.readUInt32(order) ?? 0)
+        }
+        guard peeked else {
             finished = true
             let left = input.remaining(upTo: 8)
             if left > 0 { problem(CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8", at: blockOffset) }
