@@ -68,26 +68,39 @@ public struct HTTPHead: Sendable, Hashable {
         malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
         truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated
     ) -> HTTPHead? {
-        let window = Array(bytes.prefix(maxLength))
+        // Read in place: every HTTP message of a capture passes here, and copying the window
+        // (up to `maxLength` of the stream) and each line into arrays was most of its cost (perf).
+        bytes.withUnsafeBytes { raw in
+            parse(
+                UnsafeRawBufferPointer(rebasing: raw.prefix(maxLength)), available: bytes.count, baseOffset: baseOffset,
+                maxLength: maxLength, findings: &findings, malformed: malformedRule, truncated: truncatedRule)
+        }
+    }
+
+    private static func parse(
+        _ window: UnsafeRawBufferPointer, available: Int, baseOffset: Int, maxLength: Int, findings: inout [Finding],
+        malformed malformedRule: Rule, truncated truncatedRule: Rule
+    ) -> HTTPHead? {
         guard let end = endOfHead(window) else {
             let reason =
-                bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
-            findings.append(truncatedRule.finding(reason, at: baseOffset + bytes.count))
+                available > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(available) bytes without a blank line"
+            findings.append(truncatedRule.finding(reason, at: baseOffset + available))
             return nil
         }
-        var lines: [(text: [UInt8], offset: Int)] = []
+        // The lines, CRLF not included, as ranges of the window.
+        var lines: [Range<Int>] = []
         var start = 0
         var index = 0
         while index + 1 < end - 2 {
             if window[index] == 0x0d, window[index + 1] == 0x0a {
-                lines.append((Array(window[start..<index]), start))
+                lines.append(start..<index)
                 start = index + 2
                 index += 2
             } else {
                 index += 1
             }
         }
-        if start < end - 2 { lines.append((Array(window[start..<(end - 2)]), start)) }
+        if start < end - 2 { lines.append(start..<(end - 2)) }
         guard let first = lines.first else {
             findings.append(malformedRule.finding("empty start line", at: baseOffset))
             return nil
@@ -95,36 +108,41 @@ public struct HTTPHead: Sendable, Hashable {
         func malformed(_ reason: String, _ at: Int) {
             findings.append(malformedRule.finding(reason, at: baseOffset + at))
         }
-        if let bad = first.text.firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+        if let bad = window[first].firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
             malformed("control character in the start line", bad)
         }
-        let startText = String(decoding: first.text, as: UTF8.self)
-        let parts = startText.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        if parts.count < 2 { malformed("start line `\(startText)` has fewer than two parts", 0) }
+        // Split at spaces as bytes: HTTP's grammar is bytes, and a space followed by a combining
+        // mark is still a space.
+        let parts = window[first].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        if parts.count < 2 { malformed("start line `\(String(decoding: window[first], as: UTF8.self))` has fewer than two parts", 0) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         var fields: [Field] = []
         for line in lines.dropFirst() {
-            guard let colon = line.text.firstIndex(of: UInt8(ascii: ":")) else {
-                malformed(line.text.first == 0x20 || line.text.first == 0x09 ? "obsolete line folding" : "field line without a colon", line.offset)
+            let text = window[line]
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
+                malformed(text.first == 0x20 || text.first == 0x09 ? "obsolete line folding" : "field line without a colon", line.lowerBound)
                 continue
             }
-            let name = line.text[..<colon]
+            let name = window[line.lowerBound..<colon]
             guard !name.isEmpty, name.allSatisfy(WebSocketExtensionHeader.isTokenChar) else {
-                malformed("field name `\(String(decoding: name, as: UTF8.self))` is not a token (whitespace before the colon?)", line.offset)
+                malformed("field name `\(String(decoding: name, as: UTF8.self))` is not a token (whitespace before the colon?)", line.lowerBound)
                 continue
             }
-            let rawValue = line.text[(colon + 1)...]
+            let rawValue = window[(colon + 1)..<line.upperBound]
             if rawValue.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
-                malformed("control character in a field value", line.offset)
+                malformed("control character in a field value", line.lowerBound)
                 continue
             }
-            let value = String(decoding: rawValue, as: UTF8.self).trimmingSpacesAndTabs()
-            let leading = rawValue.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            // The value without its optional whitespace: trimmed as bytes, then decoded once.
+            let valueStart = rawValue.firstIndex { !isSpace($0) } ?? rawValue.endIndex
+            let valueEnd = (rawValue.lastIndex { !isSpace($0) }).map { $0 + 1 } ?? valueStart
             fields.append(
                 Field(
-                    name: String(decoding: name, as: UTF8.self), value: value, offset: baseOffset + line.offset,
-                    valueOffset: baseOffset + line.offset + colon + 1 + leading))
+                    name: String(decoding: name, as: UTF8.self), value: String(decoding: window[valueStart..<valueEnd], as: UTF8.self),
+                    offset: baseOffset + line.lowerBound, valueOffset: baseOffset + valueStart))
         }
-
         return HTTPHead(startLine: parts, fields: fields, length: end)
     }
 }
