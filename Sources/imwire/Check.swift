@@ -189,7 +189,7 @@ extension Check {
         if let annotate { try writeAnnotated(report, to: annotate) }
         let file: OutputFile
         do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
-        // Text and JSON go out a connection at a time; the other formats are built whole.
+        // Text, JSON and SARIF go out a connection at a time; the other formats are built whole.
         switch format {
         case .text:
             let useColor = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
@@ -199,7 +199,7 @@ extension Check {
         case .sarif:
             let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
             let packets = SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)
-            file.write(Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: packets).utf8))
+            SARIFReport.write(report, threshold: severity, version: IMWireCLI.configuration.version, packets: packets, to: file.write)
         case .html:
             // References link to the Spec/ pages of the package this binary belongs to, when found.
             let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""

@@ -48,8 +48,7 @@ struct Merge: ParsableCommand {
         case .json: JSONReport.write(report, threshold: severity, to: file.write)
         case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
         case .sarif:
-            file.write(
-                Array(SARIFReport.render(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets).utf8))
+            SARIFReport.write(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets, to: file.write)
         case .html:
             let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""
             file.write(Array(HTMLReport.render(report, threshold: severity, specBase: specBase).utf8))
