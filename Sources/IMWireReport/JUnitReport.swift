@@ -7,50 +7,63 @@ import IMWireRegistry
 /// is at or above the threshold. CI systems then show which layer broke on which connection.
 public enum JUnitReport {
     public static func render(_ report: CheckReport, threshold: Severity) -> String {
-        var suites: [String] = []
-        var totalTests = 0
-        var totalFailures = 0
-        for connection in report.connections {
-            let families = Set(RuleCatalog.all.filter { applies($0, to: connection) }.map(family))
-                .union(connection.findings.map { family($0.rule) })
-            var cases: [String] = []
-            var failures = 0
-            for name in families.sorted() {
-                let failing = connection.findings.filter { family($0.rule) == name && $0.severity >= threshold }
-                var testCase = "    <testcase classname=\"\(Markup.escape(connection.id))\" name=\"\(name)\""
-                if failing.isEmpty {
-                    testCase += "/>"
-                } else {
-                    failures += 1
-                    let body = failing.map { line($0) }.joined(separator: "\n")
-                    testCase +=
-                        ">\n      <failure message=\"\(counted(failing.count, "finding"))\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
-                    testCase += Markup.escape(body) + "</failure>\n    </testcase>"
-                }
-                cases.append(testCase)
-            }
-            totalTests += cases.count
-            totalFailures += failures
-            suites.append(
-                "  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
-                    + cases.joined(separator: "\n") + "\n  </testsuite>")
-        }
+        var text: [UInt8] = []
+        write(report, threshold: threshold) { text += $0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The report in pieces, one connection's suite at a time, so a long report is never held
+    /// whole. The totals come first, so the connections are gone through twice: once to count,
+    /// once to write.
+    public static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
         let captureFailing = report.captureFindings.filter { $0.severity >= threshold }
-        totalTests += 1
+        var totalTests = 1
+        var totalFailures = captureFailing.isEmpty ? 0 : 1
+        for connection in report.connections {
+            let counts = suite(connection, threshold: threshold)
+            totalTests += counts.tests
+            totalFailures += counts.failures
+        }
         var captureCase = "    <testcase classname=\"capture\" name=\"CAPTURE\""
         if captureFailing.isEmpty {
             captureCase += "/>"
         } else {
-            totalFailures += 1
             captureCase +=
                 ">\n      <failure message=\"\(counted(captureFailing.count, "finding"))\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
                 + Markup.escape(captureFailing.map(line).joined(separator: "\n")) + "</failure>\n    </testcase>"
         }
-        suites.insert(
-            "  <testsuite name=\"capture\" tests=\"1\" failures=\"\(captureFailing.isEmpty ? 0 : 1)\">\n\(captureCase)\n  </testsuite>", at: 0)
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"imwire check \(Markup.escape(report.source))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
-            + suites.joined(separator: "\n") + "\n</testsuites>\n"
+        var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        head += "<testsuites name=\"imwire check \(Markup.escape(report.source))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
+        head += "  <testsuite name=\"capture\" tests=\"1\" failures=\"\(captureFailing.isEmpty ? 0 : 1)\">\n\(captureCase)\n  </testsuite>"
+        emit(Array(head.utf8))
+        for connection in report.connections { emit(Array(("\n" + suite(connection, threshold: threshold).text).utf8)) }
+        emit(Array("\n</testsuites>\n".utf8))
+    }
+
+    /// A connection's test suite, with its number of test cases and of failing ones.
+    private static func suite(_ connection: ConnectionReport, threshold: Severity) -> (text: String, tests: Int, failures: Int) {
+        let families = Set(RuleCatalog.all.filter { applies($0, to: connection) }.map(family))
+            .union(connection.findings.map { family($0.rule) })
+        var cases: [String] = []
+        var failures = 0
+        for name in families.sorted() {
+            let failing = connection.findings.filter { family($0.rule) == name && $0.severity >= threshold }
+            var testCase = "    <testcase classname=\"\(Markup.escape(connection.id))\" name=\"\(name)\""
+            if failing.isEmpty {
+                testCase += "/>"
+            } else {
+                failures += 1
+                let body = failing.map { line($0) }.joined(separator: "\n")
+                testCase +=
+                    ">\n      <failure message=\"\(counted(failing.count, "finding"))\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
+                testCase += Markup.escape(body) + "</failure>\n    </testcase>"
+            }
+            cases.append(testCase)
+        }
+        let text =
+            "  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+            + cases.joined(separator: "\n") + "\n  </testsuite>"
+        return (text, cases.count, failures)
     }
 
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }

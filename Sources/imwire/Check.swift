@@ -189,13 +189,13 @@ extension Check {
         if let annotate { try writeAnnotated(report, to: annotate) }
         let file: OutputFile
         do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
-        // Text, JSON and SARIF go out a connection at a time; the other formats are built whole.
+        // Every format but HTML goes out a connection at a time; HTML is built whole.
         switch format {
         case .text:
             let useColor = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
             TextReport.write(report, threshold: severity, color: useColor, to: file.write)
         case .json: JSONReport.write(report, threshold: severity, to: file.write)
-        case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
+        case .junit: JUnitReport.write(report, threshold: severity, to: file.write)
         case .sarif:
             let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
             let packets = SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)

@@ -46,7 +46,7 @@ struct Merge: ParsableCommand {
         switch format {
         case .text: TextReport.write(report, threshold: severity, color: false, to: file.write)
         case .json: JSONReport.write(report, threshold: severity, to: file.write)
-        case .junit: file.write(Array(JUnitReport.render(report, threshold: severity).utf8))
+        case .junit: JUnitReport.write(report, threshold: severity, to: file.write)
         case .sarif:
             SARIFReport.write(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets, to: file.write)
         case .html:
