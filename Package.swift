@@ -136,7 +136,7 @@ let package = Package(
 
         // merge: the JSON reports of a capture's shards put back together, judged across connections
         .target(
-            name: "IMWireMerge", dependencies: ["IMWireCore", "IMWireCapture", "IMWireRegistry", "IMWireCheck", "IMWireReport"],
+            name: "IMWireMerge", dependencies: ["IMWireCore", "IMWireCapture", "IMWireRegistry", "IMWireCheck", "IMWireReport", "IMWireIO"],
             swiftSettings: strict),
 
         // conformance tooling: Spec generation, rule descriptions, fixture verification, vectors,

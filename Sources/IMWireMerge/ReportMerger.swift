@@ -1,6 +1,7 @@
 import IMWireCapture
 import IMWireCheck
 import IMWireCore
+import IMWireIO
 import IMWireRegistry
 import IMWireReport
 
@@ -21,13 +22,34 @@ public enum ReportMerger {
         public var packets: SARIFReport.PacketRegions
     }
 
-    /// One shard's report as read.
+    /// One shard's report as read, but for its connections (which wait in a `ReportStore`).
     private struct Shard {
         let name: String
         let source: String
         let threshold: Severity
         let firstTime: Int64?
         let data: MergeData
+        let captureFindings: [Finding]
+        /// Why a connection of the shard (or its capture findings) does not decode: thrown once
+        /// the shards are known to belong together, as a merge of every report at once threw it.
+        let problem: MergeError?
+    }
+
+    /// One connection of a shard: its place in the capture, where its report and the judge's
+    /// input wait, and the judge's keys for it.
+    private struct Entry {
+        let opened: Int
+        let session: Int
+        /// The shard's index and the connection's position in it: equal places keep shard order.
+        let shard: Int
+        let position: Int
+        let report: ReportStore.Place
+        let storedFindings: Int
+        /// Where its `JudgeInput` waits; nil for a connection the judge does not look at.
+        let judge: ReportStore.Place?
+        /// The input's `clientKey` and `carryKey`: the groups it is judged in.
+        let clientKey: String?
+        let carryKey: String?
     }
 
     /// Merges the reports `inputs` (file name and contents); `tool` is this imwire's version,
@@ -36,9 +58,29 @@ public enum ReportMerger {
     public static func merge(
         _ inputs: [(name: String, bytes: [UInt8])], tool: String, needsTimelines: Bool = false
     ) throws(MergeError) -> Merged {
-        guard !inputs.isEmpty else { throw MergeError("no reports to merge") }
+        try merge(names: inputs.map(\.name), tool: tool, needsTimelines: needsTimelines) { inputs[$0].bytes }
+    }
+
+    /// Merges the reports named `names`, `read` giving the contents of the one at an index, as
+    /// `merge(_:tool:needsTimelines:)` does. Each report is read when its turn comes and let go
+    /// before the next: memory holds one report's bytes and JSON, what the judge needs of every
+    /// connection, and where each connection's report waits in a scratch file. The merged
+    /// report's connections are put together from there one at a time as it is written.
+    public static func merge(
+        names: [String], tool: String, needsTimelines: Bool = false, read: (Int) throws(MergeError) -> [UInt8]
+    ) throws(MergeError) -> Merged {
+        guard !names.isEmpty else { throw MergeError("no reports to merge") }
+        let store = ReportStore()
         var shards: [Shard] = []
-        for input in inputs { shards.append(try read(input.name, input.bytes, tool: tool)) }
+        var entries: [Entry] = []
+        for (index, name) in names.enumerated() {
+            // The report's bytes are let go here, its JSON inside `read`; its connections' reports
+            // go to the store below.
+            let (header, data) = try Self.read(name, try read(index), tool: tool)
+            let (shard, connections) = Self.shard(name, header, data, storing: store)
+            shards.append(shard)
+            entries += connections
+        }
         try checkSameCapture(shards)
         if needsTimelines, let shard = shards.first(where: { !$0.data.timelines }) {
             throw MergeError("\(shard.name): checked without --merge-timelines, so an HTML report of the merge has no messages to draw")
@@ -49,51 +91,35 @@ public enum ReportMerger {
         do { options.reconnectPolicies = try PolicySelection(names: first.data.policies) } catch {
             throw MergeError("\(first.name): \(error.description)")
         }
+        if let problem = shards.lazy.compactMap(\.problem).first { throw problem }
 
         // Every connection at its place in the capture.
-        var entries: [(opened: Int, session: Int, report: ConnectionReport, judge: JudgeInput?)] = []
-        var captureFindings: [Finding] = []
-        for shard in shards {
-            for (index, connection) in shard.data.connections.enumerated() {
-                var reader = ReportReader(connection.report)
-                guard let report = reader.report(), reader.isAtEnd else {
-                    throw MergeError("\(shard.name): merge.connections[\(index)].report does not decode")
-                }
-                var judge: JudgeInput?
-                if let bytes = connection.judge {
-                    var judgeReader = ReportReader(bytes)
-                    guard let input = JudgeInput.read(from: &judgeReader), judgeReader.isAtEnd else {
-                        throw MergeError("\(shard.name): merge.connections[\(index)].judge does not decode")
-                    }
-                    judge = input
-                }
-                entries.append((connection.opened, connection.session, report, judge))
-            }
-            var reader = ReportReader(shard.data.captureFindings)
-            guard let findings = reader.list({ $0.finding() }), reader.isAtEnd else {
-                throw MergeError("\(shard.name): merge.captureFindings does not decode")
-            }
-            captureFindings += findings
-        }
-        entries.sort { ($0.opened, $0.session) < ($1.opened, $1.session) }
+        entries.sort { ($0.opened, $0.session, $0.shard, $0.position) < ($1.opened, $1.session, $1.shard, $1.position) }
 
         // The judgement across connections, each client's connections in report order.
-        let connections = MergedConnections(entries.map(\.report), options: options)
+        let connections = MergedConnections(
+            store: store, places: entries.map(\.report), storedFindings: entries.map(\.storedFindings), options: options)
         // The judged connections grouped by `key` (nil: in no group), in order of first connection.
-        func groups(by key: (JudgeInput) -> String?) -> [Checker.Client] {
-            var groups: [String: Checker.Client] = [:]
+        typealias Group = [(number: Int, judge: ReportStore.Place)]
+        func groups(by key: KeyPath<Entry, String?>) -> [Group] {
+            var groups: [String: Group] = [:]
             var order: [String] = []
             for (number, entry) in entries.enumerated() {
-                guard let input = entry.judge, let name = key(input) else { continue }
+                guard let judge = entry.judge, let name = entry[keyPath: key] else { continue }
                 if groups[name] == nil { order.append(name) }
-                groups[name, default: []].append((number, input))
+                groups[name, default: []].append((number, judge))
             }
             return order.compactMap { groups[$0] }
         }
         let clients = groups(by: \.clientKey)
         let hosts = groups(by: \.carryKey)
+        entries = []
+        // One group's inputs in memory at a time, read back from the store: a client can have
+        // thousands of connections, a capture millions.
+        func inputs(_ group: Group) -> Checker.Client { group.map { ($0.number, store.judgeInput($0.judge)) } }
         Checker.judgeAll(
-            forEachClient: { clients.forEach($0) }, forEachHost: { hosts.forEach($0) },
+            forEachClient: { judge in for client in clients { judge(inputs(client)) } },
+            forEachHost: { judge in for host in hosts { judge(inputs(host)) } },
             captureEnd: shards.compactMap(\.data.lastTime).max(), connections: connections, options: options)
 
         // The capture's first event is the one with the lowest packet number.
@@ -102,15 +128,65 @@ public enum ReportMerger {
             ?? shards.lazy.compactMap(\.firstTime).first
         let report = CheckReport(
             source: first.data.shard?.capture ?? first.source, firstTime: firstTime,
-            connections: ConnectionReports(connections.finished()), captureFindings: captureFindings)
+            connections: ConnectionReports(count: connections.count, report: connections.report(number:)),
+            captureFindings: shards.flatMap(\.captureFindings))
         var packets: SARIFReport.PacketRegions = [:]
         for shard in shards { packets.merge(shard.data.packets) { a, _ in a } }
         return Merged(report: report, threshold: first.threshold, packets: packets)
     }
 
-    private static func read(_ name: String, _ bytes: [UInt8], tool: String) throws(MergeError) -> Shard {
+    /// Report `name` as read, its connections' reports put in `store`.
+    private static func shard(_ name: String, _ header: Header, _ data: MergeData, storing store: ReportStore) -> (Shard, [Entry]) {
+        var data = data
+        let connections = data.connections
+        data.connections = []  // their reports go to the store
+        var entries: [Entry] = []
+        var problem: MergeError?
+        for (index, connection) in connections.enumerated() {
+            var reader = ReportReader(connection.report)
+            guard let report = reader.report(), reader.isAtEnd else {
+                problem = MergeError("\(name): merge.connections[\(index)].report does not decode")
+                break
+            }
+            var input: JudgeInput?
+            if let bytes = connection.judge {
+                var judgeReader = ReportReader(bytes)
+                input = JudgeInput.read(from: &judgeReader)
+                guard input != nil, judgeReader.isAtEnd else {
+                    problem = MergeError("\(name): merge.connections[\(index)].judge does not decode")
+                    break
+                }
+            }
+            entries.append(
+                Entry(
+                    opened: connection.opened, session: connection.session, shard: data.shard?.index ?? 0, position: index,
+                    report: store.store(connection.report), storedFindings: report.findings.count, judge: connection.judge.map(store.store),
+                    clientKey: input?.clientKey, carryKey: input?.carryKey))
+        }
+        var reader = ReportReader(data.captureFindings)
+        var findings = reader.list { $0.finding() }
+        if !reader.isAtEnd { findings = nil }
+        if problem == nil, findings == nil { problem = MergeError("\(name): merge.captureFindings does not decode") }
+        let shard = Shard(
+            name: name, source: header.source, threshold: header.threshold, firstTime: header.firstTime, data: data,
+            captureFindings: findings ?? [], problem: problem)
+        return (shard, problem == nil ? entries : [])
+    }
+
+    /// What a report says besides its `merge` member.
+    private struct Header {
+        let source: String
+        let threshold: Severity
+        let firstTime: Int64?
+    }
+
+    private static func read(_ name: String, _ bytes: [UInt8], tool: String) throws(MergeError) -> (Header, MergeData) {
+        // The whole report is checked to be JSON, but only the members read here are built: its
+        // `connections`, most of its bytes, are what its `merge` member has in another form.
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes, maxDepth: 64) } catch {
+        do {
+            json = try bytes.withUnsafeBytes { raw in Result { () throws(JSONError) in try topLevel(of: raw) } }.get()
+        } catch {
             throw MergeError("\(name): not a whole JSON report (truncated?): \(error)")
         }
         guard json["version"]?.int64Value == Int64(JSONReport.version) else {
@@ -126,7 +202,18 @@ public enum ReportMerger {
         guard let source = json["source"]?.stringValue, let threshold = json["threshold"]?.stringValue.flatMap(Severity.init(name:)) else {
             throw MergeError("\(name): source or threshold missing")
         }
-        return Shard(name: name, source: source, threshold: threshold, firstTime: json["firstTime"]?.int64Value, data: data)
+        return (Header(source: source, threshold: threshold, firstTime: json["firstTime"]?.int64Value), data)
+    }
+
+    /// The report's top-level members that a merge reads (null when the report is JSON but not
+    /// an object). The rest is validated as `JSONParser.parse` would, not built.
+    private static func topLevel(of bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+        guard let members = try JSONParser.members(of: bytes, maxDepth: 64) else { return .null }
+        var object = JSONObject()
+        for member in members where ["version", "source", "threshold", "firstTime", "merge"].contains(member.key) {
+            object.append(member.key, try JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value]), maxDepth: 64))
+        }
+        return .object(object)
     }
 
     /// All reports are of one capture's shards, each once, all of them, checked alike.
@@ -161,18 +248,61 @@ public enum ReportMerger {
     }
 }
 
-/// The merged connections as the judge adds to them: findings capped as `EndedConnections.add` caps them.
-private final class MergedConnections: JudgedConnections {
-    private var reports: [ConnectionReport]
+/// The shards' connection reports and judge inputs, in the checker's spool encoding, while a
+/// merge runs: in a scratch file, so that memory keeps only where each one is, not every
+/// shard's at once.
+private final class ReportStore: @unchecked Sendable {
+    /// Where one report is: in the file, or in memory when the file could not take it (no
+    /// scratch file could be made, a full disk).
+    enum Place {
+        case file(offset: Int, count: Int)
+        case memory([UInt8])
+    }
+
+    private let file = ScratchFile(name: "merge")
+    private var size = 0
+
+    func store(_ bytes: [UInt8]) -> Place {
+        guard let file, file.write(bytes, at: size) else { return .memory(bytes) }
+        defer { size += bytes.count }
+        return .file(offset: size, count: bytes.count)
+    }
+
+    func bytes(_ place: Place) -> [UInt8] {
+        switch place {
+        case .file(let offset, let count): file?.bytes(at: offset, count: count) ?? []
+        case .memory(let bytes): bytes
+        }
+    }
+
+    func judgeInput(_ place: Place) -> JudgeInput {
+        var reader = ReportReader(bytes(place))
+        // Read once already, when its shard's report was: only a damaged scratch file fails here.
+        guard let input = JudgeInput.read(from: &reader) else { fatalError("imwire: the merge's scratch file is damaged") }
+        return input
+    }
+}
+
+/// The merged connections as the judge adds to them: findings capped as `EndedConnections.add`
+/// caps them. Once judged, each report is read back from the store, given the judge's findings
+/// and put in report order only when the merged report asks for it. Changed only by the judge,
+/// read only after: hence the unchecked `Sendable`.
+private final class MergedConnections: JudgedConnections, @unchecked Sendable {
+    private let store: ReportStore
+    private let places: [ReportStore.Place]
     private let stored: [Int]
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     private let options: CheckOptions
 
-    init(_ reports: [ConnectionReport], options: CheckOptions) {
-        self.reports = reports
-        stored = reports.map(\.findings.count)
+    /// `places`: where each connection's report is; `storedFindings`: how many findings it has.
+    init(store: ReportStore, places: [ReportStore.Place], storedFindings: [Int], options: CheckOptions) {
+        self.store = store
+        self.places = places
+        stored = storedFindings
         self.options = options
     }
+
+    var count: Int { places.count }
 
     func add(_ finding: Finding, to number: Int, id: String, frame: Int?) {
         guard let placed = ConnectionState.place(finding, options: options, connection: id, line: nil, frame: frame) else { return }
@@ -189,13 +319,16 @@ private final class MergedConnections: JudgedConnections {
         !input.deferredRules.isDisjoint(with: rules) || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
     }
 
-    /// The reports with the judge's findings, each's findings in report order.
-    func finished() -> [ConnectionReport] {
-        for (number, late) in added {
-            reports[number].findings += late.findings
-            reports[number].droppedFindings += late.dropped
+    /// Connection `number`'s report with the judge's findings, its findings in report order.
+    func report(number: Int) -> ConnectionReport {
+        var reader = ReportReader(store.bytes(places[number]))
+        // Read once already, when its shard's report was: only a damaged scratch file fails here.
+        guard var report = reader.report() else { fatalError("imwire: the merge's scratch file is damaged") }
+        if let late = added[number] {
+            report.findings += late.findings
+            report.droppedFindings += late.dropped
         }
-        for index in reports.indices { reports[index].findings.sort(by: Finding.reportOrder) }
-        return reports
+        report.findings.sort(by: Finding.reportOrder)
+        return report
     }
 }

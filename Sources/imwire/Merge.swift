@@ -30,15 +30,17 @@ struct Merge: ParsableCommand {
     var output: String?
 
     func run() throws {
-        var inputs: [(name: String, bytes: [UInt8])] = []
-        for path in reports {
-            guard let data = FileManager.default.contents(atPath: path) else { throw unreadable("\(path): cannot be read") }
-            inputs.append((path, [UInt8](data)))
-        }
+        // Refused before any is read, as when all were read first.
+        if let path = reports.first(where: { !FileManager.default.isReadableFile(atPath: $0) }) { throw unreadable("\(path): cannot be read") }
         let merged: ReportMerger.Merged
-        do { merged = try ReportMerger.merge(inputs, tool: IMWireCLI.configuration.version, needsTimelines: format == .html) } catch {
-            throw unreadable(error.description)
-        }
+        do {
+            // One report in memory at a time: each is read when the merge comes to it.
+            merged = try ReportMerger.merge(names: reports, tool: IMWireCLI.configuration.version, needsTimelines: format == .html) {
+                index throws(MergeError) in
+                guard let data = FileManager.default.contents(atPath: reports[index]) else { throw MergeError("\(reports[index]): cannot be read") }
+                return [UInt8](data)
+            }
+        } catch { throw unreadable(error.description) }
         let report = merged.report
         let severity = merged.threshold
         let file: OutputFile

@@ -183,6 +183,27 @@ import Testing
         }
     }
 
+    /// `imwire merge` reads each report once, in the order given, when the merge comes to it
+    /// (one report's bytes in memory at a time), and merges them as it merges reports given whole.
+    @Test func reportsAreReadOneAtATime() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.combinedCapture(into: directory)
+        let shards = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 200_000)).shards
+        #expect(shards.count > 1)
+        let reports = Array(try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }.reversed())
+        var read: [Int] = []
+        let merged = try ReportMerger.merge(names: reports.map(\.name), tool: "test") { index in
+            read.append(index)
+            return reports[index].bytes
+        }
+        #expect(read == Array(0..<reports.count))
+        let whole = try ReportMerger.merge(reports, tool: "test")
+        #expect(
+            Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
+                == Self.rendered(whole.report, threshold: whole.threshold, packets: whole.packets))
+    }
+
     /// A capture written as two files, cut inside its one WebSocket connection: sharding the two
     /// with connection tracking names that connection as going on from the first file into the
     /// second; cut after the connection ended, nothing goes on.

@@ -267,19 +267,21 @@ struct AllEndedConnections: Sendable {
 public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
     private enum Storage {
         case ended(AllEndedConnections)
-        /// Reports already put together: a merge of shard reports (`ReportMerger`).
-        case reports([ConnectionReport])
+        /// Reports that `report` puts together when asked for: a merge of shard reports
+        /// (`ReportMerger`), whose connections wait in a scratch file as a check's do in the spool.
+        case loaded(count: Int, report: @Sendable (Int) -> ConnectionReport)
     }
     private let storage: Storage
 
     init(_ connections: AllEndedConnections) { storage = .ended(connections) }
-    package init(_ reports: [ConnectionReport]) { storage = .reports(reports) }
+    /// `count` reports, the one at each position put together by `report` each time it is asked for.
+    package init(count: Int, report: @escaping @Sendable (Int) -> ConnectionReport) { storage = .loaded(count: count, report: report) }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
         case .ended(let connections): connections.reportCount
-        case .reports(let reports): reports.count
+        case .loaded(let count, _): count
         }
     }
     public subscript(position: Int) -> ConnectionReport {
@@ -287,7 +289,7 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
         case .ended(let connections):
             let (lane, number) = connections.lane(of: connections.number(at: position))
             return lane.report(number: number)
-        case .reports(let reports): return reports[position]
+        case .loaded(_, let report): return report(position)
         }
     }
 
