@@ -42,8 +42,7 @@ public enum JUnitReport {
 
     /// A connection's test suite, with its number of test cases and of failing ones.
     private static func suite(_ connection: ConnectionReport, threshold: Severity) -> (text: String, tests: Int, failures: Int) {
-        let families = Set(RuleCatalog.all.filter { applies($0, to: connection) }.map(family))
-            .union(connection.findings.map { family($0.rule) })
+        let families = (applicableFamilies[connection.dialect] ?? []).union(connection.findings.map { family($0.rule) })
         var cases: [String] = []
         var failures = 0
         for name in families.sorted() {
@@ -73,16 +72,23 @@ public enum JUnitReport {
         for family in definition.transportRuleFamilies { table[family, default: []].insert(definition.dialect) }
     }
 
-    /// Rules that could fire on this connection: its dialect's, the transports its dialect uses
-    /// (MQTT for yun2win, socket.io and HTTP for NIM and JMessage), and the dialect-free layers'
-    /// (but the live check's).
-    static func applies(_ rule: Rule, to connection: ConnectionReport) -> Bool {
-        if let dialect = rule.dialect { return dialect == connection.dialect }
+    /// Rules that could fire on a connection of `dialect` (nil: unknown): its dialect's, the
+    /// transports its dialect uses (MQTT for yun2win, socket.io and HTTP for NIM and JMessage),
+    /// and the dialect-free layers' (but the live check's).
+    static func applies(_ rule: Rule, to dialect: Dialect?) -> Bool {
+        if let ruleDialect = rule.dialect { return ruleDialect == dialect }
         // A live check's own rules are about the proxy, never about one connection's traffic.
         if LiveRules.all.contains(where: { $0.id == rule.id }) { return false }
         guard let dialects = transportFamilies[family(rule)] else { return true }
-        return connection.dialect.map(dialects.contains) ?? false
+        return dialect.map(dialects.contains) ?? false
     }
+
+    /// The families of the rules that apply to a connection of each dialect (nil: unknown),
+    /// worked out once rather than for every connection of every report.
+    static let applicableFamilies: [Dialect?: Set<String>] = Dictionary(
+        uniqueKeysWithValues: ([nil] + Dialect.allCases.map(Optional.some)).map { dialect in
+            (dialect, Set(RuleCatalog.all.filter { applies($0, to: dialect) }.map(family)))
+        })
 
     private static func line(_ finding: Finding) -> String {
         var text = "[\(finding.ruleID)] \(finding.severity)"
