@@ -40,7 +40,10 @@ final class EndedConnections: @unchecked Sendable {
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
-    /// The sessions ended here (always kept in memory: they are few), with where their reports go.
+    /// The sessions ended here, with where their reports go. Their reports and judge inputs wait
+    /// in the spool as a TCP connection's do (half the reports of the all-dialect capture are
+    /// sessions: kept in memory, they were most of a check's memory); only the small record of
+    /// where each waits stays in memory (`kept`).
     private(set) var sessions: [(order: ConnectionOrder, number: Int)] = []
 
     init(options: CheckOptions) {
@@ -83,14 +86,14 @@ final class EndedConnections: @unchecked Sendable {
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
                 hasTransportBytes: conn.hasTransportBytes, facts: facts,
                 deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
-            judged = isSession ? .memory(input) : spool?.store(input) ?? .memory(input)
+            judged = spool?.store(input) ?? .memory(input)
             judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
             if let carry = input.carryKey {
                 carryKeys.append(JudgeKey(hash: carry.hashValue, order: conn.order.packed, number: conn.number).record)
             }
         }
         let ended = EndedConnection(
-            lastTime: conn.lastTime, report: isSession ? .memory(report) : spool?.store(report) ?? .memory(report),
+            lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report),
             judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
         if isSession {
