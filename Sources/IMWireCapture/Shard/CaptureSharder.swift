@@ -160,20 +160,18 @@ public enum CaptureSharder {
     /// The sid of a socket.io request: `sid=` in its target, or socket.io 0.9's
     /// `/socket.io/1/<transport>/<sid>`.
     private static func requestSid(_ head: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard starts(head, 0..<head.count, with: get) || starts(head, 0..<head.count, with: post),
-            let space = firstIndex(of: 0x20, in: head, 0..<head.count)
-        else { return nil }
+        guard head.starts(with: get) || head.starts(with: post), let space = head.firstIndex(of: 0x20) else { return nil }
         let targetStart = space + 1
-        let targetEnd = firstIndex(in: head, targetStart..<head.count) { $0 == 0x20 || $0 == 0x0d } ?? head.count
+        let targetEnd = head[targetStart...].firstIndex { $0 == 0x20 || $0 == 0x0d } ?? head.count
         let target = targetStart..<targetEnd
         guard let root = find(socketIO, in: head, target) else { return nil }
         if let sid = find(sidParameter, in: head, target) {
             let valueStart = sid + sidParameter.count
-            let value = valueStart..<(firstIndex(of: UInt8(ascii: "&"), in: head, valueStart..<targetEnd) ?? targetEnd)
+            let value = valueStart..<(head[valueStart..<targetEnd].firstIndex(of: UInt8(ascii: "&")) ?? targetEnd)
             return value.isEmpty ? nil : Array(head[value])
         }
         let pathStart = root + socketIO.count
-        let path = pathStart..<(firstIndex(of: UInt8(ascii: "?"), in: head, pathStart..<targetEnd) ?? targetEnd)
+        let path = pathStart..<(head[pathStart..<targetEnd].firstIndex(of: UInt8(ascii: "?")) ?? targetEnd)
         let segments = head[path].split(separator: UInt8(ascii: "/"))
         return segments.count == 3 && segments[0].elementsEqual("1".utf8) ? Array(segments[2]) : nil
     }
@@ -184,10 +182,10 @@ public enum CaptureSharder {
         let all = 0..<head.count
         if let key = find(sidMember, in: head, all) {
             let valueStart = key + sidMember.count
-            let value = valueStart..<(firstIndex(of: UInt8(ascii: "\""), in: head, valueStart..<head.count) ?? head.count)
+            let value = valueStart..<(head[valueStart...].firstIndex(of: UInt8(ascii: "\"")) ?? head.count)
             return value.isEmpty ? nil : Array(head[value])
         }
-        guard starts(head, all, with: httpVersion), let end = find(headEnd, in: head, all) else { return nil }
+        guard head.starts(with: httpVersion), let end = find(headEnd, in: head, all) else { return nil }
         let fields = head[(end + headEnd.count)...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 4, !fields[0].isEmpty,
             find(polling, in: head, fields[3].indices) != nil || find(websocket, in: head, fields[3].indices) != nil
@@ -195,30 +193,14 @@ public enum CaptureSharder {
         return Array(fields[0])
     }
 
-    private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {
-        range.count >= prefix.count && prefix.indices.allSatisfy { bytes[range.lowerBound + $0] == prefix[$0] }
-    }
-
-    private static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        firstIndex(in: bytes, range) { $0 == byte }
-    }
-
-    private static func firstIndex(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>, where matches: (UInt8) -> Bool) -> Int? {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if matches(bytes[index]) { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    /// Where `needle` first occurs in `bytes[range]`.
+    /// Where `needle` first occurs in `bytes[range]` (the standard library's `firstRange(of:)`
+    /// is the generic search this replaces).
     private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         guard let first = needle.first, range.count >= needle.count else { return nil }
         var index = range.lowerBound
         let last = range.upperBound - needle.count
         while index <= last {
-            if bytes[index] == first, starts(bytes, index..<range.upperBound, with: needle) { return index }
+            if bytes[index] == first, bytes[index..<range.upperBound].starts(with: needle) { return index }
             index += 1
         }
         return nil
