@@ -99,7 +99,11 @@ public struct PcapngWriter {
         // Written straight into `bytes` (left to grow geometrically: reserving the exact size
         // here copied the whole buffer per packet): a shard run writes every packet of a capture
         // here, and the block built in three buffers through the generic ByteWriter was 24% of it.
-        for word in [6, total, id, UInt32(truncatingIfNeeded: micros >> 32), UInt32(truncatingIfNeeded: micros)] { append(word) }
+        append(UInt32(6))
+        append(total)
+        append(id)
+        append(UInt32(truncatingIfNeeded: micros >> 32))
+        append(UInt32(truncatingIfNeeded: micros))
         append(UInt32(truncatingIfNeeded: data.count))
         append(UInt32(truncatingIfNeeded: originalLength ?? data.count))
         bytes.append(contentsOf: data)
@@ -110,7 +114,9 @@ public struct PcapngWriter {
             if let origin {
                 append(UInt32(PacketOrigin.optionLength) << 16 | UInt32(PacketOrigin.optionCode))
                 append(UInt32(0))  // PEN 0: not a registered enterprise's option
-                for value in [origin.number, origin.fileOffset, origin.dataOffset] { append(UInt64(value)) }
+                append(UInt64(origin.number))
+                append(UInt64(origin.fileOffset))
+                append(UInt64(origin.dataOffset))
             }
             append(UInt32(0))  // opt_endofopt
         }
