@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Writes a large pcapng of all four dialects for the Spark job and its benchmark.
 
-    python3 Scale/make_capture.py OUT.pcapng MEGABYTES
+    python3 Scale/make_capture.py [--clean | --from DIR] OUT.pcapng MEGABYTES
 
 Copies of the real recordings of Fixtures/captures (LeanCloud, NIM over socket.io 0.9 WebSocket
 and xhr-polling, JMessage over engine.io 3 polling, upgrade and WebSocket, yun2win MQTT 3.1,
-3.1.1 and MQTT over WebSocket), one after another until MEGABYTES are written. Copy k is moved to
+3.1.1 and MQTT over WebSocket), one after another until MEGABYTES are written. With --clean, only
+the recordings of Fixtures/captures/real/ without their defect variants (`*-clean.pcapng`): a
+mix with no seeded defect, which the benchmark checks beside the full one. With --from DIR, the
+recordings DIR/*.pcapng instead (other recordings, copied the same way). Copy k is moved to
 addresses of its own (the last three bytes of both addresses of recording r of copy k set to
 k × recordings + r, so each is its own client for `imwire shard` and no two reuse a TCP
 connection's ports), to times after the copy before it, and its socket.io session ids end in
@@ -29,9 +32,15 @@ SID_PATTERNS = [
 ]
 
 
-def recordings():
-    paths = sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/*.pcapng")))
-    paths += sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/real/*.pcapng")))
+def recordings(clean, directory=None):
+    if directory:
+        paths = sorted(glob.glob(os.path.join(directory, "*.pcapng")))
+        assert paths, f"{directory}: no .pcapng recordings"
+    elif clean:
+        paths = sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/real/*-clean.pcapng")))
+    else:
+        paths = sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/*.pcapng")))
+        paths += sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/real/*.pcapng")))
     for path in paths:
         data = open(path, "rb").read()
         assert data[8:12] == b"\x4d\x3c\x2b\x1a", f"{path}: not little-endian pcapng"
@@ -73,10 +82,14 @@ def block(block_type, body):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: make_capture.py OUT.pcapng MEGABYTES")
-    out, target = sys.argv[1], int(float(sys.argv[2]) * (1 << 20))
-    sources = list(recordings())
+    arguments = sys.argv[1:]
+    clean = arguments[:1] == ["--clean"]
+    directory = arguments[1] if arguments[:1] == ["--from"] and len(arguments) > 1 else None
+    arguments = arguments[1:] if clean else arguments[2:] if directory else arguments
+    if len(arguments) != 2:
+        sys.exit("usage: make_capture.py [--clean | --from DIR] OUT.pcapng MEGABYTES")
+    out, target = arguments[0], int(float(arguments[1]) * (1 << 20))
+    sources = list(recordings(clean, directory))
     written = 0
     time = 1_700_000_000_000_000
     with open(out, "wb") as file:
