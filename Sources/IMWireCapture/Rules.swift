@@ -79,6 +79,11 @@ public enum CaptureRules {
         summary:
             "TCP data of a connection that already ended (after its RST, or after both FINs): bytes in flight or sent after the reset; counted here, not decoded, and no new connection.",
         specRef: "Spec/captures.md#tcp-reassembly (after the end)")
+    public static let tcpIdle = Rule(
+        "CAPTURE.TCP-IDLE", .warning, layer: .capture,
+        summary:
+            "TCP data of a connection that had gone without a packet for longer than Limits.tcpIdleSeconds (an hour; check --tcp-idle) and so ended there, as at the capture's end; counted here, not decoded.",
+        specRef: "Spec/captures.md#tcp-reassembly (idle connections)")
 
     // MARK: HAR
 
@@ -94,6 +99,6 @@ public enum CaptureRules {
     public static let all: [Rule] = [
         badLine, badField, lineTooLong, timeBackwards, badFileHeader, truncatedFile, recordTooLarge, packetTruncated,
         blockLength, unknownBlock, noInterface, badOption, unsupportedLinkType, malformedIP, ipFragment, malformedTCP,
-        tcpOverlapConflict, tcpGap, tcpAfterEnd, harNoMessages, harBadMessage,
+        tcpOverlapConflict, tcpGap, tcpAfterEnd, tcpIdle, harNoMessages, harBadMessage,
     ]
 }

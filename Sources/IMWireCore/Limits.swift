@@ -23,6 +23,10 @@ public struct Limits: Sendable, Hashable {
     public var maxPendingRequests: Int
     /// Most findings kept per connection; the rest are counted, not stored.
     public var maxFindingsPerConnection: Int
+    /// Longest a TCP connection of a capture may go without a packet while the capture goes on
+    /// (seconds of capture time; 0: for ever): then it ends as if the capture had. Without it a
+    /// capture of connections that never close holds every one of them to its end.
+    public var tcpIdleSeconds: Int
 
     public init(
         maxFrameSize: Int = 16 << 20,
@@ -34,7 +38,8 @@ public struct Limits: Sendable, Hashable {
         maxJSONDepth: Int = 64,
         maxLineLength: Int = 32 << 20,
         maxPendingRequests: Int = 10_000,
-        maxFindingsPerConnection: Int = 10_000
+        maxFindingsPerConnection: Int = 10_000,
+        tcpIdleSeconds: Int = 3_600
     ) {
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
@@ -46,6 +51,7 @@ public struct Limits: Sendable, Hashable {
         self.maxLineLength = maxLineLength
         self.maxPendingRequests = maxPendingRequests
         self.maxFindingsPerConnection = maxFindingsPerConnection
+        self.tcpIdleSeconds = tcpIdleSeconds
     }
 
     /// Safe defaults for a checker on a developer machine.

@@ -110,6 +110,12 @@ struct Check: ParsableCommand {
     @Option(help: "Threads that check connections (the report is the same for any value).")
     var jobs: Int = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds of capture time a TCP connection may go without a packet; then it ends as at the capture's end (CAPTURE.TCP-IDLE; 0: never).",
+            valueName: "seconds"))
+    var tcpIdle: Int = Limits.default.tcpIdleSeconds
+
     @OptionGroup var tls: TLSKeyLogOption
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {
@@ -118,6 +124,7 @@ struct Check: ParsableCommand {
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
+        guard tcpIdle >= 0 else { throw ValidationError("--tcp-idle \(tcpIdle): expected 0 or more seconds") }
         let selection = try policySelection()
         if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
             throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
@@ -153,6 +160,7 @@ extension Check {
         let selection = try policySelection()
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parsedOverrides())
         options.showSecrets = showSecrets
+        options.limits.tcpIdleSeconds = tcpIdle
         options.reconnectPolicies = selection
         options.tlsKeyLog = try tls.keyLog()
         guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {

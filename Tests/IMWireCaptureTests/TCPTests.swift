@@ -214,6 +214,49 @@ private struct Flow {
         #expect(described.contains("send new"))
     }
 
+    /// A connection silent for longer than `Limits.tcpIdleSeconds` ends as at the capture's end:
+    /// at a look at the open connections while another goes on (no finding: a shard without the
+    /// other would not see it), or at its own next segment, which is `CAPTURE.TCP-IDLE` and not
+    /// decoded either way. At the limit, or with the limit 0, it stays open.
+    @Test func aConnectionSilentPastTheLimitEnds() throws {
+        let quiet = TCPSynthesizer(index: 1, serverPort: 80)
+        let busy = TCPSynthesizer(index: 2, serverPort: 80)
+        func capture(silence: Int64, withBusy: Bool = true) -> [(time: Int64, data: [UInt8])] {
+            var packets = [(Int64(0), quiet.segment(.send, flags: 0x02, payload: [], sequence: 0, ack: 0))]
+            packets.append((1, quiet.segment(.send, flags: 0x18, payload: Array("a".utf8), sequence: 1, ack: 0)))
+            for second in stride(from: Int64(0), through: withBusy ? silence / 1_000_000 + 60 : -1, by: 30) {
+                packets.append((2 + second * 1_000_000, busy.segment(.send, flags: 0x18, payload: [0x62], sequence: 1 + UInt32(second / 30), ack: 0)))
+            }
+            packets.append((1 + silence, quiet.segment(.send, flags: 0x18, payload: Array("c".utf8), sequence: 2, ack: 0)))
+            return packets.sorted { $0.0 < $1.0 }
+        }
+        let limits = Limits(tcpIdleSeconds: 600)
+        func read(_ packets: [(time: Int64, data: [UInt8])], _ limits: Limits) throws -> [String] {
+            items(try PacketCaptureReader(path: try temporaryFile(pcap(packets)), limits: limits))
+        }
+        let ended = try read(capture(silence: 601_000_000), limits)
+        let close = try #require(ended.firstIndex(of: "close 10.1.0.1:40001-10.2.0.1:80"))
+        // Looked at every 600/16 s (at a packet): the end comes between 600 and 637.5 s.
+        let busyBefore = ended[..<close].filter { $0 == "send b" }.count
+        #expect(busyBefore >= 600 / 30 && busyBefore <= (600 + 600 / 16) / 30 + 1, "\(busyBefore)")
+        #expect(ended.filter { $0.hasPrefix("problem") } == ["problem CAPTURE.TCP-IDLE"])  // the late "c"
+        #expect(ended.filter { $0.hasPrefix("open") }.count == 2 && !ended.contains("send c"))
+        #expect(ended.last == "close 10.1.0.2:40002-10.2.0.2:80")
+
+        let alone = try read(capture(silence: 601_000_000, withBusy: false), limits)
+        #expect(
+            alone == [
+                "open 10.1.0.1:40001-10.2.0.1:80 10.1.0.1:40001→10.2.0.1:80", "send a", "close 10.1.0.1:40001-10.2.0.1:80",
+                "problem CAPTURE.TCP-IDLE",
+            ])
+
+        for (silence, limits) in [(Int64(600_000_000), limits), (601_000_000, Limits(tcpIdleSeconds: 0))] {
+            let open = try read(capture(silence: silence), limits)
+            #expect(!open.contains { $0.hasPrefix("problem") } && open.contains("send c"), "\(silence) \(limits.tcpIdleSeconds)")
+            #expect(open.suffix(2).sorted() == ["close 10.1.0.1:40001-10.2.0.1:80", "close 10.1.0.2:40002-10.2.0.2:80"])
+        }
+    }
+
     @Test func pairsWrittenOutAreStillCounted() throws {
         let addresses = try [
             [10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1],

@@ -56,8 +56,8 @@ private enum Pcap {
         [0xd4, 0xc3, 0xb2, 0xa1] + le16(major) + le16(minor) + le32(0) + le32(0) + le32(snap) + le32(linkType) + records.flatMap { $0 }
     }
     /// Record header (seconds, microseconds, included, original length) and the packet.
-    static func record(_ data: [UInt8], included: Int? = nil, original: Int? = nil) -> [UInt8] {
-        le32(1_700_000_000) + le32(0) + le32(included ?? data.count) + le32(original ?? data.count) + data
+    static func record(_ data: [UInt8], included: Int? = nil, original: Int? = nil, seconds: Int = 1_700_000_000) -> [UInt8] {
+        le32(seconds) + le32(0) + le32(included ?? data.count) + le32(original ?? data.count) + data
     }
     /// IPv4 10.0.0.1 → 10.0.0.2; flags/fragment offset 0x4000 is DF, not a fragment.
     static func ipv4(protocol number: UInt8 = 6, flagsAndOffset: Int = 0x4000, _ payload: [UInt8]) -> [UInt8] {
@@ -253,6 +253,13 @@ extension RuleCoverageTests {
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, flags: 0x14, []))),
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, Array("/".utf8))))), suffix: ".pcap")
+        },
+        // A byte after the connection went without a packet for over an hour (Limits.tcpIdleSeconds).
+        Trigger("CAPTURE.TCP-IDLE", frame: 2) {
+            try checkFile(
+                Pcap.file(
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, Array("/".utf8))), seconds: 1_700_003_601)), suffix: ".pcap")
         },
         // A gap line: bytes of the client's stream were lost.
         Trigger("CAPTURE.TCP-GAP") {

@@ -42,6 +42,8 @@ struct FlowTable {
         @exclusivity(unchecked) var streams: [TCPStream]
         /// A bit per direction (client 1, server 2) that has sent its FIN.
         @exclusivity(unchecked) var finished: UInt8 = 0
+        /// Microseconds, its latest packet.
+        @exclusivity(unchecked) var lastTime: Int64 = .min
 
         init(key: Key, id: String, client: Endpoint, ordinal: Int, streams: [TCPStream]) {
             self.key = key
@@ -59,6 +61,8 @@ struct FlowTable {
         let client: Endpoint
         /// Each direction's next sequence number (client, server).
         let next: [UInt32?]
+        /// It ended by going silent for `Limits.tcpIdleSeconds`, not by a RST or FINs.
+        let idle: Bool
     }
 
     /// How many ended connections are remembered, and how far (in sequence numbers) from where
@@ -74,6 +78,10 @@ struct FlowTable {
     private var endedOldest = 0
     private var opened = 0
     private var pairs = SeenPairs()
+    /// Microseconds: a connection without a packet for this long ends (0: never), and when the
+    /// open ones are next looked at for it.
+    private let idleMicros: Int64
+    private var nextIdleSweep: Int64 = .min
     /// The flow of the last segment, while it is open.
     private var lastFlow: Flow?
     /// What the current segment's stream delivered, kept to reuse its storage.
@@ -81,6 +89,7 @@ struct FlowTable {
 
     init(limits: Limits) {
         self.limits = limits
+        idleMicros = Int64(max(0, limits.tcpIdleSeconds)) * 1_000_000
     }
 
     /// Appends the events and findings one TCP segment causes to `items`.
@@ -89,11 +98,16 @@ struct FlowTable {
         let destination = Endpoint(address: ip.destination, port: tcp.destinationPort)
         let key = Key(source, destination)
         let payload = frame[tcp.payload]
+        if idleMicros > 0, packet.time >= nextIdleSweep { endIdle(now: packet.time, into: &items) }
+        var found = lastFlow?.key == key ? lastFlow : flows[key]  // the flow of the packet before: no hashing
+        if let silent = found, idleMicros > 0, packet.time &- silent.lastTime > idleMicros {
+            // Silent too long: ended, whether or not a look at the open ones came first.
+            end(silent, packet: nil, idle: true, into: &items)
+            found = nil
+        }
         let flow: Flow
-        if let last = lastFlow, last.key == key {
-            flow = last  // the usual case: the flow of the packet before, found without hashing
-        } else if let known = flows[key] {
-            flow = known
+        if let found {
+            flow = found
         } else {
             guard tcp.syn || !payload.isEmpty else { return }  // a stray ACK of a connection that ended
             if !tcp.syn, let late = ended[key], Self.isLate(tcp, from: source, of: late) {
@@ -115,6 +129,7 @@ struct FlowTable {
                         connection: id, time: packet.time, packet: packet.number,
                         kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
+        flow.lastTime = max(flow.lastTime, packet.time)
         let direction: Direction = source == flow.client ? .send : .receive
         let index = direction == .send ? 0 : 1
         var sequence = tcp.sequence
@@ -137,15 +152,33 @@ struct FlowTable {
             if lastFlow !== flow { lastFlow = flow }
             return
         }
+        end(flow, packet: packet, into: &items)
+    }
+
+    /// Ends the connections without a packet for more than `idleMicros` before `now`, in the
+    /// order they began, as the capture's end would: memory then holds the connections open at
+    /// the same time, not every one a capture never closes. Looked at every sixteenth of the
+    /// timeout of capture time (at least a second apart), so the cost is bounded whatever the
+    /// packet rate. No finding here: a connection's report must not depend on when other
+    /// connections' packets came (a shard has fewer), only on its own; a segment of it after
+    /// the silence is `CAPTURE.TCP-IDLE` (`lateSegment`).
+    private mutating func endIdle(now: Int64, into items: inout [CaptureItem]) {
+        nextIdleSweep = now &+ max(idleMicros / 16, 1_000_000)  // wrapping: times are the file's, any value
+        for flow in flows.values.filter({ now &- $0.lastTime > idleMicros }).sorted(by: { $0.ordinal < $1.ordinal }) {
+            end(flow, packet: nil, idle: true, into: &items)
+        }
+    }
+
+    private mutating func end(_ flow: Flow, packet: CapturedPacket?, idle: Bool = false, into items: inout [CaptureItem]) {
         Self.close(flow, packet: packet, into: &items)
-        flows[key] = nil
-        lastFlow = nil
-        remember(flow)
+        flows[flow.key] = nil
+        if lastFlow === flow { lastFlow = nil }
+        remember(flow, idle: idle)
     }
 
     /// Keeps what tells a late segment of `flow` (bounded: the oldest is forgotten first).
-    private mutating func remember(_ flow: Flow) {
-        let summary = EndedFlow(id: flow.id, client: flow.client, next: flow.streams.map(\.nextSequence))
+    private mutating func remember(_ flow: Flow, idle: Bool) {
+        let summary = EndedFlow(id: flow.id, client: flow.client, next: flow.streams.map(\.nextSequence), idle: idle)
         if ended.updateValue(summary, forKey: flow.key) != nil { return }
         if endedOrder.count < Self.endedRemembered {
             endedOrder.append(flow.key)
@@ -167,9 +200,13 @@ struct FlowTable {
 
     private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: CapturedPacket) -> Finding {
         let direction: Direction = source == late.client ? .send : .receive
-        var finding = CaptureRules.tcpAfterEnd.finding(
-            "\(count) bytes (\(direction == .send ? "client → server" : "server → client")) after connection \(late.id) ended; not decoded",
-            at: packet.fileOffset)
+        let side = direction == .send ? "client → server" : "server → client"
+        var finding =
+            late.idle
+            ? CaptureRules.tcpIdle.finding(
+                "\(count) bytes (\(side)) of connection \(late.id) after it went without a packet for longer than Limits.tcpIdleSeconds and ended there; not decoded",
+                at: packet.fileOffset)
+            : CaptureRules.tcpAfterEnd.finding("\(count) bytes (\(side)) after connection \(late.id) ended; not decoded", at: packet.fileOffset)
         finding.location = Location(connection: late.id, frameIndex: packet.number, time: packet.time, direction: direction)
         return finding
     }
