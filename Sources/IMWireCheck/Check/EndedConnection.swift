@@ -30,9 +30,12 @@ final class EndedConnections: @unchecked Sendable {
     /// A `JudgeKey` (of `JudgeInput.carryKey`) for each judged connection with requests to carry.
     let carryKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
-    /// Reports and judge inputs, and the index of where they are; made when first needed.
+    /// Reports and judge inputs, and the indexes of where they are (TCP connections by number,
+    /// sessions by their number past `ConnectionAssembler.sessionNumberBase`); made when first
+    /// needed.
     private var spool: ReportSpool?
     private var index: ScratchFile?
+    private var sessionIndex: ScratchFile?
     /// Findings added after a connection ended, and how many the cap turned away.
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     /// The latest time of any connection ended here.
@@ -41,9 +44,9 @@ final class EndedConnections: @unchecked Sendable {
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
     /// The sessions ended here, with where their reports go. Their reports and judge inputs wait
-    /// in the spool as a TCP connection's do (half the reports of the all-dialect capture are
-    /// sessions: kept in memory, they were most of a check's memory); only the small record of
-    /// where each waits stays in memory (`kept`).
+    /// in the spool, and the records of where in an index, as a TCP connection's do (half the
+    /// reports of the all-dialect capture are sessions: kept in memory, they were most of a
+    /// check's memory, and then their records were 10 MiB of a 1 GiB capture's).
     private(set) var sessions: [(order: ConnectionOrder, number: Int)] = []
 
     init(options: CheckOptions) {
@@ -63,6 +66,7 @@ final class EndedConnections: @unchecked Sendable {
         if kept.count >= options.reportsInMemory, spool == nil {
             spool = ReportSpool()
             index = ScratchFile(name: "index")
+            sessionIndex = ScratchFile(name: "session-index")
         }
         let facts = state.finishSession(options: options)
         let judgeable =
@@ -96,11 +100,8 @@ final class EndedConnections: @unchecked Sendable {
             lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report),
             judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
-        if isSession {
-            sessions.append((conn.order, conn.number))
-        } else if let index, let record = Record(ended), index.write(record.bytes, at: conn.number * Record.size) {
-            return
-        }
+        if isSession { sessions.append((conn.order, conn.number)) }
+        if let (file, offset) = slot(conn.number), let record = Record(ended), file.write(record.bytes, at: offset) { return }
         kept[conn.number] = ended  // before the spool, or where it could not take the connection
     }
 
@@ -117,8 +118,15 @@ final class EndedConnections: @unchecked Sendable {
     /// every number of the capture, zeros (no record) where another lane has the connection.
     private func connection(_ number: Int) -> EndedConnection? {
         if let ended = kept[number] { return ended }
-        guard let spool, let index else { return nil }
-        return Record(index.bytes(at: number * Record.size, count: Record.size))?.connection(in: spool)
+        guard let spool, let (file, offset) = slot(number) else { return nil }
+        return Record(file.bytes(at: offset, count: Record.size))?.connection(in: spool)
+    }
+
+    /// The index file and offset of connection `number`'s record, once there is a spool.
+    private func slot(_ number: Int) -> (ScratchFile, Int)? {
+        let base = ConnectionAssembler.sessionNumberBase
+        guard let file = number >= base ? sessionIndex : index else { return nil }
+        return (file, (number >= base ? number - base : number) * Record.size)
     }
 
     /// A finding about ended connection `number` (named `id`): the judge's, or a capture
