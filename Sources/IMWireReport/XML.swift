@@ -1,3 +1,5 @@
+import IMWireCore
+
 /// XML and HTML text escaping for the report writers.
 enum Markup {
     static func escape(_ text: String) -> String {
@@ -10,8 +12,8 @@ enum Markup {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            // XML 1.0 forbids most control characters, even escaped.
-            case "\u{0}"..."\u{8}", "\u{b}", "\u{c}", "\u{e}"..."\u{1f}": out += "\u{fffd}"
+            // XML 1.0 forbids most control characters, U+FFFE and U+FFFF, even escaped.
+            case _ where !scalar.isXMLCharacter: out += "\u{fffd}"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -99,6 +99,18 @@ import Testing
         #expect(!clean.contains("<failure "))
     }
 
+    /// XML 1.0 allows neither U+FFFE, U+FFFF nor most control characters, not even as
+    /// references: a report naming a connection with them still parses (each is U+FFFD).
+    @Test func charactersXMLForbidsAreReplacedInJUnitAndHTML() {
+        let report = check(lines: [#"{"conn":"a\ufffe\uffff\u0001b","dir":"send","hex":"08"}"#])
+        #expect(report.connections.map(\.id) == ["a\u{fffe}\u{ffff}\u{1}b"])
+        for text in [JUnitReport.render(report, threshold: .info), HTMLReport.render(report, threshold: .info)] {
+            #expect(text.contains("a\u{fffd}\u{fffd}\u{fffd}b"))
+            #expect(!text.unicodeScalars.contains { $0 == "\u{fffe}" || $0 == "\u{ffff}" || $0 == "\u{1}" }, "\(text)")
+        }
+        #expect(Markup.escape("\t\n\r\u{d7ff}\u{e000}\u{fffd}\u{10000}") == "\t\n\r\u{d7ff}\u{e000}\u{fffd}\u{10000}")
+    }
+
     @Test func sarifListsResultsAndTheRulesTheyUse() throws {
         let json = try JSONParser.parse(SARIFReport.render(try Self.broken(), threshold: .warning, version: "test"))
         #expect(json["version"] == "2.1.0")

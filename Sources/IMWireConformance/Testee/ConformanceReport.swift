@@ -127,7 +127,7 @@ public enum ConformanceReport {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             // XML 1.0 allows neither most control characters nor U+FFFE and U+FFFF, even escaped.
-            case "\u{0}"..."\u{8}", "\u{b}"..."\u{1f}", "\u{fffe}", "\u{ffff}": out += "?"
+            case _ where !scalar.isXMLCharacter: out += "?"
             default: out.unicodeScalars.append(scalar)
             }
         }
