@@ -114,7 +114,8 @@ let package = Package(
             dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
             swiftSettings: strict),
 
-        // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk
+        // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk; and
+        // whether an address a server listens on is loopback
         .target(name: "IMWireIO", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // capture: JSONL transcripts, pcap and pcapng with TCP reassembly, HAR

@@ -179,6 +179,7 @@ struct Proxy: ParsableCommand {
         }
         let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, SOCKS5)"
         print("imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")", to: &standardError)
+        if let warning = reachabilityWarning(listenAt.host, command: "proxy") { print(warning, to: &standardError) }
 
         let signals = onTermination { proxy.stop() }
         if let duration {
@@ -288,4 +289,11 @@ final class LivePrinter: Sendable {
             emit(JSONWriter.string(.object(object)))
         }
     }
+}
+
+/// The one-line warning of `proxy` and `serve` when `--listen` names an address other hosts
+/// reach (what crosses carries logins' credentials); nil for a loopback address.
+func reachabilityWarning(_ host: String, command: String) -> String? {
+    guard !ListenAddress.isLoopback(host) else { return nil }
+    return "imwire \(command): warning: --listen \(host): the server is reachable from other hosts (127.0.0.1 keeps it to this one)"
 }

@@ -138,6 +138,7 @@ struct Serve: ParsableCommand {
             throw unreadable("cannot listen on \(listen): \(error)")
         }
         print("imwire serve: \(played.dialect.rawValue) on \(at.host):\(port), scenario \(played.name): \(played.summary)", to: &standardError)
+        if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
 
         let signals = onTermination { run.server.stop() }
         run.wait(idleSeconds: idle, duration: duration)
@@ -184,6 +185,7 @@ struct Serve: ParsableCommand {
         var check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         check.showSecrets = showSecrets
         let suite = ServeSuite(scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check, recordDirectory: record)
+        if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
         let signals = onTermination { suite.stop() }
         defer { for source in signals { source.cancel() } }

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The address a server listens on (`imwire proxy --listen`, `imwire serve --listen`): whether
+/// only this host can reach it. The commands warn otherwise, since what they forward, record or
+/// serve carries logins' credentials.
+public enum ListenAddress {
+    /// Whether `host` (an IPv4 or IPv6 literal without brackets, or a name) is a loopback address:
+    /// 127.0.0.0/8, `::1`, an IPv4-mapped 127.x.y.z, or `localhost`. The wildcards (`0.0.0.0`,
+    /// `::`), every other address and every other name (it may resolve to any address) are not.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
+        return bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) && bytes[12] == 127
+    }
+}
