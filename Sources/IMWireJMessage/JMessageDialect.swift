@@ -25,9 +25,32 @@ public enum JMessageDialect {
 
 extension JMessageSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
-    public var settingsDescription: String {
-        var options = self
-        options.secret = secret == nil ? nil : "(set)"
-        return String(describing: options)
+    /// The form merge data has always had: the secret only as `(set)`.
+    public var settingsDescription: String { rendered(secret: secret == nil ? "nil" : #"Optional("(set)")"#) }
+}
+
+// The master secret signs every c_init of the app: formatted (`print`, interpolation,
+// `String(reflecting:)`, `dump`), the options show its length only.
+extension JMessageSessionOptions: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Every option, the secret as its length: `…, secret: 21 bytes)`.
+    public var description: String { rendered(secret: secretLength ?? "nil") }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "ackTimeoutMicros": ackTimeoutMicros, "responseTimeoutMicros": responseTimeoutMicros, "resendLimit": resendLimit,
+                "replyTimeoutMicros": replyTimeoutMicros, "secret": secretLength as Any,
+            ], displayStyle: .struct)
+    }
+
+    private var secretLength: String? { secret.map { "\($0.utf8.count) bytes" } }
+
+    /// Every stored property, as the default description writes them, `secret` as given.
+    private func rendered(secret: String) -> String {
+        "JMessageSessionOptions(ackTimeoutMicros: \(ackTimeoutMicros), responseTimeoutMicros: \(responseTimeoutMicros), "
+            + "resendLimit: \(resendLimit), replyTimeoutMicros: \(replyTimeoutMicros), secret: \(secret))"
     }
 }

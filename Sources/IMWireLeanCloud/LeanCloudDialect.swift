@@ -24,9 +24,27 @@ public enum LeanCloudDialect {
 
 extension LeanCloudSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
+    /// The form merge data has always had: the master key only as `(set)`.
     public var settingsDescription: String {
-        var options = self
-        options.credentials?.masterKey = "(set)"
-        return String(describing: options)
+        let credentials = self.credentials.map { "Optional(IMWireLeanCloud.LeanCloudSessionOptions.\($0.rendered(masterKey: #""(set)""#)))" }
+        return "LeanCloudSessionOptions(requestTimeoutMicros: \(requestTimeoutMicros), ackTimeoutMicros: \(ackTimeoutMicros), "
+            + "maxCommandSize: \(maxCommandSize), credentials: \(credentials ?? "nil"))"
     }
+}
+
+// The master key signs for the whole app: formatted (`print`, interpolation,
+// `String(reflecting:)`, `dump`), the credentials show its length only (and the options that
+// hold them print them so).
+extension LeanCloudSessionOptions.Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The app id, and the master key as its length: `Credentials(appID: Optional("app"), masterKey: 16 bytes)`.
+    public var description: String { rendered(masterKey: "\(masterKey.utf8.count) bytes") }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["appID": appID as Any, "masterKey": "\(masterKey.utf8.count) bytes"], displayStyle: .struct)
+    }
+
+    /// Both stored properties, as the default description writes them, `masterKey` as given.
+    func rendered(masterKey: String) -> String { "Credentials(appID: \(String(reflecting: appID)), masterKey: \(masterKey))" }
 }

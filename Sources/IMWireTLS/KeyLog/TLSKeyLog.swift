@@ -202,3 +202,38 @@ public final class TLSKeyStore {
         log.secrets(forClientRandom: clientRandom)
     }
 }
+
+// A key log decrypts every connection it names: formatted (`print`, interpolation,
+// `String(reflecting:)`, `dump`), it shows which secrets it holds and how long they are, never
+// their bytes.
+extension TLSSecrets: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The labels set and their lengths: `TLSSecrets(masterSecret: 48 bytes)`.
+    public var description: String {
+        "TLSSecrets(" + lengths.map { "\($0.label): \($0.count) bytes" }.joined(separator: ", ") + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: lengths.map { (label: $0.label, value: "\($0.count) bytes" as Any) }, displayStyle: .struct)
+    }
+
+    private var lengths: [(label: String, count: Int)] {
+        let fields: [(String, [UInt8]?)] = [
+            ("masterSecret", masterSecret), ("clientHandshakeTrafficSecret", clientHandshakeTrafficSecret),
+            ("serverHandshakeTrafficSecret", serverHandshakeTrafficSecret), ("clientTrafficSecret0", clientTrafficSecret0),
+            ("serverTrafficSecret0", serverTrafficSecret0), ("exporterSecret", exporterSecret),
+            ("clientEarlyTrafficSecret", clientEarlyTrafficSecret), ("earlyExporterSecret", earlyExporterSecret),
+        ]
+        return fields.compactMap { label, bytes in bytes.map { (label, $0.count) } }
+    }
+}
+
+extension TLSKeyLog: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// How many client randoms have secrets: `TLSKeyLog(2 client randoms)`.
+    public var description: String { "TLSKeyLog(\(counted(count, "client random")))" }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { Mirror(self, children: ["clientRandoms": count], displayStyle: .struct) }
+}
