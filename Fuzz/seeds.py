@@ -232,7 +232,7 @@ def pcapngs():
     with tempfile.TemporaryDirectory() as work:
         for path in sorted(glob.glob(f"{ROOT}/Fixtures/captures/*.jsonl")):
             out = os.path.join(work, "capture.pcapng")
-            if subprocess.run([tool, "convert", path, "--to", "pcapng", "-o", out], stdout=subprocess.DEVNULL,
+            if subprocess.run([tool, "convert", path, "--to", "pcapng", "--show-secrets", "-o", out], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL).returncode == 0:
                 yield open(out, "rb").read()
 

@@ -12,6 +12,11 @@ struct Convert: ParsableCommand {
 
             --to pcapng: a transcript or HAR as synthesized IPv4/TCP packets with the WebSocket \
             upgrade and frames, readable by Wireshark and by imwire check.
+
+            The passwords, tokens and signatures that logins carry are replaced by `*`, byte for \
+            byte, as check replaces them (each message read by its connection's dialect), unless \
+            --show-secrets; a transcript's `stream` line that holds one in another form (compressed) \
+            is replaced whole.
             """)
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
@@ -28,6 +33,9 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (default: standard output for jsonl; required for pcapng).")
     var output: String?
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the output (replaced by default).")
+    var showSecrets = false
+
     @OptionGroup var tls: TLSKeyLogOption
 
     func validate() throws {
@@ -40,7 +48,7 @@ struct Convert: ParsableCommand {
         switch to {
         case .jsonl:
             var lines: [String] = []
-            CaptureConverter.transcript(from: source, keyLog: try tls.keyLog()) { line in
+            CaptureConverter.transcript(from: source, keyLog: try tls.keyLog(), hidingSecrets: !showSecrets) { line in
                 if output == nil { print(line) } else { lines.append(line) }
             }
             if let output {
@@ -49,7 +57,7 @@ struct Convert: ParsableCommand {
         case .pcapng:
             if case .pcap? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
             if case .pcapng? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
-            let bytes = CaptureConverter.pcapng(from: source)
+            let bytes = CaptureConverter.pcapng(from: source, hidingSecrets: !showSecrets)
             do { try TextFile.write(bytes, to: output ?? "-") } catch { throw unreadable(error.description) }
         }
     }

@@ -8,6 +8,9 @@ struct Decode: ParsableCommand {
             The canonical JSON is the protobuf JSON mapping with proto field names (set fields only, \
             int64 as strings, enums by name, bytes as base64), the form the fixtures use.
 
+            The passwords, tokens and signatures that logins carry are replaced in what is printed, as \
+            check replaces them, unless --show-secrets.
+
             Findings go to standard error; exit 1 if any is a warning or an error, 2 if nothing \
             could be decoded.
             """)
@@ -35,6 +38,9 @@ struct Decode: ParsableCommand {
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
     var format: OutputFormat = .text
 
+    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the JSON printed (replaced by default).")
+    var showSecrets = false
+
     @Argument(help: "A file holding the frame (raw bytes for protobuf, text otherwise); - for standard input (the default with --lines).")
     var file: String?
 
@@ -60,7 +66,7 @@ struct Decode: ParsableCommand {
                         continue
                     }
                 }
-                let decoding = codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction))
+                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction)))
                 print(JSONWriter.string(decoding.envelope))
                 worst = max(worst, decoding.status)
             }
@@ -68,7 +74,7 @@ struct Decode: ParsableCommand {
         }
         // yun2win: --text is a PUBLISH payload (a JSON command), not packets.
         let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: options.dialect == .yun2win && text != nil)
-        let decoding = codec.decode(try readInput(binaryAsHex: false), as: input)
+        let decoding = shown(codec.decode(try readInput(binaryAsHex: false), as: input))
         switch format {
         case .json:
             print(JSONWriter.pretty(decoding.envelope))
@@ -79,6 +85,11 @@ struct Decode: ParsableCommand {
             }
         }
         throw ExitCode(decoding.status)
+    }
+
+    /// What is printed of `decoding`: its credentials replaced unless --show-secrets.
+    func shown(_ decoding: CanonicalDecoding) -> CanonicalDecoding {
+        showSecrets ? decoding : SecretRedaction.redact(decoding)
     }
 
     /// The frame bytes from --hex, --text or FILE.

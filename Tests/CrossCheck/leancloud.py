@@ -113,7 +113,7 @@ def check_fixtures():
             if message != fixture["message"] or oracle.sign(message, i["master_key"]) != fixture["signature"].lower():
                 fail(f"{name}: hmac oracle disagrees")
     # IMWire's own decoder on every binary fixture that both sides decode.
-    output = run(["decode", "--dialect", "leancloud", "--lines"], "\n".join(h for _, h, _ in binary_inputs) + "\n")
+    output = run(["decode", "--dialect", "leancloud", "--lines", "--show-secrets"], "\n".join(h for _, h, _ in binary_inputs) + "\n")
     lines = output.splitlines()
     if len(lines) != len(binary_inputs):
         fail(f"imwire decode --lines printed {len(lines)} results for {len(binary_inputs)} fixtures")
@@ -162,7 +162,7 @@ def check_random():
         obj = random_message(oracle.GenericCommand.DESCRIPTOR, rng)
         message = oracle.from_canonical(obj)
         commands.append((message.SerializeToString(), oracle.canonical(message)))
-    decoded_lines = run(["decode", "--dialect", "leancloud", "--lines"], "\n".join(b.hex() for b, _ in commands) + "\n").splitlines()
+    decoded_lines = run(["decode", "--dialect", "leancloud", "--lines", "--show-secrets"], "\n".join(b.hex() for b, _ in commands) + "\n").splitlines()
     encoded_lines = run(["encode", "--dialect", "leancloud", "--lines"],
                         "\n".join(json.dumps(c, ensure_ascii=False) for _, c in commands) + "\n").splitlines()
     if len(decoded_lines) != len(commands) or len(encoded_lines) != len(commands):

@@ -203,7 +203,7 @@ def bytes_agree(capture, name):
 
 
 def transcript(capture):
-    out = imwire("convert", capture, "--to", "jsonl").stdout
+    out = imwire("convert", capture, "--to", "jsonl", "--show-secrets").stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 

@@ -1462,7 +1462,7 @@ def imwire_run(imwire, *args):
 
 
 def imwire_transcript(imwire, path, problems):
-    result = imwire_run(imwire, "convert", path, "--to", "jsonl")
+    result = imwire_run(imwire, "convert", path, "--to", "jsonl", "--show-secrets")
     if result.returncode != 0:
         problems.append(f"{os.path.basename(path)}: imwire convert exited {result.returncode}: {result.stderr.decode(errors='replace').strip()}")
         return {}

@@ -78,7 +78,7 @@ IMWIRE = imwire_binary()
 
 def imwire_decode_lines(dialect, version, hex_lines, direction=None):
     """One `imwire decode --lines` run: one JSON result per hex stream."""
-    args = [IMWIRE, "decode", "--dialect", dialect, "--lines", "-"]
+    args = [IMWIRE, "decode", "--dialect", dialect, "--lines", "--show-secrets", "-"]
     if version:
         args += ["--mqtt-version", version]
     if direction:

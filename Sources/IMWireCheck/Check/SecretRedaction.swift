@@ -47,6 +47,19 @@ public enum SecretRedaction {
         return (replace(json, secrets: secrets, texts: texts), mask(payload, needles))
     }
 
+    /// `decoding` (`imwire decode`) with the secrets every part's JSON names replaced by `mark`,
+    /// in each part's JSON and wherever they appear in the envelope (its summaries too).
+    public static func redact(_ decoding: CanonicalDecoding) -> CanonicalDecoding {
+        var secrets: Set<String> = []
+        var hexSecrets: Set<String> = []
+        for json in decoding.parts.compactMap(\.decoded) { collect(json, parentKey: nil, into: &secrets, hex: &hexSecrets) }
+        guard !secrets.isEmpty else { return decoding }
+        let texts = Set(needles(secrets, hex: hexSecrets).flatMap(\.texts)).sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+        var parts = decoding.parts
+        for index in parts.indices { parts[index].decoded = parts[index].decoded.map { replace($0, secrets: secrets, texts: texts) } }
+        return CanonicalDecoding(parts: parts, envelope: replace(decoding.envelope, secrets: secrets, texts: texts))
+    }
+
     /// One secret as it is searched for: the strings it may be in JSON strings as, and the byte
     /// strings it may be in the payload as.
     struct Needle: Hashable {

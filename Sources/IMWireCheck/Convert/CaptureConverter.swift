@@ -1,5 +1,6 @@
 import IMWireCapture
 import IMWireCore
+import IMWireDialect
 import IMWireRegistry
 import IMWireTLS
 import IMWireTransport
@@ -12,13 +13,16 @@ public enum CaptureConverter {
     /// `message` line per message as the transport layer read it (TCP reassembled, HTTP bodies and
     /// long-poll payloads split into packets, WebSocket frames joined and inflated, MQTT packets),
     /// and a `close` line (with the WebSocket close code) when the connection closed before the
-    /// capture ended. No dialect is decoded. TLS connections are decrypted with `keyLog` and the
-    /// capture's own secrets. Lines go to `write` as they come.
+    /// capture ended. TLS connections are decrypted with `keyLog` and the capture's own secrets.
+    /// With `hidingSecrets`, each message is read by its connection's dialect and the credentials
+    /// it carries are replaced as `imwire check` replaces them (`SecretRedaction`: same length,
+    /// `*`); otherwise no dialect is decoded. Lines go to `write` as they come.
     public static func transcript(
-        from source: any CaptureSource, limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog(), write: @escaping (String) -> Void
+        from source: any CaptureSource, limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog(), hidingSecrets: Bool = false,
+        write: @escaping (String) -> Void
     ) {
         let assembler = ConnectionAssembler(limits: limits, keyLog: keyLog)
-        let writer = TranscriptWriter(write: write)
+        let writer = TranscriptWriter(credentials: hidingSecrets ? MessageCredentials(limits: limits) : nil, write: write)
         var numbers = ConnectionNumbers()
         source.forEachItem { item in
             switch item {
@@ -33,19 +37,29 @@ public enum CaptureConverter {
     /// Writes the lines of a transcript as the transport layer reads messages.
     private final class TranscriptWriter: ConnectionEvents {
         let write: (String) -> Void
+        /// Reads each message's credentials, when they are hidden.
+        let credentials: MessageCredentials?
         var opened = Set<String>()
         /// Close lines of connections with no message yet: written before their first message
         /// (a message after a close is then one in the transcript too), never without one.
         var pendingCloses: [String: String] = [:]
 
-        init(write: @escaping (String) -> Void) { self.write = write }
+        init(credentials: MessageCredentials?, write: @escaping (String) -> Void) {
+            self.credentials = credentials
+            self.write = write
+        }
 
         func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
             if opened.insert(connection.id).inserted {
                 write(CaptureConverter.openLine(connection, time: place.time))
                 if let close = pendingCloses.removeValue(forKey: connection.id) { write(close) }
             }
-            write(CaptureConverter.messageLine(connection.id, message, time: place.time))
+            var shown = message
+            if let credentials {
+                let json = credentials.json(of: message, in: connection, time: place.time, frame: frame)
+                shown.payload = SecretRedaction.redact(json: json, payload: message.payload).payload
+            }
+            write(CaptureConverter.messageLine(connection.id, shown, time: place.time))
         }
 
         func closed(_ connection: LogicalConnection, at place: CapturePlace) {
@@ -61,7 +75,10 @@ public enum CaptureConverter {
             }
         }
 
-        func ended(_ connection: LogicalConnection) { pendingCloses[connection.id] = nil }
+        func ended(_ connection: LogicalConnection) {
+            pendingCloses[connection.id] = nil
+            credentials?.ended(connection)
+        }
     }
 
     fileprivate static func openLine(_ connection: LogicalConnection, time: Int64) -> String {
@@ -112,10 +129,13 @@ public enum CaptureConverter {
     /// raw `stream` bytes as they are, gaps as missing sequence numbers, and at a close the
     /// WebSocket close frame (when the capture gives its code) and FINs.
     /// `comments(connection, frameIndex)` gives the packet comments of a message (findings).
+    /// With `hidingSecrets`, the credentials each message or `stream` line carries are replaced
+    /// as in `transcript` (`EventCredentials`).
     public static func pcapng(
-        from source: any CaptureSource,
+        from source: any CaptureSource, hidingSecrets: Bool = false,
         comments: (_ connection: String, _ frameIndex: Int) -> [String] = { _, _ in [] }
     ) -> [UInt8] {
+        let hiding = hidingSecrets ? EventCredentials(limits: .default) : nil
         var writer = PcapngWriter()
         var connections: [String: SynthesizedConnection] = [:]
         var order: [String] = []
@@ -127,7 +147,8 @@ public enum CaptureConverter {
                     comments: index == 0 ? comments : [])
             }
         }
-        source.forEachEvent { event in
+        source.forEachEvent { read in
+            let event = hiding?.hidden(read) ?? read
             let time = event.time ?? lastTime
             lastTime = time
             if connections[event.connection] == nil {
@@ -187,6 +208,85 @@ public enum CaptureConverter {
         }
         return writer.bytes
     }
+}
+
+/// The credentials in messages, read by each connection's dialect as `imwire check` reads them
+/// (`SecretRedaction` finds them in the canonical JSON): what `imwire convert` hides unless
+/// `--show-secrets`.
+final class MessageCredentials {
+    private let options: CheckOptions
+    /// Each connection's dialect session, nil for one no dialect reads.
+    private var sessions: [String: (any DialectConnection)?] = [:]
+
+    init(limits: Limits) {
+        var options = CheckOptions()
+        options.limits = limits
+        options.describesMessages = true
+        self.options = options
+    }
+
+    /// `message` as its connection's dialect reads it (the dialect found as the checker finds
+    /// it: named, from the framing, else guessed from the first message), nil when none does.
+    func json(of message: WireMessage, in connection: LogicalConnection, time: Int64, frame: Int) -> JSONValue? {
+        let session: (any DialectConnection)?
+        if let known = sessions[connection.id] {
+            session = known
+        } else {
+            let dialect =
+                DialectSessions.dialect(forInfo: connection.info) ?? connection.framing.flatMap(DialectSessions.dialect(for:))
+                ?? DialectSessions.guess(message, limits: options.limits)
+            session = dialect.map { DialectSessions.make($0, info: connection.info, options: options) }
+            sessions[connection.id] = session
+        }
+        guard let session else { return nil }
+        _ = session.observe(message, timeMicros: time, frameIndex: frame)
+        return session.lastCanonicalJSON
+    }
+
+    func ended(_ connection: LogicalConnection) { sessions[connection.id] = nil }
+}
+
+/// A capture's events with the credentials their bytes carry replaced: each event goes through
+/// the transport layer, and the messages it completes through their dialects, before it is
+/// written. A `stream` line's credential is replaced where the line holds it; one the line does
+/// not hold as it is (compressed, or begun in an earlier line) makes the whole line `*`, as
+/// `SecretRedaction` does for a payload. Only the part of a credential in an earlier line, were
+/// a writer to cut one across lines, is not hidden.
+final class EventCredentials: ConnectionEvents {
+    private let assembler: ConnectionAssembler
+    private let credentials: MessageCredentials
+    private var numbers = ConnectionNumbers()
+    /// The JSON of the messages the event being read completed.
+    private var read: [JSONValue] = []
+
+    init(limits: Limits) {
+        assembler = ConnectionAssembler(limits: limits)
+        credentials = MessageCredentials(limits: limits)
+    }
+
+    /// `event` with the credentials of the messages it completes replaced in its bytes.
+    func hidden(_ event: CaptureEvent) -> CaptureEvent {
+        read = []
+        assembler.consume(event, number: numbers.number(of: event), to: self)
+        guard !read.isEmpty else { return event }
+        var hidden = event
+        switch event.kind {
+        case .message(var message):
+            message.payload = SecretRedaction.redact(json: .array(read), payload: message.payload).payload
+            hidden.kind = .message(message)
+        case .stream(let direction, let bytes):
+            hidden.kind = .stream(direction, SecretRedaction.redact(json: .array(read), payload: bytes).payload)
+        default:
+            break
+        }
+        return hidden
+    }
+
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+        if let json = credentials.json(of: message, in: connection, time: place.time, frame: frame) { read.append(json) }
+    }
+
+    func ended(_ connection: LogicalConnection) { credentials.ended(connection) }
 }
 
 /// One connection being synthesized: its TCP numbers and, for message-level captures, the

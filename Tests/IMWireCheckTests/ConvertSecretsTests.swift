@@ -1,0 +1,112 @@
+import Foundation
+import IMWire
+import Testing
+
+/// `imwire convert` and `imwire decode` hide the credentials logins carry unless
+/// `--show-secrets`, as `imwire check` does (issue 37: nothing leaked).
+@Suite struct ConvertSecretsTests {
+    /// Each form a secret may be written in: its text, and its bytes as hex.
+    static func forms(_ secret: String) -> [String] { [secret, Hex.encode(Array(secret.utf8))] }
+
+    static func transcript(_ path: String, hiding: Bool) throws -> [String] {
+        var lines: [String] = []
+        CaptureConverter.transcript(from: try CaptureFile.open(path), hidingSecrets: hiding) { lines.append($0) }
+        return lines
+    }
+
+    /// `convert --to jsonl`: the genuine SDKs' logins, each credential in none of the lines
+    /// unless asked; the messages are the same ones otherwise, so the check counts them alike.
+    @Test(arguments: SecretRedactionTests.recordings.map(\.path))
+    func aTranscriptHidesTheCredentialsOfLogins(_ path: String) throws {
+        let secrets = try #require(SecretRedactionTests.recordings.first { $0.path == path }?.secrets)
+        let file = "\(repositoryRoot)/Fixtures/captures/\(path)"
+        let hidden = try Self.transcript(file, hiding: true).joined(separator: "\n")
+        let shown = try Self.transcript(file, hiding: false).joined(separator: "\n")
+        for secret in secrets {
+            #expect(Self.forms(secret).contains { shown.contains($0) }, "\(secret) is not in the recording")
+            for form in Self.forms(secret) { #expect(!hidden.contains(form), "\(form) in the transcript") }
+        }
+        #expect(hidden.contains("****") || hidden.contains("2a2a2a2a"))
+        let lines = hidden.split(separator: "\n").map(String.init)
+        #expect(check(lines: lines).connections.map(\.messages) == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
+    }
+
+    /// `convert --to pcapng` of the same recordings: the credentials are in the messages the
+    /// packets carry (client frames are masked: read back as a transcript) only when asked.
+    @Test(arguments: SecretRedactionTests.recordings.map(\.path))
+    func aPcapngHidesTheCredentialsOfLogins(_ path: String) throws {
+        let secrets = try #require(SecretRedactionTests.recordings.first { $0.path == path }?.secrets)
+        let file = "\(repositoryRoot)/Fixtures/captures/\(path)"
+        var read: [String] = []
+        for hiding in [true, false] {
+            let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)
+            let copy = NSTemporaryDirectory() + "imwire-secret-\(UUID().uuidString).pcapng"
+            try Data(pcapng).write(to: URL(fileURLWithPath: copy))
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            read.append(try Self.transcript(copy, hiding: false).joined(separator: "\n"))
+            #expect(try check(copy).connections.map(\.messages) == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
+        }
+        for secret in secrets {
+            #expect(Self.forms(secret).contains { read[1].contains($0) }, "\(secret) is not in the recording")
+            for form in Self.forms(secret) { #expect(!read[0].contains(form), "\(form) in the pcapng") }
+        }
+    }
+
+    /// A transcript's raw `stream` lines (MQTT on TCP): the CONNECT's token is replaced where
+    /// the line holds it; a line that completes a CONNECT begun in the line before has the rest
+    /// of it, and is replaced whole.
+    @Test func streamLinesHideTheCredentialsOfTheMessagesTheyComplete() throws {
+        let token = "imtoken-3b1f"
+        let connect = MQTTPacketEncoder.encode(
+            .connect(MQTTConnect(keepAlive: 300, clientID: "00a0737-5b9f", username: "u1001", password: Array(token.utf8))))
+        func stream(_ t: Double, _ dir: String, _ bytes: [UInt8]) -> String {
+            #"{"type":"stream","conn":"m","t":\#(t),"dir":"\#(dir)","hex":"\#(Hex.encode(bytes))"}"#
+        }
+        let open = #"{"type":"open","conn":"m","t":0,"dialect":"yun2win"}"#
+        let whole = [open, stream(0.1, "send", connect), stream(0.2, "receive", [0x20, 0x02, 0x00, 0x00])]
+        let split = [open, stream(0.1, "send", Array(connect.dropLast(4))), stream(0.15, "send", Array(connect.suffix(4)))] + whole.suffix(1)
+        for (name, lines) in [("whole", whole), ("split", split)] {
+            let file = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).jsonl"
+            try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            #expect(check(lines: lines).connections.first?.messages == 2, "\(name)")
+            let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: true)
+            // Each line is a TCP segment of its own: a token cut across lines is in two packets.
+            let shown = CaptureConverter.pcapng(from: try CaptureFile.open(file))
+            #expect(shown.firstRange(of: Array(token.utf8.prefix(name == "whole" ? 12 : 8))) != nil, "\(name)")
+            if name == "whole" {
+                #expect(pcapng.firstRange(of: Array(token.utf8)) == nil)
+                #expect(pcapng.firstRange(of: Array(String(repeating: "*", count: token.utf8.count).utf8)) != nil)
+            } else {
+                // The last 4 bytes of the token were in the line that completed the CONNECT: all `*`.
+                #expect(pcapng.firstRange(of: Array(token.utf8.suffix(4))) == nil)
+                #expect(pcapng.firstRange(of: Array(token.utf8.dropLast(4))) != nil)
+            }
+            let hidden = try Self.transcript(file, hiding: true).joined(separator: "\n")
+            for form in Self.forms(token) { #expect(!hidden.contains(form), "\(name): \(form) in the transcript") }
+        }
+    }
+
+    /// `imwire decode`: a login's credential is replaced in the parts' JSON and everywhere in
+    /// the envelope, the other fields kept.
+    @Test func decodeHidesTheCredentialsOfALogin() throws {
+        let password = "5f4dcc3b5aa765d61d8327deb882cf99"
+        let login = #"42["login",{"username":"alice","password":"\#(password)","version":"2.5.0","rid":102}]"#
+        let jmessage = JMessageCanonicalCodec().decode(Array(login.utf8), as: CanonicalInput(binary: false))
+        let token = "imtoken-3b1f"
+        let connect = MQTTPacketEncoder.encode(
+            .connect(MQTTConnect(keepAlive: 300, clientID: "c1", username: "u1001", password: Array(token.utf8))))
+        let mqtt = MQTTCanonicalCodec().decode(connect + [0xc0, 0x00], as: CanonicalInput(binary: true))
+        for (decoding, secret, kept) in [(jmessage, password, "alice"), (mqtt, token, "u1001")] {
+            let shown = JSONWriter.string(decoding.envelope)
+            #expect(Self.forms(secret).contains { shown.contains($0) } && shown.contains(kept))
+            let hidden = SecretRedaction.redact(decoding)
+            let texts = [JSONWriter.string(hidden.envelope)] + hidden.parts.compactMap(\.decoded).map { JSONWriter.string($0) }
+            for text in texts {
+                for form in Self.forms(secret) { #expect(!text.contains(form), "\(form) in \(text)") }
+            }
+            #expect(texts[0].contains(SecretRedaction.mark) && texts[1].contains(SecretRedaction.mark) && texts[0].contains(kept))
+            #expect(hidden.parts.count == decoding.parts.count && hidden.status == decoding.status)
+        }
+    }
+}
