@@ -80,6 +80,11 @@ struct Check: ParsableCommand {
     var secret: String?
 
     @Option(
+        help: ArgumentHelp(
+            "JMessage master secret read from FILE (a trailing newline dropped), as --secret but out of `ps`.", valueName: "FILE"))
+    var secretFile: String?
+
+    @Option(
         help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng")
     )
     var annotate: String?
@@ -125,10 +130,17 @@ struct Check: ParsableCommand {
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
         guard tcpIdle >= 0 else { throw ValidationError("--tcp-idle \(tcpIdle): expected 0 or more seconds") }
+        if secret != nil, secretFile != nil { throw ValidationError("--secret and --secret-file exclude each other") }
         let selection = try policySelection()
         if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
             throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
         }
+    }
+
+    /// --secret, or the text of --secret-file (exit 2 naming the file when it cannot be used).
+    func masterSecret() throws -> String? {
+        guard let secretFile else { return secret }
+        do { return try SecretFile.read(secretFile) } catch { throw unreadable("--secret-file: \(error.description)") }
     }
 
     func policySelection() throws -> PolicySelection {
@@ -170,7 +182,7 @@ extension Check {
         options.dialectOptions[NIMSessionOptions.self].heartbeatIntervalMicros = Int64(nimHeartbeat * 1_000_000)
         options.dialectOptions[JMessageSessionOptions.self].ackTimeoutMicros = Int64(jmessageAckTimeout * 1_000_000)
         options.dialectOptions[JMessageSessionOptions.self].responseTimeoutMicros = Int64(jmessageResponseTimeout * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].secret = secret
+        options.dialectOptions[JMessageSessionOptions.self].secret = try masterSecret()
         options.dialectOptions[LeanCloudSessionOptions.self].requestTimeoutMicros = Int64(timeout * 1_000_000)
         options.dialectOptions[LeanCloudSessionOptions.self].ackTimeoutMicros = Int64(ackTimeout * 1_000_000)
         if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
