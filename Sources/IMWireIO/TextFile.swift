@@ -84,8 +84,10 @@ public final class OutputFile {
     private var replacement: Replacement?
     private var closed = false
 
-    /// `path` nil: standard output.
-    public init(path: String?) throws(TextFile.WriteError) {
+    /// `path` nil: standard output. `ownerOnly`: the file holds secrets (a key log, the traffic
+    /// of logins), so it is created with mode 0600 whatever the umask, as `imwire ca create`
+    /// writes the CA key; otherwise with the umask's mode.
+    public init(path: String?, ownerOnly: Bool = false) throws(TextFile.WriteError) {
         guard let path else {
             // Our own FILE for descriptor 1 (the global `stdout` is shared mutable state);
             // nothing else of the command writes to standard output.
@@ -96,13 +98,44 @@ public final class OutputFile {
             return
         }
         let replacement = Replacement(path)
-        guard let handle = fopen(replacement.writing, "wb") else {
+        guard let handle = ownerOnly ? Self.openOwnerOnly(replacement) : fopen(replacement.writing, "wb") else {
             throw TextFile.WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         file = handle
         ownsFile = true
         name = path
         self.replacement = replacement
+    }
+
+    /// The file `replacement` writes, mode 0600 from the start (fchmod: open(2)'s mode is only a
+    /// new file's, less the umask). A temporary file is made new, never through a symbolic link
+    /// (one a killed process left is replaced); a path written in place is changed only when it
+    /// is a regular file, not the terminal or pipe behind `/dev/stdout`. Nil with errno set.
+    private static func openOwnerOnly(_ replacement: Replacement) -> UnsafeMutablePointer<FILE>? {
+        let inPlace = replacement.writing == replacement.path
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (inPlace ? 0 : O_EXCL | O_NOFOLLOW)
+        var descriptor = open(replacement.writing, flags, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            unlink(replacement.writing)
+            descriptor = open(replacement.writing, flags, 0o600)
+        }
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        if fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT == S_IFREG && fchmod(descriptor, 0o600) != 0) {
+            let error = errno
+            closeDescriptor(descriptor)
+            if !inPlace { unlink(replacement.writing) }
+            errno = error
+            return nil
+        }
+        guard let handle = fdopen(descriptor, "wb") else {
+            let error = errno
+            closeDescriptor(descriptor)
+            if !inPlace { unlink(replacement.writing) }
+            errno = error
+            return nil
+        }
+        return handle
     }
 
     deinit {
@@ -141,3 +174,6 @@ public final class OutputFile {
         if let failure { throw failure }
     }
 }
+
+/// close(2), which OutputFile's own `close()` hides inside the class.
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

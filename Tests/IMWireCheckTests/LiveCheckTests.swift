@@ -74,6 +74,18 @@ import Testing
         #expect(flags.map(\.location.connection) == ["127.0.0.1:50001-127.0.0.1:1883#2"])
     }
 
+    /// `--record` holds every login's credentials as they crossed (with `--tls`, decrypted):
+    /// only its owner reads it, whatever the umask.
+    @Test func theRecordingIsOwnerOnly() throws {
+        let path = NSTemporaryDirectory() + "imwire-live-\(UUID().uuidString).pcapng"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let live = try LiveCheck(options: CheckOptions(), record: path, now: { 5 })
+        let connection = live.open(client: ([127, 0, 0, 1], 50_001), server: ([127, 0, 0, 1], 1883))
+        live.data(connection, .send, MQTTPacketEncoder.encode(.connect(MQTTConnect(keepAlive: 30, clientID: "c1", password: Array("pw".utf8)))))
+        _ = try live.finish(source: "live")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+    }
+
     @Test func aRefusedUpstreamIsACaptureFinding() throws {
         let live = try LiveCheck(options: CheckOptions(), now: { 5 })
         let collected = Collected()

@@ -326,7 +326,7 @@ extension CaptureSharder {
     ) throws(CaptureFormatError) -> [Shard] {
         var writers: [ShardWriter] = []
         for shard in members {
-            do { writers.append(try ShardWriter(shard)) } catch { throw CaptureFormatError(error.description) }
+            do { writers.append(try ShardWriter(shard, ownerOnly: options.keyLog != nil)) } catch { throw CaptureFormatError(error.description) }
             if let keyLog = options.keyLog {
                 writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
             }
@@ -427,9 +427,10 @@ private final class ShardWriter {
     private var writer: PcapngWriter
     private let file: OutputFile
 
-    init(_ shard: CaptureSharder.Shard) throws(TextFile.WriteError) {
+    /// `ownerOnly`: the shard gets the key log (mode 0600).
+    init(_ shard: CaptureSharder.Shard, ownerOnly: Bool) throws(TextFile.WriteError) {
         self.shard = shard
-        file = try OutputFile(path: shard.path)
+        file = try OutputFile(path: shard.path, ownerOnly: ownerOnly)
         writer = PcapngWriter(application: "imwire shard", comment: shard.identity.comment)
     }
 

@@ -40,12 +40,15 @@ public final class LiveCheck: @unchecked Sendable {
         var tcp: TCPSynthesizer
     }
 
-    /// `record`: a pcapng file to write the traffic to. `now`: microseconds since the epoch.
+    /// `record`: a pcapng file to write the traffic to, mode 0600 (it holds every login's
+    /// credentials as they crossed, decrypted with `--tls`). `now`: microseconds since the epoch.
     public init(options: CheckOptions, record: String? = nil, now: @escaping @Sendable () -> Int64) throws(CheckError) {
         checker = Checker(options: options)
         self.now = now
         if let record {
-            do { recorder = Recorder(file: try OutputFile(path: record)) } catch { throw CheckError(description: "--record: \(error.description)") }
+            do { recorder = Recorder(file: try OutputFile(path: record, ownerOnly: true)) } catch {
+                throw CheckError(description: "--record: \(error.description)")
+            }
         }
     }
 
