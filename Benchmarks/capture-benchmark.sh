@@ -15,7 +15,8 @@
 #   tshark -r FILE -Y websocket -T fields -e data.data  (output to /dev/null)
 # imwire runs RUNS times (default 3) with each --jobs and the table shows the median time and
 # the largest peak RSS (each run's time is printed too); tshark, at 100 s a GiB, runs once.
-# Environment: CAPTURE=path to reuse or place the file when one MIX is given (default
+# Environment: IMWIRE=path of a release imwire to measure (default: build this checkout's);
+# CAPTURE=path to reuse or place the file when one MIX is given (default
 # /tmp/imwire-bench-MIX-MEGABYTES.pcapng; the LeanCloud one keeps its old name,
 # /tmp/imwire-bench-MEGABYTES.pcapng).
 set -euo pipefail
@@ -29,7 +30,8 @@ for mix in "${mixes[@]}"; do
   case "$mix" in leancloud | all | clean) ;; *) echo "unknown mix $mix: leancloud, all or clean" >&2; exit 2 ;; esac
 done
 [ "${#mixes[@]}" -eq 1 ] || [ -z "${CAPTURE:-}" ] || { echo "CAPTURE names one file: give one MIX" >&2; exit 2; }
-swift build -c release --product imwire >&2
+imwire="${IMWIRE:-}"
+[ -n "$imwire" ] || { swift build -c release --product imwire >&2 && imwire=.build/release/imwire; }
 stats="$(mktemp)"
 trap 'rm -f "$stats" "$stats.err"' EXIT
 
@@ -77,8 +79,8 @@ for mix in "${mixes[@]}"; do
   echo
   echo "mix $mix: $file ($size bytes), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
   results=()
-  results+=("$(median imwire-jobs-1 .build/release/imwire check "$file" --format json -o /dev/null --jobs 1)")
-  results+=("$(median imwire-jobs-2 .build/release/imwire check "$file" --format json -o /dev/null --jobs 2)")
+  results+=("$(median imwire-jobs-1 "$imwire" check "$file" --format json -o /dev/null --jobs 1)")
+  results+=("$(median imwire-jobs-2 "$imwire" check "$file" --format json -o /dev/null --jobs 2)")
   results+=("$(run tshark tshark -r "$file" -Y websocket -T fields -e data.data)")
   tshark_seconds=$(printf '%s\n' "${results[@]}" | awk '$1 == "tshark" { print $2 }')
   printf '%-14s %9s %10s %13s %14s\n' tool seconds "MB/s" "peak RSS MiB" "throughput vs tshark"

@@ -45,6 +45,6 @@ for scenario in "${scenarios[@]}"; do
   wait "$dumpcap_pid" 2>/dev/null || true
   cp "$tmp/$name.pcapng" "$out/$name.pcapng" && chmod 644 "$out/$name.pcapng"
   cp "$tmp/server.log" "${LOG_DIR:-/tmp}/$name.server.log" 2>/dev/null || true
-  "$IMWIRE" convert "$out/$name.pcapng" --to jsonl -o "$out/$name.jsonl" || echo "convert failed for $name" >&2
+  "$IMWIRE" convert "$out/$name.pcapng" --to jsonl --show-secrets -o "$out/$name.jsonl" || echo "convert failed for $name" >&2
   rm -rf "$tmp"
 done

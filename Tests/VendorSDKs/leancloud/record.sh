@@ -80,7 +80,7 @@ record() {
   wait "$dc" 2>/dev/null || true
   cp "$tmp/cap.pcapng" "$base.pcapng"
   chmod 644 "$base.pcapng"
-  "$IMWIRE" convert "$base.pcapng" --to jsonl -o "$base.jsonl"
+  "$IMWIRE" convert "$base.pcapng" --to jsonl --show-secrets -o "$base.jsonl"
   [ -s "$tmp/server.err" ] && { echo "server stderr:"; tail -5 "$tmp/server.err"; }
   rm -rf "$tmp"
   echo "   $(wc -l <"$base.sdk.log") SDK callbacks, $(wc -l <"$base.jsonl") transcript lines"

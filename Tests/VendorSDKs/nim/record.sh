@@ -70,7 +70,7 @@ for scenario in "${scenarios[@]}"; do
   cp "$work/$name.pcapng" "$out/$name.pcapng"
   chmod 644 "$out/$name.pcapng"
   if [ -n "$imwire" ]; then
-    "$imwire" convert "$out/$name.pcapng" --to jsonl -o "$out/$name.jsonl"
+    "$imwire" convert "$out/$name.pcapng" --to jsonl --show-secrets -o "$out/$name.jsonl"
   else
     echo "no imwire binary: $name.jsonl not written" >&2
   fi

@@ -61,6 +61,6 @@ for s in "${scenarios[@]}"; do
   chmod 644 "$base.pcapng" 2>/dev/null || true
   if [ "$rc" -ne 0 ]; then echo "driver exited $rc for $s" >&2; cat "$work/server-$s.jsonl" >&2; exit 1; fi
   if [ ! -x "$IMWIRE" ]; then echo "   no imwire at $IMWIRE: convert $base.pcapng later" >&2; continue; fi
-  "$IMWIRE" convert "$base.pcapng" --to jsonl -o "$base.jsonl"
+  "$IMWIRE" convert "$base.pcapng" --to jsonl --show-secrets -o "$base.jsonl"
   echo "   $(wc -l <"$base.sdk.log") SDK log lines, $(grep -c '"dir"' "$base.jsonl") messages" >&2
 done
