@@ -77,13 +77,15 @@ def output_names(captures):
     return [f"{i:05d}-{n}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
-def shard_task(args, binary):
+def shard_task(args, binary, jobs):
+    """`jobs`: threads of each `imwire shard` (its second pass), so that fewer captures than
+    cores still keep the cores busy while they are cut."""
     def shard(entry):
         index, capture = entry
         directory = os.path.join(args.work, "shards", f"{index:05d}")
         shutil.rmtree(directory, ignore_errors=True)
         os.makedirs(directory, exist_ok=True)
-        run([imwire_binary(binary), "shard", capture, "--out", directory, "--max-megabytes", str(args.max_megabytes)])
+        run([imwire_binary(binary), "shard", capture, "--out", directory, "--max-megabytes", str(args.max_megabytes), "--jobs", str(jobs)])
         with open(os.path.join(directory, "manifest.jsonl")) as manifest:
             return [(index, json.loads(line)) for line in manifest if line.strip()]
 
@@ -177,7 +179,8 @@ def main():
     names = output_names(captures)
     binary = args.imwire
 
-    shards = sc.parallelize(list(enumerate(captures)), len(captures)).flatMap(shard_task(args, binary)).collect()
+    shard_jobs = max(1, sc.defaultParallelism // len(captures))
+    shards = sc.parallelize(list(enumerate(captures)), len(captures)).flatMap(shard_task(args, binary, shard_jobs)).collect()
     print(f"imwire: {len(captures)} captures, {len(shards)} shards", file=sys.stderr)
     reports = sc.parallelize(shards, len(shards)).mapPartitions(check_task(args, binary))
     merged = reports.groupByKey(numPartitions=max(1, min(len(captures), sc.defaultParallelism))).map(merge_task(args, binary, names))
