@@ -47,6 +47,15 @@ public struct ReconnectJudge: Sendable {
     /// Findings for `observations` (any order; judged by opening time). `captureEnd` (µs) closes
     /// connections still open, for the heartbeat check.
     public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil) -> [Finding] {
+        var all: [Finding] = []
+        judge(observations, captureEnd: captureEnd) { all += $0 }
+        return all
+    }
+
+    /// The same findings in the same order, given to `emit` as each connection is judged rather
+    /// than gathered: a client with thousands of connections and a finding on each does not hold
+    /// them all at once.
+    public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil, emit: ([Finding]) -> Void) {
         let ordered = observations.enumerated().sorted { ($0.element.opened, $0.offset) < ($1.element.opened, $1.offset) }.map(\.element)
         var findings: [Finding] = []
         var run: [Early] = []
@@ -124,9 +133,13 @@ public struct ReconnectJudge: Sendable {
             }
             findings += heartbeat(observation, captureEnd: captureEnd)
             previous = observation
+            if !findings.isEmpty {
+                emit(findings)
+                findings.removeAll(keepingCapacity: true)
+            }
         }
         flush(&run, into: &findings)
-        return findings
+        if !findings.isEmpty { emit(findings) }
     }
 
     // MARK: classification
