@@ -75,7 +75,7 @@ capture() {
 
 for mix in "${mixes[@]}"; do
   file="$(capture "$mix")"
-  size=$(stat -c %s "$file")
+  size=$(stat -L -c %s "$file")
   echo
   echo "mix $mix: $file ($size bytes), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
   results=()
