@@ -56,7 +56,9 @@ public struct ReconnectJudge: Sendable {
     /// than gathered: a client with thousands of connections and a finding on each does not hold
     /// them all at once.
     public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil, emit: ([Finding]) -> Void) {
-        let ordered = observations.enumerated().sorted { ($0.element.opened, $0.offset) < ($1.element.opened, $1.offset) }.map(\.element)
+        // The order as indices: a sorted copy of the observations (and of their offsets) was,
+        // for the largest client of the 1 GiB all-dialect capture, 18 MB of a check's peak heap.
+        let order = observations.indices.sorted { (observations[$0].opened, $0) < (observations[$1].opened, $1) }
         var findings: [Finding] = []
         var run: [Early] = []
         var previousIndex = -1
@@ -65,7 +67,8 @@ public struct ReconnectJudge: Sendable {
         /// Servers the current attempt has tried after its first (`ReconnectPolicy.endpointsPerAttempt`).
         var failovers = 0
 
-        for observation in ordered {
+        for index in order {
+            let observation = observations[index]
             if let before = previous {
                 let gapStart = before.ended ?? before.opened
                 if before.ended == nil || gapStart > observation.opened {
