@@ -17,7 +17,7 @@ work="${WORK:-/tmp/imwire-spark-bench}"
 mkdir -p "$work/archive"
 capture="$work/archive/all-dialects-$megabytes.pcapng"
 [ -s "$capture" ] || python3 Scale/make_capture.py "$capture" "$megabytes" >&2
-size=$(stat -c %s "$capture")
+size=$(stat -L -c %s "$capture")
 measure() { # NAME COMMAND...: prints NAME seconds MB/s peak-MiB
   local name="$1" status=0; shift
   /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || status=$?
