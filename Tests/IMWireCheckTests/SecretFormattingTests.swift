@@ -97,3 +97,41 @@ import Testing
                 #"credentials: Optional(IMWireLeanCloud.LeanCloudSessionOptions.Credentials(appID: nil, masterKey: "(set)")))"#))
     }
 }
+
+/// The decoded and built logins (an MQTT or yun2win CONNECT's password, NIM's token, JMessage's
+/// password hash and c_init signature) show every other field, the secret as its length only.
+@Suite struct LoginFormattingTests {
+    /// `value`, however formatted, holds none of `secrets` and every one of `shown`.
+    static func expect(_ value: Any, hides secrets: [String], shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        SecretFormattingTests.expectHidden(value, secrets, sourceLocation: sourceLocation)
+        for text in SecretFormattingTests.formatted(value) {
+            for field in shown { #expect(text.contains(field), "\(field) not in \(text)", sourceLocation: sourceLocation) }
+        }
+    }
+
+    static let password = "hunter2-mqtt-password"
+    /// The password as text, hex, and as an array of its bytes prints (`[104, 117, …]`) and dumps (`- 104`).
+    static let passwordForms = [password, Hex.encode(Array(password.utf8)), "104, 117, 110", "- 104\n"]
+
+    @Test func anMQTTConnectShowsItsPasswordAsALength() {
+        let connect = MQTTConnect(keepAlive: 60, clientID: "client-7", username: "alice", password: Array(Self.password.utf8))
+        Self.expect(connect, hides: Self.passwordForms, shows: ["client-7", "alice", "21 bytes"])
+        Self.expect(MQTTPacket.connect(connect), hides: Self.passwordForms, shows: ["client-7", "21 bytes"])
+        Self.expect(MQTTConnect(keepAlive: 60, clientID: "client-7"), hides: [], shows: ["client-7"])
+        #expect("\(connect)".contains("password: 21 bytes"))
+    }
+
+    @Test func aYun2winConnectShowsItsTokenAsALength() throws {
+        let connect = MQTTConnect(
+            keepAlive: 60, clientID: "00" + "0a1b2c3d-0000-4000-8000-00000000abcd", username: "uid-42", password: Array(Self.password.utf8))
+        let decoded = Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(connect)), direction: .send)
+        guard case .connect(let yun2win)? = decoded.first?.message else {
+            Issue.record("no CONNECT in \(decoded.map(\.summary))")
+            return
+        }
+        #expect(yun2win.token == Self.password)
+        Self.expect(yun2win, hides: Self.passwordForms, shows: ["uid-42", "0a1b2c3d", "21 bytes"])
+        Self.expect(Yun2winMessage.connect(yun2win), hides: Self.passwordForms, shows: ["uid-42"])
+        #expect("\(yun2win)".contains("token: 21 bytes"))
+    }
+}

@@ -208,3 +208,29 @@ public struct MQTTUnsubscribe: Sendable, Hashable {
         self.dup = dup
     }
 }
+
+// The password logs the client in: formatted (`print`, interpolation, `String(reflecting:)`,
+// `dump`), a CONNECT shows every field but it, which appears as its length only (and so does a
+// packet or a decoded packet holding the CONNECT).
+extension MQTTConnect: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Every field as the default description writes it, the password as its length:
+    /// `MQTTConnect(protocolName: "MQTT", …, username: Optional("alice"), password: 12 bytes)`.
+    public var description: String {
+        "MQTTConnect(protocolName: \(String(reflecting: protocolName)), protocolLevel: \(protocolLevel), cleanSession: \(cleanSession), "
+            + "keepAlive: \(keepAlive), clientID: \(String(reflecting: clientID)), will: \(String(reflecting: will)), "
+            + "username: \(String(reflecting: username)), password: \(passwordLength ?? "nil"))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "protocolName": protocolName, "protocolLevel": protocolLevel, "cleanSession": cleanSession, "keepAlive": keepAlive,
+                "clientID": clientID, "will": will as Any, "username": username as Any, "password": passwordLength as Any,
+            ], displayStyle: .struct)
+    }
+
+    private var passwordLength: String? { password.map { "\($0.count) bytes" } }
+}

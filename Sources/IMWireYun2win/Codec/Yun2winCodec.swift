@@ -244,3 +244,27 @@ public struct Yun2winCodec: Sendable {
         }
     }
 }
+
+// The imToken logs the user in: formatted (`print`, interpolation, `String(reflecting:)`,
+// `dump`), a yun2win CONNECT shows every field but it, which appears as its length only.
+extension Yun2winConnect: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Every field as the default description writes it, the token as its length:
+    /// `Yun2winConnect(uid: Optional("u1"), token: 32 bytes, clientID: "00…", …)`.
+    public var description: String {
+        "Yun2winConnect(uid: \(String(reflecting: uid)), token: \(tokenLength ?? "nil"), clientID: \(String(reflecting: clientID)), "
+            + "parsedClientID: \(String(reflecting: parsedClientID)), version: \(String(reflecting: version)), keepAlive: \(keepAlive))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "uid": uid as Any, "token": tokenLength as Any, "clientID": clientID, "parsedClientID": parsedClientID as Any,
+                "version": version as Any, "keepAlive": keepAlive,
+            ], displayStyle: .struct)
+    }
+
+    private var tokenLength: String? { token.map { "\($0.utf8.count) bytes" } }
+}
