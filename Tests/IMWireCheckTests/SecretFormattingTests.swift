@@ -134,4 +134,12 @@ import Testing
         Self.expect(Yun2winMessage.connect(yun2win), hides: Self.passwordForms, shows: ["uid-42"])
         #expect("\(yun2win)".contains("token: 21 bytes"))
     }
+
+    @Test func aNIMLoginShowsItsTokensAsLengths() throws {
+        let login = NIMLogin(appKey: "app-key-9", account: "alice", token: "nim-token-5ecret", deviceId: "device-3")
+        Self.expect(login, hides: ["nim-token", "5ecret"], shows: ["app-key-9", "alice", "device-3", "16 bytes"])
+        #expect("\(login)".contains("token: 16 bytes"))
+        let custom = try login.setting("customTag", "tag-8").setting("pushToken", "apns-device-push")
+        Self.expect(custom, hides: ["nim-token", "apns-device"], shows: ["tag-8", "pushToken: 16 bytes"])
+    }
 }

@@ -264,3 +264,29 @@ extension NIMRequest {
     /// The timetags of a 5_1 request; nil for another command.
     public var sync: NIMSync? { try? NIMSync(self) }
 }
+
+// The token (and a device's push token) logs the account in: formatted (`print`, interpolation,
+// `String(reflecting:)`, `dump`), a login shows every field it has, those as their length only.
+extension NIMLogin: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The fields set, by name in tag order, the tokens as their length:
+    /// `NIMLogin(clientType: 16, sdkVersion: 190, …, appKey: "app", account: "alice", token: 32 bytes)`.
+    public var description: String { "NIMLogin(" + shownFields.map { "\($0.label): \($0.hidden ?? "\($0.json)")" }.joined(separator: ", ") + ")" }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: shownFields.map { (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json) }, displayStyle: .struct)
+    }
+
+    /// Fields that hold a credential.
+    private static let secretFields: Set<String> = ["token", "pushToken"]
+
+    /// Each field with its value, a secret one's length (a string's UTF-8
+    /// bytes, another value's JSON text's).
+    private var shownFields: [(label: String, json: JSONValue, hidden: String?)] {
+        property.fields.members.map { member in
+            guard Self.secretFields.contains(member.key) else { return (member.key, member.value, nil) }
+            return (member.key, member.value, "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes")
+        }
+    }
+}
