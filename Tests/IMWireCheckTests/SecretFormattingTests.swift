@@ -142,4 +142,14 @@ import Testing
         let custom = try login.setting("customTag", "tag-8").setting("pushToken", "apns-device-push")
         Self.expect(custom, hides: ["nim-token", "apns-device"], shows: ["tag-8", "pushToken: 16 bytes"])
     }
+
+    @Test func aJMessageLoginAndInitShowTheirHashAndSignatureAsLengths() throws {
+        let login = try JMessageLogin(username: "alice", password: .plain("hunter2"), rid: 3)
+        let hash = login.password
+        Self.expect(login, hides: [hash, "hunter2"], shows: ["alice", "2.5.0", "32 bytes"])
+        #expect("\(login)".contains("password: 32 bytes"))
+        let signed = try JMessageInit.signed(appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master", rid: 1)
+        Self.expect(signed, hides: [signed.signature], shows: ["appkey-4", "random-5", "1700000000000", "32 bytes"])
+        #expect("\(signed)".contains("signature: 32 bytes"))
+    }
 }

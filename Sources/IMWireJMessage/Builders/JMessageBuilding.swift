@@ -192,3 +192,45 @@ public struct JMessageLogin: Sendable, Hashable {
     /// `rid`.
     public var rid: Int64 { event.rid ?? 0 }
 }
+
+// A login's password hash logs the user in, and a c_init's signature opens connections for the
+// app: formatted (`print`, interpolation, `String(reflecting:)`, `dump`), each request shows
+// its kind and every payload member, those as their length only.
+extension JMessageLogin: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `JMessageLogin(kind: request, username: "alice", password: 32 bytes, version: "2.5.0", rid: 3)`.
+    public var description: String { event.formatted("JMessageLogin", hiding: "password") }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { event.mirror(of: self, hiding: "password") }
+}
+
+extension JMessageInit: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `JMessageInit(kind: request, appkey: "…", random_str: "…", signature: 32 bytes, timestamp: …, …)`.
+    public var description: String { event.formatted("JMessageInit", hiding: "signature") }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { event.mirror(of: self, hiding: "signature") }
+}
+
+extension JMessageEvent {
+    /// `type(kind: …, member: JSON, …)`, every member named `secret` as its length.
+    fileprivate func formatted(_ type: String, hiding secret: String) -> String {
+        "\(type)(kind: \(kind.rawValue)" + shownMembers(hiding: secret).map { ", \($0.label): \($0.hidden ?? "\($0.json)")" }.joined() + ")"
+    }
+
+    fileprivate func mirror<Subject>(of subject: Subject, hiding secret: String) -> Mirror {
+        let members: [Mirror.Child] = shownMembers(hiding: secret).map { (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json) }
+        return Mirror(subject, children: [(label: "kind", value: kind)] + members, displayStyle: .struct)
+    }
+
+    /// Each payload member with its value, a `secret` one's length (a
+    /// string's UTF-8 bytes, another value's JSON text's).
+    private func shownMembers(hiding secret: String) -> [(label: String, json: JSONValue, hidden: String?)] {
+        payload.members.map { member in
+            guard member.key == secret else { return (member.key, member.value, nil) }
+            return (member.key, member.value, "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes")
+        }
+    }
+}
