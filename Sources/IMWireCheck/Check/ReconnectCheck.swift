@@ -69,18 +69,28 @@ extension Checker {
         var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init).makeIterator()
         var next = records.next()
         while let first = next {
-            var groups: [String: Client] = [:]
-            var order: [String] = []
+            // The hash's numbers first, so that its group's array is made at its size: grown by
+            // appending, the old and new buffers of the largest client were 20 MB at once of a
+            // 1 GiB check's peak heap (heaptrack).
+            var numbers: [Int] = []
             while let record = next, record.hash == first.hash {
-                let (lane, local) = connections.lane(of: record.number)
-                if let input = lane[local].judged?.load() {
-                    let name = key(input)
-                    if groups[name] == nil { order.append(name) }
-                    groups[name, default: []].append((record.number, input))
-                }
+                numbers.append(record.number)
                 next = records.next()
             }
-            for name in order { if let group = groups[name] { body(group) } }
+            var groups: [String: Client] = [:]
+            var order: [String] = []
+            for number in numbers {
+                let (lane, local) = connections.lane(of: number)
+                guard let input = lane[local].judged?.load() else { continue }
+                let name = key(input)
+                if groups[name] == nil {
+                    order.append(name)
+                    groups[name] = Client()
+                    groups[name]?.reserveCapacity(numbers.count)
+                }
+                groups[name]?.append((number, input))
+            }
+            for name in order { if let group = groups.removeValue(forKey: name) { body(group) } }
         }
     }
 
