@@ -107,27 +107,19 @@ public final class OutputFile {
         self.replacement = replacement
     }
 
-    /// The file `replacement` writes, mode 0600 from the start (fchmod: open(2)'s mode is only a
-    /// new file's, less the umask). A temporary file is made new, never through a symbolic link
-    /// (one a killed process left is replaced); a path written in place is changed only when it
-    /// is a regular file, not the terminal or pipe behind `/dev/stdout`. Nil with errno set.
+    /// The file `replacement` writes, mode 0600 from the start. A temporary file is made new,
+    /// never through a symbolic link (one a killed process left is replaced); a path written in
+    /// place is changed only when it is a regular file, not the terminal or pipe behind
+    /// `/dev/stdout`. Nil with errno set.
     private static func openOwnerOnly(_ replacement: Replacement) -> UnsafeMutablePointer<FILE>? {
         let inPlace = replacement.writing == replacement.path
         let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (inPlace ? 0 : O_EXCL | O_NOFOLLOW)
-        var descriptor = open(replacement.writing, flags, 0o600)
+        var descriptor = OwnerOnlyFile.openDescriptor(replacement.writing, flags: flags)
         if descriptor < 0, errno == EEXIST {
             unlink(replacement.writing)
-            descriptor = open(replacement.writing, flags, 0o600)
+            descriptor = OwnerOnlyFile.openDescriptor(replacement.writing, flags: flags)
         }
         guard descriptor >= 0 else { return nil }
-        var status = stat()
-        if fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT == S_IFREG && fchmod(descriptor, 0o600) != 0) {
-            let error = errno
-            closeDescriptor(descriptor)
-            if !inPlace { unlink(replacement.writing) }
-            errno = error
-            return nil
-        }
         guard let handle = fdopen(descriptor, "wb") else {
             let error = errno
             closeDescriptor(descriptor)
@@ -177,3 +169,26 @@ public final class OutputFile {
 
 /// close(2), which OutputFile's own `close()` hides inside the class.
 private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+/// A file that holds secrets (a CA key, a key log, a recording of logins), opened so that only
+/// its owner can read it: mode 0600 from the start, whatever the umask (open(2)'s mode is only
+/// a new file's, less the umask, so a regular file is also fchmod-ed). The one way `OutputFile`,
+/// the CA and the proxy's key log make their private files.
+package enum OwnerOnlyFile {
+    /// open(2) of `path` with `flags` (they say whether it must be new, or not a link); a
+    /// regular file it opens is made 0600. -1 with errno set, the descriptor closed (and a file
+    /// it created removed) when the mode could not be set.
+    package static func openDescriptor(_ path: String, flags: Int32) -> Int32 {
+        let descriptor = open(path, flags, 0o600)
+        guard descriptor >= 0 else { return -1 }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG || fchmod(descriptor, 0o600) == 0 else {
+            let error = errno
+            closeDescriptor(descriptor)
+            if flags & O_EXCL != 0 { unlink(path) }
+            errno = error
+            return -1
+        }
+        return descriptor
+    }
+}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IMWireIO
 import SwiftASN1
 import X509
 
@@ -102,7 +103,7 @@ public struct CertificateAuthority: Sendable {
     /// umask's mode and changes it after the rename, when it can), never over an existing file or
     /// through a symbolic link.
     private static func writePrivate(_ bytes: [UInt8], to path: String) throws(ProxyTLSError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = OwnerOnlyFile.openDescriptor(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var written = 0
@@ -111,8 +112,7 @@ public struct CertificateAuthority: Sendable {
             guard count > 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
             written += count
         }
-        // The umask may have taken bits the mode asked for; none it could have added are wanted.
-        guard fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0 else {
+        guard fsync(descriptor) == 0 else {
             throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import IMWireIO
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
@@ -101,13 +102,8 @@ final class KeyLogWriter: Sendable {
     init(path: String) throws(ProxyTLSError) {
         // 0600 whether it is new or not (the mode of open(2) is only a new file's), and never
         // through a symbolic link: these lines decrypt every proxied connection.
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        guard fchmod(descriptor, 0o600) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw ProxyTLSError("cannot make \(path) private (mode 0600): \(reason)")
-        }
+        descriptor = OwnerOnlyFile.openDescriptor(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path) (mode 0600): \(String(cString: strerror(errno)))") }
         let header = Array("# TLS secrets of imwire proxy --tls (NSS key log format)\n".utf8)
         _ = header.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
     }
