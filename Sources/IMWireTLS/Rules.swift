@@ -16,6 +16,11 @@ public enum TLSRules {
         "TLS.ALERT", .error, layer: .tls,
         summary: "A fatal alert (named), which ends the connection.",
         specRef: "Spec/tls.md#alert (RFC 8446 §6, RFC 5246 §7.2)")
+    public static let alertAfterEndOfStream = Rule(
+        "TLS.ALERT-AFTER-EOF", .info, layer: .tls,
+        summary: "A fatal alert answering the peer's close without close_notify (its TCP FIN): the connection was already "
+            + "over; OpenSSL 3 sends decode_error for such an unexpected end.",
+        specRef: "Spec/tls.md#alert (RFC 8446 §6.1, RFC 5246 §7.2.1)")
     public static let warningAlert = Rule(
         "TLS.ALERT-WARNING", .info, layer: .tls,
         summary: "A warning-level alert other than close_notify (e.g. user_canceled, no_renegotiation).",
@@ -71,7 +76,7 @@ public enum TLSRules {
         specRef: "Spec/tls.md#secrets (NSS key-log format; pcapng Decryption Secrets Block)")
 
     public static let all: [Rule] = [
-        noKey, decryptFailed, alert, warningAlert, unsupportedSuite, unsupportedVersion, recordOverflow,
+        noKey, decryptFailed, alert, alertAfterEndOfStream, warningAlert, unsupportedSuite, unsupportedVersion, recordOverflow,
         unknownContentType, recordVersion, dataBeforeHandshake, renegotiation, notTLS, handshakeMalformed, truncated,
         keyLogMalformed,
     ]

@@ -33,6 +33,7 @@ func items(_ source: any CaptureSource) -> [String] {
             case .stream(let direction, let bytes): out.append("\(direction.rawValue) \(String(decoding: bytes, as: UTF8.self))")
             case .gap(let direction, let count): out.append("gap \(direction.rawValue) \(count)")
             case .message(let message): out.append("message \(message.direction.rawValue) \(String(decoding: message.payload, as: UTF8.self))")
+            case .streamEnd(let direction): out.append("end \(direction.rawValue)")
             case .close: out.append("close \(event.connection)")
             }
         }

@@ -116,6 +116,24 @@ struct RecordLayerTests {
         #expect(warning.rules() == ["TLS.ALERT-WARNING"])  // close_notify is silent, no_renegotiation is not
     }
 
+    /// OpenSSL 3 sends decode_error when its peer closes without close_notify: an answer to an end,
+    /// not an error of its own.
+    @Test func aFatalAlertAfterThePeersUnannouncedEndIsInfo() {
+        let connection = TLSConnection(keys: TLSKeyStore())
+        var events = connection.feed(RFC8448.clientHelloRecord, direction: .send)
+        events += connection.endOfStream(.send)
+        events += connection.feed([21, 3, 3, 0, 2, 2, 50], direction: .receive)
+        let findings = events.compactMap { if case .finding(let f) = $0 { f } else { nil } }
+        #expect(findings.map(\.ruleID) == ["TLS.ALERT-AFTER-EOF"])
+        #expect(findings.first?.message == "fatal alert decode_error (50) from the server after the client closed without close_notify")
+
+        // the same alert while the client's stream goes on
+        let open = TLSConnection(keys: TLSKeyStore())
+        events = open.feed(RFC8448.clientHelloRecord, direction: .send)
+        events += open.feed([21, 3, 3, 0, 2, 2, 50], direction: .receive)
+        #expect(events.compactMap { if case .finding(let f) = $0 { f.ruleID.rawValue } else { nil } } == ["TLS.ALERT"])
+    }
+
     @Test func unknownContentTypeIsSkippedByItsLength() {
         let client = RFC8448.clientHelloRecord + [99, 3, 3, 0, 3, 1, 2, 3]
         let result = Self.feedAll(client, [])

@@ -18,6 +18,9 @@ public struct CaptureEvent: Sendable, Hashable {
         /// Bytes of one direction missing from the capture. The stream goes on after them, but
         /// the checker only counts the rest of that direction: a frame boundary cannot be found again.
         case gap(Direction, Int)
+        /// One direction's stream is over (its TCP FIN, after the bytes before it): its sender
+        /// sends nothing more, while the other direction may go on.
+        case streamEnd(Direction)
         indirect case close(CloseInfo)
     }
 
@@ -45,7 +48,7 @@ public struct CaptureEvent: Sendable, Hashable {
         case .stream(_, let bytes): bytes.count
         case .gap(_, let count): count
         case .message(let message): message.payload.count
-        case .open, .close: 0
+        case .open, .close, .streamEnd: 0
         }
     }
 }

@@ -147,7 +147,10 @@ struct FlowTable {
             }
             Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         }
-        if tcp.fin { flow.finished |= index == 0 ? 1 : 2 }
+        if tcp.fin, flow.finished & (index == 0 ? 1 : 2) == 0 {
+            flow.finished |= index == 0 ? 1 : 2
+            items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .streamEnd(direction))))
+        }
         guard tcp.rst || flow.finished == 3 else {
             if lastFlow !== flow { lastFlow = flow }
             return

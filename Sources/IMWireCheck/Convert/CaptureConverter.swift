@@ -166,6 +166,8 @@ public enum CaptureConverter {
                 emit(connection.tcp.data(bytes, direction: direction).map { (direction, $0) }, time: time)
             case .gap(let direction, let count):
                 connection.tcp.skip(count, direction: direction)
+            case .streamEnd:
+                break  // the close writes both FINs
             case .message(let message):
                 if !connection.raw, !connection.upgraded {
                     emit(connection.upgrade(), time: time)

@@ -80,6 +80,15 @@ public final class TLSConnection {
         return takeEvents()
     }
 
+    /// `direction`'s stream ended (its TCP FIN): a fatal alert the peer sends after it answers
+    /// that end, unless it came with close_notify.
+    public func endOfStream(_ direction: Direction) -> [TLSEvent] {
+        guard !finished else { return [] }
+        pump(force: false)
+        withSide(direction) { $0.streamEnded = true }
+        return takeEvents()
+    }
+
     /// The end of both streams: reads what still waits, reports truncated records.
     public func finish() -> [TLSEvent] {
         guard !finished else { return [] }
@@ -489,11 +498,21 @@ public final class TLSConnection {
                 // no_renegotiation answers the client's hello: its next records need no ServerHello
                 server.helloCount = client.helloCount
             }
-            if code == 0 { continue }  // close_notify: a clean end
+            if code == 0 {  // close_notify: a clean end
+                withSide(direction) { $0.sentCloseNotify = true }
+                continue
+            }
             // RFC 8446 §6: in TLS 1.3 every alert but close_notify and user_canceled is fatal
             let fatal = level == 2 || (facts.version == .tls13 && code != 90)
+            let peer = direction == .send ? server : client
             withSide(direction) { side in
-                if fatal {
+                if fatal, peer.streamEnded, !peer.sentCloseNotify {
+                    let other = direction == .send ? "server" : "client"
+                    side.report(
+                        TLSRules.alertAfterEndOfStream,
+                        "fatal alert \(name) (\(code)) from the \(from) after the \(other) closed without close_notify",
+                        at: record.offset)
+                } else if fatal {
                     side.report(TLSRules.alert, "fatal alert \(name) (\(code)) from the \(from)", at: record.offset)
                 } else {
                     side.report(

@@ -42,6 +42,10 @@ struct Side {
     var dead: TLSNotDecryptedReason?
     /// Completed ClientHellos (client) or ServerHellos and HelloRetryRequests (server).
     var helloCount = 0
+    /// This side sent close_notify: its end is orderly.
+    var sentCloseNotify = false
+    /// This side's TCP direction ended (FIN): it sends nothing more.
+    var streamEnded = false
     var events: [TLSEvent] = []
 
     init(direction: Direction) { self.direction = direction }
