@@ -291,6 +291,11 @@ public final class ConnectionAssembler {
             emit.finding(
                 CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 of: carrier.joined ?? conn, at: place, frame: event.packet)
+        case .streamEnd(let direction):
+            // Only TLS looks at a half-close: an alert after it answers the peer's end.
+            if carrier.tunnel.isOver, let tls = carrier.tls {
+                decrypted(tls.endOfStream(direction), carrier, carrier.transportDecoder(limits: limits), place, to: emit)
+            }
         case .close(let info):
             releaseTunnel(carrier, place, to: emit)
             finishTLS(carrier, place, to: emit)
@@ -366,6 +371,8 @@ public final class ConnectionAssembler {
             if let tls = carrier.tls {
                 account = Self.ciphertextAccount(of: tls, plaintext: account, afterGaps: carrier.tlsSkippedAfterGap)
                 account.lost = carrier.tlsLost
+                // Its sessions counted their exchanges' plaintext; the TLS framing around it stays here.
+                account.decoded -= min(carrier.movedBytes, account.decoded)
             }
             conn.account.add(account)
         }
@@ -375,6 +382,12 @@ public final class ConnectionAssembler {
             conn.account = ByteAccount()
         }
         for session in carrier.sessionsTouched { left(session, at: conn.lastTime) }
+        // A session carried over TLS says so: the handshake of the first of its connections to end.
+        if conn.tls != nil {
+            for session in carrier.sessionsTouched + (carrier.joined.map { [$0] } ?? []) where session.tls == nil {
+                session.tls = conn.tls
+            }
+        }
         conn.isAbsorbed = carrier.joined != nil || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
         emit.ended(conn)
         endIdleSessions(now: conn.lastTime, to: emit)

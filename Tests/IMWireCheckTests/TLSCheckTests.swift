@@ -26,6 +26,27 @@ import Testing
         #expect(connection.account.captured == connection.account.decoded)
     }
 
+    /// python-socketio over TLS: a long-poll connection, then the upgraded WebSocket. The session
+    /// says it was carried over TLS; each wire byte is counted once, the poll's plaintext in the
+    /// session and its TLS framing on its own connection; the decode_error alert that each peer
+    /// sends when the other closes without close_notify is not an error.
+    @Test(arguments: ["jmessage-socketio-tls12", "jmessage-socketio-tls13"])
+    func aSocketIOSessionOverTLS(name: String) throws {
+        var options = CheckOptions()
+        options.tlsKeyLog = try keyLog(name)
+        let path = "\(repositoryRoot)/\(Self.directory)/\(name).pcapng"
+        let report = try check(path, options: options)
+        let session = try #require(report.connections.first { $0.dialect == .jmessage })
+        #expect(session.messages == 27)
+        #expect(session.tls?.decrypted == true)
+        #expect(report.connections.flatMap(\.findings).map(\.ruleID) == ["TLS.ALERT-AFTER-EOF", "TLS.ALERT-AFTER-EOF"])
+        #expect(report.connections.flatMap(\.findings).allSatisfy { $0.severity == .info })
+        var wire = 0
+        let source = try CaptureFile.open(path)
+        while let item = source.next() { if case .event(let event) = item { wire += event.byteCount } }
+        #expect(report.connections.map(\.account.captured).reduce(0, +) == wire)
+    }
+
     @Test func withoutAKeyNothingIsDecodedAndOneWarningSaysWhy() throws {
         let report = try check("\(Self.directory)/leancloud-tls13-chacha20.pcapng")
         let connection = try #require(report.connections.first)
