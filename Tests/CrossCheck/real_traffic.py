@@ -540,7 +540,16 @@ request("login")
 request("s_across_single_text", "s_single_text", lambda: {"msg_id": next(msg_ids), "ctime_ms": 1507882401000})
 request("send_group_msg", None, lambda: {"msg_id": next(msg_ids), "ctime_ms": 1507882402000})
 sio.on("msg_recv_v2", lambda sid, data: sio.emit("ack", {"rid": data["rid"]}, room=sid))
-eventlet.wsgi.server(eventlet.listen(("127.0.0.1", port)), socketio.WSGIApp(sio), log_output=False)
+listener = eventlet.listen(("127.0.0.1", port))
+if len(sys.argv) > 3:  # TLS (Tests/CrossCheck/tls_traffic.py): cert, key, and the key log the server writes
+    from eventlet.green import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[3], sys.argv[4])
+    context.keylog_filename = sys.argv[5]
+    if sys.argv[6] == "1.2":
+        context.maximum_version = ssl.TLSVersion.TLSv1_2
+    listener = context.wrap_socket(listener, server_side=True)
+eventlet.wsgi.server(listener, socketio.WSGIApp(sio), log_output=False)
 '''
 
 
@@ -573,23 +582,27 @@ def disconnect_in_order(client):
         eio.http.close()
 
 
-def jmessage_session(port, transports, defect, workdir):
+def jmessage_session(port, transports, defect, workdir, path=None, tls=None):
+    """One JMessage session recorded into `path` (default: the scenario's). With `tls` (cert, key,
+    keylog, version "1.2"/"1.3"), the server speaks TLS and writes the key log, and the client
+    connects to https://localhost without verifying the certificate."""
     import socketio
     script = os.path.join(workdir, "jmessage_server.py")
     with open(script, "w") as fh:
         fh.write(JM_SERVER % {"push": repr(JM_PUSH)})
-    server = subprocess.Popen([sys.executable, script, str(port), defect or "clean"],
+    tls_args = [tls["cert"], tls["key"], tls["keylog"], tls["version"]] if tls else []
+    server = subprocess.Popen([sys.executable, script, str(port), defect or "clean", *tls_args],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_port(port, proc=server)
-        with Capture(CURRENT["path"], [port]):
-            client = socketio.Client()
+        with Capture(path or CURRENT["path"], [port]):
+            client = socketio.Client(ssl_verify=not tls)
             received = Waiter()
             for event in ("ack", "c_init", "login", "s_single_text", "send_group_msg", "msg_sync"):
                 client.on(event, (lambda name: lambda data: received.add((name, data)))(event))
             client.on("connect", lambda: received.add(("connect", None)))
             started = time.monotonic()
-            client.connect(f"http://127.0.0.1:{port}", transports=transports)
+            client.connect(f"https://localhost:{port}" if tls else f"http://127.0.0.1:{port}", transports=transports)
             received.wait(lambda e: e[0] == "connect", what="the socket.io CONNECT packet 40")
             rids = iter(range(1001, 1100))
 

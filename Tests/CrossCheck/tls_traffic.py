@@ -9,6 +9,14 @@ same key log, which the peers wrote themselves (Python's ssl `keylog_filename`).
              ssl offers), one with permessage-deflate, and one whose server answers a request that
              was never made (LC.RESPONSE-WITHOUT-REQUEST, the defect must be found inside TLS).
   yun2win    paho-mqtt 2.2.0 to Debian's mosquitto on a TLS listener (MQTT 3.1.1, client id 00+uuid).
+  handshakes `openssl s_client` as the LeanCloud client of the same server (the WebSocket upgrade
+             and masked frames written to its stdin, its key log from -keylogfile): a
+             HelloRetryRequest (the server accepts only P-256, the client's key share is X25519),
+             KeyUpdates both ways (its K and k commands), and a second connection resuming the
+             first's session (-sess_out, -sess_in) in TLS 1.2 and 1.3; each session ends with
+             session/close.
+  JMessage   real_traffic.py's python-socketio 4.6.1 session (long-polls, then the upgrade) with its
+             eventlet server on TLS 1.2 and 1.3, the server writing the key log.
 
 Usage:
   Tests/CrossCheck/tls_traffic.py record [--out DIR]
@@ -17,7 +25,9 @@ Usage:
   Tests/CrossCheck/tls_traffic.py verify IMWIRE [DIR]
       what CI runs. For each recording:
       a. `check --tls-keylog`: the manifest's exit status and rules (clean ones exit 0 with no finding);
-      b. every WebSocket message (frame, direction, payload) or MQTT packet (frame, type) that tshark
+         tshark sees the handshake event the recording is about; the connections' bytes add up to
+         the capture's TCP payload;
+      b. every WebSocket message (frame, direction, payload), engine.io packet or MQTT packet (frame, type) that tshark
          decrypts with the same key log (-o tls.keylog_file) is what `imwire show --tls-keylog` gives,
          in the same frames, and nothing more;
       c. the same capture with the key log inside it (editcap --inject-secrets: a Decryption Secrets
@@ -67,6 +77,20 @@ SCENARIOS = (
         dict(name="leancloud-tls13-deflate", kind="leancloud", version="1.3", suite=None, port=18470, deflate=True),
         dict(name="leancloud-tls12-defect", kind="leancloud", version="1.2", suite=None, port=18471, defect=True),
         dict(name="yun2win-mqtt-tls13", kind="mqtt", version="1.3", suite=None, port=18480),
+        # openssl s_client as the client (its stdin commands K and k send KeyUpdates; -sess_out and
+        # -sess_in resume), speaking the WebSocket written here to the websockets server
+        dict(name="leancloud-tls13-hrr", kind="leancloud", version="1.3", suite=None, port=18472, client="openssl",
+             server_groups="P-256", client_args=["-groups", "X25519:P-256"], feature="hrr"),
+        dict(name="leancloud-tls13-keyupdate", kind="leancloud", version="1.3", suite=None, port=18473, client="openssl",
+             keyupdate=True, feature="keyupdate"),
+        dict(name="leancloud-tls12-resumed", kind="leancloud", version="1.2", suite=None, port=18474, client="openssl",
+             client_args=["-tls1_2"], sessions=2, feature="resumed"),
+        dict(name="leancloud-tls13-resumed", kind="leancloud", version="1.3", suite=None, port=18475, client="openssl",
+             client_args=["-tls1_3"], sessions=2, feature="resumed"),
+        # python-socketio over TLS; eventlet's server and the client's polling connection close
+        # without close_notify, and OpenSSL 3 answers each such end with a decode_error alert
+        dict(name="jmessage-socketio-tls12", kind="socketio", version="1.2", suite=None, port=18481, rules={"TLS.ALERT-AFTER-EOF": 2}),
+        dict(name="jmessage-socketio-tls13", kind="socketio", version="1.3", suite=None, port=18482, rules={"TLS.ALERT-AFTER-EOF": 2}),
     ]
 )
 
@@ -102,6 +126,8 @@ def leancloud_messages(imwire, defect):
         "push": {"cmd": "direct", "peerId": peer, "directMessage": {"cid": "c1", "id": "m2", "fromPeerId": "bob", "msg": "hi", "timestamp": 1700000000001}},
         "pushack": {"cmd": "ack", "peerId": peer, "ackMessage": {"cid": "c1", "mid": "m2"}},
         "echo": {"cmd": "echo", "i": 3},
+        "close": {"cmd": "session", "op": "close", "peerId": peer, "i": 4},
+        "closed": {"cmd": "session", "op": "closed", "peerId": peer, "i": 4},
         "stray": {"cmd": "conv", "op": "started", "peerId": peer, "i": 33, "convMessage": {"cid": "c9"}},
     }
     encoded = {k: encode(imwire, v) for k, v in m.items()}
@@ -129,9 +155,15 @@ async def handler(ws):
             await ws.send(m["push"])
         elif data == m["echo"]:
             await ws.send(m["echo"])
+        elif data == m["close"]:
+            await ws.send(m["closed"])
 async def main():
     compression = "deflate" if args["deflate"] else None
     async with websockets.serve(handler, "127.0.0.1", args["port"], ssl=server_context(), subprotocols=["lc.protobuf2.3"], compression=compression):
+        if args["client"] == "openssl":
+            print("listening", flush=True)
+            await asyncio.sleep(60)  # stopped by the recorder
+            return
         c = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT); c.load_verify_locations(args["cert"]); c.keylog_filename = args["keylog"]
         async with websockets.connect(f"wss://localhost:{args['port']}/", ssl=c, subprotocols=["lc.protobuf2.3"], compression=compression) as ws:
             await ws.send(m["open"]); await ws.recv()
@@ -186,6 +218,47 @@ client.disconnect(); client.loop_stop(); server.disconnect(); server.loop_stop()
 
 
 
+def websocket_frame(payload, opcode=2):
+    """A masked client frame (RFC 6455 §5.2), FIN set."""
+    mask = os.urandom(4)
+    length = len(payload)
+    head = bytes([0x80 | opcode]) + (bytes([0x80 | length]) if length < 126 else bytes([0xFE]) + length.to_bytes(2, "big"))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def openssl_session(scenario, port, workdir, keylog, messages, resume):
+    """One LeanCloud session from `openssl s_client`: the upgrade and frames written to its stdin
+    one at a time (never starting with Q, R, k or K, which are its commands), with `K` (a KeyUpdate
+    that asks the server for one) and `k` between messages when the scenario wants KeyUpdates;
+    -sess_out keeps the session for the next connection to resume (-sess_in)."""
+    session_file = f"{workdir}/{scenario['name']}.session"
+    args = ["-sess_in" if resume else "-sess_out", session_file]
+    client = subprocess.Popen(
+        ["openssl", "s_client", "-connect", f"127.0.0.1:{port}", "-servername", "localhost", "-CAfile", f"{workdir}/cert.pem",
+         "-keylogfile", str(keylog), *scenario.get("client_args", []), *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    steps = [f"GET / HTTP/1.1\r\nHost: localhost:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+             "Sec-WebSocket-Protocol: lc.protobuf2.3\r\n\r\n".encode()]
+    for name in ("open", "direct", "pushack", "echo", "close"):
+        steps.append(websocket_frame(bytes.fromhex(messages[name])))
+        if scenario.get("keyupdate") and name in ("open", "pushack"):
+            steps.append(b"K\n" if name == "open" else b"k\n")
+    steps.append(websocket_frame((1000).to_bytes(2, "big"), opcode=8))
+    time.sleep(0.5)
+    for step in steps:
+        client.stdin.write(step)
+        client.stdin.flush()
+        time.sleep(0.3)
+    time.sleep(0.5)
+    client.stdin.close()
+    said = client.stdout.read().decode(errors="replace")
+    client.wait(timeout=10)
+    reused = "Reused, TLS" in said
+    if resume != reused:
+        raise SystemExit(f"{scenario['name']}: s_client says {'Reused' if reused else 'New'} on connection {2 if resume else 1}")
+
+
 def record_one(scenario, out, workdir, python, imwire):
     name, port = scenario["name"], scenario["port"]
     pcap, keylog = out / f"{name}.pcapng", out / f"{name}.keylog"
@@ -196,7 +269,41 @@ def record_one(scenario, out, workdir, python, imwire):
         conf.write_text("openssl_conf = c\n[c]\nssl_conf = s\n[s]\nsystem_default = d\n[d]\nCiphersuites = " + scenario["suite"] + "\n")
         env["OPENSSL_CONF"] = str(conf)
     args = dict(port=port, cert=f"{workdir}/cert.pem", key=f"{workdir}/key.pem", keylog=str(keylog), version=scenario["version"],
-                suite=scenario["suite"], deflate=scenario.get("deflate", False))
+                suite=scenario["suite"], deflate=scenario.get("deflate", False), client=scenario.get("client", "python"))
+    if scenario["kind"] == "socketio":
+        # real_traffic.py's JMessage session (python-socketio 4.6.1 both sides, polling then
+        # upgrade), its server on TLS writing the key log
+        tls = dict(cert=args["cert"], key=args["key"], keylog=str(keylog), version=scenario["version"])
+        script = (f"import sys; sys.path.insert(0, {str(ROOT / 'Tests' / 'CrossCheck')!r}); import real_traffic; "
+                  f"real_traffic.jmessage_session({port}, None, None, {workdir!r}, path={str(pcap)!r}, tls={tls!r})")
+        subprocess.run([str(python), "-W", "ignore", "-c", script], check=True, timeout=60)
+        return pcap, keylog
+    if scenario.get("client") == "openssl":
+        server_env = dict(env)
+        if scenario.get("server_groups"):
+            conf = pathlib.Path(workdir) / f"{name}-server.cnf"
+            conf.write_text("openssl_conf = c\n[c]\nssl_conf = s\n[s]\nsystem_default = d\n[d]\nGroups = " + scenario["server_groups"] + "\n")
+            server_env["OPENSSL_CONF"] = str(conf)
+        messages = leancloud_messages(imwire, False)
+        args["messages"] = messages
+        server = subprocess.Popen([str(python), "-c", LEANCLOUD_SESSION, json.dumps(args)], env=server_env, stdout=subprocess.PIPE)
+        try:
+            if server.stdout.readline().strip() != b"listening":
+                raise SystemExit(f"{name}: the server did not start")
+            dump = subprocess.Popen(["dumpcap", "-q", "-i", "lo", "-f", f"tcp port {port}", "-w", str(pcap)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(1.5)
+            try:
+                for index in range(scenario.get("sessions", 1)):
+                    openssl_session(scenario, port, workdir, keylog, messages, resume=index > 0)
+                time.sleep(0.8)
+            finally:
+                dump.send_signal(signal.SIGINT)
+                dump.wait(timeout=10)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        return pcap, keylog
     broker = None
     if scenario["kind"] == "mqtt":
         config = pathlib.Path(workdir) / "mosquitto.conf"
@@ -225,21 +332,27 @@ def record_one(scenario, out, workdir, python, imwire):
     return pcap, keylog
 
 
-def record(out):
+def record(out, only=()):
     imwire = str(ROOT / ".build" / "debug" / "imwire")
     python = ensure_venv()
     out.mkdir(parents=True, exist_ok=True)
     recordings = []
+    if only:  # the other recordings stay as they are
+        recordings = [r for r in json.loads((out / "manifest.json").read_text())["recordings"] if r["file"][:-len(".pcapng")] not in only]
     with tempfile.TemporaryDirectory() as workdir:
         make_certificate(workdir)
         for scenario in SCENARIOS:
+            if only and scenario["name"] not in only:
+                continue
             pcap, keylog = record_one(scenario, out, workdir, python, imwire)
             version, suite = tshark_handshake(pcap, keylog)
             recordings.append(dict(
-                file=pcap.name, keylog=keylog.name, kind=scenario["kind"], tls=version, suite=suite,
+                file=pcap.name, keylog=keylog.name, kind=scenario["kind"], tls=version, suite=suite, feature=scenario.get("feature"),
                 expect=dict(exit=1 if scenario.get("defect") else 0,
-                            rules={"LC.RESPONSE-WITHOUT-REQUEST": 1} if scenario.get("defect") else {})))
+                            rules={"LC.RESPONSE-WITHOUT-REQUEST": 1} if scenario.get("defect") else scenario.get("rules", {}))))
             print(f"recorded {pcap.name}: {version} {suite}")
+    order = [scenario["name"] + ".pcapng" for scenario in SCENARIOS]
+    recordings.sort(key=lambda r: order.index(r["file"]))
     manifest = dict(description=__doc__.split("\n\n")[0], recorder=tool_version("dumpcap"), tshark=tool_version("tshark"), recordings=recordings)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
 
@@ -279,12 +392,51 @@ def findings_of(report):
 
 
 def imwire_messages(imwire, path, *extra):
-    out = subprocess.run([imwire, "show", str(path), "--format", "json", *extra], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([imwire, "show", str(path), "--format", "json", "--show-secrets", *extra], capture_output=True, text=True,
+                         check=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
+def engineio3_payload(body):
+    """The packets of an engine.io 3 polling body: binary (a type byte 0 string / 1 binary, the
+    length as one byte per decimal digit, 0xFF, the packet) or text (`<length>:<packet>`, length
+    in characters)."""
+    packets, i = [], 0
+    if body[:1] in (b"\x00", b"\x01"):
+        while i < len(body):
+            binary, i = body[i] == 1, i + 1
+            digits = ""
+            while body[i] != 0xFF:
+                digits, i = digits + str(body[i]), i + 1
+            length, i = int(digits), i + 1
+            packets.append((b"\x04" if binary else b"") + body[i:i + length])
+            i += length
+        return packets
+    text = body.decode()
+    while i < len(text):
+        colon = text.index(":", i)
+        length = int(text[i:colon])
+        packets.append(text[colon + 1:colon + 1 + length].encode())
+        i = colon + 1 + length
+    return packets
+
+
 def tshark_messages(path, keylog, kind, port):
-    """WebSocket data messages (frame, send?, payload hex) or MQTT packets (frame, send?, type)."""
+    """WebSocket data messages (frame, send?, payload hex), MQTT packets (frame, send?, type), or
+    engine.io packets of polling bodies and WebSocket text messages (frame, send?, packet hex)."""
+    if kind == "socketio":
+        out = subprocess.run(["tshark", "-r", str(path), "-o", f"tls.keylog_file:{keylog}", "-Y", "http || websocket.opcode == 1",
+                              "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\x1e", "-e", "frame.number", "-e", "tcp.dstport",
+                              "-e", "data.data", "-e", "websocket.payload.text"], capture_output=True, text=True, check=True).stdout
+        messages = []
+        for line in filter(None, out.split("\n")):  # not splitlines(): it splits at the aggregator too
+            frame, dstport, body, texts = line.split("\t")
+            send = int(dstport) == port
+            if body:
+                messages += [(int(frame), send, p.hex()) for p in engineio3_payload(bytes.fromhex(body.replace(":", "")))]
+            elif texts:
+                messages += [(int(frame), send, t.encode().hex()) for t in texts.split("\x1e")]
+        return messages
     if kind == "mqtt":
         fields = ["-d", f"tls.port=={port},mqtt", "-Y", "mqtt", "-e", "frame.number", "-e", "tcp.dstport", "-e", "mqtt.msgtype"]
     else:
@@ -304,6 +456,8 @@ def ours(messages, kind):
     for m in messages:
         if kind == "mqtt":
             result.append((m["frame"], m["dir"] == "send", str(int(m["hex"][:2], 16) >> 4)))
+        elif kind == "socketio":
+            result.append((m["frame"], m["dir"] == "send", m["hex"]))
         elif m["type"] == "binary":
             result.append((m["frame"], m["dir"] == "send", m["hex"]))
     return result
@@ -347,6 +501,31 @@ def swapped_keylog(keylog, other):
     return "".join(f"{label} {random} {theirs.get(label, secret)}\n" for label, random, secret in mine)
 
 
+def tshark_feature(path, keylog, feature):
+    """Whether tshark sees the handshake event the recording is about: a HelloRetryRequest (a
+    second ClientHello on one connection), KeyUpdates from both sides, a resumed session (TLS 1.3:
+    a ServerHello with pre_shared_key; TLS 1.2: a second ServerHello without a Certificate)."""
+    def fields(display_filter, *names):
+        out = subprocess.run(["tshark", "-r", str(path), "-o", f"tls.keylog_file:{keylog}", "-Y", display_filter, "-T", "fields",
+                              *[x for n in names for x in ("-e", n)]], capture_output=True, text=True, check=True).stdout
+        return [line.split("\t") for line in out.splitlines()]
+    if feature == "hrr":
+        streams = [s for (s,) in fields("tls.handshake.type == 1", "tcp.stream")]
+        return any(streams.count(s) == 2 for s in streams)
+    if feature == "keyupdate":
+        return len({port for (port,) in fields("tls.handshake.type == 24", "tcp.srcport")}) == 2
+    if feature == "resumed":
+        hellos = fields("tls.handshake.type == 2", "tcp.stream", "tls.handshake.extension.type")
+        certificates = {s for (s,) in fields("tls.handshake.type == 11", "tcp.stream")}
+        return len(hellos) == 2 and ("41" in hellos[1][1].split(",") or hellos[1][0] not in certificates)
+    return True
+
+
+def tcp_payload_bytes(path):
+    out = subprocess.run(["tshark", "-r", str(path), "-T", "fields", "-e", "tcp.len"], capture_output=True, text=True, check=True).stdout
+    return sum(int(n) for n in out.split() if n)
+
+
 def strip_volatile(report):
     report = json.loads(json.dumps(report))
     report.pop("source", None)
@@ -372,6 +551,11 @@ def verify(imwire, directory):
             tls = [c.get("tls") for c in report["connections"]]
             if not all(t and t.get("decrypted") for t in tls):
                 problems.append(f"report's tls members: {tls}")
+            if not tshark_feature(path, keylog, recording.get("feature")):
+                problems.append(f"tshark does not see the recording's {recording['feature']}")
+            captured = sum(c["bytes"]["captured"] for c in report["connections"])
+            if captured != tcp_payload_bytes(path):
+                problems.append(f"the connections account for {captured} bytes, the capture's TCP payload is {tcp_payload_bytes(path)}")
             # b. messages against tshark
             theirs = tshark_messages(path, keylog, kind, port)
             mine = ours(imwire_messages(imwire, path, "--tls-keylog", str(keylog)), kind)
@@ -430,7 +614,8 @@ def verify(imwire, directory):
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "record":
         out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else DEFAULT_DIR
-        record(out)
+        only = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--only"]
+        record(out, only)
         return 0
     if len(sys.argv) in (3, 4) and sys.argv[1] == "verify":
         return verify(sys.argv[2], pathlib.Path(sys.argv[3]) if len(sys.argv) == 4 else DEFAULT_DIR)

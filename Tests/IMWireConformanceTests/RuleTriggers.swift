@@ -761,6 +761,9 @@ extension RuleCoverageTests {
         },
         Trigger("TLS.ALERT") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 2, 40]) },
         // no_renegotiation (100) is a warning-level alert
+        Trigger("TLS.ALERT-AFTER-EOF") {
+            try TLSBytes.recorded("jmessage-socketio-tls13", keyLog: try readText("Fixtures/captures/tls/jmessage-socketio-tls13.keylog"))
+        },
         Trigger("TLS.ALERT-WARNING") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 1, 100]) },
         // TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA
         Trigger("TLS.UNSUPPORTED-SUITE") {
