@@ -18,6 +18,8 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     enum Request: Sendable {
         case connect
         case socks5
+        /// A plain-HTTP proxy request (`GET http://host/path`): no answer of the proxy's own.
+        case absoluteForm
     }
 
     /// Requests and ClientHellos longer than this are not read further.
@@ -49,6 +51,9 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     var onHello: (TLSClientHello?) -> Void = { _ in }
     /// A request the proxy does not serve (answered, and the client's connection closed): why.
     var onRefused: (String) -> Void = { _ in }
+    /// Plain-HTTP proxy requests: a later request on the connection for another server (the
+    /// connection closed): why. Handed to the `AbsoluteFormRequests` the opening puts after it.
+    var onOtherServer: (String) -> Void = { _ in }
 
     /// `explicit`: read a CONNECT or SOCKS5 request first. `sniffsTLS`: then read the ClientHello.
     /// `deadline`: how long each of the two may take.
@@ -75,6 +80,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         onTarget = { _, _ in }
         onHello = { _ in }
         onRefused = { _ in }
+        onOtherServer = { _ in }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -114,7 +120,8 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         switch (request, connected) {
         case (.connect, true): write("HTTP/1.1 200 Connection established\r\n\r\n", context: context)
         case (.socks5, true): write([5, 0, 0, 1, 0, 0, 0, 0, 0, 0], context: context)
-        case (.connect, false):
+        case (.absoluteForm, true): return finishHello(nil, context: context)  // HTTP in clear: the request goes on
+        case (.connect, false), (.absoluteForm, false):
             write("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
             return close(context: context)
         case (.socks5, false):
@@ -225,34 +232,34 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         onTarget(host, Int(request[portAt]) << 8 | Int(request[portAt + 1]))
     }
 
-    /// RFC 9110 §9.3.6: `CONNECT host:port HTTP/1.1`, headers, a blank line.
+    /// RFC 9110 §9.3.6: `CONNECT host:port HTTP/1.1`, headers, a blank line. Or a plain-HTTP
+    /// request in absolute form (RFC 9112 §3.2.2), left in the buffer for the server, rewritten
+    /// by an `AbsoluteFormRequests` put after this handler.
     private func readConnect(context: ChannelHandlerContext) {
         let view = buffer.readableBytesView
-        guard let end = Self.endOfHead(view) else { return }
+        guard let length = AbsoluteFormRequests.endOfHead(view) else { return }
+        let end = view.startIndex + length
         let lineEnd = view[view.startIndex..<end].firstIndex { $0 == 13 || $0 == 10 } ?? end
         let requestLine = String(decoding: view[view.startIndex..<lineEnd], as: UTF8.self)
         let parts = requestLine.split(separator: " ")
+        if parts.count == 3, parts[0] != "CONNECT", let (host, port, _) = AbsoluteFormRequests.absoluteForm(parts[1]) {
+            let requests = AbsoluteFormRequests(server: (host, port))
+            requests.onOtherServer = onOtherServer
+            do { try context.pipeline.syncOperations.addHandler(requests, position: .after(self)) } catch { return close(context: context) }
+            awaitUpstream(.absoluteForm)
+            return onTarget(host, port)
+        }
         guard parts.count == 3, parts[0] == "CONNECT", let (host, port) = Self.authority(parts[1]) else {
             write("HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
             // Quoted without its query, which may carry a token.
             let quoted = requestLine.split(separator: "?", maxSplits: 1).first.map { String($0.prefix(80)) } ?? ""
             return refuse(
                 "\"\(quoted)\(quoted.count < requestLine.count ? "…" : "")\": imwire proxy in explicit mode takes CONNECT "
-                    + "host:port and SOCKS5, not plain-HTTP proxy requests", context: context)
+                    + "host:port, http:// requests and SOCKS5", context: context)
         }
-        buffer.moveReaderIndex(forwardBy: end - view.startIndex + 4)
+        buffer.moveReaderIndex(forwardBy: length + 4)
         awaitUpstream(.connect)
         onTarget(host, port)
-    }
-
-    /// Where `\r\n\r\n` begins, if it is there.
-    private static func endOfHead(_ view: ByteBufferView) -> Int? {
-        var index = view.startIndex
-        while index + 3 < view.endIndex {
-            if view[index] == 13, view[index + 1] == 10, view[index + 2] == 13, view[index + 3] == 10 { return index }
-            index += 1
-        }
-        return nil
     }
 
     /// `host:port` or `[v6]:port`.

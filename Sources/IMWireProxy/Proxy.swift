@@ -194,6 +194,10 @@ public final class ProxyServer: @unchecked Sendable {
             live.problem(LiveRules.requestRefused.finding("\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
             ended.value()
         }
+        // Closing the client's connection ends it as a client's own close would.
+        opening.onOtherServer = { [self] why in
+            live.problem(LiveRules.serverSwitch.finding("\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
+        }
         opening.onHello = { [self] hello in
             guard let (host, port) = state.value.target else { return }
             var upstreamTLS: (serverName: String?, alpn: [String])?

@@ -14,8 +14,9 @@ struct Proxy: ParsableCommand {
         abstract: "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
         discussion: """
             Accepts connections on --listen and joins each to a new connection to --upstream, or, with \
-            --explicit, to the server the client asks for (an HTTP CONNECT request or a SOCKS5 CONNECT, as \
-            a client or phone set to use a proxy sends), forwarding both directions byte for byte. Both \
+            --explicit, to the server the client asks for (an HTTP CONNECT request, a plain-HTTP request \
+            for http://host/path, which reaches the server as /path, or a SOCKS5 CONNECT, as a client or \
+            phone set to use a proxy sends), forwarding both directions byte for byte. Both \
             directions of every connection go through the transport layer and dialects of imwire check \
             (detected as check does; --dialect overrides), and each finding is printed as it happens: text, \
             the lines of check's report under a `connection` line; jsonl, one JSON object per line \
@@ -42,7 +43,7 @@ struct Proxy: ParsableCommand {
     @Option(help: ArgumentHelp("The server to forward to (or --explicit).", valueName: "HOST:PORT"))
     var upstream: String?
 
-    @Flag(help: "Forward each connection to the server its client asks for: HTTP CONNECT or SOCKS5 (no authentication).")
+    @Flag(help: "Forward each connection to the server its client asks for: HTTP CONNECT, http:// requests or SOCKS5 (no authentication).")
     var explicit = false
 
     @Flag(help: "Terminate TLS: show each client a certificate signed by --ca, open TLS to the server.")
@@ -177,7 +178,7 @@ struct Proxy: ParsableCommand {
             proxy.stop()
             throw unreadable("cannot listen on \(listen): \(error)")
         }
-        let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, SOCKS5)"
+        let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, http:// requests, SOCKS5)"
         print("imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")", to: &standardError)
         if let warning = reachabilityWarning(listenAt.host, command: "proxy") { print(warning, to: &standardError) }
 

@@ -23,7 +23,10 @@ A CA from `imwire ca create`; TLS servers with their own certificate (openssl, C
   5. untrusted: a client that does not trust the IMWire CA refuses the leaf; the proxy reports
      PROXY.TLS-HANDSHAKE-FAILED; not-verified: an upstream whose certificate the proxy cannot verify
      (no --upstream-ca): PROXY.TLS-HANDSHAKE-FAILED and the client's connection closed;
-  6. refused: a plain-HTTP proxy request in explicit mode is answered 501 (PROXY.REQUEST-REFUSED);
+  6. plain-http: Python `requests` and curl send plain-HTTP proxy requests (absolute form) through
+     `proxy --explicit` to two keep-alive HTTP servers: each reaches its server in origin form;
+     curl's request for the second server on the first's connection is closed and sent again
+     (PROXY.SERVER-SWITCH); a request in origin form is answered 501 (PROXY.REQUEST-REFUSED);
   7. `imwire ca create` refuses to overwrite a CA and writes its key with mode 0600.
 
 Usage: Tests/CrossCheck/tls_proxy.py [path/to/imwire]   (the environment of proxy.py, plus openssl)
@@ -370,15 +373,73 @@ def untrusted(work, ca, cert, key):
         STATS[name] = f"client: {refused}; " + "; ".join(f["message"][:90] for f in live if f["rule"] == "PROXY.TLS-HANDSHAKE-FAILED")
 
 
-def refused_request(work, ca):
-    name = "explicit-refused"
-    proxy = TLSProxy(work, name, ["--explicit"], 1, [])
-    with socket.create_connection(("127.0.0.1", proxy.port)) as sock:
-        sock.sendall(b"GET http://localhost/ HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        answer = sock.recv(4096)
-    live = proxy.finish()
-    if not answer.startswith(b"HTTP/1.1 501") or [f["rule"] for f in live] != ["PROXY.REQUEST-REFUSED"]:
-        PROBLEMS.append(f"{name}: answered {answer[:40]!r}, findings {essence(live)}")
+HTTP_SERVER = r"""
+import functools, http.server, sys
+class Handler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, so that one connection carries several requests
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, format, *args):
+        print(self.requestline, flush=True)
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), functools.partial(Handler, directory=sys.argv[2])).serve_forever()
+"""
+
+
+def plain_http(work):
+    """Plain-HTTP proxy requests (absolute form) through `proxy --explicit`: Python `requests` sends
+    GET, POST and GET on one kept-alive connection; the server must see each in origin form, and
+    the client its answers. Then curl asks for a second server on that connection: the proxy closes
+    it (PROXY.SERVER-SWITCH, info) and curl sends the request again on a new one. A request in
+    origin form is no proxy request: answered 501 (PROXY.REQUEST-REFUSED)."""
+    import requests
+    name = "explicit-plain-http"
+    ports = [base.free_port(), base.free_port()]
+    folders = []
+    for index, port in enumerate(ports):
+        folder = os.path.join(work, f"site-{index}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "x.txt"), "w") as f:
+            f.write(f"site {index}\n")
+        folders.append(folder)
+    servers = [subprocess.Popen([sys.executable, "-c", HTTP_SERVER, str(port), folder], stdout=subprocess.PIPE, text=True)
+               for port, folder in zip(ports, folders)]
+    try:
+        for port in ports:
+            real_traffic.wait_port(port)
+        proxy = TLSProxy(work, name, ["--explicit"], 4, ports)
+        through = {"http": f"http://127.0.0.1:{proxy.port}"}
+        with requests.Session() as session:
+            answers = [session.get(f"http://127.0.0.1:{ports[0]}/x.txt?token=1", proxies=through).text,
+                       session.post(f"http://127.0.0.1:{ports[0]}/echo", data=b"GET http://elsewhere/ HTTP/1.1\r\n\r\n",
+                                    proxies=through).text,
+                       session.get(f"http://127.0.0.1:{ports[0]}/x.txt", proxies=through).text]
+        if answers != ["site 0\n", "GET http://elsewhere/ HTTP/1.1\r\n\r\n", "site 0\n"]:
+            PROBLEMS.append(f"{name}: requests got {answers}")
+        curl = subprocess.run(["curl", "-sv", "-x", through["http"], f"http://127.0.0.1:{ports[0]}/x.txt",
+                               f"http://127.0.0.1:{ports[1]}/x.txt"], capture_output=True, text=True, timeout=30)
+        if curl.stdout != "site 0\nsite 1\n":
+            PROBLEMS.append(f"{name}: curl got {curl.stdout!r}: {curl.stderr[-300:]}")
+        with socket.create_connection(("127.0.0.1", proxy.port)) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            refused = sock.recv(4096)
+        live = proxy.finish()
+    finally:
+        for server in servers:
+            server.terminate()
+    seen = [line.strip() for server in servers for line in server.communicate(timeout=10)[0].splitlines()]
+    expected = ["GET /x.txt?token=1 HTTP/1.1", "POST /echo HTTP/1.1", "GET /x.txt HTTP/1.1", "GET /x.txt HTTP/1.1", "GET /x.txt HTTP/1.1"]
+    if seen != expected:
+        PROBLEMS.append(f"{name}: the servers saw {seen}, not {expected}")
+    if not refused.startswith(b"HTTP/1.1 501"):
+        PROBLEMS.append(f"{name}: an origin-form request was answered {refused[:40]!r}")
+    rules = sorted(f["rule"] for f in live)
+    if rules != ["PROXY.REQUEST-REFUSED", "PROXY.SERVER-SWITCH"]:
+        PROBLEMS.append(f"{name}: findings {essence(live)}")
+    STATS[name] = f"{len(seen)} requests in origin form, curl switched servers: {curl.stderr.count('retrying a fresh connect')} retry"
 
 
 def main():
@@ -394,7 +455,7 @@ def main():
                                     ("socks-mqtt", lambda: socks_mqtt(work, ca, ca_file, cert, broker_port, plain_port)),
                                     ("node-mqtt", lambda: node_mqtt(work, ca, ca_file, cert, broker_port, plain_port)),
                                     ("untrusted", lambda: untrusted(work, ca, cert, key)),
-                                    ("refused", lambda: refused_request(work, ca))):
+                                    ("plain-http", lambda: plain_http(work))):
                 begun = time.time()
                 scenario()
                 STATS[label + " s"] = round(time.time() - begun, 1)

@@ -36,3 +36,20 @@ let clientHelloWithoutSharedSuite: [UInt8] = {
     let handshake: [UInt8] = [1, 0, 0, UInt8(body.count)] + body
     return [22, 3, 1, 0, UInt8(handshake.count)] + handshake
 }()
+
+/// A TCP socket listening on 127.0.0.1 (the kernel accepts connections to it), and its port.
+func listeningSocket() throws -> (Int32, Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else {
+        close(fd)
+        throw ProxyTLSError("cannot listen on 127.0.0.1")
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}

@@ -293,9 +293,16 @@ extension RuleCoverageTests {
             live.problem(LiveRules.upstreamUnreachable.finding("127.0.0.1:9 refused the connection"))
             return try live.finish(source: "proxy").captureFindings
         },
-        // A plain-HTTP proxy request to `proxy --explicit`, which takes CONNECT and SOCKS5 only.
+        // A request in origin form to `proxy --explicit`: not one a proxy serves.
         Trigger("PROXY.REQUEST-REFUSED") {
-            try proxyRun(upstream: .askedByClient, send: Array("GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
+            try proxyRun(upstream: .askedByClient, send: Array("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
+        },
+        // Two plain-HTTP proxy requests on one connection, for two servers.
+        Trigger("PROXY.SERVER-SWITCH") {
+            let (first, firstPort) = try listeningSocket()
+            defer { close(first) }
+            let request = { (port: Int) in "GET http://127.0.0.1:\(port)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n" }
+            return try proxyRun(upstream: .askedByClient, send: Array((request(firstPort) + request(firstPort + 1)).utf8))
         },
         // `proxy --tls` and a ClientHello whose only suite no server shares.
         Trigger("PROXY.TLS-HANDSHAKE-FAILED") {

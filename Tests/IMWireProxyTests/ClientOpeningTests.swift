@@ -100,8 +100,46 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
         #expect(try opened.passedOn() == Array("GET / HTTP/1.1\r\n\r\n".utf8))
     }
 
+    /// RFC 9112 §3.2.2: requests in absolute form reach the server in origin form, bodies as they
+    /// are; a request for another server closes the connection.
+    @Test func plainHTTPProxyRequestsReachTheServerInOriginForm() throws {
+        let opened = try Opened(explicit: true, sniffsTLS: true)
+        var switched: String?
+        opened.opening.onOtherServer = { switched = $0 }
+        let body = "GET http://b.example/ HTTP/1.1\r\n\r\n"
+        try opened.send(
+            Array("POST http://A.example:8080/lbs?k=v HTTP/1.1\r\nHost: a.example:8080\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8))
+        #expect(opened.target?.host == "A.example" && opened.target?.port == 8080)
+        opened.opening.answer(connected: true)
+        #expect(try opened.answered().isEmpty)  // the server answers, not the proxy
+        try opened.send(Array(body.utf8))
+        try opened.send(Array("GET http://a.example:8080 HTTP/1.1\r\nHost: a.example:8080\r\n\r\nGET http://b.exa".utf8))
+        #expect(
+            String(decoding: try opened.passedOn(), as: UTF8.self)
+                == "POST /lbs?k=v HTTP/1.1\r\nHost: a.example:8080\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                + "GET / HTTP/1.1\r\nHost: a.example:8080\r\n\r\n")
+        #expect(switched == nil)
+        try opened.send(Array("mple/ HTTP/1.1\r\nHost: b.example\r\n\r\n".utf8))
+        #expect(switched == "a request for b.example:80 on its connection to A.example:8080")
+        #expect(try opened.passedOn().isEmpty)
+        #expect(!opened.channel.isActive)
+    }
+
+    @Test func absoluteFormTargets() {
+        func parsed(_ target: Substring) -> String? { AbsoluteFormRequests.absoluteForm(target).map { "\($0.host) \($0.port) \($0.origin)" } }
+        #expect(parsed("http://example.com") == "example.com 80 /")
+        #expect(parsed("HTTP://example.com:81/a?b") == "example.com 81 /a?b")
+        #expect(parsed("http://example.com?q") == "example.com 80 /?q")
+        #expect(parsed("http://[::1]/x") == "::1 80 /x")
+        #expect(parsed("http://[::1]:8080/x") == "::1 8080 /x")
+        #expect(parsed("http://user@example.com/") == nil)
+        #expect(parsed("http://example.com:http/") == nil)
+        #expect(parsed("https://example.com/") == nil)
+        #expect(parsed("/x") == nil)
+    }
+
     @Test(arguments: [
-        (Array("GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8), Array("HTTP/1.1 501".utf8)),
+        (Array("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8), Array("HTTP/1.1 501".utf8)),
         ([5, 1, 2], [5, 0xFF]),  // no method without authentication
         ([5, 1, 0, 5, 2, 0, 1, 127, 0, 0, 1, 0, 80], [5, 0, 5, 7]),  // BIND
     ])
@@ -158,8 +196,8 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
 
     @Test func aRefusedRequestIsQuotedWithoutItsQuery() throws {
         let opened = try Opened(explicit: true, sniffsTLS: false)
-        try opened.send(Array("GET http://lbs.example.com/lbs?token=s3cr3t HTTP/1.1\r\n\r\n".utf8))
-        #expect(opened.refused?.hasPrefix("\"GET http://lbs.example.com/lbs…\": ") == true)
+        try opened.send(Array("GET https://lbs.example.com/lbs?token=s3cr3t HTTP/1.1\r\n\r\n".utf8))
+        #expect(opened.refused?.hasPrefix("\"GET https://lbs.example.com/lbs…\": ") == true)
         #expect(opened.refused?.contains("s3cr3t") == false)
     }
 
