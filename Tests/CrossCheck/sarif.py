@@ -3,8 +3,8 @@
 
 For every capture in Fixtures/captures/ (and the real recordings in Fixtures/captures/real/):
 - the SARIF log validates against the OASIS schema (Tests/CrossCheck/schemas/, jsonschema Draft 4);
-- a result on a JSONL transcript has a region whose startLine is a line of the file, and that line
-  belongs to the result's connection (its "conn") when the result names one;
+- every result on a JSONL transcript has a region whose startLine is a line of the file, and that
+  line belongs to the result's connection (its "conn") when the result names one;
 - a result on a pcap or pcapng file has a region whose byteOffset/byteLength are exactly the bytes
   of the packet its logical location names, as this script's own reader of the file finds them
   and as tshark's frame.cap_len says.
@@ -85,7 +85,10 @@ def main():
             connection, _, frame = logical.rpartition("/frame ")
             if lines is not None:
                 if region is None or "startLine" not in region:
-                    continue  # a finding about no line (the judge's, across connections)
+                    # every finding names a line: an absence (a request never answered) the message
+                    # it is about, the judge's the connection's login
+                    problems.append(f"{name}: {result['ruleId']} on {logical} has no region")
+                    continue
                 regions_checked += 1
                 line = region["startLine"]
                 if not 1 <= line <= len(lines):

@@ -69,19 +69,20 @@ import Testing
         facts.policyName = "yun2win-ios"
         let full = JudgeInput(
             connection: "c#2", dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
-            closeCode: 4000, hasTransportBytes: true, facts: facts, deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
+            closeCode: 4000, hasTransportBytes: true, facts: facts, loginLine: 12,
+            deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
         var unflagged = SessionFacts()
         unflagged.loginSent(atMicros: 1, frame: 1, reconnectFlag: nil, client: nil)
         let sparse = JudgeInput(
             connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
-            hasTransportBytes: false, facts: unflagged, deferredRules: [])
+            hasTransportBytes: false, facts: unflagged, loginLine: nil, deferredRules: [])
         let spool = try #require(ReportSpool())
         for input in [
             full, sparse,
             JudgeInput(
                 connection: "x", dialect: .leancloud, client: "h:1", firstTime: 1, lastTime: 1, closed: false,
                 openAtCaptureEnd: false, closeCode: nil, hasTransportBytes: false,
-                facts: SessionFacts(), deferredRules: []),
+                facts: SessionFacts(), loginLine: 3, deferredRules: []),
         ] {
             let stored = spool.store(input)
             guard case .spooled = stored else {

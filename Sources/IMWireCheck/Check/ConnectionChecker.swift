@@ -139,6 +139,7 @@ final class ConnectionChecker: ConnectionEvents {
             return
         }
         state.lastFrame = frame
+        state.message(frame: frame, line: place.line)
         let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
         // What is kept or handed out of the message, its credentials replaced unless asked for.
         var shown: (json: JSONValue?, payload: [UInt8])? = nil

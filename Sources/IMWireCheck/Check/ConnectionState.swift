@@ -13,6 +13,10 @@ package final class ConnectionState {
     @exclusivity(unchecked) var session: (any DialectConnection)?
     /// The frame of the last message given to `session`.
     @exclusivity(unchecked) var lastFrame = 0
+    /// A transcript's line of each message so far (frames 1, 2, …), for findings about an earlier
+    /// message (a request never answered, a push never acknowledged); empty for packet captures,
+    /// whose frames are the packets themselves.
+    @exclusivity(unchecked) private var frameLines: [Int32] = []
     @exclusivity(unchecked) var undecidable = false
     @exclusivity(unchecked) var findings: [Finding] = []
     @exclusivity(unchecked) var droppedFindings = 0
@@ -28,10 +32,25 @@ package final class ConnectionState {
 
     var id: String { connection.id }
 
+    /// A message of a transcript was at `line`: kept while frames come in order.
+    func message(frame: Int, line: Int?) {
+        guard let line, frame == frameLines.count + 1, let compact = Int32(exactly: line) else { return }
+        frameLines.append(compact)
+    }
+
+    /// The transcript line of message `frame`, when known.
+    func line(ofFrame frame: Int) -> Int? {
+        frameLines.indices.contains(frame - 1) ? Int(frameLines[frame - 1]) : nil
+    }
+
     /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
-    /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame
-    /// and gets no line.
+    /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame,
+    /// and that message's line in a transcript.
     func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
+        var finding = finding
+        if finding.location.line == nil, let earlier = finding.location.frameIndex, earlier != frame {
+            finding.location.line = self.line(ofFrame: earlier)
+        }
         guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
         if findings.count < options.limits.maxFindingsPerConnection {
             findings.append(placed)

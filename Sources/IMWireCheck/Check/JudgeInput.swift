@@ -21,6 +21,8 @@ package struct JudgeInput: Sendable, Equatable {
     /// The capture had the connection's transport bytes, so pings were visible.
     let hasTransportBytes: Bool
     package let facts: SessionFacts
+    /// A transcript's line of the login (`facts.loginFrame`), where the judge's findings point.
+    let loginLine: Int?
     /// The rules of the connection's own findings that judge findings defer to
     /// (`Checker.judgeFindingsReportedBy`).
     package let deferredRules: Set<RuleID>
@@ -98,6 +100,7 @@ extension JudgeInput: Spoolable {
             writer.int64(login.accepted)
         }
         writer.int(facts.loginFrame)
+        writer.int(loginLine)
         let log = facts.keepAlive
         writer.int(log.count)
         writer.int64(log.first)
@@ -142,7 +145,8 @@ extension JudgeInput: Spoolable {
             let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
             let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
             let factsClient = reader.optional({ $0.string() }), let login = reader.optional({ $0.login() }),
-            let loginFrame = reader.optional({ $0.int() }), let count = reader.int(), let first = reader.optional({ $0.int64() }),
+            let loginFrame = reader.optional({ $0.int() }), let loginLine = reader.optional({ $0.int() }), let count = reader.int(),
+            let first = reader.optional({ $0.int64() }),
             let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
             let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
             let endTime = reader.optional({ $0.int64() }), let policyName = reader.optional({ $0.string() }),
@@ -166,7 +170,7 @@ extension JudgeInput: Spoolable {
         return JudgeInput(
             connection: connection, dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,
             openAtCaptureEnd: openAtCaptureEnd, closeCode: closeCode, hasTransportBytes: hasTransportBytes, facts: facts,
-            deferredRules: Set(deferred.map { RuleID($0) }))
+            loginLine: loginLine, deferredRules: Set(deferred.map { RuleID($0) }))
     }
 }
 

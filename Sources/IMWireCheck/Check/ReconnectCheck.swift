@@ -165,6 +165,7 @@ extension Checker {
                 ending = nil
                 if var finding = rule.finding(login, facts.client ?? "?", ended.connection, ended.why) {
                     finding.location = Location(connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
+                    finding.location.line = input.loginLine
                     connections.add(finding, to: number, id: input.connection, frame: facts.loginFrame)
                 }
             }
@@ -219,7 +220,10 @@ extension Checker {
             let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             let facts = input.facts
-            if finding.location.time == facts.login?.sent { finding.location.frameIndex = facts.loginFrame }
+            if finding.location.time == facts.login?.sent {
+                finding.location.frameIndex = facts.loginFrame
+                finding.location.line = input.loginLine
+            }
             connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
         }
     }
