@@ -163,6 +163,8 @@ let package = Package(
             name: "IMWireNIO",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
+                // the dialects' typed values (`DialectMessage.Decoded`); IMWireRegistry links them already
+                "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win",
                 .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: strict),
         // proxy: `imwire proxy`'s forwarding (NIO), explicit mode (HTTP CONNECT, SOCKS5) and TLS
@@ -256,7 +258,7 @@ let package = Package(
             name: "IMWireNIOTests",
             dependencies: [
                 "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireSocketIO", "IMWireDialect", "IMWireNIM",
-                "IMWireJMessage",
+                "IMWireJMessage", "IMWireLeanCloud",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,7 +1,11 @@
 import IMWireCore
 import IMWireDialect
+import IMWireJMessage
+import IMWireLeanCloud
+import IMWireNIM
 import IMWireRegistry
 import IMWireWebSocket
+import IMWireYun2win
 import NIOCore
 
 /// One WebSocket message of a connection as its dialect read it: the message, what it decoded
@@ -20,9 +24,24 @@ public struct DialectMessage: Sendable, Hashable {
     public var canonicalJSON: JSONValue?
     /// Every finding the message produced.
     public var findings: [Finding]
+    /// What the dialect decoded the message to, typed; nil when it holds nothing typed (a
+    /// LeanCloud heartbeat `{}`, bytes that are no command).
+    public var decoded: Decoded?
 
     /// The direction the message travelled in.
     public var direction: Direction { message.direction }
+
+    /// A message as each dialect's codec decodes it (the values `imwire decode` prints as JSON).
+    public enum Decoded: Sendable, Hashable {
+        /// A LeanCloud `GenericCommand`.
+        case leancloud(LCGenericCommand)
+        /// A NIM message: its socket.io 0.9 packets and the NIM request or response each carries.
+        case nim(NIMMessage)
+        /// A JMessage message: its engine.io and socket.io packets and the JMessage event.
+        case jmessage(JMessageMessage)
+        /// The yun2win MQTT packets the bytes completed (none while a packet is still partial).
+        case yun2win([Yun2winDecodedPacket])
+    }
 }
 
 /// What a `DialectMessageHandler` delivers: each message with its findings, then, when the
@@ -181,11 +200,33 @@ struct DialectObserver {
         guard !finished else { return nil }
         frameIndex += 1
         let time = now()
-        let findings = connection.observe(message, timeMicros: time, frameIndex: frameIndex)
+        let (decoded, findings) = observeDecoded(message, timeMicros: time)
         return .message(
             DialectMessage(
                 message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
-                canonicalJSON: connection.lastCanonicalJSON, findings: findings))
+                canonicalJSON: connection.lastCanonicalJSON, findings: findings, decoded: decoded))
+    }
+
+    /// The connection's observation of `message`, with the typed value it decoded.
+    private func observeDecoded(_ message: WireMessage, timeMicros time: Int64) -> (DialectMessage.Decoded?, [Finding]) {
+        switch connection {
+        case let leancloud as LeanCloudConnection:
+            let observed = leancloud.observeCommand(message, timeMicros: time, frameIndex: frameIndex)
+            return (observed.decoded.command.map { .leancloud($0) }, observed.findings)
+        case let nim as NIMConnection:
+            let observed = nim.observe(message.payload, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
+            return (.nim(observed.message), observed.findings)
+        case let jmessage as JMessageConnection:
+            let observed = jmessage.observe(
+                message.payload, binaryFrame: message.frameType == .binary, direction: message.direction, timeMicros: time,
+                frameIndex: frameIndex)
+            return (.jmessage(observed.message), observed.findings)
+        case let yun2win as Yun2winConnection:
+            let observed = yun2win.observePackets(message, timeMicros: time, frameIndex: frameIndex)
+            return (.yun2win(observed.packets), observed.findings)
+        default:
+            return (nil, connection.observe(message, timeMicros: time, frameIndex: frameIndex))
+        }
     }
 
     /// The event of the connection's end, once.

@@ -1,4 +1,6 @@
 import IMWireCore
+import IMWireLeanCloud
+import IMWireNIM
 import IMWireNIO
 import IMWireWebSocket
 import NIOConcurrencyHelpers
@@ -86,11 +88,35 @@ struct DialectHandlerTests {
         #expect(read.map(\.direction) == [.receive, .send, .receive, .send])
         #expect(read[2].findings.map(\.ruleID).contains("NIM.CODE-UNKNOWN"))
         #expect(read[0].findings.map(\.ruleID) == ["NIM.LOGIN-STEP"])  // info: the link is up
+        // Typed: the response as NIM's codec reads it.
+        guard case .nim(let response)? = read[2].decoded, case .response(let answer)? = response.items.first?.nim else {
+            Issue.record("no typed NIM response: \(String(describing: read[2].decoded))")
+            return
+        }
+        #expect((answer.ser, answer.code) == (1, 4242))
         guard case .finished(let atEnd) = events.last else {
             Issue.record("no finished event: \(events)")
             return
         }
         #expect(atEnd.map(\.ruleID).contains("NIM.PENDING-AT-END"))
+    }
+
+    /// A LeanCloud client's messages come with their typed `GenericCommand`, both the request it
+    /// wrote and the server's answer; the JSON heartbeat `{}` has none.
+    @Test func leanCloudMessagesCarryTheirTypedCommand() throws {
+        let channel = try dialectChannel(.leancloud, role: .client)
+        var open = LCGenericCommand()
+        (open.cmd, open.op, open.peerID, open.i) = (.session, .open, "alice", 1)
+        var opened = LCGenericCommand()
+        (opened.cmd, opened.op, opened.i) = (.session, .opened, 1)
+        let codec = LeanCloudCodec(encoding: .protobuf)
+        try channel.writeOutbound(WebSocketOutbound.message(.binary, codec.encode(open)))
+        try channel.writeInbound(WebSocketEvent.message(WebSocketMessage(kind: .binary, payload: codec.encode(opened))))
+        try channel.writeInbound(wsMessage("{}"))
+        let read = dialectMessages(try dialectEvents(channel))
+        #expect(read.map(\.decoded) == [.leancloud(open), .leancloud(opened), nil])
+        #expect(read.map(\.summary) == ["session/open i=1", "session/opened i=1", "heartbeat {}"])
+        #expect(read.flatMap(\.findings).isEmpty)
     }
 
     /// A server pipeline over WebSocket frames: the client's masked frames in, the dialect's view out.

@@ -54,6 +54,15 @@ struct DialectStreamHandlerTests {
         #expect(messages.map(\.frameIndex) == [1, 2, 3])
         #expect(rules(events).contains("Y2W.ACK-WITHOUT-REQUEST"))
         #expect(messages[2].findings.map(\.ruleID.rawValue).contains("Y2W.ACK-WITHOUT-REQUEST"))
+        // Typed: the packets each read completed (the ack's first half, read with the CONNACK, none).
+        let packets = messages.map { message -> [String] in
+            guard case .yun2win(let packets)? = message.decoded else { return ["untyped"] }
+            return packets.map(\.summary)
+        }
+        #expect(
+            packets == [
+                ["CONNECT MQTT/4 client=005f0c8e8a-1b2c-4d3e-8f90-a1b2c3d4e5f6"], ["CONNACK rc=0"], ["PUBLISH q0 y2w/u1001 (41 B) ack 26 id=m-0001"],
+            ])
         _ = try channel.finish()
     }
 

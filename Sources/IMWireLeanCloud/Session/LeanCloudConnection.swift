@@ -28,6 +28,14 @@ public final class LeanCloudConnection: DialectConnection {
     }
 
     public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
+        observeCommand(message, timeMicros: time, frameIndex: frameIndex).findings
+    }
+
+    /// Decodes and checks one message: what it decoded to (its typed `command`, nil for the
+    /// JSON heartbeat `{}` or bytes that hold no command), and every finding (codec and session).
+    package func observeCommand(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int)
+        -> (decoded: LeanCloudDecodedCommand, findings: [Finding])
+    {
         var findings: [Finding] = []
         // A message means the WebSocket is open: where the JS SDK restarts its backoff (LeanCloudPolicies.js).
         sessionFacts.linkEstablished(atMicros: time)
@@ -57,8 +65,8 @@ public final class LeanCloudConnection: DialectConnection {
         }
         if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
         let sessionFindings = tracker.observe(decoded, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
-        if findings.isEmpty { return sessionFindings }  // nearly always: no array is built
-        return findings + sessionFindings
+        if findings.isEmpty { return (decoded, sessionFindings) }  // nearly always: no array is built
+        return (decoded, findings + sessionFindings)
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(atMicros: time) }

@@ -65,13 +65,23 @@ public final class Yun2winConnection: DialectConnection {
     }
 
     public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
+        observePackets(message, timeMicros: timeMicros, frameIndex: frameIndex).findings
+    }
+
+    /// As `observe(_:timeMicros:frameIndex:)` for one WebSocket message (a text message is
+    /// reported: MQTT travels in binary ones) or one chunk of raw TCP: the packets it completed,
+    /// and every finding.
+    package func observePackets(_ message: WireMessage, timeMicros: Int64, frameIndex: Int)
+        -> (packets: [Yun2winDecodedPacket], findings: [Finding])
+    {
         var findings: [Finding] = []
         if message.frameType == .text {  // raw TCP arrives as binary
             var finding = MQTTRules.webSocketTextFrame.finding("\(message.payload.count) bytes of MQTT in a text frame", at: 0)
             finding.location = Location(frameIndex: frameIndex, time: timeMicros, direction: message.direction)
             findings.append(finding)
         }
-        return findings + observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex).findings
+        let observed = observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
+        return (observed.packets, findings + observed.findings)
     }
 
     private func check(_ packets: [Yun2winDecodedPacket], direction: Direction, time: Int64?, frameIndex: Int) -> [Finding] {
