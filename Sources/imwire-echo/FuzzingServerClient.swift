@@ -9,78 +9,6 @@ struct ClientError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Sends the client's opening handshake (IMWireWebSocket's `WebSocketClientHandshake`), checks the
-/// server's answer with it, then replaces itself with IMWireNIO's client-role WebSocket handlers
-/// and a `ClientSessionHandler`. A refused or broken handshake fails `result` and closes.
-final class ClientUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    private let handshake: WebSocketClientHandshake
-    private let limits: Limits
-    private let result: EventLoopPromise<String?>
-    private var head: [UInt8] = []
-    private var upgraded = false
-
-    init(handshake: WebSocketClientHandshake, limits: Limits, result: EventLoopPromise<String?>) {
-        self.handshake = handshake
-        self.limits = limits
-        self.result = result
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: handshake.request)), promise: nil)
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !upgraded else { return }
-        head += unwrapInboundIn(data).readableBytesView
-        guard let end = HTTPHead.endOfHead(head) else {
-            if head.count > 16 << 10 { fail(ClientError(description: "the response head exceeds 16 KiB"), context: context) }
-            return
-        }
-        let negotiation: WebSocketNegotiation
-        do { negotiation = try handshake.validate(response: Array(head[..<end])) } catch {
-            return fail(error, context: context)
-        }
-        // A client that offered client_no_context_takeover would have to keep to it; this one
-        // offers only client_max_window_bits, so the answer alone sets the parameters.
-        let configuration = WebSocketChannelConfiguration(role: .client, permessageDeflate: negotiation.permessageDeflate, limits: limits)
-        do {
-            let handlers: [ChannelHandler] = [
-                WebSocketFrameReader(configuration), try WebSocketFrameWriter(configuration), ClientSessionHandler(result: result),
-            ]
-            try context.pipeline.syncOperations.addHandlers(handlers, position: .after(self))
-        } catch {
-            return fail(error, context: context)
-        }
-        upgraded = true
-        let rest = head[end...]
-        head = []
-        if !rest.isEmpty { context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: rest))) }
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        if !upgraded { result.fail(ClientError(description: "the connection closed before the handshake's answer")) }
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        fail(error, context: context)
-    }
-
-    private func fail(_ error: Error, context: ChannelHandlerContext) {
-        guard !upgraded else { return }
-        upgraded = true
-        head = []
-        result.fail(error)
-        context.close(promise: nil)
-    }
-}
-
 /// Sends every text and binary message back as it came (compressed again when
 /// permessage-deflate is in force; the writer masks it), and fulfils `result` with the first
 /// text message when the connection ends. The reader answers pings and closes.
@@ -134,7 +62,11 @@ func runFuzzingServerClient(url: String, agent: String) throws {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientUpgradeHandler(handshake: handshake, limits: limits, result: result))
+                    // A refused or broken handshake fails `result`; the channel is closed.
+                    try channel.pipeline.syncOperations.addWebSocketClientUpgrade(handshake, limits: limits) { channel, _ in
+                        try channel.pipeline.syncOperations.addHandler(ClientSessionHandler(result: result))
+                    }
+                    .whenFailure { result.fail($0) }
                 }
             }
             .connect(host: host, port: port).wait()
