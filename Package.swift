@@ -259,6 +259,8 @@ let package = Package(
             dependencies: [
                 "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireSocketIO", "IMWireDialect", "IMWireNIM",
                 "IMWireJMessage", "IMWireLeanCloud",
+                // the DocC article's client runs against `imwire serve`'s LeanCloud cloud
+                "IMWireServe", "IMWireCheck",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
