@@ -56,8 +56,9 @@ public struct WebSocketChannelConfiguration: Sendable, Hashable {
 /// frame with the rule's close code (1002, 1007, 1009...), then the channel closes; nothing the
 /// peer sends traps. A ping is answered with a pong and a close frame with a close frame echoing
 /// its code, as RFC 6455 §5.5 asks. Put a `WebSocketFrameWriter` after it to send messages: the
-/// two share the close handshake, so a close this end sent through the writer is not sent again
-/// when the peer's close answers it.
+/// two share the close handshake (RFC 6455 §5.5.1), so a close this end sent through the writer
+/// is not sent again when the peer's close answers it, and after the reader's own close the
+/// writer sends nothing more.
 public final class WebSocketFrameReader: ChannelDuplexHandler {
     /// Bytes as read from the connection.
     public typealias InboundIn = ByteBuffer
@@ -133,13 +134,11 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
                 write(control.control(.pong, frame.payload), context: context)
             case .close(let close):
                 // Echo the peer's code (RFC 6455 §5.5.1), or none when it sent none; then close.
-                if !sentClose { write(control.close(close.code.flatMap { $0.isValidOnWire ? $0 : nil }), context: context) }
-                sentClose = true
+                sendClose(control.close(close.code.flatMap { $0.isValidOnWire ? $0 : nil }), context: context)
                 shutDown(context: context)
             case .finding:
                 if let failure = decoder.failure {
-                    if !sentClose { write(control.close(failure.closeCode, reason: failure.rule.rawValue), context: context) }
-                    sentClose = true
+                    sendClose(control.close(failure.closeCode, reason: failure.rule.rawValue), context: context)
                     context.fireErrorCaught(WebSocketViolation(failure: failure))
                     shutDown(context: context)
                 }
@@ -151,6 +150,14 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
 
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+    }
+
+    /// This end's close frame, unless it sent one already; the writer is told it has gone.
+    private func sendClose(_ frame: [UInt8], context: ChannelHandlerContext) {
+        guard !sentClose else { return }
+        sentClose = true
+        write(frame, context: context)
+        context.fireUserInboundEventTriggered(WebSocketCloseSent())
     }
 
     private func shutDown(context: ChannelHandlerContext) {
@@ -176,12 +183,24 @@ public enum WebSocketOutbound: Sendable, Hashable {
     case close(CloseCode?, reason: String = "")
     /// One frame as given (its masking key, RSV bits and opcode as they are): for tests of peers.
     case frame(WebSocketFrameHeader, [UInt8])
+
+    /// `.frame`: sent whatever the close handshake's state.
+    var isRawFrame: Bool {
+        if case .frame = self { true } else { false }
+    }
 }
 
 /// Encodes `WebSocketOutbound` values as frames for the configured end: masked with a fresh
 /// random key per frame by a client, compressed with permessage-deflate's negotiated window and
 /// context takeover, fragmented at `fragmentSize` when set.
-public final class WebSocketFrameWriter: ChannelOutboundHandler {
+///
+/// Once this end has sent its close frame, through the writer or by the `WebSocketFrameReader`
+/// before it (its echo of the peer's close, its close on a violation), a message, a ping, a
+/// pong or a second close is not sent: its write fails with `ChannelError.outputClosed` (RFC
+/// 6455 §5.5.1). A `.frame` goes out as given, whatever the state.
+public final class WebSocketFrameWriter: ChannelDuplexHandler {
+    /// The reader's events, passed on.
+    public typealias InboundIn = WebSocketEvent
     /// What to send.
     public typealias OutboundIn = WebSocketOutbound
     /// Its frames, as bytes.
@@ -189,6 +208,8 @@ public final class WebSocketFrameWriter: ChannelOutboundHandler {
 
     public let configuration: WebSocketChannelConfiguration
     private let encoder: WebSocketMessageEncoder
+    /// This end sent its close frame: the close handshake's half the reader and the writer share.
+    private var sentClose = false
 
     public init(_ configuration: WebSocketChannelConfiguration, fragmentSize: Int? = nil) throws(CompressionError) {
         self.configuration = configuration
@@ -198,9 +219,20 @@ public final class WebSocketFrameWriter: ChannelOutboundHandler {
             maskingKey: { UInt32.random(in: .min ... .max) })
     }
 
+    /// The reader sent its close frame (`WebSocketCloseSent`).
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is WebSocketCloseSent else { return context.fireUserInboundEventTriggered(event) }
+        sentClose = true
+    }
+
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let outbound = unwrapOutboundIn(data)
+        if sentClose, !outbound.isRawFrame {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
         var bytes: [UInt8] = []
-        switch unwrapOutboundIn(data) {
+        switch outbound {
         case .message(let kind, let payload, let compress):
             do { try encoder.encodeMessage(kind, payload, compress: compress, into: &bytes) } catch {
                 promise?.fail(error)
@@ -210,6 +242,7 @@ public final class WebSocketFrameWriter: ChannelOutboundHandler {
         case .pong(let payload): bytes = encoder.control(.pong, payload)
         case .close(let code, let reason):
             bytes = encoder.close(code, reason: reason)
+            sentClose = true
             // Tell the reader, which answers the peer's close only when this end has not closed.
             context.triggerUserOutboundEvent(WebSocketCloseSent(), promise: nil)
         case .frame(let header, let payload): bytes = WebSocketFrameEncoder.frame(header, payload: payload)
@@ -219,5 +252,5 @@ public final class WebSocketFrameWriter: ChannelOutboundHandler {
 }
 
 /// The event a `WebSocketFrameWriter` sends down the pipeline to the `WebSocketFrameReader`
-/// before it writes a close frame.
+/// before it writes a close frame, and the reader up the pipeline to the writer when it writes one.
 struct WebSocketCloseSent: Sendable {}

@@ -163,4 +163,57 @@ struct WebSocketHandlerTests {
         #expect(!events.contains { if case .finding = $0 { true } else { false } })
         #expect(!channel.isActive)
     }
+
+    /// RFC 6455 §5.5.1: once this end has sent its close frame it sends no data frame and no
+    /// second close. The writes fail with `ChannelError.outputClosed`, and nothing goes out.
+    @Test func nothingIsSentAfterTheWritersClose() throws {
+        let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .client))
+        let first = channel.writeAndFlush(WebSocketOutbound.close(.normalClosure))
+        let late = [
+            channel.writeAndFlush(WebSocketOutbound.message(.text, Array("late".utf8))),
+            channel.writeAndFlush(WebSocketOutbound.close(.goingAway)), channel.writeAndFlush(WebSocketOutbound.ping([])),
+        ]
+        #expect(outcome(first).map { (try? $0.get()) != nil } == true)
+        for future in late {
+            guard case .failure(let error)? = outcome(future) else {
+                Issue.record("a write after the close went out")
+                continue
+            }
+            #expect(error as? ChannelError == .outputClosed)
+        }
+        var reader = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .send))
+        let events = reader.feed(try written(channel))
+        let closes = events.compactMap { if case .close(let close) = $0 { close.code } else { nil } }
+        #expect(closes == [.normalClosure])
+        #expect(messages(events).isEmpty)
+        #expect(channel.isActive)  // until the peer's close answers
+    }
+
+    /// The reader's close is the writer's too: a handler that writes a close and a message from
+    /// `errorCaught`, after the reader failed the connection with 1002, sends neither (it sent a
+    /// second close frame and a data frame after the first).
+    @Test func nothingIsSentAfterTheReadersClose() throws {
+        let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .server))
+        try channel.pipeline.syncOperations.addHandler(CloseOnError())
+        // An unmasked client frame: WS.CLIENT-FRAME-UNMASKED, close 1002.
+        try channel.writeInbound(ByteBuffer(bytes: try Hex.decode("810568656c6c6f")))
+        var client = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive))
+        let events = client.feed(try written(channel))
+        let closes = events.compactMap { if case .close(let close) = $0 { close.code } else { nil } }
+        #expect(closes == [.protocolError])
+        #expect(messages(events).isEmpty)
+        #expect(!events.contains { if case .finding = $0 { true } else { false } })
+        #expect(!channel.isActive)
+    }
+}
+
+/// Answers an error with a close frame of its own and a last message, as an application might.
+private final class CloseOnError: ChannelInboundHandler {
+    typealias InboundIn = WebSocketEvent
+    typealias OutboundOut = WebSocketOutbound
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.write(wrapOutboundOut(.close(.internalError, reason: "app")), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.message(.text, Array("bye".utf8))), promise: nil)
+    }
 }
