@@ -3,23 +3,36 @@ import Testing
 
 /// The code of `Sources/IMWire/IMWire.docc/NIM.md`, run.
 @Suite struct DocCSnippetNIM {
-    /// The login request 2_3: a `Property` of tags (3 clientType, 19 account, 1000 token).
-    static func login() throws -> NIMPacket {
-        let property = try JSONParser.parse(#"{"3":16,"19":"alice","1000":"tok"}"#)
-        return .request(NIMRequest(sid: 2, cid: 3, ser: 1, params: [NIMParameter(type: "Property", value: property)]))
+    /// The login request 2_3, built by field name: the Property's tags come from the login map.
+    static func login() -> NIMPacket {
+        let login = NIMLogin(appKey: "app", account: "alice", token: "tok")  // clientType .web, the Web SDK 8.5.0's defaults
+        return .request(login.request(ser: 1))
     }
 
     @Test func buildAPacket() throws {
-        let login = try Self.login()
+        let login = Self.login()
         #expect(login.command?.name == "login")
         let text = NIMCodec.encode(login)  // a socket.io 0.9 message packet, as the Web SDK sends it
         #expect(
-            String(decoding: text, as: UTF8.self) == #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"19":"alice","1000":"tok"}}]}"#)
-        #expect(NIMCodec.encode(.request(NIMRequest(sid: 1, cid: 2, ser: 0))) == Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8))
+            String(decoding: text, as: UTF8.self)
+                == #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"6":190,"9":1,"18":"app","19":"alice","40":"8.5.0","1000":"tok"}}]}"#
+        )
+        let send = NIMSendMsg.text("hi", to: "bob", idClient: "c-1").request(ser: 2)  // 7_1 sendMsg
+        #expect(
+            String(decoding: NIMCodec.encode(.request(send)), as: UTF8.self)
+                == #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#)
+        #expect(NIMCodec.encode(.request(.heartbeat)) == Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8))
+        #expect(try NIMLogin(appKey: "app", account: "alice", token: "tok").setting("customTag", "vip").property["customTag"] == "vip")
+        // Read back: the typed views of a decoded request.
+        guard case .request(let request)? = NIMCodec.decode(text, direction: .send).items.first?.nim else {
+            Issue.record("no request")
+            return
+        }
+        #expect(request.login?.account == "alice" && request.login?.clientType == .web)
     }
 
     @Test func frameCompressAndDecode() throws {
-        let text = NIMCodec.encode(try Self.login())
+        let text = NIMCodec.encode(Self.login())
         let deflate = PerMessageDeflateParameters(clientNoContextTakeover: true)
         var key: UInt32 = 0x0bad_cafe
         let client = try WebSocketMessageEncoder(
@@ -49,7 +62,7 @@ import Testing
             }
         }
         #expect(logins.count == 2)
-        #expect(logins.first?.field("account") == "alice" && logins.first?.field("clientType") == 16)
+        #expect(logins.first?.login?.account == "alice" && logins.first?.login?.clientType == .web)
     }
 
     @Test func trackTheSession() {
