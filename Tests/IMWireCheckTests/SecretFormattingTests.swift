@@ -153,3 +153,91 @@ import Testing
         #expect("\(signed)".contains("signature: 32 bytes"))
     }
 }
+
+/// LeanCloud's generated messages (swift-protobuf's text format, which `print`, interpolation
+/// and `String(reflecting:)` write, and `dump`): the signature and session token of a session,
+/// and the signature of a conversation, room or blacklist change, as their length.
+@Suite struct LeanCloudFormattingTests {
+    static let signature = "0a5e7e1b9c1d4f0e8a3b6c2d1e0f9a8b7c6d5e4f"
+    static let sessionToken = "st-9e9ce82d7d3b4768ba55ead094edba9f"
+
+    /// `bytes` as `dump` writes an array of them, one `- 48` line each, the lines trimmed and
+    /// joined with `|`: so `text`, its lines trimmed and joined alike, shows whether they were dumped.
+    static func dumped(_ bytes: some Sequence<UInt8>) -> String { bytes.prefix(6).map { "- \($0)" }.joined(separator: "|") }
+    static func lines(_ text: String) -> String {
+        text.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: "|")
+    }
+
+    /// Each form of `value` holds neither secret (as text, hex, nor dumped bytes), and every one of `shown`.
+    static func expect(_ value: Any, shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let secrets = [signature, sessionToken]
+        LoginFormattingTests.expect(value, hides: secrets + secrets.map { Hex.encode(Array($0.utf8)) }, shows: shown, sourceLocation: sourceLocation)
+        for text in SecretFormattingTests.formatted(value) {
+            for secret in secrets {
+                #expect(!lines(text).contains(dumped(secret.utf8)), "\(secret)'s bytes in \(text)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    static func sessionOpen() -> LCGenericCommand {
+        var open = LCGenericCommand()
+        open.cmd = .session
+        open.op = .open
+        open.appID = "app-id-3"
+        open.peerID = "alice"
+        open.i = 1
+        open.sessionMessage.s = signature
+        open.sessionMessage.t = 1_700_000_000_000
+        open.sessionMessage.n = "nonce-17"
+        open.sessionMessage.st = sessionToken
+        open.sessionMessage.ua = "js/5.0.0"
+        return open
+    }
+
+    @Test func aSessionShowsItsSignatureAndSessionTokenAsLengths() throws {
+        let open = Self.sessionOpen()
+        Self.expect(open, shows: ["app-id-3", "alice", "nonce-17", "1700000000000", "js/5.0.0", "40 bytes", "35 bytes"])
+        Self.expect(open.sessionMessage, shows: ["nonce-17", "40 bytes", "35 bytes"])
+        #expect("\(open)".contains("s: 40 bytes") && "\(open)".contains("st: 35 bytes"))
+        #expect(String(reflecting: open.sessionMessage).contains("st: 35 bytes"))
+        // The value itself is untouched: its encodings still carry them.
+        #expect(open.sessionMessage.s == Self.signature && open.textFormatString().contains(Self.sessionToken))
+        // Decoded from its bytes, as the checker holds it.
+        let decoded = LeanCloudCodec(encoding: .protobuf).decode(LeanCloudBinary.encode(open))
+        #expect(decoded.command?.sessionMessage.st == Self.sessionToken)
+        Self.expect(decoded, shows: ["session/open i=1", "40 bytes"])
+        Self.expect(try #require(decoded.fields), shows: ["session/open i=1"])
+        // A command with no credential prints as swift-protobuf prints it.
+        var echo = LCGenericCommand()
+        echo.cmd = .echo
+        echo.peerID = "bob"
+        #expect("\(echo)" == "IMWireLeanCloud.LCGenericCommand:\n" + echo.textFormatString())
+    }
+
+    @Test func signedChangesShowTheirSignatureAsALength() {
+        var start = LCGenericCommand()
+        start.cmd = .conv
+        start.op = .start
+        start.convMessage.m = ["bob", "carol"]
+        start.convMessage.s = Self.signature
+        start.convMessage.n = "nonce-18"
+        var room = LCGenericCommand()
+        room.cmd = .room
+        room.roomMessage.roomID = "room-5"
+        room.roomMessage.s = Self.signature
+        var block = LCGenericCommand()
+        block.cmd = .blacklist
+        block.op = .block
+        block.blacklistMessage.srcCid = "conv-6"
+        block.blacklistMessage.s = Self.signature
+        Self.expect(start, shows: ["carol", "nonce-18", "40 bytes"])
+        Self.expect(start.convMessage, shows: ["carol", "40 bytes"])
+        Self.expect(room, shows: ["room-5", "40 bytes"])
+        Self.expect(room.roomMessage, shows: ["room-5", "40 bytes"])
+        Self.expect(block, shows: ["conv-6", "40 bytes"])
+        Self.expect(block.blacklistMessage, shows: ["conv-6", "40 bytes"])
+        for value in [start, room, block] as [Any] + [start.convMessage, room.roomMessage, block.blacklistMessage] {
+            #expect("\(value)".contains("s: 40 bytes"), "\(value)")
+        }
+    }
+}
