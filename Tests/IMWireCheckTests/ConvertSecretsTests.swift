@@ -110,3 +110,113 @@ import Testing
         }
     }
 }
+
+/// LeanCloud's session signature `s` and session token `st` in everything IMWire writes of a
+/// session: what `imwire show` prints (text and `--format json`), the live `--messages` lines
+/// and the reports (`SecretRedactionTests.expectHidden`), `imwire decode` and `imwire convert`
+/// (transcript and pcapng), in each of the three encodings; each kept with `--show-secrets`.
+@Suite struct LeanCloudSecretPathsTests {
+    static let signature = LeanCloudFormattingTests.signature
+    static let sessionToken = LeanCloudFormattingTests.sessionToken
+    static let newToken = "st-1f2e3d4c5b6a79880716253443526170"
+
+    /// session/open (signed, with a session token) and session/opened (a new one).
+    static func commands() -> [(dir: String, command: LCGenericCommand)] {
+        var opened = LCGenericCommand()
+        opened.cmd = .session
+        opened.op = .opened
+        opened.peerID = "alice"
+        opened.i = 1
+        opened.sessionMessage.st = newToken
+        opened.sessionMessage.stTtl = 17280
+        return [("send", LeanCloudFormattingTests.sessionOpen()), ("receive", opened)]
+    }
+
+    /// The frames as a transcript gives them in `subprotocol`'s encoding.
+    static func frames(_ subprotocol: String) -> [(dir: String, text: String)] {
+        commands().map { dir, command in
+            let bytes = LeanCloudBinary.encode(command)
+            switch subprotocol {
+            case "lc.json.3": return (dir, LeanCloudJSON.encode(command))
+            case "lc.proto2base64.3": return (dir, Base64.encode(bytes))
+            default: return (dir, "hex:" + Hex.encode(bytes))
+            }
+        }
+    }
+
+    static let subprotocols = ["lc.protobuf2.3", "lc.json.3", "lc.proto2base64.3"]
+
+    @Test(arguments: subprotocols)
+    func showAndTheReportsHideThem(_ subprotocol: String) throws {
+        let (hidden, shown) = try SecretRedactionTests.expectHidden(
+            [Self.signature, Self.sessionToken, Self.newToken], in: Self.frames(subprotocol), subprotocol: subprotocol)
+        #expect(hidden.messages.count == 2 && hidden.messages.allSatisfy { $0.canonicalJSON != nil })
+        #expect(shown.messages.map(\.summary) == ["session/open i=1", "session/opened i=1"])
+        #expect(hidden.all.contains("nonce-17") && hidden.all.contains("app-id-3"))
+    }
+
+    @Test(arguments: subprotocols)
+    func decodeHidesThem(_ subprotocol: String) throws {
+        let encoding = try #require(LeanCloudSubprotocol(subprotocol)).encoding
+        for (_, command) in Self.commands() {
+            let codec = LeanCloudCanonicalCodec(encoding: encoding)
+            let bytes = LeanCloudCodec(encoding: encoding).encode(command)
+            let decoding = codec.decode(bytes, as: CanonicalInput(binary: encoding == .protobuf))
+            let secrets = [Self.signature, Self.sessionToken, Self.newToken]
+            let shown = JSONWriter.string(decoding.envelope)
+            #expect(secrets.contains { shown.contains($0) })
+            let hidden =
+                [JSONWriter.string(SecretRedaction.redact(decoding).envelope)]
+                + SecretRedaction.redact(decoding).parts.compactMap(\.decoded).map { JSONWriter.string($0) }
+            for text in hidden {
+                for secret in secrets { #expect(!text.contains(secret), "\(secret) in \(text)") }
+                #expect(text.contains(SecretRedaction.mark) && text.contains("alice"))
+            }
+        }
+    }
+
+    /// The transcript as a file: an open line naming the subprotocol, then the frames.
+    static func transcriptFile(_ subprotocol: String) throws -> String {
+        var lines = [#"{"type":"open","conn":"lc","t":0,"client":"10.0.0.1:5000","server":"10.0.0.2:443","subprotocol":"\#(subprotocol)"}"#]
+        for (index, frame) in frames(subprotocol).enumerated() {
+            var line = JSONObject()
+            line.append("conn", "lc")
+            line.append("t", .number(JSONNumber(index + 1)))
+            line.append("dir", .string(frame.dir))
+            if frame.text.hasPrefix("hex:") {
+                line.append("hex", .string(String(frame.text.dropFirst(4))))
+            } else {
+                line.append("text", .string(frame.text))
+            }
+            lines.append(JSONWriter.string(.object(line)))
+        }
+        let file = NSTemporaryDirectory() + "imwire-lc-secret-\(UUID().uuidString).jsonl"
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    @Test(arguments: subprotocols)
+    func convertHidesThem(_ subprotocol: String) throws {
+        let file = try Self.transcriptFile(subprotocol)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let secrets = [Self.signature, Self.sessionToken, Self.newToken]
+        let transcripts = try [true, false].map { try ConvertSecretsTests.transcript(file, hiding: $0).joined(separator: "\n") }
+        var pcapngs: [String] = []
+        for hiding in [true, false] {
+            let copy = NSTemporaryDirectory() + "imwire-lc-secret-\(UUID().uuidString).pcapng"
+            try Data(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)).write(to: URL(fileURLWithPath: copy))
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            pcapngs.append(try ConvertSecretsTests.transcript(copy, hiding: false).joined(separator: "\n"))
+            #expect(try check(copy).connections.map(\.messages) == [2])
+        }
+        for (hidden, shown) in [(transcripts[0], transcripts[1]), (pcapngs[0], pcapngs[1])] {
+            for secret in secrets {
+                let texts = [secret, Hex.encode(Array(secret.utf8))]
+                // In base64 frames the secrets are base64 text: SecretRedactionTests.aSecretInABase64FrameIsHidden.
+                if subprotocol != "lc.proto2base64.3" { #expect(texts.contains { shown.contains($0) }, "\(secret) not in the recording") }
+                for text in texts { #expect(!hidden.contains(text), "\(secret) in \(hidden)") }
+            }
+            #expect(hidden.contains("2a2a2a2a") || hidden.contains("****"))
+        }
+    }
+}
