@@ -9,14 +9,9 @@ public enum SecretRedaction {
     /// What a secret's value is replaced with in JSON.
     public static let mark = "(secret: --show-secrets shows it)"
 
-    /// Keys (lowercased) whose string values are credentials: JMessage `password`, c_init's
-    /// `signature` and update_user_pwd's `old_pwd` and `new_pwd`, NIM's login `token`, yun2win's
-    /// and MQTT's `password` and `token` (`passwordHex` when the password is not UTF-8),
-    /// LeanCloud's session token `st` and signature.
-    static let secretKeys: Set<String> = [
-        "password", "passwordhex", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st", "sessiontoken",
-        "accesstoken",
-    ]
+    /// Keys (lowercased) whose string values are credentials (`CredentialFields.keys`, which
+    /// the messages' descriptions hide too).
+    static let secretKeys = CredentialFields.keys
     /// LeanCloud's signature is `s` in these commands' messages: session open, conversation
     /// start and members, room and blacklist changes (what `LeanCloudSignature` checks).
     static let signedMessages: Set<String> = ["sessionMessage", "convMessage", "roomMessage", "blacklistMessage"]
