@@ -304,6 +304,48 @@ import Testing
     }
   }
 
+  @Test func jmessageEventsShowTheirCredentialsAsLengthsInEveryForm() throws {
+    let login = try JMessageLogin(username: "alice", password: .plain("hunter2"), rid: 3)
+    let signed = try JMessageInit.signed(
+      appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master",
+      rid: 1)
+    let old = "5f4dcc3b5aa765d61d8327deb882cf99"
+    let new = "e10adc3949ba59abbe56e057f20f883e"
+    var payload = JSONObject()
+    payload.append("old_pwd", .string(old))
+    payload.append("new_pwd", .string(new))
+    payload.append("rid", 7)
+    let change = JMessageEvent(name: "update_user_pwd", payload: payload, kind: .request)
+    for (event, secrets, shown) in [
+      (login.event, [login.password], "alice"), (signed.event, [signed.signature], "appkey-4"),
+      (change, [old, new], "update_user_pwd"),
+    ] {
+      let bytes = EngineIOMessage.encode(event.packet)
+      let engineIO = EngineIOMessage.decode(bytes, binaryFrame: false)
+      let message = JMessageCodec.decode(bytes, direction: .send)
+      #expect(message.event?.payload == event.payload)
+      let values: [Any] = [event, event.packet, engineIO, try #require(engineIO.socketIO), message]
+      for value in values {
+        for secret in secrets { Self.expect(value, hides: secret, shows: [shown, "32 bytes"]) }
+      }
+      // The engine.io packet alone: its text, a socket.io packet holding a credential, as its length.
+      let packet = try #require(engineIO.engineIO)
+      for secret in secrets {
+        Self.expect(packet, hides: secret, shows: ["\(bytes.count - 1) bytes"])
+      }
+    }
+    #expect(
+      "\(login.event)"
+        == #"JMessageEvent(name: "login", kind: request, username: "alice", password: 32 bytes, version: "2.5.0", rid: 3)"#
+    )
+    // An event with no credential shows its payload whole.
+    let text = JMessageEvent(
+      name: "s_single_text", payload: JSONObject(["target_name": "bob", "rid": 4]), kind: .request)
+    #expect(
+      "\(text)".contains(#"target_name: "bob""#)
+        && "\(text.packet)".contains(#""target_name":"bob""#))
+  }
+
   /// socket.io packets (2.x in engine.io, and 0.9) whose JSON names a credential.
   @Test func socketIOPacketsWithACredentialShowItAsALength() throws {
     let secret = "hunter2-password"

@@ -234,3 +234,31 @@ extension JMessageEvent {
         }
     }
 }
+
+// Every event formats so as well, whatever its name: a login, c_init or update_user_pwd
+// carried as a plain `JMessageEvent` (as the decoder hands them out) shows its credentials
+// (`CredentialFields`: `password`, `signature`, `old_pwd`, `new_pwd`, …, at any depth) as their
+// length only.
+extension JMessageEvent: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `JMessageEvent(name: "login", kind: request, username: "alice", password: 32 bytes, version: "2.5.0", rid: 3)`.
+    public var description: String {
+        "JMessageEvent(name: \(String(reflecting: name)), kind: \(kind.rawValue)"
+            + payload.members.map { ", \($0.key): \(Self.hiddenLength($0) ?? CredentialFields.formatted($0.value))" }.joined() + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        let members: [Mirror.Child] = payload.members.map { member in
+            (label: member.key, value: Self.hiddenLength(member).map { $0 as Any } ?? CredentialFields.lengths(in: member.value))
+        }
+        return Mirror(self, children: [(label: "name", value: name), (label: "kind", value: kind)] + members, displayStyle: .struct)
+    }
+
+    /// The length of a member a credential's name names (a string's UTF-8 bytes, another
+    /// value's JSON text's); nil for another member.
+    private static func hiddenLength(_ member: JSONObject.Member) -> String? {
+        guard CredentialFields.isCredential(member.key) else { return nil }
+        return "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes"
+    }
+}
