@@ -290,3 +290,62 @@ extension NIMLogin: CustomStringConvertible, CustomDebugStringConvertible, Custo
         }
     }
 }
+
+// The general forms hide the same: a 2_3 login request (and the packet holding one)
+// shows its login Property with the token and push token, by name and by tag (1000, 11), as
+// their length (NIMItem shows the socket.io packet that carried it with its text as its length).
+extension NIMParameter: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Every field as the default description writes it; for the login Property (`name` is
+    /// `login`) the tokens as their length.
+    public var description: String { formatted(login: name == "login") }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror { mirror(login: name == "login") }
+
+    /// The login Property's credentials, by tag (in `value`) and by name (in `fields`).
+    private static let loginSecrets: Set<String> = Set(
+        ["token", "pushToken"].flatMap { name in [name] + (NIMTagMaps.login.tag(of: name).map { [String($0)] } ?? []) })
+
+    /// The description, the login's credentials as their length when `login`.
+    func formatted(login: Bool) -> String {
+        let secret: (String) -> Bool = { (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0) }
+        return "NIMParameter(type: \(String(reflecting: type)), value: \(CredentialFields.formatted(value, where: secret)), "
+            + "name: \(String(reflecting: name)), fields: \(fields.map { CredentialFields.formatted($0, where: secret) } ?? "nil"))"
+    }
+
+    /// The mirror, the login's credentials as their length when `login`.
+    func mirror(login: Bool) -> Mirror {
+        let secret: (String) -> Bool = { (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0) }
+        return Mirror(
+            self,
+            children: [
+                "type": type, "value": CredentialFields.lengths(in: value, where: secret), "name": name as Any,
+                "fields": fields.map { CredentialFields.lengths(in: $0, where: secret) } as Any,
+            ], displayStyle: .struct)
+    }
+}
+
+extension NIMRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `NIMRequest(sid: 2, cid: 3, ser: 1, params: [NIMParameter(…)])`, a login's Property with
+    /// its tokens as their length.
+    public var description: String {
+        "NIMRequest(sid: \(sid), cid: \(cid), ser: \(ser), params: [" + params.map { $0.formatted(login: isLogin) }.joined(separator: ", ") + "])"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(
+            self, children: ["sid": sid, "cid": cid, "ser": ser, "params": params.map { ParameterShown(parameter: $0, login: isLogin) }],
+            displayStyle: .struct)
+    }
+
+    /// A parameter as its request shows it (a login's Property is one whatever its name).
+    private struct ParameterShown: CustomStringConvertible, CustomReflectable {
+        let parameter: NIMParameter
+        let login: Bool
+        var description: String { parameter.formatted(login: login) }
+        var customMirror: Mirror { parameter.mirror(login: login) }
+    }
+}
