@@ -1,5 +1,5 @@
-/// A secret read from a file (`imwire check --secret-file`): given on the command line, it
-/// shows in `ps` to every user of the machine.
+/// A secret read from a file (`imwire check --secret-file`, `--master-key-file`): given on the
+/// command line, it shows in `ps` to every user of the machine.
 public enum SecretFile {
     /// The largest secret file read.
     public static let maxSize = 64 << 10

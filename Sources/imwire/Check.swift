@@ -64,6 +64,11 @@ struct Check: ParsableCommand {
     @Option(help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.")
     var masterKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "LeanCloud master key read from FILE (a trailing newline dropped), as --master-key but out of `ps`.", valueName: "FILE"))
+    var masterKeyFile: String?
+
     @Option(help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).")
     var nimTimeout: Double = 8
 
@@ -131,6 +136,7 @@ struct Check: ParsableCommand {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
         guard tcpIdle >= 0 else { throw ValidationError("--tcp-idle \(tcpIdle): expected 0 or more seconds") }
         if secret != nil, secretFile != nil { throw ValidationError("--secret and --secret-file exclude each other") }
+        if masterKey != nil, masterKeyFile != nil { throw ValidationError("--master-key and --master-key-file exclude each other") }
         let selection = try policySelection()
         if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
             throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
@@ -141,6 +147,12 @@ struct Check: ParsableCommand {
     func masterSecret() throws -> String? {
         guard let secretFile else { return secret }
         do { return try SecretFile.read(secretFile) } catch { throw unreadable("--secret-file: \(error.description)") }
+    }
+
+    /// --master-key, or the text of --master-key-file (exit 2 naming the file when it cannot be used).
+    func leanCloudMasterKey() throws -> String? {
+        guard let masterKeyFile else { return masterKey }
+        do { return try SecretFile.read(masterKeyFile) } catch { throw unreadable("--master-key-file: \(error.description)") }
     }
 
     func policySelection() throws -> PolicySelection {
@@ -185,7 +197,9 @@ extension Check {
         options.dialectOptions[JMessageSessionOptions.self].secret = try masterSecret()
         options.dialectOptions[LeanCloudSessionOptions.self].requestTimeoutMicros = Int64(timeout * 1_000_000)
         options.dialectOptions[LeanCloudSessionOptions.self].ackTimeoutMicros = Int64(ackTimeout * 1_000_000)
-        if let masterKey { options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey) }
+        if let masterKey = try leanCloudMasterKey() {
+            options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey)
+        }
 
         if format == .html {
             options.timelineLimit = HTMLReport.timelineLimit
