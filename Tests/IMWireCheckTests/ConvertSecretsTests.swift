@@ -53,9 +53,8 @@ import Testing
     }
 
     /// A transcript's raw `stream` lines (MQTT on TCP): the CONNECT's token is replaced where
-    /// the line holds it; a line that completes a CONNECT begun in the line before has the rest
-    /// of it, and is replaced whole.
-    @Test func streamLinesHideTheCredentialsOfTheMessagesTheyComplete() throws {
+    /// the line holds it, and where a writer cut it across lines, in each of them.
+    @Test func streamLinesHideTheCredentialsOfTheMessagesTheyCarry() throws {
         let token = "imtoken-3b1f"
         let connect = MQTTPacketEncoder.encode(
             .connect(MQTTConnect(keepAlive: 300, clientID: "00a0737-5b9f", username: "u1001", password: Array(token.utf8))))
@@ -65,7 +64,12 @@ import Testing
         let open = #"{"type":"open","conn":"m","t":0,"dialect":"yun2win"}"#
         let whole = [open, stream(0.1, "send", connect), stream(0.2, "receive", [0x20, 0x02, 0x00, 0x00])]
         let split = [open, stream(0.1, "send", Array(connect.dropLast(4))), stream(0.15, "send", Array(connect.suffix(4)))] + whole.suffix(1)
-        for (name, lines) in [("whole", whole), ("split", split)] {
+        // Cut in three, with another connection's lines between the parts.
+        let other = [#"{"type":"open","conn":"x","t":0.11}"#, #"{"type":"stream","conn":"x","t":0.12,"dir":"send","hex":"0102"}"#]
+        let three =
+            [open, stream(0.1, "send", Array(connect.dropLast(8)))] + other
+            + [stream(0.13, "send", Array(connect.dropLast(4).suffix(4))), stream(0.15, "send", Array(connect.suffix(4)))] + whole.suffix(1)
+        for (name, lines) in [("whole", whole), ("split", split), ("three", three)] {
             let file = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).jsonl"
             try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
             defer { try? FileManager.default.removeItem(atPath: file) }
@@ -73,15 +77,22 @@ import Testing
             let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: true)
             // Each line is a TCP segment of its own: a token cut across lines is in two packets.
             let shown = CaptureConverter.pcapng(from: try CaptureFile.open(file))
-            #expect(shown.firstRange(of: Array(token.utf8.prefix(name == "whole" ? 12 : 8))) != nil, "\(name)")
-            if name == "whole" {
-                #expect(pcapng.firstRange(of: Array(token.utf8)) == nil)
-                #expect(pcapng.firstRange(of: Array(String(repeating: "*", count: token.utf8.count).utf8)) != nil)
-            } else {
-                // The last 4 bytes of the token were in the line that completed the CONNECT: all `*`.
-                #expect(pcapng.firstRange(of: Array(token.utf8.suffix(4))) == nil)
-                #expect(pcapng.firstRange(of: Array(token.utf8.dropLast(4))) != nil)
+            let stars = ["whole": 12, "split": 8, "three": 4][name] ?? 0
+            #expect(shown.firstRange(of: Array(token.utf8.prefix(stars))) != nil, "\(name)")
+            // Each part of the token, in whichever line it is, and the stars in its place.
+            let bytes = Array(token.utf8)
+            for start in 0...(bytes.count - 4) {
+                let part = Array(bytes[start..<(start + 4)])
+                #expect(pcapng.firstRange(of: part) == nil, "\(name): \(String(decoding: part, as: UTF8.self)) in the pcapng")
             }
+            #expect(pcapng.firstRange(of: Array(String(repeating: "*", count: stars).utf8)) != nil, "\(name)")
+            // Nothing but the token is masked: the client id and user name are there.
+            #expect(pcapng.firstRange(of: Array("00a0737-5b9f".utf8)) != nil && pcapng.firstRange(of: Array("u1001".utf8)) != nil)
+            // And the pcapng still reads as the transcript does.
+            let copy = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).pcapng"
+            try Data(pcapng).write(to: URL(fileURLWithPath: copy))
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            #expect(try check(copy).connections.first?.messages == 2, "\(name)")
             let hidden = try Self.transcript(file, hiding: true).joined(separator: "\n")
             for form in Self.forms(token) { #expect(!hidden.contains(form), "\(name): \(form) in the transcript") }
         }

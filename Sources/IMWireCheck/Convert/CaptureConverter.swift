@@ -147,8 +147,7 @@ public enum CaptureConverter {
                     comments: index == 0 ? comments : [])
             }
         }
-        source.forEachEvent { read in
-            let event = hiding?.hidden(read) ?? read
+        func write(_ event: CaptureEvent) {
             let time = event.time ?? lastTime
             lastTime = time
             if connections[event.connection] == nil {
@@ -191,6 +190,14 @@ public enum CaptureConverter {
             }
             connections[event.connection] = connection
         }
+        source.forEachEvent { read in
+            if let hiding {
+                for event in hiding.hidden(read) { write(event) }
+            } else {
+                write(read)
+            }
+        }
+        for event in hiding?.finish() ?? [] { write(event) }
         // A connection the capture leaves open gets no FIN: it stays open in the pcapng too.
         return writer.bytes
     }
@@ -250,42 +257,119 @@ final class MessageCredentials {
 
 /// A capture's events with the credentials their bytes carry replaced: each event goes through
 /// the transport layer, and the messages it completes through their dialects, before it is
-/// written. A `stream` line's credential is replaced where the line holds it; one the line does
-/// not hold as it is (compressed, or begun in an earlier line) makes the whole line `*`, as
-/// `SecretRedaction` does for a payload. Only the part of a credential in an earlier line, were
-/// a writer to cut one across lines, is not hidden.
+/// written. A `stream` line is held back (and every event after it, to keep their order) until a
+/// later line of its direction completes a message, its direction breaks (a gap), its connection
+/// closes or the capture ends: the lines held are then masked together with the credentials of
+/// the messages completed, so that a credential a writer cut across lines is masked in each of
+/// them. A credential the held lines do not hold as it is (compressed) makes all of them `*`, as
+/// `SecretRedaction` does for a payload.
 final class EventCredentials: ConnectionEvents {
     private let assembler: ConnectionAssembler
     private let credentials: MessageCredentials
     private var numbers = ConnectionNumbers()
-    /// The JSON of the messages the event being read completed.
-    private var read: [JSONValue] = []
+    /// One direction of one connection of the capture (the TCP connection that carried the messages).
+    private struct Side: Hashable {
+        var connection: String
+        var direction: Direction
+    }
+    /// The messages the event being read completed, by the side that carried them, with their
+    /// JSON when a dialect read them.
+    private var read: [(side: Side, json: JSONValue?)] = []
+    /// Events not yet handed out, in capture order, from `first` on; `open`: a `stream` line
+    /// still to be masked with what a later line of its side completes.
+    private var held: [(event: CaptureEvent, open: Bool)] = []
+    private var first = 0
+    /// The places in `held` of each side's open lines, in order.
+    private var openLines: [Side: [Int]] = [:]
 
     init(limits: Limits) {
         assembler = ConnectionAssembler(limits: limits)
         credentials = MessageCredentials(limits: limits)
     }
 
-    /// `event` with the credentials of the messages it completes replaced in its bytes.
-    func hidden(_ event: CaptureEvent) -> CaptureEvent {
+    /// The events `event` lets out, in capture order, the credentials of the messages they
+    /// complete replaced in their bytes.
+    func hidden(_ event: CaptureEvent) -> [CaptureEvent] {
         read = []
         assembler.consume(event, number: numbers.number(of: event), to: self)
-        guard !read.isEmpty else { return event }
-        var hidden = event
+        var shown = event
+        let jsons = read.compactMap(\.json)
+        if case .message(var message) = event.kind, !jsons.isEmpty {
+            message.payload = SecretRedaction.redact(json: .array(jsons), payload: message.payload).payload
+            shown.kind = .message(message)
+        }
+        var current: Side? = nil
         switch event.kind {
-        case .message(var message):
-            message.payload = SecretRedaction.redact(json: .array(read), payload: message.payload).payload
-            hidden.kind = .message(message)
-        case .stream(let direction, let bytes):
-            hidden.kind = .stream(direction, SecretRedaction.redact(json: .array(read), payload: bytes).payload)
+        case .stream(let direction, _):
+            current = Side(connection: event.connection, direction: direction)
+        case .gap(let direction, _):
+            close(Side(connection: event.connection, direction: direction))
+        case .close:
+            for direction in [Direction.send, .receive] { close(Side(connection: event.connection, direction: direction)) }
         default:
             break
         }
-        return hidden
+        if let current { openLines[current, default: []].append(held.count) }
+        held.append((shown, current != nil))
+        maskRead(keepingOpen: current)
+        var out: [CaptureEvent] = []
+        while first < held.count, !held[first].open {
+            out.append(held[first].event)
+            first += 1
+        }
+        if first == held.count || first > 4096 {
+            held.removeFirst(first)
+            for side in openLines.keys { openLines[side] = openLines[side]?.map { $0 - first } }
+            first = 0
+        }
+        return out
+    }
+
+    /// The capture has ended: what the transport still held goes through the dialects, and every
+    /// event held is handed out.
+    func finish() -> [CaptureEvent] {
+        read = []
+        assembler.finish(to: self)
+        maskRead(keepingOpen: nil)
+        for side in Array(openLines.keys) { close(side) }
+        defer {
+            held = []
+            first = 0
+        }
+        return held[first...].map(\.event)
+    }
+
+    /// The open lines of each side the messages just read came by, masked together with their
+    /// credentials; then done with, but for the line just read (`keepingOpen`'s last), which may
+    /// hold the start of the next message.
+    private func maskRead(keepingOpen current: Side?) {
+        for side in Set(read.map(\.side)) {
+            let lines = openLines[side] ?? []
+            let jsons = read.filter { $0.side == side }.compactMap(\.json)
+            if !jsons.isEmpty, !lines.isEmpty {
+                var joined: [UInt8] = []
+                for index in lines { if case .stream(_, let bytes) = held[index].event.kind { joined += bytes } }
+                var masked = SecretRedaction.redact(json: .array(jsons), payload: joined).payload[...]
+                for index in lines {
+                    guard case .stream(let direction, let bytes) = held[index].event.kind else { continue }
+                    held[index].event.kind = .stream(direction, Array(masked.prefix(bytes.count)))
+                    masked = masked.dropFirst(bytes.count)
+                }
+            }
+            let kept = side == current ? lines.suffix(1) : []
+            for index in lines.dropLast(kept.count) { held[index].open = false }
+            openLines[side] = kept.isEmpty ? nil : Array(kept)
+        }
+    }
+
+    /// Nothing more will complete a message `side` began: its lines are done with.
+    private func close(_ side: Side) {
+        for index in openLines.removeValue(forKey: side) ?? [] { held[index].open = false }
     }
 
     func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
-        if let json = credentials.json(of: message, in: connection, time: place.time, frame: frame) { read.append(json) }
+        let json = credentials.json(of: message, in: connection, time: place.time, frame: frame)
+        read.append((Side(connection: via ?? connection.id, direction: message.direction), json))
     }
 
     func ended(_ connection: LogicalConnection) { credentials.ended(connection) }
