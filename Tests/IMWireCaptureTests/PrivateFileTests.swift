@@ -78,4 +78,27 @@ import Testing
             }
         }
     }
+
+    /// A capture whose own Decryption Secrets Blocks carry a key log (a shard of `--tls-keylog`,
+    /// a pcapng Wireshark wrote with its key log in it): every shard gets them, so every shard is
+    /// owner-only without `--tls-keylog` too.
+    @Test func shardsOfACaptureThatCarriesAKeyLogAreOwnerOnly() throws {
+        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/captures/leancloud-real.pcapng").path
+        let keyLog = Array("CLIENT_RANDOM \(String(repeating: "01", count: 32)) \(String(repeating: "a7", count: 48))\n".utf8)
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = CaptureSharder.Options(maxBytes: 1 << 30)
+        options.keyLog = keyLog
+        let whole = try #require(try CaptureSharder.shard(path: capture, into: directory, name: "with-secrets", options: options).shards.first)
+        let carried = try PacketCaptureReader.packets(path: whole.path)
+        var secrets: [[UInt8]] = []
+        while let item = carried.next() { if case .secrets(let block) = item { secrets.append(block.data) } }
+        #expect(secrets == [keyLog])
+        let shards = try CaptureSharder.shard(path: whole.path, into: directory, name: "again", options: CaptureSharder.Options(maxBytes: 1)).shards
+        #expect(shards.count > 1)
+        for shard in shards {
+            #expect(try Self.mode(shard.path) == 0o600, "\(shard.path)")
+        }
+    }
 }

@@ -240,6 +240,8 @@ public enum CaptureSharder {
         var units = UnitSets()
         var sidUnits: [[UInt8]: Int] = [:]
         var residueBytes = 0
+        // Secrets go to every shard: a capture that carries any makes every shard owner-only.
+        var carriesSecrets = false
         var fileProblems: [Finding] = []
         // With tracksConnections: the connections open now, those seen first without a SYN, and
         // those ended (so that the last ACKs after a FIN do not open them again).
@@ -252,7 +254,9 @@ public enum CaptureSharder {
             while let item = reader.next() {
                 switch item {
                 case .problem(let finding): fileProblems.append(finding)
-                case .secrets(let secrets): residueBytes += secrets.data.count + 32
+                case .secrets(let secrets):
+                    residueBytes += secrets.data.count + 32
+                    carriesSecrets = true
                 case .packet(let packet):
                     let size = blockSize(packet)
                     if options.tracksConnections, let flow = connection(of: packet) {
@@ -303,11 +307,12 @@ public enum CaptureSharder {
         let groups = max(min(options.jobs, count), (count + perGroup - 1) / perGroup)
         let written = WrittenShards(shards)
         let unitOfClient = unitIndex
+        let ownerOnly = options.keyLog != nil || carriesSecrets
         DispatchQueue.concurrentPerform(iterations: min(options.jobs, groups)) { worker in
             for group in stride(from: worker, to: groups, by: options.jobs) {
                 let members = Array(stride(from: group, to: count, by: groups))
                 written.record { () throws(CaptureFormatError) -> [Shard] in
-                    try writeGroup(members.map { shards[$0] }, of: groups, from: path, options: options) { packet in
+                    try writeGroup(members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly) { packet in
                         unit(of: packet).flatMap { unitOfClient[$0] }.map { shardOfUnit[$0] } ?? 0
                     }
                 }
@@ -320,13 +325,14 @@ public enum CaptureSharder {
 
 extension CaptureSharder {
     /// Writes the shards `members` (indices congruent modulo `groups`) in one pass over the
-    /// capture; `shardOf` places a packet.
+    /// capture; `shardOf` places a packet. `ownerOnly`: the shards get secrets (`options.keyLog`,
+    /// or the capture's own Decryption Secrets Blocks), and are created with mode 0600.
     fileprivate static func writeGroup(
-        _ members: [Shard], of groups: Int, from path: String, options: Options, shardOf: (CapturedPacket) -> Int
+        _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool, shardOf: (CapturedPacket) -> Int
     ) throws(CaptureFormatError) -> [Shard] {
         var writers: [ShardWriter] = []
         for shard in members {
-            do { writers.append(try ShardWriter(shard, ownerOnly: options.keyLog != nil)) } catch { throw CaptureFormatError(error.description) }
+            do { writers.append(try ShardWriter(shard, ownerOnly: ownerOnly)) } catch { throw CaptureFormatError(error.description) }
             if let keyLog = options.keyLog {
                 writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
             }
@@ -427,7 +433,7 @@ private final class ShardWriter {
     private var writer: PcapngWriter
     private let file: OutputFile
 
-    /// `ownerOnly`: the shard gets the key log (mode 0600).
+    /// `ownerOnly`: the shard gets a key log or other secrets (mode 0600).
     init(_ shard: CaptureSharder.Shard, ownerOnly: Bool) throws(TextFile.WriteError) {
         self.shard = shard
         file = try OutputFile(path: shard.path, ownerOnly: ownerOnly)
