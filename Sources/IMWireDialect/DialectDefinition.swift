@@ -31,6 +31,10 @@ public struct DialectDefinition: Sendable {
     /// (it decodes cleanly as one); asked only when nothing else decided.
     public let recognisesFirstMessage: @Sendable (WireMessage, Limits) -> Bool
     public let makeConnection: @Sendable (DialectContext) -> any DialectConnection
+    /// Whether a message is, by its bytes, a login (or another message that carries a credential)
+    /// that the dialect could not read: `json` is its canonical JSON, nil when none was made. What
+    /// IMWire shows of such a message is its length only, unless `--show-secrets`.
+    public let recognisesUnreadLogin: @Sendable (_ message: WireMessage, _ json: JSONValue?) -> Bool
     /// The dialect's rule about a client logging in again after its session was ended, if it has one.
     public let relogin: ReloginRule?
     /// Reconnect-judge rules whose finding a dialect rule already gives for the same connection
@@ -44,6 +48,7 @@ public struct DialectDefinition: Sendable {
         claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
         recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
         makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
+        recognisesUnreadLogin: @escaping @Sendable (WireMessage, JSONValue?) -> Bool = { _, _ in false },
         relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:]
     ) {
         self.dialect = dialect
@@ -59,6 +64,7 @@ public struct DialectDefinition: Sendable {
         self.claimsFraming = claimsFraming
         self.recognisesFirstMessage = recognisesFirstMessage
         self.makeConnection = makeConnection
+        self.recognisesUnreadLogin = recognisesUnreadLogin
         self.relogin = relogin
         self.judgeFindingsReportedBy = judgeFindingsReportedBy
     }

@@ -10,7 +10,22 @@ public enum JMessageDialect {
         policies: JMessagePolicies.all, defaultPolicy: JMessagePolicies.web,
         claimsFraming: { $0 == .engineIO(version: 3) },
         recognisesFirstMessage: recognises,
-        makeConnection: { JMessageConnection($0) })
+        makeConnection: { JMessageConnection($0) },
+        recognisesUnreadLogin: isUnreadLogin)
+
+    /// Events that carry a credential: login (the password hash), c_init (the signature),
+    /// update_user_pwd (the old and new hashes).
+    static let credentialEvents = ["login", "c_init", "update_user_pwd"]
+
+    /// A message whose event the decoder could not read (its canonical JSON has no `jmessage`)
+    /// that names one of `credentialEvents` first in an array, or has a member a credential's
+    /// name names (`password`, `signature`…).
+    static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
+        if let event = json?["jmessage"], event != .null { return false }
+        let bytes = message.payload
+        return credentialEvents.contains { bytes.firstRange(of: Array("[\"\($0)\"".utf8)) != nil }
+            || CredentialFields.namesCredential(inText: bytes)
+    }
 
     /// A text message that reads without errors as an engine.io open packet or a JMessage event.
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {

@@ -12,13 +12,71 @@ public enum LeanCloudDialect {
         policies: LeanCloudPolicies.all, defaultPolicy: LeanCloudPolicies.swift,
         claimsSubprotocol: { LeanCloudSubprotocol($0) != nil },
         recognisesFirstMessage: recognises,
-        makeConnection: { LeanCloudConnection($0) })
+        makeConnection: { LeanCloudConnection($0) },
+        recognisesUnreadLogin: isUnreadLogin)
 
     /// A connection that names nothing is LeanCloud when its first message is a clean command.
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {
         let encoding = LeanCloudConnection.encoding(implied: message)
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
         return decoded.findings.allSatisfy { $0.severity == .info } && decoded.fields?.cmd != nil
+    }
+
+    /// The sub-messages whose commands carry a credential (`SecretRedaction`'s): a session's
+    /// signature and session token, the signature of a conversation, room or blacklist change.
+    static let credentialSubMessages: Set<LeanCloudSubMessage> = [.sessionMessage, .convMessage, .roomMessage, .blacklistMessage]
+
+    /// A command that did not decode (no canonical JSON) which, as far as it reads, holds one of
+    /// `credentialSubMessages` (protobuf, or base64 of it) or names its command (`"cmd":"session"`,
+    /// lc.json) or a credential.
+    static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
+        guard json == nil else { return false }
+        let bytes = message.payload
+        switch LeanCloudConnection.encoding(implied: message) {
+        case .protobuf:
+            return holdsCredentialSubMessage(bytes)
+        case .base64:
+            // Whole quads only: a frame cut short still reads as far as it goes.
+            let quads = bytes.prefix(bytes.count / 4 * 4).filter { $0 != 0x0a && $0 != 0x0d }
+            return (try? Base64.decode(String(decoding: quads, as: UTF8.self))).map(holdsCredentialSubMessage) ?? false
+        case .json:
+            let commands = credentialSubMessages.map { String($0.fieldName.dropLast("Message".count)) }
+            return commands.contains { command in
+                [#""cmd":"\#(command)""#, #""cmd": "\#(command)""#].contains { bytes.firstRange(of: Array($0.utf8)) != nil }
+            } || CredentialFields.namesCredential(inText: bytes)
+        }
+    }
+
+    /// Whether the top-level fields of `bytes`, read as far as they go, include one of
+    /// `credentialSubMessages`.
+    static func holdsCredentialSubMessage(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            for shift in stride(from: 0, to: 64, by: 7) {
+                guard index < bytes.count else { return nil }
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7f) << UInt64(shift)
+                if byte < 0x80 { return value }
+            }
+            return nil
+        }
+        while let key = varint() {
+            if let field = LeanCloudSubMessage(rawValue: Int32(truncatingIfNeeded: key >> 3)), key & 7 == 2, credentialSubMessages.contains(field) {
+                return true
+            }
+            switch key & 7 {
+            case 0: guard varint() != nil else { return false }
+            case 1: index += 8
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.count) else { return false }
+                index += Int(length)
+            case 5: index += 4
+            default: return false
+            }
+        }
+        return false
     }
 }
 

@@ -11,6 +11,7 @@ public enum NIMDialect {
         claimsFraming: { $0 == .socketIO09 },
         recognisesFirstMessage: recognises,
         makeConnection: { NIMConnection($0) },
+        recognisesUnreadLogin: isUnreadLogin,
         relogin: ReloginRule(
             forbiddingEnding: { end in
                 switch end {
@@ -38,6 +39,29 @@ public enum NIMDialect {
         else { return false }
         let decoded = NIMCodec.decode(bytes, direction: message.direction, limits: limits)
         return decoded.findings.allSatisfy { $0.severity < .error } && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
+    }
+
+    /// A message with no login request decoded (its canonical JSON has no `nim` with sid 2 and
+    /// cid 3) whose text names one (`"SID":2` and `"CID":3`), or has a member a credential's name
+    /// names.
+    static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
+        let decodedLogin = (json?.arrayValue ?? []).contains { item in
+            item["nim"]?["sid"]?.int64Value == Int64(NIMCommands.login.sid) && item["nim"]?["cid"]?.int64Value == Int64(NIMCommands.login.cid)
+        }
+        if decodedLogin { return false }
+        let bytes = message.payload
+        return (number(named: "SID", in: bytes) == NIMCommands.login.sid && number(named: "CID", in: bytes) == NIMCommands.login.cid)
+            || CredentialFields.namesCredential(inText: bytes)
+    }
+
+    /// The digits after the first `"name":` in `bytes` (spaces allowed around the colon).
+    private static func number(named name: String, in bytes: [UInt8]) -> Int? {
+        guard let range = bytes.firstRange(of: Array("\"\(name)\"".utf8)) else { return nil }
+        var rest = bytes[range.upperBound...].drop { $0 == 0x20 }
+        guard rest.first == UInt8(ascii: ":") else { return nil }
+        rest = rest.dropFirst().drop { $0 == 0x20 }
+        let digits = rest.prefix { (0x30...0x39).contains($0) }
+        return digits.isEmpty || digits.count > 9 ? nil : Int(String(decoding: digits, as: UTF8.self))
     }
 }
 

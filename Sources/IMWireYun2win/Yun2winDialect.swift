@@ -16,6 +16,7 @@ public enum Yun2winDialect {
         claimsFraming: { $0 == .mqtt },
         recognisesFirstMessage: recognises,
         makeConnection: { Yun2winConnection($0) },
+        recognisesUnreadLogin: isUnreadLogin,
         relogin: ReloginRule(
             forbiddingEnding: { end in
                 if case .kicked(10) = end { return "kick" }
@@ -39,6 +40,19 @@ public enum Yun2winDialect {
         let packets = MQTTStreamDecoder.decodeAll(message.payload, options: MQTTDecodeOptions(limits: limits))
         guard let first = packets.first, first.packet?.type == .connect else { return false }
         return first.findings.allSatisfy { $0.severity < .error }
+    }
+
+    /// An MQTT CONNECT (its first byte) that was not decoded as one: its canonical JSON has no
+    /// packet of type CONNECT.
+    static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
+        guard let first = message.payload.first, first >> 4 == 1 else { return false }
+        func holdsConnect(_ value: JSONValue) -> Bool {
+            if let object = value.objectValue {
+                return object["type"]?.stringValue == "CONNECT" || object.contains { holdsConnect($0.value) }
+            }
+            return value.arrayValue?.contains(where: holdsConnect) ?? false
+        }
+        return !(json.map(holdsConnect) ?? false)
     }
 }
 

@@ -66,7 +66,7 @@ struct Decode: ParsableCommand {
                         continue
                     }
                 }
-                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction)))
+                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction)), of: bytes)
                 print(JSONWriter.string(decoding.envelope))
                 worst = max(worst, decoding.status)
             }
@@ -74,7 +74,8 @@ struct Decode: ParsableCommand {
         }
         // yun2win: --text is a PUBLISH payload (a JSON command), not packets.
         let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: options.dialect == .yun2win && text != nil)
-        let decoding = shown(codec.decode(try readInput(binaryAsHex: false), as: input))
+        let bytes = try readInput(binaryAsHex: false)
+        let decoding = shown(codec.decode(bytes, as: input), of: bytes)
         switch format {
         case .json:
             print(JSONWriter.pretty(decoding.envelope))
@@ -87,9 +88,16 @@ struct Decode: ParsableCommand {
         throw ExitCode(decoding.status)
     }
 
-    /// What is printed of `decoding`: its credentials replaced unless --show-secrets.
-    func shown(_ decoding: CanonicalDecoding) -> CanonicalDecoding {
-        showSecrets ? decoding : SecretRedaction.redact(decoding)
+    /// What is printed of `decoding` (of `bytes`): its credentials replaced unless --show-secrets,
+    /// and all the text it quotes of a login the dialect could not read.
+    func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8]) -> CanonicalDecoding {
+        if showSecrets { return decoding }
+        if let dialect = Dialect(rawValue: options.dialect.rawValue) {
+            let json = decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
+            let message = WireMessage(direction: direction ?? .send, frameType: options.inputIsBinary ? .binary : .text, payload: bytes)
+            if Dialects.definition(dialect).recognisesUnreadLogin(message, json) { return SecretRedaction.withhold(decoding, payload: bytes) }
+        }
+        return SecretRedaction.redact(decoding)
     }
 
     /// The frame bytes from --hex, --text or FILE.

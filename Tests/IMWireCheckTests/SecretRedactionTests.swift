@@ -51,26 +51,7 @@ import Testing
         _ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil, details: Bool = true,
         showSecrets: Bool = false
     ) -> (all: String, messages: [CheckedMessage]) {
-        var open = JSONObject()
-        for (key, value) in [("type", "open"), ("conn", "c1"), ("client", "10.0.0.1:5000"), ("server", "10.0.0.2:80")] {
-            open.append(key, .string(value))
-        }
-        open.append("t", 1)
-        if let dialect { open.append("dialect", .string(dialect)) }
-        if let subprotocol { open.append("subprotocol", .string(subprotocol)) }
-        var lines = [JSONWriter.string(.object(open))]
-        for (index, frame) in frames.enumerated() {
-            var line = JSONObject()
-            line.append("conn", "c1")
-            line.append("t", .number(JSONNumber(index + 2)))
-            line.append("dir", .string(frame.dir))
-            if frame.text.hasPrefix("hex:") {
-                line.append("hex", .string(String(frame.text.dropFirst(4))))
-            } else {
-                line.append("text", .string(frame.text))
-            }
-            lines.append(JSONWriter.string(.object(line)))
-        }
+        let lines = lines(frames, dialect: dialect, subprotocol: subprotocol)
         var options = CheckOptions()
         options.describesMessages = details
         options.timelineDetails = details
@@ -92,6 +73,31 @@ import Testing
         text.append(SARIFReport.render(report, threshold: .info, version: "0"))
         text.append(HTMLReport.render(report, threshold: .info))
         return (text.joined(separator: "\n"), messages)
+    }
+
+    /// The transcript lines of `frames` on one connection `c1` (`dir` and text, or `hex:` and hex).
+    static func lines(_ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil) -> [String] {
+        var open = JSONObject()
+        for (key, value) in [("type", "open"), ("conn", "c1"), ("client", "10.0.0.1:5000"), ("server", "10.0.0.2:80")] {
+            open.append(key, .string(value))
+        }
+        open.append("t", 1)
+        if let dialect { open.append("dialect", .string(dialect)) }
+        if let subprotocol { open.append("subprotocol", .string(subprotocol)) }
+        var lines = [JSONWriter.string(.object(open))]
+        for (index, frame) in frames.enumerated() {
+            var line = JSONObject()
+            line.append("conn", "c1")
+            line.append("t", .number(JSONNumber(index + 2)))
+            line.append("dir", .string(frame.dir))
+            if frame.text.hasPrefix("hex:") {
+                line.append("hex", .string(String(frame.text.dropFirst(4))))
+            } else {
+                line.append("text", .string(frame.text))
+            }
+            lines.append(JSONWriter.string(.object(line)))
+        }
+        return lines
     }
 
     /// A JMessage connection up to its login: engine.io open, socket.io connect, then `frames`.

@@ -1,6 +1,7 @@
 import IMWireCapture
 import IMWireCore
 import IMWireDialect
+import IMWireRegistry
 import IMWireTransport
 
 /// Checks the connections it is given: the transport layer (`ConnectionAssembler`) turns their
@@ -141,13 +142,20 @@ final class ConnectionChecker: ConnectionEvents {
         state.lastFrame = frame
         state.message(frame: frame, line: place.line)
         let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
-        // What is kept or handed out of the message, its credentials replaced unless asked for.
+        // What is kept or handed out of the message, its credentials replaced unless asked for
+        // (a login the dialect could not read: all of it).
         var shown: (json: JSONValue?, payload: [UInt8])? = nil
         func details() -> (json: JSONValue?, payload: [UInt8]) {
             if let shown { return shown }
+            let json = session.lastCanonicalJSON
             let made =
-                options.showSecrets
-                ? (session.lastCanonicalJSON, message.payload) : SecretRedaction.redact(json: session.lastCanonicalJSON, payload: message.payload)
+                if options.showSecrets {
+                    (json, message.payload)
+                } else if Dialects.definition(session.dialect).recognisesUnreadLogin(message, json) {
+                    SecretRedaction.withhold(json: json, payload: message.payload)
+                } else {
+                    SecretRedaction.redact(json: json, payload: message.payload)
+                }
             shown = made
             return made
         }

@@ -42,6 +42,38 @@ public enum SecretRedaction {
         return (replace(json, secrets: secrets, texts: texts), mask(payload, needles))
     }
 
+    /// What stands for a string of `count` bytes that quotes a login its dialect could not read.
+    public static func withheld(_ count: Int) -> String { "(\(count) bytes of a login IMWire could not read: --show-secrets shows them)" }
+
+    /// A message its dialect recognises as a login (or another message that carries a
+    /// credential) but could not read (`DialectDefinition.recognisesUnreadLogin`): where the
+    /// credential is in it is not known, so its payload is all `*` (only its length is shown) and
+    /// every string of its JSON that quotes the payload (the raw text an outer layer read, a
+    /// socket.io packet's data) is `withheld(count)`.
+    public static func withhold(json: JSONValue?, payload: [UInt8]) -> (json: JSONValue?, payload: [UInt8]) {
+        (json.map { withholding($0, quoting: payload) }, [UInt8](repeating: UInt8(ascii: "*"), count: payload.count))
+    }
+
+    /// `decoding` (`imwire decode`) of `payload`, a login its dialect could not read, with every
+    /// string that quotes the payload `withheld(count)`, in the parts' JSON and the envelope.
+    public static func withhold(_ decoding: CanonicalDecoding, payload: [UInt8]) -> CanonicalDecoding {
+        var parts = decoding.parts
+        for index in parts.indices { parts[index].decoded = parts[index].decoded.map { withholding($0, quoting: payload) } }
+        return CanonicalDecoding(parts: parts, envelope: withholding(decoding.envelope, quoting: payload))
+    }
+
+    /// `value` with every string of at least `searchedLength` bytes that `payload` holds as it is
+    /// `withheld(count)`.
+    private static func withholding(_ value: JSONValue, quoting payload: [UInt8]) -> JSONValue {
+        if let object = value.objectValue {
+            return .object(
+                JSONObject(object.map { JSONObject.Member(key: $0.key, value: withholding($0.value, quoting: payload), offset: $0.offset) }))
+        }
+        if let array = value.arrayValue { return .array(array.map { withholding($0, quoting: payload) }) }
+        guard let text = value.stringValue, text.utf8.count >= searchedLength, payload.firstRange(of: Array(text.utf8)) != nil else { return value }
+        return .string(withheld(text.utf8.count))
+    }
+
     /// `decoding` (`imwire decode`) with the secrets every part's JSON names replaced by `mark`,
     /// in each part's JSON and wherever they appear in the envelope (its summaries too).
     public static func redact(_ decoding: CanonicalDecoding) -> CanonicalDecoding {

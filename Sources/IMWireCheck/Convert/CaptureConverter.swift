@@ -55,9 +55,11 @@ public enum CaptureConverter {
                 if let close = pendingCloses.removeValue(forKey: connection.id) { write(close) }
             }
             var shown = message
-            if let credentials {
-                let json = credentials.json(of: message, in: connection, time: place.time, frame: frame)
-                shown.payload = SecretRedaction.redact(json: json, payload: message.payload).payload
+            if let read = credentials?.read(message, in: connection, time: place.time, frame: frame) {
+                shown.payload =
+                    read.unreadLogin
+                    ? SecretRedaction.withhold(json: read.json, payload: message.payload).payload
+                    : SecretRedaction.redact(json: read.json, payload: message.payload).payload
             }
             write(CaptureConverter.messageLine(connection.id, shown, time: place.time))
         }
@@ -235,8 +237,12 @@ final class MessageCredentials {
     }
 
     /// `message` as its connection's dialect reads it (the dialect found as the checker finds
-    /// it: named, from the framing, else guessed from the first message), nil when none does.
-    func json(of message: WireMessage, in connection: LogicalConnection, time: Int64, frame: Int) -> JSONValue? {
+    /// it: named, from the framing, else guessed from the first message): its canonical JSON, and
+    /// whether it is a login the dialect could not read (`DialectDefinition.recognisesUnreadLogin`);
+    /// nil when no dialect reads it.
+    func read(
+        _ message: WireMessage, in connection: LogicalConnection, time: Int64, frame: Int
+    ) -> (json: JSONValue?, unreadLogin: Bool)? {
         let session: (any DialectConnection)?
         if let known = sessions[connection.id] {
             session = known
@@ -249,7 +255,8 @@ final class MessageCredentials {
         }
         guard let session else { return nil }
         _ = session.observe(message, timeMicros: time, frameIndex: frame)
-        return session.lastCanonicalJSON
+        let json = session.lastCanonicalJSON
+        return (json, Dialects.definition(session.dialect).recognisesUnreadLogin(message, json))
     }
 
     func ended(_ connection: LogicalConnection) { sessions[connection.id] = nil }
@@ -273,8 +280,8 @@ final class EventCredentials: ConnectionEvents {
         var direction: Direction
     }
     /// The messages the event being read completed, by the side that carried them, with their
-    /// JSON when a dialect read them.
-    private var read: [(side: Side, json: JSONValue?)] = []
+    /// JSON when a dialect read them and whether each is a login the dialect could not read.
+    private var read: [(side: Side, json: JSONValue?, unreadLogin: Bool)] = []
     /// Events not yet handed out, in capture order, from `first` on; `open`: a `stream` line
     /// still to be masked with what a later line of its side completes.
     private var held: [(event: CaptureEvent, open: Bool)] = []
@@ -293,9 +300,8 @@ final class EventCredentials: ConnectionEvents {
         read = []
         assembler.consume(event, number: numbers.number(of: event), to: self)
         var shown = event
-        let jsons = read.compactMap(\.json)
-        if case .message(var message) = event.kind, !jsons.isEmpty {
-            message.payload = SecretRedaction.redact(json: .array(jsons), payload: message.payload).payload
+        if case .message(var message) = event.kind, !read.isEmpty {
+            message.payload = Self.hidden(message.payload, read[...])
             shown.kind = .message(message)
         }
         var current: Side? = nil
@@ -345,11 +351,10 @@ final class EventCredentials: ConnectionEvents {
     private func maskRead(keepingOpen current: Side?) {
         for side in Set(read.map(\.side)) {
             let lines = openLines[side] ?? []
-            let jsons = read.filter { $0.side == side }.compactMap(\.json)
-            if !jsons.isEmpty, !lines.isEmpty {
+            if !lines.isEmpty {
                 var joined: [UInt8] = []
                 for index in lines { if case .stream(_, let bytes) = held[index].event.kind { joined += bytes } }
-                var masked = SecretRedaction.redact(json: .array(jsons), payload: joined).payload[...]
+                var masked = Self.hidden(joined, read.filter { $0.side == side }[...])[...]
                 for index in lines {
                     guard case .stream(let direction, let bytes) = held[index].event.kind else { continue }
                     held[index].event.kind = .stream(direction, Array(masked.prefix(bytes.count)))
@@ -362,14 +367,23 @@ final class EventCredentials: ConnectionEvents {
         }
     }
 
+    /// `bytes` with the credentials of the messages `read` replaced; all `*` when one of them is a
+    /// login its dialect could not read.
+    private static func hidden(_ bytes: [UInt8], _ read: ArraySlice<(side: Side, json: JSONValue?, unreadLogin: Bool)>) -> [UInt8] {
+        if read.contains(where: \.unreadLogin) { return SecretRedaction.withhold(json: nil, payload: bytes).payload }
+        let jsons = read.compactMap(\.json)
+        return jsons.isEmpty ? bytes : SecretRedaction.redact(json: .array(jsons), payload: bytes).payload
+    }
+
     /// Nothing more will complete a message `side` began: its lines are done with.
     private func close(_ side: Side) {
         for index in openLines.removeValue(forKey: side) ?? [] { held[index].open = false }
     }
 
     func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
-        let json = credentials.json(of: message, in: connection, time: place.time, frame: frame)
-        read.append((Side(connection: via ?? connection.id, direction: message.direction), json))
+        let side = Side(connection: via ?? connection.id, direction: message.direction)
+        let shown = credentials.read(message, in: connection, time: place.time, frame: frame)
+        read.append((side, shown?.json, shown?.unreadLogin ?? false))
     }
 
     func ended(_ connection: LogicalConnection) { credentials.ended(connection) }

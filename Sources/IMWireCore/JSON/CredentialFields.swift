@@ -22,6 +22,23 @@ public enum CredentialFields {
         return value.arrayValue?.contains(where: holdsCredential) ?? false
     }
 
+    /// Whether `text` (a message's bytes, JSON that may not parse) has a member a credential's
+    /// name names: a quoted key (in any case) followed by `:`. What recognises a login its
+    /// dialect could not read.
+    public static func namesCredential(inText text: [UInt8]) -> Bool {
+        let lowered = text.map { (0x41...0x5a).contains($0) ? $0 | 0x20 : $0 }
+        for key in keys {
+            let quoted = Array("\"\(key)\"".utf8)
+            var rest = lowered[...]
+            while let range = rest.firstRange(of: quoted) {
+                let after = rest[range.upperBound...].drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d }
+                if after.first == UInt8(ascii: ":") { return true }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return false
+    }
+
     /// What a credential is shown as: `32 bytes` (its UTF-8 length).
     public static func length(_ credential: String) -> String { "\(credential.utf8.count) bytes" }
 
