@@ -305,19 +305,22 @@ final class EventCredentials: ConnectionEvents {
             shown.kind = .message(message)
         }
         var current: Side? = nil
+        // Sides nothing more will complete a message of, once what this event completed is masked.
+        var ending: [Side] = []
         switch event.kind {
         case .stream(let direction, _):
             current = Side(connection: event.connection, direction: direction)
         case .gap(let direction, _):
-            close(Side(connection: event.connection, direction: direction))
+            ending = [Side(connection: event.connection, direction: direction)]
         case .close:
-            for direction in [Direction.send, .receive] { close(Side(connection: event.connection, direction: direction)) }
+            ending = [Direction.send, .receive].map { Side(connection: event.connection, direction: $0) }
         default:
             break
         }
         if let current { openLines[current, default: []].append(held.count) }
         held.append((shown, current != nil))
         maskRead(keepingOpen: current)
+        for side in ending { close(side) }
         var out: [CaptureEvent] = []
         while first < held.count, !held[first].open {
             out.append(held[first].event)
