@@ -41,14 +41,11 @@ public enum NIMDialect {
         return decoded.findings.allSatisfy { $0.severity < .error } && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
     }
 
-    /// A message with no login request decoded (its canonical JSON has no `nim` with sid 2 and
-    /// cid 3) whose text names one (`"SID":2` and `"CID":3`), or has a member a credential's name
+    /// A message with no NIM packet decoded (every item of its canonical JSON has `nim` null)
+    /// whose text names a login (`"SID":2` and `"CID":3`), or has a member a credential's name
     /// names.
     static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
-        let decodedLogin = (json?.arrayValue ?? []).contains { item in
-            item["nim"]?["sid"]?.int64Value == Int64(NIMCommands.login.sid) && item["nim"]?["cid"]?.int64Value == Int64(NIMCommands.login.cid)
-        }
-        if decodedLogin { return false }
+        if (json?.arrayValue ?? []).contains(where: { $0["nim"].map { $0 != .null } ?? false }) { return false }
         let bytes = message.payload
         return (number(named: "SID", in: bytes) == NIMCommands.login.sid && number(named: "CID", in: bytes) == NIMCommands.login.cid)
             || CredentialFields.namesCredential(inText: bytes)

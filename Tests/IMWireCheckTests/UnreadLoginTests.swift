@@ -96,13 +96,22 @@ import Testing
         #expect(written[0].contains("*****") || written[0].contains("2a2a2a2a2a"))
     }
 
-    /// A message that is no login and does not read either is shown as it is.
-    @Test func anotherUnreadMessageIsShownAsItIs() throws {
+    /// A message that is no login is shown as it is, whether it reads or not.
+    @Test func otherMessagesAreShownAsTheyAre() throws {
         let text = #"42["typing",{"user":"alice","#
         let shown = SecretRedactionTests.written(SecretRedactionTests.jmessage([("send", text)]), dialect: "jmessage")
         #expect(shown.messages.last?.payload == Array(text.utf8))
         let nim = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"1000":"kept-text""#
         #expect(SecretRedactionTests.written([("send", nim)], dialect: "nim").messages.last?.payload == Array(nim.utf8))
+        // A message that reads, whose text merely has a member named like a credential.
+        let chat = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","3":"{\"password\":\"kept-text\"}"}}]}"#
+        let read = try #require(SecretRedactionTests.written([("send", chat)], dialect: "nim").messages.last)
+        #expect(read.canonicalJSON != nil && read.payload == Array(chat.utf8))
+        // A NIM packet that was read is no unread login, whatever its text names.
+        let named = WireMessage(direction: .send, frameType: .text, payload: Array(#"3:::{"SID":7,"CID":1,"password":"kept"}"#.utf8))
+        let item = { (nim: JSONValue) in JSONValue.array([.object(JSONObject(["socketio": .null, "nim": nim]))]) }
+        #expect(!NIMDialect.definition.recognisesUnreadLogin(named, item(.object(JSONObject(["kind": "request", "sid": 7, "cid": 1])))))
+        #expect(NIMDialect.definition.recognisesUnreadLogin(named, item(.null)))
     }
 }
 
