@@ -43,20 +43,20 @@ public enum SecretRedaction {
     }
 
     /// What stands for a string of `count` bytes that quotes a login its dialect could not read.
-    public static func withheld(_ count: Int) -> String { "(\(count) bytes of a login IMWire could not read: --show-secrets shows them)" }
+    package static func withheld(_ count: Int) -> String { "(\(count) bytes of a login IMWire could not read: --show-secrets shows them)" }
 
     /// A message its dialect recognises as a login (or another message that carries a
     /// credential) but could not read (`DialectDefinition.recognisesUnreadLogin`): where the
     /// credential is in it is not known, so its payload is all `*` (only its length is shown) and
     /// every string of its JSON that quotes the payload (the raw text an outer layer read, a
     /// socket.io packet's data) is `withheld(count)`.
-    public static func withhold(json: JSONValue?, payload: [UInt8]) -> (json: JSONValue?, payload: [UInt8]) {
+    package static func withhold(json: JSONValue?, payload: [UInt8]) -> (json: JSONValue?, payload: [UInt8]) {
         (json.map { withholding($0, quoting: payload) }, [UInt8](repeating: UInt8(ascii: "*"), count: payload.count))
     }
 
     /// `decoding` (`imwire decode`) of `payload`, a login its dialect could not read, with every
     /// string that quotes the payload `withheld(count)`, in the parts' JSON and the envelope.
-    public static func withhold(_ decoding: CanonicalDecoding, payload: [UInt8]) -> CanonicalDecoding {
+    package static func withhold(_ decoding: CanonicalDecoding, payload: [UInt8]) -> CanonicalDecoding {
         var parts = decoding.parts
         for index in parts.indices { parts[index].decoded = parts[index].decoded.map { withholding($0, quoting: payload) } }
         return CanonicalDecoding(parts: parts, envelope: withholding(decoding.envelope, quoting: payload))

@@ -1,21 +1,21 @@
 /// The members of a message's JSON that hold credentials, by name, and that JSON as the
 /// messages' `description`s and mirrors show it: each credential as its length (issue 37: nothing
 /// leaked). `SecretRedaction` (IMWireCheck) replaces the same members in what IMWire writes.
-public enum CredentialFields {
+package enum CredentialFields {
     /// Keys (lowercased) whose string values are credentials: JMessage `password`, c_init's
     /// `signature` and update_user_pwd's `old_pwd` and `new_pwd`, NIM's login `token`, yun2win's
     /// and MQTT's `password` and `token` (`passwordHex` when the password is not UTF-8),
     /// LeanCloud's session token `st` and signature.
-    public static let keys: Set<String> = [
+    package static let keys: Set<String> = [
         "password", "passwordhex", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st", "sessiontoken",
         "accesstoken",
     ]
 
     /// Whether `key` names a credential (in any case).
-    public static func isCredential(_ key: String) -> Bool { keys.contains(key.lowercased()) }
+    package static func isCredential(_ key: String) -> Bool { keys.contains(key.lowercased()) }
 
     /// Whether `value` holds a credential: a string under a credential key, at any depth.
-    public static func holdsCredential(_ value: JSONValue) -> Bool {
+    package static func holdsCredential(_ value: JSONValue) -> Bool {
         if let object = value.objectValue {
             return object.contains { (isCredential($0.key) && $0.value.stringValue != nil) || holdsCredential($0.value) }
         }
@@ -25,7 +25,7 @@ public enum CredentialFields {
     /// Whether `text` (a message's bytes, JSON that may not parse) has a member a credential's
     /// name names: a quoted key (in any case) followed by `:`. What recognises a login its
     /// dialect could not read.
-    public static func namesCredential(inText text: [UInt8]) -> Bool {
+    package static func namesCredential(inText text: [UInt8]) -> Bool {
         let lowered = text.map { (0x41...0x5a).contains($0) ? $0 | 0x20 : $0 }
         for key in keys {
             let quoted = Array("\"\(key)\"".utf8)
@@ -40,17 +40,17 @@ public enum CredentialFields {
     }
 
     /// What a credential is shown as: `32 bytes` (its UTF-8 length).
-    public static func length(_ credential: String) -> String { "\(credential.utf8.count) bytes" }
+    package static func length(_ credential: String) -> String { "\(credential.utf8.count) bytes" }
 
     /// `value` with each credential replaced by its length as a string (`"32 bytes"`): what a
     /// mirror shows. `isCredential` names the keys (a dialect whose keys are tags passes its own).
-    public static func lengths(in value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> JSONValue {
+    package static func lengths(in value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> JSONValue {
         marked(value, isCredential) { .string(length($0)) }
     }
 
     /// `value` as compact JSON text with each credential written as its length, unquoted
     /// (`{"username":"alice","password":32 bytes}`): what a description shows.
-    public static func formatted(_ value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> String {
+    package static func formatted(_ value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> String {
         var lengths: [String] = []
         let marked = marked(value, isCredential) { credential in
             lengths.append(length(credential))

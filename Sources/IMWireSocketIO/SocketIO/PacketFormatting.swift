@@ -53,7 +53,7 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
     /// The description, `data` written as its length when `hidingData` or when the packet holds
     /// a credential by name: a dialect that knows the data holds one where no name says so (NIM's
     /// login, whose token is tag 1000) formats its packets so.
-    public func formatted(hidingData: Bool) -> String {
+    package func formatted(hidingData: Bool) -> String {
         let shownData = hidingData || holdsCredential ? "\(data.utf8.count) bytes" : String(reflecting: data)
         return "SocketIO09Packet(type: \(type.name), id: \(String(reflecting: id)), ackWithData: \(ackWithData), "
             + "endpoint: \(String(reflecting: endpoint)), data: \(shownData), dataOffset: \(dataOffset), "
@@ -64,7 +64,7 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
     }
 
     /// The mirror, `data` as its length as in `formatted(hidingData:)`.
-    public func mirror(hidingData: Bool) -> Mirror {
+    package func mirror(hidingData: Bool) -> Mirror {
         let shownData: Any = hidingData || holdsCredential ? "\(data.utf8.count) bytes" : data
         return Mirror(
             self,
