@@ -55,14 +55,16 @@ final class AbsoluteFormRequests: ChannelInboundHandler, RemovableChannelHandler
                 guard readHead(length: end + 4, context: context) else { return }
             }
         }
+        pending.clear()  // all passed on: what was read does not pile up over a long connection
     }
 
     /// Passes the head of `length` bytes on, rewritten; false when the connection was closed.
     private func readHead(length: Int, context: ChannelHandlerContext) -> Bool {
-        let head = pending.readSlice(length: length) ?? ByteBuffer()
-        let text = String(decoding: head.readableBytesView, as: UTF8.self)
-        let lineEnd = text.firstIndex { $0.isNewline } ?? text.endIndex  // "\r\n" is one Character
-        let parts = text[..<lineEnd].split(separator: " ", omittingEmptySubsequences: false)
+        var head = pending.readSlice(length: length) ?? ByteBuffer()
+        let view = head.readableBytesView
+        let lineLength = (view.firstIndex { $0 == 13 || $0 == 10 } ?? view.endIndex) - view.startIndex
+        let line = String(decoding: view.prefix(lineLength), as: UTF8.self)
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
         var out = head
         if parts.count == 3, let (host, port, origin) = Self.absoluteForm(parts[1]) {
             guard host.lowercased() == server.host.lowercased(), port == server.port else {
@@ -70,12 +72,14 @@ final class AbsoluteFormRequests: ChannelInboundHandler, RemovableChannelHandler
                 context.close(promise: nil)
                 return false
             }
+            // Only the request line changes: the headers' bytes pass as they came.
             out = context.channel.allocator.buffer(capacity: head.readableBytes)
             out.writeString("\(parts[0]) \(origin) \(parts[2])")
-            out.writeString(String(text[lineEnd...]))
+            head.moveReaderIndex(forwardBy: lineLength)
+            out.writeBuffer(&head)
         }
         context.fireChannelRead(wrapInboundOut(out))
-        state = Self.next(afterHead: text.lowercased())
+        state = Self.next(afterHead: String(decoding: view, as: UTF8.self).lowercased())
         return true
     }
 
