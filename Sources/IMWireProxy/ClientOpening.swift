@@ -8,11 +8,11 @@ import NIOCore
 /// ALPN it offers). It reads by itself (the channel's autoRead is off until the connection is
 /// joined), and once it knows, leaves the pipeline, passing on every byte it did not consume to
 /// the handlers the proxy put after it.
-final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
+    package typealias OutboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     /// How the client asked for its server, so that the answer is in the same protocol.
     enum Request: Sendable {
@@ -26,7 +26,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     static let maxOpeningBytes = 64 << 10
     /// How long a client has for its request, and then for its ClientHello: a client that sends
     /// its opening a byte at a time (slowloris) or not at all must not hold a connection for ever.
-    static let defaultDeadline = TimeAmount.seconds(10)
+    package static let defaultDeadline = TimeAmount.seconds(10)
 
     private enum Stage {
         case request
@@ -45,25 +45,25 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     /// The stage's deadline, while the client's bytes are awaited.
     private var deadlineTask: Scheduled<Void>?
     /// Explicit mode: the server the client asks for (the proxy then calls `answer`).
-    var onTarget: (_ host: String, _ port: Int) -> Void = { _, _ in }
+    package var onTarget: (_ host: String, _ port: Int) -> Void = { _, _ in }
     /// The opening is over (once, unless refused): the client's ClientHello, or nil when its
     /// first bytes are not TLS or the proxy does not terminate TLS.
-    var onHello: (TLSClientHello?) -> Void = { _ in }
+    package var onHello: (TLSClientHello?) -> Void = { _ in }
     /// A request the proxy does not serve (answered, and the client's connection closed): why.
-    var onRefused: (String) -> Void = { _ in }
+    package var onRefused: (String) -> Void = { _ in }
     /// Plain-HTTP proxy requests: a later request on the connection for another server (the
     /// connection closed): why. Handed to the `AbsoluteFormRequests` the opening puts after it.
-    var onOtherServer: (String) -> Void = { _ in }
+    package var onOtherServer: (String) -> Void = { _ in }
 
     /// `explicit`: read a CONNECT or SOCKS5 request first. `sniffsTLS`: then read the ClientHello.
     /// `deadline`: how long each of the two may take.
-    init(explicit: Bool, sniffsTLS: Bool, deadline: TimeAmount = defaultDeadline) {
+    package init(explicit: Bool, sniffsTLS: Bool, deadline: TimeAmount = defaultDeadline) {
         stage = explicit ? .request : .hello
         self.sniffsTLS = sniffsTLS
         self.deadline = deadline
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         if context.channel.isActive {
             startDeadline(context: context)
@@ -73,7 +73,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Out of the pipeline (left, or the channel closed): the callbacks go, and with them the
     /// proxy's per-connection state they hold (they also hold this handler: a cycle otherwise).
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         deadlineTask?.cancel()
         deadlineTask = nil
@@ -83,13 +83,13 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         onOtherServer = { _ in }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         startDeadline(context: context)
         context.read()
         context.fireChannelActive()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         guard case .done = stage else {
             buffer.writeBuffer(&bytes)
@@ -98,7 +98,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         switch stage {
         case .done: context.fireChannelReadComplete()
         case .awaitingUpstream: break
@@ -115,7 +115,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Explicit mode: the proxy tried the server the client asked for. Answers the client and
     /// goes on (to its ClientHello, or done), or closes.
-    func answer(connected: Bool) {
+    package func answer(connected: Bool) {
         guard let context, case .awaitingUpstream(let request) = stage else { return }
         switch (request, connected) {
         case (.connect, true): write("HTTP/1.1 200 Connection established\r\n\r\n", context: context)
@@ -227,9 +227,14 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
             host = stride(from: 0, to: 16, by: 2).map { String(UInt16(address[$0]) << 8 | UInt16(address[$0 + 1]), radix: 16) }.joined(separator: ":")
         }
         let portAt = 4 + addressLength
+        let port = Int(request[portAt]) << 8 | Int(request[portAt + 1])
+        guard port > 0, !host.isEmpty else {  // nothing to dial (found by the ProxyOpening fuzz target)
+            write([5, 4, 0, 1, 0, 0, 0, 0, 0, 0], context: context)  // 4: host unreachable
+            return refuse("a SOCKS5 request for \(host.isEmpty ? "an empty name" : "port 0")", context: context)
+        }
         buffer.moveReaderIndex(forwardBy: portAt + 2)
         awaitUpstream(.socks5)
-        onTarget(host, Int(request[portAt]) << 8 | Int(request[portAt + 1]))
+        onTarget(host, port)
     }
 
     /// RFC 9110 §9.3.6: `CONNECT host:port HTTP/1.1`, headers, a blank line. Or a plain-HTTP
@@ -316,7 +321,7 @@ final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Leaving: the bytes it read and did not consume go to the next handler.
-    func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
+    package func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
         stage = .done
         if buffer.readableBytes > 0 {
             let rest = buffer
