@@ -209,7 +209,7 @@ let package = Package(
         .target(
             name: "IMWireFuzzTargets",
             dependencies: [
-                "IMWire", "IMWireServe", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "IMWire", "IMWireServe", "IMWireProxy", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 // the Serve target: a connection of the server on an EmbeddedChannel
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ], swiftSettings: strict),

@@ -8,7 +8,7 @@ import PackageDescription
 let targets = [
     "LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker",
     "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker", "ReconnectEvents",
-    "TLS", "KeyLog", "Scenario", "Serve", "MergeReports", "TesteeResponses", "NIOHandlers",
+    "TLS", "KeyLog", "Scenario", "Serve", "MergeReports", "TesteeResponses", "NIOHandlers", "ProxyOpening",
 ]
 
 let package = Package(

@@ -197,6 +197,7 @@ def transports(transcript):
     merge_reports_dictionary()
     testee_responses_dictionary()
     nio_handlers_dictionary()
+    proxy_opening_dictionary()
 
 
 def dictionary_entries(name):
@@ -282,6 +283,17 @@ def serve_dictionary():
                 entries.append(bytes.fromhex("".join(f"{ord(c):02x}" for c in line.strip()[1:-1])) if "\\x" not in line
                                else line.strip()[1:-1].encode().decode("unicode_escape").encode("latin-1"))
     write("Serve", "the requests imwire serve answers, segment headers, and the WebSocket, MQTT and SocketIO entries", entries)
+
+
+def proxy_opening_dictionary():
+    """ProxyOpening: HTTP CONNECT and plain-HTTP proxy requests, their heads, SOCKS5 greetings and
+    requests, a ClientHello's record and handshake heads."""
+    entries = [b"CONNECT ", b"GET http://", b"POST http://", b"http://", b"https://", b"[::1]", b":443", b":80", b"@",
+               b" HTTP/1.1\r\n", b"Host: ", b"\r\n\r\n", b"\r\n", b"Content-Length: ", b"Transfer-Encoding: chunked\r\n",
+               b"Upgrade: websocket\r\n", b"?", b"/",
+               b"\x05\x01\x00", b"\x05\x02\x02\x00", b"\x05\x01\x00\x01", b"\x05\x01\x00\x03", b"\x05\x01\x00\x04", b"\x05\x02\x00",
+               b"\x16\x03\x01", b"\x16\x03\x03", b"\x01\x00\x00", b"\x00\x00", b"\x00\x10"]
+    write("ProxyOpening", "HTTP CONNECT and absolute-form requests, SOCKS5 greetings and requests, TLS record heads", entries)
 
 
 def key_log_dictionary():

@@ -503,6 +503,34 @@ def testee_responses():
             yield options(1 << 2 | index << 4, head(sent))
 
 
+def proxy_openings():
+    """ProxyOpening: what clients of `imwire proxy --explicit` send first (a CONNECT, plain-HTTP
+    requests, SOCKS5, a ClientHello after them), whole and byte at a time (variant 1), with TLS
+    sniffed (flag bit 4) and with the server unreachable (bit 5)."""
+    hello = bytes.fromhex(
+        "16030100c4010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece70000061301130313020100"
+        "00910000000b0009000006736572766572ff01000100000a00140012001d00170018001901000101010201030104002300000033"
+        "00260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d002000"
+        "1e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001")
+    body = b"GET http://b.example/ HTTP/1.1\r\n\r\n"
+    openings = [
+        b"CONNECT rtm.example.com:443 HTTP/1.1\r\nHost: rtm.example.com:443\r\n\r\n" + hello,
+        b"CONNECT [::1]:8443 HTTP/1.1\r\n\r\nfirst bytes",
+        b"GET http://lbs.example.com/lbs/webconf.jsp?k=v HTTP/1.1\r\nHost: lbs.example.com\r\n\r\n"
+        b"POST http://lbs.example.com/x HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+        + b"GET http://other.example:81/ HTTP/1.1\r\n\r\n",
+        b"GET http://a.example/ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n\x81\x00",
+        b"\x05\x01\x00\x05\x01\x00\x03\x09localhost\x1f\x90" + hello,
+        b"\x05\x02\x02\x00\x05\x01\x00\x01\x7f\x00\x00\x01\x01\xbb",
+        b"\x05\x01\x00\x05\x01\x00\x04" + b"\x00" * 15 + b"\x01\x01\xbb",
+        b"GET / HTTP/1.1\r\nHost: example.com\r\n\r\n",
+        hello,
+    ]
+    for opening in openings:
+        for flags in (0x00, 0x04, 0x10, 0x20, 0x30):
+            yield (bytes([0, flags]) + opening) if flags else opening
+
+
 def ws_frame(opcode, payload, masked):
     """One WebSocket frame, FIN set; masked with the key 0 (the payload as it is) when `masked`."""
     first = bytes([0x80 | opcode])
@@ -594,6 +622,7 @@ SEEDS = {
     "MergeReports": merge_reports,
     "TesteeResponses": testee_responses,
     "NIOHandlers": nio_handlers,
+    "ProxyOpening": proxy_openings,
 }
 
 

@@ -28,6 +28,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case mergeReports = "MergeReports"
     case testeeResponses = "TesteeResponses"
     case nioHandlers = "NIOHandlers"
+    case proxyOpening = "ProxyOpening"
 
     public func run(_ data: [UInt8]) -> [String] {
         let input = FuzzInput(data)
@@ -54,6 +55,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .mergeReports: return MergeFuzzing.reports(input)
         case .testeeResponses: return TesteeFuzzing.responses(input)
         case .nioHandlers: return NIOFuzzing.handlers(input)
+        case .proxyOpening: return ProxyFuzzing.opening(input)
         }
     }
 }
