@@ -54,7 +54,7 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
     /// a credential by name: a dialect that knows the data holds one where no name says so (NIM's
     /// login, whose token is tag 1000) formats its packets so.
     package func formatted(hidingData: Bool) -> String {
-        let shownData = hidingData || holdsCredential ? "\(data.utf8.count) bytes" : String(reflecting: data)
+        let shownData = hidingData || holdsCredential ? CredentialFields.length(data) : String(reflecting: data)
         return "SocketIO09Packet(type: \(type.name), id: \(String(reflecting: id)), ackWithData: \(ackWithData), "
             + "endpoint: \(String(reflecting: endpoint)), data: \(shownData), dataOffset: \(dataOffset), "
             + "json: \(json.map { CredentialFields.formatted($0) } ?? "nil"), eventName: \(String(reflecting: eventName)), "
@@ -65,7 +65,7 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
 
     /// The mirror, `data` as its length as in `formatted(hidingData:)`.
     package func mirror(hidingData: Bool) -> Mirror {
-        let shownData: Any = hidingData || holdsCredential ? "\(data.utf8.count) bytes" : data
+        let shownData: Any = hidingData || holdsCredential ? CredentialFields.length(data) : data
         return Mirror(
             self,
             children: [
@@ -83,7 +83,7 @@ extension EngineIOPacket.Payload: CustomStringConvertible, CustomDebugStringConv
     /// `text("40")`, `text(52 bytes)` for a login, `binary(12 bytes)`.
     public var description: String {
         switch self {
-        case .text(let text): "text(\(holdsCredential ? "\(text.utf8.count) bytes" : String(reflecting: text)))"
+        case .text(let text): "text(\(holdsCredential ? CredentialFields.length(text) : String(reflecting: text)))"
         case .binary(let bytes): "binary(\(bytes.count) bytes)"
         }
     }
@@ -92,7 +92,7 @@ extension EngineIOPacket.Payload: CustomStringConvertible, CustomDebugStringConv
 
     public var customMirror: Mirror {
         switch self {
-        case .text(let text): Mirror(self, children: ["text": holdsCredential ? "\(text.utf8.count) bytes" : text], displayStyle: .enum)
+        case .text(let text): Mirror(self, children: ["text": holdsCredential ? CredentialFields.length(text) : text], displayStyle: .enum)
         case .binary(let bytes): Mirror(self, children: ["binary": "\(bytes.count) bytes"], displayStyle: .enum)
         }
     }

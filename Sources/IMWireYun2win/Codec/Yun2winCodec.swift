@@ -266,5 +266,5 @@ extension Yun2winConnect: CustomStringConvertible, CustomDebugStringConvertible,
             ], displayStyle: .struct)
     }
 
-    private var tokenLength: String? { token.map { "\($0.utf8.count) bytes" } }
+    private var tokenLength: String? { token.map(CredentialFields.length) }
 }
