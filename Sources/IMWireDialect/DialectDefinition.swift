@@ -4,7 +4,7 @@ import IMWireReconnect
 /// Everything the checker needs to know about one dialect, as a value its module defines: how to
 /// recognise its connections, how to make the connection that reads them, its rules, status tables
 /// and reconnect policies, and what it judges across one client's connections. The registration
-/// table (`Dialects.all`, IMWireRegistry) lists one per dialect; nothing else outside the dialect's
+/// table (`Dialects.standard.all`, IMWireRegistry) lists one per dialect; nothing else outside the dialect's
 /// module names it.
 public struct DialectDefinition: Sendable {
     public let dialect: Dialect
@@ -19,7 +19,9 @@ public struct DialectDefinition: Sendable {
     public let transportRuleFamilies: Set<String>
     /// The SDK policies `--policy` can name; `defaultPolicy` is among them.
     public let policies: [ReconnectPolicy]
-    public let defaultPolicy: ReconnectPolicy
+    /// The policy a client that names no SDK is judged against; nil for a dialect that models no
+    /// reconnecting (its clients' reconnects are not judged).
+    public let defaultPolicy: ReconnectPolicy?
     /// Whether a `Sec-WebSocket-Protocol` names this dialect (`lc.protobuf2.3`).
     public let claimsSubprotocol: @Sendable (String) -> Bool
     /// A subprotocol that names the dialect whatever else it carries, for a synthesized handshake
@@ -43,7 +45,7 @@ public struct DialectDefinition: Sendable {
 
     public init(
         dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
-        transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy,
+        transportRuleFamilies: Set<String> = [], policies: [ReconnectPolicy], defaultPolicy: ReconnectPolicy?,
         claimsSubprotocol: @escaping @Sendable (String) -> Bool = { _ in false }, namingSubprotocol: String? = nil,
         claimsFraming: @escaping @Sendable (Framing) -> Bool = { _ in false },
         recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,

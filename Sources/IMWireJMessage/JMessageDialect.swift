@@ -2,7 +2,7 @@ import IMWireCore
 import IMWireDialect
 import IMWireReconnect
 
-/// JPush JMessage's Web protocol as the checker registers it (`Dialects.all`).
+/// JPush JMessage's Web protocol as the checker registers it (`Dialects.standard.all`).
 public enum JMessageDialect {
     public static let definition = DialectDefinition(
         dialect: .jmessage, title: "JPush JMessage web", specPage: "Spec/jmessage.md",
@@ -68,4 +68,9 @@ extension JMessageSessionOptions: CustomStringConvertible, CustomDebugStringConv
         "JMessageSessionOptions(ackTimeoutMicros: \(ackTimeoutMicros), responseTimeoutMicros: \(responseTimeoutMicros), "
             + "resendLimit: \(resendLimit), replyTimeoutMicros: \(replyTimeoutMicros), secret: \(secret))"
     }
+}
+
+extension Dialect {
+    /// JPush JMessage.
+    public static let jmessage = Dialect("jmessage")
 }

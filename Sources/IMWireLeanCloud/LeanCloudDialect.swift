@@ -2,7 +2,7 @@ import IMWireCore
 import IMWireDialect
 import IMWireReconnect
 
-/// LeanCloud realtime as the checker registers it (`Dialects.all`). Its default policy is the
+/// LeanCloud realtime as the checker registers it (`Dialects.standard.all`). Its default policy is the
 /// Swift/ObjC SDK's, whose early attempts go at once, so a capture of any SDK is not called a
 /// storm for reconnecting quickly.
 public enum LeanCloudDialect {
@@ -105,4 +105,9 @@ extension LeanCloudSessionOptions.Credentials: CustomStringConvertible, CustomDe
 
     /// Both stored properties, as the default description writes them, `masterKey` as given.
     func rendered(masterKey: String) -> String { "Credentials(appID: \(String(reflecting: appID)), masterKey: \(masterKey))" }
+}
+
+extension Dialect {
+    /// LeanCloud realtime.
+    public static let leancloud = Dialect("leancloud")
 }

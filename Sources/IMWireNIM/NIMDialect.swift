@@ -2,7 +2,7 @@ import IMWireCore
 import IMWireDialect
 import IMWireReconnect
 
-/// NetEase NIM's Web link as the checker registers it (`Dialects.all`).
+/// NetEase NIM's Web link as the checker registers it (`Dialects.standard.all`).
 public enum NIMDialect {
     public static let definition = DialectDefinition(
         dialect: .nim, title: "NetEase YunXin (NIM) web link", specPage: "Spec/nim.md",
@@ -64,4 +64,9 @@ public enum NIMDialect {
 
 extension NIMSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
+}
+
+extension Dialect {
+    /// NetEase YunXin (NIM).
+    public static let nim = Dialect("nim")
 }

@@ -188,7 +188,8 @@ struct DialectObserver {
     init(dialect: Dialect, context: DialectContext, now: @escaping @Sendable () -> Int64) {
         self.dialect = dialect
         self.now = now
-        connection = Dialects.definition(dialect).makeConnection(context)
+        guard let definition = Dialects.standard.definition(dialect) else { preconditionFailure("\(dialect) is not one of Dialects.standard") }
+        connection = definition.makeConnection(context)
     }
 
     func ping(_ direction: Direction) { connection.observePing(direction, timeMicros: now()) }

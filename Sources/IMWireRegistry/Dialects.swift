@@ -5,48 +5,76 @@ import IMWireLeanCloud
 import IMWireNIM
 import IMWireYun2win
 
-/// The registration table: every dialect IMWire speaks, as its module defines it. The checker,
-/// the rule catalogue, the status registry and the policy catalogue read dialects from here
-/// only; adding a dialect adds its module, a line here, and its documentation.
-public enum Dialects {
-    /// In `Dialect` order.
-    public static let all: [DialectDefinition] = [
-        LeanCloudDialect.definition,
-        NIMDialect.definition,
-        JMessageDialect.definition,
-        Yun2winDialect.definition,
-    ]
+/// A registration table: the dialects a checker reads connections as, each as its module defines
+/// it. `standard` holds the four IMWire speaks; a program adds its own with `adding(_:)` and gives
+/// the result to the checker (`CheckOptions.dialects`), so a new dialect edits no lower layer and
+/// no command. The checker, the rule catalogue, the status registry and the policy catalogue read
+/// dialects from a table only.
+public final class Dialects: Sendable {
+    /// IMWire's own dialects: LeanCloud, NIM, JMessage, yun2win.
+    public static let standard = Dialects(
+        [LeanCloudDialect.definition, NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition],
+        // The socket.io dialects and MQTT first, whose shapes are distinctive; LeanCloud's
+        // protobuf (which many bytes decode as) last.
+        recognitionOrder: [NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition])
 
+    /// In registration order.
+    public let all: [DialectDefinition]
     /// The order in which a connection that names nothing is tried against each dialect's
-    /// recognition of its first message: the socket.io dialects and MQTT first, whose shapes are
-    /// distinctive, LeanCloud's protobuf (which many bytes decode as) last.
-    public static let recognitionOrder: [DialectDefinition] = [
-        NIMDialect.definition,
-        JMessageDialect.definition,
-        Yun2winDialect.definition,
-        LeanCloudDialect.definition,
-    ]
+    /// recognition of its first message.
+    public let recognitionOrder: [DialectDefinition]
+    /// Reconnect-judge rules whose finding a dialect rule already gives (every dialect's
+    /// `judgeFindingsReportedBy`, merged).
+    package let judgeFindingsReportedBy: [RuleID: Set<RuleID>]
+    /// Every rule some judge finding defers to.
+    package let judgeDeferredRules: Set<RuleID>
+    private let byDialect: [Dialect: DialectDefinition]
 
-    private static let byDialect: [Dialect: DialectDefinition] = Dictionary(uniqueKeysWithValues: all.map { ($0.dialect, $0) })
-
-    /// The definition of `dialect`.
-    public static func definition(_ dialect: Dialect) -> DialectDefinition {
-        guard let definition = byDialect[dialect] else { preconditionFailure("\(dialect) is not registered in Dialects.all") }
-        return definition
+    private init(_ all: [DialectDefinition], recognitionOrder: [DialectDefinition]) {
+        self.all = all
+        self.recognitionOrder = recognitionOrder
+        byDialect = Dictionary(all.map { ($0.dialect, $0) }) { first, _ in first }
+        judgeFindingsReportedBy = all.reduce(into: [:]) { table, definition in
+            table.merge(definition.judgeFindingsReportedBy) { $0.union($1) }
+        }
+        judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: []) { $0.formUnion($1) }
     }
 
+    /// This table and `definition`, which is tried for a connection that names nothing before
+    /// the last dialect of `recognitionOrder` (LeanCloud's catch-all protobuf). A definition of a
+    /// dialect already in the table replaces it.
+    public func adding(_ definition: DialectDefinition) -> Dialects {
+        func replacing(_ list: [DialectDefinition]) -> [DialectDefinition]? {
+            guard let index = list.firstIndex(where: { $0.dialect == definition.dialect }) else { return nil }
+            var list = list
+            list[index] = definition
+            return list
+        }
+        if let all = replacing(all), let order = replacing(recognitionOrder) { return Dialects(all, recognitionOrder: order) }
+        return Dialects(all + [definition], recognitionOrder: recognitionOrder.dropLast() + [definition] + recognitionOrder.suffix(1))
+    }
+
+    /// The definition of `dialect`, nil when it is not in this table.
+    public func definition(_ dialect: Dialect) -> DialectDefinition? { byDialect[dialect] }
+
+    /// The dialect called `name` (`nim`), if it is in this table.
+    public func named(_ name: String) -> Dialect? { byDialect[Dialect(name)]?.dialect }
+
     /// The dialect a subprotocol names, if one claims it.
-    public static func dialect(forSubprotocol name: String) -> Dialect? {
+    public func dialect(forSubprotocol name: String) -> Dialect? {
         all.first { $0.claimsSubprotocol(name) }?.dialect
     }
 
     /// The dialect that speaks over a framing, if one claims it.
-    public static func dialect(for framing: Framing) -> Dialect? {
+    public func dialect(for framing: Framing) -> Dialect? {
         all.first { $0.claimsFraming(framing) }?.dialect
     }
 
     /// The first dialect, in `recognitionOrder`, whose recognition accepts `message`.
-    public static func recognise(_ message: WireMessage, limits: Limits) -> Dialect? {
+    public func recognise(_ message: WireMessage, limits: Limits) -> Dialect? {
         recognitionOrder.first { $0.recognisesFirstMessage(message, limits) }?.dialect
     }
+
+    /// Every dialect's rules, dialect by dialect.
+    package var rules: [Rule] { all.flatMap(\.rules) }
 }

@@ -4,15 +4,11 @@ import IMWireReconnect
 /// Every policy IMWire models (each dialect's, from the registration table), by `--policy`
 /// name, and the default of each dialect.
 public enum ReconnectPolicies {
-    public static let all: [ReconnectPolicy] = Dialects.all.flatMap(\.policies)
+    public static let all: [ReconnectPolicy] = Dialects.standard.all.flatMap(\.policies)
 
     public static var names: [String] { all.map(\.name) }
 
     public static func named(_ name: String) -> ReconnectPolicy? { all.first { $0.name == name } }
-
-    /// The policy the checker uses when `--policy` is not given (each dialect's definition
-    /// says which, and why).
-    public static func defaultPolicy(for dialect: Dialect) -> ReconnectPolicy { Dialects.definition(dialect).defaultPolicy }
 }
 
 /// The policies `--policy` names for a capture: at most one per vendor, each applied to the
@@ -54,8 +50,9 @@ public struct PolicySelection: Sendable {
         guard !policies.isEmpty else { return [] }
         var lines: [String] = []
         let named = policies.map(\.name).joined(separator: ", ")
-        for dialect in Dialect.allCases where dialects.contains(dialect) && policy(for: dialect) == nil {
-            let fallback = ReconnectPolicies.defaultPolicy(for: dialect).name
+        for definition in Dialects.standard.all where dialects.contains(definition.dialect) && policy(for: definition.dialect) == nil {
+            guard let fallback = definition.defaultPolicy?.name else { continue }
+            let dialect = definition.dialect
             let judged =
                 dialect == .yun2win
                 ? "the policy of the platform their client id names, else \(fallback)"

@@ -70,7 +70,7 @@ public enum JUnitReport {
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }
 
     /// The dialects whose connections use a transport-level rule family (each dialect names its own).
-    static let transportFamilies: [String: Set<Dialect>] = Dialects.all.reduce(into: [:]) { table, definition in
+    static let transportFamilies: [String: Set<Dialect>] = Dialects.standard.all.reduce(into: [:]) { table, definition in
         for family in definition.transportRuleFamilies { table[family, default: []].insert(definition.dialect) }
     }
 
@@ -85,10 +85,11 @@ public enum JUnitReport {
         return dialect.map(dialects.contains) ?? false
     }
 
-    /// The families of the rules that apply to a connection of each dialect (nil: unknown),
-    /// worked out once rather than for every connection of every report.
+    /// The families of the rules that apply to a connection of each of IMWire's dialects (nil:
+    /// unknown), worked out once rather than for every connection of every report. Another
+    /// dialect's connection lists the families of its findings.
     static let applicableFamilies: [Dialect?: Set<String>] = Dictionary(
-        uniqueKeysWithValues: ([nil] + Dialect.allCases.map(Optional.some)).map { dialect in
+        uniqueKeysWithValues: ([nil] + Dialects.standard.all.map { Optional.some($0.dialect) }).map { dialect in
             (dialect, Set(RuleCatalog.all.filter { applies($0, to: dialect) }.map(family)))
         })
 

@@ -141,7 +141,8 @@ extension Scenario {
         guard let object = root.objectValue else { throw fail("expected an object, found \(root.typeName)") }
         try known(object, ["dialect", "summary", "actions", "expect"], at: "the scenario", fail)
         guard let dialectName = object["dialect"]?.stringValue else { throw fail("\"dialect\": expected a string") }
-        guard let dialect = Dialect(rawValue: dialectName) else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
+        let dialect = Dialect(dialectName)
+        guard ServeServer.clouds[dialect] != nil else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
         guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
         var actions: [ScenarioAction] = []
         if let list = object["actions"], list.arrayValue == nil { throw fail("\"actions\": expected an array") }

@@ -116,16 +116,20 @@ public final class ServeServer: @unchecked Sendable {
         return channel.localAddress?.port ?? configuration.listenPort
     }
 
-    /// Each dialect's cloud.
+    /// The cloud each dialect's scenarios are played by.
+    static let clouds: [Dialect: @Sendable (ScenarioPlayer, ServeConfiguration, @escaping @Sendable () -> Int64, ServeLog) -> any ServedCloud] = [
+        .leancloud: { LeanCloudCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        .nim: { NIMCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        .jmessage: { JMessageCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        .yun2win: { Yun2winCloud(scenario: $0, limits: $1.limits, clock: $2, log: $3) },
+    ]
+
+    /// The cloud of the scenario's dialect (one `Scenario.parse` accepted: it has a cloud).
     static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
-        let player = ScenarioPlayer(configuration.scenario)
-        let (seed, limits) = (configuration.seed, configuration.limits)
-        switch configuration.scenario.dialect {
-        case .leancloud: return LeanCloudCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
-        case .nim: return NIMCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
-        case .jmessage: return JMessageCloud(scenario: player, seed: seed, limits: limits, clock: clock, log: log)
-        case .yun2win: return Yun2winCloud(scenario: player, limits: limits, clock: clock, log: log)
+        guard let make = clouds[configuration.scenario.dialect] else {
+            preconditionFailure("no cloud plays \(configuration.scenario.dialect) scenarios")
         }
+        return make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
     }
 
     private func accepted(_ channel: Channel, cloud: any ServedCloud) throws {

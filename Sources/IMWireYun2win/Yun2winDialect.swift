@@ -3,7 +3,7 @@ import IMWireDialect
 import IMWireMQTT
 import IMWireReconnect
 
-/// yun2win push as the checker registers it (`Dialects.all`). Its default policy is the Web
+/// yun2win push as the checker registers it (`Dialects.standard.all`). Its default policy is the Web
 /// SDK's; a connection whose client id names its platform is judged against that platform's
 /// (`Yun2winPolicies.policy(forClientIDPlatformDigit:)`).
 public enum Yun2winDialect {
@@ -58,4 +58,9 @@ public enum Yun2winDialect {
 
 extension Yun2winSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
+}
+
+extension Dialect {
+    /// yun2win push.
+    public static let yun2win = Dialect("yun2win")
 }

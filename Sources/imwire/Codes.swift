@@ -10,7 +10,7 @@ struct Codes: ParsableCommand {
         case text, json, csv
     }
 
-    @Option(help: "Only this vendor: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Only this vendor: \(Dialect.allValueStrings.joined(separator: ", ")).")
     var vendor: Dialect?
 
     @Option(help: "Only this table of the vendor.")

@@ -92,10 +92,10 @@ struct Decode: ParsableCommand {
     /// and all the text it quotes of a login the dialect could not read.
     func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8]) -> CanonicalDecoding {
         if showSecrets { return decoding }
-        if let dialect = Dialect(rawValue: options.dialect.rawValue) {
+        if let definition = Dialects.standard.definition(Dialect(options.dialect.rawValue)) {
             let json = decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
             let message = WireMessage(direction: direction ?? .send, frameType: options.inputIsBinary ? .binary : .text, payload: bytes)
-            if Dialects.definition(dialect).recognisesUnreadLogin(message, json) { return SecretRedaction.withhold(decoding, payload: bytes) }
+            if definition.recognisesUnreadLogin(message, json) { return SecretRedaction.withhold(decoding, payload: bytes) }
         }
         return SecretRedaction.redact(decoding)
     }

@@ -15,7 +15,7 @@ struct Explain: ParsableCommand {
     @Argument(help: "A number, e.g. 417, 803005, 4111 (negative values such as -127 after --), or a rule ID.")
     var code: String
 
-    @Option(help: "Only this vendor: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Only this vendor: \(Dialect.allValueStrings.joined(separator: ", ")).")
     var vendor: Dialect?
 
     @Option(help: "Only this table of the vendor (see `imwire codes`).")

@@ -58,7 +58,15 @@ enum InputDialect: String, ExpressibleByArgument, CaseIterable {
     case mqtt
 }
 
-extension Dialect: ExpressibleByArgument {}
+/// A dialect is named as the registration table names it; the table lists the names `--help` shows.
+extension Dialect: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let dialect = Dialects.standard.named(argument) else { return nil }
+        self = dialect
+    }
+
+    public static var allValueStrings: [String] { Dialects.standard.all.map(\.dialect.rawValue) }
+}
 extension Direction: ExpressibleByArgument {}
 extension MQTTVersion: ExpressibleByArgument {}
 extension LeanCloudEncoding: ExpressibleByArgument {}

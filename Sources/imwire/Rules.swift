@@ -18,7 +18,7 @@ struct Rules: ParsableCommand {
     @Argument(help: "A rule ID, e.g. LC.MISSING-ACK (any case).")
     var id: String?
 
-    @Option(help: "Only the rules of this dialect: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Only the rules of this dialect: \(Dialect.allValueStrings.joined(separator: ", ")).")
     var dialect: Dialect?
 
     @Option(help: "Only the rules of this layer: \(Layer.allCases.map(\.rawValue).joined(separator: ", ")).")

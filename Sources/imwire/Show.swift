@@ -19,7 +19,7 @@ struct Show: ParsableCommand {
     @Option(help: "Only this connection (repeatable): its id as the report names it.")
     var connection: [String] = []
 
-    @Option(help: "Only connections of this dialect: \(Dialect.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Only connections of this dialect: \(Dialect.allValueStrings.joined(separator: ", ")).")
     var dialect: Dialect?
 
     @Option(help: "Only messages whose name (summary) contains this text, e.g. session/open, 2_3, login.")

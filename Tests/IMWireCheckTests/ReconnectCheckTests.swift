@@ -189,9 +189,9 @@ import Testing
 
     @Test func thePolicyOptionPicksTheDialectsPolicy() {
         var options = CheckOptions()
-        #expect(options.reconnectPolicy(for: .leancloud).name == "leancloud-swift")
+        #expect(options.reconnectPolicy(for: .leancloud)?.name == "leancloud-swift")
         options.reconnectPolicy = ReconnectPolicies.named("leancloud-js")
-        #expect(options.reconnectPolicy(for: .leancloud).name == "leancloud-js")
-        #expect(options.reconnectPolicy(for: .nim).name == "nim-web")
+        #expect(options.reconnectPolicy(for: .leancloud)?.name == "leancloud-js")
+        #expect(options.reconnectPolicy(for: .nim)?.name == "nim-web")
     }
 }

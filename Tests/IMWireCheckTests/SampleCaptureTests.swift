@@ -122,9 +122,9 @@ import Testing
     }
 
     @Test func theURLNamesTheDialect() {
-        #expect(DialectSessions.dialect(forURL: "wss://weblink.netease.im/socket.io/1/websocket/8d2f0c") == .nim)
-        #expect(DialectSessions.dialect(forURL: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket") == .jmessage)
-        #expect(DialectSessions.dialect(forInfo: ConnectionInfo(url: "wss://x/socket.io/?EIO=3&transport=websocket")) == .jmessage)
-        #expect(DialectSessions.dialect(forURL: "wss://rtm51.leancloud.cn/") == nil)
+        #expect(DialectSessions.dialect(forURL: "wss://weblink.netease.im/socket.io/1/websocket/8d2f0c", in: .standard) == .nim)
+        #expect(DialectSessions.dialect(forURL: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket", in: .standard) == .jmessage)
+        #expect(DialectSessions.dialect(forInfo: ConnectionInfo(url: "wss://x/socket.io/?EIO=3&transport=websocket"), in: .standard) == .jmessage)
+        #expect(DialectSessions.dialect(forURL: "wss://rtm51.leancloud.cn/", in: .standard) == nil)
     }
 }

@@ -17,7 +17,7 @@ import Testing
         #expect(ReconnectPolicies.names == names)
         for name in names { #expect(ReconnectPolicies.named(name)?.name == name) }
         #expect(ReconnectPolicies.named("leancloud") == nil)
-        for dialect in Dialect.allCases { #expect(ReconnectPolicies.defaultPolicy(for: dialect).dialect == dialect) }
+        for definition in Dialects.standard.all { #expect(definition.defaultPolicy?.dialect == definition.dialect) }
         #expect(Yun2winPolicies.policy(forClientIDPlatformDigit: "1")?.name == "yun2win-android")
         #expect(Yun2winPolicies.policy(forClientIDPlatformDigit: "7") == nil)
     }

@@ -44,7 +44,7 @@ import Testing
         func values(_ name: String) -> [String] {
             schema["$defs"]?[name]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
         }
-        #expect(values("vendor") == Dialect.allCases.map(\.rawValue))
+        #expect(values("vendor") == Dialects.standard.all.map(\.dialect.rawValue))
         #expect(values("kind") == StatusTable.Kind.allCases.map(\.rawValue))
         #expect(values("class") == CodeClass.allCases.map(\.rawValue))
         #expect(values("advice") == ReconnectAdvice.allCases.map(\.rawValue))

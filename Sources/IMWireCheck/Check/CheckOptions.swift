@@ -25,6 +25,9 @@ public enum RuleAction: String, Sendable, Hashable, CaseIterable {
 public struct CheckOptions: Sendable {
     /// Decode every connection as this dialect, whatever the capture says.
     public var dialect: Dialect?
+    /// The dialects connections are read as: IMWire's four, or a table with a program's own
+    /// (`Dialects.standard.adding(_:)`).
+    public var dialects: Dialects = .standard
     /// Downgrade rules about behaviour real peers exhibit (each rule's lenient severity).
     public var lenient: Bool
     public var limits: Limits
@@ -82,9 +85,9 @@ public struct CheckOptions: Sendable {
     }
 
     /// The policy for a client of `dialect`: the one `--policy` named for that dialect, else
-    /// the dialect's default (`ReconnectPolicies.defaultPolicy(for:)`).
-    public func reconnectPolicy(for dialect: Dialect) -> ReconnectPolicy {
-        reconnectPolicies.policy(for: dialect) ?? ReconnectPolicies.defaultPolicy(for: dialect)
+    /// the dialect's default (`DialectDefinition.defaultPolicy`); nil when the dialect has none.
+    public func reconnectPolicy(for dialect: Dialect) -> ReconnectPolicy? {
+        reconnectPolicies.policy(for: dialect) ?? dialects.definition(dialect)?.defaultPolicy
     }
 
     /// The finding as it should be reported under these options, or nil if its rule is off.

@@ -72,8 +72,12 @@ final class ConnectionChecker: ConnectionEvents {
         for finding in info.url.map(DialectSessions.urlFindings) ?? [] { state.add(finding, options: options, line: place.line) }
         // A session's later connections open too: its dialect session goes on.
         guard state.session == nil else { return }
-        state.dialect = options.dialect ?? DialectSessions.dialect(forInfo: info)
-        state.session = state.dialect.map { DialectSessions.make($0, info: info, options: options) }
+        if let named = info.dialect, options.dialects.definition(named) == nil {
+            // A transcript's `dialect` that the table does not have: read as if it named none.
+            state.add(CaptureRules.badField.finding("unknown dialect \"\(named)\""), options: options, line: place.line)
+        }
+        state.dialect = options.dialect ?? DialectSessions.dialect(forInfo: info, in: options.dialects)
+        state.session = state.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
     }
 
     func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace) {
@@ -84,8 +88,8 @@ final class ConnectionChecker: ConnectionEvents {
             state.add(located, options: options, line: place.line, frame: place.packet)
         }
         if upgrade.upgraded, state.session == nil, state.dialect == nil,
-            let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info)
-                ?? connection.framing.flatMap(DialectSessions.dialect(for:))
+            let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info, in: options.dialects)
+                ?? connection.framing.flatMap(options.dialects.dialect(for:))
         {
             state.dialect = dialect
             state.session = DialectSessions.make(dialect, info: connection.info, options: options)
@@ -151,7 +155,7 @@ final class ConnectionChecker: ConnectionEvents {
             let made =
                 if options.showSecrets {
                     (json, message.payload)
-                } else if Dialects.definition(session.dialect).recognisesUnreadLogin(message, json) {
+                } else if options.dialects.definition(session.dialect)?.recognisesUnreadLogin(message, json) == true {
                     SecretRedaction.withhold(json: json, payload: message.payload)
                 } else {
                     SecretRedaction.redact(json: json, payload: message.payload)
@@ -185,15 +189,15 @@ final class ConnectionChecker: ConnectionEvents {
     @exclusivity(unchecked) var onMessage: ((CheckedMessage) -> Void)?
 
     private func attachSession(_ state: ConnectionState, firstMessage: WireMessage, line: Int?, frame: Int?) {
-        var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(DialectSessions.dialect(for:))
-        if dialect == nil, let guessed = DialectSessions.guess(firstMessage, limits: options.limits) {
+        var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(options.dialects.dialect(for:))
+        if dialect == nil, let guessed = options.dialects.recognise(firstMessage, limits: options.limits) {
             dialect = guessed
             state.add(
                 CheckRules.dialectGuessed.finding("decoding as \(guessed.rawValue): the first message decodes cleanly"),
                 options: options, line: line, frame: frame)
         }
         state.dialect = dialect
-        state.session = dialect.map { DialectSessions.make($0, info: state.connection.info, options: options) }
+        state.session = dialect.flatMap { DialectSessions.make($0, info: state.connection.info, options: options) }
         if state.session == nil {
             state.undecidable = true
             state.add(

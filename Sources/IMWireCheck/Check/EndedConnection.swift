@@ -89,7 +89,7 @@ final class EndedConnections: @unchecked Sendable {
                 connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
                 hasTransportBytes: conn.hasTransportBytes, facts: facts, loginLine: facts.loginFrame.flatMap(state.line(ofFrame:)),
-                deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(Checker.judgeDeferredRules.contains)))
+                deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
             judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
             if let carry = input.carryKey {

@@ -140,7 +140,7 @@ extension JudgeInput: Spoolable {
     }
 
     package static func read(from reader: inout ReportReader) -> JudgeInput? {
-        guard let connection = reader.string(), let dialect = reader.string().flatMap(Dialect.init), let client = reader.optional({ $0.string() }),
+        guard let connection = reader.string(), let dialect = reader.string().map({ Dialect($0) }), let client = reader.optional({ $0.string() }),
             let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
             let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
             let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),

@@ -9,15 +9,6 @@ import IMWireRegistry
 /// client that logs in again after its session was ended, and the reconnect judge
 /// (Spec/reconnect.md §6).
 extension Checker {
-    /// Dialect rules that already report what a judge finding would say about the same
-    /// connection (each dialect names its own): there the judge's finding is dropped, so one
-    /// problem is reported once.
-    static let judgeFindingsReportedBy: [RuleID: Set<RuleID>] = Dialects.all.reduce(into: [:]) { table, definition in
-        table.merge(definition.judgeFindingsReportedBy) { $0.union($1) }
-    }
-    /// Every rule some judge finding defers to.
-    static let judgeDeferredRules = judgeFindingsReportedBy.values.reduce(into: Set<RuleID>()) { $0.formUnion($1) }
-
     /// One client's connections in the order the capture opened them: each one's number and
     /// what the judge reads of it.
     package typealias Client = [(number: Int, input: JudgeInput)]
@@ -113,7 +104,7 @@ extension Checker {
         _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
         hostPolicies: HostPolicies
     ) {
-        reloginAfterEnd(client, dialect: dialect, connections: connections)
+        reloginAfterEnd(client, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
     }
 
@@ -155,8 +146,8 @@ extension Checker {
     /// earlier connection ended in a way that forbids logging in again by itself (NIM: kicked 2_5,
     /// or refused at login with 302/417/422; yun2win: kicked 10, then a CONNECT with client id
     /// prefix 1). One finding per ending.
-    private static func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: some JudgedConnections) {
-        guard let rule = Dialects.definition(dialect).relogin else { return }
+    private static func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: some JudgedConnections, dialects: Dialects) {
+        guard let rule = dialects.definition(dialect)?.relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
         for (number, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
             let facts = input.facts
@@ -191,8 +182,10 @@ extension Checker {
             (policy, why) = (announced, "the SDK the client announces")
         } else if let neighbour = hostPolicies.policy(for: client) {
             (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
+        } else if let fallback = options.reconnectPolicy(for: dialect) {
+            (policy, why) = (fallback, "the vendor's default: the client names no SDK")
         } else {
-            (policy, why) = (options.reconnectPolicy(for: dialect), "the vendor's default: the client names no SDK")
+            return  // a dialect that models no reconnecting
         }
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         // Each finding's connection by its name, the first of that name: a client can have
@@ -203,7 +196,7 @@ extension Checker {
         // Placed as each connection is judged: gathered first, one client's findings were a
         // fifth of the peak heap of a 1 GiB check (heaptrack).
         judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) { findings in
-            placeJudged(findings, client: client, at: place, policy: policy, why: why, connections: connections)
+            placeJudged(findings, client: client, at: place, policy: policy, why: why, connections: connections, options: options)
         }
     }
 
@@ -211,13 +204,13 @@ extension Checker {
     /// index in `client` by name), unless a dialect rule said the same there.
     private static func placeJudged(
         _ findings: [Finding], client: Client, at place: [String: Int], policy: ReconnectPolicy, why: String,
-        connections: some JudgedConnections
+        connections: some JudgedConnections, options: CheckOptions
     ) {
         for var finding in findings {
             finding.message += " [judged by \(policy.name): \(why)]"
             guard let connection = finding.location.connection, let index = place[connection] else { continue }
             let (number, input) = client[index]
-            let reported = Self.judgeFindingsReportedBy[finding.ruleID] ?? []
+            let reported = options.dialects.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             let facts = input.facts
             if finding.location.time == facts.login?.sent {

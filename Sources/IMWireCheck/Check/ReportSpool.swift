@@ -175,7 +175,7 @@ package struct ReportReader {
         for (reason, count) in skipped { account.skipped[reason] = count }
         account.lost = lost
         return ConnectionReport(
-            id: id, dialect: dialect.flatMap(Dialect.init), subprotocol: subprotocol, extensions: extensions, client: client,
+            id: id, dialect: dialect.map { Dialect($0) }, subprotocol: subprotocol, extensions: extensions, client: client,
             server: server,
             messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
             droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections,
@@ -202,7 +202,7 @@ package struct ReportReader {
             let time = optional({ $0.int64() }), let direction = optional({ $0.string() }), let subject = optional({ $0.string() })
         else { return nil }
         let rule = Rule(
-            RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.flatMap(Dialect.init),
+            RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.map { Dialect($0) },
             summary: summary, specRef: specRef)
         var finding = Finding(rule: rule, message: message, offset: offset, subject: subject)
         finding.severity = findingSeverity

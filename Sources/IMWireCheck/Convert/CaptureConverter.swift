@@ -89,12 +89,12 @@ public enum CaptureConverter {
         open.append("type", "open")
         open.append("conn", .string(connection.id))
         open.append("t", transcriptTime(time))
-        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.definition($0).namingSubprotocol }) {
+        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol }) {
             open.append("subprotocol", .string(subprotocol))
         }
         // The dialect the capture named, else the one that speaks over the framing the transport
         // found (a long-polled session has no URL or subprotocol in the transcript to show it).
-        if let dialect = info.dialect ?? connection.framing.flatMap(Dialects.dialect(for:)) {
+        if let dialect = info.dialect ?? connection.framing.flatMap(Dialects.standard.dialect(for:)) {
             open.append("dialect", .string(dialect.rawValue))
         }
         if let url = info.url { open.append("url", .string(url)) }
@@ -248,15 +248,15 @@ final class MessageCredentials {
             session = known
         } else {
             let dialect =
-                DialectSessions.dialect(forInfo: connection.info) ?? connection.framing.flatMap(DialectSessions.dialect(for:))
-                ?? DialectSessions.guess(message, limits: options.limits)
-            session = dialect.map { DialectSessions.make($0, info: connection.info, options: options) }
+                DialectSessions.dialect(forInfo: connection.info, in: options.dialects)
+                ?? connection.framing.flatMap(options.dialects.dialect(for:)) ?? options.dialects.recognise(message, limits: options.limits)
+            session = dialect.flatMap { DialectSessions.make($0, info: connection.info, options: options) }
             sessions[connection.id] = session
         }
         guard let session else { return nil }
         _ = session.observe(message, timeMicros: time, frameIndex: frame)
         let json = session.lastCanonicalJSON
-        return (json, Dialects.definition(session.dialect).recognisesUnreadLogin(message, json))
+        return (json, options.dialects.definition(session.dialect)?.recognisesUnreadLogin(message, json) == true)
     }
 
     func ended(_ connection: LogicalConnection) { sessions[connection.id] = nil }
@@ -422,7 +422,7 @@ struct SynthesizedConnection {
         // Only a subprotocol that is one HTTP token goes in: a comma would make it a list the
         // server cannot choose, a space or CR/LF would break the head, and either would lose the
         // connection's messages (found by the HAR fuzz target).
-        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.definition($0).namingSubprotocol }),
+        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol }),
             Self.isToken(subprotocol)
         {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"

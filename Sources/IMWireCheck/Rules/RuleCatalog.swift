@@ -14,7 +14,7 @@ import IMWireWebSocket
 public enum RuleCatalog {
     public static let all: [Rule] =
         CaptureRules.all + CheckRules.all + LiveRules.all + TLSRules.all + HTTPRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
-        + SocketIORules.all + Dialects.all.flatMap(\.rules) + ReconnectRules.all
+        + SocketIORules.all + Dialects.standard.rules + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
 

@@ -65,7 +65,7 @@ package enum ReconnectSpec {
     /// dialect's default, or (yun2win) for the platform digit of a client id.
     static func checkerUse(_ policy: ReconnectPolicy) -> String {
         var uses: [String] = []
-        if ReconnectPolicies.defaultPolicy(for: policy.dialect).name == policy.name { uses.append("default for \(policy.dialect.rawValue)") }
+        if Dialects.standard.definition(policy.dialect)?.defaultPolicy?.name == policy.name { uses.append("default for \(policy.dialect.rawValue)") }
         if policy.dialect == .yun2win {
             let digits = "0123456789".filter { Yun2winPolicies.policy(forClientIDPlatformDigit: $0)?.name == policy.name }
             uses += digits.map { "client id platform digit \($0)" }

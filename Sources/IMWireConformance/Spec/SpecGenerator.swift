@@ -19,7 +19,7 @@ import IMWireWebSocket
 public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
     public static let files =
-        ["Spec/rules.md"] + Dialects.all.map(\.specPage)
+        ["Spec/rules.md"] + Dialects.standard.all.map(\.specPage)
         + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file]
         + StatusSpec.files
 
@@ -80,7 +80,7 @@ public enum SpecGenerator {
 
     /// `<dialect>-rules`: each registered dialect's rules, for its Spec page.
     static let dialectRuleBlocks: [String: @Sendable () -> String] = Dictionary(
-        uniqueKeysWithValues: Dialects.all.map { definition in
+        uniqueKeysWithValues: Dialects.standard.all.map { definition in
             ("\(definition.dialect.rawValue)-rules", { @Sendable in rules(definition.rules) })
         })
 

@@ -42,12 +42,14 @@ public enum Layer: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 }
 
-/// The IM cloud protocols IMWire speaks.
-public enum Dialect: String, Sendable, Hashable, CaseIterable {
-    case leancloud
-    case nim
-    case jmessage
-    case yun2win
+/// The name of an IM cloud protocol: `leancloud`, `nim`… An open set: each dialect's module names
+/// its own (`Dialect.nim` is IMWireNIM's), and the registration table (`Dialects`, IMWireRegistry)
+/// lists the ones IMWire speaks, so adding a dialect never edits this layer.
+public struct Dialect: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { self.rawValue = name }
+    public var description: String { rawValue }
 }
 
 /// A stable rule identifier such as `LC.RESPONSE-WITHOUT-REQUEST` or `WS.RSV-WITHOUT-EXTENSION`.

@@ -7,8 +7,11 @@ public struct StatusRegistry: Sendable {
 
     public init(tables: [StatusTable]) { self.tables = tables }
 
-    /// The vendors that have tables, in `Dialect` order.
-    public var vendors: [Dialect] { Dialect.allCases.filter { vendor in tables.contains { $0.vendor == vendor } } }
+    /// The vendors that have tables, in the order of their first table.
+    public var vendors: [Dialect] {
+        var seen = Set<Dialect>()
+        return tables.map(\.vendor).filter { seen.insert($0).inserted }
+    }
 
     /// Every row of every table, table by table.
     public var rows: [StatusCode] { tables.flatMap(\.rows) }

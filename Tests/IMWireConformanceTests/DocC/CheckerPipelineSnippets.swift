@@ -61,10 +61,11 @@ import Testing
             if let reader = connection.attachment as? any DialectConnection { return reader }
             let info = connection.info
             guard
-                let dialect = info.dialect ?? info.subprotocol.flatMap(Dialects.dialect(forSubprotocol:))
-                    ?? connection.framing.flatMap(Dialects.dialect(for:)) ?? Dialects.recognise(message, limits: .default)
+                let dialect = info.dialect ?? info.subprotocol.flatMap(Dialects.standard.dialect(forSubprotocol:))
+                    ?? connection.framing.flatMap(Dialects.standard.dialect(for:)) ?? Dialects.standard.recognise(message, limits: .default),
+                let definition = Dialects.standard.definition(dialect)
             else { return nil }
-            let made = Dialects.definition(dialect).makeConnection(DialectContext(subprotocol: info.subprotocol, url: info.url))
+            let made = definition.makeConnection(DialectContext(subprotocol: info.subprotocol, url: info.url))
             connection.attachment = made
             return made
         }
@@ -105,9 +106,10 @@ import Testing
     }
 
     @Test func everyDialectIsRegistered() {
-        #expect(Dialects.all.map(\.dialect) == [.leancloud, .nim, .jmessage, .yun2win])
-        #expect(Dialects.dialect(forSubprotocol: "lc.protobuf2.3") == .leancloud)
-        let connection = Dialects.definition(.nim).makeConnection(DialectContext())
-        #expect(connection.dialect == .nim && connection is NIMConnection)
+        #expect(Dialects.standard.all.map(\.dialect) == [.leancloud, .nim, .jmessage, .yun2win])
+        #expect(Dialects.standard.dialect(forSubprotocol: "lc.protobuf2.3") == .leancloud)
+        let connection = Dialects.standard.definition(.nim)?.makeConnection(DialectContext())
+        #expect(connection?.dialect == .nim && connection is NIMConnection)
+        #expect(Dialects.standard.definition(Dialect("wechat")) == nil)
     }
 }
