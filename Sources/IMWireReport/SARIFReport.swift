@@ -30,11 +30,15 @@ public enum SARIFReport {
     public static func write(
         _ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:], to emit: ([UInt8]) -> Void
     ) {
-        var usedRules = Set(report.captureFindings.lazy.filter { $0.severity >= threshold }.map(\.ruleID))
+        var usedRules: [RuleID: Rule] = [:]
+        for finding in report.captureFindings where finding.severity >= threshold { usedRules[finding.ruleID] = finding.rule }
         for connection in report.connections {
-            for finding in connection.findings where finding.severity >= threshold { usedRules.insert(finding.ruleID) }
+            for finding in connection.findings where finding.severity >= threshold { usedRules[finding.ruleID] = finding.rule }
         }
-        let rules: [JSONValue] = RuleCatalog.all.filter { usedRules.contains($0.id) }.map { rule in
+        // In catalogue order; then the rules of dialects a program added (`CheckOptions.dialects`).
+        let catalogued = RuleCatalog.all.filter { usedRules[$0.id] != nil }
+        let added = usedRules.values.filter { RuleCatalog.rule($0.id) == nil }.sorted { $0.id < $1.id }
+        let rules: [JSONValue] = (catalogued + added).map { rule in
             [
                 "id": .string(rule.id.rawValue), "shortDescription": ["text": .string(rule.summary)],
                 "defaultConfiguration": ["level": .string(level(rule.severity))],
