@@ -52,13 +52,13 @@ public enum NIMDialect {
     }
 
     /// The digits after the first `"name":` in `bytes` (spaces allowed around the colon).
-    private static func number(named name: String, in bytes: [UInt8]) -> Int? {
+    private static func number(named name: String, in bytes: [UInt8]) -> Int64? {
         guard let range = bytes.firstRange(of: Array("\"\(name)\"".utf8)) else { return nil }
         var rest = bytes[range.upperBound...].drop { $0 == 0x20 }
         guard rest.first == UInt8(ascii: ":") else { return nil }
         rest = rest.dropFirst().drop { $0 == 0x20 }
         let digits = rest.prefix { (0x30...0x39).contains($0) }
-        return digits.isEmpty || digits.count > 9 ? nil : Int(String(decoding: digits, as: UTF8.self))
+        return digits.isEmpty || digits.count > 9 ? nil : Int64(String(decoding: digits, as: UTF8.self))
     }
 }
 

@@ -97,12 +97,12 @@ import Testing
             // Request.
             let ser: Int64 = command.key == "1_2" ? 0 : Int64(requests % 32767 + 1)
             let (q, names, fields) = Self.parameters(command)
-            let bytes = NIMCodec.encode(.request(NIMRequest(sid: Int64(command.sid), cid: Int64(command.cid), ser: ser, params: q)))
+            let bytes = NIMCodec.encode(.request(NIMRequest(sid: command.sid, cid: command.cid, ser: ser, params: q)))
             if case .request(let request)? = Self.decodeOne(bytes, .send, "request " + what) {
                 requests += 1
                 #expect(request.command == command, "request \(what)")
                 #expect(request.command?.name == command.name)
-                #expect((request.sid, request.cid, request.ser) == (Int64(command.sid), Int64(command.cid), ser))
+                #expect((request.sid, request.cid, request.ser) == (command.sid, command.cid, ser))
                 #expect(request.params.map(\.type) == q.map(\.type) && request.params.map(\.value) == q.map(\.value), "request \(what)")
                 #expect(request.params.map(\.name) == names, "request \(what)")
                 #expect(request.params.map(\.fields) == fields, "request \(what)")
@@ -117,7 +117,7 @@ import Testing
             var kinds: [(String, Int64)] = [("response", ser)]
             if command.origin == .push { kinds.append(("push", 0)) }
             for (kind, ser) in kinds {
-                let packet = NIMResponse(sid: Int64(command.sid), cid: Int64(command.cid), ser: ser, code: 200, r: r.isEmpty ? nil : r)
+                let packet = NIMResponse(sid: command.sid, cid: command.cid, ser: ser, code: 200, r: r.isEmpty ? nil : r)
                 guard case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, "\(kind) \(what)") else {
                     Issue.record("\(kind) \(what) did not decode as a response")
                     continue
@@ -145,9 +145,9 @@ import Testing
             for command in NIMCommands.all where !command.isNotifyWrapper {
                 let what = "\(wrapper.key)[\(command.key) \(command.name)]"
                 let (body, expected) = Self.responseEntries(command)
-                let header: JSONValue = ["sid": .number(JSONNumber(Int64(command.sid))), "cid": .number(JSONNumber(Int64(command.cid)))]
+                let header: JSONValue = ["sid": .number(JSONNumber(command.sid)), "cid": .number(JSONNumber(command.cid))]
                 let r: [JSONValue] = [0, ["headerPacket": header, "body": .array(body)]]
-                let packet = NIMResponse(sid: Int64(wrapper.sid), cid: Int64(wrapper.cid), ser: 0, code: 200, r: r)
+                let packet = NIMResponse(sid: wrapper.sid, cid: wrapper.cid, ser: 0, code: 200, r: r)
                 guard case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, what),
                     let inner = response.inner
                 else {

@@ -120,17 +120,17 @@ extension NIMRequest {
     /// Property of `property.map` first (2_3 login, 5_1 sync, 7_1 sendMsg, 8_2 sendTeamMsg,
     /// 21_2 sendSuperTeamMsg). The parameter is named as the decoder names it, so the request
     /// equals its own decoding.
-    public init(sid: Int, cid: Int, ser: Int64, property: NIMProperty) throws(NIMBuildError) {
+    public init(sid: Int64, cid: Int64, ser: Int64, property: NIMProperty) throws(NIMBuildError) {
         let key = "\(sid)_\(cid)"
-        let name = NIMCommands.command(sid: Int64(sid), cid: Int64(cid))?.name ?? key
+        let name = NIMCommands.command(sid: sid, cid: cid)?.name ?? key
         guard let spec = NIMCommands.parameters[key]?.first, spec.tagMap == property.map else {
             throw .propertyNotTaken(command: "\(key) \(name)", map: property.map.name)
         }
-        self.init(sid: Int64(sid), cid: Int64(cid), ser: ser, params: [property.parameter(name: spec.name)])
+        self.init(sid: sid, cid: cid, ser: ser, params: [property.parameter(name: spec.name)])
     }
 
     /// Heartbeat 1_2: SER 0 and no parameters (nim.md §3.3, §5.3).
-    public static let heartbeat = NIMRequest(sid: Int64(NIMCommands.heartbeat.sid), cid: Int64(NIMCommands.heartbeat.cid), ser: 0)
+    public static let heartbeat = NIMRequest(sid: NIMCommands.heartbeat.sid, cid: NIMCommands.heartbeat.cid, ser: 0)
 
     /// Logout 2_6 with serial `ser`. The reference gives no parameter list for it (UNCONFIRMED);
     /// it is sent without parameters.
@@ -150,8 +150,8 @@ extension NIMRequest {
     }
 
     /// Throws `wrongCommand` unless this request is one of `commands` (sid, cid).
-    func expect(_ commands: [(sid: Int, cid: Int)], _ expected: String) throws(NIMBuildError) {
-        guard commands.contains(where: { Int64($0.sid) == sid && Int64($0.cid) == cid }) else {
+    func expect(_ commands: [(sid: Int64, cid: Int64)], _ expected: String) throws(NIMBuildError) {
+        guard commands.contains(where: { $0.sid == sid && $0.cid == cid }) else {
             throw .wrongCommand(expected: expected, found: "\(sid)_\(cid)" + (command.map { " \($0.name)" } ?? ""))
         }
     }

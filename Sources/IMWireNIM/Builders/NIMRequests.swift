@@ -186,7 +186,7 @@ public struct NIMSendMsg: Sendable, Hashable {
         try NIMSendMsg(property.setting(field, value))
     }
 
-    static let commands = [(sid: 7, cid: 1), (sid: 8, cid: 2), (sid: 21, cid: 2)]
+    static let commands: [(sid: Int64, cid: Int64)] = [(7, 1), (8, 2), (21, 2)]
 
     /// Tag 0.
     public var scene: NIMScene { NIMScene(rawValue: property.integer("scene") ?? 0) }
@@ -200,7 +200,7 @@ public struct NIMSendMsg: Sendable, Hashable {
     public var idClient: String { property.string("idClient") ?? "" }
 
     /// The send command for `scene`: 8_2 for a team, 21_2 for a super team, else 7_1.
-    public var command: (sid: Int, cid: Int) {
+    public var command: (sid: Int64, cid: Int64) {
         switch scene {
         case .team: (8, 2)
         case .superTeam: (21, 2)
@@ -210,7 +210,7 @@ public struct NIMSendMsg: Sendable, Hashable {
 
     /// The request with serial `ser`.
     public func request(ser: Int64) -> NIMRequest {
-        NIMRequest(sid: Int64(command.sid), cid: Int64(command.cid), ser: ser, params: [property.parameter(name: "msg")])
+        NIMRequest(sid: command.sid, cid: command.cid, ser: ser, params: [property.parameter(name: "msg")])
     }
 }
 

@@ -32,8 +32,8 @@ public struct NIMRequest: Sendable, Hashable {
     }
 
     public var command: NIMCommand? { NIMCommands.command(sid: sid, cid: cid) }
-    public var isHeartbeat: Bool { sid == Int64(NIMCommands.heartbeat.sid) && cid == Int64(NIMCommands.heartbeat.cid) }
-    public var isLogin: Bool { sid == Int64(NIMCommands.login.sid) && cid == Int64(NIMCommands.login.cid) }
+    public var isHeartbeat: Bool { sid == NIMCommands.heartbeat.sid && cid == NIMCommands.heartbeat.cid }
+    public var isLogin: Bool { sid == NIMCommands.login.sid && cid == NIMCommands.login.cid }
 
     /// The JSON text the Web SDK sends (`JSON.stringify` of createCmd's object).
     public var json: JSONValue {

@@ -12,8 +12,8 @@ public enum NIMOrigin: String, Sendable, Hashable {
 /// the name the client's `cmdConfig` gives it, the name of the `packetConfig` handler that
 /// reads what arrives, and the order of the response fields in `r`.
 public struct NIMCommand: Sendable, Hashable {
-    public let sid: Int
-    public let cid: Int
+    public let sid: Int64
+    public let cid: Int64
     public let service: String
     /// The `cmdConfig` name (nim.md §3.5), nil for ids only the inbound config knows.
     public let command: String?
@@ -34,7 +34,7 @@ public struct NIMCommand: Sendable, Hashable {
 /// The complete id table. Typed once here; `Spec/nim.md` is generated from it.
 public enum NIMCommands {
     private static func c(
-        _ sid: Int, _ cid: Int, _ service: String, _ command: String?, handler: String?,
+        _ sid: Int64, _ cid: Int64, _ service: String, _ command: String?, handler: String?,
         handlerService: String? = nil, r response: [String] = [], _ origin: NIMOrigin
     ) -> NIMCommand {
         NIMCommand(
@@ -42,14 +42,20 @@ public enum NIMCommands {
             response: response, origin: origin)
     }
 
-    public static func command(sid: Int64, cid: Int64) -> NIMCommand? { index["\(sid)_\(cid)"] }
+    public static func command(sid: Int64, cid: Int64) -> NIMCommand? { index[Key(sid: sid, cid: cid)] }
 
-    static let index: [String: NIMCommand] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Found by the two numbers, not by a `"sid_cid"` string made for every message.
+    private struct Key: Hashable {
+        let sid: Int64
+        let cid: Int64
+    }
+    private static let index: [Key: NIMCommand] = Dictionary(
+        all.map { (Key(sid: $0.sid, cid: $0.cid), $0) }, uniquingKeysWith: { first, _ in first })
 
-    public static let heartbeat = (sid: 1, cid: 2)
-    public static let login = (sid: 2, cid: 3)
-    public static let kicked = (sid: 2, cid: 5)
-    public static let sync = (sid: 5, cid: 1)
+    public static let heartbeat: (sid: Int64, cid: Int64) = (1, 2)
+    public static let login: (sid: Int64, cid: Int64) = (2, 3)
+    public static let kicked: (sid: Int64, cid: Int64) = (2, 5)
+    public static let sync: (sid: Int64, cid: Int64) = (5, 1)
 
     /// Every sid_cid of nim.md §3.5 (cmdConfig) and §3.6 (packetConfig), ordered by sid, cid.
     public static let all: [NIMCommand] = [

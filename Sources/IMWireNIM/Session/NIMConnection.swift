@@ -82,7 +82,7 @@ public final class NIMConnection: DialectConnection {
                 sessionFacts.ended(.clientLogout, atMicros: time)
             }
         case .response(let response)? where direction == .receive:
-            if (response.sid, response.cid) == (Int64(NIMCommands.login.sid), Int64(NIMCommands.login.cid)) {
+            if (response.sid, response.cid) == (NIMCommands.login.sid, NIMCommands.login.cid) {
                 if response.isSuccess {
                     sessionFacts.loginAccepted(atMicros: time)
                 } else {
@@ -92,7 +92,7 @@ public final class NIMConnection: DialectConnection {
                         ? response.r?.first?.int64Value.map { $0.multipliedReportingOverflow(by: 1_000_000).partialValue } : nil
                     sessionFacts.ended(.loginRejected(code: response.code, waitMicros: wait), atMicros: time)
                 }
-            } else if (response.sid, response.cid) == (Int64(NIMCommands.kicked.sid), Int64(NIMCommands.kicked.cid)) {
+            } else if (response.sid, response.cid) == (NIMCommands.kicked.sid, NIMCommands.kicked.cid) {
                 sessionFacts.ended(.kicked(code: response.r?.dropFirst().first?.int64Value ?? 0), atMicros: time)
             }
         default:

@@ -176,7 +176,7 @@ public struct NIMSessionTracker: Sendable {
             phase = .loggingIn
             step(4, "chat-room login 13_2", into: &findings)
         }
-        if request.sid == Int64(NIMCommands.sync.sid), request.cid == Int64(NIMCommands.sync.cid) { step(7, "sync 5_1", into: &findings) }
+        if request.sid == NIMCommands.sync.sid, request.cid == NIMCommands.sync.cid { step(7, "sync 5_1", into: &findings) }
         if request.isHeartbeat {
             heartbeatDueFrom = nil
         } else if let last = lastSer, request.ser != (last >= 32767 ? 1 : last + 1) {
@@ -216,7 +216,7 @@ public struct NIMSessionTracker: Sendable {
         if matched == nil, response.command?.origin == .request, response.ser != 0 {
             findings.append(NIMRules.responseWithoutRequest.finding("\(response.sid)_\(response.cid) ser=\(response.ser) matches no pending request"))
         }
-        if response.sid == Int64(NIMCommands.login.sid), response.cid == Int64(NIMCommands.login.cid), matched != nil {
+        if response.sid == NIMCommands.login.sid, response.cid == NIMCommands.login.cid, matched != nil {
             if response.isSuccess {
                 phase = .loggedIn
                 heartbeatDueFrom = time
@@ -240,7 +240,7 @@ public struct NIMSessionTracker: Sendable {
                 if NIMWebCodes.endsLogin(response.code) { phase = .loginFailed(code: response.code) }
             }
         }
-        if response.sid == Int64(NIMCommands.sync.sid), response.cid == Int64(NIMCommands.sync.cid), matched != nil {
+        if response.sid == NIMCommands.sync.sid, response.cid == NIMCommands.sync.cid, matched != nil {
             step(8, "syncDone", into: &findings)
         }
         if response.sid == 1, response.cid == 2, matched != nil { heartbeatDueFrom = time }
@@ -250,7 +250,7 @@ public struct NIMSessionTracker: Sendable {
             let until = time.addingReportingOverflow(seconds.multipliedReportingOverflow(by: 1_000_000).partialValue)
             lockoutUntil = until.overflow ? Int64.max : until.partialValue
         }
-        if response.sid == Int64(NIMCommands.kicked.sid), response.cid == Int64(NIMCommands.kicked.cid) {
+        if response.sid == NIMCommands.kicked.sid, response.cid == NIMCommands.kicked.cid {
             let reason = response.r?[safe: 1]?.int64Value
             phase = .kicked(reason: reason)
             let name = reason.flatMap { NIMStatusCodes.webKickReason.rows($0).first?.name } ?? "unknown reason"

@@ -28,7 +28,7 @@ extension NIMLink {
     }
 
     /// A push: `ser` 0, code 200.
-    func push(_ sid: Int, _ cid: Int, _ r: [JSONValue]) {
+    func push(_ sid: Int64, _ cid: Int64, _ r: [JSONValue]) {
         send(["sid": .number(JSONNumber(sid)), "cid": .number(JSONNumber(cid)), "ser": 0, "code": 200, "r": .array(r)])
     }
 
