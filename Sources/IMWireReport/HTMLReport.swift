@@ -10,18 +10,18 @@ import IMWireCore
 /// Without the script every page and message is shown and every link still jumps; the script
 /// adds switching pages, opening the message an arrow or a finding names, and the filters, whose
 /// state the URL's fragment can carry (`report.html#severity=error&rule=LC.MISSING-ACK`).
-public enum HTMLReport {
+package enum HTMLReport {
     /// Messages the report keeps per connection (`CheckOptions.timelineLimit` for this format);
     /// the rest are counted, and `imwire show` lists them all.
-    public static let timelineLimit = 5_000
+    package static let timelineLimit = 5_000
     /// Messages per page of a connection's sequence diagram.
-    public static let pageSize = 200
+    package static let pageSize = 200
     /// Places listed under a group of identical findings; the rest are counted.
-    public static let groupListLimit = 50
+    package static let groupListLimit = 50
 
     /// The page. `specBase` is put before every `Spec/…` link of a rule's reference: the
     /// package root as a `file://` URL ending in `/`, or "" for links relative to the report.
-    public static func render(_ report: CheckReport, threshold: Severity, specBase: String = "") -> String {
+    package static func render(_ report: CheckReport, threshold: Severity, specBase: String = "") -> String {
         let page = Page(report: report, threshold: threshold, specBase: specBase)
         var html = """
             <!DOCTYPE html>

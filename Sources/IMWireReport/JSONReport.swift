@@ -2,10 +2,10 @@ import IMWireCheck
 import IMWireCore
 
 /// `--format json`: the report as one JSON document (schema in `Spec/report-json.md`).
-public enum JSONReport {
-    public static let version = 1
+package enum JSONReport {
+    package static let version = 1
 
-    public static func render(_ report: CheckReport, threshold: Severity) -> String {
+    package static func render(_ report: CheckReport, threshold: Severity) -> String {
         var text: [UInt8] = []
         write(report, threshold: threshold) { text += $0 }
         return String(decoding: text, as: UTF8.self)
@@ -13,7 +13,7 @@ public enum JSONReport {
 
     /// The report in pieces, one connection at a time, so only one connection's JSON is in
     /// memory however many the capture has.
-    public static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
+    package static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
         var root = JSONObject()
         root.append("version", .number(JSONNumber(version)))
         root.append("source", .string(report.source))
@@ -86,7 +86,7 @@ public enum JSONReport {
         return .object(object)
     }
 
-    public static func json(_ finding: Finding) -> JSONValue {
+    package static func json(_ finding: Finding) -> JSONValue {
         finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) })
     }
 }

@@ -5,8 +5,8 @@ import IMWireRegistry
 /// `--format junit`: one test suite per connection, one test case per rule family (the ID's
 /// prefix: LC, PB, WS, CAPTURE…) that applies to it; a case fails when a finding of the family
 /// is at or above the threshold. CI systems then show which layer broke on which connection.
-public enum JUnitReport {
-    public static func render(_ report: CheckReport, threshold: Severity) -> String {
+package enum JUnitReport {
+    package static func render(_ report: CheckReport, threshold: Severity) -> String {
         var text: [UInt8] = []
         write(report, threshold: threshold) { text += $0 }
         return String(decoding: text, as: UTF8.self)
@@ -15,7 +15,7 @@ public enum JUnitReport {
     /// The report in pieces, one connection's suite at a time, so a long report is never held
     /// whole. The totals come first, so the connections are gone through twice: once to count,
     /// once to write.
-    public static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
+    package static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
         let captureFailing = report.captureFindings.filter { $0.severity >= threshold }
         var totalTests = 1
         var totalFailures = captureFailing.isEmpty ? 0 : 1

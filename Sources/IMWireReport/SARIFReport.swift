@@ -17,7 +17,7 @@ public enum SARIFReport {
 
     /// `packets`: the regions of the packets the findings name (`packetRegions`), for a pcap or
     /// pcapng capture, whose findings' frames are packet numbers.
-    public static func render(_ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:]) -> String {
+    package static func render(_ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:]) -> String {
         var text: [UInt8] = []
         write(report, threshold: threshold, version: version, packets: packets) { text += $0 }
         return String(decoding: text, as: UTF8.self)
@@ -27,7 +27,7 @@ public enum SARIFReport {
     /// findings are in memory however many the capture has. The rules come before the results,
     /// so the connections are gone through twice: once for the rules the findings use, once to
     /// write the results.
-    public static func write(
+    package static func write(
         _ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:], to emit: ([UInt8]) -> Void
     ) {
         var usedRules: [RuleID: Rule] = [:]

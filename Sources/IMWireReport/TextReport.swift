@@ -3,15 +3,15 @@ import IMWireCore
 
 /// The human report: findings grouped by connection, each with its frame, time, direction,
 /// offset, the command it is about, the rule and where the rule comes from.
-public enum TextReport {
-    public static func render(_ report: CheckReport, threshold: Severity, color: Bool = false) -> String {
+package enum TextReport {
+    package static func render(_ report: CheckReport, threshold: Severity, color: Bool = false) -> String {
         var text: [UInt8] = []
         write(report, threshold: threshold, color: color) { text += $0 }
         return String(decoding: text, as: UTF8.self)
     }
 
     /// The report in pieces, one connection at a time, so a long report is never held whole.
-    public static func write(_ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void) {
+    package static func write(_ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void) {
         var lines: [String] = []
         func flush() {
             guard !lines.isEmpty else { return }
@@ -51,7 +51,7 @@ public enum TextReport {
     }
 
     /// The report's last line: `summary: 2 connections, 48 messages; 2 errors, 1 warning, 1 info`.
-    public static func summaryLine(_ report: CheckReport, threshold: Severity) -> String {
+    package static func summaryLine(_ report: CheckReport, threshold: Severity) -> String {
         let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
         var summary = "summary: \(counted(report.connections.count, "connection")), "
         summary += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
@@ -63,7 +63,7 @@ public enum TextReport {
     /// The two lines the report gives `finding` under its connection (severity and rule, then
     /// where; the message and the rule's reference), times relative to `firstTime`.
     /// `imwire proxy` prints them as findings happen.
-    public static func findingLines(_ finding: Finding, firstTime: Int64?, color: Bool = false) -> [String] {
+    package static func findingLines(_ finding: Finding, firstTime: Int64?, color: Bool = false) -> [String] {
         var head: [String] = []
         if let frame = finding.location.frameIndex { head.append("#\(frame)") }
         if let line = finding.location.line { head.append("line \(line)") }

@@ -41,10 +41,6 @@ struct Check: ParsableCommand {
     @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
 
-    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json, junit, sarif, html
-    }
-
     @Option(
         help: "Report format: text, json (Spec/report-json.md), junit, sarif, html (one self-contained page: diagrams, messages to expand, filters).")
     var format: ReportFormat = .text
@@ -223,51 +219,18 @@ extension Check {
         if let annotate { try writeAnnotated(report, to: annotate) }
         let file: OutputFile
         do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
-        // Every format but HTML goes out a connection at a time; HTML is built whole.
-        switch format {
-        case .text:
-            let useColor = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
-            TextReport.write(report, threshold: severity, color: useColor, to: file.write)
-        case .json: JSONReport.write(report, threshold: severity, to: file.write)
-        case .junit: JUnitReport.write(report, threshold: severity, to: file.write)
-        case .sarif:
-            let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
-            let packets = SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)
-            SARIFReport.write(report, threshold: severity, version: IMWireCLI.configuration.version, packets: packets, to: file.write)
-        case .html:
-            // References link to the Spec/ pages of the package this binary belongs to, when found.
-            let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""
-            file.write(Array(HTMLReport.render(report, threshold: severity, specBase: specBase).utf8))
-        }
+        var formatOptions = ReportFormat.Options(threshold: severity, toolVersion: IMWireCLI.configuration.version)
+        formatOptions.color = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
+        formatOptions.capture = capture
+        formatOptions.limits = options.limits
+        format.write(report, options: formatOptions, to: file.write)
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))
     }
 
     /// The capture again, as pcapng, with each finding on the packet it is about.
     private func writeAnnotated(_ report: CheckReport, to path: String) throws {
-        func comment(_ finding: Finding) -> String {
-            "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? "")
-        }
-        let bytes: [UInt8]
-        do {
-            switch try CaptureFile.format(of: capture) {
-            case .pcap?, .pcapng?:
-                // Findings of packet captures are located by packet number.
-                var byPacket: [Int: [String]] = [:]
-                for finding in report.allFindings {
-                    if let packet = finding.location.frameIndex { byPacket[packet, default: []].append(comment(finding)) }
-                }
-                bytes = try CaptureConverter.annotate(path: capture) { byPacket[$0] ?? [] }
-            default:
-                var byMessage: [String: [Int: [String]]] = [:]
-                for finding in report.allFindings {
-                    guard let connection = finding.location.connection, let frame = finding.location.frameIndex else { continue }
-                    byMessage[connection, default: [:]][frame, default: []].append(comment(finding))
-                }
-                bytes = CaptureConverter.pcapng(from: try CaptureFile.open(capture)) { byMessage[$0]?[$1] ?? [] }
-            }
-            try TextFile.write(bytes, to: path)
-        } catch {
+        do { try TextFile.write(try CaptureConverter.annotated(report, capture: capture), to: path) } catch {
             throw unreadable("--annotate: \(error)")
         }
     }

@@ -71,6 +71,7 @@ extension Direction: ExpressibleByArgument {}
 extension MQTTVersion: ExpressibleByArgument {}
 extension LeanCloudEncoding: ExpressibleByArgument {}
 extension RuleAction: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
 
 /// `--severity`: String-backed, because for an Int-backed enum like `Severity` ArgumentParser's
 /// `--help` shows the raw value (`default: 1`) whatever `defaultValueDescription` says.

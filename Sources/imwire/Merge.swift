@@ -24,7 +24,7 @@ struct Merge: ParsableCommand {
     var reports: [String]
 
     @Option(help: "Report format: text, json, junit, sarif, html.")
-    var format: Check.ReportFormat = .text
+    var format: ReportFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
     var output: String?
@@ -45,16 +45,9 @@ struct Merge: ParsableCommand {
         let severity = merged.threshold
         let file: OutputFile
         do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
-        switch format {
-        case .text: TextReport.write(report, threshold: severity, color: false, to: file.write)
-        case .json: JSONReport.write(report, threshold: severity, to: file.write)
-        case .junit: JUnitReport.write(report, threshold: severity, to: file.write)
-        case .sarif:
-            SARIFReport.write(report, threshold: severity, version: IMWireCLI.configuration.version, packets: merged.packets, to: file.write)
-        case .html:
-            let specBase = PackageRoot.locate().map { "file://\($0)/" } ?? ""
-            file.write(Array(HTMLReport.render(report, threshold: severity, specBase: specBase).utf8))
-        }
+        var formatOptions = ReportFormat.Options(threshold: severity, toolVersion: IMWireCLI.configuration.version)
+        formatOptions.packets = merged.packets
+        format.write(report, options: formatOptions, to: file.write)
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))
     }

@@ -94,11 +94,7 @@ struct Proxy: ParsableCommand {
     @Option(help: ArgumentHelp("Write the final report to this file on exit.", valueName: "FILE"))
     var report: String?
 
-    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-        case json, junit, sarif, html
-    }
-
-    @Option(help: "Format of --report: json (Spec/report-json.md), junit, sarif, html.")
+    @Option(help: "Format of --report: text, json (Spec/report-json.md), junit, sarif, html.")
     var reportFormat: ReportFormat = .json
 
     @Option(help: "Stop after this many proxied connections have closed.")
@@ -199,20 +195,12 @@ struct Proxy: ParsableCommand {
     }
 
     private func write(_ final: CheckReport, to path: String, threshold: Severity, limits: Limits) throws {
-        let text: String
-        switch reportFormat {
-        case .json:
-            var bytes: [UInt8] = []
-            JSONReport.write(final, threshold: threshold) { bytes += $0 }
-            text = String(decoding: bytes, as: UTF8.self)
-        case .junit: text = JUnitReport.render(final, threshold: threshold)
-        case .sarif:
-            let frames = Set(final.allFindings.compactMap(\.location.frameIndex))
-            let packets = record.map { SARIFReport.packetRegions(path: $0, numbers: frames, limits: limits) } ?? [:]
-            text = SARIFReport.render(final, threshold: threshold, version: IMWireCLI.configuration.version, packets: packets)
-        case .html: text = HTMLReport.render(final, threshold: threshold, specBase: PackageRoot.locate().map { "file://\($0)/" } ?? "")
+        var options = ReportFormat.Options(threshold: threshold, toolVersion: IMWireCLI.configuration.version)
+        options.capture = record  // SARIF regions are packets of the recording
+        options.limits = limits
+        do { try TextFile.write(reportFormat.render(final, options: options), to: path) } catch {
+            throw unreadable("--report: \(error.description)")
         }
-        do { try TextFile.write(text, to: path) } catch { throw unreadable("--report: \(error.description)") }
     }
 
     /// Microseconds since the epoch.

@@ -219,6 +219,31 @@ public enum CaptureConverter {
         }
         return writer.bytes
     }
+
+    /// The capture at `path` again, as pcapng, with each finding of `report` (its check) as a
+    /// comment on the packet it is about (`imwire check --annotate`; Wireshark shows them): a
+    /// packet capture's own packets, or a transcript's messages as synthesized packets.
+    public static func annotated(_ report: CheckReport, capture path: String, limits: Limits = .default) throws(CaptureFormatError) -> [UInt8] {
+        func comment(_ finding: Finding) -> String {
+            "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? "")
+        }
+        switch try CaptureFile.format(of: path) {
+        case .pcap?, .pcapng?:
+            // Findings of packet captures are located by packet number.
+            var byPacket: [Int: [String]] = [:]
+            for finding in report.allFindings {
+                if let packet = finding.location.frameIndex { byPacket[packet, default: []].append(comment(finding)) }
+            }
+            return try annotate(path: path, limits: limits) { byPacket[$0] ?? [] }
+        default:
+            var byMessage: [String: [Int: [String]]] = [:]
+            for finding in report.allFindings {
+                guard let connection = finding.location.connection, let frame = finding.location.frameIndex else { continue }
+                byMessage[connection, default: [:]][frame, default: []].append(comment(finding))
+            }
+            return pcapng(from: try CaptureFile.open(path, limits: limits)) { byMessage[$0]?[$1] ?? [] }
+        }
+    }
 }
 
 /// The credentials in messages, read by each connection's dialect as `imwire check` reads them
