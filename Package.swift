@@ -227,6 +227,7 @@ let package = Package(
         .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"], swiftSettings: strict),
         .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"], swiftSettings: strict),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
+        .testTarget(name: "IMWireIOTests", dependencies: ["IMWireIO"], swiftSettings: strict),
         .testTarget(name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore"], swiftSettings: strict),
         // TLS: known answers (RFC 8448) and sessions of real peers recorded by make_fixtures.py (Resources/)
         .testTarget(
