@@ -69,7 +69,7 @@ let package = Package(
 
         // the dialect contract: what each dialect module implements (a connection that reads
         // messages into findings and session facts) and registers (`DialectDefinition`)
-        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireReconnect"], swiftSettings: strict),
+        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireIO", "IMWireReconnect"], swiftSettings: strict),
 
         // tls: TLS 1.2/1.3 records of a connection's two byte streams → its plaintext streams, given
         // key-log secrets (NSS key log, pcapng Decryption Secrets Blocks); handshake facts

@@ -42,6 +42,9 @@ public struct DialectDefinition: Sendable {
     /// Reconnect-judge rules whose finding a dialect rule already gives for the same connection
     /// (the judge's is then dropped, so one problem is reported once).
     public let judgeFindingsReportedBy: [RuleID: Set<RuleID>]
+    /// The settings of its checks that `imwire check` and `imwire proxy` offer (`--nim-timeout`),
+    /// applied in this order.
+    public let settings: [DialectSetting]
 
     public init(
         dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
@@ -51,7 +54,7 @@ public struct DialectDefinition: Sendable {
         recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
         makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
         recognisesUnreadLogin: @escaping @Sendable (WireMessage, JSONValue?) -> Bool = { _, _ in false },
-        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:]
+        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:], settings: [DialectSetting] = []
     ) {
         self.dialect = dialect
         self.title = title
@@ -69,6 +72,7 @@ public struct DialectDefinition: Sendable {
         self.recognisesUnreadLogin = recognisesUnreadLogin
         self.relogin = relogin
         self.judgeFindingsReportedBy = judgeFindingsReportedBy
+        self.settings = settings
     }
 }
 

@@ -11,7 +11,24 @@ public enum JMessageDialect {
         claimsFraming: { $0 == .engineIO(version: 3) },
         recognisesFirstMessage: recognises,
         makeConnection: { JMessageConnection($0) },
-        recognisesUnreadLogin: isUnreadLogin)
+        recognisesUnreadLogin: isUnreadLogin,
+        settings: [
+            .seconds(
+                "jmessage-ack-timeout", help: "JMessage: seconds a request may wait for the server's ack (ACK_TIMEOUT 5).",
+                \JMessageSessionOptions.ackTimeoutMicros),
+            .seconds(
+                "jmessage-response-timeout", help: "JMessage: seconds an acknowledged request may wait for its response (RESP_TIMEOUT 30).",
+                \JMessageSessionOptions.responseTimeoutMicros),
+            .secret("secret", help: "JMessage master secret: verify the MD5 signature of c_init.") {
+                (options: inout JMessageSessionOptions, secret) in options.secret = secret
+            },
+            .secretFile(
+                "secret-file", help: "JMessage master secret read from FILE (a trailing newline dropped), as --secret but out of `ps`.",
+                excludes: "secret"
+            ) {
+                (options: inout JMessageSessionOptions, secret) in options.secret = secret
+            },
+        ])
 
     /// Events that carry a credential: login (the password hash), c_init (the signature),
     /// update_user_pwd (the old and new hashes).

@@ -13,7 +13,28 @@ public enum LeanCloudDialect {
         claimsSubprotocol: { LeanCloudSubprotocol($0) != nil },
         recognisesFirstMessage: recognises,
         makeConnection: { LeanCloudConnection($0) },
-        recognisesUnreadLogin: isUnreadLogin)
+        recognisesUnreadLogin: isUnreadLogin, settings: settings)
+
+    /// The app id comes after the master key: it only names the app the key's signatures are for.
+    static let settings: [DialectSetting] = [
+        .seconds(
+            "timeout", help: "LeanCloud: seconds a request may wait for its reply (SDK defaults: Java 10, JS 20, Swift/ObjC 30).",
+            \LeanCloudSessionOptions.requestTimeoutMicros),
+        .seconds("ack-timeout", help: "LeanCloud: seconds a received message may stay unacknowledged.", \LeanCloudSessionOptions.ackTimeoutMicros),
+        .secret("master-key", help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.") {
+            (options: inout LeanCloudSessionOptions, key) in options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
+        },
+        .secretFile(
+            "master-key-file", help: "LeanCloud master key read from FILE (a trailing newline dropped), as --master-key but out of `ps`.",
+            excludes: "master-key"
+        ) {
+            (options: inout LeanCloudSessionOptions, key) in options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
+        },
+        DialectSetting(name: "app-id", valueName: "id", help: "LeanCloud app id for signature checks (default: the appId of session/open).") {
+            id, options in
+            options[LeanCloudSessionOptions.self].credentials?.appID = id
+        },
+    ]
 
     /// A connection that names nothing is LeanCloud when its first message is a clean command.
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {

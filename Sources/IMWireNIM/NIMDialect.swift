@@ -28,6 +28,14 @@ public enum NIMDialect {
             ReconnectRules.afterTerminal.id: [NIMRules.autoRelogin.id],
             ReconnectRules.afterTerminalSuspected.id: [NIMRules.autoRelogin.id],
             ReconnectRules.heartbeatMissing.id: [NIMRules.heartbeatLate.id],
+        ],
+        settings: [
+            .seconds(
+                "nim-timeout", help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).",
+                \NIMSessionOptions.requestTimeoutMicros),
+            .seconds(
+                "nim-heartbeat", help: "NIM: seconds between heartbeats 1_2 (Web SDK heartbeatInterval 30).",
+                \NIMSessionOptions.heartbeatIntervalMicros),
         ])
 
     /// A text message of socket.io 0.9 packets carrying a NIM request/response, or a `1::` connect,

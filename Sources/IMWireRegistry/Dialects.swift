@@ -78,3 +78,9 @@ public final class Dialects: Sendable {
     /// Every dialect's rules, dialect by dialect.
     package var rules: [Rule] { all.flatMap(\.rules) }
 }
+
+/// A table shows as the names of its dialects: its definitions hold every rule, table and policy.
+extension Dialects: CustomStringConvertible, CustomReflectable {
+    public var description: String { "Dialects(" + all.map(\.dialect.rawValue).joined(separator: ", ") + ")" }
+    public var customMirror: Mirror { Mirror(self, children: ["dialects": all.map(\.dialect.rawValue)]) }
+}

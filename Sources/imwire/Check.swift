@@ -9,7 +9,7 @@ import IMWire
     import Darwin
 #endif
 
-struct Check: ParsableCommand {
+struct Check: TakesDialectSettings {
     static let configuration = CommandConfiguration(
         abstract: "Check a capture: decode every message of every connection and apply the rules.",
         discussion: """
@@ -20,7 +20,7 @@ struct Check: ParsableCommand {
 
             Exit status: 0 clean, 1 findings at or above --severity, 2 unreadable input, 64 a usage error \
             (an unknown option, rule or value).
-            """)
+            """ + "\n\n" + DialectSettingArguments.help)
 
     @Argument(help: "The capture: .pcap, .pcapng, .har or .jsonl (- for a transcript on standard input).")
     var capture: String
@@ -47,43 +47,6 @@ struct Check: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
     var output: String?
-
-    @Option(help: "Seconds a request may wait for its reply (SDK defaults: Java 10, JS 20, Swift/ObjC 30).")
-    var timeout: Double = 30
-
-    @Option(help: "Seconds a received message may stay unacknowledged.")
-    var ackTimeout: Double = 5
-
-    @Option(help: "LeanCloud app id for signature checks (default: the appId of session/open).")
-    var appId: String?
-
-    @Option(help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.")
-    var masterKey: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "LeanCloud master key read from FILE (a trailing newline dropped), as --master-key but out of `ps`.", valueName: "FILE"))
-    var masterKeyFile: String?
-
-    @Option(help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).")
-    var nimTimeout: Double = 8
-
-    @Option(help: "NIM: seconds between heartbeats 1_2 (Web SDK heartbeatInterval 30).")
-    var nimHeartbeat: Double = 30
-
-    @Option(help: "JMessage: seconds a request may wait for the server's ack (ACK_TIMEOUT 5).")
-    var jmessageAckTimeout: Double = 5
-
-    @Option(help: "JMessage: seconds an acknowledged request may wait for its response (RESP_TIMEOUT 30).")
-    var jmessageResponseTimeout: Double = 30
-
-    @Option(help: "JMessage master secret: verify the MD5 signature of c_init.")
-    var secret: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "JMessage master secret read from FILE (a trailing newline dropped), as --secret but out of `ps`.", valueName: "FILE"))
-    var secretFile: String?
 
     @Option(
         help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng")
@@ -129,26 +92,13 @@ struct Check: ParsableCommand {
     }
 
     func validate() throws {
+        try validateDialectSettings()
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): expected 1...256") }
         guard tcpIdle >= 0 else { throw ValidationError("--tcp-idle \(tcpIdle): expected 0 or more seconds") }
-        if secret != nil, secretFile != nil { throw ValidationError("--secret and --secret-file exclude each other") }
-        if masterKey != nil, masterKeyFile != nil { throw ValidationError("--master-key and --master-key-file exclude each other") }
         let selection = try policySelection()
         if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
             throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
         }
-    }
-
-    /// --secret, or the text of --secret-file (exit 2 naming the file when it cannot be used).
-    func masterSecret() throws -> String? {
-        guard let secretFile else { return secret }
-        do { return try SecretFile.read(secretFile) } catch { throw unreadable("--secret-file: \(error.description)") }
-    }
-
-    /// --master-key, or the text of --master-key-file (exit 2 naming the file when it cannot be used).
-    func leanCloudMasterKey() throws -> String? {
-        guard let masterKeyFile else { return masterKey }
-        do { return try SecretFile.read(masterKeyFile) } catch { throw unreadable("--master-key-file: \(error.description)") }
     }
 
     func policySelection() throws -> PolicySelection {
@@ -183,19 +133,7 @@ extension Check {
         options.limits.tcpIdleSeconds = tcpIdle
         options.reconnectPolicies = selection
         options.tlsKeyLog = try tls.keyLog()
-        guard timeout > 0, ackTimeout > 0, nimTimeout > 0, nimHeartbeat > 0, jmessageAckTimeout > 0, jmessageResponseTimeout > 0 else {
-            throw ValidationError("timeouts must be positive")
-        }
-        options.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = Int64(nimTimeout * 1_000_000)
-        options.dialectOptions[NIMSessionOptions.self].heartbeatIntervalMicros = Int64(nimHeartbeat * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].ackTimeoutMicros = Int64(jmessageAckTimeout * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].responseTimeoutMicros = Int64(jmessageResponseTimeout * 1_000_000)
-        options.dialectOptions[JMessageSessionOptions.self].secret = try masterSecret()
-        options.dialectOptions[LeanCloudSessionOptions.self].requestTimeoutMicros = Int64(timeout * 1_000_000)
-        options.dialectOptions[LeanCloudSessionOptions.self].ackTimeoutMicros = Int64(ackTimeout * 1_000_000)
-        if let masterKey = try leanCloudMasterKey() {
-            options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: appId, masterKey: masterKey)
-        }
+        try applyDialectSettings(to: &options.dialectOptions)
 
         if format == .html {
             options.timelineLimit = HTMLReport.timelineLimit

@@ -18,6 +18,19 @@ struct IMWireCLI: ParsableCommand {
             Proxy.self, Reconnect.self, Rules.self, Serve.self, Shard.self, Show.self, SpecCommand.self,
         ]
     )
+
+    /// The dialects' settings are taken out of the command line first (ArgumentParser does not
+    /// know them: `DialectSettingArguments`), then it parses the rest as usual.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            DialectSettingArguments.given = DialectSettingArguments.extract(from: &arguments, commands: [Check.self, Proxy.self, Serve.self])
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options shared by the commands that decode.

@@ -9,7 +9,7 @@ import IMWireProxy
     import Darwin
 #endif
 
-struct Proxy: ParsableCommand {
+struct Proxy: TakesDialectSettings {
     static let configuration = CommandConfiguration(
         abstract: "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
         discussion: """
@@ -35,7 +35,7 @@ struct Proxy: ParsableCommand {
             --duration seconds; then writes --report and exits as check does: 0 clean, 1 findings at or \
             above --severity, 2 a file that cannot be written or read (the CA, --upstream-ca) or an address \
             that cannot be bound, 64 a usage error.
-            """)
+            """ + "\n\n" + DialectSettingArguments.help)
 
     @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String
@@ -113,6 +113,7 @@ struct Proxy: ParsableCommand {
     }
 
     func validate() throws {
+        try validateDialectSettings()
         _ = try Self.endpoint(listen, "listen")
         switch (upstream, explicit) {
         case (nil, false): throw ValidationError("name the server with --upstream HOST:PORT, or let clients name it with --explicit")
@@ -150,6 +151,7 @@ struct Proxy: ParsableCommand {
         var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         options.showSecrets = showSecrets
         options.describesMessages = messages
+        try applyDialectSettings(to: &options.dialectOptions)
         if report != nil, reportFormat == .html {
             // The page draws each connection's messages, as `check --format html` does.
             options.timelineLimit = HTMLReport.timelineLimit

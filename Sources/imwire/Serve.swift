@@ -2,7 +2,7 @@ import ArgumentParser
 import IMWire
 import IMWireServe
 
-struct Serve: ParsableCommand {
+struct Serve: TakesDialectSettings {
     static let configuration = CommandConfiguration(
         abstract: "An offline IM cloud: serve a dialect to real clients, play a scenario, and grade each client.",
         discussion: """
@@ -30,7 +30,7 @@ struct Serve: ParsableCommand {
 
             Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came (in a case), \
             2 a file that cannot be read or written or an address that cannot be bound, 64 a usage error.
-            """)
+            """ + "\n\n" + DialectSettingArguments.help)
 
     @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
@@ -88,6 +88,7 @@ struct Serve: ParsableCommand {
     var ruleOverrides: [String] = []
 
     func validate() throws {
+        try validateDialectSettings()
         let at = try Proxy.endpoint(listen, "listen")
         let octets = at.host.split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else {
@@ -124,6 +125,7 @@ struct Serve: ParsableCommand {
         let at = try Proxy.endpoint(listen, "listen")
         var check = CheckOptions(dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         check.showSecrets = showSecrets
+        try applyDialectSettings(to: &check.dialectOptions)
         let run: ServeRun
         do {
             run = try ServeRun(
@@ -184,6 +186,7 @@ struct Serve: ParsableCommand {
         let at = try Proxy.endpoint(listen, "listen")
         var check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         check.showSecrets = showSecrets
+        try applyDialectSettings(to: &check.dialectOptions)
         let suite = ServeSuite(scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check, recordDirectory: record)
         if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
