@@ -175,3 +175,18 @@ import Testing
         #expect(handshake == nil && findings.map(\.ruleID.rawValue) == ["SIO.TEXT-NOT-UTF8"] && findings.first?.offset == 7)
     }
 }
+
+/// A packet of a long-poll body shows its size, not its bytes (a login's carry its password).
+@Suite struct PollPacketFormattingTests {
+    @Test func everyFormShowsTheSizeAndNotTheBytes() throws {
+        let event = Array(#"42["login",{"username":"alice","password":"hunter2-secret"}]"#.utf8)
+        let packet = try #require(EngineIOPayload.decode(EngineIOPayload.encodeText([event])).packets.first)
+        #expect(packet.bytes == event)
+        var dumped = ""
+        dump(packet, to: &dumped)
+        for text in ["\(packet)", String(reflecting: packet), dumped, "\([packet])"] {
+            #expect(!text.contains("hunter2") && text.contains("\(event.count) bytes"), "\(text)")
+            #expect(!text.contains(event.prefix(6).map(String.init).joined(separator: ", ")), "\(text)")
+        }
+    }
+}

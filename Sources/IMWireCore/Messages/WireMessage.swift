@@ -18,3 +18,18 @@ public struct WireMessage: Sendable, Hashable {
         self.payload = payload
     }
 }
+
+// A message's bytes are whatever crossed the wire, a login's credentials among them. Formatted
+// (`print`, interpolation, `String(reflecting:)`, `dump`), a message shows its way and its size,
+// never its bytes (issue 37); what a dialect decodes of it is formatted with its credentials
+// hidden, and `--show-secrets` is how a user sees them.
+extension WireMessage: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `WireMessage(send, text, 42 bytes)`.
+    public var description: String { "WireMessage(\(direction), \(frameType.rawValue), \(payload.count) bytes)" }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["direction": direction, "frameType": frameType, "payload": "\(payload.count) bytes"], displayStyle: .struct)
+    }
+}

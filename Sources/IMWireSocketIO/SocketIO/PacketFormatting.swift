@@ -106,3 +106,15 @@ extension EngineIOPacket.Payload: CustomStringConvertible, CustomDebugStringConv
 
 /// `[12 bytes, 3 bytes]`.
 private func lengths(_ buffers: [[UInt8]]) -> String { "[" + buffers.map { "\($0.count) bytes" }.joined(separator: ", ") + "]" }
+
+// A packet cut from a long-poll body is raw bytes, a login's among them: it shows its size only.
+extension EngineIOPayload.Packet: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `Packet(42 bytes, binaryFrame: false, offset: 3)`.
+    public var description: String { "Packet(\(bytes.count) bytes, binaryFrame: \(binaryFrame), offset: \(offset))" }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["bytes": "\(bytes.count) bytes", "binaryFrame": binaryFrame, "offset": offset], displayStyle: .struct)
+    }
+}
