@@ -1,30 +1,30 @@
 /// What an exploration saw.
-public struct ExplorationReport: Sendable {
-    public let policy: String
+package struct ExplorationReport: Sendable {
+    package let policy: String
     /// Distinct (machine state, monitor) pairs reached.
-    public let states: Int
-    public let transitions: Int
+    package let states: Int
+    package let transitions: Int
     /// The deepest level expanded (events from the initial state).
-    public let depth: Int
+    package let depth: Int
     /// True when the search ran out of new states before the depth bound: every state
     /// reachable by any event order was seen.
-    public let complete: Bool
-    public let phases: Set<Phase>
+    package let complete: Bool
+    package let phases: Set<Phase>
     /// `OutputModel.key`s of the outputs emitted somewhere.
-    public let outputs: Set<String>
-    public let stopCauses: Set<StopCause>
-    public let violations: [Violation]
+    package let outputs: Set<String>
+    package let stopCauses: Set<StopCause>
+    package let violations: [Violation]
     /// Phase-to-phase edges with their labels, for the diagrams.
-    public let edges: Set<PhaseEdge>
+    package let edges: Set<PhaseEdge>
 }
 
 /// One edge of the phase graph: `from --label--> to`.
-public struct PhaseEdge: Sendable, Hashable, Comparable {
-    public let from: Phase
-    public let to: Phase
-    public let label: String
+package struct PhaseEdge: Sendable, Hashable, Comparable {
+    package let from: Phase
+    package let to: Phase
+    package let label: String
 
-    public static func < (a: PhaseEdge, b: PhaseEdge) -> Bool {
+    package static func < (a: PhaseEdge, b: PhaseEdge) -> Bool {
         let order = Phase.allCases
         let left = (order.firstIndex(of: a.from) ?? 0, order.firstIndex(of: a.to) ?? 0)
         let right = (order.firstIndex(of: b.from) ?? 0, order.firstIndex(of: b.to) ?? 0)
@@ -36,7 +36,7 @@ public struct PhaseEdge: Sendable, Hashable, Comparable {
 /// Breadth-first exploration of every event order: from the initial state, every event of the
 /// policy's alphabet with every random input, to a depth bound or until nothing new is reached.
 /// Every transition is checked against the `Property` list.
-public enum ReconnectExplorer {
+package enum ReconnectExplorer {
     /// The events worth trying for `policy`: the lifecycle, the network, the transport, one
     /// code per reaction for each signal (plus every code an SDK rule names), the server
     /// pushes, the heartbeats, the app, the credentials, the chat room and every timer.
@@ -98,7 +98,7 @@ public enum ReconnectExplorer {
 
     /// Explores `policy` to `maxDepth` events (or until every reachable state is seen, or
     /// `maxStates` are stored). `checkProperties: false` explores the machine alone, for diagrams.
-    public static func explore(
+    package static func explore(
         _ policy: ReconnectPolicy, maxDepth: Int, maxStates: Int = 3_000_000,
         checkProperties: Bool = true, maxViolations: Int = 20
     ) -> ExplorationReport {

@@ -2,7 +2,7 @@
 /// reaches (`no-zero-delay-reconnect-cycle` on the explored graph once the search ends). Each
 /// is observed from the events and actions (an independent monitor keeps its own count of
 /// timers, transports and retries), not read back from the machine's own counters.
-public enum Property: String, Sendable, Hashable, CaseIterable {
+package enum Property: String, Sendable, Hashable, CaseIterable {
     /// After a stop (a terminal code, an exhausted budget) no route lookup, transport or login
     /// is started until the user logs in again.
     case noConnectAfterStop = "no-connect-after-stop"
@@ -45,7 +45,7 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
     case oneTransport = "one-transport"
 
     /// One line for the Spec.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .noConnectAfterStop: "After a stop (terminal code, exhausted budget) no route lookup, transport or login starts until the user logs in."
         case .oneTimerPerKind:
@@ -70,12 +70,12 @@ public enum Property: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A property that failed, with the events that lead there from the initial state.
-public struct Violation: Sendable, Hashable, CustomStringConvertible {
-    public let property: Property
-    public let message: String
-    public let path: [String]
+package struct Violation: Sendable, Hashable, CustomStringConvertible {
+    package let property: Property
+    package let message: String
+    package let path: [String]
 
-    public var description: String { "\(property.rawValue): \(message) after \(path.joined(separator: " → "))" }
+    package var description: String { "\(property.rawValue): \(message) after \(path.joined(separator: " → "))" }
 }
 
 /// The delay each armed timer was scheduled with, as the actions said.

@@ -47,12 +47,12 @@ public struct KeepAliveLog: Sendable, Hashable {
 
     public init() {}
 
-    public init(_ times: [Int64]) {
+    package init(_ times: [Int64]) {
         for time in times { record(time) }
     }
 
     /// A log as its fields say (one read back from storage).
-    public init(count: Int, first: Int64?, last: Int64?, longestGap: (start: Int64, length: Int64)?) {
+    package init(count: Int, first: Int64?, last: Int64?, longestGap: (start: Int64, length: Int64)?) {
         self.count = count
         self.first = first
         self.last = last
@@ -60,7 +60,7 @@ public struct KeepAliveLog: Sendable, Hashable {
     }
 
     /// One keep-alive packet at `time` µs (times out of order are taken as the last one).
-    public mutating func record(_ time: Int64) {
+    package mutating func record(_ time: Int64) {
         count += 1
         if let last {
             let gap = time.minus(last)
@@ -84,7 +84,7 @@ public struct KeepAliveLog: Sendable, Hashable {
 
     /// The longest stretch without a keep-alive packet between `start` and `end`: where it
     /// starts and how long it is.
-    public func longestSilence(from start: Int64, to end: Int64) -> (start: Int64, length: Int64) {
+    package func longestSilence(from start: Int64, to end: Int64) -> (start: Int64, length: Int64) {
         guard let first, let last else { return (start, max(0, end.minus(start))) }
         var longest = (start: start, length: max(0, first.minus(start)))
         if let gap = longestGap, gap.length > longest.length, gap.start >= start { longest = gap }

@@ -32,13 +32,13 @@ public struct SessionFacts: Sendable, Equatable {
     /// ended, at most `maxCarried`: an SDK whose timers outlive the connection re-sends them on
     /// its next one.
     public var unansweredAtEnd: [String] = []
-    public static let maxCarried = 32
+    package static let maxCarried = 32
 
-    public init(keepAliveInMessages: Bool = true) {
+    package init(keepAliveInMessages: Bool = true) {
         self.keepAliveInMessages = keepAliveInMessages
     }
 
-    public mutating func loginSent(atMicros time: Int64, frame: Int, reconnectFlag: Bool?, client: String?) {
+    package mutating func loginSent(atMicros time: Int64, frame: Int, reconnectFlag: Bool?, client: String?) {
         if login == nil {
             login = LoginObservation(sent: time, reconnectFlag: reconnectFlag, accepted: nil)
             loginFrame = frame
@@ -46,18 +46,18 @@ public struct SessionFacts: Sendable, Equatable {
         self.client = self.client ?? client
     }
 
-    public mutating func linkEstablished(atMicros time: Int64) {
+    package mutating func linkEstablished(atMicros time: Int64) {
         if linkUp == nil { linkUp = time }
     }
 
-    public mutating func loginAccepted(atMicros time: Int64) {
+    package mutating func loginAccepted(atMicros time: Int64) {
         guard login != nil, login?.accepted == nil else { return }
         login?.accepted = time
         if case .loginRejected? = end { end = nil }
     }
 
     /// The first ending a message shows is the one that counts (a kick, then the close it causes).
-    public mutating func ended(_ end: ConnectionEnd, atMicros time: Int64) {
+    package mutating func ended(_ end: ConnectionEnd, atMicros time: Int64) {
         guard self.end == nil else { return }
         self.end = end
         endTimeMicros = time
@@ -76,7 +76,7 @@ public struct EarlyRequest: Sendable, Hashable {
     /// The finding when one did (located).
     public var ifCarried: Finding
 
-    public init(key: String, ifNew: Finding, ifCarried: Finding) {
+    package init(key: String, ifNew: Finding, ifCarried: Finding) {
         self.key = key
         self.ifNew = ifNew
         self.ifCarried = ifCarried

@@ -39,7 +39,7 @@ public enum ReconnectAction: Sendable, Hashable, CustomStringConvertible {
 
 extension ReconnectAction {
     /// Every action with its trace-JSON fields (the Spec's action table).
-    public static let catalogue: [(name: String, fields: String, meaning: String)] = [
+    package static let catalogue: [(name: String, fields: String, meaning: String)] = [
         ("resolve-route", "clear_cache", "Look the route up; clear_cache: bypass and forget the cached one."),
         ("open-transport", "", "Open the transport."),
         ("close-transport", "", "Close the transport."),

@@ -78,7 +78,7 @@ public enum ReconnectEvent: Sendable, Hashable {
     }
 
     /// Every event with its event-file fields and meaning (the Spec's event table).
-    public static let catalogue: [(name: String, fields: String, meaning: String)] = [
+    package static let catalogue: [(name: String, fields: String, meaning: String)] = [
         ("user-login", "", "The user logs in (the app calls login/open); starts a first attempt."),
         ("user-logout", "", "The user logs out; everything stops, the transport closes."),
         ("network-up", "", "The network came back."),
@@ -108,10 +108,10 @@ public enum ReconnectEvent: Sendable, Hashable {
     ]
 
     /// Every event name, for the event file's validation.
-    public static var names: [String] { catalogue.map(\.name) }
+    package static var names: [String] { catalogue.map(\.name) }
 
     /// `login-response(code=302)`, `timer-fired(retry)`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .routeResolved(let ttl): ttl.map { "\(name)(ttl=\($0)ms)" } ?? name
         case .routeFailed(let status): status.map { "\(name)(status=\($0))" } ?? name

@@ -15,7 +15,7 @@ public enum ReconnectMachine {
 
     /// What the SDK shows before any event: the status of a client that was created and never
     /// opened (LeanCloud `AVIMClientStatus` 0 None). Empty when the SDK shows nothing then.
-    public static func initialOutputs(policy: ReconnectPolicy) -> [VendorOutput] {
+    package static func initialOutputs(policy: ReconnectPolicy) -> [VendorOutput] {
         policy.outputs.outputs(for: .created, reconnect: false)
     }
 }

@@ -22,7 +22,7 @@ public enum Phase: String, Sendable, Hashable, CaseIterable {
     case stopped
 
     /// One line for the Spec.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .idle: "Not logged in: before the user's login or after the logout."
         case .resolving: "Looking the route up (router, LBS, gate)."
@@ -60,7 +60,7 @@ public enum TimerKind: String, Sendable, Hashable, CaseIterable {
     var bit: UInt8 { UInt8(1) << UInt8(Self.allCases.firstIndex(of: self) ?? 0) }
 
     /// One line for the Spec.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .retry: "The next reconnect attempt (the schedule's delay)."
         case .connect: "Opening the transport takes too long (the policy's connect timeout)."
@@ -76,9 +76,9 @@ public enum TimerKind: String, Sendable, Hashable, CaseIterable {
 
 /// A set of timers, kept as bits so states hash cheaply.
 public struct TimerSet: Sendable, Hashable, Sequence {
-    public private(set) var bits: UInt8 = 0
+    package private(set) var bits: UInt8 = 0
 
-    public init(_ kinds: [TimerKind] = []) { for kind in kinds { insert(kind) } }
+    package init(_ kinds: [TimerKind] = []) { for kind in kinds { insert(kind) } }
 
     public func contains(_ kind: TimerKind) -> Bool { bits & kind.bit != 0 }
     public mutating func insert(_ kind: TimerKind) { bits |= kind.bit }
@@ -135,7 +135,7 @@ public struct ReconnectState: Sendable, Hashable {
     public var hasTransport: Bool { phase == .connecting || phase == .authenticating || phase == .online }
 
     /// `online attempt=0 timers=heartbeat`, for traces.
-    public var summary: String {
+    package var summary: String {
         var parts = [phase.rawValue]
         if attempt > 0 { parts.append("attempt=\(attempt)") }
         if !timers.isEmpty { parts.append("timers=" + timers.map(\.rawValue).joined(separator: ",")) }

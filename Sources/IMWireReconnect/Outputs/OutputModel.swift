@@ -22,7 +22,7 @@ public struct VendorOutput: Sendable, Hashable, CustomStringConvertible {
     /// Further arguments, e.g. `retryCount=2 duration=3200`.
     public let detail: String?
 
-    public init(kind: Kind, table: String, value: Int64?, name: String, code: Int64? = nil, detail: String? = nil) {
+    package init(kind: Kind, table: String, value: Int64?, name: String, code: Int64? = nil, detail: String? = nil) {
         self.kind = kind
         self.table = table
         self.value = value
@@ -46,7 +46,7 @@ public struct VendorOutput: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// When an output rule applies.
-public enum OutputCondition: Sendable, Hashable {
+package enum OutputCondition: Sendable, Hashable {
     case always
     /// Only before the first session since the user's login.
     case firstConnect
@@ -63,9 +63,9 @@ public enum OutputCondition: Sendable, Hashable {
 }
 
 /// One output an SDK shows for a milestone.
-public struct OutputTemplate: Sendable, Hashable {
+package struct OutputTemplate: Sendable, Hashable {
     /// What the output carries from the milestone.
-    public enum Carry: String, Sendable, Hashable {
+    package enum Carry: String, Sendable, Hashable {
         case nothing
         /// The milestone's vendor code.
         case code
@@ -77,34 +77,34 @@ public struct OutputTemplate: Sendable, Hashable {
         case attempt
     }
 
-    public let kind: VendorOutput.Kind
-    public let table: String
-    public let value: Int64?
+    package let kind: VendorOutput.Kind
+    package let table: String
+    package let value: Int64?
     /// The callback name; for status rows, nil takes the name from the registry.
-    public let name: String?
-    public let carry: Carry
+    package let name: String?
+    package let carry: Carry
     /// A code the SDK always reports with this output (yun2win Android: gate failure → 101).
-    public let fixedCode: Int64?
+    package let fixedCode: Int64?
 
-    public static func status(_ table: String, _ value: Int64, carry: Carry = .nothing, code: Int64? = nil) -> OutputTemplate {
+    package static func status(_ table: String, _ value: Int64, carry: Carry = .nothing, code: Int64? = nil) -> OutputTemplate {
         OutputTemplate(kind: .status, table: table, value: value, name: nil, carry: carry, fixedCode: code)
     }
 
-    public static func event(_ family: String, _ name: String, carry: Carry = .nothing) -> OutputTemplate {
+    package static func event(_ family: String, _ name: String, carry: Carry = .nothing) -> OutputTemplate {
         OutputTemplate(kind: .event, table: family, value: nil, name: name, carry: carry, fixedCode: nil)
     }
 }
 
 /// Milestone → outputs, one rule per line of the vendor's documentation.
-public struct OutputRule: Sendable, Hashable {
-    public let milestone: Milestone.Kind
-    public let condition: OutputCondition
-    public let outputs: [OutputTemplate]
-    public let source: String
+package struct OutputRule: Sendable, Hashable {
+    package let milestone: Milestone.Kind
+    package let condition: OutputCondition
+    package let outputs: [OutputTemplate]
+    package let source: String
     /// How sure the reference is that the SDK shows this (a model choice is UNCONFIRMED).
-    public let confidence: Confidence
+    package let confidence: Confidence
 
-    public init(
+    package init(
         _ milestone: Milestone.Kind, when condition: OutputCondition = .always, _ outputs: [OutputTemplate], source: String,
         _ confidence: Confidence = .confirmed
     ) {
@@ -118,14 +118,14 @@ public struct OutputRule: Sendable, Hashable {
 
 /// What one SDK shows the app, as data: the Spec lists it and the machine applies it.
 public struct OutputModel: Sendable, Hashable {
-    public let name: String
+    package let name: String
     /// The vendor whose registry tables name the status values.
-    public let vendor: Dialect
-    public let rules: [OutputRule]
+    package let vendor: Dialect
+    package let rules: [OutputRule]
 
     /// Status templates without a name take it from `vendor`'s table of that name in `tables`
     /// (the vendor's own status tables), once.
-    public init(_ name: String, vendor: Dialect, tables: [StatusTable], rules: [OutputRule]) {
+    package init(_ name: String, vendor: Dialect, tables: [StatusTable], rules: [OutputRule]) {
         let registry = StatusRegistry(tables: tables)
         self.name = name
         self.vendor = vendor
@@ -144,7 +144,7 @@ public struct OutputModel: Sendable, Hashable {
     }
 
     /// The outputs for `milestone`; `reconnect` tells whether a session existed before.
-    public func outputs(for milestone: Milestone, reconnect: Bool) -> [VendorOutput] {
+    package func outputs(for milestone: Milestone, reconnect: Bool) -> [VendorOutput] {
         rules.filter { $0.milestone == milestone.kind && applies($0.condition, milestone, reconnect) }
             .flatMap { rule in rule.outputs.map { render($0, milestone) } }
     }
@@ -184,16 +184,16 @@ public struct OutputModel: Sendable, Hashable {
     }
 
     /// Every status value and callback the model can show, for reachability checks.
-    public var allOutputs: Set<String> {
+    package var allOutputs: Set<String> {
         Set(rules.flatMap { rule in rule.outputs.map(Self.key) })
     }
 
     /// `AVIMClientStatus=3` or `event imClientPaused`.
-    public static func key(_ template: OutputTemplate) -> String {
+    package static func key(_ template: OutputTemplate) -> String {
         template.kind == .status ? "\(template.table)=\(template.value ?? -1)" : "\(template.table).\(template.name ?? "")"
     }
 
-    public static func key(_ output: VendorOutput) -> String {
+    package static func key(_ output: VendorOutput) -> String {
         output.kind == .status ? "\(output.table)=\(output.value ?? -1)" : "\(output.table).\(output.name)"
     }
 }

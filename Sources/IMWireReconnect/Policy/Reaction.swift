@@ -52,7 +52,7 @@ public enum Reaction: Sendable, Hashable {
     /// No effect on the connection (JMessage 40: the user's info changed, the login stays).
     case ignore
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .retry: "back off, reconnect"
         case .retryAfter(let delay): "reconnect after \(DurationText.text(millis: delay))"
@@ -70,15 +70,15 @@ public enum Reaction: Sendable, Hashable {
 
 /// One SDK-specific reaction: codes of one signal and what the SDK does on them. A policy lists
 /// these before it falls back to the status registry.
-public struct SignalRule: Sendable, Hashable {
-    public let signal: Signal
+package struct SignalRule: Sendable, Hashable {
+    package let signal: Signal
     /// The codes it covers; nil: every code (and no code).
-    public let codes: [Int64]?
-    public let reaction: Reaction
-    public let source: String
-    public let confidence: Confidence
+    package let codes: [Int64]?
+    package let reaction: Reaction
+    package let source: String
+    package let confidence: Confidence
 
-    public init(_ signal: Signal, _ codes: [Int64]?, _ reaction: Reaction, source: String, _ confidence: Confidence = .confirmed) {
+    package init(_ signal: Signal, _ codes: [Int64]?, _ reaction: Reaction, source: String, _ confidence: Confidence = .confirmed) {
         self.signal = signal
         self.codes = codes
         self.reaction = reaction
@@ -86,7 +86,7 @@ public struct SignalRule: Sendable, Hashable {
         self.confidence = confidence
     }
 
-    public func matches(_ signal: Signal, _ code: Int64?) -> Bool {
+    package func matches(_ signal: Signal, _ code: Int64?) -> Bool {
         guard signal == self.signal else { return false }
         guard let codes else { return true }
         return code.map(codes.contains) ?? false
@@ -97,16 +97,16 @@ public struct SignalRule: Sendable, Hashable {
 /// signal. The tables come with the scope (the dialect module that defines the policy passes its
 /// own), so the machine needs no registry of every vendor. Rows of the listed tables are merged
 /// towards caution, like `StatusRegistry.mostCautiousAdvice`.
-public struct RegistryScope: Sendable, Hashable {
-    public let vendor: Dialect
+package struct RegistryScope: Sendable, Hashable {
+    package let vendor: Dialect
     /// The tables' names, per signal (as the Spec lists them).
-    public let tables: [Signal: [String]]
+    package let tables: [Signal: [String]]
     /// The same tables, looked up once.
     private let resolved: [Signal: [StatusTable]]
 
     /// `tables` names tables of `available` (the vendor's own); a name it lacks is a mistake in
     /// the policy's definition, not in any input.
-    public init(_ vendor: Dialect, _ tables: [Signal: [String]], in available: [StatusTable]) {
+    package init(_ vendor: Dialect, _ tables: [Signal: [String]], in available: [StatusTable]) {
         self.vendor = vendor
         self.tables = tables
         resolved = tables.mapValues { names in
@@ -120,15 +120,15 @@ public struct RegistryScope: Sendable, Hashable {
     }
 
     /// Every row of the tables listed for `signal`.
-    public func rows(_ signal: Signal) -> [StatusCode] { (resolved[signal] ?? []).flatMap(\.rows) }
+    package func rows(_ signal: Signal) -> [StatusCode] { (resolved[signal] ?? []).flatMap(\.rows) }
 
     /// The rows the listed tables have for `code` under `signal`.
-    public func rows(_ signal: Signal, _ code: Int64) -> [StatusCode] {
+    package func rows(_ signal: Signal, _ code: Int64) -> [StatusCode] {
         (resolved[signal] ?? []).flatMap { $0.rows(code) }
     }
 
     /// The tables' advice as a reaction, or nil when no listed table knows the code.
-    public func reaction(_ signal: Signal, _ code: Int64) -> (Reaction, [StatusCode])? {
+    package func reaction(_ signal: Signal, _ code: Int64) -> (Reaction, [StatusCode])? {
         let rows = rows(signal, code)
         guard let advice = rows.map(\.advice).max() else { return nil }
         let deciding = rows.filter { $0.advice == advice }
@@ -154,9 +154,9 @@ public struct RegistryScope: Sendable, Hashable {
 }
 
 extension RegistryScope {
-    public static func == (a: RegistryScope, b: RegistryScope) -> Bool { a.vendor == b.vendor && a.tables == b.tables }
+    package static func == (a: RegistryScope, b: RegistryScope) -> Bool { a.vendor == b.vendor && a.tables == b.tables }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(vendor)
         hasher.combine(tables)
     }

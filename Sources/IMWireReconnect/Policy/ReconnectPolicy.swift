@@ -1,13 +1,13 @@
 import IMWireCore
 
 /// One number or behaviour of a policy with where it comes from.
-public struct Fact: Sendable, Hashable {
-    public let what: String
-    public let value: String
-    public let source: String
-    public let confidence: Confidence
+package struct Fact: Sendable, Hashable {
+    package let what: String
+    package let value: String
+    package let source: String
+    package let confidence: Confidence
 
-    public init(_ what: String, _ value: String, source: String, _ confidence: Confidence = .confirmed) {
+    package init(_ what: String, _ value: String, source: String, _ confidence: Confidence = .confirmed) {
         self.what = what
         self.value = value
         self.source = source
@@ -18,7 +18,7 @@ public struct Fact: Sendable, Hashable {
 /// The client's keep-alive: what it sends, how often, and when it gives the link up.
 public struct HeartbeatPolicy: Sendable, Hashable {
     /// "WebSocket ping frame", "`echo` command", "1_2 heartbeat", "MQTT PINGREQ".
-    public let what: String
+    package let what: String
     /// From the previous answer (or the login) to the next heartbeat.
     public let intervalMillis: Int64
     /// How long the client waits for the answer.
@@ -29,7 +29,7 @@ public struct HeartbeatPolicy: Sendable, Hashable {
     /// The interval runs from the client's last packet (MQTT keep-alive), not from the answer.
     public let idleBased: Bool
 
-    public init(_ what: String, intervalMillis: Int64, answerTimeoutMillis: Int64, missesBeforeDead: Int?, idleBased: Bool = false) {
+    package init(_ what: String, intervalMillis: Int64, answerTimeoutMillis: Int64, missesBeforeDead: Int?, idleBased: Bool = false) {
         self.what = what
         self.intervalMillis = intervalMillis
         self.answerTimeoutMillis = answerTimeoutMillis
@@ -45,7 +45,7 @@ public struct HeartbeatPolicy: Sendable, Hashable {
 /// The lookup that finds the server before connecting.
 public struct RoutePolicy: Sendable, Hashable {
     /// "RTM router (`/v1/route`)", "LBS `webconf.jsp`", "imgate `gateHandler`".
-    public let what: String
+    package let what: String
     /// Look the route up again at every user login (otherwise a cached route is reused).
     public let resolveOnLogin: Bool
     /// Consecutive failed connects after which the cached route is cleared.
@@ -53,7 +53,7 @@ public struct RoutePolicy: Sendable, Hashable {
     /// How long a route stays cached when the answer gives no ttl.
     public let defaultTTLMillis: Int64?
 
-    public init(_ what: String, resolveOnLogin: Bool, clearAfterFailures: Int? = nil, defaultTTLMillis: Int64? = nil) {
+    package init(_ what: String, resolveOnLogin: Bool, clearAfterFailures: Int? = nil, defaultTTLMillis: Int64? = nil) {
         self.what = what
         self.resolveOnLogin = resolveOnLogin
         self.clearAfterFailures = clearAfterFailures
@@ -65,10 +65,10 @@ public struct RoutePolicy: Sendable, Hashable {
 public struct ReconnectFlag: Sendable, Hashable {
     /// "r=true in session/open", "client id prefix 1".
     public let name: String
-    public let source: String
-    public let confidence: Confidence
+    package let source: String
+    package let confidence: Confidence
 
-    public init(_ name: String, source: String, _ confidence: Confidence = .confirmed) {
+    package init(_ name: String, source: String, _ confidence: Confidence = .confirmed) {
         self.name = name
         self.source = source
         self.confidence = confidence
@@ -103,9 +103,9 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Login answers that mean "go on waiting" (yun2win: CONNACK 0 before 11).
     public let progressCodes: [Int64]
     /// SDK-specific reactions, checked first.
-    public let rules: [SignalRule]
+    package let rules: [SignalRule]
     /// Where codes no rule covers are looked up.
-    public let registry: RegistryScope
+    package let registry: RegistryScope
     /// What a `goaway` push does; nil when the protocol has none.
     public let goaway: Reaction?
     /// The SDK closes the connection in the background and reconnects in the foreground.
@@ -125,13 +125,13 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// How many servers one attempt tries, each straight after the other fails before its
     /// transport is up (LeanCloud JS: the router's `server`, then its `secondary`); 1 for most.
     public let endpointsPerAttempt: Int
-    public let outputs: OutputModel
+    package let outputs: OutputModel
     /// Every number and behaviour above with its source, for the Spec.
-    public let facts: [Fact]
+    package let facts: [Fact]
     /// The reaction of every code the policy's registry tables know, resolved once.
     private let known: [Signal: [Int64: Reaction]]
 
-    public init(
+    package init(
         name: String, dialect: Dialect, sdk: String, schedule: RetrySchedule, budget: RetryBudget = .unlimited,
         heartbeat: HeartbeatPolicy?, connectTimeoutMillis: Int64?, loginTimeoutMillis: Int64?, loginResponseTimeoutMillis: Int64? = nil,
         loginResends: Int = 0,
@@ -194,7 +194,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reaction with what it rests on: an SDK rule's source, registry rows, or the default.
-    public func explain(_ signal: Signal, _ code: Int64?) -> (reaction: Reaction, basis: String) {
+    package func explain(_ signal: Signal, _ code: Int64?) -> (reaction: Reaction, basis: String) {
         Self.resolve(signal, code, rules: rules, registry: registry)
     }
 
@@ -216,7 +216,7 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
     /// smallest positive delay of its schedule or of an SDK rule's fixed delay; 1 ms when it
     /// has none (it reconnects at once or never). A cycle of automatic reconnects faster than
     /// this is a storm (`no-zero-delay-reconnect-cycle`).
-    public var shortestRetryDelayMillis: Int64 {
+    package var shortestRetryDelayMillis: Int64 {
         var delays = (0...schedule.capIndex).map { schedule.boundsMillis($0).lowerBound }
         for rule in rules { if case .retryAfter(let delay) = rule.reaction { delays.append(delay) } }
         return delays.filter { $0 > 0 }.min() ?? 1
@@ -224,13 +224,13 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// From this attempt count on the schedule and the budget give the same answer for every
     /// larger count: the exploration treats them as one, so the state space stays finite.
-    public var attemptCeiling: Int { max(schedule.capIndex, budget.attempts ?? 0) + 1 }
+    package var attemptCeiling: Int { max(schedule.capIndex, budget.attempts ?? 0) + 1 }
 
     /// Codes worth trying for each signal: every code an SDK rule or an output condition names,
     /// the accept and progress codes of a login, and one code of the registry tables per
     /// reaction they lead to (the machine treats codes with the same reaction alike), plus one
     /// nobody knows when its reaction is new.
-    public func interestingCodes(_ signal: Signal) -> [Int64] {
+    package func interestingCodes(_ signal: Signal) -> [Int64] {
         var codes = Set(rules.filter { $0.signal == signal }.flatMap { $0.codes ?? [] })
         var seen: Set<Reaction> = Set(codes.map { reaction(signal, $0) })
         if signal == .login { codes.formUnion(acceptCodes + progressCodes) }

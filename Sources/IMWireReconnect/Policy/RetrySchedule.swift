@@ -13,7 +13,7 @@ public enum RetrySchedule: Sendable, Hashable {
     case linear(stepMillis: Int64, capMillis: Int64)
 
     /// The largest jitter a schedule may declare: beyond ±50 % a delay could reach zero.
-    public static let maximumJitterPPM: Int64 = 500_000
+    package static let maximumJitterPPM: Int64 = 500_000
 
     /// The delay before attempt `n` without jitter (capped), ms.
     public func nominalMillis(_ n: Int) -> Int64 {
@@ -56,7 +56,7 @@ public enum RetrySchedule: Sendable, Hashable {
     }
 
     /// The first attempt from which every later attempt gets the same delays (the cap).
-    public var capIndex: Int {
+    package var capIndex: Int {
         switch self {
         case .table(let delays, _): return delays.count
         case .fixed: return 0
@@ -71,17 +71,17 @@ public enum RetrySchedule: Sendable, Hashable {
     }
 
     /// How many attempts at the start of the schedule go at once (delay ≤ 0).
-    public var leadingImmediateAttempts: Int {
+    package var leadingImmediateAttempts: Int {
         var n = 0
         while n < 64, nominalMillis(n) <= 0 { n += 1 }
         return n
     }
 
     /// The largest delay the schedule ever gives, ms.
-    public var maximumMillis: Int64 { (0...capIndex).map { boundsMillis($0).upperBound }.max() ?? 0 }
+    package var maximumMillis: Int64 { (0...capIndex).map { boundsMillis($0).upperBound }.max() ?? 0 }
 
     /// "−1, 0, 1, 2, 4, 8, 16 s, then 30 s repeating", for the Spec.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .table(let delays, let repeating):
             return delays.map { DurationText.text(millis: $0) }.joined(separator: ", ")
@@ -129,14 +129,14 @@ public struct RetryBudget: Sendable, Hashable {
     public let attempts: Int?
     public let whenExhausted: Exhausted
 
-    public init(attempts: Int?, whenExhausted: Exhausted = .stop) {
+    package init(attempts: Int?, whenExhausted: Exhausted = .stop) {
         self.attempts = attempts
         self.whenExhausted = whenExhausted
     }
 
     public static let unlimited = RetryBudget(attempts: nil)
 
-    public var summary: String {
+    package var summary: String {
         guard let attempts else { return "unlimited" }
         if attempts == 0 { return "none: no automatic reconnect" }
         return "\(attempts) attempts, then " + (whenExhausted == .stop ? "stop" : "reset the route and start again")
@@ -144,9 +144,9 @@ public struct RetryBudget: Sendable, Hashable {
 }
 
 /// Durations as people read them.
-public enum DurationText {
+package enum DurationText {
     /// `millis` milliseconds as "1.6 s", "300 ms", "30 min", "−1 s".
-    public static func text(millis ms: Int64) -> String {
+    package static func text(millis ms: Int64) -> String {
         if ms < 0 { return "−" + text(millis: ms == Int64.min ? Int64.max : -ms) }
         if ms >= 60_000, ms % 60_000 == 0 { return "\(ms / 60_000) min" }
         if ms >= 1000 || ms == 0 {
@@ -163,7 +163,7 @@ public enum DurationText {
     }
 
     /// "1 %" for 10 000 ppm.
-    public static func ppm(_ value: Int64) -> String {
+    package static func ppm(_ value: Int64) -> String {
         value % 10_000 == 0 ? "\(value / 10_000) %" : "\(value) ppm"
     }
 }

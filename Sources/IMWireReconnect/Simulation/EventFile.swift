@@ -4,19 +4,19 @@ import IMWireCore
 /// document `{"seed": 1, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}`,
 /// or JSONL with one event object per line (a line without `event` sets `seed`/`until`).
 /// The format is documented in Spec/reconnect.md.
-public struct EventFile: Sendable, Hashable {
+package struct EventFile: Sendable, Hashable {
     /// One line of the file: an event at a time.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// When the event comes: milliseconds on the simulation's clock (the file's `ms`);
         /// never decreasing along the file.
-        public let timeMillis: Int64
+        package let timeMillis: Int64
         /// The event.
-        public let event: ReconnectEvent
+        package let event: ReconnectEvent
         /// Replaces the simulator's drawn random input for this event.
-        public let random: UInt32?
+        package let random: UInt32?
 
         /// `event` at `timeMillis`, with `random` replacing the drawn random input when given.
-        public init(timeMillis: Int64, event: ReconnectEvent, random: UInt32? = nil) {
+        package init(timeMillis: Int64, event: ReconnectEvent, random: UInt32? = nil) {
             self.timeMillis = timeMillis
             self.event = event
             self.random = random
@@ -24,16 +24,16 @@ public struct EventFile: Sendable, Hashable {
     }
 
     /// Seed of the random input (SplitMix64).
-    public var seed: UInt64
+    package var seed: UInt64
     /// Keep firing timers until this time (ms on the clock, the file's `until`) after the last event.
-    public var untilMillis: Int64?
+    package var untilMillis: Int64?
     /// A policy name the file was written for (the command line's `--policy` wins).
-    public var policy: String?
+    package var policy: String?
     /// The events, in time order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// A file of `entries`; `untilMillis` keeps the timers firing after the last one.
-    public init(seed: UInt64 = 0, untilMillis: Int64? = nil, policy: String? = nil, entries: [Entry]) {
+    package init(seed: UInt64 = 0, untilMillis: Int64? = nil, policy: String? = nil, entries: [Entry]) {
         self.seed = seed
         self.untilMillis = untilMillis
         self.policy = policy
@@ -41,16 +41,16 @@ public struct EventFile: Sendable, Hashable {
     }
 
     /// A line that is not an event, or a time that goes backwards.
-    public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong, and where.
-        public let description: String
+        package let description: String
         /// An error saying `description`.
-        public init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
     /// Parses a JSON document (or a golden trace of `Fixtures/reconnect/`, whose events are under
     /// `input`) or JSONL text.
-    public static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
+    package static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.first == "{", let document = try? JSONParser.parse(String(trimmed), maxDepth: limits.maxJSONDepth),
             let object = document.objectValue, object["event"] == nil
@@ -83,7 +83,7 @@ public struct EventFile: Sendable, Hashable {
     }
 
     /// Parses the JSON document form.
-    public static func parse(document object: JSONObject) throws(FormatError) -> EventFile {
+    package static func parse(document object: JSONObject) throws(FormatError) -> EventFile {
         var file = EventFile(entries: [])
         try file.settings(object, where: "document")
         guard let events = object["events"]?.arrayValue else { throw FormatError("events must be an array") }
@@ -167,12 +167,12 @@ public struct EventFile: Sendable, Hashable {
 
     /// The most steps one run takes, timers included (the golden traces take at most
     /// 29): `until`, or an event, years past the others would fire heartbeats without end.
-    public static let maxSteps = 100_000
+    package static let maxSteps = 100_000
 
     /// Runs the file through a simulator of `policy`: every step, timers included, and the
     /// events that did not fit the state they met. Throws when the run passes `maxSteps`, with
     /// where it stopped.
-    public func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> ReconnectSimulation {
+    package func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> ReconnectSimulation {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
@@ -194,7 +194,7 @@ public struct EventFile: Sendable, Hashable {
     }
 
     /// The file as a JSON document (the fixtures' `input`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         if let policy { object.append("policy", .string(policy)) }
         object.append("seed", .number(JSONNumber(seed)))

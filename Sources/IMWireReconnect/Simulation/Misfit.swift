@@ -2,14 +2,14 @@
 /// not fit the state it met.
 public struct ReconnectSimulation: Sendable {
     /// Every step, the timers the simulator fired included.
-    public let steps: [TraceStep]
+    package let steps: [TraceStep]
     /// The fed events that did not fit, in order (empty for a consistent file).
-    public let misfits: [Misfit]
+    package let misfits: [Misfit]
     /// The simulator after the run: its state, clock and armed timers.
-    public let simulator: ReconnectSimulator
+    package let simulator: ReconnectSimulator
 
     /// The result of a run: `steps` and `misfits` as the simulator produced them.
-    public init(steps: [TraceStep], misfits: [Misfit], simulator: ReconnectSimulator) {
+    package init(steps: [TraceStep], misfits: [Misfit], simulator: ReconnectSimulator) {
         self.steps = steps
         self.misfits = misfits
         self.simulator = simulator
@@ -46,7 +46,7 @@ public struct ReconnectSimulation: Sendable {
             case noChatRoom
 
             /// The reason's name in JSON output: `clock-went-back`, `phase`, `timer-not-armed`, ….
-            public var name: String {
+            package var name: String {
                 switch self {
                 case .clockWentBack: "clock-went-back"
                 case .phase: "phase"
@@ -94,7 +94,7 @@ public struct ReconnectSimulation: Sendable {
         public let reason: Reason
 
         /// A misfit of the event fed `eventIndex`-th, applied by step `stepIndex`.
-        public init(eventIndex: Int, stepIndex: Int, timeMillis: Int64, event: ReconnectEvent, state: ReconnectState, reason: Reason) {
+        package init(eventIndex: Int, stepIndex: Int, timeMillis: Int64, event: ReconnectEvent, state: ReconnectState, reason: Reason) {
             self.eventIndex = eventIndex
             self.stepIndex = stepIndex
             self.timeMillis = timeMillis
@@ -118,7 +118,7 @@ public struct ReconnectSimulation: Sendable {
     /// armed. Guards on the policy alone (no heartbeat, no `goaway`, no ack step, no wake
     /// detection, no chat rooms) do not make a misfit: the event fits, the policy ignores it.
     /// Whatever this returns non-nil for, the machine ignores (same state, no actions).
-    public static func misfit(_ event: ReconnectEvent, in state: ReconnectState) -> Misfit.Reason? {
+    package static func misfit(_ event: ReconnectEvent, in state: ReconnectState) -> Misfit.Reason? {
         func needs(_ phases: Phase...) -> Misfit.Reason? { phases.contains(state.phase) ? nil : .phase(fits: phases) }
         switch event {
         case .userLogin: return needs(.idle, .stopped)

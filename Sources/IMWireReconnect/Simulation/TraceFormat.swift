@@ -1,9 +1,9 @@
 import IMWireCore
 
 /// Traces as text for people and as JSON for the golden files and other implementations.
-public enum TraceFormat {
+package enum TraceFormat {
     /// One line per step: `   1600 ms  timer-fired(retry)  waiting → resolving  resolve-route … | AVIMClientStatus=4 …`.
-    public static func text(_ steps: [TraceStep], policy: ReconnectPolicy) -> String {
+    package static func text(_ steps: [TraceStep], policy: ReconnectPolicy) -> String {
         var lines = ["policy \(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)"]
         let initial = ReconnectMachine.initialOutputs(policy: policy).map(\.description)
         if !initial.isEmpty { lines.append("initial: " + initial.joined(separator: "; ")) }
@@ -26,7 +26,7 @@ public enum TraceFormat {
 
     /// `{"policy", "initial"?: [outputs], "steps": [{ms, event, from, to, actions, outputs}], "final": {…}}`;
     /// `initial` (what the SDK shows before any event) only when the SDK shows something then.
-    public static func json(_ steps: [TraceStep], policy: ReconnectPolicy) -> JSONValue {
+    package static func json(_ steps: [TraceStep], policy: ReconnectPolicy) -> JSONValue {
         var object = JSONObject()
         object.append("policy", .string(policy.name))
         let initial = ReconnectMachine.initialOutputs(policy: policy)
@@ -38,14 +38,14 @@ public enum TraceFormat {
 
     /// A run's trace (`json(_:policy:)` of its steps) with `"misfits": [misfit…]` after it,
     /// empty when every event fitted: what `imwire reconnect simulate --format json` prints.
-    public static func json(_ simulation: ReconnectSimulation, policy: ReconnectPolicy) -> JSONValue {
+    package static func json(_ simulation: ReconnectSimulation, policy: ReconnectPolicy) -> JSONValue {
         guard case .object(var object) = json(simulation.steps, policy: policy) else { return .null }
         object.append("misfits", .array(simulation.misfits.map(json)))
         return .object(object)
     }
 
     /// `{"event_index", "step", "ms", "event": {"event", fields…}, "state": {…}, "reason", "fits"?, "timer"?, "clock_ms"?, "message"}`.
-    public static func json(_ misfit: ReconnectSimulation.Misfit) -> JSONValue {
+    package static func json(_ misfit: ReconnectSimulation.Misfit) -> JSONValue {
         var object = JSONObject()
         object.append("event_index", .number(JSONNumber(Int64(misfit.eventIndex))))
         object.append("step", .number(JSONNumber(Int64(misfit.stepIndex))))
@@ -64,14 +64,14 @@ public enum TraceFormat {
     }
 
     /// An event with its fields, as in event files without the time: `{"event": "login-response", "code": 0}`.
-    public static func json(_ event: ReconnectEvent) -> JSONValue {
+    package static func json(_ event: ReconnectEvent) -> JSONValue {
         guard case .object(var object) = EventFile.Entry(timeMillis: 0, event: event).json else { return .null }
         object.members.removeAll { $0.key == "ms" }
         return .object(object)
     }
 
     /// One step: `{"ms", "event": {…}, "from", "to", "actions": [...], "outputs": [...]}`.
-    public static func json(_ step: TraceStep) -> JSONValue {
+    package static func json(_ step: TraceStep) -> JSONValue {
         var object = JSONObject()
         object.append("ms", .number(JSONNumber(step.timeMillis)))
         object.append("event", json(step.event))
@@ -83,7 +83,7 @@ public enum TraceFormat {
     }
 
     /// An action as `{"do", fields…}` (the outputs, `emit`, as `json(_: VendorOutput)`).
-    public static func json(_ action: ReconnectAction) -> JSONValue {
+    package static func json(_ action: ReconnectAction) -> JSONValue {
         var object = JSONObject()
         func put(_ key: String, _ value: JSONValue) { object.append(key, value) }
         switch action {
@@ -115,7 +115,7 @@ public enum TraceFormat {
     }
 
     /// An output as `{"kind", "table", "value"?, "name", "code"?, "detail"?}`.
-    public static func json(_ output: VendorOutput) -> JSONValue {
+    package static func json(_ output: VendorOutput) -> JSONValue {
         var object = JSONObject()
         object.append("kind", .string(output.kind.rawValue))
         object.append("table", .string(output.table))
@@ -127,7 +127,7 @@ public enum TraceFormat {
     }
 
     /// A state as `{"phase", "attempt", "had_session", "timers", "chat_room", "stop"?}`.
-    public static func json(_ state: ReconnectState) -> JSONValue {
+    package static func json(_ state: ReconnectState) -> JSONValue {
         var object = JSONObject()
         object.append("phase", .string(state.phase.rawValue))
         object.append("attempt", .number(JSONNumber(state.attempt)))
