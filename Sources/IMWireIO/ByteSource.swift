@@ -21,11 +21,11 @@ public final class FileByteSource {
     // @exclusivity(unchecked): one reader at a time; the run-time check was made on every
     // `BufferedInput.fill`, once per capture block (perf).
     @exclusivity(unchecked) private var buffer: [UInt8]
-    public let path: String
+    package let path: String
     /// Bytes read from the file so far.
-    @exclusivity(unchecked) public private(set) var bytesRead = 0
+    @exclusivity(unchecked) package private(set) var bytesRead = 0
 
-    public init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
+    package init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
         self.path = path
         if path == "-" {
             buffer = [UInt8](repeating: 0, count: chunkSize)
@@ -57,14 +57,14 @@ public final class FileByteSource {
     }
 
     /// The next chunk, or nil at end of file.
-    public func read() -> ArraySlice<UInt8>? {
+    package func read() -> ArraySlice<UInt8>? {
         let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
         bytesRead += count
         return count > 0 ? buffer[0..<count] : nil
     }
 
     /// The whole file (for small inputs such as fixtures), bounded by `limit` bytes.
-    public static func readAll(path: String, limit: Int = 256 << 20) throws(OpenError) -> [UInt8] {
+    package static func readAll(path: String, limit: Int = 256 << 20) throws(OpenError) -> [UInt8] {
         let source = try FileByteSource(path: path)
         var bytes: [UInt8] = []
         while let chunk = source.read() {

@@ -7,15 +7,15 @@
 #endif
 
 /// Directory listing without Foundation.
-public enum Directory {
+package enum Directory {
     /// Every regular file under `path` whose name ends with `suffix`, recursively, sorted by path.
-    public static func files(under path: String, suffix: String) -> [String] {
+    package static func files(under path: String, suffix: String) -> [String] {
         var result: [String] = []
         collect(path, suffix: suffix, into: &result)
         return result.sorted()
     }
 
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -9,11 +9,11 @@
 /// The address a server listens on (`imwire proxy --listen`, `imwire serve --listen`): whether
 /// only this host can reach it. The commands warn otherwise, since what they forward, record or
 /// serve carries logins' credentials.
-public enum ListenAddress {
+package enum ListenAddress {
     /// Whether `host` (an IPv4 or IPv6 literal without brackets, or a name) is a loopback address:
     /// 127.0.0.0/8, `::1`, an IPv4-mapped 127.x.y.z, or `localhost`. The wildcards (`0.0.0.0`,
     /// `::`), every other address and every other name (it may resolve to any address) are not.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         if host.lowercased() == "localhost" { return true }
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }

@@ -10,9 +10,9 @@
 /// `Fixtures/`), so commands that read the Spec or the fixtures work from any directory: the
 /// current directory or one above it, else the directory the running executable was built in
 /// (`.build/<triple>/debug/imwire` lies inside the package).
-public enum PackageRoot {
+package enum PackageRoot {
     /// The root, or nil when neither the current directory nor the executable is inside one.
-    public static func locate() -> String? {
+    package static func locate() -> String? {
         for start in [currentDirectory(), executablePath()].compactMap({ $0 }) {
             if let root = enclosingRoot(of: start) { return root }
         }
@@ -20,12 +20,12 @@ public enum PackageRoot {
     }
 
     /// Whether `path` is the package's root.
-    public static func isRoot(_ path: String) -> Bool {
+    package static func isRoot(_ path: String) -> Bool {
         access(path + "/Package.swift", F_OK) == 0 && Directory.isDirectory(path + "/Spec") && Directory.isDirectory(path + "/Fixtures")
     }
 
     /// `path` or the nearest directory above it that is a root.
-    public static func enclosingRoot(of path: String) -> String? {
+    package static func enclosingRoot(of path: String) -> String? {
         var candidate = path
         while true {
             if isRoot(candidate) { return candidate }

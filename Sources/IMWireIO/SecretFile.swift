@@ -1,13 +1,13 @@
 /// A secret read from a file (`imwire check --secret-file`, `--master-key-file`): given on the
 /// command line, it shows in `ps` to every user of the machine.
-public enum SecretFile {
+package enum SecretFile {
     /// The largest secret file read.
-    public static let maxSize = 64 << 10
+    package static let maxSize = 64 << 10
 
     /// The text of `path` without one trailing newline (LF or CRLF), as `echo` and editors end
     /// a file. An empty file (after that), one that is not UTF-8 or one over `maxSize` bytes is
     /// an error naming the file.
-    public static func read(_ path: String) throws(FileByteSource.OpenError) -> String {
+    package static func read(_ path: String) throws(FileByteSource.OpenError) -> String {
         var bytes = try FileByteSource.readAll(path: path, limit: maxSize)
         if bytes.last == 0x0a {
             bytes.removeLast()

@@ -14,16 +14,16 @@ public enum TextFile {
     public struct WriteError: Error, Sendable, CustomStringConvertible {
         public let description: String
 
-        public init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
     }
 
-    public static func write(_ text: String, to path: String) throws(WriteError) {
+    package static func write(_ text: String, to path: String) throws(WriteError) {
         try write(Array(text.utf8), to: path)
     }
 
     /// Writes `bytes` to a temporary file beside `path` and renames it there: a process killed
     /// mid-write leaves the old file or none, never a truncated one (`Replacement`).
-    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let file = try OutputFile(path: path)
         file.write(bytes)
         try file.close()
@@ -75,7 +75,7 @@ struct Replacement {
 /// what is written is never held whole in memory. A named file appears at its path only when
 /// `close` succeeds (`Replacement`): until then the old file, or none, is there. The first
 /// write error is kept and thrown by `close()`; writes after it are dropped.
-public final class OutputFile {
+package final class OutputFile {
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
     private let name: String
@@ -87,7 +87,7 @@ public final class OutputFile {
     /// `path` nil: standard output. `ownerOnly`: the file holds secrets (a key log, the traffic
     /// of logins), so it is created with mode 0600 whatever the umask, as `imwire ca create`
     /// writes the CA key; otherwise with the umask's mode.
-    public init(path: String?, ownerOnly: Bool = false) throws(TextFile.WriteError) {
+    package init(path: String?, ownerOnly: Bool = false) throws(TextFile.WriteError) {
         guard let path else {
             // Our own FILE for descriptor 1 (the global `stdout` is shared mutable state);
             // nothing else of the command writes to standard output.
@@ -136,7 +136,7 @@ public final class OutputFile {
         replacement?.abandon()  // never closed: the old file stays
     }
 
-    public func write(_ bytes: [UInt8]) {
+    package func write(_ bytes: [UInt8]) {
         guard failure == nil, !closed, !bytes.isEmpty else { return }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         if written != bytes.count { failure = TextFile.WriteError(description: "short write to \(name)") }
@@ -144,7 +144,7 @@ public final class OutputFile {
 
     /// Flushes what is buffered and, for a named file, moves it into place; throws the first
     /// error any write met (the old file then stays). Standard output closes on deinit.
-    public func close() throws(TextFile.WriteError) {
+    package func close() throws(TextFile.WriteError) {
         guard !closed else {
             if let failure { throw failure }
             return
