@@ -29,7 +29,7 @@ public struct CompressionError: Error, Sendable, Hashable, CustomStringConvertib
     /// Output bytes produced in the current unit when the error was detected.
     public let produced: Int
 
-    public init(_ code: Code, _ reason: String, inputOffset: Int? = nil, produced: Int = 0) {
+    package init(_ code: Code, _ reason: String, inputOffset: Int? = nil, produced: Int = 0) {
         self.code = code
         self.reason = reason
         self.inputOffset = inputOffset
@@ -43,7 +43,7 @@ public struct CompressionError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The rule this error violates.
-    public var rule: Rule {
+    package var rule: Rule {
         switch code {
         case .outputLimitExceeded: CompressionRules.outputLimit
         case .expansionRatioExceeded: CompressionRules.expansionRatio
@@ -55,7 +55,7 @@ public struct CompressionError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// A finding for this error; `baseOffset` is where the compressed input starts.
-    public func finding(baseOffset: Int = 0) -> Finding {
+    package func finding(baseOffset: Int = 0) -> Finding {
         rule.finding(reason, at: baseOffset + (inputOffset ?? 0))
     }
 }

@@ -2,31 +2,31 @@ import IMWireCore
 
 /// Every rule the compression layer checks. IDs are stable; `Spec/rules.md` is generated from
 /// `CompressionRules.all`.
-public enum CompressionRules {
-    public static let corruptData = Rule(
+package enum CompressionRules {
+    package static let corruptData = Rule(
         "ZLIB.CORRUPT-DATA", .error, layer: .compression,
         summary: "Data that zlib rejects: invalid block type or code lengths, distance too far back, bad checksum or header.",
         specRef: "Spec/websocket.md#deflate-data")
-    public static let outputLimit = Rule(
+    package static let outputLimit = Rule(
         "ZLIB.OUTPUT-LIMIT", .error, layer: .compression,
         summary: "Decompressed output larger than Limits.maxDecompressedSize; stopped as soon as crossed.",
         specRef: "Spec/websocket.md#decompression-limits (maxDecompressedSize)")
-    public static let expansionRatio = Rule(
+    package static let expansionRatio = Rule(
         "ZLIB.EXPANSION-RATIO", .error, layer: .compression,
         summary: "Decompressed output more than Limits.maxExpansionRatio times the input (a decompression bomb).",
         specRef: "Spec/websocket.md#decompression-limits (maxExpansionRatio)")
-    public static let truncated = Rule(
+    package static let truncated = Rule(
         "ZLIB.TRUNCATED", .error, layer: .compression,
         summary: "The input ends before the compressed stream does.",
         specRef: "Spec/websocket.md#deflate-end")
-    public static let trailingData = Rule(
+    package static let trailingData = Rule(
         "ZLIB.TRAILING-DATA", .warning, layer: .compression,
         summary: "Bytes after the end of a zlib or gzip stream.",
         specRef: "Spec/websocket.md#deflate-end (trailing bytes)")
-    public static let failure = Rule(
+    package static let failure = Rule(
         "ZLIB.FAILURE", .error, layer: .compression,
         summary: "zlib could not run (bad parameter, out of memory, internal error); nothing was decided about the input.",
         specRef: "Spec/websocket.md#zlib-failure")
 
-    public static let all: [Rule] = [corruptData, outputLimit, expansionRatio, truncated, trailingData, failure]
+    package static let all: [Rule] = [corruptData, outputLimit, expansionRatio, truncated, trailingData, failure]
 }
