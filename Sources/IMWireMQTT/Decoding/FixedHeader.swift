@@ -1,18 +1,18 @@
 import IMWireCore
 
 /// The fixed header: packet type, flags and remaining length (MQTT 3.1.1 §2.2).
-public struct MQTTFixedHeader: Sendable, Hashable {
+package struct MQTTFixedHeader: Sendable, Hashable {
     /// The 4-bit type as sent (0 and 15 are reserved and have no `MQTTPacketType`).
-    public let typeNibble: UInt8
-    public let flags: UInt8
-    public let remainingLength: Int
+    package let typeNibble: UInt8
+    package let flags: UInt8
+    package let remainingLength: Int
     /// 2 to 5: the type/flags byte plus 1 to 4 length bytes.
-    public let headerLength: Int
+    package let headerLength: Int
     /// The remaining length used more bytes than its value needs.
-    public let nonMinimalLength: Bool
+    package let nonMinimalLength: Bool
 
-    public var type: MQTTPacketType? { MQTTPacketType(rawValue: typeNibble) }
-    public var totalLength: Int { headerLength + remainingLength }
+    package var type: MQTTPacketType? { MQTTPacketType(rawValue: typeNibble) }
+    package var totalLength: Int { headerLength + remainingLength }
 }
 
 extension MQTTFixedHeader {

@@ -5,8 +5,8 @@ import IMWireCore
 /// `dup` on PUBREL/SUBSCRIBE/UNSUBSCRIBE only when set. Binary fields (PUBLISH payload, will
 /// message, password) are text when they are well-formed UTF-8 (`payload`) and hex otherwise
 /// (`payloadHex`), so each packet has exactly one form.
-public enum MQTTCanonicalJSON {
-    public static func encode(_ packet: MQTTPacket) -> JSONValue {
+package enum MQTTCanonicalJSON {
+    package static func encode(_ packet: MQTTPacket) -> JSONValue {
         var object = JSONObject()
         object.append("type", .string(packet.type.name))
         switch packet {
@@ -72,12 +72,12 @@ public enum MQTTCanonicalJSON {
     }
 
     /// Canonical JSON that does not describe an MQTT packet.
-    public struct DecodeError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct DecodeError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// The packet a canonical JSON object describes.
-    public static func decode(_ json: JSONValue) throws(DecodeError) -> MQTTPacket {
+    package static func decode(_ json: JSONValue) throws(DecodeError) -> MQTTPacket {
         guard let object = json.objectValue else { throw DecodeError(description: "a packet must be a JSON object") }
         guard let name = object["type"]?.stringValue, let type = MQTTPacketType(name: name) else {
             throw DecodeError(description: "type must be a packet type name such as \"PUBLISH\"")

@@ -2,23 +2,23 @@ import IMWireCore
 
 /// MQTT packets, without a dialect, and their canonical JSON (`MQTTCanonicalJSON`): decoding
 /// reads a stream of packets (one or more), encoding writes one.
-public struct MQTTCanonicalCodec: CanonicalCodec {
+package struct MQTTCanonicalCodec: CanonicalCodec {
     /// The version to read under; nil: the CONNECT's in the input, else 3.1.1.
-    public var version: MQTTVersion?
-    public var limits: Limits
+    package var version: MQTTVersion?
+    package var limits: Limits
 
-    public init(version: MQTTVersion? = nil, limits: Limits = .default) {
+    package init(version: MQTTVersion? = nil, limits: Limits = .default) {
         self.version = version
         self.limits = limits
     }
 
-    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits))
         return Self.stream(packets.map { ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings) })
     }
 
     /// One MQTT packet, as `decode` prints it or inside `{"mqtt": …}` (a yun2win decode's form).
-    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         let packet = json["mqtt"] ?? json
         do { return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true) } catch {
             throw CanonicalCodecError("\(error)")
@@ -27,7 +27,7 @@ public struct MQTTCanonicalCodec: CanonicalCodec {
 
     /// The decoding of a packet stream: one part per packet (findings labelled with its stream
     /// offset), and `{"packets": [{offset, length, summary, decoded, findings}]}`.
-    public static func stream(_ packets: [(offset: Int, length: Int, summary: String, decoded: JSONValue?, findings: [Finding])])
+    package static func stream(_ packets: [(offset: Int, length: Int, summary: String, decoded: JSONValue?, findings: [Finding])])
         -> CanonicalDecoding
     {
         let parts = packets.map { CanonicalDecoding.Part(decoded: $0.decoded, label: "packet at \($0.offset)", findings: $0.findings) }

@@ -37,14 +37,14 @@ public enum MQTTPacketType: UInt8, Sendable, Hashable, CaseIterable, CustomStrin
 
     public var description: String { name }
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
     }
 
     /// The fixed-header flags every packet but PUBLISH must carry: 0010 for PUBREL, SUBSCRIBE and
     /// UNSUBSCRIBE (QoS 1 in 3.1 terms), 0000 for the rest [MQTT-2.2.2-1]. Nil for PUBLISH.
-    public var requiredFlags: UInt8? {
+    package var requiredFlags: UInt8? {
         switch self {
         case .publish: nil
         case .pubrel, .subscribe, .unsubscribe: 0b0010
@@ -53,7 +53,7 @@ public enum MQTTPacketType: UInt8, Sendable, Hashable, CaseIterable, CustomStrin
     }
 
     /// Which side sends this packet: true for client → server, false for server → client, nil for both.
-    public var sentByClient: Bool? {
+    package var sentByClient: Bool? {
         switch self {
         case .connect, .subscribe, .unsubscribe, .pingreq, .disconnect: true
         case .connack, .suback, .unsuback, .pingresp: false
