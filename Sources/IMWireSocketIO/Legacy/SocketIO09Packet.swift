@@ -26,7 +26,7 @@ public enum SocketIO09PacketType: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
     }
@@ -36,8 +36,8 @@ public enum SocketIO09PacketType: Int, Sendable, Hashable, CaseIterable {
 /// for the types that carry JSON, read into its typed form.
 public struct SocketIO09Packet: Sendable, Hashable {
     /// Error reasons and advice, by index (socket.io-client 0.9.11 `parser.reasons`, `parser.advice`).
-    public static let errorReasons = ["transport not supported", "client not handshaken", "unauthorized"]
-    public static let errorAdvice = ["reconnect"]
+    package static let errorReasons = ["transport not supported", "client not handshaken", "unauthorized"]
+    package static let errorAdvice = ["reconnect"]
 
     public var type: SocketIO09PacketType
     /// The message id the sender wants acknowledged.

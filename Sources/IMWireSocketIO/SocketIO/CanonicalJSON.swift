@@ -5,8 +5,8 @@ import IMWireCore
 /// (`type`, `id`, `ack`, `endpoint`, `data`/`qs`/`name`/`args`/`ackId`/`reason`/`advice`),
 /// engine.io-parser and socket.io-parser for protocol 3/4 (`type`, `data`; `nsp`, `id`,
 /// `attachments`, `data`).
-public enum SocketIOCanonicalJSON {
-    public static func encode(_ packet: SocketIO09Packet) -> JSONValue {
+package enum SocketIOCanonicalJSON {
+    package static func encode(_ packet: SocketIO09Packet) -> JSONValue {
         var object = JSONObject()
         object.append("type", .string(packet.type.name))
         if let id = packet.id {
@@ -34,12 +34,12 @@ public enum SocketIOCanonicalJSON {
     }
 
     /// Canonical JSON that does not describe a socket.io packet.
-    public struct DecodeError: Error, CustomStringConvertible {
-        public let description: String
+    package struct DecodeError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The packet a canonical JSON describes (the inverse of `encode`).
-    public static func decode09(_ json: JSONValue) throws(DecodeError) -> SocketIO09Packet {
+    package static func decode09(_ json: JSONValue) throws(DecodeError) -> SocketIO09Packet {
         guard let name = json["type"]?.stringValue, let type = SocketIO09PacketType(name: name) else {
             throw DecodeError(description: "type must name a socket.io 0.9 packet type")
         }
@@ -65,7 +65,7 @@ public enum SocketIOCanonicalJSON {
         return packet
     }
 
-    public static func encode(_ packet: EngineIOPacket) -> JSONValue {
+    package static func encode(_ packet: EngineIOPacket) -> JSONValue {
         var object = JSONObject()
         object.append("type", .string(packet.type.name))
         switch packet.payload {
@@ -77,7 +77,7 @@ public enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
-    public static func decodeEngineIO(_ json: JSONValue) throws(DecodeError) -> EngineIOPacket {
+    package static func decodeEngineIO(_ json: JSONValue) throws(DecodeError) -> EngineIOPacket {
         guard let name = json["type"]?.stringValue, let type = EngineIOPacketType(name: name) else {
             throw DecodeError(description: "type must name an engine.io packet type")
         }
@@ -88,7 +88,7 @@ public enum SocketIOCanonicalJSON {
         return EngineIOPacket(type: type, payload: .text(json["data"]?.stringValue ?? ""))
     }
 
-    public static func encode(_ packet: SocketIOPacket) -> JSONValue {
+    package static func encode(_ packet: SocketIOPacket) -> JSONValue {
         var object = JSONObject()
         object.append("type", .string(packet.type.name))
         object.append("nsp", .string(packet.namespace))
@@ -99,7 +99,7 @@ public enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
-    public static func decodeSocketIO(_ json: JSONValue) throws(DecodeError) -> SocketIOPacket {
+    package static func decodeSocketIO(_ json: JSONValue) throws(DecodeError) -> SocketIOPacket {
         guard let name = json["type"]?.stringValue, let type = SocketIOPacketType(name: name) else {
             throw DecodeError(description: "type must name a socket.io packet type")
         }
@@ -110,7 +110,7 @@ public enum SocketIOCanonicalJSON {
     }
 
     /// `{"engineio": …, "socketio": … | null}` for one engine.io WebSocket message.
-    public static func encode(_ message: EngineIOMessage) -> JSONValue {
+    package static func encode(_ message: EngineIOMessage) -> JSONValue {
         [
             "engineio": message.engineIO.map(encode) ?? .null,
             "socketio": message.socketIO.map(encode) ?? .null,

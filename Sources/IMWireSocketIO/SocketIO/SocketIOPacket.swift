@@ -22,7 +22,7 @@ public enum SocketIOPacketType: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
     }
