@@ -9,9 +9,9 @@ public struct ByteAccount: Sendable, Hashable {
     public var skipped: [String: Int] = [:]
     public var lost = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func skip(_ count: Int, because reason: String) {
+    package mutating func skip(_ count: Int, because reason: String) {
         guard count > 0 else { return }
         skipped[reason, default: 0] += count
     }
@@ -22,7 +22,7 @@ public struct ByteAccount: Sendable, Hashable {
     public var isConsistent: Bool { decoded >= 0 && lost >= 0 && skipped.values.allSatisfy { $0 >= 0 } }
 
     /// Adds another account's bytes to this one (a session's TCP connections).
-    public mutating func add(_ other: ByteAccount) {
+    package mutating func add(_ other: ByteAccount) {
         decoded += other.decoded
         lost += other.lost
         for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
@@ -30,7 +30,7 @@ public struct ByteAccount: Sendable, Hashable {
 
     /// Moves `count` decoded bytes to skipped, `because`: bytes a decoder read but nobody could
     /// make sense of (no dialect for the connection). Never more than were decoded.
-    public mutating func unread(_ count: Int, because reason: String) {
+    package mutating func unread(_ count: Int, because reason: String) {
         let moved = min(max(0, count), decoded)
         decoded -= moved
         skip(moved, because: reason)

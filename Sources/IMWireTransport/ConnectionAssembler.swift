@@ -11,7 +11,7 @@ public struct CapturePlace: Sendable {
     /// The packet number in a pcap or pcapng file.
     public var packet: Int?
 
-    public init(time: Int64, line: Int? = nil, packet: Int? = nil) {
+    package init(time: Int64, line: Int? = nil, packet: Int? = nil) {
         self.time = time
         self.line = line
         self.packet = packet
@@ -20,17 +20,17 @@ public struct CapturePlace: Sendable {
 
 /// Where a connection's report goes among a capture's: after TCP connection `number` (whose own
 /// report, if it has one, comes first), the `session`-th socket.io session that began on it.
-public struct ConnectionOrder: Comparable, Hashable, Sendable {
-    public var number: Int
+package struct ConnectionOrder: Comparable, Hashable, Sendable {
+    package var number: Int
     /// 0 for the TCP connection itself.
-    public var session: Int
+    package var session: Int
 
-    public init(number: Int, session: Int = 0) {
+    package init(number: Int, session: Int = 0) {
         self.number = number
         self.session = session
     }
 
-    public static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
+    package static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
 
     /// One integer that sorts as the order does (sessions per connection below 2^20).
     package var packed: Int { number << 20 | session }
@@ -45,15 +45,15 @@ public final class LogicalConnection {
     /// TCP connections in the order the capture opened them, from 0; sessions from
     /// `ConnectionAssembler.sessionNumberBase` on.
     public let number: Int
-    public let order: ConnectionOrder
+    package let order: ConnectionOrder
     @exclusivity(unchecked) public internal(set) var info = ConnectionInfo()
     /// The framing its messages come in, when the transport recognised one.
     @exclusivity(unchecked) public internal(set) var framing: Framing?
     /// A session's TCP connections, in the order they joined (empty for a TCP connection).
-    @exclusivity(unchecked) public internal(set) var tcpConnections: [String] = []
+    @exclusivity(unchecked) package internal(set) var tcpConnections: [String] = []
     @exclusivity(unchecked) public internal(set) var messages = 0
     /// Every byte of the connection by fate; final once the connection has ended.
-    @exclusivity(unchecked) public internal(set) var account = ByteAccount()
+    @exclusivity(unchecked) package internal(set) var account = ByteAccount()
     @exclusivity(unchecked) public internal(set) var firstTime: Int64?
     @exclusivity(unchecked) public internal(set) var lastTime: Int64?
     /// The capture showed the connection's end (a close or FIN/RST), or its session went idle.
@@ -62,7 +62,7 @@ public final class LogicalConnection {
         set { isClosed = newValue }
     }
     /// The capture ended with the connection still open (no FIN or RST, no close line).
-    @exclusivity(unchecked) public internal(set) var openAtCaptureEnd = false
+    @exclusivity(unchecked) package internal(set) var openAtCaptureEnd = false
     /// What the connection's TLS handshake showed and whether it was decrypted; nil for a
     /// connection in the clear.
     @exclusivity(unchecked) public internal(set) var tls: TLSFacts?
@@ -70,9 +70,9 @@ public final class LogicalConnection {
     @exclusivity(unchecked) public internal(set) var closeCode: Int?
     /// The capture has the connection's transport bytes (pcap, `stream` lines), so WebSocket
     /// control frames such as pings are visible, not only messages.
-    @exclusivity(unchecked) public internal(set) var hasTransportBytes = false
+    @exclusivity(unchecked) package internal(set) var hasTransportBytes = false
     /// A TCP connection whose every byte and message went to sessions: nothing of its own.
-    @exclusivity(unchecked) public internal(set) var isAbsorbed = false
+    @exclusivity(unchecked) package internal(set) var isAbsorbed = false
     /// Its close was told (`ConnectionEvents.closed`).
     @exclusivity(unchecked) var closeTold = false
     /// The consumer's state for this connection.
@@ -92,7 +92,7 @@ public final class LogicalConnection {
         self.order = order
     }
 
-    public var isSession: Bool { number >= ConnectionAssembler.sessionNumberBase }
+    package var isSession: Bool { number >= ConnectionAssembler.sessionNumberBase }
 }
 
 /// What a `ConnectionAssembler` tells its consumer, in capture order. Methods rather than an
@@ -135,12 +135,12 @@ extension ConnectionEvents {
 /// in capture order, with an exact account of every byte. A session ends when no TCP connection
 /// has carried it for `sessionIdleMicros` of capture time, or at `finish`.
 public final class ConnectionAssembler {
-    public let limits: Limits
+    package let limits: Limits
     /// How long a session may go without a TCP connection of its own open before it ends
     /// (engine.io's longest silence, pingInterval 25 s + pingTimeout 60 s, with room to spare).
-    public static let sessionIdleMicros: Int64 = 120_000_000
+    package static let sessionIdleMicros: Int64 = 120_000_000
     /// Sessions are numbered from here, far past any capture's TCP connections.
-    public static let sessionNumberBase = 1 << 42
+    package static let sessionNumberBase = 1 << 42
 
     /// One connection of the capture and what carries it.
     private final class Carrier {
@@ -199,7 +199,7 @@ public final class ConnectionAssembler {
 
     /// The secrets TLS connections are decrypted with: given up front (key-log files) and added
     /// to as the capture reads (pcapng Decryption Secrets Blocks, `add(_:)`).
-    public let keys: TLSKeyStore
+    package let keys: TLSKeyStore
 
     public init(limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog()) {
         self.limits = limits

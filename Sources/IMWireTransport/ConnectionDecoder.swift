@@ -14,9 +14,9 @@ import IMWireWebSocket
 ///
 /// One owner at a time feeds it (a checker's lane, a proxy's connection); a class so the
 /// decoders change in place.
-public final class ConnectionDecoder {
+package final class ConnectionDecoder {
     /// What the connection's first bytes showed it to be.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case undecided
         case http
         case webSocket
@@ -26,14 +26,14 @@ public final class ConnectionDecoder {
         case ignored
     }
 
-    public let limits: Limits
-    @exclusivity(unchecked) public private(set) var kind = Kind.undecided
+    package let limits: Limits
+    @exclusivity(unchecked) package private(set) var kind = Kind.undecided
     /// The framing the connection's bytes revealed (MQTT on raw TCP; socket.io from a
     /// WebSocket URL), when there is one.
-    @exclusivity(unchecked) public private(set) var framing: Framing?
+    @exclusivity(unchecked) package private(set) var framing: Framing?
     /// The socket.io session a WebSocket upgrade named in its URL (`sid=`): everything on the
     /// connection after the upgrade belongs to it.
-    @exclusivity(unchecked) public private(set) var session: SessionKey?
+    @exclusivity(unchecked) package private(set) var session: SessionKey?
 
     // Undecided: the client's first bytes (and any server bytes that came before them).
     @exclusivity(unchecked) private var heldClient: [UInt8] = []
@@ -64,15 +64,15 @@ public final class ConnectionDecoder {
     static let afterGapReason = "after a gap in the stream"
     static let unfinishedUpgradeReason = "the connection ended inside its WebSocket upgrade"
 
-    public init(limits: Limits = .default) {
+    package init(limits: Limits = .default) {
         self.limits = limits
     }
 
     /// Whether the connection is (or is becoming) a WebSocket.
-    public var isWebSocket: Bool { kind == .webSocket || (http?.upgradeRequest != nil) }
+    package var isWebSocket: Bool { kind == .webSocket || (http?.upgradeRequest != nil) }
 
     /// The next bytes of one direction: what they complete, handed to `handle` in order.
-    public func feed(_ bytes: [UInt8], direction: Direction, _ handle: (TransportEvent) -> Void) {
+    package func feed(_ bytes: [UInt8], direction: Direction, _ handle: (TransportEvent) -> Void) {
         if kind == .webSocket, !isBroken(direction), let webSocket {
             // The usual case, straight through: no list of events in between.
             streamBytes += bytes.count
@@ -83,7 +83,7 @@ public final class ConnectionDecoder {
     }
 
     /// The next bytes of one direction: what they complete, in order.
-    public func feed(_ bytes: [UInt8], direction: Direction) -> [TransportEvent] {
+    package func feed(_ bytes: [UInt8], direction: Direction) -> [TransportEvent] {
         streamBytes += bytes.count
         // Emptied from the end: `removeAll(keepingCapacity:)` went through the generic
         // replaceSubrange (1% of a capture check), for a list of one message or two.
@@ -111,16 +111,16 @@ public final class ConnectionDecoder {
     }
 
     /// Bytes of one direction the capture lost: the rest of that direction cannot be framed.
-    public func gap(_ count: Int, direction: Direction) {
+    package func gap(_ count: Int, direction: Direction) {
         lost += count
         if direction == .send { clientBroken = true } else { serverBroken = true }
     }
 
     /// Whether a gap broke `direction`.
-    public func isBroken(_ direction: Direction) -> Bool { direction == .send ? clientBroken : serverBroken }
+    package func isBroken(_ direction: Direction) -> Bool { direction == .send ? clientBroken : serverBroken }
 
     /// The connection ended: what was held goes out, and units cut short are reported.
-    public func finish() -> [TransportEvent] {
+    package func finish() -> [TransportEvent] {
         while outputs.popLast() != nil {}
         guard !finished else { return [] }
         finished = true
@@ -140,7 +140,7 @@ public final class ConnectionDecoder {
     }
 
     /// Every byte of the connection by fate; exact once `finish` has run.
-    public var account: ByteAccount {
+    package var account: ByteAccount {
         var account = ByteAccount()
         account.lost = lost
         account.skip(afterGap, because: Self.afterGapReason)
@@ -461,7 +461,7 @@ public final class ConnectionDecoder {
 
     /// The socket.io session a WebSocket URL names (`sid=` of engine.io, the last path segment
     /// of socket.io 0.9), if any.
-    public static func sessionKey(webSocketURL url: String) -> SessionKey? {
+    package static func sessionKey(webSocketURL url: String) -> SessionKey? {
         guard let transport = SocketIOTransport.from(url: url, overWebSocket: true).0, let sid = transport.sid, !sid.isEmpty else { return nil }
         return SessionKey(framing: framing(transport), sid: sid)
     }

@@ -3,17 +3,17 @@ import IMWireWebSocket
 
 /// A socket.io session: the framing and the `sid` the server gave it. Its polling requests and
 /// its WebSocket can come over several TCP connections; the checker gathers them by this key.
-public struct SessionKey: Sendable, Hashable, CustomStringConvertible {
-    public var framing: Framing
-    public var sid: String
+package struct SessionKey: Sendable, Hashable, CustomStringConvertible {
+    package var framing: Framing
+    package var sid: String
 
-    public init(framing: Framing, sid: String) {
+    package init(framing: Framing, sid: String) {
         self.framing = framing
         self.sid = sid
     }
 
     /// `engine.io sid=abc`, `socket.io 0.9 sid=abc`.
-    public var description: String {
+    package var description: String {
         switch framing {
         case .socketIO09: "socket.io 0.9 sid=\(sid)"
         case .engineIO: "engine.io sid=\(sid)"
@@ -38,21 +38,21 @@ public struct WebSocketUpgrade: Sendable {
 
 /// One HTTP request and its response (nil when none came before the end), as the transport read
 /// them; what socket.io they carried, and how many bytes each took on the wire.
-public struct HTTPExchange: Sendable {
-    public var request: HTTPMessage
-    public var response: HTTPMessage?
+package struct HTTPExchange: Sendable {
+    package var request: HTTPMessage
+    package var response: HTTPMessage?
     /// The socket.io session the exchange belongs to (a polling request, a 0.9 handshake).
-    public var session: SessionKey?
+    package var session: SessionKey?
     /// The framing the request's URL names (socket.io 0.9, engine.io), if any.
-    public var framing: Framing?
+    package var framing: Framing?
     /// Wire bytes of the interim (1xx) responses that came before `response`.
-    public var interimBytes = 0
+    package var interimBytes = 0
     /// Wire bytes of the request, the interim responses and the response.
-    public var wireBytes: Int { request.wireLength + interimBytes + (response?.wireLength ?? 0) }
+    package var wireBytes: Int { request.wireLength + interimBytes + (response?.wireLength ?? 0) }
 }
 
 /// What one TCP connection's bytes turn out to hold, in order.
-public enum TransportEvent: Sendable {
+package enum TransportEvent: Sendable {
     /// A WebSocket upgrade request was answered. Boxed, as the other rare cases are: unboxed
     /// they set the size every message is copied at.
     indirect case upgrade(WebSocketUpgrade)

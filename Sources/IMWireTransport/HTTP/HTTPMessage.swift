@@ -2,24 +2,24 @@ import IMWireCore
 import IMWireWebSocket
 
 /// One HTTP/1.1 message as it crossed a connection: its head and its body (chunked bodies joined).
-public struct HTTPMessage: Sendable {
-    public var head: HTTPHead
-    public var body: [UInt8]
+package struct HTTPMessage: Sendable {
+    package var head: HTTPHead
+    package var body: [UInt8]
     /// Where the head starts in its direction's stream.
-    public var offset: Int
+    package var offset: Int
     /// Where the body starts in the stream (a chunked body: the first chunk's data).
-    public var bodyOffset: Int
+    package var bodyOffset: Int
     /// Bytes the message took on the wire: head, body, chunk framing.
-    public var wireLength: Int
+    package var wireLength: Int
     /// The body was not kept (larger than the limit) or was cut short.
-    public var bodyIncomplete: Bool
+    package var bodyIncomplete: Bool
 
     /// `GET` of a request.
-    public var method: String? { head.startLine.first }
+    package var method: String? { head.startLine.first }
     /// `/socket.io/?EIO=3…` of a request.
-    public var target: String? { head.startLine.count > 1 ? head.startLine[1] : nil }
+    package var target: String? { head.startLine.count > 1 ? head.startLine[1] : nil }
     /// 200 of a response.
-    public var status: Int? { head.startLine.count > 1 ? Int(head.startLine[1]) : nil }
+    package var status: Int? { head.startLine.count > 1 ? Int(head.startLine[1]) : nil }
 }
 
 /// How the body of a message is delimited (RFC 9112 §6.3).
