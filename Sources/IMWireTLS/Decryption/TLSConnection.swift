@@ -10,14 +10,14 @@ import IMWireCore
 /// Not thread-safe.
 public final class TLSConnection {
     /// Bytes a direction may hold back waiting for the other one before it is read anyway.
-    public static let maxQueuedBytes = 1 << 20
+    package static let maxQueuedBytes = 1 << 20
     /// Largest TLSPlaintext fragment (RFC 8446 §5.1).
-    public static let maxPlaintext = 1 << 14
+    package static let maxPlaintext = 1 << 14
     /// Largest TLSCiphertext fragment (RFC 8446 §5.2).
-    public static let maxCiphertext = (1 << 14) + 256
+    package static let maxCiphertext = (1 << 14) + 256
 
     /// Where the secrets are looked up, at each ServerHello.
-    public let keys: TLSKeyStore
+    package let keys: TLSKeyStore
     /// What the handshake told so far.
     public internal(set) var facts = TLSFacts()
 
@@ -61,7 +61,7 @@ public final class TLSConnection {
     /// `03 00`–`03 04`, a length up to 2^14 + 2048): a capture that begins after the handshake, whose
     /// first client bytes are application data, still looks like TLS this way (it cannot be decrypted:
     /// nothing names its client random). Needs at least 5 bytes.
-    public static func looksLikeTLSRecord(_ bytes: [UInt8]) -> Bool {
+    package static func looksLikeTLSRecord(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 5 else { return false }
         let length = Int(bytes[3]) << 8 | Int(bytes[4])
         return (20...24).contains(bytes[0]) && bytes[1] == 3 && bytes[2] <= 4 && length <= (1 << 14) + 2048

@@ -12,7 +12,7 @@ public struct TLSRecordPosition: Sendable, Hashable {
     /// Offset of the plaintext's first byte in that direction's decrypted application-data stream.
     public var plaintextOffset: Int
 
-    public init(offset: Int, length: Int, index: Int, plaintextOffset: Int) {
+    package init(offset: Int, length: Int, index: Int, plaintextOffset: Int) {
         self.offset = offset
         self.length = length
         self.index = index
@@ -116,7 +116,7 @@ public struct TLSFacts: Sendable, Hashable {
     /// Whether the records are decrypted, or why not.
     public var decryption: TLSDecryptionStatus = .pending
 
-    public init() {}
+    package init() {}
 }
 
 /// Byte accounting of one direction: `received == clear + decrypted + skipped + buffered` at all times.
@@ -136,5 +136,5 @@ public struct TLSByteCounts: Sendable, Hashable {
     /// Why bytes were skipped (the first reason).
     public var skipReason: TLSNotDecryptedReason?
 
-    public init() {}
+    package init() {}
 }

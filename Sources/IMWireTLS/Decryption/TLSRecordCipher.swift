@@ -4,9 +4,9 @@ import Crypto
 /// TLS 1.2 GCM (RFC 5288 §3: 4-byte salt + 8-byte explicit nonce per record), TLS 1.2 ChaCha20-Poly1305
 /// (RFC 7905 §2: IV XOR sequence number), TLS 1.3 (RFC 8446 §5.3: IV XOR sequence, header as AAD).
 /// Not Sendable: swift-crypto's SymmetricKey is not.
-public struct TLSRecordCipher {
+package struct TLSRecordCipher {
     /// How nonces and additional data are formed.
-    public enum Mode: Sendable, Hashable {
+    package enum Mode: Sendable, Hashable {
         /// TLS 1.2 AES-GCM: the 4-byte implicit salt from the key block.
         case tls12ExplicitNonce
         /// TLS 1.2 ChaCha20-Poly1305: a 12-byte IV XORed with the sequence number.
@@ -16,14 +16,14 @@ public struct TLSRecordCipher {
     }
 
     /// A record's content once opened.
-    public struct Opened: Sendable, Hashable {
+    package struct Opened: Sendable, Hashable {
         /// The real content type (TLS 1.3: the inner one).
-        public var contentType: UInt8
-        public var plaintext: [UInt8]
+        package var contentType: UInt8
+        package var plaintext: [UInt8]
     }
 
     /// Why a record did not open.
-    public enum Failure: Error, Sendable, Hashable {
+    package enum Failure: Error, Sendable, Hashable {
         /// Shorter than its explicit nonce and tag.
         case tooShort
         /// The tag does not verify.
@@ -32,15 +32,15 @@ public struct TLSRecordCipher {
         case noInnerType
     }
 
-    public let aead: TLSAEAD
-    public let mode: Mode
+    package let aead: TLSAEAD
+    package let mode: Mode
     private let key: SymmetricKey
     private let iv: [UInt8]
     /// Sequence number of the next record (RFC 8446 §5.3, RFC 5246 §6.1).
-    public private(set) var sequence: UInt64 = 0
+    package private(set) var sequence: UInt64 = 0
 
     /// `iv`: 4 bytes for `.tls12ExplicitNonce`, 12 for the others.
-    public init?(aead: TLSAEAD, mode: Mode, key: [UInt8], iv: [UInt8]) {
+    package init?(aead: TLSAEAD, mode: Mode, key: [UInt8], iv: [UInt8]) {
         guard key.count == aead.keyLength, iv.count == (mode == .tls12ExplicitNonce ? 4 : 12) else { return nil }
         guard mode != .tls12ExplicitNonce || aead != .chacha20Poly1305 else { return nil }
         self.aead = aead
@@ -51,7 +51,7 @@ public struct TLSRecordCipher {
 
     /// Opens the next record of this direction. The sequence number advances whether or not it opens,
     /// so one damaged record does not lose the ones after it.
-    public mutating func open(_ record: TLSRecord) -> Result<Opened, Failure> {
+    package mutating func open(_ record: TLSRecord) -> Result<Opened, Failure> {
         let seq = sequence
         sequence &+= 1
         let fragment = record.fragment

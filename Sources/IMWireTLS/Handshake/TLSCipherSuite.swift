@@ -23,13 +23,13 @@ public struct TLSVersion: RawRepresentable, Sendable, Hashable, CustomStringConv
 }
 
 /// The AEAD a supported suite encrypts records with.
-public enum TLSAEAD: Sendable, Hashable {
+package enum TLSAEAD: Sendable, Hashable {
     case aes128GCM
     case aes256GCM
     case chacha20Poly1305
 
     /// Key length in bytes.
-    public var keyLength: Int { self == .aes128GCM ? 16 : 32 }
+    package var keyLength: Int { self == .aes128GCM ? 16 : 32 }
 }
 
 /// A cipher suite by its code point, with its IANA name when IMWire knows it and, for the suites
@@ -47,7 +47,7 @@ public struct TLSCipherSuite: Sendable, Hashable, CustomStringConvertible {
     public var isTLS13: Bool { code >> 8 == 0x13 }
 
     /// The AEAD and hash, for the suites IMWire decrypts; nil for the others.
-    public var decryption: (aead: TLSAEAD, hash: TLSHash)? {
+    package var decryption: (aead: TLSAEAD, hash: TLSHash)? {
         switch code {
         case 0x1301, 0xc02f, 0xc02b, 0x009c, 0x009e: (.aes128GCM, .sha256)
         case 0x1302, 0xc030, 0xc02c, 0x009d, 0x009f: (.aes256GCM, .sha384)

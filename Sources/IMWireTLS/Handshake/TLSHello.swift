@@ -1,22 +1,22 @@
 /// What IMWire reads from a ClientHello (RFC 8446 §4.1.2, RFC 5246 §7.4.1.2).
-public struct TLSClientHello: Sendable, Hashable {
-    public var legacyVersion: TLSVersion
-    public var random: [UInt8]
-    public var sessionID: [UInt8]
-    public var cipherSuites: [TLSCipherSuite]
+package struct TLSClientHello: Sendable, Hashable {
+    package var legacyVersion: TLSVersion
+    package var random: [UInt8]
+    package var sessionID: [UInt8]
+    package var cipherSuites: [TLSCipherSuite]
     /// server_name (RFC 6066 §3): the first host_name entry.
-    public var serverName: String?
+    package var serverName: String?
     /// application_layer_protocol_negotiation (RFC 7301): the protocols offered.
-    public var alpn: [String]
+    package var alpn: [String]
     /// supported_versions (RFC 8446 §4.2.1): the versions offered; empty when absent.
-    public var supportedVersions: [TLSVersion]
+    package var supportedVersions: [TLSVersion]
     /// Whether the early_data extension is present (0-RTT offered).
-    public var offersEarlyData: Bool
+    package var offersEarlyData: Bool
     /// Extension types in order.
-    public var extensionTypes: [UInt16]
+    package var extensionTypes: [UInt16]
 
     /// Parses a ClientHello body (after the 4-byte handshake header). Throws a reason.
-    public init(body: [UInt8]) throws(TLSParseError) {
+    package init(body: [UInt8]) throws(TLSParseError) {
         var cursor = TLSCursor(body)
         legacyVersion = TLSVersion(rawValue: try cursor.u16("legacy_version"))
         random = try cursor.bytes(32, "random")
@@ -76,32 +76,32 @@ public struct TLSClientHello: Sendable, Hashable {
 }
 
 /// What IMWire reads from a ServerHello or HelloRetryRequest (RFC 8446 §4.1.3, §4.1.4; RFC 5246 §7.4.1.3).
-public struct TLSServerHello: Sendable, Hashable {
+package struct TLSServerHello: Sendable, Hashable {
     /// RFC 8446 §4.1.3: a ServerHello with this random is a HelloRetryRequest (SHA-256 of "HelloRetryRequest").
-    public static let helloRetryRequestRandom: [UInt8] = [
+    package static let helloRetryRequestRandom: [UInt8] = [
         0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
         0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
     ]
 
-    public var legacyVersion: TLSVersion
-    public var random: [UInt8]
-    public var sessionID: [UInt8]
-    public var cipherSuite: TLSCipherSuite
+    package var legacyVersion: TLSVersion
+    package var random: [UInt8]
+    package var sessionID: [UInt8]
+    package var cipherSuite: TLSCipherSuite
     /// supported_versions' selected_version, when present.
-    public var selectedVersion: TLSVersion?
+    package var selectedVersion: TLSVersion?
     /// ALPN chosen in the ServerHello (TLS 1.2; TLS 1.3 sends it in EncryptedExtensions).
-    public var alpn: String?
+    package var alpn: String?
     /// Whether the pre_shared_key extension is present (TLS 1.3 resumption, RFC 8446 §4.2.11).
-    public var acceptsPreSharedKey: Bool
+    package var acceptsPreSharedKey: Bool
 
     /// Whether this is a HelloRetryRequest.
-    public var isHelloRetryRequest: Bool { random == Self.helloRetryRequestRandom }
+    package var isHelloRetryRequest: Bool { random == Self.helloRetryRequestRandom }
 
     /// The negotiated version: selected_version if present, else legacy_version.
-    public var version: TLSVersion { selectedVersion ?? legacyVersion }
+    package var version: TLSVersion { selectedVersion ?? legacyVersion }
 
     /// Parses a ServerHello body (after the 4-byte handshake header).
-    public init(body: [UInt8]) throws(TLSParseError) {
+    package init(body: [UInt8]) throws(TLSParseError) {
         var cursor = TLSCursor(body)
         legacyVersion = TLSVersion(rawValue: try cursor.u16("legacy_version"))
         random = try cursor.bytes(32, "random")
@@ -142,10 +142,10 @@ func encryptedExtensionsALPN(body: [UInt8]) throws(TLSParseError) -> String? {
 }
 
 /// Why a handshake message could not be parsed.
-public struct TLSParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+package struct TLSParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let reason: String
+    package init(_ reason: String) { self.reason = reason }
+    package var description: String { reason }
 }
 
 /// A bounds-checked reader over bytes: every read checks its length and throws instead of trapping.

@@ -2,28 +2,28 @@ import IMWireCore
 
 /// The secrets an NSS key log gives for one TLS connection (one client random). TLS 1.2 needs
 /// `masterSecret`; TLS 1.3 needs the handshake and first application traffic secrets.
-public struct TLSSecrets: Sendable, Hashable {
+package struct TLSSecrets: Sendable, Hashable {
     /// `CLIENT_RANDOM`: the TLS 1.2 (or earlier) master secret, 48 bytes.
-    public var masterSecret: [UInt8]?
+    package var masterSecret: [UInt8]?
     /// `CLIENT_HANDSHAKE_TRAFFIC_SECRET`
-    public var clientHandshakeTrafficSecret: [UInt8]?
+    package var clientHandshakeTrafficSecret: [UInt8]?
     /// `SERVER_HANDSHAKE_TRAFFIC_SECRET`
-    public var serverHandshakeTrafficSecret: [UInt8]?
+    package var serverHandshakeTrafficSecret: [UInt8]?
     /// `CLIENT_TRAFFIC_SECRET_0`
-    public var clientTrafficSecret0: [UInt8]?
+    package var clientTrafficSecret0: [UInt8]?
     /// `SERVER_TRAFFIC_SECRET_0`
-    public var serverTrafficSecret0: [UInt8]?
+    package var serverTrafficSecret0: [UInt8]?
     /// `EXPORTER_SECRET` (kept, not used)
-    public var exporterSecret: [UInt8]?
+    package var exporterSecret: [UInt8]?
     /// `CLIENT_EARLY_TRAFFIC_SECRET` (kept; 0-RTT data is not decrypted)
-    public var clientEarlyTrafficSecret: [UInt8]?
+    package var clientEarlyTrafficSecret: [UInt8]?
     /// `EARLY_EXPORTER_SECRET` (kept, not used)
-    public var earlyExporterSecret: [UInt8]?
+    package var earlyExporterSecret: [UInt8]?
 
-    public init() {}
+    package init() {}
 
     /// Every field that `other` sets replaces this one's (a later key-log line wins, as in tshark).
-    public mutating func merge(_ other: TLSSecrets) {
+    package mutating func merge(_ other: TLSSecrets) {
         if let value = other.masterSecret { masterSecret = value }
         if let value = other.clientHandshakeTrafficSecret { clientHandshakeTrafficSecret = value }
         if let value = other.serverHandshakeTrafficSecret { serverHandshakeTrafficSecret = value }
@@ -41,7 +41,7 @@ public struct TLSKeyLogError: Error, Sendable, Hashable, CustomStringConvertible
     /// 1-based line number in the text parsed.
     public let line: Int
     public let reason: String
-    public init(line: Int, reason: String) {
+    package init(line: Int, reason: String) {
         self.line = line
         self.reason = reason
     }
@@ -75,15 +75,15 @@ public struct TLSKeyLog: Sendable, Hashable {
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Client randoms with secrets (unordered).
-    public var clientRandoms: [[UInt8]] { Array(entries.keys) }
+    package var clientRandoms: [[UInt8]] { Array(entries.keys) }
 
     /// The secrets logged for `clientRandom` (32 bytes), if any.
-    public func secrets(forClientRandom clientRandom: [UInt8]) -> TLSSecrets? {
+    package func secrets(forClientRandom clientRandom: [UInt8]) -> TLSSecrets? {
         entries[clientRandom]
     }
 
     /// Adds (or replaces) secrets for a client random.
-    public mutating func add(_ secrets: TLSSecrets, clientRandom: [UInt8]) {
+    package mutating func add(_ secrets: TLSSecrets, clientRandom: [UInt8]) {
         entries[clientRandom, default: TLSSecrets()].merge(secrets)
     }
 
@@ -198,7 +198,7 @@ public final class TLSKeyStore {
     }
 
     /// The secrets for a 32-byte client random, if any.
-    public func secrets(forClientRandom clientRandom: [UInt8]) -> TLSSecrets? {
+    package func secrets(forClientRandom clientRandom: [UInt8]) -> TLSSecrets? {
         log.secrets(forClientRandom: clientRandom)
     }
 }
@@ -208,13 +208,13 @@ public final class TLSKeyStore {
 // their bytes.
 extension TLSSecrets: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The labels set and their lengths: `TLSSecrets(masterSecret: 48 bytes)`.
-    public var description: String {
+    package var description: String {
         "TLSSecrets(" + lengths.map { "\($0.label): \($0.count) bytes" }.joined(separator: ", ") + ")"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: lengths.map { (label: $0.label, value: "\($0.count) bytes" as Any) }, displayStyle: .struct)
     }
 

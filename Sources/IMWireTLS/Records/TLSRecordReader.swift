@@ -1,5 +1,5 @@
 /// Record content types (RFC 8446 §5.1, RFC 6520 for heartbeat).
-public enum TLSContentType: UInt8, Sendable, Hashable, CaseIterable {
+package enum TLSContentType: UInt8, Sendable, Hashable, CaseIterable {
     case changeCipherSpec = 20
     case alert = 21
     case handshake = 22
@@ -8,17 +8,17 @@ public enum TLSContentType: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// One TLS record as read off one direction of a TCP stream, not yet decrypted.
-public struct TLSRecord: Sendable, Hashable {
+package struct TLSRecord: Sendable, Hashable {
     /// The content type byte of the header (maybe not one of `TLSContentType`).
-    public var contentType: UInt8
+    package var contentType: UInt8
     /// The record-layer version of the header.
-    public var version: UInt16
+    package var version: UInt16
     /// The record's fragment (ciphertext or plaintext), without the 5-byte header.
-    public var fragment: [UInt8]
+    package var fragment: [UInt8]
     /// Byte offset of the record's header in that direction's stream.
-    public var offset: Int
+    package var offset: Int
 
-    public init(contentType: UInt8, version: UInt16, fragment: [UInt8], offset: Int) {
+    package init(contentType: UInt8, version: UInt16, fragment: [UInt8], offset: Int) {
         self.contentType = contentType
         self.version = version
         self.fragment = fragment
@@ -26,10 +26,10 @@ public struct TLSRecord: Sendable, Hashable {
     }
 
     /// Header plus fragment, in bytes.
-    public var length: Int { 5 + fragment.count }
+    package var length: Int { 5 + fragment.count }
 
     /// The 5-byte header (the TLS 1.3 AAD).
-    public var header: [UInt8] {
+    package var header: [UInt8] {
         [
             contentType, UInt8(truncatingIfNeeded: version >> 8), UInt8(truncatingIfNeeded: version),
             UInt8(truncatingIfNeeded: fragment.count >> 8), UInt8(truncatingIfNeeded: fragment.count),
@@ -39,9 +39,9 @@ public struct TLSRecord: Sendable, Hashable {
 
 /// Cuts one direction's byte stream into TLS records, whatever the chunking: a record split over many
 /// `append`s, or many records in one. It only frames; the connection judges types and lengths.
-public struct TLSRecordReader: Sendable {
+package struct TLSRecordReader: Sendable {
     /// What `next()` found.
-    public enum Next: Sendable, Hashable {
+    package enum Next: Sendable, Hashable {
         /// A whole record.
         case record(TLSRecord)
         /// Not enough bytes for the next record yet.
@@ -54,17 +54,17 @@ public struct TLSRecordReader: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
     /// Stream offset of the first buffered byte.
-    public private(set) var streamOffset = 0
+    package private(set) var streamOffset = 0
     /// Set once a header was unreadable; `next()` then returns `.framingLost` again.
-    public private(set) var framingLost = false
+    package private(set) var framingLost = false
 
-    public init() {}
+    package init() {}
 
     /// Bytes received but not yet returned in a record.
-    public var bufferedCount: Int { buffer.count - start }
+    package var bufferedCount: Int { buffer.count - start }
 
     /// Adds the next bytes of the stream.
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         if start > 0, start >= buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
@@ -77,7 +77,7 @@ public struct TLSRecordReader: Sendable {
     }
 
     /// The next whole record, if buffered.
-    public mutating func next() -> Next {
+    package mutating func next() -> Next {
         let available = buffer.count - start
         guard available >= 5 else {
             if framingLost { return .framingLost(offset: streamOffset, header: Array(buffer[start...])) }
@@ -99,7 +99,7 @@ public struct TLSRecordReader: Sendable {
     }
 
     /// Drops every buffered byte (after the framing is lost, or at the end); returns how many.
-    public mutating func discardBuffered() -> Int {
+    package mutating func discardBuffered() -> Int {
         let count = bufferedCount
         streamOffset += count
         buffer.removeAll()
