@@ -10,7 +10,7 @@ public final class TranscriptReader {
     private let lines: LineStream
     private let limits: Limits
     /// What the first line says this transcript is, when it is a shard of a larger one.
-    public private(set) var shard: ShardIdentity?
+    package private(set) var shard: ShardIdentity?
     private var renumbering = 0
 
     public init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
@@ -115,8 +115,8 @@ final class LineStream {
 }
 
 /// One transcript line to one capture event.
-public enum TranscriptLine {
-    public static func parse(_ bytes: [UInt8], line: Int, limits: Limits = .default) -> CaptureItem? {
+package enum TranscriptLine {
+    package static func parse(_ bytes: [UInt8], line: Int, limits: Limits = .default) -> CaptureItem? {
         func problem(_ rule: Rule, _ message: String, at offset: Int? = nil) -> CaptureItem {
             var finding = rule.finding("line \(line): \(message)", at: offset)
             finding.location.line = line
@@ -227,7 +227,7 @@ public enum TranscriptLine {
 
     /// Seconds as a JSON number to whole microseconds, exactly for decimal literals
     /// (`1700000000.123456`), through Double for exponents.
-    public static func microseconds(_ number: JSONNumber) -> Int64? {
+    package static func microseconds(_ number: JSONNumber) -> Int64? {
         let literal = number.literal
         if literal.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
             guard let value = number.doubleValue, abs(value) < 9e12 else { return nil }

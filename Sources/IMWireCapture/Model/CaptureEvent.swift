@@ -43,7 +43,7 @@ public struct CaptureEvent: Sendable, Hashable {
 
     /// The connection bytes the event stands for: a stream's bytes, a gap's missing ones, a
     /// message's payload. A report's byte accounts add up to these (`ByteAccount`).
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch kind {
         case .stream(_, let bytes): bytes.count
         case .gap(_, let count): count

@@ -1,26 +1,26 @@
 import IMWireCore
 
 /// One link-layer frame as a capture file recorded it.
-public struct CapturedPacket: Sendable, Hashable {
+package struct CapturedPacket: Sendable, Hashable {
     /// Microseconds since the epoch.
-    public var time: Int64
+    package var time: Int64
     /// LINKTYPE_* of the interface that captured it.
-    public var linkType: UInt32
+    package var linkType: UInt32
     /// The captured bytes (possibly fewer than `originalLength`).
-    public var data: [UInt8]
-    public var originalLength: Int
+    package var data: [UInt8]
+    package var originalLength: Int
     /// 1-based record number in the file (pcapng: counting packet blocks only).
-    public var number: Int
+    package var number: Int
     /// Offset of the record in the file.
-    public var fileOffset: Int
+    package var fileOffset: Int
     /// Offset of the packet's first byte (`data`) in the file, past the record's header.
-    public var dataOffset: Int
+    package var dataOffset: Int
     /// pcapng `epb_flags` direction relative to the capturing interface, when recorded.
-    public var inbound: Bool?
+    package var inbound: Bool?
     /// pcapng `opt_comment` values.
-    public var comments: [String]
+    package var comments: [String]
 
-    public init(
+    package init(
         time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int, dataOffset: Int? = nil,
         inbound: Bool? = nil, comments: [String] = []
     ) {
@@ -49,7 +49,7 @@ public struct DecryptionSecrets: Sendable, Hashable {
     /// Offset of the block in the file.
     public var fileOffset: Int
 
-    public init(type: UInt32, data: [UInt8], fileOffset: Int) {
+    package init(type: UInt32, data: [UInt8], fileOffset: Int) {
         self.type = type
         self.data = data
         self.fileOffset = fileOffset
@@ -58,7 +58,7 @@ public struct DecryptionSecrets: Sendable, Hashable {
 
 /// What a packet-file reader yields: a packet, secrets to decrypt packets with, or a problem with
 /// the file.
-public enum PacketItem: Sendable, Hashable {
+package enum PacketItem: Sendable, Hashable {
     case packet(CapturedPacket)
     /// Boxed, as `problem` is: rare, and large.
     indirect case secrets(DecryptionSecrets)
@@ -67,7 +67,7 @@ public enum PacketItem: Sendable, Hashable {
 }
 
 /// A reader of one packet-capture format.
-public protocol PacketReader: AnyObject {
+package protocol PacketReader: AnyObject {
     /// The next packet or problem; nil at the end of the file (or after damage that ends it).
     func next() -> PacketItem?
     /// Bytes of the file consumed so far.

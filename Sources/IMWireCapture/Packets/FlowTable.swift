@@ -2,15 +2,15 @@ import IMWireCore
 import IMWireIO
 
 /// An IP address and port.
-public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let address: IPAddress
-    public let port: UInt16
+package struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let address: IPAddress
+    package let port: UInt16
 
-    public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
+    package static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.address != rhs.address ? lhs.address < rhs.address : lhs.port < rhs.port
     }
 
-    public var description: String {
+    package var description: String {
         address.bytes.count == 4 ? "\(address):\(port)" : "[\(address)]:\(port)"
     }
 }

@@ -1,12 +1,12 @@
 /// An IPv4 or IPv6 address with its textual form. Held in two words (big-endian; IPv4 in the
 /// low 32 bits), not an array: two addresses are read, hashed and compared per packet.
-public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
     private let isIPv6: Bool
     private let high: UInt64
     private let low: UInt64
 
     /// `bytes`: 4 (IPv4) or 16 (IPv6) bytes in network order; nil for any other count.
-    public init?<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    package init?<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.init(header: bytes)
     }
@@ -27,18 +27,18 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     var ipv4: UInt32? { isIPv6 ? nil : UInt32(truncatingIfNeeded: low) }
 
     /// The 4 or 16 bytes in network order.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         let words = isIPv6 ? [high, low] : [low << 32]
         return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.prefix(isIPv6 ? 16 : 4).map { $0 }
     }
 
     /// IPv4 before IPv6, then by the bytes.
-    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+    package static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         (lhs.isIPv6 ? 1 : 0, lhs.high, lhs.low) < (rhs.isIPv6 ? 1 : 0, rhs.high, rhs.low)
     }
 
     /// Dotted quad, or RFC 5952 IPv6 (longest zero run compressed, lowercase).
-    public var description: String {
+    package var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         let groups = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
         var best = (start: -1, length: 0)

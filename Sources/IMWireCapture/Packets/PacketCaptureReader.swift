@@ -23,7 +23,7 @@ public final class PacketCaptureReader {
     }
 
     /// The raw packets of a pcap or pcapng file, without any decoding.
-    public static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader {
+    package static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader {
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
         let input = BufferedInput(source)
@@ -34,7 +34,7 @@ public final class PacketCaptureReader {
     }
 
     /// The format of a file from its first bytes.
-    public static func isPacketCapture(_ firstBytes: [UInt8]) -> Bool {
+    package static func isPacketCapture(_ firstBytes: [UInt8]) -> Bool {
         firstBytes.count >= 4 && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a] || PcapReader.magics.contains(Array(firstBytes[0..<4])))
     }
 
@@ -42,7 +42,7 @@ public final class PacketCaptureReader {
 
     /// The shard this file says it is (`ShardIdentity`, in its first section header), once the
     /// first item has been read; nil for any other capture.
-    public var shard: ShardIdentity? { (packets as? PcapngReader)?.shard }
+    package var shard: ShardIdentity? { (packets as? PcapngReader)?.shard }
 
     public func next() -> CaptureItem? {
         if let item = queue.popLast() { return item }

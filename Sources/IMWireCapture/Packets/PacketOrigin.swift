@@ -39,28 +39,28 @@ public struct PacketOrigin: Sendable, Hashable {
 /// `imwire merge` can refuse reports of different captures.
 public struct ShardIdentity: Sendable, Hashable {
     /// The format of the comment; a reader refuses another.
-    public static let version = 1
+    package static let version = 1
     static let prefix = "imwire shard \(version) "
-    public var capture: String
-    public var captureBytes: Int
-    public var index: Int
-    public var count: Int
+    package var capture: String
+    package var captureBytes: Int
+    package var index: Int
+    package var count: Int
 
-    public init(capture: String, captureBytes: Int, index: Int, count: Int) {
+    package init(capture: String, captureBytes: Int, index: Int, count: Int) {
         self.capture = capture
         self.captureBytes = captureBytes
         self.index = index
         self.count = count
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "capture": .string(capture), "captureBytes": .number(JSONNumber(captureBytes)),
             "index": .number(JSONNumber(index)), "count": .number(JSONNumber(count)),
         ]
     }
 
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let capture = json["capture"]?.stringValue, let bytes = json["captureBytes"]?.int64Value,
             let index = json["index"]?.int64Value, let count = json["count"]?.int64Value,
             let b = Int(exactly: bytes), let i = Int(exactly: index), let c = Int(exactly: count), i >= 0, i < c
@@ -69,10 +69,10 @@ public struct ShardIdentity: Sendable, Hashable {
     }
 
     /// The section header comment.
-    public var comment: String { Self.prefix + JSONWriter.string(json) }
+    package var comment: String { Self.prefix + JSONWriter.string(json) }
 
     /// The identity a section header comment states; nil for any other comment.
-    public init?(comment: String) {
+    package init?(comment: String) {
         guard comment.hasPrefix(Self.prefix), let value = try? JSONParser.parse(String(comment.dropFirst(Self.prefix.count))) else {
             return nil
         }
@@ -83,7 +83,7 @@ public struct ShardIdentity: Sendable, Hashable {
 extension ShardIdentity {
     /// The identity the pcapng file at `path` states in its section header, or the JSONL
     /// transcript in its first line; nil for any other file (or one that cannot be read).
-    public static func of(path: String, limits: Limits = .default) -> ShardIdentity? {
+    package static func of(path: String, limits: Limits = .default) -> ShardIdentity? {
         // Standard input cannot be read twice.
         guard path != "-" else { return nil }
         if let packets = (try? PacketCaptureReader.packets(path: path, limits: limits)) as? PcapngReader {

@@ -5,9 +5,9 @@ import IMWireIO
 /// timestamps. Records are read one at a time; a record longer than `Limits.maxFrameSize`, or
 /// than a snaplen above 65,535 (smaller snaplens are not trusted), is skipped by its length,
 /// never held in memory.
-public final class PcapReader: PacketReader {
-    public static let headerSize = 24
-    public static let magics: [[UInt8]] = [
+package final class PcapReader: PacketReader {
+    package static let headerSize = 24
+    package static let magics: [[UInt8]] = [
         [0xa1, 0xb2, 0xc3, 0xd4], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], [0x4d, 0x3c, 0xb2, 0xa1],
     ]
 
@@ -50,9 +50,9 @@ public final class PcapReader: PacketReader {
         }
     }
 
-    public var bytesRead: Int { input.offset }
+    package var bytesRead: Int { input.offset }
 
-    public func next() -> PacketItem? {
+    package func next() -> PacketItem? {
         if !pending.isEmpty { return pending.removeFirst() }
         guard !finished else { return nil }
         let recordOffset = input.offset
@@ -110,5 +110,5 @@ public final class PcapReader: PacketReader {
 /// The file is not in the format a reader expected (nothing could be read).
 public struct CaptureFormatError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -5,7 +5,7 @@ import IMWireIO
 /// Blocks (link type, `if_tsresol`, `if_tsoffset`), Enhanced and Simple Packet Blocks with their
 /// options (`epb_flags` direction, `opt_comment`), and every other block skipped by its length.
 /// A block longer than `Limits.maxFrameSize` is skipped without being read into memory.
-public final class PcapngReader: PacketReader {
+package final class PcapngReader: PacketReader {
     static let sectionHeader: UInt32 = 0x0a0d_0d0a
     static let byteOrderMagic: UInt32 = 0x1a2b_3c4d
     /// Block types that are valid pcapng but carry nothing a checker needs.
@@ -32,7 +32,7 @@ public final class PcapngReader: PacketReader {
     @exclusivity(unchecked) private var pending: [PacketItem] = []
     /// The shard the current section says it is (`ShardIdentity`): its packets are numbered
     /// and placed as in the capture it was cut from (`PacketOrigin`).
-    @exclusivity(unchecked) public private(set) var shard: ShardIdentity?
+    @exclusivity(unchecked) package private(set) var shard: ShardIdentity?
 
     /// Reads the first Section Header Block; throws when the file is not pcapng at all.
     package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
@@ -54,9 +54,9 @@ public final class PcapngReader: PacketReader {
         }
     }
 
-    public var bytesRead: Int { input.offset }
+    package var bytesRead: Int { input.offset }
 
-    public func next() -> PacketItem? {
+    package func next() -> PacketItem? {
         while pending.isEmpty, !finished { readBlock() }
         // A block nearly always gives one item: popLast moves it out, where removeFirst copied
         // it through the generic value witness (two retains and releases per packet).

@@ -20,26 +20,26 @@ import IMWireIO
 /// its place in the capture (`PacketOrigin`), at most `maxOpenFiles` shards at a time (one more
 /// pass over the file for each further group), on `jobs` threads that each read the file for
 /// their own shards.
-public enum CaptureSharder {
+package enum CaptureSharder {
     /// What `shard` was asked.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Shard size aimed at, in bytes of pcapng.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// Shards written in one pass over the capture.
-        public var maxOpenFiles: Int
-        public var limits: Limits
+        package var maxOpenFiles: Int
+        package var limits: Limits
         /// Note the TCP connections a file starts without their SYN and leaves open
         /// (`Result.startedOpen`, `openAtEnd`), to find connections cut between consecutive
         /// files; costs an entry per TCP connection, so it is off for a single file.
-        public var tracksConnections: Bool
+        package var tracksConnections: Bool
         /// Key-log text written at the start of every shard as a Decryption Secrets Block
         /// (`imwire shard --tls-keylog`), so each shard's TLS connections decrypt on their own.
-        public var keyLog: [UInt8]?
+        package var keyLog: [UInt8]?
         /// Threads writing shards in the second pass, each reading the capture for its own
         /// shards; the shards are the same for any number.
-        public var jobs: Int
+        package var jobs: Int
 
-        public init(
+        package init(
             maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false, jobs: Int = 1
         ) {
             self.maxBytes = max(1, maxBytes)
@@ -51,22 +51,22 @@ public enum CaptureSharder {
     }
 
     /// One shard written: a line of the manifest.
-    public struct Shard: Sendable, Hashable {
-        public var path: String
-        public var identity: ShardIdentity
-        public var packets = 0
+    package struct Shard: Sendable, Hashable {
+        package var path: String
+        package var identity: ShardIdentity
+        package var packets = 0
         /// TCP connections opened in the shard: client SYNs (a connection already open when
         /// the capture began is not counted).
-        public var connections = 0
+        package var connections = 0
         /// Client units (addresses) in the shard.
-        public var clients = 0
-        public var bytes = 0
+        package var clients = 0
+        package var bytes = 0
         /// Microseconds, earliest and latest packet.
-        public var firstTime: Int64?
-        public var lastTime: Int64?
+        package var firstTime: Int64?
+        package var lastTime: Int64?
 
         /// The manifest line (one JSON object).
-        public var manifestLine: String {
+        package var manifestLine: String {
             JSONWriter.string([
                 "path": .string(path), "capture": .string(identity.capture), "index": .number(JSONNumber(identity.index)),
                 "count": .number(JSONNumber(identity.count)), "packets": .number(JSONNumber(packets)),
@@ -80,32 +80,32 @@ public enum CaptureSharder {
     /// What a shard run read: the shards, and the problems of the file itself that no shard
     /// can repeat (a truncated last record, a damaged block): shards cut from a damaged capture
     /// merge into a report without these.
-    public struct Result: Sendable {
-        public var shards: [Shard]
-        public var fileProblems: [Finding]
+    package struct Result: Sendable {
+        package var shards: [Shard]
+        package var fileProblems: [Finding]
         /// TCP connections whose first packet in this file is not the client's SYN: they may
         /// have begun in an earlier file.
-        public var startedOpen: Set<TCPConnectionKey> = []
+        package var startedOpen: Set<TCPConnectionKey> = []
         /// TCP connections still open at the end of this file (no FIN or RST seen): they may go
         /// on in a later file.
-        public var openAtEnd: Set<TCPConnectionKey> = []
+        package var openAtEnd: Set<TCPConnectionKey> = []
 
         /// The connections that `previous` left open and this file picks up without a SYN: one
         /// connection cut by the file boundary, which each file's check sees as two.
-        public func continued(from previous: Result) -> [TCPConnectionKey] {
+        package func continued(from previous: Result) -> [TCPConnectionKey] {
             previous.openAtEnd.intersection(startedOpen).sorted { $0.description < $1.description }
         }
     }
 
     /// One TCP connection: its client and server endpoints.
-    public struct TCPConnectionKey: Sendable, Hashable, CustomStringConvertible {
-        public var client: IPAddress
-        public var clientPort: UInt16
-        public var server: IPAddress
-        public var serverPort: UInt16
+    package struct TCPConnectionKey: Sendable, Hashable, CustomStringConvertible {
+        package var client: IPAddress
+        package var clientPort: UInt16
+        package var server: IPAddress
+        package var serverPort: UInt16
 
         /// `10.0.0.1:51234-10.0.0.2:443`, as the checker names a connection.
-        public var description: String { "\(client):\(clientPort)-\(server):\(serverPort)" }
+        package var description: String { "\(client):\(clientPort)-\(server):\(serverPort)" }
     }
 
     /// A packet's IP header and TCP segment, and whether its source is the client's side (the
@@ -218,7 +218,7 @@ public enum CaptureSharder {
     /// transcript into `.jsonl` shards, `TranscriptSharder`); `name` defaults to the capture's
     /// file name. Throws when the capture is HAR (one JSON document, read whole: check it
     /// whole) or in no capture format, or a shard cannot be written.
-    public static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options()) throws(CaptureFormatError)
+    package static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options()) throws(CaptureFormatError)
         -> Result
     {
         switch try CaptureFile.format(of: path) {

@@ -6,8 +6,8 @@ import IMWireCore
 /// and a FIN from each side. Checksums are zero (Wireshark does not check them by default).
 public struct TCPSynthesizer {
     public static let linkType: UInt32 = 101
-    public let client: (address: [UInt8], port: UInt16)
-    public let server: (address: [UInt8], port: UInt16)
+    package let client: (address: [UInt8], port: UInt16)
+    package let server: (address: [UInt8], port: UInt16)
     private var clientSequence: UInt32 = 1_000
     private var serverSequence: UInt32 = 50_000
 
@@ -20,7 +20,7 @@ public struct TCPSynthesizer {
     }
 
     /// A connection between the given IPv4 endpoints (`imwire proxy` records its real peers).
-    public init(client: (address: [UInt8], port: UInt16), server: (address: [UInt8], port: UInt16)) {
+    package init(client: (address: [UInt8], port: UInt16), server: (address: [UInt8], port: UInt16)) {
         self.client = client
         self.server = server
     }
@@ -58,7 +58,7 @@ public struct TCPSynthesizer {
     }
 
     /// Bytes the capture lost: the sequence numbers move on without a segment.
-    public mutating func skip(_ count: Int, direction: Direction) {
+    package mutating func skip(_ count: Int, direction: Direction) {
         if direction == .send {
             clientSequence &+= UInt32(truncatingIfNeeded: count)
         } else {
@@ -75,7 +75,7 @@ public struct TCPSynthesizer {
     }
 
     /// A RST (with ACK) from the side that sends in `direction`.
-    public mutating func reset(from direction: Direction) -> (Direction, [UInt8]) {
+    package mutating func reset(from direction: Direction) -> (Direction, [UInt8]) {
         let (sequence, ack) = direction == .send ? (clientSequence, serverSequence) : (serverSequence, clientSequence)
         return (direction, segment(direction, flags: 0x14, payload: [], sequence: sequence, ack: ack))
     }
