@@ -1,20 +1,20 @@
 /// One item of a `Sec-WebSocket-Extensions` list (RFC 6455 §9.1): a name and its parameters, with
 /// the offset of the name in the header value's text.
-public struct WebSocketExtensionItem: Sendable, Hashable {
+package struct WebSocketExtensionItem: Sendable, Hashable {
     /// One `name[=value]` parameter of an extension.
-    public struct Parameter: Sendable, Hashable {
-        public var name: String
+    package struct Parameter: Sendable, Hashable {
+        package var name: String
         /// The value after unquoting; nil when the parameter has none.
-        public var value: String?
-        public var offset: Int
+        package var value: String?
+        package var offset: Int
     }
 
-    public var name: String
-    public var parameters: [Parameter]
-    public var offset: Int
+    package var name: String
+    package var parameters: [Parameter]
+    package var offset: Int
 
     /// The item as header text, parameters in order (`permessage-deflate; client_max_window_bits=10`).
-    public var headerText: String {
+    package var headerText: String {
         ([name] + parameters.map { parameter in parameter.value.map { "\(parameter.name)=\($0)" } ?? parameter.name })
             .joined(separator: "; ")
     }
@@ -22,16 +22,16 @@ public struct WebSocketExtensionItem: Sendable, Hashable {
 
 /// Parses `Sec-WebSocket-Extensions` values:
 /// `extension-list = 1#( token *( ";" token [ "=" ( token / quoted-string ) ] ) )`.
-public enum WebSocketExtensionHeader {
+package enum WebSocketExtensionHeader {
     /// A header value that does not follow RFC 6455 §9.1's grammar.
-    public struct SyntaxError: Error, Sendable, Hashable {
+    package struct SyntaxError: Error, Sendable, Hashable {
         /// Offset within the value text.
-        public let offset: Int
-        public let reason: String
+        package let offset: Int
+        package let reason: String
     }
 
     /// Parses one header value; empty list elements (`a, , b`) are allowed as RFC 9110 §5.6.1 says.
-    public static func parse(_ value: String) -> Result<[WebSocketExtensionItem], SyntaxError> {
+    package static func parse(_ value: String) -> Result<[WebSocketExtensionItem], SyntaxError> {
         let bytes = Array(value.utf8)
         var index = 0
         var items: [WebSocketExtensionItem] = []

@@ -6,7 +6,7 @@ public enum WebSocketMasking {
     /// for the next byte.
     @inlinable
     @discardableResult
-    public static func apply(
+    package static func apply(
         key: UInt32, phase: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, count: Int
     ) -> Int {
         guard count > 0 else { return phase & 3 }
@@ -49,7 +49,7 @@ public enum WebSocketMasking {
     }
 
     /// A masked (or unmasked) copy of `bytes`.
-    public static func masked(_ bytes: [UInt8], key: UInt32) -> [UInt8] {
+    package static func masked(_ bytes: [UInt8], key: UInt32) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
             bytes.withUnsafeBytes { source in
                 if let from = source.baseAddress, let to = buffer.baseAddress {
@@ -71,7 +71,7 @@ extension WebSocketMasking {
     }
 
     /// A masking key drawn from `generator` (a seeded one makes tests and fixtures repeatable).
-    public static func randomKey(using generator: inout some RandomNumberGenerator) -> UInt32 {
+    package static func randomKey(using generator: inout some RandomNumberGenerator) -> UInt32 {
         generator.next()
     }
 }

@@ -166,7 +166,7 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     public var findings: [Finding]
 
     /// A negotiation with these results.
-    public init(subprotocol: String?, permessageDeflate: PerMessageDeflateParameters?, responseHeadLength: Int, findings: [Finding] = []) {
+    package init(subprotocol: String?, permessageDeflate: PerMessageDeflateParameters?, responseHeadLength: Int, findings: [Finding] = []) {
         self.subprotocol = subprotocol
         self.permessageDeflate = permessageDeflate
         self.responseHeadLength = responseHeadLength
@@ -216,14 +216,14 @@ public struct WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringCo
     public var status: Int?
 
     /// An error with these findings.
-    public init(side: Side, findings: [Finding], status: Int? = nil) {
+    package init(side: Side, findings: [Finding], status: Int? = nil) {
         self.side = side
         self.findings = findings
         self.status = status
     }
 
     /// The rule IDs of the findings, in order.
-    public var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
+    package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
 
     /// One line per finding.
     public var description: String {

@@ -2,26 +2,26 @@ import IMWireCore
 
 /// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
 /// including the blank line. Field offsets are absolute within the stream the head came from.
-public struct HTTPHead: Sendable, Hashable {
+package struct HTTPHead: Sendable, Hashable {
     /// One header field, name and value as sent.
-    public struct Field: Sendable, Hashable {
-        public var name: String
-        public var value: String
+    package struct Field: Sendable, Hashable {
+        package var name: String
+        package var value: String
         /// Offset of the field line.
-        public var offset: Int
+        package var offset: Int
         /// Offset of the value's first byte (after the colon and optional whitespace).
-        public var valueOffset: Int
+        package var valueOffset: Int
     }
 
     /// The start line split at its first two spaces (request: method, target, version;
     /// response: version, status, reason).
-    public var startLine: [String]
-    public var fields: [Field]
+    package var startLine: [String]
+    package var fields: [Field]
     /// Bytes of the head, blank line included: where the WebSocket frames begin.
-    public var length: Int
+    package var length: Int
 
     /// Fields named `name` (case-insensitive), in order.
-    public func fields(_ name: String) -> [Field] {
+    package func fields(_ name: String) -> [Field] {
         fields.filter { Self.sameName($0.name, name) }
     }
 
@@ -33,20 +33,20 @@ public struct HTTPHead: Sendable, Hashable {
     }
 
     /// The comma-joined values of `name` (RFC 9110 §5.3), nil when absent.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         let matching = fields(name)
         return matching.isEmpty ? nil : matching.map(\.value).joined(separator: ", ")
     }
 
     /// The elements of a comma-separated list field, trimmed, empty elements dropped.
-    public func listValues(_ name: String) -> [String] {
+    package func listValues(_ name: String) -> [String] {
         fields(name).flatMap { $0.value.split(separator: ",") }
             .map { String($0).trimmingSpacesAndTabs() }
             .filter { !$0.isEmpty }
     }
 
     /// The offset just after the blank line ending the head, or nil when it has not arrived.
-    public static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 3..<bytes.count
         where bytes[index] == 0x0a && bytes[index - 1] == 0x0d
@@ -57,13 +57,13 @@ public struct HTTPHead: Sendable, Hashable {
         return nil
     }
 
-    public static func endOfHead(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { endOfHead($0) } }
+    package static func endOfHead(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { endOfHead($0) } }
 
     /// Parses the head at the start of `bytes`. Lines end in CRLF; a field line is
     /// `token ":" OWS value OWS`; obsolete line folding and whitespace before the colon are
     /// rejected (RFC 9112 §5.1, §5.2). `maxLength` caps the bytes searched. Problems are findings
     /// of `malformed` and `truncated` (a WebSocket upgrade's by default; plain HTTP has its own).
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], baseOffset: Int, maxLength: Int, findings: inout [Finding],
         malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
         truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated

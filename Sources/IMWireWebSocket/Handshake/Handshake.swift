@@ -3,24 +3,24 @@ import IMWireCore
 
 /// A client's upgrade request (RFC 6455 §4.1).
 public struct WebSocketUpgradeRequest: Sendable, Hashable {
-    public var head: HTTPHead
+    package var head: HTTPHead
     public var method: String
     public var target: String
     public var key: String?
     /// `Sec-WebSocket-Protocol`, in the client's order of preference.
     public var protocols: [String]
     /// Every `Sec-WebSocket-Extensions` item offered.
-    public var extensions: [WebSocketExtensionItem]
+    package var extensions: [WebSocketExtensionItem]
     /// The valid permessage-deflate offers, in order.
     public var deflateOffers: [PerMessageDeflateOffer]
 }
 
 /// A server's answer to the upgrade (RFC 6455 §4.2.2).
 public struct WebSocketUpgradeResponse: Sendable, Hashable {
-    public var head: HTTPHead
+    package var head: HTTPHead
     public var status: Int?
     public var subprotocol: String?
-    public var extensions: [WebSocketExtensionItem]
+    package var extensions: [WebSocketExtensionItem]
 }
 
 /// The opening handshake of one connection: both heads, what they negotiated and every finding.
@@ -45,9 +45,9 @@ public struct WebSocketHandshake: Sendable {
         request != nil && !requestFindings.contains { $0.severity == .error && !$0.ruleID.rawValue.hasPrefix("PMD.") }
     }
     /// Bytes of the request head: the client's frames begin there.
-    public var requestLength: Int? { request?.head.length }
+    package var requestLength: Int? { request?.head.length }
     /// Bytes of the response head: the server's frames begin there.
-    public var responseLength: Int? { response?.head.length }
+    package var responseLength: Int? { response?.head.length }
 
     /// The stream configuration for one direction after this handshake.
     public func streamConfiguration(_ direction: Direction, limits: Limits = .default) -> WebSocketStreamConfiguration {
@@ -77,7 +77,7 @@ public struct WebSocketHandshake: Sendable {
 
     /// Validates an upgrade whose heads were parsed already (by an HTTP reader; offsets from each
     /// head's first byte): the same checks as `parse`, without reading the bytes again.
-    public static func check(requestHead: HTTPHead, responseHead: HTTPHead) -> WebSocketHandshake {
+    package static func check(requestHead: HTTPHead, responseHead: HTTPHead) -> WebSocketHandshake {
         var requestFindings: [Finding] = []
         let request = checkRequest(requestHead, findings: &requestFindings)
         var handshake = WebSocketHandshake(
@@ -88,7 +88,7 @@ public struct WebSocketHandshake: Sendable {
     }
 
     /// Parses a request head and checks it.
-    public static func parseRequest(_ bytes: [UInt8], findings: inout [Finding]) -> WebSocketUpgradeRequest? {
+    package static func parseRequest(_ bytes: [UInt8], findings: inout [Finding]) -> WebSocketUpgradeRequest? {
         guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: maxHeadLength, findings: &findings) else { return nil }
         return checkRequest(head, findings: &findings)
     }
