@@ -38,12 +38,12 @@ public struct ServeCaseResult: Sendable, Hashable {
 /// Grades each client of a run: the checker's findings on its connections (protocol rules, and
 /// the reconnect judge's with the vendor's policy) and the scenario's expectation, against what
 /// the server did (`ServeEvent`s).
-public enum ServeGrading {
+package enum ServeGrading {
     /// The checker's rules about when a client sends its heartbeats: its SDK's timers, so
     /// behaviour, like the reconnect judge's `RECONNECT.HEARTBEAT-MISSING`, not protocol.
-    public static let heartbeatTimingRules: Set<String> = ["NIM.HEARTBEAT-LATE", "EIO.PING-LATE", "Y2W.KEEPALIVE-EXCEEDED"]
+    package static let heartbeatTimingRules: Set<String> = ["NIM.HEARTBEAT-LATE", "EIO.PING-LATE", "Y2W.KEEPALIVE-EXCEEDED"]
 
-    public static func grade(scenario: Scenario, report: CheckReport, events: [ServeEvent]) -> [ServeCaseResult] {
+    package static func grade(scenario: Scenario, report: CheckReport, events: [ServeEvent]) -> [ServeCaseResult] {
         // Each connection's client address, user and times.
         var address: [Int: String] = [:]
         var user: [Int: String] = [:]
@@ -161,7 +161,7 @@ public enum ServeGrading {
     }
 
     /// Autobahn's `index.json` shape: client → scenario → result, with each case's report file.
-    public static func index(_ results: [ServeCaseResult], reportFile: (ServeCaseResult) -> String?, into existing: JSONObject = JSONObject())
+    package static func index(_ results: [ServeCaseResult], reportFile: (ServeCaseResult) -> String?, into existing: JSONObject = JSONObject())
         -> JSONObject
     {
         var index = existing
