@@ -27,11 +27,11 @@ public struct SessionFacts: Sendable, Equatable {
     public var linkUp: Int64?
     /// Client requests before the connection's login whose verdict waits for the client's
     /// earlier connections (`EarlyRequest`), at most `maxCarried`.
-    public var earlyRequests: [EarlyRequest] = []
+    package var earlyRequests: [EarlyRequest] = []
     /// The keys (`EarlyRequest.key`) of the requests still unanswered when the connection
     /// ended, at most `maxCarried`: an SDK whose timers outlive the connection re-sends them on
     /// its next one.
-    public var unansweredAtEnd: [String] = []
+    package var unansweredAtEnd: [String] = []
     package static let maxCarried = 32
 
     package init(keepAliveInMessages: Bool = true) {
