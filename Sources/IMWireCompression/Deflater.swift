@@ -18,6 +18,7 @@ public struct Deflater: Sendable {
     private var storage: ZStreamStorage
 
     /// - Parameters:
+    ///   - format: raw deflate, zlib or gzip framing.
     ///   - level: -1 (zlib's default, 6) or 0...9.
     ///   - windowBits: 8...15. zlib (>= 1.2.9) refuses raw deflate with 8, so 8 becomes 9: a
     ///     9-bit zlib window never emits a distance above 512 - 262 = 250 bytes, which a peer

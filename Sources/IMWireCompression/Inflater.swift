@@ -25,8 +25,10 @@ public struct Inflater: Sendable {
     /// Set once the stream has ended (zlib and gzip); further input is trailing data.
     public private(set) var isFinished = false
 
-    /// - Parameter windowBits: 8...15. Raw inflate accepts 8; zlib and gzip read the window from
-    ///   their header and only need it to be at least as large.
+    /// - Parameters:
+    ///   - format: raw deflate, zlib or gzip framing.
+    ///   - windowBits: 8...15. Raw inflate accepts 8; zlib and gzip read the window from their
+    ///     header and only need it to be at least as large.
     public init(format: ZlibFormat, windowBits: Int = 15) throws(CompressionError) {
         guard (8...15).contains(windowBits) else {
             throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")

@@ -28,6 +28,10 @@ public final class WebSocketMessageEncoder {
     private var deflater: Deflater?
 
     /// - Parameters:
+    ///   - direction: `.send` encodes client frames (masked), `.receive` server frames.
+    ///   - permessageDeflate: permessage-deflate as negotiated; nil: messages go uncompressed.
+    ///   - fragmentSize: split messages into frames of at most this many payload bytes (nil: one
+    ///     frame).
     ///   - maskingKey: called once per client frame. The default draws a fresh key from the
     ///     system's CSPRNG for every frame (`WebSocketMasking.randomKey`), as RFC 6455 §5.3
     ///     requires; pass a fixed key or sequence only for tests and fixtures.

@@ -57,6 +57,12 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     /// then Sec-WebSocket-Extensions and `headers`.
     ///
     /// - Parameters:
+    ///   - host: the `Host` field: the server's name, with `:port` when it is not the scheme's.
+    ///   - target: the request target: the path and query of the WebSocket URL.
+    ///   - protocols: the subprotocols offered (`Sec-WebSocket-Protocol`), in order of preference.
+    ///   - deflateOffers: the permessage-deflate offers (`Sec-WebSocket-Extensions`), in order.
+    ///   - origin: the `Origin` field, as a browser sends it; nil: none.
+    ///   - headers: further fields, after the handshake's own.
     ///   - key: a fresh random key by default (`randomKey()`); give one only to get the same
     ///     bytes every time (tests).
     /// - Throws: the findings that make the request invalid: a host, target or field value with

@@ -51,7 +51,10 @@ public struct WebSocketStreamDecoder: Sendable {
     /// Frames decoded so far.
     public private(set) var frameCount = 0
 
-    /// - Parameter startOffset: absolute offset of the first byte fed (e.g. the handshake length).
+    /// - Parameters:
+    ///   - configuration: the direction, the negotiated permessage-deflate, the limits, and
+    ///     whether frames are emitted as well as messages.
+    ///   - startOffset: absolute offset of the first byte fed (e.g. the handshake length).
     public init(_ configuration: WebSocketStreamConfiguration, startOffset: Int = 0) {
         self.configuration = configuration
         frames = WebSocketFrameDecoder(
