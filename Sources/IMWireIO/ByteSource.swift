@@ -8,12 +8,12 @@
 
 /// Reads a file (or standard input for `-`) in fixed-size chunks, so captures of any size are
 /// read in constant memory.
-public final class FileByteSource {
+package final class FileByteSource {
     /// A file that cannot be opened or read, with the system's reason.
-    public struct OpenError: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "cannot read \(path): \(reason)" }
+    package struct OpenError: Error, Sendable, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "cannot read \(path): \(reason)" }
     }
 
     private let file: UnsafeMutablePointer<FILE>

@@ -9,11 +9,11 @@ import IMWireIO
 /// written out as HTTP/1.1 with a Content-Length of the body the HAR gives, for the transport
 /// layer to read as it reads a pcap. Events are put in time order. A HAR is one JSON document, so
 /// it is read whole, within `Limits.maxMessageSize`; the events then stream out.
-public final class HARReader: CaptureSource {
+package final class HARReader: CaptureSource {
     private var items: [CaptureItem] = []
     private var index = 0
 
-    public init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
         let bytes: [UInt8]
         do { bytes = try FileByteSource.readAll(path: path, limit: limits.maxMessageSize) } catch {
             throw CaptureFormatError(error.description)
@@ -157,7 +157,7 @@ public final class HARReader: CaptureSource {
         return ((days * 86_400 + hour * 3600 + minute * 60 + second) - offset) * 1_000_000 + micros
     }
 
-    public func next() -> CaptureItem? {
+    package func next() -> CaptureItem? {
         guard index < items.count else { return nil }
         defer { index += 1 }
         return items[index]

@@ -6,22 +6,22 @@ import IMWireIO
 /// still read. Memory is bounded by `Limits.maxLineLength`, whatever the file size. A transcript
 /// whose first line is a shard header (`TranscriptShard`, written by `imwire shard`) is numbered
 /// by its `lines` lines, so findings name the original transcript's lines.
-public final class TranscriptReader {
+package final class TranscriptReader {
     private let lines: LineStream
     private let limits: Limits
     /// What the first line says this transcript is, when it is a shard of a larger one.
     package private(set) var shard: ShardIdentity?
     private var renumbering = 0
 
-    public init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
+    package init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
         lines = try LineStream(path: path, maxLength: limits.maxLineLength)
         self.limits = limits
     }
 
-    public var bytesRead: Int { lines.bytesRead }
+    package var bytesRead: Int { lines.bytesRead }
 
     /// The next item, or nil at the end of the file.
-    public func next() -> CaptureItem? {
+    package func next() -> CaptureItem? {
         while let line = lines.next() {
             switch line {
             case .tooLong(let number):

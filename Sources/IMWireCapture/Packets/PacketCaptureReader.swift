@@ -4,7 +4,7 @@ import IMWireIO
 /// A pcap or pcapng file as capture events: packets through their link layer, IPv4/IPv6 and TCP,
 /// TCP connections put back in order (`FlowTable`). Problems with the file or the packets are
 /// findings; reading goes on after them wherever the format allows.
-public final class PacketCaptureReader {
+package final class PacketCaptureReader {
     private let packets: any PacketReader
     private let limits: Limits
     // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
@@ -16,7 +16,7 @@ public final class PacketCaptureReader {
     @exclusivity(unchecked) private var reportedLinkTypes: Set<UInt32> = []
 
     /// Opens `path`; throws when it cannot be read or is neither pcap nor pcapng.
-    public init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
         packets = try Self.packets(path: path, limits: limits)
         self.limits = limits
         flows = FlowTable(limits: limits)
@@ -38,13 +38,13 @@ public final class PacketCaptureReader {
         firstBytes.count >= 4 && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a] || PcapReader.magics.contains(Array(firstBytes[0..<4])))
     }
 
-    public var bytesRead: Int { packets.bytesRead }
+    package var bytesRead: Int { packets.bytesRead }
 
     /// The shard this file says it is (`ShardIdentity`, in its first section header), once the
     /// first item has been read; nil for any other capture.
     package var shard: ShardIdentity? { (packets as? PcapngReader)?.shard }
 
-    public func next() -> CaptureItem? {
+    package func next() -> CaptureItem? {
         if let item = queue.popLast() { return item }
         while queue.isEmpty, !finished {
             guard let item = packets.next() else {
