@@ -81,8 +81,8 @@ public struct TimerSet: Sendable, Hashable, Sequence {
     package init(_ kinds: [TimerKind] = []) { for kind in kinds { insert(kind) } }
 
     public func contains(_ kind: TimerKind) -> Bool { bits & kind.bit != 0 }
-    public mutating func insert(_ kind: TimerKind) { bits |= kind.bit }
-    public mutating func remove(_ kind: TimerKind) { bits &= ~kind.bit }
+    package mutating func insert(_ kind: TimerKind) { bits |= kind.bit }
+    package mutating func remove(_ kind: TimerKind) { bits &= ~kind.bit }
     public var isEmpty: Bool { bits == 0 }
 
     public func makeIterator() -> IndexingIterator<[TimerKind]> {
