@@ -213,7 +213,7 @@ extension Scenario {
 extension Scenario {
     /// The scenarios shipped in `Fixtures/serve/<dialect>/` of the package at `root`, as
     /// `dialect/name`, sorted.
-    public static func shipped(root: String) -> [String] {
+    package static func shipped(root: String) -> [String] {
         Directory.files(under: root + "/Fixtures/serve", suffix: ".json").compactMap { path in
             let parts = path.split(separator: "/").suffix(2)
             guard parts.count == 2 else { return nil }
@@ -223,7 +223,7 @@ extension Scenario {
 
     /// The file of the shipped scenario `name` (`drop`, or `jmessage/drop`), of `dialect` when
     /// given; a name more than one dialect ships needs the dialect.
-    public static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(ScenarioError) -> String {
+    package static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(ScenarioError) -> String {
         let all = shipped(root: root)
         let matches = all.filter { entry in
             name.contains("/") ? entry == name : entry.hasSuffix("/" + name) && (dialect.map { entry.hasPrefix($0.rawValue + "/") } ?? true)
