@@ -142,7 +142,7 @@ extension Scenario {
         try known(object, ["dialect", "summary", "actions", "expect"], at: "the scenario", fail)
         guard let dialectName = object["dialect"]?.stringValue else { throw fail("\"dialect\": expected a string") }
         let dialect = Dialect(dialectName)
-        guard ServeServer.clouds[dialect] != nil else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
+        guard ServeServer.clouds.contains(where: { $0.dialect == dialect }) else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
         guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
         var actions: [ScenarioAction] = []
         if let list = object["actions"], list.arrayValue == nil { throw fail("\"actions\": expected an array") }

@@ -116,20 +116,42 @@ public final class ServeServer: @unchecked Sendable {
         return channel.localAddress?.port ?? configuration.listenPort
     }
 
-    /// The cloud each dialect's scenarios are played by.
-    static let clouds: [Dialect: @Sendable (ScenarioPlayer, ServeConfiguration, @escaping @Sendable () -> Int64, ServeLog) -> any ServedCloud] = [
-        .leancloud: { LeanCloudCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
-        .nim: { NIMCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
-        .jmessage: { JMessageCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
-        .yun2win: { Yun2winCloud(scenario: $0, limits: $1.limits, clock: $2, log: $3) },
+    /// One dialect's cloud: what it answers (for `imwire serve --help`) and how it is made.
+    package struct Cloud: Sendable {
+        package let dialect: Dialect
+        package let answers: String
+        let make: @Sendable (ScenarioPlayer, ServeConfiguration, @escaping @Sendable () -> Int64, ServeLog) -> any ServedCloud
+    }
+
+    /// The clouds `imwire serve` plays scenarios with, one per dialect.
+    package static let clouds: [Cloud] = [
+        Cloud(
+            dialect: .leancloud,
+            answers: "LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, lc.proto2base64.3 "
+                + "and lc.json.3 (sessions, conversations, messages delivered between clients, history, heartbeats)"
+        ) { LeanCloudCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        Cloud(
+            dialect: .nim,
+            answers: "NIM's LBS and socket.io 0.9 over WebSocket or xhr-polling (login, sync, messages pushed between accounts, heartbeats)"
+        ) { NIMCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        Cloud(
+            dialect: .jmessage,
+            answers: "JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, one-to-one and group messages pushed between "
+                + "clients, heartbeats)"
+        ) { JMessageCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
+        Cloud(
+            dialect: .yun2win,
+            answers: "yun2win's gate and MQTT over WebSocket and plain TCP (CONNECT and the accept command, commands acknowledged and "
+                + "delivered to the session's members)"
+        ) { Yun2winCloud(scenario: $0, limits: $1.limits, clock: $2, log: $3) },
     ]
 
     /// The cloud of the scenario's dialect (one `Scenario.parse` accepted: it has a cloud).
     static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
-        guard let make = clouds[configuration.scenario.dialect] else {
+        guard let cloud = clouds.first(where: { $0.dialect == configuration.scenario.dialect }) else {
             preconditionFailure("no cloud plays \(configuration.scenario.dialect) scenarios")
         }
-        return make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
+        return cloud.make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
     }
 
     private func accepted(_ channel: Channel, cloud: any ServedCloud) throws {

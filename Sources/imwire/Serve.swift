@@ -7,13 +7,8 @@ struct Serve: TakesDialectSettings {
         abstract: "An offline IM cloud: serve a dialect to real clients, play a scenario, and grade each client.",
         discussion: """
             Listens on --listen and answers as the vendor's cloud does, everything on that one address: \
-            LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, \
-            lc.proto2base64.3 and lc.json.3 (sessions, conversations, messages delivered between clients, \
-            history, heartbeats), NIM's LBS and socket.io 0.9 over WebSocket or xhr-polling (login, sync, messages pushed \
-            between accounts, heartbeats), JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, \
-            one-to-one and group messages pushed between clients, heartbeats), and yun2win's gate and MQTT over \
-            WebSocket and plain TCP (CONNECT and the accept command, commands acknowledged and delivered to the \
-            session's members). Point a client's server option at it (Spec/serve.md §2).
+            \(ServeServer.clouds.map(\.answers).joined(separator: "; ")). Point a client's server option at it \
+            (Spec/serve.md §2).
 
             The scenario (--scenario NAME, from Fixtures/serve/DIALECT/, or --scenario-file) says what the server does \
             and when: drop the connection, close it with a code, kick, refuse reconnects, answer an error, \
@@ -35,7 +30,7 @@ struct Serve: TakesDialectSettings {
     @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
 
-    @Option(help: "The dialect to serve: leancloud, nim, jmessage or yun2win (the scenario's by default).")
+    @Option(help: "The dialect to serve: \(ServeServer.clouds.map(\.dialect.rawValue).joined(separator: ", ")) (the scenario's by default).")
     var dialect: Dialect?
 
     @Option(
