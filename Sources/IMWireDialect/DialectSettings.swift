@@ -80,10 +80,10 @@ public struct DialectSettingError: Error, Sendable, CustomStringConvertible {
 }
 
 extension DialectOptionSet {
-    /// Applies `values` (by setting name; the last value of a setting given twice) with the
-    /// settings of `definitions`, in the order the definitions declare them (so that one setting
-    /// can read another's value whatever order the command line had). A name no definition
-    /// declares, or two settings that exclude each other, is an invalid value.
+    /// Applies `values` (by setting name; the last value of a setting given twice) with
+    /// `settings`, in the order `settings` lists them (so that one setting can read another's
+    /// value whatever order the command line had). A name `settings` lacks, or two settings that
+    /// exclude each other, is an invalid value.
     public mutating func apply(_ values: [(name: String, value: String)], settings: [DialectSetting]) throws(DialectSettingError) {
         var given: [String: String] = [:]
         for (name, value) in values {
