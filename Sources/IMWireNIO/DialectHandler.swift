@@ -81,7 +81,8 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
     public let role: WebSocketRole
     private var observer: DialectObserver
 
-    /// A handler reading `dialect` as `role`. `context`: limits, options, and whether messages
+    /// A handler reading `dialect` (one of `Dialects.standard`: the program names it, the wire
+    /// does not) as `role`. `context`: limits, options, and whether messages
     /// get their summary and canonical JSON (by default they do). `now`: the time of each
     /// message in microseconds (by default the monotonic clock; session timeouts compare these).
     public init(

@@ -21,7 +21,10 @@ package final class ServeHarness {
         options.dialect = scenario.dialect
         live = try LiveCheck(options: options, now: { clock() * 1000 })
         let configuration = ServeConfiguration(listenPort: 0, scenario: scenario, limits: limits)
-        cloud = ServeServer.cloud(for: configuration, clock: clock, log: ServeLog())
+        guard let cloud = ServeServer.cloud(for: configuration, clock: clock, log: ServeLog()) else {
+            throw CheckError(description: ServeServer.noCloud(scenario))
+        }
+        self.cloud = cloud
         self.limits = limits
     }
 

@@ -103,7 +103,9 @@ public final class ServeServer: @unchecked Sendable {
 
     /// Binds the listen address and starts accepting; returns the port bound.
     public func start() throws -> Int {
-        let cloud = Self.cloud(for: configuration, clock: clock, log: events)
+        guard let cloud = Self.cloud(for: configuration, clock: clock, log: events) else {
+            throw ScenarioError(file: configuration.scenario.name, reason: Self.noCloud(configuration.scenario))
+        }
         self.cloud = cloud
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -146,13 +148,14 @@ public final class ServeServer: @unchecked Sendable {
         ) { Yun2winCloud(scenario: $0, limits: $1.limits, clock: $2, log: $3) },
     ]
 
-    /// The cloud of the scenario's dialect (one `Scenario.parse` accepted: it has a cloud).
-    static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> any ServedCloud {
-        guard let cloud = clouds.first(where: { $0.dialect == configuration.scenario.dialect }) else {
-            preconditionFailure("no cloud plays \(configuration.scenario.dialect) scenarios")
-        }
-        return cloud.make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
+    /// The cloud of the scenario's dialect; nil when no cloud plays it (`Scenario.parse` refuses
+    /// such a scenario, `Scenario.init` does not).
+    static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> (any ServedCloud)? {
+        clouds.first { $0.dialect == configuration.scenario.dialect }?.make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
     }
+
+    /// Why `cloud(for:)` gave nothing.
+    static func noCloud(_ scenario: Scenario) -> String { "no cloud plays \(scenario.dialect) scenarios" }
 
     private func accepted(_ channel: Channel, cloud: any ServedCloud) throws {
         lock.wait()

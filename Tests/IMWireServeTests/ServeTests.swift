@@ -443,3 +443,20 @@ private final class Collect: ChannelInboundHandler {
         }
     }
 }
+
+/// A scenario made in code may name a dialect no cloud plays: serving it is an error, not a trap.
+@Suite struct ServeUnknownDialectTests {
+    @Test func aScenarioNoCloudPlaysIsRefusedAtStart() throws {
+        let scenario = Scenario(
+            name: "wechat-clean", dialect: Dialect("wechat"), summary: "s", actions: [], expectation: ScenarioExpectation())
+        let server = ServeServer(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), live: try LiveCheck(options: CheckOptions(), now: { 0 }),
+            clock: { 0 })
+        defer { server.stop() }
+        #expect {
+            _ = try server.start()
+        } throws: { error in
+            "\(error)" == "wechat-clean: no cloud plays wechat scenarios"
+        }
+    }
+}
