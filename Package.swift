@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "IMWireTransport",
             dependencies: [
-                "IMWireCore", "IMWireCapture", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireTLS",
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireTLS",
             ],
             swiftSettings: strict),
 

@@ -14,10 +14,8 @@ package enum CaptureRules {
         "CAPTURE.LINE-TOO-LONG", .error, layer: .capture,
         summary: "A transcript line longer than Limits.maxLineLength; skipped without being buffered.",
         specRef: "Spec/capture-jsonl.md#jsonl-lines (maxLineLength), Spec/captures.md#limits")
-    package static let timeBackwards = Rule(
-        "CAPTURE.TIME-BACKWARDS", .warning, layer: .capture,
-        summary: "A connection's timestamps go backwards.",
-        specRef: "Spec/captures.md#capture-events (time), Spec/capture-jsonl.md#jsonl-common-fields (t)")
+    /// Judged by the transport layer, which reads every source's connection inputs.
+    package static let timeBackwards = ConnectionInputRules.timeBackwards
 
     // MARK: packet captures (pcap, pcapng)
 
@@ -70,10 +68,7 @@ package enum CaptureRules {
         "CAPTURE.TCP-OVERLAP-CONFLICT", .error, layer: .capture,
         summary: "A retransmitted or overlapping TCP segment whose bytes differ from those already seen; the first copy is kept.",
         specRef: "Spec/captures.md#tcp-reassembly (overlaps)")
-    package static let tcpGap = Rule(
-        "CAPTURE.TCP-GAP", .warning, layer: .capture,
-        summary: "TCP bytes missing from the capture (lost, filtered, snaplen); the rest of that direction is counted, not decoded.",
-        specRef: "Spec/captures.md#tcp-reassembly (gaps)")
+    package static let tcpGap = ConnectionInputRules.tcpGap
     package static let tcpAfterEnd = Rule(
         "CAPTURE.TCP-AFTER-END", .info, layer: .capture,
         summary:

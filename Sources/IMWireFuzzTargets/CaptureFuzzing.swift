@@ -186,7 +186,7 @@ enum CaptureFuzzing {
         final class Collector: ConnectionEvents {
             var connections: [String: Int] = [:]
             var result: [ConnectionMessage] = []
-            func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+            func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
                 let number = connections[connection.id] ?? connections.count
                 connections[connection.id] = number
                 result.append(ConnectionMessage(connection: number, message: message))

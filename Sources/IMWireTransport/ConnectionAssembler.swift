@@ -1,9 +1,8 @@
-import IMWireCapture
 import IMWireCore
 import IMWireTLS
 
-/// Where in the capture an event comes from.
-public struct CapturePlace: Sendable {
+/// Where in its source (a capture file, a live run) a connection input comes from.
+public struct InputPlace: Sendable {
     /// Microseconds, as the capture gives them.
     public var time: Int64
     /// The line of a JSONL transcript.
@@ -100,31 +99,31 @@ public final class LogicalConnection {
 /// message. Every method has an empty default.
 public protocol ConnectionEvents: AnyObject {
     /// The capture named what the connection is (a transcript's open line).
-    func opened(_ connection: LogicalConnection, at place: CapturePlace)
+    func opened(_ connection: LogicalConnection, at place: InputPlace)
     /// A WebSocket upgrade was answered; the connection's `info` has what it negotiated.
-    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace)
+    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: InputPlace)
     /// A message; `frame` is its number in the connection (transcripts) or its packet (pcap);
     /// `via` is the TCP connection that carried it when the connection is a session. The
     /// connection's `framing` is set by then when the transport recognised one.
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?)
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?)
     /// A finding of the capture or the transport, on the frame given when it has one.
-    func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?)
+    func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?)
     /// A WebSocket ping frame (a LeanCloud client's heartbeat).
-    func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace)
+    func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace)
     /// The capture shows the connection closing (not merely the capture's end): its first
     /// WebSocket close frame, else the end of its TCP connection. Told once per connection.
-    func closed(_ connection: LogicalConnection, at place: CapturePlace)
+    func closed(_ connection: LogicalConnection, at place: InputPlace)
     /// Nothing more of the connection will come: its account is final.
     func ended(_ connection: LogicalConnection)
 }
 
 extension ConnectionEvents {
-    public func opened(_ connection: LogicalConnection, at place: CapturePlace) {}
-    public func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace) {}
-    public func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {}
-    public func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?) {}
-    public func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace) {}
-    public func closed(_ connection: LogicalConnection, at place: CapturePlace) {}
+    public func opened(_ connection: LogicalConnection, at place: InputPlace) {}
+    public func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: InputPlace) {}
+    public func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {}
+    public func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?) {}
+    public func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {}
+    public func closed(_ connection: LogicalConnection, at place: InputPlace) {}
     public func ended(_ connection: LogicalConnection) {}
 }
 
@@ -198,7 +197,7 @@ public final class ConnectionAssembler {
     @exclusivity(unchecked) private var sessionCount = 0
 
     /// The secrets TLS connections are decrypted with: given up front (key-log files) and added
-    /// to as the capture reads (pcapng Decryption Secrets Blocks, `add(_:)`).
+    /// to as the source reads (pcapng Decryption Secrets Blocks, `add(keyLog:)`).
     package let keys: TLSKeyStore
 
     public init(limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog()) {
@@ -206,14 +205,14 @@ public final class ConnectionAssembler {
         keys = TLSKeyStore(keyLog)
     }
 
-    /// Secrets the capture carries, in file order: TLS connections whose handshake comes later
-    /// are decrypted with them. A key log that does not parse adds what came before its bad
-    /// line, and the error is returned for the caller to report.
+    /// A key log (`SSLKEYLOGFILE` text) the source carries, in its order (a pcapng Decryption
+    /// Secrets Block): TLS connections whose handshake comes later are decrypted with it. A key
+    /// log that does not parse adds what came before its bad line, and the error is returned for
+    /// the caller to report.
     @discardableResult
-    public func add(_ secrets: DecryptionSecrets) -> TLSKeyLogError? {
-        guard secrets.type == DecryptionSecrets.tlsKeyLog else { return nil }
+    public func add(keyLog: [UInt8]) -> TLSKeyLogError? {
         do {
-            try keys.add(parsing: String(decoding: secrets.data, as: UTF8.self))
+            try keys.add(parsing: String(decoding: keyLog, as: UTF8.self))
             return nil
         } catch {
             return error
@@ -235,20 +234,20 @@ public final class ConnectionAssembler {
 
     /// An event of connection `number` (numbered in the order the capture opened connections;
     /// nothing of a connection follows its last event, `CloseInfo.isLast`).
-    public func consume(_ event: CaptureEvent, number: Int, to emit: any ConnectionEvents) {
+    public func consume(_ event: ConnectionInput, number: Int, to emit: any ConnectionEvents) {
         let carrier = carrier(event.connection, number: number)
         let conn = carrier.connection
         if let time = event.time {
             if let lastTime = conn.lastTime, time < lastTime {
                 let frame: Int? = if case .message = event.kind { conn.messages + 1 } else { nil }
                 emit.finding(
-                    CaptureRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"), of: conn,
-                    at: CapturePlace(time: time, line: event.line, packet: event.packet), frame: frame)
+                    ConnectionInputRules.timeBackwards.finding("time \(time) µs after \(lastTime) µs"), of: conn,
+                    at: InputPlace(time: time, line: event.line, packet: event.packet), frame: frame)
             }
             conn.firstTime = conn.firstTime ?? time
             conn.lastTime = max(conn.lastTime ?? time, time)
         }
-        let place = CapturePlace(time: event.time ?? conn.lastTime ?? 0, line: event.line, packet: event.packet)
+        let place = InputPlace(time: event.time ?? conn.lastTime ?? 0, line: event.line, packet: event.packet)
         switch event.kind {
         case .open(let info):
             conn.info = info
@@ -289,7 +288,7 @@ public final class ConnectionAssembler {
             }
             let side = direction == .send ? "client → server" : "server → client"
             emit.finding(
-                CaptureRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                ConnectionInputRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .streamEnd(let direction):
             // Only TLS looks at a half-close: an alert after it answers the peer's end.
@@ -314,7 +313,7 @@ public final class ConnectionAssembler {
 
     /// A connection's stream bytes past any tunnel opening: decrypted first when the client's
     /// first bytes begin TLS, then read by the transport decoder.
-    private func stream(_ bytes: [UInt8], direction: Direction, _ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+    private func stream(_ bytes: [UInt8], direction: Direction, _ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents) {
         let transport = carrier.transportDecoder(limits: limits)
         if !carrier.tlsDecided, direction == .send || !bytes.isEmpty {
             carrier.tlsDecided = true
@@ -335,7 +334,7 @@ public final class ConnectionAssembler {
     }
 
     /// What a tunnel opening still holds (the connection ended, or lost bytes) is read as it came.
-    private func releaseTunnel(_ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+    private func releaseTunnel(_ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents) {
         guard !carrier.tunnel.isOver else { return }
         for (direction, bytes) in carrier.tunnel.release() { stream(bytes, direction: direction, carrier, place, to: emit) }
     }
@@ -347,7 +346,7 @@ public final class ConnectionAssembler {
         last = nil
         for carrier in open {
             if !carrier.connection.closed {
-                let place = CapturePlace(time: carrier.connection.lastTime ?? 0)
+                let place = InputPlace(time: carrier.connection.lastTime ?? 0)
                 releaseTunnel(carrier, place, to: emit)
                 if let transport = carrier.transport {
                     finishTLS(carrier, place, to: emit)
@@ -396,7 +395,7 @@ public final class ConnectionAssembler {
     /// What a TLS connection's records gave: plaintext to the transport decoder (as if it had
     /// come in the clear, at the packet that completed its record), findings to the consumer.
     private func decrypted(
-        _ events: [TLSEvent], _ carrier: Carrier, _ transport: ConnectionDecoder, _ place: CapturePlace, to emit: any ConnectionEvents
+        _ events: [TLSEvent], _ carrier: Carrier, _ transport: ConnectionDecoder, _ place: InputPlace, to emit: any ConnectionEvents
     ) {
         for event in events {
             switch event {
@@ -409,7 +408,7 @@ public final class ConnectionAssembler {
     }
 
     /// The end of a TLS connection's streams: records cut short, what still waited.
-    private func finishTLS(_ carrier: Carrier, _ place: CapturePlace, to emit: any ConnectionEvents) {
+    private func finishTLS(_ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents) {
         guard let tls = carrier.tls else { return }
         decrypted(tls.finish(), carrier, carrier.transportDecoder(limits: limits), place, to: emit)
         carrier.connection.tls = tls.facts
@@ -430,7 +429,7 @@ public final class ConnectionAssembler {
         return account
     }
 
-    private func tellClosed(_ connection: LogicalConnection, at place: CapturePlace, to emit: any ConnectionEvents) {
+    private func tellClosed(_ connection: LogicalConnection, at place: InputPlace, to emit: any ConnectionEvents) {
         guard !connection.closeTold else { return }
         connection.closeTold = true
         emit.closed(connection, at: place)
@@ -470,7 +469,7 @@ public final class ConnectionAssembler {
 
     /// `direction`: the stream whose bytes caused the event (a finding without one is about them).
     private func handle(
-        _ event: TransportEvent, _ carrier: Carrier, _ place: CapturePlace, direction: Direction? = nil,
+        _ event: TransportEvent, _ carrier: Carrier, _ place: InputPlace, direction: Direction? = nil,
         to emit: any ConnectionEvents
     ) {
         let conn = carrier.connection

@@ -56,11 +56,11 @@ package final class HARReader: CaptureSource {
                         connections += 1
                         id = "har\(connections)"
                         httpConnections[key] = id
-                        add(.event(CaptureEvent(connection: id, time: exchange.requestTime, kind: .open(ConnectionInfo()))))
+                        add(.event(ConnectionInput(connection: id, time: exchange.requestTime, kind: .open(ConnectionInfo()))))
                     }
-                    add(.event(CaptureEvent(connection: id, time: exchange.requestTime, kind: .stream(.send, exchange.request))))
+                    add(.event(ConnectionInput(connection: id, time: exchange.requestTime, kind: .stream(.send, exchange.request))))
                     if let response = exchange.response {
-                        add(.event(CaptureEvent(connection: id, time: exchange.responseTime, kind: .stream(.receive, response))))
+                        add(.event(ConnectionInput(connection: id, time: exchange.responseTime, kind: .stream(.receive, response))))
                     }
                 }
                 continue
@@ -74,7 +74,7 @@ package final class HARReader: CaptureSource {
                     CaptureRules.harNoMessages.finding(
                         "no entry has _webSocketMessages or socket.io requests (export the HAR from Chrome with the WebSocket connection open)")))
         }
-        for id in Set(httpConnections.values).sorted() { add(.event(CaptureEvent(connection: id, time: nil, kind: .close(CloseInfo())))) }
+        for id in Set(httpConnections.values).sorted() { add(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo())))) }
         // In time order, stably: each connection keeps its own order, a problem stays after what came before it.
         items = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element.item)
     }
@@ -171,7 +171,7 @@ package final class HARReader: CaptureSource {
         var info = ConnectionInfo(url: entry["request"]?["url"]?.stringValue)
         info.subprotocol = header("Sec-WebSocket-Protocol", in: entry["response"]?["headers"]?.arrayValue)
         let first = messages.first?["time"]?.numberValue.flatMap(TranscriptLine.microseconds)
-        var items: [CaptureItem] = [.event(CaptureEvent(connection: id, time: first, kind: .open(info)))]
+        var items: [CaptureItem] = [.event(ConnectionInput(connection: id, time: first, kind: .open(info)))]
         for (number, message) in messages.enumerated() {
             func bad(_ why: String) -> CaptureItem {
                 var finding = CaptureRules.harBadMessage.finding("entry \(entryNumber), message \(number + 1): \(why)")
@@ -201,9 +201,9 @@ package final class HARReader: CaptureSource {
                 continue  // control frames (ping 9, pong 10, close 8) carry no application message
             }
             let captured = WireMessage(direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload)
-            items.append(.event(CaptureEvent(connection: id, time: time, kind: .message(captured))))
+            items.append(.event(ConnectionInput(connection: id, time: time, kind: .message(captured))))
         }
-        items.append(.event(CaptureEvent(connection: id, time: nil, kind: .close(CloseInfo()))))
+        items.append(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo()))))
         return items
     }
 }

@@ -160,7 +160,7 @@ package enum TranscriptLine {
                 guard !name.isEmpty else { return problem(CaptureRules.badField, "dialect must not be empty", at: object.offset(of: "dialect")) }
                 info.dialect = Dialect(name)
             }
-            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .open(info)))
+            return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .open(info)))
         case "close":
             var info = CloseInfo(code: object["code"]?.int64Value.flatMap { Int(exactly: $0) }, reason: object["reason"]?.stringValue)
             if let by = object["by"]?.stringValue {
@@ -170,7 +170,7 @@ package enum TranscriptLine {
                 default: return problem(CaptureRules.badField, "by must be client or server, found \"\(by)\"", at: object.offset(of: "by"))
                 }
             }
-            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .close(info)))
+            return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .close(info)))
         case "gap":
             guard let dirName = object["dir"]?.stringValue, let direction = Direction(rawValue: dirName) else {
                 return problem(CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
@@ -178,7 +178,7 @@ package enum TranscriptLine {
             guard let length = object["length"]?.int64Value, length > 0, let count = Int(exactly: length) else {
                 return problem(CaptureRules.badField, "length must be a positive number of bytes", at: object.offset(of: "length") ?? 0)
             }
-            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .gap(direction, count)))
+            return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .gap(direction, count)))
         case "message", "stream":
             break
         default:
@@ -216,10 +216,10 @@ package enum TranscriptLine {
             frameType = explicit
         }
         if type == "stream" {
-            return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
+            return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
         }
         let message = WireMessage(direction: direction, frameType: frameType, payload: payload)
-        return .event(CaptureEvent(connection: connection, time: time, line: line, kind: .message(message)))
+        return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .message(message)))
     }
 
     /// A line of spaces, tabs and CRs only: ignored.

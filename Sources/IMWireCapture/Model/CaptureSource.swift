@@ -76,7 +76,7 @@ extension CaptureSource {
 
     /// Every event to the end, in order (problems with the capture itself are passed over).
     @inlinable
-    public func forEachEvent(_ body: (CaptureEvent) -> Void) {
+    public func forEachEvent(_ body: (ConnectionInput) -> Void) {
         forEachItem { item in
             if case .event(let event) = item { body(event) }
         }
@@ -94,7 +94,7 @@ public struct ConnectionNumbers: Sendable {
     public init() {}
 
     /// The number of the connection `event` belongs to.
-    public mutating func number(of event: CaptureEvent) -> Int {
+    public mutating func number(of event: ConnectionInput) -> Int {
         let isLast = if case .close(let info) = event.kind { info.isLast } else { false }
         if let known = isLast ? open.removeValue(forKey: event.connection) : open[event.connection] { return known }
         defer { count += 1 }

@@ -125,7 +125,7 @@ struct FlowTable {
             opened += 1
             items.append(
                 .event(
-                    CaptureEvent(
+                    ConnectionInput(
                         connection: id, time: packet.time, packet: packet.number,
                         kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
         }
@@ -138,7 +138,7 @@ struct FlowTable {
             sequence = sequence &+ 1
         }
         if ip.missing == 0, let bytes = flow.streams[index].nextInOrder(sequence: sequence, payload: payload) {
-            items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
+            items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
         } else {
             outputs.removeAll(keepingCapacity: true)
             flow.streams[index].segment(sequence: sequence, payload: payload, into: &outputs)
@@ -149,7 +149,7 @@ struct FlowTable {
         }
         if tcp.fin, flow.finished & (index == 0 ? 1 : 2) == 0 {
             flow.finished |= index == 0 ? 1 : 2
-            items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .streamEnd(direction))))
+            items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .streamEnd(direction))))
         }
         guard tcp.rst || flow.finished == 3 else {
             if lastFlow !== flow { lastFlow = flow }
@@ -221,9 +221,9 @@ struct FlowTable {
         for output in outputs {
             switch output {
             case .data(let bytes):
-                items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
+                items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
             case .gap(let count):
-                items.append(.event(CaptureEvent(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))))
+                items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))))
             case .conflict(let offset, let length):
                 var finding = CaptureRules.tcpOverlapConflict.finding(
                     "\(length) bytes at stream offset \(offset) (\(direction == .send ? "client → server" : "server → client")) differ from the copy seen first",
@@ -243,17 +243,17 @@ struct FlowTable {
                 items += outputs.compactMap { output in
                     guard case .gap(let count) = output else {
                         if case .data(let bytes) = output {
-                            return .event(CaptureEvent(connection: flow.id, time: nil, kind: .stream(direction, bytes)))
+                            return .event(ConnectionInput(connection: flow.id, time: nil, kind: .stream(direction, bytes)))
                         }
                         return nil
                     }
-                    return .event(CaptureEvent(connection: flow.id, time: nil, kind: .gap(direction, count)))
+                    return .event(ConnectionInput(connection: flow.id, time: nil, kind: .gap(direction, count)))
                 }
             }
         }
         items.append(
             .event(
-                CaptureEvent(
+                ConnectionInput(
                     connection: flow.id, time: packet?.time, packet: packet?.number,
                     kind: .close(CloseInfo(captureEnded: packet == nil, isLast: true)))))
     }

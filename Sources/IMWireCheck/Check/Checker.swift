@@ -148,7 +148,7 @@ public final class Checker {
         }
     }
 
-    public func consume(_ event: CaptureEvent) { consume(.event(event)) }
+    public func consume(_ event: ConnectionInput) { consume(.event(event)) }
 
     /// Holds an item of a connection whose lane is not chosen yet; the client's first bytes (or
     /// anything else that is not the open) choose it, and the items held go there in order.

@@ -26,7 +26,8 @@ final class ConnectionChecker: ConnectionEvents {
     /// Secrets the capture carries (a pcapng Decryption Secrets Block), in file order; the
     /// `Checker` reports a key log that does not parse.
     func consume(secrets: DecryptionSecrets) {
-        assembler.add(secrets)
+        guard secrets.type == DecryptionSecrets.tlsKeyLog else { return }
+        assembler.add(keyLog: secrets.data)
     }
 
     /// A problem the capture reader found in connection `number`.
@@ -45,7 +46,7 @@ final class ConnectionChecker: ConnectionEvents {
 
     /// An event of connection `number` (numbered by the `Checker` in the order the capture
     /// opened connections, from 0).
-    func consume(_ event: CaptureEvent, number: Int) {
+    func consume(_ event: ConnectionInput, number: Int) {
         assembler.consume(event, number: number, to: self)
     }
 
@@ -66,7 +67,7 @@ final class ConnectionChecker: ConnectionEvents {
 
     // MARK: What the transport layer reads (`ConnectionEvents`)
 
-    func opened(_ connection: LogicalConnection, at place: CapturePlace) {
+    func opened(_ connection: LogicalConnection, at place: InputPlace) {
         let state = state(connection)
         let info = connection.info
         for finding in info.url.map(DialectSessions.urlFindings) ?? [] { state.add(finding, options: options, line: place.line) }
@@ -80,7 +81,7 @@ final class ConnectionChecker: ConnectionEvents {
         state.session = state.dialect.flatMap { DialectSessions.make($0, info: info, options: options) }
     }
 
-    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: CapturePlace) {
+    func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: InputPlace) {
         let state = state(connection)
         for finding in upgrade.findings {
             var located = finding
@@ -96,19 +97,19 @@ final class ConnectionChecker: ConnectionEvents {
         }
     }
 
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
         deliver(message, to: state(connection), place: place, frame: frame, via: via)
     }
 
-    func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?) {
+    func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?) {
         state(connection).add(finding, options: options, line: place.line, frame: frame)
     }
 
-    func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace) {
+    func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {
         state(connection).session?.observePing(direction, timeMicros: place.time)
     }
 
-    func closed(_ connection: LogicalConnection, at place: CapturePlace) {
+    func closed(_ connection: LogicalConnection, at place: InputPlace) {
         let state = state(connection)
         if let code = connection.closeCode, let session = state.session {
             let frame = place.packet ?? state.lastFrame
@@ -126,7 +127,7 @@ final class ConnectionChecker: ConnectionEvents {
 
     /// One message for its connection's dialect session: found from what the connection named,
     /// the framing the transport recognised, else from the first message (`CHECK.DIALECT-GUESSED`).
-    private func deliver(_ message: WireMessage, to state: ConnectionState, place: CapturePlace, frame: Int, via: String?) {
+    private func deliver(_ message: WireMessage, to state: ConnectionState, place: InputPlace, frame: Int, via: String?) {
         if state.session == nil, !state.undecidable { attachSession(state, firstMessage: message, line: place.line, frame: frame) }
         if state.connection.closed {
             state.add(

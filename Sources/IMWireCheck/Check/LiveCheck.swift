@@ -105,7 +105,7 @@ public final class LiveCheck: @unchecked Sendable {
             let (syn, _) = emit(connection.tcp.open(), time: time)
             connections[handle] = connection
             consume(
-                CaptureEvent(
+                ConnectionInput(
                     connection: connection.id, time: time, packet: syn,
                     kind: .open(ConnectionInfo(client: clientName, server: serverName))))
         }
@@ -137,7 +137,7 @@ public final class LiveCheck: @unchecked Sendable {
                 let (number, _) = emit([(direction, packet)], time: time)
                 let length = packet.count - 40
                 consume(
-                    CaptureEvent(
+                    ConnectionInput(
                         connection: connection.id, time: time, packet: number,
                         kind: .stream(direction, Array(bytes[start..<(start + length)]))))
                 start += length
@@ -198,10 +198,10 @@ public final class LiveCheck: @unchecked Sendable {
         let time = now()
         // The reader closes a flow at its second FIN, or at a RST.
         let (_, last) = emit(resetBy.map { [connection.tcp.reset(from: $0)] } ?? connection.tcp.close(), time: time)
-        consume(CaptureEvent(connection: connection.id, time: time, packet: last, kind: .close(CloseInfo(isLast: true))))
+        consume(ConnectionInput(connection: connection.id, time: time, packet: last, kind: .close(CloseInfo(isLast: true))))
     }
 
-    private func consume(_ event: CaptureEvent) {
+    private func consume(_ event: ConnectionInput) {
         if firstTime == nil { firstTime = event.time }
         checker.consume(.event(event))
     }

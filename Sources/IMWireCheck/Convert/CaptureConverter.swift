@@ -27,7 +27,8 @@ public enum CaptureConverter {
         source.forEachItem { item in
             switch item {
             case .event(let event): assembler.consume(event, number: numbers.number(of: event), to: writer)
-            case .secrets(let secrets): assembler.add(secrets)
+            case .secrets(let secrets) where secrets.type == DecryptionSecrets.tlsKeyLog: assembler.add(keyLog: secrets.data)
+            case .secrets: break
             case .problem: break
             }
         }
@@ -49,7 +50,7 @@ public enum CaptureConverter {
             self.write = write
         }
 
-        func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+        func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
             if opened.insert(connection.id).inserted {
                 write(CaptureConverter.openLine(connection, time: place.time))
                 if let close = pendingCloses.removeValue(forKey: connection.id) { write(close) }
@@ -64,7 +65,7 @@ public enum CaptureConverter {
             write(CaptureConverter.messageLine(connection.id, shown, time: place.time))
         }
 
-        func closed(_ connection: LogicalConnection, at place: CapturePlace) {
+        func closed(_ connection: LogicalConnection, at place: InputPlace) {
             var line = JSONObject()
             line.append("type", "close")
             line.append("conn", .string(connection.id))
@@ -149,7 +150,7 @@ public enum CaptureConverter {
                     comments: index == 0 ? comments : [])
             }
         }
-        func write(_ event: CaptureEvent) {
+        func write(_ event: ConnectionInput) {
             let time = event.time ?? lastTime
             lastTime = time
             if connections[event.connection] == nil {
@@ -309,7 +310,7 @@ final class EventCredentials: ConnectionEvents {
     private var read: [(side: Side, json: JSONValue?, unreadLogin: Bool)] = []
     /// Events not yet handed out, in capture order, from `first` on; `open`: a `stream` line
     /// still to be masked with what a later line of its side completes.
-    private var held: [(event: CaptureEvent, open: Bool)] = []
+    private var held: [(event: ConnectionInput, open: Bool)] = []
     private var first = 0
     /// The places in `held` of each side's open lines, in order.
     private var openLines: [Side: [Int]] = [:]
@@ -321,7 +322,7 @@ final class EventCredentials: ConnectionEvents {
 
     /// The events `event` lets out, in capture order, the credentials of the messages they
     /// complete replaced in their bytes.
-    func hidden(_ event: CaptureEvent) -> [CaptureEvent] {
+    func hidden(_ event: ConnectionInput) -> [ConnectionInput] {
         read = []
         assembler.consume(event, number: numbers.number(of: event), to: self)
         var shown = event
@@ -346,7 +347,7 @@ final class EventCredentials: ConnectionEvents {
         held.append((shown, current != nil))
         maskRead(keepingOpen: current)
         for side in ending { close(side) }
-        var out: [CaptureEvent] = []
+        var out: [ConnectionInput] = []
         while first < held.count, !held[first].open {
             out.append(held[first].event)
             first += 1
@@ -361,7 +362,7 @@ final class EventCredentials: ConnectionEvents {
 
     /// The capture has ended: what the transport still held goes through the dialects, and every
     /// event held is handed out.
-    func finish() -> [CaptureEvent] {
+    func finish() -> [ConnectionInput] {
         read = []
         assembler.finish(to: self)
         maskRead(keepingOpen: nil)
@@ -408,7 +409,7 @@ final class EventCredentials: ConnectionEvents {
         for index in openLines.removeValue(forKey: side) ?? [] { held[index].open = false }
     }
 
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
         let side = Side(connection: via ?? connection.id, direction: message.direction)
         let shown = credentials.read(message, in: connection, time: place.time, frame: frame)
         read.append((side, shown?.json, shown?.unreadLogin ?? false))

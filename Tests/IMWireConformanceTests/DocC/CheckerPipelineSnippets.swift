@@ -14,12 +14,12 @@ import Testing
         checker.onClose = { connection, _, code in closes.append("\(connection) \(code ?? 0)") }
         let open = try Self.command(#"{"cmd":"session","op":"open","appId":"app","peerId":"alice","i":1}"#)
         let query = try Self.command(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#)
-        checker.consume(CaptureEvent(connection: "c1", time: 0, kind: .open(ConnectionInfo(subprotocol: "lc.protobuf2.3"))))
+        checker.consume(ConnectionInput(connection: "c1", time: 0, kind: .open(ConnectionInfo(subprotocol: "lc.protobuf2.3"))))
         checker.consume(
-            CaptureEvent(connection: "c1", time: 10_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: open))))
+            ConnectionInput(connection: "c1", time: 10_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: open))))
         checker.consume(
-            CaptureEvent(connection: "c1", time: 20_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: query))))
-        checker.consume(CaptureEvent(connection: "c1", time: 40_000_000, kind: .close(CloseInfo(code: 1000, initiator: .send, isLast: true))))
+            ConnectionInput(connection: "c1", time: 20_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: query))))
+        checker.consume(ConnectionInput(connection: "c1", time: 40_000_000, kind: .close(CloseInfo(code: 1000, initiator: .send, isLast: true))))
         let report = checker.finish(source: "proxy")
         #expect(closes == ["c1 1000"])
         #expect(report.connections.first?.dialect == .leancloud)
@@ -36,17 +36,17 @@ import Testing
         var findings: [String: [Finding]] = [:]
         var pings = 0
 
-        func message(_ message: WireMessage, of connection: LogicalConnection, at place: CapturePlace, frame: Int, via: String?) {
+        func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
             guard let reader = reader(for: connection, first: message) else { return }
             findings[connection.id, default: []] += reader.observe(message, timeMicros: place.time, frameIndex: frame)
         }
 
-        func ping(_ direction: Direction, of connection: LogicalConnection, at place: CapturePlace) {
+        func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {
             pings += 1
             (connection.attachment as? any DialectConnection)?.observePing(direction, timeMicros: place.time)
         }
 
-        func finding(_ finding: Finding, of connection: LogicalConnection, at place: CapturePlace, frame: Int?) {
+        func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?) {
             findings[connection.id, default: []].append(finding)
         }
 
@@ -87,7 +87,7 @@ import Testing
 
         let assembler = ConnectionAssembler()
         let reader = DialectReader()
-        let events: [CaptureEvent.Kind] = [
+        let events: [ConnectionInput.Kind] = [
             .stream(.send, DocCSnippetLeanCloud.request),
             .stream(.receive, DocCSnippetLeanCloud.response),
             .stream(.send, try client.message(.binary, open)),
@@ -97,7 +97,8 @@ import Testing
             .close(CloseInfo(isLast: true)),
         ]
         for (index, kind) in events.enumerated() {
-            assembler.consume(CaptureEvent(connection: "10.0.0.2:50412-10.0.0.1:443", time: Int64(index) * 10_000, kind: kind), number: 0, to: reader)
+            assembler.consume(
+                ConnectionInput(connection: "10.0.0.2:50412-10.0.0.1:443", time: Int64(index) * 10_000, kind: kind), number: 0, to: reader)
         }
         assembler.finish(to: reader)
         #expect(reader.pings == 1)

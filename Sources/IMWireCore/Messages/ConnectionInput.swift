@@ -1,13 +1,12 @@
-import IMWireCore
-
-/// What a capture says about one connection, in order: it opened (with what it negotiated), a
-/// message crossed it, it closed. Every reader (pcap, pcapng, HAR, JSONL) produces these, so the
-/// checker does not care where traffic came from.
-public struct CaptureEvent: Sendable, Hashable {
+/// What a source of traffic says about one connection, in order: it opened (with what it
+/// negotiated), bytes or a message crossed it, it closed. The transport layer reads connections
+/// only as these, so a capture file's reader (pcap, pcapng, HAR, JSONL), the proxy and the
+/// server feed it the same way: none of them needs packets to get through it.
+public struct ConnectionInput: Sendable, Hashable {
     /// What happened on the connection.
     public enum Kind: Sendable, Hashable {
         /// Boxed, as `close` is: they come once per connection, and unboxed they made every
-        /// event as large as their five strings.
+        /// input as large as their five strings.
         indirect case open(ConnectionInfo)
         /// One whole WebSocket message (JSONL, HAR).
         case message(WireMessage)
@@ -27,9 +26,9 @@ public struct CaptureEvent: Sendable, Hashable {
     public var connection: String
     /// Microseconds, relative or since the epoch, as the capture gives them.
     public var time: Int64?
-    /// Line of a JSONL transcript the event comes from.
+    /// Line of a JSONL transcript the input comes from.
     public var line: Int?
-    /// Packet number in a pcap/pcapng file the event comes from.
+    /// Packet number in a pcap/pcapng file (or a live run's recording) the input comes from.
     public var packet: Int?
     public var kind: Kind
 
@@ -41,7 +40,7 @@ public struct CaptureEvent: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// The connection bytes the event stands for: a stream's bytes, a gap's missing ones, a
+    /// The connection bytes the input stands for: a stream's bytes, a gap's missing ones, a
     /// message's payload. A report's byte accounts add up to these (`ByteAccount`).
     package var byteCount: Int {
         switch kind {
@@ -84,7 +83,7 @@ public struct CloseInfo: Sendable, Hashable {
     /// The capture ended while the connection was still open (a pcap without FIN or RST).
     public var captureEnded: Bool
     /// Nothing more of this connection follows in the capture (a TCP flow's end: a new flow on
-    /// the same ports gets a new id), so a reader of events may finish it and let it go.
+    /// the same ports gets a new id), so a reader of inputs may finish it and let it go.
     public var isLast: Bool
 
     public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false, isLast: Bool = false) {
@@ -94,15 +93,4 @@ public struct CloseInfo: Sendable, Hashable {
         self.captureEnded = captureEnded
         self.isLast = isLast
     }
-}
-
-/// One item of a capture stream: an event, secrets the capture carries (a pcapng Decryption
-/// Secrets Block), or a problem with the capture itself.
-public enum CaptureItem: Sendable, Hashable {
-    case event(CaptureEvent)
-    /// Boxed: rare and large, as a problem is.
-    indirect case secrets(DecryptionSecrets)
-    /// Boxed: a finding is rare and large, and every item (one or more per packet) is copied at
-    /// its size on the way through the pipeline.
-    indirect case problem(Finding)
 }
