@@ -6,6 +6,8 @@ import IMWireCore
 /// and a FIN from each side. Checksums are zero (Wireshark does not check them by default).
 public struct TCPSynthesizer {
     public static let linkType: UInt32 = 101
+    /// The most payload bytes a data segment carries.
+    package static let segmentSize = 1400
     package let client: (address: [UInt8], port: UInt16)
     package let server: (address: [UInt8], port: UInt16)
     private var clientSequence: UInt32 = 1_000
@@ -38,12 +40,12 @@ public struct TCPSynthesizer {
         ]
     }
 
-    /// Data of one direction, in segments of at most 1400 bytes.
+    /// Data of one direction, in segments of at most `segmentSize` bytes.
     public mutating func data(_ bytes: [UInt8], direction: Direction) -> [[UInt8]] {
         var packets: [[UInt8]] = []
         var start = 0
         repeat {
-            let end = min(bytes.count, start + 1400)
+            let end = min(bytes.count, start + Self.segmentSize)
             let chunk = Array(bytes[start..<end])
             if direction == .send {
                 packets.append(segment(.send, flags: 0x18, payload: chunk, sequence: clientSequence, ack: serverSequence))

@@ -4,11 +4,11 @@ import IMWireCore
 import IMWireIO
 
 /// Checks TCP connections while they happen (`imwire proxy`): the bytes of each direction go,
-/// as they cross, through the same transport layer and dialects as `imwire check` (a `Checker`),
-/// numbered as the packets of the pcapng recording of them that it can write alongside
-/// (IPv4/TCP synthesised as `imwire convert` does, between the real endpoints, with the real
-/// times). So `imwire check` of that recording reports the same findings, at the same packets,
-/// as the live run did.
+/// as they cross, to the same transport layer and dialects as `imwire check` (a `Checker`) as
+/// `ConnectionInput`s, numbered as the packets of the pcapng recording of them that it can write
+/// alongside (IPv4/TCP synthesised as `imwire convert` does, between the real endpoints, with the
+/// real times). So `imwire check` of that recording reports the same findings, at the same
+/// packets, as the live run did.
 ///
 /// Every method may be called from any thread: the work happens in order on one serial queue,
 /// where the `onFinding` and `onMessage` callbacks are called too. `finish` waits for it.
@@ -129,19 +129,21 @@ public final class LiveCheck: @unchecked Sendable {
             }
             guard !finished, var connection = connections[handle] else { return }
             let time = now()
-            let packets = connection.tcp.data(bytes, direction: direction)
-            connections[handle] = connection
-            // One stream event per segment, numbered as the recording's packets.
+            // One stream input per segment of the recording, numbered as its packets are; the
+            // packets themselves are made only when there is a recording to write them to.
             var start = 0
-            for packet in packets {
-                let (number, _) = emit([(direction, packet)], time: time)
-                let length = packet.count - 40
-                consume(
-                    ConnectionInput(
-                        connection: connection.id, time: time, packet: number,
-                        kind: .stream(direction, Array(bytes[start..<(start + length)]))))
-                start += length
-            }
+            repeat {
+                let end = min(bytes.count, start + TCPSynthesizer.segmentSize)
+                let piece = Array(bytes[start..<end])
+                if recorder != nil {
+                    emit(connection.tcp.data(piece, direction: direction).map { (direction, $0) }, time: time)
+                } else {
+                    packetNumber += 1
+                }
+                consume(ConnectionInput(connection: connection.id, time: time, packet: packetNumber, kind: .stream(direction, piece)))
+                start = end
+            } while start < bytes.count
+            connections[handle] = connection
         }
     }
 
