@@ -551,3 +551,23 @@ public final class ConnectionAssembler {
         return session
     }
 }
+
+// MARK: Connections that must be read together
+
+extension ConnectionAssembler {
+    /// Whether a connection may belong to a socket.io session that other connections carry too
+    /// (its handshake and long-polls), judged from its opening: a WebSocket whose URL is
+    /// socket.io's. A reader spreading connections over several assemblers keeps those together.
+    package static func maySpanConnections(_ opening: ConnectionInfo) -> Bool {
+        opening.url?.contains("socket.io/") ?? false
+    }
+
+    /// The same, judged from its client's first bytes: an HTTP request for socket.io
+    /// (`/socket.io/` in its target), or TLS, whose plaintext may be one.
+    package static func maySpanConnections(clientFirstBytes bytes: [UInt8]) -> Bool {
+        if TLSConnection.looksLikeTLS(bytes) { return true }
+        guard let space = bytes.prefix(16).firstIndex(of: 0x20) else { return false }
+        let target = bytes[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d }
+        return target.firstRange(of: Array("socket.io/".utf8)) != nil
+    }
+}

@@ -161,14 +161,13 @@ public final class Checker {
             switch event.kind {
             case .open(let info):
                 // A transcript's or HAR's WebSocket of a socket.io session goes where its long-polls are.
-                if let url = info.url, url.contains("socket.io/") {
+                if ConnectionAssembler.maySpanConnections(info) {
                     decides = true
                     socketIO = true
                 }
             case .stream(let direction, let bytes):
                 decides = true
-                // A TLS connection may carry a socket.io session too: only its plaintext would tell.
-                socketIO = direction == .send && (Self.isSocketIORequest(bytes) || TLSConnection.looksLikeTLS(bytes))
+                socketIO = direction == .send && ConnectionAssembler.maySpanConnections(clientFirstBytes: bytes)
             default: decides = true
             }
         }
@@ -188,13 +187,6 @@ public final class Checker {
             lastID = id
             lastPlacement = placement
         }
-    }
-
-    /// Whether a client's first bytes are an HTTP request for socket.io (`/socket.io/` in its target).
-    static func isSocketIORequest(_ bytes: [UInt8]) -> Bool {
-        guard let space = bytes.prefix(16).firstIndex(of: 0x20) else { return false }
-        let target = bytes[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d }
-        return target.firstRange(of: Array("socket.io/".utf8)) != nil
     }
 
     /// The lane with the fewest items submitted and not yet checked (the first of equals).
