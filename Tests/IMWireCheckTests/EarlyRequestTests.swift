@@ -58,6 +58,19 @@ import Testing
         #expect(Self.session(report, "a") == ["JM.PENDING-AT-END"])
     }
 
+    /// Judged across connections after the connection ended, the finding still names the
+    /// transcript line of the request it is about (b's sync_check), for SARIF regions.
+    @Test func aJudgedEarlyRequestKeepsItsLine() throws {
+        for (pending, rule) in [(true, "JM.RESEND-BEFORE-LOGIN"), (false, "JM.BEFORE-INIT")] {
+            let lines = Self.capture(pending: pending)
+            let request = try #require(lines.firstIndex { $0.contains(#""conn":"b""#) && $0.contains("sync_check") }) + 1
+            let report = check(lines: lines)
+            let b = try #require(report.connections.first { $0.id == "b" })
+            let finding = try #require(b.findings.first { $0.ruleID.rawValue == rule })
+            #expect(finding.location.line == request)
+        }
+    }
+
     @Test func theSameRequestWithNothingPendingBeforeItIsBeforeInit() throws {
         let report = check(lines: Self.capture(pending: false))
         #expect(Self.session(report, "b") == ["JM.BEFORE-INIT"])

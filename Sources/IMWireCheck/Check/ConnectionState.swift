@@ -43,14 +43,21 @@ package final class ConnectionState {
         frameLines.indices.contains(frame - 1) ? Int(frameLines[frame - 1]) : nil
     }
 
+    /// `finding` with the transcript line of the frame it names, when it has none and it is known.
+    func lined(_ finding: Finding) -> Finding {
+        guard finding.location.line == nil, let frame = finding.location.frameIndex, let line = line(ofFrame: frame) else {
+            return finding
+        }
+        var lined = finding
+        lined.location.line = line
+        return lined
+    }
+
     /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
     /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame,
     /// and that message's line in a transcript.
     func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
-        var finding = finding
-        if finding.location.line == nil, let earlier = finding.location.frameIndex, earlier != frame {
-            finding.location.line = self.line(ofFrame: earlier)
-        }
+        let finding = finding.location.frameIndex != frame ? lined(finding) : finding
         guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
         if findings.count < options.limits.maxFindingsPerConnection {
             findings.append(placed)

@@ -68,7 +68,17 @@ final class EndedConnections: @unchecked Sendable {
             index = ScratchFile(name: "index")
             sessionIndex = ScratchFile(name: "session-index")
         }
-        let facts = state.finishSession(options: options)
+        var facts = state.finishSession(options: options)
+        // The early requests' findings are placed later, across connections, where this
+        // connection's lines are no longer known: they get their lines now.
+        if let known = facts, !known.earlyRequests.isEmpty {
+            facts?.earlyRequests = known.earlyRequests.map { early in
+                var lined = early
+                lined.ifNew = state.lined(early.ifNew)
+                lined.ifCarried = state.lined(early.ifCarried)
+                return lined
+            }
+        }
         let judgeable =
             if let dialect = state.dialect, let facts, conn.firstTime != nil {
                 JudgeInput.clientKey(dialect: dialect, facts: facts, client: conn.info.client) != nil
