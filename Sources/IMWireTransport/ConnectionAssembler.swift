@@ -5,7 +5,7 @@ import IMWireTLS
 public struct InputPlace: Sendable {
     /// Microseconds, as the capture gives them.
     public var time: Int64
-    /// The line of a JSONL transcript.
+    /// The line of a JSONL transcript or a HAR file.
     public var line: Int?
     /// The packet number in a pcap or pcapng file.
     public var packet: Int?

@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import Testing
 
@@ -35,5 +36,32 @@ import Testing
         let expected = Array(SARIFReport.render(report, threshold: .info, version: "9.9", packets: packets).utf8)
         #expect(ReportFormat.sarif.render(report, options: options) == expected)
         #expect(expected != without)
+    }
+
+    /// Every SARIF result of every sample capture (transcripts, pcapng, HAR; the vendor SDKs'
+    /// recordings too) points into the file: a line, or a packet's bytes.
+    @Test(arguments: sampleCaptures())
+    func everySARIFResultOfASampleHasARegion(capture: String) throws {
+        let path = "\(repositoryRoot)/Fixtures/captures/\(capture)"
+        let report = try check(path)
+        var options = ReportFormat.Options(threshold: .info, toolVersion: "9.9")
+        options.capture = path
+        let sarif = try JSONParser.parse(ReportFormat.sarif.render(report, options: options))
+        let results = sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue ?? []
+        #expect(results.count == report.allFindings.count)
+        let withoutRegion = results.filter { $0["locations"]?.arrayValue?.first?["physicalLocation"]?["region"] == nil }
+        #expect(withoutRegion.isEmpty, "\(withoutRegion.compactMap { $0["ruleId"]?.stringValue })")
+    }
+
+    /// The captures below `Fixtures/captures/` (not the defect and report folders), as paths from there.
+    static func sampleCaptures() -> [String] {
+        let root = "\(repositoryRoot)/Fixtures/captures"
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            guard [".jsonl", ".pcapng", ".pcap", ".har"].contains(where: path.hasSuffix), !path.hasPrefix("reports/") else { continue }
+            found.append(path)
+        }
+        return found.sorted()
     }
 }

@@ -7,8 +7,10 @@ import IMWireIO
 /// with base64 `data`). The HTTP requests of socket.io (its handshakes and long-polls) become the
 /// bytes of TCP connections, one per HAR `connection` (else per entry): the request and response
 /// written out as HTTP/1.1 with a Content-Length of the body the HAR gives, for the transport
-/// layer to read as it reads a pcap. Events are put in time order. A HAR is one JSON document, so
-/// it is read whole, within `Limits.maxMessageSize`; the events then stream out.
+/// layer to read as it reads a pcap. Events are put in time order, each with the HAR file's line
+/// it comes from (a message's first member, an exchange's `request` or `response`), so findings
+/// and SARIF regions point into the file. A HAR is one JSON document, so it is read whole, within
+/// `Limits.maxMessageSize`; the events then stream out.
 package final class HARReader: CaptureSource {
     private var items: [CaptureItem] = []
     private var index = 0
@@ -25,6 +27,7 @@ package final class HARReader: CaptureSource {
         guard let entries = root["log"]?["entries"]?.arrayValue else {
             throw CaptureFormatError("\(path): not a HAR file (no log.entries)")
         }
+        let lines = LineIndex(bytes)
         var connections = 0
         /// Items in the order the entries give them, each with the time it sorts by: its own, or
         /// (a problem, a close) the latest time before it.
@@ -48,6 +51,8 @@ package final class HARReader: CaptureSource {
                                 "entry \(number + 1) (\(entry["request"]?["url"]?.stringValue ?? "?")) upgraded to WebSocket but carries no _webSocketMessages"
                             )))
                 } else if let exchange = Self.socketIOExchange(entry) {
+                    let requestLine = lines.line(at: entry.objectValue?.offset(of: "request"))
+                    let responseLine = lines.line(at: entry.objectValue?.offset(of: "response"))
                     let key = entry["connection"]?.stringValue ?? "entry \(number)"
                     let id: String
                     if let known = httpConnections[key] {
@@ -56,17 +61,21 @@ package final class HARReader: CaptureSource {
                         connections += 1
                         id = "har\(connections)"
                         httpConnections[key] = id
-                        add(.event(ConnectionInput(connection: id, time: exchange.requestTime, kind: .open(ConnectionInfo()))))
+                        add(.event(ConnectionInput(connection: id, time: exchange.requestTime, line: requestLine, kind: .open(ConnectionInfo()))))
                     }
-                    add(.event(ConnectionInput(connection: id, time: exchange.requestTime, kind: .stream(.send, exchange.request))))
+                    add(
+                        .event(ConnectionInput(connection: id, time: exchange.requestTime, line: requestLine, kind: .stream(.send, exchange.request)))
+                    )
                     if let response = exchange.response {
-                        add(.event(ConnectionInput(connection: id, time: exchange.responseTime, kind: .stream(.receive, response))))
+                        add(
+                            .event(
+                                ConnectionInput(connection: id, time: exchange.responseTime, line: responseLine, kind: .stream(.receive, response))))
                     }
                 }
                 continue
             }
             connections += 1
-            Self.connection(entry, messages: messages, id: "har\(connections)", entryNumber: number + 1).forEach(add)
+            Self.connection(entry, messages: messages, id: "har\(connections)", entryNumber: number + 1, lines: lines).forEach(add)
         }
         if connections == 0 {
             add(
@@ -167,15 +176,18 @@ package final class HARReader: CaptureSource {
         headers?.first { $0["name"]?.stringValue?.lowercased() == name.lowercased() }?["value"]?.stringValue
     }
 
-    private static func connection(_ entry: JSONValue, messages: [JSONValue], id: String, entryNumber: Int) -> [CaptureItem] {
+    private static func connection(_ entry: JSONValue, messages: [JSONValue], id: String, entryNumber: Int, lines: LineIndex) -> [CaptureItem] {
         var info = ConnectionInfo(url: entry["request"]?["url"]?.stringValue)
         info.subprotocol = header("Sec-WebSocket-Protocol", in: entry["response"]?["headers"]?.arrayValue)
         let first = messages.first?["time"]?.numberValue.flatMap(TranscriptLine.microseconds)
-        var items: [CaptureItem] = [.event(ConnectionInput(connection: id, time: first, kind: .open(info)))]
+        let entryLine = lines.line(at: entry.objectValue?.offset(of: "request"))
+        var items: [CaptureItem] = [.event(ConnectionInput(connection: id, time: first, line: entryLine, kind: .open(info)))]
         for (number, message) in messages.enumerated() {
+            let line = lines.line(at: message.objectValue?.members.first?.offset)
             func bad(_ why: String) -> CaptureItem {
                 var finding = CaptureRules.harBadMessage.finding("entry \(entryNumber), message \(number + 1): \(why)")
                 finding.location.connection = id
+                finding.location.line = line
                 return .problem(finding)
             }
             guard let type = message["type"]?.stringValue, type == "send" || type == "receive" else {
@@ -201,9 +213,30 @@ package final class HARReader: CaptureSource {
                 continue  // control frames (ping 9, pong 10, close 8) carry no application message
             }
             let captured = WireMessage(direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload)
-            items.append(.event(ConnectionInput(connection: id, time: time, kind: .message(captured))))
+            items.append(.event(ConnectionInput(connection: id, time: time, line: line, kind: .message(captured))))
         }
         items.append(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo()))))
         return items
+    }
+}
+
+/// Where the lines of a file begin, to name the line (from 1) of a byte offset.
+private struct LineIndex {
+    private var newlines: [Int] = []
+
+    init(_ bytes: [UInt8]) {
+        for (offset, byte) in bytes.enumerated() where byte == 0x0a { newlines.append(offset) }
+    }
+
+    func line(at offset: Int?) -> Int? {
+        guard let offset else { return nil }
+        // The newlines before `offset`, found by binary search.
+        var low = 0
+        var high = newlines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if newlines[middle] < offset { low = middle + 1 } else { high = middle }
+        }
+        return low + 1
     }
 }

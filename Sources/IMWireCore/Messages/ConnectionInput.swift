@@ -26,7 +26,7 @@ public struct ConnectionInput: Sendable, Hashable {
     public var connection: String
     /// Microseconds, relative or since the epoch, as the capture gives them.
     public var time: Int64?
-    /// Line of a JSONL transcript the input comes from.
+    /// Line of a JSONL transcript or a HAR file the input comes from.
     public var line: Int?
     /// Packet number in a pcap/pcapng file (or a live run's recording) the input comes from.
     public var packet: Int?
