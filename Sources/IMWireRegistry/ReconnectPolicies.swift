@@ -16,7 +16,7 @@ public enum ReconnectPolicies {
 public struct PolicySelection: Sendable {
     public let policies: [ReconnectPolicy]
 
-    /// A `--policy` name that is unknown, or a second policy for one vendor.
+    /// A policy name that is unknown, or a second policy for one vendor.
     public struct Problem: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
@@ -26,12 +26,12 @@ public struct PolicySelection: Sendable {
         var chosen: [ReconnectPolicy] = []
         for name in names {
             guard let policy = ReconnectPolicies.named(name) else {
-                throw Problem(description: "--policy \(name): unknown; known: \(ReconnectPolicies.names.joined(separator: ", "))")
+                throw Problem(description: "no policy named \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
             if let other = chosen.first(where: { $0.dialect == policy.dialect }) {
                 guard other.name != policy.name else { continue }
                 throw Problem(
-                    description: "--policy \(other.name) and --policy \(name) are both \(policy.dialect.rawValue) policies; give one per vendor")
+                    description: "\(other.name) and \(name) are both \(policy.dialect.rawValue) policies; name one per vendor")
             }
             chosen.append(policy)
         }
@@ -58,11 +58,12 @@ public struct PolicySelection: Sendable {
                 ? "the policy of the platform their client id names, else \(fallback)"
                 : "\(fallback), the \(dialect.rawValue) default"
             lines.append(
-                "--policy \(named) does not apply to the \(dialect.rawValue) connections: they were judged against "
-                    + "\(judged) (give --policy once per vendor, e.g. --policy \(fallback))")
+                "\(policies.count == 1 ? "\(named) does not apply" : "none of \(named) applies") to the \(dialect.rawValue) connections: "
+                    + "they were judged against "
+                    + "\(judged) (name one policy per vendor, e.g. \(fallback))")
         }
         for policy in policies where !dialects.contains(policy.dialect) {
-            lines.append("--policy \(policy.name) was not used: the capture has no \(policy.dialect.rawValue) connection")
+            lines.append("\(policy.name) was not used: the capture has no \(policy.dialect.rawValue) connection")
         }
         return lines
     }

@@ -102,7 +102,7 @@ struct Check: TakesDialectSettings {
     }
 
     func policySelection() throws -> PolicySelection {
-        do { return try PolicySelection(names: policy) } catch { throw ValidationError(error.description) }
+        do { return try PolicySelection(names: policy) } catch { throw ValidationError("--policy: \(error.description)") }
     }
 
     func parsedOverrides() throws -> [RuleID: RuleAction] { try parseRuleOverrides(ruleOverrides) }
@@ -152,7 +152,7 @@ extension Check {
         progress.finish()
         // A --policy of another vendor than a connection's would otherwise go unnoticed.
         for warning in selection.warnings(dialects: Set(report.connections.compactMap(\.dialect))) {
-            print("imwire: warning: \(warning)", to: &standardError)
+            print("imwire: warning: --policy: \(warning)", to: &standardError)
         }
         if let annotate { try writeAnnotated(report, to: annotate) }
         let file: OutputFile

@@ -47,7 +47,7 @@ public final class LiveCheck: @unchecked Sendable {
         self.now = now
         if let record {
             do { recorder = Recorder(file: try OutputFile(path: record, ownerOnly: true)) } catch {
-                throw CheckError(description: "--record: \(error.description)")
+                throw CheckError(description: "cannot record: \(error.description)")
             }
         }
     }
@@ -186,7 +186,7 @@ public final class LiveCheck: @unchecked Sendable {
             let report = checker.finish(source: source)
             var failure: String?
             if let recorder {
-                do { try recorder.close() } catch { failure = "--record: \(error)" }
+                do { try recorder.close() } catch { failure = "cannot record: \(error)" }
             }
             recorder = nil
             return (report, failure)
