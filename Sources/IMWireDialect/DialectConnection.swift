@@ -2,8 +2,9 @@ import IMWireCore
 import IMWireReconnect
 
 /// One connection as a dialect reads it: every message in order, with its direction and time,
-/// in; findings (already located: frame, time, direction), the session facts the reconnect
-/// judge needs, and a canonical JSON view of each message, out. Each dialect module implements
+/// in; for each, a `DialectObservation` (findings already located: frame, time, direction; a
+/// summary and canonical JSON when asked for), and the session facts the reconnect judge needs,
+/// out. Each dialect module implements
 /// it once; the checker, `imwire convert`, the proxy and the tests all drive dialects through it.
 ///
 /// A class changed in place by one owner at a time (the checker's lane that holds the
@@ -12,7 +13,7 @@ import IMWireReconnect
 public protocol DialectConnection: AnyObject {
     var dialect: Dialect { get }
     /// Decodes and checks one message.
-    func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding]
+    func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation
     /// A WebSocket ping frame crossed the connection (LeanCloud's heartbeat).
     func observePing(_ direction: Direction, timeMicros: Int64)
     /// The WebSocket closed with close code `code` (whoever sent it): a dialect whose server
@@ -21,12 +22,6 @@ public protocol DialectConnection: AnyObject {
     /// The connection ended (or the capture did) at `timeMicros`: requests still pending, a
     /// login never answered, packets cut short. `frameIndex` is the connection's last frame.
     func finish(atMicros timeMicros: Int64?, frameIndex: Int) -> [Finding]
-    /// A one-line label of the last message observed (`session/open i=1`), when the context asked
-    /// for it (`DialectContext.namesMessages`), else nil.
-    var lastSummary: String? { get }
-    /// The canonical JSON of the last message observed (`imwire decode` prints the same), when the
-    /// context asked for it (`DialectContext.describesMessages`), else nil.
-    var lastCanonicalJSON: JSONValue? { get }
     /// What the connection has shown about its client's session so far.
     var sessionFacts: SessionFacts { get }
 }
@@ -34,6 +29,24 @@ public protocol DialectConnection: AnyObject {
 extension DialectConnection {
     public func observePing(_ direction: Direction, timeMicros: Int64) {}
     public func observeClose(code: Int, timeMicros: Int64, frameIndex: Int) -> [Finding] { [] }
+}
+
+/// What a dialect made of one message, returned by `DialectConnection.observe`.
+public struct DialectObservation: Sendable {
+    /// Every finding about the message (codec and session), located.
+    public var findings: [Finding]
+    /// A one-line label (`session/open i=1`), when the context asked for it
+    /// (`DialectContext.namesMessages`), else nil.
+    public var summary: String?
+    /// The canonical JSON (`imwire decode` prints the same), when the context asked for it
+    /// (`DialectContext.describesMessages`), else nil.
+    public var canonicalJSON: JSONValue?
+
+    public init(findings: [Finding], summary: String? = nil, canonicalJSON: JSONValue? = nil) {
+        self.findings = findings
+        self.summary = summary
+        self.canonicalJSON = canonicalJSON
+    }
 }
 
 /// What a dialect connection is made with: what the connection negotiated, the options of the
@@ -46,9 +59,9 @@ public struct DialectContext: Sendable {
     public var url: String?
     /// Every dialect's options; each reads its own.
     public var options: DialectOptionSet
-    /// Fill `lastSummary` (the HTML report's diagrams); costs a string per message.
+    /// Fill `DialectObservation.summary` (the HTML report's diagrams); costs a string per message.
     public var namesMessages: Bool
-    /// Fill `lastCanonicalJSON` (`imwire show`); costs a JSON tree per message.
+    /// Fill `DialectObservation.canonicalJSON` (`imwire show`); costs a JSON tree per message.
     public var describesMessages: Bool
     /// The caller sees the client's other connections and decides across them what one
     /// connection cannot (`SessionFacts.earlyRequests`); without it the dialect decides alone.

@@ -202,30 +202,30 @@ struct DialectObserver {
         guard !finished else { return nil }
         frameIndex += 1
         let time = now()
-        let (decoded, findings) = observeDecoded(message, timeMicros: time)
+        let (decoded, observation) = observeDecoded(message, timeMicros: time)
         return .message(
             DialectMessage(
-                message: message, frameIndex: frameIndex, timeMicros: time, summary: connection.lastSummary,
-                canonicalJSON: connection.lastCanonicalJSON, findings: findings, decoded: decoded))
+                message: message, frameIndex: frameIndex, timeMicros: time, summary: observation.summary,
+                canonicalJSON: observation.canonicalJSON, findings: observation.findings, decoded: decoded))
     }
 
     /// The connection's observation of `message`, with the typed value it decoded.
-    private func observeDecoded(_ message: WireMessage, timeMicros time: Int64) -> (DialectMessage.Decoded?, [Finding]) {
+    private func observeDecoded(_ message: WireMessage, timeMicros time: Int64) -> (DialectMessage.Decoded?, DialectObservation) {
         switch connection {
         case let leancloud as LeanCloudConnection:
             let observed = leancloud.observeCommand(message, timeMicros: time, frameIndex: frameIndex)
-            return (observed.decoded.command.map { .leancloud($0) }, observed.findings)
+            return (observed.decoded.command.map { .leancloud($0) }, observed.observation)
         case let nim as NIMConnection:
             let observed = nim.observe(message.payload, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
-            return (.nim(observed.message), observed.findings)
+            return (.nim(observed.message), observed.observation)
         case let jmessage as JMessageConnection:
             let observed = jmessage.observe(
                 message.payload, binaryFrame: message.frameType == .binary, direction: message.direction, timeMicros: time,
                 frameIndex: frameIndex)
-            return (.jmessage(observed.message), observed.findings)
+            return (.jmessage(observed.message), observed.observation)
         case let yun2win as Yun2winConnection:
             let observed = yun2win.observePackets(message, timeMicros: time, frameIndex: frameIndex)
-            return (.yun2win(observed.packets), observed.findings)
+            return (.yun2win(observed.packets), observed.observation)
         default:
             return (nil, connection.observe(message, timeMicros: time, frameIndex: frameIndex))
         }

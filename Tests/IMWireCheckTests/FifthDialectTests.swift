@@ -27,20 +27,18 @@ enum EchoDialect {
 /// One echo connection: each ping waits for the pong of its number.
 final class EchoConnection: DialectConnection {
     let dialect = EchoDialect.echo
-    var lastSummary: String?
-    var lastCanonicalJSON: JSONValue?
     var sessionFacts = SessionFacts()
     private var unanswered: [Int: (frame: Int, time: Int64)] = [:]
 
-    func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
+    func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation {
         let words = String(decoding: message.payload, as: UTF8.self).split(separator: " ")
         let expected = message.direction == .send ? "ping" : "pong"
         guard words.count == 2, words[0] == expected, let number = Int(words[1]) else {
-            return [located(EchoDialect.malformed.finding("expected `\(expected) N`", at: 0), frameIndex, timeMicros, message.direction)]
+            let finding = located(EchoDialect.malformed.finding("expected `\(expected) N`", at: 0), frameIndex, timeMicros, message.direction)
+            return DialectObservation(findings: [finding])
         }
-        lastSummary = "\(expected) \(number)"
         if message.direction == .send { unanswered[number] = (frameIndex, timeMicros) } else { unanswered[number] = nil }
-        return []
+        return DialectObservation(findings: [], summary: "\(expected) \(number)")
     }
 
     func finish(atMicros timeMicros: Int64?, frameIndex: Int) -> [Finding] {

@@ -16,7 +16,7 @@ import Testing
         for (index, (millis, direction, text)) in ([(start, Direction.receive, Self.open), (start, .receive, "40")] + messages).enumerated() {
             let findings = connection.observe(
                 Array(text.utf8), binaryFrame: false, direction: direction, timeMicros: millis * 1000, frameIndex: index
-            ).findings
+            ).observation.findings
             if index >= 2 { result.append(findings.map(\.ruleID.rawValue)) }
         }
         return result

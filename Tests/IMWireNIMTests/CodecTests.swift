@@ -57,7 +57,7 @@ import Testing
         _ = first.observe(Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#.utf8), direction: .receive, timeMicros: 3, frameIndex: 4)
         #expect(first.endedAccounts["alice"] != nil)
         let second = NIMConnection(endedAccounts: first.endedAccounts)
-        let findings = second.observe(Array(login.utf8), direction: .send, timeMicros: 10, frameIndex: 1).findings
+        let findings = second.observe(Array(login.utf8), direction: .send, timeMicros: 10, frameIndex: 1).observation.findings
         #expect(findings.contains { $0.ruleID == "NIM.AUTO-RELOGIN" })
     }
 }

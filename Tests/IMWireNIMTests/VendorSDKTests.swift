@@ -51,7 +51,7 @@ import Testing
         let findings = connection.observe(
             Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,1,"",0]}"#.utf8), direction: .receive, timeMicros: 3_000_000,
             frameIndex: 4
-        ).findings
+        ).observation.findings
         let kicked = findings.filter { $0.ruleID.rawValue == "NIM.KICKED" }
         #expect(kicked.count == 1)
         #expect(kicked.first?.message.contains("samePlatformKick") == true)
@@ -66,14 +66,14 @@ import Testing
         let findings = connection.observe(
             Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,4,"",0]}"#.utf8), direction: .receive, timeMicros: 3_000_000,
             frameIndex: 4
-        ).findings
+        ).observation.findings
         #expect(findings.contains { $0.ruleID.rawValue == "NIM.KICKED" && $0.message.contains("reconnects") })
         #expect(connection.endedAccounts["alice"] == nil)
         let next = NIMConnection(endedAccounts: connection.endedAccounts)
         let relogin = next.observe(
             Array(#"3:::{"SID":2,"CID":3,"SER":5,"Q":[{"t":"Property","v":{"8":0,"19":"alice"}}]}"#.utf8), direction: .send,
             timeMicros: 4_700_000, frameIndex: 1)
-        #expect(!relogin.findings.contains { $0.ruleID.rawValue == "NIM.AUTO-RELOGIN" })
+        #expect(!relogin.observation.findings.contains { $0.ruleID.rawValue == "NIM.AUTO-RELOGIN" })
         #expect(NIMWebCodes.kickReconnects(4) && !NIMWebCodes.kickReconnects(1))
     }
 }
@@ -135,7 +135,7 @@ extension NIMVendorSDKTests {
                 connection.observe(
                     Array(payload.utf8), direction: direction == "send" ? .send : .receive, timeMicros: Int64(seconds * 1_000_000),
                     frameIndex: frame
-                ).findings
+                ).observation.findings
             ended.merge(connection.endedAccounts) { _, new in new }
         }
         return findings

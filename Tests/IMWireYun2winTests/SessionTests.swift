@@ -45,7 +45,7 @@ func run(
 ) -> [String] {
     var findings: [Finding] = []
     for (index, event) in events.enumerated() {
-        findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
+        findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
     }
     findings += connection.finish(atMicros: end.map { Int64($0 * 1_000_000) }, frameIndex: events.count)
     return findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue)
@@ -199,7 +199,7 @@ struct SessionTests {
                 connection.observe(
                     bytes, direction: index == 1 || index == 2 ? .receive : .send,
                     timeMicros: times[index % times.count], frameIndex: index
-                ).findings
+                ).observation.findings
         }
         findings += connection.finish(atMicros: Int64.max, frameIndex: events.count)
         #expect(findings.contains { $0.ruleID == Yun2winRules.sendUnanswered.id })
@@ -231,7 +231,8 @@ struct SessionTests {
         var findings: [Finding] = []
         let events = Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: code == 27 || code == 28))]
         for (index, event) in events.enumerated() {
-            findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
+            findings +=
+                connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
         }
         #expect(findings.map(\.ruleID.rawValue) == [rule])
         let refused = try #require(findings.first)
@@ -258,7 +259,8 @@ struct SessionTests {
             let connection = Yun2winConnection()
             var findings: [Finding] = []
             for (index, event) in (Self.established + tail).enumerated() {
-                findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).findings
+                findings +=
+                    connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
             }
             findings += connection.finish(atMicros: 6_000_000, frameIndex: 5)
             #expect(findings.map(\.ruleID.rawValue) == ["Y2W.KICKED"])

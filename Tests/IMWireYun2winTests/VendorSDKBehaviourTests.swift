@@ -61,7 +61,8 @@ import Testing
             let dialect = Yun2winConnection(kickedUIDs: kicked)
             var findings: [Finding] = []
             for (index, message) in connection.messages.enumerated() {
-                findings += dialect.observe(message.bytes, direction: message.direction, timeMicros: message.time, frameIndex: index).findings
+                findings +=
+                    dialect.observe(message.bytes, direction: message.direction, timeMicros: message.time, frameIndex: index).observation.findings
             }
             findings += dialect.finish(atMicros: connection.closed, frameIndex: connection.messages.count)
             kicked = dialect.kickedUIDs

@@ -146,13 +146,14 @@ final class ConnectionChecker: ConnectionEvents {
         }
         state.lastFrame = frame
         state.message(frame: frame, line: place.line)
-        let findings = session.observe(message, timeMicros: place.time, frameIndex: frame)
+        let observation = session.observe(message, timeMicros: place.time, frameIndex: frame)
+        let findings = observation.findings
         // What is kept or handed out of the message, its credentials replaced unless asked for
         // (a login the dialect could not read: all of it).
         var shown: (json: JSONValue?, payload: [UInt8])? = nil
         func details() -> (json: JSONValue?, payload: [UInt8]) {
             if let shown { return shown }
-            let json = session.lastCanonicalJSON
+            let json = observation.canonicalJSON
             let made =
                 if options.showSecrets {
                     (json, message.payload)
@@ -166,14 +167,14 @@ final class ConnectionChecker: ConnectionEvents {
         }
         state.record(
             frame: frame, time: place.time, direction: message.direction,
-            summary: session.lastSummary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit,
+            summary: observation.summary ?? "\(message.payload.count) bytes", tcp: via, limit: options.timelineLimit,
             details: options.timelineDetails && state.timeline.count < options.timelineLimit ? details() : nil)
         for finding in findings { state.add(finding, options: options, line: place.line, frame: frame) }
         if let onMessage {
             onMessage(
                 CheckedMessage(
                     connection: state.id, dialect: session.dialect, frame: frame, timeMicros: place.time, direction: message.direction,
-                    frameType: message.frameType, payload: details().payload, tcp: via, summary: session.lastSummary,
+                    frameType: message.frameType, payload: details().payload, tcp: via, summary: observation.summary,
                     canonicalJSON: details().json,
                     findings: findings.compactMap {
                         ConnectionState.place($0, options: options, connection: state.id, line: place.line, frame: frame)

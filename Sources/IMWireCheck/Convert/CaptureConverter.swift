@@ -280,8 +280,7 @@ final class MessageCredentials {
             sessions[connection.id] = session
         }
         guard let session else { return nil }
-        _ = session.observe(message, timeMicros: time, frameIndex: frame)
-        let json = session.lastCanonicalJSON
+        let json = session.observe(message, timeMicros: time, frameIndex: frame).canonicalJSON
         return (json, options.dialects.definition(session.dialect)?.recognisesUnreadLogin(message, json) == true)
     }
 

@@ -132,7 +132,7 @@ enum Yun2winFixtures {
                     let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
                     let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
                 else { throw Fixture.FormatError(description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex") }
-                findings += session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).findings
+                findings += session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).observation.findings
             }
             let end = connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)
             findings += session.finish(atMicros: end, frameIndex: events.count)

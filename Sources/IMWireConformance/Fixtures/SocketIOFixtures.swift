@@ -90,7 +90,7 @@ enum SocketIOFixtures {
         for connection in try events(fixture) {
             let session = NIMConnection(endedAccounts: ended)
             for (frame, event) in connection.events.enumerated() {
-                findings += session.observe(event.2, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).findings
+                findings += session.observe(event.2, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).observation.findings
             }
             findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)
             ended = session.endedAccounts
@@ -154,7 +154,9 @@ enum SocketIOFixtures {
         for connection in try events(fixture) {
             let session = JMessageConnection(options: JMessageSessionOptions(secret: secret))
             for (frame, event) in connection.events.enumerated() {
-                findings += session.observe(event.2, binaryFrame: event.3, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).findings
+                findings +=
+                    session.observe(event.2, binaryFrame: event.3, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).observation
+                    .findings
             }
             findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)
         }

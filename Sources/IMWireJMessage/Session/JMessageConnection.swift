@@ -13,8 +13,6 @@ public final class JMessageConnection: DialectConnection {
     @exclusivity(unchecked) private var transport = EngineIOSession()
     @exclusivity(unchecked) public private(set) var tracker: JMessageSessionTracker
     @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts()
-    @exclusivity(unchecked) public private(set) var lastSummary: String?
-    @exclusivity(unchecked) public private(set) var lastCanonicalJSON: JSONValue?
     /// The rid of the connection's first `login`.
     @exclusivity(unchecked) private var loginRID: Int64?
     private let namesMessages: Bool
@@ -38,10 +36,10 @@ public final class JMessageConnection: DialectConnection {
             judgesAcrossConnections: context.judgesAcrossConnections)
     }
 
-    /// Decodes and checks one message: what it holds, and every finding (codec, engine.io
-    /// session and JMessage session).
+    /// Decodes and checks one message: what it holds, and the observation (every finding: codec,
+    /// engine.io session and JMessage session).
     public func observe(_ bytes: [UInt8], binaryFrame: Bool, direction: Direction, timeMicros time: Int64, frameIndex: Int)
-        -> (message: JMessageMessage, findings: [Finding])
+        -> (message: JMessageMessage, observation: DialectObservation)
     {
         let message = JMessageCodec.decode(
             bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
@@ -63,16 +61,17 @@ public final class JMessageConnection: DialectConnection {
             findings[index].subject = message.summary
         }
         if let event = message.event { note(event, time: time, frame: frameIndex) }
-        if namesMessages { lastSummary = message.summary }
-        if describesMessages { lastCanonicalJSON = JMessageCanonicalJSON.encode(message) }
-        return (message, findings)
+        let observation = DialectObservation(
+            findings: findings, summary: namesMessages ? message.summary : nil,
+            canonicalJSON: describesMessages ? JMessageCanonicalJSON.encode(message) : nil)
+        return (message, observation)
     }
 
-    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
+    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation {
         observe(
             message.payload, binaryFrame: message.frameType == .binary, direction: message.direction,
             timeMicros: timeMicros, frameIndex: frameIndex
-        ).findings
+        ).observation
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {

@@ -9,10 +9,6 @@ public final class LeanCloudConnection: DialectConnection {
     public let subprotocol: LeanCloudSubprotocol?
     public let limits: Limits
     @exclusivity(unchecked) public private(set) var tracker: LeanCloudSessionTracker
-    /// Named only when the context asks. Keeping the decoded command to name it later held
-    /// every open connection's last message in memory.
-    @exclusivity(unchecked) public private(set) var lastSummary: String?
-    @exclusivity(unchecked) public private(set) var lastCanonicalJSON: JSONValue?
     private let namesMessages: Bool
     private let describesMessages: Bool
     @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts(keepAliveInMessages: false)
@@ -27,14 +23,15 @@ public final class LeanCloudConnection: DialectConnection {
         tracker = LeanCloudSessionTracker(options: context.options[LeanCloudSessionOptions.self], maxTracked: context.limits.maxPendingRequests)
     }
 
-    public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
-        observeCommand(message, timeMicros: time, frameIndex: frameIndex).findings
+    public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> DialectObservation {
+        observeCommand(message, timeMicros: time, frameIndex: frameIndex).observation
     }
 
     /// Decodes and checks one message: what it decoded to (its typed `command`, nil for the
-    /// JSON heartbeat `{}` or bytes that hold no command), and every finding (codec and session).
+    /// JSON heartbeat `{}` or bytes that hold no command), and the observation (every finding,
+    /// codec and session).
     package func observeCommand(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int)
-        -> (decoded: LeanCloudDecodedCommand, findings: [Finding])
+        -> (decoded: LeanCloudDecodedCommand, observation: DialectObservation)
     {
         var findings: [Finding] = []
         // A message means the WebSocket is open: where the JS SDK restarts its backoff (LeanCloudPolicies.js).
@@ -52,9 +49,11 @@ public final class LeanCloudConnection: DialectConnection {
             }
         }
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
-        lastSummary = namesMessages ? decoded.summary : nil
+        // Named only when the context asks: a summary and JSON per message cost.
+        var observation = DialectObservation(findings: [], summary: namesMessages ? decoded.summary : nil)
         if describesMessages {
-            lastCanonicalJSON = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
+            observation.canonicalJSON =
+                decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         }
         findings += decoded.findings
         let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
@@ -65,8 +64,9 @@ public final class LeanCloudConnection: DialectConnection {
         }
         if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
         let sessionFindings = tracker.observe(decoded, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
-        if findings.isEmpty { return (decoded, sessionFindings) }  // nearly always: no array is built
-        return (decoded, findings + sessionFindings)
+        // Nearly always no codec finding: no array is built.
+        observation.findings = findings.isEmpty ? sessionFindings : findings + sessionFindings
+        return (decoded, observation)
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] { tracker.finish(atMicros: time) }

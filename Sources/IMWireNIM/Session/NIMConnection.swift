@@ -12,8 +12,6 @@ public final class NIMConnection: DialectConnection {
     public let limits: Limits
     @exclusivity(unchecked) public private(set) var tracker: NIMSessionTracker
     @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts()
-    @exclusivity(unchecked) public private(set) var lastSummary: String?
-    @exclusivity(unchecked) public private(set) var lastCanonicalJSON: JSONValue?
     private let namesMessages: Bool
     private let describesMessages: Bool
 
@@ -36,9 +34,10 @@ public final class NIMConnection: DialectConnection {
     /// Accounts whose session ended here, for the tracker of the client's next connection.
     public var endedAccounts: [String: String] { tracker.endedAccounts }
 
-    /// Decodes and checks one message: what it holds, and every finding (codec and session).
+    /// Decodes and checks one message: what it holds, and the observation (every finding, codec
+    /// and session).
     public func observe(_ bytes: [UInt8], direction: Direction, timeMicros time: Int64, frameIndex: Int)
-        -> (message: NIMMessage, findings: [Finding])
+        -> (message: NIMMessage, observation: DialectObservation)
     {
         let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
         var findings = message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
@@ -52,13 +51,14 @@ public final class NIMConnection: DialectConnection {
             if direction == .receive, item.socketIO.type == .connect { sessionFacts.linkEstablished(atMicros: time) }
             note(item.nim, direction: direction, time: time, frame: frameIndex)
         }
-        if namesMessages { lastSummary = message.summary }
-        if describesMessages { lastCanonicalJSON = NIMCanonicalJSON.encode(message) }
-        return (message, findings)
+        let observation = DialectObservation(
+            findings: findings, summary: namesMessages ? message.summary : nil,
+            canonicalJSON: describesMessages ? NIMCanonicalJSON.encode(message) : nil)
+        return (message, observation)
     }
 
-    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
-        observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex).findings
+    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation {
+        observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex).observation
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {

@@ -15,8 +15,6 @@ public final class Yun2winConnection: DialectConnection {
     @exclusivity(unchecked) private var server: Yun2winCodec
     @exclusivity(unchecked) public private(set) var tracker: Yun2winSessionTracker
     @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts()
-    @exclusivity(unchecked) public private(set) var lastSummary: String?
-    @exclusivity(unchecked) public private(set) var lastCanonicalJSON: JSONValue?
     private let namesMessages: Bool
     private let describesMessages: Bool
 
@@ -40,10 +38,10 @@ public final class Yun2winConnection: DialectConnection {
     /// Uids kicked so far, for the tracker of the client's next connection.
     public var kickedUIDs: Set<String> { tracker.kickedUIDs }
 
-    /// Decodes and checks the next bytes of one direction: the packets they complete, and every
-    /// finding (codec and session).
+    /// Decodes and checks the next bytes of one direction: the packets they complete, and the
+    /// observation (every finding, codec and session).
     public func observe(_ bytes: [UInt8], direction: Direction, timeMicros time: Int64, frameIndex: Int)
-        -> (packets: [Yun2winDecodedPacket], findings: [Finding])
+        -> (packets: [Yun2winDecodedPacket], observation: DialectObservation)
     {
         let packets: [Yun2winDecodedPacket]
         switch direction {
@@ -54,25 +52,26 @@ public final class Yun2winConnection: DialectConnection {
             packets = server.feed(bytes, direction: .receive)
         }
         for packet in packets { note(packet, direction: direction, time: time, frame: frameIndex) }
+        var observation = DialectObservation(findings: check(packets, direction: direction, time: time, frameIndex: frameIndex))
         if namesMessages {
-            lastSummary = packets.isEmpty ? "(part of a packet)" : packets.map(\.summary).joined(separator: ", ")
+            observation.summary = packets.isEmpty ? "(part of a packet)" : packets.map(\.summary).joined(separator: ", ")
         }
         if describesMessages {
             let described = packets.filter { $0.packet != nil }.map(Yun2winCanonicalJSON.encode)
-            lastCanonicalJSON = described.count == 1 ? described[0] : .array(described)
+            observation.canonicalJSON = described.count == 1 ? described[0] : .array(described)
         }
-        return (packets, check(packets, direction: direction, time: time, frameIndex: frameIndex))
+        return (packets, observation)
     }
 
-    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> [Finding] {
-        observePackets(message, timeMicros: timeMicros, frameIndex: frameIndex).findings
+    public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation {
+        observePackets(message, timeMicros: timeMicros, frameIndex: frameIndex).observation
     }
 
     /// As `observe(_:timeMicros:frameIndex:)` for one WebSocket message (a text message is
     /// reported: MQTT travels in binary ones) or one chunk of raw TCP: the packets it completed,
-    /// and every finding.
+    /// and the observation.
     package func observePackets(_ message: WireMessage, timeMicros: Int64, frameIndex: Int)
-        -> (packets: [Yun2winDecodedPacket], findings: [Finding])
+        -> (packets: [Yun2winDecodedPacket], observation: DialectObservation)
     {
         var findings: [Finding] = []
         if message.frameType == .text {  // raw TCP arrives as binary
@@ -80,8 +79,9 @@ public final class Yun2winConnection: DialectConnection {
             finding.location = Location(frameIndex: frameIndex, time: timeMicros, direction: message.direction)
             findings.append(finding)
         }
-        let observed = observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
-        return (observed.packets, findings + observed.findings)
+        var observed = observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
+        observed.observation.findings = findings + observed.observation.findings
+        return observed
     }
 
     private func check(_ packets: [Yun2winDecodedPacket], direction: Direction, time: Int64?, frameIndex: Int) -> [Finding] {

@@ -38,7 +38,7 @@ import Testing
 
         func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
             guard let reader = reader(for: connection, first: message) else { return }
-            findings[connection.id, default: []] += reader.observe(message, timeMicros: place.time, frameIndex: frame)
+            findings[connection.id, default: []] += reader.observe(message, timeMicros: place.time, frameIndex: frame).findings
         }
 
         func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {

@@ -87,7 +87,7 @@ import Testing
         var findings: [Finding] = []
         for (index, (time, direction, text)) in exchange.enumerated() {
             let message = WireMessage(direction: direction, frameType: .text, payload: Array(text.utf8))
-            findings += connection.observe(message, timeMicros: time, frameIndex: index + 1)
+            findings += connection.observe(message, timeMicros: time, frameIndex: index + 1).findings
         }
         findings += connection.finish(atMicros: 2_000_000, frameIndex: exchange.count)
         #expect(connection.tracker.phase == .loggedIn)

@@ -69,7 +69,7 @@ import Testing
         let connection = NIMConnection()
         var findings: [Finding] = []
         func observe(_ text: String, _ direction: Direction, at time: Int64, frame: Int) {
-            findings += connection.observe(Array(text.utf8), direction: direction, timeMicros: time, frameIndex: frame).findings
+            findings += connection.observe(Array(text.utf8), direction: direction, timeMicros: time, frameIndex: frame).observation.findings
         }
         observe("1::", .receive, at: 0, frame: 1)  // socket.io 0.9 connect
         observe(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#, .send, at: 10_000, frame: 2)
@@ -85,7 +85,7 @@ import Testing
         let relogin = next.observe(
             Array(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#.utf8), direction: .send,
             timeMicros: 8_000_000, frameIndex: 1)
-        #expect(relogin.findings.contains { $0.ruleID == "NIM.AUTO-RELOGIN" })
+        #expect(relogin.observation.findings.contains { $0.ruleID == "NIM.AUTO-RELOGIN" })
     }
 
     @Test func driveTheReconnectMachine() {

@@ -101,7 +101,7 @@ import Testing
             (60_000_000, .receive, Self.server(#"{"returnCode":10}"#)),  // kicked: logged in elsewhere
         ]
         for (index, (time, direction, bytes)) in exchange.enumerated() {
-            findings += connection.observe(bytes, direction: direction, timeMicros: time, frameIndex: index + 1).findings
+            findings += connection.observe(bytes, direction: direction, timeMicros: time, frameIndex: index + 1).observation.findings
         }
         findings += connection.finish(atMicros: 61_000_000, frameIndex: exchange.count)
         #expect(findings.filter { $0.severity >= .warning }.isEmpty, "\(findings)")
@@ -112,7 +112,7 @@ import Testing
         // The client's next connection reconnects by itself (client id prefix 1) after the kick.
         let next = Yun2winConnection(kickedUIDs: connection.kickedUIDs)
         let again = next.observe(Self.connect(reconnect: true), direction: .send, timeMicros: 62_000_000, frameIndex: 1)
-        #expect(again.findings.map(\.ruleID) == ["Y2W.RECONNECT-AFTER-KICK"])
+        #expect(again.observation.findings.map(\.ruleID) == ["Y2W.RECONNECT-AFTER-KICK"])
     }
 
     @Test func driveTheReconnectMachine() {
