@@ -31,7 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        // `swift package generate-documentation` for the DocC catalogue in Sources/IMWire/IMWire.docc (no code of it is linked)
+        // `swift package generate-documentation` for the DocC catalogue in Sources/IMWire/IMWire.docc
+        // (no code of it is linked)
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `imwire proxy --tls`: TLS termination (BoringSSL) and the leaf certificates it mints
@@ -55,12 +56,14 @@ let package = Package(
         // transport framing: WebSocket (RFC 6455 handshake and frames, RFC 7692 permessage-deflate)
         .target(
             name: "IMWireWebSocket",
-            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+            dependencies: ["IMWireCore", "IMWireCompression", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
 
         // transport framing: MQTT 3.1/3.1.1 packets (streaming decoder, encoder, canonical JSON)
         .target(name: "IMWireMQTT", dependencies: ["IMWireCore"], swiftSettings: strict),
 
-        // transport framing: socket.io 0.9 (protocol 1) and engine.io 3 / socket.io protocol 4, text of one WebSocket message
+        // transport framing: socket.io 0.9 (protocol 1) and engine.io 3 / socket.io protocol 4, text of one
+        // WebSocket message
         .target(name: "IMWireSocketIO", dependencies: ["IMWireCore"], swiftSettings: strict),
 
         // session: the reconnect state machine, the policy type, and the judge of a client's
@@ -69,7 +72,8 @@ let package = Package(
 
         // the dialect contract: what each dialect module implements (a connection that reads
         // messages into findings and session facts) and registers (`DialectDefinition`)
-        .target(name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireIO", "IMWireReconnect"], swiftSettings: strict),
+        .target(
+            name: "IMWireDialect", dependencies: ["IMWireCore", "IMWireIO", "IMWireReconnect"], swiftSettings: strict),
 
         // tls: TLS 1.2/1.3 records of a connection's two byte streams → its plaintext streams, given
         // key-log secrets (NSS key log, pcapng Decryption Secrets Blocks); handshake facts
@@ -97,21 +101,32 @@ let package = Package(
             exclude: ["Generated/README.md"], swiftSettings: strict),
 
         // dialect: yun2win (MQTT push: CONNECT conventions, topics, JSON commands, return codes, session)
-        .target(name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect", "IMWireDialect"], swiftSettings: strict),
+        .target(
+            name: "IMWireYun2win", dependencies: ["IMWireCore", "IMWireMQTT", "IMWireReconnect", "IMWireDialect"],
+            swiftSettings: strict),
 
         // dialect: NetEase YunXin / NIM web link (JSON over socket.io 0.9): commands, tag maps, session, status codes
-        .target(name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect"], swiftSettings: strict),
+        .target(
+            name: "IMWireNIM", dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect"],
+            swiftSettings: strict),
 
-        // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session, status codes
+        // dialect: JPush JMessage web (events over engine.io 3 / socket.io 4): events, rid, signature, session,
+        // status codes
         .target(
             name: "IMWireJMessage",
-            dependencies: ["IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "IMWireCore", "IMWireSocketIO", "IMWireReconnect", "IMWireDialect",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
 
         // registry: every vendor's status-code and enum tables and reconnect policies, in one place
         .target(
             name: "IMWireRegistry",
-            dependencies: ["IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
+            dependencies: [
+                "IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage",
+                "IMWireYun2win",
+            ],
             swiftSettings: strict),
 
         // files: buffered reading, writing whole or streamed, scratch files, sorted runs on disk; and
@@ -133,11 +148,13 @@ let package = Package(
             ], swiftSettings: strict),
 
         // reports: a `CheckReport` as text, JSON, JUnit, SARIF or HTML
-        .target(name: "IMWireReport", dependencies: ["IMWireCore", "IMWireRegistry", "IMWireCheck"], swiftSettings: strict),
+        .target(
+            name: "IMWireReport", dependencies: ["IMWireCore", "IMWireRegistry", "IMWireCheck"], swiftSettings: strict),
 
         // merge: the JSON reports of a capture's shards put back together, judged across connections
         .target(
-            name: "IMWireMerge", dependencies: ["IMWireCore", "IMWireCapture", "IMWireRegistry", "IMWireCheck", "IMWireReport", "IMWireIO"],
+            name: "IMWireMerge",
+            dependencies: ["IMWireCore", "IMWireCapture", "IMWireRegistry", "IMWireCheck", "IMWireReport", "IMWireIO"],
             swiftSettings: strict),
 
         // conformance tooling: Spec generation, rule descriptions, fixture verification, vectors,
@@ -155,14 +172,17 @@ let package = Package(
             name: "IMWire",
             dependencies: [
                 "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
-                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture", "IMWireCheck",
-                "IMWireReport", "IMWireMerge", "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO", "IMWireTLS",
+                "IMWireYun2win", "IMWireNIM", "IMWireJMessage", "IMWireRegistry", "IMWireReconnect", "IMWireCapture",
+                "IMWireCheck",
+                "IMWireReport", "IMWireMerge", "IMWireConformance", "IMWireDialect", "IMWireTransport", "IMWireIO",
+                "IMWireTLS",
             ], swiftSettings: strict),
         // NIO: ChannelHandlers over the WebSocket, MQTT and socket.io codecs and the dialects (no checker)
         .target(
             name: "IMWireNIO",
             dependencies: [
-                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect", "IMWireRegistry",
+                "IMWireCore", "IMWireCompression", "IMWireWebSocket", "IMWireMQTT", "IMWireSocketIO", "IMWireDialect",
+                "IMWireRegistry",
                 // the dialects' typed values (`DialectMessage.Decoded`); IMWireRegistry links them already
                 "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -187,7 +207,8 @@ let package = Package(
         .target(
             name: "IMWireServe",
             dependencies: [
-                "IMWireCore", "IMWireIO", "IMWireCheck", "IMWireReport", "IMWireWebSocket", "IMWireSocketIO", "IMWireMQTT", "IMWireNIO",
+                "IMWireCore", "IMWireIO", "IMWireCheck", "IMWireReport", "IMWireWebSocket", "IMWireSocketIO",
+                "IMWireMQTT", "IMWireNIO",
                 "IMWireLeanCloud", "IMWireJMessage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -217,34 +238,51 @@ let package = Package(
         .testTarget(name: "IMWireCoreTests", dependencies: ["IMWireCore"], swiftSettings: strict),
         .testTarget(name: "IMWireMQTTTests", dependencies: ["IMWireMQTT"], swiftSettings: strict),
         .testTarget(name: "IMWireCompressionTests", dependencies: ["IMWireCompression"], swiftSettings: strict),
-        .testTarget(name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireWebSocketTests", dependencies: ["IMWireWebSocket", "IMWireCompression", "IMWireLeanCloud"],
+            swiftSettings: strict),
         .testTarget(
             name: "IMWireLeanCloudTests",
-            dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
+            dependencies: ["IMWireLeanCloud", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: strict),
         .testTarget(name: "IMWireYun2winTests", dependencies: ["IMWireYun2win", "IMWireMQTT"], swiftSettings: strict),
         .testTarget(name: "IMWireSocketIOTests", dependencies: ["IMWireSocketIO"], swiftSettings: strict),
         .testTarget(name: "IMWireNIMTests", dependencies: ["IMWireNIM", "IMWireSocketIO"], swiftSettings: strict),
-        .testTarget(name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"], swiftSettings: strict),
-        .testTarget(name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireJMessageTests", dependencies: ["IMWireJMessage", "IMWireSocketIO"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireRegistryTests", dependencies: ["IMWireRegistry", "IMWireConformance"], swiftSettings: strict),
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
         .testTarget(name: "IMWireIOTests", dependencies: ["IMWireIO"], swiftSettings: strict),
-        .testTarget(name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore"], swiftSettings: strict),
         // TLS: known answers (RFC 8448) and sessions of real peers recorded by make_fixtures.py (Resources/)
         .testTarget(
             name: "IMWireTLSTests", dependencies: ["IMWireTLS", "IMWireCore"], exclude: ["make_fixtures.py"],
             resources: [.copy("Resources")], swiftSettings: strict),
         .testTarget(
             name: "IMWireReconnectTests",
-            dependencies: ["IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win"],
+            dependencies: [
+                "IMWireReconnect", "IMWireRegistry", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage", "IMWireYun2win",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
-        .testTarget(name: "IMWireReportTests", dependencies: ["IMWireReport", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
-        .testTarget(name: "IMWireMergeTests", dependencies: ["IMWireMerge", "IMWire", "IMWireTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireCheckTests", dependencies: ["IMWireCheck", "IMWire", "IMWireTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IMWireReportTests", dependencies: ["IMWireReport", "IMWire", "IMWireTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IMWireMergeTests", dependencies: ["IMWireMerge", "IMWire", "IMWireTestSupport"],
+            swiftSettings: strict),
         // RuleTriggers produces the proxy's rule with a LiveCheck
         // What those four test targets share (repository paths, checking a capture or inline lines)
-        .target(name: "IMWireTestSupport", dependencies: ["IMWire"], path: "Tests/IMWireTestSupport", swiftSettings: strict),
+        .target(
+            name: "IMWireTestSupport", dependencies: ["IMWire"], path: "Tests/IMWireTestSupport",
+            swiftSettings: strict),
         .testTarget(
-            name: "IMWireConformanceTests", dependencies: ["IMWireConformance", "IMWire", "IMWireProxy", "IMWireTestSupport"],
+            name: "IMWireConformanceTests",
+            dependencies: ["IMWireConformance", "IMWire", "IMWireProxy", "IMWireTestSupport"],
             swiftSettings: strict),
         // IMWireServe: a server in-process and a client on NIO, the scenario parser, the grading
         .testTarget(
@@ -253,12 +291,14 @@ let package = Package(
                 "IMWireServe", "IMWireCheck", "IMWireCore", "IMWireIO", "IMWireLeanCloud", "IMWireWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strict),
-        .testTarget(name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets", "IMWireServe"], swiftSettings: strict),
+        .testTarget(
+            name: "IMWireFuzzTargetsTests", dependencies: ["IMWireFuzzTargets", "IMWireServe"], swiftSettings: strict),
         .testTarget(name: "IMWireDialectTests", dependencies: ["IMWireDialect"], swiftSettings: strict),
         .testTarget(
             name: "IMWireNIOTests",
             dependencies: [
-                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireSocketIO", "IMWireDialect", "IMWireNIM",
+                "IMWireNIO", "IMWireWebSocket", "IMWireMQTT", "IMWireCore", "IMWireSocketIO", "IMWireDialect",
+                "IMWireNIM",
                 "IMWireJMessage", "IMWireLeanCloud",
                 // the DocC article's client runs against `imwire serve`'s LeanCloud cloud
                 "IMWireServe", "IMWireCheck",

@@ -7,7 +7,8 @@ import PackageDescription
 
 let targets = [
     "LeanCloudBinary", "LeanCloudText", "LeanCloudDifferential", "Transcript", "Checker",
-    "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker", "ReconnectEvents",
+    "WebSocket", "WebSocketHandshake", "Compression", "MQTT", "SocketIO", "Pcap", "Pcapng", "HAR", "CaptureChecker",
+    "ReconnectEvents",
     "TLS", "KeyLog", "Scenario", "Serve", "MergeReports", "TesteeResponses", "NIOHandlers", "ProxyOpening",
 ]
 
