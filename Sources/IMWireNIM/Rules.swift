@@ -15,7 +15,10 @@ public enum NIMRules {
 
     public static let transportPacket = rule(
         "NIM.TRANSPORT-PACKET", .warning, layer: .encoding,
-        "A NIM packet not in a socket.io 0.9 message (3) or json (4) packet; the SDK sends `socket.send(JSON.stringify(cmd))`.",
+        """
+        A NIM packet not in a socket.io 0.9 message (3) or json (4) \
+        packet; the SDK sends `socket.send(JSON.stringify(cmd))`.
+        """,
         "Spec/nim.md#socketio-framing (socket.send: a message packet)")
     public static let notJSON = rule(
         "NIM.PACKET-NOT-JSON", .error, layer: .encoding,
@@ -42,7 +45,10 @@ public enum NIMRules {
         "A heartbeat 1_2 with a SER other than 0.", "Spec/nim.md#ser (0 for heartbeat 1_2)")
     public static let qItemInvalid = rule(
         "NIM.Q-ITEM-INVALID", .error,
-        "A Q item that is not {t, v} with a known t and a v of that type (bool as \"true\"/\"false\", Property keys numeric tags).",
+        """
+        A Q item that is not {t, v} with a known t and a v of that \
+        type (bool as "true"/"false", Property keys numeric tags).
+        """,
         "Spec/nim.md#q-items")
     public static let qMismatch = rule(
         "NIM.Q-MISMATCH", .error,
@@ -52,15 +58,22 @@ public enum NIMRules {
         "A Property tag that the object's tag map does not name.", "Spec/nim.md#tag-maps")
     public static let rMismatch = rule(
         "NIM.R-MISMATCH", .warning,
-        "A response r with more entries than the handler's response fields, or an entry of the wrong shape for its field.",
+        """
+        A response r with more entries than the handler's response \
+        fields, or an entry of the wrong shape for its field.
+        """,
         "Spec/nim.md#response (r[i] is the handler's i-th field), Spec/nim.md#command-ids (response r[])")
     public static let notifyInvalid = rule(
         "NIM.NOTIFY-INVALID", .error,
-        "A notify wrapper (4_1, 4_2, 4_10, 4_11) without r[1].headerPacket {sid, cid} and r[1].body, or whose body (the inner packet's r) is not an array.",
+        """
+        A notify wrapper (4_1, 4_2, 4_10, 4_11) without r[1].headerPacket {sid, \
+        cid} and r[1].body, or whose body (the inner packet's r) is not an array.
+        """,
         "Spec/nim.md#notify-wrapper")
     public static let codeUnknown = rule(
         "NIM.CODE-UNKNOWN", .warning,
-        "A response code in no NIM table (the Web SDK reports 操作失败).", "Spec/nim.md#response-codes (a code in no table)")
+        "A response code in no NIM table (the Web SDK reports 操作失败).",
+        "Spec/nim.md#response-codes (a code in no table)")
     public static let errorCode = rule(
         "NIM.RESPONSE-ERROR", .info,
         "A response whose code is an error on the web (anything but 200, 406, 808, 810), named from the status tables.",
@@ -73,7 +86,10 @@ public enum NIMRules {
 
     public static let beforeLogin = rule(
         "NIM.BEFORE-LOGIN", .error, layer: .session,
-        "A request other than login 2_3 (chat-room login 13_2 on a chat-room link, or link 1_5/1_6) before the login succeeded; the SDK rejects it locally.",
+        """
+        A request other than login 2_3 (chat-room login 13_2 on a chat-room link, \
+        or link 1_5/1_6) before the login succeeded; the SDK rejects it locally.
+        """,
         "Spec/nim.md#login-flow (login the only command before it completes), Spec/nim.md#chatroom-link")
     public static let secondLogin = rule(
         "NIM.SECOND-LOGIN", .warning, layer: .session,
@@ -108,11 +124,18 @@ public enum NIMRules {
         "A request after kicked 2_5 on the same connection.", "Spec/nim.md#kicked")
     public static let autoRelogin = rule(
         "NIM.AUTO-RELOGIN", .error, lenient: .warning, layer: .session,
-        "A login for an account whose earlier login failed with 302/417/422 or that was kicked (2_5 reasons 1–3; after 4 silentlyKick the Web SDK reconnects): the SDK must not log in again by itself.",
+        """
+        A login for an account whose earlier login failed with 302/417/422 or that was kicked (2_5 reasons \
+        1–3; after 4 silentlyKick the Web SDK reconnects): the SDK must not log in again by itself.
+        """,
         "Spec/nim.md#login-failure, Spec/nim.md#kicked (no re-login by the SDK itself)")
     public static let kicked = rule(
         "NIM.KICKED", .info, layer: .session,
-        "The server kicked the client: 2_5 kicked r=[from, reason, custom, customClientType]. Web SDK 8.5.0 (onKicked): reasons 1–3 end the session (socket.io disconnect 0::, ondisconnect {code: \"kicked\", reason}, no reconnect); 4 silentlyKick drops the link and reconnects.",
+        """
+        The server kicked the client: 2_5 kicked r=[from, reason, custom, customClientType]. Web \
+        SDK 8.5.0 (onKicked): reasons 1–3 end the session (socket.io disconnect 0::, ondisconnect \
+        {code: "kicked", reason}, no reconnect); 4 silentlyKick drops the link and reconnects.
+        """,
         "Spec/nim.md#kicked")
     public static let pendingAtEnd = rule(
         "NIM.PENDING-AT-END", .info, layer: .session,

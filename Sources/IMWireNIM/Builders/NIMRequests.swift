@@ -310,8 +310,11 @@ extension NIMParameter: CustomStringConvertible, CustomDebugStringConvertible, C
     /// The description, the login's credentials as their length when `login`.
     func formatted(login: Bool) -> String {
         let secret: (String) -> Bool = { (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0) }
-        return "NIMParameter(type: \(String(reflecting: type)), value: \(CredentialFields.formatted(value, where: secret)), "
-            + "name: \(String(reflecting: name)), fields: \(fields.map { CredentialFields.formatted($0, where: secret) } ?? "nil"))"
+        return """
+            NIMParameter(type: \(String(reflecting: type)), value: \
+            \(CredentialFields.formatted(value, where: secret)), name: \(String(reflecting: name)), \
+            fields: \(fields.map { CredentialFields.formatted($0, where: secret) } ?? "nil"))
+            """
     }
 
     /// The mirror, the login's credentials as their length when `login`.

@@ -74,7 +74,10 @@ public enum NIMDecoder {
                 if !spec.types.isEmpty, !spec.types.contains(where: { $0.rawValue == parameter.type }) {
                     findings.append(
                         NIMRules.qMismatch.finding(
-                            "Q[\(index)] \(spec.name) is \(parameter.type), expected \(spec.types.map(\.rawValue).joined(separator: " or "))",
+                            """
+                            Q[\(index)] \(spec.name) is \(parameter.type), expected \
+                            \(spec.types.map(\.rawValue).joined(separator: " or "))
+                            """,
                             at: qOffset))
                 }
                 // An item already reported as malformed (name "") is not read through the tag map.
@@ -212,7 +215,10 @@ public enum NIMDecoder {
         if entries.count > command.response.count {
             findings.append(
                 NIMRules.rMismatch.finding(
-                    "r has \(entries.count) entries, \(command.handler ?? command.name) reads \(command.response.count)", at: offset))
+                    """
+                    r has \(entries.count) entries, \
+                    \(command.handler ?? command.name) reads \(command.response.count)
+                    """, at: offset))
         }
         for (field, entry) in zip(command.response, entries) {
             fields.append(field, PropertyNaming.field(field, entry, at: offset, &findings))

@@ -8,10 +8,14 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "NIMVideoOrientationDefault", "Default orientation", original: "默认方向"),
-            row(1, "NIMVideoOrientationPortrait", "Portrait, home button at the bottom", original: "垂直方向, home 键朝下"),
+            row(
+                1, "NIMVideoOrientationPortrait", "Portrait, home button at the bottom",
+                original: "垂直方向, home 键朝下"),
             row(2, "NIMVideoOrientationPortraitUpsideDown", "Portrait, home button at the top", original: "垂直方向, home 键朝上"),
             row(3, "NIMVideoOrientationLandscapeRight", "Landscape, home button on the right", original: "水平方向, home 键在右边"),
-            row(4, "NIMVideoOrientationLandscapeLeft", "Landscape, home button on the left", original: "水平方向, home 键在左边"),
+            row(
+                4, "NIMVideoOrientationLandscapeLeft", "Landscape, home button on the left",
+                original: "水平方向, home 键在左边"),
         ]
     }
 
@@ -81,14 +85,18 @@ extension NIMStatusCodes {
         source: iOSAVHeaders, travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMNetCallVideoFrameRateMin", "The lowest frame rate the SDK supports", original: "SDK 支持的最小帧率"),
+            row(
+                0, "NIMNetCallVideoFrameRateMin", "The lowest frame rate the SDK supports",
+                original: "SDK 支持的最小帧率"),
             row(1, "NIMNetCallVideoFrameRate5FPS", "5 FPS"),
             row(2, "NIMNetCallVideoFrameRate10FPS", "10 FPS"),
             row(3, "NIMNetCallVideoFrameRate15FPS", "15 FPS"),
             row(4, "NIMNetCallVideoFrameRate20FPS", "20 FPS"),
             row(5, "NIMNetCallVideoFrameRate25FPS", "25 FPS"),
             row(6, "NIMNetCallVideoFrameRateDefault", "Default frame rate: 15 FPS", original: "缺省帧率. 15 FPS"),
-            row(7, "NIMNetCallVideoFrameRateMax", "The highest frame rate the SDK supports", original: "SDK 支持的最大帧率"),
+            row(
+                7, "NIMNetCallVideoFrameRateMax", "The highest frame rate the SDK supports",
+                original: "SDK 支持的最大帧率"),
         ]
     }
 
@@ -103,8 +111,15 @@ extension NIMStatusCodes {
                 original: "高清音乐场景. 只在 preferHDAudio 开启时生效"),
             row(
                 2, "NIMAVChatSceneHighQualityMusicAdaptive",
-                "Adaptive high-quality music scene; only with preferHDAudio on. In a multi-party meeting it switches to HD music while no one else (or only audience) is present, and to VoIP when another party speaks",
-                original: "自适应高清音乐场景. 只在 preferHDAudio 开启时生效. 该场景在多人会议中无其他端或者其他端都是观众时适时自动适配高清音乐，当其他端有发言者时自动适配 VoIP 通话"),
+                """
+                Adaptive high-quality music scene; only with preferHDAudio on. In a multi-party meeting it switches \
+                to HD music while no one else (or only audience) is present, and to VoIP when another party speaks
+                """,
+                original: """
+                    自适应高清音乐场景. 只在 preferHDAudio 开启时生效. \
+                    该场景在多人会议中无其他端或者其他端都是观众时适时自\
+                    动适配高清音乐，当其他端有发言者时自动适配 VoIP 通话
+                    """),
         ]
     }
 
@@ -140,7 +155,8 @@ extension NIMStatusCodes {
         [
             row(
                 0, "NIMNetCallBypassStreamingMixModeFloatingRightVertical",
-                "Floating windows stacked on the right (picture in picture)", original: "右侧纵排浮窗(画中画)"),
+                "Floating windows stacked on the right (picture in picture)",
+                original: "右侧纵排浮窗(画中画)"),
             row(
                 1, "NIMNetCallBypassStreamingMixModeFloatingLeftVertical", "Floating windows stacked on the left (picture in picture)",
                 original: "左侧纵排浮窗(画中画)"),
@@ -150,7 +166,9 @@ extension NIMStatusCodes {
             row(
                 3, "NIMNetCallBypassStreamingMixModeLatticeAspectFill", "Tiled grid, area filled, may crop",
                 original: "分格平铺, 填满区域, 可能裁剪"),
-            row(4, "NIMNetCallBypassStreamingMixModeCustomVideoLayout", "Custom video layout", original: "自定义视频布局"),
+            row(
+                4, "NIMNetCallBypassStreamingMixModeCustomVideoLayout", "Custom video layout",
+                original: "自定义视频布局"),
             row(
                 5, "NIMNetCallBypassStreamingMixModeCustomAudioLayout", "Custom audio layout (number of people mixed)",
                 original: "自定义音频布局（混屏人数）"),
@@ -161,7 +179,12 @@ extension NIMStatusCodes {
     public static let bypassStreamingStatus = StatusTable(
         .nim, "NIMBypassStreamingStatus", title: "iOS interactive live-streaming status", kind: .enumeration,
         source: iOSAVHeaders, travel: .sdkEnum,
-        notes: ["The header comments 505 and 506 alike (推流中, \"pushing\"); 506 is read as push failed from its name."]
+        notes: [
+            """
+            The header comments 505 and 506 alike (推流中, \
+            "pushing"); 506 is read as push failed from its name.
+            """
+        ]
     ) { row in
         [
             row(500, "NIMBypassStreamingStatusInitial", "Initial state", original: "初始状态"),
@@ -201,7 +224,9 @@ extension NIMStatusCodes {
         source: iOSAVHeaders, travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMNetCallWaterMarkLocationRect", "Positioned by the rect's origin", original: "由rect的origin定位置"),
+            row(
+                0, "NIMNetCallWaterMarkLocationRect", "Positioned by the rect's origin",
+                original: "由rect的origin定位置"),
             row(1, "NIMNetCallWaterMarkLocationLeftUp", "Top left", original: "左上"),
             row(2, "NIMNetCallWaterMarkLocationLeftDown", "Bottom left", original: "左下"),
             row(3, "NIMNetCallWaterMarkLocationRightUp", "Top right", original: "右上"),
@@ -227,10 +252,18 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "NIMAVChatNetDetectTypeAudio", "Audio probe", original: "音频探测"),
-            row(1, "NIMAVChatNetDetectTypeDefault", "Default definition (video probe)", original: "默认清晰度 （视频探测）"),
-            row(2, "NIMAVChatNetDetectTypeLow", "Low video quality (video probe)", original: "低视频质量 （视频探测）"),
-            row(3, "NIMAVChatNetDetectTypeMedium", "Medium video quality (video probe)", original: "中等视频质量 （视频探测）"),
-            row(4, "NIMAVChatNetDetectTypeHigh", "High video quality (video probe)", original: "高视频质量 （视频探测）"),
+            row(
+                1, "NIMAVChatNetDetectTypeDefault", "Default definition (video probe)",
+                original: "默认清晰度 （视频探测）"),
+            row(
+                2, "NIMAVChatNetDetectTypeLow", "Low video quality (video probe)",
+                original: "低视频质量 （视频探测）"),
+            row(
+                3, "NIMAVChatNetDetectTypeMedium", "Medium video quality (video probe)",
+                original: "中等视频质量 （视频探测）"),
+            row(
+                4, "NIMAVChatNetDetectTypeHigh", "High video quality (video probe)",
+                original: "高视频质量 （视频探测）"),
             row(5, "NIMAVChatNetDetectType480P", "480P (video probe)", original: "480P （视频探测）"),
             row(6, "NIMAVChatNetDetectType540P", "540P (video probe)", original: "540P （视频探测）"),
             row(7, "NIMAVChatNetDetectType720P", "720P (video probe)", original: "720P （视频探测）"),

@@ -25,12 +25,20 @@ extension NIMStatusCodes {
         [
             row(
                 0, "NIMChatroomFetchMemberTypeRegular",
-                "Fixed chatroom members: creator, managers, ordinary users and restricted users (muted or blacklisted); limited in number",
-                original: "聊天室固定成员，包括创建者,管理员,普通等级用户,受限用户(禁言+黑名单)，有数量上限"),
+                """
+                Fixed chatroom members: creator, managers, ordinary users and \
+                restricted users (muted or blacklisted); limited in number
+                """,
+                original: """
+                    聊天室固定成员，\
+                    包括创建者,管理员,普通等级用户,受限用户(禁言+黑名单)，有数量上限
+                    """),
             row(
                 1, "NIMChatroomFetchMemberTypeTemp", "Temporary chatroom members: listed only while online; unlimited in number",
                 original: "聊天室临时成员，只有在线时才能在列表中看到,数量无上限"),
-            row(2, "NIMChatroomFetchMemberTypeRegularOnline", "Online fixed chatroom members", original: "聊天室在线的固定成员"),
+            row(
+                2, "NIMChatroomFetchMemberTypeRegularOnline", "Online fixed chatroom members",
+                original: "聊天室在线的固定成员"),
         ]
     }
 
@@ -40,9 +48,15 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMChatroomMemberRequest.h", travel: .sdkEnum
     ) { row in
         [
-            row(5, "NIMChatroomMemberInfoUpdateTagNick", "Chatroom member nickname", original: "聊天室成员昵称信息"),
-            row(6, "NIMChatroomMemberInfoUpdateTagAvatar", "Chatroom member avatar", original: "聊天室成员头像信息"),
-            row(7, "NIMChatroomMemberInfoUpdateTagExt", "Chatroom member extension", original: "聊天室成员扩展信息"),
+            row(
+                5, "NIMChatroomMemberInfoUpdateTagNick", "Chatroom member nickname",
+                original: "聊天室成员昵称信息"),
+            row(
+                6, "NIMChatroomMemberInfoUpdateTagAvatar", "Chatroom member avatar",
+                original: "聊天室成员头像信息"),
+            row(
+                7, "NIMChatroomMemberInfoUpdateTagExt", "Chatroom member extension",
+                original: "聊天室成员扩展信息"),
         ]
     }
 
@@ -54,12 +68,25 @@ extension NIMStatusCodes {
         [
             row(
                 0, "kNIMChatRoomGetMemberTypeSolid",
-                "Fixed members: creator, managers, ordinary users and restricted users (muted or blacklisted), listed even when offline; limited in number; queried by \"updatetime\"",
-                original: "固定成员,固定成员,包括创建者,管理员,普通等级用户,受限用户(禁言+黑名单)即使非在线也可以在列表中看到,有数量限制,查询时时间戳使用\"updatetime\""),
+                """
+                Fixed members: creator, managers, ordinary users and restricted users (muted or \
+                blacklisted), listed even when offline; limited in number; queried by \"updatetime\"
+                """,
+                original: """
+                    固定成员,固定成员,包括创建者,管理员,普通等级用户,\
+                    受限用户(禁言+黑名单)即使非在线也可以在列表中看到,\
+                    有数量限制,查询时时间戳使用\"updatetime\"
+                    """),
             row(
                 1, "kNIMChatRoomGetMemberTypeTemp",
-                "Non-fixed (temporary) members: listed only while online; unlimited in number; queried by the time they entered the chatroom",
-                original: "非固定成员,非固定成员,又称临时成员,只有在线时才能在列表中看到,数量无上限,查询时时间戳使用\"进入聊天室时间\""),
+                """
+                Non-fixed (temporary) members: listed only while online; \
+                unlimited in number; queried by the time they entered the chatroom
+                """,
+                original: """
+                    非固定成员,非固定成员,又称临时成员,只有在线时才能在列表中看到,\
+                    数量无上限,查询时时间戳使用\"进入聊天室时间\"
+                    """),
             row(
                 2, "kNIMChatRoomGetMemberTypeSolidOL", "Online fixed members; queried by \"updatetime\"",
                 original: "在线固定成员 查询时时间戳使用\"updatetime\""),

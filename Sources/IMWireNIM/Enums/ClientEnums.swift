@@ -50,14 +50,23 @@ extension NIMStatusCodes {
     public static let localAntiSpamOperate = StatusTable(
         .nim, "NIMLocalAntiSpamOperate", title: "iOS local anti-spam results", kind: .enumeration,
         source: "\(iOSHeaders)/NIMAntiSpamOption.h", travel: .sdkEnum,
-        notes: ["The header mixes the prefixes `NIMAntiSpamOperate` (0) and `NIMAntiSpamResult` (1–4); the names are kept as spelt."]
+        notes: [
+            """
+            The header mixes the prefixes `NIMAntiSpamOperate` (0) and \
+            `NIMAntiSpamResult` (1–4); the names are kept as spelt.
+            """
+        ]
     ) { row in
         [
-            row(0, "NIMAntiSpamOperateFileNotExists", "The local anti-spam list does not exist", original: "本地反垃圾列表不存在"),
+            row(
+                0, "NIMAntiSpamOperateFileNotExists", "The local anti-spam list does not exist",
+                original: "本地反垃圾列表不存在"),
             row(1, "NIMAntiSpamResultLocalReplace", "Replaced locally", original: "本地替换"),
             row(2, "NIMAntiSpamResultLocalForbidden", "Blocked locally", original: "本地屏蔽"),
             row(3, "NIMAntiSpamResultServerForbidden", "Blocked by the server", original: "服务器屏蔽"),
-            row(4, "NIMAntiSpamResultNotHit", "No word-list hit; the check passed", original: "没有命中词库，检查通过"),
+            row(
+                4, "NIMAntiSpamResultNotHit", "No word-list hit; the check passed",
+                original: "没有命中词库，检查通过"),
         ]
     }
 

@@ -3,7 +3,10 @@ import IMWireCore
 extension NIMStatusCodes {
     static let loginHeader = "\(iOSHeaders)/NIMLoginManagerProtocol.h"
     static let kickNote =
-        "The Web SDK reads the `reason` of packet 2_5 (kicked) as 1 samePlatformKick, 2 serverKick, 3 otherPlatformKick, 4 silentlyKick; iOS 5.4.0 has no 4 (nim.md §2.1)."
+        """
+        The Web SDK reads the `reason` of packet 2_5 (kicked) as 1 samePlatformKick, 2 \
+        serverKick, 3 otherPlatformKick, 4 silentlyKick; iOS 5.4.0 has no 4 (nim.md §2.1).
+        """
 
     /// iOS `NIMLoginStep` 1–10 (numbered differently from the C enum `NIMLoginStep-c`; neither travels).
     public static let loginStep = StatusTable(
@@ -45,7 +48,11 @@ extension NIMStatusCodes {
         [
             row(
                 1, "NIMKickReasonByClient", "Kicked by another client (a mutually exclusive client logged in and pushed out this one)",
-                .fatalConflict, original: "被另外一个客户端踢下线 (互斥客户端一端登录挤掉上一个登录中的客户端)"),
+                .fatalConflict,
+                original: """
+                    被另外一个客户端踢下线 \
+                    (互斥客户端一端登录挤掉上一个登录中的客户端)
+                    """),
             row(2, "NIMKickReasonByServer", "Kicked by the server", .fatalConflict, original: "被服务器踢下线"),
             row(
                 3, "NIMKickReasonByClientManually", "Kicked by another client that chose to kick this one", .fatalConflict,
@@ -60,7 +67,9 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(1, "kNIMKickReasonSameGeneric", "Mutually exclusive clients kicked each other", .fatalConflict, original: "互斥类型的客户端互踢"),
-            row(2, "kNIMKickReasonServerKick", "The server sent a kick", .fatalConflict, original: "服务器端发起踢客户端指令"),
+            row(
+                2, "kNIMKickReasonServerKick", "The server sent a kick", .fatalConflict,
+                original: "服务器端发起踢客户端指令"),
             row(
                 3, "kNIMKickReasonKickBySelfOtherClient", "Kicked by one of the user's own other clients", .fatalConflict,
                 original: "被自己的其他端踢掉"),
@@ -146,12 +155,21 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(1, "kNIMLogoutChangeAccout", "Log out / switch account (back to the login screen)", original: "注销/切换帐号（返回到登录界面）"),
-            row(2, "kNIMLogoutKickout", "Kicked (back to the login screen)", original: "被踢（返回到登录界面）"),
+            row(
+                2, "kNIMLogoutKickout", "Kicked (back to the login screen)",
+                original: "被踢（返回到登录界面）"),
             row(3, "kNIMLogoutAppExit", "App exit", original: "程序退出"),
             row(
                 4, "kNIMLogoutRelogin",
-                "Reconnect: after a pseudo-login at start-up with a saved password, or after going offline (account unchanged)",
-                original: "重连操作，包括保存密码时启动程序伪登录后的重连操作以及掉线后的重连操作（帐号未变化）"),
+                """
+                Reconnect: after a pseudo-login at start-up with a saved \
+                password, or after going offline (account unchanged)
+                """,
+                original: """
+                    重连操作，\
+                    包括保存密码时启动程序伪登录后的重连操\
+                    作以及掉线后的重连操作（帐号未变化）
+                    """),
         ]
     }
 

@@ -53,7 +53,9 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMDocTranscodingInfo.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMDocTranscodingImageTypeUnknown", "Unknown image file type", original: "未知图像文件类型"),
+            row(
+                0, "NIMDocTranscodingImageTypeUnknown", "Unknown image file type",
+                original: "未知图像文件类型"),
             row(10, "NIMDocTranscodingImageTypeJPG", "Transcode to jpg images", original: "转码为 jpg 图片"),
             row(11, "NIMDocTranscodingImageTypePNG", "Transcode to png images", original: "转码为 png 图片"),
         ]

@@ -8,7 +8,10 @@ extension NIMStatusCodes {
         .nim, "NIMMessageType", title: "iOS message types", kind: .enumeration, source: "\(iOSHeaders)/NIMGlobalDefs.h",
         travel: .message,
         notes: [
-            "Web typeMap: text 0, image 1, audio 2, video 3, geo 4, notification 5, file 6, tip 10, robot 11, g2 12, custom 100; its tag-level map also names 7 netcall_audio, 8 netcall_vedio, 9 datatunnel_new (nim.md §2.1)."
+            """
+            Web typeMap: text 0, image 1, audio 2, video 3, geo 4, notification 5, file 6, tip 10, robot 11, g2 12, \
+            custom 100; its tag-level map also names 7 netcall_audio, 8 netcall_vedio, 9 datatunnel_new (nim.md §2.1).
+            """
         ]
     ) { row in
         [
@@ -43,7 +46,10 @@ extension NIMStatusCodes {
             row(6, "kNIMMessageTypeFile", "File", original: "文件类型消息"),
             row(
                 10, "kNIMMessageTypeTips", "Tip; its content goes into kNIMMsgKeyServerExt",
-                original: "提醒类型消息,Tip内容根据格式要求填入消息结构中的kNIMMsgKeyServerExt字段"),
+                original: """
+                    提醒类型消息,Tip内容根据格式要求\
+                    填入消息结构中的kNIMMsgKeyServerExt字段
+                    """),
             row(11, "kNIMMessageTypeRobot", "Robot message", original: "波特机器人消息"),
             row(12, "kNIMMessageTypeG2NetCall", "G2 call record", original: "G2话单消息"),
             row(100, "kNIMMessageTypeCustom", "Custom", original: "自定义消息"),
@@ -78,7 +84,9 @@ extension NIMStatusCodes {
                 1, "NIMMessageAttachmentDownloadStateFailed", "Download failed (tried once and failed)",
                 original: "附件收取失败 (尝试下载过一次并失败)"),
             row(2, "NIMMessageAttachmentDownloadStateDownloading", "Downloading", original: "附件下载中"),
-            row(3, "NIMMessageAttachmentDownloadStateDownloaded", "Downloaded, or no attachment", original: "附件下载成功/无附件"),
+            row(
+                3, "NIMMessageAttachmentDownloadStateDownloaded", "Downloaded, or no attachment",
+                original: "附件下载成功/无附件"),
         ]
     }
 
@@ -133,7 +141,9 @@ extension NIMStatusCodes {
             row(4, "kNIMMsgLogStatusSending", "Sending", original: "发送中"),
             row(5, "kNIMMsgLogStatusSendFailed", "Sending failed", original: "发送失败"),
             row(6, "kNIMMsgLogStatusSent", "Sent", original: "已发送"),
-            row(7, "kNIMMsgLogStatusReceipt", "The peer has read what was sent", original: "对方已读发送的内容"),
+            row(
+                7, "kNIMMsgLogStatusReceipt", "The peer has read what was sent",
+                original: "对方已读发送的内容"),
             row(8, "kNIMMsgLogStatusDraft", "Draft", original: "草稿"),
             row(9, "kNIMMsgLogStatusSendCancel", "Sending cancelled", original: "发送取消"),
             row(
@@ -160,8 +170,12 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMMessageSearchOption.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMMessageSearchOrderDesc", "Search from newer to older messages", original: "从新消息往旧消息查询"),
-            row(1, "NIMMessageSearchOrderAsc", "Search from older to newer messages", original: "从旧消息往新消息查询"),
+            row(
+                0, "NIMMessageSearchOrderDesc", "Search from newer to older messages",
+                original: "从新消息往旧消息查询"),
+            row(
+                1, "NIMMessageSearchOrderAsc", "Search from older to newer messages",
+                original: "从旧消息往新消息查询"),
         ]
     }
 }

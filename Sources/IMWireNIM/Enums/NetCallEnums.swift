@@ -58,10 +58,15 @@ extension NIMStatusCodes {
             row(8, "NIMNetCallControlTypeToAudio", "Switch to audio mode", original: "切换到音频模式"),
             row(9, "NIMNetCallControlTypeBusyLine", "Line busy", original: "占线"),
             row(10, "NIMNetCallControlTypeNoCamera", "No camera available", original: "没有可用摄像头"),
-            row(11, "NIMNetCallControlTypeBackground", "The app went to the background", original: "应用切换到了后台"),
+            row(
+                11, "NIMNetCallControlTypeBackground", "The app went to the background",
+                original: "应用切换到了后台"),
             row(
                 12, "NIMNetCallControlTypeFeedabck",
-                "Feedback on receiving the call request; usually the callee telling the caller to play the ringback tone",
+                """
+                Feedback on receiving the call request; usually the \
+                callee telling the caller to play the ringback tone
+                """,
                 original: "收到呼叫请求的反馈，通常用于被叫告诉主叫可以播放回铃音了"),
             row(13, "NIMNetCallControlTypeStartRecord", "Recording started", original: "开始录制"),
             row(14, "NIMNetCallControlTypeStopRecord", "Recording stopped", original: "结束录制"),
@@ -122,12 +127,17 @@ extension NIMStatusCodes {
         .nim, "NIMRTSService", title: "iOS RTS services", kind: .enumeration,
         source: "\(iOSAVFramework)/NIMRTSManagerProtocol.h", travel: .sdkEnum,
         notes: [
-            "An NS_ENUM, but `requestRTS` takes a combination of services (NIMRTSServiceReliableTransfer | NIMRTSServiceAudio) as an NSUInteger (header comment)."
+            """
+            An NS_ENUM, but `requestRTS` takes a combination of services \
+            (NIMRTSServiceReliableTransfer | NIMRTSServiceAudio) as an NSUInteger (header comment).
+            """
         ]
     ) { row in
         [
             row(1, "NIMRTSServiceReliableTransfer", "Includes the reliable data transfer service", original: "包含可靠数据传输服务"),
-            row(4, "NIMRTSServiceAudio", "Includes the real-time voice service", original: "包含实时语音沟通服务"),
+            row(
+                4, "NIMRTSServiceAudio", "Includes the real-time voice service",
+                original: "包含实时语音沟通服务"),
         ]
     }
 

@@ -12,12 +12,18 @@ extension NIMStatusCodes {
             row(14, "NIMTeamUpdateTagIntro", "Team introduction", original: "群简介"),
             row(15, "NIMTeamUpdateTagAnouncement", "Team announcement", original: "群公告"),
             row(16, "NIMTeamUpdateTagJoinMode", "How joining is verified", original: "群验证方式"),
-            row(18, "NIMTeamUpdateTagClientCustom", "Client-defined extension field", original: "客户端自定义拓展字段"),
-            row(19, "NIMTeamUpdateTagServerCustom", "Server-defined extension field", original: "服务器自定义拓展字段"),
+            row(
+                18, "NIMTeamUpdateTagClientCustom", "Client-defined extension field",
+                original: "客户端自定义拓展字段"),
+            row(
+                19, "NIMTeamUpdateTagServerCustom", "Server-defined extension field",
+                original: "服务器自定义拓展字段"),
             row(20, "NIMTeamUpdateTagAvatar", "Avatar", original: "头像"),
             row(21, "NIMTeamUpdateTagBeInviteMode", "Invitee-consent mode", original: "被邀请模式"),
             row(22, "NIMTeamUpdateTagInviteMode", "Who may invite", original: "邀请权限"),
-            row(23, "NIMTeamUpdateTagUpdateInfoMode", "Who may update the team info", original: "更新群信息权限"),
+            row(
+                23, "NIMTeamUpdateTagUpdateInfoMode", "Who may update the team info",
+                original: "更新群信息权限"),
             row(
                 24, "NIMTeamUpdateTagUpdateClientCustomMode", "Who may update the client-defined extension field",
                 original: "更新群客户端自定义拓展字段权限"),
@@ -54,7 +60,9 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "NIMTeamInviteModeManager", "Only managers and the owner may invite others", original: "只有管理员/群主可以邀请他人入群"),
-            row(1, "NIMTeamInviteModeAll", "Anyone may invite others", original: "所有人可以邀请其他人入群"),
+            row(
+                1, "NIMTeamInviteModeAll", "Anyone may invite others",
+                original: "所有人可以邀请其他人入群"),
         ]
     }
 
@@ -75,7 +83,9 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMTeamDefs.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMTeamUpdateInfoModeManager", "Only managers and the owner may change it", original: "只有管理员/群主可以修改"),
+            row(
+                0, "NIMTeamUpdateInfoModeManager", "Only managers and the owner may change it",
+                original: "只有管理员/群主可以修改"),
             row(1, "NIMTeamUpdateInfoModeAll", "Anyone may change it", original: "所有人可以修改"),
         ]
     }
@@ -122,8 +132,12 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMTeamDefs.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMTeamNotifyStateAll", "Receive every team message notification", original: "接受任何群消息通知"),
-            row(1, "NIMTeamNotifyStateNone", "Receive no team message notification", original: "不接受任何群消息通知"),
+            row(
+                0, "NIMTeamNotifyStateAll", "Receive every team message notification",
+                original: "接受任何群消息通知"),
+            row(
+                1, "NIMTeamNotifyStateNone", "Receive no team message notification",
+                original: "不接受任何群消息通知"),
             row(
                 2, "NIMTeamNotifyStateOnlyManager", "Receive team message notifications from managers only",
                 original: "只接受管理员的群消息通知"),

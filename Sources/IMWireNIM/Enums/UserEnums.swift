@@ -38,9 +38,16 @@ extension NIMStatusCodes {
             row(
                 6, "NIMUserInfoUpdateTagGender",
                 "User gender; use the enum, e.g. {@(NIMUserInfoUpdateTagGender) : @(NIMUserGenderMale)}",
-                original: "用户性别。请使用指定枚举,如 {@(NIMUserInfoUpdateTagGender) : @(NIMUserGenderMale)}"),
-            row(7, "NIMUserInfoUpdateTagEmail", "User email; must be a valid address", original: "用户邮箱。请使用合法邮箱"),
-            row(8, "NIMUserInfoUpdateTagBirth", "User birthday, as yyyy-MM-dd", original: "用户生日。具体格式为yyyy-MM-dd"),
+                original: """
+                    用户性别。请使用指定枚举,如 \
+                    {@(NIMUserInfoUpdateTagGender) : @(NIMUserGenderMale)}
+                    """),
+            row(
+                7, "NIMUserInfoUpdateTagEmail", "User email; must be a valid address",
+                original: "用户邮箱。请使用合法邮箱"),
+            row(
+                8, "NIMUserInfoUpdateTagBirth", "User birthday, as yyyy-MM-dd",
+                original: "用户生日。具体格式为yyyy-MM-dd"),
             row(9, "NIMUserInfoUpdateTagMobile", "User mobile number; must be a valid number", original: "用户手机号。请使用合法手机号"),
             row(10, "NIMUserInfoUpdateTagExt", "Extension field", original: "扩展字段"),
         ]

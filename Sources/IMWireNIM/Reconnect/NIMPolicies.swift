@@ -29,12 +29,18 @@ public enum NIMPolicies {
             SignalRule(
                 .kick, [4], .retry,
                 source:
-                    "NIM_Web_SDK_v8.5.0.js onKicked: \"silentlyKick\" !== o.reason ? onAuthError(…) : (forceDisconnect(), onDisconnect(1, \"link::onKicked\")); "
-                    + "recorded: reconnect after 1.6 s (Fixtures/captures/vendor-sdk/nim/nim-kick-silent)"),
+                    """
+                    NIM_Web_SDK_v8.5.0.js onKicked: "silentlyKick" !== o.reason ? onAuthError(…) \
+                    : (forceDisconnect(), onDisconnect(1, "link::onKicked")); recorded: reconnect \
+                    after 1.6 s (Fixtures/captures/vendor-sdk/nim/nim-kick-silent)
+                    """),
             SignalRule(
                 .kick, nil, .stop(.kicked),
                 source:
-                    "nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, customClientType]; onKicked → onAuthError (shouldReconnect = !1)"
+                    """
+                    nim.md §3.4: 2_5 kicked r=[from, reason 1–4 (4 silentlyKick), custom, \
+                    customClientType]; onKicked → onAuthError (shouldReconnect = !1)
+                    """
             ),
         ],
         registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
@@ -44,7 +50,11 @@ public enum NIMPolicies {
         outputs: nimLoginSteps,
         facts: [
             Fact(
-                "retry delays", "1.6 s doubling to 8 s, jitter ±1 % (reconnectionDelay 1600, reconnectionDelayMax 8000, reconnectionJitter 0.01)",
+                "retry delays",
+                """
+                1.6 s doubling to 8 s, jitter ±1 % (reconnectionDelay \
+                1600, reconnectionDelayMax 8000, reconnectionJitter 0.01)
+                """,
                 source: "nim.md §3.2 timers"),
             Fact(
                 "growth factor", "2 (the backo2 formula behind reconnectionDelay/DelayMax/Jitter)",
@@ -52,11 +62,16 @@ public enum NIMPolicies {
             Fact("retry budget", "reconnectionAttempts default ∞", source: "nim.md §3.2"),
             Fact(
                 "connections per attempt",
-                "2: the LBS request, then at once the link (default link) when the LBS fails before answering; the backoff waits "
-                    + "only after the link failed (imwire serve resetting the LBS connection: the handshake 4 ms later)",
+                """
+                2: the LBS request, then at once the link (default link) when the LBS \
+                fails before answering; the backoff waits only after the link failed \
+                (imwire serve resetting the LBS connection: the handshake 4 ms later)
+                """,
                 source:
-                    "NIM_Web_SDK_v8.5.0.js doRefreshSocketUrl: doRequestLbs(n).then(…).catch(function(e){ … lbsBackup ? backup LBS URLs : "
-                    + "d.call(t) }) (the default link)"),
+                    """
+                    NIM_Web_SDK_v8.5.0.js doRefreshSocketUrl: doRequestLbs(n).then(…).catch(function(e){ \
+                    … lbsBackup ? backup LBS URLs : d.call(t) }) (the default link)
+                    """),
             Fact(
                 "heartbeat", "1_2 every 30 s after the previous one completed; 5 s timeout; resend once; 2 failures → reconnect",
                 source: "nim.md §3.2, §3.4 step 4"),
@@ -65,22 +80,37 @@ public enum NIMPolicies {
             Fact("416", "wait the lockout the server gave (r[0] s)", source: "nim.md §1.1 parseResponse"),
             Fact(
                 "kicked 2_5", "reasons 1–3: stop; 4 (silentlyKick): drop the link and reconnect with the backoff",
-                source: "nim.md §2.2 notes, §3.4; NIM_Web_SDK_v8.5.0.js onKicked (silentlyKick → forceDisconnect, onDisconnect(1))"),
+                source: """
+                    nim.md §2.2 notes, §3.4; NIM_Web_SDK_v8.5.0.js onKicked \
+                    (silentlyKick → forceDisconnect, onDisconnect(1))
+                    """),
             Fact(
                 "reconnect flag",
-                "none usable: login tag 8 appLogin is 0 on the SDK's re-login after a socket disconnect and 1 on the app's login, "
-                    + "but also 1 on the SDK's own re-login after a silent kick or a heartbeat/login timeout in a first session",
+                """
+                none usable: login tag 8 appLogin is 0 on the SDK's re-login after a socket \
+                disconnect and 1 on the app's login, but also 1 on the SDK's own re-login \
+                after a silent kick or a heartbeat/login timeout in a first session
+                """,
                 source:
-                    "NIM_Web_SDK_v8.5.0.js assembleIMLogin (appLogin: autoconnect ? 0 : 1), doReconnect (connected && (autoconnect = !0)); "
-                    + "Fixtures/captures/vendor-sdk/nim: nim-drop [1, 0, 0, 0, 0], nim-kick-silent [1, 1], nim-hb-unanswered [1, 1]"),
+                    """
+                    NIM_Web_SDK_v8.5.0.js assembleIMLogin (appLogin: autoconnect ? 0 : 1), \
+                    doReconnect (connected && (autoconnect = !0)); Fixtures/captures/vendor-sdk/nim: \
+                    nim-drop [1, 0, 0, 0, 0], nim-kick-silent [1, 1], nim-hb-unanswered [1, 1]
+                    """),
             Fact(
                 "chat room",
-                "a separate connection with its own login (13_1 address, 13_2 login): the IM link's reconnect does not re-join it; "
-                    + "the chat-room link is not modelled, the reference gives its states and kick reasons (13_3: 1–5), not its reconnect timers",
+                """
+                a separate connection with its own login (13_1 address, 13_2 login): the IM link's \
+                reconnect does not re-join it; the chat-room link is not modelled, the reference \
+                gives its states and kick reasons (13_3: 1–5), not its reconnect timers
+                """,
                 source: "nim.md §3.4 step 6, §2.1 NIMChatroomConnectionState, NIMChatroomKickReason"),
             Fact(
                 "token expiry", "no separate code: the token is the login's password, an invalid one is answered 302 (stop)",
-                source: "nim.md §1.1 302 (Web: 请检查appKey和token是否有效); no token-expired code in §1.1–§1.4", .inferred),
+                source: """
+                    nim.md §1.1 302 (Web: 请检查appKey和token是否有效); \
+                    no token-expired code in §1.1–§1.4
+                    """, .inferred),
         ])
 
     public static let all = [web]

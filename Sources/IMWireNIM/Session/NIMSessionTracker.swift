@@ -118,7 +118,10 @@ public struct NIMSessionTracker: Sendable {
         {
             findings.append(
                 NIMRules.heartbeatLate.finding(
-                    "no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) (interval \(Self.seconds(options.heartbeatIntervalMicros)))"))
+                    """
+                    no heartbeat 1_2 for \(Self.seconds(Self.gap(due, time))) \
+                    (interval \(Self.seconds(options.heartbeatIntervalMicros)))
+                    """))
             heartbeatDueFrom = time
         }
     }
@@ -260,7 +263,10 @@ public struct NIMSessionTracker: Sendable {
                 ? "the Web SDK drops the link and reconnects" : "the Web SDK ends the session and does not reconnect"
             findings.append(
                 NIMRules.kicked.finding(
-                    "kicked 2_5 reason \(reason.map(String.init) ?? "?") (\(name))\(from.map { " from \($0)" } ?? ""): \(reaction)"))
+                    """
+                    kicked 2_5 reason \(reason.map(String.init) ?? "?") \
+                    (\(name))\(from.map { " from \($0)" } ?? ""): \(reaction)
+                    """))
             // Web SDK 8.5.0 onKicked: silentlyKick (4) is `forceDisconnect(); onDisconnect(1, …)`, a
             // reconnect; the other reasons go to onAuthError (shouldReconnect = false).
             if let account, reason.map(NIMWebCodes.kickReconnects) != true {

@@ -2,7 +2,10 @@ import IMWireCore
 
 extension NIMStatusCodes {
     private static let avNote =
-        "Error domain of the iOS NIMAVChat framework; the audio/video protocol is out of IMWire's scope, so whether a code crosses the wire is not known."
+        """
+        Error domain of the iOS NIMAVChat framework; the audio/video protocol is \
+        out of IMWire's scope, so whether a code crosses the wire is not known.
+        """
 
     /// iOS NIMAVChat 5.4.0 `NIMNetCallErrorCode` (nim.md §1.5, Appendix A).
     public static let netCallErrorCode = StatusTable(
@@ -10,8 +13,12 @@ extension NIMStatusCodes {
         travel: .clientLocal, notes: [avNote]
     ) { row in
         [
-            row(20001, "NIMNetCallErrorCodeNotStarted", "Net call not started", .clientLocal, original: "网络通话没有启动"),
-            row(20002, "NIMNetCallErrorCodeOperationFailed", "Operation failed", .clientLocal, original: "操作失败"),
+            row(
+                20001, "NIMNetCallErrorCodeNotStarted", "Net call not started", .clientLocal,
+                original: "网络通话没有启动"),
+            row(
+                20002, "NIMNetCallErrorCodeOperationFailed", "Operation failed", .clientLocal,
+                original: "操作失败"),
             row(
                 20202, "NIMNetCallErrorCodeBypassSetExceedMax", "Live-streaming node count over the maximum", .clientLocal,
                 original: "超过最大允许直播节点数量"),
@@ -39,7 +46,9 @@ extension NIMStatusCodes {
             row(
                 20410, "NIMNetCallErrorCodePeerLeftForTimeout", "The peer left the room after a timeout", .clientLocal,
                 original: "对方超时离开了房间"),
-            row(20411, "NIMNetCallErrorCodeAudioDeviceError", "Audio device error", .clientLocal, original: "音频设备异常"),
+            row(
+                20411, "NIMNetCallErrorCodeAudioDeviceError", "Audio device error", .clientLocal,
+                original: "音频设备异常"),
             row(20412, "NIMNetCallErrorCodeBeKicked", "Kicked out of the audio/video call", .clientLocal, original: "被踢出了音视频"),
             row(20413, "NIMNetCallErrorCodeChannelClosed", "Room closed", .clientLocal, original: "房间被关闭"),
         ]
@@ -88,14 +97,27 @@ extension NIMStatusCodes {
             row(
                 10030, "NIMAVLocalErrorCodeNetCallCannotJoinBypassChannel",
                 "Only live-streaming users (host and co-hosts) may join a room with interactive live streaming on",
-                .clientLocal, original: "非互动直播用户无法加入开启互动直播的房间，互动直播用户指主播和连麦者"),
+                .clientLocal,
+                original: """
+                    非互动直播用户无法加入开启互动直播的房间，\
+                    互动直播用户指主播和连麦者
+                    """),
             row(
                 10031, "NIMAVLocalErrorCodeNetCallTooManyBypassStreamers",
                 "Channel over its interactive live-streaming user limit (one host, three co-hosts)",
-                .clientLocal, original: "该频道超过了互动直播房间用户数限制: 每个房间只能有一个主播和三个连麦者"),
+                .clientLocal,
+                original: """
+                    该频道超过了互动直播房间用户数限制: \
+                    每个房间只能有一个主播和三个连麦者
+                    """),
             row(
-                10032, "NIMAVLocalErrorCodeNetCallTooManyBypassStreamingHosts", "Room over its live-streaming host limit (one host, three co-hosts)",
-                .clientLocal, original: "该房间超过了互动直播主播数限制: 每个房间只能有一个主播和三个连麦者"),
+                10032, "NIMAVLocalErrorCodeNetCallTooManyBypassStreamingHosts",
+                "Room over its live-streaming host limit (one host, three co-hosts)",
+                .clientLocal,
+                original: """
+                    该房间超过了互动直播主播数限制: \
+                    每个房间只能有一个主播和三个连麦者
+                    """),
             row(
                 10033, "NIMAVLocalErrorCodeNetCallHostNotJoined", "The host has not joined; co-hosts cannot join before the host",
                 .clientLocal, original: "主播尚未加入互动直播房间，连麦者无法在主播之前加入"),
@@ -119,8 +141,12 @@ extension NIMStatusCodes {
             row(401, "NIMAVRoomServerErrorKeyInvalid", "Request authentication error", .fatalCredentials, original: "请求认证错误"),
             row(404, "NIMAVRoomServerErrorRoomNotExsit", "Room does not exist", .notFound, original: "房间不存在"),
             row(405, "NIMAVRoomServerErrorUserNotJoined", "The user is not in the room", .notMember, original: "房间内不存在该用户"),
-            row(417, "NIMAVRoomServerErrorInvalidRequst", "Wrong request data", .invalidRequest, original: "请求数据错误"),
-            row(500, "NIMAVRoomServerErrorServerUnknown", "Server internal error", .serverError, original: "服务器内部错误"),
+            row(
+                417, "NIMAVRoomServerErrorInvalidRequst", "Wrong request data", .invalidRequest,
+                original: "请求数据错误"),
+            row(
+                500, "NIMAVRoomServerErrorServerUnknown", "Server internal error", .serverError,
+                original: "服务器内部错误"),
         ]
     }
 

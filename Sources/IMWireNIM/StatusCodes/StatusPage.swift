@@ -64,7 +64,9 @@ extension NIMStatusCodes {
             row(13002, "", "Chat room status is abnormal", .invalidRequest),
             row(13003, "", "The account is within the blocklist, it is prohibited from joining the chat room", .permissionDenied),
             row(13004, "", "Banned account, prohibited from speaking", .permissionDenied),
-            row(13005, "", "Profile name, picture or extension in the chat room filtered by anti-spam", .invalidRequest),
+            row(
+                13005, "", "Profile name, picture or extension in the chat room filtered by anti-spam",
+                .invalidRequest),
         ]
     }
 }

@@ -8,28 +8,44 @@ extension NIMStatusCodes {
         source: "\(webBundle) error table `a`", travel: .message,
         notes: [
             "Unlisted numeric codes get the message 操作失败 (operation failed).",
-            "The table's 18 string-keyed SDK-local errors (Connect_Failed, Error_Timeout, …) have no number and are not in the registry.",
+            """
+            The table's 18 string-keyed SDK-local errors (Connect_Failed, \
+            Error_Timeout, …) have no number and are not in the registry.
+            """,
             "sendMsg (7_1) declares trivialErrorCodes [7101]: its response body is still parsed when 7101 comes back.",
         ],
         ranges: serverRanges
     ) { row in
         [
             row(200, "", "Success: the Web SDK reports no error", .success),
-            row(201, "", "Wrong client version, upgrade the SDK", .invalidRequest, original: "客户端版本不对, 需升级sdk"),
             row(
-                302, "", "Wrong user name or password: check that appKey and token are valid and that account and token match",
-                .fatalCredentials, original: "用户名或密码错误, 请检查appKey和token是否有效, account和token是否匹配"),
-            row(403, "", "Illegal operation or no permission", .permissionDenied, original: "非法操作或没有权限"),
-            row(404, "", "Object (user, team, chatroom) does not exist", .notFound, original: "对象(用户/群/聊天室)不存在"),
+                201, "", "Wrong client version, upgrade the SDK", .invalidRequest,
+                original: "客户端版本不对, 需升级sdk"),
+            row(
+                302, "",
+                "Wrong user name or password: check that appKey and token are valid and that account and token match",
+                .fatalCredentials,
+                original: "用户名或密码错误, 请检查appKey和token是否有效, account和token是否匹配"),
+            row(
+                403, "", "Illegal operation or no permission", .permissionDenied,
+                original: "非法操作或没有权限"),
+            row(
+                404, "", "Object (user, team, chatroom) does not exist", .notFound,
+                original: "对象(用户/群/聊天室)不存在"),
             row(405, "", "Parameter too long", .invalidRequest, original: "参数长度过长"),
             row(406, "", "Success: the Web SDK reports no error (conflict: iOS reads 406 as read-only)", .success),
             row(408, "", "Client request timed out", .retry, original: "客户端请求超时"),
             row(414, "", "Parameter error", .invalidRequest, original: "参数错误"),
             row(
-                415, "", "Service unavailable / no chatroom server to allocate (conflict: iOS and C read 415 as a network error)",
+                415, "",
+                """
+                Service unavailable / no chatroom server to allocate \
+                (conflict: iOS and C read 415 as a network error)
+                """,
                 .serverError, original: "服务不可用/没有聊天室服务器可分配"),
             row(
-                416, "", "Frequency control: the command is blocked for r[0] seconds", .rateLimited, original: "频率控制",
+                416, "", "Frequency control: the command is blocked for r[0] seconds", .rateLimited,
+                original: "频率控制",
                 sources: "\(webBundle) parseResponse",
                 wait: WaitHint(
                     field: "r[0] of the response", unit: .seconds,
@@ -44,18 +60,31 @@ extension NIMStatusCodes {
             row(700, "", "Batch operation partly failed", .success, original: "批量操作部分失败"),
             row(801, "", "Team member limit reached", .invalidRequest, original: "群人数达到上限"),
             row(802, "", "No permission", .permissionDenied, original: "没有权限"),
-            row(803, "", "Team does not exist or has not changed", .notFound, original: "群不存在或未发生变化"),
+            row(
+                803, "", "Team does not exist or has not changed", .notFound,
+                original: "群不存在或未发生变化"),
             row(804, "", "User is not in the team", .notMember, original: "用户不在群里面"),
             row(805, "", "Team type does not match", .invalidRequest, original: "群类型不匹配"),
             row(806, "", "Team creation count limit reached", .invalidRequest, original: "创建群数量达到限制"),
             row(807, "", "Team member in the wrong state", .invalidRequest, original: "群成员状态不对"),
             row(808, "", "Success: the Web SDK reports no error (C: application succeeded)", .success),
             row(809, "", "Already in the team", .invalidRequest, original: "已经在群里"),
-            row(810, "", "Success: the Web SDK reports no error (C: invitation succeeded; conflict: iOS reads 810 as not a member)", .success),
-            row(811, "", "Too many accounts in the forced-push list", .invalidRequest, original: "强推列表中帐号数量超限"),
+            row(
+                810, "",
+                """
+                Success: the Web SDK reports no error (C: invitation \
+                succeeded; conflict: iOS reads 810 as not a member)
+                """, .success),
+            row(
+                811, "", "Too many accounts in the forced-push list", .invalidRequest,
+                original: "强推列表中帐号数量超限"),
             row(812, "", "Team is muted (conflict: iOS reads 812 as in the team blacklist)", .permissionDenied, original: "群被禁言"),
-            row(813, "", "Team count limit: only some members were added", .success, original: "因群数量限制，部分拉人成功"),
-            row(814, "", "Team read receipts are not allowed", .permissionDenied, original: "禁止使用群组消息已读服务"),
+            row(
+                813, "", "Team count limit: only some members were added", .success,
+                original: "因群数量限制，部分拉人成功"),
+            row(
+                814, "", "Team read receipts are not allowed", .permissionDenied,
+                original: "禁止使用群组消息已读服务"),
             row(815, "", "Team manager count limit", .invalidRequest, original: "群管理员人数上限"),
             row(816, "", "Batch operation partly failed", .success, original: "批量操作部分失败"),
             row(997, "", "Protocol no longer valid", .invalidRequest, original: "协议已失效"),
@@ -66,7 +95,9 @@ extension NIMStatusCodes {
             row(
                 9103, "", "The call was already answered or rejected on another device", .invalidRequest,
                 original: "已经在其他端接听/拒绝过这通电话"),
-            row(11001, "", "Peer offline, the call cannot be delivered", .notFound, original: "对方离线, 通话不可送达"),
+            row(
+                11001, "", "Peer offline, the call cannot be delivered", .notFound,
+                original: "对方离线, 通话不可送达"),
             row(13002, "", "Chatroom state abnormal", .invalidRequest, original: "聊天室状态异常"),
             row(13003, "", "In the blacklist", .permissionDenied, original: "在黑名单中"),
             row(13004, "", "In the mute list", .permissionDenied, original: "在禁言名单中"),
