@@ -82,8 +82,10 @@ extension JMessageSessionOptions: CustomStringConvertible, CustomDebugStringConv
 
     /// Every stored property, as the default description writes them, `secret` as given.
     private func rendered(secret: String) -> String {
-        "JMessageSessionOptions(ackTimeoutMicros: \(ackTimeoutMicros), responseTimeoutMicros: \(responseTimeoutMicros), "
-            + "resendLimit: \(resendLimit), replyTimeoutMicros: \(replyTimeoutMicros), secret: \(secret))"
+        """
+        JMessageSessionOptions(ackTimeoutMicros: \(ackTimeoutMicros), responseTimeoutMicros: \(responseTimeoutMicros), \
+        resendLimit: \(resendLimit), replyTimeoutMicros: \(replyTimeoutMicros), secret: \(secret))
+        """
     }
 }
 

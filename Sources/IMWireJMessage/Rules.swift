@@ -47,22 +47,34 @@ public enum JMessageRules {
     )
     public static let contentInvalid = rule(
         "JM.CONTENT-INVALID", .error,
-        "A message protocol `content` without version 1, target_type single|group matching the event, target_id, from_id, create_time or a known msg_type.",
+        """
+        A message protocol `content` without version 1, target_type single|group \
+        matching the event, target_id, from_id, create_time or a known msg_type.
+        """,
         "Spec/jmessage.md#message-protocol")
     public static let msgBodyInvalid = rule(
         "JM.MSG-BODY-INVALID", .error,
-        "A msg_body without the fields of its msg_type (text {text}, image {media_id, media_crc32, width, height, fsize}, …).",
+        """
+        A msg_body without the fields of its msg_type (text {text}, \
+        image {media_id, media_crc32, width, height, fsize}, …).
+        """,
         "Spec/jmessage.md#message-protocol (bodies)")
     public static let signatureFormat = rule(
         "JM.SIGNATURE-FORMAT", .warning,
         "A c_init signature that is not 32 lowercase hex digits (an MD5).", "Spec/jmessage.md#init-login (signature an MD5)")
     public static let signatureInvalid = rule(
         "JM.SIGNATURE-INVALID", .error,
-        "A c_init signature that is not md5(appkey=…&timestamp=…&random_str=…&key=<master secret>) (checked with --secret).",
+        """
+        A c_init signature that is not md5(appkey=…&timestamp=…&random_str=…&key=<master \
+        secret>) (checked with --secret).
+        """,
         "Spec/jmessage.md#init-login (the signature formula)")
     public static let eventTypeUnknown = rule(
         "JM.EVENT-TYPE-UNKNOWN", .warning, lenient: .info,
-        "An event_notification whose event_type is not an integer of the Web table (web-event-type); it stays numbered.",
+        """
+        An event_notification whose event_type is not an integer \
+        of the Web table (web-event-type); it stays numbered.
+        """,
         "Spec/jmessage.md#event-types")
     public static let passwordNotMD5 = rule(
         "JM.PASSWORD-NOT-MD5", .warning, lenient: .info,
@@ -90,7 +102,10 @@ public enum JMessageRules {
         "A rid re-sent more than 5 times (RETRY_TIMES 5: one send and up to 5 re-sends).", "Spec/jmessage.md#resend (RETRY_TIMES 5)")
     public static let retryEarly = rule(
         "JM.RETRY-EARLY", .warning, lenient: .info, layer: .session,
-        "A re-send with the same rid before the ack timeout (5 s) or, once acknowledged, before the response timeout (30 s).",
+        """
+        A re-send with the same rid before the ack timeout (5 s) \
+        or, once acknowledged, before the response timeout (30 s).
+        """,
         "Spec/jmessage.md#resend")
     public static let ridReused = rule(
         "JM.RID-REUSED", .error, layer: .session,
@@ -124,11 +139,20 @@ public enum JMessageRules {
         "Spec/jmessage.md#event-types (LOGIN_OUT_EVENT [1, 2])")
     public static let kicked = rule(
         "JM.KICKED", .info, layer: .session,
-        "The server ended the login: event_notification event_type 1 (extra 0 logged in elsewhere, 1 disabled, 2 deleted) or 2 (password changed); the Web SDK replies to type 1, calls onEventNotification and logs out (socket.io DISCONNECT, then a new connection without c_init).",
+        """
+        The server ended the login: event_notification event_type 1 (extra 0 logged in elsewhere, 1 \
+        disabled, 2 deleted) or 2 (password changed); the Web SDK replies to type 1, calls \
+        onEventNotification and logs out (socket.io DISCONNECT, then a new connection without c_init).
+        """,
         "Spec/jmessage.md#event-types (LOGIN_OUT_EVENT [1, 2])")
     public static let resendBeforeLogin = rule(
         "JM.RESEND-BEFORE-LOGIN", .info, layer: .session,
-        "A request or reply from an earlier connection re-sent before this one logged in (a reply to a push this connection never had, a send whose content.create_time is over half the 5 s ack timeout old, or an event and rid an earlier connection of the client ended with unanswered): the Web SDK keeps re-sending what was pending when the transport dropped, and socket.io-client reconnects the transport by itself.",
+        """
+        A request or reply from an earlier connection re-sent before this one logged in (a reply to a push this \
+        connection never had, a send whose content.create_time is over half the 5 s ack timeout old, or an \
+        event and rid an earlier connection of the client ended with unanswered): the Web SDK keeps re-sending \
+        what was pending when the transport dropped, and socket.io-client reconnects the transport by itself.
+        """,
         "Spec/jmessage.md#resend (RETRY_TIMES 5, same rid)")
     public static let pendingAtEnd = rule(
         "JM.PENDING-AT-END", .info, layer: .session,

@@ -17,7 +17,12 @@ extension JMessageStatusCodes {
     public static let contentType = StatusTable(
         .jmessage, "JMSGContentType", title: "iOS message content types", kind: .enumeration, source: iOSHeader,
         travel: .sdkEnum,
-        notes: ["On the wire the message protocol's `msg_type` is a string (text, voice, image, file, video, location, custom; jmessage.md §3)."]
+        notes: [
+            """
+            On the wire the message protocol's `msg_type` is a string (text, \
+            voice, image, file, video, location, custom; jmessage.md §3).
+            """
+        ]
     ) { row in
         [
             row(0, "kJMSGContentTypeUnknown", "Unknown message type", original: "不知道类型的消息"),
@@ -27,7 +32,10 @@ extension JMessageStatusCodes {
             row(4, "kJMSGContentTypeCustom", "Custom", original: "自定义消息"),
             row(
                 5, "kJMSGContentTypeEventNotification", "Event notification: a server event shown locally as a message of this type",
-                original: "事件通知消息。服务器端下发的事件通知，本地展示为这个类型的消息展示出来"),
+                original: """
+                    事件通知消息。服务器端下发的事件通知，\
+                    本地展示为这个类型的消息展示出来
+                    """),
             row(6, "kJMSGContentTypeFile", "File", original: "文件消息"),
             row(7, "kJMSGContentTypeLocation", "Location", original: "地理位置消息"),
             row(8, "kJMSGContentTypePrompt", "Prompt", original: "提示性消息"),
@@ -51,13 +59,21 @@ extension JMessageStatusCodes {
         .jmessage, "JMSGMessageStatus", title: "iOS message status", kind: .enumeration, source: iOSHeader, travel: .sdkEnum
     ) { row in
         [
-            row(0, "kJMSGMessageStatusSendDraft", "Initial state of a new outgoing message", original: "发送息创建时的初始状态"),
+            row(
+                0, "kJMSGMessageStatusSendDraft", "Initial state of a new outgoing message",
+                original: "发送息创建时的初始状态"),
             row(1, "kJMSGMessageStatusSending", "Sending (the UI usually shows progress)", original: "消息正在发送过程中. UI 一般显示进度条"),
-            row(2, "kJMSGMessageStatusSendUploadFailed", "Media upload failed", original: "媒体类消息文件上传失败"),
-            row(3, "kJMSGMessageStatusSendUploadSucceed", "Media uploaded", original: "媒体类消息文件上传成功"),
+            row(
+                2, "kJMSGMessageStatusSendUploadFailed", "Media upload failed",
+                original: "媒体类消息文件上传失败"),
+            row(
+                3, "kJMSGMessageStatusSendUploadSucceed", "Media uploaded",
+                original: "媒体类消息文件上传成功"),
             row(4, "kJMSGMessageStatusSendFailed", "Sending failed", original: "消息发送失败"),
             row(5, "kJMSGMessageStatusSendSucceed", "Sent", original: "消息发送成功"),
-            row(6, "kJMSGMessageStatusReceiving", "Receiving (still being processed)", original: "接收中的消息(还在处理)"),
+            row(
+                6, "kJMSGMessageStatusReceiving", "Receiving (still being processed)",
+                original: "接收中的消息(还在处理)"),
             row(7, "kJMSGMessageStatusReceiveDownloadFailed", "Received, but the automatic media download failed", original: "接收消息时自动下载媒体失败"),
             row(8, "kJMSGMessageStatusReceiveSucceed", "Received", original: "接收消息成功"),
         ]
@@ -84,7 +100,9 @@ extension JMessageStatusCodes {
         [
             row(1, "kJMSGTransMessageTypeSingle", "One-to-one transparent message", original: "单聊透传消息"),
             row(2, "kJMSGTransMessageTypeGroup", "Group transparent message", original: "群里透传消息"),
-            row(3, "kJMSGTransMessageTypeCrossDevice", "Transparent message between own devices", original: "设备间透传消息"),
+            row(
+                3, "kJMSGTransMessageTypeCrossDevice", "Transparent message between own devices",
+                original: "设备间透传消息"),
         ]
     }
 }

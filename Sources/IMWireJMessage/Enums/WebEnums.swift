@@ -8,15 +8,23 @@ extension JMessageStatusCodes {
         .jmessage, "web-event-type", title: "Web `event_notification` event_type", kind: .enumeration, source: webSources,
         travel: .message,
         notes: [
-            "For event_type 1 the client answers `event_notification` {event_id, event_type, from_uid, gid}; 1 and 2 make the SDK log out (LOGIN_OUT_EVENT: [1, 2])."
+            """
+            For event_type 1 the client answers `event_notification` {event_id, event_type, \
+            from_uid, gid}; 1 and 2 make the SDK log out (LOGIN_OUT_EVENT: [1, 2]).
+            """
         ]
     ) { row in
         [
             row(
                 1, "",
-                "Forced offline: concurrent login or account disabled (`extra` 0 concurrent login, 1 disabled, 2 deleted; see `web-forced-offline-extra`)",
+                """
+                Forced offline: concurrent login or account disabled (`extra` 0 \
+                concurrent login, 1 disabled, 2 deleted; see `web-forced-offline-extra`)
+                """,
                 .fatalConflict, original: "同时登录或者被禁用，被迫下线"),
-            row(2, "", "Password changed, forced offline", .fatalCredentials, original: "密码被修改，被迫下线"),
+            row(
+                2, "", "Password changed, forced offline", .fatalCredentials,
+                original: "密码被修改，被迫下线"),
             row(5, "", "Friend invitation or reply (`return_code` carries the reply; `description`, `extra`)", original: "好友邀请 / 好友应答"),
             row(6, "", "Friend deleted", original: "删除好友"),
             row(7, "", "Friend updated (server side)", original: "好友更新"),
@@ -30,7 +38,9 @@ extension JMessageStatusCodes {
             row(39, "", "Group shield changed", original: "群屏蔽变更"),
             row(40, "", "User info changed", original: "用户信息变更"),
             row(55, "", "Message retracted (`msgid_list`, `type` 0 one-to-one / 1 group)", original: "消息被撤回"),
-            row(56, "", "Request to join a group, since 2.5.0 (`extra` 10 → invited, 59 → applied)", original: "入群申请"),
+            row(
+                56, "", "Request to join a group, since 2.5.0 (`extra` 10 → invited, 59 → applied)",
+                original: "入群申请"),
             row(57, "", "Request to join a group rejected", original: "入群申请被拒绝"),
             row(58, "", "Admin approval rejected, since 2.6.0 (`from_eventid`)", original: "管理员审批拒绝"),
             row(65, "", "Group member muted", original: "群用户禁言"),

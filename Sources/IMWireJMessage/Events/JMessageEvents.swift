@@ -55,7 +55,10 @@ public enum JMessageEvents {
         e("ack", .ack, ["rid"], "Server: the request with this rid arrived (within 5 s, else the SDK re-emits)."),
         e(
             "c_init", .request, ["appkey", "random_str", "signature", "timestamp"],
-            "Initialise: appkey, random_str, timestamp and the MD5 signature with the master secret; flag 0/1 roaming."),
+            """
+            Initialise: appkey, random_str, timestamp and the MD5 \
+            signature with the master secret; flag 0/1 roaming.
+            """),
         e("login", .request, ["username", "password"], "Log in: username, MD5 password, SDK version."),
         e("register", .request, ["username", "password"], "Register a user (MD5 password)."),
         e("get_across_user_info", .request, ["username"], "A user's info (appkey for cross-app)."),
@@ -81,7 +84,10 @@ public enum JMessageEvents {
         e("exit_group", .request, ["gid"], "Leave a group."),
         e(
             "event_notification", .push, ["event_type"],
-            "Server: an event (event_type, see web-event-type); the client replies to event_type 1 with {event_id, event_type, from_uid, gid}."),
+            """
+            Server: an event (event_type, see web-event-type); the client \
+            replies to event_type 1 with {event_id, event_type, from_uid, gid}.
+            """),
         e("get_conversations", .request, [], "The conversation list."),
         e("get_upload_token", .request, [], "A token for the resource upload."),
         e("no_disturb", .request, [], "The no-disturb settings."),

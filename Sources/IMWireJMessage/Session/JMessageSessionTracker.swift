@@ -129,7 +129,10 @@ public struct JMessageSessionTracker: Sendable {
                 findings.append(
                     located(
                         JMessageRules.responseMissing.finding(
-                            "\(request.event) rid=\(rid) got no response within \(Self.seconds(options.responseTimeoutMicros)) of its ack"),
+                            """
+                            \(request.event) rid=\(rid) got no response within \
+                            \(Self.seconds(options.responseTimeoutMicros)) of its ack
+                            """),
                         frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
             } else {
                 guard Self.gap(request.lastSend, time) > options.ackTimeoutMicros else { continue }
@@ -181,8 +184,8 @@ public struct JMessageSessionTracker: Sendable {
 
     /// Whether a client event before this connection logged in was carried over from an earlier
     /// connection: the Web SDK re-sends a pending request or reply with the same rid every 5 s
-    /// until acknowledged (its timers survive onDisconnect) through its socket.io client, which reconnects the transport by
-    /// itself after a drop, while no API call can make a new one before init and login (it
+    /// until acknowledged (its timers survive onDisconnect) through its socket.io client, which
+    /// reconnects the transport by itself after a drop, while no API call can make a new one before init and login (it
     /// throws 'must init first' / 'must login first'). Shown by a reply to a push this
     /// connection never had (no push comes before login), or a message whose content was
     /// created over half the ack timeout before this send (a fresh send carries the time of the
@@ -206,7 +209,10 @@ public struct JMessageSessionTracker: Sendable {
             if pending[event.rid ?? -1] == nil {
                 findings.append(
                     JMessageRules.resendBeforeLogin.finding(
-                        "\(name)\(event.rid.map { " rid=\($0)" } ?? "") before this connection logged in: re-sent from an earlier connection"))
+                        """
+                        \(name)\(event.rid.map { " rid=\($0)" } ?? "") before this \
+                        connection logged in: re-sent from an earlier connection
+                        """))
             }
         } else if defersEarlyRequests, let early = earlyRequest(event, time: time, frameIndex: frameIndex) {
             if pending[event.rid ?? -1] == nil { earlyRequests.append(early) }
@@ -227,7 +233,10 @@ public struct JMessageSessionTracker: Sendable {
         guard let ifNew = phaseFinding(name) else { return nil }
         let key = "\(name) rid=\(rid)"
         let carried = JMessageRules.resendBeforeLogin.finding(
-            "\(key) before this connection logged in: re-sent from an earlier connection, which ended with it unanswered")
+            """
+            \(key) before this connection logged in: re-sent from \
+            an earlier connection, which ended with it unanswered
+            """)
         return EarlyRequest(
             key: key, ifNew: located(ifNew, frame: frameIndex, time: time, direction: .send, subject: key),
             ifCarried: located(carried, frame: frameIndex, time: time, direction: .send, subject: key))
@@ -267,14 +276,20 @@ public struct JMessageSessionTracker: Sendable {
             if earlier.sends - 1 > options.resendLimit {
                 findings.append(
                     JMessageRules.retryLimit.finding(
-                        "\(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) re-sends (RETRY_TIMES allows \(options.resendLimit))"))
+                        """
+                        \(name) rid=\(rid) sent \(earlier.sends) times, \(earlier.sends - 1) \
+                        re-sends (RETRY_TIMES allows \(options.resendLimit))
+                        """))
             }
             let since = earlier.acked ?? earlier.lastSend
             let wait = earlier.acked == nil ? options.ackTimeoutMicros : options.responseTimeoutMicros
             if Self.gap(since, time) < wait - Self.timerSlackMicros {
                 findings.append(
                     JMessageRules.retryEarly.finding(
-                        "\(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), before the \(Self.seconds(wait)) timeout"))
+                        """
+                        \(name) rid=\(rid) re-sent after \(Self.seconds(Self.gap(since, time))), \
+                        before the \(Self.seconds(wait)) timeout
+                        """))
             }
             earlier.lastSend = time
             earlier.acked = nil
@@ -302,7 +317,10 @@ public struct JMessageSessionTracker: Sendable {
             if let key = awaited.key, payload["sync_key"] != key {
                 findings.append(
                     JMessageRules.syncAckKeyMismatch.finding(
-                        "\(event.name) sync_key \(payload["sync_key"].map(\.description) ?? "missing"), \(sync) had \(key)"))
+                        """
+                        \(event.name) sync_key \
+                        \(payload["sync_key"].map(\.description) ?? "missing"), \(sync) had \(key)
+                        """))
             }
         }
     }

@@ -1,7 +1,8 @@
 import Crypto
 import IMWireCore
 
-/// The c_init signature (jmessage.md §3): `md5("appkey={appkey}&timestamp={timestamp}&random_str={random_str}&key={master secret}")`
+/// The c_init signature (jmessage.md §3):
+/// `md5("appkey={appkey}&timestamp={timestamp}&random_str={random_str}&key={master secret}")`
 /// as 32 lowercase hex digits, valid for 10 minutes.
 public enum JMessageSignature {
     public static func message(appkey: String, timestamp: String, randomString: String, secret: String) -> String {
@@ -22,7 +23,8 @@ public enum JMessageSignature {
         guard let signature = payload["signature"]?.stringValue else { return [] }
         var findings: [Finding] = []
         if !isMD5Hex(signature) {
-            // A credential: its value stays out of the message (the redacted payload holds it; --show-secrets shows it).
+            // A credential: its value stays out of the message (the redacted payload holds it;
+            // --show-secrets shows it).
             findings.append(
                 JMessageRules.signatureFormat.finding("the signature (\(signature.count) characters) is not 32 lowercase hex digits", at: offset))
         }
@@ -34,7 +36,10 @@ public enum JMessageSignature {
             // Neither value in the message: the signature is a credential, the expected one a keyed hash of the secret.
             findings.append(
                 JMessageRules.signatureInvalid.finding(
-                    "the signature is not the MD5 the given secret makes over appkey, timestamp \(timestamp) and random_str", at: offset))
+                    """
+                    the signature is not the MD5 the given secret makes \
+                    over appkey, timestamp \(timestamp) and random_str
+                    """, at: offset))
         }
         return findings
     }

@@ -15,18 +15,24 @@ extension JMessageStatusCodes {
     ) { row in
         [
             row(0, "Success", "Success", .success, original: "成功"),
-            row(871101, "Invalid request parameters.", "Illegal request parameters", .clientLocal, original: "请求参数不合法"),
+            row(
+                871101, "Invalid request parameters.", "Illegal request parameters", .clientLocal,
+                original: "请求参数不合法"),
             row(
                 871102, "Request failed.please check your network connection.", "Request failed; check the network", .clientLocal,
                 original: "请求失败，请检查网络"),
             row(
                 871103, "Server returned an unexpected error code.", "Server internal error (an unexpected error code)", .clientLocal,
                 original: "服务器内部错误"),
-            row(871104, "Server internal error.", "Server internal error", .clientLocal, original: "服务器内部错误"),
+            row(
+                871104, "Server internal error.", "Server internal error", .clientLocal,
+                original: "服务器内部错误"),
             row(871105, "User info not found.", "The requested user info does not exist", .clientLocal, original: "请求的用户信息不存在"),
             row(871201, "Get response timeout,please try again later.", "Response timed out", .clientLocal, original: "响应超时"),
             row(871300, "Have not logged in.", "The API caller has not logged in", .clientLocal, original: "api调用发起者尚未登录"),
-            row(871301, "Invalid parameters.", "Illegal API arguments", .clientLocal, original: "api调用传入的参数不合法"),
+            row(
+                871301, "Invalid parameters.", "Illegal API arguments", .clientLocal,
+                original: "api调用传入的参数不合法"),
             row(
                 871302, "Message content exceeds its max length.", "Message body too large (at most 4 KB in all)", .clientLocal,
                 original: "发送消息的消息体过大，整个消息体大小不能超过4k"),
@@ -58,37 +64,62 @@ extension JMessageStatusCodes {
             row(871317, "Target user cannot be yourself.", "The target user cannot be oneself", .clientLocal, original: "操作目标用户不能是自己"),
             row(
                 871318, "Illegal message content.", "Illegal message body, possibly an obfuscation setup that ignores the integration guide",
-                .clientLocal, original: "不合法的消息体，出现这个问题可能是由于上层没有参照集成文档进行混淆配置导致的，关于jmessage的混淆配置见集成指南"),
+                .clientLocal,
+                original: """
+                    不合法的消息体，\
+                    出现这个问题可能是由于上层没有参照集成文档进行混淆配置导致的，\
+                    关于jmessage的混淆配置见集成指南
+                    """),
             row(
                 871319, "Create ForwardMessage failed", "Creating a forwarded message failed (see logcat)", .clientLocal,
                 original: "创建转发消息失败，具体原因见logcat打印"),
             row(
                 871320, "Set message HaveRead status failed.", "Marking the message read failed: already read, or not a received message",
-                .clientLocal, original: "将消息标记为已读时出现问题，可能这条消息已经是已读状态，或者这条消息本身不是接受类型的消息"),
+                .clientLocal,
+                original: """
+                    将消息标记为已读时出现问题，可能这条消息已经是已读状态，\
+                    或者这条消息本身不是接受类型的消息
+                    """),
             row(
                 871321, "Get receipt details failed.", "Getting receipt details failed: only the sender may query them", .clientLocal,
                 original: "获取未回执详情失败，只有消息的发送者可以查询消息的未回执详情"),
             row(
                 871322, "Get receipt details failed.", "Getting receipt details failed: the message was not sent successfully", .clientLocal,
-                original: "获取未回执详情失败，这条消息尚未成功发送，只有成功发送的消息可以查询未回执详情"),
+                original: """
+                    获取未回执详情失败，这条消息尚未成功发送，\
+                    只有成功发送的消息可以查询未回执详情
+                    """),
             row(
                 871323, "Chatroom not exist.", "Chatroom info not found: the chatroom does not exist", .clientLocal,
                 original: "请求的聊天室信息未找到，该聊天室不存在"),
             row(
                 871324, "Illegal message content type, when send message.",
                 "Illegal content type to send (eventNotification and prompt cannot be sent)",
-                .clientLocal, original: "发送消息时消息体类型不合法，注意eventNotification和prompt类型的消息体不能发送"),
+                .clientLocal,
+                original: """
+                    发送消息时消息体类型不合法，\
+                    注意eventNotification和prompt类型的消息体不能发送
+                    """),
             row(
                 871325, "Illegal message status. only created or send_failed message can be sent.",
                 "Illegal message status: only created or send-failed messages can be sent",
-                .clientLocal, original: "发送消息时消息状态不合法，只有消息状态为创建和发送失败的消息可以被发送"),
+                .clientLocal,
+                original: """
+                    发送消息时消息状态不合法，\
+                    只有消息状态为创建和发送失败的消息可以被发送
+                    """),
             row(
                 871326, "unsupported operation.", "Unsupported operation, e.g. retracting in a chatroom", .clientLocal,
                 original: "不支持的操作，例如聊天室撤回消息"),
             row(
                 871327, "operation is cancelled", "Operation cancelled by the caller (sending or attachment download)", .clientLocal,
-                original: "操作已被取消，上层调用取消接口（消息发送取消，附件下载取消），取消成功后返回此错误码"),
-            row(871402, "Upload file failed.auth error.", "File upload failed", .clientLocal, original: "文件上传失败"),
+                original: """
+                    操作已被取消，上层调用取消接口（消息发送取消，\
+                    附件下载取消），取消成功后返回此错误码
+                    """),
+            row(
+                871402, "Upload file failed.auth error.", "File upload failed", .clientLocal,
+                original: "文件上传失败"),
             row(871403, "Upload file failed.", "File upload failed", .clientLocal, original: "文件上传失败"),
             row(871404, "Download file failed.", "File download failed", .clientLocal, original: "文件下载失败"),
             row(
@@ -97,14 +128,26 @@ extension JMessageStatusCodes {
             row(
                 871502, "Push register error,invalid appkey.",
                 "Invalid appKey: check the appKey in AndroidManifest.xml (it must come from the JPush console)",
-                .clientLocal, original: "appKey无效。请检查 AndroidManifest.xml 里的 appKey 配置，它必须是从 JPush 控制台创建应用得到的。"),
+                .clientLocal,
+                original: """
+                    appKey无效。请检查 AndroidManifest.xml 里的 appKey \
+                    配置，它必须是从 JPush 控制台创建应用得到的。
+                    """),
             row(
                 871503, "Push register error,appkey not matches platform",
                 "AppKey does not match the platform (Android perhaps not enabled for it in the console)",
-                .clientLocal, original: "appKey与平台不匹配。有可能在 JPush 控制台上，未配置此 appKey 支持 Android 平台。"),
+                .clientLocal,
+                original: """
+                    appKey与平台不匹配。有可能在 JPush \
+                    控制台上，未配置此 appKey 支持 Android 平台。
+                    """),
             row(
                 871504, "Push register not finished.", "Push registration not finished; retry later (if it persists, JPush may be misconfigured)",
-                .clientLocal, original: "Push 注册未完成，请稍后重试。如果持续出现这个问题，可能你的 JPush 配置不正确。"),
+                .clientLocal,
+                original: """
+                    Push 注册未完成，请稍后重试。\
+                    如果持续出现这个问题，可能你的 JPush 配置不正确。
+                    """),
             row(
                 871505, "Push register error,package not exists.", "Push registration failed: the package name does not exist in the console",
                 .clientLocal, original: "Push 注册失败,对应包名在控制台上不存在。"),
@@ -141,7 +184,8 @@ extension JMessageStatusCodes {
             row(
                 872105, "Jmrtc engine init failed. due to required permission not granted.",
                 "Audio/video engine initialisation failed: a required permission was not granted",
-                .clientLocal, original: "音视频引擎初始化失败，由于需要的权限没有获取成功造成"),
+                .clientLocal,
+                original: "音视频引擎初始化失败，由于需要的权限没有获取成功造成"),
             row(872106, "Jmrtc engine have not init yet.", "Audio/video engine not initialised yet", .clientLocal, original: "音视频引擎还未初始化"),
             row(
                 872001, "Can not send %s signaling message . state error. cur state is %s.",
@@ -156,7 +200,8 @@ extension JMessageStatusCodes {
             row(
                 872004, "Received a signaling message but engine not init yet. should init engine first.",
                 "Received signaling before the engine was initialised; initialise it first",
-                .clientLocal, original: "收到信令，但当前引擎处于未初始化状态，先进行初始化操作"),
+                .clientLocal,
+                original: "收到信令，但当前引擎处于未初始化状态，先进行初始化操作"),
         ]
     }
 }

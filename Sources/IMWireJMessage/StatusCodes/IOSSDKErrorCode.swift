@@ -6,12 +6,19 @@ extension JMessageStatusCodes {
     public static let sdkErrorCode = StatusTable(
         .jmessage, "JMSGSDKErrorCode", title: "iOS SDK local error codes 86xxxx", kind: .codes, source: iOSHeader,
         travel: .clientLocal,
-        notes: ["English meanings in quotes are the messages of \(docs)/im_errorcode_ios.md; `original` is the header's Chinese comment."]
+        notes: [
+            """
+            English meanings in quotes are the messages of \
+            \(docs)/im_errorcode_ios.md; `original` is the header's Chinese comment.
+            """
+        ]
     ) { row in
         let both = "\(iOSHeader); \(docs)/im_errorcode_ios.md"
         return [
             row(860015, "kJMSGErrorSDKNetworkDownloadFailed", "\"Network downloading media failed.\"", .clientLocal, original: "下载失败", sources: both),
-            row(860016, "kJMSGErrorSDKNetworkOtherError", "Other network failure", .clientLocal, original: "其他网络原因"),
+            row(
+                860016, "kJMSGErrorSDKNetworkOtherError", "Other network failure", .clientLocal,
+                original: "其他网络原因"),
             row(
                 860017, "kJMSGErrorSDKNetworkTokenFailed", "The server failed to get the user token", .clientLocal,
                 original: "服务器获取用户Token失败"),
@@ -42,7 +49,10 @@ extension JMessageStatusCodes {
             row(
                 861003, "kJMSGErrorSDKDBInsertFailed", "Database insert failed (expected to succeed)", .clientLocal,
                 original: "数据库插入失败 (预期应该成功)"),
-            row(861004, "kJMSGErrorSDKDBMigrateFailed", "\"DB Migrating failed\"", .clientLocal, original: "数据库迁移失败", sources: both),
+            row(
+                861004, "kJMSGErrorSDKDBMigrateFailed", "\"DB Migrating failed\"", .clientLocal,
+                original: "数据库迁移失败",
+                sources: both),
             row(861100, "kJMSGErrorSDKParamAppkeyInvalid", "\"Appkey is invalid\"", .clientLocal, original: "Appkey 不合法", sources: both),
             row(
                 861101, "kJMSGErrorSDKParamInternalInvalid", "\"Internal param check failure\"", .clientLocal,
@@ -50,7 +60,10 @@ extension JMessageStatusCodes {
             row(862001, "kJMSGQiniuTokenInvalid", "Qiniu (storage) related", .clientLocal, original: "七牛相关"),
             row(863001, "kJMSGErrorSDKParamUsernameInvalid", "\"Username is invalid\"", .clientLocal, original: "用户名不合法", sources: both),
             row(863002, "kJMSGErrorSDKParamPasswordInvalid", "\"Password is invalid\"", .clientLocal, original: "用户密码不合法", sources: both),
-            row(863004, "kJMSGErrorSDKUserNotLogin", "\"User is not at Login state\"", .clientLocal, original: "用户未登录", sources: both),
+            row(
+                863004, "kJMSGErrorSDKUserNotLogin", "\"User is not at Login state\"", .clientLocal,
+                original: "用户未登录",
+                sources: both),
             row(
                 863005, "kJMSGErrorSDKUserNumberOverflow", "\"Request number over flow\" (at most 500 users per request)", .clientLocal,
                 original: "请求用户数量超出限制（目前单次最大请求500个）", sources: both),
@@ -60,7 +73,10 @@ extension JMessageStatusCodes {
             row(
                 863007, "kJMSGErrorSDKUserLogoutingState", "\"User is logouting\"", .clientLocal, original: "用户正在退出的过程中",
                 sources: both),
-            row(863008, "kJMSGErrorSDKUserAddFriendFailState", "\"Add friend fault\"", .clientLocal, original: "添加好友失败", sources: both),
+            row(
+                863008, "kJMSGErrorSDKUserAddFriendFailState", "\"Add friend fault\"", .clientLocal,
+                original: "添加好友失败",
+                sources: both),
             row(
                 863009, "kJMSGErrorSDKUserDeleteFriendFailState", "\"Delete friend fault\"", .clientLocal, original: "删除好友失败",
                 sources: both),

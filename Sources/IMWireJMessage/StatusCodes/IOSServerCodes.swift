@@ -9,23 +9,39 @@ extension JMessageStatusCodes {
     ) { row in
         [
             row(800003, "kJMSGErrorTcpAppkeyNotRegistered", "Appkey not registered", .fatalCredentials, original: "appKey 未被注册"),
-            row(800009, "kJMSGErrorTcpServerInternalError", "Server internal error", .serverError, original: "服务器端内部错误"),
-            row(800012, "kJMSGErrorTcpUserLogoutState", "User is logged out", .reauthenticate, original: "用户在登出状态"),
-            row(800013, "kJMSGErrorTcpUserOfflineState", "User is offline", .reauthenticate, original: "用户在离线状态"),
+            row(
+                800009, "kJMSGErrorTcpServerInternalError", "Server internal error", .serverError,
+                original: "服务器端内部错误"),
+            row(
+                800012, "kJMSGErrorTcpUserLogoutState", "User is logged out", .reauthenticate,
+                original: "用户在登出状态"),
+            row(
+                800013, "kJMSGErrorTcpUserOfflineState", "User is offline", .reauthenticate,
+                original: "用户在离线状态"),
             row(
                 800016, "kJMSGErrorTcpUserDeviceNotMatch", "The requesting user's device does not match", .reauthenticate,
                 original: "发起请求的用户设备不匹配"),
-            row(801003, "kJMSGErrorTcpUserNotRegistered", "User not registered", .fatalCredentials, original: "用户未注册"),
-            row(801004, "kJMSGErrorTcpUserPasswordError", "Wrong user password", .fatalCredentials, original: "用户密码错误"),
+            row(
+                801003, "kJMSGErrorTcpUserNotRegistered", "User not registered", .fatalCredentials,
+                original: "用户未注册"),
+            row(
+                801004, "kJMSGErrorTcpUserPasswordError", "Wrong user password", .fatalCredentials,
+                original: "用户密码错误"),
             row(801006, "kJMSGErrorTcpUserDisabled", "User disabled", .fatalCredentials, original: "用户被禁用"),
             row(
                 801007, "kJMSGErrorTcpLoginMultiChannelError", "Login failed: logged in over several channels at once", .fatalConflict,
                 original: "多通道同时登录错误，登录失败"),
-            row(803003, "kJMSGErrorTcpTargetUserNotExist", "Target user does not exist", .notFound, original: "目标用户不存在"),
+            row(
+                803003, "kJMSGErrorTcpTargetUserNotExist", "Target user does not exist", .notFound,
+                original: "目标用户不存在"),
             row(803004, "kJMSGErrorTcpTargetGroupNotExist", "Target group does not exist", .notFound, original: "目标群组不存在"),
-            row(803005, "kJMSGErrorTcpUserNotInGroup", "User is not in the group", .notMember, original: "用户不在群组里"),
+            row(
+                803005, "kJMSGErrorTcpUserNotInGroup", "User is not in the group", .notMember,
+                original: "用户不在群组里"),
             row(803008, "kJMSGErrorTcpUserInBlacklist", "User is in the blacklist", .permissionDenied, original: "用户在黒名单里"),
-            row(803009, "kJMSGErrorTcpContentIsIllegal", "Illegal content", .invalidRequest, original: "内容不合法"),
+            row(
+                803009, "kJMSGErrorTcpContentIsIllegal", "Illegal content", .invalidRequest,
+                original: "内容不合法"),
             row(
                 803012, "kJMSGErrorTcpUserBannedSendMessage", "Sending failed: the requesting user is muted", .permissionDenied,
                 original: "发送消息失败，请求用户被禁言"),
@@ -57,7 +73,9 @@ extension JMessageStatusCodes {
         ranges: serverRanges.filter { $0.lower == 898000 }
     ) { row in
         [
-            row(898000, "kJMSGErrorHttpServerInternal", "Server internal error", .serverError, original: "服务器端内部错误"),
+            row(
+                898000, "kJMSGErrorHttpServerInternal", "Server internal error", .serverError,
+                original: "服务器端内部错误"),
             row(898001, "kJMSGErrorHttpUserExist", "User to register already exists (HTTP 403)", .invalidRequest, original: "注册用户已经存在 (403)"),
             row(898002, "kJMSGErrorHttpUserNotExist", "User does not exist (HTTP 403)", .notFound, original: "用户不存在 (403)"),
             row(898003, "kJMSGErrorHttpPrameterInvalid", "Invalid parameter (HTTP 400)", .invalidRequest, original: "参数无效 (400)"),
@@ -85,7 +103,9 @@ extension JMessageStatusCodes {
         notes: ["871001–871008 are iOS JMRTC; the Android SDK uses 871101 and above for other meanings (see `android`)."]
     ) { row in
         [
-            row(871001, "network error or tcp can not connected.", "Network error", .clientLocal, original: "网络错误"),
+            row(
+                871001, "network error or tcp can not connected.", "Network error", .clientLocal,
+                original: "网络错误"),
             row(
                 871002, "the %@ operation cannot be performed in the %@ state.", "This action cannot start in the current state",
                 .clientLocal, original: "当前状态不能发起此行为"),

@@ -57,7 +57,10 @@ public enum JMessageStatusCodes {
         source: "\(docs)/im_errorcode_server.md (docs.jiguang.cn/jmessage/client/im_errorcode_server)", travel: .message,
         notes: [
             "`name` holds the doc's English error message; the meaning renders the Chinese description.",
-            "The doc has no 856003; the iOS header defines it (see `JMSGTcpErrorCode`). There is no server 871xxx: 871xxx is the Android SDK and iOS JMRTC local range.",
+            """
+            The doc has no 856003; the iOS header defines it (see `JMSGTcpErrorCode`). \
+            There is no server 871xxx: 871xxx is the Android SDK and iOS JMRTC local range.
+            """,
         ],
         ranges: serverRanges
     ) { row in serverAPIRows(row) + serverTCPRows(row) + serverGroupAndChatroomRows(row) }

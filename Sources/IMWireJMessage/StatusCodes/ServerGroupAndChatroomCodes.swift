@@ -66,7 +66,10 @@ extension JMessageStatusCodes {
                 original: "邀请成员到聊天室时，邀请的成员列表中有未注册成员，邀请失败"),
             row(
                 851003, "member has in the chatroom", "Inviting or joining failed: the member is already in the chatroom", .invalidRequest,
-                original: "邀请或加入到聊天室时，邀请或加入的成员已在聊天室中，邀请或加入失败"),
+                original: """
+                    邀请或加入到聊天室时，\
+                    邀请或加入的成员已在聊天室中，邀请或加入失败
+                    """),
             row(
                 851004, "chatroom not exist", "Inviting to or joining a chatroom that does not exist", .notFound,
                 original: "邀请或加入不存在的聊天室"),
@@ -74,14 +77,19 @@ extension JMessageStatusCodes {
                 851005, "zero member", "Inviting to a chatroom failed: empty member list", .invalidRequest,
                 original: "邀请成员到聊天室时，邀请的成员列表为空，邀请成员失败"),
             row(
-                851006, "amount of member exceed chatroom limit", "Inviting or joining: more members than the chatroom has room for",
-                .invalidRequest, original: "邀请或加入聊天时，邀请的人员数量超过聊天室剩余加入的人员数量"),
+                851006, "amount of member exceed chatroom limit",
+                "Inviting or joining: more members than the chatroom has room for",
+                .invalidRequest,
+                original: "邀请或加入聊天时，邀请的人员数量超过聊天室剩余加入的人员数量"),
             row(
                 851007, "members have been blacklisted", "Inviting or joining: the members are blacklisted", .permissionDenied,
                 original: "邀请或加入聊天室时，邀请或加入的人员已被列入了黑名单"),
             row(
                 852001, "user not in chatroom", "Kicking or leaving failed: the user is not in the chatroom", .notMember,
-                original: "踢出或退出聊天室时，该用户其实并不在该聊天室中，踢出或退出聊天室失败"),
+                original: """
+                    踢出或退出聊天室时，该用户其实并不在该聊天室中，\
+                    踢出或退出聊天室失败
+                    """),
             row(
                 852002, "chatroom not exist", "Kicking from or leaving a chatroom that does not exist", .notFound,
                 original: "踢出或退出不存在的聊天室"),
@@ -106,13 +114,21 @@ extension JMessageStatusCodes {
             row(
                 856001, "this request already process", "Approval no longer valid: the invitation was already handled", .invalidRequest,
                 original: "审批失效，该添加成员邀请已经被处理"),
-            row(856002, "invalid request data", "Invalid request data", .invalidRequest, original: "请求数据无效"),
-            row(857001, "target group not exist", "Target group does not exist", .notFound, original: "目标群组不存在"),
+            row(
+                856002, "invalid request data", "Invalid request data", .invalidRequest,
+                original: "请求数据无效"),
+            row(
+                857001, "target group not exist", "Target group does not exist", .notFound,
+                original: "目标群组不存在"),
             row(857002, "target not online", "Target not online", .notFound, original: "目标不在线"),
-            row(857003, "target user not exist", "Target user does not exist", .notFound, original: "目标用户不存在"),
+            row(
+                857003, "target user not exist", "Target user does not exist", .notFound,
+                original: "目标用户不存在"),
             row(857004, "length of trans cmd exceed limit", "Transparent message too long", .invalidRequest, original: "透传消息长度超过限制"),
             row(857005, "user not in group", "The requesting user is not in the group", .notMember, original: "请求用户不在群组中"),
-            row(857006, "target can't be self", "The target cannot be oneself", .invalidRequest, original: "目标不能为自己"),
+            row(
+                857006, "target can't be self", "The target cannot be oneself", .invalidRequest,
+                original: "目标不能为自己"),
             row(859001, "user already in the group", "User already in the target group", .invalidRequest, original: "用户已经在目标群组中"),
             row(
                 859002, "group type not support", "The target group's type does not accept join requests", .invalidRequest,
@@ -121,12 +137,16 @@ extension JMessageStatusCodes {
                 786001, "length of group announcement exceed limit", "Group announcement too long", .invalidRequest,
                 original: "群公告长度超出上限"),
             row(787001, "announcement not exist", "The announcement to delete does not exist", .notFound, original: "待删除公告不存在"),
-            row(765001, "target not in group", "Target user is not in the group", .notMember, original: "目标用户不在群组中"),
+            row(
+                765001, "target not in group", "Target user is not in the group", .notMember,
+                original: "目标用户不在群组中"),
             row(765002, "request user no permission", "The requesting user has no permission", .permissionDenied, original: "请求用户无操作权限"),
             row(7_130_001, "request user no permission", "The user may not appoint admins", .permissionDenied, original: "用户没有权限设置管理员"),
             row(7_130_002, "set member is admin", "The member is already an admin", .invalidRequest, original: "设置为管理员的成员已经是管理员"),
             row(7_130_003, "set member is owner", "The member is the chatroom owner", .invalidRequest, original: "设置为管理员的成员是个聊天室owner"),
-            row(7_130_004, "exceed admin max count", "Admin limit exceeded", .invalidRequest, original: "超过管理员最大数量"),
+            row(
+                7_130_004, "exceed admin max count", "Admin limit exceeded", .invalidRequest,
+                original: "超过管理员最大数量"),
             row(7_130_005, "chatroom not exist", "Chatroom does not exist", .notFound, original: "聊天室不存在"),
             row(7_130_006, "set member not exist", "The member to appoint is not in the chatroom", .notMember, original: "设置为管理员的成员不在聊天室中"),
             row(7_130_007, "set target to null", "Empty target", .invalidRequest, original: "设置目标为空"),

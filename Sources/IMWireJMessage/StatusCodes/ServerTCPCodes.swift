@@ -12,11 +12,15 @@ extension JMessageStatusCodes {
             row(
                 800006, "user not exist", "User id does not exist (no such UID in the database)", .notFound,
                 original: "用户ID不存在（数据库中无该UID）"),
-            row(800008, "invalid request", "Request type not recognised", .invalidRequest, original: "请求类型无法识别"),
+            row(
+                800008, "invalid request", "Request type not recognised", .invalidRequest,
+                original: "请求类型无法识别"),
             row(800009, "system error", "Server system error", .serverError, original: "服务器系统错误"),
             row(
-                800012, "user never login", "The requesting user is logged out: registered but never logged in; log in first",
-                .reauthenticate, original: "发起的用户处于登出状态，账号注册以后从未登录过，需要先登录"),
+                800012, "user never login",
+                "The requesting user is logged out: registered but never logged in; log in first",
+                .reauthenticate,
+                original: "发起的用户处于登出状态，账号注册以后从未登录过，需要先登录"),
             row(
                 800013, "user logout", "The requesting user has logged out; log in first", .reauthenticate,
                 original: "发起的用户处于登出状态，请求的用户已经登出，需要先登录"),
@@ -25,23 +29,34 @@ extension JMessageStatusCodes {
                 original: "发起的用户appkey与目标不匹配"),
             row(
                 800016, "device not match", "The request's device differs from the last login's; log in first", .reauthenticate,
-                original: "发起的用户设备不匹配,当前请求的设备与上次登录的设备不匹配导致，需要先登录"),
+                original: """
+                    发起的用户设备不匹配,当前请求的设备与上次登录的设备不匹配导致，\
+                    需要先登录
+                    """),
             row(800017, "beyond the frequency limit", "Request rate over the system limit", .rateLimited, original: "发送请求频率超过系统限制"),
             row(800018, "group id not exist", "Group id does not exist", .notFound, original: "群组ID不存在"),
             row(800019, "req user not in group", "The requesting user is not in the group", .notMember, original: "请求用户不在群组中"),
             row(800020, "request user no permission", "The requesting user has no permission", .permissionDenied, original: "请求用户无操作权限"),
             row(801003, "user not exist", "Login failed: user name not registered", .fatalCredentials, original: "登录的用户名未注册，登录失败"),
             row(801004, "invalid password", "Login failed: wrong password", .fatalCredentials, original: "登录的用户密码错误，登录失败"),
-            row(801005, "invalid device", "Login failed: wrong device", .fatalCredentials, original: "登录的用户设备有误，登录失败"),
-            row(801006, "user disabled", "Login failed: user disabled", .fatalCredentials, original: "登录的用户被禁用，登录失败"),
+            row(
+                801005, "invalid device", "Login failed: wrong device", .fatalCredentials,
+                original: "登录的用户设备有误，登录失败"),
+            row(
+                801006, "user disabled", "Login failed: user disabled", .fatalCredentials,
+                original: "登录的用户被禁用，登录失败"),
             row(
                 801007, "multi channel online error", "Login failed: logged in over several channels at once", .fatalConflict,
                 original: "多通道同时登录错误，登录失败"),
             row(
                 802002, "username not match", "Logout failed: the user name differs from the logged-in one", .invalidRequest,
                 original: "登出用户名和登录用户名不匹配，登出失败"),
-            row(803001, "system error", "Sending failed: state storage error", .serverError, original: "发送消息失败，状态存储异常"),
-            row(803002, "system error", "Sending failed: system network error", .serverError, original: "发送消息失败，系统网络异常"),
+            row(
+                803001, "system error", "Sending failed: state storage error", .serverError,
+                original: "发送消息失败，状态存储异常"),
+            row(
+                803002, "system error", "Sending failed: system network error", .serverError,
+                original: "发送消息失败，系统网络异常"),
             row(
                 803003, "target user not exist", "Sending failed: target user not registered or missing", .notFound,
                 original: "发送消息失败，目标用户未注册或不存在"),
@@ -65,13 +80,20 @@ extension JMessageStatusCodes {
                 "Sending failed: the content contains a sensitive word (named in the message)",
                 .invalidRequest, original: "发送消息失败，消息内容包含敏感词汇：具体敏感词"),
             row(
-                803010, "beyond the frequency limit", "Sending failed: rate over the system limit (the client limit is 60 messages a minute)",
-                .rateLimited, original: "发送消息失败，发送频率超过系统限制，无法发送，客户端限制每分钟60条"),
+                803010, "beyond the frequency limit",
+                "Sending failed: rate over the system limit (the client limit is 60 messages a minute)",
+                .rateLimited,
+                original: """
+                    发送消息失败，发送频率超过系统限制，\
+                    无法发送，客户端限制每分钟60条
+                    """),
             row(803011, "msg content json error", "Sending failed: message format wrong", .invalidRequest, original: "发送消息失败，消息格式配置错误"),
             row(
                 803012, "can not chat while silent", "Sending failed: the sender was muted by an admin", .permissionDenied,
                 original: "发送消息失败，请求用户被管理员禁言"),
-            row(805001, "target user not exist", "Target user does not exist", .notFound, original: "目标用户不存在"),
+            row(
+                805001, "target user not exist", "Target user does not exist", .notFound,
+                original: "目标用户不存在"),
             row(805002, "already is friend", "Adding a friend failed: already friends", .invalidRequest, original: "添加好友失败：双方已经是好友"),
             row(
                 805003, "user not friend", "Deleting a friend failed: the target is not a friend", .notFound,
@@ -139,7 +161,9 @@ extension JMessageStatusCodes {
                 818003, "member not permitted added", "Adding to the blacklist failed: a member may not be added", .permissionDenied,
                 original: "用户添加黑名单时，成员列表中有成员不能被添加，添加失败"),
             row(818004, "repeated added member", "Added twice", .invalidRequest, original: "重复添加"),
-            row(818005, "exceed max blacklist count", "Blacklist limit exceeded", .invalidRequest, original: "超过黑名单最大限制"),
+            row(
+                818005, "exceed max blacklist count", "Blacklist limit exceeded", .invalidRequest,
+                original: "超过黑名单最大限制"),
             row(
                 818006, "target not allow to add blacklist", "The target list has users who may not be blacklisted", .permissionDenied,
                 original: "目标用户列表中存在不允许加入黑名单的用户"),
