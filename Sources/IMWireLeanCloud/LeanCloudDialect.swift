@@ -106,8 +106,10 @@ extension LeanCloudSessionOptions: DialectOptions {
     /// The form merge data has always had: the master key only as `(set)`.
     public var settingsDescription: String {
         let credentials = self.credentials.map { "Optional(IMWireLeanCloud.LeanCloudSessionOptions.\($0.rendered(masterKey: #""(set)""#)))" }
-        return "LeanCloudSessionOptions(requestTimeoutMicros: \(requestTimeoutMicros), ackTimeoutMicros: \(ackTimeoutMicros), "
-            + "maxCommandSize: \(maxCommandSize), credentials: \(credentials ?? "nil"))"
+        return """
+            LeanCloudSessionOptions(requestTimeoutMicros: \(requestTimeoutMicros), ackTimeoutMicros: \
+            \(ackTimeoutMicros), maxCommandSize: \(maxCommandSize), credentials: \(credentials ?? "nil"))
+            """
     }
 }
 

@@ -12,7 +12,10 @@ public enum LeanCloudRules {
     public static let truncated = Rule(
         "PB.TRUNCATED", .error, layer: .encoding, dialect: .leancloud,
         summary: "The bytes end inside a tag, a varint or a length-delimited value.",
-        specRef: "Spec/leancloud.md#protobuf-varints, Spec/leancloud.md#protobuf-records (a varint, tag or payload cut short)")
+        specRef: """
+            Spec/leancloud.md#protobuf-varints, \
+            Spec/leancloud.md#protobuf-records (a varint, tag or payload cut short)
+            """)
     public static let varintTooLong = Rule(
         "PB.VARINT-TOO-LONG", .error, layer: .encoding, dialect: .leancloud,
         summary: "A varint longer than 10 bytes (a tag: longer than 5), or whose 10th byte sets bits beyond 64.",
@@ -30,7 +33,10 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#protobuf-records (wire types 0–5, groups)")
     public static let unknownField = Rule(
         "PB.UNKNOWN-FIELD", .warning, lenient: .info, layer: .encoding, dialect: .leancloud,
-        summary: "A field number the newest schema does not define (kept as unknown by protobuf parsers; a group is skipped whole).",
+        summary: """
+            A field number the newest schema does not define (kept as \
+            unknown by protobuf parsers; a group is skipped whole).
+            """,
         specRef: "Spec/leancloud.md#schema (unknown fields)")
     public static let wireTypeMismatch = Rule(
         "PB.WIRE-TYPE-MISMATCH", .error, layer: .encoding, dialect: .leancloud,
@@ -144,7 +150,10 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#command-catalogue (usual answer, INFERRED)")
     public static let errorReply = Rule(
         "LC.ERROR-REPLY", .warning, lenient: .info, layer: .session, dialect: .leancloud,
-        summary: "The server answered with an error (error command, ack with code, session/closed with code, a 4xxx WebSocket close code).",
+        summary: """
+            The server answered with an error (error command, ack with \
+            code, session/closed with code, a 4xxx WebSocket close code).
+            """,
         specRef: "Spec/leancloud.md#error-codes")
     public static let beforeSessionOpen = Rule(
         "LC.BEFORE-SESSION-OPEN", .error, layer: .session, dialect: .leancloud,
@@ -166,11 +175,17 @@ public enum LeanCloudRules {
         summary: "A received non-transient message the client never acknowledged with `ack`.", specRef: "Spec/leancloud.md#messages-and-acks")
     public static let ackPendingAtEnd = Rule(
         "LC.ACK-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
-        summary: "The connection or capture ends while a received message is within its ack time (the JS SDK holds acks up to 1 s).",
+        summary: """
+            The connection or capture ends while a received message \
+            is within its ack time (the JS SDK holds acks up to 1 s).
+            """,
         specRef: "Spec/leancloud.md#messages-and-acks")
     public static let goaway = Rule(
         "LC.GOAWAY", .info, layer: .session, dialect: .leancloud,
-        summary: "The server sent `goaway`: the client is to drop the connection, clear its router cache and reconnect at once.",
+        summary: """
+            The server sent `goaway`: the client is to drop the \
+            connection, clear its router cache and reconnect at once.
+            """,
         specRef: "Spec/leancloud.md#goaway")
     public static let goawayIgnored = Rule(
         "LC.GOAWAY-IGNORED", .warning, layer: .session, dialect: .leancloud,
@@ -191,7 +206,10 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#signatures (signed strings)")
     public static let signatureTimestampUnit = Rule(
         "LC.SIGNATURE-TIMESTAMP-SECONDS", .warning, lenient: .info, layer: .command, dialect: .leancloud,
-        summary: "A signature timestamp in seconds; the docs say milliseconds, the official samples use seconds (UNCONFIRMED).",
+        summary: """
+            A signature timestamp in seconds; the docs say milliseconds, \
+            the official samples use seconds (UNCONFIRMED).
+            """,
         specRef: "Spec/leancloud.md#signatures (timestamp unit)")
     public static let signatureHexCase = Rule(
         "LC.SIGNATURE-UPPERCASE-HEX", .warning, lenient: .info, layer: .command, dialect: .leancloud,

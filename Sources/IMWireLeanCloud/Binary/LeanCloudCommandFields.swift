@@ -264,7 +264,11 @@ extension LeanCloudCommandFields {
             if ours != theirs { differences.append("\(field): \(ours ?? "absent") here, \(theirs ?? "absent") in swift-protobuf's value") }
         }
         if subMessages != LeanCloudSubMessage.present(in: command) {
-            differences.append("sub-messages \(subMessages) here, \(LeanCloudSubMessage.present(in: command)) in swift-protobuf's value")
+            differences.append(
+                """
+                sub-messages \(subMessages) here, \
+                \(LeanCloudSubMessage.present(in: command)) in swift-protobuf's value
+                """)
         }
         return differences
     }

@@ -95,7 +95,10 @@ struct WireScanner {
                 let named = schema.field(number: fieldNumber)!
                 report(
                     LeanCloudRules.wireTypeMismatch,
-                    "\(schema.name).\(named.name) is \(named.type.protoName) (\(named.type.wireType)) but arrived as \(wireType)",
+                    """
+                    \(schema.name).\(named.name) is \(named.type.protoName) \
+                    (\(named.type.wireType)) but arrived as \(wireType)
+                    """,
                     at: tagOffset)
                 guard skipValue(&reader, wireType, field: "\(schema.name).\(named.name)", groupNumber: number, depth: depth) else {
                     return false

@@ -208,7 +208,8 @@ public enum LeanCloudCommandCatalog {
         .init(.conv, .removed, server: [.response], .inferred, "Members removed.", "leancloud.md §4.2"),
         .init(
             .conv, .query, client: .request, answers: [k(.conv, .results)], .confirmed,
-            "Query conversations: `where`, `sort`, `limit`, `skip`, `flag`.", "swift IMConversationQuery.swift:365-440"),
+            "Query conversations: `where`, `sort`, `limit`, `skip`, `flag`.",
+            "swift IMConversationQuery.swift:365-440"),
         .init(.conv, .results, server: [.response], .inferred, "Query results as a JSON array in `results`.", "OpType comment results = 42"),
         .init(.conv, .count, client: .request, answers: [k(.conv, .result)], .inferred, "Count members.", "OpType conv section"),
         .init(.conv, .result, server: [.response], .inferred, "A count or membership result.", "OpType conv section"),
@@ -271,7 +272,9 @@ public enum LeanCloudCommandCatalog {
         .init(
             .blacklist, .unblock, client: .request, answers: [k(.blacklist, .unblocked)], .confirmed,
             "Unblock clients.", "js persistent-conversation.js:496-560"),
-        .init(.blacklist, .unblocked, server: [.response], .inferred, "`allowedPids`, `failedPids`.", "leancloud.md §4.2"),
+        .init(
+            .blacklist, .unblocked, server: [.response], .inferred, "`allowedPids`, `failedPids`.",
+            "leancloud.md §4.2"),
         .init(
             .blacklist, .query, client: .request, answers: [k(.blacklist, .queryResult)], .confirmed,
             "List blocked clients (paged by `limit`/`next`).", "js persistent-conversation.js:496-560"),
@@ -288,7 +291,10 @@ public enum LeanCloudCommandCatalog {
             "Send a message (`msg` or `binaryMsg`) to `cid`; pushed to receivers without `i`.", "swift IMConversation.swift:700-780"),
         .init(
             .ack, client: .fireAndForget, server: [.response], .confirmed,
-            "Server: the message was stored (`uid`, `t`). Client: receipt of pushed messages (`mid` or `fromts`/`tots`).",
+            """
+            Server: the message was stored (`uid`, `t`). Client: \
+            receipt of pushed messages (`mid` or `fromts`/`tots`).
+            """,
             "swift IMClient.swift:1970-1990; js im-client.js:799-835"),
         .init(
             .rcp, server: [.push], .confirmed, "Delivery (`read=false`) or read (`read=true`) receipt.", "swift IMClient.swift process(rcpCommand:)"),
@@ -322,7 +328,9 @@ public enum LeanCloudCommandCatalog {
         .init(.logout, client: .request, answers: [k(.loggedout)], .confirmed, "LiveQuery logout.", "js live-query-client.js"),
         .init(.loggedout, server: [.response], .confirmed, "LiveQuery logged out.", "js live-query-client.js"),
         .init(.data, server: [.push], .confirmed, "LiveQuery notifications (`ids`, `msg`).", "csharp LCLiveQuery.cs:127-170"),
-        .init(.presence, server: [.push], .inferred, "Presence of `sessionPeerIds` (schema only).", "leancloud.md §12.9"),
+        .init(
+            .presence, server: [.push], .inferred, "Presence of `sessionPeerIds` (schema only).",
+            "leancloud.md §12.9"),
         .init(.room, .join, client: .request, answers: [k(.room, .joined)], .inferred, "Join a room (legacy).", "OpType room section"),
         .init(.room, .joined, server: [.response, .push], .inferred, "Joined a room (legacy).", "OpType room section"),
         .init(.room, .leave, client: .request, answers: [k(.room, .left)], .inferred, "Leave a room (legacy).", "OpType room section"),

@@ -1,7 +1,7 @@
 import IMWireCore
 
-/// Checks of a decoded command (its `LeanCloudCommandFields`) against the catalogue: the cmd is present, the op fits the cmd,
-/// exactly the sub-message the cmd carries. Independent of the encoding: `locate` maps a
+/// Checks of a decoded command (its `LeanCloudCommandFields`) against the catalogue: the cmd is present,
+/// the op fits the cmd, exactly the sub-message the cmd carries. Independent of the encoding: `locate` maps a
 /// GenericCommand field number to the offset where the encoding put it.
 public enum LeanCloudCommandChecks {
     public static func check(_ command: LeanCloudCommandFields, locate: (Int32) -> Int?) -> [Finding] {

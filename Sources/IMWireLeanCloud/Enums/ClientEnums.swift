@@ -23,13 +23,22 @@ extension LeanCloudStatusCodes {
     /// objc `AVIMClientOpenOption`: sent as the session `r` flag (false for force open, true for reopen).
     public static let clientOpenOption = StatusTable(
         .leancloud, "AVIMClientOpenOption", title: "objc client open option", kind: .enumeration, source: common,
-        travel: .sdkEnum, notes: ["Travels as SessionCommand `r` (ForceOpen → r=false, Reopen → r=true), not as this number (leancloud.md §4.2)."]
+        travel: .sdkEnum,
+        notes: [
+            """
+            Travels as SessionCommand `r` (ForceOpen → r=false, \
+            Reopen → r=true), not as this number (leancloud.md §4.2).
+            """
+        ]
     ) { row in
         [
             row(0, "AVIMClientOpenOptionForceOpen", "Force open: kicks another client with the same tag (without a tag, a normal open)"),
             row(
                 1, "AVIMClientOpenOptionReopen",
-                "Reopen: fails with 4111 instead of kicking when another device took over (without a tag, a normal open)"),
+                """
+                Reopen: fails with 4111 instead of kicking when \
+                another device took over (without a tag, a normal open)
+                """),
         ]
     }
 
@@ -37,12 +46,19 @@ extension LeanCloudStatusCodes {
     public static let sessionConfigOptions = StatusTable(
         .leancloud, "LCIMSessionConfigOptions", title: "session configBitmap feature bits", kind: .options,
         source: commonInternal, travel: .message,
-        notes: ["Values sent: swift and JS 187, objc 171, java 171 (175 with 0x04 on open), old .NET JSON 1 (leancloud.md §4.2)."]
+        notes: [
+            """
+            Values sent: swift and JS 187, objc 171, java 171 (175 \
+            with 0x04 on open), old .NET JSON 1 (leancloud.md §4.2).
+            """
+        ]
     ) { row in
         [
             row(1, "LCIMSessionConfigOptionsPatchMessage", "Supports updating and recalling messages"),
             row(2, "LCIMSessionConfigOptionsTemporaryConversationMessage", "Supports temporary conversations"),
-            row(4, "LCIMSessionConfigOptionsAutoBindDeviceidAndInstallation", "Binds the device id to the Installation"),
+            row(
+                4, "LCIMSessionConfigOptionsAutoBindDeviceidAndInstallation",
+                "Binds the device id to the Installation"),
             row(8, "LCIMSessionConfigOptionsTransientMessageACK", "Receives acks for transient messages"),
             row(16, "LCIMSessionConfigOptionsNotification", "Reliable (permanent) notifications"),
             row(32, "LCIMSessionConfigOptionsPartialFailedMessage", "Partial results for conversation operations"),

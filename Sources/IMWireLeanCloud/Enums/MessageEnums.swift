@@ -32,7 +32,10 @@ extension LeanCloudStatusCodes {
         .leancloud, "AVIMMessageMediaType", title: "typed-message types (`_lctype`)", kind: .enumeration, source: message,
         travel: .message,
         notes: [
-            "Negative values are the SDK's types; positive values are for app-defined types (swift `register()` requires > 0); 0 means no type (leancloud.md §7)."
+            """
+            Negative values are the SDK's types; positive values are for app-defined \
+            types (swift `register()` requires > 0); 0 means no type (leancloud.md §7).
+            """
         ]
     ) { row in
         [

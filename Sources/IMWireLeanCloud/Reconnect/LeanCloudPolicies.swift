@@ -13,7 +13,10 @@ public enum LeanCloudPolicies {
 
     static let kickStops = SignalRule(
         .kick, [4111, 4115], .stop(.kicked),
-        source: "session/closed 4111/4115: objc LCIMClientProtocol.h:46-54 (closed ⇒ no auto-recover); swift IMClient.swift:2493-2505")
+        source: """
+            session/closed 4111/4115: objc LCIMClientProtocol.h:46-54 \
+            (closed ⇒ no auto-recover); swift IMClient.swift:2493-2505
+            """)
     static let tokenExpired = SignalRule(
         .login, [4112], .refreshCredentials,
         source: "swift IMClient.swift:1465-1510, 2435-2480: on 4112 SESSION_TOKEN_EXPIRED re-sign and re-open")
@@ -22,7 +25,10 @@ public enum LeanCloudPolicies {
         source: "issue #7; no public SDK source found (leancloud.md does not state it)", .unconfirmed)
     static let goawayFact = Fact(
         "goaway", "clear the router cache, reconnect",
-        source: "Spec/leancloud.md#goaway: swift RTMConnection.swift handleGoaway; js realtime.js EXPIRE; csharp ConnectedState.cs router.Reset()")
+        source: """
+            Spec/leancloud.md#goaway: swift RTMConnection.swift handleGoaway; \
+            js realtime.js EXPIRE; csharp ConnectedState.cs router.Reset()
+            """)
 
     /// swift-sdk and objc-sdk (identical connection code).
     public static let swift = ReconnectPolicy(
@@ -31,7 +37,9 @@ public enum LeanCloudPolicies {
         schedule: .table(millis: [-1000, 0, 1000, 2000, 4000, 8000, 16000], thenRepeatingMillis: 30000),
         heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 20_000, missesBeforeDead: nil),
         connectTimeoutMillis: 60_000, loginTimeoutMillis: 30_000,
-        route: RoutePolicy("RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false, clearAfterFailures: 10),
+        route: RoutePolicy(
+            "RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false,
+            clearAfterFailures: 10),
         reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: swift re-opens with isReopen (r=true) and st"),
         acceptCodes: [0],
         rules: [
@@ -45,21 +53,34 @@ public enum LeanCloudPolicies {
         outputs: leanCloudClientStatus,
         facts: [
             Fact(
-                "retry delays", "−1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); reset on connect, background, reachability change",
-                source: "Spec/leancloud.md#sdk-reconnect: RTMConnection.swift:140-165 nextConnectingDelayInterval; objc LCRTMConnection.m:172-195"),
+                "retry delays",
+                """
+                −1, 0, 1, 2, 4, 8, 16 s, then 30 s (≤ 0: at once); \
+                reset on connect, background, reachability change
+                """,
+                source: """
+                    Spec/leancloud.md#sdk-reconnect: RTMConnection.swift:140-165 \
+                    nextConnectingDelayInterval; objc LCRTMConnection.m:172-195
+                    """),
             Fact(
                 "heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
                 source: "Spec/leancloud.md#keep-alive: RTMConnection.swift:242-243, 354-372"),
             Fact("timeouts", "connect 60 s, command 30 s", source: "Spec/leancloud.md#sdk-reconnect: Application.swift:123-141"),
             Fact(
                 "router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
-                source: "Spec/leancloud.md#sdk-reconnect: RTMRouter.swift Table.shouldClear; RTMConnection.swift connectingWorkItem"),
+                source: """
+                    Spec/leancloud.md#sdk-reconnect: RTMRouter.swift \
+                    Table.shouldClear; RTMConnection.swift connectingWorkItem
+                    """),
             Fact(
                 "background", "entering the background closes the connection; the foreground reconnects",
                 source: "Spec/leancloud.md#sdk-reconnect: RTMConnection.swift applicationStateChanged (iOS/tvOS)"),
             Fact(
                 "close codes", "reconnect, unless the registry stops on the code (4111/4115…)",
-                source: "Spec/leancloud.md#sdk-reconnect: swift toggles servers and reconnects after every disconnect; per-code handling not stated",
+                source: """
+                    Spec/leancloud.md#sdk-reconnect: swift toggles servers and \
+                    reconnects after every disconnect; per-code handling not stated
+                    """,
                 .inferred),
             Fact("reconnect flag", flag, source: "Spec/leancloud.md#session-commands: IMClient.swift:445-455"),
             goawayFact, chatRoomFact,
@@ -91,20 +112,30 @@ public enum LeanCloudPolicies {
                 source: "Spec/leancloud.md#sdk-reconnect: websocket-plus.js:24, ondisconnected"),
             Fact(
                 "servers per attempt",
-                "2: the router's server, then at once its secondary when the first fails before the WebSocket opens; the backoff "
-                    + "waits only after both failed (imwire serve, which names itself as both: refused connections 3 ms apart, "
-                    + "pairs 1 s, 2 s, 4 s apart)",
-                source: "im.js 5.0.0-rc.7 _getRTMServers: return [info.server, info.secondary]; WebSocketPlus _createWs: "
-                    + "tryAll(urls.map(url => (resolve, reject) => { … ws.onclose = … reject(new Error('Failed to connect [' + url + ']')) }))"),
+                """
+                2: the router's server, then at once its secondary when the first fails before the \
+                WebSocket opens; the backoff waits only after both failed (imwire serve, which \
+                names itself as both: refused connections 3 ms apart, pairs 1 s, 2 s, 4 s apart)
+                """,
+                source: """
+                    im.js 5.0.0-rc.7 _getRTMServers: return [info.server, info.secondary]; \
+                    WebSocketPlus _createWs: tryAll(urls.map(url => (resolve, reject) => { … \
+                    ws.onclose = … reject(new Error('Failed to connect [' + url + ']')) }))
+                    """),
             Fact(
                 "backoff reset",
-                "when the WebSocket opens, not when the session opens: a connection dropped before session/opened is "
-                    + "retried after 1 s again (recorded: 1.002-1.004 s, Fixtures/captures/vendor-sdk/leancloud/leancloud-drop)",
+                """
+                when the WebSocket opens, not when the session opens: a connection \
+                dropped before session/opened is retried after 1 s again (recorded: \
+                1.002-1.004 s, Fixtures/captures/vendor-sdk/leancloud/leancloud-drop)
+                """,
                 source: "im.js 5.0.0-rc.7 onretry: this._open().then(() => this.can('reconnect') && this.reconnect()); "
                     + "ondisconnected(…, attempt = 0)"),
             Fact(
-                "heartbeat", "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
-                source: "Spec/leancloud.md#keep-alive: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME", .inferred),
+                "heartbeat",
+                "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
+                source: "Spec/leancloud.md#keep-alive: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME",
+                .inferred),
             Fact("timeouts", "command 20 s", source: "Spec/leancloud.md#request-correlation: connection.js:20 COMMAND_TIMEOUT"),
             Fact(
                 "router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated",

@@ -234,7 +234,8 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
 
     // MARK: encoding
 
-    /// The message as `_lc*` JSON, keys in SDK order: `_lctype`, `_lctext`, `_lcattrs`, `_lcfile`, `_lcloc`, then extras.
+    /// The message as `_lc*` JSON, keys in SDK order: `_lctype`, `_lctext`, `_lcattrs`, `_lcfile`,
+    /// `_lcloc`, then extras.
     public var json: JSONValue {
         var object = JSONObject()
         object.append("_lctype", .number(JSONNumber(kind.lctype)))

@@ -119,7 +119,10 @@ public struct LeanCloudSessionTracker: Sendable {
             findings.append(
                 Self.finding(
                     LeanCloudRules.missingAck,
-                    "message \(message.messageID) in \(message.conversationID) not acknowledged within \(Self.seconds(options.ackTimeoutMicros))",
+                    """
+                    message \(message.messageID) in \(message.conversationID) not \
+                    acknowledged within \(Self.seconds(options.ackTimeoutMicros))
+                    """,
                     frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
         }
     }
@@ -344,8 +347,10 @@ public struct LeanCloudSessionTracker: Sendable {
             findings.append(
                 Self.finding(
                     LeanCloudRules.ackPendingAtEnd,
-                    "message \(message.messageID) in \(message.conversationID) not yet acknowledged when the connection or capture ends"
-                        + "\(after) (ack time \(Self.seconds(options.ackTimeoutMicros)))",
+                    """
+                    message \(message.messageID) in \(message.conversationID) not yet acknowledged when the \
+                    connection or capture ends\(after) (ack time \(Self.seconds(options.ackTimeoutMicros)))
+                    """,
                     frame: message.frameIndex, time: message.time, direction: .receive, subject: message.summary))
         }
         unacked.removeAll()

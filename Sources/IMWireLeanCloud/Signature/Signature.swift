@@ -61,9 +61,13 @@ public enum LeanCloudSignature {
         let expected = sign(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce), masterKey: masterKey)
         if signature.lowercased() != expected {
             findings.append(
-                // Neither value in the message: the signature is a credential, the expected one a keyed hash of the master key.
+                // Neither value in the message: the signature is a credential, the expected one a keyed
+                // hash of the master key.
                 LeanCloudRules.signatureMismatch.finding(
-                    "the signature is not the HMAC-SHA1 the master key makes of \"\(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce))\""
+                    """
+                    the signature is not the HMAC-SHA1 the master key makes of \
+                    \"\(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce))\"
+                    """
                 ))
             return findings
         }

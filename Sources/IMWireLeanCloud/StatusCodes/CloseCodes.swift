@@ -10,7 +10,10 @@ extension LeanCloudStatusCodes {
         .leancloud, "close-code", title: "WebSocket close codes and SDK reconnect behaviour", kind: .codes,
         source: "leancloud.md §5.2", travel: .closeCode,
         notes: [
-            "JS treats 4100, 4103 and 4110 as fatal (no reconnect, error thrown) and reconnects on any other close (\(jsRealtime)).",
+            """
+            JS treats 4100, 4103 and 4110 as fatal (no reconnect, error \
+            thrown) and reconnects on any other close (\(jsRealtime)).
+            """,
             "The old .NET SDK reconnects only on 0, 1006 and 4107 (\(dotNet)); it stays closed on every other code.",
             "Which 41xx conditions arrive as close codes rather than error commands is UNCONFIRMED (server side).",
         ]
@@ -20,7 +23,11 @@ extension LeanCloudStatusCodes {
                 0, "", "Closed normally (server restart or local network); docs: the SDK reconnects; old .NET reconnects", .retry,
                 sources: "docs im-faq.mdx:20; \(dotNet)"),
             row(
-                1001, "", "Going away, seen right after a 4111 session/closed: the session/closed code decides (4111: do not reconnect)", .retry,
+                1001, "",
+                """
+                Going away, seen right after a 4111 session/closed: the \
+                session/closed code decides (4111: do not reconnect)
+                """, .retry,
                 sources: "capture in issue leancloud/ChatKit-OC#68", .unconfirmed),
             row(
                 1006, "", "Closed abnormally; docs: the SDK reconnects; JS and old .NET reconnect", .retry,

@@ -18,7 +18,10 @@ public enum LeanCloudStatusCodes {
     public static let imErrorTable = StatusTable(
         .leancloud, "im-error", title: "IM server error codes", kind: .codes, source: docs, travel: .messageOrClose,
         notes: [
-            "The docs say each code arrives either as an SDK error or as a WebSocket close code; which one per code is UNCONFIRMED (server side).",
+            """
+            The docs say each code arrives either as an SDK error or as a \
+            WebSocket close code; which one per code is UNCONFIRMED (server side).
+            """,
             "4104, 4118, 4119 and 4319 appear in no IM list (4104 only in the Multiplayer docs).",
         ],
         ranges: [

@@ -9,7 +9,10 @@ extension LeanCloudStatusCodes {
         .leancloud, "sdk-local", title: "SDK-local error codes 9000–9977", kind: .codes,
         source: "\(swiftError); objc LCIMCommon.h:22-36 (AVIMErrorCode @12.3.3)", travel: .clientLocal,
         notes: [
-            "The names of 9973–9977 were read in leancloud/swift-sdk Sources/Foundation/Error.swift at 2f5bbddd; the reference cites the same lines without names."
+            """
+            The names of 9973–9977 were read in leancloud/swift-sdk Sources/Foundation/Error.swift \
+            at 2f5bbddd; the reference cites the same lines without names.
+            """
         ],
         ranges: [
             CodeRange(9000, 9099, "session, client and command", source: "objc AVIMErrorCode group comment 90XX"),
@@ -36,7 +39,9 @@ extension LeanCloudStatusCodes {
             row(9974, "invalidType", "Data type invalid", .clientLocal),
             row(9975, "malformedData", "Data format invalid", .clientLocal),
             row(9976, "inconsistency", "Internal inconsistency exception", .clientLocal),
-            row(9977, "underlyingError", "Wraps an error that is not an LCError (underlyingError is set)", .clientLocal),
+            row(
+                9977, "underlyingError", "Wraps an error that is not an LCError (underlyingError is set)",
+                .clientLocal),
         ]
     }
 }
