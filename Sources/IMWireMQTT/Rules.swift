@@ -20,11 +20,17 @@ package enum MQTTRules {
         "Spec/mqtt.md#packet-type")
     package static let fixedHeaderFlags = rule(
         "MQTT.FIXED-HEADER-FLAGS", .error, lenient: .warning,
-        "Fixed-header flags other than the ones the packet type requires (0010 for PUBREL, SUBSCRIBE, UNSUBSCRIBE; 0000 otherwise).",
+        """
+        Fixed-header flags other than the ones the packet type requires \
+        (0010 for PUBREL, SUBSCRIBE, UNSUBSCRIBE; 0000 otherwise).
+        """,
         "Spec/mqtt.md#fixed-header-flags (MQTT 3.1.1)")
     package static let fixedHeaderFlagsV31 = rule(
         "MQTT.FIXED-HEADER-FLAGS-V31", .warning, lenient: .info,
-        "MQTT 3.1: fixed-header flags other than the packet type uses (3.1 calls them unused; DUP is allowed on a re-sent PUBREL, SUBSCRIBE, UNSUBSCRIBE).",
+        """
+        MQTT 3.1: fixed-header flags other than the packet type uses (3.1 calls \
+        them unused; DUP is allowed on a re-sent PUBREL, SUBSCRIBE, UNSUBSCRIBE).
+        """,
         "Spec/mqtt.md#fixed-header-flags (MQTT 3.1)")
     package static let remainingLengthOverlong = rule(
         "MQTT.REMAINING-LENGTH-OVERLONG", .error,
@@ -95,9 +101,11 @@ package enum MQTTRules {
         "Spec/mqtt.md#client-identifier (empty identifier)")
     package static let clientIDTooLongV31 = rule(
         "MQTT.CLIENT-ID-TOO-LONG-V31", .warning, lenient: .info,
-        "MQTT 3.1 client identifier longer than 23 characters: 3.1 says the server answers CONNACK 2, yet mosquitto and "
-            + "most brokers accept it. yun2win's Android SDK sends 38 (`01`+uuid) on 3.1; under the yun2win dialect such an id "
-            + "is reported as info.",
+        """
+        MQTT 3.1 client identifier longer than 23 characters: 3.1 says the server answers \
+        CONNACK 2, yet mosquitto and most brokers accept it. yun2win's Android SDK sends \
+        38 (`01`+uuid) on 3.1; under the yun2win dialect such an id is reported as info.
+        """,
         "Spec/mqtt.md#client-identifier (MQTT 3.1: 1–23 characters)")
 
     // MARK: CONNACK
@@ -150,7 +158,10 @@ package enum MQTTRules {
         "Spec/mqtt.md#subscribe-payload")
     package static let webSocketTextFrame = rule(
         "MQTT.WEBSOCKET-TEXT-FRAME", .error, lenient: .warning,
-        "MQTT bytes in a WebSocket text frame: MQTT over WebSocket travels in binary frames only, and the receiver closes the connection (read here anyway).",
+        """
+        MQTT bytes in a WebSocket text frame: MQTT over WebSocket travels in binary \
+        frames only, and the receiver closes the connection (read here anyway).
+        """,
         "Spec/mqtt.md#mqtt-over-websocket")
     package static let subscribeQoSInvalid = rule(
         "MQTT.SUBSCRIBE-QOS-INVALID", .error,

@@ -35,11 +35,17 @@ public enum Yun2winRules {
         "Spec/yun2win.md#connect-parameters (password = imToken)")
     public static let clientIDFormat = rule(
         "Y2W.CLIENT-ID-FORMAT", .warning, lenient: .info,
-        "Client id not of the form [0 first|1 reconnect][0 web|1 Android|2 iOS]<uuid> (grammar INFERRED from all three SDKs; the server answers 2).",
+        """
+        Client id not of the form [0 first|1 reconnect][0 web|1 Android|2 \
+        iOS]<uuid> (grammar INFERRED from all three SDKs; the server answers 2).
+        """,
         "Spec/yun2win.md#client-id")
     public static let connectConvention = rule(
         "Y2W.CONNECT-CONVENTION", .warning, lenient: .info,
-        "CONNECT parameters unlike the platform its client id names (web 3.1.1/300 s, Android 3.1/30 s, iOS 3.1.1/60 s; clean session, no will).",
+        """
+        CONNECT parameters unlike the platform its client id names (web \
+        3.1.1/300 s, Android 3.1/30 s, iOS 3.1.1/60 s; clean session, no will).
+        """,
         "Spec/yun2win.md#connect-parameters (per platform), Spec/yun2win.md#transport")
 
     // MARK: publishes and commands
@@ -78,7 +84,10 @@ public enum Yun2winRules {
         "Spec/yun2win.md#command-payloads (mts; local 25)")
     public static let fieldInvalid = rule(
         "Y2W.FIELD-INVALID", .error,
-        "A command field of the wrong type: message not an object, members not an array (29), force not a boolean, token not a string.",
+        """
+        A command field of the wrong type: message not an object, members \
+        not an array (29), force not a boolean, token not a string.
+        """,
         "Spec/yun2win.md#command-payloads (field types)")
     public static let unknownKey = rule(
         "Y2W.UNKNOWN-KEY", .warning, lenient: .info,
@@ -86,7 +95,10 @@ public enum Yun2winRules {
         "Spec/yun2win.md#command-payloads, Spec/yun2win.md#acks (the keys SDKs send and read)")
     public static let appMessageInvalid = rule(
         "Y2W.APP-MESSAGE-INVALID", .warning, lenient: .info,
-        "The demos' inner `message`: syncs not [{type 0–4, sessionId}], pns not an object (app level, not read by the push server).",
+        """
+        The demos' inner `message`: syncs not [{type 0–4, sessionId}], \
+        pns not an object (app level, not read by the push server).
+        """,
         "Spec/yun2win.md#app-message")
 
     // MARK: return codes
@@ -97,7 +109,10 @@ public enum Yun2winRules {
         "Spec/yun2win.md#return-codes")
     public static let returnCodeWrongTravel = rule(
         "Y2W.RETURN-CODE-WRONG-TRAVEL", .error,
-        "A code that cannot travel the way it arrived: a PUBLISH-only code (10, 11, 20–31) in CONNACK, a CONNACK code in a PUBLISH, an ack code without y2wMessageId.",
+        """
+        A code that cannot travel the way it arrived: a PUBLISH-only code (10, 11, \
+        20–31) in CONNACK, a CONNACK code in a PUBLISH, an ack code without y2wMessageId.
+        """,
         "Spec/yun2win.md#return-codes (how each code travels)")
     public static let clientLocalCodeOnWire = rule(
         "Y2W.CLIENT-LOCAL-CODE-ON-WIRE", .error,
@@ -109,7 +124,10 @@ public enum Yun2winRules {
         "Spec/yun2win.md#return-codes (CONNACK 1)")
     public static let connackMeaning = rule(
         "Y2W.CONNACK-YUN2WIN-MEANING", .info,
-        "A CONNACK refusal read with yun2win's meaning, which differs from MQTT's (e.g. 4 uidIsInvalid, not bad user name or password).",
+        """
+        A CONNACK refusal read with yun2win's meaning, which differs \
+        from MQTT's (e.g. 4 uidIsInvalid, not bad user name or password).
+        """,
         "Spec/yun2win.md#return-codes (CONNACK meanings)")
     public static let ackMTSMissing = rule(
         "Y2W.ACK-MTS-MISSING", .warning,
@@ -140,7 +158,10 @@ public enum Yun2winRules {
         "Traffic on a connection after CONNACK refused it (the server closes it).", "Spec/yun2win.md#mqtt-connack (a refusal closes)")
     public static let sendUnanswered = rule(
         "Y2W.SEND-UNANSWERED", .warning, layer: .session,
-        "A sendMessage/updateSession with no ack for its y2wMessageId within the timeout (SDKs: 10 s, then 21 locally).",
+        """
+        A sendMessage/updateSession with no ack for its y2wMessageId \
+        within the timeout (SDKs: 10 s, then 21 locally).
+        """,
         "Spec/yun2win.md#acks (10 s timeout)")
     public static let ackWithoutRequest = rule(
         "Y2W.ACK-WITHOUT-REQUEST", .error, layer: .session,
@@ -150,7 +171,10 @@ public enum Yun2winRules {
         "A command reuses a y2wMessageId that is still waiting for its ack.", "Spec/yun2win.md#command-payloads (y2wMessageId)")
     public static let resendWithoutUpdate = rule(
         "Y2W.RESEND-WITHOUT-UPDATE-SESSION", .warning, lenient: .info, layer: .session,
-        "After ack 26/27/28 the client sends to that session again before an updateSession (demos: 26 and 28 always, 27 after 3 tries).",
+        """
+        After ack 26/27/28 the client sends to that session again before \
+        an updateSession (demos: 26 and 28 always, 27 after 3 tries).
+        """,
         "Spec/yun2win.md#recovery-rules")
     public static let commandAfterKick = rule(
         "Y2W.COMMAND-AFTER-KICK", .error, layer: .session,
@@ -161,15 +185,24 @@ public enum Yun2winRules {
         "Spec/yun2win.md#connection-established (kicked: 10), Spec/yun2win.md#client-id (prefix 1)")
     public static let sendRefused = rule(
         "Y2W.SEND-REFUSED", .warning, lenient: .info, layer: .session,
-        "The server refused a sendMessage/updateSession: ack 22 cmdIsInvalid, 30 invalidFormatOfJSONContent or 31 sessionMembersIsNull (the web SDK calls onFailure(code); no recovery).",
+        """
+        The server refused a sendMessage/updateSession: ack 22 cmdIsInvalid, 30 invalidFormatOfJSONContent \
+        or 31 sessionMembersIsNull (the web SDK calls onFailure(code); no recovery).
+        """,
         "Spec/yun2win.md#acks (send-return codes 20–31; web SDK handleMessage)")
     public static let sessionOutOfSync = rule(
         "Y2W.SESSION-OUT-OF-SYNC", .info, layer: .session,
-        "The server refused a send until the session is updated: ack 26, 27, 28 (Android: 1000); the web SDK calls onFailure(code[, mts]), the demos send updateSession and resend.",
+        """
+        The server refused a send until the session is updated: ack 26, 27, 28 (Android: 1000); \
+        the web SDK calls onFailure(code[, mts]), the demos send updateSession and resend.
+        """,
         "Spec/yun2win.md#acks (send-return codes 20–31), Spec/yun2win.md#recovery-rules")
     public static let kicked = rule(
         "Y2W.KICKED", .info, layer: .session,
-        "The server kicked the client: PUBLISH {\"returnCode\":10} (the web SDK sends DISCONNECT, reports disconnected(100, 10) and stops).",
+        """
+        The server kicked the client: PUBLISH {"returnCode":10} (the web \
+        SDK sends DISCONNECT, reports disconnected(100, 10) and stops).
+        """,
         "Spec/yun2win.md#connection-established (kicked: 10)")
     public static let keepAliveExceeded = rule(
         "Y2W.KEEPALIVE-EXCEEDED", .warning, layer: .session,
@@ -177,7 +210,10 @@ public enum Yun2winRules {
         "Spec/yun2win.md#mqtt-keep-alive")
     public static let publishNotAcknowledged = rule(
         "Y2W.PUBLISH-NOT-ACKNOWLEDGED", .warning, layer: .session,
-        "A QoS 1 PUBLISH from the server (a message delivered, a kick) with no PUBACK for its packet id within the ack timeout (10 s); MQTT requires one, MQTT.js and the Android and iOS clients send it at once.",
+        """
+        A QoS 1 PUBLISH from the server (a message delivered, a kick) with no PUBACK for its packet id within \
+        the ack timeout (10 s); MQTT requires one, MQTT.js and the Android and iOS clients send it at once.
+        """,
         "Spec/yun2win.md#acks (10 s timeout), MQTT 3.1.1 §4.3.2 (QoS 1: the receiver MUST send PUBACK)")
     public static let pendingAtEnd = rule(
         "Y2W.PENDING-AT-END", .info, layer: .session,

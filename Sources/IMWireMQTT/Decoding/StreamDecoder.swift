@@ -97,7 +97,10 @@ public struct MQTTStreamDecoder: Sendable {
         case .header(let header):
             if header.remainingLength > options.limits.maxFrameSize {
                 let finding = MQTTRules.packetTooLarge.finding(
-                    "remaining length \(header.remainingLength) exceeds the limit of \(options.limits.maxFrameSize) bytes", at: 1)
+                    """
+                    remaining length \(header.remainingLength) exceeds \
+                    the limit of \(options.limits.maxFrameSize) bytes
+                    """, at: 1)
                 out.append(
                     MQTTDecodedPacket(
                         packet: nil, findings: [finding], streamOffset: streamOffset,

@@ -1,8 +1,8 @@
 import IMWireCore
 
 /// The canonical JSON form of a packet, used by `imwire decode`, the fixtures and the Python
-/// cross-check: `type` (upper-case name), lowerCamelCase fields (Spec/canonical-json.md), optional ones only when present,
-/// `dup` on PUBREL/SUBSCRIBE/UNSUBSCRIBE only when set. Binary fields (PUBLISH payload, will
+/// cross-check: `type` (upper-case name), lowerCamelCase fields (Spec/canonical-json.md), optional ones
+/// only when present, `dup` on PUBREL/SUBSCRIBE/UNSUBSCRIBE only when set. Binary fields (PUBLISH payload, will
 /// message, password) are text when they are well-formed UTF-8 (`payload`) and hex otherwise
 /// (`payloadHex`), so each packet has exactly one form.
 package enum MQTTCanonicalJSON {

@@ -58,7 +58,10 @@ public enum MQTTPacket: Sendable, Hashable {
             let id = publish.packetID.map { " id=\($0)" } ?? ""
             return "PUBLISH q\(publish.qos.rawValue)\(id) \(publish.topic) (\(publish.payload.count) B)"
         case .subscribe(let subscribe):
-            return "SUBSCRIBE id=\(subscribe.packetID) \(subscribe.subscriptions.map(\.topicFilter).joined(separator: ","))"
+            return """
+                SUBSCRIBE id=\(subscribe.packetID) \
+                \(subscribe.subscriptions.map(\.topicFilter).joined(separator: ","))
+                """
         case .suback(let suback):
             return "SUBACK id=\(suback.packetID) \(suback.returnCodes.map(String.init).joined(separator: ","))"
         case .unsubscribe(let unsubscribe):
@@ -216,9 +219,11 @@ extension MQTTConnect: CustomStringConvertible, CustomDebugStringConvertible, Cu
     /// Every field as the default description writes it, the password as its length:
     /// `MQTTConnect(protocolName: "MQTT", …, username: Optional("alice"), password: 12 bytes)`.
     public var description: String {
-        "MQTTConnect(protocolName: \(String(reflecting: protocolName)), protocolLevel: \(protocolLevel), cleanSession: \(cleanSession), "
-            + "keepAlive: \(keepAlive), clientID: \(String(reflecting: clientID)), will: \(String(reflecting: will)), "
-            + "username: \(String(reflecting: username)), password: \(passwordLength ?? "nil"))"
+        """
+        MQTTConnect(protocolName: \(String(reflecting: protocolName)), protocolLevel: \(protocolLevel), \
+        cleanSession: \(cleanSession), keepAlive: \(keepAlive), clientID: \(String(reflecting: clientID)), will: \
+        \(String(reflecting: will)), username: \(String(reflecting: username)), password: \(passwordLength ?? "nil"))
+        """
     }
 
     public var debugDescription: String { description }

@@ -251,8 +251,11 @@ extension Yun2winConnect: CustomStringConvertible, CustomDebugStringConvertible,
     /// Every field as the default description writes it, the token as its length:
     /// `Yun2winConnect(uid: Optional("u1"), token: 32 bytes, clientID: "00…", …)`.
     public var description: String {
-        "Yun2winConnect(uid: \(String(reflecting: uid)), token: \(tokenLength ?? "nil"), clientID: \(String(reflecting: clientID)), "
-            + "parsedClientID: \(String(reflecting: parsedClientID)), version: \(String(reflecting: version)), keepAlive: \(keepAlive))"
+        """
+        Yun2winConnect(uid: \(String(reflecting: uid)), token: \(tokenLength ?? "nil"), clientID: \
+        \(String(reflecting: clientID)), parsedClientID: \(String(reflecting: parsedClientID)), \
+        version: \(String(reflecting: version)), keepAlive: \(keepAlive))
+        """
     }
 
     public var debugDescription: String { description }

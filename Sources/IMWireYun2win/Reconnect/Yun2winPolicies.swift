@@ -33,20 +33,32 @@ public enum Yun2winPolicies {
         facts: [
             Fact(
                 "retry delays",
-                "1 s after each close (setInterval(_reconnect, reconnectPeriod=1000), cleared when the attempt starts); the genuine SDK: 1.006–1.012 s",
+                """
+                1 s after each close (setInterval(_reconnect, reconnectPeriod=1000), \
+                cleared when the attempt starts); the genuine SDK: 1.006–1.012 s
+                """,
                 source:
-                    "Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _setupReconnect/_setupStream; Fixtures/captures/vendor-sdk/yun2win (drop, refuse)"
+                    """
+                    Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _setupReconnect/_setupStream; \
+                    Fixtures/captures/vendor-sdk/yun2win (drop, refuse)
+                    """
             ),
             Fact(
                 "CONNACK timeout", "10 s (connectTimeout) from the stream's creation to CONNACK; nothing times the wait for returnCode 11",
                 source:
-                    "Spec/yun2win.md#connection-established; y2wIMSDK.min.js _setupStream/_handleConnack; Fixtures/captures/vendor-sdk/yun2win/yun2win-no-accept (25 s, no retry)"
+                    """
+                    Spec/yun2win.md#connection-established; y2wIMSDK.min.js _setupStream/_handleConnack; \
+                    Fixtures/captures/vendor-sdk/yun2win/yun2win-no-accept (25 s, no retry)
+                    """
             ),
             Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "Spec/yun2win.md#connection-established"),
             Fact(
                 "keep-alive", "300 s after the client's last packet; a missing PINGRESP at the next tick destroys the socket",
                 source:
-                    "Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _shiftPingInterval/_checkPing; Fixtures/captures/vendor-sdk/yun2win/yun2win-keepalive (300.07 s)"
+                    """
+                    Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _shiftPingInterval/_checkPing; \
+                    Fixtures/captures/vendor-sdk/yun2win/yun2win-keepalive (300.07 s)
+                    """
             ),
             Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
             Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
@@ -56,10 +68,20 @@ public enum Yun2winPolicies {
                 source: "Spec/yun2win.md#connection-established, Spec/yun2win.md#sdk-reconnect"),
             Fact(
                 "CONNACK 2/3/4", "console.error only: no onConnectionStatusChanged, allowReconnect = false",
-                source: "y2wIMSDK.min.js on(\"error\") handler; Fixtures/captures/vendor-sdk/yun2win/yun2win-error-uid"),
+                source: """
+                    y2wIMSDK.min.js on("error") handler; \
+                    Fixtures/captures/vendor-sdk/yun2win/yun2win-error-uid
+                    """),
             Fact(
-                "after 5/6", "allowReconnect stays false after the app's reconnect(token): a later drop is neither retried nor reported",
-                source: "y2wIMSDK.min.js on(\"error\"), reconnect, _setupReconnect; Fixtures/captures/vendor-sdk/yun2win/yun2win-error-token"),
+                "after 5/6",
+                """
+                allowReconnect stays false after the app's reconnect(token): \
+                a later drop is neither retried nor reported
+                """,
+                source: """
+                    y2wIMSDK.min.js on("error"), reconnect, _setupReconnect; \
+                    Fixtures/captures/vendor-sdk/yun2win/yun2win-error-token
+                    """),
             Fact(
                 "refused CONNACK", "the SDK does not close the connection itself after a refused CONNACK; the server does",
                 source: "y2wIMSDK.min.js _handleConnack"),
@@ -79,7 +101,10 @@ public enum Yun2winPolicies {
                 .route, nil, .stop(.routeRejected), source: "Spec/yun2win.md#gate-discovery: Android reports onChanged(100, 101) on a gate failure"),
             SignalRule(
                 .login, [2, 3, 4], .stop(.loginRejected),
-                source: "Spec/yun2win.md#connection-established: Android Tracer 2–6 → onChanged(100, code), no reconnect"),
+                source: """
+                    Spec/yun2win.md#connection-established: Android \
+                    Tracer 2–6 → onChanged(100, code), no reconnect
+                    """),
             refreshToken,
             SignalRule(
                 .login, [7], .retryAfter(millis: 15_000), source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
@@ -145,7 +170,8 @@ extension Yun2winPolicies {
     private static let y2wAndroid = "Android YunConnection (yun2win-0.1.jar, Spec/yun2win.md#sdk-reconnect)"
     private static let y2wIOS = "iOS Y2WIMClientSession (binary, Spec/yun2win.md#sdk-reconnect)"
 
-    /// yun2win Web: `connecting`, `reconnecting(times)`, `connected` on PUBLISH 11, `networkDisconnected`, `disconnected(code)`.
+    /// yun2win Web: `connecting`, `reconnecting(times)`, `connected` on PUBLISH 11, `networkDisconnected`,
+    /// `disconnected(code)`.
     public static let yun2winWeb = OutputModel(
         "yun2win ConnectionStatus (Web)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
         rules: [

@@ -203,7 +203,11 @@ public struct Yun2winSessionTracker: Sendable {
             if let sessionID, let previous = needsUpdate[sessionID] {
                 report(
                     Yun2winRules.resendWithoutUpdate,
-                    "sendMessage to \(sessionID) after ack \(Yun2winStatusCodes.describe(previous.code, in: Yun2winStatusCodes.sendReturnCode)) (frame \(previous.frame)) without an updateSession"
+                    """
+                    sendMessage to \(sessionID) after ack \
+                    \(Yun2winStatusCodes.describe(previous.code, in: Yun2winStatusCodes.sendReturnCode)) \
+                    (frame \(previous.frame)) without an updateSession
+                    """
                 )
                 needsUpdate[sessionID] = nil
             }
@@ -253,7 +257,10 @@ public struct Yun2winSessionTracker: Sendable {
             if phase != .kicked {
                 report(
                     Yun2winRules.kicked,
-                    "kicked (10)\(uid.map { " uid \($0)" } ?? ""): the web SDK ends the connection (DISCONNECT), reports disconnected(100, 10) and does not reconnect"
+                    """
+                    kicked (10)\(uid.map { " uid \($0)" } ?? ""): the web SDK ends the \
+                    connection (DISCONNECT), reports disconnected(100, 10) and does not reconnect
+                    """
                 )
             }
             phase = .kicked

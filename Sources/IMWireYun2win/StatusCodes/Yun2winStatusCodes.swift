@@ -72,30 +72,38 @@ public enum Yun2winStatusCodes {
             android: "CRC_AUTHENTICATION_SEVER_ERROR (sic)", travel: .connack, .serverError),
         row(
             "ConnectionReturnCode", 10, "kicked", "Kicked: a device of the same type logged in; no automatic reconnect",
-            original: "被踢出，同类型设备重复登录时，之前设备收到提出信息", ios: "Y2WIMConnectionReturnCodeKicked", android: "CRC_KICKED",
+            original: "被踢出，同类型设备重复登录时，之前设备收到提出信息",
+            ios: "Y2WIMConnectionReturnCodeKicked", android: "CRC_KICKED",
             travel: .publish, .fatalConflict),
         row(
             "ConnectionReturnCode", 11, "acceptConnect", "Connection accepted: the real \"connected\" signal, after CONNACK 0",
             original: "允许连接", ios: "Y2WIMConnectionReturnCodeAcceptConnect", android: "ACCEPT_CONNECT",
             travel: .publish, .success),
         row(
-            "ConnectionReturnCode", 99, "serverUnavailable", "Server unreachable; web logs and reconnects (how it travels is not documented)",
-            original: "服务器不可达", ios: "Y2WIMConnectionReturnCodeServerUnavailable", android: "CRC_SERVER_UNAVAILABLE",
+            "ConnectionReturnCode", 99, "serverUnavailable",
+            "Server unreachable; web logs and reconnects (how it travels is not documented)",
+            original: "服务器不可达", ios: "Y2WIMConnectionReturnCodeServerUnavailable",
+            android: "CRC_SERVER_UNAVAILABLE",
             .unconfirmed, travel: .connack, .serverError),
         row(
             "ConnectionReturnCode", 100, "serverInternalError", "Server internal error; web reconnects (how it travels is not documented)",
             original: "服务器内部错误", ios: "Y2WIMConnectionReturnCodeServerInternalError", android: "CRC_SERVER_INTERNAL_ERROR",
             .unconfirmed, travel: .connack, .serverError),
         row(
-            "ConnectionReturnCode", 101, "requestGateError", "Gate (imgate) HTTP request failed", original: "路由请求错误",
-            ios: "Y2WIMConnectionReturnCodeRequestGateError", android: "CRC_REQUEST_GATEERROR", travel: .clientLocal, .clientLocal),
+            "ConnectionReturnCode", 101, "requestGateError", "Gate (imgate) HTTP request failed",
+            original: "路由请求错误",
+            ios: "Y2WIMConnectionReturnCodeRequestGateError", android: "CRC_REQUEST_GATEERROR", travel: .clientLocal,
+            .clientLocal),
     ]
 
     /// The web SDK of March 2016 (commit c5fb813) gave 7 another meaning; kept as its own table.
     public static let connectionReturnCode2016: [StatusCode] = [
         StatusCode(
             .yun2win, "ConnectionReturnCode-web2016", 7, "appKeyIsInvalid", "App key invalid (older meaning of 7)",
-            sources: "web y2wIMWeb/web/js/core/y2wIMSDK.min.js @c5fb813 (Mar 2016); the Nov 2016 bundle still references the removed key",
+            sources: """
+                web y2wIMWeb/web/js/core/y2wIMSDK.min.js @c5fb813 (Mar \
+                2016); the Nov 2016 bundle still references the removed key
+                """,
             .confirmed, travel: .connack, codeClass: .fatalCredentials)
     ]
 
@@ -104,7 +112,8 @@ public enum Yun2winStatusCodes {
     public static let sendReturnCode: [StatusCode] = [
         row(
             "SendReturnCode", 20, "success", "Pushed (Android also fires it locally when the QoS 0 write succeeds)",
-            original: "推送成功", ios: "Y2WIMSendReturnCodeSuccess", android: "SRC_SUCCESS", travel: .publish, .success),
+            original: "推送成功", ios: "Y2WIMSendReturnCodeSuccess", android: "SRC_SUCCESS", travel: .publish,
+            .success),
         row(
             "SendReturnCode", 21, "timeout", "No ack within the client's timer (10 s)", original: "推送超时",
             ios: "Y2WIMSendReturnCodeTimeout", android: "SRC_TIMEOUT", travel: .clientLocal, .clientLocal),
@@ -118,8 +127,10 @@ public enum Yun2winStatusCodes {
             "SendReturnCode", 24, "sessionIdIsInvalid", "Session id invalid (client-side validation: id empty)", original: "会话ID无效",
             ios: "Y2WIMSendReturnCodeSessionIdIsInvalid", android: "SRC_SESSION_ID_INVALID", travel: .clientLocal, .clientLocal),
         row(
-            "SendReturnCode", 25, "sessionMTSIsInvalid", "Session member timestamp invalid (client-side: mts missing or not a number)",
-            original: "会话成员时间戳无效", ios: "Y2WIMSendReturnCodeSessionMTSIsInvalid", android: "SRC_SESSION_MTS_INVALID",
+            "SendReturnCode", 25, "sessionMTSIsInvalid",
+            "Session member timestamp invalid (client-side: mts missing or not a number)",
+            original: "会话成员时间戳无效", ios: "Y2WIMSendReturnCodeSessionMTSIsInvalid",
+            android: "SRC_SESSION_MTS_INVALID",
             travel: .clientLocal, .clientLocal),
         row(
             "SendReturnCode", 26, "sessionOnServerIsNotExist", "Push server does not have the session: send updateSession with the members",
@@ -127,7 +138,10 @@ public enum Yun2winStatusCodes {
             android: "SRC_SESSION_ON_SERVER_NOT_EXIST", travel: .publish, .notFound),
         row(
             "SendReturnCode", 27, "sessionMTSOnClientHasExpired",
-            "Client's session-member timestamp expired (carries the server's mts): the client must update its session members (demos: reload the session and resend; after 3 tries send updateSession with force=true)",
+            """
+            Client's session-member timestamp expired (carries the server's mts): the client must update its \
+            session members (demos: reload the session and resend; after 3 tries send updateSession with force=true)
+            """,
             original: "客户端会话成员时间戳过期", ios: "Y2WIMSendReturnCodeSessionMTSOnClientHasExpired",
             android: "SRC_SESSION_MTS_ON_CLIENT_HAS_EXPIRED", travel: .publish, .invalidRequest),
         row(
@@ -140,7 +154,8 @@ public enum Yun2winStatusCodes {
             android: "SRC_SESSION_MEMBERS_INVALID", travel: .clientLocal, .clientLocal),
         row(
             "SendReturnCode", 30, "invalidFormatOfJSONContent", "Pushed content is not valid JSON (absent on Android)",
-            original: "推送内容是无效的JSON格式", ios: "Y2WIMSendReturnCodeInvalidFormatOfJSONContent", android: nil,
+            original: "推送内容是无效的JSON格式", ios: "Y2WIMSendReturnCodeInvalidFormatOfJSONContent",
+            android: nil,
             travel: .publish, .invalidRequest),
         row(
             "SendReturnCode", 31, "sessionMembersIsNull", "Session has no members (absent on Android)", original: "会话成员不存在",
@@ -164,7 +179,10 @@ public enum Yun2winStatusCodes {
     private static func sync(_ number: Int64, _ name: String, _ meaning: String) -> StatusCode {
         StatusCode(
             .yun2win, "Y2WSyncType", number, name, meaning,
-            sources: "iOS Model/IMBridge/Y2WIMBridge.h Y2WSyncType\(name); web y2wIMBridge.js syncTypes (0–3); Android demo SyncManager.java",
+            sources: """
+                iOS Model/IMBridge/Y2WIMBridge.h Y2WSyncType\(name); web \
+                y2wIMBridge.js syncTypes (0–3); Android demo SyncManager.java
+                """,
             .confirmed, travel: .sdkEnum, codeClass: .enumValue)
     }
 
@@ -175,8 +193,10 @@ public enum Yun2winStatusCodes {
             "ConnectionReturnCode", "Connection return codes (CONNACK byte, PUBLISH payload, client-local)", .codes, .connack,
             connectionReturnCode,
             notes: [
-                "2–7 ride in the MQTT CONNACK byte with yun2win meanings that differ from MQTT's; 10 and 11 arrive as "
-                    + "PUBLISH {\"returnCode\": …}; 101 is made by the client when the gate request fails."
+                """
+                2–7 ride in the MQTT CONNACK byte with yun2win meanings that differ from MQTT's; 10 and 11 \
+                arrive as PUBLISH {"returnCode": …}; 101 is made by the client when the gate request fails.
+                """
             ]),
         table(
             "ConnectionReturnCode-web2016", "Connection return code 7 in the web SDK of March 2016", .codes, .connack,
@@ -191,7 +211,9 @@ public enum Yun2winStatusCodes {
         _ name: String, _ title: String, _ kind: StatusTable.Kind, _ travel: Travel, _ rows: [StatusCode],
         notes: [String] = []
     ) -> StatusTable {
-        StatusTable(.yun2win, name, title: title, kind: kind, source: "yun2win.md §2, §5", travel: travel, notes: notes) { _ in rows }
+        StatusTable(
+            .yun2win, name, title: title, kind: kind, source: "yun2win.md §2, §5", travel: travel, notes: notes
+        ) { _ in rows }
     }
 
     /// All yun2win rows.
