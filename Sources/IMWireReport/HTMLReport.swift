@@ -49,7 +49,8 @@ package enum HTMLReport {
 
     private static let style = """
         body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}code{font-size:95%}
-        table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+        table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;\
+        vertical-align:top}
         th{background:#f4f4f4}.error{color:#b00020}.warning{color:#a15c00}.info{color:#1d5fa8}
         tr.error td:first-child{border-left:4px solid #b00020}tr.warning td:first-child{border-left:4px solid #e09000}
         tr.info td:first-child{border-left:4px solid #1d5fa8}svg{border:1px solid #ddd;background:#fff}
@@ -57,7 +58,8 @@ package enum HTMLReport {
         #filters{position:sticky;top:0;background:#fafafa;border:1px solid #ddd;padding:6px 10px;z-index:1}
         #filters label{margin-right:1em}g.dimmed{opacity:.25}nav.pages button.current{font-weight:bold}
         details.msg{margin:2px 0}details.msg>summary{cursor:pointer;font-family:monospace;font-size:12px}
-        details.msg pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:6px;overflow:auto;max-height:30em;font-size:12px}
+        details.msg pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:6px;overflow:auto;max-height:30em;\
+        font-size:12px}
         details.msg[open]{background:#fffbe6}svg a{cursor:pointer}
         """
 
@@ -66,23 +68,32 @@ package enum HTMLReport {
         (function(){
         var form=document.getElementById('filters');
         function each(sel,f,root){Array.prototype.forEach.call((root||document).querySelectorAll(sel),f);}
-        function showPage(section,n){each('.page',function(p){p.hidden=p.getAttribute('data-page')!==String(n);},section);
-        each('nav.pages button',function(b){b.className=b.getAttribute('data-page')===String(n)?'current':'';},section);}
+        function showPage(section,n){each('.page',function(p){\
+        p.hidden=p.getAttribute('data-page')!==String(n);},section);
+        each('nav.pages button',function(b){\
+        b.className=b.getAttribute('data-page')===String(n)?'current':'';},section);}
         function apply(){var sev=[];each('input[name=severity]',function(i){if(i.checked)sev.push(i.value);},form);
         var rule=form.querySelector('select[name=rule]').value,shown=0;
-        each('tr.finding',function(r){var ok=sev.indexOf(r.getAttribute('data-severity'))>=0&&(!rule||r.getAttribute('data-rule')===rule);
+        each('tr.finding',function(r){\
+        var ok=sev.indexOf(r.getAttribute('data-severity'))>=0&&(!rule||r.getAttribute('data-rule')===rule);
         r.hidden=!ok;if(ok)shown+=Number(r.getAttribute('data-count'));});
-        each('g.message.finding',function(g){var ok=g.getAttribute('data-severities').split(' ').some(function(s){return sev.indexOf(s)>=0;})
-        &&(!rule||g.getAttribute('data-rules').split(' ').indexOf(rule)>=0);g.setAttribute('class',g.getAttribute('class').replace(/ dimmed/g,'')+(ok?'':' dimmed'));});
+        each('g.message.finding',function(g){var ok=g.getAttribute('data-severities').split(' ').some(function(s){\
+        return sev.indexOf(s)>=0;})
+        &&(!rule||g.getAttribute('data-rules').split(' ').indexOf(rule)>=0);\
+        g.setAttribute('class',g.getAttribute('class').replace(/ dimmed/g,'')+(ok?'':' dimmed'));});
         document.getElementById('filter-count').textContent=shown+(shown===1?' finding':' findings')+' shown';}
         function open(id){var el=document.getElementById(id);if(!el)return;var page=el.closest('.page');
-        if(page)showPage(page.closest('section'),page.getAttribute('data-page'));for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
+        if(page)showPage(page.closest('section'),page.getAttribute('data-page'));\
+        for(var p=el;p;p=p.parentElement){if(p.tagName==='DETAILS')p.open=true;}
         el.scrollIntoView();}
-        function route(){var h=location.hash.slice(1);if(h.indexOf('=')>=0){h.split('&').forEach(function(kv){var p=kv.split('='),v=decodeURIComponent(p[1]||'');
+        function route(){var h=location.hash.slice(1);\
+        if(h.indexOf('=')>=0){h.split('&').forEach(function(kv){var p=kv.split('='),v=decodeURIComponent(p[1]||'');
         if(p[0]==='severity')each('input[name=severity]',function(i){i.checked=v.split(',').indexOf(i.value)>=0;},form);
-        if(p[0]==='rule')form.querySelector('select[name=rule]').value=v;});}else if(h){open(decodeURIComponent(h));}apply();}
+        if(p[0]==='rule')form.querySelector('select[name=rule]').value=v;});}else if(h){\
+        open(decodeURIComponent(h));}apply();}
         each('section.connection',function(s){if(s.querySelector('nav.pages'))showPage(s,0);});
-        document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('nav.pages button');if(b)showPage(b.closest('section'),b.getAttribute('data-page'));});
+        document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('nav.pages button');\
+        if(b)showPage(b.closest('section'),b.getAttribute('data-page'));});
         form.addEventListener('change',apply);window.addEventListener('hashchange',route);route();
         })();
         """
@@ -125,7 +136,12 @@ package enum HTMLReport {
             Severity.allCases.reversed().map { severity in
                 let count = findings.filter { $0.severity == severity }.count
                 return count == 0
-                    ? "" : "<span class=\"\(severity)\">\(counted(count, "\(severity)", plural: severity == .info ? "info" : nil))</span>"
+                    ? ""
+                    : """
+                    <span \
+                    class="\(severity)">\
+                    \(counted(count, "\(severity)", plural: severity == .info ? "info" : nil))</span>
+                    """
             }.filter { !$0.isEmpty }.joined(separator: ", ")
         }
 
@@ -134,12 +150,18 @@ package enum HTMLReport {
             html += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
             let all = shown(report.allFindings)
             html += all.isEmpty ? "<span class=\"clean\">no findings</span>" : counts(all)
-            html += ".</p>\n<table id=\"summary\"><tr><th>connection</th><th>dialect</th><th>subprotocol</th><th>extensions</th>"
+            html += """
+                .</p>\n\
+                <table id="summary"><tr><th>connection</th><th>dialect</th><th>subprotocol</th><th>extensions</th>
+                """
             html += "<th>messages</th><th>bytes (decoded / skipped / lost)</th><th>findings</th></tr>\n"
             for (index, connection) in report.connections.enumerated() {
                 let findings = shown(connection.findings)
                 html += "<tr><td><a href=\"#connection-\(index)\">\(Markup.escape(connection.id))</a></td>"
-                html += "<td>\(connection.dialect?.rawValue ?? "unknown")</td><td>\(Markup.escape(connection.subprotocol ?? ""))</td>"
+                html += """
+                    <td>\(connection.dialect?.rawValue ?? "unknown")</td>\
+                    <td>\(Markup.escape(connection.subprotocol ?? ""))</td>
+                    """
                 html += "<td>\(Markup.escape(connection.extensions ?? ""))</td><td>\(connection.messages)</td>"
                 let account = connection.account
                 html += "<td>\(account.captured) (\(account.decoded) / \(account.skippedTotal) / \(account.lost))</td>"
@@ -152,7 +174,10 @@ package enum HTMLReport {
         func filters() -> String {
             var html = "<form id=\"filters\" onsubmit=\"return false\"><strong>Findings:</strong> "
             for severity in Severity.allCases.reversed() where severity >= threshold {
-                html += "<label class=\"\(severity)\"><input type=\"checkbox\" name=\"severity\" value=\"\(severity)\" checked> \(severity)</label>"
+                html += """
+                    <label class="\(severity)"><input type="checkbox" \
+                    name="severity" value="\(severity)" checked> \(severity)</label>
+                    """
             }
             html += "<label>rule <select name=\"rule\"><option value=\"\">every rule</option>"
             for rule in Set(shown(report.allFindings).map(\.ruleID.rawValue)).sorted() {
@@ -175,7 +200,10 @@ package enum HTMLReport {
             }
             let timelines = order.filter { (groups[$0]?.count ?? 0) > 1 }
             guard !timelines.isEmpty else { return "" }
-            var html = "<h2>Clients</h2>\n<p>Each client's consecutive connections on one timeline (what the reconnect judge reads).</p>\n"
+            var html = """
+                <h2>Clients</h2>\n\
+                <p>Each client's consecutive connections on one timeline (what the reconnect judge reads).</p>\n
+                """
             for (number, host) in timelines.enumerated() {
                 html += timeline(host: host, indexes: groups[host] ?? [], number: number)
             }
@@ -197,24 +225,38 @@ package enum HTMLReport {
             func x(_ time: Int64) -> Int { labelWidth + Int(Double(time - start) / Double(end - start) * Double(barWidth)) }
             var svg = "<h3>Client <code>\(Markup.escape(host))</code>: \(counted(connections.count, "connection")) over "
             svg += "\(Markup.escape(String(TextReport.relative(end, from: start).dropFirst())))</h3>\n"
-            svg +=
-                "<svg class=\"client-timeline\" id=\"client-\(number)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(labelWidth + barWidth + 20)\" "
-            svg += "height=\"\(height)\" role=\"img\" aria-label=\"connections of client \(Markup.escape(host))\">\n"
+            svg += """
+                <svg class="client-timeline" id="client-\(number)" xmlns="http://www.w3.org/2000/svg" \
+                width="\(labelWidth + barWidth + 20)" height="\(height)" role="img" \
+                aria-label="connections of client \(Markup.escape(host))">\n
+                """
             for (row, (index, connection)) in zip(indexes, connections).enumerated() {
                 let y = top + row * rowHeight
                 let first = connection.firstTime ?? start
                 let worst = shown(connection.findings).map(\.severity).max()
                 let fill = worst.map(HTMLReport.color) ?? "#1a7f37"
                 svg += "<g class=\"client-connection\" data-connection=\"\(index)\"><a href=\"#connection-\(index)\">"
-                svg += "<text x=\"6\" y=\"\(y + 4)\" font-size=\"11\">\(Markup.escape(String(connection.id.prefix(44))))</text></a>"
+                svg += """
+                    <text x="6" y="\(y + 4)" \
+                    font-size="11">\(Markup.escape(String(connection.id.prefix(44))))</text></a>
+                    """
                 let left = x(first)
-                svg += "<rect x=\"\(left)\" y=\"\(y - 6)\" width=\"\(max(3, x(connection.lastTime ?? first) - left))\" height=\"12\" "
-                svg += "fill=\"\(fill)\" fill-opacity=\"0.35\" stroke=\"\(fill)\"><title>\(Markup.escape(connection.id)) "
-                svg += "\(Markup.escape(TextReport.relative(first, from: report.firstTime)))</title></rect>"
+                svg += """
+                    <rect x="\(left)" y="\(y - 6)" width="\(max(3, x(connection.lastTime ?? first) - left))" \
+                    height="12" fill="\(fill)" fill-opacity="0.35" stroke="\(fill)">\
+                    <title>\(Markup.escape(connection.id)) \
+                    \(Markup.escape(TextReport.relative(first, from: report.firstTime)))</title></rect>
+                    """
                 for finding in shown(connection.findings) {
                     guard let time = finding.location.time else { continue }
-                    svg += "<circle cx=\"\(x(time))\" cy=\"\(y)\" r=\"4\" fill=\"\(HTMLReport.color(for: finding.severity))\">"
-                    svg += "<title>\(Markup.escape(finding.ruleID.rawValue)): \(Markup.escape(finding.message))</title></circle>"
+                    svg += """
+                        <circle cx="\(x(time))" cy="\(y)" r="4" \
+                        fill="\(HTMLReport.color(for: finding.severity))">
+                        """
+                    svg += """
+                        <title>\(Markup.escape(finding.ruleID.rawValue)): \
+                        \(Markup.escape(finding.message))</title></circle>
+                        """
                 }
                 svg += "</g>\n"
             }
@@ -229,7 +271,10 @@ package enum HTMLReport {
             if let subprotocol = connection.subprotocol { html += ", subprotocol <code class=\"subprotocol\">\(Markup.escape(subprotocol))</code>" }
             if let extensions = connection.extensions { html += ", extensions <code class=\"extensions\">\(Markup.escape(extensions))</code>" }
             if let tls = connection.tls { html += ", <code class=\"tls\">\(Markup.escape(tls.description))</code>" }
-            html += ", \(counted(connection.messages, "message")); bytes: \(Markup.escape(connection.account.description)).</p>\n"
+            html += """
+                , \(counted(connection.messages, "message")); bytes: \
+                \(Markup.escape(connection.account.description)).</p>\n
+                """
             if !connection.tcpConnections.isEmpty {
                 html += "<p>Over \(counted(connection.tcpConnections.count, "TCP connection")): "
                 html += connection.tcpConnections.map { "<code>\(Markup.escape($0))</code>" }.joined(separator: ", ") + ".</p>\n"
@@ -259,21 +304,27 @@ package enum HTMLReport {
             if pages.count > 1 {
                 html += "<nav class=\"pages\">Messages: "
                 for (number, range) in pages.enumerated() {
-                    html += "<button type=\"button\" data-page=\"\(number)\">\(range.lowerBound + 1)–\(range.upperBound)</button> "
+                    html += "<button type=\"button\" data-page=\"\(number)\">"
+                    html += "\(range.lowerBound + 1)–\(range.upperBound)</button> "
                 }
                 html += "</nav>\n"
             }
             for (number, range) in pages.enumerated() {
                 html += "<div class=\"page\" data-page=\"\(number)\">\n"
                 html += svg(connection, index: index, page: number, range: range, marks: marks)
-                html += "<details class=\"messages\"><summary>the messages \(range.lowerBound + 1)–\(range.upperBound), decoded</summary>\n"
+                html += """
+                    <details class="messages"><summary>the messages \
+                    \(range.lowerBound + 1)–\(range.upperBound), decoded</summary>\n
+                    """
                 for row in range { html += message(entries[row], id: "c\(index)-m\(row)") }
                 html += "</details>\n</div>\n"
             }
             if connection.timelineDropped > 0 {
                 html += "<p>… \(counted(connection.timelineDropped, "more message")) not drawn (the page keeps "
-                html += "\(HTMLReport.timelineLimit) per connection); <code>imwire show \(Markup.escape(report.source)) --connection "
-                html += "'\(Markup.escape(connection.id))'</code> lists them all.</p>\n"
+                html += """
+                    \(HTMLReport.timelineLimit) per connection); <code>imwire show \(Markup.escape(report.source)) \
+                    --connection '\(Markup.escape(connection.id))'</code> lists them all.</p>\n
+                    """
             }
             return html
         }
@@ -288,15 +339,26 @@ package enum HTMLReport {
         private func svg(_ connection: ConnectionReport, index: Int, page: Int, range: Range<Int>, marks: [Int: Mark]) -> String {
             let (width, left, right, rowHeight, top) = (1000, 150, 700, 30, 50)
             let height = top + range.count * rowHeight + 30
-            var svg = "<svg class=\"sequence\" id=\"diagram-\(index)\(page == 0 ? "" : "-\(page)")\" xmlns=\"http://www.w3.org/2000/svg\" "
-            svg += "width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" "
-            svg += "aria-label=\"sequence diagram of \(Markup.escape(connection.id))\">\n"
-            svg += "<defs><marker id=\"arrow-\(index)-\(page)\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" refY=\"4\" orient=\"auto\" "
-            svg += "markerUnits=\"userSpaceOnUse\"><path d=\"M0,0 L10,4 L0,8 z\" fill=\"#555\"/></marker></defs>\n"
+            var svg = """
+                <svg class="sequence" id="diagram-\(index)\(page == 0 ? "" : "-\(page)")" \
+                xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
+                viewBox="0 0 \(width) \(height)" role="img" \
+                aria-label="sequence diagram of \(Markup.escape(connection.id))">\n
+                """
+            svg += """
+                <defs><marker id="arrow-\(index)-\(page)" markerWidth="10" markerHeight="8" refX="9" refY="4" \
+                orient="auto" markerUnits="userSpaceOnUse"><path d="M0,0 L10,4 L0,8 z" fill="#555"/></marker></defs>\n
+                """
             svg +=
-                "<text x=\"\(left)\" y=\"24\" text-anchor=\"middle\" font-weight=\"bold\">client \(Markup.escape(connection.client ?? ""))</text>\n"
+                """
+                <text x="\(left)" y="24" text-anchor="middle" font-weight="bold">client \
+                \(Markup.escape(connection.client ?? ""))</text>\n
+                """
             svg +=
-                "<text x=\"\(right)\" y=\"24\" text-anchor=\"middle\" font-weight=\"bold\">server \(Markup.escape(connection.server ?? ""))</text>\n"
+                """
+                <text x="\(right)" y="24" text-anchor="middle" font-weight="bold">server \
+                \(Markup.escape(connection.server ?? ""))</text>\n
+                """
             svg += "<line x1=\"\(left)\" y1=\"34\" x2=\"\(left)\" y2=\"\(height - 10)\" stroke=\"#999\"/>\n"
             svg += "<line x1=\"\(right)\" y1=\"34\" x2=\"\(right)\" y2=\"\(height - 10)\" stroke=\"#999\"/>\n"
             for row in range {
@@ -313,15 +375,26 @@ package enum HTMLReport {
                     svg += "<g class=\"message\" data-frame=\"\(entry.frame)\">"
                 }
                 svg += "<a href=\"#c\(index)-m\(row)\"><title>show message #\(entry.frame) decoded</title>"
-                svg += "<rect x=\"0\" y=\"\(y - 15)\" width=\"\(right + 10)\" height=\"\(rowHeight)\" fill=\"transparent\"/>"
+                svg += """
+                    <rect x="0" y="\(y - 15)" width="\(right + 10)" \
+                    height="\(rowHeight)" fill="transparent"/>
+                    """
                 svg += "<text x=\"8\" y=\"\(y + 4)\" font-size=\"11\" fill=\"#777\">#\(entry.frame) "
                 svg += "\(TextReport.relative(entry.time, from: report.firstTime))</text>"
-                svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"\(stroke)\" stroke-width=\"\(mark == nil ? 1 : 2)\" "
-                svg += "marker-end=\"url(#arrow-\(index)-\(page))\"/>"
-                svg += "<text x=\"\((left + right) / 2)\" y=\"\(y - 5)\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(stroke)\">"
+                svg += """
+                    <line x1="\(from)" y1="\(y)" x2="\(to)" y2="\(y)" stroke="\(stroke)" \
+                    stroke-width="\(mark == nil ? 1 : 2)" marker-end="url(#arrow-\(index)-\(page))"/>
+                    """
+                svg += """
+                    <text x="\((left + right) / 2)" y="\(y - 5)" \
+                    text-anchor="middle" font-size="12" fill="\(stroke)">
+                    """
                 svg += Markup.escape(String(entry.summary.prefix(90))) + "</text></a>"
                 if let mark {
-                    svg += "<a href=\"#c\(index)-frame-\(entry.frame)\"><circle cx=\"\(right + 20)\" cy=\"\(y)\" r=\"6\" fill=\"\(stroke)\"/>"
+                    svg += """
+                        <a href="#c\(index)-frame-\(entry.frame)"><circle \
+                        cx="\(right + 20)" cy="\(y)" r="6" fill="\(stroke)"/>
+                        """
                     svg += "<text x=\"\(right + 32)\" y=\"\(y + 4)\" font-size=\"11\" fill=\"\(stroke)\">"
                     svg += Markup.escape(mark.rules.joined(separator: ", ")) + "</text></a>"
                 }
@@ -338,7 +411,10 @@ package enum HTMLReport {
             html += ": \(Markup.escape(entry.summary))</summary>\n"
             if let json = entry.json { html += "<pre class=\"json\">\(Markup.escape(json))</pre>\n" }
             if let payload = entry.payload {
-                html += "<pre class=\"hex\">\(Markup.escape(HTMLReport.hexDump(payload, total: entry.payloadLength)))</pre>\n"
+                html += """
+                    <pre class="hex">\
+                    \(Markup.escape(HTMLReport.hexDump(payload, total: entry.payloadLength)))</pre>\n
+                    """
             }
             if entry.json == nil, entry.payload == nil { html += "<p>(not kept: check with <code>--format html</code>)</p>\n" }
             return html + "</details>\n"
@@ -360,7 +436,10 @@ package enum HTMLReport {
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(finding)
             }
-            var html = "<table class=\"findings\"><tr><th>severity</th><th>rule</th><th>count</th><th>where</th><th>message</th>"
+            var html = """
+                <table class="findings"><tr><th>severity</th>\
+                <th>rule</th><th>count</th><th>where</th><th>message</th>
+                """
             html += "<th>reference</th></tr>\n"
             var anchored = Set<Int>()
             for key in order {
@@ -376,9 +455,15 @@ package enum HTMLReport {
                         whereCell += "<span id=\"\(anchorPrefix)-frame-\(frame)\"></span>"
                     }
                 }
-                html += "<tr class=\"finding \(key.severity)\" data-severity=\"\(key.severity)\" data-rule=\"\(Markup.escape(key.rule))\" "
-                html += "data-count=\"\(group.count)\"><td class=\"\(key.severity)\">\(key.severity)</td>"
-                html += "<td><code>\(Markup.escape(key.rule))</code></td><td class=\"count\">\(group.count > 1 ? "×\(group.count)" : "1")</td>"
+                html += """
+                    <tr class="finding \(key.severity)" data-severity="\(key.severity)" \
+                    data-rule="\(Markup.escape(key.rule))" data-count="\(group.count)">\
+                    <td class="\(key.severity)">\(key.severity)</td>
+                    """
+                html += """
+                    <td><code>\(Markup.escape(key.rule))</code></td><td \
+                    class="count">\(group.count > 1 ? "×\(group.count)" : "1")</td>
+                    """
                 html += "<td>\(whereCell)</td><td>\(Markup.escape(key.message))"
                 html += "\(key.subject.map { "<br><small>\(Markup.escape($0))</small>" } ?? "")</td>"
                 html += "<td>\(reference(group[0].specRef))</td></tr>\n"

@@ -29,12 +29,22 @@ package enum JUnitReport {
             captureCase += "/>"
         } else {
             captureCase +=
-                ">\n      <failure message=\"\(counted(captureFailing.count, "finding"))\" type=\"\(Markup.escape(captureFailing[0].ruleID.rawValue))\">"
+                """
+                >\n\
+                      <failure message="\(counted(captureFailing.count, "finding"))" \
+                type="\(Markup.escape(captureFailing[0].ruleID.rawValue))">
+                """
                 + Markup.escape(captureFailing.map(line).joined(separator: "\n")) + "</failure>\n    </testcase>"
         }
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        head += "<testsuites name=\"imwire check \(Markup.escape(report.source))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
-        head += "  <testsuite name=\"capture\" tests=\"1\" failures=\"\(captureFailing.isEmpty ? 0 : 1)\">\n\(captureCase)\n  </testsuite>"
+        head += """
+            <testsuites name="imwire check \(Markup.escape(report.source))" \
+            tests="\(totalTests)" failures="\(totalFailures)">\n
+            """
+        head += """
+              <testsuite name="capture" tests="1" failures="\(captureFailing.isEmpty ? 0 : 1)">\n\
+            \(captureCase)\n  </testsuite>
+            """
         emit(Array(head.utf8))
         for connection in report.connections { emit(Array(("\n" + suite(connection, threshold: threshold)).utf8)) }
         emit(Array("\n</testsuites>\n".utf8))
@@ -58,7 +68,11 @@ package enum JUnitReport {
                 failures += 1
                 let body = failing.map { line($0) }.joined(separator: "\n")
                 testCase +=
-                    ">\n      <failure message=\"\(counted(failing.count, "finding"))\" type=\"\(Markup.escape(failing[0].ruleID.rawValue))\">"
+                    """
+                    >\n\
+                          <failure message="\(counted(failing.count, "finding"))" \
+                    type="\(Markup.escape(failing[0].ruleID.rawValue))">
+                    """
                 testCase += Markup.escape(body) + "</failure>\n    </testcase>"
             }
             cases.append(testCase)

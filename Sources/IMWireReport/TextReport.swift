@@ -35,13 +35,21 @@ package enum TextReport {
             lines.append(header)
             if !connection.tcpConnections.isEmpty {
                 let count = connection.tcpConnections.count
-                lines.append("  over \(count) TCP connection\(count == 1 ? "" : "s"): \(connection.tcpConnections.joined(separator: ", "))")
+                lines.append(
+                    """
+                      over \(count) TCP connection\(count == 1 ? "" : "s"): \
+                    \(connection.tcpConnections.joined(separator: ", "))
+                    """)
             }
             let findings = connection.findings.filter { $0.severity >= threshold }
             if findings.isEmpty { lines.append("  clean") }
             findings.forEach(describe)
             if connection.droppedFindings > 0 {
-                lines.append("  … \(counted(connection.droppedFindings, "more finding")) not kept (Limits.maxFindingsPerConnection)")
+                lines.append(
+                    """
+                      … \(counted(connection.droppedFindings, "more finding")) \
+                    not kept (Limits.maxFindingsPerConnection)
+                    """)
             }
             lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
             flush()
