@@ -32,7 +32,11 @@ struct CA: ParsableCommand {
             } catch {
                 throw unreadable(error.description)
             }
-            print("imwire ca: wrote \(out)/\(CertificateAuthority.certificateFile) and \(out)/\(CertificateAuthority.keyFile)")
+            print(
+                """
+                imwire ca: wrote \(out)/\(CertificateAuthority.certificateFile) \
+                and \(out)/\(CertificateAuthority.keyFile)
+                """)
         }
     }
 }

@@ -42,7 +42,10 @@ struct Check: TakesDialectSettings {
     var ruleOverrides: [String] = []
 
     @Option(
-        help: "Report format: text, json (Spec/report-json.md), junit, sarif, html (one self-contained page: diagrams, messages to expand, filters).")
+        help: """
+            Report format: text, json (Spec/report-json.md), junit, sarif, html \
+            (one self-contained page: diagrams, messages to expand, filters).
+            """)
     var format: ReportFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
@@ -55,11 +58,13 @@ struct Check: TakesDialectSettings {
 
     @Option(
         help: ArgumentHelp(
-            "The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). "
-                + "Repeatable, once per vendor; each applies to its own vendor's connections only. Without it a yun2win "
-                + "client gets the policy its client id's platform digit names, and every other client its vendor's default "
-                + "(Spec/reconnect.md §3 and §6); with --policy, a vendor in the capture that no --policy names gets that "
-                + "choice and a warning on standard error, and a --policy whose vendor has no connection gets a warning.",
+            """
+            The SDK policy reconnects are judged against: \(ReconnectPolicies.names.joined(separator: ", ")). \
+            Repeatable, once per vendor; each applies to its own vendor's connections only. Without it a yun2win \
+            client gets the policy its client id's platform digit names, and every other client its vendor's default \
+            (Spec/reconnect.md §3 and §6); with --policy, a vendor in the capture that no --policy names gets that \
+            choice and a warning on standard error, and a --policy whose vendor has no connection gets a warning.
+            """,
             valueName: "name"))
     var policy: [String] = []
 
@@ -81,7 +86,10 @@ struct Check: TakesDialectSettings {
 
     @Option(
         help: ArgumentHelp(
-            "Seconds of capture time a TCP connection may go without a packet; then it ends as at the capture's end (CAPTURE.TCP-IDLE; 0: never).",
+            """
+            Seconds of capture time a TCP connection may go without a packet; \
+            then it ends as at the capture's end (CAPTURE.TCP-IDLE; 0: never).
+            """,
             valueName: "seconds"))
     var tcpIdle: Int = Limits.default.tcpIdleSeconds
 

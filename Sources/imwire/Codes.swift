@@ -4,7 +4,10 @@ import IMWire
 struct Codes: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the status-code and enum tables of the registry.",
-        discussion: "`--format json --vendor V` prints exactly Fixtures/status/V.json (see scripts/generate-status-fixtures.sh).")
+        discussion: """
+            `--format json --vendor V` prints exactly \
+            Fixtures/status/V.json (see scripts/generate-status-fixtures.sh).
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, csv

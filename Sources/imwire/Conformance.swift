@@ -34,8 +34,9 @@ struct Conformance: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send every fixture case to a testee program and grade its answers.",
             discussion: """
-                The testee is COMMAND [ARGS…] after `--`, e.g. `imwire conformance run -- imwire conformance testee`. \
-                Exit 1 on an unexpected failure or a stale failure-list entry (a listed test that passes).
+                The testee is COMMAND [ARGS…] after `--`, e.g. \
+                `imwire conformance run -- imwire conformance testee`. Exit 1 on an unexpected failure or a stale \
+                failure-list entry (a listed test that passes).
                 """)
 
         @Option(

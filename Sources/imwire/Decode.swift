@@ -17,22 +17,37 @@ struct Decode: ParsableCommand {
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(help: "The frame as hex (protobuf encoding; mqtt and yun2win: one packet or a stream of packets; jmessage: a binary frame).")
+    @Option(
+        help: """
+            The frame as hex (protobuf encoding; mqtt and yun2win: one \
+            packet or a stream of packets; jmessage: a binary frame).
+            """)
     var hex: String?
 
     @Option(
         help:
-            "The frame as text (base64 and json encodings; yun2win: a PUBLISH payload such as a JSON command; nim, jmessage: a WebSocket text message)."
+            """
+            The frame as text (base64 and json encodings; yun2win: a PUBLISH payload \
+            such as a JSON command; nim, jmessage: a WebSocket text message).
+            """
     )
     var text: String?
 
-    @Flag(help: "Treat each input line as one frame (hex for protobuf, mqtt and yun2win, text otherwise); print one JSON result per line.")
+    @Flag(
+        help: """
+            Treat each input line as one frame (hex for protobuf, mqtt \
+            and yun2win, text otherwise); print one JSON result per line.
+            """)
     var lines = false
 
     @Option(help: "mqtt and yun2win: the MQTT version, 3.1 or 3.1.1 (default: from a CONNECT in the input, else 3.1.1).")
     var mqttVersion: MQTTVersion?
 
-    @Option(help: "yun2win, nim, jmessage: which way the message went, send (client to server) or receive (default: inferred from each payload).")
+    @Option(
+        help: """
+            yun2win, nim, jmessage: which way the message went, send (client \
+            to server) or receive (default: inferred from each payload).
+            """)
     var direction: Direction?
 
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
@@ -41,7 +56,11 @@ struct Decode: ParsableCommand {
     @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the JSON printed (replaced by default).")
     var showSecrets = false
 
-    @Argument(help: "A file holding the frame (raw bytes for protobuf, text otherwise); - for standard input (the default with --lines).")
+    @Argument(
+        help: """
+            A file holding the frame (raw bytes for protobuf, text \
+            otherwise); - for standard input (the default with --lines).
+            """)
     var file: String?
 
     func validate() throws {

@@ -12,7 +12,11 @@ struct Fixtures: ParsableCommand {
             abstract: "Check every fixture: decoded form, expected findings (rule and offset), round trip.",
             discussion: "Exit 1 if any fixture does not verify.")
 
-        @Option(help: "The fixtures directory (default: Fixtures/ of the package, found from the current directory or the executable).")
+        @Option(
+            help: """
+                The fixtures directory (default: Fixtures/ of the package, \
+                found from the current directory or the executable).
+                """)
         var dir: String?
 
         @Flag(help: "List every fixture, not only failures.")

@@ -6,7 +6,10 @@ import IMWire
 struct IMWireCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imwire",
-        abstract: "Wire codecs and a conformance checker for IM cloud protocols: LeanCloud realtime, NetEase NIM, JPush JMessage, yun2win.",
+        abstract: """
+            Wire codecs and a conformance checker for IM cloud protocols: \
+            LeanCloud realtime, NetEase NIM, JPush JMessage, yun2win.
+            """,
         discussion: """
             Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input, 64 a usage \
             error (see each command's help for its own meaning of 1).
@@ -35,7 +38,11 @@ struct IMWireCLI: ParsableCommand {
 
 /// Options shared by the commands that decode.
 struct DecodeOptions: ParsableArguments {
-    @Option(help: "The dialect of the input: \(InputDialect.allCases.map(\.rawValue).joined(separator: ", ")) (mqtt: packets without a dialect).")
+    @Option(
+        help: """
+            The dialect of the input: \(InputDialect.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (mqtt: packets without a dialect).
+            """)
     var dialect: InputDialect = .leancloud
 
     @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")

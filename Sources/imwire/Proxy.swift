@@ -43,7 +43,11 @@ struct Proxy: TakesDialectSettings {
     @Option(help: ArgumentHelp("The server to forward to (or --explicit).", valueName: "HOST:PORT"))
     var upstream: String?
 
-    @Flag(help: "Forward each connection to the server its client asks for: HTTP CONNECT, http:// requests or SOCKS5 (no authentication).")
+    @Flag(
+        help: """
+            Forward each connection to the server its client asks for: \
+            HTTP CONNECT, http:// requests or SOCKS5 (no authentication).
+            """)
     var explicit = false
 
     @Flag(help: "Terminate TLS: show each client a certificate signed by --ca, open TLS to the server.")
@@ -286,5 +290,8 @@ final class LivePrinter: Sendable {
 /// reach (what crosses carries logins' credentials); nil for a loopback address.
 func reachabilityWarning(_ host: String, command: String) -> String? {
     guard !ListenAddress.isLoopback(host) else { return nil }
-    return "imwire \(command): warning: --listen \(host): the server is reachable from other hosts (127.0.0.1 keeps it to this one)"
+    return """
+        imwire \(command): warning: --listen \(host): the server is \
+        reachable from other hosts (127.0.0.1 keeps it to this one)
+        """
 }

@@ -10,7 +10,8 @@ struct Reconnect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the state/action trace of an event file under a policy.",
             discussion: """
-                The events file is JSON ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}), \
+                The events file is JSON \
+                ({"seed": 0, "until": 60000, "events": [{"ms": 0, "event": "user-login"}, …]}), \
                 a golden trace of Fixtures/reconnect/ (its input and policy are used), or JSONL (one event \
                 object per line); Spec/reconnect.md lists every event and its fields. Timers the machine \
                 asks for fire when the clock passes them. An event that does not fit the state it meets \
@@ -71,10 +72,17 @@ struct Reconnect: ParsableCommand {
         func run() throws {
             for policy in ReconnectPolicies.all {
                 print("\(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)")
-                print("  delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); budget: \(policy.budget.summary)")
+                print(
+                    """
+                      delays: \(policy.budget.attempts == 0 ? "none" : policy.schedule.summary); \
+                    budget: \(policy.budget.summary)
+                    """)
                 if let heartbeat = policy.heartbeat {
                     print(
-                        "  heartbeat: \(heartbeat.what) every \(DurationText.text(millis: heartbeat.intervalMillis)), answer within \(DurationText.text(millis: heartbeat.answerTimeoutMillis))"
+                        """
+                          heartbeat: \(heartbeat.what) every \(DurationText.text(millis: heartbeat.intervalMillis)), \
+                        answer within \(DurationText.text(millis: heartbeat.answerTimeoutMillis))
+                        """
                     )
                 }
                 if let flag = policy.reconnectFlag { print("  reconnect flag: \(flag.name)") }

@@ -27,7 +27,11 @@ struct Rules: ParsableCommand {
     @Option(help: "text, markdown or json.")
     var format: Format = .text
 
-    @Option(help: "The package root, for the Spec sections and the examples (default: found from the current directory or the executable).")
+    @Option(
+        help: """
+            The package root, for the Spec sections and the examples \
+            (default: found from the current directory or the executable).
+            """)
     var root: String?
 
     func run() throws {

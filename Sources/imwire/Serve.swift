@@ -23,19 +23,27 @@ struct Serve: TakesDialectSettings {
             graded as a run of its own; a client's harness asks GET /imwire/case for the case playing and \
             GET /imwire/endCase to end it and start the next (Spec/serve.md §5).
 
-            Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came (in a case), \
-            2 a file that cannot be read or written or an address that cannot be bound, 64 a usage error.
+            Exit status: 0 every client OK or NON-STRICT, 1 a client FAILED or UNIMPLEMENTED or no client came \
+            (in a case), 2 a file that cannot be read or written or an address that cannot be bound, 64 a usage \
+            error.
             """ + "\n\n" + DialectSettingArguments.help)
 
     @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
 
-    @Option(help: "The dialect to serve: \(ServeServer.clouds.map(\.dialect.rawValue).joined(separator: ", ")) (the scenario's by default).")
+    @Option(
+        help: """
+            The dialect to serve: \(ServeServer.clouds.map(\.dialect.rawValue).joined(separator: ", ")) \
+            (the scenario's by default).
+            """)
     var dialect: Dialect?
 
     @Option(
         help: ArgumentHelp(
-            "A scenario of Fixtures/serve/ by name (`imwire serve --list`): NAME, or DIALECT/NAME when several dialects ship it.",
+            """
+            A scenario of Fixtures/serve/ by name (`imwire serve \
+            --list`): NAME, or DIALECT/NAME when several dialects ship it.
+            """,
             valueName: "NAME"))
     var scenario: String?
 
@@ -44,8 +52,10 @@ struct Serve: TakesDialectSettings {
 
     @Option(
         help: ArgumentHelp(
-            "Play several scenarios of one dialect one after the other: all (every one --dialect ships) or NAME,NAME,… in that order; "
-                + "a case ends at GET /imwire/endCase or as a run ends (Spec/serve.md §5).",
+            """
+            Play several scenarios of one dialect one after the other: all (every one --dialect ships) or \
+            NAME,NAME,… in that order; a case ends at GET /imwire/endCase or as a run ends (Spec/serve.md §5).
+            """,
             valueName: "all|NAMES"))
     var scenarios: String?
 
@@ -57,7 +67,10 @@ struct Serve: TakesDialectSettings {
 
     @Option(
         help: ArgumentHelp(
-            "Record the traffic as pcapng (real times, synthesised IP/TCP headers); with --scenarios, a directory that gets NAME.pcapng per case.",
+            """
+            Record the traffic as pcapng (real times, synthesised IP/TCP headers); \
+            with --scenarios, a directory that gets NAME.pcapng per case.
+            """,
             valueName: "FILE.pcapng|DIR"))
     var record: String?
 
@@ -134,7 +147,11 @@ struct Serve: TakesDialectSettings {
             run.server.stop()
             throw unreadable("cannot listen on \(listen): \(error)")
         }
-        print("imwire serve: \(played.dialect.rawValue) on \(at.host):\(port), scenario \(played.name): \(played.summary)", to: &standardError)
+        print(
+            """
+            imwire serve: \(played.dialect.rawValue) on \
+            \(at.host):\(port), scenario \(played.name): \(played.summary)
+            """, to: &standardError)
         if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
 
         let signals = onTermination { run.server.stop() }
@@ -175,7 +192,10 @@ struct Serve: TakesDialectSettings {
         let dialects = Set(played.map(\.dialect))
         guard dialects.count == 1, let served = played.first?.dialect else {
             throw ValidationError(
-                "--scenarios: one dialect's scenarios (these are written for \(dialects.map(\.rawValue).sorted().joined(separator: ", ")))")
+                """
+                --scenarios: one dialect's scenarios (these are written for \
+                \(dialects.map(\.rawValue).sorted().joined(separator: ", ")))
+                """)
         }
         if let record, !Directory.isDirectory(record) { throw unreadable("--record \(record): with --scenarios, a directory that exists") }
         let at = try Proxy.endpoint(listen, "listen")
@@ -194,8 +214,11 @@ struct Serve: TakesDialectSettings {
                 run.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
                 let scenario = run.server.configuration.scenario
                 print(
-                    "imwire serve: \(served.rawValue) on \(at.host):\(port), case \(run.server.configuration.caseIndex + 1) of \(played.count), "
-                        + "scenario \(scenario.name): \(scenario.summary)", to: &standardError)
+                    """
+                    imwire serve: \(served.rawValue) on \(at.host):\(port), case \
+                    \(run.server.configuration.caseIndex + 1) of \(played.count), \
+                    scenario \(scenario.name): \(scenario.summary)
+                    """, to: &standardError)
             } finished: { outcome, _ in
                 if let out {
                     do { try outcome.write(to: out, threshold: threshold.severity, specBase: "file://\(root)/") } catch {

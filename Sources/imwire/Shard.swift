@@ -4,7 +4,10 @@ import IMWire
 
 struct Shard: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Cut pcap/pcapng captures (and JSONL transcripts) into shards that keep every connection and every client's connections whole.",
+        abstract: """
+            Cut pcap/pcapng captures (and JSONL transcripts) into shards \
+            that keep every connection and every client's connections whole.
+            """,
         discussion: """
             A client is its address on the side of a TCP connection with the higher (ephemeral) \
             port: every connection of one client address, with any server, goes to one shard, so \
@@ -14,8 +17,8 @@ struct Shard: ParsableCommand {
             then `imwire merge` of those reports, gives the report of checking the whole capture. \
             Writes DIR/<capture>.shard-<n>.pcapng (.jsonl for a transcript) and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
-            firstTime, lastTime). Two streaming passes over each capture (the second on --jobs threads); memory grows with the \
-            number of client addresses and socket.io sids only (with several captures, also one \
+            firstTime, lastTime). Two streaming passes over each capture (the second on --jobs threads); memory \
+            grows with the number of client addresses and socket.io sids only (with several captures, also one \
             entry per TCP connection: a connection the previous file leaves open and the next goes \
             on with is reported, as each file is checked on its own). Two captures with the same \
             file name cannot share a directory (their shards would have the same names).
@@ -34,10 +37,18 @@ struct Shard: ParsableCommand {
     @Option(help: "The directory for the shards and manifest.jsonl (made if missing).")
     var out: String
 
-    @Option(help: "Shard size aimed at, in MiB (a fraction is allowed; one client's traffic is never cut, so a shard can be larger).")
+    @Option(
+        help: """
+            Shard size aimed at, in MiB (a fraction is allowed; one \
+            client's traffic is never cut, so a shard can be larger).
+            """)
     var maxMegabytes: Double = 256
 
-    @Option(help: "Threads that write shards, each reading the capture again for its own (the shards are the same for any value).")
+    @Option(
+        help: """
+            Threads that write shards, each reading the capture again \
+            for its own (the shards are the same for any value).
+            """)
     var jobs: Int = 1
 
     @OptionGroup(title: "TLS (each shard gets the key logs as a pcapng Decryption Secrets Block, so it is checked on its own)")
@@ -52,7 +63,10 @@ struct Shard: ParsableCommand {
         let names = captures.map { ($0 as NSString).lastPathComponent }
         guard Set(names).count == names.count else {
             throw ValidationError(
-                "two captures have the same file name, so their shards would overwrite each other: shard them into different directories")
+                """
+                two captures have the same file name, so their shards would \
+                overwrite each other: shard them into different directories
+                """)
         }
     }
 
@@ -80,9 +94,12 @@ struct Shard: ParsableCommand {
                 if !cut.isEmpty {
                     let shown = cut.prefix(5).map(\.description).joined(separator: ", ")
                     print(
-                        "imwire: warning: \(cut.count) TCP connection\(cut.count == 1 ? "" : "s") of \(previous.capture) \(cut.count == 1 ? "goes" : "go") on in \(capture) "
-                            + "(\(shown)\(cut.count > 5 ? ", …" : "")): each file is checked on its own, so each is two connections there; "
-                            + "merge the files first (mergecap) to check them whole", to: &standardError)
+                        """
+                        imwire: warning: \(cut.count) TCP connection\(cut.count == 1 ? "" : "s") of \
+                        \(previous.capture) \(cut.count == 1 ? "goes" : "go") on in \(capture) \
+                        (\(shown)\(cut.count > 5 ? ", …" : "")): each file is checked on its own, so \
+                        each is two connections there; merge the files first (mergecap) to check them whole
+                        """, to: &standardError)
                 }
             }
             previous = (capture, result)

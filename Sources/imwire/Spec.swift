@@ -6,7 +6,10 @@ struct SpecCommand: ParsableCommand {
         commandName: "spec",
         abstract: "Regenerate the generated tables in Spec/ from the code.",
         discussion:
-            "Without --write, exit 1 if any Spec file is out of date. Either way, exit 1 if a rule's reference names a Spec page or anchor that does not exist."
+            """
+            Without --write, exit 1 if any Spec file is out of date. Either way, exit \
+            1 if a rule's reference names a Spec page or anchor that does not exist.
+            """
     )
 
     @Option(help: "The package root (default: found from the current directory or the executable).")

@@ -6,7 +6,10 @@ struct TLSKeyLogOption: ParsableArguments {
     @Option(
         name: .customLong("tls-keylog"),
         help: ArgumentHelp(
-            "An NSS key log (SSLKEYLOGFILE) to decrypt TLS connections with (repeatable); a pcapng's Decryption Secrets Blocks are read as well.",
+            """
+            An NSS key log (SSLKEYLOGFILE) to decrypt TLS connections with \
+            (repeatable); a pcapng's Decryption Secrets Blocks are read as well.
+            """,
             valueName: "FILE"))
     var files: [String] = []
 
