@@ -30,8 +30,14 @@ package enum CaptureRules {
     package static let recordTooLarge = Rule(
         "CAPTURE.RECORD-TOO-LARGE", .error, layer: .capture,
         summary:
-            "A record or block longer than Limits.maxFrameSize (pcap: or than a snaplen above 65,535); skipped by its length without being read into memory.",
-        specRef: "Spec/captures.md#pcap-records (snap length), Spec/captures.md#pcapng-blocks, Spec/captures.md#limits (maxFrameSize)")
+            """
+            A record or block longer than Limits.maxFrameSize (pcap: or than a snaplen \
+            above 65,535); skipped by its length without being read into memory.
+            """,
+        specRef: """
+            Spec/captures.md#pcap-records (snap length), \
+            Spec/captures.md#pcapng-blocks, Spec/captures.md#limits (maxFrameSize)
+            """)
     package static let packetTruncated = Rule(
         "CAPTURE.PACKET-TRUNCATED", .info, layer: .capture,
         summary: "A packet captured shorter than it was on the wire (snaplen); its missing bytes become a TCP gap.",
@@ -52,7 +58,10 @@ package enum CaptureRules {
         summary: "A pcapng option whose length runs past its block or does not fit its code.", specRef: "Spec/captures.md#pcapng-options")
     package static let unsupportedLinkType = Rule(
         "CAPTURE.LINKTYPE-UNSUPPORTED", .warning, layer: .capture,
-        summary: "Packets of a link type IMWire does not read (it reads NULL 0, Ethernet 1, raw IP 101, SLL 113, SLL2 276, IPv4 228, IPv6 229).",
+        summary: """
+            Packets of a link type IMWire does not read (it reads NULL 0, \
+            Ethernet 1, raw IP 101, SLL 113, SLL2 276, IPv4 228, IPv6 229).
+            """,
         specRef: "Spec/captures.md#link-types")
     package static let malformedIP = Rule(
         "CAPTURE.IP-MALFORMED", .warning, layer: .capture,
@@ -66,18 +75,27 @@ package enum CaptureRules {
         summary: "A TCP header shorter than 20 bytes or with a data offset past the segment.", specRef: "Spec/captures.md#tcp-header")
     package static let tcpOverlapConflict = Rule(
         "CAPTURE.TCP-OVERLAP-CONFLICT", .error, layer: .capture,
-        summary: "A retransmitted or overlapping TCP segment whose bytes differ from those already seen; the first copy is kept.",
+        summary: """
+            A retransmitted or overlapping TCP segment whose bytes \
+            differ from those already seen; the first copy is kept.
+            """,
         specRef: "Spec/captures.md#tcp-reassembly (overlaps)")
     package static let tcpGap = ConnectionInputRules.tcpGap
     package static let tcpAfterEnd = Rule(
         "CAPTURE.TCP-AFTER-END", .info, layer: .capture,
         summary:
-            "TCP data of a connection that already ended (after its RST, or after both FINs): bytes in flight or sent after the reset; counted here, not decoded, and no new connection.",
+            """
+            TCP data of a connection that already ended (after its RST, or after both FINs): bytes \
+            in flight or sent after the reset; counted here, not decoded, and no new connection.
+            """,
         specRef: "Spec/captures.md#tcp-reassembly (after the end)")
     package static let tcpIdle = Rule(
         "CAPTURE.TCP-IDLE", .warning, layer: .capture,
         summary:
-            "TCP data of a connection that had gone without a packet for longer than Limits.tcpIdleSeconds (an hour; check --tcp-idle) and so ended there, as at the capture's end; counted here, not decoded.",
+            """
+            TCP data of a connection that had gone without a packet for longer than Limits.tcpIdleSeconds (an \
+            hour; check --tcp-idle) and so ended there, as at the capture's end; counted here, not decoded.
+            """,
         specRef: "Spec/captures.md#tcp-reassembly (idle connections)")
 
     // MARK: HAR

@@ -5,7 +5,10 @@ import IMWireCore
 package enum CompressionRules {
     package static let corruptData = Rule(
         "ZLIB.CORRUPT-DATA", .error, layer: .compression,
-        summary: "Data that zlib rejects: invalid block type or code lengths, distance too far back, bad checksum or header.",
+        summary: """
+            Data that zlib rejects: invalid block type or code \
+            lengths, distance too far back, bad checksum or header.
+            """,
         specRef: "Spec/websocket.md#deflate-data")
     package static let outputLimit = Rule(
         "ZLIB.OUTPUT-LIMIT", .error, layer: .compression,

@@ -45,7 +45,10 @@ enum CompressionFuzzing {
             break  // pieces can trip the ratio before the rest of the input arrives
         default:
             violations.append(
-                "one-shot ends in \(whole.error.map { "\($0.code)" } ?? "success"), chunked in \(pieces.error.map { "\($0.code)" } ?? "success")")
+                """
+                one-shot ends in \(whole.error.map { "\($0.code)" } ?? "success"), \
+                chunked in \(pieces.error.map { "\($0.code)" } ?? "success")
+                """)
         }
         // Zlib.decompress: the same inflater in one call, plus the end-of-stream rules.
         let oneShot = Result { () throws(CompressionError) in try Zlib.decompress(data, format: format, windowBits: windowBits, limit: limit) }
@@ -55,7 +58,12 @@ enum CompressionFuzzing {
         case (nil, .streamEnd(0), .success(let bytes)) where bytes == whole.output: break
         case (nil, .needsInput, .success(let bytes)) where format == .raw && bytes == whole.output: break
         case (nil, .needsInput, .failure(let other)) where format != .raw && other.code == .truncated: break
-        default: violations.append("Zlib.decompress disagrees with the inflater (\(whole.status), \(whole.error.map(\.description) ?? "no error"))")
+        default:
+            violations.append(
+                """
+                Zlib.decompress disagrees with the inflater (\(whole.status), \
+                \(whole.error.map(\.description) ?? "no error"))
+                """)
         }
         if whole.error == nil { violations += roundTrip(whole.output, format: format, windowBits: windowBits) }
         return violations

@@ -44,7 +44,8 @@ enum MergeFuzzing {
         case 1:
             return payload.split(separator: 0x1e, maxSplits: 15, omittingEmptySubsequences: false).enumerated().map { ("\($0).json", Array($1)) }
         case 2:
-            // A copy of the template's first connection (MergeData.Connection has no public initializer) made the fuzzed one.
+            // A copy of the template's first connection (MergeData.Connection has no public initializer)
+            // made the fuzzed one.
             guard var merge = template?.merge, var connection = merge.connections.first else { return [] }
             let count = payload.count >= 2 ? min(payload.count - 2, Int(payload[0]) << 8 | Int(payload[1])) : 0
             let judge = Array(payload.dropFirst(2 + count))

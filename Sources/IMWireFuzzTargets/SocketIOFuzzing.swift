@@ -34,7 +34,10 @@ enum SocketIOFuzzing {
                 again.packets.count != 1 || again.packets.first.map(SocketIOCanonicalJSON.encode) != SocketIOCanonicalJSON.encode(packet)
             {
                 violations.append(
-                    "socket.io 0.9 \(packet.summary) re-encodes to `\(packet.encoded)`, which decodes to \(again.packets.map(\.summary))")
+                    """
+                    socket.io 0.9 \(packet.summary) re-encodes to `\(packet.encoded)`, \
+                    which decodes to \(again.packets.map(\.summary))
+                    """)
             }
             if let nim = item.nim {
                 // The wire form always survives, and so do the names and tag-mapped fields derived

@@ -74,7 +74,11 @@ enum TesteeFuzzing {
         let pieces = frames(input.chunks)
         var violations: [String] = []
         if whole.bodies != pieces.bodies || whole.end != pieces.end {
-            violations.append("read in pieces: \(pieces.bodies.count) messages, \(pieces.end); whole: \(whole.bodies.count), \(whole.end)")
+            violations.append(
+                """
+                read in pieces: \(pieces.bodies.count) messages, \
+                \(pieces.end); whole: \(whole.bodies.count), \(whole.end)
+                """)
         }
         violations += bounded(payload, whole)
         if input.variant & 1 == 0 {
@@ -103,7 +107,11 @@ enum TesteeFuzzing {
         switch read.end {
         case .oversized(let length):
             if length != announced || length <= TesteeProtocol.maxMessageSize {
-                violations.append("refused a length prefix of \(length) at \(position) (the bytes say \(announced.map(String.init) ?? "none"))")
+                violations.append(
+                    """
+                    refused a length prefix of \(length) at \(position) \
+                    (the bytes say \(announced.map(String.init) ?? "none"))
+                    """)
             }
         case .pending(let count):
             if count != rest { violations.append("\(count) bytes pending, \(rest) left after the messages") }
@@ -259,7 +267,10 @@ enum TesteeFuzzing {
             }
             if (results.first?.verdict == .error) != (failed || answered?.result == .error) {
                 violations.append(
-                    "case \(testCase.id): verdict \(results.first.map { "\($0.verdict)" } ?? "none") for \(answered.map { "\($0)" } ?? "no response")"
+                    """
+                    case \(testCase.id): verdict \(results.first.map { "\($0.verdict)" } ?? "none") \
+                    for \(answered.map { "\($0)" } ?? "no response")
+                    """
                 )
             }
             consecutive = failed ? consecutive + 1 : 0
@@ -267,7 +278,11 @@ enum TesteeFuzzing {
         if index != first.results.count { violations.append("\(first.results.count) results for \(casesRun) cases") }
         let expectedStop = consecutive >= limit ? cases.count - casesRun : nil
         if first.stopped?.casesNotRun != expectedStop || (first.stopped.map { $0.consecutiveErrors != limit } ?? false) {
-            violations.append("stopped: \(first.stopped.map { "\($0)" } ?? "no") after \(casesRun) cases, \(consecutive) failed in a row")
+            violations.append(
+                """
+                stopped: \(first.stopped.map { "\($0)" } ?? "no") \
+                after \(casesRun) cases, \(consecutive) failed in a row
+                """)
         }
         violations += reports(first)
         return violations

@@ -212,7 +212,10 @@ enum WebSocketFuzzing {
     private static func summary(_ request: WebSocketUpgradeRequest) -> String {
         let extensions = request.extensions.map(\.headerText).joined(separator: ", ")
         return
-            "\(request.method) \(request.target) key=\(request.key ?? "-") protocols=\(request.protocols) extensions=\(extensions) offers=\(request.deflateOffers)"
+            """
+            \(request.method) \(request.target) key=\(request.key ?? "-") \
+            protocols=\(request.protocols) extensions=\(extensions) offers=\(request.deflateOffers)
+            """
     }
 }
 
@@ -235,7 +238,10 @@ public enum WebSocketDifferential {
         }
 
         public var description: String {
-            "frame 0x\(String(firstByte, radix: 16)) mask \(maskingKey.map { String($0, radix: 16) } ?? "-") \(payload.count) bytes"
+            """
+            frame 0x\(String(firstByte, radix: 16)) mask \
+            \(maskingKey.map { String($0, radix: 16) } ?? "-") \(payload.count) bytes
+            """
         }
     }
 
@@ -334,13 +340,22 @@ public enum WebSocketDifferential {
             if !ours.failed, ours.headerIncomplete { return [] }
             if !ours.failed, ours.incomplete, ours.pendingRules.contains(expected) { return [] }
             return [
-                "swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire failed: \(ours.failed), incomplete: \(ours.incomplete), reports \(ours.pendingRules.map(\.rawValue))"
+                """
+                swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire failed: \(ours.failed), \
+                incomplete: \(ours.incomplete), reports \(ours.pendingRules.map(\.rawValue))
+                """
             ]
         }
         // IMWire went on past the frame swift-nio refused: it must have reported why.
         let rules = ours.rules[theirs.count]
         return rules.contains(expected)
-            ? [] : ["swift-nio refuses frame \(theirs.count) (\(rejection)); IMWire decodes it, reporting \(rules.map(\.rawValue))"]
+            ? []
+            : [
+                """
+                swift-nio refuses frame \(theirs.count) (\(rejection)); \
+                IMWire decodes it, reporting \(rules.map(\.rawValue))
+                """
+            ]
     }
 
     /// What `swift test` can check of the target without swift-nio: IMWire's side is deterministic.

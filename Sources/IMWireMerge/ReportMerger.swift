@@ -83,7 +83,11 @@ public enum ReportMerger {
         }
         try checkSameCapture(shards)
         if needsTimelines, let shard = shards.first(where: { !$0.data.timelines }) {
-            throw MergeError("\(shard.name): checked without --merge-timelines, so an HTML report of the merge has no messages to draw")
+            throw MergeError(
+                """
+                \(shard.name): checked without --merge-timelines, so \
+                an HTML report of the merge has no messages to draw
+                """)
         }
         shards.sort { ($0.data.shard?.index ?? 0) < ($1.data.shard?.index ?? 0) }
         let first = shards[0]
@@ -191,10 +195,17 @@ public enum ReportMerger {
         }
         guard json["version"]?.int64Value == Int64(JSONReport.version) else {
             throw MergeError(
-                "\(name): report version \(json["version"].map { JSONWriter.string($0) } ?? "none"), this imwire reads \(JSONReport.version)")
+                """
+                \(name): report version \(json["version"].map { JSONWriter.string($0) } ?? "none"), \
+                this imwire reads \(JSONReport.version)
+                """)
         }
         guard let member = json["merge"] else {
-            throw MergeError("\(name): no merge member: merge reads `imwire check --format json` reports of shards made by `imwire shard`")
+            throw MergeError(
+                """
+                \(name): no merge member: merge reads `imwire check \
+                --format json` reports of shards made by `imwire shard`
+                """)
         }
         let data: MergeData
         do { data = try MergeData(json: member) } catch { throw MergeError("\(name): \(error.description)") }
@@ -228,22 +239,39 @@ public enum ReportMerger {
             guard let other = shard.data.shard else { throw MergeError("\(shard.name): not the report of a shard") }
             guard other.capture == identity.capture, other.captureBytes == identity.captureBytes, other.count == identity.count else {
                 throw MergeError(
-                    "\(shard.name): a shard of \(other.capture) (\(other.captureBytes) bytes, \(other.count) shards), "
-                        + "but \(first.name) is of \(identity.capture) (\(identity.captureBytes) bytes, \(identity.count) shards)")
+                    """
+                    \(shard.name): a shard of \(other.capture) (\(other.captureBytes) bytes, \
+                    \(other.count) shards), but \(first.name) is of \(identity.capture) \
+                    (\(identity.captureBytes) bytes, \(identity.count) shards)
+                    """)
             }
             if let earlier = seen[other.index] { throw MergeError("\(shard.name): shard \(other.index) again (also \(earlier))") }
             seen[other.index] = shard.name
             guard shard.threshold == first.threshold, shard.data.lenient == first.data.lenient,
                 shard.data.ruleActions == first.data.ruleActions, shard.data.policies == first.data.policies
-            else { throw MergeError("\(shard.name): checked with other options (--severity, --lenient, --rule, --policy) than \(first.name)") }
+            else {
+                throw MergeError(
+                    """
+                    \(shard.name): checked with other options (--severity, \
+                    --lenient, --rule, --policy) than \(first.name)
+                    """)
+            }
             guard shard.data.settings == first.data.settings else {
                 let differing = Set(shard.data.settings).symmetricDifference(first.data.settings).sorted()
-                throw MergeError("\(shard.name): checked with other settings than \(first.name): \(differing.joined(separator: "; "))")
+                throw MergeError(
+                    """
+                    \(shard.name): checked with other settings than \
+                    \(first.name): \(differing.joined(separator: "; "))
+                    """)
             }
         }
         let missing = (0..<identity.count).filter { seen[$0] == nil }
         guard missing.isEmpty else {
-            throw MergeError("shard \(missing.map(String.init).joined(separator: ", ")) of \(identity.capture) missing (\(identity.count) shards)")
+            throw MergeError(
+                """
+                shard \(missing.map(String.init).joined(separator: ", ")) \
+                of \(identity.capture) missing (\(identity.count) shards)
+                """)
         }
     }
 }

@@ -102,7 +102,10 @@ public final class EngineIOPacketHandler: ChannelDuplexHandler {
         }
         if let pending = waiting, let socketIO = pending.socketIO {
             let finding = SocketIORules.sioAttachmentMissing.finding(
-                "\(socketIO.summary) got \(socketIO.buffers.count) of \(socketIO.attachments ?? 0) attachments before \(decoded.summary)", at: 0)
+                """
+                \(socketIO.summary) got \(socketIO.buffers.count) of \
+                \(socketIO.attachments ?? 0) attachments before \(decoded.summary)
+                """, at: 0)
             return fail(finding, packet: pending.summary, context: context)
         }
         if let socketIO = decoded.socketIO, socketIO.type.isBinary, (socketIO.attachments ?? 0) > 0 {

@@ -160,7 +160,10 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
                 write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
             }
             refuse(
-                "no whole \(socks ? "SOCKS5" : "CONNECT") request within \(seconds) s (\(buffer.readableBytes) bytes of it)",
+                """
+                no whole \(socks ? "SOCKS5" : "CONNECT") request within \
+                \(seconds) s (\(buffer.readableBytes) bytes of it)
+                """,
                 context: context)
         case .hello where buffer.readableBytes == 0:
             finishHello(nil, context: context)
@@ -259,8 +262,10 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
             // Quoted without its query, which may carry a token.
             let quoted = requestLine.split(separator: "?", maxSplits: 1).first.map { String($0.prefix(80)) } ?? ""
             return refuse(
-                "\"\(quoted)\(quoted.count < requestLine.count ? "…" : "")\": imwire proxy in explicit mode takes CONNECT "
-                    + "host:port, http:// requests and SOCKS5", context: context)
+                """
+                \"\(quoted)\(quoted.count < requestLine.count ? "…" : "")\": imwire \
+                proxy in explicit mode takes CONNECT host:port, http:// requests and SOCKS5
+                """, context: context)
         }
         buffer.moveReaderIndex(forwardBy: length + 4)
         awaitUpstream(.connect)

@@ -277,7 +277,10 @@ public final class ProxyServer: @unchecked Sendable {
             case .failure(let error):
                 live.problem(
                     LiveRules.upstreamUnreachable.finding(
-                        "\(host):\(port) refused the connection of \(Self.describe(clientAddress)): \(error); the client's connection was closed"))
+                        """
+                        \(host):\(port) refused the connection of \(Self.describe(clientAddress)): \
+                        \(error); the client's connection was closed
+                        """))
                 if let otherwise {
                     otherwise.value()
                 } else {

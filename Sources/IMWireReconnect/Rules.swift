@@ -13,17 +13,26 @@ package enum ReconnectRules {
     package static let tooEarly = Rule(
         "RECONNECT.TOO-EARLY", .warning, lenient: .info, layer: .reconnect,
         summary:
-            "An automatic reconnect sooner than the policy's delay for its attempt, the fixed delay its code asks for, or the wait the server gave (NIM 416). A network change the capture cannot see may explain one.",
+            """
+            An automatic reconnect sooner than the policy's delay for its attempt, the fixed delay its code asks \
+            for, or the wait the server gave (NIM 416). A network change the capture cannot see may explain one.
+            """,
         specRef: "Spec/reconnect.md#reconnect-too-early")
     package static let afterTerminal = Rule(
         "RECONNECT.AFTER-TERMINAL", .error, layer: .reconnect,
         summary:
-            "A login with the reconnect flag after a code on which the policy stops (kick, conflict, wrong password, disabled account): only the user may log in again.",
+            """
+            A login with the reconnect flag after a code on which the policy stops (kick, \
+            conflict, wrong password, disabled account): only the user may log in again.
+            """,
         specRef: "Spec/reconnect.md#reconnect-after-terminal (flagged login)")
     package static let afterTerminalSuspected = Rule(
         "RECONNECT.AFTER-TERMINAL-SUSPECTED", .warning, lenient: .info, layer: .reconnect,
         summary:
-            "A new login soon after a code on which the policy stops, where the login shows no reconnect flag (the protocol has none, or it was not seen): it looks automatic.",
+            """
+            A new login soon after a code on which the policy stops, where the login shows no \
+            reconnect flag (the protocol has none, or it was not seen): it looks automatic.
+            """,
         specRef: "Spec/reconnect.md#reconnect-after-terminal (login without a flag)")
     package static let budgetExceeded = Rule(
         "RECONNECT.BUDGET-EXCEEDED", .warning, layer: .reconnect,
@@ -32,12 +41,18 @@ package enum ReconnectRules {
     package static let flagMissing = Rule(
         "RECONNECT.FLAG-MISSING", .warning, lenient: .info, layer: .reconnect,
         summary:
-            "An automatic reconnect after a session whose login lacks the protocol's reconnect flag (LeanCloud r=true, yun2win client id prefix 1).",
+            """
+            An automatic reconnect after a session whose login lacks the protocol's \
+            reconnect flag (LeanCloud r=true, yun2win client id prefix 1).
+            """,
         specRef: "Spec/reconnect.md#reconnect-flag (LeanCloud r, yun2win client id prefix)")
     package static let heartbeatMissing = Rule(
         "RECONNECT.HEARTBEAT-MISSING", .warning, layer: .reconnect,
         summary:
-            "A logged-in connection on which the client sent no heartbeat for longer than the policy's interval (plus the answer's wait where the interval counts from the answer).",
+            """
+            A logged-in connection on which the client sent no heartbeat for longer than the \
+            policy's interval (plus the answer's wait where the interval counts from the answer).
+            """,
         specRef: "Spec/reconnect.md#reconnect-heartbeat")
 
     package static let all: [Rule] = [storm, tooEarly, afterTerminal, afterTerminalSuspected, budgetExceeded, flagMissing, heartbeatMissing]

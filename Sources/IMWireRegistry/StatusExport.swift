@@ -89,7 +89,11 @@ public enum StatusExport {
     public static func text(_ tables: [StatusTable]) -> String {
         var out: [String] = []
         for table in tables {
-            out.append("\(table.vendor.rawValue) \(table.name): \(table.title) (\(table.kind.rawValue), \(table.rows.count) rows)")
+            out.append(
+                """
+                \(table.vendor.rawValue) \(table.name): \(table.title) \
+                (\(table.kind.rawValue), \(table.rows.count) rows)
+                """)
             out.append("  source: \(table.source)")
             let numberWidth = table.rows.map { "\($0.number)".count }.max() ?? 0
             let classWidth = table.rows.map(\.codeClass.rawValue.count).max() ?? 0

@@ -195,7 +195,10 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         tap.commit()
         let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 408: "Request Timeout"][status] ?? "Error"
         let text =
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            """
+            HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\n\
+            Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)
+            """
         // Half-close and read what the client still sends until its end closes the channel (or
         // 2 s pass): a close with its bytes unread would reset the connection before it read this.
         let channel = context.channel

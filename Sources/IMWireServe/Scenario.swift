@@ -232,7 +232,10 @@ extension Scenario {
             let reason =
                 matches.isEmpty
                 ? "no such scenario (imwire serve --list shows the \(all.count) shipped)"
-                : "shipped for \(matches.map { String($0.split(separator: "/")[0]) }.joined(separator: ", ")): name the dialect (--dialect, or DIALECT/\(name))"
+                : """
+                shipped for \(matches.map { String($0.split(separator: "/")[0]) }.joined(separator: ", ")): \
+                name the dialect (--dialect, or DIALECT/\(name))
+                """
             throw ScenarioError(file: name, reason: reason)
         }
         return "\(root)/Fixtures/serve/\(match).json"

@@ -91,7 +91,8 @@ package enum ServeGrading {
             let nearest = routed.contains(number) ? after ?? before : before ?? after
             owner[number] = user[number] ?? nearest.flatMap { user[$0] } ?? address[number]
         }
-        // The checker names a connection `client-server`, and `#k` the k-th of the same pair (or as the server logged it: NIM's sessions).
+        // The checker names a connection `client-server`, and `#k` the k-th of the same pair (or as the server
+        // logged it: NIM's sessions).
         var numbersOfAddress: [String: [Int]] = [:]
         for number in numbers { numbersOfAddress[address[number]!, default: []].append(number) }
         func connection(of finding: Finding) -> Int? {
@@ -138,12 +139,17 @@ package enum ServeGrading {
                 if expected, !myLogins.contains(where: { $0.order > last.order }) {
                     behaviourGrade = .failed
                     reasons.append(
-                        "connection \(last.connection): the server's \(last.act.rawValue) ended it and the client did not log in again")
+                        """
+                        connection \(last.connection): the server's \(last.act.rawValue) \
+                        ended it and the client did not log in again
+                        """)
                 } else if !expected, let again = myLogins.first(where: { $0.order > first.order }) {
                     behaviourGrade = .failed
                     reasons.append(
-                        "connection \(again.connection): the client logged in again after the server's \(first.act.rawValue) on "
-                            + "connection \(first.connection), which its policy forbids")
+                        """
+                        connection \(again.connection): the client logged in again after the server's \
+                        \(first.act.rawValue) on connection \(first.connection), which its policy forbids
+                        """)
                 }
             }
             var grade = max(protocolGrade, behaviourGrade)

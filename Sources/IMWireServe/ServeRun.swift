@@ -105,9 +105,12 @@ public struct ServeOutcome: Sendable {
         for result in results {
             let seconds = Double(result.durationMs) / 1000
             lines.append(
-                "\(result.scenario) \(result.client): \(result.grade.rawValue) (protocol \(result.protocolGrade.rawValue), "
-                    + "behaviour \(result.behaviourGrade.rawValue)), \(String(format1: seconds)) s, connections "
-                    + result.connections.map(String.init).joined(separator: ", "))
+                """
+                \(result.scenario) \(result.client): \(result.grade.rawValue) \
+                (protocol \(result.protocolGrade.rawValue), behaviour \(result.behaviourGrade.rawValue)), \
+                \(String(format1: seconds)) s, \
+                connections \(result.connections.map(String.init).joined(separator: ", "))
+                """)
             lines += result.reasons.map { "  " + $0 }
         }
         return lines.joined(separator: "\n")

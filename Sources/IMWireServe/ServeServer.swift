@@ -129,22 +129,32 @@ public final class ServeServer: @unchecked Sendable {
     package static let clouds: [Cloud] = [
         Cloud(
             dialect: .leancloud,
-            answers: "LeanCloud's router (GET /v1/route, naming this address) and its RTM WebSocket in lc.protobuf2.3, lc.proto2base64.3 "
-                + "and lc.json.3 (sessions, conversations, messages delivered between clients, history, heartbeats)"
+            answers: """
+                LeanCloud's router (GET /v1/route, naming this address) and its RTM \
+                WebSocket in lc.protobuf2.3, lc.proto2base64.3 and lc.json.3 (sessions, \
+                conversations, messages delivered between clients, history, heartbeats)
+                """
         ) { LeanCloudCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
         Cloud(
             dialect: .nim,
-            answers: "NIM's LBS and socket.io 0.9 over WebSocket or xhr-polling (login, sync, messages pushed between accounts, heartbeats)"
+            answers: """
+                NIM's LBS and socket.io 0.9 over WebSocket or xhr-polling \
+                (login, sync, messages pushed between accounts, heartbeats)
+                """
         ) { NIMCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
         Cloud(
             dialect: .jmessage,
-            answers: "JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, one-to-one and group messages pushed between "
-                + "clients, heartbeats)"
+            answers: """
+                JMessage's engine.io 3 / socket.io 2 WebSocket (c_init, login, sync, \
+                one-to-one and group messages pushed between clients, heartbeats)
+                """
         ) { JMessageCloud(scenario: $0, seed: $1.seed, limits: $1.limits, clock: $2, log: $3) },
         Cloud(
             dialect: .yun2win,
-            answers: "yun2win's gate and MQTT over WebSocket and plain TCP (CONNECT and the accept command, commands acknowledged and "
-                + "delivered to the session's members)"
+            answers: """
+                yun2win's gate and MQTT over WebSocket and plain TCP (CONNECT and the accept \
+                command, commands acknowledged and delivered to the session's members)
+                """
         ) { Yun2winCloud(scenario: $0, limits: $1.limits, clock: $2, log: $3) },
     ]
 

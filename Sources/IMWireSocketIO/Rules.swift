@@ -84,7 +84,10 @@ package enum SocketIORules {
         "Spec/socketio.md#eio-packet (packet types)")
     package static let eioOpenInvalid = rule(
         "EIO.OPEN-INVALID", .error,
-        "An open packet whose data is not {sid: string, upgrades: [string], pingInterval: number, pingTimeout: number}.",
+        """
+        An open packet whose data is not {sid: string, upgrades: \
+        [string], pingInterval: number, pingTimeout: number}.
+        """,
         "Spec/socketio.md#eio-open (handshake data)")
     package static let eioBase64Invalid = rule(
         "EIO.BASE64-INVALID", .error, "A `b<type><base64>` packet whose base64 does not decode.",
@@ -94,8 +97,10 @@ package enum SocketIORules {
         "Spec/socketio.md#eio-packet (close, upgrade, noop)")
     package static let eioPayloadInvalid = rule(
         "EIO.PAYLOAD-INVALID", .error,
-        "An HTTP long-polling body that is not a sequence of length-prefixed packets (`<length>:<packet>`, or the binary "
-            + "form `<0|1><digits>\u{ff}<packet>`).",
+        """
+        An HTTP long-polling body that is not a sequence of length-prefixed packets \
+        (`<length>:<packet>`, or the binary form `<0|1><digits>\u{ff}<packet>`).
+        """,
         "Spec/socketio.md#eio-payload (framing)")
     package static let eioPayloadLengthInBytes = rule(
         "EIO.PAYLOAD-LENGTH-IN-BYTES", .warning, lenient: .info,
@@ -104,8 +109,10 @@ package enum SocketIORules {
         "Spec/socketio.md#eio-payload (lengths in characters)")
     package static let eioURLInvalid = rule(
         "EIO.URL-INVALID", .warning,
-        "An engine.io URL without `EIO=3` and `transport=websocket` (over WebSocket) or `transport=polling` (over HTTP) "
-            + "in its query.",
+        """
+        An engine.io URL without `EIO=3` and `transport=websocket` (over \
+        WebSocket) or `transport=polling` (over HTTP) in its query.
+        """,
         "Spec/socketio.md#eio-urls")
 
     // MARK: socket.io 4
@@ -153,7 +160,10 @@ package enum SocketIORules {
         "Spec/socketio.md#eio-open (first server message)")
     package static let eioWrongDirection = rule(
         "EIO.WRONG-DIRECTION", .error, layer: .session,
-        "A packet sent by the side that never sends it in protocol 3 (open/pong from the client, ping/upgrade from the server).",
+        """
+        A packet sent by the side that never sends it in protocol 3 \
+        (open/pong from the client, ping/upgrade from the server).
+        """,
         "Spec/socketio.md#eio-packet (who sends which packet)")
     package static let eioPingUnanswered = rule(
         "EIO.PING-UNANSWERED", .warning, layer: .session,

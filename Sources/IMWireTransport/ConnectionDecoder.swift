@@ -421,7 +421,10 @@ package final class ConnectionDecoder {
         if let head = state.client.pendingHead, Self.mentionsUpgrade(head) {
             // A request cut short that was asking for an upgrade.
             var finding = WebSocketRules.handshakeTruncated.finding(
-                "the connection ended inside the upgrade request (\(head.count) bytes, no blank line); the connection is not decoded",
+                """
+                the connection ended inside the upgrade request (\(head.count) \
+                bytes, no blank line); the connection is not decoded
+                """,
                 at: state.client.nextOffset + head.count)
             finding.location.direction = .send
             outputs.append(.finding(finding, session: nil))
@@ -478,7 +481,10 @@ package final class ConnectionDecoder {
         var finding = WebSocketRules.handshakeTruncated.finding(
             responseBytes == 0
                 ? "the connection ended before the upgrade response; the connection is not decoded"
-                : "the connection ended inside the upgrade response (\(responseBytes) bytes, no blank line); the connection is not decoded",
+                : """
+                the connection ended inside the upgrade response (\(responseBytes) \
+                bytes, no blank line); the connection is not decoded
+                """,
             at: offset)
         finding.location.direction = .receive
         return finding

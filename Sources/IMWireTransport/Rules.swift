@@ -9,15 +9,19 @@ package enum HTTPRules {
 
     package static let headMalformed = rule(
         "HTTP.HEAD-MALFORMED", .error,
-        "A request or response head that is not HTTP/1.1 syntax (start line, `name: value` fields, CRLF line ends); the rest "
-            + "of that direction is not read.", "Spec/http.md#message-head")
+        """
+        A request or response head that is not HTTP/1.1 syntax (start line, `name: \
+        value` fields, CRLF line ends); the rest of that direction is not read.
+        """, "Spec/http.md#message-head")
     package static let headTooLong = rule(
         "HTTP.HEAD-TOO-LONG", .error,
         "A head without its blank line within 16 KiB; the rest of that direction is not read.", "Spec/http.md#head-size")
     package static let lengthInvalid = rule(
         "HTTP.LENGTH-INVALID", .error,
-        "A Content-Length that is not one decimal number, or both Content-Length and Transfer-Encoding on one message; the "
-            + "rest of that direction is not read.", "Spec/http.md#message-body-length")
+        """
+        A Content-Length that is not one decimal number, or both Content-Length and \
+        Transfer-Encoding on one message; the rest of that direction is not read.
+        """, "Spec/http.md#message-body-length")
     package static let chunkInvalid = rule(
         "HTTP.CHUNK-INVALID", .error,
         "A chunked body whose chunk size line or chunk end is malformed; the rest of that direction is not read.",

@@ -74,7 +74,10 @@ package enum WebSocketRules {
         summary: "A close frame whose body is a single byte (a status code needs two).", specRef: "Spec/websocket.md#close-frame (status code)")
     package static let closeCodeInvalid = Rule(
         "WS.CLOSE-CODE-INVALID", .error, layer: .websocket,
-        summary: "A close code that may not be sent: below 1000, 1004-1006, 1015, 1016-2999 unassigned, or 5000 and above (Autobahn 7.9).",
+        summary: """
+            A close code that may not be sent: below 1000, 1004-1006, \
+            1015, 1016-2999 unassigned, or 5000 and above (Autobahn 7.9).
+            """,
         specRef: "Spec/websocket.md#close-codes")
     package static let closeReasonInvalidUTF8 = Rule(
         "WS.CLOSE-REASON-INVALID-UTF8", .error, layer: .websocket,
@@ -131,11 +134,17 @@ package enum WebSocketRules {
         summary: "RSV1 set on a control frame; control frames are never compressed.", specRef: "Spec/websocket.md#pmd-rsv1 (control frames)")
     package static let parameterInvalid = Rule(
         "PMD.PARAMETER-INVALID", .error, layer: .websocket,
-        summary: "An unknown, repeated or out-of-range permessage-deflate parameter (window bits 8...15, flags without value).",
+        summary: """
+            An unknown, repeated or out-of-range permessage-deflate \
+            parameter (window bits 8...15, flags without value).
+            """,
         specRef: "Spec/websocket.md#pmd-negotiation")
     package static let parameterNotRequested = Rule(
         "PMD.PARAMETER-NOT-REQUESTED", .error, layer: .websocket,
-        summary: "The response has client_max_window_bits the offer did not allow, or a server_max_window_bits above the one requested.",
+        summary: """
+            The response has client_max_window_bits the offer did not \
+            allow, or a server_max_window_bits above the one requested.
+            """,
         specRef: "Spec/websocket.md#pmd-window-bits")
     package static let acceptedTwice = Rule(
         "PMD.ACCEPTED-TWICE", .error, layer: .websocket,

@@ -48,7 +48,10 @@ package final class HARReader: CaptureSource {
                     add(
                         .problem(
                             CaptureRules.harNoMessages.finding(
-                                "entry \(number + 1) (\(entry["request"]?["url"]?.stringValue ?? "?")) upgraded to WebSocket but carries no _webSocketMessages"
+                                """
+                                entry \(number + 1) (\(entry["request"]?["url"]?.stringValue ?? "?")) \
+                                upgraded to WebSocket but carries no _webSocketMessages
+                                """
                             )))
                 } else if let exchange = Self.socketIOExchange(entry) {
                     let requestLine = lines.line(at: entry.objectValue?.offset(of: "request"))
@@ -81,7 +84,10 @@ package final class HARReader: CaptureSource {
             add(
                 .problem(
                     CaptureRules.harNoMessages.finding(
-                        "no entry has _webSocketMessages or socket.io requests (export the HAR from Chrome with the WebSocket connection open)")))
+                        """
+                        no entry has _webSocketMessages or socket.io requests (export \
+                        the HAR from Chrome with the WebSocket connection open)
+                        """)))
         }
         for id in Set(httpConnections.values).sorted() { add(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo())))) }
         // In time order, stably: each connection keeps its own order, a problem stays after what came before it.

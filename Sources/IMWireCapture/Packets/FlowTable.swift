@@ -207,7 +207,10 @@ struct FlowTable {
         var finding =
             late.idle
             ? CaptureRules.tcpIdle.finding(
-                "\(count) bytes (\(side)) of connection \(late.id) after it went without a packet for longer than Limits.tcpIdleSeconds and ended there; not decoded",
+                """
+                \(count) bytes (\(side)) of connection \(late.id) after it went without a \
+                packet for longer than Limits.tcpIdleSeconds and ended there; not decoded
+                """,
                 at: packet.fileOffset)
             : CaptureRules.tcpAfterEnd.finding("\(count) bytes (\(side)) after connection \(late.id) ended; not decoded", at: packet.fileOffset)
         finding.location = Location(connection: late.id, frameIndex: packet.number, time: packet.time, direction: direction)
@@ -226,7 +229,10 @@ struct FlowTable {
                 items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))))
             case .conflict(let offset, let length):
                 var finding = CaptureRules.tcpOverlapConflict.finding(
-                    "\(length) bytes at stream offset \(offset) (\(direction == .send ? "client → server" : "server → client")) differ from the copy seen first",
+                    """
+                    \(length) bytes at stream offset \(offset) \
+                    (\(direction == .send ? "client → server" : "server → client")) differ from the copy seen first
+                    """,
                     at: packet.fileOffset)
                 finding.location = Location(connection: flow.id, frameIndex: packet.number, time: packet.time, direction: direction)
                 items.append(.problem(finding))

@@ -227,7 +227,10 @@ package enum CaptureSharder {
         case .jsonl?: throw CaptureFormatError("standard input cannot be sharded: it is read twice")
         case .har?:
             throw CaptureFormatError(
-                "\(path): a HAR file is one JSON document, read whole (at most Limits.maxMessageSize, \(options.limits.maxMessageSize >> 20) MiB): check it whole"
+                """
+                \(path): a HAR file is one JSON document, read whole (at most \
+                Limits.maxMessageSize, \(options.limits.maxMessageSize >> 20) MiB): check it whole
+                """
             )
         case nil: throw CaptureFormatError("\(path): not a JSONL transcript, pcap, pcapng or HAR file")
         }

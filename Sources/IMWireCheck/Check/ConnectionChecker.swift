@@ -204,7 +204,10 @@ final class ConnectionChecker: ConnectionEvents {
             state.undecidable = true
             state.add(
                 CheckRules.unknownDialect.finding(
-                    "no subprotocol or dialect, and no decoder recognises the first message; messages are counted, not decoded"),
+                    """
+                    no subprotocol or dialect, and no decoder recognises \
+                    the first message; messages are counted, not decoded
+                    """),
                 options: options, line: line, frame: frame)
         }
     }

@@ -122,7 +122,10 @@ public struct MergeData: Sendable, Equatable {
         guard case .object = json else { throw MergeError("its merge member is not an object") }
         guard json["version"]?.int64Value == Int64(Self.version) else {
             throw MergeError(
-                "its merge member has version \(json["version"].map { JSONWriter.string($0) } ?? "none"), this imwire reads \(Self.version)")
+                """
+                its merge member has version \(json["version"].map { JSONWriter.string($0) } ?? "none"), \
+                this imwire reads \(Self.version)
+                """)
         }
         tool = json["imwire"]?.stringValue ?? ""
         if let shard = json["shard"], !shard.isNull {

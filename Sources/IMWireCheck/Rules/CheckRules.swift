@@ -4,7 +4,10 @@ import IMWireCore
 public enum CheckRules {
     public static let unknownDialect = Rule(
         "CHECK.UNKNOWN-DIALECT", .warning, layer: .capture,
-        summary: "A connection whose dialect the capture does not reveal; its messages are counted, not decoded (use --dialect).",
+        summary: """
+            A connection whose dialect the capture does not reveal; \
+            its messages are counted, not decoded (use --dialect).
+            """,
         specRef: "Spec/captures.md#dialect-selection")
     public static let dialectGuessed = Rule(
         "CHECK.DIALECT-GUESSED", .info, layer: .capture,

@@ -168,7 +168,10 @@ enum LeanCloudFixtures {
         else {
             throw Fixture.FormatError(
                 description:
-                    "\(fixture.path): signature fixtures need input{app_id, master_key, client_id, action, timestamp, nonce}, message, signature")
+                    """
+                    \(fixture.path): signature fixtures need input{app_id, master_key, \
+                    client_id, action, timestamp, nonce}, message, signature
+                    """)
         }
         let members = input["members"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let conversation = input["conversation_id"]?.stringValue ?? ""

@@ -5,8 +5,8 @@ import IMWireNIM
 import IMWireSocketIO
 
 /// Fixture layers of the two socket.io dialects.
-/// NIM: `socketio` (a socket.io 0.9 message), `handshake` (the 0.9 handshake body), `packet` (a NIM packet in one, with `direction`),
-/// `sessions` (connections of {t, dir, text} events through the tracker).
+/// NIM: `socketio` (a socket.io 0.9 message), `handshake` (the 0.9 handshake body), `packet` (a NIM packet
+/// in one, with `direction`), `sessions` (connections of {t, dir, text} events through the tracker).
 /// JMessage: `engineio` (an engine.io message, text or `bytes_hex` with `"frame": "binary"`),
 /// `event` (a JMessage event, with `direction`), `signature` (c_init), `sessions`.
 enum SocketIOFixtures {
@@ -134,7 +134,10 @@ enum SocketIOFixtures {
             let signature = fixture.object["signature"]?.stringValue
         else {
             throw Fixture.FormatError(
-                description: "\(fixture.path): signature fixtures need input{appkey, timestamp, random_str, secret}, message, signature")
+                description: """
+                    \(fixture.path): signature fixtures need input{appkey, \
+                    timestamp, random_str, secret}, message, signature
+                    """)
         }
         var problems: [String] = []
         let text = JMessageSignature.message(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)

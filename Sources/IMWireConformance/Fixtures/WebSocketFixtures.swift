@@ -69,7 +69,11 @@ enum WebSocketFixtures {
         }
         let expectedCode = fixture.decoded?["close_code"]?.int64Value
         if closeCode.map(Int64.init) != expectedCode {
-            problems.append("close code \(closeCode.map(String.init) ?? "none"), expected \(expectedCode.map(String.init) ?? "none")")
+            problems.append(
+                """
+                close code \(closeCode.map(String.init) ?? "none"), \
+                expected \(expectedCode.map(String.init) ?? "none")
+                """)
         }
 
         // The server's answer: clean, and closing with the failure code when there is one.
@@ -80,7 +84,11 @@ enum WebSocketFixtures {
         if let expectedCode {
             let lastClose = serverEvents.compactMap { if case .close(let c) = $0 { c } else { nil } }.last
             if lastClose?.code?.rawValue != UInt16(truncatingIfNeeded: expectedCode) {
-                problems.append("server closes with \(lastClose?.code.map { String($0.rawValue) } ?? "nothing"), expected \(expectedCode)")
+                problems.append(
+                    """
+                    server closes with \(lastClose?.code.map { String($0.rawValue) } ?? "nothing"), \
+                    expected \(expectedCode)
+                    """)
             }
         }
 

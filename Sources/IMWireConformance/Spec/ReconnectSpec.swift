@@ -36,7 +36,10 @@ package enum ReconnectSpec {
                     "`\(policy.name)`", policy.dialect.rawValue,
                     policy.budget.attempts == 0 ? "none" : policy.schedule.summary, policy.budget.summary,
                     policy.heartbeat.map {
-                        "\($0.what) every \(DurationText.text(millis: $0.intervalMillis)), answer within \(DurationText.text(millis: $0.answerTimeoutMillis))"
+                        """
+                        \($0.what) every \(DurationText.text(millis: $0.intervalMillis)), \
+                        answer within \(DurationText.text(millis: $0.answerTimeoutMillis))
+                        """
                             + ($0.missesBeforeDead.map { ", \($0) missed → reconnect" } ?? ", keeps pinging")
                     } ?? "not modelled",
                     [

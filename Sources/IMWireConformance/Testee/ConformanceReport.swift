@@ -19,11 +19,16 @@ public enum ConformanceReport {
         if !run.unknownListed.isEmpty { lines.append("failure list names \(run.unknownListed.count) test(s) not run") }
         if let stop = run.stopped {
             lines.append(
-                "STOPPED after \(stop.consecutiveErrors) cases in a row the testee failed (the last, \(stop.lastCase): \(stop.reason)); "
-                    + "\(stop.casesNotRun) cases not run")
+                """
+                STOPPED after \(stop.consecutiveErrors) cases in a row the testee failed (the \
+                last, \(stop.lastCase): \(stop.reason)); \(stop.casesNotRun) cases not run
+                """)
         }
         lines.append(
-            "\(run.results.count) tests: \(run.unexpectedFailures.count) unexpected failures, \(run.stale.count) stale failure-list entries"
+            """
+            \(run.results.count) tests: \(run.unexpectedFailures.count) \
+            unexpected failures, \(run.stale.count) stale failure-list entries
+            """
                 + (run.passed ? "; PASSED" : "; FAILED"))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -99,7 +104,10 @@ public enum ConformanceReport {
             let errors = results.filter { $0.verdict == .error && !$0.listed }.count
             let skipped = results.filter { $0.verdict == .skipped || ($0.listed && $0.verdict != .passed) }.count
             out +=
-                "  <testsuite name=\"\(escape(suite.rawValue))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\">\n"
+                """
+                  <testsuite name="\(escape(suite.rawValue))" tests="\(results.count)" \
+                failures="\(failures)" errors="\(errors)" skipped="\(skipped)">\n
+                """
             for result in results {
                 out += "    <testcase classname=\"\(escape(suite.rawValue))\" name=\"\(escape(result.name))\""
                 if result.isStale {
@@ -108,7 +116,11 @@ public enum ConformanceReport {
                     let tag = result.verdict == .error ? "error" : "failure"
                     out += "><\(tag) message=\"\(escape(result.detail))\"/></testcase>\n"
                 } else if result.verdict != .passed {
-                    out += "><skipped message=\"\(escape((result.listed ? "in the failure list: " : "") + result.detail))\"/></testcase>\n"
+                    out += """
+                        ><skipped \
+                        message="\(escape((result.listed ? "in the failure list: " : "") + result.detail))"/>\
+                        </testcase>\n
+                        """
                 } else {
                     out += "/>\n"
                 }

@@ -94,9 +94,15 @@ public enum ConformanceVectors {
         root.append(
             "header",
             [
-                "IMWire golden fixtures of this suite (Fixtures/, Spec/fixtures.schema.json), as vectors. A test's result:",
+                """
+                IMWire golden fixtures of this suite (Fixtures/, \
+                Spec/fixtures.schema.json), as vectors. A test's result:
+                """,
                 "valid (decodes to expected.value / encodes to expected.hex), invalid (must be rejected), acceptable",
-                "(rejected in strict mode; lenient implementations may accept). expected.firstOffset and rule: where and",
+                """
+                (rejected in strict mode; lenient implementations \
+                may accept). expected.firstOffset and rule: where and
+                """,
                 "why IMWire rejects. Options as in Spec/conformance.md.",
             ])
         var noteObject = JSONObject()

@@ -203,9 +203,11 @@ package enum ReconnectExplorer {
                 violations.append(
                     Violation(
                         property: .noZeroDelayReconnectCycle,
-                        message:
-                            "a cycle of \(cycle.events.count) transitions reconnects every \(cycle.cost) ms (shortest retry delay \(shortest) ms) "
-                            + "without an external event: " + names.joined(separator: " → "),
+                        message: """
+                            a cycle of \(cycle.events.count) transitions reconnects every \(cycle.cost) ms \
+                            (shortest retry delay \(shortest) ms) without an external event: \
+                            \(names.joined(separator: " → "))
+                            """,
                         path: lead + names))
             }
         }

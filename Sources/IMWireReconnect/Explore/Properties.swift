@@ -47,23 +47,48 @@ package enum Property: String, Sendable, Hashable, CaseIterable {
     /// One line for the Spec.
     package var summary: String {
         switch self {
-        case .noConnectAfterStop: "After a stop (terminal code, exhausted budget) no route lookup, transport or login starts until the user logs in."
+        case .noConnectAfterStop:
+            """
+            After a stop (terminal code, exhausted budget) no route \
+            lookup, transport or login starts until the user logs in.
+            """
         case .oneTimerPerKind:
-            "At most one timer of each kind is outstanding, counted from the actions (a schedule while one is armed and not cancelled fails), so at most one retry timer."
+            """
+            At most one timer of each kind is outstanding, counted from the actions (a \
+            schedule while one is armed and not cancelled fails), so at most one retry timer.
+            """
         case .positiveTimerDelays:
-            "Every timer is scheduled with the delay the policy (or the server's answer) asks for, unclamped, and it is positive."
+            """
+            Every timer is scheduled with the delay the policy (or the \
+            server's answer) asks for, unclamped, and it is positive.
+            """
         case .staleTimersInert: "A cancelled or never-armed timer does nothing when it fires."
         case .timerBookkeeping: "The timers counted from the actions are the timers the state holds."
         case .retryDelayWithinBounds:
-            "Retry n waits within the schedule's bounds for n (or the fixed delay / server wait of its code); n counts 0, 1, 2, … from the last reset."
+            """
+            Retry n waits within the schedule's bounds for n (or the fixed delay \
+            / server wait of its code); n counts 0, 1, 2, … from the last reset.
+            """
         case .budgetHonoured: "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
-        case .boundedImmediateRetries: "Immediate retries (delay ≤ 0) come at most as often in a row as the schedule starts with them (Swift: 2)."
+        case .boundedImmediateRetries:
+            """
+            Immediate retries (delay ≤ 0) come at most as often \
+            in a row as the schedule starts with them (Swift: 2).
+            """
         case .noZeroDelayReconnectCycle:
-            "On the explored graph: no cycle that reconnects, driven only by timers and the answers to the machine's own attempts (no user, network, app, credentials, goaway or accepted login), takes less than the policy's shortest retry delay."
+            """
+            On the explored graph: no cycle that reconnects, driven only by timers and the \
+            answers to the machine's own attempts (no user, network, app, credentials, \
+            goaway or accepted login), takes less than the policy's shortest retry delay.
+            """
         case .reconnectFlag: "A login carries the reconnect flag exactly when a session existed since the user's login."
         case .idleIsQuiet: "Logged out, the machine does nothing until the user logs in."
         case .phaseInvariants:
-            "Phase and the timers the actions armed agree: waiting ⇔ retry timer; connection timers only with a transport; stopped ⇔ stop record; online keeps one heartbeat timer; a login is acknowledged only while authenticating."
+            """
+            Phase and the timers the actions armed agree: waiting ⇔ retry timer; \
+            connection timers only with a transport; stopped ⇔ stop record; online \
+            keeps one heartbeat timer; a login is acknowledged only while authenticating.
+            """
         case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
         }
     }

@@ -113,7 +113,10 @@ public struct ReconnectJudge: Sendable {
                                 findings.append(
                                     finding(
                                         ReconnectRules.budgetExceeded, observation,
-                                        "automatic reconnect \(attempt + 1) in a row; \(policy.name) gives up after \(allowed)"))
+                                        """
+                                        automatic reconnect \(attempt + 1) in a row; \
+                                        \(policy.name) gives up after \(allowed)
+                                        """))
                             }
                             let requiredMicros = requiredMillis.millisAsMicros
                             if gapMicros.plus(options.toleranceMicros) < requiredMicros {
@@ -126,7 +129,10 @@ public struct ReconnectJudge: Sendable {
                                 findings.append(
                                     finding(
                                         ReconnectRules.flagMissing, observation,
-                                        "login after \(describe(before.end)) on \(before.connection) is an automatic reconnect but lacks \(flag.name)"
+                                        """
+                                        login after \(describe(before.end)) on \(before.connection) \
+                                        is an automatic reconnect but lacks \(flag.name)
+                                        """
                                     ))
                             }
                             previousIndex = attempt
@@ -206,7 +212,10 @@ public struct ReconnectJudge: Sendable {
             return [
                 finding(
                     ReconnectRules.afterTerminal, observation,
-                    "logs in with \(flag) \(seconds(gap)) after \(reason); \(policy.name) stops there and leaves the login to the user")
+                    """
+                    logs in with \(flag) \(seconds(gap)) after \(reason); \
+                    \(policy.name) stops there and leaves the login to the user
+                    """)
             ]
         }
         guard observation.login?.reconnectFlag == nil || policy.reconnectFlag == nil else { return [] }
@@ -216,7 +225,10 @@ public struct ReconnectJudge: Sendable {
         return [
             finding(
                 ReconnectRules.afterTerminalSuspected, observation,
-                "a new login \(seconds(gap)) after \(reason); \(policy.name) stops there, and nothing shows the user logged in again")
+                """
+                a new login \(seconds(gap)) after \(reason); \(policy.name) \
+                stops there, and nothing shows the user logged in again
+                """)
         ]
     }
 
@@ -229,7 +241,10 @@ public struct ReconnectJudge: Sendable {
             findings.append(
                 finding(
                     ReconnectRules.storm, first.observation,
-                    "\(run.count) reconnects from \(first.observation.connection) to \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)"
+                    """
+                    \(run.count) reconnects from \(first.observation.connection) to \
+                    \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)
+                    """
                 ))
         } else {
             for early in run {
@@ -237,7 +252,10 @@ public struct ReconnectJudge: Sendable {
                 findings.append(
                     finding(
                         ReconnectRules.tooEarly, early.observation,
-                        "\(attempt) \(seconds(early.gapMicros)) after the previous connection ended; \(policy.name) waits at least \(seconds(early.minimumMicros)) (\(early.why))"
+                        """
+                        \(attempt) \(seconds(early.gapMicros)) after the previous connection ended; \
+                        \(policy.name) waits at least \(seconds(early.minimumMicros)) (\(early.why))
+                        """
                     ))
             }
         }
@@ -252,7 +270,10 @@ public struct ReconnectJudge: Sendable {
         guard silence.length > allowed.plus(options.toleranceMicros) else { return [] }
         var result = finding(
             ReconnectRules.heartbeatMissing, observation,
-            "no \(heartbeat.what) for \(seconds(silence.length)); \(policy.name) sends one at least every \(seconds(allowed))")
+            """
+            no \(heartbeat.what) for \(seconds(silence.length)); \
+            \(policy.name) sends one at least every \(seconds(allowed))
+            """)
         result.location.time = silence.start
         return [result]
     }

@@ -65,7 +65,10 @@ public enum TimerKind: String, Sendable, Hashable, CaseIterable {
         case .retry: "The next reconnect attempt (the schedule's delay)."
         case .connect: "Opening the transport takes too long (the policy's connect timeout)."
         case .login:
-            "The login is not answered in time: the command timeout; where the server acknowledges first, the ack wait, then the response wait."
+            """
+            The login is not answered in time: the command timeout; where the \
+            server acknowledges first, the ack wait, then the response wait.
+            """
         case .heartbeat: "Time for the next heartbeat."
         case .heartbeatTimeout: "The heartbeat's answer is late."
         case .routeTTL: "The cached route expires."

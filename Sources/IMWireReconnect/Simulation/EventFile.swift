@@ -61,7 +61,11 @@ package struct EventFile: Sendable, Hashable {
                 file.policy = file.policy ?? object["policy"]?.stringValue
                 return file
             }
-            throw FormatError("a JSON document without events: expected {\"events\": [...]}, a golden trace with input.events, or JSONL")
+            throw FormatError(
+                """
+                a JSON document without events: expected {"events": \
+                [...]}, a golden trace with input.events, or JSONL
+                """)
         }
         var file = EventFile(entries: [])
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -147,7 +151,11 @@ package struct EventFile: Sendable, Hashable {
         case "system-wake": event = .systemWake
         case "timer-fired":
             guard let timer = object["timer"]?.stringValue.flatMap(TimerKind.init(rawValue:)) else {
-                throw FormatError("\(place): timer-fired needs timer, one of \(TimerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw FormatError(
+                    """
+                    \(place): timer-fired needs timer, one of \
+                    \(TimerKind.allCases.map(\.rawValue).joined(separator: ", "))
+                    """)
             }
             event = .timerFired(timer)
         case "credentials-refreshed": event = .credentialsRefreshed
@@ -159,7 +167,9 @@ package struct EventFile: Sendable, Hashable {
         }
         var random: UInt32?
         if let value = try integer("random") {
-            guard let exact = UInt32(exactly: value) else { throw FormatError("\(place): random must be 0…4294967295") }
+            guard let exact = UInt32(exactly: value) else {
+                throw FormatError("\(place): random must be 0…4294967295")
+            }
             random = exact
         }
         return Entry(timeMillis: time, event: event, random: random)
@@ -179,8 +189,10 @@ package struct EventFile: Sendable, Hashable {
         func check(before time: Int64) throws(FormatError) {
             guard simulator.stoppedAtLimit else { return }
             throw FormatError(
-                "the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) "
-                    + "keep firing that far ahead (at ms \(steps.last?.timeMillis ?? 0)); bring until or the event times closer")
+                """
+                the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) keep \
+                firing that far ahead (at ms \(steps.last?.timeMillis ?? 0)); bring until or the event times closer
+                """)
         }
         for entry in entries {
             steps += simulator.feed(entry.event, atMillis: entry.timeMillis, random: entry.random)

@@ -103,7 +103,8 @@ public struct ReconnectSimulation: Sendable {
             self.reason = reason
         }
 
-        /// `event 3 at 500 ms (login-response(code=0)) does not fit idle: it fits only authenticating; the machine ignores it`.
+        /// `event 3 at 500 ms (login-response(code=0)) does not fit idle: it fits only authenticating;
+        /// the machine ignores it`.
         public var description: String {
             let head = "event \(eventIndex) at \(timeMillis) ms (\(event.summary))"
             if case .clockWentBack = reason { return "\(head) goes back in time: \(reason)" }

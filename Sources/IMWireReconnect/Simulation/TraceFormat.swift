@@ -2,13 +2,18 @@ import IMWireCore
 
 /// Traces as text for people and as JSON for the golden files and other implementations.
 package enum TraceFormat {
-    /// One line per step: `   1600 ms  timer-fired(retry)  waiting → resolving  resolve-route … | AVIMClientStatus=4 …`.
+    /// One line per step:
+    ///
+    ///        1600 ms  timer-fired(retry)  waiting → resolving  resolve-route … | AVIMClientStatus=4 …
     package static func text(_ steps: [TraceStep], policy: ReconnectPolicy) -> String {
         var lines = ["policy \(policy.name) (\(policy.dialect.rawValue)): \(policy.sdk)"]
         let initial = ReconnectMachine.initialOutputs(policy: policy).map(\.description)
         if !initial.isEmpty { lines.append("initial: " + initial.joined(separator: "; ")) }
         for step in steps {
-            var line = "\(pad(step.timeMillis)) ms  \(step.event.summary)  \(step.from.rawValue) → \(step.state.phase.rawValue)"
+            var line = """
+                \(pad(step.timeMillis)) ms  \(step.event.summary)  \
+                \(step.from.rawValue) → \(step.state.phase.rawValue)
+                """
             let commands = step.commands.map(\.description)
             if !commands.isEmpty { line += "  " + commands.joined(separator: ", ") }
             let outputs = step.outputs.map(\.description)
@@ -44,7 +49,8 @@ package enum TraceFormat {
         return .object(object)
     }
 
-    /// `{"event_index", "step", "ms", "event": {"event", fields…}, "state": {…}, "reason", "fits"?, "timer"?, "clock_ms"?, "message"}`.
+    /// `{"event_index", "step", "ms", "event": {"event", fields…}, "state": {…}, "reason", "fits"?,
+    /// "timer"?, "clock_ms"?, "message"}`.
     package static func json(_ misfit: ReconnectSimulation.Misfit) -> JSONValue {
         var object = JSONObject()
         object.append("event_index", .number(JSONNumber(Int64(misfit.eventIndex))))

@@ -187,7 +187,8 @@ final class JMessageCloud: @unchecked Sendable {
             if uids[Self.serverPeer] == nil { uids[Self.serverPeer] = 20_000 }
             nextMessageID += 1
             deliver(content.json, id: nextMessageID, time: now, from: Self.serverPeer)
-        case .goaway, .error, .withhold, .delay: break  // no goaway in JMessage (Scenario.parse refuses it); the rest replace answers
+        case .goaway, .error, .withhold, .delay:
+            break  // no goaway in JMessage (Scenario.parse refuses it); the rest replace answers
         }
     }
 

@@ -337,7 +337,10 @@ final class LeanCloudCloud: @unchecked Sendable {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return
-            "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)).\(String(1000 + milliseconds % 1000).dropFirst())Z"
+            """
+            \(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60))\
+            :\(two(time % 60)).\(String(1000 + milliseconds % 1000).dropFirst())Z
+            """
     }
 }
 

@@ -147,7 +147,8 @@ final class NIMCloud: @unchecked Sendable {
                 "8": 0, "9": .string(action.reason ?? "hello from imwire"), "11": .string("imwire-\(nextMessage)"), "12": .string("\(nextMessage)"),
             ]
             link.push(7, 2, [message])
-        case .goaway, .error, .withhold, .delay: break  // no goaway in NIM (Scenario.parse refuses it); the rest replace answers
+        case .goaway, .error, .withhold, .delay:
+            break  // no goaway in NIM (Scenario.parse refuses it); the rest replace answers
         }
     }
 

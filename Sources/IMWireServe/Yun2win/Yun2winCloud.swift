@@ -133,7 +133,8 @@ final class Yun2winCloud: @unchecked Sendable {
                 ],
             ]
             link.publish(to: user, command, qos: .atLeastOnce)
-        case .goaway, .error, .withhold, .delay: break  // no goaway in yun2win (Scenario.parse refuses it); the rest replace answers
+        case .goaway, .error, .withhold, .delay:
+            break  // no goaway in yun2win (Scenario.parse refuses it); the rest replace answers
         }
     }
 }

@@ -123,7 +123,9 @@ public enum EngineIOPayload {
             var length = 0
             while cursor < body.count, body[cursor] != 0xff {
                 guard body[cursor] <= 9, cursor - index <= maxLengthDigits else {
-                    return (packets, [SocketIORules.eioPayloadInvalid.finding("length digit \(body[cursor]) is not 0–9", at: cursor)])
+                    let finding = SocketIORules.eioPayloadInvalid.finding(
+                        "length digit \(body[cursor]) is not 0–9", at: cursor)
+                    return (packets, [finding])
                 }
                 length = length * 10 + Int(body[cursor])
                 cursor += 1

@@ -68,7 +68,10 @@ public struct EngineIOSession: Sendable {
             {
                 findings.append(
                     SocketIORules.eioPingLate.finding(
-                        "\(Self.ms(gap)) since the last ping; pingInterval \(handshake.pingInterval) + pingTimeout \(handshake.pingTimeout) ms", at: 0
+                        """
+                        \(Self.ms(gap)) since the last ping; pingInterval \
+                        \(handshake.pingInterval) + pingTimeout \(handshake.pingTimeout) ms
+                        """, at: 0
                     ))
             }
             if packet.text != "probe" {
@@ -98,7 +101,10 @@ public struct EngineIOSession: Sendable {
         if let waiting = waiting.removeValue(forKey: direction) {
             findings.append(
                 SocketIORules.sioAttachmentMissing.finding(
-                    "\(waiting.packet.summary) (frame \(waiting.frameIndex)) got \(waiting.packet.buffers.count) of \(waiting.packet.attachments ?? 0) attachments",
+                    """
+                    \(waiting.packet.summary) (frame \(waiting.frameIndex)) got \
+                    \(waiting.packet.buffers.count) of \(waiting.packet.attachments ?? 0) attachments
+                    """,
                     at: 0))
         }
         guard let socketIO = message.socketIO else { return (completed, findings) }
@@ -140,7 +146,10 @@ public struct EngineIOSession: Sendable {
             if let waiting = waiting.removeValue(forKey: direction) {
                 findings.append(
                     SocketIORules.sioAttachmentMissing.finding(
-                        "\(waiting.packet.summary) (frame \(waiting.frameIndex)) still waits for attachments at the end", at: 0))
+                        """
+                        \(waiting.packet.summary) (frame \(waiting.frameIndex)) \
+                        still waits for attachments at the end
+                        """, at: 0))
             }
         }
         return findings

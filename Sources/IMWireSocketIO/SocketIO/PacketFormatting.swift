@@ -9,11 +9,15 @@ import IMWireCore
 // decoding and equality are unchanged.
 
 extension SocketIOPacket: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// `SocketIOPacket(type: EVENT, namespace: "/", …, data: ["login",{"username":"alice","password":32 bytes}], …)`.
+    /// `SocketIOPacket(type: EVENT, namespace: "/", …,
+    /// data: ["login",{"username":"alice","password":32 bytes}], …)`.
     public var description: String {
-        "SocketIOPacket(type: \(type.name), namespace: \(String(reflecting: namespace)), query: \(String(reflecting: query)), "
-            + "id: \(String(reflecting: id)), attachments: \(String(reflecting: attachments)), "
-            + "data: \(data.map { CredentialFields.formatted($0) } ?? "nil"), dataOffset: \(dataOffset), buffers: \(lengths(buffers)))"
+        """
+        SocketIOPacket(type: \(type.name), namespace: \(String(reflecting: namespace)), query: \
+        \(String(reflecting: query)), id: \(String(reflecting: id)), attachments: \
+        \(String(reflecting: attachments)), data: \(data.map { CredentialFields.formatted($0) } ?? "nil"), \
+        dataOffset: \(dataOffset), buffers: \(lengths(buffers)))
+        """
     }
 
     public var debugDescription: String { description }
@@ -55,12 +59,15 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
     /// login, whose token is tag 1000) formats its packets so.
     package func formatted(hidingData: Bool) -> String {
         let shownData = hidingData || holdsCredential ? CredentialFields.length(data) : String(reflecting: data)
-        return "SocketIO09Packet(type: \(type.name), id: \(String(reflecting: id)), ackWithData: \(ackWithData), "
-            + "endpoint: \(String(reflecting: endpoint)), data: \(shownData), dataOffset: \(dataOffset), "
-            + "json: \(json.map { CredentialFields.formatted($0) } ?? "nil"), eventName: \(String(reflecting: eventName)), "
-            + "args: \(args.map { "[" + $0.map { CredentialFields.formatted($0) }.joined(separator: ", ") + "]" } ?? "nil"), "
-            + "ackID: \(String(reflecting: ackID)), errorReason: \(String(reflecting: errorReason)), "
-            + "errorAdvice: \(String(reflecting: errorAdvice)))"
+        return """
+            SocketIO09Packet(type: \(type.name), id: \(String(reflecting: id)), ackWithData: \(ackWithData), \
+            endpoint: \(String(reflecting: endpoint)), data: \(shownData), dataOffset: \(dataOffset), json: \
+            \(json.map { CredentialFields.formatted($0) } ?? "nil"), eventName: \(String(reflecting: eventName)), \
+            args: \
+            \(args.map { "[" + $0.map { CredentialFields.formatted($0) }.joined(separator: ", ") + "]" } ?? "nil"), \
+            ackID: \(String(reflecting: ackID)), errorReason: \(String(reflecting: errorReason)), errorAdvice: \
+            \(String(reflecting: errorAdvice)))
+            """
     }
 
     /// The mirror, `data` as its length as in `formatted(hidingData:)`.

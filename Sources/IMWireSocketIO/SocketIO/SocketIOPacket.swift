@@ -177,7 +177,10 @@ public struct SocketIOPacket: Sendable, Hashable {
             if numbers.sorted() != (0..<Int64(count)).map({ $0 }) {
                 findings.append(
                     SocketIORules.sioAttachmentsInvalid.finding(
-                        "\(count) attachments, placeholders \(numbers.sorted().map(String.init).joined(separator: ","))", at: at))
+                        """
+                        \(count) attachments, placeholders \
+                        \(numbers.sorted().map(String.init).joined(separator: ","))
+                        """, at: at))
             }
         } else {
             var numbers: [Int64] = []

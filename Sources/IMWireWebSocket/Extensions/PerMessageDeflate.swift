@@ -147,7 +147,10 @@ public enum PerMessageDeflate {
                 if bits == 8 {
                     findings.append(
                         WebSocketRules.windowBitsEight.finding(
-                            "\(parameter.name)=8: zlib cannot compress raw deflate with an 8-bit window; IMWire compresses with 9, whose distances stay within 256 bytes",
+                            """
+                            \(parameter.name)=8: zlib cannot compress raw deflate with an 8-bit \
+                            window; IMWire compresses with 9, whose distances stay within 256 bytes
+                            """,
                             at: at))
                 }
                 if parameter.name == "server_max_window_bits" { offer.serverMaxWindowBits = bits } else { offer.clientMaxWindowBits = .value(bits) }

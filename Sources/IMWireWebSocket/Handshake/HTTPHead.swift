@@ -127,7 +127,11 @@ package struct HTTPHead: Sendable, Hashable {
             }
             let name = window[line.lowerBound..<colon]
             guard !name.isEmpty, name.allSatisfy(WebSocketExtensionHeader.isTokenChar) else {
-                malformed("field name `\(String(decoding: name, as: UTF8.self))` is not a token (whitespace before the colon?)", line.lowerBound)
+                malformed(
+                    """
+                    field name `\(String(decoding: name, as: UTF8.self))` \
+                    is not a token (whitespace before the colon?)
+                    """, line.lowerBound)
                 continue
             }
             let rawValue = window[(colon + 1)..<line.upperBound]

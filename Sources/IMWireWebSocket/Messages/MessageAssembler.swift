@@ -94,7 +94,10 @@ public struct WebSocketMessageAssembler: Sendable {
                     .finding(
                         WebSocketRules.finding(
                             WebSocketRules.messageInterleaved,
-                            "\(opcode) frame while the \(unfinished.kind) message begun at \(unfinished.offset) is unfinished", at: frame.offset)))
+                            """
+                            \(opcode) frame while the \(unfinished.kind) \
+                            message begun at \(unfinished.offset) is unfinished
+                            """, at: frame.offset)))
             }
             partial = nil
             let kind: WebSocketMessage.Kind = opcode == .text ? .text : .binary
@@ -156,7 +159,10 @@ public struct WebSocketMessageAssembler: Sendable {
                 .finding(
                     WebSocketRules.finding(
                         WebSocketRules.tooManyFragments,
-                        "\(open.kind) message reaches \(open.frames) fragments, over the limit of \(limits.maxFragments)", at: frame.offset)))
+                        """
+                        \(open.kind) message reaches \(open.frames) \
+                        fragments, over the limit of \(limits.maxFragments)
+                        """, at: frame.offset)))
             open.dropped = true
             open.payload = []
         }
