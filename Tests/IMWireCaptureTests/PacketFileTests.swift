@@ -58,7 +58,9 @@ import Testing
 @Suite struct PcapngTests {
     @Test func writerAndReaderAgree() throws {
         var writer = PcapngWriter()
-        writer.packet([0x45, 1, 2], linkType: 101, time: 1_700_000_000_654_321, inbound: true, comments: ["first", "中文 comment"])
+        writer.packet(
+            [0x45, 1, 2], linkType: 101, time: 1_700_000_000_654_321, inbound: true,
+            comments: ["first", "中文 comment"])
         writer.packet([0xde, 0xad], linkType: 1, time: 5, originalLength: 60, inbound: false)
         let reader = try PacketCaptureReader.packets(path: try temporaryFile(writer.bytes))
         var packets: [CapturedPacket] = []
@@ -138,7 +140,8 @@ import Testing
             }
         }
         #expect(packets.map(\.data) == [[1], [7, 8, 9], [2, 3]])
-        #expect(packets.map(\.time) == [1_500_000, 1_500_000, 3_500_000])  // ns; simple packet keeps the last time; 2^-10 s
+        // ns; simple packet keeps the last time; 2^-10 s
+        #expect(packets.map(\.time) == [1_500_000, 1_500_000, 3_500_000])
         #expect(problems == ["CAPTURE.PCAPNG-UNKNOWN-BLOCK"])
     }
 

@@ -144,7 +144,8 @@ private struct Flow {
             }
             #expect(declined > 0)
             #expect(fast.delivered == general.delivered)
-            if round % 2 == 0 { #expect(fast.delivered == Int64(sent.count)) }  // without a SYN the stream starts where the capture does
+            // without a SYN the stream starts where the capture does
+            if round % 2 == 0 { #expect(fast.delivered == Int64(sent.count)) }
         }
     }
 
@@ -392,7 +393,11 @@ private struct Flow {
             case .event(let event):
                 switch event.kind {
                 case .message(let message):
-                    described.append("\(message.direction.rawValue) \(message.frameType) \(message.payload.count) @\(event.time ?? 0)")
+                    described.append(
+                        """
+                        \(message.direction.rawValue) \(message.frameType) \
+                        \(message.payload.count) @\(event.time ?? 0)
+                        """)
                 default: described.append("\(event.kind)".split(separator: "(").first.map(String.init) ?? "")
                 }
             }

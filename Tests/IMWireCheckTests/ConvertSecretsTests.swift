@@ -196,7 +196,12 @@ import Testing
 
     /// The transcript as a file: an open line naming the subprotocol, then the frames.
     static func transcriptFile(_ subprotocol: String) throws -> String {
-        var lines = [#"{"type":"open","conn":"lc","t":0,"client":"10.0.0.1:5000","server":"10.0.0.2:443","subprotocol":"\#(subprotocol)"}"#]
+        var lines = [
+            #"""
+            {"type":"open","conn":"lc","t":0,"client":"10.0.0.1:5000",\#
+            "server":"10.0.0.2:443","subprotocol":"\#(subprotocol)"}
+            """#
+        ]
         for (index, frame) in frames(subprotocol).enumerated() {
             var line = JSONObject()
             line.append("conn", "lc")

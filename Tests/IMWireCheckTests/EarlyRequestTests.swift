@@ -8,8 +8,14 @@ import Testing
 @Suite struct EarlyRequestTests {
     static func open(_ conn: String, _ t: Double) -> [String] {
         [
-            #"{"type":"open","conn":"\#(conn)","t":\#(t),"dialect":"jmessage","url":"//h/socket.io/?EIO=3&transport=websocket"}"#,
-            #"{"conn":"\#(conn)","t":\#(t),"dir":"receive","text":"0{\"sid\":\"s\",\"upgrades\":[],\"pingTimeout\":60000,\"pingInterval\":25000}"}"#,
+            #"""
+            {"type":"open","conn":"\#(conn)","t":\#(t),"dialect":"jmessage",\#
+            "url":"//h/socket.io/?EIO=3&transport=websocket"}
+            """#,
+            #"""
+            {"conn":"\#(conn)","t":\#(t),"dir":"receive","text":"0{\"sid\":\"s\",\#
+            \"upgrades\":[],\"pingTimeout\":60000,\"pingInterval\":25000}"}
+            """#,
             #"{"conn":"\#(conn)","t":\#(t),"dir":"receive","text":"40"}"#,
         ]
     }

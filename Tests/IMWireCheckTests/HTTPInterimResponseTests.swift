@@ -10,7 +10,10 @@ import Testing
     }
 
     @Test func continueThenOKIsOneExchange() throws {
-        let request = "POST /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"
+        let request = """
+            POST /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\
+            Expect: 100-continue\r\nContent-Length: 4\r\n\r\n
+            """
         let interim = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
         let final = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
         let report = check(lines: [

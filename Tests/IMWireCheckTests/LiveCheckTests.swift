@@ -34,7 +34,10 @@ import Testing
     }
 
     static func key(_ finding: Finding) -> String {
-        "\(finding.ruleID) \(finding.severity) \(finding.location.connection ?? "-") #\(finding.location.frameIndex ?? -1) @\(finding.offset ?? -1) \(finding.message)"
+        """
+        \(finding.ruleID) \(finding.severity) \(finding.location.connection ?? "-") \
+        #\(finding.location.frameIndex ?? -1) @\(finding.offset ?? -1) \(finding.message)
+        """
     }
 
     @Test func liveFindingsEqualTheRecordingsCheck() throws {

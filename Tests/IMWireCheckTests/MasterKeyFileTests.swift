@@ -49,7 +49,10 @@ struct MasterKeyFileTests {
         let signed = LeanCloudSignature.message(appID: "app-id-3", action: .login(clientID: "alice"), timestamp: 1_700_000_000_000, nonce: "nonce-17")
         open.sessionMessage.s = LeanCloudSignature.sign(signed, masterKey: masterKey)
         return try file(
-            #"{"type":"open","conn":"lc","t":0,"client":"10.0.0.1:5000","server":"10.0.0.2:443","subprotocol":"lc.protobuf2.3"}"# + "\n"
+            #"""
+            {"type":"open","conn":"lc","t":0,"client":"10.0.0.1:5000",\#
+            "server":"10.0.0.2:443","subprotocol":"lc.protobuf2.3"}
+            """# + "\n"
                 + #"{"conn":"lc","t":1,"dir":"send","hex":"\#(Hex.encode(LeanCloudBinary.encode(open)))"}"# + "\n")
     }
 

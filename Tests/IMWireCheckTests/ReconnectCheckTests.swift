@@ -20,7 +20,10 @@ import Testing
     @Test func theLeanCloudSampleYieldsExactlyItsExpectedFindings() throws {
         let expected = try JSONParser.parse(try readText("Fixtures/captures/leancloud-reconnect.expected.json"))
         let findings = (expected["findings"]?.arrayValue ?? []).map { item in
-            "\(item["connection"]?.stringValue ?? "")#\(item["frame"]?.int64Value ?? 0) \(item["rule"]?.stringValue ?? "")"
+            """
+            \(item["connection"]?.stringValue ?? "")#\(item["frame"]?.int64Value ?? 0) \
+            \(item["rule"]?.stringValue ?? "")
+            """
         }
         let report = try check("Fixtures/captures/leancloud-reconnect.jsonl")
         #expect(report.summary().sorted() == findings.sorted())
@@ -46,7 +49,10 @@ import Testing
     @Test func refusedConnectionsOfAHostAreJudgedByItsAnnouncedPolicy() throws {
         func open(_ conn: String, _ t: Double, host: String = "10.0.0.7") -> String {
             let port = 50000 + Int(t * 1000)
-            return #"{"type":"open","conn":"\#(conn)","t":\#(t),"subprotocol":"lc.json.3","client":"\#(host):\#(port)","server":"10.0.0.1:443"}"#
+            return #"""
+                {"type":"open","conn":"\#(conn)","t":\#(t),"subprotocol":"lc.json.3",\#
+                "client":"\#(host):\#(port)","server":"10.0.0.1:443"}
+                """#
         }
         func text(_ conn: String, _ t: Double, _ dir: String, _ json: String) -> String {
             #"{"conn":"\#(conn)","t":\#(t),"dir":"\#(dir)","text":\#(JSONWriter.string(.string(json)))}"#
@@ -55,7 +61,12 @@ import Testing
         func login(_ conn: String, _ t: Double, reopen: Bool) -> [String] {
             [
                 open(conn, t),
-                text(conn, t, "send", #"{"cmd":"session","op":"open","i":1,"appId":"app","peerId":"alice","ua":"js/5.0.0-rc.7","r":\#(reopen)}"#),
+                text(
+                    conn, t, "send",
+                    #"""
+                    {"cmd":"session","op":"open","i":1,"appId":"app",\#
+                    "peerId":"alice","ua":"js/5.0.0-rc.7","r":\#(reopen)}
+                    """#),
                 text(conn, t + 0.01, "receive", #"{"cmd":"session","op":"opened","i":1}"#),
             ]
         }
@@ -125,10 +136,17 @@ import Testing
         // j1 logs in and is forced offline (event_type 1, extra 0: a login elsewhere); j2 logs in again.
         var transcript = Array(sample.prefix(9))
         transcript.append(
-            #"{"conn": "j1", "t": 2.0, "dir": "receive", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"extra\":0,\"from_uid\":0,\"gid\":0,\"ctime_ms\":1507882401000}]"}"#
+            #"""
+            {"conn": "j1", "t": 2.0, "dir": "receive", "text": \#
+            "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\#
+            \"extra\":0,\"from_uid\":0,\"gid\":0,\"ctime_ms\":1507882401000}]"}
+            """#
         )
         transcript.append(
-            #"{"conn": "j1", "t": 2.1, "dir": "send", "text": "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"from_uid\":0,\"gid\":0,\"rid\":1003}]"}"#
+            #"""
+            {"conn": "j1", "t": 2.1, "dir": "send", "text": \#
+            "42[\"event_notification\",{\"event_id\":77,\"event_type\":1,\"from_uid\":0,\"gid\":0,\"rid\":1003}]"}
+            """#
         )
         transcript.append(#"{"type": "close", "conn": "j1", "t": 2.2}"#)
         transcript += sample.prefix(9).map { $0.replacing("\"conn\": \"j1\"", with: "\"conn\": \"j2\"") }
@@ -146,7 +164,11 @@ import Testing
     func webSocketSession(pings: [Double], end: Double) throws -> [String] {
         var transcript = Array(try lines("Fixtures/captures/leancloud-websocket.jsonl").prefix(5))
         for time in pings {  // FIN + ping, masked with a zero key, no payload
-            transcript.append("{\"type\": \"stream\", \"conn\": \"ws1\", \"t\": \(time), \"dir\": \"send\", \"hex\": \"898000000000\"}")
+            transcript.append(
+                """
+                {"type": "stream", "conn": "ws1", "t": \
+                \(time), "dir": "send", "hex": "898000000000"}
+                """)
         }
         transcript.append("{\"type\": \"close\", \"conn\": \"ws1\", \"t\": \(end)}")
         return check(lines: transcript).summary().filter { $0.contains("RECONNECT.") }

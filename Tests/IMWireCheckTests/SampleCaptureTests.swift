@@ -15,7 +15,10 @@ import Testing
     @Test func brokenSampleYieldsExactlyItsExpectedFindings() throws {
         let expectedFile = try JSONParser.parse(try readText("Fixtures/captures/leancloud-broken.expected.json"))
         let expected = (expectedFile["findings"]?.arrayValue ?? []).map { item in
-            "\(item["connection"]?.stringValue ?? "")#\(item["frame"]?.int64Value ?? 0) \(item["rule"]?.stringValue ?? "")"
+            """
+            \(item["connection"]?.stringValue ?? "")#\(item["frame"]?.int64Value ?? 0) \
+            \(item["rule"]?.stringValue ?? "")
+            """
         }
         let report = try check("Fixtures/captures/leancloud-broken.jsonl")
         #expect(report.summary().sorted() == expected.sorted())

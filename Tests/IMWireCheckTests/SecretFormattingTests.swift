@@ -75,26 +75,43 @@ import Testing
         var jmessage = JMessageSessionOptions()
         #expect(
             jmessage.settingsDescription
-                == "JMessageSessionOptions(ackTimeoutMicros: 5000000, responseTimeoutMicros: 30000000, resendLimit: 5, replyTimeoutMicros: 5000000, secret: nil)"
+                == """
+                JMessageSessionOptions(ackTimeoutMicros: 5000000, responseTimeoutMicros: \
+                30000000, resendLimit: 5, replyTimeoutMicros: 5000000, secret: nil)
+                """
         )
         jmessage.secret = "hunter2"
         #expect(
             jmessage.settingsDescription
-                == #"JMessageSessionOptions(ackTimeoutMicros: 5000000, responseTimeoutMicros: 30000000, resendLimit: 5, replyTimeoutMicros: 5000000, secret: Optional("(set)"))"#
+                == #"""
+                JMessageSessionOptions(ackTimeoutMicros: 5000000, responseTimeoutMicros: \#
+                30000000, resendLimit: 5, replyTimeoutMicros: 5000000, secret: Optional("(set)"))
+                """#
         )
         var leancloud = LeanCloudSessionOptions()
         #expect(
             leancloud.settingsDescription
-                == "LeanCloudSessionOptions(requestTimeoutMicros: 30000000, ackTimeoutMicros: 5000000, maxCommandSize: 5120, credentials: nil)")
+                == """
+                LeanCloudSessionOptions(requestTimeoutMicros: 30000000, \
+                ackTimeoutMicros: 5000000, maxCommandSize: 5120, credentials: nil)
+                """)
         leancloud.credentials = .init(appID: "app-1", masterKey: "master-key-value")
         #expect(
             leancloud.settingsDescription
-                == #"LeanCloudSessionOptions(requestTimeoutMicros: 30000000, ackTimeoutMicros: 5000000, maxCommandSize: 5120, credentials: Optional(IMWireLeanCloud.LeanCloudSessionOptions.Credentials(appID: Optional("app-1"), masterKey: "(set)")))"#
+                == #"""
+                LeanCloudSessionOptions(requestTimeoutMicros: 30000000, \#
+                ackTimeoutMicros: 5000000, maxCommandSize: 5120, credentials: \#
+                Optional(IMWireLeanCloud.LeanCloudSessionOptions.Credentials(appID: \#
+                Optional("app-1"), masterKey: "(set)")))
+                """#
         )
         leancloud.credentials = .init(masterKey: "master-key-value")
         #expect(
             leancloud.settingsDescription.hasSuffix(
-                #"credentials: Optional(IMWireLeanCloud.LeanCloudSessionOptions.Credentials(appID: nil, masterKey: "(set)")))"#))
+                #"""
+                credentials: Optional(IMWireLeanCloud.LeanCloudSessionOptions.Credentials(appID: \#
+                nil, masterKey: "(set)")))
+                """#))
     }
 }
 
@@ -303,7 +320,11 @@ import Testing
             let packet = try #require(engineIO.engineIO)
             for secret in secrets { Self.expect(packet, hides: secret, shows: ["\(bytes.count - 1) bytes"]) }
         }
-        #expect("\(login.event)" == #"JMessageEvent(name: "login", kind: request, username: "alice", password: 32 bytes, version: "2.5.0", rid: 3)"#)
+        #expect(
+            "\(login.event)" == #"""
+                JMessageEvent(name: "login", kind: request, username: \#
+                "alice", password: 32 bytes, version: "2.5.0", rid: 3)
+                """#)
         // An event with no credential shows its payload whole.
         let text = JMessageEvent(name: "s_single_text", payload: JSONObject(["target_name": "bob", "rid": 4]), kind: .request)
         #expect("\(text)".contains(#"target_name: "bob""#) && "\(text.packet)".contains(#""target_name":"bob""#))

@@ -149,7 +149,11 @@ import Testing
     func aLeanCloudSignatureIsASecret(_ message: String) throws {
         let signature = "0a5e7e1b9c1d4f0e8a3b6c2d1e0f9a8b7c6d5e4f"
         let json = try JSONParser.parse(
-            Array(#"{"cmd":"blacklist","op":"block","\#(message)":{"s":"\#(signature)","t":"1700000000000","n":"nonce-17"}}"#.utf8))
+            Array(
+                #"""
+                {"cmd":"blacklist","op":"block","\#(message)":{"s":"\#(signature)",\#
+                "t":"1700000000000","n":"nonce-17"}}
+                """#.utf8))
         let (redacted, masked) = SecretRedaction.redact(json: json, payload: Array("\u{1}(\(signature)\u{2}".utf8))
         let text = try JSONWriter.string(#require(redacted))
         #expect(!text.contains(signature) && text.contains(SecretRedaction.mark) && text.contains("nonce-17"))
@@ -187,11 +191,16 @@ import Testing
         let secret = "st-9e9ce82d7d3b4768ba55ead094edba9f"
         // leancloud-clean.jsonl's session/open and session/opened, in base64.
         let open =
-            "080010011a1c696d7769726556656e646f7253646b546573742d4d645958624d4d492205616c6963652801b20643220d6a732f352e302e302d72632e"
-            + "3728003a2439626436663433332d316163302d346432662d613362302d663063373237393364333835900196eecffba1349801bb01"
+            """
+            080010011a1c696d7769726556656e646f7253646b546573742d4d645958624d4d492205616c\
+            6963652801b20643220d6a732f352e302e302d72632e3728003a2439626436663433332d3161\
+            63302d346432662d613362302d663063373237393364333835900196eecffba1349801bb01
+            """
         let opened =
-            "080010052205616c696365280148bdeecffba134b20628522373742d396539636538326437643362343736386261353565616430393465646261396658"
-            + "901c"
+            """
+            080010052205616c696365280148bdeecffba134b20628522373742d3965396\
+            36538326437643362343736386261353565616430393465646261396658901c
+            """
         let frames = try [("send", open), ("receive", opened)].map { (dir: $0.0, text: Base64.encode(try Hex.decode($0.1))) }
         // The secret's base64 at each of the three alignments, less the characters its neighbours share.
         let encoded = (0..<3).map { shift in
@@ -238,13 +247,20 @@ import Testing
 
     @Test func theOtherFieldsAndTheOffsetsStay() throws {
         let json = try JSONParser.parse(
-            Array(#"{"login":{"username":"alice","password":"p4ssw0rd","version":"2.5.0"},"raw":"{\"password\":\"p4ssw0rd\"}"}"#.utf8))
+            Array(
+                #"""
+                {"login":{"username":"alice","password":"p4ssw0rd",\#
+                "version":"2.5.0"},"raw":"{\"password\":\"p4ssw0rd\"}"}
+                """#.utf8))
         let payload = Array(#"{"username":"alice","password":"p4ssw0rd"}"#.utf8)
         let (redacted, masked) = SecretRedaction.redact(json: json, payload: payload)
         let mark = SecretRedaction.mark
         #expect(
             redacted.map { JSONWriter.string($0) }
-                == #"{"login":{"username":"alice","password":"\#(mark)","version":"2.5.0"},"raw":"{\"password\":\"\#(mark)\"}"}"#)
+                == #"""
+                {"login":{"username":"alice","password":"\#(mark)",\#
+                "version":"2.5.0"},"raw":"{\"password\":\"\#(mark)\"}"}
+                """#)
         #expect(masked.count == payload.count)
         #expect(String(decoding: masked, as: UTF8.self) == #"{"username":"alice","password":"********"}"#)
         // Nothing to hide: both unchanged.

@@ -6,8 +6,11 @@ import Testing
 /// short, and yun2win's MQTT over raw TCP and over WebSocket (MQTT 3.1.1 §6).
 struct TransportTests {
     static let request = Array(
-        ("GET /mqtt HTTP/1.1\r\nHost: push.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
+        ("""
+        GET /mqtt HTTP/1.1\r\nHost: push.example.com\r\nUpgrade: websocket\r\n\
+        Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+        Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n
+        """).utf8)
     static let response = Array(
         ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: mqttv3.1\r\n\r\n").utf8)
@@ -88,8 +91,11 @@ struct TransportTests {
         let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x0102_0304 })
         let close = client.close(.normalClosure)
         let request = Array(
-            ("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+            ("""
+            GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\n\
+            Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+            Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n
+            """).utf8)
         let response = Array(
             ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)

@@ -35,7 +35,15 @@ import Testing
                 dialect: "jmessage", secret: password),
             Login(
                 name: "nim login cut short",
-                frames: [("send", #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice","1000":"nim-token-5ecret""#)],
+                frames: [
+                    (
+                        "send",
+                        #"""
+                        3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property",\#
+                        "v":{"19":"alice","1000":"nim-token-5ecret"
+                        """#
+                    )
+                ],
                 dialect: "nim", secret: "nim-token-5ecret"),
             Login(
                 name: "yun2win CONNECT overrunning", frames: [("send", "hex:" + connect)], dialect: "yun2win", subprotocol: "mqttv3.1",
@@ -104,7 +112,10 @@ import Testing
         let nim = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"1000":"kept-text""#
         #expect(SecretRedactionTests.written([("send", nim)], dialect: "nim").messages.last?.payload == Array(nim.utf8))
         // A message that reads, whose text merely has a member named like a credential.
-        let chat = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","3":"{\"password\":\"kept-text\"}"}}]}"#
+        let chat = #"""
+            3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property",\#
+            "v":{"0":0,"1":"bob","3":"{\"password\":\"kept-text\"}"}}]}
+            """#
         let read = try #require(SecretRedactionTests.written([("send", chat)], dialect: "nim").messages.last)
         #expect(read.canonicalJSON != nil && read.payload == Array(chat.utf8))
         // A NIM packet that was read is no unread login, whatever its text names.

@@ -7,8 +7,10 @@ import Testing
 struct CanonicalCodecTests {
     @Test func severalNIMPacketsUseThePayloadFraming() throws {
         let decoded = try JSONParser.parse(
-            #"[{"socketio":{"type":"heartbeat","endpoint":""},"nim":null},"#
-                + #"{"socketio":{"type":"message","endpoint":"","data":""},"nim":{"kind":"request","sid":1,"cid":2,"ser":0,"params":[]}}]"#)
+            #"""
+            [{"socketio":{"type":"heartbeat","endpoint":""},"nim":null},{"socketio":{"type":"message",\#
+            "endpoint":"","data":""},"nim":{"kind":"request","sid":1,"cid":2,"ser":0,"params":[]}}]
+            """#)
         let encoded = try NIMCanonicalCodec().encode(decoded)
         let nim = #"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#
         #expect(String(decoding: encoded.bytes, as: UTF8.self) == "\u{fffd}3\u{fffd}2::\u{fffd}\(nim.count)\u{fffd}\(nim)")

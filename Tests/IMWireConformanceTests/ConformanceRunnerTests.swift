@@ -46,7 +46,10 @@ final class FunctionChannel: TesteeChannel {
             testCase.recommendedName == "Recommended.mqtt.3.1.1.Decode.mqtt/packet/bad-connack-return-code-9.Offset")
         #expect(
             JSONWriter.string(testCase.request(id: 7))
-                == #"{"protocol":1,"id":7,"suite":"mqtt.3.1.1","case":"mqtt/packet/bad-connack-return-code-9","operation":"decode","input":{"hex":"20020009"},"options":{"strict":true,"version":"3.1.1"}}"#
+                == #"""
+                {"protocol":1,"id":7,"suite":"mqtt.3.1.1","case":"mqtt/packet/bad-connack-return-code-9",\#
+                "operation":"decode","input":{"hex":"20020009"},"options":{"strict":true,"version":"3.1.1"}}
+                """#
         )
         guard case .rejected(let findings) = testCase.expectation else { throw Failure.notRejected }
         #expect(findings.map(\.description) == ["MQTT.CONNACK-RETURN-CODE-RESERVED@3"])

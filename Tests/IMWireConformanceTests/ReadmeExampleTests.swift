@@ -20,7 +20,8 @@ import Testing
         print(report.exitCode(threshold: .warning))  // 0
         // END README
         #expect(decoded.findings.isEmpty)
-        #expect(decoded.command.map { "\(LeanCloudCanonicalJSON.encode($0))" } == #"{"cmd":"direct","i":1}"#)  // what print shows
+        // what print shows
+        #expect(decoded.command.map { "\(LeanCloudCanonicalJSON.encode($0))" } == #"{"cmd":"direct","i":1}"#)
         #expect(findings.map(\.ruleID.rawValue) == ["LC.BEFORE-SESSION-OPEN"])
         #expect(LeanCloudCodec(encoding: .protobuf).decode([0x08]).findings.map(\.ruleID.rawValue) == ["PB.TRUNCATED"])
         #expect(report.exitCode(threshold: .warning) == 0)

@@ -148,7 +148,10 @@ private enum MQTT {
     static func sendMessage(_ id: String) -> String {
         publish(
             "y2w/session/p2p_2001",
-            #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1479460000000,"message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_2001"}],"pns":{"msg":"hi"}}}"#
+            #"""
+            {"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1479460000000,\#
+            "message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_2001"}],"pns":{"msg":"hi"}}}
+            """#
         )
     }
     /// A yun2win session up to the server's acceptance, frames 1-4.
@@ -166,7 +169,10 @@ private enum SIO {
         [T.open(conn, t, dialect: "jmessage"), T.text(conn, t, "receive", eioOpen), T.text(conn, t, "receive", "40")]
     }
     static let nimLogin =
-        #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,"9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}"#
+        #"""
+        3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,\#
+        "9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}
+        """#
     static let nimLoggedIn = #"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"c"},[],{}]}"#
 }
 
@@ -267,13 +273,20 @@ extension RuleCoverageTests {
         },
         // A HAR whose only entry was upgraded (101) but carries no _webSocketMessages.
         Trigger("CAPTURE.HAR-NO-WEBSOCKET-MESSAGES") {
-            let har = #"{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"wss://example.com/"},"response":{"status":101}}]}}"#
+            let har = #"""
+                {"log":{"version":"1.2","entries":[{"request":{"method":"GET",\#
+                "url":"wss://example.com/"},"response":{"status":101}}]}}
+                """#
             return try checkFile(Array(har.utf8), suffix: ".har")
         },
         // A _webSocketMessages item whose type is neither send nor receive.
         Trigger("CAPTURE.HAR-BAD-MESSAGE") {
             let har =
-                #"{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"wss://example.com/"},"response":{"status":101},"_webSocketMessages":[{"type":"sideways","time":1,"opcode":1,"data":"x"}]}]}}"#
+                #"""
+                {"log":{"version":"1.2","entries":[{"request":{"method":"GET",\#
+                "url":"wss://example.com/"},"response":{"status":101},\#
+                "_webSocketMessages":[{"type":"sideways","time":1,"opcode":1,"data":"x"}]}]}}
+                """#
             return try checkFile(Array(har.utf8), suffix: ".har")
         },
     ]
@@ -439,11 +452,21 @@ extension RuleCoverageTests {
         // Transports offering only xhr-polling.
         // An open line whose socket.io 0.9 path has xhr-polling where websocket belongs.
         Trigger("SIO.V09-URL-INVALID") {
-            T.findings([#"{"type":"open","conn":"n","t":0,"dialect":"nim","url":"wss://weblink.netease.im/socket.io/1/xhr-polling/abc"}"#])
+            T.findings([
+                #"""
+                {"type":"open","conn":"n","t":0,"dialect":"nim",\#
+                "url":"wss://weblink.netease.im/socket.io/1/xhr-polling/abc"}
+                """#
+            ])
         },
         // An open line whose engine.io URL asks for protocol 4.
         Trigger("EIO.URL-INVALID") {
-            T.findings([#"{"type":"open","conn":"j","t":0,"dialect":"jmessage","url":"wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket"}"#]
+            T.findings([
+                #"""
+                {"type":"open","conn":"j","t":0,"dialect":"jmessage",\#
+                "url":"wss://ws.im.jiguang.cn/socket.io/?EIO=4&transport=websocket"}
+                """#
+            ]
             )
         },
         // BINARY_EVENT with one attachment, followed by a text packet instead of the attachment.
@@ -635,7 +658,12 @@ extension RuleCoverageTests {
         Trigger("JM.KICKED", frame: 3) {
             T.findings(
                 SIO.jmessage() + [
-                    T.text("j", 1, "receive", #"42["event_notification",{"event_id":1,"event_type":1,"from_uid":0,"gid":0,"description":"kicked"}]"#)
+                    T.text(
+                        "j", 1, "receive",
+                        #"""
+                        42["event_notification",{"event_id":1,"event_type":1,\#
+                        "from_uid":0,"gid":0,"description":"kicked"}]
+                        """#)
                 ])
         },
         // A receipt of a push before login: the SDK re-sends it on the connection socket.io reconnected.
@@ -683,14 +711,20 @@ extension RuleCoverageTests {
         },
         // JMessage: forced offline (event_type 1), then the same user logs in again 1 s later.
         Trigger("RECONNECT.AFTER-TERMINAL-SUSPECTED") {
-            let login = #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69","version":"2.5.0","rid":102}]"#
+            let login = #"""
+                42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69",\#
+                "version":"2.5.0","rid":102}]
+                """#
             return T.findings(
                 SIO.jmessage("j1") + [
                     T.text("j1", 0.1, "send", login), T.text("j1", 0.15, "receive", #"42["ack",{"rid":102}]"#),
                     T.text("j1", 0.2, "receive", #"42["login",{"rid":102,"code":0}]"#),
                     T.text(
                         "j1", 2, "receive",
-                        #"42["event_notification",{"event_id":77,"event_type":1,"extra":0,"from_uid":0,"gid":0,"ctime_ms":1507882401000}]"#),
+                        #"""
+                        42["event_notification",{"event_id":77,"event_type":1,\#
+                        "extra":0,"from_uid":0,"gid":0,"ctime_ms":1507882401000}]
+                        """#),
                     T.close("j1", 2.2),
                 ] + SIO.jmessage("j2", 3.2) + [T.text("j2", 3.3, "send", login)])
         },
@@ -723,10 +757,12 @@ extension RuleCoverageTests {
 private enum TLSBytes {
     static let clientHello =
         (try? Hex.decode(
-            "16030100c4010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece70000061301130313020100"
-                + "00910000000b0009000006736572766572ff01000100000a00140012001d00170018001901000101010201030104002300000033"
-                + "00260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d002000"
-                + "1e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001")) ?? []
+            """
+            16030100c4010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece7000006130113031\
+            302010000910000000b0009000006736572766572ff01000100000a00140012001d0017001800190100010101020103010400\
+            230000003300260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020\
+            304000d0020001e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001
+            """)) ?? []
     static let changeCipherSpec: [UInt8] = [20, 3, 3, 0, 1, 1]
 
     /// A TLS 1.2-style ServerHello record choosing `suite`.

@@ -10,7 +10,9 @@ import Testing
             row(
                 416, "Frequently", "Rate limited", .rateLimited,
                 wait: WaitHint(field: "r[0]", unit: .seconds, scope: "that command")),
-            row(417, "Exist", "Already exists", .invalidRequest, original: "对象已经存在", atLogin: .fatalConflict),
+            row(
+                417, "Exist", "Already exists", .invalidRequest, original: "对象已经存在",
+                atLogin: .fatalConflict),
             row(801, "A", "first", .invalidRequest, sources: "another file", travel: .clientLocal),
             row(801, "B", "second meaning of the same number", .invalidRequest),
         ]

@@ -139,7 +139,8 @@ import Testing
         let closeThenPong = Self.frame(8, [0x03, 0xe8], masked: false) + Self.frame(10, [], masked: false)
         #expect(NIOFuzzing.writtenFrames(closeThenPong, pipeline).violations.contains { $0.contains("after the close frame") })
         #expect(NIOFuzzing.writtenFrames(Self.frame(8, [0x03, 0xe8], masked: false), pipeline).violations.isEmpty)
-        #expect(NIOFuzzing.writtenFrames(Self.frame(1, [0x41], masked: true), pipeline).violations.count == 1)  // a server does not mask
+        // a server does not mask
+        #expect(NIOFuzzing.writtenFrames(Self.frame(1, [0x41], masked: true), pipeline).violations.count == 1)
         let stream: [UInt8] = [0, 0b1110_1100, 0x30, 0x03, 0x00, 0x01, 0x61]
         #expect(NIOFuzzing.streamed(Self.events(stream)) != NIOFuzzing.streamed(Self.events(Array(stream.dropLast()))))
     }

@@ -7,8 +7,11 @@ import Testing
 @Suite struct ProxyOpeningTargetTests {
     static let openings: [String] = [
         "CONNECT rtm.example.com:443 HTTP/1.1\r\nHost: rtm.example.com:443\r\n\r\nfirst bytes",
-        "GET http://lbs.example.com/lbs?k=v HTTP/1.1\r\nHost: lbs.example.com\r\n\r\nPOST http://lbs.example.com/x HTTP/1.1\r\n"
-            + "Content-Length: 4\r\n\r\nbodyGET http://other.example:81/ HTTP/1.1\r\n\r\n",
+        """
+        GET http://lbs.example.com/lbs?k=v HTTP/1.1\r\nHost: lbs.example.com\r\n\
+        \r\nPOST http://lbs.example.com/x HTTP/1.1\r\nContent-Length: 4\r\n\r\n\
+        bodyGET http://other.example:81/ HTTP/1.1\r\n\r\n
+        """,
         "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n",
         "CONNECT nowhere HTTP/1.1\r\n\r\n",
     ]

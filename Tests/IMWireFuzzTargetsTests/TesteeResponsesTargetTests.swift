@@ -53,7 +53,8 @@ import Testing
                 #expect(FuzzTarget.testeeResponses.run([0, flags] + stream).isEmpty, "\(stream) \(flags)")
             }
         }
-        // Fuzz/FailCases/TesteeResponses/crash-c9372194…: a testee's message with U+FFFF went into the JUnit report as it was.
+        // Fuzz/FailCases/TesteeResponses/crash-c9372194…: a testee's message with U+FFFF went into the JUnit
+        // report as it was.
         let junit = ConformanceReport.junit(
             ConformanceRunner.run(
                 Array(TesteeFuzzing.cases(extra: 0).prefix(1)), channel: TesteeFuzzing.StreamChannel(streams[5], pieces: [streams[5][...]])))

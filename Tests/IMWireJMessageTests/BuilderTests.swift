@@ -27,7 +27,11 @@ import Testing
         let login = try JMessageLogin(username: "alice", password: .plain("secret"), rid: 102)
         let (text, decoded, findings) = roundTrip(login.event)
         // Fixtures/jmessage/event/login.json
-        #expect(text == #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69","version":"2.5.0","rid":102}]"#)
+        #expect(
+            text == #"""
+                42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69",\#
+                "version":"2.5.0","rid":102}]
+                """#)
         #expect(findings.isEmpty, "\(findings)")
         #expect(decoded == login.event)
         let view = try #require(decoded?.login)
@@ -43,17 +47,24 @@ import Testing
         let (text, decoded, findings) = roundTrip(cInit.event)
         // The Web SDK's order: the app's arguments as the documentation passes them, fromPlatForm, rid.
         let expected =
-            #"42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9","#
-            + #""signature":"1ac74f74c5e180a76ab28e4b8e46c7de","timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":101}]"#
+            #"""
+            42["c_init",{"appkey":"4f7aef34fb361292c566a1cd",\#
+            "random_str":"022cd9fd995849b58b3ef0e943421ed9","signature":"1ac74f74c5e180a76ab28e4b8e46c7de",\#
+            "timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":101}]
+            """#
         #expect(text == expected)
         #expect(findings.isEmpty && decoded == cInit.event)
         let view = try #require(decoded?.initRequest)
         #expect(view.isSigned(with: "master-secret-1") && !view.isSigned(with: "other"))
         #expect(view.timestamp == "1507882399401" && view.flag == 0 && view.fromPlatform == "j" && view.rid == 101)
-        // Fixtures/jmessage/event/c-init.json has the same members (signature from Fixtures/jmessage/signature/valid-ms.json).
+        // Fixtures/jmessage/event/c-init.json has the same members (signature from
+        // Fixtures/jmessage/signature/valid-ms.json).
         let fixture = try decode(
-            #"42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9","timestamp":1507882399401,"#
-                + #""flag":0,"fromPlatForm":"j","signature":"1ac74f74c5e180a76ab28e4b8e46c7de","rid":101}]"#, .send)
+            #"""
+            42["c_init",{"appkey":"4f7aef34fb361292c566a1cd",\#
+            "random_str":"022cd9fd995849b58b3ef0e943421ed9","timestamp":1507882399401,"flag":0,\#
+            "fromPlatForm":"j","signature":"1ac74f74c5e180a76ab28e4b8e46c7de","rid":101}]
+            """#, .send)
         #expect(JSONValue.object(fixture.payload).semanticallyEquals(.object(cInit.event.payload)))
         #expect(fixture.initRequest?.signature == cInit.signature)
     }
@@ -63,9 +74,12 @@ import Testing
         let (text, decoded, findings) = roundTrip(send.event)
         // Fixtures/jmessage/event/send-single.json
         let expected =
-            #"42["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"bob","#
-            + #""target_name":"Bob","from_id":"alice","create_time":1507882400000,"msg_type":"text","msg_body":{"text":"hello","extras":{"k":"v"}}},"#
-            + #""no_offline":false,"no_notification":false,"target_name":"Bob","target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":103}]"#
+            #"""
+            42["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web",\#
+            "target_id":"bob","target_name":"Bob","from_id":"alice","create_time":1507882400000,"msg_type":"text",\#
+            "msg_body":{"text":"hello","extras":{"k":"v"}}},"no_offline":false,"no_notification":false,\#
+            "target_name":"Bob","target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":103}]
+            """#
         #expect(text == expected)
         #expect(findings.isEmpty, "\(findings)")
         #expect(decoded == send.event)
@@ -83,9 +97,12 @@ import Testing
         let (text, decoded, findings) = roundTrip(send.event)
         // Fixtures/jmessage/event/send-group.json
         let expected =
-            #"42["send_group_msg",{"content":{"version":1,"target_type":"group","from_platform":"web","target_id":"10001","#
-            + #""target_name":"devs","from_id":"alice","create_time":1507882400000,"msg_type":"text","msg_body":{"text":"hello","extras":{"k":"v"}}},"#
-            + #""target_gid":"10001","users":[{"username":"bob","appkey":"4f7aef34fb361292c566a1cd"}],"appkey":"4f7aef34fb361292c566a1cd","rid":104}]"#
+            #"""
+            42["send_group_msg",{"content":{"version":1,"target_type":"group","from_platform":"web",\#
+            "target_id":"10001","target_name":"devs","from_id":"alice","create_time":1507882400000,"msg_type":"text",\#
+            "msg_body":{"text":"hello","extras":{"k":"v"}}},"target_gid":"10001","users":[{"username":"bob",\#
+            "appkey":"4f7aef34fb361292c566a1cd"}],"appkey":"4f7aef34fb361292c566a1cd","rid":104}]
+            """#
         #expect(text == expected)
         #expect(findings.isEmpty && decoded == send.event)
         let view = try #require(decoded?.send)
@@ -106,9 +123,12 @@ import Testing
         let (text, decoded, findings) = roundTrip(sync.event)
         // Fixtures/jmessage/event/msg-sync.json
         let expected =
-            #"42["msg_sync",{"messages":[{"msg_id":5001,"msg_type":3,"from_uid":77,"from_gid":0,"ctime_ms":1507882401000,"msg_level":0,"#
-            + #""need_receipt":false,"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"alice","target_name":"Bob","#
-            + #""from_id":"bob","create_time":1507882400000,"msg_type":"text","msg_body":{"text":"hello","extras":{"k":"v"}}}}]}]"#
+            #"""
+            42["msg_sync",{"messages":[{"msg_id":5001,"msg_type":3,"from_uid":77,"from_gid":0,\#
+            "ctime_ms":1507882401000,"msg_level":0,"need_receipt":false,"content":{"version":1,\#
+            "target_type":"single","from_platform":"web","target_id":"alice","target_name":"Bob","from_id":"bob",\#
+            "create_time":1507882400000,"msg_type":"text","msg_body":{"text":"hello","extras":{"k":"v"}}}}]}]
+            """#
         #expect(text == expected)
         #expect(findings.isEmpty && decoded == sync.event && decoded?.kind == .push)
         let received = try #require(decoded?.msgSync?.messages.first)
@@ -179,8 +199,10 @@ import Testing
         #expect(noPassword.login == nil)
         // Fixtures/jmessage/event/bad-cinit-no-signature.json
         let unsigned = try decode(
-            #"42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9","timestamp":1507882399401,"#
-                + #""flag":0,"fromPlatForm":"j","rid":101}]"#, .send)
+            #"""
+            42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9",\#
+            "timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":101}]
+            """#, .send)
         #expect(throws: JMessageBuildError.missingField(event: "c_init", field: "signature")) { try JMessageInit(unsigned) }
         let noRid = try decode(#"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69"}]"#, .send)
         #expect(throws: JMessageBuildError.missingField(event: "login", field: "rid")) { try JMessageLogin(noRid) }

@@ -23,7 +23,12 @@ import Testing
     }
 
     private func send(rid: Int, createdMillis: Int64) -> String {
-        #"42["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"bob","from_id":"alice","create_time":\#(createdMillis),"msg_type":"text","msg_body":{"text":"hi"}},"no_offline":false,"no_notification":false,"target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":\#(rid)}]"#
+        #"""
+        42["s_across_single_text",{"content":{"version":1,"target_type":"single",\#
+        "from_platform":"web","target_id":"bob","from_id":"alice","create_time":\#(createdMillis),\#
+        "msg_type":"text","msg_body":{"text":"hi"}},"no_offline":false,"no_notification":false,\#
+        "target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":\#(rid)}]
+        """#
     }
 
     /// jmessage-drop-pending: the send pending when the transport dropped is re-sent 5 s after its
@@ -57,16 +62,29 @@ import Testing
         let findings = replay([
             (
                 100, .send,
-                #"42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"711881d597b163bd","signature":"3baff20ad1bffd3c4748df2d7fe5762b","timestamp":1795823307932,"flag":0,"fromPlatForm":"j","rid":1}]"#
+                #"""
+                42["c_init",{"appkey":"4f7aef34fb361292c566a1cd",\#
+                "random_str":"711881d597b163bd","signature":"3baff20ad1bffd3c4748df2d7fe5762b",\#
+                "timestamp":1795823307932,"flag":0,"fromPlatForm":"j","rid":1}]
+                """#
             ),
             (110, .receive, #"42["ack",{"rid":1}]"#),
             (120, .receive, #"42["c_init",{"rid":1,"code":0}]"#),
-            (600, .send, #"42["login",{"username":"alice","password":"dac24dcc2864a1e7f549fd6c7795c7b8","version":"2.5.0","rid":2}]"#),
+            (
+                600, .send,
+                #"""
+                42["login",{"username":"alice","password":"dac24dcc2864a1e7f549fd6c7795c7b8",\#
+                "version":"2.5.0","rid":2}]
+                """#
+            ),
             (610, .receive, #"42["ack",{"rid":2}]"#),
             (620, .receive, #"42["login",{"rid":2,"code":0}]"#),
             (
                 3600, .receive,
-                #"42["event_notification",{"event_id":4000001,"event_type":1,"from_uid":0,"gid":0,"extra":0,"description":"","ctime_ms":1795823311506}]"#
+                #"""
+                42["event_notification",{"event_id":4000001,"event_type":1,"from_uid":0,\#
+                "gid":0,"extra":0,"description":"","ctime_ms":1795823311506}]
+                """#
             ),
             (3610, .send, #"42["event_notification",{"event_id":4000001,"event_type":1,"from_uid":0,"gid":0,"rid":3}]"#),
             (3620, .receive, #"42["ack",{"rid":3}]"#),

@@ -10,17 +10,33 @@ import Testing
         ("goaway", "08 15", #"{"cmd":"goaway"}"#),
         ("echo", "08 0e 28 01", #"{"cmd":"echo","i":1}"#),
         (
-            "session/open", "08 00 10 01 1a 05 61 70 70 69 64 22 03 74 6f 6d 28 01 b2 06 10 22 08 6a 73 2f 35 2e 30 2e 30 28 00 98 01 bb 01",
-            #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5.0.0","r":false,"configBitmap":"187"}}"#
+            "session/open",
+            """
+            08 00 10 01 1a 05 61 70 70 69 64 22 03 74 6f 6d 28 01 \
+            b2 06 10 22 08 6a 73 2f 35 2e 30 2e 30 28 00 98 01 bb 01
+            """,
+            #"""
+            {"cmd":"session","op":"open","appId":"appid","peerId":"tom","i":1,\#
+            "sessionMessage":{"ua":"js/5.0.0","r":false,"configBitmap":"187"}}
+            """#
         ),
         (
             "session/opened", "08 00 10 05 22 03 74 6f 6d 28 01 48 80 d0 95 ff bc 31 b2 06 0b 52 05 54 4f 4b 45 4e 58 80 c6 0a",
-            #"{"cmd":"session","op":"opened","peerId":"tom","i":1,"serverTs":"1700000000000","sessionMessage":{"st":"TOKEN","stTtl":172800}}"#
+            #"""
+            {"cmd":"session","op":"opened","peerId":"tom","i":1,\#
+            "serverTs":"1700000000000","sessionMessage":{"st":"TOKEN","stTtl":172800}}
+            """#
         ),
         (
             "direct",
-            "08 02 28 02 c2 06 29 0a 1d 7b 22 5f 6c 63 74 79 70 65 22 3a 2d 31 2c 22 5f 6c 63 74 65 78 74 22 3a 22 68 69 22 7d 5a 03 43 49 44 72 03 44 54 31",
-            #"{"cmd":"direct","i":2,"directMessage":{"msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}","cid":"CID","dt":"DT1"}}"#
+            """
+            08 02 28 02 c2 06 29 0a 1d 7b 22 5f 6c 63 74 79 70 65 22 3a 2d 31 2c 22 \
+            5f 6c 63 74 65 78 74 22 3a 22 68 69 22 7d 5a 03 43 49 44 72 03 44 54 31
+            """,
+            #"""
+            {"cmd":"direct","i":2,"directMessage":{"msg":"{\"_lctype\":-1,\#
+            \"_lctext\":\"hi\"}","cid":"CID","dt":"DT1"}}
+            """#
         ),
         (
             "ack response", "08 03 28 02 ca 06 0c 28 fb d0 95 ff bc 31 32 03 4d 49 44",
@@ -81,7 +97,8 @@ import Testing
         check("08 " + String(repeating: "ff ", count: 10) + "01", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("08 " + String(repeating: "ff ", count: 9) + "02", ["PB.VARINT-TOO-LONG@1"], decodes: false)
         check("00 01", ["PB.FIELD-NUMBER-INVALID@0"], decodes: false)
-        check("08 0e 0b", ["PB.WIRE-TYPE-MISMATCH@2", "PB.TRUNCATED@3"], decodes: false)  // cmd as an unterminated group
+        // cmd as an unterminated group
+        check("08 0e 0b", ["PB.WIRE-TYPE-MISMATCH@2", "PB.TRUNCATED@3"], decodes: false)
         check("08 0e 0c", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)  // end group that opens nothing
         check("08 0e fb 01 84 02", ["PB.UNKNOWN-FIELD@2", "PB.WIRE-TYPE-INVALID@4"], decodes: false)  // wrong end group
         check("08 0e 0f 00", ["PB.WIRE-TYPE-INVALID@2"], decodes: false)  // wire type 7

@@ -6,7 +6,10 @@ import Testing
 @Suite struct FlatJSONTests {
     /// leancloud/realtime-SDK-dotNET#149: a real 4111 frame in lc.json.
     static let captured =
-        #"{"reason":"SESSION_CONFLICT","code":4111,"cmd":"session","op":"closed","appId":"bpcVcfpN1xukRPiahnCSsXmy-gzGzoHsz","peerId":"oTRNVwCX9lzVJG4PwOLRuN6PALFg","service":2}"#
+        #"""
+        {"reason":"SESSION_CONFLICT","code":4111,"cmd":"session","op":"closed",\#
+        "appId":"bpcVcfpN1xukRPiahnCSsXmy-gzGzoHsz","peerId":"oTRNVwCX9lzVJG4PwOLRuN6PALFg","service":2}
+        """#
 
     @Test func decodesTheCapturedFrame() throws {
         let decoded = LeanCloudJSON.decode(Array(Self.captured.utf8))
@@ -25,7 +28,10 @@ import Testing
     }
 
     @Test func opsUseHyphensAndJSONObjectsAreRealJSON() throws {
-        let text = #"{"cmd":"conv","op":"members-joined","cid":"C1","m":["lan"],"initBy":"tom","attr":{"name":"群","n":[1,2]},"i":-65536}"#
+        let text = #"""
+            {"cmd":"conv","op":"members-joined","cid":"C1","m":["lan"],\#
+            "initBy":"tom","attr":{"name":"群","n":[1,2]},"i":-65536}
+            """#
         let decoded = LeanCloudJSON.decode(Array(text.utf8))
         #expect(verdicts(decoded.findings).isEmpty)
         let command = try #require(decoded.command)

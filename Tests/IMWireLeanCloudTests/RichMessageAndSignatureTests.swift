@@ -7,7 +7,11 @@ import Testing
 @Suite struct RichMessageTests {
     @Test func parsesTheDocumentedExamples() throws {
         let image =
-            #"{"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},"_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4","metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}"#
+            #"""
+            {"_lctype":-2,"_lctext":"图像的文字说明","_lcattrs":{"a":1},\#
+            "_lcfile":{"url":"http://ac-p2bpmgci.clouddn.com/246b8acc","objId":"54699d87e4b0a56c64f470a4",\#
+            "metaData":{"name":"IMG_20141223.jpeg","format":"png","height":768,"width":1024,"size":18}}}
+            """#
         let (message, findings) = LeanCloudRichMessage.parse(image)
         #expect(findings.isEmpty)
         let parsed = try #require(message)
@@ -16,7 +20,11 @@ import Testing
         #expect(parsed.file?.width == 1024)
         #expect(parsed.json.semanticallyEquals(json(image)))
 
-        let location = LeanCloudRichMessage.parse(#"{"_lctype":-5,"_lctext":"这是一个地理位置消息","_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}"#)
+        let location = LeanCloudRichMessage.parse(
+            #"""
+            {"_lctype":-5,"_lctext":"这是一个地理位置消息",\#
+            "_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}
+            """#)
         #expect(location.findings.isEmpty)
         #expect(location.message?.location == LeanCloudRichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
     }
@@ -24,7 +32,11 @@ import Testing
     @Test func keepsNullsAndCustomKeysFromRealPayloads() throws {
         // java-unified-sdk LCIMMessageTest: a captured audio message with nulls and escaped slashes.
         let captured =
-            #"{"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},"objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},"_lctext":null,"_lcattrs":{"toUserDestroyed":false}}"#
+            #"""
+            {"_lctype":103,"_lcfile":{"metaData":{"duration":3.328,"size":8365,"format":null},\#
+            "objId":"61322ac452baf9066ffbe728","url":"https:\/\/f.letsniyan.com\/record"},\#
+            "_lctext":null,"_lcattrs":{"toUserDestroyed":false}}
+            """#
         let (message, findings) = LeanCloudRichMessage.parse(captured)
         #expect(findings.isEmpty)
         #expect(message?.kind == .custom(103))

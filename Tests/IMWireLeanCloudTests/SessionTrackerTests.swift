@@ -60,7 +60,11 @@ private struct Session {
             var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
             let open =
                 (try? LeanCloudCanonicalJSON.decode(
-                    json(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}"#))) ?? LCGenericCommand()
+                    json(
+                        #"""
+                        {"cmd":"session","op":"open","appId":"app",\#
+                        "peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}
+                        """#))) ?? LCGenericCommand()
             let query = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, timeMicros: first, frameIndex: 1)
             _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, timeMicros: last, frameIndex: 2)
@@ -100,7 +104,11 @@ private struct Session {
     @Test func kickedSessionsMustBeReopenedByTheUser() {
         var session = Session()
         session.open()
-        session.receive(#"{"cmd":"session","op":"closed","peerId":"tom","sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}"#)
+        session.receive(
+            #"""
+            {"cmd":"session","op":"closed","peerId":"tom",\#
+            "sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}
+            """#)
         session.send(#"{"cmd":"direct","peerId":"tom","i":2,"directMessage":{"cid":"C1","msg":"x"}}"#)
         session.send(#"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":3,"sessionMessage":{"r":true}}"#)
         session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":3}"#)
@@ -127,7 +135,8 @@ private struct Session {
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M3","cid":"R1","transient":true}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M4","cid":"R2","convType":2}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M5","cid":"C2","fromPeerId":"tom"}}"#)
-        session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","fromts":"150","tots":"200"}}"#)  // JS batch covers M2 only
+        // JS batch covers M2 only
+        session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","fromts":"150","tots":"200"}}"#)
         session.send(#"{"cmd":"echo","i":2}"#, after: 10)
         session.receive(#"{"cmd":"echo","i":2}"#)
         #expect(session.finish() == ["LC.MISSING-ACK#3"])
@@ -221,7 +230,10 @@ private struct Session {
         let good = LeanCloudSignature.sign("app:tom::\(timestamp):n1", masterKey: key)
         var session = Session(options: LeanCloudSessionOptions(credentials: .init(masterKey: key)))
         session.send(
-            #"{"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,"sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}"#)
+            #"""
+            {"cmd":"session","op":"open","appId":"app","peerId":"tom","i":1,\#
+            "sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}
+            """#)
         session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":1}"#)
         session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["b","a"],"s":"00","t":"\#(timestamp)","n":"n2"}}"#)
         session.receive(#"{"cmd":"error","i":2,"errorMessage":{"code":4302,"reason":"CONVERSATION_SIGNATURE_FAILED"}}"#)

@@ -52,7 +52,9 @@ struct MalformedTests {
         MalformedCase(
             "client id over 23 under 3.1", "102600064d5149736470030200" + "1e" + "0018" + String(repeating: "61", count: 24),
             nil, [("MQTT.CLIENT-ID-TOO-LONG-V31", 14)]),
-        MalformedCase("CONNACK session present on refusal", "20020105", .v3_1_1, [("MQTT.CONNACK-SESSION-PRESENT-ON-REFUSAL", 2)]),
+        MalformedCase(
+            "CONNACK session present on refusal", "20020105", .v3_1_1,
+            [("MQTT.CONNACK-SESSION-PRESENT-ON-REFUSAL", 2)]),
         MalformedCase("CONNACK flags under 3.1", "20020100", .v3_1, [("MQTT.CONNACK-FLAGS-RESERVED", 2)]),
         MalformedCase("CONNACK reserved code", "20020007", nil, [("MQTT.CONNACK-RETURN-CODE-RESERVED", 3)]),
         MalformedCase("SUBSCRIBE without filters", "82020001", nil, [("MQTT.PAYLOAD-EMPTY", 4)]),

@@ -19,7 +19,10 @@ import Testing
         // Fixtures/nim/packet/login-request.json
         #expect(
             text
-                == #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,"9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}"#
+                == #"""
+                3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,\#
+                "9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}
+                """#
         )
         #expect(findings.isEmpty, "\(findings)")
         #expect(decoded == request)
@@ -34,7 +37,11 @@ import Testing
         let login = try NIMLogin(appKey: "k", account: "a", token: "t", sdkVersion: nil, protocolVersion: nil, sdkHumanVersion: nil)
             .setting("customTag", "tag-1").setting("authType", 1)
         let (text, decoded, findings) = roundTrip(login.request(ser: 7))
-        #expect(text == #"3:::{"SID":2,"CID":3,"SER":7,"Q":[{"t":"Property","v":{"3":16,"18":"k","19":"a","38":"tag-1","115":1,"1000":"t"}}]}"#)
+        #expect(
+            text == #"""
+                3:::{"SID":2,"CID":3,"SER":7,"Q":[{"t":"Property","v":{"3":16,\#
+                "18":"k","19":"a","38":"tag-1","115":1,"1000":"t"}}]}
+                """#)
         #expect(findings.isEmpty, "\(findings)")
         #expect(decoded == login.request(ser: 7))
         #expect(decoded?.login == login)
@@ -56,7 +63,11 @@ import Testing
         let message = NIMSendMsg.text("hi", to: "bob", idClient: "c-1")
         let (text, decoded, findings) = roundTrip(message.request(ser: 3))
         // Fixtures/nim/packet/send-msg.json
-        #expect(text == #"3:::{"SID":7,"CID":1,"SER":3,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#)
+        #expect(
+            text == #"""
+                3:::{"SID":7,"CID":1,"SER":3,"Q":[{"t":"Property",\#
+                "v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}
+                """#)
         #expect(findings.isEmpty, "\(findings)")
         #expect(decoded == message.request(ser: 3))
         let view = try #require(decoded?.sendMsg)
@@ -69,7 +80,10 @@ import Testing
         let request = team.request(ser: 4)
         #expect(request.sid == 8 && request.cid == 2 && request.command?.name == "sendTeamMsg")
         let (text, decoded, findings) = roundTrip(request)
-        let expected = #"3:::{"SID":8,"CID":2,"SER":4,"Q":[{"t":"Property","v":{"0":1,"1":"team-1","8":0,"9":"hello","11":"c-2","15":"{\"k\":1}"}}]}"#
+        let expected = #"""
+            3:::{"SID":8,"CID":2,"SER":4,"Q":[{"t":"Property","v":{"0":1,\#
+            "1":"team-1","8":0,"9":"hello","11":"c-2","15":"{\"k\":1}"}}]}
+            """#
         #expect(text == expected)
         #expect(findings.isEmpty && decoded == request && decoded?.sendMsg == team)
         let superTeam = NIMSendMsg.text("x", to: "st", scene: .superTeam, idClient: "c-3").request(ser: 5)
@@ -93,7 +107,10 @@ import Testing
         let request = try NIMRequest(sid: 7, cid: 1, ser: 42, property: property)
         #expect(
             JSONWriter.string(request.json)
-                == #"{"SID":7,"CID":1,"SER":42,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"<idClient>"}}]}"#)
+                == #"""
+                {"SID":7,"CID":1,"SER":42,"Q":[{"t":"Property",\#
+                "v":{"0":0,"1":"bob","8":0,"9":"hi","11":"<idClient>"}}]}
+                """#)
         let (_, decoded, findings) = roundTrip(request)
         #expect(findings.isEmpty && decoded == request)
         #expect(try decoded?.property(NIMTagMaps.msg) == property)
@@ -166,7 +183,8 @@ import Testing
         // After: fields by name.
         let after = NIMLogin(appKey: "app-key-1", account: "alice", token: "t", os: "Chrome", deviceId: "dev-1").request(ser: 1)
         #expect(NIMCodec.encode(.request(before)) == NIMCodec.encode(.request(after)))
-        // The hand-made request lacks the names the decoder adds, so it does not equal its decoding; the built one does.
+        // The hand-made request lacks the names the decoder adds, so it does not equal its decoding;
+        // the built one does.
         #expect(before != after && before.login == after.login)
     }
 }

@@ -26,10 +26,16 @@ import Testing
 
     /// 4_5 batchMarkRead, sent for every message the SDK receives (nim-clean).
     @Test func batchMarkReadTypesAreTheSDKs() {
-        let ack = #"3:::{"SID":4,"CID":5,"SER":6,"Q":[{"t":"byte","v":7},{"t":"byte","v":2},{"t":"LongArray","v":["800001"]}]}"#
+        let ack = #"""
+            3:::{"SID":4,"CID":5,"SER":6,"Q":[{"t":"byte","v":7},\#
+            {"t":"byte","v":2},{"t":"LongArray","v":["800001"]}]}
+            """#
         #expect(decode(ack).findings.isEmpty, "\(decode(ack).findings)")
         let other =
-            #"3:::{"SID":8,"CID":9,"SER":3,"Q":[{"t":"longArray","v":[1,2]},{"t":"string","v":"x"},{"t":"StrStrMap","v":{"a":"b"}},{"t":"ph","v":1}]}"#
+            #"""
+            3:::{"SID":8,"CID":9,"SER":3,"Q":[{"t":"longArray","v":[1,2]},\#
+            {"t":"string","v":"x"},{"t":"StrStrMap","v":{"a":"b"}},{"t":"ph","v":1}]}
+            """#
         #expect(decode(other).findings.filter { $0.ruleID.rawValue == "NIM.Q-ITEM-INVALID" }.isEmpty)
         let bad = #"3:::{"SID":4,"CID":5,"SER":6,"Q":[{"t":"byte","v":"7"},{"t":"LongArray","v":["x"]}]}"#
         #expect(decode(bad).findings.map(\.ruleID.rawValue) == ["NIM.Q-ITEM-INVALID", "NIM.Q-ITEM-INVALID"])

@@ -38,7 +38,10 @@ func dialectMessages(_ events: [DialectEvent]) -> [DialectMessage] {
 struct DialectHandlerTests {
     static let eioOpen = #"0{"sid":"s1","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#
     static let nimLogin =
-        #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,"9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}"#
+        #"""
+        3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","6":190,\#
+        "9":1,"13":"dev-1","18":"app-key-1","19":"alice","40":"8.5.0","1000":"token-1"}}]}
+        """#
 
     @Test func aJMessageResponseWithoutRequestIsReported() throws {
         let channel = try dialectChannel(.jmessage, role: .client)
@@ -146,7 +149,10 @@ struct DialectHandlerTests {
         try channel.writeOutbound(WebSocketOutbound.message(.text, Array("40".utf8)))
         try channel.writeInbound(
             wsMessage(
-                #"42["c_init",{"rid":1,"appkey":"4f7aef34fb361292c566a1cd","random_str":"r","timestamp":1,"signature":"0123456789abcdef0123456789abcdef","flag":0}]"#
+                #"""
+                42["c_init",{"rid":1,"appkey":"4f7aef34fb361292c566a1cd","random_str":"r",\#
+                "timestamp":1,"signature":"0123456789abcdef0123456789abcdef","flag":0}]
+                """#
             ))
         let read = replier.seen
         #expect(read.map(\.direction) == [.receive, .receive, .send, .receive])

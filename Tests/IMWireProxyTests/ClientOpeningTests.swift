@@ -108,7 +108,11 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
         opened.opening.onOtherServer = { switched = $0 }
         let body = "GET http://b.example/ HTTP/1.1\r\n\r\n"
         try opened.send(
-            Array("POST http://A.example:8080/lbs?k=v HTTP/1.1\r\nHost: a.example:8080\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8))
+            Array(
+                """
+                POST http://A.example:8080/lbs?k=v HTTP/1.1\r\n\
+                Host: a.example:8080\r\nContent-Length: \(body.utf8.count)\r\n\r\n
+                """.utf8))
         #expect(opened.target?.host == "A.example" && opened.target?.port == 8080)
         opened.opening.answer(connected: true)
         #expect(try opened.answered().isEmpty)  // the server answers, not the proxy

@@ -11,7 +11,11 @@ import Testing
     func everyPropertyHoldsInEveryReachableState(_ policy: ReconnectPolicy) throws {
         let report = try #require(ReconnectExplorer.proofs[policy.name])
         print(
-            "exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) events × \(ReconnectExplorer.randoms(policy).count) random inputs"
+            """
+            exploration \(policy.name): \(report.states) states, \(report.transitions) transitions, depth \
+            \(report.depth), complete \(report.complete), alphabet \(ReconnectExplorer.alphabet(policy).count) \
+            events × \(ReconnectExplorer.randoms(policy).count) random inputs
+            """
         )
         #expect(report.complete, "\(policy.name) did not finish within the depth bound")
         for violation in report.violations { Issue.record("\(policy.name): \(violation)") }

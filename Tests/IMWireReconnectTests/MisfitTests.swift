@@ -27,7 +27,10 @@ import Testing
         #expect(result.steps[0].state == ReconnectState())
         #expect(result.steps[0].actions.isEmpty)
         #expect(
-            misfit.description == "event 0 at 0 ms (login-response(code=0)) does not fit idle: it fits only authenticating; the machine ignores it")
+            misfit.description == """
+                event 0 at 0 ms (login-response(code=0)) does not fit \
+                idle: it fits only authenticating; the machine ignores it
+                """)
     }
 
     /// A `timer-fired` for a timer that was never armed, and for one the simulator fired
@@ -170,7 +173,10 @@ import Testing
                         misfits += 1
                         #expect(
                             transition.state == state && transition.actions.isEmpty && transition.milestones.isEmpty,
-                            "\(policy.name): \(event.summary) in \(state.summary) misfits (\(reason)) but the machine acts")
+                            """
+                            \(policy.name): \(event.summary) in \(state.summary) \
+                            misfits (\(reason)) but the machine acts
+                            """)
                     }
                     if seen.insert(transition.state).inserted { next.append(transition.state) }
                 }

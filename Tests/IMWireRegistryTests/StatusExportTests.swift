@@ -40,7 +40,11 @@ import Testing
         let lines = StatusExport.csv(Self.sample.rows).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("vendor,table,number,name,meaning,original,class,at_login,advice"))
-        #expect(lines[1] == "nim,t,416,A,\"rate, \"\"limited\"\"\",频率控制,rate-limited,,back-off,message,CONFIRMED,src,r[0],seconds")
+        #expect(
+            lines[1] == """
+                nim,t,416,A,\"rate, \
+                \"\"limited\"\"\",频率控制,rate-limited,,back-off,message,CONFIRMED,src,r[0],seconds
+                """)
     }
 
     @Test func explainTextShowsSourcesAndLoginMeaning() {

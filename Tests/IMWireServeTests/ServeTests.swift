@@ -114,7 +114,8 @@ private final class Collect: ChannelInboundHandler {
             Array(
                 """
                 {"dialect": "leancloud", "summary": "kick after the send",
-                 "actions": [{"on": "send", "do": "kick", "afterMs": 100}], "expect": {"reconnect": false, "waive": ["LC.ERROR-REPLY"]}}
+                 "actions": [{"on": "send", "do": "kick", "afterMs": 100}], \
+                "expect": {"reconnect": false, "waive": ["LC.ERROR-REPLY"]}}
                 """.utf8), name: "kick-now", file: "inline")
         let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
@@ -165,7 +166,11 @@ private final class Collect: ChannelInboundHandler {
 
     @Test func aJMessageClientInitsLogsInSendsAcknowledgesAPushAndIsGradedOK() throws {
         let scenario = try Scenario.parse(
-            Array(#"{"dialect": "jmessage", "summary": "push after the send", "actions": [{"on": "send", "do": "push", "afterMs": 50}]}"#.utf8),
+            Array(
+                #"""
+                {"dialect": "jmessage", "summary": "push after the send", \#
+                "actions": [{"on": "send", "do": "push", "afterMs": 50}]}
+                """#.utf8),
             name: "push-now", file: "inline")
         let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
@@ -181,15 +186,29 @@ private final class Collect: ChannelInboundHandler {
         let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", target: "/socket.io/?EIO=3&transport=websocket").request
         // The signature of the SDK's recording (jmessage-clean): MD5 over appkey, timestamp, random_str and the secret.
         let initialise = try event(
-            #"["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"ebb44e773d85af12","signature":"b7499be60492fb8e268d8bc5cf5f9b21","timestamp":1795823340323,"flag":0,"rid":1}]"#
+            #"""
+            ["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"ebb44e773d85af12",\#
+            "signature":"b7499be60492fb8e268d8bc5cf5f9b21","timestamp":1795823340323,"flag":0,"rid":1}]
+            """#
         )
         let send =
-            #"["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"bob","from_id":"alice","create_time":1795823340920,"msg_type":"text","msg_body":{"text":"hi"}},"target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":3}]"#
+            #"""
+            ["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web",\#
+            "target_id":"bob","from_id":"alice","create_time":1795823340920,"msg_type":"text",\#
+            "msg_body":{"text":"hi"}},"target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":3}]
+            """#
         // The server speaks first (open, connect); each request gets its ack and its response;
         // the push (msg_sync) comes 50 ms after the send's response, and is acknowledged.
         let steps: [(after: Int, bytes: [UInt8])] = [
             (0, upgrade), (2, initialise),
-            (4, try event(#"["login",{"username":"alice","password":"dac24dcc2864a1e7f549fd6c7795c7b8","version":"2.5.0","rid":2}]"#)),
+            (
+                4,
+                try event(
+                    #"""
+                    ["login",{"username":"alice","password":"dac24dcc2864a1e7f549fd6c7795c7b8",\#
+                    "version":"2.5.0","rid":2}]
+                    """#)
+            ),
             (6, try event(send)),
             (9, try event(#"["msg_recv_v2",{"msg_id":2000002,"msg_type":3,"from_uid":20000,"from_gid":0,"rid":4}]"#)),
         ]
@@ -213,7 +232,11 @@ private final class Collect: ChannelInboundHandler {
 
     @Test func aNIMClientOverXHRPollingLogsInSendsIsPushedToAndGradedOK() throws {
         let scenario = try Scenario.parse(
-            Array(#"{"dialect": "nim", "summary": "push after the send", "actions": [{"on": "send", "do": "push", "afterMs": 300}]}"#.utf8),
+            Array(
+                #"""
+                {"dialect": "nim", "summary": "push after the send", \#
+                "actions": [{"on": "send", "do": "push", "afterMs": 300}]}
+                """#.utf8),
             name: "push-later", file: "inline")
         let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
@@ -235,7 +258,10 @@ private final class Collect: ChannelInboundHandler {
         let first = try request("GET", url + "?t=2")
         #expect(first.status == "HTTP/1.1 200 OK" && first.body == "1::", "\(first)")
         // A login in a POST (answered `1`), its reply in the next poll.
-        let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"4":"Chrome","18":"app-key-1","19":"alice","1000":"token"}}]}"#
+        let login = #"""
+            3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,\#
+            "4":"Chrome","18":"app-key-1","19":"alice","1000":"token"}}]}
+            """#
         #expect(try request("POST", url + "?t=3", login).body == "1")
         #expect(try request("GET", url + "?t=4").body.hasPrefix(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"conn-"#))
         // Two packets in one POST, in the payload framing: a send, and the heartbeat 1_2.
@@ -263,8 +289,11 @@ private final class Collect: ChannelInboundHandler {
     @Test func aYun2winClientOnPlainTCPIsAcceptedAcknowledgedAndKicked() throws {
         let scenario = try Scenario.parse(
             Array(
-                #"{"dialect": "yun2win", "summary": "kick after the send", "actions": [{"on": "send", "do": "kick", "afterMs": 50}], "expect": {"reconnect": false}}"#
-                    .utf8),
+                #"""
+                {"dialect": "yun2win", "summary": "kick after the send", "actions": [{"on": \#
+                "send", "do": "kick", "afterMs": 50}], "expect": {"reconnect": false}}
+                """#
+                .utf8),
             name: "kick-now", file: "inline")
         let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
@@ -376,7 +405,13 @@ private final class Collect: ChannelInboundHandler {
         ]
         let result = try #require(ServeGrading.grade(scenario: scenario, report: report, events: events).first)
         #expect((result.grade, result.protocolGrade, result.behaviourGrade) == (.failed, .ok, .failed))
-        #expect(result.reasons == ["connection 2: the client logged in again after the server's kick on connection 1, which its policy forbids"])
+        #expect(
+            result.reasons == [
+                """
+                connection 2: the client logged in again after the \
+                server's kick on connection 1, which its policy forbids
+                """
+            ])
         // A login again on the connection the kick left open counts too.
         let inPlace: [ServeEvent] = Array(events.prefix(3)) + [.login(connection: 1, user: "alice", reconnect: true, timeMs: 3)]
         let again = try #require(ServeGrading.grade(scenario: scenario, report: report, events: inPlace).first)
@@ -395,7 +430,12 @@ private final class Collect: ChannelInboundHandler {
             #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "afterMs": -1}]}"#,
             "actions[0].afterMs: expected an integer"
         ),
-        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "connections": [0]}]}"#, "actions[0].connections"),
+        (
+            #"""
+            {"dialect": "leancloud", "summary": "s", "actions": \#
+            [{"on": "login", "do": "drop", "connections": [0]}]}
+            """#, "actions[0].connections"
+        ),
         (#"{"dialect": "leancloud", "summary": "s", "expect": {"reconnect": "yes"}}"#, "\"expect.reconnect\": expected true, false or null"),
         (#"{"dialect": "leancloud""#, "f.json: invalid JSON at offset"),
         (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "on accept, only drop"),

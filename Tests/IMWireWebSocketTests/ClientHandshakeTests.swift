@@ -34,9 +34,11 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
     @Test func rfcExampleRequestByteForByte() throws {
         let handshake = try rfcHandshake()
         let expected =
-            "GET /chat HTTP/1.1\r\nHost: server.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://example.com\r\nSec-WebSocket-Protocol: chat, superchat\r\n"
-            + "Sec-WebSocket-Version: 13\r\n\r\n"
+            """
+            GET /chat HTTP/1.1\r\nHost: server.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://example.com\r\n\
+            Sec-WebSocket-Protocol: chat, superchat\r\nSec-WebSocket-Version: 13\r\n\r\n
+            """
         #expect(handshake.request == Array(expected.utf8))
         #expect(handshake.expectedAccept == rfcAccept)
         // The capture checker finds nothing wrong with it.
@@ -55,11 +57,13 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
             ],
             headers: [.init("User-Agent", "imwire-test/1"), .init("Authorization", "Bearer abc")], key: rfcKey)
         let expected =
-            "GET /ws?v=3 HTTP/1.1\r\nHost: rtm.example:8443\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            + "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_max_window_bits=12, "
-            + "permessage-deflate; client_max_window_bits\r\n"
-            + "User-Agent: imwire-test/1\r\nAuthorization: Bearer abc\r\n\r\n"
+            """
+            GET /ws?v=3 HTTP/1.1\r\nHost: rtm.example:8443\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+            Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; \
+            server_max_window_bits=10; client_max_window_bits=12, permessage-deflate; \
+            client_max_window_bits\r\nUser-Agent: imwire-test/1\r\nAuthorization: Bearer abc\r\n\r\n
+            """
         #expect(String(decoding: handshake.request, as: UTF8.self) == expected)
         var findings: [Finding] = []
         let parsed = WebSocketHandshake.parseRequest(handshake.request, findings: &findings)

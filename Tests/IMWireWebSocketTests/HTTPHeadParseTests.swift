@@ -54,7 +54,11 @@ import Testing
             }
             let name = line.text[..<colon]
             guard !name.isEmpty, name.allSatisfy(WebSocketExtensionHeader.isTokenChar) else {
-                malformed("field name `\(String(decoding: name, as: UTF8.self))` is not a token (whitespace before the colon?)", line.offset)
+                malformed(
+                    """
+                    field name `\(String(decoding: name, as: UTF8.self))` \
+                    is not a token (whitespace before the colon?)
+                    """, line.offset)
                 continue
             }
             let rawValue = line.text[(colon + 1)...]

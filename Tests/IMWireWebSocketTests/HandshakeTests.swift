@@ -73,7 +73,10 @@ func response(_ extra: [String]) -> [UInt8] {
     @Test func deflateParameterChecks() {
         var request = rfcRequest
         request[request.count - 1] =
-            "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=10, permessage-deflate; server_max_window_bits=16, permessage-deflate; foo"
+            """
+            Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=10, \
+            permessage-deflate; server_max_window_bits=16, permessage-deflate; foo
+            """
         var findings: [Finding] = []
         let parsed = WebSocketHandshake.parseRequest(head(request), findings: &findings)
         #expect(findings.map(\.ruleID.rawValue) == ["PMD.PARAMETER-INVALID", "PMD.PARAMETER-INVALID"])

@@ -52,8 +52,14 @@ struct CodecTests {
 
     @Test func commandsDecodeAndEncodeBack() throws {
         let payloads = [
-            #"{"cmd":"sendMessage","y2wMessageId":"m1","mts":1479000000000,"message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_7"}],"pns":{"msg":"hi"}}}"#,
-            #"{"cmd":"updateSession","y2wMessageId":"m2","mts":1479000000001,"members":[{"uid":"a","isDel":false},{"uid":"b","isDel":true}],"force":true,"message":{}}"#,
+            #"""
+            {"cmd":"sendMessage","y2wMessageId":"m1","mts":1479000000000,\#
+            "message":{"syncs":[{"type":0},{"type":1,"sessionId":"p2p_7"}],"pns":{"msg":"hi"}}}
+            """#,
+            #"""
+            {"cmd":"updateSession","y2wMessageId":"m2","mts":1479000000001,"members":[{"uid":"a",\#
+            "isDel":false},{"uid":"b","isDel":true}],"force":true,"message":{}}
+            """#,
         ]
         for payload in payloads {
             let decoded = Yun2winCodec.decodeAll(publish("y2w/session/p2p_7", payload), direction: .send)

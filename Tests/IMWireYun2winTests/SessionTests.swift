@@ -24,7 +24,10 @@ enum Wire {
     static func update(_ id: String, session: String = "p2p_2") -> [UInt8] {
         publish(
             "y2w/session/\(session)",
-            #"{"cmd":"updateSession","y2wMessageId":"\#(id)","mts":1,"members":[{"uid":"u1","isDel":false}],"force":true,"message":{}}"#)
+            #"""
+            {"cmd":"updateSession","y2wMessageId":"\#(id)","mts":1,\#
+            "members":[{"uid":"u1","isDel":false}],"force":true,"message":{}}
+            """#)
     }
     static func ack(_ id: String, _ code: Int, mts: Bool = false) -> [UInt8] {
         server(#"{"y2wMessageId":"\#(id)","returnCode":\#(code)\#(mts ? #","mts":9"# : "")}"#)
@@ -150,7 +153,8 @@ struct SessionTests {
         #expect(first.kickedUIDs == ["u1"])
         #expect(first.tracker.phase == .kicked)
 
-        // The next connection: an automatic reconnect (prefix 1, same uid) is reported; a fresh login (prefix 0) is not.
+        // The next connection: an automatic reconnect (prefix 1, same uid) is reported; a fresh login
+        // (prefix 0) is not.
         #expect(run([(7, .send, Wire.connect(reconnect: true))], kicked: first.kickedUIDs) == ["Y2W.RECONNECT-AFTER-KICK"])
         #expect(run([(7, .send, Wire.connect(reconnect: false))], kicked: first.kickedUIDs) == [])
         #expect(run([(7, .send, Wire.connect(uid: "u2", reconnect: true))], kicked: first.kickedUIDs) == [])

@@ -21,17 +21,29 @@ import Testing
         let text = JMessageCodec.encode(cInit.event)  // engine.io MESSAGE + socket.io EVENT: 42["c_init",{…}]
         #expect(
             String(decoding: text, as: UTF8.self)
-                == #"42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9","signature":"1ac74f74c5e180a76ab28e4b8e46c7de","timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":1001}]"#
+                == #"""
+                42["c_init",{"appkey":"4f7aef34fb361292c566a1cd",\#
+                "random_str":"022cd9fd995849b58b3ef0e943421ed9","signature":"1ac74f74c5e180a76ab28e4b8e46c7de",\#
+                "timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":1001}]
+                """#
         )
         #expect(
             String(decoding: JMessageCodec.encode(try Self.login().event), as: UTF8.self)
-                == #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69","version":"2.5.0","rid":1002}]"#)
+                == #"""
+                42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69",\#
+                "version":"2.5.0","rid":1002}]
+                """#)
         let content = JMessageContent.text(
             "hi", targetType: .single, targetID: "bob", targetName: nil, fromID: "alice", createTime: 1_507_882_400_000)
         let send = try JMessageSend.single(content, appkey: Self.appkey, rid: 1003)
         #expect(
             String(decoding: JMessageCodec.encode(send.event), as: UTF8.self)
-                == #"42["s_across_single_text",{"content":{"version":1,"target_type":"single","from_platform":"web","target_id":"bob","from_id":"alice","create_time":1507882400000,"msg_type":"text","msg_body":{"text":"hi"}},"no_offline":false,"no_notification":false,"target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":1003}]"#
+                == #"""
+                42["s_across_single_text",{"content":{"version":1,"target_type":"single",\#
+                "from_platform":"web","target_id":"bob","from_id":"alice","create_time":1507882400000,\#
+                "msg_type":"text","msg_body":{"text":"hi"}},"no_offline":false,"no_notification":false,\#
+                "target_id":"bob","appkey":"4f7aef34fb361292c566a1cd","rid":1003}]
+                """#
         )
     }
 
@@ -105,7 +117,8 @@ import Testing
             steps += simulator.feed(event, atMillis: time)
         }
         #expect(simulator.state.phase == .online)
-        #expect(steps.flatMap(\.commands).map(\.description).contains("schedule(login, 30000ms)"))  // the ack's 30 s response wait
+        // the ack's 30 s response wait
+        #expect(steps.flatMap(\.commands).map(\.description).contains("schedule(login, 30000ms)"))
 
         // The Web SDK does not reconnect: a dropped link stops, and the app decides.
         let dropped = simulator.feed(.transportClosed(code: nil), atMillis: 60_000) + simulator.advance(toMillis: 600_000)

@@ -5,9 +5,12 @@ import Testing
 @Suite struct DocCSnippetLeanCloud {
     /// The upgrade a LeanCloud client and server exchange (RFC 6455's sample key and accept).
     static let request = Array(
-        ("GET / HTTP/1.1\r\nHost: rtm51.leancloud.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            + "Sec-WebSocket-Protocol: lc.protobuf2.3\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n").utf8)
+        ("""
+        GET / HTTP/1.1\r\nHost: rtm51.leancloud.example\r\nUpgrade: websocket\r\n\
+        Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+        Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\
+        Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n
+        """).utf8)
     static let response = Array(
         ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n"

@@ -5,7 +5,8 @@ import Testing
 @Suite struct DocCSnippetNIM {
     /// The login request 2_3, built by field name: the Property's tags come from the login map.
     static func login() -> NIMPacket {
-        let login = NIMLogin(appKey: "app", account: "alice", token: "tok")  // clientType .web, the Web SDK 8.5.0's defaults
+        // clientType .web, the Web SDK 8.5.0's defaults
+        let login = NIMLogin(appKey: "app", account: "alice", token: "tok")
         return .request(login.request(ser: 1))
     }
 
@@ -15,12 +16,18 @@ import Testing
         let text = NIMCodec.encode(login)  // a socket.io 0.9 message packet, as the Web SDK sends it
         #expect(
             String(decoding: text, as: UTF8.self)
-                == #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"6":190,"9":1,"18":"app","19":"alice","40":"8.5.0","1000":"tok"}}]}"#
+                == #"""
+                3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,\#
+                "6":190,"9":1,"18":"app","19":"alice","40":"8.5.0","1000":"tok"}}]}
+                """#
         )
         let send = NIMSendMsg.text("hi", to: "bob", idClient: "c-1").request(ser: 2)  // 7_1 sendMsg
         #expect(
             String(decoding: NIMCodec.encode(.request(send)), as: UTF8.self)
-                == #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#)
+                == #"""
+                3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property",\#
+                "v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}
+                """#)
         #expect(NIMCodec.encode(.request(.heartbeat)) == Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8))
         #expect(try NIMLogin(appKey: "app", account: "alice", token: "tok").setting("customTag", "vip").property["customTag"] == "vip")
         // Read back: the typed views of a decoded request.
@@ -95,7 +102,8 @@ import Testing
         steps += simulator.feed(.userLogin, atMillis: 0)
         steps += simulator.feed(.routeResolved(ttlMillis: nil), atMillis: 1)
         steps += simulator.feed(.transportOpened, atMillis: 2)
-        steps += simulator.feed(.loginResponse(code: 416, waitMillis: 30_000), atMillis: 3)  // too many logins: wait 30 s
+        // too many logins: wait 30 s
+        steps += simulator.feed(.loginResponse(code: 416, waitMillis: 30_000), atMillis: 3)
         let delays = steps.flatMap(\.actions).compactMap { action in
             if case .scheduleTimer(.retry, let delay) = action { delay } else { nil }
         }
