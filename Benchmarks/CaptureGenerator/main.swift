@@ -41,12 +41,18 @@ while written < target {
     let deflate = compressed ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : ""
     send(
         Array(
-            ("GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
-                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n").utf8), .send)
+            ("""
+            GET / HTTP/1.1\r\nHost: rtm.example\r\nUpgrade: websocket\r\n\
+            Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\
+            Sec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n
+            """).utf8), .send)
     send(
         Array(
-            ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: "
-                + "\(WebSocketHandshake.acceptValue(forKey: key))\r\nSec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n").utf8), .receive)
+            ("""
+            HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\
+            Sec-WebSocket-Protocol: lc.protobuf2.3\r\n\(deflate)\r\n
+            """).utf8), .receive)
     let parameters = compressed ? PerMessageDeflateParameters() : nil
     var mask: UInt32 = UInt32(truncatingIfNeeded: connectionIndex) &* 2_654_435_761
     guard
@@ -64,18 +70,28 @@ while written < target {
         send(frames, direction)
     }
     let peer = "user\(connectionIndex)"
-    message(#"{"cmd":"session","op":"open","appId":"bench","peerId":"\#(peer)","i":1,"sessionMessage":{"ua":"bench/1","configBitmap":"187"}}"#, .send)
+    message(
+        #"""
+        {"cmd":"session","op":"open","appId":"bench","peerId":"\#(peer)",\#
+        "i":1,"sessionMessage":{"ua":"bench/1","configBitmap":"187"}}
+        """#, .send)
     message(#"{"cmd":"session","op":"opened","peerId":"\#(peer)","i":1,"sessionMessage":{"st":"TOKEN","stTtl":172800}}"#, .receive)
     for n in 0..<200 {
         let text = "message \(n) from \(peer): " + String(repeating: "lorem ipsum dolor sit amet ", count: 1 + n % 12)
         let i = n + 2
         message(
-            #"{"cmd":"direct","peerId":"\#(peer)","i":\#(i),"directMessage":{"cid":"C\#(connectionIndex)","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#,
+            #"""
+            {"cmd":"direct","peerId":"\#(peer)","i":\#(i),"directMessage":{"cid":"C\#(connectionIndex)",\#
+            "msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}
+            """#,
             .send)
         message(#"{"cmd":"ack","peerId":"\#(peer)","i":\#(i),"ackMessage":{"uid":"M\#(n)","t":"1700000000000"}}"#, .receive)
         if n % 4 == 0 {
             message(
-                #"{"cmd":"direct","peerId":"\#(peer)","directMessage":{"id":"P\#(n)","cid":"C\#(connectionIndex)","fromPeerId":"bob","timestamp":"1700000000000","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}"#,
+                #"""
+                {"cmd":"direct","peerId":"\#(peer)","directMessage":{"id":"P\#(n)","cid":"C\#(connectionIndex)",\#
+                "fromPeerId":"bob","timestamp":"1700000000000","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}
+                """#,
                 .receive)
             message(#"{"cmd":"ack","peerId":"\#(peer)","ackMessage":{"cid":"C\#(connectionIndex)","mid":"P\#(n)"}}"#, .send)
         }
@@ -86,7 +102,11 @@ while written < target {
     written += bytes.count
 }
 fclose(file)
-print("wrote \(arguments[1]): \(written >> 20) MiB, \(connectionIndex) connections (every other one with permessage-deflate)")
+print(
+    """
+    wrote \(arguments[1]): \(written >> 20) MiB, \(connectionIndex) \
+    connections (every other one with permessage-deflate)
+    """)
 
 #if canImport(Glibc)
     import Glibc

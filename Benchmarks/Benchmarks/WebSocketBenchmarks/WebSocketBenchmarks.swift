@@ -1,6 +1,7 @@
 // Frame decoding against swift-nio's WebSocketFrameDecoder and permessage-deflate inflation
-// against raw zlib, in the same run and on the same bytes (channel handlers: ChannelBenchmarks.swift). Each iteration decodes a batch of
-// `frameCount` frames (or inflates one message), so throughput is batches per second.
+// against raw zlib, in the same run and on the same bytes (channel handlers: ChannelBenchmarks.swift).
+// Each iteration decodes a batch of `frameCount` frames (or inflates one message), so throughput is
+// batches per second.
 import Benchmark
 import CZlibBaseline
 import IMWireCore
@@ -38,7 +39,10 @@ func jsonText(_ size: Int) -> [UInt8] {
     var out = "["
     var index = 0
     while out.utf8.count < size {
-        out += "{\"cmd\":\"direct\",\"peerId\":\"\(names[index % names.count])\",\"i\":\(index),\"msg\":\"hello \(index * 7919 % 1000)\"},"
+        out += """
+            {"cmd":"direct","peerId":"\(names[index % names.count])","i":\(index),"msg":"hello \
+            \(index * 7919 % 1000)"},
+            """
         index += 1
     }
     return Array(out.utf8.prefix(size))
