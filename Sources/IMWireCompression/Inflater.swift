@@ -160,8 +160,7 @@ public struct Inflater: Sendable {
 
     /// Grows `output` to the next power of two when `extra` more bytes do not fit. Appending a
     /// first piece of 1 KiB and then pieces of 32 KiB would grow it to 33 KiB, 66 KiB, …
-    /// instead: on Tests/CrossCheck/memory.py's deflate bomb (stopped at the 64 MiB cap) that
-    /// was 2.8 MiB more peak RSS than with powers of two.
+    /// instead, which takes more memory at the peak than powers of two.
     static func reserve(_ output: inout [UInt8], for extra: Int) {
         let needed = output.count + extra
         guard needed > output.capacity else { return }

@@ -1,7 +1,7 @@
 /// The earliest and latest times of what a session tracker waits for (requests awaiting their
 /// reply, pushes awaiting their ack), so that the timeout check each message runs looks at two
-/// numbers instead of every waiting item: a client that pipelines thousands of requests made that
-/// check quadratic (a 64 MiB LeanCloud capture of pipelined sends took 1.66 s, 0.23 s after).
+/// numbers instead of every waiting item: for a client that pipelines thousands of requests, that
+/// check would be quadratic.
 /// Both are bounds, not exact: removing an item leaves them, and `reset` makes them exact again
 /// after a scan.
 public struct PendingTimes: Sendable, Hashable {

@@ -7,8 +7,8 @@ enum TesteeFuzzing {
 
     /// The conformance cases of the fixtures (`Fixtures/` of the package these sources are in,
     /// as `imwire conformance run` loads them), read once, but those whose request is over
-    /// `maxRequest` bytes (the Autobahn fixtures' frames of up to 256 KB: writing their requests
-    /// took most of an execution); nil when they cannot be read.
+    /// `maxRequest` bytes (the Autobahn fixtures' frames of up to 256 KB, whose requests would
+    /// take most of an execution to write); nil when they cannot be read.
     static let cases: [ConformanceCase]? = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)

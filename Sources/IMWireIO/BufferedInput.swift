@@ -4,8 +4,8 @@ import IMWireCore
 /// plus the bytes asked for, so a capture of any size is read in bounded memory.
 package final class BufferedInput {
     private let source: FileByteSource
-    // @exclusivity(unchecked): one thread at a time reads and changes this object, and the
-    // runtime's access checks on these properties were about 9% of a capture check (perf).
+    // @exclusivity(unchecked): one thread at a time reads and changes this object, so the
+    // runtime's access checks on these properties, read for every packet, would buy nothing.
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var atEnd = false
@@ -48,8 +48,8 @@ package final class BufferedInput {
     /// Runs `body` with a reader over the next `count` bytes where they lie in the buffer (no copy;
     /// the reader's offsets are file offsets) and consumes them; false, consuming nothing, if the
     /// file ends before them. Not generic in a result: the capture readers call this once per
-    /// block from another module, where a generic one (even `@inlinable`) instantiated type
-    /// metadata on every call (17% of a shard run, perf).
+    /// block from another module, where a generic one (even `@inlinable`) instantiates type
+    /// metadata on every call.
     package func withNext(_ count: Int, _ body: (inout ByteReader) -> Void) -> Bool {
         guard withPeek(count, body) else { return false }
         consume(count)

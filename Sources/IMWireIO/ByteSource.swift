@@ -18,8 +18,8 @@ package final class FileByteSource {
 
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
-    // @exclusivity(unchecked): one reader at a time; the run-time check was made on every
-    // `BufferedInput.fill`, once per capture block (perf).
+    // @exclusivity(unchecked): one reader at a time, so the run-time check, made on every
+    // `BufferedInput.fill` (once per capture block), would buy nothing.
     @exclusivity(unchecked) private var buffer: [UInt8]
     package let path: String
     /// Bytes read from the file so far.

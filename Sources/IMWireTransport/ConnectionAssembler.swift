@@ -80,8 +80,8 @@ public final class LogicalConnection {
         set { attached = newValue }
     }
     // `closed` and `attachment` are read for every message from the consumer's module, where
-    // a stored property's accesses are checked at run time whatever `@exclusivity` says here
-    // (swift_beginAccess in perf); behind accessors the check is this module's, unchecked.
+    // a stored property's accesses are checked at run time (swift_beginAccess) whatever
+    // `@exclusivity` says here; behind accessors the check is this module's, unchecked.
     @exclusivity(unchecked) private var isClosed = false
     @exclusivity(unchecked) private var attached: AnyObject?
 
@@ -191,8 +191,7 @@ public final class ConnectionAssembler {
     @exclusivity(unchecked) private var sessionStates: [ObjectIdentifier: SessionState] = [:]
     /// The sessions no TCP connection carries now (`openMembers` 0 since `idleSince`): only they
     /// can become idle, so only they are looked at when a connection ends. Looking at every
-    /// session there made a capture with many sessions left open quadratic (a 1 GiB capture of
-    /// 30,000 sessions spent 80% of its time filtering them).
+    /// session there would make a capture with many sessions left open quadratic.
     @exclusivity(unchecked) private var idleSessions: [ObjectIdentifier: LogicalConnection] = [:]
     @exclusivity(unchecked) private var sessionCount = 0
 

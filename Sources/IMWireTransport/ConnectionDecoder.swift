@@ -85,8 +85,8 @@ package final class ConnectionDecoder {
     /// The next bytes of one direction: what they complete, in order.
     package func feed(_ bytes: [UInt8], direction: Direction) -> [TransportEvent] {
         streamBytes += bytes.count
-        // Emptied from the end: `removeAll(keepingCapacity:)` went through the generic
-        // replaceSubrange (1% of a capture check), for a list of one message or two.
+        // Emptied from the end: `removeAll(keepingCapacity:)` goes through the generic
+        // replaceSubrange, for a list of one message or two.
         while outputs.popLast() != nil {}
         guard !isBroken(direction) else {
             afterGap += bytes.count

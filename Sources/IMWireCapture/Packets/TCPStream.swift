@@ -177,7 +177,7 @@ struct RecentBytes {
             return
         }
         let direct = min(window - ring.count, bytes.count)
-        // Through a buffer pointer: appending an ArraySlice took the generic path (1% of a check).
+        // Through a buffer pointer: appending an ArraySlice takes the unspecialized generic path.
         bytes.withUnsafeBufferPointer { ring.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<direct])) }
         var rest = bytes[direct...]
         while !rest.isEmpty {

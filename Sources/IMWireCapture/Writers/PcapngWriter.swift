@@ -97,8 +97,8 @@ public struct PcapngWriter {
         if optionsLength > 0 { optionsLength += 4 }
         let total = UInt32(truncatingIfNeeded: 32 + data.count + padding + optionsLength)
         // Written straight into `bytes` (left to grow geometrically: reserving the exact size
-        // here copied the whole buffer per packet): a shard run writes every packet of a capture
-        // here, and the block built in three buffers through the generic ByteWriter was 24% of it.
+        // here would copy the whole buffer per packet): a shard run writes every packet of a
+        // capture here, too often to build the block in buffers through the generic ByteWriter.
         append(UInt32(6))
         append(total)
         append(id)

@@ -9,8 +9,8 @@ import IMWireTransport
 /// then what spans connections (each client's reconnects) is judged. Connections are numbered from
 /// 0 in the order the capture opens them and the report lists them in that order, so it is the
 /// same byte for byte whatever `jobs` is. Each new connection goes to the lane with the least work
-/// waiting: dealt out in turn, the benchmark capture's compressed connections (every other one)
-/// had all gone to one lane, which then had more to do than the other. A connection whose first
+/// waiting, not to the next lane in turn: when every other connection is the costly one, turns
+/// would give all of those to one lane. A connection whose first
 /// request is socket.io's (its handshake, a long-poll, its WebSocket) goes to lane 0, where every
 /// other such connection is: a socket.io session spans TCP connections, and one lane sees them all
 /// in the capture's order.
@@ -50,10 +50,8 @@ public final class Checker {
     private var openedAt: [Int] = []
     /// The shard being checked, for the merge data.
     var shard: ShardIdentity?
-    /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking.
-    /// With 4 batches of 256 items per lane, reading and checking waited on each other: two
-    /// lanes on two cores took 3.3-3.5 s of wall time for the 128 MiB benchmark prefix, against
-    /// 2.7-2.9 s with 16 of up to 1024 (`Lane.batchesInFlight`).
+    /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking,
+    /// with room enough (`Lane.batchesInFlight`) that reading and checking do not wait on each other.
     private let inFlight: DispatchSemaphore
 
     public init(options: CheckOptions = CheckOptions(), jobs: Int = 1) {
@@ -248,7 +246,7 @@ private final class Lane: @unchecked Sendable {
     let checker: ConnectionChecker
     private let queue: DispatchQueue?
     /// An item with its connection's number. A struct, not a tuple: arrays
-    /// of tuples copy through the runtime's generic tuple witnesses (2.5% of a --jobs 2 check).
+    /// of tuples copy through the runtime's generic tuple witnesses.
     private struct Submitted {
         let item: CaptureItem
         let number: Int

@@ -44,9 +44,8 @@ final class EndedConnections: @unchecked Sendable {
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
     /// The sessions ended here, with where their reports go. Their reports and judge inputs wait
-    /// in the spool, and the records of where in an index, as a TCP connection's do (half the
-    /// reports of the all-dialect capture are sessions: kept in memory, they were most of a
-    /// check's memory, and then their records were 10 MiB of a 1 GiB capture's).
+    /// in the spool, and the records of where in an index, as a TCP connection's do: sessions can
+    /// be half of a capture's reports, too many to keep in memory.
     private(set) var sessions: [(order: ConnectionOrder, number: Int)] = []
 
     init(options: CheckOptions) {

@@ -61,8 +61,7 @@ extension Checker {
         var next = records.next()
         while let first = next {
             // The hash's numbers first, so that its group's array is made at its size: grown by
-            // appending, the old and new buffers of the largest client were 20 MB at once of a
-            // 1 GiB check's peak heap (heaptrack).
+            // appending, a large client's old and new buffers would be alive at once.
             var numbers: [Int] = []
             while let record = next, record.hash == first.hash {
                 numbers.append(record.number)
@@ -189,12 +188,11 @@ extension Checker {
         }
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
         // Each finding's connection by its name, the first of that name: a client can have
-        // thousands of connections and a finding on each, and a search through them per
-        // finding was 11% of checking the all-dialect capture (perf).
+        // thousands of connections and a finding on each, too many to search per finding.
         var place: [String: Int] = [:]
         for (index, entry) in client.enumerated() where place[entry.input.connection] == nil { place[entry.input.connection] = index }
-        // Placed as each connection is judged: gathered first, one client's findings were a
-        // fifth of the peak heap of a 1 GiB check (heaptrack).
+        // Placed as each connection is judged: gathered first, all of one client's findings
+        // would be in memory at once.
         judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) { findings in
             placeJudged(findings, client: client, at: place, policy: policy, why: why, connections: connections, options: options)
         }

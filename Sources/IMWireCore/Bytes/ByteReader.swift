@@ -12,7 +12,7 @@ public enum Endianness: Sendable {
 /// The reader borrows its bytes; use it inside `withUnsafeBytes` and never let it escape.
 ///
 /// Its reads are `@inlinable`: the wire scanner and the capture readers call them for every
-/// field and every block, from other modules, and as calls they were some 4% of a capture check.
+/// field and every block, from other modules, too often to pay for a call each.
 public struct ByteReader {
     public let bytes: UnsafeRawBufferPointer
     @usableFromInline var _position: Int

@@ -231,7 +231,7 @@ public struct JSONParser {
         var scratch: [UInt8]? = nil
         var validator = UTF8Validator()
         // The bits of every byte of the run so far, ORed: a run without a high bit is ASCII and
-        // needs no UTF-8 validation (most protocol text; reading it twice was 1% of a check).
+        // needs no UTF-8 validation (most protocol text), so it is read once, not twice.
         var seen: UInt64 = 0
         while true {
             while bytes.count - index >= 8 {

@@ -56,8 +56,8 @@ public struct ReconnectJudge: Sendable {
     /// than gathered: a client with thousands of connections and a finding on each does not hold
     /// them all at once.
     public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil, emit: ([Finding]) -> Void) {
-        // The order as indices: a sorted copy of the observations (and of their offsets) was,
-        // for the largest client of the 1 GiB all-dialect capture, 18 MB of a check's peak heap.
+        // The order as indices: a sorted copy of a large client's observations (and of their
+        // offsets) would add to the check's peak heap.
         let order = observations.indices.sorted { (observations[$0].opened, $0) < (observations[$1].opened, $1) }
         var findings: [Finding] = []
         var run: [Early] = []

@@ -88,8 +88,7 @@ public enum SocketIOTransport: Sendable, Hashable {
     /// ask for; nil when the URL is not a socket.io one at all.
     public static func from(url: String, overWebSocket: Bool = true) -> (SocketIOTransport?, [Finding]) {
         // Read as bytes, as RFC 3986 reads a URL: every request of every socket.io connection
-        // passes here, and splitting it by Characters (grapheme breaking) was 9% of checking
-        // the all-dialect capture (perf).
+        // passes here, too often to split it by Characters (grapheme breaking).
         let bytes = Array(url.utf8)
         let slash = UInt8(ascii: "/")
         var pathStart = 0

@@ -5,7 +5,7 @@ import IMWireWebSocket
 /// decoder (permessage-deflate as negotiated); what they emit becomes transport events. A class,
 /// so each direction's decoder is changed in place: an `indirect` case had to be copied out and
 /// boxed again for every chunk of bytes. Only its connection's owner touches it, so the
-/// runtime's exclusivity checks (in perf) are left out.
+/// runtime's exclusivity checks are left out.
 final class WebSocketDecoders {
     @exclusivity(unchecked) var client: WebSocketStreamDecoder
     @exclusivity(unchecked) var server: WebSocketStreamDecoder

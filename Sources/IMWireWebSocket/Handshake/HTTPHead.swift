@@ -68,8 +68,8 @@ package struct HTTPHead: Sendable, Hashable {
         malformed malformedRule: Rule = WebSocketRules.handshakeMalformed,
         truncated truncatedRule: Rule = WebSocketRules.handshakeTruncated
     ) -> HTTPHead? {
-        // Read in place: every HTTP message of a capture passes here, and copying the window
-        // (up to `maxLength` of the stream) and each line into arrays was most of its cost (perf).
+        // Read in place: every HTTP message of a capture passes here, too often to copy the
+        // window (up to `maxLength` of the stream) and each line into arrays.
         bytes.withUnsafeBytes { raw in
             parse(
                 UnsafeRawBufferPointer(rebasing: raw.prefix(maxLength)), available: bytes.count, baseOffset: baseOffset,

@@ -71,7 +71,7 @@ public struct WebSocketStreamDecoder: Sendable {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (WebSocketEvent) -> Void) {
         // Each stored property goes in as its own inout, so the frame callback can change the
         // assembler while the frame decoder runs. (Moving the assembler out of `self` and back
-        // instead copied it twice per chunk: 5 of a capture check's 50 retains per message.)
+        // instead would copy it twice per chunk.)
         Self.feed(
             chunk, frames: &frames, assembler: &assembler, failure: &failure, frameCount: &frameCount,
             emitsFrames: configuration.emitsFrames, emit)
