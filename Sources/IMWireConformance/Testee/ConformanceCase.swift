@@ -17,7 +17,7 @@ public enum ConformanceSuite: String, Sendable, CaseIterable, Comparable {
     case yun2win
 
     /// Whether the suite's units are text (given and answered as `text`), not bytes (`hex`).
-    public var isText: Bool {
+    package var isText: Bool {
         switch self {
         case .leancloudBase64, .leancloudJSON, .socketIO09, .nim, .jmessage: true
         case .engineIO3: true
@@ -134,7 +134,7 @@ public enum ConformanceCases {
     }
 
     /// The suite a fixture belongs to, or nil when no suite covers its layer.
-    public static func suite(of fixture: Fixture) -> ConformanceSuite? {
+    package static func suite(of fixture: Fixture) -> ConformanceSuite? {
         switch (fixture.dialect, fixture.layer) {
         case ("leancloud", "command"):
             switch fixture.encoding {
@@ -156,7 +156,7 @@ public enum ConformanceCases {
     }
 
     /// The cases of one fixture (`id`: its path below `Fixtures/` without `.json`).
-    public static func cases(for fixture: Fixture, id: String) throws(Fixture.FormatError) -> [ConformanceCase] {
+    package static func cases(for fixture: Fixture, id: String) throws(Fixture.FormatError) -> [ConformanceCase] {
         guard let suite = suite(of: fixture) else { return [] }
         var options = JSONObject()
         options.append("strict", true)
@@ -223,7 +223,7 @@ public enum ConformanceCases {
     /// Suites with an encode operation: those whose canonical JSON IMWire encodes back to the
     /// exact bytes (WebSocket frames carry masks the canonical form leaves out; yun2win and
     /// JMessage events are encoded through their MQTT and engine.io layers).
-    public static func encodes(_ suite: ConformanceSuite) -> Bool {
+    package static func encodes(_ suite: ConformanceSuite) -> Bool {
         switch suite {
         case .leancloudBinary, .leancloudBase64, .leancloudJSON, .mqtt31, .mqtt311, .socketIO09, .nim, .engineIO3: true
         default: false

@@ -19,7 +19,7 @@ public enum IMWireTestee {
     }
 
     /// The response for one request body, as JSON.
-    public static func respond(_ body: [UInt8]) -> JSONValue {
+    package static func respond(_ body: [UInt8]) -> JSONValue {
         guard let root = try? JSONParser.parse(body), case .object(let request) = root,
             let id = request["id"]?.int64Value.flatMap({ Int(exactly: $0) })
         else { return TesteeResponse(id: 0, result: .error, message: "not a request").json() }
