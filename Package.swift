@@ -124,7 +124,8 @@ let package = Package(
         .target(
             name: "IMWireRegistry",
             dependencies: [
-                "IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireLeanCloud", "IMWireNIM", "IMWireJMessage",
+                "IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireMQTT", "IMWireLeanCloud", "IMWireNIM",
+                "IMWireJMessage",
                 "IMWireYun2win",
             ],
             swiftSettings: strict),

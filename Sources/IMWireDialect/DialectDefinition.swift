@@ -45,6 +45,9 @@ public struct DialectDefinition: Sendable {
     /// The settings of its checks that `imwire check` and `imwire proxy` offer (`--nim-timeout`),
     /// applied in this order.
     public let settings: [DialectSetting]
+    /// Its canonical codec (what `imwire decode` and `encode` and the conformance testee make from
+    /// a table), named as the dialect is; nil for a dialect without one.
+    public let canonicalCodec: CanonicalCodecDefinition?
 
     public init(
         dialect: Dialect, title: String, specPage: String, rules: [Rule], statusTables: [StatusTable],
@@ -54,7 +57,8 @@ public struct DialectDefinition: Sendable {
         recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
         makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
         recognisesUnreadLogin: @escaping @Sendable (WireMessage, JSONValue?) -> Bool = { _, _ in false },
-        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:], settings: [DialectSetting] = []
+        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:], settings: [DialectSetting] = [],
+        canonicalCodec: CanonicalCodecDefinition? = nil
     ) {
         self.dialect = dialect
         self.title = title
@@ -73,6 +77,7 @@ public struct DialectDefinition: Sendable {
         self.relogin = relogin
         self.judgeFindingsReportedBy = judgeFindingsReportedBy
         self.settings = settings
+        self.canonicalCodec = canonicalCodec
     }
 }
 

@@ -28,7 +28,8 @@ public enum JMessageDialect {
             ) {
                 (options: inout JMessageSessionOptions, secret) in options.secret = secret
             },
-        ])
+        ],
+        canonicalCodec: JMessageCanonicalCodec.definition)
 
     /// Events that carry a credential: login (the password hash), c_init (the signature),
     /// update_user_pwd (the old and new hashes).

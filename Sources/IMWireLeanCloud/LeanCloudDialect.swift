@@ -13,7 +13,7 @@ public enum LeanCloudDialect {
         claimsSubprotocol: { LeanCloudSubprotocol($0) != nil },
         recognisesFirstMessage: recognises,
         makeConnection: { LeanCloudConnection($0) },
-        recognisesUnreadLogin: isUnreadLogin, settings: settings)
+        recognisesUnreadLogin: isUnreadLogin, settings: settings, canonicalCodec: LeanCloudCanonicalCodec.definition)
 
     /// The app id comes after the master key: it only names the app the key's signatures are for.
     static let settings: [DialectSetting] = [

@@ -36,7 +36,8 @@ public enum NIMDialect {
             .seconds(
                 "nim-heartbeat", help: "NIM: seconds between heartbeats 1_2 (Web SDK heartbeatInterval 30).",
                 \NIMSessionOptions.heartbeatIntervalMicros),
-        ])
+        ],
+        canonicalCodec: NIMCanonicalCodec.definition)
 
     /// A text message of socket.io 0.9 packets carrying a NIM request/response, or a `1::` connect,
     /// read without errors.

@@ -2,6 +2,7 @@ import IMWireCore
 import IMWireDialect
 import IMWireJMessage
 import IMWireLeanCloud
+import IMWireMQTT
 import IMWireNIM
 import IMWireYun2win
 
@@ -9,14 +10,18 @@ import IMWireYun2win
 /// it. `standard` holds the four IMWire speaks; a program adds its own with `adding(_:)` and gives
 /// the result to the checker (`CheckOptions.dialects`), so a new dialect edits no lower layer and
 /// no command. The checker, the rule catalogue, the status registry and the policy catalogue read
-/// dialects from a table only.
+/// dialects from a table only. The table lists canonical codecs too: each dialect's, and those of
+/// framings without a dialect (bare MQTT), which `imwire decode` and `encode` and the conformance
+/// testee make theirs from.
 public final class Dialects: Sendable {
-    /// IMWire's own dialects: LeanCloud, NIM, JMessage, yun2win.
+    /// IMWire's own dialects: LeanCloud, NIM, JMessage, yun2win; and the codec of bare MQTT, the
+    /// framing yun2win speaks over.
     public static let standard = Dialects(
         [LeanCloudDialect.definition, NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition],
         // The socket.io dialects and MQTT first, whose shapes are distinctive; LeanCloud's
         // protobuf (which many bytes decode as) last.
-        recognitionOrder: [NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition])
+        recognitionOrder: [NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition],
+        framingCodecs: [MQTTCanonicalCodec.definition])
 
     /// In registration order.
     public let all: [DialectDefinition]
@@ -28,11 +33,18 @@ public final class Dialects: Sendable {
     package let judgeFindingsReportedBy: [RuleID: Set<RuleID>]
     /// Every rule some judge finding defers to.
     package let judgeDeferredRules: Set<RuleID>
+    /// Every canonical codec, by its name: the dialects' in registration order, then the
+    /// framings'. A name is listed once (the first codec of that name).
+    public let codecs: [CanonicalCodecDefinition]
+    private let framingCodecs: [CanonicalCodecDefinition]
     private let byDialect: [Dialect: DialectDefinition]
 
-    private init(_ all: [DialectDefinition], recognitionOrder: [DialectDefinition]) {
+    private init(_ all: [DialectDefinition], recognitionOrder: [DialectDefinition], framingCodecs: [CanonicalCodecDefinition]) {
         self.all = all
         self.recognitionOrder = recognitionOrder
+        self.framingCodecs = framingCodecs
+        var names: Set<String> = []
+        codecs = (all.compactMap(\.canonicalCodec) + framingCodecs).filter { names.insert($0.name).inserted }
         byDialect = Dictionary(all.map { ($0.dialect, $0) }) { first, _ in first }
         judgeFindingsReportedBy = all.reduce(into: [:]) { table, definition in
             table.merge(definition.judgeFindingsReportedBy) { $0.union($1) }
@@ -50,9 +62,22 @@ public final class Dialects: Sendable {
             list[index] = definition
             return list
         }
-        if let all = replacing(all), let order = replacing(recognitionOrder) { return Dialects(all, recognitionOrder: order) }
-        return Dialects(all + [definition], recognitionOrder: recognitionOrder.dropLast() + [definition] + recognitionOrder.suffix(1))
+        if let all = replacing(all), let order = replacing(recognitionOrder) {
+            return Dialects(all, recognitionOrder: order, framingCodecs: framingCodecs)
+        }
+        return Dialects(
+            all + [definition], recognitionOrder: recognitionOrder.dropLast() + [definition] + recognitionOrder.suffix(1),
+            framingCodecs: framingCodecs)
     }
+
+    /// This table and `codec`, the codec of a framing without a dialect (as bare MQTT's), listed
+    /// after the others; a framing codec of the same name is replaced.
+    public func adding(_ codec: CanonicalCodecDefinition) -> Dialects {
+        Dialects(all, recognitionOrder: recognitionOrder, framingCodecs: framingCodecs.filter { $0.name != codec.name } + [codec])
+    }
+
+    /// The canonical codec called `name` (`leancloud`, `mqtt`), nil when the table has none.
+    public func codec(named name: String) -> CanonicalCodecDefinition? { codecs.first { $0.name == name } }
 
     /// The definition of `dialect`, nil when it is not in this table.
     public func definition(_ dialect: Dialect) -> DialectDefinition? { byDialect[dialect] }

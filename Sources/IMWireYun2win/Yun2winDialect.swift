@@ -32,7 +32,8 @@ public enum Yun2winDialect {
             ReconnectRules.afterTerminal.id: [Yun2winRules.reconnectAfterKick.id],
             ReconnectRules.afterTerminalSuspected.id: [Yun2winRules.reconnectAfterKick.id],
             ReconnectRules.heartbeatMissing.id: [Yun2winRules.keepAliveExceeded.id],
-        ])
+        ],
+        canonicalCodec: Yun2winCanonicalCodec.definition)
 
     /// An MQTT CONNECT read without errors is yun2win, the only MQTT dialect.
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {

@@ -21,7 +21,35 @@ enum EchoDialect {
         rules: [malformed, unanswered], statusTables: [], policies: [], defaultPolicy: nil,
         claimsSubprotocol: { $0 == "echo.v1" },
         recognisesFirstMessage: { message, _ in message.payload.starts(with: Array("ping ".utf8)) },
-        makeConnection: { _ in EchoConnection() })
+        makeConnection: { _ in EchoConnection() }, canonicalCodec: EchoCodec.definition)
+}
+
+/// The echo dialect's canonical codec: `ping N` is `{"ping": N}`, `pong N` `{"pong": N}`; with an
+/// option of its own, the case of the words it writes.
+struct EchoCodec: CanonicalCodec {
+    var upper: Bool
+
+    static let definition = CanonicalCodecDefinition(
+        name: EchoDialect.echo.rawValue,
+        options: [CanonicalCodecOption("echo-case", values: ["lower", "upper"], default: "lower", help: "the case of the words written.")],
+        jsonForm: #"{"ping": N} or {"pong": N}."#, unit: { _ in .textFrame }, make: { EchoCodec(upper: $0["echo-case"] == "upper") })
+
+    func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+        let words = String(decoding: bytes, as: UTF8.self).lowercased().split(separator: " ")
+        guard words.count == 2, ["ping", "pong"].contains(words[0]), let number = Int(words[1]) else {
+            let finding = EchoDialect.malformed.finding("expected `ping N` or `pong N`", at: 0)
+            return CanonicalDecoding(parts: [.init(decoded: nil, findings: [finding])], envelope: ["findings": .array([finding.json()])])
+        }
+        let json = JSONValue.object(JSONObject([JSONObject.Member(key: String(words[0]), value: .number(JSONNumber(number)))]))
+        return CanonicalDecoding(parts: [.init(decoded: json, findings: [])], envelope: ["decoded": json])
+    }
+
+    func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+        guard let member = json.objectValue?.members.first, json.objectValue?.count == 1, let number = member.value.int64Value else {
+            throw CanonicalCodecError(#"expected {"ping": N} or {"pong": N}"#)
+        }
+        return CanonicalEncoded(bytes: Array("\(upper ? member.key.uppercased() : member.key) \(number)".utf8), binary: false)
+    }
 }
 
 /// One echo connection: each ping waits for the pong of its number.
@@ -120,6 +148,42 @@ final class EchoConnection: DialectConnection {
         #expect(try checked(lines, options: Self.withEcho).connections.map(\.dialect) == [EchoDialect.echo])
         let unknown = try checked(lines, options: CheckOptions())
         #expect(unknown.connections[0].findings.contains { $0.ruleID == "CAPTURE.JSONL-BAD-FIELD" && $0.message == #"unknown dialect "echo""# })
+    }
+
+    /// Its codec is in the table with it: made, with its option, and used as `imwire decode` and
+    /// `imwire encode` make and use a codec (`Dialects.codec(named:)`, `makeCodec`, `unit`).
+    @Test func itsCanonicalCodecIsMadeFromTheTable() throws {
+        let table = Dialects.standard.adding(EchoDialect.definition)
+        #expect(Dialects.standard.codec(named: "echo") == nil)
+        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "echo", "mqtt"])
+        let definition = try #require(table.codec(named: "echo"))
+        #expect(try definition.unit() == .textFrame)
+        let decoding = try definition.makeCodec().decode(Array("ping 7".utf8), as: CanonicalInput(binary: false))
+        #expect(decoding.status == 0 && decoding.parts.map(\.decoded) == [["ping": 7]])
+        #expect(try definition.makeCodec().encode(["pong": 7]).bytes == Array("pong 7".utf8))
+        #expect(try definition.makeCodec(["echo-case": "upper"]).encode(["pong": 7]).bytes == Array("PONG 7".utf8))
+        #expect(try definition.makeCodec().decode(Array("hello".utf8), as: CanonicalInput(binary: false)).status == 2)
+        // An option's value is checked, and named with the values it takes.
+        #expect {
+            try definition.makeCodec(["echo-case": "title"])
+        } throws: { error in
+            let error = error as? CanonicalCodecOptionError
+            return error?.option == "echo-case" && error?.allowed == ["lower", "upper"]
+                && error?.description == "echo-case title: expected lower or upper"
+        }
+        #expect(throws: CanonicalCodecOptionError.self) { try definition.makeCodec(["encoding": "json"]) }
+    }
+
+    /// A framing without a dialect registers its codec the same way (as bare MQTT's is), after the
+    /// others; one of the same name is replaced.
+    @Test func aFramingCodecIsRegisteredAlone() throws {
+        let framing = CanonicalCodecDefinition(
+            name: "echo-lines", jsonForm: "", unit: { _ in .packets(payloadText: false) }, make: { _ in EchoCodec(upper: true) })
+        let table = Dialects.standard.adding(framing)
+        #expect(table.codecs.map(\.name).suffix(2) == ["mqtt", "echo-lines"])
+        #expect(try table.codec(named: "echo-lines")?.unit() == .packets(payloadText: false))
+        #expect(table.adding(framing).codecs.count == table.codecs.count)
+        #expect(table.adding(EchoDialect.definition).codecs.map(\.name).contains("echo"))
     }
 
     @Test func theReportsCarryItsRules() throws {

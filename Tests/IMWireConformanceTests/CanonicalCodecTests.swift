@@ -54,4 +54,38 @@ struct CanonicalCodecTests {
         #expect(JMessageCanonicalCodec().decode([], as: CanonicalInput(binary: false)).status == 2)
         #expect(MQTTCanonicalCodec().decode([0xf0, 0x00], as: CanonicalInput(binary: true)).status == 2)
     }
+
+    /// The registration table holds every codec: the four dialects' (each its dialect's
+    /// `canonicalCodec`) and the framings' without a dialect, with their options and units.
+    @Test func theTableListsEveryCodecWithItsOptions() throws {
+        let table = Dialects.standard
+        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "mqtt"])
+        for definition in table.all { #expect(definition.canonicalCodec?.name == definition.dialect.rawValue) }
+        let leancloud = try #require(table.codec(named: "leancloud"))
+        #expect(leancloud.options.map(\.name) == ["encoding"] && leancloud.options[0].values == ["protobuf", "base64", "json"])
+        #expect(try leancloud.unit() == .binaryFrame && leancloud.unit(["encoding": "json"]) == .textFrame)
+        #expect(try table.codec(named: "yun2win")?.unit() == .packets(payloadText: true))
+        #expect(try table.codec(named: "mqtt")?.unit() == .packets(payloadText: false))
+        #expect(try table.codec(named: "nim")?.unit() == .textFrame)
+        // What the table makes is the codec the options name.
+        let json = try leancloud.makeCodec(["encoding": "json"]).encode(["cmd": "echo", "i": 1])
+        #expect(json == CanonicalEncoded(bytes: Array(#"{"cmd":"echo","i":1}"#.utf8), binary: false))
+        // PINGREQ flags 0001: what 3.1 calls unused, 3.1.1 (the default) an error.
+        let mqtt = try #require(table.codec(named: "mqtt"))
+        let rules = { (options: [String: String]) in
+            try mqtt.makeCodec(options).decode([0xc1, 0x00], as: CanonicalInput(binary: true)).parts.flatMap(\.findings).map(\.ruleID.rawValue)
+        }
+        #expect(try rules(["mqtt-version": "3.1"]) == ["MQTT.FIXED-HEADER-FLAGS-V31"] && rules([:]) == ["MQTT.FIXED-HEADER-FLAGS"])
+        // A value an option does not take names the option and its values; no command's flag.
+        #expect {
+            try leancloud.makeCodec(["encoding": "xml"])
+        } throws: { error in
+            (error as? CanonicalCodecOptionError)?.description == "encoding xml: expected protobuf, base64 or json"
+        }
+        #expect {
+            try leancloud.makeCodec(["mqtt-version": "3.1"])
+        } throws: { error in
+            (error as? CanonicalCodecOptionError)?.description == "the leancloud codec has no option mqtt-version"
+        }
+    }
 }

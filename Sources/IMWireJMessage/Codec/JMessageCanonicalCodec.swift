@@ -3,14 +3,27 @@ import IMWireSocketIO
 
 /// JMessage Web messages and their canonical JSON: one WebSocket message (or polled packet) is
 /// `{"engineio": …, "socketio": …, "jmessage": …}`.
-public struct JMessageCanonicalCodec: CanonicalCodec {
-    public var limits: Limits
+package struct JMessageCanonicalCodec: CanonicalCodec {
+    package var limits: Limits
+    /// The master secret `c_init` signatures are checked with; nil: they are not checked.
+    package var secret: String?
 
-    public init(limits: Limits = .default) { self.limits = limits }
+    package init(limits: Limits = .default, secret: String? = nil) {
+        self.limits = limits
+        self.secret = secret
+    }
+
+    package static let definition = CanonicalCodecDefinition(
+        name: Dialect.jmessage.rawValue,
+        options: [
+            CanonicalCodecOption(
+                "secret", values: nil, decodingOnly: true, help: "the master secret c_init signatures are checked with (default: unchecked).")
+        ],
+        jsonForm: #"{"engineio": …, "socketio": …}."#, unit: { _ in .textFrame }, make: { JMessageCanonicalCodec(secret: $0["secret"]) })
 
     /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
-    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let message = JMessageCodec.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits)
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+        let message = JMessageCodec.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
         let decoded: JSONValue? = message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
         var envelope = JSONObject()
         envelope.append("decoded", decoded ?? .null)
@@ -21,7 +34,7 @@ public struct JMessageCanonicalCodec: CanonicalCodec {
 
     /// `{"engineio": …, "socketio": …}` as `decode` prints it (its `jmessage` part is what the
     /// packets mean and is not needed to write them).
-    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         guard let engineIO = json["engineio"] else { throw CanonicalCodecError("an engineio packet is required") }
         do {
             var packet = try SocketIOCanonicalJSON.decodeEngineIO(engineIO)

@@ -2,17 +2,28 @@ import IMWireCore
 
 /// LeanCloud commands and their canonical JSON (the protobuf JSON mapping with proto field names,
 /// `LeanCloudCanonicalJSON`), in one of the three encodings.
-public struct LeanCloudCanonicalCodec: CanonicalCodec {
-    public var encoding: LeanCloudEncoding
-    public var limits: Limits
+package struct LeanCloudCanonicalCodec: CanonicalCodec {
+    package var encoding: LeanCloudEncoding
+    package var limits: Limits
 
-    public init(encoding: LeanCloudEncoding = .protobuf, limits: Limits = .default) {
+    package init(encoding: LeanCloudEncoding = .protobuf, limits: Limits = .default) {
         self.encoding = encoding
         self.limits = limits
     }
 
+    package static let definition = CanonicalCodecDefinition(
+        name: Dialect.leancloud.rawValue,
+        options: [
+            .oneOf(
+                "encoding", LeanCloudEncoding.self, default: .protobuf,
+                help: "the encoding of its frames: binary protobuf, its base64 (lc.proto2base64), or flat JSON (lc.json).")
+        ],
+        jsonForm: "a GenericCommand in the encoding given (or {}, the lc.json keep-alive).",
+        unit: { $0["encoding", as: LeanCloudEncoding.self] == .protobuf ? .binaryFrame : .textFrame },
+        make: { LeanCloudCanonicalCodec(encoding: $0["encoding", as: LeanCloudEncoding.self] ?? .protobuf) })
+
     /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
-    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(bytes)
         let json: JSONValue? = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         var envelope = JSONObject()
@@ -24,7 +35,7 @@ public struct LeanCloudCanonicalCodec: CanonicalCodec {
     }
 
     /// A `GenericCommand` (or `{}`, the lc.json keep-alive) in this codec's encoding.
-    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         if encoding == .json, json.objectValue?.isEmpty == true { return CanonicalEncoded(bytes: Array("{}".utf8), binary: false) }
         let command: LCGenericCommand
         do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }

@@ -12,6 +12,14 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
         self.limits = limits
     }
 
+    package static let definition = CanonicalCodecDefinition(
+        name: "mqtt", options: [versionOption], jsonForm: #"one MQTT packet, bare or as {"mqtt": …}."#, unit: { _ in .packets(payloadText: false) },
+        make: { MQTTCanonicalCodec(version: $0["mqtt-version", as: MQTTVersion.self]) })
+
+    /// The version packets are read under, as every codec over MQTT takes it.
+    package static let versionOption = CanonicalCodecOption.oneOf(
+        "mqtt-version", MQTTVersion.self, decodingOnly: true, help: "the MQTT version (default: from a CONNECT in the input, else 3.1.1).")
+
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits))
         return Self.stream(packets.map { ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings) })

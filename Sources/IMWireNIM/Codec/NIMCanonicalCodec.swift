@@ -3,12 +3,16 @@ import IMWireSocketIO
 
 /// NIM Web link messages and their canonical JSON: one WebSocket text message (or xhr-polling
 /// body) is `[{"socketio": …, "nim": …}]`, an item per socket.io 0.9 packet.
-public struct NIMCanonicalCodec: CanonicalCodec {
-    public var limits: Limits
+package struct NIMCanonicalCodec: CanonicalCodec {
+    package var limits: Limits
 
-    public init(limits: Limits = .default) { self.limits = limits }
+    package init(limits: Limits = .default) { self.limits = limits }
 
-    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+    package static let definition = CanonicalCodecDefinition(
+        name: Dialect.nim.rawValue, jsonForm: "the array decode prints, one of its items, or a bare NIM packet.", unit: { _ in .textFrame },
+        make: { _ in NIMCanonicalCodec() })
+
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let message = NIMCodec.decode(bytes, direction: input.direction, limits: limits)
         // Spelled out: with JSONValue nil-literal convertible, `cond ? nil : value` made `.some(.null)`.
         let decoded: JSONValue? = message.items.isEmpty ? .none : .some(NIMCanonicalJSON.encode(message))
@@ -22,7 +26,7 @@ public struct NIMCanonicalCodec: CanonicalCodec {
     /// The array `decode` prints (`[{"socketio", "nim"}]`) or one of its items; a bare NIM packet
     /// (`{"kind", …}`); or bare socket.io 0.9 packets (`{"type", …}`, alone or as
     /// `{"packets": […]}`). An item's `nim` packet, when present, is what is written.
-    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         let items = json["packets"]?.arrayValue ?? json.arrayValue ?? [json]
         guard !items.isEmpty else { throw CanonicalCodecError("no packet to encode") }
         var packets: [SocketIO09Packet] = []

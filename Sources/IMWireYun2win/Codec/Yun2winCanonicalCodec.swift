@@ -3,17 +3,22 @@ import IMWireMQTT
 
 /// yun2win packets and their canonical JSON (`{"mqtt": …, "yun2win": …}` per packet): decoding
 /// reads a stream of MQTT packets, or one PUBLISH payload (a JSON command) given as such.
-public struct Yun2winCanonicalCodec: CanonicalCodec {
+package struct Yun2winCanonicalCodec: CanonicalCodec {
     /// The MQTT version to read under; nil: the CONNECT's in the input, else 3.1.1.
-    public var version: MQTTVersion?
-    public var limits: Limits
+    package var version: MQTTVersion?
+    package var limits: Limits
 
-    public init(version: MQTTVersion? = nil, limits: Limits = .default) {
+    package init(version: MQTTVersion? = nil, limits: Limits = .default) {
         self.version = version
         self.limits = limits
     }
 
-    public func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
+    package static let definition = CanonicalCodecDefinition(
+        name: Dialect.yun2win.rawValue, options: [MQTTCanonicalCodec.versionOption],
+        jsonForm: #"one MQTT packet, bare or as {"mqtt": …, "yun2win": …}."#, unit: { _ in .packets(payloadText: true) },
+        make: { Yun2winCanonicalCodec(version: $0["mqtt-version", as: MQTTVersion.self]) })
+
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         if input.isPayload {
             let (message, findings) = Yun2winCodec.decodePayload(bytes, direction: input.direction, limits: limits)
             let decoded = message.map(Yun2winCanonicalJSON.encode)
@@ -32,7 +37,7 @@ public struct Yun2winCanonicalCodec: CanonicalCodec {
     }
 
     /// One MQTT packet (the `yun2win` part of the JSON is what the packet means: not needed to write it).
-    public func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         try MQTTCanonicalCodec(limits: limits).encode(json)
     }
 }
