@@ -124,8 +124,8 @@ let package = Package(
         .target(
             name: "IMWireRegistry",
             dependencies: [
-                "IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireMQTT", "IMWireLeanCloud", "IMWireNIM",
-                "IMWireJMessage",
+                "IMWireCore", "IMWireReconnect", "IMWireDialect", "IMWireMQTT", "IMWireSocketIO", "IMWireLeanCloud",
+                "IMWireNIM", "IMWireJMessage",
                 "IMWireYun2win",
             ],
             swiftSettings: strict),

@@ -4,6 +4,7 @@ import IMWireJMessage
 import IMWireLeanCloud
 import IMWireMQTT
 import IMWireNIM
+import IMWireSocketIO
 import IMWireYun2win
 
 /// A registration table: the dialects a checker reads connections as, each as its module defines
@@ -14,14 +15,14 @@ import IMWireYun2win
 /// framings without a dialect (bare MQTT), which `imwire decode` and `encode` and the conformance
 /// testee make theirs from.
 public final class Dialects: Sendable {
-    /// IMWire's own dialects: LeanCloud, NIM, JMessage, yun2win; and the codec of bare MQTT, the
-    /// framing yun2win speaks over.
+    /// IMWire's own dialects: LeanCloud, NIM, JMessage, yun2win; and the codecs of the framings
+    /// they speak over: MQTT, socket.io 0.9, engine.io 3.
     public static let standard = Dialects(
         [LeanCloudDialect.definition, NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition],
         // The socket.io dialects and MQTT first, whose shapes are distinctive; LeanCloud's
         // protobuf (which many bytes decode as) last.
         recognitionOrder: [NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition],
-        framingCodecs: [MQTTCanonicalCodec.definition])
+        framingCodecs: [MQTTCanonicalCodec.definition, SocketIO09CanonicalCodec.definition, EngineIOCanonicalCodec.definition])
 
     /// In registration order.
     public let all: [DialectDefinition]

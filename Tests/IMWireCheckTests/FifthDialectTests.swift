@@ -155,7 +155,7 @@ final class EchoConnection: DialectConnection {
     @Test func itsCanonicalCodecIsMadeFromTheTable() throws {
         let table = Dialects.standard.adding(EchoDialect.definition)
         #expect(Dialects.standard.codec(named: "echo") == nil)
-        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "echo", "mqtt"])
+        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "echo", "mqtt", "socketio.0.9", "engineio.3"])
         let definition = try #require(table.codec(named: "echo"))
         #expect(try definition.unit() == .textFrame)
         let decoding = try definition.makeCodec().decode(Array("ping 7".utf8), as: CanonicalInput(binary: false))
@@ -180,7 +180,7 @@ final class EchoConnection: DialectConnection {
         let framing = CanonicalCodecDefinition(
             name: "echo-lines", jsonForm: "", unit: { _ in .packets(payloadText: false) }, make: { _ in EchoCodec(upper: true) })
         let table = Dialects.standard.adding(framing)
-        #expect(table.codecs.map(\.name).suffix(2) == ["mqtt", "echo-lines"])
+        #expect(table.codecs.map(\.name).suffix(2) == ["engineio.3", "echo-lines"])
         #expect(try table.codec(named: "echo-lines")?.unit() == .packets(payloadText: false))
         #expect(table.adding(framing).codecs.count == table.codecs.count)
         #expect(table.adding(EchoDialect.definition).codecs.map(\.name).contains("echo"))

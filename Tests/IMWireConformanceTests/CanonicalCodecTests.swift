@@ -59,7 +59,7 @@ struct CanonicalCodecTests {
     /// `canonicalCodec`) and the framings' without a dialect, with their options and units.
     @Test func theTableListsEveryCodecWithItsOptions() throws {
         let table = Dialects.standard
-        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "mqtt"])
+        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "mqtt", "socketio.0.9", "engineio.3"])
         for definition in table.all { #expect(definition.canonicalCodec?.name == definition.dialect.rawValue) }
         let leancloud = try #require(table.codec(named: "leancloud"))
         #expect(leancloud.options.map(\.name) == ["encoding"] && leancloud.options[0].values == ["protobuf", "base64", "json"])
@@ -87,5 +87,20 @@ struct CanonicalCodecTests {
         } throws: { error in
             (error as? CanonicalCodecOptionError)?.description == "the leancloud codec has no option mqtt-version"
         }
+    }
+
+    /// The framings' codecs read and write what the socket.io suites of the conformance runner
+    /// hold, and NIM's and JMessage's codecs write their packets through them.
+    @Test func theSocketIOFramingsRoundTrip() throws {
+        let socketIO = try #require(Dialects.standard.codec(named: "socketio.0.9")).makeCodec()
+        let text = Array(#"5:1+::{"name":"x","args":[1]}"#.utf8)
+        let decoded = try #require(socketIO.decode(text, as: CanonicalInput(binary: false)).parts.first?.decoded)
+        #expect(decoded["packets"]?.arrayValue?.count == 1)
+        #expect(try socketIO.encode(decoded).bytes == text)
+        #expect(try NIMCanonicalCodec().encode(decoded).bytes == text)
+        let engineIO = try #require(Dialects.standard.codec(named: "engineio.3")).makeCodec()
+        let message = Array(#"42["x",{}]"#.utf8)
+        let value = try #require(engineIO.decode(message, as: CanonicalInput(binary: false)).parts.first?.decoded)
+        #expect(try engineIO.encode(value).bytes == message && JMessageCanonicalCodec().encode(value).bytes == message)
     }
 }

@@ -62,6 +62,15 @@ public struct CanonicalDecoding: Sendable {
     public static func line(_ finding: Finding, label: String?) -> String {
         label.map { "\($0): \(finding)" } ?? finding.description
     }
+
+    /// The decoding of one frame: one part, and `{"decoded", "summary", "findings"}`.
+    package static func frame(_ decoded: JSONValue?, summary: String, findings: [Finding]) -> CanonicalDecoding {
+        var envelope = JSONObject()
+        envelope.append("decoded", decoded ?? .null)
+        envelope.append("summary", .string(summary))
+        envelope.append("findings", .array(findings.map { $0.json() }))
+        return CanonicalDecoding(parts: [.init(decoded: decoded, findings: findings)], envelope: .object(envelope))
+    }
 }
 
 /// The bytes of one wire unit, and whether it travels in a binary frame (LeanCloud protobuf,

@@ -25,26 +25,12 @@ package struct JMessageCanonicalCodec: CanonicalCodec {
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let message = JMessageCodec.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
         let decoded: JSONValue? = message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
-        var envelope = JSONObject()
-        envelope.append("decoded", decoded ?? .null)
-        envelope.append("summary", .string(message.summary))
-        envelope.append("findings", .array(message.findings.map { $0.json() }))
-        return CanonicalDecoding(parts: [.init(decoded: decoded, findings: message.findings)], envelope: .object(envelope))
+        return .frame(decoded, summary: message.summary, findings: message.findings)
     }
 
     /// `{"engineio": …, "socketio": …}` as `decode` prints it (its `jmessage` part is what the
     /// packets mean and is not needed to write them).
     package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        guard let engineIO = json["engineio"] else { throw CanonicalCodecError("an engineio packet is required") }
-        do {
-            var packet = try SocketIOCanonicalJSON.decodeEngineIO(engineIO)
-            if let socketIO = json["socketio"], !socketIO.isNull {
-                packet.payload = .text(try SocketIOCanonicalJSON.decodeSocketIO(socketIO).encoded)
-            }
-            let encoded = packet.encoded
-            return CanonicalEncoded(bytes: encoded.bytes, binary: encoded.binaryFrame)
-        } catch {
-            throw CanonicalCodecError("\(error)")
-        }
+        try EngineIOCanonicalCodec(limits: limits).encode(json)
     }
 }

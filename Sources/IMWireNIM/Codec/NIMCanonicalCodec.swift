@@ -16,35 +16,22 @@ package struct NIMCanonicalCodec: CanonicalCodec {
         let message = NIMCodec.decode(bytes, direction: input.direction, limits: limits)
         // Spelled out: with JSONValue nil-literal convertible, `cond ? nil : value` made `.some(.null)`.
         let decoded: JSONValue? = message.items.isEmpty ? .none : .some(NIMCanonicalJSON.encode(message))
-        var envelope = JSONObject()
-        envelope.append("decoded", decoded ?? .null)
-        envelope.append("summary", .string(message.summary))
-        envelope.append("findings", .array(message.findings.map { $0.json() }))
-        return CanonicalDecoding(parts: [.init(decoded: decoded, findings: message.findings)], envelope: .object(envelope))
+        return .frame(decoded, summary: message.summary, findings: message.findings)
     }
 
     /// The array `decode` prints (`[{"socketio", "nim"}]`) or one of its items; a bare NIM packet
     /// (`{"kind", …}`); or bare socket.io 0.9 packets (`{"type", …}`, alone or as
     /// `{"packets": […]}`). An item's `nim` packet, when present, is what is written.
     package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        let items = json["packets"]?.arrayValue ?? json.arrayValue ?? [json]
-        guard !items.isEmpty else { throw CanonicalCodecError("no packet to encode") }
-        var packets: [SocketIO09Packet] = []
-        for item in items {
-            do {
-                if let nim = item["nim"], !nim.isNull {
-                    packets.append(.message(JSONWriter.string(try NIMCanonicalJSON.decode(nim).json)))
-                } else if let socketIO = item["socketio"] {
-                    packets.append(try SocketIOCanonicalJSON.decode09(socketIO))
-                } else if item["kind"] != nil {
-                    packets.append(.message(JSONWriter.string(try NIMCanonicalJSON.decode(item).json)))
-                } else {
-                    packets.append(try SocketIOCanonicalJSON.decode09(item))
-                }
-            } catch {
-                throw CanonicalCodecError("\(error)")
+        try SocketIO09CanonicalCodec.encode(json) { item in
+            if let nim = item["nim"], !nim.isNull {
+                return .message(JSONWriter.string(try NIMCanonicalJSON.decode(nim).json))
+            } else if let socketIO = item["socketio"] {
+                return try SocketIOCanonicalJSON.decode09(socketIO)
+            } else if item["kind"] != nil {
+                return .message(JSONWriter.string(try NIMCanonicalJSON.decode(item).json))
             }
+            return try SocketIOCanonicalJSON.decode09(item)
         }
-        return CanonicalEncoded(bytes: Array(SocketIO09Payload.encode(packets).utf8), binary: false)
     }
 }
