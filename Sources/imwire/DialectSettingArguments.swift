@@ -37,13 +37,38 @@ enum DialectSettingArguments {
 
     static var settings: [DialectSetting] { Dialects.standard.all.flatMap(\.settings) }
 
+    static var options: TableOptions { TableOptions(settings.map { ($0.name, $0.valueName, $0.help) }) }
+
     /// The settings of a command line whose command takes them (`check`, `proxy`, `serve`),
-    /// removed from `arguments`: `--name value` or `--name=value`. Nothing after `--`. A setting
-    /// without its value is left for `validateDialectSettings` to report.
+    /// removed from `arguments`. A setting without its value is left for
+    /// `validateDialectSettings` to report.
     static func extract(from arguments: inout [String], commands: [any TakesDialectSettings.Type]) -> [(name: String, value: String)] {
-        guard let first = arguments.first, commands.contains(where: { $0._commandName == first }) else { return [] }
-        let names = Set(settings.map(\.name))
+        let (found, problem) = options.extract(from: &arguments, commands: commands.map { $0._commandName })
+        self.problem = problem
+        return found
+    }
+
+    /// The help section of the commands that take the settings.
+    static var help: String { options.help(title: "DIALECT OPTIONS (each dialect declares its own):") }
+}
+
+/// Options that a registration table declares and ArgumentParser does not know (the dialects'
+/// settings, the codecs' options): taken out of a command line before the rest is parsed, and
+/// listed in a help section of their own.
+struct TableOptions {
+    /// Each option without its dashes, the name of its value, and its help.
+    let declared: [(name: String, valueName: String, help: String)]
+
+    init(_ declared: [(name: String, valueName: String, help: String)]) { self.declared = declared }
+
+    /// The options of a command line whose command is one of `commands`, removed from
+    /// `arguments`: `--name value` or `--name=value`. Nothing after `--`. An option without its
+    /// value stops the extraction with the problem it is.
+    func extract(from arguments: inout [String], commands: [String]) -> (found: [(name: String, value: String)], problem: String?) {
+        guard let first = arguments.first, commands.contains(first) else { return ([], nil) }
+        let names = Set(declared.map(\.name))
         var found: [(name: String, value: String)] = []
+        var problem: String?
         var kept: [String] = [first]
         var index = 1
         while index < arguments.count {
@@ -75,18 +100,18 @@ enum DialectSettingArguments {
             }
         }
         arguments = kept
-        return found
+        return (found, problem)
     }
 
-    private static func valueName(_ name: String) -> String { settings.first { $0.name == name }?.valueName ?? "value" }
+    private func valueName(_ name: String) -> String { declared.first { $0.name == name }?.valueName ?? "value" }
 
-    /// The help section of the commands that take the settings, laid out as ArgumentParser lays
-    /// out options (help at column 26, lines of at most 79 columns, which it then leaves alone).
-    static var help: String {
-        var lines = ["DIALECT OPTIONS (each dialect declares its own):"]
-        for setting in settings {
-            var line = "  --\(setting.name) <\(setting.valueName)>"
-            var words = setting.help.split(separator: " ").map(String.init)
+    /// A help section titled `title`, laid out as ArgumentParser lays out options (help at column
+    /// 26, lines of at most 79 columns, which it then leaves alone).
+    func help(title: String) -> String {
+        var lines = [title]
+        for option in declared {
+            var line = "  --\(option.name) <\(option.valueName)>"
+            var words = option.help.split(separator: " ").map(String.init)
             if line.count > 24 {
                 lines.append(line)
                 line = ""
