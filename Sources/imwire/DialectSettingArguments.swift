@@ -63,7 +63,7 @@ struct TableOptions {
 
     /// The options of a command line whose command is one of `commands`, removed from
     /// `arguments`: `--name value` or `--name=value`. Nothing after `--`. An option without its
-    /// value stops the extraction with the problem it is.
+    /// value (at the end, or before another option) stops the extraction with the problem it is.
     func extract(from arguments: inout [String], commands: [String]) -> (found: [(name: String, value: String)], problem: String?) {
         guard let first = arguments.first, commands.contains(first) else { return ([], nil) }
         let names = Set(declared.map(\.name))
@@ -91,8 +91,10 @@ struct TableOptions {
             if option.count > name.count {
                 found.append((name, String(option.dropFirst(name.count + 1))))
             } else {
-                guard index < arguments.count else {
+                // As ArgumentParser reads its options: another option is no value.
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
                     problem = "missing value for '--\(name) <\(valueName(name))>'"
+                    kept += arguments[index...]
                     break
                 }
                 found.append((name, arguments[index]))

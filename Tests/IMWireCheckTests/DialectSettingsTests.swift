@@ -100,6 +100,7 @@ struct DialectSettingsCommandLineTests {
         for arguments in [
             ["check", Self.capture, "--nim-timeout", "-1"], ["check", Self.capture, "--nim-timeout"], ["check", Self.capture, "--nim-timout", "3"],
             ["check", Self.capture, "--secret", "a", "--secret-file", "b"], ["decode", "--nim-timeout", "3", "--text", "x"],
+            ["check", "--nim-timeout", "--jobs", "2", Self.capture],
         ] {
             let result = try MasterKeyFileTests.run(arguments)
             #expect(result.status == 64 && result.error.contains("imwire \(arguments[0])"), "\(arguments): \(result)")
