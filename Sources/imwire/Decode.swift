@@ -13,41 +13,20 @@ struct Decode: ParsableCommand {
 
             Findings go to standard error; exit 1 if any is a warning or an error, 2 if nothing \
             could be decoded.
-            """)
+            """ + "\n\n" + CodecOptionArguments.help(encoding: false))
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(
-        help: """
-            The frame as hex (protobuf encoding; mqtt and yun2win: one \
-            packet or a stream of packets; jmessage: a binary frame).
-            """)
+    @Option(help: "The frame as hex: a binary frame, or one or more packets for a codec that reads packets.")
     var hex: String?
 
-    @Option(
-        help:
-            """
-            The frame as text (base64 and json encodings; yun2win: a PUBLISH payload \
-            such as a JSON command; nim, jmessage: a WebSocket text message).
-            """
-    )
+    @Option(help: "The frame as text: a text message, or one packet's payload for a codec whose packets carry text (a yun2win JSON command).")
     var text: String?
 
-    @Flag(
-        help: """
-            Treat each input line as one frame (hex for protobuf, mqtt \
-            and yun2win, text otherwise); print one JSON result per line.
-            """)
+    @Flag(help: "Treat each input line as one frame (hex when the codec's input is binary, text otherwise); print one JSON result per line.")
     var lines = false
 
-    @Option(help: "mqtt and yun2win: the MQTT version, 3.1 or 3.1.1 (default: from a CONNECT in the input, else 3.1.1).")
-    var mqttVersion: MQTTVersion?
-
-    @Option(
-        help: """
-            yun2win, nim, jmessage: which way the message went, send (client \
-            to server) or receive (default: inferred from each payload).
-            """)
+    @Option(help: "Which way the message went, send (client to server) or receive (default: inferred from each payload where the dialect needs it).")
     var direction: Direction?
 
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
@@ -57,14 +36,14 @@ struct Decode: ParsableCommand {
     var showSecrets = false
 
     @Argument(
-        help: """
-            A file holding the frame (raw bytes for protobuf, text \
-            otherwise); - for standard input (the default with --lines).
-            """)
+        help:
+            "A file holding the frame (raw bytes when the codec's input is binary, text otherwise); - for standard input (the default with --lines).")
     var file: String?
 
     func validate() throws {
-        if options.dialect == .mqtt, text != nil { throw ValidationError("--text is for LeanCloud text encodings and yun2win payloads") }
+        if try options.codec().unit == .packets(payloadText: false), text != nil {
+            throw ValidationError("--text: \(options.dialect.definition.name) reads binary packets, given with --hex or in a file")
+        }
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
         guard sources == 1 || (sources == 0 && lines) else {
             throw ValidationError("give exactly one of --hex, --text or FILE (with --lines, standard input is the default)")
@@ -72,29 +51,29 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
-        let codec = options.codec(mqttVersion: mqttVersion)
+        let (codec, unit) = try options.codec()
         if lines {
             var worst: Int32 = 0
-            for line in try readInput(binaryAsHex: true).split(separator: 0x0a, omittingEmptySubsequences: true) {
+            for line in try readInput(binaryAsHex: true, unit: unit).split(separator: 0x0a, omittingEmptySubsequences: true) {
                 var bytes = Array(line)
                 if bytes.last == 0x0d { bytes.removeLast() }
-                if options.inputIsBinary {
+                if unit.isBinary {
                     do { bytes = try Hex.decode(String(decoding: bytes, as: UTF8.self)) } catch {
                         print(JSONWriter.string(["error": .string(error.description)]))
                         worst = 2
                         continue
                     }
                 }
-                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: options.inputIsBinary, direction: direction)), of: bytes)
+                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: unit.isBinary, direction: direction)), of: bytes, unit: unit)
                 print(JSONWriter.string(decoding.envelope))
                 worst = max(worst, decoding.status)
             }
             throw ExitCode(worst)
         }
-        // yun2win: --text is a PUBLISH payload (a JSON command), not packets.
-        let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: options.dialect == .yun2win && text != nil)
-        let bytes = try readInput(binaryAsHex: false)
-        let decoding = shown(codec.decode(bytes, as: input), of: bytes)
+        // A codec whose packets carry text (yun2win): --text is one packet's payload, not packets.
+        let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: unit == .packets(payloadText: true) && text != nil)
+        let bytes = try readInput(binaryAsHex: false, unit: unit)
+        let decoding = shown(codec.decode(bytes, as: input), of: bytes, unit: unit)
         switch format {
         case .json:
             print(JSONWriter.pretty(decoding.envelope))
@@ -109,25 +88,25 @@ struct Decode: ParsableCommand {
 
     /// What is printed of `decoding` (of `bytes`): its credentials replaced unless --show-secrets,
     /// and all the text it quotes of a login the dialect could not read.
-    func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8]) -> CanonicalDecoding {
+    func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8], unit: CanonicalCodecUnit) -> CanonicalDecoding {
         if showSecrets { return decoding }
-        if let definition = Dialects.standard.definition(Dialect(options.dialect.rawValue)) {
+        if let definition = Dialects.standard.all.first(where: { $0.canonicalCodec?.name == options.dialect.definition.name }) {
             let json = decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
-            let message = WireMessage(direction: direction ?? .send, frameType: options.inputIsBinary ? .binary : .text, payload: bytes)
+            let message = WireMessage(direction: direction ?? .send, frameType: unit.isBinary ? .binary : .text, payload: bytes)
             if definition.recognisesUnreadLogin(message, json) { return SecretRedaction.withhold(decoding, payload: bytes) }
         }
         return SecretRedaction.redact(decoding)
     }
 
     /// The frame bytes from --hex, --text or FILE.
-    func readInput(binaryAsHex: Bool) throws -> [UInt8] {
+    func readInput(binaryAsHex: Bool, unit: CanonicalCodecUnit) throws -> [UInt8] {
         if let hex {
             do { return try Hex.decode(hex) } catch { throw unreadable(error.description) }
         }
         if let text { return Array(text.utf8) }
         // One frame is refused past the largest any decoder accepts, before the rest is read; an
         // MQTT stream or one frame per line may be longer (up to readAll's default bound).
-        let oneFrame = !lines && options.dialect != .mqtt && options.dialect != .yun2win
+        let oneFrame = !lines && !unit.isPackets
         let limit = oneFrame ? max(Limits.default.maxFrameSize, Limits.default.maxMessageSize) : 256 << 20
         do { return try FileByteSource.readAll(path: file ?? "-", limit: limit) } catch { throw unreadable(error.description) }
     }

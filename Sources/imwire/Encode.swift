@@ -4,14 +4,10 @@ import IMWire
 struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Encode canonical JSON (as `imwire decode` prints it) into a frame.",
-        discussion: """
-            leancloud: a GenericCommand in the --encoding given (or {}, the lc.json keep-alive). \
-            mqtt, yun2win: one MQTT packet, bare or as {"mqtt": …, "yun2win": …}. \
-            nim: the array decode prints, one of its items, or a bare NIM packet. \
-            jmessage: {"engineio": …, "socketio": …}. \
-            Binary frames (protobuf, MQTT, engine.io binary packets) are printed as hex (or written \
-            raw with --output raw); text frames as text. Exit 2 if the JSON does not describe a frame.
-            """)
+        // Each codec of the table says what JSON it encodes.
+        discussion: Dialects.standard.codecs.map { "\($0.name): \($0.jsonForm)" }.joined(separator: " ")
+            + " Binary frames (protobuf, MQTT, engine.io binary packets) are printed as hex (or written raw with --output raw); text frames as text."
+            + " Exit 2 if the JSON does not describe a frame.\n\n" + CodecOptionArguments.help(encoding: true))
 
     enum Output: String, ExpressibleByArgument, CaseIterable {
         case hex
@@ -46,10 +42,11 @@ struct Encode: ParsableCommand {
             do { input = try FileByteSource.readAll(path: path ?? "-") } catch { throw unreadable(error.description) }
         }
         let documents = lines ? input.split(separator: 0x0a).map(Array.init) : [input]
+        let codec = try options.codec().codec
         for document in documents {
             let frame: CanonicalEncoded
             do {
-                frame = try options.codec().encode(try JSONParser.parse(document))
+                frame = try codec.encode(try JSONParser.parse(document))
             } catch {
                 throw unreadable("\(error)")
             }

@@ -22,60 +22,20 @@ struct IMWireCLI: ParsableCommand {
         ]
     )
 
-    /// The dialects' settings are taken out of the command line first (ArgumentParser does not
-    /// know them: `DialectSettingArguments`), then it parses the rest as usual.
+    /// The dialects' settings and the codecs' options are taken out of the command line first
+    /// (ArgumentParser does not know them: `DialectSettingArguments`, `CodecOptionArguments`),
+    /// then it parses the rest as usual.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             DialectSettingArguments.given = DialectSettingArguments.extract(from: &arguments, commands: [Check.self, Proxy.self, Serve.self])
+            CodecOptionArguments.extract(from: &arguments, decode: Decode.self, encode: Encode.self)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             exit(withError: error)
         }
     }
-}
-
-/// Options shared by the commands that decode.
-struct DecodeOptions: ParsableArguments {
-    @Option(
-        help: """
-            The dialect of the input: \(InputDialect.allCases.map(\.rawValue).joined(separator: ", ")) \
-            (mqtt: packets without a dialect).
-            """)
-    var dialect: InputDialect = .leancloud
-
-    @Option(help: "LeanCloud encoding: protobuf (binary), base64 (lc.proto2base64), json (lc.json flat JSON).")
-    var encoding: LeanCloudEncoding = .protobuf
-
-    /// The library's codec for the dialect and encoding chosen.
-    func codec(mqttVersion: MQTTVersion? = nil) -> any CanonicalCodec {
-        switch dialect {
-        case .leancloud: LeanCloudCanonicalCodec(encoding: encoding)
-        case .nim: NIMCanonicalCodec()
-        case .jmessage: JMessageCanonicalCodec()
-        case .yun2win: Yun2winCanonicalCodec(version: mqttVersion)
-        case .mqtt: MQTTCanonicalCodec(version: mqttVersion)
-        }
-    }
-
-    /// Whether a unit of the input is bytes (given as hex on a line), not text.
-    var inputIsBinary: Bool {
-        switch dialect {
-        case .leancloud: encoding == .protobuf
-        case .mqtt, .yun2win: true
-        case .nim, .jmessage: false
-        }
-    }
-}
-
-/// What `--dialect` can name: an IM dialect, or bare MQTT packets (a transport with no dialect).
-enum InputDialect: String, ExpressibleByArgument, CaseIterable {
-    case leancloud
-    case nim
-    case jmessage
-    case yun2win
-    case mqtt
 }
 
 /// A dialect is named as the registration table names it; the table lists the names `--help` shows.
@@ -88,8 +48,6 @@ extension Dialect: ExpressibleByArgument {
     public static var allValueStrings: [String] { Dialects.standard.all.map(\.dialect.rawValue) }
 }
 extension Direction: ExpressibleByArgument {}
-extension MQTTVersion: ExpressibleByArgument {}
-extension LeanCloudEncoding: ExpressibleByArgument {}
 extension RuleAction: ExpressibleByArgument {}
 extension ReportFormat: ExpressibleByArgument {}
 
