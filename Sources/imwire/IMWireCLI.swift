@@ -6,10 +6,9 @@ import IMWire
 struct IMWireCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imwire",
-        abstract: """
-            Wire codecs and a conformance checker for IM cloud protocols: \
-            LeanCloud realtime, NetEase NIM, JPush JMessage, yun2win.
-            """,
+        // The protocols as the registration table titles them.
+        abstract: "Wire codecs and a conformance checker for IM cloud protocols: "
+            + "\(Dialects.standard.all.map(\.title).joined(separator: ", ")).",
         discussion: """
             Exit status: 0 clean, 1 findings at or above the chosen severity, 2 unreadable input, 64 a usage \
             error (see each command's help for its own meaning of 1).
