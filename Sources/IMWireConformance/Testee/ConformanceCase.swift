@@ -1,5 +1,6 @@
 import IMWireCore
 import IMWireIO
+import IMWireRegistry
 
 /// A suite of the testee protocol (`Spec/conformance.md`): one wire format a testee may implement.
 public enum ConformanceSuite: String, Sendable, CaseIterable, Comparable {
@@ -16,17 +17,34 @@ public enum ConformanceSuite: String, Sendable, CaseIterable, Comparable {
     case jmessage
     case yun2win
 
-    /// Whether the suite's units are text (given and answered as `text`), not bytes (`hex`).
+    /// Whether the suite's units are text (given and answered as `text`), not bytes (`hex`): its
+    /// codec reads text frames.
     package var isText: Bool {
-        switch self {
-        case .leancloudBase64, .leancloudJSON, .socketIO09, .nim, .jmessage: true
-        case .engineIO3: true
-        default: false
-        }
+        guard let (name, options) = codec(JSONObject()) else { return false }
+        return (try? Dialects.standard.codec(named: name)?.unit(options)) == .textFrame
     }
 
     public static func < (lhs: ConformanceSuite, rhs: ConformanceSuite) -> Bool {
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    }
+
+    /// The canonical codec of the registration table that reads (and writes) the suite's units:
+    /// its name and its options, those of a request's `options` included (`version`, `secret`);
+    /// nil for the WebSocket suites, which no codec reads.
+    func codec(_ request: JSONObject) -> (name: String, options: [String: String])? {
+        switch self {
+        case .leancloudBinary: ("leancloud", ["encoding": "protobuf"])
+        case .leancloudBase64: ("leancloud", ["encoding": "base64"])
+        case .leancloudJSON: ("leancloud", ["encoding": "json"])
+        case .mqtt31: ("mqtt", ["mqtt-version": "3.1"])
+        case .mqtt311: ("mqtt", ["mqtt-version": "3.1.1"])
+        case .socketIO09: ("socketio.0.9", [:])
+        case .engineIO3: ("engineio.3", [:])
+        case .nim: ("nim", [:])
+        case .jmessage: ("jmessage", request["secret"]?.stringValue.map { ["secret": $0] } ?? [:])
+        case .yun2win: ("yun2win", request["version"]?.stringValue.map { ["mqtt-version": $0] } ?? [:])
+        case .websocketFrames, .websocketDeflate: nil
+        }
     }
 }
 

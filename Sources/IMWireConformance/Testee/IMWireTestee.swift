@@ -1,15 +1,12 @@
 import IMWireCore
-import IMWireJMessage
-import IMWireLeanCloud
-import IMWireMQTT
-import IMWireNIM
-import IMWireSocketIO
+import IMWireRegistry
 import IMWireWebSocket
-import IMWireYun2win
 
 /// IMWire's own testee (`imwire conformance testee`): answers testee-protocol requests with the
-/// library's codecs. In strict mode (the default) any warning or error finding rejects the input,
-/// with the first finding that has an offset (else the first) as the rule and offset.
+/// canonical codecs of the registration table (`Dialects.standard.codecs`; a suite names a codec
+/// and its options) and the WebSocket decoder. In strict mode (the default) any warning or error
+/// finding rejects the input, with the first finding that has an offset (else the first) as the
+/// rule and offset.
 public enum IMWireTestee {
     /// The response body for one request body.
     public static func answer(_ body: [UInt8]) -> [UInt8] {
@@ -31,6 +28,10 @@ public enum IMWireTestee {
         }
         let options = request["options"]?.objectValue ?? JSONObject()
         let input = request["input"]?.objectValue ?? JSONObject()
+        let codec: (any CanonicalCodec)?
+        do throws(CanonicalCodecOptionError) { codec = try Self.codec(suite, options) } catch {
+            return TesteeResponse(id: id, result: .unsupported, message: error.description).json()
+        }
         switch request["operation"]?.stringValue {
         case "decode", "both":
             let bytes: [UInt8]
@@ -43,7 +44,7 @@ public enum IMWireTestee {
                 return TesteeResponse(id: id, result: .error, message: "decode needs input.hex or input.text").json()
             }
             do {
-                let (value, findings) = try decode(suite, bytes, options)
+                let (value, findings) = try decode(codec, bytes, options)
                 let strict = options["strict"]?.boolValue ?? true
                 let problems = findings.filter { $0.severity >= .warning && (strict || $0.severity >= .error) }
                 if let first = problems.first(where: { $0.offset != nil }) ?? problems.first {
@@ -51,7 +52,7 @@ public enum IMWireTestee {
                 }
                 guard request["operation"]?.stringValue == "both" else { return TesteeResponse(id: id, result: .ok, value: value ?? .null).json() }
                 // A round trip: the value, and the value encoded back.
-                guard let value, let codec = encoder(suite, options) else {
+                guard let value, ConformanceCases.encodes(suite), let codec else {
                     return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json()
                 }
                 return roundTrip(id: id, suite: suite, value: value, codec: codec)
@@ -60,7 +61,9 @@ public enum IMWireTestee {
             }
         case "encode":
             guard let value = input["value"] else { return TesteeResponse(id: id, result: .error, message: "encode needs input.value").json() }
-            guard let codec = encoder(suite, options) else { return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json() }
+            guard ConformanceCases.encodes(suite), let codec else {
+                return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json()
+            }
             do {
                 let encoded = try codec.encode(value)
                 let asText = suite.isText && !encoded.binary && String(validating: encoded.bytes, as: UTF8.self) != nil
@@ -86,51 +89,24 @@ public enum IMWireTestee {
 
     static func direction(_ options: JSONObject) -> Direction? { options["direction"]?.stringValue.flatMap(Direction.init(rawValue:)) }
 
-    static func encoder(_ suite: ConformanceSuite, _ options: JSONObject) -> (any CanonicalCodec)? {
-        switch suite {
-        case .leancloudBinary: LeanCloudCanonicalCodec(encoding: .protobuf)
-        case .leancloudBase64: LeanCloudCanonicalCodec(encoding: .base64)
-        case .leancloudJSON: LeanCloudCanonicalCodec(encoding: .json)
-        case .mqtt31: MQTTCanonicalCodec(version: .v3_1)
-        case .mqtt311: MQTTCanonicalCodec(version: .v3_1_1)
-        case .socketIO09, .nim: NIMCanonicalCodec()
-        case .engineIO3: JMessageCanonicalCodec()
-        default: nil
-        }
+    /// The table's codec of `suite` with its options (nil for a suite no codec reads), or why
+    /// the request's options cannot make it.
+    static func codec(_ suite: ConformanceSuite, _ options: JSONObject) throws(CanonicalCodecOptionError) -> (any CanonicalCodec)? {
+        guard let (name, codecOptions) = suite.codec(options), let definition = Dialects.standard.codec(named: name) else { return nil }
+        return try definition.makeCodec(codecOptions)
     }
 
-    /// The canonical JSON of the unit in `bytes` and every finding, as the fixtures spell them.
-    static func decode(_ suite: ConformanceSuite, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding]) {
-        switch suite {
-        case .leancloudBinary, .leancloudBase64, .leancloudJSON:
-            let encoding: LeanCloudEncoding = suite == .leancloudBinary ? .protobuf : suite == .leancloudBase64 ? .base64 : .json
-            let decoded = LeanCloudCodec(encoding: encoding).decode(bytes)
-            return (decoded.command.map(LeanCloudCanonicalJSON.encode), decoded.findings)
-        case .mqtt31, .mqtt311:
-            let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: suite == .mqtt31 ? .v3_1 : .v3_1_1))
-            guard packets.count == 1 else { throw Fixture.FormatError(description: "\(packets.count) packets, expected one") }
-            return (packets[0].packet.map(MQTTCanonicalJSON.encode), packets[0].findings)
-        case .yun2win:
-            let version = options["version"]?.stringValue.flatMap(MQTTVersion.init(rawValue:))
-            let packets = Yun2winCodec.decodeAll(bytes, direction: direction(options), version: version)
-            guard packets.count == 1 else { throw Fixture.FormatError(description: "\(packets.count) packets, expected one") }
-            return (packets[0].packet == nil ? nil : Yun2winCanonicalJSON.encode(packets[0]), packets[0].findings)
-        case .socketIO09:
-            let decoded = SocketIO09Decoder.decode(bytes)
-            let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
-            return (json, decoded.findings)
-        case .nim:
-            let message = NIMCodec.decode(bytes, direction: direction(options))
-            return (message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), message.findings)
-        case .engineIO3:
-            let message = EngineIOMessage.decode(bytes, binaryFrame: options["frame"]?.stringValue == "binary")
-            return (message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), message.findings)
-        case .jmessage:
-            let message = JMessageCodec.decode(bytes, direction: direction(options), secret: options["secret"]?.stringValue)
-            return (message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message), message.findings)
-        case .websocketFrames, .websocketDeflate:
-            return try decodeWebSocket(bytes, options)
-        }
+    /// The canonical JSON of the unit in `bytes` and every finding, as the fixtures spell them:
+    /// one unit (a stream of two packets is not a case), and `null` for the lc.json keep-alive
+    /// `{}` (`Spec/conformance.md` §4). Without a codec, a WebSocket suite's.
+    static func decode(_ codec: (any CanonicalCodec)?, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding])
+    {
+        guard let codec else { return try decodeWebSocket(bytes, options) }
+        let input = CanonicalInput(binary: options["frame"]?.stringValue == "binary", direction: direction(options))
+        let parts = codec.decode(bytes, as: input).parts
+        guard parts.count == 1 else { throw Fixture.FormatError(description: "\(parts.count) packets, expected one") }
+        let value = parts[0].decoded
+        return (value == .object(JSONObject()) ? nil : value, parts[0].findings)
     }
 
     /// A client's bytes read by a server: messages and control frames up to the first failure,
