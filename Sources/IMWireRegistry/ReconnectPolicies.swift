@@ -26,12 +26,14 @@ public struct PolicySelection: Sendable {
         var chosen: [ReconnectPolicy] = []
         for name in names {
             guard let policy = ReconnectPolicies.named(name) else {
-                throw Problem(description: "no policy named \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+                throw Problem(
+                    description: "no policy named \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
             if let other = chosen.first(where: { $0.dialect == policy.dialect }) {
                 guard other.name != policy.name else { continue }
                 throw Problem(
-                    description: "\(other.name) and \(name) are both \(policy.dialect.rawValue) policies; name one per vendor")
+                    description:
+                        "\(other.name) and \(name) are both \(policy.dialect.rawValue) policies; name one per vendor")
             }
             chosen.append(policy)
         }
@@ -50,7 +52,8 @@ public struct PolicySelection: Sendable {
         guard !policies.isEmpty else { return [] }
         var lines: [String] = []
         let named = policies.map(\.name).joined(separator: ", ")
-        for definition in Dialects.standard.all where dialects.contains(definition.dialect) && policy(for: definition.dialect) == nil {
+        for definition in Dialects.standard.all
+        where dialects.contains(definition.dialect) && policy(for: definition.dialect) == nil {
             guard let fallback = definition.defaultPolicy?.name else { continue }
             let dialect = definition.dialect
             let judged =
@@ -58,9 +61,9 @@ public struct PolicySelection: Sendable {
                 ? "the policy of the platform their client id names, else \(fallback)"
                 : "\(fallback), the \(dialect.rawValue) default"
             lines.append(
-                "\(policies.count == 1 ? "\(named) does not apply" : "none of \(named) applies") to the \(dialect.rawValue) connections: "
-                    + "they were judged against "
-                    + "\(judged) (name one policy per vendor, e.g. \(fallback))")
+                (policies.count == 1 ? "\(named) does not apply" : "none of \(named) applies")
+                    + " to the \(dialect.rawValue) connections: they were judged against \(judged)"
+                    + " (name one policy per vendor, e.g. \(fallback))")
         }
         for policy in policies where !dialects.contains(policy.dialect) {
             lines.append("\(policy.name) was not used: the capture has no \(policy.dialect.rawValue) connection")

@@ -20,33 +20,50 @@ struct Decode: ParsableCommand {
     @Option(help: "The frame as hex: a binary frame, or one or more packets for a codec that reads packets.")
     var hex: String?
 
-    @Option(help: "The frame as text: a text message, or one packet's payload for a codec whose packets carry text (a yun2win JSON command).")
+    @Option(
+        help: """
+            The frame as text: a text message, or one packet's payload for a codec \
+            whose packets carry text (a yun2win JSON command).
+            """)
     var text: String?
 
-    @Flag(help: "Treat each input line as one frame (hex when the codec's input is binary, text otherwise); print one JSON result per line.")
+    @Flag(
+        help: """
+            Treat each input line as one frame (hex when the codec's input is binary, \
+            text otherwise); print one JSON result per line.
+            """)
     var lines = false
 
-    @Option(help: "Which way the message went, send (client to server) or receive (default: inferred from each payload where the dialect needs it).")
+    @Option(
+        help: """
+            Which way the message went, send (client to server) or receive \
+            (default: inferred from each payload where the dialect needs it).
+            """)
     var direction: Direction?
 
     @Option(help: "Output: text (canonical JSON, findings on stderr) or json (an envelope with both).")
     var format: OutputFormat = .text
 
-    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the JSON printed (replaced by default).")
+    @Flag(
+        help: "Keep the passwords, tokens and signatures that logins carry in the JSON printed (replaced by default).")
     var showSecrets = false
 
     @Argument(
-        help:
-            "A file holding the frame (raw bytes when the codec's input is binary, text otherwise); - for standard input (the default with --lines).")
+        help: """
+            A file holding the frame (raw bytes when the codec's input is binary, \
+            text otherwise); - for standard input (the default with --lines).
+            """)
     var file: String?
 
     func validate() throws {
         if try options.codec().unit == .packets(payloadText: false), text != nil {
-            throw ValidationError("--text: \(options.dialect.definition.name) reads binary packets, given with --hex or in a file")
+            throw ValidationError(
+                "--text: \(options.dialect.definition.name) reads binary packets, given with --hex or in a file")
         }
         let sources = [hex != nil, text != nil, file != nil].filter { $0 }.count
         guard sources == 1 || (sources == 0 && lines) else {
-            throw ValidationError("give exactly one of --hex, --text or FILE (with --lines, standard input is the default)")
+            throw ValidationError(
+                "give exactly one of --hex, --text or FILE (with --lines, standard input is the default)")
         }
     }
 
@@ -54,7 +71,9 @@ struct Decode: ParsableCommand {
         let (codec, unit) = try options.codec()
         if lines {
             var worst: Int32 = 0
-            for line in try readInput(binaryAsHex: true, unit: unit).split(separator: 0x0a, omittingEmptySubsequences: true) {
+            for line in try readInput(binaryAsHex: true, unit: unit).split(
+                separator: 0x0a, omittingEmptySubsequences: true)
+            {
                 var bytes = Array(line)
                 if bytes.last == 0x0d { bytes.removeLast() }
                 if unit.isBinary {
@@ -64,14 +83,17 @@ struct Decode: ParsableCommand {
                         continue
                     }
                 }
-                let decoding = shown(codec.decode(bytes, as: CanonicalInput(binary: unit.isBinary, direction: direction)), of: bytes, unit: unit)
+                let decoding = shown(
+                    codec.decode(bytes, as: CanonicalInput(binary: unit.isBinary, direction: direction)), of: bytes,
+                    unit: unit)
                 print(JSONWriter.string(decoding.envelope))
                 worst = max(worst, decoding.status)
             }
             throw ExitCode(worst)
         }
         // A codec whose packets carry text (yun2win): --text is one packet's payload, not packets.
-        let input = CanonicalInput(binary: hex != nil, direction: direction, isPayload: unit == .packets(payloadText: true) && text != nil)
+        let input = CanonicalInput(
+            binary: hex != nil, direction: direction, isPayload: unit == .packets(payloadText: true) && text != nil)
         let bytes = try readInput(binaryAsHex: false, unit: unit)
         let decoding = shown(codec.decode(bytes, as: input), of: bytes, unit: unit)
         switch format {
@@ -80,7 +102,9 @@ struct Decode: ParsableCommand {
         case .text:
             for part in decoding.parts { if let decoded = part.decoded { print(JSONWriter.string(decoded)) } }
             for part in decoding.parts {
-                for finding in part.findings { print("finding: \(CanonicalDecoding.line(finding, label: part.label))", to: &standardError) }
+                for finding in part.findings {
+                    print("finding: \(CanonicalDecoding.line(finding, label: part.label))", to: &standardError)
+                }
             }
         }
         throw ExitCode(decoding.status)
@@ -90,10 +114,16 @@ struct Decode: ParsableCommand {
     /// and all the text it quotes of a login the dialect could not read.
     func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8], unit: CanonicalCodecUnit) -> CanonicalDecoding {
         if showSecrets { return decoding }
-        if let definition = Dialects.standard.all.first(where: { $0.canonicalCodec?.name == options.dialect.definition.name }) {
-            let json = decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
-            let message = WireMessage(direction: direction ?? .send, frameType: unit.isBinary ? .binary : .text, payload: bytes)
-            if definition.recognisesUnreadLogin(message, json) { return SecretRedaction.withhold(decoding, payload: bytes) }
+        if let definition = Dialects.standard.all.first(where: {
+            $0.canonicalCodec?.name == options.dialect.definition.name
+        }) {
+            let json =
+                decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
+            let message = WireMessage(
+                direction: direction ?? .send, frameType: unit.isBinary ? .binary : .text, payload: bytes)
+            if definition.recognisesUnreadLogin(message, json) {
+                return SecretRedaction.withhold(decoding, payload: bytes)
+            }
         }
         return SecretRedaction.redact(decoding)
     }
@@ -108,7 +138,9 @@ struct Decode: ParsableCommand {
         // MQTT stream or one frame per line may be longer (up to readAll's default bound).
         let oneFrame = !lines && !unit.isPackets
         let limit = oneFrame ? max(Limits.default.maxFrameSize, Limits.default.maxMessageSize) : 256 << 20
-        do { return try FileByteSource.readAll(path: file ?? "-", limit: limit) } catch { throw unreadable(error.description) }
+        do { return try FileByteSource.readAll(path: file ?? "-", limit: limit) } catch {
+            throw unreadable(error.description)
+        }
     }
 }
 

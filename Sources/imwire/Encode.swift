@@ -6,7 +6,8 @@ struct Encode: ParsableCommand {
         abstract: "Encode canonical JSON (as `imwire decode` prints it) into a frame.",
         // Each codec of the table says what JSON it encodes.
         discussion: Dialects.standard.codecs.map { "\($0.name): \($0.jsonForm)" }.joined(separator: " ")
-            + " Binary frames (protobuf, MQTT, engine.io binary packets) are printed as hex (or written raw with --output raw); text frames as text."
+            + " Binary frames (protobuf, MQTT, engine.io binary packets) are printed as hex"
+            + " (or written raw with --output raw); text frames as text."
             + " Exit 2 if the JSON does not describe a frame.\n\n" + CodecOptionArguments.help(encoding: true))
 
     enum Output: String, ExpressibleByArgument, CaseIterable {
@@ -16,7 +17,8 @@ struct Encode: ParsableCommand {
 
     @OptionGroup var options: DecodeOptions
 
-    @Option(name: .customLong("file"), help: "Read the JSON from a file (- for standard input, the default with --lines).")
+    @Option(
+        name: .customLong("file"), help: "Read the JSON from a file (- for standard input, the default with --lines).")
     var path: String?
 
     @Flag(help: "Treat each input line as one JSON document; print one frame per line.")
@@ -30,7 +32,8 @@ struct Encode: ParsableCommand {
 
     func validate() throws {
         guard !(json != nil && path != nil), json != nil || path != nil || lines else {
-            throw ValidationError("give the JSON as an argument or with --file (with --lines, standard input is the default)")
+            throw ValidationError(
+                "give the JSON as an argument or with --file (with --lines, standard input is the default)")
         }
     }
 

@@ -8,6 +8,9 @@ package enum ConnectionInputRules {
         specRef: "Spec/captures.md#capture-events (time), Spec/capture-jsonl.md#jsonl-common-fields (t)")
     package static let tcpGap = Rule(
         "CAPTURE.TCP-GAP", .warning, layer: .capture,
-        summary: "TCP bytes missing from the capture (lost, filtered, snaplen); the rest of that direction is counted, not decoded.",
+        summary: """
+            TCP bytes missing from the capture (lost, filtered, \
+            snaplen); the rest of that direction is counted, not decoded.
+            """,
         specRef: "Spec/captures.md#tcp-reassembly (gaps)")
 }
