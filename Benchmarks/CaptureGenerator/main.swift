@@ -35,7 +35,9 @@ while written < target {
             writer.packet(packet, linkType: TCPSynthesizer.linkType, time: time, inbound: direction == .receive)
         }
     }
-    func send(_ bytes: [UInt8], _ direction: Direction) { emit(tcp.data(bytes, direction: direction).map { (direction, $0) }) }
+    func send(_ bytes: [UInt8], _ direction: Direction) {
+        emit(tcp.data(bytes, direction: direction).map { (direction, $0) })
+    }
     emit(tcp.open())
     let key = "dGhlIHNhbXBsZSBub25jZQ=="
     let deflate = compressed ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : ""
@@ -75,7 +77,9 @@ while written < target {
         {"cmd":"session","op":"open","appId":"bench","peerId":"\#(peer)",\#
         "i":1,"sessionMessage":{"ua":"bench/1","configBitmap":"187"}}
         """#, .send)
-    message(#"{"cmd":"session","op":"opened","peerId":"\#(peer)","i":1,"sessionMessage":{"st":"TOKEN","stTtl":172800}}"#, .receive)
+    message(
+        #"{"cmd":"session","op":"opened","peerId":"\#(peer)","i":1,"sessionMessage":{"st":"TOKEN","stTtl":172800}}"#,
+        .receive)
     for n in 0..<200 {
         let text = "message \(n) from \(peer): " + String(repeating: "lorem ipsum dolor sit amet ", count: 1 + n % 12)
         let i = n + 2
@@ -85,7 +89,8 @@ while written < target {
             "msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}
             """#,
             .send)
-        message(#"{"cmd":"ack","peerId":"\#(peer)","i":\#(i),"ackMessage":{"uid":"M\#(n)","t":"1700000000000"}}"#, .receive)
+        message(
+            #"{"cmd":"ack","peerId":"\#(peer)","i":\#(i),"ackMessage":{"uid":"M\#(n)","t":"1700000000000"}}"#, .receive)
         if n % 4 == 0 {
             message(
                 #"""
@@ -93,7 +98,8 @@ while written < target {
                 "fromPeerId":"bob","timestamp":"1700000000000","msg":"{\"_lctype\":-1,\"_lctext\":\"\#(text)\"}"}}
                 """#,
                 .receive)
-            message(#"{"cmd":"ack","peerId":"\#(peer)","ackMessage":{"cid":"C\#(connectionIndex)","mid":"P\#(n)"}}"#, .send)
+            message(
+                #"{"cmd":"ack","peerId":"\#(peer)","ackMessage":{"cid":"C\#(connectionIndex)","mid":"P\#(n)"}}"#, .send)
         }
     }
     emit(tcp.close())

@@ -44,18 +44,21 @@ package enum CaptureRules {
         specRef: "Spec/captures.md#pcap-records (captured length)")
     package static let blockLength = Rule(
         "CAPTURE.PCAPNG-BLOCK-LENGTH", .error, layer: .capture,
-        summary: "A pcapng block whose total length is under 12, not a multiple of 4, or differs from its trailer copy.",
+        summary:
+            "A pcapng block whose total length is under 12, not a multiple of 4, or differs from its trailer copy.",
         specRef: "Spec/captures.md#pcapng-blocks (block total length)")
     package static let unknownBlock = Rule(
         "CAPTURE.PCAPNG-UNKNOWN-BLOCK", .info, layer: .capture,
-        summary: "A pcapng block type IMWire does not read; skipped by its length.", specRef: "Spec/captures.md#pcapng-blocks (block types)")
+        summary: "A pcapng block type IMWire does not read; skipped by its length.",
+        specRef: "Spec/captures.md#pcapng-blocks (block types)")
     package static let noInterface = Rule(
         "CAPTURE.PCAPNG-NO-INTERFACE", .error, layer: .capture,
         summary: "A packet block naming an interface no Interface Description Block of its section defined.",
         specRef: "Spec/captures.md#pcapng-interfaces")
     package static let badOption = Rule(
         "CAPTURE.PCAPNG-BAD-OPTION", .warning, layer: .capture,
-        summary: "A pcapng option whose length runs past its block or does not fit its code.", specRef: "Spec/captures.md#pcapng-options")
+        summary: "A pcapng option whose length runs past its block or does not fit its code.",
+        specRef: "Spec/captures.md#pcapng-options")
     package static let unsupportedLinkType = Rule(
         "CAPTURE.LINKTYPE-UNSUPPORTED", .warning, layer: .capture,
         summary: """
@@ -65,14 +68,17 @@ package enum CaptureRules {
         specRef: "Spec/captures.md#link-types")
     package static let malformedIP = Rule(
         "CAPTURE.IP-MALFORMED", .warning, layer: .capture,
-        summary: "An IPv4/IPv6 header that is too short, of the wrong version, or announces more bytes than the packet has.",
+        summary:
+            "An IPv4/IPv6 header that is too short, of the wrong version, or announces more bytes than the packet has.",
         specRef: "Spec/captures.md#ip-headers, Spec/captures.md#link-types (a header cut short)")
     package static let ipFragment = Rule(
         "CAPTURE.IP-FRAGMENT", .warning, layer: .capture,
-        summary: "An IP fragment; IMWire does not reassemble fragments, so its bytes become a TCP gap.", specRef: "Spec/captures.md#ip-fragments")
+        summary: "An IP fragment; IMWire does not reassemble fragments, so its bytes become a TCP gap.",
+        specRef: "Spec/captures.md#ip-fragments")
     package static let malformedTCP = Rule(
         "CAPTURE.TCP-MALFORMED", .warning, layer: .capture,
-        summary: "A TCP header shorter than 20 bytes or with a data offset past the segment.", specRef: "Spec/captures.md#tcp-header")
+        summary: "A TCP header shorter than 20 bytes or with a data offset past the segment.",
+        specRef: "Spec/captures.md#tcp-header")
     package static let tcpOverlapConflict = Rule(
         "CAPTURE.TCP-OVERLAP-CONFLICT", .error, layer: .capture,
         summary: """

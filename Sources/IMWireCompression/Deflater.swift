@@ -24,11 +24,15 @@ public struct Deflater: Sendable {
     ///     9-bit zlib window never emits a distance above 512 - 262 = 250 bytes, which a peer
     ///     limited to 256 bytes of window can still inflate (zlib does the same for its wrapper).
     ///   - memoryLevel: 1...9 (zlib default 8).
-    public init(format: ZlibFormat, level: Int = -1, windowBits: Int = 15, memoryLevel: Int = 8) throws(CompressionError) {
+    public init(format: ZlibFormat, level: Int = -1, windowBits: Int = 15, memoryLevel: Int = 8)
+        throws(CompressionError)
+    {
         guard (8...15).contains(windowBits) else {
             throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")
         }
-        guard (-1...9).contains(level) else { throw CompressionError(.invalidParameter, "level \(level) outside -1...9") }
+        guard (-1...9).contains(level) else {
+            throw CompressionError(.invalidParameter, "level \(level) outside -1...9")
+        }
         guard (1...9).contains(memoryLevel) else {
             throw CompressionError(.invalidParameter, "memory level \(memoryLevel) outside 1...9")
         }
@@ -38,10 +42,12 @@ public struct Deflater: Sendable {
         self.level = level
         var status: Int32 = Z_OK
         let storage = ZStreamStorage.make(.deflate, status: &status) { stream in
-            CZlib_deflateInit2(stream, Int32(level), format.zlibWindowBits(bits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
+            CZlib_deflateInit2(
+                stream, Int32(level), format.zlibWindowBits(bits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
         }
         guard let storage else {
-            throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "deflateInit2 returned \(status)")
+            throw CompressionError(
+                status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "deflateInit2 returned \(status)")
         }
         self.storage = storage
     }
@@ -56,7 +62,9 @@ public struct Deflater: Sendable {
     public mutating func reset() { deflateReset(uniqueStream()) }
 
     /// Compresses `input`, appending what zlib emits to `output`.
-    public mutating func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+    public mutating func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8])
+        throws(CompressionError)
+    {
         let zflush: Int32
         switch flush {
         case .none: zflush = Z_NO_FLUSH
@@ -64,7 +72,9 @@ public struct Deflater: Sendable {
         case .finish: zflush = Z_FINISH
         }
         let stream = uniqueStream()
-        stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+        stream.pointee.next_in = input.baseAddress.map {
+            UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self))
+        }
         stream.pointee.avail_in = uInt(input.count)
         defer {
             stream.pointee.next_in = nil
@@ -78,7 +88,8 @@ public struct Deflater: Sendable {
                 stream.pointee.next_out = scratch.baseAddress
                 stream.pointee.avail_out = uInt(room)
                 let status = CZlib.deflate(stream, zflush)
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(room - Int(stream.pointee.avail_out))]))
+                output.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(room - Int(stream.pointee.avail_out))]))
                 return status
             }
             let unused = Int(stream.pointee.avail_out)
@@ -97,7 +108,9 @@ public struct Deflater: Sendable {
     }
 
     /// Compresses `input`, appending what zlib emits to `output`.
-    public mutating func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8]) throws(CompressionError) {
+    public mutating func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8])
+        throws(CompressionError)
+    {
         try input.withUnsafeBytes { raw in
             Result { () throws(CompressionError) in try deflate(raw, flush: flush, into: &output) }
         }.get()
@@ -110,7 +123,9 @@ public enum Zlib {
     public static var version: String { String(cString: zlibVersion()) }
 
     /// Compresses a whole buffer and ends the stream.
-    public static func compress(_ input: [UInt8], format: ZlibFormat, level: Int = -1, windowBits: Int = 15) throws(CompressionError) -> [UInt8] {
+    public static func compress(_ input: [UInt8], format: ZlibFormat, level: Int = -1, windowBits: Int = 15)
+        throws(CompressionError) -> [UInt8]
+    {
         var deflater = try Deflater(format: format, level: level, windowBits: windowBits)
         var out: [UInt8] = []
         try deflater.deflate(input, flush: .finish, into: &out)
@@ -119,7 +134,8 @@ public enum Zlib {
 
     /// Decompresses a whole stream. For zlib and gzip the stream must end, and nothing may follow
     /// it; raw deflate may end without a final block (as permessage-deflate messages do).
-    public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit) throws(CompressionError) -> [UInt8]
+    public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit)
+        throws(CompressionError) -> [UInt8]
     {
         var inflater = try Inflater(format: format, windowBits: windowBits)
         var out: [UInt8] = []
@@ -127,10 +143,12 @@ public enum Zlib {
         switch status {
         case .streamEnd(let unconsumed) where unconsumed > 0:
             throw CompressionError(
-                .trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed, produced: out.count)
+                .trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed,
+                produced: out.count)
         case .needsInput where format != .raw:
             throw CompressionError(
-                .truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count, produced: out.count)
+                .truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count,
+                produced: out.count)
         default:
             return out
         }

@@ -36,8 +36,12 @@ public struct Inflater: Sendable {
         self.format = format
         self.windowBits = windowBits
         var status: Int32 = Z_OK
-        guard let storage = ZStreamStorage.make(.inflate, status: &status, { CZlib_inflateInit2($0, format.zlibWindowBits(windowBits)) }) else {
-            throw CompressionError(status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "inflateInit2 returned \(status)")
+        guard
+            let storage = ZStreamStorage.make(
+                .inflate, status: &status, { CZlib_inflateInit2($0, format.zlibWindowBits(windowBits)) })
+        else {
+            throw CompressionError(
+                status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "inflateInit2 returned \(status)")
         }
         self.storage = storage
     }
@@ -69,7 +73,9 @@ public struct Inflater: Sendable {
     ) throws(CompressionError) -> InflateStatus {
         if isFinished {
             if input.isEmpty { return .streamEnd(unconsumed: 0) }
-            throw CompressionError(.trailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput, produced: unitOutput)
+            throw CompressionError(
+                .trailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput,
+                produced: unitOutput)
         }
         let unitInputBefore = unitInput
         let unitOutputBefore = unitOutput
@@ -111,9 +117,11 @@ public struct Inflater: Sendable {
             if unitOutput > allowance {
                 throw bySize
                     ? CompressionError(
-                        .outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
+                        .outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes",
+                        inputOffset: consumed, produced: unitOutput)
                     : CompressionError(
-                        .expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes", inputOffset: consumed,
+                        .expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes",
+                        inputOffset: consumed,
                         produced: unitOutput)
             }
             switch status {
@@ -124,29 +132,40 @@ public struct Inflater: Sendable {
                 // Input exhausted and zlib did not fill the room: it has nothing more to give.
                 if stream.pointee.avail_in == 0, unused > 0 { return .needsInput }
                 if status == Z_BUF_ERROR, unused > 0 {
-                    throw CompressionError(.internalError, "inflate made no progress", inputOffset: consumed, produced: unitOutput)
+                    throw CompressionError(
+                        .internalError, "inflate made no progress", inputOffset: consumed, produced: unitOutput)
                 }
             case Z_DATA_ERROR:
-                throw CompressionError(.corruptData, Self.message(stream) ?? "invalid deflate data", inputOffset: consumed, produced: unitOutput)
+                throw CompressionError(
+                    .corruptData, Self.message(stream) ?? "invalid deflate data", inputOffset: consumed,
+                    produced: unitOutput)
             case Z_NEED_DICT:
-                throw CompressionError(.corruptData, "the stream needs a preset dictionary", inputOffset: consumed, produced: unitOutput)
+                throw CompressionError(
+                    .corruptData, "the stream needs a preset dictionary", inputOffset: consumed, produced: unitOutput)
             case Z_MEM_ERROR:
-                throw CompressionError(.outOfMemory, "inflate ran out of memory", inputOffset: consumed, produced: unitOutput)
+                throw CompressionError(
+                    .outOfMemory, "inflate ran out of memory", inputOffset: consumed, produced: unitOutput)
             default:
-                throw CompressionError(.internalError, "inflate returned \(status)", inputOffset: consumed, produced: unitOutput)
+                throw CompressionError(
+                    .internalError, "inflate returned \(status)", inputOffset: consumed, produced: unitOutput)
             }
         }
         // Only reached with an allowance already used up and output still pending.
         let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
         throw bySize
             ? CompressionError(
-                .outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed, produced: unitOutput)
-            : CompressionError(.expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed, produced: unitOutput)
+                .outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed,
+                produced: unitOutput)
+            : CompressionError(
+                .expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed,
+                produced: unitOutput)
     }
 
     /// Inflates `input`, appending to `output` (see the `UnsafeRawBufferPointer` form).
     @discardableResult
-    public mutating func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit) throws(CompressionError) -> InflateStatus {
+    public mutating func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit)
+        throws(CompressionError) -> InflateStatus
+    {
         try input.withUnsafeBytes { raw in
             Result { () throws(CompressionError) in try inflate(raw, into: &output, limit: limit) }
         }.get()

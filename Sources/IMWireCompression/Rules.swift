@@ -28,7 +28,8 @@ package enum CompressionRules {
         specRef: "Spec/websocket.md#deflate-end (trailing bytes)")
     package static let failure = Rule(
         "ZLIB.FAILURE", .error, layer: .compression,
-        summary: "zlib could not run (bad parameter, out of memory, internal error); nothing was decided about the input.",
+        summary:
+            "zlib could not run (bad parameter, out of memory, internal error); nothing was decided about the input.",
         specRef: "Spec/websocket.md#zlib-failure")
 
     package static let all: [Rule] = [corruptData, outputLimit, expansionRatio, truncated, trailingData, failure]

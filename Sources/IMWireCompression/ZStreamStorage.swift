@@ -24,7 +24,9 @@ final class ZStreamStorage: @unchecked Sendable {
 
     /// Allocates a zeroed `z_stream` and runs `initialize` on it; nil (and nothing leaked) when
     /// that does not return `Z_OK`, with the status in `status`.
-    static func make(_ kind: Kind, status: inout Int32, _ initialize: (UnsafeMutablePointer<z_stream>) -> Int32) -> ZStreamStorage? {
+    static func make(_ kind: Kind, status: inout Int32, _ initialize: (UnsafeMutablePointer<z_stream>) -> Int32)
+        -> ZStreamStorage?
+    {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         status = initialize(stream)

@@ -23,7 +23,9 @@ public struct RuleDescription: Sendable {
     public var text: String {
         var lines = ["\(rule.id)  \(severities)", "  \(rule.summary)", "  layer: \(rule.layer.rawValue)"]
         if let dialect = rule.dialect { lines[2] += ", dialect: \(dialect.rawValue)" }
-        if let code = RuleCatalog.closeCode(of: rule) { lines.append("  a WebSocket peer closes with \(code.rawValue) (RFC 6455 §7.4)") }
+        if let code = RuleCatalog.closeCode(of: rule) {
+            lines.append("  a WebSocket peer closes with \(code.rawValue) (RFC 6455 §7.4)")
+        }
         lines.append("  specified: \(rule.specRef)")
         for (link, heading) in sections { lines.append("    \(link): \(heading ?? "(no such section)")") }
         if let example {
@@ -67,7 +69,8 @@ public struct RuleDescription: Sendable {
         if let anchor = link.anchor {
             guard
                 let found = lines.firstIndex(where: {
-                    $0.contains("id=\"\(anchor)\"") || ($0.hasPrefix("#") && SpecReferences.slug($0.drop { $0 == "#" }) == anchor)
+                    $0.contains("id=\"\(anchor)\"")
+                        || ($0.hasPrefix("#") && SpecReferences.slug($0.drop { $0 == "#" }) == anchor)
                 })
             else { return nil }
             start = found
@@ -99,13 +102,15 @@ public struct RuleExample: Sendable, Hashable {
         for path in Directory.files(under: "\(root)/Fixtures", suffix: ".json")
         where !path.hasSuffix(".expected.json") && !path.contains("/serve/") {
             guard let json = parse(path), names(id, in: json["expect"]) else { continue }
-            return RuleExample(location: relative(path, root), summary: json["description"]?.stringValue ?? "", command: nil)
+            return RuleExample(
+                location: relative(path, root), summary: json["description"]?.stringValue ?? "", command: nil)
         }
         let triggers = "Tests/IMWireConformanceTests/RuleTriggers.swift"
         guard let bytes = try? FileByteSource.readAll(path: "\(root)/\(triggers)") else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard let line = lines.firstIndex(where: { $0.contains("Trigger(\"\(id)\"") }) else { return nil }
-        return RuleExample(location: "\(triggers):\(line + 1)", summary: "the input the rule-coverage test checks", command: nil)
+        return RuleExample(
+            location: "\(triggers):\(line + 1)", summary: "the input the rule-coverage test checks", command: nil)
     }
 
     private static func parse(_ path: String) -> JSONValue? {

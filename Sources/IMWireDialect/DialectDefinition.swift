@@ -57,7 +57,8 @@ public struct DialectDefinition: Sendable {
         recognisesFirstMessage: @escaping @Sendable (WireMessage, Limits) -> Bool,
         makeConnection: @escaping @Sendable (DialectContext) -> any DialectConnection,
         recognisesUnreadLogin: @escaping @Sendable (WireMessage, JSONValue?) -> Bool = { _, _ in false },
-        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:], settings: [DialectSetting] = [],
+        relogin: ReloginRule? = nil, judgeFindingsReportedBy: [RuleID: Set<RuleID>] = [:],
+        settings: [DialectSetting] = [],
         canonicalCodec: CanonicalCodecDefinition? = nil
     ) {
         self.dialect = dialect
@@ -88,7 +89,8 @@ public struct ReloginRule: Sendable {
     public let forbiddingEnding: @Sendable (ConnectionEnd) -> String?
     /// The finding for `login` of `client` after such an ending on connection `endedOn`, or nil
     /// when this login is allowed (a fresh login by the user).
-    public let finding: @Sendable (_ login: LoginObservation, _ client: String, _ endedOn: String, _ why: String) -> Finding?
+    public let finding:
+        @Sendable (_ login: LoginObservation, _ client: String, _ endedOn: String, _ why: String) -> Finding?
 
     public init(
         forbiddingEnding: @escaping @Sendable (ConnectionEnd) -> String?,

@@ -33,5 +33,7 @@ public struct DialectOptionSet: Sendable {
         }.sorted()
     }
 
-    private static func defaultsDescription<Options: DialectOptions>(of _: Options) -> String { Options.defaults.settingsDescription }
+    private static func defaultsDescription<Options: DialectOptions>(of _: Options) -> String {
+        Options.defaults.settingsDescription
+    }
 }

@@ -40,17 +40,22 @@ public struct DialectSetting: Sendable {
 
     /// A secret given as text, which every user of the machine sees in `ps`.
     public static func secret<Options: DialectOptions>(
-        _ name: String, help: String, excludes: String? = nil, _ set: @escaping @Sendable (inout Options, String) -> Void
+        _ name: String, help: String, excludes: String? = nil,
+        _ set: @escaping @Sendable (inout Options, String) -> Void
     ) -> DialectSetting {
-        DialectSetting(name: name, valueName: "text", help: help, excludes: excludes) { value, options in set(&options[Options.self], value) }
+        DialectSetting(name: name, valueName: "text", help: help, excludes: excludes) { value, options in
+            set(&options[Options.self], value)
+        }
     }
 
     /// A secret read from the file the value names (`SecretFile`: a trailing newline dropped),
     /// kept out of `ps`.
     public static func secretFile<Options: DialectOptions>(
-        _ name: String, help: String, excludes: String? = nil, _ set: @escaping @Sendable (inout Options, String) -> Void
+        _ name: String, help: String, excludes: String? = nil,
+        _ set: @escaping @Sendable (inout Options, String) -> Void
     ) -> DialectSetting {
-        DialectSetting(name: name, valueName: "FILE", help: help, excludes: excludes) { path, options throws(DialectSettingError) in
+        DialectSetting(name: name, valueName: "FILE", help: help, excludes: excludes) {
+            path, options throws(DialectSettingError) in
             let secret: String
             do throws(FileByteSource.OpenError) { secret = try SecretFile.read(path) } catch {
                 throw DialectSettingError(.unreadableFile, "--\(name): \(error.description)")
@@ -84,7 +89,9 @@ extension DialectOptionSet {
     /// `settings`, in the order `settings` lists them (so that one setting can read another's
     /// value whatever order the command line had). A name `settings` lacks, or two settings that
     /// exclude each other, is an invalid value.
-    public mutating func apply(_ values: [(name: String, value: String)], settings: [DialectSetting]) throws(DialectSettingError) {
+    public mutating func apply(_ values: [(name: String, value: String)], settings: [DialectSetting])
+        throws(DialectSettingError)
+    {
         var given: [String: String] = [:]
         for (name, value) in values {
             guard settings.contains(where: { $0.name == name }) else {

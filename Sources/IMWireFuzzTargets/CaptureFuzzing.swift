@@ -39,14 +39,20 @@ enum CaptureFuzzing {
         var spooling = options
         spooling.reportsInMemory = 0
         let first = report(options)
-        guard first == report(spooling) else { return ["checker reports differ between two runs (the second spooling its reports)"] }
+        guard first == report(spooling) else {
+            return ["checker reports differ between two runs (the second spooling its reports)"]
+        }
         // Every byte of the capture is decoded, skipped or lost in exactly one connection's account.
-        let carried = items.reduce(0) { total, item in if case .event(let event) = item { total + event.byteCount } else { total } }
+        let carried = items.reduce(0) { total, item in
+            if case .event(let event) = item { total + event.byteCount } else { total }
+        }
         let accounted = first.connections.reduce(0) { $0 + $1.account.captured }
         guard first.connections.allSatisfy(\.account.isConsistent), accounted == carried else {
             return ["byte accounts add up to \(accounted), the capture carried \(carried) (or a part is negative)"]
         }
-        if input.extra & 1 != 0 { _ = (TextReport.render(first, threshold: .info), JSONReport.render(first, threshold: .info)) }
+        if input.extra & 1 != 0 {
+            _ = (TextReport.render(first, threshold: .info), JSONReport.render(first, threshold: .info))
+        }
         return []
     }
 
@@ -54,7 +60,9 @@ enum CaptureFuzzing {
     /// are parsed once (the `Transcript` target checks parsing on its own).
     static func checker(_ input: FuzzInput) -> [String] {
         let lines = input.payload.split(separator: 0x0a, maxSplits: 64, omittingEmptySubsequences: false)
-        let items = lines.enumerated().compactMap { index, line in TranscriptLine.parse(Array(line), line: index + 1, limits: input.limits) }
+        let items = lines.enumerated().compactMap { index, line in
+            TranscriptLine.parse(Array(line), line: index + 1, limits: input.limits)
+        }
         var options = CheckOptions(lenient: input.lenient, limits: input.limits)
         if input.variant == 1 { options.dialect = .leancloud }
         return compare(input, items, options: options)
@@ -67,7 +75,9 @@ enum CaptureFuzzing {
     static func packetCapture(_ input: FuzzInput) -> [String] {
         withFile(input.payload, suffix: ".cap") { path in
             var violations: [String] = []
-            guard let first = rawPackets(path, input.limits), let second = rawPackets(path, input.limits) else { return [] }
+            guard let first = rawPackets(path, input.limits), let second = rawPackets(path, input.limits) else {
+                return []
+            }
             if first != second { violations.append("packets read differently twice") }
             var writer = PcapngWriter()
             var carried = 0
@@ -75,7 +85,9 @@ enum CaptureFuzzing {
             var expected: [PacketContent] = []
             for case .packet(let packet) in first {
                 carried += packet.data.count
-                if packet.data.count > input.limits.maxFrameSize + 256 { violations.append("packet \(packet.number) of \(packet.data.count) bytes") }
+                if packet.data.count > input.limits.maxFrameSize + 256 {
+                    violations.append("packet \(packet.number) of \(packet.data.count) bytes")
+                }
                 if packet.number <= number { violations.append("packet number \(packet.number) after \(number)") }
                 number = packet.number
                 if packet.fileOffset < 0 || packet.fileOffset >= input.payload.count {
@@ -99,7 +111,9 @@ enum CaptureFuzzing {
                 return expected == copied ? [] : ["the pcapng copy reads back differently"]
             }
             let connections = connectionItems(path, input.limits)
-            if connections != connectionItems(path, input.limits) { violations.append("connections read differently twice") }
+            if connections != connectionItems(path, input.limits) {
+                violations.append("connections read differently twice")
+            }
             let delivered = connections.reduce(0) { total, item in
                 if case .event(let event) = item, case .stream(_, let bytes) = event.kind { return total + bytes.count }
                 return total
@@ -162,12 +176,18 @@ enum CaptureFuzzing {
             if first != harItems(path, input.limits) { violations.append("HAR read differently twice") }
             guard let source = try? HARReader(path: path, limits: .default) else { return violations }
             let direct = messages(of: source)
-            guard let again = try? HARReader(path: path, limits: .default) else { return violations + ["HAR opens only once"] }
+            guard let again = try? HARReader(path: path, limits: .default) else {
+                return violations + ["HAR opens only once"]
+            }
             let pcapng = CaptureConverter.pcapng(from: again)
             violations += withFile(pcapng, suffix: ".pcapng") { copy in
-                guard let packets = try? PacketCaptureReader(path: copy) else { return ["the pcapng of a HAR does not open"] }
+                guard let packets = try? PacketCaptureReader(path: copy) else {
+                    return ["the pcapng of a HAR does not open"]
+                }
                 let copied = messages(of: packets)
-                return copied == direct ? [] : ["the HAR's \(direct.count) messages come back from pcapng as \(copied.count) other messages"]
+                return copied == direct
+                    ? []
+                    : ["the HAR's \(direct.count) messages come back from pcapng as \(copied.count) other messages"]
             }
             return violations
         }
@@ -186,7 +206,9 @@ enum CaptureFuzzing {
         final class Collector: ConnectionEvents {
             var connections: [String: Int] = [:]
             var result: [ConnectionMessage] = []
-            func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
+            func message(
+                _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+            ) {
                 let number = connections[connection.id] ?? connections.count
                 connections[connection.id] = number
                 result.append(ConnectionMessage(connection: number, message: message))

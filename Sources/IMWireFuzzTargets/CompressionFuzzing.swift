@@ -36,7 +36,9 @@ enum CompressionFuzzing {
             // pieces do not.
             break
         case (nil, nil), (.corruptData?, .corruptData?), (.outputLimitExceeded?, .outputLimitExceeded?):
-            if whole.output != pieces.output { violations.append("chunked output differs: \(pieces.output.count) vs \(whole.output.count) bytes") }
+            if whole.output != pieces.output {
+                violations.append("chunked output differs: \(pieces.output.count) vs \(whole.output.count) bytes")
+            }
         case (nil, .trailingData?):
             // the stream ended inside an earlier piece; the next piece is trailing data
             if case .streamEnd(let unconsumed) = whole.status, unconsumed > 0, whole.output == pieces.output { break }
@@ -51,10 +53,13 @@ enum CompressionFuzzing {
                 """)
         }
         // Zlib.decompress: the same inflater in one call, plus the end-of-stream rules.
-        let oneShot = Result { () throws(CompressionError) in try Zlib.decompress(data, format: format, windowBits: windowBits, limit: limit) }
+        let oneShot = Result { () throws(CompressionError) in
+            try Zlib.decompress(data, format: format, windowBits: windowBits, limit: limit)
+        }
         switch (whole.error, whole.status, oneShot) {
         case (let error?, _, .failure(let other)) where error.code == other.code: break
-        case (nil, .streamEnd(let unconsumed), .failure(let other)) where unconsumed > 0 && other.code == .trailingData: break
+        case (nil, .streamEnd(let unconsumed), .failure(let other)) where unconsumed > 0 && other.code == .trailingData:
+            break
         case (nil, .streamEnd(0), .success(let bytes)) where bytes == whole.output: break
         case (nil, .needsInput, .success(let bytes)) where format == .raw && bytes == whole.output: break
         case (nil, .needsInput, .failure(let other)) where format != .raw && other.code == .truncated: break
@@ -95,15 +100,23 @@ enum CompressionFuzzing {
                 result.error = error
             }
             let produced = result.output.count
-            if produced != inflater.unitOutput { violations.append("output \(produced) bytes, inflater counts \(inflater.unitOutput)") }
-            if produced > limit.maxOutput + 1 { violations.append("output \(produced) bytes passes the cap \(limit.maxOutput) by more than one") }
+            if produced != inflater.unitOutput {
+                violations.append("output \(produced) bytes, inflater counts \(inflater.unitOutput)")
+            }
+            if produced > limit.maxOutput + 1 {
+                violations.append("output \(produced) bytes passes the cap \(limit.maxOutput) by more than one")
+            }
             let (byRatio, overflow) = limit.maxRatio.multipliedReportingOverflow(by: max(given, 1))
-            if !overflow, produced > byRatio + 1 { violations.append("output \(produced) bytes passes \(limit.maxRatio)x \(given) input bytes") }
+            if !overflow, produced > byRatio + 1 {
+                violations.append("output \(produced) bytes passes \(limit.maxRatio)x \(given) input bytes")
+            }
             if result.error == nil, produced > limit.maxOutput || (!overflow && produced > byRatio) {
                 violations.append("output \(produced) bytes over a cap without an error")
             }
             if let error = result.error {
-                if error.produced != produced { violations.append("error says \(error.produced) bytes produced, \(produced) were") }
+                if error.produced != produced {
+                    violations.append("error says \(error.produced) bytes produced, \(produced) were")
+                }
                 break
             }
         }

@@ -6,9 +6,11 @@ enum KeyLogFuzzing {
     static var labels: [(String, KeyPath<TLSSecrets, [UInt8]?>)] {
         [
             ("CLIENT_RANDOM", \.masterSecret), ("CLIENT_HANDSHAKE_TRAFFIC_SECRET", \.clientHandshakeTrafficSecret),
-            ("SERVER_HANDSHAKE_TRAFFIC_SECRET", \.serverHandshakeTrafficSecret), ("CLIENT_TRAFFIC_SECRET_0", \.clientTrafficSecret0),
+            ("SERVER_HANDSHAKE_TRAFFIC_SECRET", \.serverHandshakeTrafficSecret),
+            ("CLIENT_TRAFFIC_SECRET_0", \.clientTrafficSecret0),
             ("SERVER_TRAFFIC_SECRET_0", \.serverTrafficSecret0), ("EXPORTER_SECRET", \.exporterSecret),
-            ("CLIENT_EARLY_TRAFFIC_SECRET", \.clientEarlyTrafficSecret), ("EARLY_EXPORTER_SECRET", \.earlyExporterSecret),
+            ("CLIENT_EARLY_TRAFFIC_SECRET", \.clientEarlyTrafficSecret),
+            ("EARLY_EXPORTER_SECRET", \.earlyExporterSecret),
         ]
     }
 
@@ -36,8 +38,13 @@ enum KeyLogFuzzing {
         }
         switch whole {
         case .failure(let error):
-            if error.line < 1 || error.line > lines.count { violations.append("error at line \(error.line) of \(lines.count)") }
-            if lineError != error { violations.append("read a line at a time: \(lineError.map(\.description) ?? "no error"), whole: \(error)") }
+            if error.line < 1 || error.line > lines.count {
+                violations.append("error at line \(error.line) of \(lines.count)")
+            }
+            if lineError != error {
+                violations.append(
+                    "read a line at a time: \(lineError.map(\.description) ?? "no error"), whole: \(error)")
+            }
         case .success(let log):
             if let lineError { violations.append("read a line at a time: \(lineError), whole: no error") }
             if byLine != log { violations.append("read a line at a time, another log") }
@@ -47,11 +54,15 @@ enum KeyLogFuzzing {
                 if random.count != 32 { violations.append("a client random of \(random.count) bytes") }
                 for (label, path) in labels {
                     guard let secret = secrets[keyPath: path] else { continue }
-                    if ![32, 48].contains(secret.count) { violations.append("\(label): a secret of \(secret.count) bytes") }
+                    if ![32, 48].contains(secret.count) {
+                        violations.append("\(label): a secret of \(secret.count) bytes")
+                    }
                     written.append("\(label) \(Hex.encode(random)) \(Hex.encode(secret))")
                 }
             }
-            switch Result(catching: { () throws(TLSKeyLogError) in try TLSKeyLog(parsing: written.joined(separator: "\n")) }) {
+            switch Result(catching: { () throws(TLSKeyLogError) in
+                try TLSKeyLog(parsing: written.joined(separator: "\n"))
+            }) {
             case .success(let again) where again == log: break
             case .success: violations.append("written back out, the log reads back as another")
             case .failure(let error): violations.append("written back out, the log does not read: \(error)")

@@ -18,7 +18,9 @@ enum LeanCloudFuzzing {
         let bytes = LeanCloudBinary.encode(command)
         let again = LeanCloudBinary.decode(bytes, limits: .default)
         if again.command != command { violations.append("re-encoded bytes decode to a different command") }
-        if LeanCloudBinary.encode(again.command ?? LCGenericCommand()) != bytes { violations.append("encoding is not stable") }
+        if LeanCloudBinary.encode(again.command ?? LCGenericCommand()) != bytes {
+            violations.append("encoding is not stable")
+        }
         violations += jsonRoundTrip(command)
         return violations
     }
@@ -26,7 +28,9 @@ enum LeanCloudFuzzing {
     /// The canonical JSON of a command decodes back to the same JSON.
     static func jsonRoundTrip(_ command: LCGenericCommand) -> [String] {
         let json = LeanCloudCanonicalJSON.encode(command)
-        guard let back = try? LeanCloudCanonicalJSON.decode(json) else { return ["canonical JSON \(json) does not decode"] }
+        guard let back = try? LeanCloudCanonicalJSON.decode(json) else {
+            return ["canonical JSON \(json) does not decode"]
+        }
         return LeanCloudCanonicalJSON.encode(back) == json ? [] : ["canonical JSON round trip changed \(json)"]
     }
 
@@ -43,7 +47,9 @@ enum LeanCloudFuzzing {
         let again = LeanCloudCodec(encoding: codec.encoding).decode(frame)
         // A command with no field left is `{}` in lc.json, which is the keep-alive.
         if again.kind == .heartbeat, command == LCGenericCommand() { return violations }
-        guard let decodedAgain = again.command else { return violations + ["re-encoded frame does not decode: \(again.findings)"] }
+        guard let decodedAgain = again.command else {
+            return violations + ["re-encoded frame does not decode: \(again.findings)"]
+        }
         if LeanCloudCanonicalJSON.encode(decodedAgain) != LeanCloudCanonicalJSON.encode(command) {
             violations.append("re-encoded frame decodes to a different command")
         }
@@ -67,12 +73,14 @@ enum LeanCloudFuzzing {
         switch (ours.fields, theirs) {
         case (let fields?, let reference?):
             let differences = fields.differences(from: reference)
-            var violations = differences.isEmpty ? [] : ["both accept, fields differ: " + differences.joined(separator: "; ")]
+            var violations =
+                differences.isEmpty ? [] : ["both accept, fields differ: " + differences.joined(separator: "; ")]
             if ours.command != reference { violations.append("both accept, typed values differ") }
             return violations
         case (nil, _?):
             let rules = Set(ours.findings.filter { $0.severity == .error }.map(\.ruleID))
-            return rules.isDisjoint(with: allowedRejections) ? ["IMWire rejects what swift-protobuf accepts: \(ours.findings)"] : []
+            return rules.isDisjoint(with: allowedRejections)
+                ? ["IMWire rejects what swift-protobuf accepts: \(ours.findings)"] : []
         case (_?, nil):
             return ["IMWire accepts what swift-protobuf rejects"]
         case (nil, nil):

@@ -22,7 +22,8 @@ enum MQTTFuzzing {
         chunked += codec.finish(direction: direction)
         var violations: [String] = []
         if whole != chunked { violations.append("a second chunking gives other packets") }
-        let options = MQTTDecodeOptions(version: version, limits: limits, vendorConnackCodes: Yun2winStatusCodes.vendorConnackCodes)
+        let options = MQTTDecodeOptions(
+            version: version, limits: limits, vendorConnackCodes: Yun2winStatusCodes.vendorConnackCodes)
         if MQTTStreamDecoder.decodeAll(input.payload, options: options) != whole.map(\.mqtt) {
             violations.append("the MQTT layer alone gives other packets")
         }
@@ -31,7 +32,9 @@ enum MQTTFuzzing {
             // A packet skipped for its size is reported again, at the same offset, when the stream
             // ends before its end.
             let again = decoded.packet == nil && decoded.mqtt.streamOffset == start
-            if decoded.mqtt.streamOffset < end, !again { violations.append("packet at \(decoded.mqtt.streamOffset) overlaps the one before") }
+            if decoded.mqtt.streamOffset < end, !again {
+                violations.append("packet at \(decoded.mqtt.streamOffset) overlaps the one before")
+            }
             (start, end) = (decoded.mqtt.streamOffset, decoded.mqtt.streamOffset + decoded.mqtt.length)
             guard let packet = decoded.packet else { continue }
             if decoded.mqtt.length > limits.maxFrameSize + 5 {
@@ -48,10 +51,13 @@ enum MQTTFuzzing {
         let bytes = MQTTPacketEncoder.encode(packet)
         let again = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version))
         if again.count != 1 || again.first?.packet != packet {
-            violations.append("\(packet.summary) re-encodes to \(Hex.encode(bytes)), which decodes to \(again.map(\.summary))")
+            violations.append(
+                "\(packet.summary) re-encodes to \(Hex.encode(bytes)), which decodes to \(again.map(\.summary))")
         }
         let json = MQTTCanonicalJSON.encode(packet)
-        if (try? MQTTCanonicalJSON.decode(json)) != packet { violations.append("\(packet.summary) does not survive its canonical JSON") }
+        if (try? MQTTCanonicalJSON.decode(json)) != packet {
+            violations.append("\(packet.summary) does not survive its canonical JSON")
+        }
         return violations
     }
 
@@ -61,10 +67,14 @@ enum MQTTFuzzing {
         case .command(let command, let topic):
             again = Yun2winCodec.decodePayload(command.payload, topic: topic.name, direction: .send).0
         case .server(let server, let topic):
-            again = Yun2winCodec.decodePayload(Array(JSONWriter.string(server.json).utf8), topic: topic, direction: .receive).0
+            again =
+                Yun2winCodec.decodePayload(
+                    Array(JSONWriter.string(server.json).utf8), topic: topic, direction: .receive
+                ).0
         case .connect, .connack:
             return []
         }
-        return again == message ? [] : ["yun2win \(message) re-encodes to a payload that decodes to \(again.map { "\($0)" } ?? "nothing")"]
+        return again == message
+            ? [] : ["yun2win \(message) re-encodes to a payload that decodes to \(again.map { "\($0)" } ?? "nothing")"]
     }
 }

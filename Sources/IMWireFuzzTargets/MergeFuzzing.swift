@@ -15,11 +15,15 @@ enum MergeFuzzing {
         parts.removeLast(3)
         var options = CheckOptions()
         options.keepsMergeData = true
-        guard var report = try? Checker.check(path: parts.joined(separator: "/") + "/Fixtures/captures/leancloud-reconnect.jsonl", options: options),
+        guard
+            var report = try? Checker.check(
+                path: parts.joined(separator: "/") + "/Fixtures/captures/leancloud-reconnect.jsonl", options: options),
             report.merge != nil
         else { return nil }
         report.merge?.tool = tool
-        guard let merge = report.merge, let json = (try? JSONParser.parse(JSONReport.render(report, threshold: .warning), maxDepth: 64))?.objectValue
+        guard let merge = report.merge,
+            let json = (try? JSONParser.parse(JSONReport.render(report, threshold: .warning), maxDepth: 64))?
+                .objectValue
         else { return nil }
         return (json, merge)
     }()
@@ -42,7 +46,9 @@ enum MergeFuzzing {
         switch input.variant {
         case 0: return [("0.json", payload)]
         case 1:
-            return payload.split(separator: 0x1e, maxSplits: 15, omittingEmptySubsequences: false).enumerated().map { ("\($0).json", Array($1)) }
+            return payload.split(separator: 0x1e, maxSplits: 15, omittingEmptySubsequences: false).enumerated().map {
+                ("\($0).json", Array($1))
+            }
         case 2:
             // A copy of the template's first connection (MergeData.Connection has no public initializer)
             // made the fuzzed one.
@@ -72,7 +78,9 @@ enum MergeFuzzing {
                 let merged = try ReportMerger.merge(inputs, tool: MergeFuzzing.tool)
                 self = .merged(
                     merged.report, merged.threshold,
-                    merged.packets.sorted { $0.key < $1.key }.map { [$0.key, $0.value.byteOffset, $0.value.byteLength] })
+                    merged.packets.sorted { $0.key < $1.key }.map {
+                        [$0.key, $0.value.byteOffset, $0.value.byteLength]
+                    })
             } catch {
                 self = .refused(error.description)
             }
@@ -99,13 +107,15 @@ enum MergeFuzzing {
         var connections = 0
         var captureFindings = 0
         for (index, report) in inputs.enumerated() {
-            guard case .object(var json) = try? JSONParser.parse(report.bytes, maxDepth: 64), let member = json["merge"],
+            guard case .object(var json) = try? JSONParser.parse(report.bytes, maxDepth: 64),
+                let member = json["merge"],
                 let data = try? MergeData(json: member)
             else { continue }
             switch Result(catching: { () throws(MergeError) in try MergeData(json: data.json) }) {
             case .success(let again) where again == data: break
             case .success: violations.append("\(report.name): its merge data written back out reads back as other data")
-            case .failure(let error): violations.append("\(report.name): its merge data written back out does not read: \(error)")
+            case .failure(let error):
+                violations.append("\(report.name): its merge data written back out does not read: \(error)")
             }
             json["merge"] = data.json
             rewritten[index].bytes = Array(JSONWriter.string(.object(json)).utf8)
@@ -113,13 +123,17 @@ enum MergeFuzzing {
             var reader = ReportReader(data.captureFindings)
             captureFindings += reader.list { $0.finding() }?.count ?? 0
         }
-        if Outcome(rewritten) != outcome { violations.append("the reports with their merge data written back out merge otherwise") }
+        if Outcome(rewritten) != outcome {
+            violations.append("the reports with their merge data written back out merge otherwise")
+        }
         guard case .merged(let report, let threshold, _) = outcome else { return violations }
         if report.connections.count != connections {
-            violations.append("the merged report has \(report.connections.count) connections, its shards \(connections)")
+            violations.append(
+                "the merged report has \(report.connections.count) connections, its shards \(connections)")
         }
         if report.captureFindings.count != captureFindings {
-            violations.append("the merged report has \(report.captureFindings.count) capture findings, its shards \(captureFindings)")
+            violations.append(
+                "the merged report has \(report.captureFindings.count) capture findings, its shards \(captureFindings)")
         }
         if input.extra & 1 != 0 { violations += rendered(report, threshold: threshold) }
         return violations
@@ -131,14 +145,16 @@ enum MergeFuzzing {
         _ = TextReport.render(report, threshold: .info)
         _ = HTMLReport.render(report, threshold: threshold)
         for (name, text) in [
-            ("JSON", JSONReport.render(report, threshold: .info)), ("SARIF", SARIFReport.render(report, threshold: .info, version: tool)),
+            ("JSON", JSONReport.render(report, threshold: .info)),
+            ("SARIF", SARIFReport.render(report, threshold: .info, version: tool)),
         ]
         where (try? JSONParser.parse(text, maxDepth: 64)) == nil {
             violations.append("the \(name) report does not parse")
         }
         let junit = JUnitReport.render(report, threshold: .info)
         if let bad = junit.unicodeScalars.first(where: { !TesteeFuzzing.isXMLCharacter($0) }) {
-            violations.append("the JUnit report holds U+\(String(bad.value, radix: 16, uppercase: true)), which XML does not allow")
+            violations.append(
+                "the JUnit report holds U+\(String(bad.value, radix: 16, uppercase: true)), which XML does not allow")
         }
         return violations
     }

@@ -78,7 +78,8 @@ enum NIOFuzzing {
 
         var webSocket: WebSocketChannelConfiguration {
             WebSocketChannelConfiguration(
-                role: role, permessageDeflate: deflate, limits: input.limits, emitsFrames: variant == 0 && input.extra & 8 != 0)
+                role: role, permessageDeflate: deflate, limits: input.limits,
+                emitsFrames: variant == 0 && input.extra & 8 != 0)
         }
 
         /// The direction of what this end writes (`.send`: a client's, masked).
@@ -103,7 +104,8 @@ enum NIOFuzzing {
                 let version: MQTTVersion? = [nil, .v3_1, .v3_1_1, nil][input.extra >> 1 & 3]
                 let codes: Set<UInt8> = input.extra >> 1 & 3 == 3 ? [6, 7] : []
                 try pipeline.addHandler(
-                    MQTTPacketReader(options: MQTTDecodeOptions(version: version, limits: input.limits, vendorConnackCodes: codes)))
+                    MQTTPacketReader(
+                        options: MQTTDecodeOptions(version: version, limits: input.limits, vendorConnackCodes: codes)))
                 let recorder = Recorder<MQTTDecodedPacket> { .mqtt($0) }
                 try pipeline.addHandler(recorder)
                 events = { recorder.events }
@@ -121,9 +123,11 @@ enum NIOFuzzing {
                 let context = DialectContext(limits: input.limits, namesMessages: true, describesMessages: true)
                 let clock = Clock(stepping: !isStream)
                 if isStream {
-                    try pipeline.addHandler(DialectStreamHandler(dialect: dialect, role: role, context: context, now: { clock.now() }))
+                    try pipeline.addHandler(
+                        DialectStreamHandler(dialect: dialect, role: role, context: context, now: { clock.now() }))
                 } else {
-                    try pipeline.addHandler(DialectMessageHandler(dialect: dialect, role: role, context: context, now: { clock.now() }))
+                    try pipeline.addHandler(
+                        DialectMessageHandler(dialect: dialect, role: role, context: context, now: { clock.now() }))
                 }
                 let recorder = Recorder<DialectEvent> { .dialect($0) }
                 try pipeline.addHandler(recorder)
@@ -185,7 +189,9 @@ enum NIOFuzzing {
         }
         var violations: [String] = []
         if pipeline.isStream {
-            if streamed(whole.events) != streamed(pieces.events) { violations.append("fed in pieces, other bytes or findings") }
+            if streamed(whole.events) != streamed(pieces.events) {
+                violations.append("fed in pieces, other bytes or findings")
+            }
         } else if whole.events != pieces.events {
             violations.append("fed in pieces, \(pieces.events.count) events; whole, \(whole.events.count)")
         }
@@ -195,12 +201,15 @@ enum NIOFuzzing {
         if let inactive = whole.events.firstIndex(of: .inactive), inactive != whole.events.count - 1 {
             violations.append("\(whole.events.count - 1 - inactive) events after the channel went inactive")
         }
-        if whole.events.prefix(whole.eventsBeforeClose).contains(where: { if case .error = $0 { true } else { false } }), whole.openAfterInput {
+        if whole.events.prefix(whole.eventsBeforeClose).contains(where: { if case .error = $0 { true } else { false } }
+        ), whole.openAfterInput {
             violations.append("a violation left the channel open")
         }
         if pipeline.overWebSocket && !pipeline.isStream {
             let frames = writtenFrames(whole.written, pipeline)
-            if frames != writtenFrames(pieces.written, pipeline) { violations.append("fed in pieces, other frames written") }
+            if frames != writtenFrames(pieces.written, pipeline) {
+                violations.append("fed in pieces, other frames written")
+            }
             violations += frames.violations
         } else if whole.written != pieces.written {
             violations.append("fed in pieces, other bytes written")
@@ -235,7 +244,8 @@ enum NIOFuzzing {
 
     static func writtenFrames(_ bytes: [UInt8], _ pipeline: Pipeline) -> WrittenFrames {
         var decoder = WebSocketStreamDecoder(
-            WebSocketStreamConfiguration(direction: pipeline.outbound, permessageDeflate: pipeline.deflate, limits: .default, emitsFrames: true))
+            WebSocketStreamConfiguration(
+                direction: pipeline.outbound, permessageDeflate: pipeline.deflate, limits: .default, emitsFrames: true))
         var written = WrittenFrames()
         var closed = false
         for event in decoder.feed(bytes) + decoder.finish() {
@@ -261,7 +271,9 @@ enum NIOFuzzing {
                 violations.append("an MQTT packet of \(packet.length) bytes was decoded past maxFrameSize")
             case .engineIO(let message):
                 let attached = message.socketIO?.buffers.reduce(0) { $0 + $1.count } ?? 0
-                if attached > limits.maxMessageSize { violations.append("\(attached) bytes of attachments passed maxMessageSize") }
+                if attached > limits.maxMessageSize {
+                    violations.append("\(attached) bytes of attachments passed maxMessageSize")
+                }
             default: break
             }
         }

@@ -25,7 +25,8 @@ enum ProxyFuzzing {
         opening.onHello = { _ in hellos += 1 }
         opening.onRefused = { _ in refused = true }
         guard (try? channel.pipeline.syncOperations.addHandler(opening)) != nil,
-            let address = try? SocketAddress(ipAddress: "127.0.0.1", port: 9), (try? channel.connect(to: address).wait()) != nil
+            let address = try? SocketAddress(ipAddress: "127.0.0.1", port: 9),
+            (try? channel.connect(to: address).wait()) != nil
         else { return ["the embedded channel did not connect"] }
         let chunk = [input.payload.count, 1, 7, 64][input.variant]
         var offset = 0
@@ -34,7 +35,9 @@ enum ProxyFuzzing {
             _ = try? channel.writeInbound(ByteBuffer(bytes: input.payload[offset..<end]))
             offset = end
             if !answered, !targets.isEmpty {
-                if (try? channel.readInbound(as: ByteBuffer.self)) != nil { violations.append("bytes passed on before the answer") }
+                if (try? channel.readInbound(as: ByteBuffer.self)) != nil {
+                    violations.append("bytes passed on before the answer")
+                }
                 answered = true
                 opening.answer(connected: reachable)
             }

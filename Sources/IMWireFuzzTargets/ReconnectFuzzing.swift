@@ -31,13 +31,17 @@ enum ReconnectFuzzing {
         }
         // The policy the file names (as `imwire reconnect simulate` takes it), else the option bits'.
         let policies = ReconnectPolicies.all
-        let policy = file.policy.flatMap(ReconnectPolicies.named) ?? policies[(input.extra << 2 | input.variant) % policies.count]
+        let policy =
+            file.policy.flatMap(ReconnectPolicies.named)
+            ?? policies[(input.extra << 2 | input.variant) % policies.count]
         let run = Result { () throws(EventFile.FormatError) in try file.run(policy, maxSteps: maxSteps).steps }
         let rerun = Result { () throws(EventFile.FormatError) in try file.run(policy, maxSteps: maxSteps).steps }
         if run != rerun { violations.append("two runs of \(policy.name) differ") }
         if case .success(let steps) = run {
             if steps.count > maxSteps + file.entries.count { violations.append("\(steps.count) steps pass the limit") }
-            if zip(steps, steps.dropFirst()).contains(where: { $0.timeMillis > $1.timeMillis }) { violations.append("steps out of time order") }
+            if zip(steps, steps.dropFirst()).contains(where: { $0.timeMillis > $1.timeMillis }) {
+                violations.append("steps out of time order")
+            }
         }
         return violations
     }

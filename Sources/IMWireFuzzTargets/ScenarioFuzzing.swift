@@ -19,8 +19,12 @@ enum ScenarioFuzzing {
         case .success(let scenario):
             var violations: [String] = []
             for action in scenario.actions {
-                if action.connections?.contains(where: { $0 < 1 }) == true { violations.append("a connection number below 1") }
-                if action.act == .close, let code = action.code, !(1000...4999).contains(code) { violations.append("close code \(code)") }
+                if action.connections?.contains(where: { $0 < 1 }) == true {
+                    violations.append("a connection number below 1")
+                }
+                if action.act == .close, let code = action.code, !(1000...4999).contains(code) {
+                    violations.append("close code \(code)")
+                }
                 if !(0...3_600_000).contains(action.afterMs) { violations.append("afterMs \(action.afterMs)") }
                 if action.on == .accept, action.act != .drop { violations.append("\(action.act) on accept") }
             }
@@ -41,7 +45,9 @@ enum ScenarioFuzzing {
             .object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) }))
         }
         let actions: [JSONValue] = scenario.actions.map { action in
-            var members: [(String, JSONValue)] = [("on", .string(action.on.rawValue)), ("do", .string(action.act.rawValue))]
+            var members: [(String, JSONValue)] = [
+                ("on", .string(action.on.rawValue)), ("do", .string(action.act.rawValue)),
+            ]
             if let connections = action.connections { members.append(("connections", .array(connections.map(number)))) }
             members.append(("occurrence", action.occurrence.map(number) ?? .null))
             members.append(("afterMs", number(action.afterMs)))
@@ -54,7 +60,8 @@ enum ScenarioFuzzing {
             ("waive", .array(scenario.expectation.waivedRules.map { .string($0.rawValue) })),
         ])
         return object([
-            ("dialect", .string(scenario.dialect.rawValue)), ("summary", .string(scenario.summary)), ("actions", .array(actions)),
+            ("dialect", .string(scenario.dialect.rawValue)), ("summary", .string(scenario.summary)),
+            ("actions", .array(actions)),
             ("expect", expect),
         ])
     }

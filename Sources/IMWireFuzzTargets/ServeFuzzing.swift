@@ -27,15 +27,19 @@ enum ServeFuzzing {
     /// and what may wait for a client unsent).
     static func connections(_ input: FuzzInput) -> [String] {
         let scenario = Scenario(
-            name: "clean", dialect: dialects[input.variant], summary: "", actions: [ScenarioAction(on: .send, act: .push, afterMs: 500)],
+            name: "clean", dialect: dialects[input.variant], summary: "",
+            actions: [ScenarioAction(on: .send, act: .push, afterMs: 500)],
             expectation: ScenarioExpectation())
         let segments = segments(input.payload)
-        guard let first = run(scenario, segments), let second = run(scenario, segments) else { return ["the harness did not start"] }
+        guard let first = run(scenario, segments), let second = run(scenario, segments) else {
+            return ["the harness did not start"]
+        }
         var violations: [String] = []
         if first.answers != second.answers { violations.append("the same bytes got other answers") }
         let answered = first.answers.values.reduce(0) { $0 + $1.count }
         if first.checked != first.read + answered {
-            violations.append("the check saw \(first.checked) bytes, the connections \(first.read) in and \(answered) out")
+            violations.append(
+                "the check saw \(first.checked) bytes, the connections \(first.read) in and \(answered) out")
         }
         let limits = ServeLimits()
         for (connection, answer) in first.answers where answer.count > limits.unsentBytes + limits.messageBytes {
@@ -72,14 +76,17 @@ enum ServeFuzzing {
         var read = 0
         func drain() {
             for (connection, channel) in channels {
-                while let buffer = try? channel.readOutbound(as: ByteBuffer.self) { answers[connection, default: []] += buffer.readableBytesView }
+                while let buffer = try? channel.readOutbound(as: ByteBuffer.self) {
+                    answers[connection, default: []] += buffer.readableBytesView
+                }
             }
         }
         for (connection, bytes) in segments {
             if channels[connection] == nil {
                 let channel = EmbeddedChannel()
                 channel.localAddress = try? SocketAddress(ipAddress: "127.0.0.1", port: 80)
-                guard (try? harness.connect(channel)) != nil, let client = try? SocketAddress(ipAddress: "127.0.0.1", port: 40_001 + connection),
+                guard (try? harness.connect(channel)) != nil,
+                    let client = try? SocketAddress(ipAddress: "127.0.0.1", port: 40_001 + connection),
                     (try? channel.connect(to: client).wait()) != nil
                 else { return nil }
                 channels[connection] = channel

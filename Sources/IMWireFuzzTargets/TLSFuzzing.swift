@@ -43,7 +43,8 @@ enum TLSFuzzing {
         let server = parts.filter { $0.0 == .receive }.flatMap(\.1)
         let whole = run([(.send, client), (.receive, server)], keys: keys, limits: input.limits)
         let recut = run(
-            FuzzInput.chunks(client).map { (Direction.send, Array($0)) } + FuzzInput.chunks(server).map { (Direction.receive, Array($0)) },
+            FuzzInput.chunks(client).map { (Direction.send, Array($0)) }
+                + FuzzInput.chunks(server).map { (Direction.receive, Array($0)) },
             keys: keys, limits: input.limits)
         var violations: [String] = []
         if recut.plaintext != whole.plaintext || recut.rules != whole.rules {
@@ -51,7 +52,9 @@ enum TLSFuzzing {
         }
         let chunked = run(parts, keys: keys, limits: input.limits)
         if chunked.plaintext != whole.plaintext { violations.append("another chunking gives other plaintext") }
-        if chunked.rules != whole.rules { violations.append("another chunking gives other findings: \(chunked.rules) vs \(whole.rules)") }
+        if chunked.rules != whole.rules {
+            violations.append("another chunking gives other findings: \(chunked.rules) vs \(whole.rules)")
+        }
         for result in [chunked, whole, recut] {
             for direction in [Direction.send, .receive] {
                 let counts = result.connection.counts(direction)

@@ -135,8 +135,10 @@ enum TesteeFuzzing {
                 let written = Array(JSONWriter.string(a.json(text: text)).utf8)
                 switch Result(catching: { () throws(TesteeResponse.Invalid) in try TesteeResponse.parse(written) }) {
                 case .success(let again) where again == a: break
-                case .success: violations.append("a response written back out\(text ? " as text" : "") parses to another")
-                case .failure(let error): violations.append("a response written back out\(text ? " as text" : "") does not parse: \(error)")
+                case .success:
+                    violations.append("a response written back out\(text ? " as text" : "") parses to another")
+                case .failure(let error):
+                    violations.append("a response written back out\(text ? " as text" : "") does not parse: \(error)")
                 }
             }
             return violations
@@ -240,10 +242,14 @@ enum TesteeFuzzing {
         let (first, channel) = run([input.payload[...]])
         let (second, _) = run(input.chunks)
         func graded(_ run: ConformanceRun) -> [Graded] {
-            run.results.map { Graded(name: $0.name, caseID: $0.caseID, required: $0.required, verdict: $0.verdict, detail: $0.detail) }
+            run.results.map {
+                Graded(name: $0.name, caseID: $0.caseID, required: $0.required, verdict: $0.verdict, detail: $0.detail)
+            }
         }
         var violations: [String] = []
-        if graded(first) != graded(second) || first.stopped != second.stopped { violations.append("the stream fed in pieces is graded otherwise") }
+        if graded(first) != graded(second) || first.stopped != second.stopped {
+            violations.append("the stream fed in pieces is graded otherwise")
+        }
 
         // Each case run: its Required test, then its Recommended one when it has one; an error
         // when the answer is missing, garbage, of another id or `error`; a pass only on an answer
@@ -255,15 +261,20 @@ enum TesteeFuzzing {
             guard index < first.results.count, consecutive < limit else { break }
             casesRun += 1
             let exchange = number < channel.exchanges.count ? channel.exchanges[number] : nil
-            if exchange?.id != number + 1 { violations.append("case \(number + 1) was sent as request \(exchange?.id ?? -1)") }
+            if exchange?.id != number + 1 {
+                violations.append("case \(number + 1) was sent as request \(exchange?.id ?? -1)")
+            }
             let expected = [testCase.requiredName] + (testCase.recommendedName.map { [$0] } ?? [])
             let results = first.results[index..<min(first.results.count, index + expected.count)]
             index += expected.count
-            if results.map(\.name) != expected { violations.append("case \(testCase.id): tests \(results.map(\.name)), expected \(expected)") }
+            if results.map(\.name) != expected {
+                violations.append("case \(testCase.id): tests \(results.map(\.name)), expected \(expected)")
+            }
             let answered = exchange?.body.flatMap { try? TesteeResponse.parse($0) }
             let failed = answered?.id != number + 1
             if failed, results.contains(where: { $0.verdict == .passed }) {
-                violations.append("case \(testCase.id) passed on an answer to request \(answered.map { String($0.id) } ?? "none")")
+                violations.append(
+                    "case \(testCase.id) passed on an answer to request \(answered.map { String($0.id) } ?? "none")")
             }
             if (results.first?.verdict == .error) != (failed || answered?.result == .error) {
                 violations.append(
@@ -277,7 +288,8 @@ enum TesteeFuzzing {
         }
         if index != first.results.count { violations.append("\(first.results.count) results for \(casesRun) cases") }
         let expectedStop = consecutive >= limit ? cases.count - casesRun : nil
-        if first.stopped?.casesNotRun != expectedStop || (first.stopped.map { $0.consecutiveErrors != limit } ?? false) {
+        if first.stopped?.casesNotRun != expectedStop || (first.stopped.map { $0.consecutiveErrors != limit } ?? false)
+        {
             violations.append(
                 """
                 stopped: \(first.stopped.map { "\($0)" } ?? "no") \
@@ -297,7 +309,8 @@ enum TesteeFuzzing {
         }
         let junit = ConformanceReport.junit(run)
         if let bad = junit.unicodeScalars.first(where: { !isXMLCharacter($0) }) {
-            violations.append("the JUnit report holds U+\(String(bad.value, radix: 16, uppercase: true)), which XML does not allow")
+            violations.append(
+                "the JUnit report holds U+\(String(bad.value, radix: 16, uppercase: true)), which XML does not allow")
         }
         return violations
     }

@@ -35,7 +35,9 @@ enum WebSocketFuzzing {
         if whole.failure != pieces.failure || whole.frameCount != pieces.frameCount || whole.offset != pieces.offset {
             violations.append("a second chunking ends in another state")
         }
-        if whole.offset != input.payload.count { violations.append("offset \(whole.offset) after \(input.payload.count) bytes") }
+        if whole.offset != input.payload.count {
+            violations.append("offset \(whole.offset) after \(input.payload.count) bytes")
+        }
         violations += withinLimits(events, configuration.limits)
         violations += framesReencode(events, input.payload)
         violations += messagesReencode(events, configuration)
@@ -49,9 +51,15 @@ enum WebSocketFuzzing {
             case .frame(let frame) where frame.payload.count > limits.maxFrameSize:
                 violations.append("frame of \(frame.payload.count) bytes passes maxFrameSize")
             case .message(let message):
-                let cap = message.wasCompressed ? min(limits.maxMessageSize, limits.maxDecompressedSize) : limits.maxMessageSize
-                if message.payload.count > cap { violations.append("message of \(message.payload.count) bytes passes its cap \(cap)") }
-                if message.frameCount > limits.maxFragments { violations.append("message of \(message.frameCount) fragments") }
+                let cap =
+                    message.wasCompressed
+                    ? min(limits.maxMessageSize, limits.maxDecompressedSize) : limits.maxMessageSize
+                if message.payload.count > cap {
+                    violations.append("message of \(message.payload.count) bytes passes its cap \(cap)")
+                }
+                if message.frameCount > limits.maxFragments {
+                    violations.append("message of \(message.frameCount) fragments")
+                }
             case .finding(let finding) where finding.offset == nil:
                 violations.append("finding without an offset: \(finding)")
             default:
@@ -74,7 +82,9 @@ enum WebSocketFuzzing {
                 continue
             }
             if header.headerLength == minimal {
-                if encoded[...] != bytes[frame.offset..<end] { violations.append("frame at \(frame.offset) re-encodes to other bytes") }
+                if encoded[...] != bytes[frame.offset..<end] {
+                    violations.append("frame at \(frame.offset) re-encodes to other bytes")
+                }
                 continue
             }
             var decoder = WebSocketFrameDecoder(direction: .send, limits: .default, rsv1Negotiated: true)
@@ -85,7 +95,8 @@ enum WebSocketFuzzing {
             var expected = header
             expected.headerLength = minimal
             if again.count != 1 || again.first?.header != expected || again.first?.payload != frame.payload {
-                violations.append("frame at \(frame.offset) with a non-minimal length does not re-encode to the same frame")
+                violations.append(
+                    "frame at \(frame.offset) with a non-minimal length does not re-encode to the same frame")
             }
         }
         return violations
@@ -107,7 +118,9 @@ enum WebSocketFuzzing {
         }
     }
 
-    private static func messagesReencode(_ events: [WebSocketEvent], _ configuration: WebSocketStreamConfiguration) -> [String] {
+    private static func messagesReencode(_ events: [WebSocketEvent], _ configuration: WebSocketStreamConfiguration)
+        -> [String]
+    {
         let expected = units(events)
         guard !expected.isEmpty else { return [] }
         var key: UInt32 = 0x1234_5678
@@ -143,7 +156,8 @@ enum WebSocketFuzzing {
         limits.maxExpansionRatio = .max
         var decoder = WebSocketStreamDecoder(
             WebSocketStreamConfiguration(
-                direction: configuration.direction, permessageDeflate: configuration.permessageDeflate, limits: limits, emitsFrames: false))
+                direction: configuration.direction, permessageDeflate: configuration.permessageDeflate, limits: limits,
+                emitsFrames: false))
         let again = decoder.feed(bytes) + decoder.finish()
         return units(again) == expected ? [] : ["messages and close encoded again decode to something else"]
     }
@@ -182,11 +196,15 @@ enum WebSocketFuzzing {
         if let parsed = first.request, write(parsed.head).count <= WebSocketHandshake.maxHeadLength {
             var findings: [Finding] = []
             let again = WebSocketHandshake.parseRequest(write(parsed.head), findings: &findings)
-            if again.map(summary) != summary(parsed) { violations.append("the request written out again parses to another request") }
+            if again.map(summary) != summary(parsed) {
+                violations.append("the request written out again parses to another request")
+            }
             for field in parsed.head.fields("Sec-WebSocket-Extensions") {
                 guard case .success(let items) = WebSocketExtensionHeader.parse(field.value) else { continue }
                 let text = items.map(\.headerText).joined(separator: ", ")
-                guard case .success(let back) = WebSocketExtensionHeader.parse(text), back.map(\.headerText) == items.map(\.headerText) else {
+                guard case .success(let back) = WebSocketExtensionHeader.parse(text),
+                    back.map(\.headerText) == items.map(\.headerText)
+                else {
                     violations.append("extension list `\(field.value)` does not survive `\(text)`")
                     continue
                 }
@@ -279,7 +297,8 @@ public enum WebSocketDifferential {
 
     public static func imwire(_ input: FuzzInput) -> Outcome {
         var decoder = WebSocketFrameDecoder(
-            direction: input.variant & 1 == 0 ? .send : .receive, limits: input.limits, rsv1Negotiated: input.variant & 2 != 0)
+            direction: input.variant & 1 == 0 ? .send : .receive, limits: input.limits,
+            rsv1Negotiated: input.variant & 2 != 0)
         var outcome = Outcome()
         var end = 0
         for chunk in pieces(input) {
@@ -288,7 +307,10 @@ public enum WebSocketDifferential {
                     switch output {
                     case .frame(let frame):
                         end = frame.payloadOffset + frame.payload.count
-                        outcome.frames.append(Frame(firstByte: frame.header.firstByte, maskingKey: frame.header.maskingKey, payload: frame.payload))
+                        outcome.frames.append(
+                            Frame(
+                                firstByte: frame.header.firstByte, maskingKey: frame.header.maskingKey,
+                                payload: frame.payload))
                         outcome.rules.append(outcome.pendingRules)
                         outcome.pendingRules = []
                     case .finding(let finding):
@@ -307,7 +329,9 @@ public enum WebSocketDifferential {
             outcome.headerIncomplete = !tail.isEmpty
         }
         decoder.finish { output in
-            if case .finding(let finding) = output, finding.ruleID == WebSocketRules.truncatedFrame.id { outcome.incomplete = true }
+            if case .finding(let finding) = output, finding.ruleID == WebSocketRules.truncatedFrame.id {
+                outcome.incomplete = true
+            }
         }
         return outcome
     }
@@ -323,7 +347,8 @@ public enum WebSocketDifferential {
         }
         guard let rejection else {
             if ours.failed { return ["IMWire stops on a frame length that swift-nio does not refuse"] }
-            return ours.frames.count == theirs.count ? [] : ["IMWire decodes \(ours.frames.count) frames, swift-nio \(theirs.count) without an error"]
+            return ours.frames.count == theirs.count
+                ? [] : ["IMWire decodes \(ours.frames.count) frames, swift-nio \(theirs.count) without an error"]
         }
         if case .other(let error) = rejection { return ["swift-nio threw \(error)"] }
         let expected: RuleID =

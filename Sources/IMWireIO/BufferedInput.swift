@@ -60,7 +60,8 @@ package final class BufferedInput {
     package func withPeek(_ count: Int, _ body: (inout ByteReader) -> Void) -> Bool {
         guard count >= 0, fill(count) == count else { return false }
         buffer.withUnsafeBytes { raw in
-            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: consumed)
+            var reader = ByteReader(
+                UnsafeRawBufferPointer(rebasing: raw[start..<(start + count)]), baseOffset: consumed)
             body(&reader)
         }
         return true

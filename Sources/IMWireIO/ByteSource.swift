@@ -30,7 +30,9 @@ package final class FileByteSource {
         if path == "-" {
             buffer = [UInt8](repeating: 0, count: chunkSize)
             // fdopen gives our own FILE for descriptor 0 without touching the global `stdin`.
-            guard let handle = fdopen(0, "rb") else { throw OpenError(path: path, reason: "standard input unavailable") }
+            guard let handle = fdopen(0, "rb") else {
+                throw OpenError(path: path, reason: "standard input unavailable")
+            }
             file = handle
             ownsFile = false
             return

@@ -21,7 +21,8 @@ package enum PackageRoot {
 
     /// Whether `path` is the package's root.
     package static func isRoot(_ path: String) -> Bool {
-        access(path + "/Package.swift", F_OK) == 0 && Directory.isDirectory(path + "/Spec") && Directory.isDirectory(path + "/Fixtures")
+        access(path + "/Package.swift", F_OK) == 0 && Directory.isDirectory(path + "/Spec")
+            && Directory.isDirectory(path + "/Fixtures")
     }
 
     /// `path` or the nearest directory above it that is a root.

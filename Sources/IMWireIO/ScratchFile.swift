@@ -28,7 +28,9 @@ package final class ScratchFile: @unchecked Sendable {
     package func write(_ bytes: [UInt8], at offset: Int) -> Bool {
         var written = 0
         while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written)) }
+            let count = bytes[written...].withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + written))
+            }
             if count <= 0 { return false }
             written += count
         }
@@ -40,7 +42,9 @@ package final class ScratchFile: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let read = bytes[done...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done)) }
+            let read = bytes[done...].withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress, $0.count, off_t(offset + done))
+            }
             if read == 0 { break }
             // The file is this process's own and unlinked: only an I/O error of the disk gets here.
             guard read > 0 else { fatalError("imwire: a scratch file cannot be read back (errno \(errno))") }

@@ -13,7 +13,9 @@ package enum SecretFile {
             bytes.removeLast()
             if bytes.last == 0x0d { bytes.removeLast() }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .init(path: path, reason: "not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .init(path: path, reason: "not UTF-8 text")
+        }
         guard !text.isEmpty else { throw .init(path: path, reason: "empty") }
         return text
     }

@@ -66,7 +66,8 @@ package final class SortedRuns {
     /// The newest record that starts with `key` (pending records are searched one by one:
     /// a table that looks records up keeps its recent ones itself and writes whole runs).
     package func newest(startingWith key: [UInt8]) -> [UInt8]? {
-        for start in stride(from: pending.count - recordSize, through: 0, by: -recordSize) where pending[start...].starts(with: key) {
+        for start in stride(from: pending.count - recordSize, through: 0, by: -recordSize)
+        where pending[start...].starts(with: key) {
             return Array(pending[start..<start + recordSize])
         }
         guard let file else { return nil }
@@ -97,7 +98,9 @@ package final class SortedRuns {
         var cursors: [RunCursor] = []
         for store in stores {
             if let file = store.file {
-                cursors += store.runs.map { RunCursor(file: file, offset: $0.offset, count: $0.count, recordSize: store.recordSize) }
+                cursors += store.runs.map {
+                    RunCursor(file: file, offset: $0.offset, count: $0.count, recordSize: store.recordSize)
+                }
             }
             cursors.append(RunCursor(records: store.sorted(store.pending), recordSize: store.recordSize))
         }

@@ -52,7 +52,8 @@ struct Replacement {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        writing = "\(directory).\(name).imwire-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue).tmp"
+        writing =
+            "\(directory).\(name).imwire-\(getpid())-\(Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue).tmp"
     }
 
     /// Moves the whole file into place.
@@ -91,7 +92,9 @@ package final class OutputFile {
         guard let path else {
             // Our own FILE for descriptor 1 (the global `stdout` is shared mutable state);
             // nothing else of the command writes to standard output.
-            guard let handle = fdopen(1, "wb") else { throw TextFile.WriteError(description: "standard output unavailable") }
+            guard let handle = fdopen(1, "wb") else {
+                throw TextFile.WriteError(description: "standard output unavailable")
+            }
             file = handle
             ownsFile = false
             name = "standard output"
@@ -182,7 +185,8 @@ package enum OwnerOnlyFile {
         let descriptor = open(path, flags, 0o600)
         guard descriptor >= 0 else { return -1 }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG || fchmod(descriptor, 0o600) == 0 else {
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG || fchmod(descriptor, 0o600) == 0
+        else {
             let error = errno
             closeDescriptor(descriptor)
             if flags & O_EXCL != 0 { unlink(path) }

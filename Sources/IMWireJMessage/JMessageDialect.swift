@@ -6,7 +6,8 @@ import IMWireReconnect
 public enum JMessageDialect {
     public static let definition = DialectDefinition(
         dialect: .jmessage, title: "JPush JMessage web", specPage: "Spec/jmessage.md",
-        rules: JMessageRules.all, statusTables: JMessageStatusCodes.tables, transportRuleFamilies: ["SIO", "EIO", "HTTP"],
+        rules: JMessageRules.all, statusTables: JMessageStatusCodes.tables,
+        transportRuleFamilies: ["SIO", "EIO", "HTTP"],
         policies: JMessagePolicies.all, defaultPolicy: JMessagePolicies.web,
         claimsFraming: { $0 == .engineIO(version: 3) },
         recognisesFirstMessage: recognises,
@@ -14,16 +15,20 @@ public enum JMessageDialect {
         recognisesUnreadLogin: isUnreadLogin,
         settings: [
             .seconds(
-                "jmessage-ack-timeout", help: "JMessage: seconds a request may wait for the server's ack (ACK_TIMEOUT 5).",
+                "jmessage-ack-timeout",
+                help: "JMessage: seconds a request may wait for the server's ack (ACK_TIMEOUT 5).",
                 \JMessageSessionOptions.ackTimeoutMicros),
             .seconds(
-                "jmessage-response-timeout", help: "JMessage: seconds an acknowledged request may wait for its response (RESP_TIMEOUT 30).",
+                "jmessage-response-timeout",
+                help: "JMessage: seconds an acknowledged request may wait for its response (RESP_TIMEOUT 30).",
                 \JMessageSessionOptions.responseTimeoutMicros),
             .secret("secret", help: "JMessage master secret: verify the MD5 signature of c_init.") {
                 (options: inout JMessageSessionOptions, secret) in options.secret = secret
             },
             .secretFile(
-                "secret-file", help: "JMessage master secret read from FILE (a trailing newline dropped), as --secret but out of `ps`.",
+                "secret-file",
+                help:
+                    "JMessage master secret read from FILE (a trailing newline dropped), as --secret but out of `ps`.",
                 excludes: "secret"
             ) {
                 (options: inout JMessageSessionOptions, secret) in options.secret = secret
@@ -48,11 +53,13 @@ public enum JMessageDialect {
     /// A text message that reads without errors as an engine.io open packet or a JMessage event.
     static func recognises(_ message: WireMessage, limits: Limits) -> Bool {
         let bytes = message.payload
-        guard message.frameType == .text, let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+        guard message.frameType == .text, let first = bytes.first, first >= UInt8(ascii: "0"),
+            first <= UInt8(ascii: "9"),
             bytes.count < 2 || bytes[1] != UInt8(ascii: ":")
         else { return false }
         let decoded = JMessageCodec.decode(bytes, direction: message.direction, limits: limits)
-        return decoded.findings.allSatisfy { $0.severity < .error } && (decoded.engineIO.engineIO?.handshake != nil || decoded.event?.spec != nil)
+        return decoded.findings.allSatisfy { $0.severity < .error }
+            && (decoded.engineIO.engineIO?.handshake != nil || decoded.event?.spec != nil)
     }
 }
 
@@ -74,7 +81,8 @@ extension JMessageSessionOptions: CustomStringConvertible, CustomDebugStringConv
         Mirror(
             self,
             children: [
-                "ackTimeoutMicros": ackTimeoutMicros, "responseTimeoutMicros": responseTimeoutMicros, "resendLimit": resendLimit,
+                "ackTimeoutMicros": ackTimeoutMicros, "responseTimeoutMicros": responseTimeoutMicros,
+                "resendLimit": resendLimit,
                 "replyTimeoutMicros": replyTimeoutMicros, "secret": secretLength as Any,
             ], displayStyle: .struct)
     }

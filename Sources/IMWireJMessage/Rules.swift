@@ -19,13 +19,15 @@ public enum JMessageRules {
         "Spec/jmessage.md#framing (plain events, correlated by rid)")
     public static let payloadNotObject = rule(
         "JM.PAYLOAD-NOT-OBJECT", .error, layer: .encoding,
-        "An event whose arguments are not exactly one JSON object.", "Spec/jmessage.md#framing (one JSON object per event)")
+        "An event whose arguments are not exactly one JSON object.",
+        "Spec/jmessage.md#framing (one JSON object per event)")
     public static let eventUnknown = rule(
         "JM.EVENT-UNKNOWN", .warning,
         "An event name not in the Web SDK's list.", "Spec/jmessage.md#events")
     public static let wrongDirection = rule(
         "JM.WRONG-DIRECTION", .error,
-        "A server push or ack sent by the client, or a client-only event (a reply) sent by the server.", "Spec/jmessage.md#events (roles)")
+        "A server push or ack sent by the client, or a client-only event (a reply) sent by the server.",
+        "Spec/jmessage.md#events (roles)")
     public static let ridMissing = rule(
         "JM.RID-MISSING", .error,
         "A client request or reply, or a server response or ack, without rid.", "Spec/jmessage.md#rid")
@@ -34,16 +36,19 @@ public enum JMessageRules {
         "A rid that is not an integer in 1…2147483646.", "Spec/jmessage.md#rid (integer 1…2147483646)")
     public static let codeInvalid = rule(
         "JM.CODE-INVALID", .error,
-        "A server response without an integer code (0 = success).", "Spec/jmessage.md#ack-response (integer code, 0 success)")
+        "A server response without an integer code (0 = success).",
+        "Spec/jmessage.md#ack-response (integer code, 0 success)")
     public static let codeUnknown = rule(
         "JM.CODE-UNKNOWN", .warning,
         "A response code in no JMessage table.", "Spec/jmessage.md#response-codes")
     public static let errorCode = rule(
         "JM.RESPONSE-ERROR", .info,
-        "A response with a non-zero code, named from the status tables (803004, 803005, …).", "Spec/jmessage.md#response-codes")
+        "A response with a non-zero code, named from the status tables (803004, 803005, …).",
+        "Spec/jmessage.md#response-codes")
     public static let fieldMissing = rule(
         "JM.FIELD-MISSING", .error,
-        "A payload without a field the SDK always sends for this event (or with the wrong JSON type).", "Spec/jmessage.md#events (payload always has)"
+        "A payload without a field the SDK always sends for this event (or with the wrong JSON type).",
+        "Spec/jmessage.md#events (payload always has)"
     )
     public static let contentInvalid = rule(
         "JM.CONTENT-INVALID", .error,
@@ -61,7 +66,8 @@ public enum JMessageRules {
         "Spec/jmessage.md#message-protocol (bodies)")
     public static let signatureFormat = rule(
         "JM.SIGNATURE-FORMAT", .warning,
-        "A c_init signature that is not 32 lowercase hex digits (an MD5).", "Spec/jmessage.md#init-login (signature an MD5)")
+        "A c_init signature that is not 32 lowercase hex digits (an MD5).",
+        "Spec/jmessage.md#init-login (signature an MD5)")
     public static let signatureInvalid = rule(
         "JM.SIGNATURE-INVALID", .error,
         """
@@ -85,21 +91,25 @@ public enum JMessageRules {
 
     public static let beforeInit = rule(
         "JM.BEFORE-INIT", .error, layer: .session,
-        "A client event before c_init succeeded (the SDK throws 'must init first').", "Spec/jmessage.md#init-login (c_init first)")
+        "A client event before c_init succeeded (the SDK throws 'must init first').",
+        "Spec/jmessage.md#init-login (c_init first)")
     public static let beforeLogin = rule(
         "JM.BEFORE-LOGIN", .error, layer: .session,
-        "A client event other than c_init, login or register before login succeeded ('must login first').", "Spec/jmessage.md#init-login (then login)"
+        "A client event other than c_init, login or register before login succeeded ('must login first').",
+        "Spec/jmessage.md#init-login (then login)"
     )
     public static let ackMissing = rule(
         "JM.ACK-MISSING", .warning, layer: .session,
-        "A request or reply without the server's ack {rid} within 5 s and not re-sent.", "Spec/jmessage.md#ack-response (ACK_TIMEOUT 5 s)")
+        "A request or reply without the server's ack {rid} within 5 s and not re-sent.",
+        "Spec/jmessage.md#ack-response (ACK_TIMEOUT 5 s)")
     public static let responseMissing = rule(
         "JM.RESPONSE-MISSING", .warning, layer: .session,
         "An acknowledged request without its response (same event, same rid, code) within 30 s and not re-sent.",
         "Spec/jmessage.md#ack-response (RESP_TIMEOUT 30 s)")
     public static let retryLimit = rule(
         "JM.RETRY-LIMIT", .error, layer: .session,
-        "A rid re-sent more than 5 times (RETRY_TIMES 5: one send and up to 5 re-sends).", "Spec/jmessage.md#resend (RETRY_TIMES 5)")
+        "A rid re-sent more than 5 times (RETRY_TIMES 5: one send and up to 5 re-sends).",
+        "Spec/jmessage.md#resend (RETRY_TIMES 5)")
     public static let retryEarly = rule(
         "JM.RETRY-EARLY", .warning, lenient: .info, layer: .session,
         """
@@ -109,7 +119,8 @@ public enum JMessageRules {
         "Spec/jmessage.md#resend")
     public static let ridReused = rule(
         "JM.RID-REUSED", .error, layer: .session,
-        "A new event reusing the rid of another event that is still pending.", "Spec/jmessage.md#rid (unique among pending requests)")
+        "A new event reusing the rid of another event that is still pending.",
+        "Spec/jmessage.md#rid (unique among pending requests)")
     public static let ackWithoutRequest = rule(
         "JM.ACK-WITHOUT-REQUEST", .warning, layer: .session,
         "An ack whose rid matches no pending request.", "Spec/jmessage.md#ack-response")
@@ -122,10 +133,12 @@ public enum JMessageRules {
         "Spec/jmessage.md#ack-response (same event name; s_single_text)")
     public static let messageNotAcknowledged = rule(
         "JM.MSG-NOT-ACKNOWLEDGED", .warning, layer: .session,
-        "A msg_sync message without msg_recv_v2 for its msg_id within the timeout (2.5.0).", "Spec/jmessage.md#pushes (msg_sync → msg_recv_v2)")
+        "A msg_sync message without msg_recv_v2 for its msg_id within the timeout (2.5.0).",
+        "Spec/jmessage.md#pushes (msg_sync → msg_recv_v2)")
     public static let syncNotAcknowledged = rule(
         "JM.SYNC-NOT-ACKNOWLEDGED", .warning, layer: .session,
-        "A sync_conversation, sync_event or sync_receipt without its *_ack within the timeout.", "Spec/jmessage.md#pushes (sync_* → *_ack)")
+        "A sync_conversation, sync_event or sync_receipt without its *_ack within the timeout.",
+        "Spec/jmessage.md#pushes (sync_* → *_ack)")
     public static let syncAckKeyMismatch = rule(
         "JM.SYNC-ACK-KEY-MISMATCH", .error, layer: .session,
         "A *_ack whose sync_key is not the one of the sync it acknowledges.", "Spec/jmessage.md#pushes (sync_key)")
@@ -159,8 +172,10 @@ public enum JMessageRules {
         "The capture ends while a request is still within its timeouts.", "Spec/jmessage.md#ack-response")
 
     public static let all: [Rule] = [
-        transportPacket, payloadNotObject, eventUnknown, wrongDirection, ridMissing, ridInvalid, codeInvalid, codeUnknown, errorCode,
-        fieldMissing, contentInvalid, msgBodyInvalid, eventTypeUnknown, signatureFormat, signatureInvalid, passwordNotMD5,
+        transportPacket, payloadNotObject, eventUnknown, wrongDirection, ridMissing, ridInvalid, codeInvalid,
+        codeUnknown, errorCode,
+        fieldMissing, contentInvalid, msgBodyInvalid, eventTypeUnknown, signatureFormat, signatureInvalid,
+        passwordNotMD5,
         beforeInit, beforeLogin, ackMissing, responseMissing, retryLimit, retryEarly, ridReused, ackWithoutRequest,
         responseWithoutRequest, responseEventMismatch, messageNotAcknowledged, syncNotAcknowledged, syncAckKeyMismatch,
         eventNotAcknowledged, afterForcedLogout, kicked, resendBeforeLogin, pendingAtEnd,

@@ -18,19 +18,31 @@ public enum LeanCloudDialect {
     /// The app id comes after the master key: it only names the app the key's signatures are for.
     static let settings: [DialectSetting] = [
         .seconds(
-            "timeout", help: "LeanCloud: seconds a request may wait for its reply (SDK defaults: Java 10, JS 20, Swift/ObjC 30).",
+            "timeout",
+            help: "LeanCloud: seconds a request may wait for its reply (SDK defaults: Java 10, JS 20, Swift/ObjC 30).",
             \LeanCloudSessionOptions.requestTimeoutMicros),
-        .seconds("ack-timeout", help: "LeanCloud: seconds a received message may stay unacknowledged.", \LeanCloudSessionOptions.ackTimeoutMicros),
-        .secret("master-key", help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist.") {
-            (options: inout LeanCloudSessionOptions, key) in options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
+        .seconds(
+            "ack-timeout", help: "LeanCloud: seconds a received message may stay unacknowledged.",
+            \LeanCloudSessionOptions.ackTimeoutMicros),
+        .secret(
+            "master-key",
+            help: "LeanCloud master key: verify the signatures of session/open, conv/start|add|remove, blacklist."
+        ) {
+            (options: inout LeanCloudSessionOptions, key) in
+            options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
         },
         .secretFile(
-            "master-key-file", help: "LeanCloud master key read from FILE (a trailing newline dropped), as --master-key but out of `ps`.",
+            "master-key-file",
+            help: "LeanCloud master key read from FILE (a trailing newline dropped), as --master-key but out of `ps`.",
             excludes: "master-key"
         ) {
-            (options: inout LeanCloudSessionOptions, key) in options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
+            (options: inout LeanCloudSessionOptions, key) in
+            options.credentials = .init(appID: options.credentials?.appID, masterKey: key)
         },
-        DialectSetting(name: "app-id", valueName: "id", help: "LeanCloud app id for signature checks (default: the appId of session/open).") {
+        DialectSetting(
+            name: "app-id", valueName: "id",
+            help: "LeanCloud app id for signature checks (default: the appId of session/open)."
+        ) {
             id, options in
             options[LeanCloudSessionOptions.self].credentials?.appID = id
         },
@@ -45,7 +57,9 @@ public enum LeanCloudDialect {
 
     /// The sub-messages whose commands carry a credential (`SecretRedaction`'s): a session's
     /// signature and session token, the signature of a conversation, room or blacklist change.
-    static let credentialSubMessages: Set<LeanCloudSubMessage> = [.sessionMessage, .convMessage, .roomMessage, .blacklistMessage]
+    static let credentialSubMessages: Set<LeanCloudSubMessage> = [
+        .sessionMessage, .convMessage, .roomMessage, .blacklistMessage,
+    ]
 
     /// A command that did not decode (no canonical JSON) which, as far as it reads, holds one of
     /// `credentialSubMessages` (protobuf, or base64 of it) or names its command (`"cmd":"session"`,
@@ -63,7 +77,9 @@ public enum LeanCloudDialect {
         case .json:
             let commands = credentialSubMessages.map { String($0.fieldName.dropLast("Message".count)) }
             return commands.contains { command in
-                [#""cmd":"\#(command)""#, #""cmd": "\#(command)""#].contains { bytes.firstRange(of: Array($0.utf8)) != nil }
+                [#""cmd":"\#(command)""#, #""cmd": "\#(command)""#].contains {
+                    bytes.firstRange(of: Array($0.utf8)) != nil
+                }
             } || CredentialFields.namesCredential(inText: bytes)
         }
     }
@@ -84,7 +100,9 @@ public enum LeanCloudDialect {
             return nil
         }
         while let key = varint() {
-            if let field = LeanCloudSubMessage(rawValue: Int32(truncatingIfNeeded: key >> 3)), key & 7 == 2, credentialSubMessages.contains(field) {
+            if let field = LeanCloudSubMessage(rawValue: Int32(truncatingIfNeeded: key >> 3)), key & 7 == 2,
+                credentialSubMessages.contains(field)
+            {
                 return true
             }
             switch key & 7 {
@@ -105,7 +123,9 @@ extension LeanCloudSessionOptions: DialectOptions {
     public static var defaults: Self { Self() }
     /// The form merge data has always had: the master key only as `(set)`.
     public var settingsDescription: String {
-        let credentials = self.credentials.map { "Optional(IMWireLeanCloud.LeanCloudSessionOptions.\($0.rendered(masterKey: #""(set)""#)))" }
+        let credentials = self.credentials.map {
+            "Optional(IMWireLeanCloud.LeanCloudSessionOptions.\($0.rendered(masterKey: #""(set)""#)))"
+        }
         return """
             LeanCloudSessionOptions(requestTimeoutMicros: \(requestTimeoutMicros), ackTimeoutMicros: \
             \(ackTimeoutMicros), maxCommandSize: \(maxCommandSize), credentials: \(credentials ?? "nil"))
@@ -116,18 +136,23 @@ extension LeanCloudSessionOptions: DialectOptions {
 // The master key signs for the whole app: formatted (`print`, interpolation,
 // `String(reflecting:)`, `dump`), the credentials show its length only (and the options that
 // hold them print them so).
-extension LeanCloudSessionOptions.Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension LeanCloudSessionOptions.Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The app id, and the master key as its length: `Credentials(appID: Optional("app"), masterKey: 16 bytes)`.
     public var description: String { rendered(masterKey: "\(masterKey.utf8.count) bytes") }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["appID": appID as Any, "masterKey": "\(masterKey.utf8.count) bytes"], displayStyle: .struct)
+        Mirror(
+            self, children: ["appID": appID as Any, "masterKey": "\(masterKey.utf8.count) bytes"], displayStyle: .struct
+        )
     }
 
     /// Both stored properties, as the default description writes them, `masterKey` as given.
-    func rendered(masterKey: String) -> String { "Credentials(appID: \(String(reflecting: appID)), masterKey: \(masterKey))" }
+    func rendered(masterKey: String) -> String {
+        "Credentials(appID: \(String(reflecting: appID)), masterKey: \(masterKey))"
+    }
 }
 
 extension Dialect {

@@ -8,7 +8,8 @@ public enum LeanCloudRules {
 
     public static let frameTooLarge = Rule(
         "PB.FRAME-TOO-LARGE", .error, layer: .encoding, dialect: .leancloud,
-        summary: "Payload larger than Limits.maxFrameSize; refused before decoding.", specRef: "Spec/leancloud.md#limits (maxFrameSize)")
+        summary: "Payload larger than Limits.maxFrameSize; refused before decoding.",
+        specRef: "Spec/leancloud.md#limits (maxFrameSize)")
     public static let truncated = Rule(
         "PB.TRUNCATED", .error, layer: .encoding, dialect: .leancloud,
         summary: "The bytes end inside a tag, a varint or a length-delimited value.",
@@ -26,7 +27,8 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#protobuf-varints (shortest form)")
     public static let invalidFieldNumber = Rule(
         "PB.FIELD-NUMBER-INVALID", .error, layer: .encoding, dialect: .leancloud,
-        summary: "A tag with field number 0 or above 2^29-1.", specRef: "Spec/leancloud.md#protobuf-records (field numbers 1 to 2^29 − 1)")
+        summary: "A tag with field number 0 or above 2^29-1.",
+        specRef: "Spec/leancloud.md#protobuf-records (field numbers 1 to 2^29 − 1)")
     public static let invalidWireType = Rule(
         "PB.WIRE-TYPE-INVALID", .error, layer: .encoding, dialect: .leancloud,
         summary: "Wire type 6 or 7, or an end-group tag that closes no open group.",
@@ -66,26 +68,31 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#protobuf-scalars (string), Spec/leancloud.md#protobuf-vs-upb")
     public static let nestingTooDeep = Rule(
         "PB.NESTING-TOO-DEEP", .error, layer: .encoding, dialect: .leancloud,
-        summary: "Sub-messages nested deeper than Limits.maxNestingDepth.", specRef: "Spec/leancloud.md#limits (maxNestingDepth)")
+        summary: "Sub-messages nested deeper than Limits.maxNestingDepth.",
+        specRef: "Spec/leancloud.md#limits (maxNestingDepth)")
 
     // MARK: other encodings
 
     public static let invalidBase64 = Rule(
         "LC.BASE64-INVALID", .error, layer: .encoding, dialect: .leancloud,
-        summary: "An lc.proto2base64 text frame that is not canonical base64.", specRef: "Spec/leancloud.md#encoding-base64")
+        summary: "An lc.proto2base64 text frame that is not canonical base64.",
+        specRef: "Spec/leancloud.md#encoding-base64")
     public static let invalidJSON = Rule(
         "LC.JSON-INVALID", .error, layer: .encoding, dialect: .leancloud,
-        summary: "An lc.json frame that is not a JSON object.", specRef: "Spec/leancloud.md#encoding-json (one object per frame)")
+        summary: "An lc.json frame that is not a JSON object.",
+        specRef: "Spec/leancloud.md#encoding-json (one object per frame)")
     public static let jsonUnknownKey = Rule(
         "LC.JSON-UNKNOWN-KEY", .warning, lenient: .info, layer: .encoding, dialect: .leancloud,
         summary: "A flat-JSON key that is neither a GenericCommand field nor a field of the cmd's sub-message.",
         specRef: "Spec/leancloud.md#encoding-json (flat keys)")
     public static let jsonBadValue = Rule(
         "LC.JSON-BAD-VALUE", .error, layer: .encoding, dialect: .leancloud,
-        summary: "A flat-JSON value of the wrong type or out of range for its field.", specRef: "Spec/leancloud.md#encoding-json (value types)")
+        summary: "A flat-JSON value of the wrong type or out of range for its field.",
+        specRef: "Spec/leancloud.md#encoding-json (value types)")
     public static let jsonDuplicateKey = Rule(
         "LC.JSON-DUPLICATE-KEY", .warning, layer: .encoding, dialect: .leancloud,
-        summary: "A key given twice in one flat-JSON object.", specRef: "Spec/leancloud.md#encoding-json (duplicate keys)")
+        summary: "A key given twice in one flat-JSON object.",
+        specRef: "Spec/leancloud.md#encoding-json (duplicate keys)")
     public static let jsonOpUnderscore = Rule(
         "LC.JSON-OP-UNDERSCORE", .warning, lenient: .info, layer: .encoding, dialect: .leancloud,
         summary: "A flat-JSON op written with underscores; the JSON encoding uses hyphens (members-joined).",
@@ -100,7 +107,8 @@ public enum LeanCloudRules {
 
     public static let cmdMissing = Rule(
         "LC.CMD-MISSING", .warning, layer: .command, dialect: .leancloud,
-        summary: "No cmd field: proto2 reads it as `session`, which is rarely what was meant.", specRef: "Spec/leancloud.md#command-structure (cmd)")
+        summary: "No cmd field: proto2 reads it as `session`, which is rarely what was meant.",
+        specRef: "Spec/leancloud.md#command-structure (cmd)")
     public static let opMissing = Rule(
         "LC.OP-MISSING", .error, layer: .command, dialect: .leancloud,
         summary: "A cmd that needs an op has none (proto2 reads an absent op as `open`).",
@@ -115,7 +123,8 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#command-structure (ops of each cmd)")
     public static let subMessageCount = Rule(
         "LC.SUBMESSAGE-COUNT", .error, layer: .command, dialect: .leancloud,
-        summary: "More than one sub-message set in one GenericCommand.", specRef: "Spec/leancloud.md#command-structure (one sub-message)")
+        summary: "More than one sub-message set in one GenericCommand.",
+        specRef: "Spec/leancloud.md#command-structure (one sub-message)")
     public static let subMessageMismatch = Rule(
         "LC.SUBMESSAGE-MISMATCH", .error, layer: .command, dialect: .leancloud,
         summary: "A sub-message that does not fit cmd (e.g. cmd=direct carrying sessionMessage).",
@@ -129,17 +138,21 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#command-catalogue (who sends each command)")
     public static let responseWithoutRequest = Rule(
         "LC.RESPONSE-WITHOUT-REQUEST", .error, layer: .session, dialect: .leancloud,
-        summary: "A server command carrying an `i` that no pending client request used.", specRef: "Spec/leancloud.md#request-correlation")
+        summary: "A server command carrying an `i` that no pending client request used.",
+        specRef: "Spec/leancloud.md#request-correlation")
     public static let requestUnanswered = Rule(
         "LC.REQUEST-UNANSWERED", .error, layer: .session, dialect: .leancloud,
-        summary: "A request with `i` not answered within the timeout (SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s).",
+        summary:
+            "A request with `i` not answered within the timeout (SDK defaults: Java 10 s, JS 20 s, Swift/ObjC 30 s).",
         specRef: "Spec/leancloud.md#request-correlation (timeouts)")
     public static let requestPendingAtEnd = Rule(
         "LC.REQUEST-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
-        summary: "The capture ends while a request is still within its timeout.", specRef: "Spec/leancloud.md#request-correlation (timeouts)")
+        summary: "The capture ends while a request is still within its timeout.",
+        specRef: "Spec/leancloud.md#request-correlation (timeouts)")
     public static let duplicateI = Rule(
         "LC.DUPLICATE-I", .error, layer: .session, dialect: .leancloud,
-        summary: "A request reuses an `i` that is still in flight.", specRef: "Spec/leancloud.md#request-correlation (serials)")
+        summary: "A request reuses an `i` that is still in flight.",
+        specRef: "Spec/leancloud.md#request-correlation (serials)")
     public static let requestWithoutI = Rule(
         "LC.REQUEST-WITHOUT-I", .warning, layer: .session, dialect: .leancloud,
         summary: "A client request that expects a reply but carries no `i`, so the reply cannot be matched.",
@@ -161,7 +174,8 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#session-commands (open; 4105)")
     public static let commandTooLarge = Rule(
         "LC.COMMAND-TOO-LARGE", .error, layer: .session, dialect: .leancloud,
-        summary: "A client command over 5 KB; the server answers 4109 FRAME_TOO_LONG.", specRef: "Spec/leancloud.md#request-correlation (5 KB; 4109)")
+        summary: "A client command over 5 KB; the server answers 4109 FRAME_TOO_LONG.",
+        specRef: "Spec/leancloud.md#request-correlation (5 KB; 4109)")
     public static let commandAfterKick = Rule(
         "LC.COMMAND-AFTER-KICK", .error, layer: .session, dialect: .leancloud,
         summary: "After session/closed 4111/4115 the client sends something other than a fresh session/open.",
@@ -172,7 +186,8 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#session-commands (re-open with r=true)")
     public static let missingAck = Rule(
         "LC.MISSING-ACK", .warning, layer: .session, dialect: .leancloud,
-        summary: "A received non-transient message the client never acknowledged with `ack`.", specRef: "Spec/leancloud.md#messages-and-acks")
+        summary: "A received non-transient message the client never acknowledged with `ack`.",
+        specRef: "Spec/leancloud.md#messages-and-acks")
     public static let ackPendingAtEnd = Rule(
         "LC.ACK-PENDING-AT-END", .info, layer: .session, dialect: .leancloud,
         summary: """
@@ -189,17 +204,20 @@ public enum LeanCloudRules {
         specRef: "Spec/leancloud.md#goaway")
     public static let goawayIgnored = Rule(
         "LC.GOAWAY-IGNORED", .warning, layer: .session, dialect: .leancloud,
-        summary: "The client keeps sending on a connection after `goaway` instead of reconnecting.", specRef: "Spec/leancloud.md#goaway")
+        summary: "The client keeps sending on a connection after `goaway` instead of reconnecting.",
+        specRef: "Spec/leancloud.md#goaway")
     public static let commandAfterClose = Rule(
         "LC.COMMAND-AFTER-CLOSE", .warning, layer: .session, dialect: .leancloud,
-        summary: "The client sends commands for a session it closed, without opening it again.", specRef: "Spec/leancloud.md#session-commands (close)"
+        summary: "The client sends commands for a session it closed, without opening it again.",
+        specRef: "Spec/leancloud.md#session-commands (close)"
     )
 
     // MARK: rich messages and signatures
 
     public static let richMessageInvalid = Rule(
         "LC.RICH-MESSAGE-INVALID", .warning, layer: .command, dialect: .leancloud,
-        summary: "A typed message (_lctype JSON) that is malformed or misses a required key.", specRef: "Spec/leancloud.md#typed-messages")
+        summary: "A typed message (_lctype JSON) that is malformed or misses a required key.",
+        specRef: "Spec/leancloud.md#typed-messages")
     public static let signatureMismatch = Rule(
         "LC.SIGNATURE-MISMATCH", .error, layer: .command, dialect: .leancloud,
         summary: "A signature that does not match HMAC-SHA1 of the documented string under the master key.",

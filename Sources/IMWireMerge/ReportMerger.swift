@@ -102,7 +102,8 @@ public enum ReportMerger {
 
         // The judgement across connections, each client's connections in report order.
         let connections = MergedConnections(
-            store: store, places: entries.map(\.report), storedFindings: entries.map(\.storedFindings), options: options)
+            store: store, places: entries.map(\.report), storedFindings: entries.map(\.storedFindings), options: options
+        )
         // The judged connections grouped by `key` (nil: in no group), in order of first connection.
         typealias Group = [(number: Int, judge: ReportStore.Place)]
         func groups(by key: KeyPath<Entry, String?>) -> [Group] {
@@ -140,7 +141,9 @@ public enum ReportMerger {
     }
 
     /// Report `name` as read, its connections' reports put in `store`.
-    private static func shard(_ name: String, _ header: Header, _ data: MergeData, storing store: ReportStore) -> (Shard, [Entry]) {
+    private static func shard(_ name: String, _ header: Header, _ data: MergeData, storing store: ReportStore) -> (
+        Shard, [Entry]
+    ) {
         var data = data
         let connections = data.connections
         data.connections = []  // their reports go to the store
@@ -163,8 +166,10 @@ public enum ReportMerger {
             }
             entries.append(
                 Entry(
-                    opened: connection.opened, session: connection.session, shard: data.shard?.index ?? 0, position: index,
-                    report: store.store(connection.report), storedFindings: report.findings.count, judge: connection.judge.map(store.store),
+                    opened: connection.opened, session: connection.session, shard: data.shard?.index ?? 0,
+                    position: index,
+                    report: store.store(connection.report), storedFindings: report.findings.count,
+                    judge: connection.judge.map(store.store),
                     clientKey: input?.clientKey, carryKey: input?.carryKey))
         }
         var reader = ReportReader(data.captureFindings)
@@ -209,8 +214,12 @@ public enum ReportMerger {
         }
         let data: MergeData
         do { data = try MergeData(json: member) } catch { throw MergeError("\(name): \(error.description)") }
-        guard data.tool == tool else { throw MergeError("\(name): written by imwire \(data.tool), this is imwire \(tool)") }
-        guard let source = json["source"]?.stringValue, let threshold = json["threshold"]?.stringValue.flatMap(Severity.init(name:)) else {
+        guard data.tool == tool else {
+            throw MergeError("\(name): written by imwire \(data.tool), this is imwire \(tool)")
+        }
+        guard let source = json["source"]?.stringValue,
+            let threshold = json["threshold"]?.stringValue.flatMap(Severity.init(name:))
+        else {
             throw MergeError("\(name): source or threshold missing")
         }
         return (Header(source: source, threshold: threshold, firstTime: json["firstTime"]?.int64Value), data)
@@ -222,7 +231,8 @@ public enum ReportMerger {
         guard let members = try JSONParser.members(of: bytes, maxDepth: 64) else { return .null }
         var object = JSONObject()
         for member in members where ["version", "source", "threshold", "firstTime", "merge"].contains(member.key) {
-            object.append(member.key, try JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value]), maxDepth: 64))
+            object.append(
+                member.key, try JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value]), maxDepth: 64))
         }
         return .object(object)
     }
@@ -231,13 +241,17 @@ public enum ReportMerger {
     private static func checkSameCapture(_ shards: [Shard]) throws(MergeError) {
         let first = shards[0]
         guard let identity = first.data.shard else {
-            guard shards.count == 1 else { throw MergeError("\(first.name): not the report of a shard, and other reports were given") }
+            guard shards.count == 1 else {
+                throw MergeError("\(first.name): not the report of a shard, and other reports were given")
+            }
             return
         }
         var seen: [Int: String] = [:]
         for shard in shards {
             guard let other = shard.data.shard else { throw MergeError("\(shard.name): not the report of a shard") }
-            guard other.capture == identity.capture, other.captureBytes == identity.captureBytes, other.count == identity.count else {
+            guard other.capture == identity.capture, other.captureBytes == identity.captureBytes,
+                other.count == identity.count
+            else {
                 throw MergeError(
                     """
                     \(shard.name): a shard of \(other.capture) (\(other.captureBytes) bytes, \
@@ -245,7 +259,9 @@ public enum ReportMerger {
                     (\(identity.captureBytes) bytes, \(identity.count) shards)
                     """)
             }
-            if let earlier = seen[other.index] { throw MergeError("\(shard.name): shard \(other.index) again (also \(earlier))") }
+            if let earlier = seen[other.index] {
+                throw MergeError("\(shard.name): shard \(other.index) again (also \(earlier))")
+            }
             seen[other.index] = shard.name
             guard shard.threshold == first.threshold, shard.data.lenient == first.data.lenient,
                 shard.data.ruleActions == first.data.ruleActions, shard.data.policies == first.data.policies
@@ -306,7 +322,9 @@ private final class ReportStore: @unchecked Sendable {
     func judgeInput(_ place: Place) -> JudgeInput {
         var reader = ReportReader(bytes(place))
         // Read once already, when its shard's report was: only a damaged scratch file fails here.
-        guard let input = JudgeInput.read(from: &reader) else { fatalError("imwire: the merge's scratch file is damaged") }
+        guard let input = JudgeInput.read(from: &reader) else {
+            fatalError("imwire: the merge's scratch file is damaged")
+        }
         return input
     }
 }
@@ -333,7 +351,8 @@ private final class MergedConnections: JudgedConnections, @unchecked Sendable {
     var count: Int { places.count }
 
     func add(_ finding: Finding, to number: Int, id: String, frame: Int?) {
-        guard let placed = ConnectionState.place(finding, options: options, connection: id, line: nil, frame: frame) else { return }
+        guard let placed = ConnectionState.place(finding, options: options, connection: id, line: nil, frame: frame)
+        else { return }
         var late = added[number] ?? ([], 0)
         if stored[number] + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
@@ -344,7 +363,8 @@ private final class MergedConnections: JudgedConnections, @unchecked Sendable {
     }
 
     func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
-        !input.deferredRules.isDisjoint(with: rules) || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
+        !input.deferredRules.isDisjoint(with: rules)
+            || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
     }
 
     /// Connection `number`'s report with the judge's findings, its findings in report order.

@@ -31,7 +31,8 @@ public enum NIMDialect {
         ],
         settings: [
             .seconds(
-                "nim-timeout", help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).",
+                "nim-timeout",
+                help: "NIM: seconds a request may wait for its response (Web SDK cmdTimeout 8; heartbeats 5).",
                 \NIMSessionOptions.requestTimeoutMicros),
             .seconds(
                 "nim-heartbeat", help: "NIM: seconds between heartbeats 1_2 (Web SDK heartbeatInterval 30).",
@@ -47,7 +48,8 @@ public enum NIMDialect {
             first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), bytes[1] == UInt8(ascii: ":")
         else { return false }
         let decoded = NIMCodec.decode(bytes, direction: message.direction, limits: limits)
-        return decoded.findings.allSatisfy { $0.severity < .error } && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
+        return decoded.findings.allSatisfy { $0.severity < .error }
+            && decoded.items.contains { $0.nim != nil || $0.socketIO.type == .connect }
     }
 
     /// A message with no NIM packet decoded (every item of its canonical JSON has `nim` null)
@@ -56,7 +58,9 @@ public enum NIMDialect {
     static func isUnreadLogin(_ message: WireMessage, json: JSONValue?) -> Bool {
         if (json?.arrayValue ?? []).contains(where: { $0["nim"].map { $0 != .null } ?? false }) { return false }
         let bytes = message.payload
-        return (number(named: "SID", in: bytes) == NIMCommands.login.sid && number(named: "CID", in: bytes) == NIMCommands.login.cid)
+        return
+            (number(named: "SID", in: bytes) == NIMCommands.login.sid
+            && number(named: "CID", in: bytes) == NIMCommands.login.cid)
             || CredentialFields.namesCredential(inText: bytes)
     }
 

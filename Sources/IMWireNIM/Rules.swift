@@ -22,10 +22,12 @@ public enum NIMRules {
         "Spec/nim.md#socketio-framing (socket.send: a message packet)")
     public static let notJSON = rule(
         "NIM.PACKET-NOT-JSON", .error, layer: .encoding,
-        "The data of a message packet is not a JSON object.", "Spec/nim.md#socketio-framing (the data is one JSON object)")
+        "The data of a message packet is not a JSON object.",
+        "Spec/nim.md#socketio-framing (the data is one JSON object)")
     public static let requestShape = rule(
         "NIM.REQUEST-INVALID", .error,
-        "A request without integer SID, CID, SER or with a Q that is not an array.", "Spec/nim.md#request (integer SID, CID, SER; Q an array)")
+        "A request without integer SID, CID, SER or with a Q that is not an array.",
+        "Spec/nim.md#request (integer SID, CID, SER; Q an array)")
     public static let responseShape = rule(
         "NIM.RESPONSE-INVALID", .error,
         "A response or push without integer sid, cid, ser, code or with an r that is not an array.",
@@ -39,7 +41,8 @@ public enum NIMRules {
         "A sid_cid in neither the cmdConfig nor the packetConfig of Web SDK 8.5.0.", "Spec/nim.md#command-ids")
     public static let serOutOfRange = rule(
         "NIM.SER-OUT-OF-RANGE", .error,
-        "A SER outside 1…32767 (0 only for heartbeat 1_2): the counter restarts at 1 after 32767.", "Spec/nim.md#ser (1…32767, 0 for heartbeat)")
+        "A SER outside 1…32767 (0 only for heartbeat 1_2): the counter restarts at 1 after 32767.",
+        "Spec/nim.md#ser (1…32767, 0 for heartbeat)")
     public static let heartbeatSer = rule(
         "NIM.HEARTBEAT-SER", .error,
         "A heartbeat 1_2 with a SER other than 0.", "Spec/nim.md#ser (0 for heartbeat 1_2)")
@@ -52,7 +55,8 @@ public enum NIMRules {
         "Spec/nim.md#q-items")
     public static let qMismatch = rule(
         "NIM.Q-MISMATCH", .error,
-        "A Q that does not fit the command's parameter list (count, types, a required Property missing).", "Spec/nim.md#q-parameters")
+        "A Q that does not fit the command's parameter list (count, types, a required Property missing).",
+        "Spec/nim.md#q-parameters")
     public static let tagUnknown = rule(
         "NIM.TAG-UNKNOWN", .warning, lenient: .info,
         "A Property tag that the object's tag map does not name.", "Spec/nim.md#tag-maps")
@@ -100,10 +104,12 @@ public enum NIMRules {
         "Spec/nim.md#correlation (8 s, heartbeat 5 s)")
     public static let responseWithoutRequest = rule(
         "NIM.RESPONSE-WITHOUT-REQUEST", .warning, lenient: .info, layer: .session,
-        "A response to a client command whose ser matches no pending request.", "Spec/nim.md#correlation, Spec/nim.md#ser")
+        "A response to a client command whose ser matches no pending request.",
+        "Spec/nim.md#correlation, Spec/nim.md#ser")
     public static let serReused = rule(
         "NIM.SER-REUSED", .error, layer: .session,
-        "A SER reused while a request with it is still pending.", "Spec/nim.md#ser (ser correlates a response to its pending request)")
+        "A SER reused while a request with it is still pending.",
+        "Spec/nim.md#ser (ser correlates a response to its pending request)")
     public static let serNotSequential = rule(
         "NIM.SER-NOT-SEQUENTIAL", .warning, lenient: .info, layer: .session,
         "A SER that is not the previous one + 1 (or 1 after 32767): the Web SDK counts per module.",
@@ -118,7 +124,8 @@ public enum NIMRules {
         "Spec/nim.md#login-steps")
     public static let afterLoginFailure = rule(
         "NIM.AFTER-LOGIN-FAILURE", .error, layer: .session,
-        "A request after a 302, 417 or 422 login failure on the same connection.", "Spec/nim.md#login-failure (302, 417, 422)")
+        "A request after a 302, 417 or 422 login failure on the same connection.",
+        "Spec/nim.md#login-failure (302, 417, 422)")
     public static let commandAfterKick = rule(
         "NIM.COMMAND-AFTER-KICK", .error, layer: .session,
         "A request after kicked 2_5 on the same connection.", "Spec/nim.md#kicked")
@@ -142,7 +149,8 @@ public enum NIMRules {
         "The capture ends while a request is still within its timeout.", "Spec/nim.md#correlation")
 
     public static let all: [Rule] = [
-        transportPacket, notJSON, requestShape, responseShape, wrongDirection, commandUnknown, serOutOfRange, heartbeatSer,
+        transportPacket, notJSON, requestShape, responseShape, wrongDirection, commandUnknown, serOutOfRange,
+        heartbeatSer,
         qItemInvalid, qMismatch, tagUnknown, rMismatch, notifyInvalid, codeUnknown, errorCode, kickReasonUnknown,
         beforeLogin, secondLogin, requestUnanswered, responseWithoutRequest, serReused, serNotSequential, heartbeatLate,
         loginStep, afterLoginFailure, commandAfterKick, kicked, autoRelogin, pendingAtEnd,

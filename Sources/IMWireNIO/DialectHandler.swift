@@ -86,7 +86,8 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
     /// get their summary and canonical JSON (by default they do). `now`: the time of each
     /// message in microseconds (by default the monotonic clock; session timeouts compare these).
     public init(
-        dialect: Dialect, role: WebSocketRole, context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
+        dialect: Dialect, role: WebSocketRole,
+        context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
         now: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds / 1000) }
     ) {
         self.role = role
@@ -97,7 +98,9 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         switch unwrapInboundIn(data) {
         case .message(let message):
             let kind: WireMessage.FrameType = message.kind == .text ? .text : .binary
-            deliver(observer.observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload)), context: context)
+            deliver(
+                observer.observe(WireMessage(direction: role.inbound, frameType: kind, payload: message.payload)),
+                context: context)
         case .frame(let frame) where frame.opcode == .ping:
             observer.ping(role.inbound)
         default:
@@ -110,7 +113,8 @@ public final class DialectMessageHandler: ChannelDuplexHandler {
         context.write(data, promise: promise)
         switch outbound {
         case .message(let kind, let payload, _):
-            let message = WireMessage(direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload)
+            let message = WireMessage(
+                direction: role.outbound, frameType: kind == .text ? .text : .binary, payload: payload)
             deliver(observer.observe(message), context: context)
             // Not inside a read: deliver it now (NIOAsyncChannel hands reads on at read-complete).
             context.fireChannelReadComplete()
@@ -150,7 +154,8 @@ public final class DialectStreamHandler: ChannelDuplexHandler {
 
     /// As `DialectMessageHandler.init`.
     public init(
-        dialect: Dialect, role: WebSocketRole, context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
+        dialect: Dialect, role: WebSocketRole,
+        context: DialectContext = DialectContext(namesMessages: true, describesMessages: true),
         now: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds / 1000) }
     ) {
         self.role = role
@@ -160,14 +165,18 @@ public final class DialectStreamHandler: ChannelDuplexHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = Array(unwrapInboundIn(data).readableBytesView)
         guard !bytes.isEmpty else { return }
-        deliver(observer.observe(WireMessage(direction: role.inbound, frameType: .binary, payload: bytes)), context: context)
+        deliver(
+            observer.observe(WireMessage(direction: role.inbound, frameType: .binary, payload: bytes)), context: context
+        )
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let bytes = Array(unwrapOutboundIn(data).readableBytesView)
         context.write(data, promise: promise)
         guard !bytes.isEmpty else { return }
-        deliver(observer.observe(WireMessage(direction: role.outbound, frameType: .binary, payload: bytes)), context: context)
+        deliver(
+            observer.observe(WireMessage(direction: role.outbound, frameType: .binary, payload: bytes)),
+            context: context)
         context.fireChannelReadComplete()
     }
 
@@ -189,7 +198,9 @@ struct DialectObserver {
     init(dialect: Dialect, context: DialectContext, now: @escaping @Sendable () -> Int64) {
         self.dialect = dialect
         self.now = now
-        guard let definition = Dialects.standard.definition(dialect) else { preconditionFailure("\(dialect) is not one of Dialects.standard") }
+        guard let definition = Dialects.standard.definition(dialect) else {
+            preconditionFailure("\(dialect) is not one of Dialects.standard")
+        }
         connection = definition.makeConnection(context)
     }
 
@@ -210,17 +221,21 @@ struct DialectObserver {
     }
 
     /// The connection's observation of `message`, with the typed value it decoded.
-    private func observeDecoded(_ message: WireMessage, timeMicros time: Int64) -> (DialectMessage.Decoded?, DialectObservation) {
+    private func observeDecoded(_ message: WireMessage, timeMicros time: Int64) -> (
+        DialectMessage.Decoded?, DialectObservation
+    ) {
         switch connection {
         case let leancloud as LeanCloudConnection:
             let observed = leancloud.observeCommand(message, timeMicros: time, frameIndex: frameIndex)
             return (observed.decoded.command.map { .leancloud($0) }, observed.observation)
         case let nim as NIMConnection:
-            let observed = nim.observe(message.payload, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
+            let observed = nim.observe(
+                message.payload, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
             return (.nim(observed.message), observed.observation)
         case let jmessage as JMessageConnection:
             let observed = jmessage.observe(
-                message.payload, binaryFrame: message.frameType == .binary, direction: message.direction, timeMicros: time,
+                message.payload, binaryFrame: message.frameType == .binary, direction: message.direction,
+                timeMicros: time,
                 frameIndex: frameIndex)
             return (.jmessage(observed.message), observed.observation)
         case let yun2win as Yun2winConnection:

@@ -96,7 +96,8 @@ public final class MQTTWebSocketBridge: ChannelDuplexHandler {
         guard !closing, case .message(let message) = unwrapInboundIn(data) else { return }
         guard message.kind == .binary else {
             closing = true
-            context.writeAndFlush(wrapOutboundOut(.close(.unsupportedData, reason: "MQTT travels in binary messages")), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.close(.unsupportedData, reason: "MQTT travels in binary messages")), promise: nil)
             context.close(promise: nil)
             return
         }
@@ -104,6 +105,7 @@ public final class MQTTWebSocketBridge: ChannelDuplexHandler {
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(wrapOutboundOut(.message(.binary, Array(unwrapOutboundIn(data).readableBytesView))), promise: promise)
+        context.write(
+            wrapOutboundOut(.message(.binary, Array(unwrapOutboundIn(data).readableBytesView))), promise: promise)
     }
 }

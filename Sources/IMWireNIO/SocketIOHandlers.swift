@@ -81,7 +81,8 @@ public final class EngineIOPacketHandler: ChannelDuplexHandler {
         // Attachments of a binary packet arrive as binary message packets.
         if packet.type == .message, let data = packet.binary {
             guard var pending = waiting, var socketIO = pending.socketIO else {
-                let finding = SocketIORules.sioBinaryUnexpected.finding("a binary message with no binary packet waiting", at: 0)
+                let finding = SocketIORules.sioBinaryUnexpected.finding(
+                    "a binary message with no binary packet waiting", at: 0)
                 return fail(finding, packet: decoded.summary, context: context)
             }
             waitingBytes += data.count
@@ -124,10 +125,13 @@ public final class EngineIOPacketHandler: ChannelDuplexHandler {
         case .socketIO(var packet):
             let buffers = packet.type.isBinary ? packet.buffers : []
             if packet.type.isBinary { packet.attachments = buffers.count }
-            context.write(wrapOutboundOut(.message(.text, EngineIOMessage.encode(packet))), promise: buffers.isEmpty ? promise : nil)
+            context.write(
+                wrapOutboundOut(.message(.text, EngineIOMessage.encode(packet))),
+                promise: buffers.isEmpty ? promise : nil)
             for (index, buffer) in buffers.enumerated() {
                 let bytes = EngineIOPacket(type: .message, payload: .binary(buffer)).encoded.bytes
-                context.write(wrapOutboundOut(.message(.binary, bytes)), promise: index == buffers.count - 1 ? promise : nil)
+                context.write(
+                    wrapOutboundOut(.message(.binary, bytes)), promise: index == buffers.count - 1 ? promise : nil)
             }
         }
     }
@@ -176,7 +180,8 @@ public final class SocketIO09PacketHandler: ChannelDuplexHandler {
         let decoded = SocketIO09Decoder.decode(message.payload, limits: limits)
         if let violation = decoded.findings.first(where: { $0.severity == .error }) {
             closing = true
-            let summary = decoded.packets.isEmpty ? "undecodable" : decoded.packets.map(\.summary).joined(separator: "; ")
+            let summary =
+                decoded.packets.isEmpty ? "undecodable" : decoded.packets.map(\.summary).joined(separator: "; ")
             return failSocketIO(violation, packet: summary, context: context)
         }
         context.fireChannelRead(wrapInboundOut(decoded))

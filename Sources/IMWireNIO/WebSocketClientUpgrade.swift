@@ -42,7 +42,8 @@ extension ChannelPipeline.SynchronousOperations {
         upgrade: @escaping (Channel, WebSocketNegotiation) throws -> Upgraded
     ) throws -> EventLoopFuture<Upgraded> {
         let handler = WebSocketClientUpgradeHandler(
-            handshake: handshake, limits: limits, requiresSubprotocol: requiresSubprotocol, promise: eventLoop.makePromise(of: Upgraded.self),
+            handshake: handshake, limits: limits, requiresSubprotocol: requiresSubprotocol,
+            promise: eventLoop.makePromise(of: Upgraded.self),
             upgrade: upgrade)
         try addHandler(handler)
         return handler.promise.futureResult
@@ -67,7 +68,8 @@ final class WebSocketClientUpgradeHandler<Upgraded: Sendable>: ChannelInboundHan
     private var head: [UInt8] = []
 
     init(
-        handshake: WebSocketClientHandshake, limits: Limits, requiresSubprotocol: Bool, promise: EventLoopPromise<Upgraded>,
+        handshake: WebSocketClientHandshake, limits: Limits, requiresSubprotocol: Bool,
+        promise: EventLoopPromise<Upgraded>,
         upgrade: @escaping (Channel, WebSocketNegotiation) throws -> Upgraded
     ) {
         self.handshake = handshake
@@ -112,17 +114,24 @@ final class WebSocketClientUpgradeHandler<Upgraded: Sendable>: ChannelInboundHan
                 WebSocketHandshakeError(
                     side: .response,
                     findings: findings.isEmpty
-                        ? [WebSocketRules.subprotocolNotChosen.finding("none of \(handshake.protocols.joined(separator: ", ")) was chosen", at: 0)]
+                        ? [
+                            WebSocketRules.subprotocolNotChosen.finding(
+                                "none of \(handshake.protocols.joined(separator: ", ")) was chosen", at: 0)
+                        ]
                         : findings, status: 101), context: context)
         }
         var deflate = negotiation.permessageDeflate
         // RFC 7692 §7.1.1.1: a client that offered client_no_context_takeover keeps to it, whether
         // or not the server's answer repeats it.
-        if handshake.deflateOffers.contains(where: \.clientNoContextTakeover) { deflate?.clientNoContextTakeover = true }
+        if handshake.deflateOffers.contains(where: \.clientNoContextTakeover) {
+            deflate?.clientNoContextTakeover = true
+        }
         let configuration = WebSocketChannelConfiguration(role: .client, permessageDeflate: deflate, limits: limits)
         let upgraded: Upgraded
         do {
-            let handlers: [ChannelHandler] = [WebSocketFrameReader(configuration), try WebSocketFrameWriter(configuration)]
+            let handlers: [ChannelHandler] = [
+                WebSocketFrameReader(configuration), try WebSocketFrameWriter(configuration),
+            ]
             try context.pipeline.syncOperations.addHandlers(handlers, position: .after(self))
             upgraded = try upgrade(context.channel, negotiation)
         } catch {
@@ -159,7 +168,8 @@ final class WebSocketClientUpgradeHandler<Upgraded: Sendable>: ChannelInboundHan
         } catch {
             return error
         }
-        return WebSocketHandshakeError(side: .response, findings: [WebSocketRules.handshakeTruncated.finding("no answer", at: nil)])
+        return WebSocketHandshakeError(
+            side: .response, findings: [WebSocketRules.handshakeTruncated.finding("no answer", at: nil)])
     }
 
     private func fail(_ error: Error, context: ChannelHandlerContext) {

@@ -45,7 +45,9 @@ public struct WebSocketChannelConfiguration: Sendable, Hashable {
     /// The configuration for the server's `Sec-WebSocket-Extensions` response value (nil or a
     /// value without a valid permessage-deflate item: no compression).
     public init(role: WebSocketRole, extensionsHeader: String?, limits: Limits = .default) {
-        self.init(role: role, permessageDeflate: extensionsHeader.flatMap(PerMessageDeflateParameters.init(responseHeader:)), limits: limits)
+        self.init(
+            role: role, permessageDeflate: extensionsHeader.flatMap(PerMessageDeflateParameters.init(responseHeader:)),
+            limits: limits)
     }
 }
 
@@ -85,10 +87,13 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
         self.configuration = configuration
         decoder = WebSocketStreamDecoder(
             WebSocketStreamConfiguration(
-                direction: configuration.role.inbound, permessageDeflate: configuration.permessageDeflate, limits: configuration.limits,
+                direction: configuration.role.inbound, permessageDeflate: configuration.permessageDeflate,
+                limits: configuration.limits,
                 emitsFrames: configuration.emitsFrames))
         // Without deflate the encoder makes no zlib stream and cannot fail.
-        control = (try? WebSocketMessageEncoder(direction: configuration.role.outbound, maskingKey: { UInt32.random(in: .min ... .max) }))!
+        control =
+            (try? WebSocketMessageEncoder(
+                direction: configuration.role.outbound, maskingKey: { UInt32.random(in: .min ... .max) }))!
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -93,9 +93,13 @@ final class AbsoluteFormRequests: ChannelInboundHandler, RemovableChannelHandler
     private static func next(afterHead head: String) -> State {
         let lines = head.split(separator: "\r\n")
         func header(_ name: String) -> String? {
-            lines.dropFirst().first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).filter { $0 != " " && $0 != "\t" } }
+            lines.dropFirst().first { $0.hasPrefix(name + ":") }.map {
+                $0.dropFirst(name.count + 1).filter { $0 != " " && $0 != "\t" }
+            }
         }
-        if header("upgrade") != nil || header("transfer-encoding").map({ $0.contains("chunked") }) == true { return .passThrough }
+        if header("upgrade") != nil || header("transfer-encoding").map({ $0.contains("chunked") }) == true {
+            return .passThrough
+        }
         let length = header("content-length").flatMap { Int($0) } ?? 0
         return length > 0 ? .body(remaining: length) : .head
     }
@@ -121,7 +125,9 @@ final class AbsoluteFormRequests: ChannelInboundHandler, RemovableChannelHandler
     static func endOfHead(_ view: ByteBufferView) -> Int? {
         var index = view.startIndex
         while index + 3 < view.endIndex {
-            if view[index] == 13, view[index + 1] == 10, view[index + 2] == 13, view[index + 3] == 10 { return index - view.startIndex }
+            if view[index] == 13, view[index + 1] == 10, view[index + 2] == 13, view[index + 3] == 10 {
+                return index - view.startIndex
+            }
             index += 1
         }
         return nil

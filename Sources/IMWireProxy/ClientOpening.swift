@@ -157,7 +157,8 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
         case .request:
             let socks = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 5
             if !socks {
-                write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
+                write(
+                    "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context: context)
             }
             refuse(
                 """
@@ -227,7 +228,9 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
         case 1: host = address.map(String.init).joined(separator: ".")
         case 3: host = String(decoding: address.dropFirst(), as: UTF8.self)
         default:
-            host = stride(from: 0, to: 16, by: 2).map { String(UInt16(address[$0]) << 8 | UInt16(address[$0 + 1]), radix: 16) }.joined(separator: ":")
+            host = stride(from: 0, to: 16, by: 2).map {
+                String(UInt16(address[$0]) << 8 | UInt16(address[$0 + 1]), radix: 16)
+            }.joined(separator: ":")
         }
         let portAt = 4 + addressLength
         let port = Int(request[portAt]) << 8 | Int(request[portAt + 1])
@@ -253,7 +256,9 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
         if parts.count == 3, parts[0] != "CONNECT", let (host, port, _) = AbsoluteFormRequests.absoluteForm(parts[1]) {
             let requests = AbsoluteFormRequests(server: (host, port))
             requests.onOtherServer = onOtherServer
-            do { try context.pipeline.syncOperations.addHandler(requests, position: .after(self)) } catch { return close(context: context) }
+            do { try context.pipeline.syncOperations.addHandler(requests, position: .after(self)) } catch {
+                return close(context: context)
+            }
             awaitUpstream(.absoluteForm)
             return onTarget(host, port)
         }
@@ -274,7 +279,9 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
 
     /// `host:port` or `[v6]:port`.
     static func authority(_ text: Substring) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65_535).contains(port)
+        else {
             return nil
         }
         var host = text[..<colon]
@@ -300,7 +307,8 @@ package final class ClientOpening: ChannelDuplexHandler, RemovableChannelHandler
                 let bodyLength = Int(handshake[1]) << 16 | Int(handshake[2]) << 8 | Int(handshake[3])
                 guard handshake[0] == 1 else { return finishHello(nil, context: context) }
                 if handshake.count >= 4 + bodyLength {
-                    return finishHello(try? TLSClientHello(body: Array(handshake[4..<(4 + bodyLength)])), context: context)
+                    return finishHello(
+                        try? TLSClientHello(body: Array(handshake[4..<(4 + bodyLength)])), context: context)
                 }
             }
         }

@@ -246,7 +246,9 @@ final class Glue: ChannelDuplexHandler {
     fileprivate func partnerReset() {
         guard let context, !closed else { return }
         let channel = context.channel
-        let linger0 = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+        let linger0 =
+            (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+            ?? channel.eventLoop.makeSucceededVoidFuture()
         linger0.whenComplete { _ in channel.close(promise: nil) }
     }
 

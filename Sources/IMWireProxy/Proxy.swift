@@ -34,7 +34,8 @@ public struct ProxyConfiguration: Sendable {
     public var maxPendingCheckBytes: Int
 
     public init(
-        listenHost: String, listenPort: Int, upstream: Upstream, tls: ProxyTLSConfiguration? = nil, maxConnections: Int? = nil,
+        listenHost: String, listenPort: Int, upstream: Upstream, tls: ProxyTLSConfiguration? = nil,
+        maxConnections: Int? = nil,
         writeBufferHighWater: Int = 256 << 10, maxPendingCheckBytes: Int = 16 << 20
     ) {
         self.listenHost = listenHost
@@ -53,7 +54,8 @@ public struct ProxyConfiguration: Sendable {
     ) {
         self.init(
             listenHost: listenHost, listenPort: listenPort, upstream: .fixed(host: upstreamHost, port: upstreamPort),
-            maxConnections: maxConnections, writeBufferHighWater: writeBufferHighWater, maxPendingCheckBytes: maxPendingCheckBytes)
+            maxConnections: maxConnections, writeBufferHighWater: writeBufferHighWater,
+            maxPendingCheckBytes: maxPendingCheckBytes)
     }
 }
 
@@ -191,12 +193,16 @@ public final class ProxyServer: @unchecked Sendable {
             }
         }
         opening.onRefused = { [self] why in
-            live.problem(LiveRules.requestRefused.finding("\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
+            live.problem(
+                LiveRules.requestRefused.finding(
+                    "\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
             ended.value()
         }
         // Closing the client's connection ends it as a client's own close would.
         opening.onOtherServer = { [self] why in
-            live.problem(LiveRules.serverSwitch.finding("\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
+            live.problem(
+                LiveRules.serverSwitch.finding(
+                    "\(Self.describe(client.remoteAddress)): \(why); the client's connection was closed"))
         }
         opening.onHello = { [self] hello in
             guard let (host, port) = state.value.target else { return }
@@ -206,13 +212,17 @@ public final class ProxyServer: @unchecked Sendable {
                 let alpn = TLSInterception.protocols(offered: hello.alpn)
                 do {
                     let context = try interception.serverContext(host: name, alpn: alpn)
-                    try client.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context), position: .after(opening))
+                    try client.pipeline.syncOperations.addHandler(
+                        NIOSSLServerHandler(context: context), position: .after(opening))
                 } catch {
-                    live.problem(LiveRules.tlsHandshakeFailed.finding("\(name): \(error); the client's connection was closed"))
+                    live.problem(
+                        LiveRules.tlsHandshakeFailed.finding("\(name): \(error); the client's connection was closed"))
                     client.close(promise: nil)
                     return
                 }
-                side.value.onError = { [self] error in reportTLS(error, leg: "the client \(Self.describe(client.remoteAddress))", name: name) }
+                side.value.onError = { [self] error in
+                    reportTLS(error, leg: "the client \(Self.describe(client.remoteAddress))", name: name)
+                }
                 upstreamTLS = (CertificateAuthority.ipAddressBytes(name) == nil ? name : nil, alpn)
             }
             let joinTo = { [self] (server: Channel) in
@@ -225,9 +235,12 @@ public final class ProxyServer: @unchecked Sendable {
                     do {
                         let context = try interception.clientContext(alpn: upstreamTLS.alpn)
                         try server.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: context, serverHostname: upstreamTLS.serverName), position: .first)
+                            try NIOSSLClientHandler(context: context, serverHostname: upstreamTLS.serverName),
+                            position: .first)
                     } catch {
-                        live.problem(LiveRules.tlsHandshakeFailed.finding("\(host):\(port): \(error); the client's connection was closed"))
+                        live.problem(
+                            LiveRules.tlsHandshakeFailed.finding(
+                                "\(host):\(port): \(error); the client's connection was closed"))
                         server.close(promise: nil)
                         client.close(promise: nil)
                         return
@@ -248,16 +261,21 @@ public final class ProxyServer: @unchecked Sendable {
                     side.value.refuse(client)
                     ended.value()
                 }
-                connect(client, side.value, host: host, port: port, water: water, failed: failed) { server in joinTo(server) }
+                connect(client, side.value, host: host, port: port, water: water, failed: failed) { server in
+                    joinTo(server)
+                }
             }
         }
-        do { try client.pipeline.syncOperations.addHandler(opening, position: .first) } catch { client.close(promise: nil) }
+        do { try client.pipeline.syncOperations.addHandler(opening, position: .first) } catch {
+            client.close(promise: nil)
+        }
     }
 
     /// Dials `host:port` for `client`; on success calls `connected` (on the client's loop); on
     /// failure reports it, then calls `failed`, or by default closes the client cleanly and ends it.
     private func connect(
-        _ client: Channel, _ clientSide: Glue, host: String, port: Int, water: ChannelOptions.Types.WriteBufferWaterMark,
+        _ client: Channel, _ clientSide: Glue, host: String, port: Int,
+        water: ChannelOptions.Types.WriteBufferWaterMark,
         failed: (() -> Void)? = nil, connected: @escaping (Channel) -> Void
     ) {
         let clientAddress = client.remoteAddress
@@ -298,11 +316,15 @@ public final class ProxyServer: @unchecked Sendable {
         let hint: String
         if "\(error)".lowercased().contains("certificate") {
             hint =
-                leg.hasPrefix("the client") ? " (does the client trust the IMWire CA?)" : " (--upstream-ca, or --upstream-insecure for a test server)"
+                leg.hasPrefix("the client")
+                ? " (does the client trust the IMWire CA?)"
+                : " (--upstream-ca, or --upstream-insecure for a test server)"
         } else {
             hint = ""
         }
-        live.problem(LiveRules.tlsHandshakeFailed.finding("TLS with \(leg) for \(name): \(error)\(hint); the connection was closed"))
+        live.problem(
+            LiveRules.tlsHandshakeFailed.finding(
+                "TLS with \(leg) for \(name): \(error)\(hint); the connection was closed"))
     }
 
     /// `127.0.0.1:50432`, `[::1]:50432`.
@@ -352,7 +374,9 @@ public final class ProxyServer: @unchecked Sendable {
 
     /// IPv4 address bytes and port (none for other addresses: the check synthesises them).
     static func endpoint(_ address: SocketAddress?) -> (address: [UInt8], port: UInt16) {
-        guard let address, case .v4(let v4) = address else { return ([], UInt16(truncatingIfNeeded: address?.port ?? 0)) }
+        guard let address, case .v4(let v4) = address else {
+            return ([], UInt16(truncatingIfNeeded: address?.port ?? 0))
+        }
         let raw = v4.address.sin_addr.s_addr  // network byte order in memory
         let bytes = withUnsafeBytes(of: raw) { Array($0) }
         return (bytes, UInt16(truncatingIfNeeded: address.port ?? 0))

@@ -55,5 +55,7 @@ package enum ReconnectRules {
             """,
         specRef: "Spec/reconnect.md#reconnect-heartbeat")
 
-    package static let all: [Rule] = [storm, tooEarly, afterTerminal, afterTerminalSuspected, budgetExceeded, flagMissing, heartbeatMissing]
+    package static let all: [Rule] = [
+        storm, tooEarly, afterTerminal, afterTerminalSuspected, budgetExceeded, flagMissing, heartbeatMissing,
+    ]
 }

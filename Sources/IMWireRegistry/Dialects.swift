@@ -21,8 +21,12 @@ public final class Dialects: Sendable {
         [LeanCloudDialect.definition, NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition],
         // The socket.io dialects and MQTT first, whose shapes are distinctive; LeanCloud's
         // protobuf (which many bytes decode as) last.
-        recognitionOrder: [NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition],
-        framingCodecs: [MQTTCanonicalCodec.definition, SocketIO09CanonicalCodec.definition, EngineIOCanonicalCodec.definition])
+        recognitionOrder: [
+            NIMDialect.definition, JMessageDialect.definition, Yun2winDialect.definition, LeanCloudDialect.definition,
+        ],
+        framingCodecs: [
+            MQTTCanonicalCodec.definition, SocketIO09CanonicalCodec.definition, EngineIOCanonicalCodec.definition,
+        ])
 
     /// In registration order.
     public let all: [DialectDefinition]
@@ -40,7 +44,9 @@ public final class Dialects: Sendable {
     private let framingCodecs: [CanonicalCodecDefinition]
     private let byDialect: [Dialect: DialectDefinition]
 
-    private init(_ all: [DialectDefinition], recognitionOrder: [DialectDefinition], framingCodecs: [CanonicalCodecDefinition]) {
+    private init(
+        _ all: [DialectDefinition], recognitionOrder: [DialectDefinition], framingCodecs: [CanonicalCodecDefinition]
+    ) {
         self.all = all
         self.recognitionOrder = recognitionOrder
         self.framingCodecs = framingCodecs
@@ -67,14 +73,17 @@ public final class Dialects: Sendable {
             return Dialects(all, recognitionOrder: order, framingCodecs: framingCodecs)
         }
         return Dialects(
-            all + [definition], recognitionOrder: recognitionOrder.dropLast() + [definition] + recognitionOrder.suffix(1),
+            all + [definition],
+            recognitionOrder: recognitionOrder.dropLast() + [definition] + recognitionOrder.suffix(1),
             framingCodecs: framingCodecs)
     }
 
     /// This table and `codec`, the codec of a framing without a dialect (as bare MQTT's), listed
     /// after the others; a framing codec of the same name is replaced.
     public func adding(_ codec: CanonicalCodecDefinition) -> Dialects {
-        Dialects(all, recognitionOrder: recognitionOrder, framingCodecs: framingCodecs.filter { $0.name != codec.name } + [codec])
+        Dialects(
+            all, recognitionOrder: recognitionOrder,
+            framingCodecs: framingCodecs.filter { $0.name != codec.name } + [codec])
     }
 
     /// The canonical codec called `name` (`leancloud`, `mqtt`), nil when the table has none.

@@ -15,12 +15,16 @@ extension ReconnectExplorer {
     /// bound and the verdict.
     package static var sizeTable: (header: [String], rows: [[String]]) {
         (
-            ["policy", "states", "transitions", "depth", "events × random inputs", "cycle bound", "complete", "violations"],
+            [
+                "policy", "states", "transitions", "depth", "events × random inputs", "cycle bound", "complete",
+                "violations",
+            ],
             ReconnectPolicies.all.map { policy in
                 let report = proofs[policy.name] ?? explore(policy, maxDepth: proofDepth)
                 return [
                     "`\(policy.name)`", String(report.states), String(report.transitions), String(report.depth),
-                    "\(alphabet(policy).count) × \(randoms(policy).count)", DurationText.text(millis: policy.shortestRetryDelayMillis),
+                    "\(alphabet(policy).count) × \(randoms(policy).count)",
+                    DurationText.text(millis: policy.shortestRetryDelayMillis),
                     report.complete ? "yes" : "no (depth bound)", String(report.violations.count),
                 ]
             }

@@ -11,7 +11,8 @@ public enum StatusExport {
         document.append(
             "generated_by",
             .string(
-                "imwire codes --format json" + (vendor.map { " --vendor \($0.rawValue)" } ?? "") + (table.map { " --table \($0)" } ?? "")))
+                "imwire codes --format json" + (vendor.map { " --vendor \($0.rawValue)" } ?? "")
+                    + (table.map { " --table \($0)" } ?? "")))
         document.append("tables", .array(tables.map(json)))
         return JSONWriter.pretty(.object(document)) + "\n"
     }
@@ -29,7 +30,8 @@ public enum StatusExport {
             .array(
                 table.ranges.map { range in
                     [
-                        "lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
+                        "lower": .number(JSONNumber(range.lower)),
+                        "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
                         "label": .string(range.label), "source": .string(range.source),
                     ]
                 }))
@@ -123,7 +125,9 @@ public enum StatusExport {
             if let original = row.original { out.append("  original:   \(original)") }
             let login = row.atLogin.map { "; answering a login: \($0.rawValue)" } ?? ""
             out.append("  class:      \(row.codeClass.rawValue)\(login) (advice: \(row.advice.rawValue))")
-            if let wait = row.wait { out.append("  wait:       \(wait.field), in \(wait.unit.rawValue): \(wait.scope)") }
+            if let wait = row.wait {
+                out.append("  wait:       \(wait.field), in \(wait.unit.rawValue): \(wait.scope)")
+            }
             out.append("  travels as: \(row.travel.rawValue)")
             out.append("  confidence: \(row.confidence.rawValue)")
             out.append("  source:     \(row.sources)")
@@ -149,7 +153,8 @@ public enum StatusExport {
                         "range",
                         unknown.range.map { range in
                             [
-                                "lower": .number(JSONNumber(range.lower)), "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
+                                "lower": .number(JSONNumber(range.lower)),
+                                "upper": range.upper.map { .number(JSONNumber($0)) } ?? .null,
                                 "label": .string(range.label), "source": .string(range.source),
                             ]
                         } ?? .null)

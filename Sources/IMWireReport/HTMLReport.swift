@@ -194,7 +194,9 @@ package enum HTMLReport {
             var order: [String] = []
             var groups: [String: [Int]] = [:]
             for (index, connection) in report.connections.enumerated() where connection.firstTime != nil {
-                let host = connection.client.map(Self.host) ?? "\(connection.dialect?.rawValue ?? "unknown") (no addresses in the capture)"
+                let host =
+                    connection.client.map(Self.host)
+                    ?? "\(connection.dialect?.rawValue ?? "unknown") (no addresses in the capture)"
                 if groups[host] == nil { order.append(host) }
                 groups[host, default: []].append(index)
             }
@@ -222,8 +224,11 @@ package enum HTMLReport {
             let end = max(connections.compactMap { $0.lastTime ?? $0.firstTime }.max() ?? start, start + 1)
             let (labelWidth, barWidth, rowHeight, top) = (280, 660, 26, 30)
             let height = top + connections.count * rowHeight + 10
-            func x(_ time: Int64) -> Int { labelWidth + Int(Double(time - start) / Double(end - start) * Double(barWidth)) }
-            var svg = "<h3>Client <code>\(Markup.escape(host))</code>: \(counted(connections.count, "connection")) over "
+            func x(_ time: Int64) -> Int {
+                labelWidth + Int(Double(time - start) / Double(end - start) * Double(barWidth))
+            }
+            var svg =
+                "<h3>Client <code>\(Markup.escape(host))</code>: \(counted(connections.count, "connection")) over "
             svg += "\(Markup.escape(String(TextReport.relative(end, from: start).dropFirst())))</h3>\n"
             svg += """
                 <svg class="client-timeline" id="client-\(number)" xmlns="http://www.w3.org/2000/svg" \
@@ -268,8 +273,12 @@ package enum HTMLReport {
             var html = "<section class=\"connection\" id=\"connection-\(index)\">\n"
             html += "<h2>Connection <code>\(Markup.escape(connection.id))</code></h2>\n<p>"
             html += "\(connection.dialect?.rawValue ?? "unknown dialect")"
-            if let subprotocol = connection.subprotocol { html += ", subprotocol <code class=\"subprotocol\">\(Markup.escape(subprotocol))</code>" }
-            if let extensions = connection.extensions { html += ", extensions <code class=\"extensions\">\(Markup.escape(extensions))</code>" }
+            if let subprotocol = connection.subprotocol {
+                html += ", subprotocol <code class=\"subprotocol\">\(Markup.escape(subprotocol))</code>"
+            }
+            if let extensions = connection.extensions {
+                html += ", extensions <code class=\"extensions\">\(Markup.escape(extensions))</code>"
+            }
             if let tls = connection.tls { html += ", <code class=\"tls\">\(Markup.escape(tls.description))</code>" }
             html += """
                 , \(counted(connection.messages, "message")); bytes: \
@@ -277,12 +286,19 @@ package enum HTMLReport {
                 """
             if !connection.tcpConnections.isEmpty {
                 html += "<p>Over \(counted(connection.tcpConnections.count, "TCP connection")): "
-                html += connection.tcpConnections.map { "<code>\(Markup.escape($0))</code>" }.joined(separator: ", ") + ".</p>\n"
+                html +=
+                    connection.tcpConnections.map { "<code>\(Markup.escape($0))</code>" }.joined(separator: ", ")
+                    + ".</p>\n"
             }
             var rows: [Int: Int] = [:]
-            for (row, entry) in connection.timeline.enumerated() where rows[entry.frame] == nil { rows[entry.frame] = row }
+            for (row, entry) in connection.timeline.enumerated() where rows[entry.frame] == nil {
+                rows[entry.frame] = row
+            }
             html += diagram(connection, index: index, findings: findings)
-            html += findings.isEmpty ? "<p class=\"clean\">No findings.</p>\n" : findingTable(findings, anchorPrefix: "c\(index)", rows: rows)
+            html +=
+                findings.isEmpty
+                ? "<p class=\"clean\">No findings.</p>\n"
+                : findingTable(findings, anchorPrefix: "c\(index)", rows: rows)
             return html + "</section>\n"
         }
 
@@ -299,7 +315,9 @@ package enum HTMLReport {
                 if !mark.rules.contains(finding.ruleID.rawValue) { mark.rules.append(finding.ruleID.rawValue) }
                 marks[frame] = mark
             }
-            let pages = stride(from: 0, to: entries.count, by: HTMLReport.pageSize).map { $0..<min($0 + HTMLReport.pageSize, entries.count) }
+            let pages = stride(from: 0, to: entries.count, by: HTMLReport.pageSize).map {
+                $0..<min($0 + HTMLReport.pageSize, entries.count)
+            }
             var html = ""
             if pages.count > 1 {
                 html += "<nav class=\"pages\">Messages: "
@@ -336,7 +354,9 @@ package enum HTMLReport {
             var rules: [String] = []
         }
 
-        private func svg(_ connection: ConnectionReport, index: Int, page: Int, range: Range<Int>, marks: [Int: Mark]) -> String {
+        private func svg(_ connection: ConnectionReport, index: Int, page: Int, range: Range<Int>, marks: [Int: Mark])
+            -> String
+        {
             let (width, left, right, rowHeight, top) = (1000, 150, 700, 30, 50)
             let height = top + range.count * rowHeight + 30
             var svg = """
@@ -416,7 +436,9 @@ package enum HTMLReport {
                     \(Markup.escape(HTMLReport.hexDump(payload, total: entry.payloadLength)))</pre>\n
                     """
             }
-            if entry.json == nil, entry.payload == nil { html += "<p>(not kept: check with <code>--format html</code>)</p>\n" }
+            if entry.json == nil, entry.payload == nil {
+                html += "<p>(not kept: check with <code>--format html</code>)</p>\n"
+            }
             return html + "</details>\n"
         }
 
@@ -432,7 +454,9 @@ package enum HTMLReport {
             var order: [Key] = []
             var groups: [Key: [Finding]] = [:]
             for finding in findings {
-                let key = Key(severity: finding.severity, rule: finding.ruleID.rawValue, message: finding.message, subject: finding.subject)
+                let key = Key(
+                    severity: finding.severity, rule: finding.ruleID.rawValue, message: finding.message,
+                    subject: finding.subject)
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(finding)
             }
@@ -472,7 +496,9 @@ package enum HTMLReport {
         }
 
         /// `#12 · line 4 · +1.250s · send · offset 3`, the frame linked to its message.
-        private func place(_ finding: Finding, anchorPrefix: String, rows: [Int: Int], anchored: inout Set<Int>) -> String {
+        private func place(_ finding: Finding, anchorPrefix: String, rows: [Int: Int], anchored: inout Set<Int>)
+            -> String
+        {
             var parts: [String] = []
             var anchor = ""
             if let frame = finding.location.frameIndex {
@@ -484,7 +510,9 @@ package enum HTMLReport {
                 }
             }
             if let line = finding.location.line { parts.append("line \(line)") }
-            if let time = finding.location.time { parts.append(Markup.escape(TextReport.relative(time, from: report.firstTime))) }
+            if let time = finding.location.time {
+                parts.append(Markup.escape(TextReport.relative(time, from: report.firstTime)))
+            }
             if let direction = finding.location.direction { parts.append(direction.rawValue) }
             if let offset = finding.offset { parts.append("offset \(offset)") }
             return anchor + parts.joined(separator: " · ")

@@ -32,7 +32,9 @@ package enum JSONReport {
         }
         if !report.connections.isEmpty { out.append(contentsOf: "\n  ]".utf8) }
         var counts = JSONObject()
-        for severity in Severity.allCases.reversed() { counts.append(severity.description, .number(JSONNumber(report.count(severity)))) }
+        for severity in Severity.allCases.reversed() {
+            counts.append(severity.description, .number(JSONNumber(report.count(severity))))
+        }
         out.append(contentsOf: ",\n  \"summary\": ".utf8)
         JSONWriter.writePretty(.object(counts), into: &out, indent: 1)
         out.append(contentsOf: ",\n  \"exitCode\": \(report.exitCode(threshold: threshold))".utf8)
@@ -69,7 +71,9 @@ package enum JSONReport {
         object.append("client", connection.client.map { .string($0) } ?? .null)
         object.append("server", connection.server.map { .string($0) } ?? .null)
         // A socket.io session gathered from several TCP connections lists them.
-        if !connection.tcpConnections.isEmpty { object.append("tcp", .array(connection.tcpConnections.map(JSONValue.string))) }
+        if !connection.tcpConnections.isEmpty {
+            object.append("tcp", .array(connection.tcpConnections.map(JSONValue.string)))
+        }
         var account = JSONObject()
         account.append("captured", .number(JSONNumber(connection.account.captured)))
         account.append("decoded", .number(JSONNumber(connection.account.decoded)))

@@ -22,7 +22,8 @@ package enum JUnitReport {
         for connection in report.connections {
             // Counted without writing the suite: a family fails when one of its findings does.
             totalTests += families(connection).count
-            totalFailures += Set(connection.findings.lazy.filter { $0.severity >= threshold }.map { family($0.rule) }).count
+            totalFailures +=
+                Set(connection.findings.lazy.filter { $0.severity >= threshold }.map { family($0.rule) }).count
         }
         var captureCase = "    <testcase classname=\"capture\" name=\"CAPTURE\""
         if captureFailing.isEmpty {
@@ -77,14 +78,16 @@ package enum JUnitReport {
             }
             cases.append(testCase)
         }
-        return "  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+        return
+            "  <testsuite name=\"\(Markup.escape(connection.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
             + cases.joined(separator: "\n") + "\n  </testsuite>"
     }
 
     static func family(_ rule: Rule) -> String { String(rule.id.rawValue.prefix { $0 != "." }) }
 
     /// The dialects whose connections use a transport-level rule family (each dialect names its own).
-    static let transportFamilies: [String: Set<Dialect>] = Dialects.standard.all.reduce(into: [:]) { table, definition in
+    static let transportFamilies: [String: Set<Dialect>] = Dialects.standard.all.reduce(into: [:]) {
+        table, definition in
         for family in definition.transportRuleFamilies { table[family, default: []].insert(definition.dialect) }
     }
 

@@ -53,7 +53,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
                 options.packets
                 ?? options.capture.map { capture in
                     // Findings located by a transcript line have their region there, not in a packet.
-                    let frames = Set(report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
+                    let frames = Set(
+                        report.allFindings.compactMap { $0.location.line == nil ? $0.location.frameIndex : nil })
                     return SARIFReport.packetRegions(path: capture, numbers: frames, limits: options.limits)
                 } ?? [:]
             SARIFReport.write(report, threshold: threshold, version: options.toolVersion, packets: packets, to: emit)

@@ -17,7 +17,9 @@ public enum SARIFReport {
 
     /// `packets`: the regions of the packets the findings name (`packetRegions`), for a pcap or
     /// pcapng capture, whose findings' frames are packet numbers.
-    package static func render(_ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:]) -> String {
+    package static func render(
+        _ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:]
+    ) -> String {
         var text: [UInt8] = []
         write(report, threshold: threshold, version: version, packets: packets) { text += $0 }
         return String(decoding: text, as: UTF8.self)
@@ -28,12 +30,17 @@ public enum SARIFReport {
     /// so the connections are gone through twice: once for the rules the findings use, once to
     /// write the results.
     package static func write(
-        _ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:], to emit: ([UInt8]) -> Void
+        _ report: CheckReport, threshold: Severity, version: String, packets: PacketRegions = [:],
+        to emit: ([UInt8]) -> Void
     ) {
         var usedRules: [RuleID: Rule] = [:]
-        for finding in report.captureFindings where finding.severity >= threshold { usedRules[finding.ruleID] = finding.rule }
+        for finding in report.captureFindings where finding.severity >= threshold {
+            usedRules[finding.ruleID] = finding.rule
+        }
         for connection in report.connections {
-            for finding in connection.findings where finding.severity >= threshold { usedRules[finding.ruleID] = finding.rule }
+            for finding in connection.findings where finding.severity >= threshold {
+                usedRules[finding.ruleID] = finding.rule
+            }
         }
         // In catalogue order; then the rules of dialects a program added (`CheckOptions.dialects`).
         let catalogued = RuleCatalog.all.filter { usedRules[$0.id] != nil }
@@ -99,7 +106,11 @@ public enum SARIFReport {
             physical.append("region", ["startLine": .number(JSONNumber(line))])
         } else if let frame = finding.location.frameIndex, let packet = packets[frame] {
             physical.append(
-                "region", ["byteOffset": .number(JSONNumber(packet.byteOffset)), "byteLength": .number(JSONNumber(packet.byteLength))])
+                "region",
+                [
+                    "byteOffset": .number(JSONNumber(packet.byteOffset)),
+                    "byteLength": .number(JSONNumber(packet.byteLength)),
+                ])
         }
         location.append("physicalLocation", .object(physical))
         var name = finding.location.connection ?? "capture"

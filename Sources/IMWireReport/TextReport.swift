@@ -11,7 +11,9 @@ package enum TextReport {
     }
 
     /// The report in pieces, one connection at a time, so a long report is never held whole.
-    package static func write(_ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void) {
+    package static func write(
+        _ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void
+    ) {
         var lines: [String] = []
         func flush() {
             guard !lines.isEmpty else { return }
@@ -63,7 +65,9 @@ package enum TextReport {
         let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
         var summary = "summary: \(counted(report.connections.count, "connection")), "
         summary += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
-        summary += Severity.allCases.reversed().map { counted(report.count($0), "\($0)", plural: $0 == .info ? "info" : nil) }.joined(separator: ", ")
+        summary += Severity.allCases.reversed().map {
+            counted(report.count($0), "\($0)", plural: $0 == .info ? "info" : nil)
+        }.joined(separator: ", ")
         if hidden > 0 { summary += " (\(hidden) below --severity \(threshold) not shown)" }
         return summary
     }
@@ -81,7 +85,10 @@ package enum TextReport {
         var detail = "      \(finding.message)"
         if let offset = finding.offset { detail += " (offset \(offset))" }
         detail += "  [\(finding.specRef)]"
-        return ["  " + paint("\(finding.severity) \(finding.ruleID)", finding.severity, color: color) + "  " + head.joined(separator: "  "), detail]
+        return [
+            "  " + paint("\(finding.severity) \(finding.ruleID)", finding.severity, color: color) + "  "
+                + head.joined(separator: "  "), detail,
+        ]
     }
 
     static func paint(_ text: String, _ severity: Severity, color: Bool) -> String {

@@ -73,13 +73,16 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         guard !done else { return }
         buffered += unwrapInboundIn(data).readableBytesView
         // No HTTP at all: a protocol on plain TCP the cloud serves (yun2win's MQTT), told by its first byte.
-        if searched == 0, let first = buffered.first, let raw = cloud.rawLinkHandlers(id: id, number: number, firstByte: first) {
+        if searched == 0, let first = buffered.first,
+            let raw = cloud.rawLinkHandlers(id: id, number: number, firstByte: first)
+        {
             return handOver(to: raw, rest: buffered, context: context)
         }
         // An HTTP request starts with its method, in capitals: anything else is answered at once,
         // not after the head's end (which garbage may never send).
         if searched == 0, let first = buffered.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
-            return answer(400, "not an HTTP request: it starts with the byte 0x\(String(first, radix: 16))", context: context)
+            return answer(
+                400, "not an HTTP request: it starts with the byte 0x\(String(first, radix: 16))", context: context)
         }
         if headEnd == nil {
             let from = max(0, searched - 3)
@@ -87,12 +90,15 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             headEnd = buffered[from...].withUnsafeBytes({ HTTPHead.endOfHead($0) }).map({ $0 + from })
         }
         guard let end = headEnd else {
-            if buffered.count > limits.headBytes { answer(400, "request head over \(limits.headBytes) bytes", context: context) }
+            if buffered.count > limits.headBytes {
+                answer(400, "request head over \(limits.headBytes) bytes", context: context)
+            }
             return
         }
         let head = Array(buffered[..<end])
         var headFindings: [Finding] = []
-        guard let parsed = HTTPHead.parse(head, baseOffset: 0, maxLength: limits.headBytes, findings: &headFindings), headFindings.isEmpty,
+        guard let parsed = HTTPHead.parse(head, baseOffset: 0, maxLength: limits.headBytes, findings: &headFindings),
+            headFindings.isEmpty,
             parsed.startLine.count == 3, parsed.startLine[2].hasPrefix("HTTP/1.")
         else {
             return answer(400, headFindings.first?.message ?? "not an HTTP/1.1 request line", context: context)
@@ -108,7 +114,9 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             }
             let announced = parsed.value("Content-Length") ?? "0"
             guard let length = Int(announced), length >= 0, length <= limits.messageBytes else {
-                return answer(400, "Content-Length \(announced) is not a length of at most \(limits.messageBytes) bytes", context: context)
+                return answer(
+                    400, "Content-Length \(announced) is not a length of at most \(limits.messageBytes) bytes",
+                    context: context)
             }
             guard buffered.count - end >= length else { return }
             let body = Array(buffered[end..<(end + length)])
@@ -116,10 +124,13 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
             if let (answer, then) = control(method, path) {
                 cloud.scenario.release(number)
                 tap.discard()
-                return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context, then: then)
+                return self.answer(
+                    answer.status, answer.body, contentType: answer.contentType, context: context, then: then)
             }
             let held = HeldAnswer(
-                write: { [weak self] answer in self?.answer(answer.status, answer.body, contentType: answer.contentType, context: context) },
+                write: { [weak self] answer in
+                    self?.answer(answer.status, answer.body, contentType: answer.contentType, context: context)
+                },
                 close: { context.close(promise: nil) })
             let request = PolledRequest(
                 method: method, path: path, query: query, body: body, connection: id, number: number,
@@ -131,8 +142,10 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             cloud.scenario.release(number)
-            let server = "\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)"
-            guard let answer = cloud.answer(method: method, path: path, query: query, server: server, connection: id) else {
+            let server =
+                "\(context.channel.localAddress?.ipAddress ?? "127.0.0.1"):\(context.channel.localAddress?.port ?? 0)"
+            guard let answer = cloud.answer(method: method, path: path, query: query, server: server, connection: id)
+            else {
                 return self.answer(404, "not found: \(method) \(path)", context: context)
             }
             return self.answer(answer.status, answer.body, contentType: answer.contentType, context: context)
@@ -159,11 +172,14 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response)), promise: nil)
         var socketLimits = Limits.default
         socketLimits.maxMessageSize = limits.messageBytes
-        let configuration = WebSocketChannelConfiguration(role: .server, limits: socketLimits, answersPings: cloud.answersWebSocketPings)
+        let configuration = WebSocketChannelConfiguration(
+            role: .server, limits: socketLimits, answersPings: cloud.answersWebSocketPings)
         let handlers: [ChannelHandler]
         do {
             let writer = try WebSocketFrameWriter(configuration)
-            handlers = [WebSocketFrameReader(configuration), writer] + cloud.linkHandlers(id: id, number: number, subprotocol: subprotocol)
+            handlers =
+                [WebSocketFrameReader(configuration), writer]
+                + cloud.linkHandlers(id: id, number: number, subprotocol: subprotocol)
         } catch {
             context.close(promise: nil)
             return
@@ -188,7 +204,8 @@ final class HTTPOpening: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answer(
-        _ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8", context: ChannelHandlerContext,
+        _ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8",
+        context: ChannelHandlerContext,
         then: (@Sendable () -> Void)? = nil
     ) {
         done = true

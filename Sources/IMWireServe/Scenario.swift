@@ -13,7 +13,9 @@ public struct Scenario: Sendable, Hashable {
     public var actions: [ScenarioAction]
     public var expectation: ScenarioExpectation
 
-    public init(name: String, dialect: Dialect, summary: String, actions: [ScenarioAction], expectation: ScenarioExpectation) {
+    public init(
+        name: String, dialect: Dialect, summary: String, actions: [ScenarioAction], expectation: ScenarioExpectation
+    ) {
         self.name = name
         self.dialect = dialect
         self.summary = summary
@@ -142,13 +144,17 @@ extension Scenario {
         try known(object, ["dialect", "summary", "actions", "expect"], at: "the scenario", fail)
         guard let dialectName = object["dialect"]?.stringValue else { throw fail("\"dialect\": expected a string") }
         let dialect = Dialect(dialectName)
-        guard ServeServer.clouds.contains(where: { $0.dialect == dialect }) else { throw fail("\"dialect\": unknown dialect \(dialectName)") }
+        guard ServeServer.clouds.contains(where: { $0.dialect == dialect }) else {
+            throw fail("\"dialect\": unknown dialect \(dialectName)")
+        }
         guard let summary = object["summary"]?.stringValue else { throw fail("\"summary\": expected a string") }
         var actions: [ScenarioAction] = []
         if let list = object["actions"], list.arrayValue == nil { throw fail("\"actions\": expected an array") }
         for (index, item) in (object["actions"]?.arrayValue ?? []).enumerated() {
             let parsed = try action(item, at: "actions[\(index)]", fail)
-            if parsed.act == .goaway, dialect != .leancloud { throw fail("actions[\(index)].do: goaway is LeanCloud's; \(dialectName) has none") }
+            if parsed.act == .goaway, dialect != .leancloud {
+                throw fail("actions[\(index)].do: goaway is LeanCloud's; \(dialectName) has none")
+            }
             actions.append(parsed)
         }
         var expectation = ScenarioExpectation()
@@ -156,7 +162,9 @@ extension Scenario {
             guard let members = expect.objectValue else { throw fail("\"expect\": expected an object") }
             try known(members, ["reconnect", "waive"], at: "\"expect\"", fail)
             if let reconnect = members["reconnect"], !reconnect.isNull {
-                guard let value = reconnect.boolValue else { throw fail("\"expect.reconnect\": expected true, false or null") }
+                guard let value = reconnect.boolValue else {
+                    throw fail("\"expect.reconnect\": expected true, false or null")
+                }
                 expectation.reconnect = value
             }
             if let list = members["waive"], list.arrayValue == nil { throw fail("\"expect.waive\": expected an array") }
@@ -168,23 +176,32 @@ extension Scenario {
         return Scenario(name: name, dialect: dialect, summary: summary, actions: actions, expectation: expectation)
     }
 
-    private static func action(_ item: JSONValue, at path: String, _ fail: (String) -> ScenarioError) throws(ScenarioError) -> ScenarioAction {
+    private static func action(_ item: JSONValue, at path: String, _ fail: (String) -> ScenarioError)
+        throws(ScenarioError) -> ScenarioAction
+    {
         guard let object = item.objectValue else { throw fail("\(path): expected an object") }
         try known(object, ["on", "do", "connections", "occurrence", "afterMs", "code", "reason"], at: path, fail)
         guard let on = object["on"]?.stringValue.flatMap(ScenarioAction.Trigger.init(rawValue:)) else {
-            throw fail("\(path).on: expected one of \(ScenarioAction.Trigger.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw fail(
+                "\(path).on: expected one of \(ScenarioAction.Trigger.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         guard let act = object["do"]?.stringValue.flatMap(ScenarioAction.Act.init(rawValue:)) else {
-            throw fail("\(path).do: expected one of \(ScenarioAction.Act.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw fail(
+                "\(path).do: expected one of \(ScenarioAction.Act.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         func integer(_ key: String, _ range: ClosedRange<Int64>) throws(ScenarioError) -> Int? {
             guard let value = object[key], !value.isNull else { return nil }
-            guard let number = value.int64Value, range.contains(number) else { throw fail("\(path).\(key): expected an integer in \(range)") }
+            guard let number = value.int64Value, range.contains(number) else {
+                throw fail("\(path).\(key): expected an integer in \(range)")
+            }
             return Int(number)
         }
         var connections: [Int]?
         if let list = object["connections"], !list.isNull {
-            guard let items = list.arrayValue, !items.isEmpty else { throw fail("\(path).connections: expected a non-empty array") }
+            guard let items = list.arrayValue, !items.isEmpty else {
+                throw fail("\(path).connections: expected a non-empty array")
+            }
             connections = []
             for value in items {
                 guard let number = value.int64Value, number >= 1, number <= 1_000 else {
@@ -195,15 +212,19 @@ extension Scenario {
         }
         if on == .accept, act != .drop { throw fail("\(path).do: on accept, only drop (a refused connection)") }
         if let reason = object["reason"], reason.stringValue == nil { throw fail("\(path).reason: expected a string") }
-        let occurrence: Int? = object["occurrence"]?.isNull == true ? nil : try integer("occurrence", 1...1_000_000) ?? 1
+        let occurrence: Int? =
+            object["occurrence"]?.isNull == true ? nil : try integer("occurrence", 1...1_000_000) ?? 1
         // A close frame's code is a WebSocket close code (RFC 6455 §7.4); other codes are the vendor's (32-bit).
         let code = try integer("code", act == .close ? 1000...4999 : 0...2_147_483_647)
         return ScenarioAction(
-            on: on, act: act, connections: connections, occurrence: occurrence, afterMs: try integer("afterMs", 0...3_600_000) ?? 0,
+            on: on, act: act, connections: connections, occurrence: occurrence,
+            afterMs: try integer("afterMs", 0...3_600_000) ?? 0,
             code: code, reason: object["reason"]?.stringValue)
     }
 
-    private static func known(_ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> ScenarioError) throws(ScenarioError) {
+    private static func known(
+        _ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> ScenarioError
+    ) throws(ScenarioError) {
         if let unknown = object.keys.first(where: { !keys.contains($0) }) {
             throw fail("\(path): unknown member \"\(unknown)\" (known: \(keys.sorted().joined(separator: ", ")))")
         }
@@ -226,7 +247,9 @@ extension Scenario {
     package static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(ScenarioError) -> String {
         let all = shipped(root: root)
         let matches = all.filter { entry in
-            name.contains("/") ? entry == name : entry.hasSuffix("/" + name) && (dialect.map { entry.hasPrefix($0.rawValue + "/") } ?? true)
+            name.contains("/")
+                ? entry == name
+                : entry.hasSuffix("/" + name) && (dialect.map { entry.hasPrefix($0.rawValue + "/") } ?? true)
         }
         guard matches.count == 1, let match = matches.first else {
             let reason =

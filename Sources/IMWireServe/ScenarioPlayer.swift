@@ -58,7 +58,8 @@ public enum ServeEvent: Sendable, Hashable {
 
     public var connection: Int {
         switch self {
-        case .accepted(let connection, _, _), .login(let connection, _, _, _), .acted(let connection, _, _, _), .routed(let connection, _),
+        case .accepted(let connection, _, _), .login(let connection, _, _, _), .acted(let connection, _, _, _),
+            .routed(let connection, _),
             .closed(let connection, _), .named(let connection, _):
             connection
         }

@@ -41,7 +41,9 @@ public struct ServeCaseResult: Sendable, Hashable {
 package enum ServeGrading {
     /// The checker's rules about when a client sends its heartbeats: its SDK's timers, so
     /// behaviour, like the reconnect judge's `RECONNECT.HEARTBEAT-MISSING`, not protocol.
-    package static let heartbeatTimingRules: Set<String> = ["NIM.HEARTBEAT-LATE", "EIO.PING-LATE", "Y2W.KEEPALIVE-EXCEEDED"]
+    package static let heartbeatTimingRules: Set<String> = [
+        "NIM.HEARTBEAT-LATE", "EIO.PING-LATE", "Y2W.KEEPALIVE-EXCEEDED",
+    ]
 
     package static func grade(scenario: Scenario, report: CheckReport, events: [ServeEvent]) -> [ServeCaseResult] {
         // Each connection's client address, user and times.
@@ -79,7 +81,9 @@ package enum ServeGrading {
         // before it (a refused reconnect, or one dropped before its login), else to the next one.
         // A request of a polling session belongs to whoever logged in on the session.
         var sessionUser: [String: String] = [:]
-        for number in numbers { if let name = sessionOf[number], let login = user[number] { sessionUser[name] = sessionUser[name] ?? login } }
+        for number in numbers {
+            if let name = sessionOf[number], let login = user[number] { sessionUser[name] = sessionUser[name] ?? login }
+        }
         var owner: [Int: String] = [:]
         for number in numbers {
             if let name = sessionOf[number], let login = sessionUser[name] {
@@ -161,20 +165,24 @@ package enum ServeGrading {
             let start = mine.compactMap { opened[$0] }.min() ?? 0
             let end = mine.compactMap { closed[$0] ?? opened[$0] }.max() ?? start
             return ServeCaseResult(
-                client: client, scenario: scenario.name, protocolGrade: protocolGrade, behaviourGrade: behaviourGrade, grade: grade,
+                client: client, scenario: scenario.name, protocolGrade: protocolGrade, behaviourGrade: behaviourGrade,
+                grade: grade,
                 durationMs: end - start, connections: mine, reasons: reasons)
         }
     }
 
     /// Autobahn's `index.json` shape: client → scenario → result, with each case's report file.
-    package static func index(_ results: [ServeCaseResult], reportFile: (ServeCaseResult) -> String?, into existing: JSONObject = JSONObject())
+    package static func index(
+        _ results: [ServeCaseResult], reportFile: (ServeCaseResult) -> String?, into existing: JSONObject = JSONObject()
+    )
         -> JSONObject
     {
         var index = existing
         for result in results {
             var entry = JSONObject([
                 "grade": .string(result.grade.rawValue), "protocol": .string(result.protocolGrade.rawValue),
-                "behaviour": .string(result.behaviourGrade.rawValue), "durationMs": .number(JSONNumber(result.durationMs)),
+                "behaviour": .string(result.behaviourGrade.rawValue),
+                "durationMs": .number(JSONNumber(result.durationMs)),
                 "connections": .array(result.connections.map { .number(JSONNumber($0)) }),
                 "reasons": .array(result.reasons.map { .string($0) }),
             ])

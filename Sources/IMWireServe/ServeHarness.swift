@@ -14,7 +14,10 @@ package final class ServeHarness {
     private var accepted = 0
 
     /// `clock`: the milliseconds the cloud stamps (fixed: the same bytes get the same answers).
-    package init(scenario: Scenario, limits: ServeLimits = ServeLimits(), clock: @escaping @Sendable () -> Int64 = { 1_795_000_000_000 })
+    package init(
+        scenario: Scenario, limits: ServeLimits = ServeLimits(),
+        clock: @escaping @Sendable () -> Int64 = { 1_795_000_000_000 }
+    )
         throws(CheckError)
     {
         var options = CheckOptions()
@@ -35,7 +38,9 @@ package final class ServeHarness {
         let number = cloud.scenario.accepted()
         let live = self.live
         let tap = ServeTap(
-            live: live, open: { live.open(client: ([127, 0, 0, 1], UInt16(40_000 + id % 20_000)), server: ([127, 0, 0, 1], 80)) }, ended: {})
+            live: live,
+            open: { live.open(client: ([127, 0, 0, 1], UInt16(40_000 + id % 20_000)), server: ([127, 0, 0, 1], 80)) },
+            ended: {})
         try channel.pipeline.syncOperations.addHandler(tap)
         try channel.pipeline.syncOperations.addHandler(
             HTTPOpening(id: id, number: number, cloud: cloud, limits: limits, tap: tap, control: { _, _ in nil }))

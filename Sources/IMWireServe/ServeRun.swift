@@ -63,7 +63,8 @@ public final class ServeRun: @unchecked Sendable {
         let report = try live.finish(source: "imwire serve --scenario \(scenario.name)")
         let events = server.log
         return ServeOutcome(
-            scenario: scenario, report: report, events: events, results: ServeGrading.grade(scenario: scenario, report: report, events: events))
+            scenario: scenario, report: report, events: events,
+            results: ServeGrading.grade(scenario: scenario, report: report, events: events))
     }
 
     /// Milliseconds since the epoch.
@@ -85,15 +86,20 @@ public struct ServeOutcome: Sendable {
     /// `imwire check` writes them) into `directory`, and adds this scenario's results to its
     /// `index.json` (Autobahn's shape: client → scenario → grades, reasons, report file). The
     /// directory is made when it does not exist (its parent must).
-    public func write(to directory: String, threshold: Severity = .warning, specBase: String = "") throws(TextFile.WriteError) {
+    public func write(to directory: String, threshold: Severity = .warning, specBase: String = "") throws(TextFile
+        .WriteError)
+    {
         if !Directory.isDirectory(directory), mkdir(directory, 0o755) != 0 {
             throw TextFile.WriteError(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        try TextFile.write(HTMLReport.render(report, threshold: threshold, specBase: specBase), to: base + scenario.name + ".html")
+        try TextFile.write(
+            HTMLReport.render(report, threshold: threshold, specBase: specBase), to: base + scenario.name + ".html")
         try TextFile.write(JSONReport.render(report, threshold: threshold), to: base + scenario.name + ".json")
         let indexPath = base + "index.json"
-        let existing = (try? FileByteSource.readAll(path: indexPath)).flatMap { try? JSONParser.parse($0).objectValue } ?? JSONObject()
+        let existing =
+            (try? FileByteSource.readAll(path: indexPath)).flatMap { try? JSONParser.parse($0).objectValue }
+            ?? JSONObject()
         let index = ServeGrading.index(results, reportFile: { _ in scenario.name + ".html" }, into: existing)
         try TextFile.write(JSONWriter.pretty(.object(index)) + "\n", to: indexPath)
     }

@@ -20,7 +20,8 @@ public struct ServeConfiguration: Sendable {
     public var caseIndex: Int
 
     public init(
-        listenHost: String = "127.0.0.1", listenPort: Int, scenario: Scenario, seed: UInt64 = 1, limits: ServeLimits = ServeLimits(),
+        listenHost: String = "127.0.0.1", listenPort: Int, scenario: Scenario, seed: UInt64 = 1,
+        limits: ServeLimits = ServeLimits(),
         cases: [String]? = nil, caseIndex: Int = 0
     ) {
         self.listenHost = listenHost
@@ -55,7 +56,8 @@ public struct ServeLimits: Sendable, Hashable {
     public var unsentBytes: Int
 
     public init(
-        connections: Int = 1_000, users: Int = 1_000, conversations: Int = 10_000, historyPerConversation: Int = 100, headBytes: Int = 16 << 10,
+        connections: Int = 1_000, users: Int = 1_000, conversations: Int = 10_000, historyPerConversation: Int = 100,
+        headBytes: Int = 16 << 10,
         messageBytes: Int = 1 << 20, unsentBytes: Int = 4 << 20, headSeconds: Int = 10
     ) {
         self.headSeconds = headSeconds
@@ -122,7 +124,8 @@ public final class ServeServer: @unchecked Sendable {
     package struct Cloud: Sendable {
         package let dialect: Dialect
         package let answers: String
-        let make: @Sendable (ScenarioPlayer, ServeConfiguration, @escaping @Sendable () -> Int64, ServeLog) -> any ServedCloud
+        let make:
+            @Sendable (ScenarioPlayer, ServeConfiguration, @escaping @Sendable () -> Int64, ServeLog) -> any ServedCloud
     }
 
     /// The clouds `imwire serve` plays scenarios with, one per dialect.
@@ -160,8 +163,11 @@ public final class ServeServer: @unchecked Sendable {
 
     /// The cloud of the scenario's dialect; nil when no cloud plays it (`Scenario.parse` refuses
     /// such a scenario, `Scenario.init` does not).
-    static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> (any ServedCloud)? {
-        clouds.first { $0.dialect == configuration.scenario.dialect }?.make(ScenarioPlayer(configuration.scenario), configuration, clock, log)
+    static func cloud(for configuration: ServeConfiguration, clock: @escaping @Sendable () -> Int64, log: ServeLog) -> (
+        any ServedCloud
+    )? {
+        clouds.first { $0.dialect == configuration.scenario.dialect }?.make(
+            ScenarioPlayer(configuration.scenario), configuration, clock, log)
     }
 
     /// Why `cloud(for:)` gave nothing.
@@ -179,7 +185,10 @@ public final class ServeServer: @unchecked Sendable {
         func endpoint(_ address: SocketAddress?) -> (address: [UInt8], port: UInt16) {
             guard let address, case .v4(let v4) = address else { return ([], UInt16(address?.port ?? 0)) }
             let host = v4.address.sin_addr.s_addr.bigEndian
-            return ([UInt8(host >> 24), UInt8(host >> 16 & 0xff), UInt8(host >> 8 & 0xff), UInt8(host & 0xff)], UInt16(address.port ?? 0))
+            return (
+                [UInt8(host >> 24), UInt8(host >> 16 & 0xff), UInt8(host >> 8 & 0xff), UInt8(host & 0xff)],
+                UInt16(address.port ?? 0)
+            )
         }
         let client = endpoint(channel.remoteAddress)
         let server = endpoint(channel.localAddress)
@@ -198,7 +207,9 @@ public final class ServeServer: @unchecked Sendable {
             })
         try channel.pipeline.syncOperations.addHandler(tap)
         let host = client.address.map(String.init).joined(separator: ".")
-        let refusal = cloud.holdsPollingSession(from: host) ? nil : cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
+        let refusal =
+            cloud.holdsPollingSession(from: host)
+            ? nil : cloud.scenario.actions(.accept, connection: number).first { $0.act == .drop }
         if let refusal {
             tap.commit()
             events.append(.acted(connection: id, act: .drop, trigger: .accept, timeMs: clock()))
@@ -206,12 +217,15 @@ public final class ServeServer: @unchecked Sendable {
             // the vendors' SDKs were recorded with refused them (Tests/VendorSDKs/*/server.py).
             channel.eventLoop.scheduleTask(in: .milliseconds(Int64(refusal.afterMs))) {
                 let reset =
-                    (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+                    (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                    ?? channel.eventLoop.makeSucceededVoidFuture()
                 reset.whenComplete { _ in channel.close(promise: nil) }
             }
             return
         }
-        let control = { [self] (method: String, path: String) in self.control(method: method, path: path, connection: id) }
+        let control = { [self] (method: String, path: String) in
+            self.control(method: method, path: path, connection: id)
+        }
         try channel.pipeline.syncOperations.addHandler(
             HTTPOpening(id: id, number: number, cloud: cloud, limits: configuration.limits, tap: tap, control: control))
     }
@@ -219,7 +233,9 @@ public final class ServeServer: @unchecked Sendable {
     /// The case-switching protocol (`Spec/serve.md` §5): `GET /imwire/cases`, `/imwire/case` and
     /// `/imwire/endCase`, answered on any dialect's address. Its connections are no client's:
     /// they leave the log (and so the grades and the idle count). nil: no such request.
-    private func control(method: String, path: String, connection: Int) -> (answer: HTTPAnswer, then: (@Sendable () -> Void)?)? {
+    private func control(method: String, path: String, connection: Int) -> (
+        answer: HTTPAnswer, then: (@Sendable () -> Void)?
+    )? {
         guard path.hasPrefix("/imwire/") else { return nil }
         events.forget(connection: connection)
         let cases = configuration.cases
@@ -253,7 +269,14 @@ public final class ServeServer: @unchecked Sendable {
             return (json([("ended", name), ("next", next)]), { DispatchQueue.global().async { self.stop() } })
         default:
             return (
-                json([("error", .string("no such request: \(method) \(path) (GET /imwire/cases, /imwire/case, /imwire/endCase)"))], status: 404), nil
+                json(
+                    [
+                        (
+                            "error",
+                            .string(
+                                "no such request: \(method) \(path) (GET /imwire/cases, /imwire/case, /imwire/endCase)")
+                        )
+                    ], status: 404), nil
             )
         }
     }

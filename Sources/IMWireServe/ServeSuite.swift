@@ -22,10 +22,12 @@ public final class ServeSuite: @unchecked Sendable {
     /// `scenarios`: one dialect's, in the order they run. `recordDirectory`: each case's traffic
     /// goes to `NAME.pcapng` in it (it must exist).
     public init(
-        scenarios: [Scenario], listenHost: String = "127.0.0.1", listenPort: Int, seed: UInt64 = 1, limits: ServeLimits = ServeLimits(),
+        scenarios: [Scenario], listenHost: String = "127.0.0.1", listenPort: Int, seed: UInt64 = 1,
+        limits: ServeLimits = ServeLimits(),
         check: CheckOptions, recordDirectory: String? = nil, clock: @escaping @Sendable () -> Int64 = ServeRun.wallClock
     ) {
-        precondition(!scenarios.isEmpty && Set(scenarios.map(\.dialect)).count == 1, "a suite is one dialect's scenarios")
+        precondition(
+            !scenarios.isEmpty && Set(scenarios.map(\.dialect)).count == 1, "a suite is one dialect's scenarios")
         self.scenarios = scenarios
         self.listen = (listenHost, listenPort)
         self.seed = seed
@@ -50,13 +52,15 @@ public final class ServeSuite: @unchecked Sendable {
     /// is `ServeRun.wait(idleSeconds:duration:)`'s. Throws what `ServeRun.init` and `start` throw:
     /// a record file that cannot be written, an address that cannot be bound.
     public func run(
-        idleSeconds: Double, duration: Double?, started: (ServeRun, _ port: Int) -> Void, finished: (ServeOutcome, Ending) throws -> Void
+        idleSeconds: Double, duration: Double?, started: (ServeRun, _ port: Int) -> Void,
+        finished: (ServeOutcome, Ending) throws -> Void
     ) throws {
         let names = scenarios.map { $0.dialect.rawValue + "/" + $0.name }
         var port = listen.port
         for (index, scenario) in scenarios.enumerated() {
             let configuration = ServeConfiguration(
-                listenHost: listen.host, listenPort: port, scenario: scenario, seed: seed, limits: limits, cases: names, caseIndex: index)
+                listenHost: listen.host, listenPort: port, scenario: scenario, seed: seed, limits: limits, cases: names,
+                caseIndex: index)
             let record = recordDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + scenario.name + ".pcapng" }
             let run = try ServeRun(configuration: configuration, check: check, record: record, clock: clock)
             lock.wait()

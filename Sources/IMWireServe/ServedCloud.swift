@@ -151,7 +151,9 @@ final class LinkChannel {
     /// taken bounded, and is dropped beyond it (its pushes would pile up in memory).
     func write(_ data: NIOAny) {
         guard isOpen, let context else { return }
-        if !context.channel.isWritable, let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes), unsent > unsentLimit {
+        if !context.channel.isWritable,
+            let unsent = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes), unsent > unsentLimit
+        {
             return drop()
         }
         context.writeAndFlush(data, promise: nil)
@@ -180,7 +182,8 @@ final class LinkChannel {
 
     private func close(code: Int, reason: String, at place: ChannelHandlerContext) {
         guard isOpen, let context else { return }
-        place.writeAndFlush(NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
+        place.writeAndFlush(
+            NIOAny(WebSocketOutbound.close(CloseCode(UInt16(clamping: code)), reason: reason)), promise: nil)
         isOpen = false
         let channel = context.channel
         context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }

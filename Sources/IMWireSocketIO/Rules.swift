@@ -188,11 +188,14 @@ package enum SocketIORules {
 
     package static let all: [Rule] = [
         textNotUTF8,
-        v09Malformed, v09TypeUnknown, v09DataUnexpected, v09JSONInvalid, v09EventInvalid, v09AckInvalid, v09ErrorInvalid,
+        v09Malformed, v09TypeUnknown, v09DataUnexpected, v09JSONInvalid, v09EventInvalid, v09AckInvalid,
+        v09ErrorInvalid,
         v09IDInvalid, v09FramingInvalid, v09HandshakeInvalid, v09HandshakeNoWebSocket, v09URLInvalid,
-        eioEmpty, eioTypeUnknown, eioOpenInvalid, eioBase64Invalid, eioDataUnexpected, eioPayloadInvalid, eioPayloadLengthInBytes,
+        eioEmpty, eioTypeUnknown, eioOpenInvalid, eioBase64Invalid, eioDataUnexpected, eioPayloadInvalid,
+        eioPayloadLengthInBytes,
         eioURLInvalid,
-        sioTypeUnknown, sioAttachmentsInvalid, sioNamespaceUnterminated, sioIDInvalid, sioPayloadInvalid, sioEventNameInvalid,
+        sioTypeUnknown, sioAttachmentsInvalid, sioNamespaceUnterminated, sioIDInvalid, sioPayloadInvalid,
+        sioEventNameInvalid,
         sioDataUnexpected, sioAckWithoutID, sioAttachmentMissing, sioBinaryUnexpected,
         eioOpenNotFirst, eioWrongDirection, eioPingUnanswered, eioPingLate, sioEventBeforeConnect, v09ConnectNotFirst,
         v09MessageBeforeConnect,

@@ -18,7 +18,8 @@ package enum TLSRules {
         specRef: "Spec/tls.md#alert (RFC 8446 §6, RFC 5246 §7.2)")
     package static let alertAfterEndOfStream = Rule(
         "TLS.ALERT-AFTER-EOF", .info, layer: .tls,
-        summary: "A fatal alert answering the peer's close without close_notify (its TCP FIN): the connection was already "
+        summary:
+            "A fatal alert answering the peer's close without close_notify (its TCP FIN): the connection was already "
             + "over; OpenSSL 3 sends decode_error for such an unexpected end.",
         specRef: "Spec/tls.md#alert (RFC 8446 §6.1, RFC 5246 §7.2.1)")
     package static let warningAlert = Rule(
@@ -71,12 +72,14 @@ package enum TLSRules {
 
     package static let keyLogMalformed = Rule(
         "TLS.KEYLOG-MALFORMED", .error, layer: .tls,
-        summary: "A capture's Decryption Secrets Block whose key log does not parse: the secrets before the bad line are "
+        summary:
+            "A capture's Decryption Secrets Block whose key log does not parse: the secrets before the bad line are "
             + "used, the rest are not.",
         specRef: "Spec/tls.md#secrets (NSS key-log format; pcapng Decryption Secrets Block)")
 
     package static let all: [Rule] = [
-        noKey, decryptFailed, alert, alertAfterEndOfStream, warningAlert, unsupportedSuite, unsupportedVersion, recordOverflow,
+        noKey, decryptFailed, alert, alertAfterEndOfStream, warningAlert, unsupportedSuite, unsupportedVersion,
+        recordOverflow,
         unknownContentType, recordVersion, dataBeforeHandshake, renegotiation, notTLS, handshakeMalformed, truncated,
         keyLogMalformed,
     ]

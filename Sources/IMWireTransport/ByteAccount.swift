@@ -41,7 +41,9 @@ public struct ByteAccount: Sendable, Hashable {
     public var description: String {
         var text = "\(decoded) bytes decoded"
         if !skipped.isEmpty {
-            text += ", \(skippedTotal) skipped (" + skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + ")"
+            text +=
+                ", \(skippedTotal) skipped ("
+                + skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + ")"
         }
         if lost > 0 { text += ", \(lost) lost to gaps" }
         return text

@@ -29,7 +29,9 @@ package struct ConnectionOrder: Comparable, Hashable, Sendable {
         self.session = session
     }
 
-    package static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool { (a.number, a.session) < (b.number, b.session) }
+    package static func < (a: ConnectionOrder, b: ConnectionOrder) -> Bool {
+        (a.number, a.session) < (b.number, b.session)
+    }
 
     /// One integer that sorts as the order does (sessions per connection below 2^20).
     package var packed: Int { number << 20 | session }
@@ -105,7 +107,8 @@ public protocol ConnectionEvents: AnyObject {
     /// A message; `frame` is its number in the connection (transcripts) or its packet (pcap);
     /// `via` is the TCP connection that carried it when the connection is a session. The
     /// connection's `framing` is set by then when the transport recognised one.
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?)
+    func message(
+        _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?)
     /// A finding of the capture or the transport, on the frame given when it has one.
     func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?)
     /// A WebSocket ping frame (a LeanCloud client's heartbeat).
@@ -120,7 +123,9 @@ public protocol ConnectionEvents: AnyObject {
 extension ConnectionEvents {
     public func opened(_ connection: LogicalConnection, at place: InputPlace) {}
     public func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: InputPlace) {}
-    public func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {}
+    public func message(
+        _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+    ) {}
     public func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?) {}
     public func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {}
     public func closed(_ connection: LogicalConnection, at place: InputPlace) {}
@@ -265,7 +270,8 @@ public final class ConnectionAssembler {
             let target = carrier.joined ?? conn
             target.messages += 1
             conn.account.decoded += message.payload.count
-            emit.message(message, of: target, at: place, frame: target.messages, via: carrier.joined == nil ? nil : conn.id)
+            emit.message(
+                message, of: target, at: place, frame: target.messages, via: carrier.joined == nil ? nil : conn.id)
         case .stream(let direction, let bytes):
             conn.hasTransportBytes = true
             guard carrier.tunnel.isOver else {
@@ -287,17 +293,21 @@ public final class ConnectionAssembler {
             }
             let side = direction == .send ? "client → server" : "server → client"
             emit.finding(
-                ConnectionInputRules.tcpGap.finding("\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
+                ConnectionInputRules.tcpGap.finding(
+                    "\(count) bytes missing (\(side)); the rest of this direction is not decoded"),
                 of: carrier.joined ?? conn, at: place, frame: event.packet)
         case .streamEnd(let direction):
             // Only TLS looks at a half-close: an alert after it answers the peer's end.
             if carrier.tunnel.isOver, let tls = carrier.tls {
-                decrypted(tls.endOfStream(direction), carrier, carrier.transportDecoder(limits: limits), place, to: emit)
+                decrypted(
+                    tls.endOfStream(direction), carrier, carrier.transportDecoder(limits: limits), place, to: emit)
             }
         case .close(let info):
             releaseTunnel(carrier, place, to: emit)
             finishTLS(carrier, place, to: emit)
-            if let transport = carrier.transport { for output in transport.finish() { handle(output, carrier, place, to: emit) } }
+            if let transport = carrier.transport {
+                for output in transport.finish() { handle(output, carrier, place, to: emit) }
+            }
             conn.closed = true
             conn.closeCode = info.code ?? conn.closeCode
             conn.openAtCaptureEnd = info.captureEnded
@@ -312,7 +322,9 @@ public final class ConnectionAssembler {
 
     /// A connection's stream bytes past any tunnel opening: decrypted first when the client's
     /// first bytes begin TLS, then read by the transport decoder.
-    private func stream(_ bytes: [UInt8], direction: Direction, _ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents) {
+    private func stream(
+        _ bytes: [UInt8], direction: Direction, _ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents
+    ) {
         let transport = carrier.transportDecoder(limits: limits)
         if !carrier.tlsDecided, direction == .send || !bytes.isEmpty {
             carrier.tlsDecided = true
@@ -335,7 +347,9 @@ public final class ConnectionAssembler {
     /// What a tunnel opening still holds (the connection ended, or lost bytes) is read as it came.
     private func releaseTunnel(_ carrier: Carrier, _ place: InputPlace, to emit: any ConnectionEvents) {
         guard !carrier.tunnel.isOver else { return }
-        for (direction, bytes) in carrier.tunnel.release() { stream(bytes, direction: direction, carrier, place, to: emit) }
+        for (direction, bytes) in carrier.tunnel.release() {
+            stream(bytes, direction: direction, carrier, place, to: emit)
+        }
     }
 
     /// Ends every connection and session still open: frames cut short, requests still pending.
@@ -386,7 +400,9 @@ public final class ConnectionAssembler {
                 session.tls = conn.tls
             }
         }
-        conn.isAbsorbed = carrier.joined != nil || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
+        conn.isAbsorbed =
+            carrier.joined != nil
+            || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
         emit.ended(conn)
         endIdleSessions(now: conn.lastTime, to: emit)
     }
@@ -394,12 +410,15 @@ public final class ConnectionAssembler {
     /// What a TLS connection's records gave: plaintext to the transport decoder (as if it had
     /// come in the clear, at the packet that completed its record), findings to the consumer.
     private func decrypted(
-        _ events: [TLSEvent], _ carrier: Carrier, _ transport: ConnectionDecoder, _ place: InputPlace, to emit: any ConnectionEvents
+        _ events: [TLSEvent], _ carrier: Carrier, _ transport: ConnectionDecoder, _ place: InputPlace,
+        to emit: any ConnectionEvents
     ) {
         for event in events {
             switch event {
             case .plaintext(let direction, let bytes, _):
-                transport.feed(bytes, direction: direction) { handle($0, carrier, place, direction: direction, to: emit) }
+                transport.feed(bytes, direction: direction) {
+                    handle($0, carrier, place, direction: direction, to: emit)
+                }
             case .finding(let finding):
                 handle(.finding(finding, session: nil), carrier, place, direction: finding.location.direction, to: emit)
             }
@@ -421,7 +440,9 @@ public final class ConnectionAssembler {
         for direction in [Direction.send, .receive] {
             let counts = tls.counts(direction)
             account.decoded += counts.clear + counts.decrypted
-            account.skip(counts.skipped + counts.buffered, because: "TLS, " + (counts.skipReason?.description ?? "not decrypted"))
+            account.skip(
+                counts.skipped + counts.buffered, because: "TLS, " + (counts.skipReason?.description ?? "not decrypted")
+            )
         }
         for (reason, count) in plaintext.skipped { account.unread(count, because: reason) }
         account.skip(afterGaps, because: "TLS after a gap in the capture")
@@ -447,7 +468,8 @@ public final class ConnectionAssembler {
     private func endIdleSessions(now: Int64?, to emit: any ConnectionEvents) {
         guard let now, !idleSessions.isEmpty else { return }
         let idle = idleSessions.values.compactMap { session -> (SessionKey, LogicalConnection)? in
-            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0, let since = state.idleSince,
+            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0,
+                let since = state.idleSince,
                 now - since > Self.sessionIdleMicros
             else { return nil }
             return (state.key, session)
@@ -477,12 +499,16 @@ public final class ConnectionAssembler {
             let target = carrier.joined ?? conn
             target.messages += 1
             if target.messages == 1, target.framing == nil { target.framing = carrier.transport?.framing }
-            emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: carrier.joined == nil ? nil : conn.id)
+            emit.message(
+                message, of: target, at: place, frame: place.packet ?? target.messages,
+                via: carrier.joined == nil ? nil : conn.id)
         case .polled(let message, let key, let framing):
             let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
             target.messages += 1
             target.framing = target.framing ?? framing
-            emit.message(message, of: target, at: place, frame: place.packet ?? target.messages, via: target === conn ? nil : conn.id)
+            emit.message(
+                message, of: target, at: place, frame: place.packet ?? target.messages,
+                via: target === conn ? nil : conn.id)
         case .upgrade(let upgrade):
             conn.info.subprotocol = upgrade.subprotocol ?? conn.info.subprotocol
             conn.info.extensions = upgrade.permessageDeflate?.headerValue ?? conn.info.extensions

@@ -98,7 +98,9 @@ package final class ConnectionDecoder {
         case .mqtt:
             frameMQTT(bytes, direction: direction)
         case .raw:
-            if !bytes.isEmpty { outputs.append(.message(WireMessage(direction: direction, frameType: .binary, payload: bytes))) }
+            if !bytes.isEmpty {
+                outputs.append(.message(WireMessage(direction: direction, frameType: .binary, payload: bytes)))
+            }
         case .http:
             feedHTTP(bytes, direction: direction)
         case .ignored:
@@ -131,8 +133,12 @@ package final class ConnectionDecoder {
         case .webSocket:
             webSocket?.finish(into: &outputs)
         case .mqtt:
-            mqtt?.client.finish { outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: $0))) }
-            mqtt?.server.finish { outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: $0))) }
+            mqtt?.client.finish {
+                outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: $0)))
+            }
+            mqtt?.server.finish {
+                outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: $0)))
+            }
         default:
             break
         }
@@ -203,8 +209,12 @@ package final class ConnectionDecoder {
         kind = .raw
         let (client, server) = (heldClient, heldServer)
         (heldClient, heldServer) = ([], [])
-        if !client.isEmpty { outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: client))) }
-        if !server.isEmpty { outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: server))) }
+        if !client.isEmpty {
+            outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: client)))
+        }
+        if !server.isEmpty {
+            outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: server)))
+        }
     }
 
     /// Whether `bytes` start with an HTTP request line (`METHOD SP target`): nil while too few
@@ -229,9 +239,13 @@ package final class ConnectionDecoder {
     private func frameMQTT(_ bytes: [UInt8], direction: Direction) {
         guard mqtt != nil else { return }
         if direction == .send {
-            mqtt?.client.feed(bytes) { outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: $0))) }
+            mqtt?.client.feed(bytes) {
+                outputs.append(.message(WireMessage(direction: .send, frameType: .binary, payload: $0)))
+            }
         } else {
-            mqtt?.server.feed(bytes) { outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: $0))) }
+            mqtt?.server.feed(bytes) {
+                outputs.append(.message(WireMessage(direction: .receive, frameType: .binary, payload: $0)))
+            }
         }
     }
 
@@ -276,7 +290,8 @@ package final class ConnectionDecoder {
             state.server.feed(
                 bytes,
                 framing: { head in
-                    HTTPBodyFraming.response(head, requestMethod: Self.isInterim(head) ? methods.first ?? nil : methods.popFirst() ?? nil)
+                    HTTPBodyFraming.response(
+                        head, requestMethod: Self.isInterim(head) ? methods.first ?? nil : methods.popFirst() ?? nil)
                 }, into: &read)
         }
         handle(read, direction: direction, state: &state)
@@ -299,7 +314,8 @@ package final class ConnectionDecoder {
                 } else if Self.isInterim(head) {
                     state.interim += 1
                 } else if state.methods.isEmpty {
-                    var finding = HTTPRules.responseWithoutRequest.finding(head.startLine.joined(separator: " "), at: offset)
+                    var finding = HTTPRules.responseWithoutRequest.finding(
+                        head.startLine.joined(separator: " "), at: offset)
                     finding.location.direction = .receive
                     outputs.append(.finding(finding, session: nil))
                 } else {
@@ -331,14 +347,18 @@ package final class ConnectionDecoder {
     /// A request was read in full: what its URL and body say goes out now, at its own packet (a
     /// long-poll's answer may come much later).
     private func requestRead(_ request: HTTPMessage, state: HTTPState) {
-        guard !state.upgradeOffsets.contains(request.offset), let reading = SocketIOPolling.read(request, nil, limits: limits) else { return }
+        guard !state.upgradeOffsets.contains(request.offset),
+            let reading = SocketIOPolling.read(request, nil, limits: limits)
+        else { return }
         emit(reading, .send)
     }
 
     /// A request and its response (nil at the end): the exchange, and what the response says.
     /// The interim responses read before `response` count in its exchange's bytes.
     private func exchange(_ request: HTTPMessage, _ response: HTTPMessage?, state: inout HTTPState) {
-        let reading = state.upgradeOffsets.contains(request.offset) ? nil : SocketIOPolling.read(request, response, limits: limits)
+        let reading =
+            state.upgradeOffsets.contains(request.offset)
+            ? nil : SocketIOPolling.read(request, response, limits: limits)
         outputs.append(
             .exchange(
                 HTTPExchange(
@@ -360,7 +380,9 @@ package final class ConnectionDecoder {
 
     /// The upgrade request has its response head: check the handshake, then switch to WebSocket
     /// (a valid 101), ignore the rest (a 101 that is not valid), or go on with HTTP (a refusal).
-    private func completeUpgrade(request: (head: HTTPHead, offset: Int), response: (head: HTTPHead, offset: Int), state: inout HTTPState) {
+    private func completeUpgrade(
+        request: (head: HTTPHead, offset: Int), response: (head: HTTPHead, offset: Int), state: inout HTTPState
+    ) {
         state.upgradeRequest = nil
         state.upgradeResponse = nil
         var shake = WebSocketHandshake.check(requestHead: request.head, responseHead: response.head)
@@ -387,7 +409,9 @@ package final class ConnectionDecoder {
             return
         }
         // The 101 is no exchange to pair: the request's entry leaves the queue.
-        if let index = state.waiting.firstIndex(where: { $0.offset == request.offset }) { state.waiting.remove(at: index) }
+        if let index = state.waiting.firstIndex(where: { $0.offset == request.offset }) {
+            state.waiting.remove(at: index)
+        }
         let client = state.client.takePaused()
         let server = state.server.takePaused()
         guard shake.isUpgraded else {
@@ -398,8 +422,10 @@ package final class ConnectionDecoder {
         }
         kind = .webSocket
         let decoders = WebSocketDecoders(
-            client: WebSocketStreamDecoder(shake.streamConfiguration(.send, limits: limits).withoutFrames, startOffset: client.offset),
-            server: WebSocketStreamDecoder(shake.streamConfiguration(.receive, limits: limits).withoutFrames, startOffset: server.offset))
+            client: WebSocketStreamDecoder(
+                shake.streamConfiguration(.send, limits: limits).withoutFrames, startOffset: client.offset),
+            server: WebSocketStreamDecoder(
+                shake.streamConfiguration(.receive, limits: limits).withoutFrames, startOffset: server.offset))
         webSocket = decoders
         decoders.feed(client.bytes, direction: .send, into: &outputs)
         decoders.feed(server.bytes, direction: .receive, into: &outputs)
@@ -412,7 +438,10 @@ package final class ConnectionDecoder {
         if let upgrade = state.upgradeRequest {
             // The upgrade was never answered: nothing of it could be decoded.
             let pending = state.server.pendingBytes
-            outputs.append(.finding(Self.unfinishedUpgrade(responseBytes: pending, at: state.server.nextOffset + pending), session: nil))
+            outputs.append(
+                .finding(
+                    Self.unfinishedUpgrade(responseBytes: pending, at: state.server.nextOffset + pending), session: nil)
+            )
             unfinishedUpgradeBytes += upgrade.head.length
             state.client.abandon(because: Self.unfinishedUpgradeReason)
             state.server.abandon(because: Self.unfinishedUpgradeReason)
@@ -465,7 +494,9 @@ package final class ConnectionDecoder {
     /// The socket.io session a WebSocket URL names (`sid=` of engine.io, the last path segment
     /// of socket.io 0.9), if any.
     package static func sessionKey(webSocketURL url: String) -> SessionKey? {
-        guard let transport = SocketIOTransport.from(url: url, overWebSocket: true).0, let sid = transport.sid, !sid.isEmpty else { return nil }
+        guard let transport = SocketIOTransport.from(url: url, overWebSocket: true).0, let sid = transport.sid,
+            !sid.isEmpty
+        else { return nil }
         return SessionKey(framing: framing(transport), sid: sid)
     }
 

@@ -3,7 +3,9 @@ import IMWireCore
 /// Rules of HTTP/1.1 as a transport (RFC 9112): requests and responses that are not WebSocket
 /// upgrades, such as socket.io's handshakes and long-polls.
 package enum HTTPRules {
-    private static func rule(_ id: RuleID, _ severity: Severity, lenient: Severity? = nil, _ summary: String, _ specRef: String) -> Rule {
+    private static func rule(
+        _ id: RuleID, _ severity: Severity, lenient: Severity? = nil, _ summary: String, _ specRef: String
+    ) -> Rule {
         Rule(id, severity, lenient: lenient, layer: .http, summary: summary, specRef: specRef)
     }
 
@@ -15,7 +17,8 @@ package enum HTTPRules {
         """, "Spec/http.md#message-head")
     package static let headTooLong = rule(
         "HTTP.HEAD-TOO-LONG", .error,
-        "A head without its blank line within 16 KiB; the rest of that direction is not read.", "Spec/http.md#head-size")
+        "A head without its blank line within 16 KiB; the rest of that direction is not read.", "Spec/http.md#head-size"
+    )
     package static let lengthInvalid = rule(
         "HTTP.LENGTH-INVALID", .error,
         """
@@ -28,7 +31,8 @@ package enum HTTPRules {
         "Spec/http.md#chunked")
     package static let bodyTooLarge = rule(
         "HTTP.BODY-TOO-LARGE", .error,
-        "A body larger than the message size limit: it is skipped, not decoded.", "Spec/http.md#body-size (maxMessageSize)")
+        "A body larger than the message size limit: it is skipped, not decoded.",
+        "Spec/http.md#body-size (maxMessageSize)")
     package static let responseWithoutRequest = rule(
         "HTTP.RESPONSE-WITHOUT-REQUEST", .error,
         "A response on a connection with no request waiting for one.", "Spec/http.md#message-order")

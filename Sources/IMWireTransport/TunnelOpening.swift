@@ -61,7 +61,9 @@ struct TunnelOpening {
         guard let request = Self.headLength(client) else { return [] }
         guard let response = Self.headLength(server) else { return [] }
         // `HTTP/1.x 2xx`: anything else is an HTTP exchange the HTTP reader reads as one.
-        guard server.count >= 12, server.starts(with: Array("HTTP/1.".utf8)), server[9] == UInt8(ascii: "2") else { return release() }
+        guard server.count >= 12, server.starts(with: Array("HTTP/1.".utf8)), server[9] == UInt8(ascii: "2") else {
+            return release()
+        }
         return open(client: request, server: response)
     }
 
@@ -93,7 +95,8 @@ struct TunnelOpening {
     /// The length of an HTTP head (through its blank line), once it is whole.
     private static func headLength(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index + 4
         }
         return nil

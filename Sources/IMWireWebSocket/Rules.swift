@@ -10,22 +10,28 @@ package enum WebSocketRules {
 
     package static let rsvWithoutExtension = Rule(
         "WS.RSV-WITHOUT-EXTENSION", .error, layer: .websocket,
-        summary: "RSV1, RSV2 or RSV3 set although no negotiated extension defines it.", specRef: "Spec/websocket.md#frame-header (RSV bits)")
+        summary: "RSV1, RSV2 or RSV3 set although no negotiated extension defines it.",
+        specRef: "Spec/websocket.md#frame-header (RSV bits)")
     package static let reservedOpcode = Rule(
         "WS.RESERVED-OPCODE", .error, layer: .websocket,
-        summary: "Opcode 0x3-0x7 or 0xB-0xF, reserved for future use.", specRef: "Spec/websocket.md#frame-header (opcodes)")
+        summary: "Opcode 0x3-0x7 or 0xB-0xF, reserved for future use.",
+        specRef: "Spec/websocket.md#frame-header (opcodes)")
     package static let controlFrameTooLong = Rule(
         "WS.CONTROL-FRAME-TOO-LONG", .error, layer: .websocket,
-        summary: "A close, ping or pong frame with more than 125 payload bytes.", specRef: "Spec/websocket.md#control-frames (125 bytes)")
+        summary: "A close, ping or pong frame with more than 125 payload bytes.",
+        specRef: "Spec/websocket.md#control-frames (125 bytes)")
     package static let controlFrameFragmented = Rule(
         "WS.CONTROL-FRAME-FRAGMENTED", .error, layer: .websocket,
-        summary: "A close, ping or pong frame with FIN clear.", specRef: "Spec/websocket.md#control-frames (not fragmented)")
+        summary: "A close, ping or pong frame with FIN clear.",
+        specRef: "Spec/websocket.md#control-frames (not fragmented)")
     package static let clientFrameUnmasked = Rule(
         "WS.CLIENT-FRAME-UNMASKED", .error, layer: .websocket,
-        summary: "A client-to-server frame without a masking key.", specRef: "Spec/websocket.md#masking (client frames)")
+        summary: "A client-to-server frame without a masking key.", specRef: "Spec/websocket.md#masking (client frames)"
+    )
     package static let serverFrameMasked = Rule(
         "WS.SERVER-FRAME-MASKED", .error, layer: .websocket,
-        summary: "A server-to-client frame with the MASK bit set.", specRef: "Spec/websocket.md#masking (server frames)")
+        summary: "A server-to-client frame with the MASK bit set.", specRef: "Spec/websocket.md#masking (server frames)"
+    )
     package static let lengthNotMinimal = Rule(
         "WS.LENGTH-NOT-MINIMAL", .error, lenient: .warning, layer: .websocket,
         summary: "A payload length in the 16- or 64-bit form that fits a shorter form.",
@@ -46,32 +52,39 @@ package enum WebSocketRules {
 
     package static let continuationWithoutStart = Rule(
         "WS.CONTINUATION-WITHOUT-START", .error, layer: .websocket,
-        summary: "A continuation frame when no fragmented message is in progress.", specRef: "Spec/websocket.md#fragmentation")
+        summary: "A continuation frame when no fragmented message is in progress.",
+        specRef: "Spec/websocket.md#fragmentation")
     package static let messageInterleaved = Rule(
         "WS.MESSAGE-INTERLEAVED", .error, layer: .websocket,
         summary: "A text or binary frame while a fragmented message is still in progress.",
         specRef: "Spec/websocket.md#fragmentation (no interleaving)")
     package static let invalidUTF8 = Rule(
         "WS.INVALID-UTF8", .error, layer: .websocket,
-        summary: "A text message that is not valid UTF-8 (checked across fragment boundaries).", specRef: "Spec/websocket.md#utf8")
+        summary: "A text message that is not valid UTF-8 (checked across fragment boundaries).",
+        specRef: "Spec/websocket.md#utf8")
     package static let messageTooLarge = Rule(
         "WS.MESSAGE-TOO-LARGE", .error, layer: .websocket,
-        summary: "A reassembled (and inflated) message longer than Limits.maxMessageSize.", specRef: "Spec/websocket.md#size-limits (maxMessageSize)")
+        summary: "A reassembled (and inflated) message longer than Limits.maxMessageSize.",
+        specRef: "Spec/websocket.md#size-limits (maxMessageSize)")
     package static let tooManyFragments = Rule(
         "WS.TOO-MANY-FRAGMENTS", .error, layer: .websocket,
-        summary: "A message in more fragments than Limits.maxFragments.", specRef: "Spec/websocket.md#size-limits (maxFragments)")
+        summary: "A message in more fragments than Limits.maxFragments.",
+        specRef: "Spec/websocket.md#size-limits (maxFragments)")
     package static let frameAfterClose = Rule(
         "WS.FRAME-AFTER-CLOSE", .error, layer: .websocket,
-        summary: "A frame sent after the sender's own close frame.", specRef: "Spec/websocket.md#close-frame (nothing after a close)")
+        summary: "A frame sent after the sender's own close frame.",
+        specRef: "Spec/websocket.md#close-frame (nothing after a close)")
     package static let messageUnfinished = Rule(
         "WS.MESSAGE-UNFINISHED", .info, layer: .websocket,
-        summary: "The stream ends while a fragmented message is in progress.", specRef: "Spec/websocket.md#fragmentation (a message cut short)")
+        summary: "The stream ends while a fragmented message is in progress.",
+        specRef: "Spec/websocket.md#fragmentation (a message cut short)")
 
     // MARK: close (RFC 6455 §5.5.1, §7.4)
 
     package static let closePayloadOneByte = Rule(
         "WS.CLOSE-PAYLOAD-ONE-BYTE", .error, layer: .websocket,
-        summary: "A close frame whose body is a single byte (a status code needs two).", specRef: "Spec/websocket.md#close-frame (status code)")
+        summary: "A close frame whose body is a single byte (a status code needs two).",
+        specRef: "Spec/websocket.md#close-frame (status code)")
     package static let closeCodeInvalid = Rule(
         "WS.CLOSE-CODE-INVALID", .error, layer: .websocket,
         summary: """
@@ -81,20 +94,23 @@ package enum WebSocketRules {
         specRef: "Spec/websocket.md#close-codes")
     package static let closeReasonInvalidUTF8 = Rule(
         "WS.CLOSE-REASON-INVALID-UTF8", .error, layer: .websocket,
-        summary: "A close reason that is not valid UTF-8.", specRef: "Spec/websocket.md#close-frame (reason), Spec/websocket.md#utf8")
+        summary: "A close reason that is not valid UTF-8.",
+        specRef: "Spec/websocket.md#close-frame (reason), Spec/websocket.md#utf8")
 
     // MARK: handshake (RFC 6455 §4)
 
     package static let handshakeTruncated = Rule(
         "WS.HANDSHAKE-TRUNCATED", .error, layer: .websocket,
-        summary: "The upgrade request or response ends before its blank line.", specRef: "Spec/websocket.md#handshake-http, Spec/http.md#head-size")
+        summary: "The upgrade request or response ends before its blank line.",
+        specRef: "Spec/websocket.md#handshake-http, Spec/http.md#head-size")
     package static let handshakeMalformed = Rule(
         "WS.HANDSHAKE-MALFORMED", .error, layer: .websocket,
         summary: "A start line or header field line that is not HTTP/1.1 syntax.",
         specRef: "Spec/websocket.md#handshake-http, Spec/http.md#message-head")
     package static let handshakeMethod = Rule(
         "WS.HANDSHAKE-METHOD", .error, layer: .websocket,
-        summary: "An upgrade request that is not GET over HTTP/1.1 or later.", specRef: "Spec/websocket.md#client-request (item 2)")
+        summary: "An upgrade request that is not GET over HTTP/1.1 or later.",
+        specRef: "Spec/websocket.md#client-request (item 2)")
     package static let handshakeUpgrade = Rule(
         "WS.HANDSHAKE-UPGRADE", .error, layer: .websocket,
         summary: "Upgrade does not name websocket, or Connection lacks the upgrade token.",
@@ -104,13 +120,16 @@ package enum WebSocketRules {
         summary: "Sec-WebSocket-Version missing or not 13.", specRef: "Spec/websocket.md#client-request (item 9)")
     package static let handshakeKey = Rule(
         "WS.HANDSHAKE-KEY", .error, layer: .websocket,
-        summary: "Sec-WebSocket-Key missing, repeated, or not the base64 of 16 bytes.", specRef: "Spec/websocket.md#client-request (item 7)")
+        summary: "Sec-WebSocket-Key missing, repeated, or not the base64 of 16 bytes.",
+        specRef: "Spec/websocket.md#client-request (item 7)")
     package static let handshakeStatus = Rule(
         "WS.HANDSHAKE-STATUS", .error, layer: .websocket,
-        summary: "The server answered with a status other than 101.", specRef: "Spec/websocket.md#server-response (item 1)")
+        summary: "The server answered with a status other than 101.",
+        specRef: "Spec/websocket.md#server-response (item 1)")
     package static let handshakeAccept = Rule(
         "WS.HANDSHAKE-ACCEPT", .error, layer: .websocket,
-        summary: "Sec-WebSocket-Accept missing or not base64(SHA-1(key + GUID)).", specRef: "Spec/websocket.md#server-response (item 4)")
+        summary: "Sec-WebSocket-Accept missing or not base64(SHA-1(key + GUID)).",
+        specRef: "Spec/websocket.md#server-response (item 4)")
     package static let subprotocolNotOffered = Rule(
         "WS.SUBPROTOCOL-NOT-OFFERED", .error, layer: .websocket,
         summary: "The server chose a subprotocol the client did not offer, or more than one.",
@@ -121,7 +140,8 @@ package enum WebSocketRules {
         specRef: "Spec/websocket.md#subprotocols (none chosen)")
     package static let extensionNotOffered = Rule(
         "WS.EXTENSION-NOT-OFFERED", .error, layer: .websocket,
-        summary: "The server accepted an extension the client did not offer.", specRef: "Spec/websocket.md#server-response (item 5)")
+        summary: "The server accepted an extension the client did not offer.",
+        specRef: "Spec/websocket.md#server-response (item 5)")
 
     // MARK: permessage-deflate (RFC 7692)
 
@@ -131,7 +151,8 @@ package enum WebSocketRules {
         specRef: "Spec/websocket.md#pmd-rsv1 (non-first fragments)")
     package static let rsv1OnControl = Rule(
         "PMD.RSV1-ON-CONTROL", .error, layer: .websocket,
-        summary: "RSV1 set on a control frame; control frames are never compressed.", specRef: "Spec/websocket.md#pmd-rsv1 (control frames)")
+        summary: "RSV1 set on a control frame; control frames are never compressed.",
+        specRef: "Spec/websocket.md#pmd-rsv1 (control frames)")
     package static let parameterInvalid = Rule(
         "PMD.PARAMETER-INVALID", .error, layer: .websocket,
         summary: """
@@ -148,7 +169,8 @@ package enum WebSocketRules {
         specRef: "Spec/websocket.md#pmd-window-bits")
     package static let acceptedTwice = Rule(
         "PMD.ACCEPTED-TWICE", .error, layer: .websocket,
-        summary: "The response accepts permessage-deflate more than once.", specRef: "Spec/websocket.md#pmd-negotiation (one offer accepted)")
+        summary: "The response accepts permessage-deflate more than once.",
+        specRef: "Spec/websocket.md#pmd-negotiation (one offer accepted)")
     package static let windowBitsEight = Rule(
         "PMD.WINDOW-BITS-8", .warning, lenient: .info, layer: .websocket,
         summary: "A window of 8 bits: zlib cannot compress raw deflate with it (treated as 9); many peers decline it.",

@@ -155,7 +155,8 @@ public enum Yun2winRules {
         "Spec/yun2win.md#connection-established (returnCode 11)")
     public static let afterRefusal = rule(
         "Y2W.AFTER-REFUSAL", .error, layer: .session,
-        "Traffic on a connection after CONNACK refused it (the server closes it).", "Spec/yun2win.md#mqtt-connack (a refusal closes)")
+        "Traffic on a connection after CONNACK refused it (the server closes it).",
+        "Spec/yun2win.md#mqtt-connack (a refusal closes)")
     public static let sendUnanswered = rule(
         "Y2W.SEND-UNANSWERED", .warning, layer: .session,
         """
@@ -168,7 +169,8 @@ public enum Yun2winRules {
         "An ack whose y2wMessageId no pending command used.", "Spec/yun2win.md#acks")
     public static let duplicateMessageID = rule(
         "Y2W.DUPLICATE-MESSAGE-ID", .error, layer: .session,
-        "A command reuses a y2wMessageId that is still waiting for its ack.", "Spec/yun2win.md#command-payloads (y2wMessageId)")
+        "A command reuses a y2wMessageId that is still waiting for its ack.",
+        "Spec/yun2win.md#command-payloads (y2wMessageId)")
     public static let resendWithoutUpdate = rule(
         "Y2W.RESEND-WITHOUT-UPDATE-SESSION", .warning, lenient: .info, layer: .session,
         """
@@ -178,7 +180,8 @@ public enum Yun2winRules {
         "Spec/yun2win.md#recovery-rules")
     public static let commandAfterKick = rule(
         "Y2W.COMMAND-AFTER-KICK", .error, layer: .session,
-        "The client publishes after PUBLISH {\"returnCode\":10} on the same connection.", "Spec/yun2win.md#connection-established (kicked: 10)")
+        "The client publishes after PUBLISH {\"returnCode\":10} on the same connection.",
+        "Spec/yun2win.md#connection-established (kicked: 10)")
     public static let reconnectAfterKick = rule(
         "Y2W.RECONNECT-AFTER-KICK", .error, layer: .session,
         "After a kick (10) the client reconnects automatically: CONNECT with client id prefix 1 and the same uid.",
@@ -224,9 +227,12 @@ public enum Yun2winRules {
         usernameMissing, passwordMissing, clientIDFormat, connectConvention,
         topicUnknown, topicCommandMismatch, publishConvention, payloadNotJSON, cmdMissing, cmdUnknown, messageIDMissing,
         mtsInvalid, fieldInvalid, unknownKey, appMessageInvalid,
-        returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackCodeUnused, connackMeaning, ackMTSMissing,
-        firstPacketNotConnect, secondConnect, wrongDirection, serverBeforeConnack, publishBeforeEstablished, afterRefusal,
-        sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, sendRefused, sessionOutOfSync, commandAfterKick, kicked,
+        returnCodeUnknown, returnCodeWrongTravel, clientLocalCodeOnWire, connackCodeUnused, connackMeaning,
+        ackMTSMissing,
+        firstPacketNotConnect, secondConnect, wrongDirection, serverBeforeConnack, publishBeforeEstablished,
+        afterRefusal,
+        sendUnanswered, ackWithoutRequest, duplicateMessageID, resendWithoutUpdate, sendRefused, sessionOutOfSync,
+        commandAfterKick, kicked,
         reconnectAfterKick, keepAliveExceeded, publishNotAcknowledged, pendingAtEnd,
     ]
 }

@@ -26,7 +26,8 @@ final class UpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var findings: [Finding] = []
-        guard let request = WebSocketHandshake.parseRequest(Array(head[..<end]), findings: &findings), request.method == "GET",
+        guard let request = WebSocketHandshake.parseRequest(Array(head[..<end]), findings: &findings),
+            request.method == "GET",
             let key = request.key
         else { return reject(context: context) }
         let deflate = PerMessageDeflateParameters(accepting: request.deflateOffers)
@@ -38,7 +39,9 @@ final class UpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
 
         let configuration = WebSocketChannelConfiguration(role: .server, permessageDeflate: deflate, limits: limits)
         do {
-            let handlers: [ChannelHandler] = [WebSocketFrameReader(configuration), try WebSocketFrameWriter(configuration), EchoHandler()]
+            let handlers: [ChannelHandler] = [
+                WebSocketFrameReader(configuration), try WebSocketFrameWriter(configuration), EchoHandler(),
+            ]
             try context.pipeline.syncOperations.addHandlers(handlers, position: .after(self))
         } catch {
             context.close(promise: nil)
@@ -78,13 +81,16 @@ final class EchoHandler: ChannelInboundHandler {
 /// Binds the echo server on 127.0.0.1 and serves until the process ends.
 func serveEcho(port: Int) throws {
     // Autobahn's 9.* cases send 16 MiB messages, some in 64-byte fragments.
-    let limits = Limits(maxFrameSize: 16 << 20, maxMessageSize: 16 << 20, maxFragments: 1 << 20, maxDecompressedSize: 16 << 20)
+    let limits = Limits(
+        maxFrameSize: 16 << 20, maxMessageSize: 16 << 20, maxFragments: 1 << 20, maxDecompressedSize: 16 << 20)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let server = try ServerBootstrap(group: group)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
         .childChannelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(UpgradeHandler(limits: limits)) }
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(UpgradeHandler(limits: limits))
+            }
         }
         .bind(host: "127.0.0.1", port: port).wait()
     print("imwire-echo listening on 127.0.0.1:\(server.localAddress?.port ?? port)")

@@ -49,7 +49,8 @@ func runFuzzingServerClient(url: String, agent: String) throws {
     }
     let host = String(authority[..<colon])
     // As the echo server: category 9 sends messages up to 16 MiB, some in 64-byte fragments.
-    let limits = Limits(maxFrameSize: 16 << 20, maxMessageSize: 16 << 20, maxFragments: 1 << 20, maxDecompressedSize: 16 << 20)
+    let limits = Limits(
+        maxFrameSize: 16 << 20, maxMessageSize: 16 << 20, maxFragments: 1 << 20, maxDecompressedSize: 16 << 20)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     defer { try? group.syncShutdownGracefully() }
 
@@ -63,7 +64,8 @@ func runFuzzingServerClient(url: String, agent: String) throws {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // A refused or broken handshake fails `result`; the channel is closed.
-                    try channel.pipeline.syncOperations.addWebSocketClientUpgrade(handshake, limits: limits) { channel, _ in
+                    try channel.pipeline.syncOperations.addWebSocketClientUpgrade(handshake, limits: limits) {
+                        channel, _ in
                         try channel.pipeline.syncOperations.addHandler(ClientSessionHandler(result: result))
                     }
                     .whenFailure { result.fail($0) }

@@ -11,7 +11,8 @@ if arguments.first == "--client", arguments.count >= 2 {
         switch option {
         case "--agent" where !rest.isEmpty: agent = rest.removeFirst()
         default:
-            throw ClientError(description: "usage: imwire-echo PORT | imwire-echo --client ws://HOST:PORT [--agent NAME]")
+            throw ClientError(
+                description: "usage: imwire-echo PORT | imwire-echo --client ws://HOST:PORT [--agent NAME]")
         }
     }
     try runFuzzingServerClient(url: url, agent: agent)

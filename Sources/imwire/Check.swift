@@ -31,14 +31,18 @@ struct Check: TakesDialectSettings {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
-    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    @Flag(
+        help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default)."
+    )
     var showSecrets = false
 
     @Option(name: .customLong("severity"), help: "Report and fail on findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
     var severity: Severity { threshold.severity }
 
-    @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
+    @Option(
+        name: .customLong("rule"),
+        help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
 
     @Option(
@@ -52,7 +56,9 @@ struct Check: TakesDialectSettings {
     var output: String?
 
     @Option(
-        help: ArgumentHelp("Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).", valueName: "OUT.pcapng")
+        help: ArgumentHelp(
+            "Also write the capture as pcapng with every finding as a packet comment (Wireshark shows them).",
+            valueName: "OUT.pcapng")
     )
     var annotate: String?
 
@@ -105,12 +111,15 @@ struct Check: TakesDialectSettings {
         guard tcpIdle >= 0 else { throw ValidationError("--tcp-idle \(tcpIdle): expected 0 or more seconds") }
         let selection = try policySelection()
         if let dialect, let other = selection.policies.first(where: { $0.dialect != dialect }) {
-            throw ValidationError("--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
+            throw ValidationError(
+                "--policy \(other.name) is a \(other.dialect.rawValue) policy, but --dialect is \(dialect.rawValue)")
         }
     }
 
     func policySelection() throws -> PolicySelection {
-        do { return try PolicySelection(names: policy) } catch { throw ValidationError("--policy: \(error.description)") }
+        do { return try PolicySelection(names: policy) } catch {
+            throw ValidationError("--policy: \(error.description)")
+        }
     }
 
     func parsedOverrides() throws -> [RuleID: RuleAction] { try parseRuleOverrides(ruleOverrides) }
@@ -152,7 +161,8 @@ extension Check {
         let progress = Progress(path: capture)
         options.keepsMergeData = mergeData
         var report: CheckReport
-        do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch {
+        do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch
+        {
             progress.finish()
             throw unreadable(error.description)
         }

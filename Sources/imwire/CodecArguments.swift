@@ -19,13 +19,18 @@ struct DecodeOptions: ParsableArguments {
         let definition = dialect.definition
         do throws(CanonicalCodecOptionError) {
             for (name, value) in given {
-                for codec in Dialects.standard.codecs where codec.options.contains(where: { $0.name == name }) { _ = try codec.unit([name: value]) }
+                for codec in Dialects.standard.codecs where codec.options.contains(where: { $0.name == name }) {
+                    _ = try codec.unit([name: value])
+                }
             }
-            let options = Dictionary(given.filter { given in definition.options.contains { $0.name == given.name } }) { $1 }
+            let options = Dictionary(given.filter { given in definition.options.contains { $0.name == given.name } }) {
+                $1
+            }
             return (try definition.makeCodec(options), try definition.unit(options))
         } catch {
             guard let allowed = error.allowed else { throw ValidationError(error.description) }
-            throw ValidationError("--\(error.option) \(error.value): expected one of \(allowed.joined(separator: ", "))")
+            throw ValidationError(
+                "--\(error.option) \(error.value): expected one of \(allowed.joined(separator: ", "))")
         }
     }
 }
@@ -93,7 +98,9 @@ enum CodecOptionArguments {
             declared.map { option, codecs in
                 var help = codecs.joined(separator: ", ") + ": " + option.help
                 if let values = option.values {
-                    help += " (values: \(values.joined(separator: ", "))" + (option.defaultValue.map { "; default: \($0)" } ?? "") + ")"
+                    help +=
+                        " (values: \(values.joined(separator: ", "))"
+                        + (option.defaultValue.map { "; default: \($0)" } ?? "") + ")"
                 }
                 return (option.name, option.values == nil ? "text" : option.name, help)
             })
@@ -101,13 +108,18 @@ enum CodecOptionArguments {
 
     /// The codec options of a command line whose command takes them (`decode`, or `encode`),
     /// removed from `arguments`.
-    static func extract(from arguments: inout [String], decode: any ParsableCommand.Type, encode: any ParsableCommand.Type) {
+    static func extract(
+        from arguments: inout [String], decode: any ParsableCommand.Type, encode: any ParsableCommand.Type
+    ) {
         let encoding = arguments.first == encode._commandName
-        let extracted = options(encoding: encoding).extract(from: &arguments, commands: [encoding ? encode._commandName : decode._commandName])
+        let extracted = options(encoding: encoding).extract(
+            from: &arguments, commands: [encoding ? encode._commandName : decode._commandName])
         given = extracted.found
         problem = extracted.problem
     }
 
     /// The help section of the command that takes the options.
-    static func help(encoding: Bool) -> String { options(encoding: encoding).help(title: "CODEC OPTIONS (each codec declares its own):") }
+    static func help(encoding: Bool) -> String {
+        options(encoding: encoding).help(title: "CODEC OPTIONS (each codec declares its own):")
+    }
 }

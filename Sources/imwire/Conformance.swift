@@ -40,7 +40,8 @@ struct Conformance: ParsableCommand {
                 """)
 
         @Option(
-            name: .customLong("suite"), help: "Only this suite (repeatable): \(ConformanceSuite.allCases.map(\.rawValue).joined(separator: ", ")).")
+            name: .customLong("suite"),
+            help: "Only this suite (repeatable): \(ConformanceSuite.allCases.map(\.rawValue).joined(separator: ", ")).")
         var suites: [String] = []
 
         @Option(help: "A failure list: test names the testee is known to fail, one a line, # comments.")
@@ -57,7 +58,8 @@ struct Conformance: ParsableCommand {
 
         @Option(
             help: ArgumentHelp(
-                "Stop after this many cases in a row the testee fails (crash, hang, garbage); 0: never.", valueName: "N"))
+                "Stop after this many cases in a row the testee fails (crash, hang, garbage); 0: never.", valueName: "N"
+            ))
         var maxConsecutiveErrors = ConformanceRunner.defaultMaxConsecutiveErrors
 
         @Option(help: "The fixtures directory (default: Fixtures/ of the package).")
@@ -72,7 +74,9 @@ struct Conformance: ParsableCommand {
         enum ReportKind: String, ExpressibleByArgument { case text, json, junit }
 
         func validate() throws {
-            guard (1...3_600_000).contains(timeoutMs) else { throw ValidationError("--timeout-ms must be 1 to 3600000") }
+            guard (1...3_600_000).contains(timeoutMs) else {
+                throw ValidationError("--timeout-ms must be 1 to 3600000")
+            }
             guard maxConsecutiveErrors >= 0 else { throw ValidationError("--max-consecutive-errors must be 0 or more") }
         }
 
@@ -83,7 +87,9 @@ struct Conformance: ParsableCommand {
             }
             var selected: Set<ConformanceSuite> = []
             for name in suites {
-                guard let suite = ConformanceSuite(rawValue: name) else { throw ValidationError("unknown suite \(name)") }
+                guard let suite = ConformanceSuite(rawValue: name) else {
+                    throw ValidationError("unknown suite \(name)")
+                }
                 selected.insert(suite)
             }
             let (all, problems) = ConformanceCases.load(directory: dir)
@@ -91,7 +97,9 @@ struct Conformance: ParsableCommand {
             let cases = selected.isEmpty ? all : all.filter { selected.contains($0.suite) }
             var list = ConformanceFailureList()
             if let failureList {
-                guard let text = try? String(contentsOfFile: failureList, encoding: .utf8) else { throw unreadable("cannot read \(failureList)") }
+                guard let text = try? String(contentsOfFile: failureList, encoding: .utf8) else {
+                    throw unreadable("cannot read \(failureList)")
+                }
                 list = ConformanceFailureList(text: text)
             }
             let testee = try ProcessTestee(command: command)
@@ -175,7 +183,9 @@ final class ProcessTestee: TesteeChannel {
     func exchange(_ request: [UInt8], timeoutMilliseconds: Int) -> ExchangeResult {
         let deadline = Self.now() + timeoutMilliseconds
         guard Self.writeAll(input, TesteeProtocol.frame(request), deadline: deadline) else {
-            return .failure(Self.now() >= deadline ? "timed out after \(timeoutMilliseconds) ms writing the request" : "testee closed its stdin")
+            return .failure(
+                Self.now() >= deadline
+                    ? "timed out after \(timeoutMilliseconds) ms writing the request" : "testee closed its stdin")
         }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -52,11 +52,17 @@ struct Convert: ParsableCommand {
                 if output == nil { print(line) } else { lines.append(line) }
             }
             if let output {
-                do { try TextFile.write(lines.map { $0 + "\n" }.joined(), to: output) } catch { throw unreadable(error.description) }
+                do { try TextFile.write(lines.map { $0 + "\n" }.joined(), to: output) } catch {
+                    throw unreadable(error.description)
+                }
             }
         case .pcapng:
-            if case .pcap? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
-            if case .pcapng? = try? CaptureFile.format(of: input) { throw unreadable("\(input) is already a packet capture") }
+            if case .pcap? = try? CaptureFile.format(of: input) {
+                throw unreadable("\(input) is already a packet capture")
+            }
+            if case .pcapng? = try? CaptureFile.format(of: input) {
+                throw unreadable("\(input) is already a packet capture")
+            }
             let bytes = CaptureConverter.pcapng(from: source, hidingSecrets: !showSecrets)
             do { try TextFile.write(bytes, to: output ?? "-") } catch { throw unreadable(error.description) }
         }

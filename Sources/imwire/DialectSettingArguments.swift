@@ -42,7 +42,9 @@ enum DialectSettingArguments {
     /// The settings of a command line whose command takes them (`check`, `proxy`, `serve`),
     /// removed from `arguments`. A setting without its value is left for
     /// `validateDialectSettings` to report.
-    static func extract(from arguments: inout [String], commands: [any TakesDialectSettings.Type]) -> [(name: String, value: String)] {
+    static func extract(from arguments: inout [String], commands: [any TakesDialectSettings.Type]) -> [(
+        name: String, value: String
+    )] {
         let (found, problem) = options.extract(from: &arguments, commands: commands.map { $0._commandName })
         self.problem = problem
         return found
@@ -64,7 +66,9 @@ struct TableOptions {
     /// The options of a command line whose command is one of `commands`, removed from
     /// `arguments`: `--name value` or `--name=value`. Nothing after `--`. An option without its
     /// value (at the end, or before another option) stops the extraction with the problem it is.
-    func extract(from arguments: inout [String], commands: [String]) -> (found: [(name: String, value: String)], problem: String?) {
+    func extract(from arguments: inout [String], commands: [String]) -> (
+        found: [(name: String, value: String)], problem: String?
+    ) {
         guard let first = arguments.first, commands.contains(first) else { return ([], nil) }
         let names = Set(declared.map(\.name))
         var found: [(name: String, value: String)] = []

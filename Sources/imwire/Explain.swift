@@ -25,20 +25,25 @@ struct Explain: ParsableCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
-        if Int64(code) == nil, vendor != nil || table != nil { throw ValidationError("--vendor and --table are for numbers, not rule IDs") }
+        if Int64(code) == nil, vendor != nil || table != nil {
+            throw ValidationError("--vendor and --table are for numbers, not rule IDs")
+        }
         if let vendor, StatusRegistry.standard.tables(of: vendor).isEmpty {
             throw ValidationError("\(vendor.rawValue) has no status tables in the registry yet")
         }
         if let table, vendor == nil { throw ValidationError("--table \(table) needs --vendor") }
         if let table, let vendor, StatusRegistry.standard.table(vendor, table) == nil {
-            throw ValidationError("\(vendor.rawValue) has no table \(table); see imwire codes --vendor \(vendor.rawValue)")
+            throw ValidationError(
+                "\(vendor.rawValue) has no table \(table); see imwire codes --vendor \(vendor.rawValue)")
         }
     }
 
     func run() throws {
         guard let code = Int64(code) else {
             guard let rule = RuleCatalog.rule(named: self.code) else {
-                print("\(self.code) is neither a number nor a rule ID: \(RuleCatalog.unknown(self.code))", to: &standardError)
+                print(
+                    "\(self.code) is neither a number nor a rule ID: \(RuleCatalog.unknown(self.code))",
+                    to: &standardError)
                 throw ExitCode(1)
             }
             let description = RuleDescription(rule, root: PackageRoot.locate())

@@ -16,7 +16,8 @@ struct IMWireCLI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            CA.self, Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self, Fixtures.self, Merge.self,
+            CA.self, Check.self, Conformance.self, Convert.self, Codes.self, Decode.self, Encode.self, Explain.self,
+            Fixtures.self, Merge.self,
             Proxy.self, Reconnect.self, Rules.self, Serve.self, Shard.self, Show.self, SpecCommand.self,
         ]
     )
@@ -27,7 +28,8 @@ struct IMWireCLI: ParsableCommand {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            DialectSettingArguments.given = DialectSettingArguments.extract(from: &arguments, commands: [Check.self, Proxy.self, Serve.self])
+            DialectSettingArguments.given = DialectSettingArguments.extract(
+                from: &arguments, commands: [Check.self, Proxy.self, Serve.self])
             CodecOptionArguments.extract(from: &arguments, decode: Decode.self, encode: Encode.self)
             var command = try parseAsRoot(arguments)
             try command.run()

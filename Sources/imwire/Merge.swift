@@ -31,13 +31,19 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         // Refused before any is read, as when all were read first.
-        if let path = reports.first(where: { !FileManager.default.isReadableFile(atPath: $0) }) { throw unreadable("\(path): cannot be read") }
+        if let path = reports.first(where: { !FileManager.default.isReadableFile(atPath: $0) }) {
+            throw unreadable("\(path): cannot be read")
+        }
         let merged: ReportMerger.Merged
         do {
             // One report in memory at a time: each is read when the merge comes to it.
-            merged = try ReportMerger.merge(names: reports, tool: IMWireCLI.configuration.version, needsTimelines: format == .html) {
+            merged = try ReportMerger.merge(
+                names: reports, tool: IMWireCLI.configuration.version, needsTimelines: format == .html
+            ) {
                 index throws(MergeError) in
-                guard let data = FileManager.default.contents(atPath: reports[index]) else { throw MergeError("\(reports[index]): cannot be read") }
+                guard let data = FileManager.default.contents(atPath: reports[index]) else {
+                    throw MergeError("\(reports[index]): cannot be read")
+                }
                 return [UInt8](data)
             }
         } catch { throw unreadable(error.description) }

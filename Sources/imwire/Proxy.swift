@@ -11,7 +11,8 @@ import IMWireProxy
 
 struct Proxy: TakesDialectSettings {
     static let configuration = CommandConfiguration(
-        abstract: "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
+        abstract:
+            "Check live traffic: a TCP proxy that forwards every byte unchanged and reports violations as they happen.",
         discussion: """
             Accepts connections on --listen and joins each to a new connection to --upstream, or, with \
             --explicit, to the server the client asks for (an HTTP CONNECT request, a plain-HTTP request \
@@ -37,7 +38,9 @@ struct Proxy: TakesDialectSettings {
             that cannot be bound, 64 a usage error.
             """ + "\n\n" + DialectSettingArguments.help)
 
-    @Option(help: ArgumentHelp("Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
+    @Option(
+        help: ArgumentHelp(
+            "Address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
     var listen: String
 
     @Option(help: ArgumentHelp("The server to forward to (or --explicit).", valueName: "HOST:PORT"))
@@ -58,13 +61,17 @@ struct Proxy: TakesDialectSettings {
 
     @Option(
         help: ArgumentHelp(
-            "With --tls: verify the servers' certificates against these CA certificates (PEM) instead of the system's.", valueName: "FILE"))
+            "With --tls: verify the servers' certificates against these CA certificates (PEM) instead of the system's.",
+            valueName: "FILE"))
     var upstreamCA: String?
 
     @Flag(help: "With --tls: do not verify the servers' certificates (test servers only).")
     var upstreamInsecure = false
 
-    @Option(help: ArgumentHelp("With --tls: write both legs' TLS secrets to FILE (NSS key log format) as they are made.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "With --tls: write both legs' TLS secrets to FILE (NSS key log format) as they are made.", valueName: "FILE"
+        ))
     var tlsKeylogOut: String?
 
     @Option(help: "Decode every connection as this dialect, whatever the traffic says.")
@@ -83,16 +90,22 @@ struct Proxy: TakesDialectSettings {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
-    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    @Flag(
+        help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default)."
+    )
     var showSecrets = false
 
     @Option(name: .customLong("severity"), help: "Print and fail on findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
 
-    @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
+    @Option(
+        name: .customLong("rule"),
+        help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
 
-    @Option(help: ArgumentHelp("Record the proxied traffic as pcapng (real times, synthesised IP/TCP headers).", valueName: "FILE.pcapng"))
+    @Option(
+        help: ArgumentHelp(
+            "Record the proxied traffic as pcapng (real times, synthesised IP/TCP headers).", valueName: "FILE.pcapng"))
     var record: String?
 
     @Option(help: ArgumentHelp("Write the final report to this file on exit.", valueName: "FILE"))
@@ -108,7 +121,9 @@ struct Proxy: TakesDialectSettings {
     var duration: Double?
 
     static func endpoint(_ text: String, _ option: String) throws -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else {
             throw ValidationError("--\(option) \(text): expected HOST:PORT")
         }
         var host = String(text[..<colon])
@@ -120,7 +135,8 @@ struct Proxy: TakesDialectSettings {
         try validateDialectSettings()
         _ = try Self.endpoint(listen, "listen")
         switch (upstream, explicit) {
-        case (nil, false): throw ValidationError("name the server with --upstream HOST:PORT, or let clients name it with --explicit")
+        case (nil, false):
+            throw ValidationError("name the server with --upstream HOST:PORT, or let clients name it with --explicit")
         case (.some, true): throw ValidationError("--upstream and --explicit exclude each other")
         case (let upstream?, false):
             let up = try Self.endpoint(upstream, "upstream")
@@ -131,7 +147,9 @@ struct Proxy: TakesDialectSettings {
         if !tls, ca != nil || upstreamCA != nil || upstreamInsecure || tlsKeylogOut != nil {
             throw ValidationError("--ca, --upstream-ca, --upstream-insecure and --tls-keylog-out go with --tls")
         }
-        if upstreamCA != nil, upstreamInsecure { throw ValidationError("--upstream-ca and --upstream-insecure exclude each other") }
+        if upstreamCA != nil, upstreamInsecure {
+            throw ValidationError("--upstream-ca and --upstream-insecure exclude each other")
+        }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections: expected at least 1") }
         if let duration, !(duration > 0) { throw ValidationError("--duration: expected a positive number of seconds") }
     }
@@ -148,11 +166,15 @@ struct Proxy: TakesDialectSettings {
         var interception: ProxyTLSConfiguration?
         if tls, let ca {
             let authority: CertificateAuthority
-            do { authority = try CertificateAuthority.load(from: ca) } catch { throw unreadable("--ca: \(error.description)") }
-            let trust: ProxyTLSConfiguration.UpstreamTrust = upstreamInsecure ? .insecure : upstreamCA.map { .file($0) } ?? .system
+            do { authority = try CertificateAuthority.load(from: ca) } catch {
+                throw unreadable("--ca: \(error.description)")
+            }
+            let trust: ProxyTLSConfiguration.UpstreamTrust =
+                upstreamInsecure ? .insecure : upstreamCA.map { .file($0) } ?? .system
             interception = ProxyTLSConfiguration(authority: authority, upstreamTrust: trust, keyLogOut: tlsKeylogOut)
         }
-        var options = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        var options = CheckOptions(
+            dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         options.showSecrets = showSecrets
         options.describesMessages = messages
         try applyDialectSettings(to: &options.dialectOptions)
@@ -162,7 +184,9 @@ struct Proxy: TakesDialectSettings {
             options.timelineDetails = true
         }
         let live: LiveCheck
-        do { live = try LiveCheck(options: options, record: record, now: Self.microseconds) } catch { throw unreadable(error.description) }
+        do { live = try LiveCheck(options: options, record: record, now: Self.microseconds) } catch {
+            throw unreadable(error.description)
+        }
         let severity = threshold.severity
         let printer = LivePrinter(format: format, threshold: severity, messages: messages)
         live.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
@@ -170,7 +194,8 @@ struct Proxy: TakesDialectSettings {
 
         let proxy = ProxyServer(
             configuration: ProxyConfiguration(
-                listenHost: listenAt.host, listenPort: listenAt.port, upstream: target, tls: interception, maxConnections: maxConnections),
+                listenHost: listenAt.host, listenPort: listenAt.port, upstream: target, tls: interception,
+                maxConnections: maxConnections),
             live: live)
         let port: Int
         do { port = try proxy.start() } catch let error as ProxyTLSError {
@@ -180,8 +205,12 @@ struct Proxy: TakesDialectSettings {
             proxy.stop()
             throw unreadable("cannot listen on \(listen): \(error)")
         }
-        let destination = upstream.map { "forwarding to \($0)" } ?? "forwarding where each client asks (HTTP CONNECT, http:// requests, SOCKS5)"
-        print("imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")", to: &standardError)
+        let destination =
+            upstream.map { "forwarding to \($0)" }
+            ?? "forwarding where each client asks (HTTP CONNECT, http:// requests, SOCKS5)"
+        print(
+            "imwire proxy: listening on \(listenAt.host):\(port), \(destination)\(tls ? ", terminating TLS" : "")",
+            to: &standardError)
         if let warning = reachabilityWarning(listenAt.host, command: "proxy") { print(warning, to: &standardError) }
 
         let signals = onTermination { proxy.stop() }
@@ -251,7 +280,8 @@ final class LivePrinter: Sendable {
         case .jsonl:
             var object = JSONObject()
             object.append("type", "finding")
-            object.append("finding", finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) }))
+            object.append(
+                "finding", finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) }))
             emit(JSONWriter.string(.object(object)))
         }
     }
@@ -279,7 +309,9 @@ final class LivePrinter: Sendable {
             object.append("type", "summary")
             object.append("connections", .number(JSONNumber(report.connections.count)))
             object.append("messages", .number(JSONNumber(messages)))
-            for severity in Severity.allCases { object.append("\(severity)", .number(JSONNumber(report.count(severity)))) }
+            for severity in Severity.allCases {
+                object.append("\(severity)", .number(JSONNumber(report.count(severity))))
+            }
             object.append("exitCode", .number(JSONNumber(Int(report.exitCode(threshold: threshold)))))
             emit(JSONWriter.string(.object(object)))
         }

@@ -22,7 +22,10 @@ struct Reconnect: ParsableCommand {
                 unreadable file, 64 when neither the file nor --policy names a policy.
                 """)
 
-        @Option(help: ArgumentHelp("The policy (default: the file's): \(ReconnectPolicies.names.joined(separator: ", ")).", valueName: "name"))
+        @Option(
+            help: ArgumentHelp(
+                "The policy (default: the file's): \(ReconnectPolicies.names.joined(separator: ", ")).",
+                valueName: "name"))
         var policy: String?
 
         @Option(name: .customLong("events"), help: "The events file (JSON or JSONL); - for standard input.")
@@ -36,7 +39,8 @@ struct Reconnect: ParsableCommand {
 
         func validate() throws {
             if let policy, ReconnectPolicies.named(policy) == nil {
-                throw ValidationError("unknown policy \(policy); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown policy \(policy); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
         }
 
@@ -53,7 +57,8 @@ struct Reconnect: ParsableCommand {
                 throw ExitCode.validationFailure
             }
             guard let policy = ReconnectPolicies.named(name) else {
-                throw unreadable("\(eventsPath): unknown policy \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+                throw unreadable(
+                    "\(eventsPath): unknown policy \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
             }
             let simulation: ReconnectSimulation
             do { simulation = try file.run(policy) } catch { throw unreadable("\(eventsPath): \(error)") }
@@ -67,7 +72,8 @@ struct Reconnect: ParsableCommand {
     }
 
     struct Policies: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the policies with their schedule, budget and heartbeat.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the policies with their schedule, budget and heartbeat.")
 
         func run() throws {
             for policy in ReconnectPolicies.all {

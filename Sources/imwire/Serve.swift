@@ -28,7 +28,10 @@ struct Serve: TakesDialectSettings {
             error.
             """ + "\n\n" + DialectSettingArguments.help)
 
-    @Option(help: ArgumentHelp("IPv4 address to accept clients on (port 0: any free port, printed on standard error).", valueName: "HOST:PORT"))
+    @Option(
+        help: ArgumentHelp(
+            "IPv4 address to accept clients on (port 0: any free port, printed on standard error).",
+            valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:0"
 
     @Option(
@@ -62,7 +65,8 @@ struct Serve: TakesDialectSettings {
     @Flag(help: "List the scenarios of Fixtures/serve/ and exit.")
     var list = false
 
-    @Option(help: ArgumentHelp("Write index.json and the run's report (HTML, JSON) into this directory.", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp("Write index.json and the run's report (HTML, JSON) into this directory.", valueName: "DIR"))
     var out: String?
 
     @Option(
@@ -86,13 +90,17 @@ struct Serve: TakesDialectSettings {
     @Flag(help: "Downgrade rules about behaviour real peers exhibit (see `imwire rules`).")
     var lenient = false
 
-    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    @Flag(
+        help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default)."
+    )
     var showSecrets = false
 
     @Option(name: .customLong("severity"), help: "Print findings at or above: info, warning, error.")
     var threshold: SeverityThreshold = .warning
 
-    @Option(name: .customLong("rule"), help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
+    @Option(
+        name: .customLong("rule"),
+        help: ArgumentHelp("Override a rule: ID=off|info|warn|error (repeatable).", valueName: "ID=ACTION"))
     var ruleOverrides: [String] = []
 
     func validate() throws {
@@ -100,10 +108,12 @@ struct Serve: TakesDialectSettings {
         let at = try Proxy.endpoint(listen, "listen")
         let octets = at.host.split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else {
-            throw ValidationError("--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
+            throw ValidationError(
+                "--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
         }
         if !list, [scenario, scenarioFile, scenarios].compactMap({ $0 }).count != 1 {
-            throw ValidationError("name the scenario: --scenario NAME, --scenario-file FILE or --scenarios all|NAME,NAME,…")
+            throw ValidationError(
+                "name the scenario: --scenario NAME, --scenario-file FILE or --scenarios all|NAME,NAME,…")
         }
         if scenarios == "all", dialect == nil { throw ValidationError("--scenarios all: name the dialect (--dialect)") }
         if !(idle > 0) { throw ValidationError("--idle: expected a positive number of seconds") }
@@ -120,7 +130,9 @@ struct Serve: TakesDialectSettings {
         if let scenarios { return try runSuite(scenarios, root: root) }
         var path = scenarioFile ?? ""
         if let scenario {
-            guard let root else { throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository") }
+            guard let root else {
+                throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
+            }
             do { path = try Scenario.shippedPath(scenario, dialect: dialect, root: root) } catch {
                 throw ValidationError("--scenario \(scenario): \(error.reason)")
             }
@@ -128,16 +140,19 @@ struct Serve: TakesDialectSettings {
         let played: Scenario
         do { played = try Scenario.load(path: path) } catch { throw unreadable(error.description) }
         if let dialect, dialect != played.dialect {
-            throw ValidationError("--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
+            throw ValidationError(
+                "--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
         }
         let at = try Proxy.endpoint(listen, "listen")
-        var check = CheckOptions(dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        var check = CheckOptions(
+            dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         check.showSecrets = showSecrets
         try applyDialectSettings(to: &check.dialectOptions)
         let run: ServeRun
         do {
             run = try ServeRun(
-                configuration: ServeConfiguration(listenHost: at.host, listenPort: at.port, scenario: played, seed: seed), check: check,
+                configuration: ServeConfiguration(
+                    listenHost: at.host, listenPort: at.port, scenario: played, seed: seed), check: check,
                 record: record)
         } catch { throw unreadable(error.description) }
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
@@ -161,7 +176,9 @@ struct Serve: TakesDialectSettings {
         let outcome: ServeOutcome
         do { outcome = try run.finish() } catch { throw unreadable(error.description) }
         if let out {
-            do { try outcome.write(to: out, threshold: threshold.severity, specBase: root.map { "file://\($0)/" } ?? "") } catch {
+            do {
+                try outcome.write(to: out, threshold: threshold.severity, specBase: root.map { "file://\($0)/" } ?? "")
+            } catch {
                 throw unreadable("--out: \(error.description)")
             }
         }
@@ -197,12 +214,16 @@ struct Serve: TakesDialectSettings {
                 \(dialects.map(\.rawValue).sorted().joined(separator: ", ")))
                 """)
         }
-        if let record, !Directory.isDirectory(record) { throw unreadable("--record \(record): with --scenarios, a directory that exists") }
+        if let record, !Directory.isDirectory(record) {
+            throw unreadable("--record \(record): with --scenarios, a directory that exists")
+        }
         let at = try Proxy.endpoint(listen, "listen")
         var check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
         check.showSecrets = showSecrets
         try applyDialectSettings(to: &check.dialectOptions)
-        let suite = ServeSuite(scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check, recordDirectory: record)
+        let suite = ServeSuite(
+            scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check,
+            recordDirectory: record)
         if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
         let signals = onTermination { suite.stop() }
@@ -221,7 +242,8 @@ struct Serve: TakesDialectSettings {
                     """, to: &standardError)
             } finished: { outcome, _ in
                 if let out {
-                    do { try outcome.write(to: out, threshold: threshold.severity, specBase: "file://\(root)/") } catch {
+                    do { try outcome.write(to: out, threshold: threshold.severity, specBase: "file://\(root)/") } catch
+                    {
                         throw unreadable("--out: \(String(describing: error))")
                     }
                 }

@@ -51,7 +51,8 @@ struct Shard: ParsableCommand {
             """)
     var jobs: Int = 1
 
-    @OptionGroup(title: "TLS (each shard gets the key logs as a pcapng Decryption Secrets Block, so it is checked on its own)")
+    @OptionGroup(
+        title: "TLS (each shard gets the key logs as a pcapng Decryption Secrets Block, so it is checked on its own)")
     var tls: TLSKeyLogOption
 
     func validate() throws {
@@ -74,7 +75,8 @@ struct Shard: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw unreadable("\(out): \(error.localizedDescription)")
         }
-        var options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1, jobs: jobs)
+        var options = CaptureSharder.Options(
+            maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1, jobs: jobs)
         if !tls.files.isEmpty {
             do { options.keyLog = try KeyLogFiles.text(tls.files) } catch { throw unreadable(error.description) }
         }
@@ -82,9 +84,13 @@ struct Shard: ParsableCommand {
         var previous: (capture: String, result: CaptureSharder.Result)?
         for capture in captures {
             let result: CaptureSharder.Result
-            do { result = try CaptureSharder.shard(path: capture, into: out, options: options) } catch { throw unreadable(error.description) }
+            do { result = try CaptureSharder.shard(path: capture, into: out, options: options) } catch {
+                throw unreadable(error.description)
+            }
             for problem in result.fileProblems {
-                print("imwire: warning: \(capture): [\(problem.ruleID)] \(problem.message): no shard repeats it", to: &standardError)
+                print(
+                    "imwire: warning: \(capture): [\(problem.ruleID)] \(problem.message): no shard repeats it",
+                    to: &standardError)
             }
             lines += result.shards.map(\.manifestLine)
             // A connection the previous file left open and this one goes on with, without a SYN:
@@ -105,7 +111,9 @@ struct Shard: ParsableCommand {
             previous = (capture, result)
         }
         let manifest = (out.hasSuffix("/") ? out : out + "/") + "manifest.jsonl"
-        guard let handle = FileHandle(forWritingAtPath: manifest) ?? createFile(manifest) else { throw unreadable("\(manifest): cannot write") }
+        guard let handle = FileHandle(forWritingAtPath: manifest) ?? createFile(manifest) else {
+            throw unreadable("\(manifest): cannot write")
+        }
         handle.seekToEndOfFile()
         handle.write(Data(lines.map { $0 + "\n" }.joined().utf8))
         handle.closeFile()

@@ -37,13 +37,17 @@ struct Show: ParsableCommand {
     @Flag(help: "Lenient severities, as imwire check --lenient.")
     var lenient = false
 
-    @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default).")
+    @Flag(
+        help: "Keep the passwords, tokens and signatures that logins carry in the messages shown (replaced by default)."
+    )
     var showSecrets = false
 
     @OptionGroup var tls: TLSKeyLogOption
 
     func validate() throws {
-        if let rule, RuleCatalog.rule(named: rule) == nil { throw ValidationError("--rule: \(RuleCatalog.unknown(rule))") }
+        if let rule, RuleCatalog.rule(named: rule) == nil {
+            throw ValidationError("--rule: \(RuleCatalog.unknown(rule))")
+        }
     }
 
     func run() throws {
@@ -62,7 +66,9 @@ struct Show: ParsableCommand {
             print(format == .json ? JSONWriter.string(message.json) : message.text(hex: hex))
         }
         let source: any CaptureSource
-        do { source = try CaptureFile.open(capture, limits: options.limits) } catch { throw unreadable(error.description) }
+        do { source = try CaptureFile.open(capture, limits: options.limits) } catch {
+            throw unreadable(error.description)
+        }
         do { _ = try checker.check(source, named: capture) } catch { throw unreadable(error.description) }
     }
 }

@@ -23,12 +23,15 @@ struct SpecCommand: ParsableCommand {
 
     func validate() throws {
         for name in file where !SpecGenerator.files.contains(name) {
-            throw ValidationError("\(name) has no generated blocks; known: \(SpecGenerator.files.joined(separator: ", "))")
+            throw ValidationError(
+                "\(name) has no generated blocks; known: \(SpecGenerator.files.joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        guard let root = root ?? PackageRoot.locate() else { throw unreadable("no IMWire package here or above; give --root") }
+        guard let root = root ?? PackageRoot.locate() else {
+            throw unreadable("no IMWire package here or above; give --root")
+        }
         var stale: [String] = []
         for file in SpecGenerator.files where self.file.isEmpty || self.file.contains(file) {
             let path = "\(root)/\(file)"

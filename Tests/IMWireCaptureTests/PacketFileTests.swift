@@ -9,7 +9,9 @@ import Testing
     @Test(arguments: [(Endianness.little, false), (.big, false), (.little, true), (.big, true)])
     func readsBothByteOrdersAndResolutions(order: Endianness, nanoseconds: Bool) throws {
         let path = try temporaryFile(
-            pcap([(1_700_000_000_123_456, [1, 2, 3]), (1_700_000_001_000_001, [4])], order: order, nanoseconds: nanoseconds))
+            pcap(
+                [(1_700_000_000_123_456, [1, 2, 3]), (1_700_000_001_000_001, [4])], order: order,
+                nanoseconds: nanoseconds))
         let reader = try PacketCaptureReader.packets(path: path)
         var packets: [CapturedPacket] = []
         while let item = reader.next() { if case .packet(let packet) = item { packets.append(packet) } }
@@ -25,7 +27,11 @@ import Testing
         let reader = try PacketCaptureReader.packets(path: try temporaryFile(bytes))
         var kinds: [String] = []
         while let item = reader.next() {
-            if case .problem(let finding) = item { kinds.append("\(finding.ruleID)@\(finding.offset ?? -1)") } else { kinds.append("packet") }
+            if case .problem(let finding) = item {
+                kinds.append("\(finding.ruleID)@\(finding.offset ?? -1)")
+            } else {
+                kinds.append("packet")
+            }
         }
         #expect(kinds == ["packet", "CAPTURE.TRUNCATED-FILE@44"])
     }
@@ -50,7 +56,9 @@ import Testing
     }
 
     @Test func notAPacketCapture() throws {
-        #expect(throws: CaptureFormatError.self) { try PacketCaptureReader.packets(path: try temporaryFile(Array("hello".utf8))) }
+        #expect(throws: CaptureFormatError.self) {
+            try PacketCaptureReader.packets(path: try temporaryFile(Array("hello".utf8)))
+        }
         #expect(throws: CaptureFormatError.self) { try PacketCaptureReader.packets(path: "/nonexistent/file.pcap") }
     }
 }
@@ -126,7 +134,8 @@ import Testing
         spbBody.append(UInt32(3), .big)
         spbBody.append(contentsOf: [7, 8, 9, 0])
         let bytes =
-            shb(.big) + idb(.big, tsresol: 9) + epb(.big, units: 1_500_000_000, data: [1]) + block(3, spbBody.bytes, .big)
+            shb(.big) + idb(.big, tsresol: 9) + epb(.big, units: 1_500_000_000, data: [1])
+            + block(3, spbBody.bytes, .big)
             + block(0x1234, [0, 0, 0, 0], .big)
             + shb(.little) + idb(.little, tsresol: 0x80 | 10) + epb(.little, units: 3 * 1024 + 512, data: [2, 3])
         let reader = try PacketCaptureReader.packets(path: try temporaryFile(bytes))
@@ -176,7 +185,9 @@ import Testing
         let keyLog = Array("CLIENT_RANDOM 00 11\n".utf8)  // 20 bytes: padded to 20, then options
         writer.secrets(keyLog + [0x41])  // 21 bytes: padding must not come back
         writer.packet([0x45, 2], linkType: 101, time: 2)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng"
+        ).path
         try TextFile.write(writer.bytes, to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try PacketCaptureReader.packets(path: path)
@@ -185,7 +196,8 @@ import Testing
             switch item {
             case .packet(let packet): items.append("packet \(packet.number)")
             case .secrets(let secrets):
-                items.append("secrets \(String(format: "%08x", secrets.type)) \(String(decoding: secrets.data, as: UTF8.self))")
+                items.append(
+                    "secrets \(String(format: "%08x", secrets.type)) \(String(decoding: secrets.data, as: UTF8.self))")
             case .problem(let finding): items.append("problem \(finding.ruleID)")
             }
         }

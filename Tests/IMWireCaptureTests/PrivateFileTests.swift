@@ -34,7 +34,9 @@ import Testing
         for name in ["new.pcapng", "old.pcapng"] {
             let path = directory + "/" + name
             if name == "old.pcapng" {
-                #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+                #expect(
+                    FileManager.default.createFile(
+                        atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
             }
             let file = try OutputFile(path: path, ownerOnly: true)
             file.write(Array("secret".utf8))
@@ -44,7 +46,8 @@ import Testing
             try TextFile.write("plain", to: path)
             #expect(try Self.mode(path) == Self.umaskMode(), "\(name)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["new.pcapng", "old.pcapng"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["new.pcapng", "old.pcapng"])
     }
 
     /// A regular file behind a symbolic link is written in place, and made 0600 too.
@@ -52,7 +55,9 @@ import Testing
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let target = directory + "/target.pcapng"
-        #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: target, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
         try FileManager.default.createSymbolicLink(atPath: directory + "/link.pcapng", withDestinationPath: target)
         let file = try OutputFile(path: directory + "/link.pcapng", ownerOnly: true)
         file.write(Array("secret".utf8))
@@ -64,9 +69,13 @@ import Testing
     /// `imwire shard --tls-keylog`: every shard carries the key log, so only its owner reads it;
     /// without a key log a shard has the umask's mode.
     @Test func shardsWithAKeyLogAreOwnerOnly() throws {
-        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/captures/leancloud-real.pcapng").path
-        for keyLog in [Array("CLIENT_RANDOM \(String(repeating: "01", count: 32)) \(String(repeating: "a7", count: 48))\n".utf8), nil] {
+        for keyLog in [
+            Array("CLIENT_RANDOM \(String(repeating: "01", count: 32)) \(String(repeating: "a7", count: 48))\n".utf8),
+            nil,
+        ] {
             let directory = try Self.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             var options = CaptureSharder.Options(maxBytes: 1)
@@ -83,19 +92,25 @@ import Testing
     /// a pcapng Wireshark wrote with its key log in it): every shard gets them, so every shard is
     /// owner-only without `--tls-keylog` too.
     @Test func shardsOfACaptureThatCarriesAKeyLogAreOwnerOnly() throws {
-        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/captures/leancloud-real.pcapng").path
-        let keyLog = Array("CLIENT_RANDOM \(String(repeating: "01", count: 32)) \(String(repeating: "a7", count: 48))\n".utf8)
+        let keyLog = Array(
+            "CLIENT_RANDOM \(String(repeating: "01", count: 32)) \(String(repeating: "a7", count: 48))\n".utf8)
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = CaptureSharder.Options(maxBytes: 1 << 30)
         options.keyLog = keyLog
-        let whole = try #require(try CaptureSharder.shard(path: capture, into: directory, name: "with-secrets", options: options).shards.first)
+        let whole = try #require(
+            try CaptureSharder.shard(path: capture, into: directory, name: "with-secrets", options: options).shards
+                .first)
         let carried = try PacketCaptureReader.packets(path: whole.path)
         var secrets: [[UInt8]] = []
         while let item = carried.next() { if case .secrets(let block) = item { secrets.append(block.data) } }
         #expect(secrets == [keyLog])
-        let shards = try CaptureSharder.shard(path: whole.path, into: directory, name: "again", options: CaptureSharder.Options(maxBytes: 1)).shards
+        let shards = try CaptureSharder.shard(
+            path: whole.path, into: directory, name: "again", options: CaptureSharder.Options(maxBytes: 1)
+        ).shards
         #expect(shards.count > 1)
         for shard in shards {
             #expect(try Self.mode(shard.path) == 0o600, "\(shard.path)")

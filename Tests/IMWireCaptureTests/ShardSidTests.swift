@@ -28,10 +28,13 @@ import Testing
             let value = Array(head[key.upperBound...].prefix { $0 != UInt8(ascii: "\"") })
             return value.isEmpty ? nil : value
         }
-        guard head.starts(with: Array("HTTP/1.".utf8)), let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        guard head.starts(with: Array("HTTP/1.".utf8)), let end = head.firstRange(of: Array("\r\n\r\n".utf8)) else {
+            return nil
+        }
         let fields = head[end.upperBound...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 4, !fields[0].isEmpty,
-            fields[3].firstRange(of: Array("polling".utf8)) != nil || fields[3].firstRange(of: Array("websocket".utf8)) != nil
+            fields[3].firstRange(of: Array("polling".utf8)) != nil
+                || fields[3].firstRange(of: Array("websocket".utf8)) != nil
         else { return nil }
         return Array(fields[0])
     }
@@ -60,14 +63,17 @@ import Testing
 
     @Test func readingInPlaceFindsWhatTheCollectionAlgorithmsFound() throws {
         var payloads: [[UInt8]] = Self.handMade.map { Array($0.utf8) }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
         let captures = try FileManager.default.subpathsOfDirectory(atPath: root + "/Fixtures/captures")
             .filter { $0.hasSuffix(".pcapng") || $0.hasSuffix(".pcap") }
         #expect(captures.count >= 15)
         for name in captures {
             let reader = try PacketCaptureReader.packets(path: root + "/Fixtures/captures/" + name)
             while let item = reader.next() {
-                if case .packet(let packet) = item, let segment = CaptureSharder.segment(of: packet), !segment.payload.isEmpty {
+                if case .packet(let packet) = item, let segment = CaptureSharder.segment(of: packet),
+                    !segment.payload.isEmpty
+                {
                     payloads.append(Array(segment.payload))
                 }
             }
@@ -80,8 +86,10 @@ import Testing
             for cut in [4, 11, 40, 100, 600] where cut < payload.count { variants.append(Array(payload.prefix(cut))) }
             for _ in 0..<4 where !payload.isEmpty {
                 var changed = payload
-                changed[Int.random(in: 0..<min(changed.count, 1024), using: &random)] = [0x20, 0x3a, 0x22, 0x2f, 0x3f, 0x26, 0x0d, 0x41]
-                    .randomElement(using: &random)!
+                changed[Int.random(in: 0..<min(changed.count, 1024), using: &random)] = [
+                    0x20, 0x3a, 0x22, 0x2f, 0x3f, 0x26, 0x0d, 0x41,
+                ]
+                .randomElement(using: &random)!
                 variants.append(changed)
             }
             for variant in variants {
@@ -90,7 +98,9 @@ import Testing
                 for slice in [variant[...], shifted.dropFirst(2)] {
                     for fromClient in [true, false] {
                         let expected = Self.reference(slice, fromClient: fromClient)
-                        #expect(CaptureSharder.sid(in: slice, fromClient: fromClient) == expected, "\(Array(slice.prefix(120)))")
+                        #expect(
+                            CaptureSharder.sid(in: slice, fromClient: fromClient) == expected,
+                            "\(Array(slice.prefix(120)))")
                         compared += 1
                         if expected != nil { found += 1 }
                     }

@@ -30,9 +30,11 @@ func items(_ source: any CaptureSource) -> [String] {
         case .event(let event):
             switch event.kind {
             case .open(let info): out.append("open \(event.connection) \(info.client ?? "")→\(info.server ?? "")")
-            case .stream(let direction, let bytes): out.append("\(direction.rawValue) \(String(decoding: bytes, as: UTF8.self))")
+            case .stream(let direction, let bytes):
+                out.append("\(direction.rawValue) \(String(decoding: bytes, as: UTF8.self))")
             case .gap(let direction, let count): out.append("gap \(direction.rawValue) \(count)")
-            case .message(let message): out.append("message \(message.direction.rawValue) \(String(decoding: message.payload, as: UTF8.self))")
+            case .message(let message):
+                out.append("message \(message.direction.rawValue) \(String(decoding: message.payload, as: UTF8.self))")
             case .streamEnd(let direction): out.append("end \(direction.rawValue)")
             case .close: out.append("close \(event.connection)")
             }
@@ -54,7 +56,8 @@ func streams(_ described: [String]) -> (send: String, receive: String) {
 
 /// A classic pcap file: header in the given byte order, one record per packet.
 func pcap(
-    _ packets: [(time: Int64, data: [UInt8])], order: Endianness = .little, nanoseconds: Bool = false, linkType: UInt32 = 101,
+    _ packets: [(time: Int64, data: [UInt8])], order: Endianness = .little, nanoseconds: Bool = false,
+    linkType: UInt32 = 101,
     snapLength: UInt32 = 65_535
 ) -> [UInt8] {
     var writer = ByteWriter()

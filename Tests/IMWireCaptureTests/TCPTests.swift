@@ -11,7 +11,8 @@ private struct Flow {
 
     mutating func add(_ direction: Direction, _ flags: UInt8, _ payload: String = "", sequence: UInt32) {
         time += 1000
-        packets.append((time, tcp.segment(direction, flags: flags, payload: Array(payload.utf8), sequence: sequence, ack: 0)))
+        packets.append(
+            (time, tcp.segment(direction, flags: flags, payload: Array(payload.utf8), sequence: sequence, ack: 0)))
     }
 
     func read(limits: Limits = .default) throws -> [String] {
@@ -54,7 +55,9 @@ private struct Flow {
         let sent = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         for start in stride(from: 0, to: sent.count, by: 1_000) {
             #expect(
-                stream.segment(sequence: 1 + UInt32(start), payload: sent[start..<(start + 1_000)]) == [.data(Array(sent[start..<(start + 1_000)]))])
+                stream.segment(sequence: 1 + UInt32(start), payload: sent[start..<(start + 1_000)]) == [
+                    .data(Array(sent[start..<(start + 1_000)]))
+                ])
         }
         func resend(_ offset: Int, _ count: Int, changing changed: Int? = nil) -> [TCPStream.Output] {
             var bytes = Array(sent[offset..<(offset + count)])
@@ -65,7 +68,9 @@ private struct Flow {
         let kept = sent.count - TCPStream.recentWindow
         for offset in stride(from: kept, to: sent.count - 500, by: 6_007) {
             #expect(resend(offset, 500) == [], "offset \(offset)")
-            #expect(resend(offset, 500, changing: 499) == [.conflict(offset: Int64(offset), length: 500)], "offset \(offset)")
+            #expect(
+                resend(offset, 500, changing: 499) == [.conflict(offset: Int64(offset), length: 500)],
+                "offset \(offset)")
         }
         // Older bytes cannot be compared; a copy straddling the window is compared where it can be.
         #expect(resend(1_000, 500, changing: 0) == [])
@@ -79,7 +84,10 @@ private struct Flow {
         var copy = Array(long[(long.count - 300)...])
         #expect(stream.segment(sequence: 1 + UInt32(end - 300), payload: copy[...]) == [])
         copy[0] ^= 1
-        #expect(stream.segment(sequence: 1 + UInt32(end - 300), payload: copy[...]) == [.conflict(offset: Int64(end - 300), length: 300)])
+        #expect(
+            stream.segment(sequence: 1 + UInt32(end - 300), payload: copy[...]) == [
+                .conflict(offset: Int64(end - 300), length: 300)
+            ])
     }
 
     @Test func missingBytesBecomeAGapAndDecodingResumes() throws {
@@ -139,7 +147,8 @@ private struct Flow {
                     #expect(expected == [.data(bytes)], "round \(round), \(range)")
                 } else {
                     declined += 1
-                    #expect(fast.segment(sequence: sequence, payload: sent[range]) == expected, "round \(round), \(range)")
+                    #expect(
+                        fast.segment(sequence: sequence, payload: sent[range]) == expected, "round \(round), \(range)")
                 }
             }
             #expect(declined > 0)
@@ -211,7 +220,8 @@ private struct Flow {
         flow.add(.send, 0x02, sequence: 9)  // and one that opens
         described = try flow.read()
         let opens = described.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
-        #expect(opens == ["10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3"])
+        #expect(
+            opens == ["10.1.0.1:40001-10.2.0.1:80", "10.1.0.1:40001-10.2.0.1:80#2", "10.1.0.1:40001-10.2.0.1:80#3"])
         #expect(described.contains("send new"))
     }
 
@@ -226,9 +236,14 @@ private struct Flow {
             var packets = [(Int64(0), quiet.segment(.send, flags: 0x02, payload: [], sequence: 0, ack: 0))]
             packets.append((1, quiet.segment(.send, flags: 0x18, payload: Array("a".utf8), sequence: 1, ack: 0)))
             for second in stride(from: Int64(0), through: withBusy ? silence / 1_000_000 + 60 : -1, by: 30) {
-                packets.append((2 + second * 1_000_000, busy.segment(.send, flags: 0x18, payload: [0x62], sequence: 1 + UInt32(second / 30), ack: 0)))
+                packets.append(
+                    (
+                        2 + second * 1_000_000,
+                        busy.segment(.send, flags: 0x18, payload: [0x62], sequence: 1 + UInt32(second / 30), ack: 0)
+                    ))
             }
-            packets.append((1 + silence, quiet.segment(.send, flags: 0x18, payload: Array("c".utf8), sequence: 2, ack: 0)))
+            packets.append(
+                (1 + silence, quiet.segment(.send, flags: 0x18, payload: Array("c".utf8), sequence: 2, ack: 0)))
             return packets.sorted { $0.0 < $1.0 }
         }
         let limits = Limits(tcpIdleSeconds: 600)
@@ -247,20 +262,25 @@ private struct Flow {
         let alone = try read(capture(silence: 601_000_000, withBusy: false), limits)
         #expect(
             alone == [
-                "open 10.1.0.1:40001-10.2.0.1:80 10.1.0.1:40001→10.2.0.1:80", "send a", "close 10.1.0.1:40001-10.2.0.1:80",
+                "open 10.1.0.1:40001-10.2.0.1:80 10.1.0.1:40001→10.2.0.1:80", "send a",
+                "close 10.1.0.1:40001-10.2.0.1:80",
                 "problem CAPTURE.TCP-IDLE",
             ])
 
         for (silence, limits) in [(Int64(600_000_000), limits), (601_000_000, Limits(tcpIdleSeconds: 0))] {
             let open = try read(capture(silence: silence), limits)
-            #expect(!open.contains { $0.hasPrefix("problem") } && open.contains("send c"), "\(silence) \(limits.tcpIdleSeconds)")
-            #expect(open.suffix(2).sorted() == ["close 10.1.0.1:40001-10.2.0.1:80", "close 10.1.0.2:40002-10.2.0.2:80"])
+            #expect(
+                !open.contains { $0.hasPrefix("problem") } && open.contains("send c"),
+                "\(silence) \(limits.tcpIdleSeconds)")
+            #expect(
+                open.suffix(2).sorted() == ["close 10.1.0.1:40001-10.2.0.1:80", "close 10.1.0.2:40002-10.2.0.2:80"])
         }
     }
 
     @Test func pairsWrittenOutAreStillCounted() throws {
         let addresses = try [
-            [10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1], [UInt8](repeating: 0, count: 15) + [1],
+            [10, 1, 0, 1], [10, 1, 0, 2], [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1],
+            [UInt8](repeating: 0, count: 15) + [1],
         ]
         .map { try #require(IPAddress($0)) }
         var seen = SeenPairs(inMemory: 3)  // a run written every 3 new pairs
@@ -299,20 +319,25 @@ private struct Flow {
 }
 
 @Suite struct LinkLayerTests {
-    private static let ipv4 = TCPSynthesizer(index: 1).segment(.send, flags: 0x18, payload: Array("hi".utf8), sequence: 1, ack: 0)
+    private static let ipv4 = TCPSynthesizer(index: 1).segment(
+        .send, flags: 0x18, payload: Array("hi".utf8), sequence: 1, ack: 0)
 
     @Test func readsEveryLinkType() throws {
         let ethernet: [UInt8] = [UInt8](repeating: 0xaa, count: 12) + [0x81, 0x00, 0, 1] + [0x08, 0x00] + Self.ipv4
         let sll: [UInt8] = [UInt8](repeating: 0, count: 14) + [0x08, 0x00] + Self.ipv4
         let sll2: [UInt8] = [0x08, 0x00] + [UInt8](repeating: 0, count: 18) + Self.ipv4
         let null: [UInt8] = [2, 0, 0, 0] + Self.ipv4
-        for (linkType, frame) in [(UInt32(1), ethernet), (113, sll), (276, sll2), (0, null), (101, Self.ipv4), (228, Self.ipv4)] {
-            let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, frame)], linkType: linkType))))
+        for (linkType, frame) in [
+            (UInt32(1), ethernet), (113, sll), (276, sll2), (0, null), (101, Self.ipv4), (228, Self.ipv4),
+        ] {
+            let described = items(
+                try PacketCaptureReader(path: try temporaryFile(pcap([(1, frame)], linkType: linkType))))
             #expect(streams(described).send == "hi", "link type \(linkType)")
         }
         let arp: [UInt8] = [UInt8](repeating: 0xaa, count: 12) + [0x08, 0x06] + [UInt8](repeating: 0, count: 28)
         #expect(items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, arp)], linkType: 1)))).isEmpty)
-        let unknown = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, Self.ipv4), (2, Self.ipv4)], linkType: 147))))
+        let unknown = items(
+            try PacketCaptureReader(path: try temporaryFile(pcap([(1, Self.ipv4), (2, Self.ipv4)], linkType: 147))))
         #expect(unknown == ["problem CAPTURE.LINKTYPE-UNSUPPORTED"])
     }
 
@@ -336,7 +361,9 @@ private struct Flow {
         var (reset, syn) = (packet.bytes, packet.bytes)
         reset[40 + 8 + 13] = 0x14
         syn[40 + 8 + 13] = 0x02
-        let again = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes), (4, syn)]))))
+        let again = items(
+            try PacketCaptureReader(
+                path: try temporaryFile(pcap([(1, packet.bytes), (2, reset), (3, packet.bytes), (4, syn)]))))
         #expect(
             again.filter { $0.hasPrefix("open") }.map { $0.split(separator: " ")[1] }
                 == ["[2001:db8::1]:40001-[::1]:443", "[2001:db8::1]:40001-[::1]:443#2"])
@@ -348,14 +375,19 @@ private struct Flow {
         fragment[6] = 0x20  // more fragments
         var short = Self.ipv4
         short[0] = 0x4f  // header length 60 > packet
-        let described = items(try PacketCaptureReader(path: try temporaryFile(pcap([(1, fragment), (2, short), (3, [0x45])]))))
-        #expect(described == ["problem CAPTURE.IP-FRAGMENT", "problem CAPTURE.IP-MALFORMED", "problem CAPTURE.IP-MALFORMED"])
+        let described = items(
+            try PacketCaptureReader(path: try temporaryFile(pcap([(1, fragment), (2, short), (3, [0x45])]))))
+        #expect(
+            described == [
+                "problem CAPTURE.IP-FRAGMENT", "problem CAPTURE.IP-MALFORMED", "problem CAPTURE.IP-MALFORMED",
+            ])
     }
 
     @Test func addressesPrintLikeRFC5952() throws {
         func ip(_ bytes: [UInt8]) throws -> IPAddress { try #require(IPAddress(bytes)) }
         #expect(try ip([192, 168, 0, 1]).description == "192.168.0.1")
-        #expect(try ip([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
+        #expect(
+            try ip([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
         #expect(try ip([UInt8](repeating: 0, count: 16)).description == "::")
         let v6: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
         #expect(try ip(v6).bytes == v6)
@@ -405,7 +437,8 @@ private struct Flow {
         #expect(subprotocol == "lc.protobuf2.3")
         #expect(
             described == [
-                "open", "send binary 4 @1700000000500000", "receive text 2 @1700000000750000", "problem CAPTURE.HAR-BAD-MESSAGE", "close",
+                "open", "send binary 4 @1700000000500000", "receive text 2 @1700000000750000",
+                "problem CAPTURE.HAR-BAD-MESSAGE", "close",
                 "problem CAPTURE.HAR-NO-WEBSOCKET-MESSAGES",
             ])
     }
@@ -413,7 +446,8 @@ private struct Flow {
     @Test func formatsAreRecognised() throws {
         #expect(try CaptureFile.format(of: try temporaryFile(Array(#"{"log":{"entries":[]}}"#.utf8))) == .har)
         #expect(try CaptureFile.format(of: try temporaryFile(Array("{\n  \"log\": {}\n}".utf8))) == .har)
-        #expect(try CaptureFile.format(of: try temporaryFile(Array("{\"dir\":\"send\",\"text\":\"x\"}\n".utf8))) == .jsonl)
+        #expect(
+            try CaptureFile.format(of: try temporaryFile(Array("{\"dir\":\"send\",\"text\":\"x\"}\n".utf8))) == .jsonl)
         #expect(try CaptureFile.format(of: try temporaryFile(pcap([]))) == .pcap)
         #expect(try CaptureFile.format(of: try temporaryFile(PcapngWriter().bytes)) == .pcapng)
         #expect(try CaptureFile.format(of: try temporaryFile(Array("GIF89a".utf8))) == nil)

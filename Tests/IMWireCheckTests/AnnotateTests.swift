@@ -23,11 +23,16 @@ import Testing
         let report = try check(path)
         let annotated = try comments(try CaptureConverter.annotated(report, capture: path))
         var expected: [Int: Int] = [:]
-        for finding in report.allFindings { if let frame = finding.location.frameIndex { expected[frame, default: 0] += 1 } }
+        for finding in report.allFindings {
+            if let frame = finding.location.frameIndex { expected[frame, default: 0] += 1 }
+        }
         #expect(!expected.isEmpty)
         #expect(annotated.mapValues(\.count) == expected)
         let first = try #require(report.allFindings.first { $0.location.frameIndex != nil })
-        #expect(annotated[first.location.frameIndex!]?.contains { $0.hasPrefix("imwire [\(first.ruleID)] \(first.severity): ") } == true)
+        #expect(
+            annotated[first.location.frameIndex!]?.contains {
+                $0.hasPrefix("imwire [\(first.ruleID)] \(first.severity): ")
+            } == true)
     }
 
     @Test func aTranscriptBecomesPacketsWithTheCommentsOnItsMessages() throws {

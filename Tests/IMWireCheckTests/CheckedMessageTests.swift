@@ -14,7 +14,9 @@ import Testing
         options.describesMessages = true
         // a TLS recording (Fixtures/captures/tls/) is read with the key log beside it
         let keyLog = String(path.dropLast(".pcapng".count)) + ".keylog"
-        if path.hasSuffix(".pcapng"), FileManager.default.fileExists(atPath: keyLog) { options.tlsKeyLog = try KeyLogFiles.load([keyLog]) }
+        if path.hasSuffix(".pcapng"), FileManager.default.fileExists(atPath: keyLog) {
+            options.tlsKeyLog = try KeyLogFiles.load([keyLog])
+        }
         let checker = Checker(options: options)
         var messages: [CheckedMessage] = []
         checker.onMessage = { messages.append($0) }
@@ -26,7 +28,8 @@ import Testing
         }
         for message in messages where message.dialect != nil {
             // Decoded, or the dialect says why not.
-            #expect(message.canonicalJSON != nil || !message.findings.isEmpty, "\(message.connection) #\(message.frame)")
+            #expect(
+                message.canonicalJSON != nil || !message.findings.isEmpty, "\(message.connection) #\(message.frame)")
             #expect(message.summary != nil)
         }
     }

@@ -17,7 +17,8 @@ import Testing
         let hex = try #require(whole[publish].split(separator: "\"").last { $0.hasPrefix("30c001") })
         var split = whole
         split[publish] = whole[publish].replacingOccurrences(of: String(hex), with: String(hex.prefix(40)))
-        split.insert(whole[publish].replacingOccurrences(of: String(hex), with: String(hex.dropFirst(40))), at: publish + 1)
+        split.insert(
+            whole[publish].replacingOccurrences(of: String(hex), with: String(hex.dropFirst(40))), at: publish + 1)
 
         var options = CheckOptions()
         options.timelineLimit = 100
@@ -42,11 +43,18 @@ import Testing
         #expect(check(lines: lines).summary() == ["c#1 LC.BEFORE-SESSION-OPEN", "c#1 LC.WRONG-DIRECTION"])
         var options = CheckOptions(ruleActions: ["LC.WRONG-DIRECTION": .off, "LC.BEFORE-SESSION-OPEN": .info])
         #expect(check(lines: lines, options: options).summary().isEmpty)
-        #expect(check(lines: lines, options: options).summary(.info) == ["c#1 LC.BEFORE-SESSION-OPEN", "c#1 LC.REQUEST-PENDING-AT-END"])
+        #expect(
+            check(lines: lines, options: options).summary(.info) == [
+                "c#1 LC.BEFORE-SESSION-OPEN", "c#1 LC.REQUEST-PENDING-AT-END",
+            ])
         options = CheckOptions(lenient: true)
         let nonMinimal = #"{"conn":"c","t":1,"dir":"receive","hex":"0815 288100"}"#
-        #expect(check(lines: [Self.open, nonMinimal]).summary() == ["c#1 LC.RESPONSE-WITHOUT-REQUEST", "c#1 PB.VARINT-NON-MINIMAL"])
-        #expect(check(lines: [Self.open, nonMinimal], options: options).summary() == ["c#1 LC.RESPONSE-WITHOUT-REQUEST"])
+        #expect(
+            check(lines: [Self.open, nonMinimal]).summary() == [
+                "c#1 LC.RESPONSE-WITHOUT-REQUEST", "c#1 PB.VARINT-NON-MINIMAL",
+            ])
+        #expect(
+            check(lines: [Self.open, nonMinimal], options: options).summary() == ["c#1 LC.RESPONSE-WITHOUT-REQUEST"])
     }
 
     /// leancloud.md §6: a 4xxx WebSocket close code is the server's error, named like an error
@@ -65,7 +73,8 @@ import Testing
         #expect(close(4107).allFindings.first?.message.contains("reconnects") == true)
         #expect(close(1000).summary(.info).isEmpty)
         #expect(close(1006).summary(.info).isEmpty)
-        #expect(check(lines: login + [Self.frame(2, "receive", #"{"cmd":"goaway"}"#)]).summary(.info) == ["c#3 LC.GOAWAY"])
+        #expect(
+            check(lines: login + [Self.frame(2, "receive", #"{"cmd":"goaway"}"#)]).summary(.info) == ["c#3 LC.GOAWAY"])
     }
 
     @Test func dialectDetection() {
@@ -75,7 +84,8 @@ import Testing
         let unknown = check(lines: [#"{"conn":"y","dir":"send","text":"2::"}"#])
         #expect(unknown.connections.first?.dialect == nil)
         #expect(unknown.summary() == ["y#1 CHECK.UNKNOWN-DIALECT"])
-        let forced = check(lines: [#"{"conn":"y","dir":"send","text":"{}"}"#], options: CheckOptions(dialect: .leancloud))
+        let forced = check(
+            lines: [#"{"conn":"y","dir":"send","text":"{}"}"#], options: CheckOptions(dialect: .leancloud))
         #expect(forced.allFindings.isEmpty)
     }
 
@@ -95,12 +105,15 @@ import Testing
         #expect(report.summary().contains("c#3 CHECK.MESSAGE-AFTER-CLOSE"))
         #expect(
             report.captureFindings.map { "\($0.location.line ?? 0) \($0.ruleID)" } == [
-                "5 CAPTURE.JSONL-BAD-FIELD", "6 CAPTURE.JSONL-BAD-FIELD", "7 CAPTURE.JSONL-BAD-FIELD", "9 CAPTURE.JSONL-BAD-LINE",
+                "5 CAPTURE.JSONL-BAD-FIELD", "6 CAPTURE.JSONL-BAD-FIELD", "7 CAPTURE.JSONL-BAD-FIELD",
+                "9 CAPTURE.JSONL-BAD-LINE",
             ])
     }
 
     @Test func timesAreExactMicroseconds() throws {
-        #expect(TranscriptLine.microseconds(try #require(JSONParser.parse("1700000000.123456").numberValue)) == 1_700_000_000_123_456)
+        #expect(
+            TranscriptLine.microseconds(try #require(JSONParser.parse("1700000000.123456").numberValue))
+                == 1_700_000_000_123_456)
         #expect(TranscriptLine.microseconds(try #require(JSONParser.parse("0.1").numberValue)) == 100_000)
         #expect(TranscriptLine.microseconds(try #require(JSONParser.parse("-2.5").numberValue)) == -2_500_000)
         #expect(TranscriptLine.microseconds(try #require(JSONParser.parse("1.5e3").numberValue)) == 1_500_000_000)
@@ -112,7 +125,8 @@ import Testing
         limits.maxLineLength = 64
         let path = "/tmp/imwire-long-line-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         let long = #"{"conn":"c","dir":"send","text":""# + String(repeating: "x", count: 300_000) + #""}"#
-        try TextFile.write([Self.open, long, #"{"conn":"c","t":1,"dir":"receive","hex":"0815"}"#].joined(separator: "\n"), to: path)
+        try TextFile.write(
+            [Self.open, long, #"{"conn":"c","t":1,"dir":"receive","hex":"0815"}"#].joined(separator: "\n"), to: path)
         defer { unlink(path) }
         let reader = try TranscriptReader(path: path, limits: limits)
         var items: [String] = []
@@ -133,7 +147,9 @@ import Testing
         #expect(Set(ids).count == ids.count)
         for rule in RuleCatalog.all {
             let parts = rule.id.rawValue.split(separator: ".")
-            #expect(parts.count == 2 && parts.allSatisfy { $0.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "-" } }, "\(rule.id)")
+            #expect(
+                parts.count == 2 && parts.allSatisfy { $0.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "-" } },
+                "\(rule.id)")
             #expect(!rule.summary.isEmpty && !rule.specRef.isEmpty)
             #expect(rule.lenientSeverity <= rule.severity, "\(rule.id) is stricter when lenient")
         }
@@ -162,6 +178,8 @@ import Testing
         #expect(throws: SpecGenerator.RenderError.self) {
             try SpecGenerator.render("<!-- BEGIN GENERATED: nothing -->\n<!-- END GENERATED: nothing -->")
         }
-        #expect(throws: SpecGenerator.RenderError.self) { try SpecGenerator.render("<!-- BEGIN GENERATED: rules -->\n") }
+        #expect(throws: SpecGenerator.RenderError.self) {
+            try SpecGenerator.render("<!-- BEGIN GENERATED: rules -->\n")
+        }
     }
 }

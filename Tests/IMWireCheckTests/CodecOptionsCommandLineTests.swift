@@ -6,7 +6,9 @@ import Testing
 /// registration table (`Dialects.standard.codecs`); run through the `imwire` built beside the tests.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: builtIMWire)))
 struct CodecOptionsCommandLineTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) { try MasterKeyFileTests.run(arguments) }
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        try MasterKeyFileTests.run(arguments)
+    }
 
     @Test func theHelpListsEveryCodecAndItsOptions() throws {
         let decode = try Self.run(["decode", "--help"]).output
@@ -22,7 +24,9 @@ struct CodecOptionsCommandLineTests {
     }
 
     @Test func anOptionIsTakenInEitherFormBeforeOrAfterTheInput() throws {
-        for arguments in [["decode", "--encoding", "json", "--text", "{}"], ["decode", "--text", "{}", "--encoding=json"]] {
+        for arguments in [
+            ["decode", "--encoding", "json", "--text", "{}"], ["decode", "--text", "{}", "--encoding=json"],
+        ] {
             let result = try Self.run(arguments)
             #expect(result.status == 0 && result.output == "{}\n", "\(arguments): \(result)")
         }
@@ -34,9 +38,18 @@ struct CodecOptionsCommandLineTests {
 
     @Test func aValueTheCodecRefusesIsAUsageError() throws {
         for (arguments, message) in [
-            (["decode", "--encoding", "xml", "--text", "{}"], "--encoding xml: expected one of protobuf, base64, json"),
-            (["decode", "--dialect", "nim", "--encoding", "xml", "--text", "2::"], "--encoding xml: expected one of protobuf, base64, json"),
-            (["decode", "--dialect", "mqtt", "--mqtt-version", "5", "--hex", "c000"], "--mqtt-version 5: expected one of 3.1, 3.1.1"),
+            (
+                ["decode", "--encoding", "xml", "--text", "{}"],
+                "--encoding xml: expected one of protobuf, base64, json"
+            ),
+            (
+                ["decode", "--dialect", "nim", "--encoding", "xml", "--text", "2::"],
+                "--encoding xml: expected one of protobuf, base64, json"
+            ),
+            (
+                ["decode", "--dialect", "mqtt", "--mqtt-version", "5", "--hex", "c000"],
+                "--mqtt-version 5: expected one of 3.1, 3.1.1"
+            ),
             (["decode", "--text", "{}", "--encoding"], "missing value for '--encoding <encoding>'"),
             (["decode", "--encoding", "--text", "{}"], "missing value for '--encoding <encoding>'"),
             (["decode", "--dialect", "mqtt", "--text", "x"], "--text: mqtt reads binary packets"),
@@ -45,7 +58,8 @@ struct CodecOptionsCommandLineTests {
         ] {
             let result = try Self.run(arguments)
             #expect(
-                result.status == 64 && result.error.contains(message) && result.error.contains("imwire \(arguments[0])"), "\(arguments): \(result)")
+                result.status == 64 && result.error.contains(message)
+                    && result.error.contains("imwire \(arguments[0])"), "\(arguments): \(result)")
         }
     }
 

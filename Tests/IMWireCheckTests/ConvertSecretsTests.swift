@@ -28,7 +28,9 @@ import Testing
         }
         #expect(hidden.contains("****") || hidden.contains("2a2a2a2a"))
         let lines = hidden.split(separator: "\n").map(String.init)
-        #expect(check(lines: lines).connections.map(\.messages) == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
+        #expect(
+            check(lines: lines).connections.map(\.messages)
+                == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
     }
 
     /// `convert --to pcapng` of the same recordings: the credentials are in the messages the
@@ -44,7 +46,9 @@ import Testing
             try Data(pcapng).write(to: URL(fileURLWithPath: copy))
             defer { try? FileManager.default.removeItem(atPath: copy) }
             read.append(try Self.transcript(copy, hiding: false).joined(separator: "\n"))
-            #expect(try check(copy).connections.map(\.messages) == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
+            #expect(
+                try check(copy).connections.map(\.messages)
+                    == (try check("Fixtures/captures/\(path)")).connections.map(\.messages))
         }
         for secret in secrets {
             #expect(Self.forms(secret).contains { read[1].contains($0) }, "\(secret) is not in the recording")
@@ -57,18 +61,27 @@ import Testing
     @Test func streamLinesHideTheCredentialsOfTheMessagesTheyCarry() throws {
         let token = "imtoken-3b1f"
         let connect = MQTTPacketEncoder.encode(
-            .connect(MQTTConnect(keepAlive: 300, clientID: "00a0737-5b9f", username: "u1001", password: Array(token.utf8))))
+            .connect(
+                MQTTConnect(keepAlive: 300, clientID: "00a0737-5b9f", username: "u1001", password: Array(token.utf8))))
         func stream(_ t: Double, _ dir: String, _ bytes: [UInt8]) -> String {
             #"{"type":"stream","conn":"m","t":\#(t),"dir":"\#(dir)","hex":"\#(Hex.encode(bytes))"}"#
         }
         let open = #"{"type":"open","conn":"m","t":0,"dialect":"yun2win"}"#
         let whole = [open, stream(0.1, "send", connect), stream(0.2, "receive", [0x20, 0x02, 0x00, 0x00])]
-        let split = [open, stream(0.1, "send", Array(connect.dropLast(4))), stream(0.15, "send", Array(connect.suffix(4)))] + whole.suffix(1)
+        let split =
+            [open, stream(0.1, "send", Array(connect.dropLast(4))), stream(0.15, "send", Array(connect.suffix(4)))]
+            + whole.suffix(1)
         // Cut in three, with another connection's lines between the parts.
-        let other = [#"{"type":"open","conn":"x","t":0.11}"#, #"{"type":"stream","conn":"x","t":0.12,"dir":"send","hex":"0102"}"#]
+        let other = [
+            #"{"type":"open","conn":"x","t":0.11}"#,
+            #"{"type":"stream","conn":"x","t":0.12,"dir":"send","hex":"0102"}"#,
+        ]
         let three =
             [open, stream(0.1, "send", Array(connect.dropLast(8)))] + other
-            + [stream(0.13, "send", Array(connect.dropLast(4).suffix(4))), stream(0.15, "send", Array(connect.suffix(4)))] + whole.suffix(1)
+            + [
+                stream(0.13, "send", Array(connect.dropLast(4).suffix(4))),
+                stream(0.15, "send", Array(connect.suffix(4))),
+            ] + whole.suffix(1)
         for (name, lines) in [("whole", whole), ("split", split), ("three", three)] {
             let file = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).jsonl"
             try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
@@ -83,11 +96,15 @@ import Testing
             let bytes = Array(token.utf8)
             for start in 0...(bytes.count - 4) {
                 let part = Array(bytes[start..<(start + 4)])
-                #expect(pcapng.firstRange(of: part) == nil, "\(name): \(String(decoding: part, as: UTF8.self)) in the pcapng")
+                #expect(
+                    pcapng.firstRange(of: part) == nil,
+                    "\(name): \(String(decoding: part, as: UTF8.self)) in the pcapng")
             }
             #expect(pcapng.firstRange(of: Array(String(repeating: "*", count: stars).utf8)) != nil, "\(name)")
             // Nothing but the token is masked: the client id and user name are there.
-            #expect(pcapng.firstRange(of: Array("00a0737-5b9f".utf8)) != nil && pcapng.firstRange(of: Array("u1001".utf8)) != nil)
+            #expect(
+                pcapng.firstRange(of: Array("00a0737-5b9f".utf8)) != nil
+                    && pcapng.firstRange(of: Array("u1001".utf8)) != nil)
             // And the pcapng still reads as the transcript does.
             let copy = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).pcapng"
             try Data(pcapng).write(to: URL(fileURLWithPath: copy))
@@ -102,8 +119,12 @@ import Testing
         let file = NSTemporaryDirectory() + "imwire-stream-secret-\(UUID().uuidString).jsonl"
         try Data(cut.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        #expect(CaptureConverter.pcapng(from: try CaptureFile.open(file)).firstRange(of: Array(token.utf8.prefix(8))) != nil)
-        #expect(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: true).firstRange(of: Array(token.utf8.prefix(8))) == nil)
+        #expect(
+            CaptureConverter.pcapng(from: try CaptureFile.open(file)).firstRange(of: Array(token.utf8.prefix(8))) != nil
+        )
+        #expect(
+            CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: true).firstRange(
+                of: Array(token.utf8.prefix(8))) == nil)
     }
 
     /// `imwire decode`: a login's credential is replaced in the parts' JSON and everywhere in
@@ -120,11 +141,14 @@ import Testing
             let shown = JSONWriter.string(decoding.envelope)
             #expect(Self.forms(secret).contains { shown.contains($0) } && shown.contains(kept))
             let hidden = SecretRedaction.redact(decoding)
-            let texts = [JSONWriter.string(hidden.envelope)] + hidden.parts.compactMap(\.decoded).map { JSONWriter.string($0) }
+            let texts =
+                [JSONWriter.string(hidden.envelope)] + hidden.parts.compactMap(\.decoded).map { JSONWriter.string($0) }
             for text in texts {
                 for form in Self.forms(secret) { #expect(!text.contains(form), "\(form) in \(text)") }
             }
-            #expect(texts[0].contains(SecretRedaction.mark) && texts[1].contains(SecretRedaction.mark) && texts[0].contains(kept))
+            #expect(
+                texts[0].contains(SecretRedaction.mark) && texts[1].contains(SecretRedaction.mark)
+                    && texts[0].contains(kept))
             #expect(hidden.parts.count == decoding.parts.count && hidden.status == decoding.status)
         }
     }
@@ -224,11 +248,14 @@ import Testing
         let file = try Self.transcriptFile(subprotocol)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let secrets = [Self.signature, Self.sessionToken, Self.newToken]
-        let transcripts = try [true, false].map { try ConvertSecretsTests.transcript(file, hiding: $0).joined(separator: "\n") }
+        let transcripts = try [true, false].map {
+            try ConvertSecretsTests.transcript(file, hiding: $0).joined(separator: "\n")
+        }
         var pcapngs: [String] = []
         for hiding in [true, false] {
             let copy = NSTemporaryDirectory() + "imwire-lc-secret-\(UUID().uuidString).pcapng"
-            try Data(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)).write(to: URL(fileURLWithPath: copy))
+            try Data(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)).write(
+                to: URL(fileURLWithPath: copy))
             defer { try? FileManager.default.removeItem(atPath: copy) }
             pcapngs.append(try ConvertSecretsTests.transcript(copy, hiding: false).joined(separator: "\n"))
             #expect(try check(copy).connections.map(\.messages) == [2])
@@ -237,7 +264,9 @@ import Testing
             for secret in secrets {
                 let texts = [secret, Hex.encode(Array(secret.utf8))]
                 // In base64 frames the secrets are base64 text: SecretRedactionTests.aSecretInABase64FrameIsHidden.
-                if subprotocol != "lc.proto2base64.3" { #expect(texts.contains { shown.contains($0) }, "\(secret) not in the recording") }
+                if subprotocol != "lc.proto2base64.3" {
+                    #expect(texts.contains { shown.contains($0) }, "\(secret) not in the recording")
+                }
                 for text in texts { #expect(!hidden.contains(text), "\(secret) in \(hidden)") }
             }
             #expect(hidden.contains("2a2a2a2a") || hidden.contains("****"))

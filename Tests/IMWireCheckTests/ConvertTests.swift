@@ -7,7 +7,8 @@ import Testing
 /// packets), and so does a pcapng converted to a transcript.
 @Suite struct ConvertTests {
     static let samples = [
-        "leancloud-clean", "leancloud-broken", "leancloud-reconnect", "leancloud-websocket", "nim-login-sync-send-kicked",
+        "leancloud-clean", "leancloud-broken", "leancloud-reconnect", "leancloud-websocket",
+        "nim-login-sync-send-kicked",
         "jmessage-group-803005", "yun2win-clean", "yun2win-kicked-reconnect",
     ]
 
@@ -80,7 +81,8 @@ import Testing
     @Test func closesAndOpenEndsSurviveTheRoundTrip() throws {
         // r9 of the reconnect sample is still open when the capture ends: no FIN in the pcapng,
         // no close line in the transcript made from it; every other connection closes.
-        let pcapng = CaptureConverter.pcapng(from: try CaptureFile.open("\(repositoryRoot)/Fixtures/captures/leancloud-reconnect.jsonl"))
+        let pcapng = CaptureConverter.pcapng(
+            from: try CaptureFile.open("\(repositoryRoot)/Fixtures/captures/leancloud-reconnect.jsonl"))
         let file = try temporaryFile(pcapng, ".pcapng")
         defer { try? FileManager.default.removeItem(atPath: file) }
         var lines: [String] = []

@@ -19,7 +19,8 @@ import Testing
 
     @Test func secondsAreKeptAsMicroseconds() throws {
         var options = DialectOptionSet()
-        try options.apply([("nim-timeout", "2.5"), ("jmessage-ack-timeout", "7"), ("timeout", "0.001")], settings: Self.settings)
+        try options.apply(
+            [("nim-timeout", "2.5"), ("jmessage-ack-timeout", "7"), ("timeout", "0.001")], settings: Self.settings)
         #expect(options[NIMSessionOptions.self].requestTimeoutMicros == 2_500_000)
         #expect(options[JMessageSessionOptions.self].ackTimeoutMicros == 7_000_000)
         #expect(options[LeanCloudSessionOptions.self].requestTimeoutMicros == 1_000)
@@ -33,14 +34,18 @@ import Testing
         #expect {
             try options.apply([("nim-heartbeat", value)], settings: Self.settings)
         } throws: { error in
-            (error as? DialectSettingError).map { $0.kind == .invalidValue && $0.description.hasPrefix("--nim-heartbeat \(value):") } ?? false
+            (error as? DialectSettingError).map {
+                $0.kind == .invalidValue && $0.description.hasPrefix("--nim-heartbeat \(value):")
+            } ?? false
         }
     }
 
     /// The app id names the app of the master key's signatures: it applies after the key, in
     /// whichever order they came, and alone it sets nothing.
     @Test func theAppIdGoesWithTheMasterKeyInEitherOrder() throws {
-        for values in [[("app-id", "app-1"), ("master-key", "key-1")], [("master-key", "key-1"), ("app-id", "app-1")]] {
+        for values in [
+            [("app-id", "app-1"), ("master-key", "key-1")], [("master-key", "key-1"), ("app-id", "app-1")],
+        ] {
             var options = DialectOptionSet()
             try options.apply(values, settings: Self.settings)
             let credentials = try #require(options[LeanCloudSessionOptions.self].credentials)
@@ -70,7 +75,9 @@ import Testing
         #expect {
             try options.apply([("secret-file", path + ".missing")], settings: Self.settings)
         } throws: { error in
-            (error as? DialectSettingError).map { $0.kind == .unreadableFile && $0.description.contains(path + ".missing") } ?? false
+            (error as? DialectSettingError).map {
+                $0.kind == .unreadableFile && $0.description.contains(path + ".missing")
+            } ?? false
         }
     }
 
@@ -87,7 +94,8 @@ struct DialectSettingsCommandLineTests {
 
     @Test func aSettingIsTakenWhereverItStands() throws {
         for arguments in [
-            ["check", Self.capture, "--secret", "wrong"], ["check", "--secret", "wrong", Self.capture], ["check", "--secret=wrong", Self.capture],
+            ["check", Self.capture, "--secret", "wrong"], ["check", "--secret", "wrong", Self.capture],
+            ["check", "--secret=wrong", Self.capture],
         ] {
             let result = try MasterKeyFileTests.run(arguments)
             #expect(result.status == 1 && result.output.contains("JM.SIGNATURE-INVALID"), "\(arguments): \(result)")
@@ -98,8 +106,10 @@ struct DialectSettingsCommandLineTests {
 
     @Test func usageErrorsExit64WithTheCommandsUsage() throws {
         for arguments in [
-            ["check", Self.capture, "--nim-timeout", "-1"], ["check", Self.capture, "--nim-timeout"], ["check", Self.capture, "--nim-timout", "3"],
-            ["check", Self.capture, "--secret", "a", "--secret-file", "b"], ["decode", "--nim-timeout", "3", "--text", "x"],
+            ["check", Self.capture, "--nim-timeout", "-1"], ["check", Self.capture, "--nim-timeout"],
+            ["check", Self.capture, "--nim-timout", "3"],
+            ["check", Self.capture, "--secret", "a", "--secret-file", "b"],
+            ["decode", "--nim-timeout", "3", "--text", "x"],
             ["check", "--nim-timeout", "--jobs", "2", Self.capture],
         ] {
             let result = try MasterKeyFileTests.run(arguments)
@@ -110,7 +120,9 @@ struct DialectSettingsCommandLineTests {
     @Test func theHelpOfEachCommandThatChecksListsThem() throws {
         for command in ["check", "proxy", "serve"] {
             let help = try MasterKeyFileTests.run([command, "--help"]).output
-            for setting in DialectSettingsTests.settings { #expect(help.contains("--\(setting.name) <\(setting.valueName)>"), "\(command)") }
+            for setting in DialectSettingsTests.settings {
+                #expect(help.contains("--\(setting.name) <\(setting.valueName)>"), "\(command)")
+            }
         }
     }
 }

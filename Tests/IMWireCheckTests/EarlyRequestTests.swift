@@ -28,10 +28,14 @@ import Testing
     /// c_init and login of user `alice` (rids 1 and 2), answered.
     static func login(_ conn: String, _ t: Double) -> [String] {
         [
-            event(conn, t, "send", "c_init", #"{"appkey":"k","random_str":"r","signature":"s","timestamp":1,"flag":0,"rid":1}"#),
-            event(conn, t, "receive", "ack", #"{"rid":1}"#), event(conn, t, "receive", "c_init", #"{"rid":1,"code":0}"#),
+            event(
+                conn, t, "send", "c_init",
+                #"{"appkey":"k","random_str":"r","signature":"s","timestamp":1,"flag":0,"rid":1}"#),
+            event(conn, t, "receive", "ack", #"{"rid":1}"#),
+            event(conn, t, "receive", "c_init", #"{"rid":1,"code":0}"#),
             event(conn, t + 0.1, "send", "login", #"{"username":"alice","password":"p","version":"2.5.0","rid":2}"#),
-            event(conn, t + 0.1, "receive", "ack", #"{"rid":2}"#), event(conn, t + 0.1, "receive", "login", #"{"rid":2,"code":0}"#),
+            event(conn, t + 0.1, "receive", "ack", #"{"rid":2}"#),
+            event(conn, t + 0.1, "receive", "login", #"{"rid":2,"code":0}"#),
         ]
     }
 
@@ -42,11 +46,17 @@ import Testing
     static func capture(pending: Bool) -> [String] {
         var lines = open("a", 0) + login("a", 0.1) + [event("a", 1, "send", "sync_check", syncCheck)]
         if !pending {
-            lines += [event("a", 1, "receive", "ack", #"{"rid":77}"#), event("a", 1, "receive", "sync_check", #"{"rid":77,"code":0}"#)]
+            lines += [
+                event("a", 1, "receive", "ack", #"{"rid":77}"#),
+                event("a", 1, "receive", "sync_check", #"{"rid":77,"code":0}"#),
+            ]
         }
         lines.append(#"{"type":"close","conn":"a","t":1.5}"#)
         lines += open("b", 2.5) + [event("b", 6, "send", "sync_check", syncCheck)] + login("b", 6.1)
-        lines += [event("b", 6.2, "receive", "ack", #"{"rid":77}"#), event("b", 6.2, "receive", "sync_check", #"{"rid":77,"code":0}"#)]
+        lines += [
+            event("b", 6.2, "receive", "ack", #"{"rid":77}"#),
+            event("b", 6.2, "receive", "sync_check", #"{"rid":77,"code":0}"#),
+        ]
         return lines
     }
 
@@ -69,7 +79,8 @@ import Testing
     @Test func aJudgedEarlyRequestKeepsItsLine() throws {
         for (pending, rule) in [(true, "JM.RESEND-BEFORE-LOGIN"), (false, "JM.BEFORE-INIT")] {
             let lines = Self.capture(pending: pending)
-            let request = try #require(lines.firstIndex { $0.contains(#""conn":"b""#) && $0.contains("sync_check") }) + 1
+            let request =
+                try #require(lines.firstIndex { $0.contains(#""conn":"b""#) && $0.contains("sync_check") }) + 1
             let report = check(lines: lines)
             let b = try #require(report.connections.first { $0.id == "b" })
             let finding = try #require(b.findings.first { $0.ruleID.rawValue == rule })
@@ -80,7 +91,8 @@ import Testing
     @Test func theSameRequestWithNothingPendingBeforeItIsBeforeInit() throws {
         let report = check(lines: Self.capture(pending: false))
         #expect(Self.session(report, "b") == ["JM.BEFORE-INIT"])
-        let finding = try #require(report.connections.first { $0.id == "b" }?.findings.first { $0.ruleID.rawValue == "JM.BEFORE-INIT" })
+        let finding = try #require(
+            report.connections.first { $0.id == "b" }?.findings.first { $0.ruleID.rawValue == "JM.BEFORE-INIT" })
         #expect(finding.severity == .error)
         #expect(finding.location.frameIndex == 3)
     }
@@ -89,15 +101,18 @@ import Testing
     /// It is judged with the connections of its client's host, which the open lines name.
     @Test func aResendOnAConnectionThatNeverLogsInIsJudgedByHost() {
         func capture(host: String, resendAt: Double) -> [String] {
-            var first = Self.open("a", 0) + Self.login("a", 0.1) + [Self.event("a", 1, "send", "sync_check", Self.syncCheck)]
+            var first =
+                Self.open("a", 0) + Self.login("a", 0.1) + [Self.event("a", 1, "send", "sync_check", Self.syncCheck)]
             first.append(#"{"type":"close","conn":"a","t":1.5}"#)
             var second = Self.open("b", 2.5) + [Self.event("b", resendAt, "send", "sync_check", Self.syncCheck)]
             second += [
                 Self.event("b", resendAt, "receive", "ack", #"{"rid":77}"#),
                 Self.event("b", resendAt, "receive", "sync_check", #"{"rid":77,"code":0}"#),
             ]
-            first[0] = first[0].replacingOccurrences(of: #""t":0.0,"#, with: #""t":0.0,"client":"10.0.0.7:50001","server":"10.0.0.1:443","#)
-            second[0] = second[0].replacingOccurrences(of: #""t":2.5,"#, with: #""t":2.5,"client":"\#(host):50002","server":"10.0.0.1:443","#)
+            first[0] = first[0].replacingOccurrences(
+                of: #""t":0.0,"#, with: #""t":0.0,"client":"10.0.0.7:50001","server":"10.0.0.1:443","#)
+            second[0] = second[0].replacingOccurrences(
+                of: #""t":2.5,"#, with: #""t":2.5,"client":"\#(host):50002","server":"10.0.0.1:443","#)
             return first + second
         }
         #expect(Self.session(check(lines: capture(host: "10.0.0.7", resendAt: 6)), "b") == ["JM.RESEND-BEFORE-LOGIN"])

@@ -10,10 +10,12 @@ import Testing
 enum EchoDialect {
     static let echo = Dialect("echo")
     static let malformed = Rule(
-        "ECHO.MALFORMED", .error, layer: .command, dialect: echo, summary: "A message that is neither `ping N` nor `pong N`.",
+        "ECHO.MALFORMED", .error, layer: .command, dialect: echo,
+        summary: "A message that is neither `ping N` nor `pong N`.",
         specRef: "Tests/IMWireCheckTests/FifthDialectTests.swift")
     static let unanswered = Rule(
-        "ECHO.UNANSWERED", .warning, layer: .session, dialect: echo, summary: "A ping without its pong when the connection ends.",
+        "ECHO.UNANSWERED", .warning, layer: .session, dialect: echo,
+        summary: "A ping without its pong when the connection ends.",
         specRef: "Tests/IMWireCheckTests/FifthDialectTests.swift")
 
     static let definition = DialectDefinition(
@@ -31,24 +33,33 @@ struct EchoCodec: CanonicalCodec {
 
     static let definition = CanonicalCodecDefinition(
         name: EchoDialect.echo.rawValue,
-        options: [CanonicalCodecOption("echo-case", values: ["lower", "upper"], default: "lower", help: "the case of the words written.")],
-        jsonForm: #"{"ping": N} or {"pong": N}."#, unit: { _ in .textFrame }, make: { EchoCodec(upper: $0["echo-case"] == "upper") })
+        options: [
+            CanonicalCodecOption(
+                "echo-case", values: ["lower", "upper"], default: "lower", help: "the case of the words written.")
+        ],
+        jsonForm: #"{"ping": N} or {"pong": N}."#, unit: { _ in .textFrame },
+        make: { EchoCodec(upper: $0["echo-case"] == "upper") })
 
     func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let words = String(decoding: bytes, as: UTF8.self).lowercased().split(separator: " ")
         guard words.count == 2, ["ping", "pong"].contains(words[0]), let number = Int(words[1]) else {
             let finding = EchoDialect.malformed.finding("expected `ping N` or `pong N`", at: 0)
-            return CanonicalDecoding(parts: [.init(decoded: nil, findings: [finding])], envelope: ["findings": .array([finding.json()])])
+            return CanonicalDecoding(
+                parts: [.init(decoded: nil, findings: [finding])], envelope: ["findings": .array([finding.json()])])
         }
-        let json = JSONValue.object(JSONObject([JSONObject.Member(key: String(words[0]), value: .number(JSONNumber(number)))]))
+        let json = JSONValue.object(
+            JSONObject([JSONObject.Member(key: String(words[0]), value: .number(JSONNumber(number)))]))
         return CanonicalDecoding(parts: [.init(decoded: json, findings: [])], envelope: ["decoded": json])
     }
 
     func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        guard let member = json.objectValue?.members.first, json.objectValue?.count == 1, let number = member.value.int64Value else {
+        guard let member = json.objectValue?.members.first, json.objectValue?.count == 1,
+            let number = member.value.int64Value
+        else {
             throw CanonicalCodecError(#"expected {"ping": N} or {"pong": N}"#)
         }
-        return CanonicalEncoded(bytes: Array("\(upper ? member.key.uppercased() : member.key) \(number)".utf8), binary: false)
+        return CanonicalEncoded(
+            bytes: Array("\(upper ? member.key.uppercased() : member.key) \(number)".utf8), binary: false)
     }
 }
 
@@ -62,10 +73,16 @@ final class EchoConnection: DialectConnection {
         let words = String(decoding: message.payload, as: UTF8.self).split(separator: " ")
         let expected = message.direction == .send ? "ping" : "pong"
         guard words.count == 2, words[0] == expected, let number = Int(words[1]) else {
-            let finding = located(EchoDialect.malformed.finding("expected `\(expected) N`", at: 0), frameIndex, timeMicros, message.direction)
+            let finding = located(
+                EchoDialect.malformed.finding("expected `\(expected) N`", at: 0), frameIndex, timeMicros,
+                message.direction)
             return DialectObservation(findings: [finding])
         }
-        if message.direction == .send { unanswered[number] = (frameIndex, timeMicros) } else { unanswered[number] = nil }
+        if message.direction == .send {
+            unanswered[number] = (frameIndex, timeMicros)
+        } else {
+            unanswered[number] = nil
+        }
         return DialectObservation(findings: [], summary: "\(expected) \(number)")
     }
 
@@ -147,7 +164,10 @@ final class EchoConnection: DialectConnection {
         lines[0] = #"{"type": "open", "conn": "e1", "t": 0, "dialect": "echo"}"#
         #expect(try checked(lines, options: Self.withEcho).connections.map(\.dialect) == [EchoDialect.echo])
         let unknown = try checked(lines, options: CheckOptions())
-        #expect(unknown.connections[0].findings.contains { $0.ruleID == "CAPTURE.JSONL-BAD-FIELD" && $0.message == #"unknown dialect "echo""# })
+        #expect(
+            unknown.connections[0].findings.contains {
+                $0.ruleID == "CAPTURE.JSONL-BAD-FIELD" && $0.message == #"unknown dialect "echo""#
+            })
     }
 
     /// Its codec is in the table with it: made, with its option, and used as `imwire decode` and
@@ -155,7 +175,10 @@ final class EchoConnection: DialectConnection {
     @Test func itsCanonicalCodecIsMadeFromTheTable() throws {
         let table = Dialects.standard.adding(EchoDialect.definition)
         #expect(Dialects.standard.codec(named: "echo") == nil)
-        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "echo", "mqtt", "socketio.0.9", "engineio.3"])
+        #expect(
+            table.codecs.map(\.name) == [
+                "leancloud", "nim", "jmessage", "yun2win", "echo", "mqtt", "socketio.0.9", "engineio.3",
+            ])
         let definition = try #require(table.codec(named: "echo"))
         #expect(try definition.unit() == .textFrame)
         let decoding = try definition.makeCodec().decode(Array("ping 7".utf8), as: CanonicalInput(binary: false))
@@ -178,7 +201,8 @@ final class EchoConnection: DialectConnection {
     /// others; one of the same name is replaced.
     @Test func aFramingCodecIsRegisteredAlone() throws {
         let framing = CanonicalCodecDefinition(
-            name: "echo-lines", jsonForm: "", unit: { _ in .packets(payloadText: false) }, make: { _ in EchoCodec(upper: true) })
+            name: "echo-lines", jsonForm: "", unit: { _ in .packets(payloadText: false) },
+            make: { _ in EchoCodec(upper: true) })
         let table = Dialects.standard.adding(framing)
         #expect(table.codecs.map(\.name).suffix(2) == ["engineio.3", "echo-lines"])
         #expect(try table.codec(named: "echo-lines")?.unit() == .packets(payloadText: false))
@@ -190,7 +214,8 @@ final class EchoConnection: DialectConnection {
         let report = try checked(Self.transcript, options: Self.withEcho)
         var sarif: [UInt8] = []
         SARIFReport.write(report, threshold: .warning, version: "test") { sarif += $0 }
-        let rules = try JSONParser.parse(sarif)["runs"]?.arrayValue?.first?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
+        let rules =
+            try JSONParser.parse(sarif)["runs"]?.arrayValue?.first?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
         #expect(rules.compactMap { $0["id"]?.stringValue } == ["ECHO.MALFORMED", "ECHO.UNANSWERED"])
         var json: [UInt8] = []
         JSONReport.write(report, threshold: .warning) { json += $0 }

@@ -21,7 +21,8 @@ import Testing
             Self.stream(0.03, "receive", final),
         ])
         let rules = report.allFindings.map(\.ruleID.rawValue)
-        #expect(!rules.contains("HTTP.RESPONSE-WITHOUT-REQUEST") && !rules.contains("HTTP.REQUEST-UNANSWERED"), "\(rules)")
+        #expect(
+            !rules.contains("HTTP.RESPONSE-WITHOUT-REQUEST") && !rules.contains("HTTP.REQUEST-UNANSWERED"), "\(rules)")
         let captured = request.utf8.count + interim.utf8.count + 4 + final.utf8.count
         let accounts = report.connections.map(\.account)
         #expect(accounts.reduce(0) { $0 + $1.captured } == captured)
@@ -32,7 +33,9 @@ import Testing
         let report = check(lines: [
             Self.stream(0, "send", "GET / HTTP/1.1\r\n\r\n"),
             Self.stream(
-                0.01, "receive", "HTTP/1.1 100 Continue\r\n\r\n" + String(repeating: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", count: 2)),
+                0.01, "receive",
+                "HTTP/1.1 100 Continue\r\n\r\n"
+                    + String(repeating: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", count: 2)),
         ])
         #expect(report.allFindings.map(\.ruleID.rawValue).contains("HTTP.RESPONSE-WITHOUT-REQUEST"))
     }

@@ -6,7 +6,9 @@ import Testing
 @Suite struct JobsTests {
     static let samples: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Fixtures/captures")) ?? []
-        return names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".pcapng") }.sorted().map { "Fixtures/captures/\($0)" }
+        return names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".pcapng") }.sorted().map {
+            "Fixtures/captures/\($0)"
+        }
     }()
 
     static func report(_ path: String, jobs: Int) throws -> String {
@@ -32,7 +34,8 @@ import Testing
         let files = Self.samples.filter { $0.hasSuffix(".jsonl") }
         var columns = try files.enumerated().map { index, path in
             try readText(path).split(separator: "\n").map { line in
-                line.replacingOccurrences(of: #""conn": ?""#, with: #""conn": "f\#(index)-"#, options: .regularExpression)
+                line.replacingOccurrences(
+                    of: #""conn": ?""#, with: #""conn": "f\#(index)-"#, options: .regularExpression)
             }
         }
         var merged: [String] = []

@@ -52,7 +52,8 @@ import Testing
         let connect = MQTTPacketEncoder.encode(.connect(MQTTConnect(keepAlive: 30, clientID: "c1")))
         let connack = MQTTPacketEncoder.encode(.connack(MQTTConnack(returnCode: 0)))
         let badSubscribe: [UInt8] = [0x80, 0x08, 0x00, 0x01, 0x00, 0x03, 0x61, 0x2f, 0x62, 0x00]
-        let publish = MQTTPacketEncoder.encode(.publish(MQTTPublish(topic: "a/b", payload: Array(repeating: 0x41, count: 3000))))
+        let publish = MQTTPacketEncoder.encode(
+            .publish(MQTTPublish(topic: "a/b", payload: Array(repeating: 0x41, count: 3000))))
         let client = (address: [UInt8]([127, 0, 0, 1]), port: UInt16(50_001))
         let server = (address: [UInt8]([127, 0, 0, 1]), port: UInt16(1883))
         let first = live.open(client: client, server: server)
@@ -70,7 +71,8 @@ import Testing
         let liveKeys = collected.findings.map(Self.key).sorted()
         #expect(liveKeys == report.allFindings.map(Self.key).sorted())
         #expect(liveKeys == recorded.allFindings.map(Self.key).sorted())
-        #expect(recorded.connections.map(\.id) == ["127.0.0.1:50001-127.0.0.1:1883", "127.0.0.1:50001-127.0.0.1:1883#2"])
+        #expect(
+            recorded.connections.map(\.id) == ["127.0.0.1:50001-127.0.0.1:1883", "127.0.0.1:50001-127.0.0.1:1883#2"])
         #expect(report.connections.map(\.id) == recorded.connections.map(\.id))
         #expect(report.connections.map(\.messages) == recorded.connections.map(\.messages))
         let flags = collected.findings.filter { $0.ruleID.rawValue == "MQTT.FIXED-HEADER-FLAGS" }
@@ -84,7 +86,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let live = try LiveCheck(options: CheckOptions(), record: path, now: { 5 })
         let connection = live.open(client: ([127, 0, 0, 1], 50_001), server: ([127, 0, 0, 1], 1883))
-        live.data(connection, .send, MQTTPacketEncoder.encode(.connect(MQTTConnect(keepAlive: 30, clientID: "c1", password: Array("pw".utf8)))))
+        live.data(
+            connection, .send,
+            MQTTPacketEncoder.encode(.connect(MQTTConnect(keepAlive: 30, clientID: "c1", password: Array("pw".utf8)))))
         _ = try live.finish(source: "live")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
     }

@@ -3,7 +3,9 @@ import IMWire
 import Testing
 
 /// The `imwire` built beside the tests.
-let builtIMWire = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("imwire").path
+let builtIMWire = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+    "imwire"
+).path
 
 /// `imwire check --master-key-file FILE`: LeanCloud's master key kept off the command line, and so
 /// out of `ps`, as `--secret-file` keeps JMessage's. Run through the `imwire` the tests were built
@@ -46,7 +48,8 @@ struct MasterKeyFileTests {
         open.i = 1
         open.sessionMessage.t = 1_700_000_000_000
         open.sessionMessage.n = "nonce-17"
-        let signed = LeanCloudSignature.message(appID: "app-id-3", action: .login(clientID: "alice"), timestamp: 1_700_000_000_000, nonce: "nonce-17")
+        let signed = LeanCloudSignature.message(
+            appID: "app-id-3", action: .login(clientID: "alice"), timestamp: 1_700_000_000_000, nonce: "nonce-17")
         open.sessionMessage.s = LeanCloudSignature.sign(signed, masterKey: masterKey)
         return try file(
             #"""
@@ -81,7 +84,9 @@ struct MasterKeyFileTests {
         defer { for path in [capture, empty] { try? FileManager.default.removeItem(atPath: path) } }
         for path in [empty, missing] {
             let result = try Self.run(["check", capture, "--master-key-file", path])
-            #expect(result.status == 2 && result.error.contains("--master-key-file") && result.error.contains(path), "\(result)")
+            #expect(
+                result.status == 2 && result.error.contains("--master-key-file") && result.error.contains(path),
+                "\(result)")
         }
         let both = try Self.run(["check", capture, "--master-key", Self.masterKey, "--master-key-file", empty])
         #expect(both.status == 64 && both.error.contains("exclude each other"), "\(both)")

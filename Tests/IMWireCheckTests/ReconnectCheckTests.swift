@@ -72,7 +72,8 @@ import Testing
         }
         func capture(refusedFrom host: String) -> [String] {
             // r0: the SDK's router request, a connection of the host with no message either.
-            var lines = [open("r0", 0, host: host), close("r0", 0.01)] + login("a1", 0.05, reopen: false) + [close("a1", 2)]
+            var lines =
+                [open("r0", 0, host: host), close("r0", 0.01)] + login("a1", 0.05, reopen: false) + [close("a1", 2)]
             for (conn, t) in [("r1", 3.0), ("r2", 3.003), ("r3", 5.004), ("r4", 5.007)] {
                 lines += [open(conn, t, host: host), close(conn, t + 0.001)]
             }
@@ -80,7 +81,9 @@ import Testing
         }
         let same = check(lines: capture(refusedFrom: "10.0.0.7")).summary(.info).filter { $0.contains("RECONNECT.") }
         #expect(same.isEmpty)
-        let other = check(lines: capture(refusedFrom: "10.0.0.9")).allFindings.filter { $0.ruleID.rawValue.hasPrefix("RECONNECT.") }
+        let other = check(lines: capture(refusedFrom: "10.0.0.9")).allFindings.filter {
+            $0.ruleID.rawValue.hasPrefix("RECONNECT.")
+        }
         #expect(other.map(\.ruleID.rawValue) == ["RECONNECT.TOO-EARLY"])
         #expect(other.first?.message.contains("leancloud-swift") == true)
     }
@@ -89,7 +92,10 @@ import Testing
         let path = "Fixtures/captures/yun2win-kicked-reconnect.jsonl"
         #expect(try check(path).summary() == ["y2#1 Y2W.RECONNECT-AFTER-KICK"])
         // With the dialect's rule off, the judge's verdict shows.
-        #expect(try check(path, options: options(off: ["Y2W.RECONNECT-AFTER-KICK"])).summary() == ["y2#1 RECONNECT.AFTER-TERMINAL"])
+        #expect(
+            try check(path, options: options(off: ["Y2W.RECONNECT-AFTER-KICK"])).summary() == [
+                "y2#1 RECONNECT.AFTER-TERMINAL"
+            ])
     }
 
     @Test func aYun2winReconnectStormIsReported() throws {
@@ -101,7 +107,9 @@ import Testing
         for index in 0..<5 {
             let start = 60.3 + Double(index) * 0.2
             storm.append("{\"type\": \"open\", \"conn\": \"s\(index)\", \"t\": \(start), \"dialect\": \"yun2win\"}")
-            storm.append(connect.replacing("\"conn\": \"y2\"", with: "\"conn\": \"s\(index)\"").replacing("\"t\": 61.0", with: "\"t\": \(start)"))
+            storm.append(
+                connect.replacing("\"conn\": \"y2\"", with: "\"conn\": \"s\(index)\"").replacing(
+                    "\"t\": 61.0", with: "\"t\": \(start)"))
             storm.append("{\"type\": \"close\", \"conn\": \"s\(index)\", \"t\": \(start + 0.05)}")
         }
         // yun2win Web reconnects every 1 s: five re-opens 150 ms after each drop are one storm.
@@ -153,7 +161,9 @@ import Testing
         var options = CheckOptions()
         options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         func verdict(_ gap: Double) -> [String] {
-            check(lines: shift(transcript, conn: "j2", by: 2.2 + gap), options: options).summary().filter { $0.contains("RECONNECT.") }
+            check(lines: shift(transcript, conn: "j2", by: 2.2 + gap), options: options).summary().filter {
+                $0.contains("RECONNECT.")
+            }
         }
         #expect(verdict(1) == ["j2#6 RECONNECT.AFTER-TERMINAL-SUSPECTED"])
         #expect(verdict(60).isEmpty)
@@ -189,7 +199,9 @@ import Testing
             // `echo` (cmd 14) from the client, binary protobuf: field 1 = 14.
             let echoes = times.map { "{\"conn\": \"r9\", \"t\": \($0), \"dir\": \"send\", \"hex\": \"080e\"}" }
             let transcript = messages + echoes + ["{\"type\": \"close\", \"conn\": \"r9\", \"t\": 900}"]
-            return check(lines: transcript, options: options(policy: "leancloud-js")).summary().filter { $0.contains("RECONNECT.") }
+            return check(lines: transcript, options: options(policy: "leancloud-js")).summary().filter {
+                $0.contains("RECONNECT.")
+            }
         }
         #expect(try verdict(echoAt: [100, 280, 460, 640, 820]) == [])
         #expect(try verdict(echoAt: [100]).count == 1)

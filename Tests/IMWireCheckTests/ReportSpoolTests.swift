@@ -15,12 +15,16 @@ import Testing
         for jobs in [1, 2] {
             let spooled = try check(path, options: options, jobs: jobs)
             #expect(spooled == kept, "jobs \(jobs)")
-            #expect(TextReport.render(spooled, threshold: .info) == TextReport.render(kept, threshold: .info), "jobs \(jobs)")
+            #expect(
+                TextReport.render(spooled, threshold: .info) == TextReport.render(kept, threshold: .info),
+                "jobs \(jobs)")
         }
     }
 
     @Test func everyFieldComesBack() throws {
-        let rule = Rule("TEST.SPOOL", .warning, lenient: .info, layer: .websocket, dialect: .nim, summary: "s — ü", specRef: "Spec/x.md §1")
+        let rule = Rule(
+            "TEST.SPOOL", .warning, lenient: .info, layer: .websocket, dialect: .nim, summary: "s — ü",
+            specRef: "Spec/x.md §1")
         var finding = rule.finding("message ✓", at: 7)
         finding.severity = .error
         finding.location = Location(connection: "c1", frameIndex: 3, line: 9, time: -5, direction: .receive)
@@ -31,17 +35,20 @@ import Testing
         account.skip(6, because: "a")
         account.lost = 2
         let full = ConnectionReport(
-            id: "c1", dialect: .leancloud, subprotocol: "lc.protobuf2.3", extensions: "permessage-deflate", client: "[::1]:5",
+            id: "c1", dialect: .leancloud, subprotocol: "lc.protobuf2.3", extensions: "permessage-deflate",
+            client: "[::1]:5",
             server: "10.0.0.1:443", messages: 4, account: account, firstTime: .min, lastTime: .max,
             findings: [finding, Rule("T.B", .info, layer: .capture, summary: "", specRef: "").finding("")],
             droppedFindings: 1,
             timeline: [
                 TimelineEntry(frame: 1, time: -2, direction: .send, summary: "x"),
                 TimelineEntry(
-                    frame: 2, time: 7, direction: .receive, summary: "y", tcp: "t", json: "{}", payload: [0, 255], payloadLength: 900),
+                    frame: 2, time: 7, direction: .receive, summary: "y", tcp: "t", json: "{}", payload: [0, 255],
+                    payloadLength: 900),
             ], timelineDropped: 3)
         let empty = ConnectionReport(
-            id: "", dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(), firstTime: nil,
+            id: "", dialect: nil, subprotocol: nil, client: nil, server: nil, messages: 0, account: ByteAccount(),
+            firstTime: nil,
             lastTime: nil, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0)
         let spool = try #require(ReportSpool())
         let first = spool.store(full)
@@ -68,13 +75,15 @@ import Testing
         facts.ended(end, atMicros: .max)
         facts.policyName = "yun2win-ios"
         let full = JudgeInput(
-            connection: "c#2", dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true, openAtCaptureEnd: true,
+            connection: "c#2", dialect: .yun2win, client: "[::1]:5", firstTime: .min, lastTime: 50, closed: true,
+            openAtCaptureEnd: true,
             closeCode: 4000, hasTransportBytes: true, facts: facts, loginLine: 12,
             deferredRules: [NIMRules.autoRelogin.id, Yun2winRules.keepAliveExceeded.id])
         var unflagged = SessionFacts()
         unflagged.loginSent(atMicros: 1, frame: 1, reconnectFlag: nil, client: nil)
         let sparse = JudgeInput(
-            connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false, openAtCaptureEnd: false, closeCode: nil,
+            connection: "", dialect: .nim, client: nil, firstTime: 0, lastTime: nil, closed: false,
+            openAtCaptureEnd: false, closeCode: nil,
             hasTransportBytes: false, facts: unflagged, loginLine: nil, deferredRules: [])
         let spool = try #require(ReportSpool())
         for input in [
@@ -90,7 +99,9 @@ import Testing
                 return
             }
             #expect(stored.load() == input)
-            #expect(stored.load().facts.keepAlive.longestSilence(from: 0, to: 100) == input.facts.keepAlive.longestSilence(from: 0, to: 100))
+            #expect(
+                stored.load().facts.keepAlive.longestSilence(from: 0, to: 100)
+                    == input.facts.keepAlive.longestSilence(from: 0, to: 100))
         }
         var writer = ReportWriter()
         full.write(to: &writer)
@@ -102,7 +113,8 @@ import Testing
         var writer = ReportWriter()
         writer.report(
             ConnectionReport(
-                id: "c", dialect: .nim, subprotocol: nil, client: nil, server: nil, messages: 1, account: ByteAccount(), firstTime: 1,
+                id: "c", dialect: .nim, subprotocol: nil, client: nil, server: nil, messages: 1, account: ByteAccount(),
+                firstTime: 1,
                 lastTime: 2, findings: [], droppedFindings: 0, timeline: [], timelineDropped: 0))
         var whole = ReportReader(writer.bytes)
         #expect(whole.report()?.id == "c" && whole.isAtEnd)

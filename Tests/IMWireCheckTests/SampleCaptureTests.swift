@@ -30,7 +30,9 @@ import Testing
         #expect(expected.count >= 15)
     }
 
-    @Test(arguments: ["yun2win-clean", "yun2win-kicked-reconnect", "leancloud-websocket", "leancloud-websocket-corrupt"])
+    @Test(arguments: [
+        "yun2win-clean", "yun2win-kicked-reconnect", "leancloud-websocket", "leancloud-websocket-corrupt",
+    ])
     func samplesYieldTheirExpectedRules(name: String) throws {
         let expected = try JSONParser.parse(try readText("Fixtures/captures/\(name).expected.json"))
         let rules = (expected["rules"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -111,7 +113,8 @@ import Testing
         var options = CheckOptions()
         options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
         let report = try check("Fixtures/captures/\(name).jsonl", options: options)
-        #expect(report.allFindings.filter { $0.severity >= threshold }.map(\.ruleID.rawValue).sorted() == rules.sorted())
+        #expect(
+            report.allFindings.filter { $0.severity >= threshold }.map(\.ruleID.rawValue).sorted() == rules.sorted())
         #expect(!rules.isEmpty)
         let dialect: Dialect = name.hasPrefix("nim") ? .nim : .jmessage
         #expect(report.connections.allSatisfy { $0.dialect == dialect })
@@ -125,9 +128,16 @@ import Testing
     }
 
     @Test func theURLNamesTheDialect() {
-        #expect(DialectSessions.dialect(forURL: "wss://weblink.netease.im/socket.io/1/websocket/8d2f0c", in: .standard) == .nim)
-        #expect(DialectSessions.dialect(forURL: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket", in: .standard) == .jmessage)
-        #expect(DialectSessions.dialect(forInfo: ConnectionInfo(url: "wss://x/socket.io/?EIO=3&transport=websocket"), in: .standard) == .jmessage)
+        #expect(
+            DialectSessions.dialect(forURL: "wss://weblink.netease.im/socket.io/1/websocket/8d2f0c", in: .standard)
+                == .nim)
+        #expect(
+            DialectSessions.dialect(
+                forURL: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket", in: .standard) == .jmessage)
+        #expect(
+            DialectSessions.dialect(
+                forInfo: ConnectionInfo(url: "wss://x/socket.io/?EIO=3&transport=websocket"), in: .standard)
+                == .jmessage)
         #expect(DialectSessions.dialect(forURL: "wss://rtm51.leancloud.cn/", in: .standard) == nil)
     }
 }

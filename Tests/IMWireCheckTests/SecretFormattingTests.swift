@@ -17,7 +17,9 @@ import Testing
     static func expectHidden(_ value: Any, _ secrets: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         for text in formatted(value) {
             for secret in secrets {
-                #expect(!text.lowercased().contains(secret.lowercased()), "\(secret) in \(text)", sourceLocation: sourceLocation)
+                #expect(
+                    !text.lowercased().contains(secret.lowercased()), "\(secret) in \(text)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -25,7 +27,9 @@ import Testing
     static let masterSecret = [UInt8](repeating: 0xa7, count: 48)
     static let trafficSecret = (0..<32).map { UInt8(0x40 + $0) }
     /// The key log's secrets as hex, and as an array of them prints (`[167, 167, …]`) and dumps (`- 167`).
-    static let keyLogSecrets = [Hex.encode(masterSecret), Hex.encode(trafficSecret), "167, 167", "64, 65, 66", "- 167", "- 95"]
+    static let keyLogSecrets = [
+        Hex.encode(masterSecret), Hex.encode(trafficSecret), "167, 167", "64, 65, 66", "- 167", "- 95",
+    ]
 
     static func keyLog() throws -> TLSKeyLog {
         let random = String(repeating: "01", count: 32)
@@ -65,7 +69,8 @@ import Testing
     @Test func checkOptionsHideTheSecretsTheyCarry() throws {
         var options = CheckOptions()
         options.dialectOptions[JMessageSessionOptions.self].secret = "hunter2-master-secret"
-        options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: "app-1", masterKey: "master-key-value")
+        options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(
+            appID: "app-1", masterKey: "master-key-value")
         options.tlsKeyLog = try Self.keyLog()
         Self.expectHidden(options, ["hunter2", "master-key"] + Self.keyLogSecrets)
     }
@@ -119,10 +124,14 @@ import Testing
 /// password hash and c_init signature) show every other field, the secret as its length only.
 @Suite struct LoginFormattingTests {
     /// `value`, however formatted, holds none of `secrets` and every one of `shown`.
-    static func expect(_ value: Any, hides secrets: [String], shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expect(
+        _ value: Any, hides secrets: [String], shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         SecretFormattingTests.expectHidden(value, secrets, sourceLocation: sourceLocation)
         for text in SecretFormattingTests.formatted(value) {
-            for field in shown { #expect(text.contains(field), "\(field) not in \(text)", sourceLocation: sourceLocation) }
+            for field in shown {
+                #expect(text.contains(field), "\(field) not in \(text)", sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -131,7 +140,8 @@ import Testing
     static let passwordForms = [password, Hex.encode(Array(password.utf8)), "104, 117, 110", "- 104\n"]
 
     @Test func anMQTTConnectShowsItsPasswordAsALength() {
-        let connect = MQTTConnect(keepAlive: 60, clientID: "client-7", username: "alice", password: Array(Self.password.utf8))
+        let connect = MQTTConnect(
+            keepAlive: 60, clientID: "client-7", username: "alice", password: Array(Self.password.utf8))
         Self.expect(connect, hides: Self.passwordForms, shows: ["client-7", "alice", "21 bytes"])
         Self.expect(MQTTPacket.connect(connect), hides: Self.passwordForms, shows: ["client-7", "21 bytes"])
         Self.expect(MQTTConnect(keepAlive: 60, clientID: "client-7"), hides: [], shows: ["client-7"])
@@ -140,7 +150,8 @@ import Testing
 
     @Test func aYun2winConnectShowsItsTokenAsALength() throws {
         let connect = MQTTConnect(
-            keepAlive: 60, clientID: "00" + "0a1b2c3d-0000-4000-8000-00000000abcd", username: "uid-42", password: Array(Self.password.utf8))
+            keepAlive: 60, clientID: "00" + "0a1b2c3d-0000-4000-8000-00000000abcd", username: "uid-42",
+            password: Array(Self.password.utf8))
         let decoded = Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(connect)), direction: .send)
         guard case .connect(let yun2win)? = decoded.first?.message else {
             Issue.record("no CONNECT in \(decoded.map(\.summary))")
@@ -165,7 +176,8 @@ import Testing
         let hash = login.password
         Self.expect(login, hides: [hash, "hunter2"], shows: ["alice", "2.5.0", "32 bytes"])
         #expect("\(login)".contains("password: 32 bytes"))
-        let signed = try JMessageInit.signed(appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master", rid: 1)
+        let signed = try JMessageInit.signed(
+            appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master", rid: 1)
         Self.expect(signed, hides: [signed.signature], shows: ["appkey-4", "random-5", "1700000000000", "32 bytes"])
         #expect("\(signed)".contains("signature: 32 bytes"))
     }
@@ -180,7 +192,9 @@ import Testing
 
     /// `bytes` as `dump` writes an array of them, one `- 48` line each, the lines trimmed and
     /// joined with `|`: so `text`, its lines trimmed and joined alike, shows whether they were dumped.
-    static func dumped(_ bytes: some Sequence<UInt8>) -> String { bytes.prefix(6).map { "- \($0)" }.joined(separator: "|") }
+    static func dumped(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.prefix(6).map { "- \($0)" }.joined(separator: "|")
+    }
     static func lines(_ text: String) -> String {
         text.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }.joined(separator: "|")
     }
@@ -188,10 +202,14 @@ import Testing
     /// Each form of `value` holds neither secret (as text, hex, nor dumped bytes), and every one of `shown`.
     static func expect(_ value: Any, shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let secrets = [signature, sessionToken]
-        LoginFormattingTests.expect(value, hides: secrets + secrets.map { Hex.encode(Array($0.utf8)) }, shows: shown, sourceLocation: sourceLocation)
+        LoginFormattingTests.expect(
+            value, hides: secrets + secrets.map { Hex.encode(Array($0.utf8)) }, shows: shown,
+            sourceLocation: sourceLocation)
         for text in SecretFormattingTests.formatted(value) {
             for secret in secrets {
-                #expect(!lines(text).contains(dumped(secret.utf8)), "\(secret)'s bytes in \(text)", sourceLocation: sourceLocation)
+                #expect(
+                    !lines(text).contains(dumped(secret.utf8)), "\(secret)'s bytes in \(text)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -213,7 +231,8 @@ import Testing
 
     @Test func aSessionShowsItsSignatureAndSessionTokenAsLengths() throws {
         let open = Self.sessionOpen()
-        Self.expect(open, shows: ["app-id-3", "alice", "nonce-17", "1700000000000", "js/5.0.0", "40 bytes", "35 bytes"])
+        Self.expect(
+            open, shows: ["app-id-3", "alice", "nonce-17", "1700000000000", "js/5.0.0", "40 bytes", "35 bytes"])
         Self.expect(open.sessionMessage, shows: ["nonce-17", "40 bytes", "35 bytes"])
         #expect("\(open)".contains("s: 40 bytes") && "\(open)".contains("st: 35 bytes"))
         #expect(String(reflecting: open.sessionMessage).contains("st: 35 bytes"))
@@ -264,18 +283,24 @@ import Testing
 /// them, as the builders make them and as the decoders hand them out.
 @Suite struct MessageFormattingTests {
     /// `secret`'s text, its hex, and its bytes as `dump` writes an array of them.
-    static func expect(_ value: Any, hides secret: String, shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        LoginFormattingTests.expect(value, hides: [secret, Hex.encode(Array(secret.utf8))], shows: shown, sourceLocation: sourceLocation)
+    static func expect(
+        _ value: Any, hides secret: String, shows shown: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        LoginFormattingTests.expect(
+            value, hides: [secret, Hex.encode(Array(secret.utf8))], shows: shown, sourceLocation: sourceLocation)
         for text in SecretFormattingTests.formatted(value) {
             let lines = LeanCloudFormattingTests.lines(text)
-            #expect(!lines.contains(LeanCloudFormattingTests.dumped(secret.utf8)), "bytes of \(secret) in \(text)", sourceLocation: sourceLocation)
+            #expect(
+                !lines.contains(LeanCloudFormattingTests.dumped(secret.utf8)), "bytes of \(secret) in \(text)",
+                sourceLocation: sourceLocation)
         }
     }
 
     @Test func aNIMLoginShowsItsTokensAsLengthsInEveryForm() throws {
         let token = "nim-token-5ecret"
         let pushToken = "apns-device-push"
-        let login = try NIMLogin(appKey: "app-key-9", account: "alice", token: token, deviceId: "device-3").setting("pushToken", .string(pushToken))
+        let login = try NIMLogin(appKey: "app-key-9", account: "alice", token: token, deviceId: "device-3").setting(
+            "pushToken", .string(pushToken))
         let request = login.request(ser: 1)
         let message = NIMCodec.decode(NIMCodec.encode(.request(request)), direction: .send)
         let item = try #require(message.items.first)
@@ -286,18 +311,24 @@ import Testing
         #expect(decoded.field("token") == .string(token))
         let values: [Any] = [request, NIMPacket.request(request), request.params[0], decoded, item, message]
         for value in values {
-            for secret in [token, pushToken] { Self.expect(value, hides: secret, shows: ["app-key-9", "alice", "16 bytes"]) }
+            for secret in [token, pushToken] {
+                Self.expect(value, hides: secret, shows: ["app-key-9", "alice", "16 bytes"])
+            }
         }
         #expect("\(request)".contains(#""1000":16 bytes"#) && "\(decoded)".contains(#""token":16 bytes"#))
         #expect("\(item)".contains("data: \(item.socketIO.data.utf8.count) bytes"))
         // Another request, and a parameter of another name, show what they carry.
-        let other = NIMRequest(sid: 7, cid: 1, ser: 2, params: [NIMParameter(type: "Property", value: ["1000": "kept-1000"], name: "msg")])
-        #expect("\(other)".contains("kept-1000") && "\(NIMCodec.decode(NIMCodec.encode(.request(other)), direction: .send))".contains("kept-1000"))
+        let other = NIMRequest(
+            sid: 7, cid: 1, ser: 2, params: [NIMParameter(type: "Property", value: ["1000": "kept-1000"], name: "msg")])
+        #expect(
+            "\(other)".contains("kept-1000")
+                && "\(NIMCodec.decode(NIMCodec.encode(.request(other)), direction: .send))".contains("kept-1000"))
     }
 
     @Test func jmessageEventsShowTheirCredentialsAsLengthsInEveryForm() throws {
         let login = try JMessageLogin(username: "alice", password: .plain("hunter2"), rid: 3)
-        let signed = try JMessageInit.signed(appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master", rid: 1)
+        let signed = try JMessageInit.signed(
+            appkey: "appkey-4", randomString: "random-5", timestamp: 1_700_000_000_000, secret: "master", rid: 1)
         let old = "5f4dcc3b5aa765d61d8327deb882cf99"
         let new = "e10adc3949ba59abbe56e057f20f883e"
         var payload = JSONObject()
@@ -306,7 +337,8 @@ import Testing
         payload.append("rid", 7)
         let change = JMessageEvent(name: "update_user_pwd", payload: payload, kind: .request)
         for (event, secrets, shown) in [
-            (login.event, [login.password], "alice"), (signed.event, [signed.signature], "appkey-4"), (change, [old, new], "update_user_pwd"),
+            (login.event, [login.password], "alice"), (signed.event, [signed.signature], "appkey-4"),
+            (change, [old, new], "update_user_pwd"),
         ] {
             let bytes = EngineIOMessage.encode(event.packet)
             let engineIO = EngineIOMessage.decode(bytes, binaryFrame: false)
@@ -326,7 +358,8 @@ import Testing
                 "alice", password: 32 bytes, version: "2.5.0", rid: 3)
                 """#)
         // An event with no credential shows its payload whole.
-        let text = JMessageEvent(name: "s_single_text", payload: JSONObject(["target_name": "bob", "rid": 4]), kind: .request)
+        let text = JMessageEvent(
+            name: "s_single_text", payload: JSONObject(["target_name": "bob", "rid": 4]), kind: .request)
         #expect("\(text)".contains(#"target_name: "bob""#) && "\(text.packet)".contains(#""target_name":"bob""#))
     }
 
@@ -335,7 +368,9 @@ import Testing
         let secret = "hunter2-password"
         let text = #"42["auth",{"user":"alice","password":"\#(secret)"}]"#
         let engineIO = EngineIOMessage.decode(Array(text.utf8), binaryFrame: false)
-        for value in [engineIO, try #require(engineIO.socketIO)] as [Any] { Self.expect(value, hides: secret, shows: ["alice", "16 bytes"]) }
+        for value in [engineIO, try #require(engineIO.socketIO)] as [Any] {
+            Self.expect(value, hides: secret, shows: ["alice", "16 bytes"])
+        }
         Self.expect(try #require(engineIO.engineIO), hides: secret, shows: ["text(\(text.utf8.count - 1) bytes)"])
         let plain = EngineIOMessage.decode(Array(#"42["typing",{"user":"alice"}]"#.utf8), binaryFrame: false)
         #expect("\(plain)".contains(#"text("2[\"typing\""#) && "\(plain)".contains(#"{"user":"alice"}"#))

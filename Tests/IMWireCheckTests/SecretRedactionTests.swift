@@ -6,7 +6,10 @@ import Testing
     /// The genuine SDKs' clean recordings, each with a credential its login carries.
     static let recordings: [(path: String, secrets: [String])] = [
         ("vendor-sdk/nim/nim-clean.jsonl", ["token-alice"]),
-        ("vendor-sdk/jmessage/jmessage-clean.jsonl", ["dac24dcc2864a1e7f549fd6c7795c7b8", "b7499be60492fb8e268d8bc5cf5f9b21"]),
+        (
+            "vendor-sdk/jmessage/jmessage-clean.jsonl",
+            ["dac24dcc2864a1e7f549fd6c7795c7b8", "b7499be60492fb8e268d8bc5cf5f9b21"]
+        ),
         ("vendor-sdk/yun2win/yun2win-clean.jsonl", ["imtoken-3b1f"]),
         ("vendor-sdk/leancloud/leancloud-clean.jsonl", ["st-9e9ce82d7d3b4768ba55ead094edba9f"]),
     ]
@@ -36,7 +39,9 @@ import Testing
         let hidden = try Self.shown(path, showSecrets: false)
         let shown = try Self.shown(path, showSecrets: true)
         for secret in secrets {
-            #expect(shown.contains(secret) || shown.contains(Hex.encode(Array(secret.utf8))), "\(secret) is not in the recording")
+            #expect(
+                shown.contains(secret) || shown.contains(Hex.encode(Array(secret.utf8))),
+                "\(secret) is not in the recording")
             #expect(!hidden.contains(secret), "\(secret) shown without --show-secrets")
             #expect(!hidden.contains(Hex.encode(Array(secret.utf8))), "\(secret)'s bytes shown without --show-secrets")
         }
@@ -48,7 +53,8 @@ import Testing
     /// the reports (JSON, text, SARIF, HTML); with `details`, the messages' decoded JSON and
     /// payloads too (`imwire show`, `--timeline-details`), else only what `imwire check` writes.
     static func written(
-        _ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil, details: Bool = true,
+        _ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil,
+        details: Bool = true,
         showSecrets: Bool = false
     ) -> (all: String, messages: [CheckedMessage]) {
         let lines = lines(frames, dialect: dialect, subprotocol: subprotocol)
@@ -61,12 +67,18 @@ import Testing
         var messages: [CheckedMessage] = []
         checker.onMessage = { messages.append($0) }
         for (index, line) in lines.enumerated() {
-            if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) { checker.consume(item) }
+            if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) {
+                checker.consume(item)
+            }
         }
         let report = checker.finish(source: "inline")
-        var text = details ? messages.map { $0.text(hex: true) + "\n" + JSONWriter.string($0.json) } : messages.compactMap(\.summary)
+        var text =
+            details
+            ? messages.map { $0.text(hex: true) + "\n" + JSONWriter.string($0.json) } : messages.compactMap(\.summary)
         for connection in report.connections {
-            for entry in connection.timeline { text.append(entry.summary + (entry.json ?? "") + Hex.encode(entry.payload ?? [])) }
+            for entry in connection.timeline {
+                text.append(entry.summary + (entry.json ?? "") + Hex.encode(entry.payload ?? []))
+            }
         }
         text.append(JSONReport.render(report, threshold: .info))
         text.append(TextReport.render(report, threshold: .info))
@@ -76,7 +88,9 @@ import Testing
     }
 
     /// The transcript lines of `frames` on one connection `c1` (`dir` and text, or `hex:` and hex).
-    static func lines(_ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil) -> [String] {
+    static func lines(_ frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil)
+        -> [String]
+    {
         var open = JSONObject()
         for (key, value) in [("type", "open"), ("conn", "c1"), ("client", "10.0.0.1:5000"), ("server", "10.0.0.2:80")] {
             open.append(key, .string(value))
@@ -102,7 +116,12 @@ import Testing
 
     /// A JMessage connection up to its login: engine.io open, socket.io connect, then `frames`.
     static func jmessage(_ frames: [(dir: String, text: String)]) -> [(dir: String, text: String)] {
-        [("receive", #"0{"sid":"07a6cbc444a94f3e8a2a0878a4f51582","upgrades":[],"pingTimeout":60000,"pingInterval":25000}"#), ("receive", "40")]
+        [
+            (
+                "receive",
+                #"0{"sid":"07a6cbc444a94f3e8a2a0878a4f51582","upgrades":[],"pingTimeout":60000,"pingInterval":25000}"#
+            ), ("receive", "40"),
+        ]
             + frames
     }
 
@@ -125,7 +144,8 @@ import Testing
     /// checked for `secrets` (given as text, or as `hex:` bytes): hidden unless asked, in any
     /// form (text, hex).
     static func expectHidden(
-        _ secrets: [String], in frames: [(dir: String, text: String)], dialect: String? = nil, subprotocol: String? = nil,
+        _ secrets: [String], in frames: [(dir: String, text: String)], dialect: String? = nil,
+        subprotocol: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (hidden: (all: String, messages: [CheckedMessage]), shown: (all: String, messages: [CheckedMessage])) {
         let hidden = written(frames, dialect: dialect, subprotocol: subprotocol)
@@ -134,9 +154,12 @@ import Testing
             let bytes = secret.hasPrefix("hex:") ? try Hex.decode(String(secret.dropFirst(4))) : Array(secret.utf8)
             let text = String(decoding: bytes, as: UTF8.self)
             let forms = secret.hasPrefix("hex:") ? [Hex.encode(bytes)] : [text, Hex.encode(bytes)]
-            #expect(forms.contains { shown.all.contains($0) }, "\(secret) is not in the transcript", sourceLocation: sourceLocation)
+            #expect(
+                forms.contains { shown.all.contains($0) }, "\(secret) is not in the transcript",
+                sourceLocation: sourceLocation)
             for form in forms {
-                #expect(!hidden.all.contains(form), "\(form) shown without --show-secrets", sourceLocation: sourceLocation)
+                #expect(
+                    !hidden.all.contains(form), "\(form) shown without --show-secrets", sourceLocation: sourceLocation)
             }
         }
         #expect(hidden.all.contains(SecretRedaction.mark), sourceLocation: sourceLocation)
@@ -157,7 +180,9 @@ import Testing
         let (redacted, masked) = SecretRedaction.redact(json: json, payload: Array("\u{1}(\(signature)\u{2}".utf8))
         let text = try JSONWriter.string(#require(redacted))
         #expect(!text.contains(signature) && text.contains(SecretRedaction.mark) && text.contains("nonce-17"))
-        #expect(String(decoding: masked, as: UTF8.self) == "\u{1}(" + String(repeating: "*", count: signature.count) + "\u{2}")
+        #expect(
+            String(decoding: masked, as: UTF8.self) == "\u{1}(" + String(repeating: "*", count: signature.count)
+                + "\u{2}")
     }
 
     /// JMessage's password change carries the old and the new password (MD5).
@@ -165,7 +190,8 @@ import Testing
         let old = "5f4dcc3b5aa765d61d8327deb882cf99"
         let new = "e10adc3949ba59abbe56e057f20f883e"
         _ = try Self.expectHidden(
-            [old, new], in: Self.jmessage([("send", #"42["update_user_pwd",{"old_pwd":"\#(old)","new_pwd":"\#(new)","rid":7}]"#)]),
+            [old, new],
+            in: Self.jmessage([("send", #"42["update_user_pwd",{"old_pwd":"\#(old)","new_pwd":"\#(new)","rid":7}]"#)]),
             dialect: "jmessage")
         let json = try JSONParser.parse(Array(#"{"pwd":"hunter2-pwd"}"#.utf8))
         #expect(SecretRedaction.redact(json: json, payload: []).json?["pwd"] == .string(SecretRedaction.mark))
@@ -180,7 +206,8 @@ import Testing
             #"42["login",{"username":"alice","password":"zebraQ\"7\\k/9-\u00E9"}]"#,
         ]
         for login in logins {
-            let (hidden, _) = try Self.expectHidden(["zebraQ"], in: Self.jmessage([("send", login)]), dialect: "jmessage")
+            let (hidden, _) = try Self.expectHidden(
+                ["zebraQ"], in: Self.jmessage([("send", login)]), dialect: "jmessage")
             #expect(!hidden.messages.isEmpty && hidden.messages.allSatisfy { $0.canonicalJSON != nil })
         }
     }
@@ -201,10 +228,14 @@ import Testing
             080010052205616c696365280148bdeecffba134b20628522373742d3965396\
             36538326437643362343736386261353565616430393465646261396658901c
             """
-        let frames = try [("send", open), ("receive", opened)].map { (dir: $0.0, text: Base64.encode(try Hex.decode($0.1))) }
+        let frames = try [("send", open), ("receive", opened)].map {
+            (dir: $0.0, text: Base64.encode(try Hex.decode($0.1)))
+        }
         // The secret's base64 at each of the three alignments, less the characters its neighbours share.
         let encoded = (0..<3).map { shift in
-            String(Base64.encode(Array(repeating: 0, count: shift) + Array(secret.utf8)).dropFirst(shift == 0 ? 0 : 4).dropLast(4))
+            String(
+                Base64.encode(Array(repeating: 0, count: shift) + Array(secret.utf8)).dropFirst(shift == 0 ? 0 : 4)
+                    .dropLast(4))
         }
         let (hidden, shown) = try Self.expectHidden([secret], in: frames, subprotocol: "lc.proto2base64.3")
         #expect(shown.messages.count == 2 && shown.messages.allSatisfy { $0.canonicalJSON != nil })
@@ -223,7 +254,8 @@ import Testing
             "104900044d51545404c2012c0026303061303733373763362d356239662d366631642d343238652d316566323536616239613261"
             + "00057531303031000e" + password
         let (hidden, _) = try Self.expectHidden(
-            ["hex:" + password, "imtoken-9d2e"], in: [("send", "hex:" + connect), ("receive", "hex:20020000")], dialect: "yun2win",
+            ["hex:" + password, "imtoken-9d2e"], in: [("send", "hex:" + connect), ("receive", "hex:20020000")],
+            dialect: "yun2win",
             subprotocol: "mqttv3.1")
         #expect(hidden.messages.first?.canonicalJSON != nil)
     }

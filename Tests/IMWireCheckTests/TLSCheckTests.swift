@@ -79,9 +79,13 @@ import Testing
         writer.secrets(try FileByteSource.readAll(path: "\(repositoryRoot)/\(Self.directory)/\(name).keylog"))
         let packets = try PacketCaptureReader.packets(path: path)
         while let item = packets.next() {
-            if case .packet(let packet) = item { writer.packet(packet.data, linkType: packet.linkType, time: packet.time) }
+            if case .packet(let packet) = item {
+                writer.packet(packet.data, linkType: packet.linkType, time: packet.time)
+            }
         }
-        let injected = FileManager.default.temporaryDirectory.appendingPathComponent("tls-dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng").path
+        let injected = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tls-dsb-\(UInt32.random(in: 0...UInt32.max)).pcapng"
+        ).path
         try TextFile.write(writer.bytes, to: injected)
         defer { try? FileManager.default.removeItem(atPath: injected) }
         let withBlock = try check(injected)
@@ -90,12 +94,16 @@ import Testing
     }
 
     @Test func aKeyLogThatDoesNotParseIsNamedWithItsLine() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UInt32.random(in: 0...UInt32.max)).keylog").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bad-\(UInt32.random(in: 0...UInt32.max)).keylog"
+        ).path
         try TextFile.write("# comment\nCLIENT_RANDOM zz 00\n", to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: CheckError.self) { try KeyLogFiles.load([path]) }
         do { _ = try KeyLogFiles.load([path]) } catch { #expect(error.description.contains("line 2")) }
-        do { _ = try KeyLogFiles.load(["/nonexistent.keylog"]) } catch { #expect(error.description.contains("/nonexistent.keylog")) }
+        do { _ = try KeyLogFiles.load(["/nonexistent.keylog"]) } catch {
+            #expect(error.description.contains("/nonexistent.keylog"))
+        }
     }
 
     /// A gap in a TLS connection: the gap is lost, what follows in that direction is skipped (its

@@ -23,7 +23,8 @@ struct TransportTests {
     static func yun2winPackets() throws -> [(Double, String, [UInt8])] {
         try readText("Fixtures/captures/yun2win-clean.jsonl").split(separator: "\n").compactMap { line in
             let json = try JSONParser.parse(String(line))
-            guard let hex = json["hex"]?.stringValue, let t = json["t"]?.doubleValue, let dir = json["dir"]?.stringValue else { return nil }
+            guard let hex = json["hex"]?.stringValue, let t = json["t"]?.doubleValue, let dir = json["dir"]?.stringValue
+            else { return nil }
             return (t, dir, try Hex.decode(hex))
         }
     }
@@ -36,7 +37,9 @@ struct TransportTests {
         (request, Array(response.dropLast(2)), "WS.HANDSHAKE-TRUNCATED", "receive", response.count - 2),
         (request, [UInt8](), "WS.HANDSHAKE-TRUNCATED", "receive", 0),
     ])
-    func anUpgradeCutShortIsReported(request: [UInt8], response: [UInt8], rule: String, direction: String, offset: Int) throws {
+    func anUpgradeCutShortIsReported(request: [UInt8], response: [UInt8], rule: String, direction: String, offset: Int)
+        throws
+    {
         var lines = [Self.stream("h", 0, "send", request)]
         if !response.isEmpty { lines.append(Self.stream("h", 0.1, "receive", response)) }
         let report = check(lines: lines)
@@ -98,7 +101,8 @@ struct TransportTests {
             """).utf8)
         let response = Array(
             ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n").utf8)
+                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: lc.json.3\r\n\r\n")
+                .utf8)
         let lines = [
             Self.stream("c", 0, "send", request), Self.stream("c", 0.1, "receive", response),
             Self.stream("c", 0.2, "send", close + (try client.message(.text, json))),

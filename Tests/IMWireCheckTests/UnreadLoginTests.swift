@@ -23,15 +23,21 @@ import Testing
         let signature = LeanCloudFormattingTests.signature
         let base64 = Base64.encode(Array(open.dropLast(3)))
         // An MQTT CONNECT whose password announces 40 bytes, 12 left in the packet.
-        let connect = "102d00044d51545404c2012c000c303061303733372d35623966000575313030310028" + Hex.encode(Array("imtoken-3b1f".utf8))
+        let connect =
+            "102d00044d51545404c2012c000c303061303733372d35623966000575313030310028"
+            + Hex.encode(Array("imtoken-3b1f".utf8))
         return [
             Login(
                 name: "jmessage login cut short",
-                frames: SecretRedactionTests.jmessage([("send", #"42["login",{"username":"alice","password":"\#(password)""#)]),
+                frames: SecretRedactionTests.jmessage([
+                    ("send", #"42["login",{"username":"alice","password":"\#(password)""#)
+                ]),
                 dialect: "jmessage", secret: password),
             Login(
                 name: "jmessage c_init cut short",
-                frames: SecretRedactionTests.jmessage([("send", #"42["c_init",{"appkey":"appkey-4","signature":"\#(password)","#)]),
+                frames: SecretRedactionTests.jmessage([
+                    ("send", #"42["c_init",{"appkey":"appkey-4","signature":"\#(password)","#)
+                ]),
                 dialect: "jmessage", secret: password),
             Login(
                 name: "nim login cut short",
@@ -46,14 +52,17 @@ import Testing
                 ],
                 dialect: "nim", secret: "nim-token-5ecret"),
             Login(
-                name: "yun2win CONNECT overrunning", frames: [("send", "hex:" + connect)], dialect: "yun2win", subprotocol: "mqttv3.1",
+                name: "yun2win CONNECT overrunning", frames: [("send", "hex:" + connect)], dialect: "yun2win",
+                subprotocol: "mqttv3.1",
                 secret: "imtoken-3b1f"),
             Login(
-                name: "leancloud session/open cut short (protobuf)", frames: [("send", "hex:" + Hex.encode(Array(open.dropLast(3))))],
+                name: "leancloud session/open cut short (protobuf)",
+                frames: [("send", "hex:" + Hex.encode(Array(open.dropLast(3))))],
                 dialect: "leancloud", subprotocol: "lc.protobuf2.3", secret: signature),
             Login(
                 name: "leancloud session/open cut short (lc.json)",
-                frames: [("send", String(LeanCloudJSON.encode(LeanCloudFormattingTests.sessionOpen()).dropLast(2)))], dialect: "leancloud",
+                frames: [("send", String(LeanCloudJSON.encode(LeanCloudFormattingTests.sessionOpen()).dropLast(2)))],
+                dialect: "leancloud",
                 subprotocol: "lc.json.3", secret: signature),
             Login(
                 name: "leancloud session/open cut short (base64)", frames: [("send", base64)], dialect: "leancloud",
@@ -67,9 +76,12 @@ import Testing
     @Test(arguments: logins)
     func showAndTheReportsShowItsLengthOnly(_ login: Login) throws {
         let hidden = SecretRedactionTests.written(login.frames, dialect: login.dialect, subprotocol: login.subprotocol)
-        let shown = SecretRedactionTests.written(login.frames, dialect: login.dialect, subprotocol: login.subprotocol, showSecrets: true)
+        let shown = SecretRedactionTests.written(
+            login.frames, dialect: login.dialect, subprotocol: login.subprotocol, showSecrets: true)
         #expect(Self.forms(login.secret).contains { shown.all.contains($0) }, "not in the transcript")
-        for form in Self.forms(login.secret) { #expect(!hidden.all.contains(form), "\(form) shown without --show-secrets") }
+        for form in Self.forms(login.secret) {
+            #expect(!hidden.all.contains(form), "\(form) shown without --show-secrets")
+        }
         let message = try #require(hidden.messages.last)
         let raw = try #require(shown.messages.last)
         #expect(raw.summary == message.summary && raw.findings == message.findings && !raw.findings.isEmpty)
@@ -95,12 +107,16 @@ import Testing
         for hiding in [true, false] {
             let transcript = try ConvertSecretsTests.transcript(file, hiding: hiding).joined(separator: "\n")
             let copy = NSTemporaryDirectory() + "imwire-unread-login-\(UUID().uuidString).pcapng"
-            try Data(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)).write(to: URL(fileURLWithPath: copy))
+            try Data(CaptureConverter.pcapng(from: try CaptureFile.open(file), hidingSecrets: hiding)).write(
+                to: URL(fileURLWithPath: copy))
             defer { try? FileManager.default.removeItem(atPath: copy) }
-            written.append(transcript + "\n" + (try ConvertSecretsTests.transcript(copy, hiding: false).joined(separator: "\n")))
+            written.append(
+                transcript + "\n" + (try ConvertSecretsTests.transcript(copy, hiding: false).joined(separator: "\n")))
         }
         #expect(Self.forms(login.secret).contains { written[1].contains($0) }, "not in the transcript")
-        for form in Self.forms(login.secret) { #expect(!written[0].contains(form), "\(form) written without --show-secrets") }
+        for form in Self.forms(login.secret) {
+            #expect(!written[0].contains(form), "\(form) written without --show-secrets")
+        }
         #expect(written[0].contains("*****") || written[0].contains("2a2a2a2a2a"))
     }
 
@@ -119,9 +135,12 @@ import Testing
         let read = try #require(SecretRedactionTests.written([("send", chat)], dialect: "nim").messages.last)
         #expect(read.canonicalJSON != nil && read.payload == Array(chat.utf8))
         // A NIM packet that was read is no unread login, whatever its text names.
-        let named = WireMessage(direction: .send, frameType: .text, payload: Array(#"3:::{"SID":7,"CID":1,"password":"kept"}"#.utf8))
+        let named = WireMessage(
+            direction: .send, frameType: .text, payload: Array(#"3:::{"SID":7,"CID":1,"password":"kept"}"#.utf8))
         let item = { (nim: JSONValue) in JSONValue.array([.object(JSONObject(["socketio": .null, "nim": nim]))]) }
-        #expect(!NIMDialect.definition.recognisesUnreadLogin(named, item(.object(JSONObject(["kind": "request", "sid": 7, "cid": 1])))))
+        #expect(
+            !NIMDialect.definition.recognisesUnreadLogin(
+                named, item(.object(JSONObject(["kind": "request", "sid": 7, "cid": 1])))))
         #expect(NIMDialect.definition.recognisesUnreadLogin(named, item(.null)))
     }
 }
@@ -138,8 +157,12 @@ struct UnreadLoginDecodeTests {
         let hidden = try MasterKeyFileTests.run(arguments)
         let shown = try MasterKeyFileTests.run(arguments + ["--show-secrets"])
         #expect(hidden.status == shown.status)
-        #expect(Self.forms(login.secret).contains { shown.output.contains($0) } || login.dialect != "jmessage" && login.dialect != "nim", "\(shown)")
-        for form in UnreadLoginTests.forms(login.secret) { #expect(!hidden.output.contains(form), "\(form) in \(hidden.output)") }
+        #expect(
+            Self.forms(login.secret).contains { shown.output.contains($0) }
+                || login.dialect != "jmessage" && login.dialect != "nim", "\(shown)")
+        for form in UnreadLoginTests.forms(login.secret) {
+            #expect(!hidden.output.contains(form), "\(form) in \(hidden.output)")
+        }
     }
 
     static func forms(_ secret: String) -> [String] { UnreadLoginTests.forms(secret) }

@@ -4,7 +4,9 @@ import Testing
 
 /// Deterministic, compressible sample text: words picked by a fixed LCG (no randomness in tests).
 func sampleText(_ count: Int) -> [UInt8] {
-    let words = ["the ", "quick ", "brown ", "fox ", "jumps ", "over ", "lazy ", "dog ", "0123 ", "websocket "].map { Array($0.utf8) }
+    let words = ["the ", "quick ", "brown ", "fox ", "jumps ", "over ", "lazy ", "dog ", "0123 ", "websocket "].map {
+        Array($0.utf8)
+    }
     var state: UInt32 = 12345
     var out: [UInt8] = []
     while out.count < count {
@@ -126,7 +128,9 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
     @Test func unboundedLimitsDoNotOverflow() throws {
         let input = sampleText(3000)
         let compressed = try Zlib.compress(input, format: .raw)
-        #expect(try Zlib.decompress(compressed, format: .raw, limit: InflateLimit(maxOutput: .max, maxRatio: .max)) == input)
+        #expect(
+            try Zlib.decompress(compressed, format: .raw, limit: InflateLimit(maxOutput: .max, maxRatio: .max)) == input
+        )
     }
 
     @Test func limitsDefaultsAreUsed() {

@@ -13,7 +13,8 @@ struct CanonicalCodecTests {
             """#)
         let encoded = try NIMCanonicalCodec().encode(decoded)
         let nim = #"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#
-        #expect(String(decoding: encoded.bytes, as: UTF8.self) == "\u{fffd}3\u{fffd}2::\u{fffd}\(nim.count)\u{fffd}\(nim)")
+        #expect(
+            String(decoding: encoded.bytes, as: UTF8.self) == "\u{fffd}3\u{fffd}2::\u{fffd}\(nim.count)\u{fffd}\(nim)")
         let back = NIMCodec.decode(encoded.bytes, direction: .send)
         #expect(back.framed && back.items.count == 2 && back.findings.isEmpty)
         // Lengths count UTF-16 code units, as JavaScript's String.length does: 😀 is two.
@@ -27,7 +28,9 @@ struct CanonicalCodecTests {
         #expect(throws: CanonicalCodecError.self) { try NIMCanonicalCodec().encode(.array([])) }
         #expect(throws: CanonicalCodecError.self) { try JMessageCanonicalCodec().encode(["socketio": .null]) }
         #expect(throws: CanonicalCodecError.self) { try MQTTCanonicalCodec().encode(["type": "NOPE"]) }
-        #expect(throws: CanonicalCodecError.self) { try LeanCloudCanonicalCodec(encoding: .protobuf).encode(["cmd": "nope"]) }
+        #expect(throws: CanonicalCodecError.self) {
+            try LeanCloudCanonicalCodec(encoding: .protobuf).encode(["cmd": "nope"])
+        }
     }
 
     /// Decoding gives what encoding reads, in every codec: a LeanCloud command, an MQTT packet
@@ -35,9 +38,15 @@ struct CanonicalCodecTests {
     @Test func decodeThenEncodeGivesTheBytesBack() throws {
         let cases: [(any CanonicalCodec, [UInt8], CanonicalInput)] = [
             (LeanCloudCanonicalCodec(), try Hex.decode("080e2801"), CanonicalInput(binary: true)),
-            (LeanCloudCanonicalCodec(encoding: .json), Array(#"{"cmd":"echo","i":1}"#.utf8), CanonicalInput(binary: false)),
+            (
+                LeanCloudCanonicalCodec(encoding: .json), Array(#"{"cmd":"echo","i":1}"#.utf8),
+                CanonicalInput(binary: false)
+            ),
             (MQTTCanonicalCodec(), [0xc0, 0x00], CanonicalInput(binary: true)),
-            (NIMCanonicalCodec(), Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8), CanonicalInput(binary: false, direction: .send)),
+            (
+                NIMCanonicalCodec(), Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8),
+                CanonicalInput(binary: false, direction: .send)
+            ),
             (JMessageCanonicalCodec(), Array("2".utf8), CanonicalInput(binary: false, direction: .send)),
         ]
         for (codec, bytes, input) in cases {
@@ -59,10 +68,15 @@ struct CanonicalCodecTests {
     /// `canonicalCodec`) and the framings' without a dialect, with their options and units.
     @Test func theTableListsEveryCodecWithItsOptions() throws {
         let table = Dialects.standard
-        #expect(table.codecs.map(\.name) == ["leancloud", "nim", "jmessage", "yun2win", "mqtt", "socketio.0.9", "engineio.3"])
+        #expect(
+            table.codecs.map(\.name) == [
+                "leancloud", "nim", "jmessage", "yun2win", "mqtt", "socketio.0.9", "engineio.3",
+            ])
         for definition in table.all { #expect(definition.canonicalCodec?.name == definition.dialect.rawValue) }
         let leancloud = try #require(table.codec(named: "leancloud"))
-        #expect(leancloud.options.map(\.name) == ["encoding"] && leancloud.options[0].values == ["protobuf", "base64", "json"])
+        #expect(
+            leancloud.options.map(\.name) == ["encoding"]
+                && leancloud.options[0].values == ["protobuf", "base64", "json"])
         #expect(try leancloud.unit() == .binaryFrame && leancloud.unit(["encoding": "json"]) == .textFrame)
         #expect(try table.codec(named: "yun2win")?.unit() == .packets(payloadText: true))
         #expect(try table.codec(named: "mqtt")?.unit() == .packets(payloadText: false))
@@ -73,9 +87,12 @@ struct CanonicalCodecTests {
         // PINGREQ flags 0001: what 3.1 calls unused, 3.1.1 (the default) an error.
         let mqtt = try #require(table.codec(named: "mqtt"))
         let rules = { (options: [String: String]) in
-            try mqtt.makeCodec(options).decode([0xc1, 0x00], as: CanonicalInput(binary: true)).parts.flatMap(\.findings).map(\.ruleID.rawValue)
+            try mqtt.makeCodec(options).decode([0xc1, 0x00], as: CanonicalInput(binary: true)).parts.flatMap(\.findings)
+                .map(\.ruleID.rawValue)
         }
-        #expect(try rules(["mqtt-version": "3.1"]) == ["MQTT.FIXED-HEADER-FLAGS-V31"] && rules([:]) == ["MQTT.FIXED-HEADER-FLAGS"])
+        #expect(
+            try rules(["mqtt-version": "3.1"]) == ["MQTT.FIXED-HEADER-FLAGS-V31"]
+                && rules([:]) == ["MQTT.FIXED-HEADER-FLAGS"])
         // A value an option does not take names the option and its values; no command's flag.
         #expect {
             try leancloud.makeCodec(["encoding": "xml"])

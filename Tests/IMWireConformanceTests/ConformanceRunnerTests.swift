@@ -34,7 +34,8 @@ final class FunctionChannel: TesteeChannel {
         // MQTT 3.1.1: 53 fixtures, 19 clean ones also encode and round-trip.
         #expect(counts[.mqtt311] == 91)
         #expect(Self.cases.filter { $0.operation == .encode }.count > 200)
-        #expect(Self.cases.filter { $0.operation == .both }.count == Self.cases.filter { $0.operation == .encode }.count)
+        #expect(
+            Self.cases.filter { $0.operation == .both }.count == Self.cases.filter { $0.operation == .encode }.count)
         let names = Self.cases.map(\.requiredName)
         #expect(Set(names).count == names.count)
     }
@@ -79,22 +80,28 @@ final class FunctionChannel: TesteeChannel {
         #expect(rejectedCase.detail == "accepted input that must be rejected")
 
         // Listing every failure makes the run pass; listing a passing test makes it stale.
-        let list = ConformanceFailureList(text: "# known\n" + run.unexpectedFailures.map { $0.name + "  # sloppy" }.joined(separator: "\n"))
+        let list = ConformanceFailureList(
+            text: "# known\n" + run.unexpectedFailures.map { $0.name + "  # sloppy" }.joined(separator: "\n"))
         #expect(ConformanceRunner.run(mqtt, channel: sloppy, failureList: list).passed)
         let good = ConformanceRunner.run(mqtt, channel: FunctionChannel(IMWireTestee.answer), failureList: list)
         #expect(!good.passed)
         #expect(good.stale.count == run.results.count)
-        #expect(ConformanceReport.text(good).contains("STALE Required.mqtt.3.1.1.Decode.mqtt/packet/bad-connack-return-code-9"))
+        #expect(
+            ConformanceReport.text(good).contains(
+                "STALE Required.mqtt.3.1.1.Decode.mqtt/packet/bad-connack-return-code-9"))
     }
 
     @Test func aRejectionAtTheWrongOffsetFailsOnlyRecommended() throws {
         let testCase = try #require(Self.cases.first { $0.id == "mqtt/packet/bad-connack-return-code-9" })
-        let atWrongOffset = ConformanceGrader.grade(testCase, .response(TesteeResponse(id: 1, result: .rejected, offset: 2)))
+        let atWrongOffset = ConformanceGrader.grade(
+            testCase, .response(TesteeResponse(id: 1, result: .rejected, offset: 2)))
         #expect(atWrongOffset.map(\.verdict) == [.passed, .failed])
         #expect(atWrongOffset[1].detail == "rejected at offset 2, expected MQTT.CONNACK-RETURN-CODE-RESERVED@3")
-        let otherRule = ConformanceGrader.grade(testCase, .response(TesteeResponse(id: 1, result: .rejected, rule: "MQTT.OTHER", offset: 3)))
+        let otherRule = ConformanceGrader.grade(
+            testCase, .response(TesteeResponse(id: 1, result: .rejected, rule: "MQTT.OTHER", offset: 3)))
         #expect(otherRule.map(\.verdict) == [.passed, .failed])
-        let ownWords = ConformanceGrader.grade(testCase, .response(TesteeResponse(id: 1, result: .rejected, rule: "bad return code", offset: 3)))
+        let ownWords = ConformanceGrader.grade(
+            testCase, .response(TesteeResponse(id: 1, result: .rejected, rule: "bad return code", offset: 3)))
         #expect(ownWords.map(\.verdict) == [.passed, .passed])
         let skipped = ConformanceGrader.grade(testCase, .response(TesteeResponse(id: 1, result: .unsupported)))
         #expect(skipped.map(\.verdict) == [.skipped, .skipped])
@@ -105,11 +112,14 @@ final class FunctionChannel: TesteeChannel {
         let testCase = try #require(Self.cases.first { $0.id == "mqtt/packet/v311-pingreq" && $0.operation == .both })
         #expect(testCase.requiredName == "Required.mqtt.3.1.1.Both.mqtt/packet/v311-pingreq")
         let value: JSONValue = ["type": "PINGREQ"]
-        func grade(_ response: TesteeResponse) -> [ConformanceVerdict] { ConformanceGrader.grade(testCase, .response(response)).map(\.verdict) }
+        func grade(_ response: TesteeResponse) -> [ConformanceVerdict] {
+            ConformanceGrader.grade(testCase, .response(response)).map(\.verdict)
+        }
         #expect(grade(TesteeResponse(id: 1, result: .ok, value: value, bytes: [0xc0, 0x00])) == [.passed])
         #expect(grade(TesteeResponse(id: 1, result: .ok, value: value, bytes: [0xc0, 0x01])) == [.failed])
         #expect(grade(TesteeResponse(id: 1, result: .ok, value: value)) == [.failed])
-        #expect(grade(TesteeResponse(id: 1, result: .ok, value: ["type": "PINGRESP"], bytes: [0xc0, 0x00])) == [.failed])
+        #expect(
+            grade(TesteeResponse(id: 1, result: .ok, value: ["type": "PINGRESP"], bytes: [0xc0, 0x00])) == [.failed])
         #expect(grade(TesteeResponse(id: 1, result: .rejected)) == [.failed])
         let own = try JSONParser.parse(IMWireTestee.answer(Array(JSONWriter.string(testCase.request(id: 5)).utf8)))
         #expect(own["result"] == "ok" && own["value"] == value && own["hex"] == "c000" && own["id"]?.int64Value == 5)
@@ -195,7 +205,9 @@ final class FunctionChannel: TesteeChannel {
         let files = ConformanceVectors.files(Self.cases)
         #expect(files.map(\.name) == ConformanceSuite.allCases.map { $0.rawValue + ".json" })
         // The round-trip cases are left out: their decode and encode tests are there.
-        #expect(files.compactMap { $0.json["numberOfTests"]?.int64Value }.reduce(0, +) == Int64(Self.cases.filter { $0.operation != .both }.count))
+        #expect(
+            files.compactMap { $0.json["numberOfTests"]?.int64Value }.reduce(0, +)
+                == Int64(Self.cases.filter { $0.operation != .both }.count))
         let mqtt = try #require(files.first { $0.name == "mqtt.3.1.1.json" }?.json)
         let tests = (mqtt["testGroups"]?.arrayValue ?? []).flatMap { $0["tests"]?.arrayValue ?? [] }
         let reserved = try #require(tests.first { $0["caseId"] == "mqtt/packet/bad-connack-return-code-9" })

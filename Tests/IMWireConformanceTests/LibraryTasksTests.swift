@@ -7,7 +7,8 @@ import Testing
     /// A LeanCloud command framed as a client sends it (masked, compressed) and read back.
     @Test func leanCloudFrameRoundTrip() throws {
         // BEGIN task
-        let command = try LeanCloudCanonicalJSON.decode(JSONParser.parse(#"{"cmd":"session","op":"open","peerId":"alice","i":1}"#))
+        let command = try LeanCloudCanonicalJSON.decode(
+            JSONParser.parse(#"{"cmd":"session","op":"open","peerId":"alice","i":1}"#))
         let deflate = PerMessageDeflateParameters()
         let frames = try WebSocketMessageEncoder(direction: .send, permessageDeflate: deflate)
             .message(.binary, LeanCloudCodec(encoding: .protobuf).encode(command))
@@ -21,9 +22,12 @@ import Testing
     /// A NIM login request's wire text.
     @Test func nimLogin() {
         // BEGIN task
-        let text = NIMCodec.encode(.request(NIMLogin(appKey: "app-key-1", account: "alice", token: "t", os: "Chrome").request(ser: 1)))
+        let text = NIMCodec.encode(
+            .request(NIMLogin(appKey: "app-key-1", account: "alice", token: "t", os: "Chrome").request(ser: 1)))
         // END task
-        #expect(String(decoding: text, as: UTF8.self).hasPrefix(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16"#))
+        #expect(
+            String(decoding: text, as: UTF8.self).hasPrefix(
+                #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16"#))
         #expect(NIMCodec.decode(text, direction: .send).findings.isEmpty)
     }
 
@@ -34,7 +38,8 @@ import Testing
         let connect = MQTTConnect(
             version: Yun2winPlatform.web.mqttVersion, keepAlive: Yun2winPlatform.web.keepAlive, clientID: clientID.text,
             username: "u1", password: Array("imToken".utf8))
-        let send = Yun2winCommand.sendMessage(Yun2winSendMessage(y2wMessageID: "m1", mts: JSONNumber(1), message: ["syncs": []]))
+        let send = Yun2winCommand.sendMessage(
+            Yun2winSendMessage(y2wMessageID: "m1", mts: JSONNumber(1), message: ["syncs": []]))
         let bytes =
             MQTTPacketEncoder.encode(.connect(connect))
             + MQTTPacketEncoder.encode(.publish(MQTTPublish(topic: "y2w/session/p2p_2", payload: send.payload)))
@@ -57,7 +62,9 @@ import Testing
     @Test func reconnectAfterADrop() {
         // BEGIN task
         var client = ReconnectSimulator(policy: NIMPolicies.web)
-        for (time, event): (Int64, ReconnectEvent) in [(0, .userLogin), (1, .routeResolved(ttlMillis: nil)), (2, .transportOpened)] {
+        for (time, event): (Int64, ReconnectEvent) in [
+            (0, .userLogin), (1, .routeResolved(ttlMillis: nil)), (2, .transportOpened),
+        ] {
             _ = client.feed(event, atMillis: time)
         }
         _ = client.feed(.loginResponse(code: 200, waitMillis: nil), atMillis: 3)

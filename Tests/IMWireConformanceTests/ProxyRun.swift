@@ -5,10 +5,13 @@ import IMWireProxy
 /// A `ProxyServer` on 127.0.0.1 (any free port) that one client, a plain socket, sends `bytes`
 /// to and reads from until the proxy closes it (at most 10 s); then the proxy stops and the live
 /// check's capture findings come back (what `imwire proxy` reports of its own).
-func proxyRun(upstream: ProxyConfiguration.Upstream, tls: ProxyTLSConfiguration? = nil, send bytes: [UInt8]) throws -> [Finding] {
+func proxyRun(upstream: ProxyConfiguration.Upstream, tls: ProxyTLSConfiguration? = nil, send bytes: [UInt8]) throws
+    -> [Finding]
+{
     let live = try LiveCheck(options: CheckOptions(), now: { 1_000 })
     let proxy = ProxyServer(
-        configuration: ProxyConfiguration(listenHost: "127.0.0.1", listenPort: 0, upstream: upstream, tls: tls, maxConnections: 1), live: live)
+        configuration: ProxyConfiguration(
+            listenHost: "127.0.0.1", listenPort: 0, upstream: upstream, tls: tls, maxConnections: 1), live: live)
     let port = try proxy.start()
     defer { proxy.stop() }
     let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -20,7 +23,9 @@ func proxyRun(upstream: ProxyConfiguration.Upstream, tls: ProxyTLSConfiguration?
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw ProxyTLSError("cannot connect to the proxy on port \(port)") }
     _ = bytes.withUnsafeBytes { Foundation.send(client, $0.baseAddress, $0.count, 0) }
@@ -45,7 +50,9 @@ func listeningSocket() throws -> (Int32, Int) {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0
+        }
     }
     guard bound else {
         close(fd)

@@ -40,7 +40,8 @@ import Testing
     @Test func noGoldenTraceHasAMisfit() throws {
         var traces = 0
         for vendor in ["leancloud", "nim", "jmessage", "yun2win"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Fixtures/reconnect/\(vendor)")
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: "\(repositoryRoot)/Fixtures/reconnect/\(vendor)")
             for name in names.sorted() where name.hasSuffix(".json") {
                 let file = try EventFile.parse(try readText("Fixtures/reconnect/\(vendor)/\(name)"))
                 let policy = try #require(file.policy.flatMap(ReconnectPolicies.named), "\(vendor)/\(name)")

@@ -16,7 +16,9 @@ import Testing
     static let covered: Set<String> = {
         var rules: Set<String> = []
         let root = "\(repositoryRoot)/Fixtures"
-        let paths = (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".json") }
+        let paths = (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []).filter {
+            $0.hasSuffix(".json")
+        }
         for path in paths {
             guard let json = try? JSONParser.parse(readText("Fixtures/\(path)")) else { continue }
             func named(_ value: JSONValue?) {
@@ -51,7 +53,10 @@ import Testing
         var offset: Int?
         let findings: @Sendable () throws -> [Finding]
 
-        init(_ rule: String, frame: Int? = nil, offset: Int? = nil, _ findings: @escaping @Sendable () throws -> [Finding]) {
+        init(
+            _ rule: String, frame: Int? = nil, offset: Int? = nil,
+            _ findings: @escaping @Sendable () throws -> [Finding]
+        ) {
             self.rule = rule
             self.frame = frame
             self.offset = offset
@@ -62,7 +67,8 @@ import Testing
     }
 
     static let triggers: [Trigger] =
-        captureTriggers + checkTriggers + httpTriggers + compressionTriggers + webSocketTriggers + mqttTriggers + socketIOTriggers
+        captureTriggers + checkTriggers + httpTriggers + compressionTriggers + webSocketTriggers + mqttTriggers
+        + socketIOTriggers
         + leanCloudTriggers + yun2winTriggers + nimTriggers + jmessageTriggers + reconnectTriggers + tlsTriggers
 
     @Test(arguments: triggers)
@@ -76,7 +82,9 @@ import Testing
                 "\(trigger.rule) at frames \(matching.map { $0.location.frameIndex ?? -1 }), expected \(frame)")
         }
         if let offset = trigger.offset {
-            #expect(matching.contains { $0.offset == offset }, "\(trigger.rule) at offsets \(matching.map { $0.offset ?? -1 }), expected \(offset)")
+            #expect(
+                matching.contains { $0.offset == offset },
+                "\(trigger.rule) at offsets \(matching.map { $0.offset ?? -1 }), expected \(offset)")
         }
     }
 

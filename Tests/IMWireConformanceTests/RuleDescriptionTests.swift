@@ -22,7 +22,9 @@ import Testing
         #expect(location.hasPrefix("Tests/IMWireConformanceTests/RuleTriggers.swift:"))
         let line = try #require(Int(location.split(separator: ":").last ?? ""))
         let source = try #require(try? readText("Tests/IMWireConformanceTests/RuleTriggers.swift"))
-        #expect(source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].contains("\"WS.SERVER-FRAME-MASKED\""))
+        #expect(
+            source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].contains(
+                "\"WS.SERVER-FRAME-MASKED\""))
     }
 
     @Test func anUnknownIDNamesItsFamily() {
@@ -41,7 +43,9 @@ import Testing
         let links = SpecReferences.links(in: "Spec/websocket.md#frame-header (RSV bits), Spec/http.md; RFC 6455")
         #expect(links.map(\.description) == ["Spec/websocket.md#frame-header", "Spec/http.md"])
         #expect(
-            SpecReferences.anchors(inMarkdown: "<a id=\"x-1\"></a>\n### 4.2 Session: open, close\n").isSuperset(of: ["x-1", "42-session-open-close"]))
+            SpecReferences.anchors(inMarkdown: "<a id=\"x-1\"></a>\n### 4.2 Session: open, close\n").isSuperset(of: [
+                "x-1", "42-session-open-close",
+            ]))
     }
 }
 
@@ -64,8 +68,14 @@ import Testing
     }
 
     @Test func aMissingAnchorIsReported() {
-        let rule = Rule("TEST.X", .error, layer: .capture, summary: "", specRef: "Spec/websocket.md#no-such-anchor, Spec/nope.md")
-        let problems = SpecReferences.problems([rule], root: repositoryRoot) { try? readText(String($0.dropFirst(repositoryRoot.count + 1))) }
-        #expect(problems == ["TEST.X: Spec/websocket.md has no anchor #no-such-anchor", "TEST.X: Spec/nope.md does not exist"])
+        let rule = Rule(
+            "TEST.X", .error, layer: .capture, summary: "", specRef: "Spec/websocket.md#no-such-anchor, Spec/nope.md")
+        let problems = SpecReferences.problems([rule], root: repositoryRoot) {
+            try? readText(String($0.dropFirst(repositoryRoot.count + 1)))
+        }
+        #expect(
+            problems == [
+                "TEST.X: Spec/websocket.md has no anchor #no-such-anchor", "TEST.X: Spec/nope.md does not exist",
+            ])
     }
 }

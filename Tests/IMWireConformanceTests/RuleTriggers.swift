@@ -38,7 +38,9 @@ private enum T {
 
 /// Bytes written to a temporary file and checked as a capture.
 private func checkFile(_ bytes: [UInt8], suffix: String, options: CheckOptions = CheckOptions()) throws -> [Finding] {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("imwire-rule-\(UUID().uuidString)\(suffix)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "imwire-rule-\(UUID().uuidString)\(suffix)"
+    ).path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try check(path, options: options).allFindings
@@ -52,16 +54,23 @@ private enum Pcap {
     static func be32(_ v: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(v >> (8 * $0) & 0xff) } }
 
     /// File header: magic, version, thiszone, sigfigs, snaplen, link type (101: raw IP).
-    static func file(major: Int = 2, minor: Int = 4, snap: Int = 65535, linkType: Int = 101, _ records: [UInt8]...) -> [UInt8] {
-        [0xd4, 0xc3, 0xb2, 0xa1] + le16(major) + le16(minor) + le32(0) + le32(0) + le32(snap) + le32(linkType) + records.flatMap { $0 }
+    static func file(major: Int = 2, minor: Int = 4, snap: Int = 65535, linkType: Int = 101, _ records: [UInt8]...)
+        -> [UInt8]
+    {
+        [0xd4, 0xc3, 0xb2, 0xa1] + le16(major) + le16(minor) + le32(0) + le32(0) + le32(snap) + le32(linkType)
+            + records.flatMap { $0 }
     }
     /// Record header (seconds, microseconds, included, original length) and the packet.
-    static func record(_ data: [UInt8], included: Int? = nil, original: Int? = nil, seconds: Int = 1_700_000_000) -> [UInt8] {
+    static func record(_ data: [UInt8], included: Int? = nil, original: Int? = nil, seconds: Int = 1_700_000_000)
+        -> [UInt8]
+    {
         le32(seconds) + le32(0) + le32(included ?? data.count) + le32(original ?? data.count) + data
     }
     /// IPv4 10.0.0.1 → 10.0.0.2; flags/fragment offset 0x4000 is DF, not a fragment.
     static func ipv4(protocol number: UInt8 = 6, flagsAndOffset: Int = 0x4000, _ payload: [UInt8]) -> [UInt8] {
-        [0x45, 0] + be16(20 + payload.count) + be16(1) + be16(flagsAndOffset) + [64, number] + be16(0) + [10, 0, 0, 1, 10, 0, 0, 2] + payload
+        [0x45, 0] + be16(20 + payload.count) + be16(1) + be16(flagsAndOffset) + [64, number] + be16(0) + [
+            10, 0, 0, 1, 10, 0, 0, 2,
+        ] + payload
     }
     /// TCP 50000 → 443, data offset 5 words, PSH|ACK unless told.
     static func tcp(seq: Int, flags: UInt8 = 0x18, _ payload: [UInt8]) -> [UInt8] {
@@ -181,7 +190,10 @@ private enum LC {
     static let opened = #"{"cmd":"session","op":"opened","peerId":"tom","i":1}"#
     /// A LeanCloud JSON session up to session/opened, frames 1-2.
     static func session(_ conn: String = "l", _ t: Double = 0) -> [String] {
-        [T.open(conn, t, subprotocol: "lc.json.3"), T.text(conn, t + 0.01, "send", open), T.text(conn, t + 0.05, "receive", opened)]
+        [
+            T.open(conn, t, subprotocol: "lc.json.3"), T.text(conn, t + 0.01, "send", open),
+            T.text(conn, t + 0.05, "receive", opened),
+        ]
     }
 }
 
@@ -196,16 +208,21 @@ extension RuleCoverageTests {
             var options = CheckOptions()
             options.limits.maxLineLength = 64
             let long = T.text("c", 0, "send", String(repeating: "x", count: 200))
-            return try checkFile(Array((long + "\n" + T.hex("c", 1, "send", "00") + "\n").utf8), suffix: ".jsonl", options: options)
+            return try checkFile(
+                Array((long + "\n" + T.hex("c", 1, "send", "00") + "\n").utf8), suffix: ".jsonl", options: options)
         },
         // t goes from 5 to 4 on one connection.
         Trigger("CAPTURE.TIME-BACKWARDS", frame: 2) {
-            T.findings([T.open("c", subprotocol: "lc.json.3"), T.text("c", 5, "receive", "{}"), T.text("c", 4, "receive", "{}")])
+            T.findings([
+                T.open("c", subprotocol: "lc.json.3"), T.text("c", 5, "receive", "{}"), T.text("c", 4, "receive", "{}"),
+            ])
         },
         // pcap version 3.0: only 2.4 exists.
         Trigger("CAPTURE.BAD-FILE-HEADER", offset: 4) { try checkFile(Pcap.file(major: 3, minor: 0), suffix: ".pcap") },
         // A pcap file ending 10 bytes into a 16-byte record header.
-        Trigger("CAPTURE.TRUNCATED-FILE", offset: 24) { try checkFile(Pcap.file([UInt8](repeating: 0, count: 10)), suffix: ".pcap") },
+        Trigger("CAPTURE.TRUNCATED-FILE", offset: 24) {
+            try checkFile(Pcap.file([UInt8](repeating: 0, count: 10)), suffix: ".pcap")
+        },
         // A record announcing 100000 bytes under a 65535-byte snaplen.
         Trigger("CAPTURE.RECORD-TOO-LARGE", offset: 24) {
             try checkFile(Pcap.file(Pcap.record([1, 2, 3, 4], included: 100_000)), suffix: ".pcap")
@@ -216,13 +233,17 @@ extension RuleCoverageTests {
         },
         // A pcapng block whose total length (13) is not a multiple of 4.
         Trigger("CAPTURE.PCAPNG-BLOCK-LENGTH", offset: 32) {
-            try checkFile(Pcap.section() + Pcap.le32(6) + Pcap.le32(13) + [UInt8](repeating: 0, count: 8), suffix: ".pcapng")
+            try checkFile(
+                Pcap.section() + Pcap.le32(6) + Pcap.le32(13) + [UInt8](repeating: 0, count: 8), suffix: ".pcapng")
         },
         // A pcapng block of type 0x99, which no version defines.
-        Trigger("CAPTURE.PCAPNG-UNKNOWN-BLOCK", offset: 28) { try checkFile(Pcap.section() + Pcap.block(0x99, []), suffix: ".pcapng") },
+        Trigger("CAPTURE.PCAPNG-UNKNOWN-BLOCK", offset: 28) {
+            try checkFile(Pcap.section() + Pcap.block(0x99, []), suffix: ".pcapng")
+        },
         // An enhanced packet block naming interface 0 before any Interface Description Block.
         Trigger("CAPTURE.PCAPNG-NO-INTERFACE", offset: 36) {
-            try checkFile(Pcap.section() + Pcap.enhanced(interface: 0, Pcap.ipv4(Pcap.tcp(seq: 1, [0x41]))), suffix: ".pcapng")
+            try checkFile(
+                Pcap.section() + Pcap.enhanced(interface: 0, Pcap.ipv4(Pcap.tcp(seq: 1, [0x41]))), suffix: ".pcapng")
         },
         // if_tsresol (option 9) must be 1 byte; this one has 2.
         Trigger("CAPTURE.PCAPNG-BAD-OPTION", offset: 44) {
@@ -239,7 +260,8 @@ extension RuleCoverageTests {
         },
         // An IPv4 TCP packet with More Fragments set.
         Trigger("CAPTURE.IP-FRAGMENT", frame: 1) {
-            try checkFile(Pcap.file(Pcap.record(Pcap.ipv4(flagsAndOffset: 0x2000, Pcap.tcp(seq: 1, [0x41])))), suffix: ".pcap")
+            try checkFile(
+                Pcap.file(Pcap.record(Pcap.ipv4(flagsAndOffset: 0x2000, Pcap.tcp(seq: 1, [0x41])))), suffix: ".pcap")
         },
         // Protocol 6 with 8 bytes: shorter than a TCP header.
         Trigger("CAPTURE.TCP-MALFORMED", frame: 1) {
@@ -265,7 +287,8 @@ extension RuleCoverageTests {
             try checkFile(
                 Pcap.file(
                     Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1000, Array("GET ".utf8)))),
-                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, Array("/".utf8))), seconds: 1_700_003_601)), suffix: ".pcap")
+                    Pcap.record(Pcap.ipv4(Pcap.tcp(seq: 1004, Array("/".utf8))), seconds: 1_700_003_601)),
+                suffix: ".pcap")
         },
         // A gap line: bytes of the client's stream were lost.
         Trigger("CAPTURE.TCP-GAP") {
@@ -315,12 +338,14 @@ extension RuleCoverageTests {
             let (first, firstPort) = try listeningSocket()
             defer { close(first) }
             let request = { (port: Int) in "GET http://127.0.0.1:\(port)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n" }
-            return try proxyRun(upstream: .askedByClient, send: Array((request(firstPort) + request(firstPort + 1)).utf8))
+            return try proxyRun(
+                upstream: .askedByClient, send: Array((request(firstPort) + request(firstPort + 1)).utf8))
         },
         // `proxy --tls` and a ClientHello whose only suite no server shares.
         Trigger("PROXY.TLS-HANDSHAKE-FAILED") {
             let tls = ProxyTLSConfiguration(authority: try CertificateAuthority.create(), upstreamTrust: .insecure)
-            return try proxyRun(upstream: .fixed(host: "127.0.0.1", port: 9), tls: tls, send: clientHelloWithoutSharedSuite)
+            return try proxyRun(
+                upstream: .fixed(host: "127.0.0.1", port: 9), tls: tls, send: clientHelloWithoutSharedSuite)
         },
     ]
 
@@ -353,7 +378,9 @@ extension RuleCoverageTests {
 
     static let webSocketTriggers: [Trigger] = [
         // A server frame with the MASK bit set (RFC 6455 §5.1: the server must not mask).
-        Trigger("WS.SERVER-FRAME-MASKED") { T.findings(WS.upgraded() + [T.stream("w", 1, "receive", WS.text("{}", mask: true))]) },
+        Trigger("WS.SERVER-FRAME-MASKED") {
+            T.findings(WS.upgraded() + [T.stream("w", 1, "receive", WS.text("{}", mask: true))])
+        },
         // The stream ends 3 bytes into a 5-byte text frame.
         Trigger("WS.TRUNCATED-FRAME") {
             T.findings(WS.upgraded() + [T.stream("w", 1, "receive", [0x81, 0x05] + Array("Hel".utf8))])
@@ -363,14 +390,18 @@ extension RuleCoverageTests {
             T.findings(WS.upgraded() + [T.stream("w", 1, "receive", WS.frame(1, Array("Hel".utf8), fin: false))])
         },
         // A header field line without a colon.
-        Trigger("WS.HANDSHAKE-MALFORMED", offset: 20) { WS.handshake(WS.request(host: "Host server.example.com"), WS.response()) },
+        Trigger("WS.HANDSHAKE-MALFORMED", offset: 20) {
+            WS.handshake(WS.request(host: "Host server.example.com"), WS.response())
+        },
         // Upgrade names h2c, not websocket.
         Trigger("WS.HANDSHAKE-UPGRADE", offset: 46) { WS.handshake(WS.request(upgrade: "h2c"), WS.response()) },
         // The client offers lc.json.3; the server's 101 chooses nothing.
         Trigger("WS.SUBPROTOCOL-NOT-CHOSEN") { WS.handshake(WS.request(), WS.response(protocol: nil)) },
         // The response accepts permessage-deflate twice (RFC 7692 §5.1).
         Trigger("PMD.ACCEPTED-TWICE") {
-            WS.handshake(WS.request(extensions: "permessage-deflate"), WS.response(extensions: "permessage-deflate, permessage-deflate"))
+            WS.handshake(
+                WS.request(extensions: "permessage-deflate"),
+                WS.response(extensions: "permessage-deflate, permessage-deflate"))
         },
         // The client offers server_max_window_bits=8.
         Trigger("PMD.WINDOW-BITS-8") {
@@ -383,8 +414,11 @@ extension RuleCoverageTests {
         Trigger("MQTT.WEBSOCKET-TEXT-FRAME", frame: 3, offset: 0) {
             // PUBLISH {"returnCode":11} is all ASCII, so it is valid text: only the frame type is wrong.
             T.findings([
-                T.stream("m", 0, "send", WS.request(protocols: "mqttv3.1")), T.stream("m", 0.05, "receive", WS.response(protocol: "mqttv3.1")),
-                T.stream("m", 0.1, "send", WS.frame(2, try Hex.decode(MQTT.connect.replacingOccurrences(of: " ", with: "")), mask: true)),
+                T.stream("m", 0, "send", WS.request(protocols: "mqttv3.1")),
+                T.stream("m", 0.05, "receive", WS.response(protocol: "mqttv3.1")),
+                T.stream(
+                    "m", 0.1, "send",
+                    WS.frame(2, try Hex.decode(MQTT.connect.replacingOccurrences(of: " ", with: "")), mask: true)),
                 T.stream("m", 0.2, "receive", WS.frame(2, try Hex.decode(MQTT.connackAccepted))),
                 T.stream("m", 0.3, "receive", WS.frame(1, try Hex.decode(MQTT.accepted))),
             ])
@@ -394,7 +428,10 @@ extension RuleCoverageTests {
         },
         // CONNECT with the will flag and will QoS 3 (MQTT 3.1.1 §3.1.2.6).
         Trigger("MQTT.WILL-QOS-INVALID", frame: 1, offset: 9) {
-            T.findings([T.open("y", dialect: "yun2win"), T.hex("y", 0, "send", "1013 00044d515454 04 1e 003c 000163 000174 00016d")])
+            T.findings([
+                T.open("y", dialect: "yun2win"),
+                T.hex("y", 0, "send", "1013 00044d515454 04 1e 003c 000163 000174 00016d"),
+            ])
         },
     ]
 
@@ -409,7 +446,9 @@ extension RuleCoverageTests {
         // A field line without a colon.
         Trigger("HTTP.HEAD-MALFORMED", offset: 16) { http("GET / HTTP/1.1\r\nno colon here\r\n\r\n") },
         // A request line, then 20 KiB without a blank line.
-        Trigger("HTTP.HEAD-TOO-LONG", offset: 0) { http("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000)) },
+        Trigger("HTTP.HEAD-TOO-LONG", offset: 0) {
+            http("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000))
+        },
         // Content-Length that is not a number.
         Trigger("HTTP.LENGTH-INVALID") { http("POST / HTTP/1.1\r\nContent-Length: ten\r\n\r\n0123456789") },
         // A chunk size that is not hexadecimal.
@@ -425,12 +464,16 @@ extension RuleCoverageTests {
         },
         // The server answers twice to one request.
         Trigger("HTTP.RESPONSE-WITHOUT-REQUEST", offset: 38) {
-            http("GET / HTTP/1.1\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            http(
+                "GET / HTTP/1.1\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
         },
         // The connection ends 5 bytes into a 10-byte body.
         Trigger("HTTP.MESSAGE-TRUNCATED") { http("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n01234") },
         // A long-poll the capture ends before it is answered.
-        Trigger("HTTP.REQUEST-UNANSWERED", offset: 0) { http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n") },
+        Trigger("HTTP.REQUEST-UNANSWERED", offset: 0) {
+            http("GET /socket.io/?EIO=3&transport=polling&sid=s HTTP/1.1\r\n\r\n")
+        },
     ]
 
     static let socketIOTriggers: [Trigger] = [
@@ -478,9 +521,13 @@ extension RuleCoverageTests {
                 ])
         },
         // A binary engine.io message (type 4) with no binary packet waiting for it.
-        Trigger("SIO.BINARY-UNEXPECTED", frame: 3) { T.findings(SIO.jmessage() + [T.hex("j", 1, "receive", "04010203")]) },
+        Trigger("SIO.BINARY-UNEXPECTED", frame: 3) {
+            T.findings(SIO.jmessage() + [T.hex("j", 1, "receive", "04010203")])
+        },
         // The server's first packet is a socket.io CONNECT, not the engine.io open.
-        Trigger("EIO.OPEN-NOT-FIRST", frame: 1) { T.findings([T.open("j", dialect: "jmessage"), T.text("j", 0, "receive", "40")]) },
+        Trigger("EIO.OPEN-NOT-FIRST", frame: 1) {
+            T.findings([T.open("j", dialect: "jmessage"), T.text("j", 0, "receive", "40")])
+        },
         // A ping from the server: in engine.io 3 only the client pings.
         Trigger("EIO.WRONG-DIRECTION", frame: 3) { T.findings(SIO.jmessage() + [T.text("j", 1, "receive", "2")]) },
         // The first client ping 60 s after an open of pingInterval 25 s + pingTimeout 5 s.
@@ -493,9 +540,13 @@ extension RuleCoverageTests {
             ])
         },
         // The server's first socket.io 0.9 packet is a heartbeat, not connect `1::`.
-        Trigger("SIO.V09-CONNECT-NOT-FIRST", frame: 1) { T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "2::")]) },
+        Trigger("SIO.V09-CONNECT-NOT-FIRST", frame: 1) {
+            T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "2::")])
+        },
         // The client sends its login before the server's `1::`.
-        Trigger("SIO.V09-MESSAGE-BEFORE-CONNECT", frame: 1) { T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "send", SIO.nimLogin)]) },
+        Trigger("SIO.V09-MESSAGE-BEFORE-CONNECT", frame: 1) {
+            T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "send", SIO.nimLogin)])
+        },
     ]
 
     static let leanCloudTriggers: [Trigger] = [
@@ -503,7 +554,10 @@ extension RuleCoverageTests {
         Trigger("LC.ACK-PENDING-AT-END", frame: 3) {
             T.findings(
                 LC.session() + [
-                    T.text("l", 0.06, "receive", #"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"1"}}"#),
+                    T.text(
+                        "l", 0.06, "receive",
+                        #"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"1"}}"#
+                    ),
                     T.close("l", 0.16),
                 ])
         },
@@ -511,7 +565,9 @@ extension RuleCoverageTests {
         Trigger("PB.FRAME-TOO-LARGE", frame: 1) {
             var options = CheckOptions()
             options.limits.maxFrameSize = 8
-            return T.findings([T.open("p", subprotocol: "lc.protobuf2.3"), T.hex("p", 0, "send", "080010011a056170706964")], options: options)
+            return T.findings(
+                [T.open("p", subprotocol: "lc.protobuf2.3"), T.hex("p", 0, "send", "080010011a056170706964")],
+                options: options)
         },
         // session/open with its sessionMessage (field 102), one level deeper than a nesting limit of 0.
         Trigger("PB.NESTING-TOO-DEEP", frame: 1) {
@@ -520,11 +576,14 @@ extension RuleCoverageTests {
             return T.findings(
                 [
                     T.open("p", subprotocol: "lc.protobuf2.3"),
-                    T.hex("p", 0, "send", "080010011a056170706964 2203746f6d2801b2061022086a732f352e302e3028009801bb01"),
+                    T.hex(
+                        "p", 0, "send", "080010011a056170706964 2203746f6d2801b2061022086a732f352e302e3028009801bb01"),
                 ], options: options)
         },
         // The server sends session/open, which only clients send.
-        Trigger("LC.WRONG-DIRECTION", frame: 1) { T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "receive", LC.open)]) },
+        Trigger("LC.WRONG-DIRECTION", frame: 1) {
+            T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "receive", LC.open)])
+        },
         // session/open still unanswered when the capture ends 0.1 s later.
         Trigger("LC.REQUEST-PENDING-AT-END", frame: 1) {
             T.findings([T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "send", LC.open), T.close("l", 0.1)])
@@ -533,14 +592,17 @@ extension RuleCoverageTests {
         Trigger("LC.REQUEST-WITHOUT-I", frame: 1) {
             T.findings([
                 T.open("l", subprotocol: "lc.json.3"),
-                T.text("l", 0, "send", #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","ua":"js/5.0.0"}"#),
+                T.text(
+                    "l", 0, "send", #"{"cmd":"session","op":"open","appId":"appid","peerId":"tom","ua":"js/5.0.0"}"#),
             ])
         },
         // session/open i=1 answered by conv/started (usually session/opened or session/closed).
         Trigger("LC.RESPONSE-OP-UNEXPECTED", frame: 2) {
             T.findings([
                 T.open("l", subprotocol: "lc.json.3"), T.text("l", 0, "send", LC.open),
-                T.text("l", 0.1, "receive", #"{"cmd":"conv","op":"started","peerId":"tom","i":1,"cid":"5f2b6e4ab8a1d2e3f4a5b6c8"}"#),
+                T.text(
+                    "l", 0.1, "receive",
+                    #"{"cmd":"conv","op":"started","peerId":"tom","i":1,"cid":"5f2b6e4ab8a1d2e3f4a5b6c8"}"#),
             ])
         },
         // The server's goaway (cmd 21) on an open session: the client is to reconnect.
@@ -557,7 +619,8 @@ extension RuleCoverageTests {
         // A login signature of 40 zeros (leancloud.md §6: HMAC-SHA1 of appid:client::timestamp:nonce).
         Trigger("LC.SIGNATURE-MISMATCH") {
             LeanCloudSignature.verify(
-                signature: String(repeating: "0", count: 40), appID: "FreeChatDemo01-gzGzoHsz", action: .login(clientID: "alice"),
+                signature: String(repeating: "0", count: 40), appID: "FreeChatDemo01-gzGzoHsz",
+                action: .login(clientID: "alice"),
                 timestamp: 1_700_000_000_000, nonce: "n1", masterKey: "masterKey-FreeChat-demo")
         },
     ]
@@ -588,26 +651,41 @@ extension RuleCoverageTests {
             T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 0.1, "receive", "20020004")])
         },
         // PINGREQ as the client's first packet.
-        Trigger("Y2W.FIRST-PACKET-NOT-CONNECT", frame: 1) { T.findings([T.open("y", dialect: "yun2win"), T.hex("y", 0, "send", MQTT.pingreq)]) },
+        Trigger("Y2W.FIRST-PACKET-NOT-CONNECT", frame: 1) {
+            T.findings([T.open("y", dialect: "yun2win"), T.hex("y", 0, "send", MQTT.pingreq)])
+        },
         // CONNECT again on an established connection.
-        Trigger("Y2W.SECOND-CONNECT", frame: 4) { T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.connect)]) },
+        Trigger("Y2W.SECOND-CONNECT", frame: 4) {
+            T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.connect)])
+        },
         // CONNACK from the client.
-        Trigger("Y2W.WRONG-DIRECTION", frame: 4) { T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.connackAccepted)]) },
+        Trigger("Y2W.WRONG-DIRECTION", frame: 4) {
+            T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.connackAccepted)])
+        },
         // PINGRESP before CONNACK.
         Trigger("Y2W.SERVER-BEFORE-CONNACK", frame: 2) {
             T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 0.1, "receive", "d000")])
         },
         // CONNACK 5 (refused), then the client still pings.
         Trigger("Y2W.AFTER-REFUSAL", frame: 3) {
-            T.findings([MQTT.established[0], MQTT.established[1], T.hex("y", 0.1, "receive", "20020005"), T.hex("y", 0.2, "send", MQTT.pingreq)])
+            T.findings([
+                MQTT.established[0], MQTT.established[1], T.hex("y", 0.1, "receive", "20020005"),
+                T.hex("y", 0.2, "send", MQTT.pingreq),
+            ])
         },
         // An ack for y2wMessageId m-9 that no command used.
         Trigger("Y2W.ACK-WITHOUT-REQUEST", frame: 4) {
-            T.findings(MQTT.established + [T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"y2wMessageId":"m-9","returnCode":20}"#))])
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "receive", MQTT.publish("y2w/u1001", #"{"y2wMessageId":"m-9","returnCode":20}"#))
+                ])
         },
         // sendMessage m-1 twice while the first waits for its ack.
         Trigger("Y2W.DUPLICATE-MESSAGE-ID", frame: 5) {
-            T.findings(MQTT.established + [T.hex("y", 1, "send", MQTT.sendMessage("m-1")), T.hex("y", 1.1, "send", MQTT.sendMessage("m-1"))])
+            T.findings(
+                MQTT.established + [
+                    T.hex("y", 1, "send", MQTT.sendMessage("m-1")), T.hex("y", 1.1, "send", MQTT.sendMessage("m-1")),
+                ])
         },
         // The server kicks ({"returnCode":10}); the client publishes anyway.
         Trigger("Y2W.COMMAND-AFTER-KICK", frame: 5) {
@@ -621,7 +699,9 @@ extension RuleCoverageTests {
         Trigger("Y2W.PUBLISH-NOT-ACKNOWLEDGED", frame: 4) {
             T.findings(
                 MQTT.established + [
-                    T.hex("y", 1, "receive", MQTT.publishQoS1("y2w/u1001", id: 7, #"{"cmd":"sendMessage","y2wMessageId":"p-1"}"#)),
+                    T.hex(
+                        "y", 1, "receive",
+                        MQTT.publishQoS1("y2w/u1001", id: 7, #"{"cmd":"sendMessage","y2wMessageId":"p-1"}"#)),
                     T.hex("y", 12, "send", MQTT.pingreq),
                 ])
         },
@@ -649,7 +729,10 @@ extension RuleCoverageTests {
         },
         // The login is unanswered when the capture ends 0.4 s later (cmdTimeout is 8 s).
         Trigger("NIM.PENDING-AT-END", frame: 2) {
-            T.findings([T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin), T.close("n", 0.5)])
+            T.findings([
+                T.open("n", dialect: "nim"), T.text("n", 0, "receive", "1::"), T.text("n", 0.1, "send", SIO.nimLogin),
+                T.close("n", 0.5),
+            ])
         },
     ]
 
@@ -670,11 +753,15 @@ extension RuleCoverageTests {
         Trigger("JM.RESEND-BEFORE-LOGIN", frame: 3) {
             T.findings(
                 SIO.jmessage() + [
-                    T.text("j", 1, "send", #"42["msg_recv_v2",{"msg_id":3000001,"msg_type":3,"from_uid":20002,"from_gid":0,"rid":77}]"#)
+                    T.text(
+                        "j", 1, "send",
+                        #"42["msg_recv_v2",{"msg_id":3000001,"msg_type":3,"from_uid":20002,"from_gid":0,"rid":77}]"#)
                 ])
         },
         // An ack for rid 999, which no request used.
-        Trigger("JM.ACK-WITHOUT-REQUEST", frame: 3) { T.findings(SIO.jmessage() + [T.text("j", 1, "receive", #"42["ack",{"rid":999}]"#)]) },
+        Trigger("JM.ACK-WITHOUT-REQUEST", frame: 3) {
+            T.findings(SIO.jmessage() + [T.text("j", 1, "receive", #"42["ack",{"rid":999}]"#)])
+        },
         // A get_groups_list response for rid 998, which no request used.
         Trigger("JM.RESPONSE-WITHOUT-REQUEST", frame: 3) {
             T.findings(SIO.jmessage() + [T.text("j", 1, "receive", #"42["get_groups_list",{"rid":998,"code":0}]"#)])
@@ -690,11 +777,16 @@ extension RuleCoverageTests {
         },
         // sync_conversation never acknowledged with sync_conversation_ack; the capture ends 60 s later.
         Trigger("JM.SYNC-NOT-ACKNOWLEDGED") {
-            T.findings(SIO.jmessage() + [T.text("j", 1, "receive", #"42["sync_conversation",{"sync_key":5,"messages":[]}]"#), T.close("j", 61)])
+            T.findings(
+                SIO.jmessage() + [
+                    T.text("j", 1, "receive", #"42["sync_conversation",{"sync_key":5,"messages":[]}]"#),
+                    T.close("j", 61),
+                ])
         },
         // get_groups_list sent 0.1 s before the capture ends.
         Trigger("JM.PENDING-AT-END", frame: 3) {
-            T.findings(SIO.jmessage() + [T.text("j", 1, "send", #"42["get_groups_list",{"rid":130}]"#), T.close("j", 1.1)])
+            T.findings(
+                SIO.jmessage() + [T.text("j", 1, "send", #"42["get_groups_list",{"rid":130}]"#), T.close("j", 1.1)])
         },
     ]
 
@@ -736,7 +828,9 @@ extension RuleCoverageTests {
             for (conn, start) in [("b", 8.0), ("c", 13.0), ("d", 22.0), ("e", 31.0)] {
                 lines += [
                     T.open(conn, start, subprotocol: "lc.json.3"),
-                    T.text(conn, start + 0.01, "send", LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
+                    T.text(
+                        conn, start + 0.01, "send",
+                        LC.open.replacingOccurrences(of: #""i":1"#, with: #""i":1,"r":true"#)),
                     T.close(conn, start + 0.5),
                 ]
             }
@@ -797,7 +891,8 @@ extension RuleCoverageTests {
             let mine = try readText("Fixtures/captures/tls/leancloud-tls12-aes128gcm.keylog")
             let theirs = try readText("Fixtures/captures/tls/leancloud-tls12-chacha20.keylog")
             func fields(_ text: String) -> [String] {
-                text.split(separator: "\n").first { $0.hasPrefix("CLIENT_RANDOM") }?.split(separator: " ").map(String.init) ?? []
+                text.split(separator: "\n").first { $0.hasPrefix("CLIENT_RANDOM") }?.split(separator: " ").map(
+                    String.init) ?? []
             }
             let swapped = "CLIENT_RANDOM \(fields(mine)[1]) \(fields(theirs)[2])\n"
             return try TLSBytes.recorded("leancloud-tls12-aes128gcm", keyLog: swapped)
@@ -805,27 +900,37 @@ extension RuleCoverageTests {
         Trigger("TLS.ALERT") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 2, 40]) },
         // no_renegotiation (100) is a warning-level alert
         Trigger("TLS.ALERT-AFTER-EOF") {
-            try TLSBytes.recorded("jmessage-socketio-tls13", keyLog: try readText("Fixtures/captures/tls/jmessage-socketio-tls13.keylog"))
+            try TLSBytes.recorded(
+                "jmessage-socketio-tls13", keyLog: try readText("Fixtures/captures/tls/jmessage-socketio-tls13.keylog"))
         },
-        Trigger("TLS.ALERT-WARNING") { TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 1, 100]) },
+        Trigger("TLS.ALERT-WARNING") {
+            TLSBytes.findings(client: TLSBytes.clientHello, server: [21, 3, 3, 0, 2, 1, 100])
+        },
         // TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA
         Trigger("TLS.UNSUPPORTED-SUITE") {
-            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0xc013) + TLSBytes.changeCipherSpec)
+            TLSBytes.findings(
+                client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0xc013) + TLSBytes.changeCipherSpec)
         },
         Trigger("TLS.UNSUPPORTED-VERSION") {
-            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0x002f, version: 0x0301))
+            TLSBytes.findings(
+                client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0x002f, version: 0x0301))
         },
         // a clear alert record of 2^14 + 2 bytes
         Trigger("TLS.RECORD-OVERFLOW") {
             TLSBytes.findings(
                 client: TLSBytes.clientHello,
-                server: TLSBytes.serverHello(suite: 0xc02f) + [21, 3, 3, 0x40, 0x02] + Array(repeating: 0, count: (1 << 14) + 2))
+                server: TLSBytes.serverHello(suite: 0xc02f) + [21, 3, 3, 0x40, 0x02]
+                    + Array(repeating: 0, count: (1 << 14) + 2))
         },
-        Trigger("TLS.UNKNOWN-CONTENT-TYPE") { TLSBytes.findings(client: TLSBytes.clientHello + [99, 3, 3, 0, 3, 1, 2, 3]) },
+        Trigger("TLS.UNKNOWN-CONTENT-TYPE") {
+            TLSBytes.findings(client: TLSBytes.clientHello + [99, 3, 3, 0, 3, 1, 2, 3])
+        },
         Trigger("TLS.RECORD-VERSION") { TLSBytes.findings(client: TLSBytes.clientHello + [22, 9, 9, 0, 1, 0]) },
         // application data in clear after the ServerHello, before the ChangeCipherSpec
         Trigger("TLS.DATA-BEFORE-HANDSHAKE") {
-            TLSBytes.findings(client: TLSBytes.clientHello, server: TLSBytes.serverHello(suite: 0xc02f) + [23, 3, 3, 0, 5] + Array("hello".utf8))
+            TLSBytes.findings(
+                client: TLSBytes.clientHello,
+                server: TLSBytes.serverHello(suite: 0xc02f) + [23, 3, 3, 0, 5] + Array("hello".utf8))
         },
         // a TLS 1.2 session of openssl peers that renegotiates (Tests/IMWireTLSTests/make_fixtures.py): the
         // second handshake is encrypted, so only its key log shows it
@@ -833,7 +938,8 @@ extension RuleCoverageTests {
             let base = "\(repositoryRoot)/Tests/IMWireTLSTests/Resources/tls12-renegotiation"
             let blob = try FileByteSource.readAll(path: base + ".chunks")
             let connection = TLSConnection(
-                keys: TLSKeyStore(try TLSKeyLog(parsing: try readText(String(base.dropFirst(repositoryRoot.count + 1)) + ".keylog"))))
+                keys: TLSKeyStore(
+                    try TLSKeyLog(parsing: try readText(String(base.dropFirst(repositoryRoot.count + 1)) + ".keylog"))))
             var events: [TLSEvent] = []
             var index = 0
             while index + 5 <= blob.count {  // [c|s][length, 4 bytes big-endian][bytes]
@@ -842,10 +948,14 @@ extension RuleCoverageTests {
                 events += connection.feed(bytes, direction: blob[index] == UInt8(ascii: "c") ? .send : .receive)
                 index += 5 + length
             }
-            return (events + connection.finish()).compactMap { if case .finding(let finding) = $0 { finding } else { nil } }
+            return (events + connection.finish()).compactMap {
+                if case .finding(let finding) = $0 { finding } else { nil }
+            }
         },
         // the server answers the ClientHello in HTTP
-        Trigger("TLS.NOT-TLS") { TLSBytes.findings(client: TLSBytes.clientHello, server: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)) },
+        Trigger("TLS.NOT-TLS") {
+            TLSBytes.findings(client: TLSBytes.clientHello, server: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+        },
         Trigger("TLS.HANDSHAKE-MALFORMED") { TLSBytes.findings(client: [22, 3, 1, 0, 6, 1, 0, 0, 2, 3, 3]) },
         Trigger("TLS.TRUNCATED") { TLSBytes.findings(client: TLSBytes.clientHello + [22, 3, 3, 0, 50, 1, 2]) },
         // a Decryption Secrets Block whose key log has a line without its secret

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func renderFillsAStatusBlockAndLeavesProseAlone() throws {
-        let text = "intro\n<!-- BEGIN GENERATED: status-codes-nim -->\nold\n<!-- END GENERATED: status-codes-nim -->\noutro"
+        let text =
+            "intro\n<!-- BEGIN GENERATED: status-codes-nim -->\nold\n<!-- END GENERATED: status-codes-nim -->\noutro"
         let rendered = try SpecGenerator.render(text)
         #expect(rendered.hasPrefix("intro\n<!-- BEGIN GENERATED: status-codes-nim -->\n### `NIMRemoteErrorCode`"))
         #expect(rendered.hasSuffix("<!-- END GENERATED: status-codes-nim -->\noutro"))

@@ -86,7 +86,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
     ])
     func rfc4648Vectors(plain: String, encoded: String) throws {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)

@@ -56,13 +56,20 @@ import Testing
     @Test func findsTheBadByteOfALongStringAtItsOffset() {
         for length in 1...30 {
             for position in 0..<length {
-                var bytes = [UInt8(ascii: "\"")] + [UInt8](repeating: UInt8(ascii: "a"), count: length) + [UInt8(ascii: "\"")]
+                var bytes =
+                    [UInt8(ascii: "\"")] + [UInt8](repeating: UInt8(ascii: "a"), count: length) + [UInt8(ascii: "\"")]
                 bytes[1 + position] = 0x01
-                #expect(throws: JSONError(offset: 1 + position, reason: "raw control character in a string")) { try JSONParser.parse(bytes) }
+                #expect(throws: JSONError(offset: 1 + position, reason: "raw control character in a string")) {
+                    try JSONParser.parse(bytes)
+                }
                 bytes[1 + position] = 0xff
-                #expect(throws: JSONError(offset: 1 + position, reason: "invalid UTF-8 in a string")) { try JSONParser.parse(bytes) }
+                #expect(throws: JSONError(offset: 1 + position, reason: "invalid UTF-8 in a string")) {
+                    try JSONParser.parse(bytes)
+                }
                 bytes[1 + position] = UInt8(ascii: "\"")
-                #expect(throws: JSONError(offset: 2 + position, reason: "unexpected data after the JSON value")) { try JSONParser.parse(bytes) }
+                #expect(throws: JSONError(offset: 2 + position, reason: "unexpected data after the JSON value")) {
+                    try JSONParser.parse(bytes)
+                }
             }
         }
     }
@@ -157,7 +164,8 @@ import Testing
         // Up to 40 characters, so the parser's eight-bytes-at-a-time scan meets every special
         // character at every position within and after a word.
         for _ in 0..<1500 {
-            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             #expect(try JSONParser.parse(JSONWriter.string(.string(text))) == .string(text))
         }
     }

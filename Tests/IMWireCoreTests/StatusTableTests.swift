@@ -74,7 +74,8 @@ import Testing
     @Test func theClassGivesTheAdvice() {
         #expect(
             CodeClass.allCases.allSatisfy { codeClass in
-                StatusCode(.nim, "t", 1, "", "m", sources: "s", travel: .message, codeClass: codeClass).advice == codeClass.advice
+                StatusCode(.nim, "t", 1, "", "m", sources: "s", travel: .message, codeClass: codeClass).advice
+                    == codeClass.advice
             })
     }
 

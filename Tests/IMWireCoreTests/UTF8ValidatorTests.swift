@@ -67,7 +67,8 @@ import Testing
             let length = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<length).map { _ in
                 Int.random(in: 0..<16, using: &generator) == 0
-                    ? UInt8.random(in: 0x80...0xff, using: &generator) : UInt8.random(in: 0x20...0x7e, using: &generator)
+                    ? UInt8.random(in: 0x80...0xff, using: &generator)
+                    : UInt8.random(in: 0x20...0x7e, using: &generator)
             }
             let ours = UTF8Validator.firstInvalidOffset(bytes) == nil
             let stdlib = String(validating: bytes, as: UTF8.self) != nil

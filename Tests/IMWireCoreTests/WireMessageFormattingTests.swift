@@ -4,7 +4,8 @@ import Testing
 /// A message's bytes never show when it is formatted: a login's carry its password.
 @Suite struct WireMessageFormattingTests {
     static let login = WireMessage(
-        direction: .send, frameType: .text, payload: Array(#"42["login",{"username":"alice","password":"hunter2-secret"}]"#.utf8))
+        direction: .send, frameType: .text,
+        payload: Array(#"42["login",{"username":"alice","password":"hunter2-secret"}]"#.utf8))
 
     @Test func everyFormShowsTheSizeAndNotTheBytes() {
         var dumped = ""

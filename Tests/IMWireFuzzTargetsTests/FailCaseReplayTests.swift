@@ -16,7 +16,8 @@ import Testing
     @Test(arguments: FuzzTarget.allCases)
     func failCasesStayFixed(target: FuzzTarget) throws {
         let folder = "\(Self.root)/Fuzz/FailCases/\(target.rawValue)"
-        for path in Directory.files(under: folder, suffix: "") where !(path.split(separator: "/").last ?? "").hasPrefix(".") {
+        for path in Directory.files(under: folder, suffix: "")
+        where !(path.split(separator: "/").last ?? "").hasPrefix(".") {
             let violations = target.run(try FileByteSource.readAll(path: path))
             #expect(violations.isEmpty, "\(path): \(violations)")
         }
@@ -32,7 +33,9 @@ import Testing
             for data in [input, [0, flags] + input] {
                 #expect(target.run(data).isEmpty, "\(path)")
             }
-            if fixture.encoding == "protobuf" { #expect(FuzzTarget.leancloudDifferential.run(input).isEmpty, "\(path)") }
+            if fixture.encoding == "protobuf" {
+                #expect(FuzzTarget.leancloudDifferential.run(input).isEmpty, "\(path)")
+            }
             count += 1
         }
         #expect(count > 100)
@@ -82,7 +85,9 @@ import Testing
                 count += 1
             }
         }
-        for (folder, variant) in [("nim/socketio", UInt8(0)), ("nim/packet", 0), ("jmessage/engineio", 1), ("jmessage/event", 1)] {
+        for (folder, variant) in [
+            ("nim/socketio", UInt8(0)), ("nim/packet", 0), ("jmessage/engineio", 1), ("jmessage/event", 1),
+        ] {
             for path in Directory.files(under: "\(Self.root)/Fixtures/\(folder)", suffix: ".json") {
                 let fixture = try Fixture(path: path)
                 let bytes = try fixture.input()
@@ -107,7 +112,9 @@ import Testing
             var settings = JSONObject()
             settings.append("seed", .number(JSONNumber(file.seed)))
             settings.append("policy", .string(file.policy ?? ""))
-            let lines = [JSONWriter.string(.object(settings))] + (file.json.objectValue?["events"]?.arrayValue ?? []).map { JSONWriter.string($0) }
+            let lines =
+                [JSONWriter.string(.object(settings))]
+                + (file.json.objectValue?["events"]?.arrayValue ?? []).map { JSONWriter.string($0) }
             for data in [text, lines.joined(separator: "\n")] {
                 #expect(FuzzTarget.reconnectEvents.run(Array(data.utf8)).isEmpty, "\(path)")
             }
@@ -168,7 +175,9 @@ import Testing
                 let data = Array(blob[(index + 5)..<min(blob.count, index + 5 + length)])
                 for start in stride(from: 0, to: data.count, by: 0xffff) {
                     let piece = data[start..<min(data.count, start + 0xffff)]
-                    segments += [blob[index] == UInt8(ascii: "c") ? 0 : 1, UInt8(piece.count >> 8), UInt8(piece.count & 0xff)] + piece
+                    segments +=
+                        [blob[index] == UInt8(ascii: "c") ? 0 : 1, UInt8(piece.count >> 8), UInt8(piece.count & 0xff)]
+                        + piece
                 }
                 index += 5 + length
             }
@@ -183,8 +192,12 @@ import Testing
     @Test func keyLogsAndScenariosKeepTheInvariants() throws {
         let keyLogs = Directory.files(under: "\(Self.root)/Fixtures/captures/tls", suffix: ".keylog")
         let scenarios = Directory.files(under: "\(Self.root)/Fixtures/serve", suffix: ".json")
-        for path in keyLogs { #expect(FuzzTarget.keyLog.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)") }
-        for path in scenarios { #expect(FuzzTarget.scenario.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)") }
+        for path in keyLogs {
+            #expect(FuzzTarget.keyLog.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)")
+        }
+        for path in scenarios {
+            #expect(FuzzTarget.scenario.run(try FileByteSource.readAll(path: path)).isEmpty, "\(path)")
+        }
         #expect(keyLogs.count >= 5 && scenarios.count >= 40)
         let random = String(repeating: "ab", count: 32)
         for text in [
@@ -194,7 +207,10 @@ import Testing
         ] {
             #expect(FuzzTarget.keyLog.run(Array(text.utf8)).isEmpty, "\(text)")
         }
-        for text in [#"{"dialect": "nim", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "[]", #"{"dialect": "nim""#] {
+        for text in [
+            #"{"dialect": "nim", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "[]",
+            #"{"dialect": "nim""#,
+        ] {
             #expect(FuzzTarget.scenario.run(Array(text.utf8)).isEmpty, "\(text)")
         }
     }
@@ -202,13 +218,16 @@ import Testing
     /// The round trip each target checks can fail: a scenario written back without its summary
     /// does not parse, and the target would say so.
     @Test func scenarioRoundTripCanFail() throws {
-        let scenario = try Scenario.parse(Array(#"{"dialect": "nim", "summary": "s", "actions": []}"#.utf8), name: "x", file: "x")
+        let scenario = try Scenario.parse(
+            Array(#"{"dialect": "nim", "summary": "s", "actions": []}"#.utf8), name: "x", file: "x")
         guard case .object(var object) = ScenarioFuzzing.json(scenario) else {
             Issue.record("not an object")
             return
         }
         object.members.removeAll { $0.key == "summary" }
-        #expect(throws: ScenarioError.self) { try Scenario.parse(Array(JSONWriter.string(.object(object)).utf8), name: "x", file: "x") }
+        #expect(throws: ScenarioError.self) {
+            try Scenario.parse(Array(JSONWriter.string(.object(object)).utf8), name: "x", file: "x")
+        }
         #expect(ScenarioFuzzing.json(scenario) != .object(object))
     }
 
@@ -219,33 +238,49 @@ import Testing
         func upgrade(_ target: String, _ protocols: String = "") -> [UInt8] {
             Array(
                 ("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(protocols)\r\n").utf8)
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(protocols)\r\n")
+                    .utf8)
         }
         // A masked client text frame (key 0: the payload as it is).
         func frame(_ text: String) -> [UInt8] { [0x81, 0x80 | UInt8(text.utf8.count), 0, 0, 0, 0] + Array(text.utf8) }
-        func segment(_ connection: UInt8, _ bytes: [UInt8]) -> [UInt8] { [connection, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes }
+        func segment(_ connection: UInt8, _ bytes: [UInt8]) -> [UInt8] {
+            [connection, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes
+        }
         func answers(_ variant: UInt8, _ segments: [UInt8]) -> [Int: String] {
             #expect(FuzzTarget.serve.run([0, variant << 2] + segments).isEmpty)
             let scenario = Scenario(
-                name: "clean", dialect: ServeFuzzing.dialects[Int(variant)], summary: "", actions: [], expectation: ScenarioExpectation())
-            return (ServeFuzzing.run(scenario, ServeFuzzing.segments(segments))?.answers ?? [:]).mapValues { String(decoding: $0, as: UTF8.self) }
+                name: "clean", dialect: ServeFuzzing.dialects[Int(variant)], summary: "", actions: [],
+                expectation: ScenarioExpectation())
+            return (ServeFuzzing.run(scenario, ServeFuzzing.segments(segments))?.answers ?? [:]).mapValues {
+                String(decoding: $0, as: UTF8.self)
+            }
         }
         let route = segment(0, Array("GET /v1/route?appId=a HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        let open = segment(1, upgrade("/", "Sec-WebSocket-Protocol: lc.json.3\r\n") + frame(#"{"cmd":"session","op":"open","peerId":"a","i":1}"#))
+        let open = segment(
+            1,
+            upgrade("/", "Sec-WebSocket-Protocol: lc.json.3\r\n")
+                + frame(#"{"cmd":"session","op":"open","peerId":"a","i":1}"#))
         let leancloud = answers(0, route + open)
-        #expect(leancloud[0]?.contains(#""server":"ws://127.0.0.1:80/""#) == true && leancloud[1]?.contains("opened") == true, "\(leancloud)")
+        #expect(
+            leancloud[0]?.contains(#""server":"ws://127.0.0.1:80/""#) == true
+                && leancloud[1]?.contains("opened") == true, "\(leancloud)")
 
         let handshake = segment(0, Array("GET /socket.io/1/?t=1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        let sid = answers(1, handshake)[0]?.split(separator: "\r\n").last?.split(separator: ":").first.map(String.init) ?? ""
+        let sid =
+            answers(1, handshake)[0]?.split(separator: "\r\n").last?.split(separator: ":").first.map(String.init) ?? ""
         #expect(sid == ServeFuzzing.firstNIMSession)  // the seeds' (Fuzz/seeds.py) NIM link upgrades to it
         let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"3":16,"19":"a","1000":"t"}}]}"#
         let nim = answers(1, handshake + segment(1, upgrade("/socket.io/1/websocket/\(sid)") + frame(login)))
         #expect(nim[1]?.contains(#""sid":2,"cid":3,"ser":1,"code":200"#) == true, "\(nim)")
 
-        let jmessage = answers(2, segment(2, upgrade("/socket.io/?EIO=3&transport=websocket") + frame(#"42["login",{"username":"a","rid":1}]"#)))
+        let jmessage = answers(
+            2,
+            segment(
+                2, upgrade("/socket.io/?EIO=3&transport=websocket") + frame(#"42["login",{"username":"a","rid":1}]"#)))
         #expect(jmessage[2]?.contains(#"["ack",{"rid":1}]"#) == true, "\(jmessage)")
         let connect: [UInt8] =
-            [0x10, 0x16, 0, 4] + Array("MQTT".utf8) + [4, 0xc2, 1, 0x2c, 0, 2] + Array("00".utf8) + [0, 2] + Array("u1".utf8) + [0, 2]
+            [0x10, 0x16, 0, 4] + Array("MQTT".utf8) + [4, 0xc2, 1, 0x2c, 0, 2] + Array("00".utf8) + [0, 2]
+            + Array("u1".utf8) + [0, 2]
             + Array("t1".utf8)
         #expect(answers(3, segment(3, connect))[3]?.contains(#"{"returnCode":11}"#) == true)
         #expect(answers(0, segment(0, Array("\u{1}garbage".utf8)))[0]?.hasPrefix("HTTP/1.1 400 Bad Request") == true)

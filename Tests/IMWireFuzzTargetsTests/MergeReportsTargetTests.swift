@@ -35,10 +35,12 @@ import Testing
                 #expect(FuzzTarget.mergeReports.run(data).isEmpty, "\(path)")
             }
             if case .merged = MergeFuzzing.Outcome([("r.json", report)]) { merged += 1 }
-            let merge = try #require(try JSONParser.parse(report, maxDepth: 64)["merge"].map { try MergeData(json: $0) })
+            let merge = try #require(
+                try JSONParser.parse(report, maxDepth: 64)["merge"].map { try MergeData(json: $0) })
             for connection in merge.connections {
                 let spool =
-                    [UInt8(connection.report.count >> 8), UInt8(connection.report.count & 0xff)] + connection.report + (connection.judge ?? [])
+                    [UInt8(connection.report.count >> 8), UInt8(connection.report.count & 0xff)] + connection.report
+                    + (connection.judge ?? [])
                 let input = [0, 0b1000] + spool
                 #expect(FuzzTarget.mergeReports.run(input).isEmpty, "\(path)")
                 guard case .merged(let again, _, _) = MergeFuzzing.Outcome(MergeFuzzing.inputs(FuzzInput(input))) else {
@@ -59,10 +61,12 @@ import Testing
     @Test func shardSetsMerge() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for name in ["leancloud-reconnect.jsonl", "nim-login-sync-send-kicked.jsonl", "yun2win-kicked-reconnect.jsonl"] {
+        for name in ["leancloud-reconnect.jsonl", "nim-login-sync-send-kicked.jsonl", "yun2win-kicked-reconnect.jsonl"]
+        {
             let path = "\(Self.root)/Fixtures/captures/\(name)"
             try FileManager.default.createDirectory(atPath: "\(directory)/\(name)", withIntermediateDirectories: true)
-            let result = try CaptureSharder.shard(path: path, into: "\(directory)/\(name)", options: .init(maxBytes: 100))
+            let result = try CaptureSharder.shard(
+                path: path, into: "\(directory)/\(name)", options: .init(maxBytes: 100))
             let reports = try result.shards.map { try Self.shardReport($0.path) }
             #expect(reports.count >= 2, "\(name)")
             let set = [0, 0b0100] + Array(reports.reversed().joined(separator: [0x1e]))

@@ -45,7 +45,9 @@ import Testing
                 for flags: UInt8 in [role << 4 | deflate << 5, 0b1000_0010 | role << 4 | deflate << 5] {
                     #expect(FuzzTarget.nioHandlers.run([0, flags] + bytes).isEmpty, "\(path) \(key) \(flags)")
                 }
-                delivered += Self.events([0, role << 4 | deflate << 5] + bytes).count { if case .webSocket = $0 { true } else { false } }
+                delivered += Self.events([0, role << 4 | deflate << 5] + bytes).count {
+                    if case .webSocket = $0 { true } else { false }
+                }
             }
             count += 1
         }
@@ -55,17 +57,24 @@ import Testing
                 let version: UInt8 = folder.hasPrefix("yun2win") ? 3 : fixture.encoding == "3.1" ? 1 : 2
                 let bytes = try fixture.input()
                 #expect(FuzzTarget.nioHandlers.run([0, 0b0100 | version << 5] + bytes).isEmpty, "\(path)")
-                #expect(FuzzTarget.nioHandlers.run([0, 0b1000_0100 | version << 5] + Self.frame(2, bytes, masked: true)).isEmpty, "\(path)")
-                delivered += Self.events([0, 0b0100 | version << 5] + bytes).count { if case .mqtt = $0 { true } else { false } }
+                #expect(
+                    FuzzTarget.nioHandlers.run([0, 0b1000_0100 | version << 5] + Self.frame(2, bytes, masked: true))
+                        .isEmpty, "\(path)")
+                delivered += Self.events([0, 0b0100 | version << 5] + bytes).count {
+                    if case .mqtt = $0 { true } else { false }
+                }
                 count += 1
             }
         }
-        for (folder, kind) in [("jmessage/engineio", UInt8(0)), ("jmessage/event", 0), ("nim/socketio", 1), ("nim/packet", 1)] {
+        for (folder, kind) in [
+            ("jmessage/engineio", UInt8(0)), ("jmessage/event", 0), ("nim/socketio", 1), ("nim/packet", 1),
+        ] {
             for path in Directory.files(under: "\(Self.root)/Fixtures/\(folder)", suffix: ".json") {
                 let fixture = try Fixture(path: path)
                 let role: UInt8 = fixture.object["direction"]?.stringValue == "receive" ? 1 : 0
                 let opcode: UInt8 = fixture.object["bytes_hex"] != nil && kind == 0 ? 2 : 1
-                let data = [0, 0b1000 | role << 4 | kind << 5] + Self.frame(opcode, try fixture.input(), masked: role == 0)
+                let data =
+                    [0, 0b1000 | role << 4 | kind << 5] + Self.frame(opcode, try fixture.input(), masked: role == 0)
                 #expect(FuzzTarget.nioHandlers.run(data).isEmpty, "\(path)")
                 delivered += Self.events(data).count {
                     switch $0 {
@@ -86,10 +95,13 @@ import Testing
     @Test func vendorRecordingsThroughTheDialectHandlers() throws {
         var recordings = 0
         for (dialect, index) in [("leancloud", UInt8(0)), ("nim", 1), ("jmessage", 2), ("yun2win", 3)] {
-            for path in Directory.files(under: "\(Self.root)/Fixtures/captures/vendor-sdk/\(dialect)", suffix: ".jsonl") {
-                let lines = try String(decoding: FileByteSource.readAll(path: path), as: UTF8.self).split(separator: "\n")
+            for path in Directory.files(under: "\(Self.root)/Fixtures/captures/vendor-sdk/\(dialect)", suffix: ".jsonl")
+            {
+                let lines = try String(decoding: FileByteSource.readAll(path: path), as: UTF8.self).split(
+                    separator: "\n")
                 let events = lines.compactMap { try? JSONParser.parse(String($0)) }
-                guard let link = events.first(where: { $0["type"]?.stringValue == "open" && $0["url"] != nil })?["conn"] else { continue }
+                guard let link = events.first(where: { $0["type"]?.stringValue == "open" && $0["url"] != nil })?["conn"]
+                else { continue }
                 for (role, direction) in [(UInt8(0), "send"), (1, "receive")] {
                     var messages: [(UInt8, [UInt8])] = []
                     for event in events where event["conn"] == link && event["dir"]?.stringValue == direction {
@@ -105,10 +117,14 @@ import Testing
                     let data: [UInt8] = [0, 0b1100 | role << 4 | index << 5] + frames
                     #expect(FuzzTarget.nioHandlers.run(data).isEmpty, "\(path) \(direction)")
                     let read = Self.events(data).count { if case .dialect = $0 { true } else { false } }
-                    #expect(read == messages.count + 1, "\(path) \(direction): \(read) events for \(messages.count) messages")
+                    #expect(
+                        read == messages.count + 1,
+                        "\(path) \(direction): \(read) events for \(messages.count) messages")
                     if dialect == "yun2win" {
                         let stream: [UInt8] = messages.flatMap(\.1)
-                        #expect(FuzzTarget.nioHandlers.run([0, 0b1000_1100 | role << 4 | index << 5] + stream).isEmpty, "\(path)")
+                        #expect(
+                            FuzzTarget.nioHandlers.run([0, 0b1000_1100 | role << 4 | index << 5] + stream).isEmpty,
+                            "\(path)")
                     }
                 }
                 recordings += 1
@@ -137,7 +153,10 @@ import Testing
     @Test func handlerChecksCanFail() {
         let pipeline = NIOFuzzing.Pipeline(input: FuzzInput([0, 0]))
         let closeThenPong = Self.frame(8, [0x03, 0xe8], masked: false) + Self.frame(10, [], masked: false)
-        #expect(NIOFuzzing.writtenFrames(closeThenPong, pipeline).violations.contains { $0.contains("after the close frame") })
+        #expect(
+            NIOFuzzing.writtenFrames(closeThenPong, pipeline).violations.contains {
+                $0.contains("after the close frame")
+            })
         #expect(NIOFuzzing.writtenFrames(Self.frame(8, [0x03, 0xe8], masked: false), pipeline).violations.isEmpty)
         // a server does not mask
         #expect(NIOFuzzing.writtenFrames(Self.frame(1, [0x41], masked: true), pipeline).violations.count == 1)

@@ -30,7 +30,9 @@ import Testing
             let answered = suiteCases.prefix(40).reduce(0) { $0 + ($1.recommendedName == nil ? 1 : 2) }
             #expect(run.results.prefix(answered).allSatisfy { $0.verdict == .passed }, "\(suite)")
             #expect(run.results.dropFirst(answered).allSatisfy { $0.verdict == .error }, "\(suite)")
-            #expect((run.stopped != nil) == (suiteCases.count - min(40, suiteCases.count) >= ConformanceRunner.defaultMaxConsecutiveErrors))
+            #expect(
+                (run.stopped != nil)
+                    == (suiteCases.count - min(40, suiteCases.count) >= ConformanceRunner.defaultMaxConsecutiveErrors))
         }
     }
 
@@ -57,13 +59,18 @@ import Testing
         // report as it was.
         let junit = ConformanceReport.junit(
             ConformanceRunner.run(
-                Array(TesteeFuzzing.cases(extra: 0).prefix(1)), channel: TesteeFuzzing.StreamChannel(streams[5], pieces: [streams[5][...]])))
-        #expect(junit.contains("testee error: ?") && junit.unicodeScalars.allSatisfy(TesteeFuzzing.isXMLCharacter), "\(junit)")
+                Array(TesteeFuzzing.cases(extra: 0).prefix(1)),
+                channel: TesteeFuzzing.StreamChannel(streams[5], pieces: [streams[5][...]])))
+        #expect(
+            junit.contains("testee error: ?") && junit.unicodeScalars.allSatisfy(TesteeFuzzing.isXMLCharacter),
+            "\(junit)")
         #expect(TesteeFuzzing.frames([oversized[...]]).end == .oversized(bound + 1))
         #expect(TesteeFuzzing.frames([[0x00, 0x00, 0x00, 0x04, 0x7b]]).end == .pending(5))
         // The checks can fail: a reader that waited for an oversized message, or read a message that is not there.
         #expect(!TesteeFuzzing.bounded(oversized, ([], .pending(4))).isEmpty)
         #expect(!TesteeFuzzing.bounded([2, 0, 0, 0, 0x7b, 0x7d], ([Array("{]".utf8)], .pending(0))).isEmpty)
-        #expect(!TesteeFuzzing.isXMLCharacter("\u{FFFF}") && !TesteeFuzzing.isXMLCharacter("\u{1}") && TesteeFuzzing.isXMLCharacter("\u{10000}"))
+        #expect(
+            !TesteeFuzzing.isXMLCharacter("\u{FFFF}") && !TesteeFuzzing.isXMLCharacter("\u{1}")
+                && TesteeFuzzing.isXMLCharacter("\u{10000}"))
     }
 }

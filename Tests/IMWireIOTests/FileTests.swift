@@ -4,7 +4,9 @@ import Testing
 
 /// Reading a file in chunks and writing one whole.
 @Suite struct FileTests {
-    private func temporary(_ name: String) -> String { NSTemporaryDirectory() + "imwire-io-\(UUID().uuidString)-\(name)" }
+    private func temporary(_ name: String) -> String {
+        NSTemporaryDirectory() + "imwire-io-\(UUID().uuidString)-\(name)"
+    }
 
     @Test(arguments: [1, 7, 4096, 1 << 16])
     func chunksAddUpToTheFile(chunkSize: Int) throws {

@@ -11,7 +11,9 @@ import Testing
         return path
     }
 
-    static func contents(_ path: String) -> String? { FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } }
+    static func contents(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
 
     @Test func theOldFileStaysUntilClose() throws {
         let directory = try Self.directory()

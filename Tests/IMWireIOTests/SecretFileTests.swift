@@ -13,7 +13,8 @@ import Testing
     /// One trailing newline goes (LF or CRLF, as `echo` or an editor ends the file); anything
     /// else is the secret's.
     @Test(arguments: [
-        ("master-secret-1\n", "master-secret-1"), ("master-secret-1", "master-secret-1"), ("master-secret-1\r\n", "master-secret-1"),
+        ("master-secret-1\n", "master-secret-1"), ("master-secret-1", "master-secret-1"),
+        ("master-secret-1\r\n", "master-secret-1"),
         ("master-secret-1\n\n", "master-secret-1\n"), (" spaced \n", " spaced "), ("sécret\n", "sécret"),
     ])
     func aTrailingNewlineIsNotPartOfTheSecret(_ content: String, _ secret: String) throws {

@@ -20,7 +20,8 @@ import Testing
     }
 
     private static let hello = JMessageContent.text(
-        "hello", extras: JSONObject(["k": "v"]), targetType: .single, targetID: "bob", targetName: "Bob", fromID: "alice",
+        "hello", extras: JSONObject(["k": "v"]), targetType: .single, targetID: "bob", targetName: "Bob",
+        fromID: "alice",
         createTime: 1_507_882_400_000)
 
     @Test func loginWritesTheFixtureText() throws {
@@ -37,12 +38,14 @@ import Testing
         let view = try #require(decoded?.login)
         #expect(view == login && view.username == "alice" && view.password == "5ebe2294ecd0e0f08eab7690d2a6ee69")
         #expect(view.version == "2.5.0" && view.rid == 102)
-        #expect(try JMessageLogin(username: "alice", password: .md5("5ebe2294ecd0e0f08eab7690d2a6ee69"), rid: 102) == login)
+        #expect(
+            try JMessageLogin(username: "alice", password: .md5("5ebe2294ecd0e0f08eab7690d2a6ee69"), rid: 102) == login)
     }
 
     @Test func initIsSignedAsTheFixture() throws {
         let cInit = try JMessageInit.signed(
-            appkey: Self.appkey, randomString: "022cd9fd995849b58b3ef0e943421ed9", timestamp: 1_507_882_399_401, secret: "master-secret-1",
+            appkey: Self.appkey, randomString: "022cd9fd995849b58b3ef0e943421ed9", timestamp: 1_507_882_399_401,
+            secret: "master-secret-1",
             rid: 101)
         let (text, decoded, findings) = roundTrip(cInit.event)
         // The Web SDK's order: the app's arguments as the documentation passes them, fromPlatForm, rid.
@@ -90,10 +93,12 @@ import Testing
 
     @Test func groupSendWritesTheFixtureText() throws {
         let content = JMessageContent.text(
-            "hello", extras: JSONObject(["k": "v"]), targetType: .group, targetID: "10001", targetName: "devs", fromID: "alice",
+            "hello", extras: JSONObject(["k": "v"]), targetType: .group, targetID: "10001", targetName: "devs",
+            fromID: "alice",
             createTime: 1_507_882_400_000)
         let users = [JMessageAtUser(username: "bob", appkey: Self.appkey)]
-        let send = try JMessageSend.group(content, appkey: Self.appkey, users: users, noOffline: nil, noNotification: nil, rid: 104)
+        let send = try JMessageSend.group(
+            content, appkey: Self.appkey, users: users, noOffline: nil, noNotification: nil, rid: 104)
         let (text, decoded, findings) = roundTrip(send.event)
         // Fixtures/jmessage/event/send-group.json
         let expected =
@@ -109,7 +114,8 @@ import Testing
         #expect(view.isGroup && view.target == "10001" && view.users == users && view.content.targetName == "devs")
         // With the SDK's defaults the flags are sent too (2.4.0 `__sendMsg` always sets them).
         let defaults = try JMessageSend.group(content, appkey: Self.appkey, rid: 105)
-        #expect(defaults.event.payload.keys == ["content", "no_offline", "no_notification", "target_gid", "appkey", "rid"])
+        #expect(
+            defaults.event.payload.keys == ["content", "no_offline", "no_notification", "target_gid", "appkey", "rid"])
         #expect(roundTrip(defaults.event).decoded == defaults.event)
     }
 
@@ -117,7 +123,8 @@ import Testing
         let message = JMessageSyncedMessage(
             msgID: 5001, msgType: 3, fromUID: 77, fromGID: 0, ctimeMs: 1_507_882_401_000,
             content: .text(
-                "hello", extras: JSONObject(["k": "v"]), targetType: .single, targetID: "alice", targetName: "Bob", fromID: "bob",
+                "hello", extras: JSONObject(["k": "v"]), targetType: .single, targetID: "alice", targetName: "Bob",
+                fromID: "bob",
                 createTime: 1_507_882_400_000))
         let sync = JMessageMsgSync(messages: [message])
         let (text, decoded, findings) = roundTrip(sync.event)
@@ -146,7 +153,8 @@ import Testing
         let check = try JMessageSyncCheck(rid: 113)
         let (text, decoded, findings) = roundTrip(check.event)
         // Fixtures/jmessage/event/sync-check.json
-        #expect(text == #"42["sync_check",{"sync_key":0,"sync_type":0,"sync_event_key":0,"msg_receipt_key":0,"rid":113}]"#)
+        #expect(
+            text == #"42["sync_check",{"sync_key":0,"sync_type":0,"sync_event_key":0,"msg_receipt_key":0,"rid":113}]"#)
         #expect(findings.isEmpty && decoded == check.event && decoded?.syncCheck?.syncKey == 0)
     }
 
@@ -185,9 +193,13 @@ import Testing
 
     @Test func aViewOfAnotherEventIsNil() throws {
         let login = try JMessageLogin(username: "alice", password: .plain("secret"), rid: 1).event
-        #expect(login.initRequest == nil && login.send == nil && login.ack == nil && login.msgSync == nil && login.response == nil)
+        #expect(
+            login.initRequest == nil && login.send == nil && login.ack == nil && login.msgSync == nil
+                && login.response == nil)
         #expect(try JMessageAck(rid: 1).event.login == nil)
-        #expect(throws: JMessageBuildError.wrongEvent(expected: "login", found: "ack")) { try JMessageLogin(JMessageAck(rid: 1).event) }
+        #expect(throws: JMessageBuildError.wrongEvent(expected: "login", found: "ack")) {
+            try JMessageLogin(JMessageAck(rid: 1).event)
+        }
         #expect(throws: JMessageBuildError.notAnswerable("msg_sync")) {
             try JMessageSyncAck(answering: JMessageMsgSync(messages: []).event, rid: 1)
         }
@@ -195,7 +207,9 @@ import Testing
 
     @Test func missingFieldsAndBadRidsAreErrors() throws {
         let noPassword = try decode(#"42["login",{"username":"alice","rid":5}]"#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "login", field: "password")) { try JMessageLogin(noPassword) }
+        #expect(throws: JMessageBuildError.missingField(event: "login", field: "password")) {
+            try JMessageLogin(noPassword)
+        }
         #expect(noPassword.login == nil)
         // Fixtures/jmessage/event/bad-cinit-no-signature.json
         let unsigned = try decode(
@@ -203,13 +217,21 @@ import Testing
             42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9",\#
             "timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":101}]
             """#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "c_init", field: "signature")) { try JMessageInit(unsigned) }
-        let noRid = try decode(#"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69"}]"#, .send)
+        #expect(throws: JMessageBuildError.missingField(event: "c_init", field: "signature")) {
+            try JMessageInit(unsigned)
+        }
+        let noRid = try decode(
+            #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69"}]"#, .send)
         #expect(throws: JMessageBuildError.missingField(event: "login", field: "rid")) { try JMessageLogin(noRid) }
-        let stringTarget = try decode(#"42["s_across_single_text",{"content":{"version":1},"target_id":"bob","rid":3}]"#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "s_across_single_text", field: "target_type")) { try JMessageSend(stringTarget) }
+        let stringTarget = try decode(
+            #"42["s_across_single_text",{"content":{"version":1},"target_id":"bob","rid":3}]"#, .send)
+        #expect(throws: JMessageBuildError.missingField(event: "s_across_single_text", field: "target_type")) {
+            try JMessageSend(stringTarget)
+        }
 
-        #expect(throws: JMessageBuildError.ridOutOfRange(0)) { try JMessageLogin(username: "a", password: .plain("p"), rid: 0) }
+        #expect(throws: JMessageBuildError.ridOutOfRange(0)) {
+            try JMessageLogin(username: "a", password: .plain("p"), rid: 0)
+        }
         #expect(throws: JMessageBuildError.ridOutOfRange(2_147_483_647)) { try JMessageAck(rid: 2_147_483_647) }
         #expect(throws: JMessageBuildError.targetTypeMismatch(event: "send_group_msg", targetType: "single")) {
             try JMessageSend.group(Self.hello, appkey: Self.appkey, rid: 1)

@@ -12,7 +12,9 @@ import Testing
 
     @Test func signatureMatchesTheDocumentedString() {
         let signature = JMessageSignature.sign(appkey: "k", timestamp: "1", randomString: "r", secret: "s")
-        #expect(JMessageSignature.message(appkey: "k", timestamp: "1", randomString: "r", secret: "s") == "appkey=k&timestamp=1&random_str=r&key=s")
+        #expect(
+            JMessageSignature.message(appkey: "k", timestamp: "1", randomString: "r", secret: "s")
+                == "appkey=k&timestamp=1&random_str=r&key=s")
         #expect(JMessageSignature.isMD5Hex(signature))
         var payload = JSONObject()
         payload.append("appkey", "k")
@@ -24,7 +26,9 @@ import Testing
         #expect(wrong.map(\.ruleID.rawValue) == ["JM.SIGNATURE-INVALID"])
         // The signature is a credential and the expected one a keyed hash of the secret: neither is in the message.
         let expected = JMessageSignature.sign(appkey: "k", timestamp: "1", randomString: "r", secret: "x")
-        #expect(wrong.allSatisfy { !$0.message.contains(signature) && !$0.message.contains(expected) }, "\(wrong.map(\.message))")
+        #expect(
+            wrong.allSatisfy { !$0.message.contains(signature) && !$0.message.contains(expected) },
+            "\(wrong.map(\.message))")
     }
 
     @Test func everyEventNameIsUniqueAndRolesCoverTheFlows() {
@@ -65,7 +69,8 @@ import Testing
                     message.append("msg_id", .number(JSONNumber(id)))
                     return .object(message)
                 }))
-        _ = tracker.observe(JMessageEvent(name: "msg_sync", payload: payload, kind: .push), timeMicros: 0, frameIndex: 1)
+        _ = tracker.observe(
+            JMessageEvent(name: "msg_sync", payload: payload, kind: .push), timeMicros: 0, frameIndex: 1)
         let unacknowledged = tracker.finish(atMicros: 60_000_000).filter { $0.ruleID == "JM.MSG-NOT-ACKNOWLEDGED" }
         #expect(unacknowledged.count == limit)
     }
@@ -76,16 +81,23 @@ import Testing
         payload.append("rid", 4)
         let request = JMessageEvent(name: "get_groups_list", payload: payload, kind: .request)
         #expect(!tracker.observe(request, timeMicros: 0, frameIndex: 1).contains { $0.ruleID == "JM.RETRY-LIMIT" })
-        #expect(tracker.observe(request, timeMicros: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
+        #expect(
+            tracker.observe(request, timeMicros: 6_000_000, frameIndex: 2).contains { $0.ruleID == "JM.RETRY-LIMIT" })
     }
 
     @Test func eventTypeIsNamedThroughTheWebTable() {
         func decoded(_ type: String) -> (JSONValue?, [String]) {
-            let message = JMessageCodec.decode(Array(#"42["event_notification",{"event_id":1,"event_type":\#(type)}]"#.utf8), direction: .receive)
-            return (JMessageCanonicalJSON.encode(message)["jmessage"]?["event_type"], message.findings.map(\.ruleID.rawValue))
+            let message = JMessageCodec.decode(
+                Array(#"42["event_notification",{"event_id":1,"event_type":\#(type)}]"#.utf8), direction: .receive)
+            return (
+                JMessageCanonicalJSON.encode(message)["jmessage"]?["event_type"],
+                message.findings.map(\.ruleID.rawValue)
+            )
         }
         let (forced, clean) = decoded("1")
-        #expect(forced?["code"] == 1 && forced?["meaning"]?.stringValue?.hasPrefix("Forced offline") == true && clean.isEmpty)
+        #expect(
+            forced?["code"] == 1 && forced?["meaning"]?.stringValue?.hasPrefix("Forced offline") == true
+                && clean.isEmpty)
         #expect(decoded("55").0?["meaning"]?.stringValue?.hasPrefix("Message retracted") == true)
         for unknown in ["86", "\"1\"", "1.5"] {
             let (value, findings) = decoded(unknown)
@@ -96,14 +108,16 @@ import Testing
 
     @Test func arbitraryBytesNeverTrap() {
         var seed: UInt64 = 42
-        let base = Array(#"42["s_across_single_text",{"content":{"version":1,"msg_type":"image","msg_body":{}},"rid":3}]"#.utf8)
+        let base = Array(
+            #"42["s_across_single_text",{"content":{"version":1,"msg_type":"image","msg_body":{}},"rid":3}]"#.utf8)
         for round in 0..<400 {
             var bytes = base
             for _ in 0..<(round % 6) {
                 seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 bytes[Int(seed >> 33) % bytes.count] = UInt8(truncatingIfNeeded: seed >> 13)
             }
-            _ = JMessageCodec.decode(Array(bytes.prefix(round % bytes.count + 1)), binaryFrame: round % 5 == 0, direction: nil)
+            _ = JMessageCodec.decode(
+                Array(bytes.prefix(round % bytes.count + 1)), binaryFrame: round % 5 == 0, direction: nil)
         }
         #expect(Bool(true))
     }

@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("JMSGContentType", Array(Int64(0)...9)), ("JMSGMessageStatus", Array(Int64(0)...8)), ("JMSGConversationType", [1, 2, 3]),
+        ("JMSGContentType", Array(Int64(0)...9)), ("JMSGMessageStatus", Array(Int64(0)...8)),
+        ("JMSGConversationType", [1, 2, 3]),
     ])
     func enumValues(name: String, values: [Int64]) throws {
         #expect(try table(name).rows.map(\.number) == values)

@@ -14,8 +14,10 @@ import Testing
 
     static func content(_ target: String) -> JSONValue {
         [
-            "version": 1, "target_type": .string(target), "from_platform": "web", "target_id": "t-1", "target_name": "T",
-            "from_id": "alice", "from_name": "Alice", "create_time": 1_507_882_400_000, "msg_type": "text", "msg_body": ["text": "hi"],
+            "version": 1, "target_type": .string(target), "from_platform": "web", "target_id": "t-1",
+            "target_name": "T",
+            "from_id": "alice", "from_name": "Alice", "create_time": 1_507_882_400_000, "msg_type": "text",
+            "msg_body": ["text": "hi"],
         ]
     }
 
@@ -37,7 +39,12 @@ import Testing
             case (_, "password"), (_, "old_pwd"), (_, "new_pwd"): value = "5ebe2294ecd0e0f08eab7690d2a6ee69"
             case (_, "content"): value = content(spec.name == "send_group_msg" ? "group" : "single")
             case ("msg_sync", "messages"):
-                value = [["msg_id": 5001, "msg_type": 3, "from_uid": 77, "from_gid": 0, "ctime_ms": 1_507_882_401_000, "content": content("single")]]
+                value = [
+                    [
+                        "msg_id": 5001, "msg_type": 3, "from_uid": 77, "from_gid": 0, "ctime_ms": 1_507_882_401_000,
+                        "content": content("single"),
+                    ]
+                ]
             case (_, "member_usernames"): value = [["username": "bob"]]
             case (_, "sessions"): value = [["msg_ids": [5001], "type": 3, "username": "bob"]]
             case (_, "event_type"): value = 1
@@ -135,7 +142,9 @@ import Testing
         #expect(JMessageEvents.all.count == 79)
         #expect(ways[.local] == 1 && JMessageEvents.spec("disconnect")?.role == .local)
         #expect(ways.values.reduce(0, +) == 79)
-        #expect(ways[.request, default: 0] + ways[.reply, default: 0] + ways[.push, default: 0] + ways[.ack, default: 0] == 78)
+        #expect(
+            ways[.request, default: 0] + ways[.reply, default: 0] + ways[.push, default: 0] + ways[.ack, default: 0]
+                == 78)
     }
 
     /// The single send is answered under `s_single_text` (the alias the tracker accepts).

@@ -13,7 +13,9 @@ import Testing
         let connection = JMessageConnection()
         var result: [[String]] = []
         let start = messages.first?.0 ?? 0
-        for (index, (millis, direction, text)) in ([(start, Direction.receive, Self.open), (start, .receive, "40")] + messages).enumerated() {
+        for (index, (millis, direction, text))
+            in ([(start, Direction.receive, Self.open), (start, .receive, "40")] + messages).enumerated()
+        {
             let findings = connection.observe(
                 Array(text.utf8), binaryFrame: false, direction: direction, timeMicros: millis * 1000, frameIndex: index
             ).observation.findings
@@ -46,7 +48,9 @@ import Testing
 
     /// A reply before login answers a push of an earlier connection (no push comes before login).
     @Test func aReplyBeforeLoginIsAResend() {
-        let findings = replay([(6000, .send, #"42["msg_recv_v2",{"msg_id":3000001,"msg_type":3,"from_uid":20002,"from_gid":0,"rid":77}]"#)])
+        let findings = replay([
+            (6000, .send, #"42["msg_recv_v2",{"msg_id":3000001,"msg_type":3,"from_uid":20002,"from_gid":0,"rid":77}]"#)
+        ])
         #expect(findings == [["JM.RESEND-BEFORE-LOGIN"]])
     }
 
@@ -86,7 +90,10 @@ import Testing
                 "gid":0,"extra":0,"description":"","ctime_ms":1795823311506}]
                 """#
             ),
-            (3610, .send, #"42["event_notification",{"event_id":4000001,"event_type":1,"from_uid":0,"gid":0,"rid":3}]"#),
+            (
+                3610, .send,
+                #"42["event_notification",{"event_id":4000001,"event_type":1,"from_uid":0,"gid":0,"rid":3}]"#
+            ),
             (3620, .receive, #"42["ack",{"rid":3}]"#),
             (3630, .send, "41"),
         ])

@@ -21,7 +21,8 @@ import Testing
             """#
         ),
         (
-            "session/opened", "08 00 10 05 22 03 74 6f 6d 28 01 48 80 d0 95 ff bc 31 b2 06 0b 52 05 54 4f 4b 45 4e 58 80 c6 0a",
+            "session/opened",
+            "08 00 10 05 22 03 74 6f 6d 28 01 48 80 d0 95 ff bc 31 b2 06 0b 52 05 54 4f 4b 45 4e 58 80 c6 0a",
             #"""
             {"cmd":"session","op":"opened","peerId":"tom","i":1,\#
             "serverTs":"1700000000000","sessionMessage":{"st":"TOKEN","stTtl":172800}}
@@ -42,13 +43,18 @@ import Testing
             "ack response", "08 03 28 02 ca 06 0c 28 fb d0 95 ff bc 31 32 03 4d 49 44",
             #"{"cmd":"ack","i":2,"ackMessage":{"t":"1700000000123","uid":"MID"}}"#
         ),
-        ("client ack", "08 03 ca 06 0a 1a 03 4d 49 44 22 03 43 49 44", #"{"cmd":"ack","ackMessage":{"mid":"MID","cid":"CID"}}"#),
         (
-            "session/closed 4111", "08 00 10 06 b2 06 15 60 8f 20 6a 10 53 45 53 53 49 4f 4e 5f 43 4f 4e 46 4c 49 43 54",
+            "client ack", "08 03 ca 06 0a 1a 03 4d 49 44 22 03 43 49 44",
+            #"{"cmd":"ack","ackMessage":{"mid":"MID","cid":"CID"}}"#
+        ),
+        (
+            "session/closed 4111",
+            "08 00 10 06 b2 06 15 60 8f 20 6a 10 53 45 53 53 49 4f 4e 5f 43 4f 4e 46 4c 49 43 54",
             #"{"cmd":"session","op":"closed","sessionMessage":{"code":4111,"reason":"SESSION_CONFLICT"}}"#
         ),
         (
-            "error 4303", "08 07 28 03 ba 06 1b 08 cf 21 12 16 43 4f 4e 56 45 52 53 41 54 49 4f 4e 5f 4e 4f 54 5f 46 4f 55 4e 44",
+            "error 4303",
+            "08 07 28 03 ba 06 1b 08 cf 21 12 16 43 4f 4e 56 45 52 53 41 54 49 4f 4e 5f 4e 4f 54 5f 46 4f 55 4e 44",
             #"{"cmd":"error","i":3,"errorMessage":{"code":4303,"reason":"CONVERSATION_NOT_FOUND"}}"#
         ),
         (
@@ -171,7 +177,9 @@ import Testing
         let bytes: [UInt8] = [0x08, 0x02, 0xc0, 0x0c, 0x01, 0x10, 0x01, 0x08, 0x02, 0xc0, 0x0c, 0x02, 0x28, 0x05]
         var scanner = WireScanner(limits: .default)
         #expect(bytes.withUnsafeBytes { scanner.scan($0, as: LeanCloudSchema.genericCommand) })
-        let offsets = bytes.withUnsafeBytes { raw in [1, 200, 2, 5, 3, 201, -1].map { scanner.firstTopLevelTag(of: $0, in: raw) } }
+        let offsets = bytes.withUnsafeBytes { raw in
+            [1, 200, 2, 5, 3, 201, -1].map { scanner.firstTopLevelTag(of: $0, in: raw) }
+        }
         #expect(offsets == [0, 2, 5, 12, nil, nil, nil])
         // A group (field 300) is skipped whole: the field 1 inside it is not a top-level tag.
         let grouped: [UInt8] = [0xe3, 0x12, 0x08, 0x07, 0xe4, 0x12, 0x08, 0x02]
@@ -205,12 +213,18 @@ import Testing
         let keys = LeanCloudCommandCatalog.all.map(\.key)
         #expect(Set(keys).count == keys.count, "duplicate catalogue rows")
         for cmd in LCCommandType.allCases {
-            #expect(LeanCloudCommandCatalog.takesNoOp(cmd) || !LeanCloudCommandCatalog.ops(of: cmd).isEmpty, "\(cmd) has no row")
+            #expect(
+                LeanCloudCommandCatalog.takesNoOp(cmd) || !LeanCloudCommandCatalog.ops(of: cmd).isEmpty,
+                "\(cmd) has no row")
         }
         for spec in LeanCloudCommandCatalog.all {
             #expect(spec.clientRole != nil || !spec.serverRoles.isEmpty, "\(spec.key) is sent by nobody")
-            for answer in spec.answers { #expect(LeanCloudCommandCatalog.spec(for: answer) != nil, "\(spec.key) answered by unknown \(answer)") }
-            if !spec.answers.isEmpty { #expect(spec.clientRole == .request, "\(spec.key) has answers but is no request") }
+            for answer in spec.answers {
+                #expect(LeanCloudCommandCatalog.spec(for: answer) != nil, "\(spec.key) answered by unknown \(answer)")
+            }
+            if !spec.answers.isEmpty {
+                #expect(spec.clientRole == .request, "\(spec.key) has answers but is no request")
+            }
         }
     }
 }

@@ -19,10 +19,12 @@ import Testing
 
     /// Every protobuf fixture that decodes (malformed ones too) records what swift-protobuf reads.
     @Test func fixturesAgreeWithSwiftProtobuf() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let folder = root.appendingPathComponent("Fixtures/leancloud/command")
         var count = 0
-        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where url.pathExtension == "json" {
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        where url.pathExtension == "json" {
             let fixture = try JSONParser.parse(String(decoding: try Data(contentsOf: url), as: UTF8.self))
             guard fixture["encoding"]?.stringValue == "protobuf", let hex = fixture["bytes_hex"]?.stringValue,
                 let bytes = try? Hex.decode(hex), let fields = LeanCloudBinary.decode(bytes).fields
@@ -99,7 +101,10 @@ import Testing
         // Which are strings comes from the schema's types.
         #expect(
             LeanCloudCommandFields.Field.allCases.filter(\.isString)
-                == [.appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid, .ackCID])
+                == [
+                    .appID, .peerID, .errorReason, .directMsg, .directFromPeerID, .directCID, .directID, .ackMid,
+                    .ackCID,
+                ])
     }
 
     @Test func typedCommandIsSwiftProtobufsValue() throws {

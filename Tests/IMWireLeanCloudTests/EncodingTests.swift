@@ -44,7 +44,8 @@ import Testing
     }
 
     @Test func int64AreNumbersAndBytesBase64() throws {
-        let command = try LeanCloudCanonicalJSON.decode(json(#"{"cmd":"direct","directMessage":{"timestamp":"1700000000000","binaryMsg":"AAEC"}}"#))
+        let command = try LeanCloudCanonicalJSON.decode(
+            json(#"{"cmd":"direct","directMessage":{"timestamp":"1700000000000","binaryMsg":"AAEC"}}"#))
         let encoded = LeanCloudJSON.encode(command)
         #expect(json(encoded) == json(#"{"cmd":"direct","timestamp":1700000000000,"binaryMsg":"AAEC"}"#))
     }
@@ -82,7 +83,10 @@ import Testing
     /// not make the sub-message present, which lc.json could not write back (Fuzz/FailCases/
     /// LeanCloudText/crash-ddb596d4…).
     @Test func anEmptyRepeatedFieldSetsNoSubMessage() throws {
-        for text in [#"{"cmd":"conv","op":"added","i":5,"allowedPids":[]}"#, #"{"cmd":"conv","op":"added","i":5,"allowedPids":[{"a":1}]}"#] {
+        for text in [
+            #"{"cmd":"conv","op":"added","i":5,"allowedPids":[]}"#,
+            #"{"cmd":"conv","op":"added","i":5,"allowedPids":[{"a":1}]}"#,
+        ] {
             let command = try #require(LeanCloudJSON.decode(Array(text.utf8)).command)
             #expect(!command.hasConvMessage, "\(text)")
             #expect(LeanCloudJSON.decode(Array(LeanCloudJSON.encode(command).utf8)).command == command)
@@ -117,7 +121,9 @@ import Testing
         #expect(LeanCloudSubprotocol("lc.proto2base64.3")?.encoding == .base64)
         #expect(LeanCloudSubprotocol("lc.json.2")?.offlineStrategy == .unreadNotice)
         #expect(LeanCloudSubprotocol("lc.protobase64.3")?.isHistorical == true)
-        for name in ["mqttv3.1", "lc.protobuf2", "lc.xml.3", "lc.protobuf2.x", ""] { #expect(LeanCloudSubprotocol(name) == nil) }
+        for name in ["mqttv3.1", "lc.protobuf2", "lc.xml.3", "lc.protobuf2.x", ""] {
+            #expect(LeanCloudSubprotocol(name) == nil)
+        }
         #expect(LeanCloudSubprotocol.known.allSatisfy { LeanCloudSubprotocol($0) != nil })
     }
 }

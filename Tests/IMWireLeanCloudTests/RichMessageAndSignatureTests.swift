@@ -26,7 +26,8 @@ import Testing
             "_lcloc":{"longitude":116.3783714,"latitude":39.9704503}}
             """#)
         #expect(location.findings.isEmpty)
-        #expect(location.message?.location == LeanCloudRichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
+        #expect(
+            location.message?.location == LeanCloudRichMessage.GeoPoint(latitude: 39.9704503, longitude: 116.3783714))
     }
 
     @Test func keepsNullsAndCustomKeysFromRealPayloads() throws {
@@ -57,7 +58,8 @@ import Testing
         #expect(rules(#"{"_lctype":-5,"_lcloc":{"latitude":"x"}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
         #expect(rules(#"{"_lctype":-1,"_lctext":5}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
         #expect(rules(#"{"_lctype":0}"#) == ["LC.RICH-MESSAGE-INVALID@1"])
-        #expect(rules(#"{"_lctype":-6,"_lcfile":{"url":"u","metaData":{"size":"big"}}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
+        #expect(
+            rules(#"{"_lctype":-6,"_lcfile":{"url":"u","metaData":{"size":"big"}}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
         #expect(rules(#"{"_lctype":-5,"_lcloc":{"latitude":91,"longitude":0}}"#) == ["LC.RICH-MESSAGE-INVALID@14"])
     }
 
@@ -86,7 +88,9 @@ import Testing
                 timestamp: 1, nonce: "n") == "app:tom:C:a:b:1:n")
         #expect(
             LeanCloudSignature.message(
-                appID: "app", action: .conversationMembers(clientID: "tom", conversationID: "c1", members: ["z", "y"], action: "kick"),
+                appID: "app",
+                action: .conversationMembers(
+                    clientID: "tom", conversationID: "c1", members: ["z", "y"], action: "kick"),
                 timestamp: 2, nonce: "n") == "app:tom:c1:y:z:2:n:kick")
         #expect(
             LeanCloudSignature.message(
@@ -108,7 +112,9 @@ import Testing
         #expect(wrong.map(\.ruleID) == ["LC.SIGNATURE-MISMATCH"])
         // The signature is a credential, the expected one a keyed hash of the master key: neither is in the message.
         let expected = LeanCloudSignature.sign("app:jerry::1700000000:n", masterKey: "k")
-        #expect(wrong.allSatisfy { !$0.message.contains(lower) && !$0.message.contains(expected) }, "\(wrong.map(\.message))")
+        #expect(
+            wrong.allSatisfy { !$0.message.contains(lower) && !$0.message.contains(expected) },
+            "\(wrong.map(\.message))")
     }
 }
 
@@ -116,14 +122,16 @@ import Testing
 /// no typed message.
 @Suite struct LCTypeSpellingTests {
     @Test(arguments: [
-        #"{"_lctype":-1}"#, #"{"_lctype": -1 ,"_lctext":"a"}"#, #"{"_lctype":-0}"#, #"{"_lctype":0}"#, #"{"_lctype":7}"#,
+        #"{"_lctype":-1}"#, #"{"_lctype": -1 ,"_lctext":"a"}"#, #"{"_lctype":-0}"#, #"{"_lctype":0}"#,
+        #"{"_lctype":7}"#,
         #"{"_lctype":-1.0}"#, #"{"_lctype":-1e0}"#, #"{"_lctype":-10E-1}"#, #"{"_lctype":123456789012345678}"#,
         #"{"_lctype":1234567890123456789}"#, #"{"_lctype":-9223372036854775808}"#, #"{"_lctype":9223372036854775808}"#,
         #"{"_lctype":-1.5}"#, #"{"_lctype":"-1"}"#,
     ])
     func kindIsTheJSONNumbersValue(text: String) throws {
         let number = try #require(JSONParser.parse(text)["_lctype"])
-        let expected = number.numberValue?.isInteger == true ? number.int64Value.map(LeanCloudRichMessage.Kind.init(lctype:)) : nil
+        let expected =
+            number.numberValue?.isInteger == true ? number.int64Value.map(LeanCloudRichMessage.Kind.init(lctype:)) : nil
         #expect(LeanCloudRichMessage.parse(text).message?.kind == expected, "\(text)")
     }
 }
@@ -131,13 +139,16 @@ import Testing
 /// The checker asks a rich message only for its findings; they must be `parse`'s.
 @Suite struct RichMessageFindingsTests {
     @Test func findingsWithoutBuildingAreParsesFindings() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let folder = root.appendingPathComponent("Fixtures/leancloud/rich-message")
         var texts: [String] = [
             "", "plain", "{}", "[1]", #"{"_lctype":"-1"}"#, #"{"_lctype":-1,"_lctext":5,"_lcattrs":[],"_lcfile":1}"#,
-            #"{"_lctype":-5,"_lcloc":null}"#, #"{"_lctype":-2,"_lcfile":{}}"#, #"{"_lctype":1,"_lctype":-1}"#, #"{"_lctype":-1,"#,
+            #"{"_lctype":-5,"_lcloc":null}"#, #"{"_lctype":-2,"_lcfile":{}}"#, #"{"_lctype":1,"_lctype":-1}"#,
+            #"{"_lctype":-1,"#,
         ]
-        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where url.pathExtension == "json" {
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        where url.pathExtension == "json" {
             let fixture = try JSONParser.parse(String(decoding: try Data(contentsOf: url), as: UTF8.self))
             texts.append(try #require(fixture["text"]?.stringValue))
         }

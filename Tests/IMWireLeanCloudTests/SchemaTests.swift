@@ -34,8 +34,12 @@ import Testing
         let table = ScanTable(messages: LeanCloudSchema.messages, enums: enums)
         for (id, enumeration) in enums.enumerated() {
             let values = Set(enumeration.values.map(\.number))
-            var probes: Set<Int32> = [Int32.min, Int32.min + 1, -1, 0, 1, 63, 64, 65, 4095, 4096, Int32.max - 1, Int32.max]
-            for value in values { probes.formUnion([value &- 65, value &- 64, value &- 1, value, value &+ 1, value &+ 64]) }
+            var probes: Set<Int32> = [
+                Int32.min, Int32.min + 1, -1, 0, 1, 63, 64, 65, 4095, 4096, Int32.max - 1, Int32.max,
+            ]
+            for value in values {
+                probes.formUnion([value &- 65, value &- 64, value &- 1, value, value &+ 1, value &+ 64])
+            }
             for probe in probes {
                 #expect(table.isValue(probe, of: id) == values.contains(probe), "\(enumeration.name) \(probe)")
             }
@@ -64,7 +68,8 @@ import Testing
                 }
                 let value = sample(field.type)
                 object.append(field.name, field.label == .repeated ? .array([value]) : value)
-                let message = try type.init(jsonString: JSONWriter.string(.object(object)), extensions: nil, options: JSONDecodingOptions())
+                let message = try type.init(
+                    jsonString: JSONWriter.string(.object(object)), extensions: nil, options: JSONDecodingOptions())
                 let bytes: [UInt8] = try message.serializedBytes(partial: true)
                 let expectedTag = UInt64(field.number) << 3 | UInt64(field.type.wireType.rawValue)
                 var found = false
@@ -92,7 +97,11 @@ import Testing
         case .bytes: "AQ=="
         case .enumeration(let id): .string(LeanCloudSchema.enumeration(id).values.last?.name ?? "")
         case .message(let id):
-            .object(JSONObject(LeanCloudSchema.message(id).requiredFields.map { JSONObject.Member(key: $0.name, value: sample($0.type)) }))
+            .object(
+                JSONObject(
+                    LeanCloudSchema.message(id).requiredFields.map {
+                        JSONObject.Member(key: $0.name, value: sample($0.type))
+                    }))
         }
     }
 
@@ -100,7 +109,10 @@ import Testing
         // The flat JSON encoding merges sub-message fields into the top level.
         let top = Set(LeanCloudSchema.message(LeanCloudSchema.genericCommand).fields.map(\.name))
         for sub in LeanCloudSubMessage.allCases {
-            guard case .message(let id)? = LeanCloudSchema.message(LeanCloudSchema.genericCommand).field(number: sub.rawValue)?.type else {
+            guard
+                case .message(let id)? = LeanCloudSchema.message(LeanCloudSchema.genericCommand).field(
+                    number: sub.rawValue)?.type
+            else {
                 Issue.record("no schema for \(sub)")
                 continue
             }

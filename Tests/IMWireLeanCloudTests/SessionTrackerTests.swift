@@ -10,7 +10,10 @@ private struct Session {
     var time: Int64 = 0
     var findings: [Finding] = []
 
-    init(options: LeanCloudSessionOptions = LeanCloudSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+    init(
+        options: LeanCloudSessionOptions = LeanCloudSessionOptions(),
+        maxTracked: Int = Limits.default.maxPendingRequests
+    ) {
         tracker = LeanCloudSessionTracker(options: options, maxTracked: maxTracked)
     }
 
@@ -42,9 +45,12 @@ private struct Session {
         session.open()
         session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["tom","jerry"]}}"#)
         session.receive(#"{"cmd":"conv","op":"started","i":2,"convMessage":{"cid":"C1","cdate":"2024"}}"#)
-        session.send(#"{"cmd":"direct","i":3,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}"}}"#)
+        session.send(
+            #"{"cmd":"direct","i":3,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-1,\"_lctext\":\"hi\"}"}}"#)
         session.receive(#"{"cmd":"ack","i":3,"ackMessage":{"uid":"M1","t":"5"}}"#)
-        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"6","msg":"hey"}}"#)
+        session.receive(
+            #"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"6","msg":"hey"}}"#
+        )
         session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","mid":"M2"}}"#)
         session.send(#"{"cmd":"read","readMessage":{"convs":[{"cid":"C1","timestamp":"6"}]}}"#)
         session.send(#"{"cmd":"session","op":"close","i":4,"sessionMessage":{}}"#)
@@ -56,7 +62,9 @@ private struct Session {
     /// a pcapng timestamp of Int64.max trapped in `finish` (`time + 1`); times far apart
     /// trapped in the timeout checks (`time - request.time`).
     @Test func extremeTimesDoNotTrap() {
-        for (first, last) in [(Int64.max, Int64.max), (Int64.min, Int64.max), (Int64.max, Int64.min), (Int64.min, Int64.min)] {
+        for (first, last) in [
+            (Int64.max, Int64.max), (Int64.min, Int64.max), (Int64.max, Int64.min), (Int64.min, Int64.min),
+        ] {
             var tracker = LeanCloudSessionTracker(options: LeanCloudSessionOptions())
             let open =
                 (try? LeanCloudCanonicalJSON.decode(
@@ -65,9 +73,15 @@ private struct Session {
                         {"cmd":"session","op":"open","appId":"app",\#
                         "peerId":"tom","i":1,"sessionMessage":{"ua":"js/5"}}
                         """#))) ?? LCGenericCommand()
-            let query = (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#))) ?? LCGenericCommand()
-            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, timeMicros: first, frameIndex: 1)
-            _ = tracker.observe(LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, timeMicros: last, frameIndex: 2)
+            let query =
+                (try? LeanCloudCanonicalJSON.decode(json(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#)))
+                ?? LCGenericCommand()
+            _ = tracker.observe(
+                LeanCloudBinary.decode(LeanCloudBinary.encode(open)), direction: .send, timeMicros: first, frameIndex: 1
+            )
+            _ = tracker.observe(
+                LeanCloudBinary.decode(LeanCloudBinary.encode(query)), direction: .send, timeMicros: last, frameIndex: 2
+            )
             let rules = tracker.finish(atMicros: last).map(\.ruleID.rawValue)
             #expect(!rules.isEmpty, "\(first) \(last)")
         }
@@ -80,7 +94,8 @@ private struct Session {
         session.send(#"{"cmd":"conv","op":"query","i":5,"convMessage":{}}"#)
         session.send(#"{"cmd":"conv","op":"query","i":5,"convMessage":{}}"#)
         session.receive(#"{"cmd":"conv","op":"updated","i":5,"convMessage":{}}"#)
-        #expect(session.finish() == ["LC.RESPONSE-WITHOUT-REQUEST#3", "LC.DUPLICATE-I#5", "LC.RESPONSE-OP-UNEXPECTED#6"])
+        #expect(
+            session.finish() == ["LC.RESPONSE-WITHOUT-REQUEST#3", "LC.DUPLICATE-I#5", "LC.RESPONSE-OP-UNEXPECTED#6"])
     }
 
     @Test func unansweredRequestsTimeOut() {
@@ -89,7 +104,10 @@ private struct Session {
         session.send(#"{"cmd":"logs","i":7,"logsMessage":{"cid":"C1"}}"#)
         session.send(#"{"cmd":"logs","i":8,"logsMessage":{"cid":"C1"}}"#, after: 11)
         session.send(#"{"cmd":"echo","i":9}"#, after: 2)
-        #expect(session.finish() == ["LC.REQUEST-UNANSWERED#3", "LC.REQUEST-PENDING-AT-END#4", "LC.REQUEST-PENDING-AT-END#5"])
+        #expect(
+            session.finish() == [
+                "LC.REQUEST-UNANSWERED#3", "LC.REQUEST-PENDING-AT-END#4", "LC.REQUEST-PENDING-AT-END#5",
+            ])
     }
 
     @Test func nothingBeforeTheSessionIsOpen() {
@@ -130,8 +148,10 @@ private struct Session {
     @Test func receivedMessagesNeedAcks() {
         var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
-        session.receive(#"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"100"}}"#)
-        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"200"}}"#)
+        session.receive(
+            #"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"jerry","timestamp":"100"}}"#)
+        session.receive(
+            #"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"jerry","timestamp":"200"}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M3","cid":"R1","transient":true}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M4","cid":"R2","convType":2}}"#)
         session.receive(#"{"cmd":"direct","directMessage":{"id":"M5","cid":"C2","fromPeerId":"tom"}}"#)
@@ -149,9 +169,12 @@ private struct Session {
     @Test func aPushStillWithinItsAckTimeAtTheEndIsNamed() {
         var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
-        session.receive(#"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"bob","timestamp":"100"}}"#)
+        session.receive(
+            #"{"cmd":"direct","directMessage":{"id":"M1","cid":"C1","fromPeerId":"bob","timestamp":"100"}}"#)
         session.send(#"{"cmd":"ack","ackMessage":{"cid":"C1","fromts":"100","tots":"100"}}"#, after: 0.004)
-        session.receive(#"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"bob","timestamp":"400"}}"#, after: 0.3)
+        session.receive(
+            #"{"cmd":"direct","directMessage":{"id":"M2","cid":"C1","fromPeerId":"bob","timestamp":"400"}}"#, after: 0.3
+        )
         session.send(#"{"cmd":"session","op":"close","i":3}"#, after: 0.004)
         session.receive(#"{"cmd":"session","op":"closed","i":3}"#, after: 0.002)
         #expect(session.finish() == ["LC.ACK-PENDING-AT-END#5"])
@@ -171,12 +194,15 @@ private struct Session {
         var session = Session(options: LeanCloudSessionOptions(ackTimeoutMicros: 5_000_000))
         session.open()
         for n in 0..<(Limits.default.maxPendingRequests + 3) {
-            session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
+            session.receive(
+                #"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
         }
         session.send(#"{"cmd":"echo","i":2}"#, after: 10)
         let missing = session.finish().filter { $0.hasPrefix("LC.MISSING-ACK#") }
         #expect(missing.count == Limits.default.maxPendingRequests)
-        #expect(missing.first == "LC.MISSING-ACK#3" && missing.last == "LC.MISSING-ACK#\(Limits.default.maxPendingRequests + 2)")
+        #expect(
+            missing.first == "LC.MISSING-ACK#3"
+                && missing.last == "LC.MISSING-ACK#\(Limits.default.maxPendingRequests + 2)")
     }
 
     /// `Limits.maxPendingRequests` sets the bound: at 2, two of five unanswered requests and
@@ -186,7 +212,8 @@ private struct Session {
         session.open()
         for n in 0..<5 {
             session.send(#"{"cmd":"conv","op":"query","i":\#(n + 10)}"#, after: 0)
-            session.receive(#"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
+            session.receive(
+                #"{"cmd":"direct","directMessage":{"id":"M\#(n)","cid":"C1","fromPeerId":"jerry"}}"#, after: 0)
         }
         session.send(#"{"cmd":"echo","i":2}"#, after: 60)
         let findings = session.finish()
@@ -235,7 +262,8 @@ private struct Session {
             "sessionMessage":{"s":"\#(good)","t":"\#(timestamp)","n":"n1"}}
             """#)
         session.receive(#"{"cmd":"session","op":"opened","peerId":"tom","i":1}"#)
-        session.send(#"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["b","a"],"s":"00","t":"\#(timestamp)","n":"n2"}}"#)
+        session.send(
+            #"{"cmd":"conv","op":"start","i":2,"convMessage":{"m":["b","a"],"s":"00","t":"\#(timestamp)","n":"n2"}}"#)
         session.receive(#"{"cmd":"error","i":2,"errorMessage":{"code":4302,"reason":"CONVERSATION_SIGNATURE_FAILED"}}"#)
         #expect(session.finish() == ["LC.SIGNATURE-MISMATCH#3", "LC.ERROR-REPLY#4"])
     }
@@ -243,7 +271,8 @@ private struct Session {
     @Test func typedMessagesAreChecked() {
         var session = Session()
         session.open()
-        session.send(#"{"cmd":"direct","i":2,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-2,\"_lctext\":\"pic\"}"}}"#)
+        session.send(
+            #"{"cmd":"direct","i":2,"directMessage":{"cid":"C1","msg":"{\"_lctype\":-2,\"_lctext\":\"pic\"}"}}"#)
         session.receive(#"{"cmd":"ack","i":2,"ackMessage":{"uid":"M"}}"#)
         #expect(session.finish() == ["LC.RICH-MESSAGE-INVALID#3"])
     }

@@ -39,7 +39,8 @@ import Testing
     @Test func sdkLocalCodesNeverTravel() {
         let numbers = LeanCloudStatusCodes.sdkLocal.rows.map(\.number)
         #expect(numbers == [9000, 9001, 9002, 9003, 9008, 9100, 9120, 9121, 9130, 9973, 9974, 9975, 9976, 9977])
-        #expect(LeanCloudStatusCodes.sdkLocal.rows.allSatisfy { $0.travel == .clientLocal && $0.codeClass == .clientLocal })
+        #expect(
+            LeanCloudStatusCodes.sdkLocal.rows.allSatisfy { $0.travel == .clientLocal && $0.codeClass == .clientLocal })
     }
 
     @Test(arguments: [

@@ -37,7 +37,8 @@ struct RandomCommandBuilder {
         var object = JSONObject()
         for field in LeanCloudSchema.message(id).fields {
             let isMessage = if case .message = field.type { true } else { false }
-            let include = field.label == .required || (Int.random(in: 0..<4, using: &generator) == 0 && !(isMessage && depth > 2))
+            let include =
+                field.label == .required || (Int.random(in: 0..<4, using: &generator) == 0 && !(isMessage && depth > 2))
             guard include else { continue }
             if field.label == .repeated {
                 let count = Int.random(in: 1...3, using: &generator)

@@ -12,7 +12,9 @@ struct MalformedCase: CustomStringConvertible, Sendable {
     let decodes: Bool
     var description: String { name }
 
-    init(_ name: String, _ hex: String, _ version: MQTTVersion? = nil, _ expected: [(String, Int)], decodes: Bool = true) {
+    init(
+        _ name: String, _ hex: String, _ version: MQTTVersion? = nil, _ expected: [(String, Int)], decodes: Bool = true
+    ) {
         self.name = name
         self.hex = hex
         self.version = version
@@ -27,7 +29,8 @@ struct MalformedTests {
         MalformedCase("QoS 3 PUBLISH", "36050001610001", nil, [("MQTT.PUBLISH-QOS-INVALID", 0)], decodes: false),
         MalformedCase("DUP on QoS 0", "38050001616263", nil, [("MQTT.PUBLISH-DUP-QOS0", 0)]),
         MalformedCase(
-            "password without user name", "10120004" + "4d515454" + "04" + "42" + "003c" + "0001" + "61" + "0003" + "707077",
+            "password without user name",
+            "10120004" + "4d515454" + "04" + "42" + "003c" + "0001" + "61" + "0003" + "707077",
             nil, [("MQTT.PASSWORD-WITHOUT-USERNAME", 9)]),
         MalformedCase("NUL in topic", "3006000361006278", nil, [("MQTT.STRING-NUL", 5)]),
         MalformedCase("wildcard in topic", "3005000361232f", nil, [("MQTT.TOPIC-WILDCARD", 5)]),
@@ -41,16 +44,27 @@ struct MalformedTests {
         MalformedCase("DISCONNECT with a body", "e00100", nil, [("MQTT.TRAILING-BYTES", 2)]),
         MalformedCase("PUBACK too short", "400100", nil, [("MQTT.FIELD-OVERRUN", 2)], decodes: false),
         MalformedCase("packet id 0", "40020000", nil, [("MQTT.PACKET-ID-ZERO", 2)]),
-        MalformedCase("CONNECT reserved flag", "100d00044d5154540403003c000161", nil, [("MQTT.CONNECT-RESERVED-FLAG", 9)]),
-        MalformedCase("will QoS without will", "100d00044d5154540408003c000161", nil, [("MQTT.WILL-FLAGS-INCONSISTENT", 9)]),
-        MalformedCase("will QoS 3", "101300044d515454041e003c000161000177" + "00016d", nil, [("MQTT.WILL-QOS-INVALID", 9)]),
-        MalformedCase("unknown protocol name", "100d00044d5154580402003c000161", nil, [("MQTT.PROTOCOL-NAME-INVALID", 4)]),
-        MalformedCase("protocol level 5", "100d00044d5154540502003c000161", nil, [("MQTT.PROTOCOL-LEVEL-UNSUPPORTED", 8)]),
-        MalformedCase("MQIsdp with level 4", "100f00064d51497364700402003c000161", nil, [("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)]),
-        MalformedCase("empty client id under 3.1", "100e00064d514973647003020000" + "0000", nil, [("MQTT.CLIENT-ID-EMPTY", 14)]),
-        MalformedCase("empty client id without clean session", "100c00044d51545404000000" + "0000", nil, [("MQTT.CLIENT-ID-EMPTY", 12)]),
         MalformedCase(
-            "client id over 23 under 3.1", "102600064d5149736470030200" + "1e" + "0018" + String(repeating: "61", count: 24),
+            "CONNECT reserved flag", "100d00044d5154540403003c000161", nil, [("MQTT.CONNECT-RESERVED-FLAG", 9)]),
+        MalformedCase(
+            "will QoS without will", "100d00044d5154540408003c000161", nil, [("MQTT.WILL-FLAGS-INCONSISTENT", 9)]),
+        MalformedCase(
+            "will QoS 3", "101300044d515454041e003c000161000177" + "00016d", nil, [("MQTT.WILL-QOS-INVALID", 9)]),
+        MalformedCase(
+            "unknown protocol name", "100d00044d5154580402003c000161", nil, [("MQTT.PROTOCOL-NAME-INVALID", 4)]),
+        MalformedCase(
+            "protocol level 5", "100d00044d5154540502003c000161", nil, [("MQTT.PROTOCOL-LEVEL-UNSUPPORTED", 8)]),
+        MalformedCase(
+            "MQIsdp with level 4", "100f00064d51497364700402003c000161", nil,
+            [("MQTT.PROTOCOL-NAME-LEVEL-MISMATCH", 10)]),
+        MalformedCase(
+            "empty client id under 3.1", "100e00064d514973647003020000" + "0000", nil, [("MQTT.CLIENT-ID-EMPTY", 14)]),
+        MalformedCase(
+            "empty client id without clean session", "100c00044d51545404000000" + "0000", nil,
+            [("MQTT.CLIENT-ID-EMPTY", 12)]),
+        MalformedCase(
+            "client id over 23 under 3.1",
+            "102600064d5149736470030200" + "1e" + "0018" + String(repeating: "61", count: 24),
             nil, [("MQTT.CLIENT-ID-TOO-LONG-V31", 14)]),
         MalformedCase(
             "CONNACK session present on refusal", "20020105", .v3_1_1,
@@ -61,7 +75,8 @@ struct MalformedTests {
         MalformedCase("SUBSCRIBE bad filter", "820800010003612362" + "00", nil, [("MQTT.TOPIC-FILTER-INVALID", 7)]),
         MalformedCase("SUBSCRIBE QoS 3", "8206000100016103", nil, [("MQTT.SUBSCRIBE-QOS-INVALID", 7)]),
         MalformedCase("SUBACK code 3", "9003000103", nil, [("MQTT.SUBACK-RETURN-CODE-INVALID", 4)]),
-        MalformedCase("UNSUBSCRIBE with + in a level", "a2070001000361" + "2b62", nil, [("MQTT.TOPIC-FILTER-INVALID", 7)]),
+        MalformedCase(
+            "UNSUBSCRIBE with + in a level", "a2070001000361" + "2b62", nil, [("MQTT.TOPIC-FILTER-INVALID", 7)]),
         MalformedCase("topic length past the end", "3003000561", nil, [("MQTT.FIELD-OVERRUN", 4)], decodes: false),
         MalformedCase("truncated body", "300a000161", nil, [("MQTT.TRUNCATED", 5)], decodes: false),
     ]
@@ -88,7 +103,8 @@ struct MalformedTests {
     }
 
     @Test func threeOneAllowsDupOnResentSubscribe() throws {
-        let packet = MQTTPacket.subscribe(MQTTSubscribe(packetID: 3, subscriptions: [.init(topicFilter: "a", qos: .atMostOnce)], dup: true))
+        let packet = MQTTPacket.subscribe(
+            MQTTSubscribe(packetID: 3, subscriptions: [.init(topicFilter: "a", qos: .atMostOnce)], dup: true))
         let bytes = MQTTPacketEncoder.encode(packet)
         #expect(bytes[0] == 0x8a)
         let v31 = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: .v3_1))

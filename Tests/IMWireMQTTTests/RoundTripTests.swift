@@ -15,7 +15,8 @@ func samplePackets(_ version: MQTTVersion) -> [MQTTPacket] {
         .connack(MQTTConnack(sessionPresent: version == .v3_1_1, returnCode: 0)),
         .connack(MQTTConnack(returnCode: 5)),
         .publish(MQTTPublish(topic: "y2w/session/p2p_1", payload: Array("{\"returnCode\":11}".utf8))),
-        .publish(MQTTPublish(dup: true, qos: .atLeastOnce, retain: true, topic: "a/b", packetID: 7, payload: [0, 1, 0xff])),
+        .publish(
+            MQTTPublish(dup: true, qos: .atLeastOnce, retain: true, topic: "a/b", packetID: 7, payload: [0, 1, 0xff])),
         .publish(MQTTPublish(qos: .exactlyOnce, topic: "a", packetID: 65535, payload: [])),
         .puback(packetID: 7),
         .pubrec(packetID: 8),

@@ -18,7 +18,9 @@ import Testing
         .map { String($0.dropFirst(repositoryRoot.count + 1)) }.sorted()
 
     /// Every format of `report`, as `imwire check` writes it.
-    static func rendered(_ report: CheckReport, threshold: Severity = .warning, packets: SARIFReport.PacketRegions) -> [String: String] {
+    static func rendered(_ report: CheckReport, threshold: Severity = .warning, packets: SARIFReport.PacketRegions)
+        -> [String: String]
+    {
         [
             "text": TextReport.render(report, threshold: threshold, color: false),
             "json": JSONReport.render(report, threshold: threshold),
@@ -37,7 +39,9 @@ import Testing
     }
 
     /// `imwire check --format json --merge-timelines` of a shard (the timelines a merged HTML page draws).
-    static func shardReport(_ path: String, options: CheckOptions = CheckOptions(), timelines: Bool = true) throws -> [UInt8] {
+    static func shardReport(_ path: String, options: CheckOptions = CheckOptions(), timelines: Bool = true) throws
+        -> [UInt8]
+    {
         var options = options
         if timelines { options.timelineLimit = HTMLReport.timelineLimit }
         var report = try Checker.check(path: path, options: options)
@@ -123,7 +127,9 @@ import Testing
         var writer = PcapngWriter()
         for entry in packets {
             let packet = entry.packet
-            writer.packet(packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound)
+            writer.packet(
+                packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                inbound: packet.inbound)
         }
         let path = directory + "/combined.pcapng"
         try TextFile.write(writer.bytes, to: path)
@@ -135,7 +141,9 @@ import Testing
         switch packet.linkType {
         case 101, 228, 229: 0
         case 0: 4
-        case 1: packet.data.count > 14 && packet.data[12] == 0x08 || packet.data.count > 14 && packet.data[12] == 0x86 ? 14 : nil
+        case 1:
+            packet.data.count > 14 && packet.data[12] == 0x08 || packet.data.count > 14 && packet.data[12] == 0x86
+                ? 14 : nil
         case 113: 16
         case 276: 20
         default: nil
@@ -149,7 +157,9 @@ import Testing
         for maxBytes in [1, 20_000, 200_000] {
             let shardDirectory = directory + "/shards-\(maxBytes)"
             try FileManager.default.createDirectory(atPath: shardDirectory, withIntermediateDirectories: true)
-            let shards = try CaptureSharder.shard(path: path, into: shardDirectory, options: .init(maxBytes: maxBytes, maxOpenFiles: 3)).shards
+            let shards = try CaptureSharder.shard(
+                path: path, into: shardDirectory, options: .init(maxBytes: maxBytes, maxOpenFiles: 3)
+            ).shards
             // One shard per client, but recordings that reuse a socket.io sid are one unit.
             if maxBytes == 1 { #expect(shards.count >= Self.packetCaptures.count / 2) }
             #expect(shards.count > 1)
@@ -158,7 +168,9 @@ import Testing
             let single = try Self.singleRun(path)
             let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
             for format in single.keys.sorted() {
-                #expect(single[format] == output[format], "\(format): the merge of \(shards.count) shards differs from the single run")
+                #expect(
+                    single[format] == output[format],
+                    "\(format): the merge of \(shards.count) shards differs from the single run")
             }
             #expect(merged.report.connections.count >= 15)
             if maxBytes == 1 { try tsharkReads(shards) }
@@ -217,7 +229,8 @@ import Testing
             var writer = PcapngWriter()
             for packet in part {
                 writer.packet(
-                    packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound)
+                    packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+                    inbound: packet.inbound)
             }
             let path = "\(directory)/\(name)"
             _ = FileManager.default.createFile(atPath: path, contents: Data(writer.takeBytes()))
@@ -244,7 +257,8 @@ import Testing
         func json(_ report: CheckReport) -> String {
             var bytes: [UInt8] = []
             JSONReport.write(report, threshold: .info) { bytes += $0 }
-            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"source\"") }.joined()
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"source\"") }
+                .joined()
         }
         #expect(json(try Checker.check(path: joined)) == json(checked))
         // The whole capture, then nothing: no connection goes on.
@@ -288,7 +302,10 @@ import Testing
         #expect(result.shards.allSatisfy { $0.bytes > 0 })
         let line = try #require(try JSONParser.parse(result.shards[0].manifestLine).objectValue)
         #expect(
-            line.members.map(\.key) == ["path", "capture", "index", "count", "packets", "connections", "clients", "bytes", "firstTime", "lastTime"])
+            line.members.map(\.key) == [
+                "path", "capture", "index", "count", "packets", "connections", "clients", "bytes", "firstTime",
+                "lastTime",
+            ])
     }
 
     @Test(arguments: transcripts)
@@ -314,17 +331,24 @@ import Testing
         #expect(shards.allSatisfy { $0.path.hasSuffix(".jsonl") })
         #expect(shards.map { ShardIdentity.of(path: $0.path) } == shards.map(\.identity))
         // Every event line is in exactly one shard.
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter {
+            !$0.allSatisfy(\.isWhitespace)
+        }
         #expect(shards.map(\.packets).reduce(0, +) == lines.count)
         let connections = Set(
-            lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.map { "\($0["conn"] ?? "1")" })
+            lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.map {
+                "\($0["conn"] ?? "1")"
+            })
         #expect(shards.map(\.connections).reduce(0, +) == connections.count)
-        #expect(shards.count > 1 || connections.count == 1, "each connection or session is a shard of its own at 64 bytes")
+        #expect(
+            shards.count > 1 || connections.count == 1, "each connection or session is a shard of its own at 64 bytes")
         let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
         let merged = try ReportMerger.merge(reports.reversed(), tool: "test")
         let single = try Self.singleRun(path)
         let output = Self.rendered(merged.report, threshold: merged.threshold, packets: merged.packets)
-        for format in single.keys.sorted() { #expect(single[format] == output[format], "\(name) \(format): \(shards.count) shards") }
+        for format in single.keys.sorted() {
+            #expect(single[format] == output[format], "\(name) \(format): \(shards.count) shards")
+        }
     }
 
     /// A shard's `lines` line renumbers what follows, only in a file that begins with a shard
@@ -365,7 +389,9 @@ import Testing
         let shards = try CaptureSharder.shard(path: path, into: directory, options: .init(maxBytes: 1)).shards
         #expect(shards.count > 2)
         let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
-        func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test", needsTimelines: Bool = false) -> String? {
+        func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test", needsTimelines: Bool = false)
+            -> String?
+        {
             do {
                 _ = try ReportMerger.merge(inputs, tool: tool, needsTimelines: needsTimelines)
                 return nil
@@ -374,8 +400,11 @@ import Testing
         let truncated = [(name: "cut.json", bytes: Array(reports[0].bytes.prefix(reports[0].bytes.count / 2)))]
         #expect(refusal(truncated)?.hasPrefix("cut.json: not a whole JSON report") == true)
         #expect(refusal(reports, tool: "9.9.9")?.contains("written by imwire test, this is imwire 9.9.9") == true)
-        let otherVersion = String(decoding: reports[0].bytes, as: UTF8.self).replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
-        #expect(refusal([(name: "v2.json", bytes: Array(otherVersion.utf8))])?.hasPrefix("v2.json: report version 2") == true)
+        let otherVersion = String(decoding: reports[0].bytes, as: UTF8.self).replacingOccurrences(
+            of: "\"version\": 1", with: "\"version\": 2")
+        #expect(
+            refusal([(name: "v2.json", bytes: Array(otherVersion.utf8))])?.hasPrefix("v2.json: report version 2")
+                == true)
         let plain = Array(JSONReport.render(try check(path), threshold: .warning).utf8)
         #expect(refusal([(name: "plain.json", bytes: plain)])?.hasPrefix("plain.json: no merge member") == true)
         #expect(refusal(Array(reports.dropFirst()))?.hasPrefix("shard 0 of \(path) missing") == true)
@@ -384,7 +413,8 @@ import Testing
         let otherDirectory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: otherDirectory) }
         let other = try CaptureSharder.shard(
-            path: "\(repositoryRoot)/Fixtures/captures/real/yun2win-mqtt31-clean.pcapng", into: otherDirectory, options: .init(maxBytes: 512)
+            path: "\(repositoryRoot)/Fixtures/captures/real/yun2win-mqtt31-clean.pcapng", into: otherDirectory,
+            options: .init(maxBytes: 512)
         ).shards[0]
         let mixed = reports + [(name: "other.json", bytes: try Self.shardReport(other.path))]
         #expect(refusal(mixed)?.contains("a shard of") == true)
@@ -392,11 +422,16 @@ import Testing
         // A shard checked with another timeout, or another --dialect, than the rest.
         var slower = CheckOptions()
         slower.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = 90_000_000
-        let retimed = [(name: "slow.json", bytes: try Self.shardReport(shards[0].path, options: slower))] + reports.dropFirst()
+        let retimed =
+            [(name: "slow.json", bytes: try Self.shardReport(shards[0].path, options: slower))] + reports.dropFirst()
         let settings = refusal(retimed)
-        #expect(settings?.hasPrefix("\(reports[1].name): checked with other settings than slow.json: NIMSessionOptions(") == true)
+        #expect(
+            settings?.hasPrefix("\(reports[1].name): checked with other settings than slow.json: NIMSessionOptions(")
+                == true)
         #expect(settings?.contains("requestTimeoutMicros: 90000000") == true)
-        let forced = [(name: "forced.json", bytes: try Self.shardReport(shards[0].path, options: CheckOptions(dialect: .nim)))] + reports.dropFirst()
+        let forced =
+            [(name: "forced.json", bytes: try Self.shardReport(shards[0].path, options: CheckOptions(dialect: .nim)))]
+            + reports.dropFirst()
         #expect(refusal(forced)?.hasSuffix("dialect: nim") == true)
 
         // Without --merge-timelines a merge gives every format but HTML, which it refuses.
@@ -420,8 +455,10 @@ import Testing
         var options = CheckOptions()
         options.keepsMergeData = true
         options.dialectOptions[JMessageSessionOptions.self].secret = "hunter2-secret"
-        options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(appID: "app", masterKey: "master-key-value")
-        let bytes = try Self.shardReport("\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng", options: options, timelines: false)
+        options.dialectOptions[LeanCloudSessionOptions.self].credentials = .init(
+            appID: "app", masterKey: "master-key-value")
+        let bytes = try Self.shardReport(
+            "\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng", options: options, timelines: false)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains("hunter2-secret"))
         #expect(!text.contains("master-key-value"))

@@ -9,12 +9,15 @@ import Testing
     private func roundTrip(_ request: NIMRequest) -> (text: String, decoded: NIMRequest?, findings: [Finding]) {
         let bytes = NIMCodec.encode(.request(request))
         let message = NIMCodec.decode(bytes, direction: .send)
-        guard case .request(let decoded)? = message.items.first?.nim else { return (String(decoding: bytes, as: UTF8.self), nil, message.findings) }
+        guard case .request(let decoded)? = message.items.first?.nim else {
+            return (String(decoding: bytes, as: UTF8.self), nil, message.findings)
+        }
         return (String(decoding: bytes, as: UTF8.self), decoded, message.findings)
     }
 
     @Test func loginWritesTheFixtureText() throws {
-        let request = NIMLogin(appKey: "app-key-1", account: "alice", token: "token-1", os: "Chrome", deviceId: "dev-1").request(ser: 1)
+        let request = NIMLogin(appKey: "app-key-1", account: "alice", token: "token-1", os: "Chrome", deviceId: "dev-1")
+            .request(ser: 1)
         let (text, decoded, findings) = roundTrip(request)
         // Fixtures/nim/packet/login-request.json
         #expect(
@@ -28,14 +31,17 @@ import Testing
         #expect(decoded == request)
         let login = try #require(decoded?.login)
         #expect(login.appKey == "app-key-1" && login.account == "alice" && login.token == "token-1")
-        #expect(login.clientType == .web && login.os == "Chrome" && login.sdkVersion == 190 && login.protocolVersion == 1)
+        #expect(
+            login.clientType == .web && login.os == "Chrome" && login.sdkVersion == 190 && login.protocolVersion == 1)
         #expect(login.deviceId == "dev-1" && login.sdkHumanVersion == "8.5.0")
         #expect(decoded?.field("account") == "alice")
     }
 
     @Test func loginTakesOtherFieldsByNameInTagOrder() throws {
-        let login = try NIMLogin(appKey: "k", account: "a", token: "t", sdkVersion: nil, protocolVersion: nil, sdkHumanVersion: nil)
-            .setting("customTag", "tag-1").setting("authType", 1)
+        let login = try NIMLogin(
+            appKey: "k", account: "a", token: "t", sdkVersion: nil, protocolVersion: nil, sdkHumanVersion: nil
+        )
+        .setting("customTag", "tag-1").setting("authType", 1)
         let (text, decoded, findings) = roundTrip(login.request(ser: 7))
         #expect(
             text == #"""
@@ -72,11 +78,13 @@ import Testing
         #expect(decoded == message.request(ser: 3))
         let view = try #require(decoded?.sendMsg)
         #expect(view == message)
-        #expect(view.scene == .p2p && view.to == "bob" && view.type == .text && view.body == "hi" && view.idClient == "c-1")
+        #expect(
+            view.scene == .p2p && view.to == "bob" && view.type == .text && view.body == "hi" && view.idClient == "c-1")
     }
 
     @Test func sendMsgPicksTheCommandByScene() throws {
-        let team = try NIMSendMsg.text("hello", to: "team-1", scene: .team, idClient: "c-2").setting("custom", "{\"k\":1}")
+        let team = try NIMSendMsg.text("hello", to: "team-1", scene: .team, idClient: "c-2").setting(
+            "custom", "{\"k\":1}")
         let request = team.request(ser: 4)
         #expect(request.sid == 8 && request.cid == 2 && request.command?.name == "sendTeamMsg")
         let (text, decoded, findings) = roundTrip(request)
@@ -103,7 +111,8 @@ import Testing
 
     @Test func genericPropertyByFieldName() throws {
         // The example of nim.md #request, built by name in another order: the tags come out ascending.
-        let property = try NIMProperty(NIMTagMaps.msg, ["idClient": "<idClient>", "body": "hi", "type": 0, "to": "bob", "scene": 0])
+        let property = try NIMProperty(
+            NIMTagMaps.msg, ["idClient": "<idClient>", "body": "hi", "type": 0, "to": "bob", "scene": 0])
         let request = try NIMRequest(sid: 7, cid: 1, ser: 42, property: property)
         #expect(
             JSONWriter.string(request.json)
@@ -140,7 +149,9 @@ import Testing
             try NIMLogin(appKey: "k", account: "a", token: "t").setting("account", nil)
         }
         let wrongType = try NIMProperty(NIMTagMaps.login, ["appKey": "k", "account": 7, "token": "t"])
-        #expect(throws: NIMBuildError.wrongType(map: "login", field: "account", expected: "a string")) { try NIMLogin(wrongType) }
+        #expect(throws: NIMBuildError.wrongType(map: "login", field: "account", expected: "a string")) {
+            try NIMLogin(wrongType)
+        }
         let noIdClient = try NIMProperty(NIMTagMaps.msg, ["scene": 0, "to": "bob", "type": 0])
         #expect(throws: NIMBuildError.missingField(map: "msg", field: "idClient")) { try NIMSendMsg(noIdClient) }
 
@@ -152,13 +163,17 @@ import Testing
         }
         #expect(throws: NIMBuildError.missingField(map: "login", field: "token")) { try NIMLogin(request) }
         #expect(request.login == nil)
-        #expect(throws: NIMBuildError.missingProperty(command: "2_3 login")) { try NIMLogin(NIMRequest(sid: 2, cid: 3, ser: 1)) }
+        #expect(throws: NIMBuildError.missingProperty(command: "2_3 login")) {
+            try NIMLogin(NIMRequest(sid: 2, cid: 3, ser: 1))
+        }
     }
 
     @Test func aViewOfAnotherCommandIsNil() throws {
         let login = NIMLogin(appKey: "k", account: "a", token: "t").request(ser: 1)
         #expect(login.sendMsg == nil && login.sync == nil && NIMRequest.heartbeat.login == nil)
-        #expect(throws: NIMBuildError.wrongCommand(expected: "2_3 login", found: "1_2 heartbeat")) { try NIMLogin(NIMRequest.heartbeat) }
+        #expect(throws: NIMBuildError.wrongCommand(expected: "2_3 login", found: "1_2 heartbeat")) {
+            try NIMLogin(NIMRequest.heartbeat)
+        }
         #expect(throws: NIMBuildError.propertyNotTaken(command: "7_1 sendMsg", map: "login")) {
             try NIMRequest(sid: 7, cid: 1, ser: 1, property: NIMProperty(NIMTagMaps.login))
         }
@@ -178,10 +193,14 @@ import Testing
             params: [
                 NIMParameter(
                     type: "Property",
-                    value: ["3": 16, "4": "Chrome", "6": 190, "9": 1, "13": "dev-1", "18": "app-key-1", "19": "alice", "40": "8.5.0", "1000": "t"])
+                    value: [
+                        "3": 16, "4": "Chrome", "6": 190, "9": 1, "13": "dev-1", "18": "app-key-1", "19": "alice",
+                        "40": "8.5.0", "1000": "t",
+                    ])
             ])
         // After: fields by name.
-        let after = NIMLogin(appKey: "app-key-1", account: "alice", token: "t", os: "Chrome", deviceId: "dev-1").request(ser: 1)
+        let after = NIMLogin(appKey: "app-key-1", account: "alice", token: "t", os: "Chrome", deviceId: "dev-1")
+            .request(ser: 1)
         #expect(NIMCodec.encode(.request(before)) == NIMCodec.encode(.request(after)))
         // The hand-made request lacks the names the decoder adds, so it does not equal its decoding;
         // the built one does.

@@ -15,7 +15,11 @@ import Testing
         #expect(request.command?.name == "login")
         #expect(request.field("account") == "alice" && request.field("clientType") == 16)
         #expect(
-            NIMCodec.encode(.request(NIMRequest(sid: 2, cid: 3, ser: 1, params: request.params.map { NIMParameter(type: $0.type, value: $0.value) })))
+            NIMCodec.encode(
+                .request(
+                    NIMRequest(
+                        sid: 2, cid: 3, ser: 1,
+                        params: request.params.map { NIMParameter(type: $0.type, value: $0.value) })))
                 == Array(text.utf8))
     }
 
@@ -31,7 +35,10 @@ import Testing
     @Test func serOutOfRangeIsAtTheSERKey() {
         let text = #"3:::{"SID":7,"CID":1,"SER":40000,"Q":[]}"#
         let message = NIMCodec.decode(Array(text.utf8), direction: .send)
-        #expect(message.findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue) == ["NIM.SER-OUT-OF-RANGE", "NIM.Q-MISMATCH"])
+        #expect(
+            message.findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue) == [
+                "NIM.SER-OUT-OF-RANGE", "NIM.Q-MISMATCH",
+            ])
         #expect(message.findings.first?.offset == 21)
     }
 
@@ -53,11 +60,15 @@ import Testing
         let login = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#
         _ = first.observe(Array("1::".utf8), direction: .receive, timeMicros: 0, frameIndex: 1)
         _ = first.observe(Array(login.utf8), direction: .send, timeMicros: 1, frameIndex: 2)
-        _ = first.observe(Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200}"#.utf8), direction: .receive, timeMicros: 2, frameIndex: 3)
-        _ = first.observe(Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#.utf8), direction: .receive, timeMicros: 3, frameIndex: 4)
+        _ = first.observe(
+            Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200}"#.utf8), direction: .receive, timeMicros: 2, frameIndex: 3)
+        _ = first.observe(
+            Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#.utf8), direction: .receive, timeMicros: 3,
+            frameIndex: 4)
         #expect(first.endedAccounts["alice"] != nil)
         let second = NIMConnection(endedAccounts: first.endedAccounts)
-        let findings = second.observe(Array(login.utf8), direction: .send, timeMicros: 10, frameIndex: 1).observation.findings
+        let findings = second.observe(Array(login.utf8), direction: .send, timeMicros: 10, frameIndex: 1).observation
+            .findings
         #expect(findings.contains { $0.ruleID == "NIM.AUTO-RELOGIN" })
     }
 }

@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func theWebSDKsSuccessSet() throws {
-        let success = try table("web-error").rows.filter { $0.codeClass == .success && $0.original == nil }.map(\.number)
+        let success = try table("web-error").rows.filter { $0.codeClass == .success && $0.original == nil }.map(
+            \.number)
         #expect(success == [200, 406, 808, 810])
     }
 
@@ -66,7 +67,10 @@ import Testing
     @Test func chatroomCodesAre13001To13006() throws {
         let numbers = try table("status-page").rows.map(\.number).filter { (13000...13999).contains($0) }
         #expect(numbers == [13001, 13002, 13003, 13004, 13005])
-        #expect(try table("NIMResCode").rows.filter { (13000...13999).contains($0.number) }.map(\.number) == [13001, 13002, 13003, 13004, 13006])
+        #expect(
+            try table("NIMResCode").rows.filter { (13000...13999).contains($0.number) }.map(\.number) == [
+                13001, 13002, 13003, 13004, 13006,
+            ])
     }
 
     @Test func everyKickEndsTheLogin() throws {

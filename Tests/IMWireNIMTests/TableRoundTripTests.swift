@@ -13,7 +13,8 @@ import Testing
         var wire = JSONObject()
         var named = JSONObject()
         for field in map.fields {
-            let value: JSONValue = field.tag % 2 == 0 ? .string("\(map.name).\(field.name)") : .number(JSONNumber(Int64(field.tag) * 7))
+            let value: JSONValue =
+                field.tag % 2 == 0 ? .string("\(map.name).\(field.name)") : .number(JSONNumber(Int64(field.tag) * 7))
             wire.append(String(field.tag), value)
             named.append(field.name, value)
         }
@@ -84,7 +85,8 @@ import Testing
             #expect(NIMCodec.encode(again) == bytes, "\(what): canonical JSON encodes differently")
         } catch { Issue.record("\(what): canonical JSON does not decode: \(error)") }
         // The shape alone says request or response.
-        #expect(NIMCodec.decode(bytes, direction: nil).items.first?.nim == packet, "\(what): differs without a direction")
+        #expect(
+            NIMCodec.decode(bytes, direction: nil).items.first?.nim == packet, "\(what): differs without a direction")
         return packet
     }
 
@@ -103,11 +105,15 @@ import Testing
                 #expect(request.command == command, "request \(what)")
                 #expect(request.command?.name == command.name)
                 #expect((request.sid, request.cid, request.ser) == (command.sid, command.cid, ser))
-                #expect(request.params.map(\.type) == q.map(\.type) && request.params.map(\.value) == q.map(\.value), "request \(what)")
+                #expect(
+                    request.params.map(\.type) == q.map(\.type) && request.params.map(\.value) == q.map(\.value),
+                    "request \(what)")
                 #expect(request.params.map(\.name) == names, "request \(what)")
                 #expect(request.params.map(\.fields) == fields, "request \(what)")
                 let canonical = NIMCanonicalJSON.encode(.request(request))
-                #expect(canonical["command"]?.stringValue == command.command && canonical["service"]?.stringValue == command.service)
+                #expect(
+                    canonical["command"]?.stringValue == command.command
+                        && canonical["service"]?.stringValue == command.service)
             } else {
                 Issue.record("request \(what) did not decode as a request")
             }
@@ -117,8 +123,12 @@ import Testing
             var kinds: [(String, Int64)] = [("response", ser)]
             if command.origin == .push { kinds.append(("push", 0)) }
             for (kind, ser) in kinds {
-                let packet = NIMResponse(sid: command.sid, cid: command.cid, ser: ser, code: 200, r: r.isEmpty ? nil : r)
-                guard case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, "\(kind) \(what)") else {
+                let packet = NIMResponse(
+                    sid: command.sid, cid: command.cid, ser: ser, code: 200, r: r.isEmpty ? nil : r)
+                guard
+                    case .response(let response)? = Self.decodeOne(
+                        NIMCodec.encode(.response(packet)), .receive, "\(kind) \(what)")
+                else {
                     Issue.record("\(kind) \(what) did not decode as a response")
                     continue
                 }
@@ -145,10 +155,13 @@ import Testing
             for command in NIMCommands.all where !command.isNotifyWrapper {
                 let what = "\(wrapper.key)[\(command.key) \(command.name)]"
                 let (body, expected) = Self.responseEntries(command)
-                let header: JSONValue = ["sid": .number(JSONNumber(command.sid)), "cid": .number(JSONNumber(command.cid))]
+                let header: JSONValue = [
+                    "sid": .number(JSONNumber(command.sid)), "cid": .number(JSONNumber(command.cid)),
+                ]
                 let r: [JSONValue] = [0, ["headerPacket": header, "body": .array(body)]]
                 let packet = NIMResponse(sid: wrapper.sid, cid: wrapper.cid, ser: 0, code: 200, r: r)
-                guard case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, what),
+                guard
+                    case .response(let response)? = Self.decodeOne(NIMCodec.encode(.response(packet)), .receive, what),
                     let inner = response.inner
                 else {
                     Issue.record("\(what): no inner packet")
@@ -174,7 +187,10 @@ import Testing
         var wrong = expected
         wrong["msg"] = ["to": "nobody"]
         let packet = NIMResponse(sid: 7, cid: 2, ser: 0, code: 200, r: r)
-        guard case .response(let response)? = NIMCodec.decode(NIMCodec.encode(.response(packet)), direction: .receive).items.first?.nim else {
+        guard
+            case .response(let response)? = NIMCodec.decode(NIMCodec.encode(.response(packet)), direction: .receive)
+                .items.first?.nim
+        else {
             Issue.record("7_2 did not decode")
             return
         }

@@ -21,7 +21,8 @@ import Testing
         #expect(request.isHeartbeat && request.params.isEmpty)
         // A command that needs its parameter still does.
         #expect(decode(#"3:::{"SID":2,"CID":3,"SER":1}"#).findings.map(\.ruleID.rawValue) == ["NIM.Q-MISMATCH"])
-        #expect(decode(#"3:::{"SID":1,"CID":2,"SER":0,"Q":{}}"#).findings.map(\.ruleID.rawValue) == ["NIM.REQUEST-INVALID"])
+        #expect(
+            decode(#"3:::{"SID":1,"CID":2,"SER":0,"Q":{}}"#).findings.map(\.ruleID.rawValue) == ["NIM.REQUEST-INVALID"])
     }
 
     /// 4_5 batchMarkRead, sent for every message the SDK receives (nim-clean).
@@ -45,9 +46,12 @@ import Testing
         let connection = NIMConnection()
         _ = connection.observe(Array("1::".utf8), direction: .receive, timeMicros: 0, frameIndex: 1)
         _ = connection.observe(
-            Array(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"8":1,"19":"alice"}}]}"#.utf8), direction: .send,
+            Array(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"8":1,"19":"alice"}}]}"#.utf8),
+            direction: .send,
             timeMicros: 1000, frameIndex: 2)
-        _ = connection.observe(Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[]}"#.utf8), direction: .receive, timeMicros: 2000, frameIndex: 3)
+        _ = connection.observe(
+            Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[]}"#.utf8), direction: .receive, timeMicros: 2000,
+            frameIndex: 3)
         return connection
     }
 
@@ -55,7 +59,8 @@ import Testing
     @Test func kickIsNamedAndEndsTheSession() {
         let connection = loggedIn()
         let findings = connection.observe(
-            Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,1,"",0]}"#.utf8), direction: .receive, timeMicros: 3_000_000,
+            Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,1,"",0]}"#.utf8), direction: .receive,
+            timeMicros: 3_000_000,
             frameIndex: 4
         ).observation.findings
         let kicked = findings.filter { $0.ruleID.rawValue == "NIM.KICKED" }
@@ -70,14 +75,16 @@ import Testing
     @Test func silentKickIsFollowedByTheSDKsOwnReconnect() {
         let connection = loggedIn()
         let findings = connection.observe(
-            Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,4,"",0]}"#.utf8), direction: .receive, timeMicros: 3_000_000,
+            Array(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,4,"",0]}"#.utf8), direction: .receive,
+            timeMicros: 3_000_000,
             frameIndex: 4
         ).observation.findings
         #expect(findings.contains { $0.ruleID.rawValue == "NIM.KICKED" && $0.message.contains("reconnects") })
         #expect(connection.endedAccounts["alice"] == nil)
         let next = NIMConnection(endedAccounts: connection.endedAccounts)
         let relogin = next.observe(
-            Array(#"3:::{"SID":2,"CID":3,"SER":5,"Q":[{"t":"Property","v":{"8":0,"19":"alice"}}]}"#.utf8), direction: .send,
+            Array(#"3:::{"SID":2,"CID":3,"SER":5,"Q":[{"t":"Property","v":{"8":0,"19":"alice"}}]}"#.utf8),
+            direction: .send,
             timeMicros: 4_700_000, frameIndex: 1)
         #expect(!relogin.observation.findings.contains { $0.ruleID.rawValue == "NIM.AUTO-RELOGIN" })
         #expect(NIMWebCodes.kickReconnects(4) && !NIMWebCodes.kickReconnects(1))
@@ -90,7 +97,9 @@ extension NIMVendorSDKTests {
     @Test func aLockoutMaySwallowASER() {
         var tracker = NIMSessionTracker()
         func feed(_ text: String, _ direction: Direction, _ time: Int64) -> [Finding] {
-            tracker.observe(NIMCodec.decode(Array(text.utf8), direction: direction), direction: direction, timeMicros: time, frameIndex: 0)
+            tracker.observe(
+                NIMCodec.decode(Array(text.utf8), direction: direction), direction: direction, timeMicros: time,
+                frameIndex: 0)
         }
         _ = feed(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#, .send, 0)
         _ = feed(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[]}"#, .receive, 1000)
@@ -139,7 +148,8 @@ extension NIMVendorSDKTests {
             else { continue }
             findings +=
                 connection.observe(
-                    Array(payload.utf8), direction: direction == "send" ? .send : .receive, timeMicros: Int64(seconds * 1_000_000),
+                    Array(payload.utf8), direction: direction == "send" ? .send : .receive,
+                    timeMicros: Int64(seconds * 1_000_000),
                     frameIndex: frame
                 ).observation.findings
             ended.merge(connection.endedAccounts) { _, new in new }
@@ -147,13 +157,19 @@ extension NIMVendorSDKTests {
         return findings
     }
 
-    @Test(arguments: ["nim-clean", "nim-drop", "nim-refuse", "nim-kick", "nim-kick-silent", "nim-error", "nim-hb-unanswered"])
+    @Test(arguments: [
+        "nim-clean", "nim-drop", "nim-refuse", "nim-kick", "nim-kick-silent", "nim-error", "nim-hb-unanswered",
+    ])
     func recordingChecksAsTheSDKBehaves(_ name: String) throws {
-        guard FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent("\(name).jsonl").path) else { return }
+        guard FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent("\(name).jsonl").path) else {
+            return
+        }
         let findings = try replay(name)
         // The only warnings: the two heartbeats the mock left unanswered on purpose.
         let serious = findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue)
-        #expect(serious == (name == "nim-hb-unanswered" ? ["NIM.REQUEST-UNANSWERED", "NIM.REQUEST-UNANSWERED"] : []), "\(name): \(serious)")
+        #expect(
+            serious == (name == "nim-hb-unanswered" ? ["NIM.REQUEST-UNANSWERED", "NIM.REQUEST-UNANSWERED"] : []),
+            "\(name): \(serious)")
         let kicks = findings.filter { $0.ruleID.rawValue == "NIM.KICKED" }.count
         #expect(kicks == (name.hasPrefix("nim-kick") ? 1 : 0))
         let refused = findings.filter { $0.ruleID.rawValue == "NIM.RESPONSE-ERROR" }.count
@@ -168,8 +184,11 @@ extension NIMVendorSDKTests {
     @Test func heartbeatResendAtItsTimeoutIsNotAReusedSER() {
         var tracker = NIMSessionTracker()
         func feed(_ text: String, _ direction: Direction, _ time: Int64) -> [String] {
-            tracker.observe(NIMCodec.decode(Array(text.utf8), direction: direction), direction: direction, timeMicros: time, frameIndex: 0)
-                .map(\.ruleID.rawValue)
+            tracker.observe(
+                NIMCodec.decode(Array(text.utf8), direction: direction), direction: direction, timeMicros: time,
+                frameIndex: 0
+            )
+            .map(\.ruleID.rawValue)
         }
         _ = feed(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#, .send, 0)
         _ = feed(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[]}"#, .receive, 1000)

@@ -31,7 +31,8 @@ struct AsyncChannelTests {
                         guard let packet = decoded.packet else { continue }
                         read.append(packet)
                         switch packet {
-                        case .connect: try await outbound.write(.connack(MQTTConnack(sessionPresent: false, returnCode: 0)))
+                        case .connect:
+                            try await outbound.write(.connack(MQTTConnack(sessionPresent: false, returnCode: 0)))
                         case .pingreq: try await outbound.write(.pingresp)
                         case .disconnect: return
                         default: break
@@ -45,7 +46,9 @@ struct AsyncChannelTests {
 
         // The client: raw bytes out, raw bytes back.
         let client = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
         }
         let sent: [MQTTPacket] = [.connect(MQTTConnect(keepAlive: 30, clientID: "async")), .pingreq, .disconnect]
         let received: [UInt8] = try await client.executeThenClose { inbound, outbound in

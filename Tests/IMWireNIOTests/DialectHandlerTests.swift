@@ -45,7 +45,9 @@ struct DialectHandlerTests {
 
     @Test func aJMessageResponseWithoutRequestIsReported() throws {
         let channel = try dialectChannel(.jmessage, role: .client)
-        for text in [Self.eioOpen, "40", #"42["get_groups_list",{"rid":998,"code":0}]"#] { try channel.writeInbound(wsMessage(text)) }
+        for text in [Self.eioOpen, "40", #"42["get_groups_list",{"rid":998,"code":0}]"#] {
+            try channel.writeInbound(wsMessage(text))
+        }
         let read = dialectMessages(try dialectEvents(channel))
         try #require(read.count == 3)
         #expect(read.map(\.frameIndex) == [1, 2, 3])
@@ -68,7 +70,9 @@ struct DialectHandlerTests {
         let request = WebSocketOutbound.message(.text, Array(#"42["get_groups_list",{"rid":130}]"#.utf8))
         try channel.writeOutbound(request)
         #expect(try outboundValues(channel) == [request])
-        for text in [#"42["ack",{"rid":130}]"#, #"42["get_groups_list",{"rid":130,"code":0}]"#] { try channel.writeInbound(wsMessage(text)) }
+        for text in [#"42["ack",{"rid":130}]"#, #"42["get_groups_list",{"rid":130,"code":0}]"#] {
+            try channel.writeInbound(wsMessage(text))
+        }
         let read = dialectMessages(try dialectEvents(channel))
         try #require(read.count == 5)
         #expect(read.map(\.direction) == [.receive, .receive, .send, .receive, .receive])
@@ -83,7 +87,8 @@ struct DialectHandlerTests {
         try channel.writeInbound(wsMessage(#"3:::{"sid":2,"cid":3,"ser":1,"code":4242}"#))
         // A second request, never answered.
         try channel.writeOutbound(
-            WebSocketOutbound.message(.text, Array(Self.nimLogin.replacingOccurrences(of: #""SER":1"#, with: #""SER":2"#).utf8)))
+            WebSocketOutbound.message(
+                .text, Array(Self.nimLogin.replacingOccurrences(of: #""SER":1"#, with: #""SER":2"#).utf8)))
         try channel.close().wait()
         let events = try dialectEvents(channel)
         let read = dialectMessages(events)
@@ -125,7 +130,8 @@ struct DialectHandlerTests {
     /// A server pipeline over WebSocket frames: the client's masked frames in, the dialect's view out.
     @Test func overWebSocketFramesAsTheServer() throws {
         let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .server))
-        try channel.pipeline.syncOperations.addHandler(DialectMessageHandler(dialect: .nim, role: .server, now: steppingClock()))
+        try channel.pipeline.syncOperations.addHandler(
+            DialectMessageHandler(dialect: .nim, role: .server, now: steppingClock()))
         try channel.writeOutbound(WebSocketOutbound.message(.text, Array("1::".utf8)))
         let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x0a0b_0c0d })
         try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array(Self.nimLogin.utf8))))

@@ -40,7 +40,8 @@ struct DialectStreamHandlerTests {
 
     func channel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(DialectStreamHandler(dialect: .yun2win, role: .client, now: steppingClock()))
+        try channel.pipeline.syncOperations.addHandler(
+            DialectStreamHandler(dialect: .yun2win, role: .client, now: steppingClock()))
         return channel
     }
 
@@ -69,7 +70,8 @@ struct DialectStreamHandlerTests {
         }
         #expect(
             packets == [
-                ["CONNECT MQTT/4 client=005f0c8e8a-1b2c-4d3e-8f90-a1b2c3d4e5f6"], ["CONNACK rc=0"], ["PUBLISH q0 y2w/u1001 (41 B) ack 26 id=m-0001"],
+                ["CONNECT MQTT/4 client=005f0c8e8a-1b2c-4d3e-8f90-a1b2c3d4e5f6"], ["CONNACK rc=0"],
+                ["PUBLISH q0 y2w/u1001 (41 B) ack 26 id=m-0001"],
             ])
         _ = try channel.finish()
     }

@@ -26,7 +26,8 @@ struct MQTTHandlerTests {
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + size)
-            do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as MQTTViolation {
+            do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as MQTTViolation
+            {
                 return violation
             } catch {
                 Issue.record("unexpected error \(error)")
@@ -39,7 +40,9 @@ struct MQTTHandlerTests {
 
     let sent: [MQTTPacket] = [
         .connect(MQTTConnect(keepAlive: 60, clientID: "c1")),
-        .publish(MQTTPublish(dup: false, qos: .atLeastOnce, retain: false, topic: "a/b", packetID: 7, payload: Array("hi".utf8))),
+        .publish(
+            MQTTPublish(
+                dup: false, qos: .atLeastOnce, retain: false, topic: "a/b", packetID: 7, payload: Array("hi".utf8))),
         .pingreq,
     ]
 
@@ -98,7 +101,8 @@ struct MQTTHandlerTests {
         // MQTT 3.1.1 §6: packets need not align with messages: split the stream anywhere.
         let bytes = sent.flatMap(MQTTPacketEncoder.encode)
         for (start, end) in [(0, 3), (3, 20), (20, bytes.count)] {
-            try channel.writeInbound(WebSocketEvent.message(WebSocketMessage(kind: .binary, payload: Array(bytes[start..<end]))))
+            try channel.writeInbound(
+                WebSocketEvent.message(WebSocketMessage(kind: .binary, payload: Array(bytes[start..<end]))))
         }
         #expect(try packets(channel).map(\.packet) == sent)
         // Each packet written goes out as one binary message.
@@ -106,7 +110,9 @@ struct MQTTHandlerTests {
         #expect(try channel.readOutbound(as: WebSocketOutbound.self) == .message(.binary, [0xD0, 0x00]))
         // A text message is no MQTT: close 1003, then the connection closes.
         try channel.writeInbound(WebSocketEvent.message(WebSocketMessage(kind: .text, payload: Array("hi".utf8))))
-        #expect(try channel.readOutbound(as: WebSocketOutbound.self) == .close(.unsupportedData, reason: "MQTT travels in binary messages"))
+        #expect(
+            try channel.readOutbound(as: WebSocketOutbound.self)
+                == .close(.unsupportedData, reason: "MQTT travels in binary messages"))
         #expect(!channel.isActive)
     }
 }

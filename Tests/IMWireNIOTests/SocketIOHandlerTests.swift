@@ -52,17 +52,20 @@ struct SocketIOHandlerTests {
     static let engineIOPackets: [EngineIOPacket] = [
         EngineIOPacket(type: .open, payload: .text(handshake)),
         EngineIOPacket(type: .close), EngineIOPacket(type: .ping, payload: .text("probe")), EngineIOPacket(type: .ping),
-        EngineIOPacket(type: .pong, payload: .text("probe")), EngineIOPacket(type: .upgrade), EngineIOPacket(type: .noop),
+        EngineIOPacket(type: .pong, payload: .text("probe")), EngineIOPacket(type: .upgrade),
+        EngineIOPacket(type: .noop),
     ]
 
     static let socketIOPackets: [SocketIOPacket] = {
-        var binaryEvent = SocketIOPacket(type: .binaryEvent, id: 7, data: ["upload", placeholder(0), "name", placeholder(1)])
+        var binaryEvent = SocketIOPacket(
+            type: .binaryEvent, id: 7, data: ["upload", placeholder(0), "name", placeholder(1)])
         binaryEvent.buffers = [[1, 2, 3], [0xff, 0]]
         var binaryAck = SocketIOPacket(type: .binaryAck, namespace: "/chat", id: 8, data: [placeholder(0)])
         binaryAck.buffers = [Array("ok".utf8)]
         return [
             SocketIOPacket(type: .connect), SocketIOPacket(type: .connect, namespace: "/chat", query: "token=x"),
-            SocketIOPacket(type: .disconnect, namespace: "/chat"), .event("login", [["username": "alice", "rid": 1]], id: 3),
+            SocketIOPacket(type: .disconnect, namespace: "/chat"),
+            .event("login", [["username": "alice", "rid": 1]], id: 3),
             .event("你好😀", ["text"], namespace: "/chat"), SocketIOPacket(type: .ack, id: 3, data: [["code": 0]]),
             SocketIOPacket(type: .error, data: "not authorized"), binaryEvent, binaryAck,
         ]
@@ -76,10 +79,14 @@ struct SocketIOHandlerTests {
         // Each packet is one message; each attachment one more.
         #expect(values.count == Self.engineIOPackets.count + Self.socketIOPackets.count + 3)
         #expect(values[2] == .message(.text, Array("2probe".utf8)))
-        #expect(values[Self.engineIOPackets.count + 3] == .message(.text, Array(#"423["login",{"username":"alice","rid":1}]"#.utf8)))
+        #expect(
+            values[Self.engineIOPackets.count + 3]
+                == .message(.text, Array(#"423["login",{"username":"alice","rid":1}]"#.utf8)))
         #expect(
             values[Self.engineIOPackets.count + 7]
-                == .message(.text, Array(#"452-7["upload",{"_placeholder":true,"num":0},"name",{"_placeholder":true,"num":1}]"#.utf8)))
+                == .message(
+                    .text,
+                    Array(#"452-7["upload",{"_placeholder":true,"num":0},"name",{"_placeholder":true,"num":1}]"#.utf8)))
         #expect(values[Self.engineIOPackets.count + 8] == .message(.binary, [4, 1, 2, 3]))
 
         let reader = try messageChannel(EngineIOPacketHandler())
@@ -110,7 +117,10 @@ struct SocketIOHandlerTests {
 
     @Test func attachmentsSplitAcrossMessagesAreJoined() throws {
         let channel = try messageChannel(EngineIOPacketHandler())
-        #expect(feedEvent(channel, wsMessage(#"452-["upload",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#)) == nil)
+        #expect(
+            feedEvent(
+                channel, wsMessage(#"452-["upload",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#))
+                == nil)
         #expect(try channel.readInbound(as: EngineIOMessage.self) == nil)
         #expect(feedEvent(channel, wsMessage(binary: [4, 0xde, 0xad])) == nil)
         #expect(try channel.readInbound(as: EngineIOMessage.self) == nil)
@@ -144,7 +154,10 @@ struct SocketIOHandlerTests {
         ("socket.io type", [wsMessage("49")], "SIO.TYPE-UNKNOWN", 1007),
         ("socket.io JSON", [wsMessage(#"42["login""#)], "SIO.PAYLOAD-INVALID", 1007),
         ("ack without id", [wsMessage(#"43[1]"#)], "SIO.ACK-WITHOUT-ID", 1007),
-        ("not UTF-8", [.message(WebSocketMessage(kind: .text, payload: [0x34, 0x32, 0xff]))], "SIO.TEXT-NOT-UTF8", 1007),
+        (
+            "not UTF-8", [.message(WebSocketMessage(kind: .text, payload: [0x34, 0x32, 0xff]))], "SIO.TEXT-NOT-UTF8",
+            1007
+        ),
         ("stray attachment", [wsMessage(binary: [4, 1])], "SIO.BINARY-UNEXPECTED", 1007),
         (
             "missing attachment", [wsMessage(#"451-["up",{"_placeholder":true,"num":0}]"#), wsMessage("2")],
@@ -167,7 +180,9 @@ struct SocketIOHandlerTests {
 
     @Test func attachmentsOverTheMessageLimitClose1009() throws {
         let channel = try messageChannel(EngineIOPacketHandler(limits: Limits(maxMessageSize: 10)))
-        #expect(feedEvent(channel, wsMessage(#"452-["up",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#)) == nil)
+        #expect(
+            feedEvent(channel, wsMessage(#"452-["up",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#))
+                == nil)
         #expect(feedEvent(channel, wsMessage(binary: [4] + [UInt8](repeating: 1, count: 8))) == nil)
         let violation = try #require(feedEvent(channel, wsMessage(binary: [4] + [UInt8](repeating: 2, count: 8))))
         #expect(violation.finding.ruleID == "WS.MESSAGE-TOO-LARGE")
@@ -226,7 +241,10 @@ struct SocketIOHandlerTests {
 
     @Test func severalSocketIO09PacketsInOneMessage() throws {
         let channel = try messageChannel(SocketIO09PacketHandler())
-        let packets = [SocketIO09Packet(type: .heartbeat), .message("你好😀 hello"), SocketIO09Packet(type: .connect, endpoint: "/chat")]
+        let packets = [
+            SocketIO09Packet(type: .heartbeat), .message("你好😀 hello"),
+            SocketIO09Packet(type: .connect, endpoint: "/chat"),
+        ]
         #expect(feedEvent(channel, wsMessage(SocketIO09Payload.encode(packets))) == nil)
         let decoded = try #require(try channel.readInbound(as: SocketIO09Decoded.self))
         #expect(decoded.framed)
@@ -276,7 +294,9 @@ struct SocketIOHandlerTests {
         try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array("2probe".utf8))))
         #expect(try channel.readInbound(as: EngineIOMessage.self)?.engineIO?.text == "probe")
         try channel.writeOutbound(EngineIOOutbound.engineIO(EngineIOPacket(type: .pong, payload: .text("probe"))))
-        #expect(throws: SocketIOViolation.self) { try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array("7".utf8)))) }
+        #expect(throws: SocketIOViolation.self) {
+            try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array("7".utf8))))
+        }
         var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, emitsFrames: false))
         let events = decoder.feed(try written(channel))
         #expect(messages(events) == [Array("3probe".utf8)])

@@ -32,18 +32,22 @@ struct SocketIOLoopbackTests {
             var read: [String] = []
             for try await connection in connections {
                 try await connection.executeThenClose { inbound, outbound in
-                    try await outbound.write(.engineIO(EngineIOPacket(type: .open, payload: .text(SocketIOHandlerTests.handshake))))
+                    try await outbound.write(
+                        .engineIO(EngineIOPacket(type: .open, payload: .text(SocketIOHandlerTests.handshake))))
                     try await outbound.write(.socketIO(SocketIOPacket(type: .connect)))
                     for try await message in inbound {
                         read.append(message.summary)
                         guard let packet = message.engineIO else { continue }
                         switch (packet.type, message.socketIO) {
-                        case (.ping, _): try await outbound.write(.engineIO(EngineIOPacket(type: .pong, payload: packet.payload)))
+                        case (.ping, _):
+                            try await outbound.write(.engineIO(EngineIOPacket(type: .pong, payload: packet.payload)))
                         case (.message, let event?) where event.type == .event:
-                            try await outbound.write(.socketIO(SocketIOPacket(type: .ack, id: event.id, data: .array(event.args))))
+                            try await outbound.write(
+                                .socketIO(SocketIOPacket(type: .ack, id: event.id, data: .array(event.args))))
                         case (.message, let event?) where event.type == .binaryEvent:
                             let sizes = event.buffers.map { JSONValue.number(JSONNumber(Int64($0.count))) }
-                            try await outbound.write(.socketIO(SocketIOPacket(type: .ack, id: event.id, data: .array(sizes))))
+                            try await outbound.write(
+                                .socketIO(SocketIOPacket(type: .ack, id: event.id, data: .array(sizes))))
                         case (.close, _): return
                         default: break
                         }
@@ -55,7 +59,9 @@ struct SocketIOLoopbackTests {
         }
 
         let client = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
         }
         let received: [String] = try await client.executeThenClose { inbound, outbound in
             let encoder = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x1122_3344 })
@@ -117,7 +123,8 @@ struct DialectLoopbackTests {
                     for try await event in inbound {
                         events.append(event)
                         if case .message(let message) = event, message.direction == .send {
-                            try await outbound.write(.message(.text, Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":4242}"#.utf8)))
+                            try await outbound.write(
+                                .message(.text, Array(#"3:::{"sid":2,"cid":3,"ser":1,"code":4242}"#.utf8)))
                         }
                     }
                 }
@@ -127,7 +134,9 @@ struct DialectLoopbackTests {
         }
 
         let client = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
         }
         let received: [String] = try await client.executeThenClose { inbound, outbound in
             let encoder = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x5566_7788 })
@@ -139,7 +148,8 @@ struct DialectLoopbackTests {
                     guard case .message(let message) = event else { continue }
                     texts.append(message.text)
                     if texts.count == 1 {
-                        try await outbound.write(ByteBuffer(bytes: try encoder.message(.text, Array(DialectHandlerTests.nimLogin.utf8))))
+                        try await outbound.write(
+                            ByteBuffer(bytes: try encoder.message(.text, Array(DialectHandlerTests.nimLogin.utf8))))
                     }
                 }
                 if texts.count >= 2 { break }

@@ -17,17 +17,21 @@ func outcome<Value: Sendable>(_ future: EventLoopFuture<Value>) -> Result<Value,
 @Suite("IMWireNIO WebSocket client upgrade")
 struct WebSocketClientUpgradeTests {
     static let handshake = try! WebSocketClientHandshake(
-        host: "rtm.example:8080", protocols: ["lc.protobuf2.3"], deflateOffers: [PerMessageDeflateOffer(clientMaxWindowBits: .anyValue)])
+        host: "rtm.example:8080", protocols: ["lc.protobuf2.3"],
+        deflateOffers: [PerMessageDeflateOffer(clientMaxWindowBits: .anyValue)])
 
     /// The server's answer to `handshake`, with `fields` after Upgrade and Connection.
     static func answer(_ fields: [String], status: String = "101 Switching Protocols") -> [UInt8] {
-        Array((["HTTP/1.1 \(status)", "Upgrade: websocket", "Connection: Upgrade"] + fields).map { $0 + "\r\n" }.joined().utf8) + Array("\r\n".utf8)
+        Array(
+            (["HTTP/1.1 \(status)", "Upgrade: websocket", "Connection: Upgrade"] + fields).map { $0 + "\r\n" }.joined()
+                .utf8) + Array("\r\n".utf8)
     }
 
     static let accept = "Sec-WebSocket-Accept: \(handshake.expectedAccept)"
 
     /// A channel with the upgrade added, connected: the request is sent.
-    func upgrading(requiresSubprotocol: Bool = true) throws -> (EmbeddedChannel, EventLoopFuture<WebSocketNegotiation>) {
+    func upgrading(requiresSubprotocol: Bool = true) throws -> (EmbeddedChannel, EventLoopFuture<WebSocketNegotiation>)
+    {
         let channel = EmbeddedChannel()
         let upgraded = try channel.pipeline.syncOperations.addWebSocketClientUpgrade(
             Self.handshake, requiresSubprotocol: requiresSubprotocol
@@ -49,7 +53,8 @@ struct WebSocketClientUpgradeTests {
         #expect(try written(channel) == Self.handshake.request)
         #expect(outcome(upgraded) == nil)
         let answer = Self.answer([
-            Self.accept, "Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=12",
+            Self.accept, "Sec-WebSocket-Protocol: lc.protobuf2.3",
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=12",
         ])
         let deflate = PerMessageDeflateParameters(clientMaxWindowBits: 12)
         let server = try WebSocketMessageEncoder(direction: .receive, permessageDeflate: deflate)
@@ -80,7 +85,8 @@ struct WebSocketClientUpgradeTests {
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         let upgraded = try channel.pipeline.syncOperations.addWebSocketClientUpgrade(Self.handshake) { _, _ in 7 }
         #expect(try written(channel) == Self.handshake.request)
-        try channel.writeInbound(ByteBuffer(bytes: Self.answer([Self.accept, "Sec-WebSocket-Protocol: lc.protobuf2.3"])))
+        try channel.writeInbound(
+            ByteBuffer(bytes: Self.answer([Self.accept, "Sec-WebSocket-Protocol: lc.protobuf2.3"])))
         #expect(try outcome(upgraded)?.get() == 7)
     }
 
@@ -88,22 +94,30 @@ struct WebSocketClientUpgradeTests {
     /// after every message though the answer does not repeat the parameter: the same message
     /// twice makes the same frame twice.
     @Test func anOfferedClientNoContextTakeoverIsKept() throws {
-        let handshake = try WebSocketClientHandshake(host: "rtm.example", deflateOffers: [PerMessageDeflateOffer(clientNoContextTakeover: true)])
+        let handshake = try WebSocketClientHandshake(
+            host: "rtm.example", deflateOffers: [PerMessageDeflateOffer(clientNoContextTakeover: true)])
         let channel = EmbeddedChannel()
-        let upgraded = try channel.pipeline.syncOperations.addWebSocketClientUpgrade(handshake) { _, negotiation in negotiation }
+        let upgraded = try channel.pipeline.syncOperations.addWebSocketClientUpgrade(handshake) { _, negotiation in
+            negotiation
+        }
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
         _ = try written(channel)
         try channel.writeInbound(
             ByteBuffer(
-                bytes: Self.answer(["Sec-WebSocket-Accept: \(handshake.expectedAccept)", "Sec-WebSocket-Extensions: permessage-deflate"])))
+                bytes: Self.answer([
+                    "Sec-WebSocket-Accept: \(handshake.expectedAccept)", "Sec-WebSocket-Extensions: permessage-deflate",
+                ])))
         #expect(try outcome(upgraded)?.get().permessageDeflate?.clientNoContextTakeover == false)  // the answer alone
         let payload = Array(String(repeating: "the same message ", count: 8).utf8)
         var frames: [[UInt8]] = []
         for _ in 0..<2 {
             try channel.writeOutbound(WebSocketOutbound.message(.text, payload))
             var decoder = WebSocketStreamDecoder(
-                WebSocketStreamConfiguration(direction: .send, permessageDeflate: PerMessageDeflateParameters(), emitsFrames: true))
-            frames += decoder.feed(try written(channel)).compactMap { if case .frame(let frame) = $0 { frame.payload } else { nil } }
+                WebSocketStreamConfiguration(
+                    direction: .send, permessageDeflate: PerMessageDeflateParameters(), emitsFrames: true))
+            frames += decoder.feed(try written(channel)).compactMap {
+                if case .frame(let frame) = $0 { frame.payload } else { nil }
+            }
         }
         #expect(frames.count == 2)
         #expect(frames.first == frames.last)
@@ -112,7 +126,10 @@ struct WebSocketClientUpgradeTests {
     @Test func aWrongAcceptFailsAndCloses() throws {
         let (channel, upgraded) = try upgrading()
         try channel.writeInbound(
-            ByteBuffer(bytes: Self.answer(["Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "Sec-WebSocket-Protocol: lc.protobuf2.3"])))
+            ByteBuffer(
+                bytes: Self.answer([
+                    "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "Sec-WebSocket-Protocol: lc.protobuf2.3",
+                ])))
         #expect(handshakeError(upgraded)?.ruleIDs.contains("WS.HANDSHAKE-ACCEPT") == true)
         #expect(!channel.isActive)
     }
@@ -151,7 +168,8 @@ struct WebSocketClientUpgradeTests {
         try channel.writeInbound(ByteBuffer(bytes: Array("HTTP/1.1 101 Switching Protocols\r\n".utf8)))
         var sent = 0
         while channel.isActive, sent < 64 << 10 {
-            try channel.writeInbound(ByteBuffer(bytes: Array(("X-Filler: " + String(repeating: "a", count: 1000) + "\r\n").utf8)))
+            try channel.writeInbound(
+                ByteBuffer(bytes: Array(("X-Filler: " + String(repeating: "a", count: 1000) + "\r\n").utf8)))
             sent += 1012
         }
         #expect(sent <= 17 << 10)

@@ -37,7 +37,8 @@ func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int = 1 << 2
     var start = 0
     while start < bytes.count {
         let end = min(bytes.count, start + size)
-        do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as WebSocketViolation {
+        do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as WebSocketViolation
+        {
             return violation
         } catch {
             Issue.record("unexpected error \(error)")
@@ -51,7 +52,8 @@ func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int = 1 << 2
 @Suite("IMWireNIO WebSocket handlers")
 struct WebSocketHandlerTests {
     let deflate = PerMessageDeflateParameters(
-        serverNoContextTakeover: false, clientNoContextTakeover: false, serverMaxWindowBits: 15, clientMaxWindowBits: 15)
+        serverNoContextTakeover: false, clientNoContextTakeover: false, serverMaxWindowBits: 15, clientMaxWindowBits: 15
+    )
 
     @Test func serverReadsMaskedMessagesInAnyChunking() throws {
         let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x1234_5678 })
@@ -82,7 +84,8 @@ struct WebSocketHandlerTests {
 
         // The server's answers: compressed, unmasked, read back by a client-side decoder.
         for payload in payloads { try channel.writeOutbound(WebSocketOutbound.message(.text, payload)) }
-        var reader = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, permessageDeflate: parameters))
+        var reader = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .receive, permessageDeflate: parameters))
         let back = reader.feed(try written(channel))
         #expect(messages(back) == payloads)
         #expect(!back.contains { if case .finding = $0 { true } else { false } })
@@ -121,7 +124,9 @@ struct WebSocketHandlerTests {
         #expect(Int(violation.failure.closeCode.rawValue) == code)
         #expect(!channel.isActive)
         var client = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive))
-        let closes = client.feed(try written(channel)).compactMap { if case .close(let close) = $0 { close } else { nil } }
+        let closes = client.feed(try written(channel)).compactMap {
+            if case .close(let close) = $0 { close } else { nil }
+        }
         #expect(closes.map { $0.code.map { Int($0.rawValue) } } == [code])
     }
 
@@ -140,10 +145,14 @@ struct WebSocketHandlerTests {
         let client = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x0102_0304 })
         #expect(feed(channel, client.control(.ping, [9, 8])) == nil)
         var reader = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive))
-        let pongs = reader.feed(try written(channel)).compactMap { if case .frame(let f) = $0, f.opcode == .pong { f.payload } else { nil } }
+        let pongs = reader.feed(try written(channel)).compactMap {
+            if case .frame(let f) = $0, f.opcode == .pong { f.payload } else { nil }
+        }
         #expect(pongs == [[9, 8]])
         #expect(feed(channel, client.close(.goingAway, reason: "bye")) == nil)
-        let closes = reader.feed(try written(channel)).compactMap { if case .close(let close) = $0 { close.code } else { nil } }
+        let closes = reader.feed(try written(channel)).compactMap {
+            if case .close(let close) = $0 { close.code } else { nil }
+        }
         #expect(closes == [.goingAway])
         #expect(!channel.isActive)
     }
@@ -171,7 +180,8 @@ struct WebSocketHandlerTests {
         let first = channel.writeAndFlush(WebSocketOutbound.close(.normalClosure))
         let late = [
             channel.writeAndFlush(WebSocketOutbound.message(.text, Array("late".utf8))),
-            channel.writeAndFlush(WebSocketOutbound.close(.goingAway)), channel.writeAndFlush(WebSocketOutbound.ping([])),
+            channel.writeAndFlush(WebSocketOutbound.close(.goingAway)),
+            channel.writeAndFlush(WebSocketOutbound.ping([])),
         ]
         #expect(outcome(first).map { (try? $0.get()) != nil } == true)
         for future in late {

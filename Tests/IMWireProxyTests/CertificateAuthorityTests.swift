@@ -52,7 +52,9 @@ import X509
         #expect(try mode(directory + "/" + CertificateAuthority.certificateFile) == 0o644)
 
         let keyLog = directory + "/keys.log"
-        #expect(FileManager.default.createFile(atPath: keyLog, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: keyLog, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644]))
         _ = try KeyLogWriter(path: keyLog)
         #expect(try mode(keyLog) == 0o600)
         try FileManager.default.createSymbolicLink(atPath: directory + "/link.log", withDestinationPath: keyLog)
@@ -66,7 +68,9 @@ import X509
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try other.write(to: directory)
         let otherKey = try String(contentsOfFile: directory + "/" + CertificateAuthority.keyFile, encoding: .utf8)
-        #expect(throws: ProxyTLSError.self) { try CertificateAuthority(certificatePEM: one.certificatePEM, keyPEM: otherKey) }
+        #expect(throws: ProxyTLSError.self) {
+            try CertificateAuthority(certificatePEM: one.certificatePEM, keyPEM: otherKey)
+        }
         #expect(throws: ProxyTLSError.self) { try CertificateAuthority.load(from: directory + "/missing") }
     }
 }

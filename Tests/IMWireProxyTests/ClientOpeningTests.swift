@@ -47,7 +47,9 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
     let protocols = alpn.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
     let alpnExtension = u16(16) + u16(protocols.count + 2) + u16(protocols.count) + protocols
     let extensions = sni + alpnExtension
-    let body = u16(0x0303) + [UInt8](repeating: 7, count: 32) + [0] + u16(2) + u16(0x1301) + [1, 0] + u16(extensions.count) + extensions
+    let body =
+        u16(0x0303) + [UInt8](repeating: 7, count: 32) + [0] + u16(2) + u16(0x1301) + [1, 0] + u16(extensions.count)
+        + extensions
     let handshake = [1, 0] + u16(body.count) + body
     return [22, 3, 1] + u16(handshake.count) + handshake
 }
@@ -117,7 +119,8 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
         opened.opening.answer(connected: true)
         #expect(try opened.answered().isEmpty)  // the server answers, not the proxy
         try opened.send(Array(body.utf8))
-        try opened.send(Array("GET http://a.example:8080 HTTP/1.1\r\nHost: a.example:8080\r\n\r\nGET http://b.exa".utf8))
+        try opened.send(
+            Array("GET http://a.example:8080 HTTP/1.1\r\nHost: a.example:8080\r\n\r\nGET http://b.exa".utf8))
         #expect(
             String(decoding: try opened.passedOn(), as: UTF8.self)
                 == "POST /lbs?k=v HTTP/1.1\r\nHost: a.example:8080\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
@@ -130,7 +133,9 @@ func clientHello(serverName name: String, alpn: [String] = ["http/1.1"]) -> [UIn
     }
 
     @Test func absoluteFormTargets() {
-        func parsed(_ target: Substring) -> String? { AbsoluteFormRequests.absoluteForm(target).map { "\($0.host) \($0.port) \($0.origin)" } }
+        func parsed(_ target: Substring) -> String? {
+            AbsoluteFormRequests.absoluteForm(target).map { "\($0.host) \($0.port) \($0.origin)" }
+        }
         #expect(parsed("http://example.com") == "example.com 80 /")
         #expect(parsed("HTTP://example.com:81/a?b") == "example.com 81 /a?b")
         #expect(parsed("http://example.com?q") == "example.com 80 /?q")

@@ -52,7 +52,8 @@ private final class Collect: ChannelInboundHandler {
         live.onFinding { finding, _ in found.withLockedValue { $0.append(finding.ruleID.rawValue) } }
         let proxy = ProxyServer(
             configuration: ProxyConfiguration(
-                listenHost: "127.0.0.1", listenPort: 0, upstreamHost: "127.0.0.1", upstreamPort: echo.localAddress?.port ?? 0,
+                listenHost: "127.0.0.1", listenPort: 0, upstreamHost: "127.0.0.1",
+                upstreamPort: echo.localAddress?.port ?? 0,
                 maxConnections: 1),
             live: live)
         let port = try proxy.start()
@@ -60,12 +61,15 @@ private final class Collect: ChannelInboundHandler {
         // An MQTT CONNECT, then a SUBSCRIBE whose fixed-header flags are 0000 (MQTT-3.8.1-1), then 100 KiB more.
         var sent = MQTTPacketEncoder.encode(.connect(MQTTConnect(keepAlive: 30, clientID: "c1")))
         sent += [0x80, 0x08, 0x00, 0x01, 0x00, 0x03, 0x61, 0x2f, 0x62, 0x00]
-        sent += MQTTPacketEncoder.encode(.publish(MQTTPublish(topic: "a/b", payload: (0..<100_000).map { UInt8(truncatingIfNeeded: $0) })))
+        sent += MQTTPacketEncoder.encode(
+            .publish(MQTTPublish(topic: "a/b", payload: (0..<100_000).map { UInt8(truncatingIfNeeded: $0) })))
         let done = group.next().makePromise(of: [UInt8].self)
         let count = sent.count
         let client = try ClientBootstrap(group: group)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collect(count: count, done: done)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collect(count: count, done: done))
+                }
             }
             .connect(host: "127.0.0.1", port: port).wait()
         try client.writeAndFlush(ByteBuffer(bytes: sent)).wait()
@@ -91,13 +95,16 @@ private final class Collect: ChannelInboundHandler {
         let live = try LiveCheck(options: CheckOptions(), now: { 1_000_000 })
         let proxy = ProxyServer(
             configuration: ProxyConfiguration(
-                listenHost: "127.0.0.1", listenPort: 0, upstreamHost: "127.0.0.1", upstreamPort: refusing, maxConnections: 1),
+                listenHost: "127.0.0.1", listenPort: 0, upstreamHost: "127.0.0.1", upstreamPort: refusing,
+                maxConnections: 1),
             live: live)
         let port = try proxy.start()
         let done = group.next().makePromise(of: [UInt8].self)
         let client = try ClientBootstrap(group: group)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collect(count: 1, done: done)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collect(count: 1, done: done))
+                }
             }
             .connect(host: "127.0.0.1", port: port).wait()
         #expect(try done.futureResult.wait().isEmpty)  // closed, nothing received

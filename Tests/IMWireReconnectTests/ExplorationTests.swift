@@ -46,9 +46,12 @@ import Testing
     /// bounds themselves, typed from the reference.
     @Test func shortestRetryDelays() {
         let expected: [String: Int64] = [
-            "leancloud-swift": 1000, "leancloud-js": 1000, "leancloud-java": 2000, "leancloud-csharp": 10_000, "nim-web": 1584,
+            "leancloud-swift": 1000, "leancloud-js": 1000, "leancloud-java": 2000, "leancloud-csharp": 10_000,
+            "nim-web": 1584,
             "jmessage-web": 1, "yun2win-web": 1000, "yun2win-android": 10_000, "yun2win-ios": 1000,
         ]
-        for policy in ReconnectPolicies.all { #expect(policy.shortestRetryDelayMillis == expected[policy.name], "\(policy.name)") }
+        for policy in ReconnectPolicies.all {
+            #expect(policy.shortestRetryDelayMillis == expected[policy.name], "\(policy.name)")
+        }
     }
 }

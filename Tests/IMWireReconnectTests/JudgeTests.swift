@@ -18,7 +18,8 @@ import Testing
         let alive = keepAlive ?? Array(stride(from: open + 20, to: end ?? open, by: 20))
         return ConnectionObservation(
             connection: id, opened: µs(open),
-            login: LoginObservation(sent: µs(open + 0.05), reconnectFlag: flag, accepted: loggedIn ? µs(open + 0.1) : nil),
+            login: LoginObservation(
+                sent: µs(open + 0.05), reconnectFlag: flag, accepted: loggedIn ? µs(open + 0.1) : nil),
             keepAlive: KeepAliveLog(alive.map(µs)), ended: end.map(µs), end: how)
     }
 
@@ -84,12 +85,16 @@ import Testing
         let later = [nim[0], session("b", 300, nil, .open, flag: nil)]
         #expect(ReconnectJudge(policy: NIMPolicies.web).judge(later).isEmpty)
         let kicked = [session("a", 0, 10, .kicked(code: 1), flag: nil), session("b", 11, nil, .open, flag: nil)]
-        #expect(rules(ReconnectJudge(policy: JMessagePolicies.web).judge(kicked)) == ["b RECONNECT.AFTER-TERMINAL-SUSPECTED"])
+        #expect(
+            rules(ReconnectJudge(policy: JMessagePolicies.web).judge(kicked)) == [
+                "b RECONNECT.AFTER-TERMINAL-SUSPECTED"
+            ])
     }
 
     @Test func aReconnectWithoutTheFlagAfterASessionIsFlagged() {
         let connections = [session("a", 0, 100, .closed(code: 1006)), session("b", 100.1, nil, .open, flag: false)]
-        #expect(rules(ReconnectJudge(policy: LeanCloudPolicies.swift).judge(connections)) == ["b RECONNECT.FLAG-MISSING"])
+        #expect(
+            rules(ReconnectJudge(policy: LeanCloudPolicies.swift).judge(connections)) == ["b RECONNECT.FLAG-MISSING"])
         // Before any session the flag is not expected.
         let first = [session("a", 0, 1, .lost, loggedIn: false), session("b", 1.1, nil, .open, flag: false)]
         #expect(ReconnectJudge(policy: LeanCloudPolicies.swift).judge(first).isEmpty)
@@ -106,7 +111,9 @@ import Testing
             connections.append(session("c\(index + 1)", time, time + 0.1, .lost, flag: true, loggedIn: false))
             time += 0.1
         }
-        #expect(rules(ReconnectJudge(policy: LeanCloudPolicies.java).judge(connections)) == ["c4 RECONNECT.BUDGET-EXCEEDED"])
+        #expect(
+            rules(ReconnectJudge(policy: LeanCloudPolicies.java).judge(connections)) == ["c4 RECONNECT.BUDGET-EXCEEDED"]
+        )
     }
 
     @Test func theServerWaitOf416IsHonoured() {
@@ -115,7 +122,8 @@ import Testing
         let findings = ReconnectJudge(policy: NIMPolicies.web).judge(early)
         #expect(rules(findings) == ["b RECONNECT.TOO-EARLY"])
         #expect(findings.first?.message.contains("the server asked to wait 30 s") == true)
-        #expect(ReconnectJudge(policy: NIMPolicies.web).judge([limited, session("b", 31.5, nil, .open, flag: nil)]).isEmpty)
+        #expect(
+            ReconnectJudge(policy: NIMPolicies.web).judge([limited, session("b", 31.5, nil, .open, flag: nil)]).isEmpty)
     }
 
     @Test func goawayAndLogoutDoNotCountAsRetries() {
@@ -132,7 +140,10 @@ import Testing
         #expect(rules(findings) == ["a RECONNECT.HEARTBEAT-MISSING"])
         #expect(findings.first?.location.time == µs(60))
         let open = [session("a", 0, nil, .open, flag: nil, keepAlive: [])]
-        #expect(rules(ReconnectJudge(policy: NIMPolicies.web).judge(open, captureEnd: µs(100))) == ["a RECONNECT.HEARTBEAT-MISSING"])
+        #expect(
+            rules(ReconnectJudge(policy: NIMPolicies.web).judge(open, captureEnd: µs(100))) == [
+                "a RECONNECT.HEARTBEAT-MISSING"
+            ])
         #expect(ReconnectJudge(policy: NIMPolicies.web).judge(open).isEmpty)
         // yun2win counts any client packet, every keep-alive period.
         let mqtt = [session("m", 0, 700, .clientLogout, flag: false, keepAlive: [290, 580])]
@@ -147,8 +158,10 @@ import Testing
         #expect(ReconnectJudge(policy: LeanCloudPolicies.js).judge(overlapping.reversed()).isEmpty)
         let extreme = [
             ConnectionObservation(
-                connection: "x", opened: Int64.min, login: LoginObservation(sent: Int64.min, reconnectFlag: nil, accepted: Int64.min),
-                keepAlive: KeepAliveLog([Int64.min, Int64.max]), ended: Int64.max, end: .loginRejected(code: 416, waitMicros: Int64.max)),
+                connection: "x", opened: Int64.min,
+                login: LoginObservation(sent: Int64.min, reconnectFlag: nil, accepted: Int64.min),
+                keepAlive: KeepAliveLog([Int64.min, Int64.max]), ended: Int64.max,
+                end: .loginRejected(code: 416, waitMicros: Int64.max)),
             ConnectionObservation(connection: "y", opened: Int64.max, login: nil, ended: nil, end: .open),
         ]
         for policy in ReconnectPolicies.all { _ = ReconnectJudge(policy: policy).judge(extreme, captureEnd: Int64.max) }

@@ -35,14 +35,16 @@ import Testing
                 "AVIMClientStatus=3 AVIMClientStatusPaused code=1006", "imClientPaused(code=1006)",
                 "AVIMClientStatus=4 AVIMClientStatusResuming", "imClientResuming()",
             ])
-        let resumed = simulate(swift, events + [(2100, .transportOpened), (2101, .loginResponse(code: 0, waitMillis: nil))])
+        let resumed = simulate(
+            swift, events + [(2100, .transportOpened), (2101, .loginResponse(code: 0, waitMillis: nil))])
         #expect(resumed.flatMap(\.commands).contains(.sendLogin(flag: "r=true in session/open")))
         #expect(resumed.last?.outputs.map(\.description).contains("imClientResumed()") == true)
     }
 
     @Test func jsBacksOffOneTwoFourSeconds() {
         let js = LeanCloudPolicies.js
-        var events: [(Int64, ReconnectEvent)] = [(0, .userLogin)] + connect(js, atMillis: 0) + [(100, .transportClosed(code: 1006))]
+        var events: [(Int64, ReconnectEvent)] =
+            [(0, .userLogin)] + connect(js, atMillis: 0) + [(100, .transportClosed(code: 1006))]
         var time: Int64 = 100
         for delay: Int64 in [1000, 2000, 4000] {
             time += delay
@@ -52,17 +54,26 @@ import Testing
         let steps = simulate(js, events)
         #expect(retryDelays(steps) == [1000, 2000, 4000, 8000])
         let schedule = steps.flatMap(\.outputs).filter { $0.name == "schedule" }.map { $0.detail ?? "" }
-        #expect(schedule == ["attempt=1 delay=1000ms", "attempt=2 delay=2000ms", "attempt=3 delay=4000ms", "attempt=4 delay=8000ms"])
+        #expect(
+            schedule == [
+                "attempt=1 delay=1000ms", "attempt=2 delay=2000ms", "attempt=3 delay=4000ms", "attempt=4 delay=8000ms",
+            ])
     }
 
     @Test func aKickStopsAndNothingOpensUntilTheUserLogsIn() {
-        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(500, .kicked(code: 4111))], untilMillis: 3_600_000)
+        let steps = simulate(
+            swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(500, .kicked(code: 4111))],
+            untilMillis: 3_600_000)
         let afterKick = steps.drop { $0.timeMillis < 500 }
         #expect(afterKick.first?.commands.contains(.stop(.kicked, code: 4111)) == true)
         #expect(!afterKick.contains { $0.commands.contains(.openTransport) })
         #expect(steps.last?.state.phase == .stopped)
-        #expect(afterKick.first?.outputs.map(\.description) == ["AVIMClientStatus=6 AVIMClientStatusClosed code=4111", "imClientClosed(code=4111)"])
-        let again = simulate(swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(500, .kicked(code: 4111)), (9000, .userLogin)])
+        #expect(
+            afterKick.first?.outputs.map(\.description) == [
+                "AVIMClientStatus=6 AVIMClientStatusClosed code=4111", "imClientClosed(code=4111)",
+            ])
+        let again = simulate(
+            swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(500, .kicked(code: 4111)), (9000, .userLogin)])
         #expect(again.last?.commands.contains(.openTransport) == true)
     }
 
@@ -70,7 +81,8 @@ import Testing
         let steps = simulate(
             swift,
             [(0, .userLogin)] + connect(swift, atMillis: 0) + [
-                (500, .transportClosed(code: 1006)), (600, .transportOpened), (700, .loginResponse(code: 4112, waitMillis: nil)),
+                (500, .transportClosed(code: 1006)), (600, .transportOpened),
+                (700, .loginResponse(code: 4112, waitMillis: nil)),
                 (900, .credentialsRefreshed), (950, .transportOpened), (960, .loginResponse(code: 0, waitMillis: nil)),
             ])
         #expect(steps.first { $0.timeMillis == 700 }?.commands.contains(.refreshCredentials) == true)
@@ -93,16 +105,20 @@ import Testing
     }
 
     @Test func swiftClosesInTheBackgroundAndComesBackInTheForeground() {
-        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(100, .appBackground), (5000, .appForeground)])
+        let steps = simulate(
+            swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(100, .appBackground), (5000, .appForeground)])
         #expect(steps.first { $0.timeMillis == 100 }?.state.phase == .suspended)
         #expect(steps.first { $0.timeMillis == 100 }?.commands.contains(.closeTransport) == true)
         #expect(steps.last?.commands.contains(.openTransport) == true)
         let js = LeanCloudPolicies.js
-        #expect(simulate(js, [(0, .userLogin)] + connect(js, atMillis: 0) + [(100, .appBackground)]).last?.state.phase == .online)
+        #expect(
+            simulate(js, [(0, .userLogin)] + connect(js, atMillis: 0) + [(100, .appBackground)]).last?.state.phase
+                == .online)
     }
 
     @Test func theChatRoomIsRejoinedOnlyWithinThirtyMinutes() {
-        let base: [(Int64, ReconnectEvent)] = [(0, .userLogin)] + connect(swift, atMillis: 0) + [(10, .chatRoomJoined), (100, .networkDown)]
+        let base: [(Int64, ReconnectEvent)] =
+            [(0, .userLogin)] + connect(swift, atMillis: 0) + [(10, .chatRoomJoined), (100, .networkDown)]
         let inside = simulate(swift, base + [(29 * 60_000, .networkUp)] + connect(swift, atMillis: 29 * 60_000))
         #expect(inside.flatMap(\.commands).contains(.rejoinChatRoom))
         let outside = simulate(swift, base + [(31 * 60_000, .networkUp)] + connect(swift, atMillis: 31 * 60_000))
@@ -112,7 +128,8 @@ import Testing
 
     @Test func javaGivesUpAfterThreeAttempts() {
         let java = LeanCloudPolicies.java
-        var events: [(Int64, ReconnectEvent)] = [(0, .userLogin)] + connect(java, atMillis: 0) + [(100, .transportFailed)]
+        var events: [(Int64, ReconnectEvent)] =
+            [(0, .userLogin)] + connect(java, atMillis: 0) + [(100, .transportFailed)]
         var time: Int64 = 100
         for delay: Int64 in [2000, 4000, 8000] {
             time += delay
@@ -126,7 +143,8 @@ import Testing
 
     @Test func csharpForgetsTheRouteAfterTenAttemptsAndGoesOn() {
         let csharp = LeanCloudPolicies.csharp
-        var events: [(Int64, ReconnectEvent)] = [(0, .userLogin)] + connect(csharp, atMillis: 0) + [(100, .transportFailed)]
+        var events: [(Int64, ReconnectEvent)] =
+            [(0, .userLogin)] + connect(csharp, atMillis: 0) + [(100, .transportFailed)]
         for index in 1...11 { events.append((100 + Int64(index) * 10_000 + 1, .transportFailed)) }
         let steps = simulate(csharp, events)
         #expect(retryDelays(steps).allSatisfy { $0 == 10_000 })
@@ -155,7 +173,9 @@ import Testing
 
     @Test func nimDropsTheLinkAfterTwoMissedHeartbeats() {
         let nim = NIMPolicies.web
-        let steps = simulate(nim, [(0, .userLogin)] + connect(nim, atMillis: 0) + [(5, .syncCompleted)], untilMillis: 30_002 + 5000 + 5000)
+        let steps = simulate(
+            nim, [(0, .userLogin)] + connect(nim, atMillis: 0) + [(5, .syncCompleted)],
+            untilMillis: 30_002 + 5000 + 5000)
         #expect(steps.flatMap(\.commands).filter { $0 == .sendHeartbeat }.count == 2)
         #expect(steps.last?.state.phase == .waiting)
         let lost = steps.flatMap(\.outputs).map(\.description)
@@ -203,7 +223,11 @@ import Testing
         #expect(resent.flatMap(\.commands).filter { if case .sendLogin = $0 { true } else { false } }.count == 6)
         #expect(resent.last?.state.stop?.cause == .loginUnanswered)
         let info = simulate(
-            jmessage, [(0, .userLogin), (1, .transportOpened), (2, .loginResponse(code: 0, waitMillis: nil)), (5, .kicked(code: 40))])
+            jmessage,
+            [
+                (0, .userLogin), (1, .transportOpened), (2, .loginResponse(code: 0, waitMillis: nil)),
+                (5, .kicked(code: 40)),
+            ])
         #expect(info.last?.state.phase == .online)
         #expect(info.last?.outputs.map(\.description) == ["onReceiveUserLoginStatusChangeEvent(code=40)"])
     }
@@ -251,10 +275,14 @@ import Testing
         #expect(answered.last?.state.phase == .online)
 
         // Acked, then silent: the login goes again 30 s after the ack, and waits 5 s for its ack.
-        let silent = simulate(jmessage, [(0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged)], untilMillis: 36_000)
+        let silent = simulate(
+            jmessage, [(0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged)], untilMillis: 36_000)
         let sends = silent.filter { $0.commands.contains(.sendLogin(flag: nil)) }.map(\.timeMillis)
         #expect(sends == [10, 30_200, 35_200])
-        #expect(silent.first { $0.timeMillis == 30_200 }?.commands == [.sendLogin(flag: nil), .scheduleTimer(.login, delayMillis: 5000)])
+        #expect(
+            silent.first { $0.timeMillis == 30_200 }?.commands == [
+                .sendLogin(flag: nil), .scheduleTimer(.login, delayMillis: 5000),
+            ])
 
         // Every send acked, none answered: 6 sends 30 s apart, then stop.
         var events: [(Int64, ReconnectEvent)] = [(0, .userLogin), (10, .transportOpened), (100, .loginAcknowledged)]
@@ -268,8 +296,10 @@ import Testing
         // A second ack, or an ack for a policy without a response wait, changes nothing.
         let acked = answered[2].state
         #expect(ReconnectMachine.step(acked, .loginAcknowledged, policy: jmessage).actions.isEmpty)
-        let nim = simulate(NIMPolicies.web, [(0, .userLogin), (1, .routeResolved(ttlMillis: nil)), (2, .transportOpened)])
-        let step = ReconnectMachine.step(nim.last?.state ?? ReconnectState(), .loginAcknowledged, policy: NIMPolicies.web)
+        let nim = simulate(
+            NIMPolicies.web, [(0, .userLogin), (1, .routeResolved(ttlMillis: nil)), (2, .transportOpened)])
+        let step = ReconnectMachine.step(
+            nim.last?.state ?? ReconnectState(), .loginAcknowledged, policy: NIMPolicies.web)
         #expect(step.actions.isEmpty && step.state == nim.last?.state)
     }
 
@@ -277,20 +307,25 @@ import Testing
     /// attempt looks the route up again.
     @Test func aRouteWithoutLifetimeIsNotCached() {
         let steps = simulate(swift, [(0, .userLogin), (10, .routeResolved(ttlMillis: 0)), (20, .transportFailed)])
-        #expect(!steps.flatMap(\.commands).contains { if case .scheduleTimer(.routeTTL, _) = $0 { true } else { false } })
+        #expect(
+            !steps.flatMap(\.commands).contains { if case .scheduleTimer(.routeTTL, _) = $0 { true } else { false } })
         #expect(steps.last?.commands.contains(.resolveRoute(clearCache: false)) == true)
     }
 
     /// LeanCloud's client shows AVIMClientStatus 0 (None) from its creation until the first
     /// open; no step shows it again. The other SDKs show nothing before the first event.
     @Test func theInitialStatusIsNone() {
-        #expect(ReconnectMachine.initialOutputs(policy: swift).map(\.description) == ["AVIMClientStatus=0 AVIMClientStatusNone"])
+        #expect(
+            ReconnectMachine.initialOutputs(policy: swift).map(\.description) == [
+                "AVIMClientStatus=0 AVIMClientStatusNone"
+            ])
         #expect(ReconnectMachine.initialOutputs(policy: LeanCloudPolicies.java).count == 1)
         #expect(ReconnectMachine.initialOutputs(policy: LeanCloudPolicies.js).isEmpty)
         #expect(ReconnectMachine.initialOutputs(policy: NIMPolicies.web).isEmpty)
         let text = TraceFormat.text(simulate(swift, [(0, .userLogin)]), policy: swift)
         #expect(text.contains("initial: AVIMClientStatus=0 AVIMClientStatusNone"))
-        let steps = simulate(swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(100, .userLogout), (200, .userLogin)])
+        let steps = simulate(
+            swift, [(0, .userLogin)] + connect(swift, atMillis: 0) + [(100, .userLogout), (200, .userLogin)])
         #expect(!steps.flatMap(\.outputs).contains { $0.value == 0 })
     }
 }

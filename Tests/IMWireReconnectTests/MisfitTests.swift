@@ -43,7 +43,9 @@ import Testing
 
         // The login timer (30 s) fires by itself at 30 010 ms and Swift reconnects at once; the
         // file's own timer-fired at 30 020 ms finds no login timer (the new attempt is connecting).
-        let events: [(Int64, ReconnectEvent)] = [(0, .userLogin), (5, .routeResolved(ttlMillis: nil)), (10, .transportOpened)]
+        let events: [(Int64, ReconnectEvent)] = [
+            (0, .userLogin), (5, .routeResolved(ttlMillis: nil)), (10, .transportOpened),
+        ]
         let fired = run(swift, events + [(30_020, .timerFired(.login))])
         let misfit = try #require(fired.misfits.first)
         #expect(fired.misfits.count == 1)
@@ -88,23 +90,31 @@ import Testing
     @Test func changesThatChangeNothingAreMisfits() {
         let events: [(Int64, ReconnectEvent)] =
             [(0, .networkUp), (1, .appForeground), (2, .userLogout), (3, .userLogin)] + connect(swift, atMillis: 10)
-            + [(20, .userLogin), (30, .heartbeatAnswered), (40, .chatRoomLeft), (50, .credentialsRefreshed), (60, .syncCompleted)]
+            + [
+                (20, .userLogin), (30, .heartbeatAnswered), (40, .chatRoomLeft), (50, .credentialsRefreshed),
+                (60, .syncCompleted),
+            ]
             + [(70, .networkDown), (80, .networkDown), (90, .appBackground), (100, .appBackground)]
         let result = run(swift, events)
         #expect(
             result.misfits.map(\.reason) == [
-                .networkAlreadyUp, .alreadyForeground, .phase(fits: Phase.allCases.filter { $0 != .idle }), .phase(fits: [.idle, .stopped]),
+                .networkAlreadyUp, .alreadyForeground, .phase(fits: Phase.allCases.filter { $0 != .idle }),
+                .phase(fits: [.idle, .stopped]),
                 .noHeartbeatOutstanding, .noChatRoom, .phase(fits: [.refreshing]), .noSyncPending, .networkAlreadyDown,
                 .alreadyBackground,
             ])
         #expect(result.misfits.map(\.eventIndex) == [0, 1, 2, 7, 8, 9, 10, 11, 13, 15])
-        #expect(result.misfits.map(\.state.phase) == [.idle, .idle, .idle, .online, .online, .online, .online, .online, .offline, .suspended])
+        #expect(
+            result.misfits.map(\.state.phase) == [
+                .idle, .idle, .idle, .online, .online, .online, .online, .online, .offline, .suspended,
+            ])
     }
 
     /// JMessage acknowledges a login once: a second ack does not fit.
     @Test func aSecondAckIsAMisfit() {
         let jmessage = JMessagePolicies.web
-        let result = run(jmessage, [(0, .userLogin), (10, .transportOpened), (20, .loginAcknowledged), (30, .loginAcknowledged)])
+        let result = run(
+            jmessage, [(0, .userLogin), (10, .transportOpened), (20, .loginAcknowledged), (30, .loginAcknowledged)])
         #expect(result.misfits.map(\.reason) == [.loginAlreadyAcknowledged])
         #expect(result.misfits.first?.eventIndex == 3)
     }
@@ -113,7 +123,9 @@ import Testing
     @Test func whatThePolicyIgnoresFits() {
         let nim = NIMPolicies.web
         #expect(nim.goaway == nil && !nim.wakeForcesReconnect)
-        let result = run(nim, [(0, .userLogin)] + connect(nim, atMillis: 0) + [(10, .goaway), (20, .systemWake), (30, .syncCompleted)])
+        let result = run(
+            nim,
+            [(0, .userLogin)] + connect(nim, atMillis: 0) + [(10, .goaway), (20, .systemWake), (30, .syncCompleted)])
         #expect(result.misfits.isEmpty)
     }
 
@@ -136,7 +148,8 @@ import Testing
     /// A misfit in JSON: index, step, time, event, state, reason and its details.
     @Test func misfitsInJSON() throws {
         let file = EventFile(entries: [
-            EventFile.Entry(timeMillis: 0, event: .userLogin), EventFile.Entry(timeMillis: 5, event: .timerFired(.heartbeat)),
+            EventFile.Entry(timeMillis: 0, event: .userLogin),
+            EventFile.Entry(timeMillis: 5, event: .timerFired(.heartbeat)),
         ])
         let simulation = try file.run(swift)
         let object = try #require(TraceFormat.json(simulation, policy: swift).objectValue)

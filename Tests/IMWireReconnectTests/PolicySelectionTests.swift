@@ -12,7 +12,9 @@ import Testing
         #expect(selection.policy(for: .leancloud)?.name == "leancloud-js")
         #expect(selection.policy(for: .nim)?.name == "nim-web")
         #expect(selection.policy(for: .yun2win) == nil)
-        #expect(throws: PolicySelection.Problem.self) { try PolicySelection(names: ["leancloud-js", "leancloud-swift"]) }
+        #expect(throws: PolicySelection.Problem.self) {
+            try PolicySelection(names: ["leancloud-js", "leancloud-swift"])
+        }
         #expect(throws: PolicySelection.Problem.self) { try PolicySelection(names: ["nim-android"]) }
         #expect(try PolicySelection(names: ["nim-web", "nim-web"]).policies.count == 1)
     }

@@ -25,7 +25,9 @@ import Testing
     @Test(arguments: ReconnectPolicies.all)
     func everyPolicyReadsTablesTheRegistryHasAndCitesItsFacts(_ policy: ReconnectPolicy) {
         for (_, names) in policy.registry.tables {
-            for name in names { #expect(StatusRegistry.standard.table(policy.registry.vendor, name) != nil, "\(policy.name): \(name)") }
+            for name in names {
+                #expect(StatusRegistry.standard.table(policy.registry.vendor, name) != nil, "\(policy.name): \(name)")
+            }
         }
         #expect(policy.registry.vendor == policy.dialect)
         #expect(policy.outputs.vendor == policy.dialect)
@@ -73,7 +75,9 @@ import Testing
 
     @Test func yun2winReturnCodes() {
         for policy in Yun2winPolicies.all {
-            for code: Int64 in [2, 3, 4] { #expect(policy.reaction(.login, code) == .stop(.loginRejected), "\(policy.name) \(code)") }
+            for code: Int64 in [2, 3, 4] {
+                #expect(policy.reaction(.login, code) == .stop(.loginRejected), "\(policy.name) \(code)")
+            }
             for code: Int64 in [5, 6] { #expect(policy.reaction(.login, code) == .refreshCredentials) }
             #expect(policy.reaction(.kick, 10) == .stop(.kicked))
         }

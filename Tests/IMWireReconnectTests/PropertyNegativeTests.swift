@@ -26,7 +26,8 @@ import Testing
             var monitor = Monitor()
             monitor.halted = true
             return observe(
-                LeanCloudPolicies.swift, stopped, .networkUp, Transition(state: stopped, actions: [.openTransport], milestones: []),
+                LeanCloudPolicies.swift, stopped, .networkUp,
+                Transition(state: stopped, actions: [.openTransport], milestones: []),
                 monitor: monitor)
         },
         .oneTimerPerKind: {
@@ -36,7 +37,8 @@ import Testing
             monitor.armed = TimerSet([.retry])
             return observe(
                 LeanCloudPolicies.swift, waiting, .commandTimeout,
-                Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMillis: 1000)], milestones: []), monitor: monitor)
+                Transition(state: waiting, actions: [.scheduleTimer(.retry, delayMillis: 1000)], milestones: []),
+                monitor: monitor)
         },
         .positiveTimerDelays: {
             // A policy asking for a 0 ms connect timeout, run through the real machine; and the
@@ -66,7 +68,8 @@ import Testing
             let failed = Transition(state: forgedState(.waiting, timers: [.retry]), actions: [], milestones: [])
             var monitor = Monitor()
             monitor.transportOpen = true
-            return observe(LeanCloudPolicies.swift, forgedState(.connecting), .transportFailed, failed, monitor: monitor)
+            return observe(
+                LeanCloudPolicies.swift, forgedState(.connecting), .transportFailed, failed, monitor: monitor)
         },
         .retryDelayWithinBounds: {
             // Retry 4 of Swift after 10 ms (the schedule says 4 s).
@@ -112,8 +115,11 @@ import Testing
             var monitor = Monitor()
             monitor.sessionSinceLogin = true
             monitor.transportOpen = true
-            let login = Transition(state: forgedState(.authenticating) { $0.hadSession = true }, actions: [.sendLogin(flag: nil)], milestones: [])
-            return observe(LeanCloudPolicies.csharp, forgedState(.connecting), .transportOpened, login, monitor: monitor)
+            let login = Transition(
+                state: forgedState(.authenticating) { $0.hadSession = true }, actions: [.sendLogin(flag: nil)],
+                milestones: [])
+            return observe(
+                LeanCloudPolicies.csharp, forgedState(.connecting), .transportOpened, login, monitor: monitor)
         },
         .idleIsQuiet: {
             // Logged out, network-up opens a transport.
@@ -137,7 +143,8 @@ import Testing
             let online = forgedState(.online, timers: [.heartbeat])
             monitor.armed = TimerSet([.heartbeat])
             return observe(
-                LeanCloudPolicies.swift, online, .goaway, Transition(state: online, actions: [.openTransport], milestones: []),
+                LeanCloudPolicies.swift, online, .goaway,
+                Transition(state: online, actions: [.openTransport], milestones: []),
                 monitor: monitor)
         },
     ]
@@ -195,7 +202,10 @@ import Testing
     /// The real policies: nothing fires (the proofs), and the cycle graph is searched.
     @Test func theRealPoliciesHaveNoStorm() {
         for policy in ReconnectPolicies.all {
-            #expect(!(ReconnectExplorer.proofs[policy.name]?.violations.contains { $0.property == .noZeroDelayReconnectCycle } ?? true))
+            #expect(
+                !(ReconnectExplorer.proofs[policy.name]?.violations.contains {
+                    $0.property == .noZeroDelayReconnectCycle
+                } ?? true))
         }
     }
 }

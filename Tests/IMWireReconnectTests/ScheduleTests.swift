@@ -17,7 +17,10 @@ import Testing
 
     @Test func leanCloudJSDoublesToFiveMinutes() {
         let schedule = LeanCloudPolicies.js.schedule
-        #expect((0..<11).map(schedule.nominalMillis) == [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000])
+        #expect(
+            (0..<11).map(schedule.nominalMillis) == [
+                1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000,
+            ])
         #expect(schedule.capIndex == 9)
         #expect(schedule.leadingImmediateAttempts == 0)
     }
@@ -49,7 +52,11 @@ import Testing
         for n in 0..<(cap + 5) {
             #expect(schedule.nominalMillis(n) <= schedule.nominalMillis(n + 1), "\(policy.name) shrinks at \(n)")
             #expect(schedule.boundsMillis(n).lowerBound <= schedule.boundsMillis(n + 1).lowerBound)
-            if n >= cap { #expect(schedule.boundsMillis(n) == schedule.boundsMillis(cap), "\(policy.name) moves after its cap at \(n)") }
+            if n >= cap {
+                #expect(
+                    schedule.boundsMillis(n) == schedule.boundsMillis(cap), "\(policy.name) moves after its cap at \(n)"
+                )
+            }
         }
         #expect(schedule.maximumMillis >= schedule.nominalMillis(cap))
     }
@@ -69,10 +76,13 @@ import Testing
     }
 
     @Test func hugeSchedulesSaturateInsteadOfTrapping() {
-        let schedule = RetrySchedule.exponential(baseMillis: Int64.max / 3, factor: 1000, capMillis: Int64.max / 2, jitterPPM: 500_000)
+        let schedule = RetrySchedule.exponential(
+            baseMillis: Int64.max / 3, factor: 1000, capMillis: Int64.max / 2, jitterPPM: 500_000)
         #expect(schedule.delayMillis(60, random: UInt32.max) <= Int64.max / 2)
         #expect(RetrySchedule.linear(stepMillis: Int64.max, capMillis: 10).nominalMillis(Int.max) == 10)
-        #expect(RetrySchedule.exponential(baseMillis: 0, factor: 2, capMillis: 10, jitterPPM: 0).nominalMillis(Int.max) == 0)
+        #expect(
+            RetrySchedule.exponential(baseMillis: 0, factor: 2, capMillis: 10, jitterPPM: 0).nominalMillis(Int.max) == 0
+        )
         #expect(RetrySchedule.linear(stepMillis: 1000, capMillis: 3000).capIndex == 2)
     }
 

@@ -3,7 +3,9 @@ import IMWireCore
 @testable import IMWireReconnect
 
 /// Runs `events` (milliseconds, event) through a simulator of `policy`, then fires timers until `untilMillis`.
-func simulate(_ policy: ReconnectPolicy, _ events: [(Int64, ReconnectEvent)], untilMillis: Int64? = nil, seed: UInt64 = 0) -> [TraceStep] {
+func simulate(
+    _ policy: ReconnectPolicy, _ events: [(Int64, ReconnectEvent)], untilMillis: Int64? = nil, seed: UInt64 = 0
+) -> [TraceStep] {
     run(policy, events, untilMillis: untilMillis, seed: seed).steps
 }
 
@@ -44,19 +46,26 @@ func variant(
     connectTimeoutMillis: Int64?? = nil
 ) -> ReconnectPolicy {
     ReconnectPolicy(
-        name: name ?? policy.name + "-forged", dialect: policy.dialect, sdk: policy.sdk, schedule: schedule ?? policy.schedule,
-        budget: budget ?? policy.budget, heartbeat: policy.heartbeat, connectTimeoutMillis: connectTimeoutMillis ?? policy.connectTimeoutMillis,
+        name: name ?? policy.name + "-forged", dialect: policy.dialect, sdk: policy.sdk,
+        schedule: schedule ?? policy.schedule,
+        budget: budget ?? policy.budget, heartbeat: policy.heartbeat,
+        connectTimeoutMillis: connectTimeoutMillis ?? policy.connectTimeoutMillis,
         loginTimeoutMillis: policy.loginTimeoutMillis, loginResponseTimeoutMillis: policy.loginResponseTimeoutMillis,
         loginResends: policy.loginResends,
-        route: policy.route, reconnectFlag: policy.reconnectFlag, acceptCodes: policy.acceptCodes, progressCodes: policy.progressCodes,
-        rules: policy.rules, registry: policy.registry, goaway: policy.goaway, backgroundClosesConnection: policy.backgroundClosesConnection,
+        route: policy.route, reconnectFlag: policy.reconnectFlag, acceptCodes: policy.acceptCodes,
+        progressCodes: policy.progressCodes,
+        rules: policy.rules, registry: policy.registry, goaway: policy.goaway,
+        backgroundClosesConnection: policy.backgroundClosesConnection,
         networkChangeResetsBackoff: policy.networkChangeResetsBackoff, wakeForcesReconnect: policy.wakeForcesReconnect,
-        chatRoomRejoinWindowMillis: policy.chatRoomRejoinWindowMillis, syncAfterLogin: policy.syncAfterLogin, outputs: policy.outputs,
+        chatRoomRejoinWindowMillis: policy.chatRoomRejoinWindowMillis, syncAfterLogin: policy.syncAfterLogin,
+        outputs: policy.outputs,
         facts: policy.facts)
 }
 
 /// A state in `phase` with `timers` armed, for forged transitions.
-func forgedState(_ phase: Phase, timers: [TimerKind] = [], _ edit: (inout ReconnectState) -> Void = { _ in }) -> ReconnectState {
+func forgedState(_ phase: Phase, timers: [TimerKind] = [], _ edit: (inout ReconnectState) -> Void = { _ in })
+    -> ReconnectState
+{
     var state = ReconnectState()
     state.phase = phase
     state.timers = TimerSet(timers)

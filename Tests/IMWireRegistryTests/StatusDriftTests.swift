@@ -65,9 +65,11 @@ import Testing
 
     @Test func noStrayFixtureOrSpecFile() throws {
         let vendors = Set(StatusRegistry.standard.vendors.map(\.rawValue))
-        let fixtures = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Fixtures/status").path)
+        let fixtures = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Fixtures/status").path)
         #expect(Set(fixtures) == Set(vendors.map { "\($0).json" }))
-        let specs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Spec/status-codes").path)
+        let specs = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Spec/status-codes").path)
         #expect(Set(specs) == Set(vendors.map { "\($0).md" }))
     }
 }

@@ -50,7 +50,9 @@ import Testing
     @Test func explainTextShowsSourcesAndLoginMeaning() {
         let text = StatusExport.text(Self.sample.explain(417))
         #expect(text.hasPrefix("417: 1 meaning\n"))
-        #expect(text.contains("  class:      invalid-request; answering a login: fatal-conflict (advice: stop-and-require-user)"))
+        #expect(
+            text.contains(
+                "  class:      invalid-request; answering a login: fatal-conflict (advice: stop-and-require-user)"))
         #expect(text.contains("  source:     src"))
         let unknown = StatusExport.text(Self.sample.explain(12_345))
         #expect(unknown.hasPrefix("12345: unknown\n"))

@@ -28,7 +28,9 @@ import Testing
         for row in registry.rows {
             #expect(!row.meaning.isEmpty && !row.sources.isEmpty, "\(row.vendor) \(row.table) \(row.number)")
             if let original = row.original {
-                #expect(original.unicodeScalars.contains { $0.value > 0x7f }, "\(row.table) \(row.number): original is English")
+                #expect(
+                    original.unicodeScalars.contains { $0.value > 0x7f },
+                    "\(row.table) \(row.number): original is English")
             }
         }
     }
@@ -36,7 +38,10 @@ import Testing
     @Test func code417HasEveryNIMMeaningAndNoOtherVendors() {
         let meanings = registry.meanings(of: 417)
         #expect(Set(meanings.map(\.vendor)) == [.nim])
-        #expect(meanings.map(\.table) == ["NIMRemoteErrorCode", "NIMResCode", "web-error", "status-page", "NIMAVRoomServerErrorCode"])
+        #expect(
+            meanings.map(\.table) == [
+                "NIMRemoteErrorCode", "NIMResCode", "web-error", "status-page", "NIMAVRoomServerErrorCode",
+            ])
         let merged = registry.mostCautiousAdvice(417, vendor: .nim)
         #expect(merged?.advice == .stop)
         #expect(merged?.rows.map(\.table) == ["NIMResCode"])
@@ -59,7 +64,9 @@ import Testing
         #expect(unknown.range?.label == "send message")
         #expect(unknown.below?.number == 803012)
         #expect(unknown.above?.number == 805001)
-        #expect(unknown.description.hasPrefix("803013 is unknown in jmessage server; declared range 803000–803999 send message"))
+        #expect(
+            unknown.description.hasPrefix(
+                "803013 is unknown in jmessage server; declared range 803000–803999 send message"))
     }
 
     @Test func explainReportsUnknownOnlyWhereATableCoversTheNumber() {

@@ -13,14 +13,23 @@ import Testing
             write { out += $0 }
             return out
         }
-        #expect(ReportFormat.text.render(report, options: options) == bytes { TextReport.write(report, threshold: .info, to: $0) })
-        #expect(ReportFormat.json.render(report, options: options) == bytes { JSONReport.write(report, threshold: .info, to: $0) })
-        #expect(ReportFormat.junit.render(report, options: options) == bytes { JUnitReport.write(report, threshold: .info, to: $0) })
         #expect(
-            ReportFormat.sarif.render(report, options: options) == bytes { SARIFReport.write(report, threshold: .info, version: "9.9", to: $0) })
+            ReportFormat.text.render(report, options: options)
+                == bytes { TextReport.write(report, threshold: .info, to: $0) })
+        #expect(
+            ReportFormat.json.render(report, options: options)
+                == bytes { JSONReport.write(report, threshold: .info, to: $0) })
+        #expect(
+            ReportFormat.junit.render(report, options: options)
+                == bytes { JUnitReport.write(report, threshold: .info, to: $0) })
+        #expect(
+            ReportFormat.sarif.render(report, options: options)
+                == bytes { SARIFReport.write(report, threshold: .info, version: "9.9", to: $0) })
         var html = options
         html.specBase = "file:///spec/"
-        #expect(ReportFormat.html.render(report, options: html) == Array(HTMLReport.render(report, threshold: .info, specBase: "file:///spec/").utf8))
+        #expect(
+            ReportFormat.html.render(report, options: html)
+                == Array(HTMLReport.render(report, threshold: .info, specBase: "file:///spec/").utf8))
     }
 
     @Test func sarifReadsThePacketRegionsOfTheCapture() throws {
@@ -59,7 +68,8 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: root)
         var found: [String] = []
         while let path = enumerator?.nextObject() as? String {
-            guard [".jsonl", ".pcapng", ".pcap", ".har"].contains(where: path.hasSuffix), !path.hasPrefix("reports/") else { continue }
+            guard [".jsonl", ".pcapng", ".pcap", ".har"].contains(where: path.hasSuffix), !path.hasPrefix("reports/")
+            else { continue }
             found.append(path)
         }
         return found.sorted()

@@ -17,7 +17,9 @@ import Testing
         var bytes: [String: Int] = [:]
         for line in try readText("Fixtures/captures/\(name)").split(separator: "\n") {
             // A line that is not JSON carries no bytes (leancloud-broken has one on purpose).
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { continue }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                continue
+            }
             let conn = try #require(object["conn"] as? String)
             var count = 0
             if let hex = object["hex"] as? String { count = hex.filter { $0 != " " }.count / 2 }
@@ -31,10 +33,15 @@ import Testing
 
     @Test func bytesAddUpToWhatWasCaptured() throws {
         // Messages (leancloud-broken), raw WebSocket streams with a corrupt frame, raw MQTT over TCP.
-        for name in ["leancloud-broken.jsonl", "leancloud-websocket-corrupt.jsonl", "yun2win-clean.jsonl", "leancloud-reconnect.jsonl"] {
+        for name in [
+            "leancloud-broken.jsonl", "leancloud-websocket-corrupt.jsonl", "yun2win-clean.jsonl",
+            "leancloud-reconnect.jsonl",
+        ] {
             let expected = try Self.transcriptBytes(name)
             let report = try check("Fixtures/captures/\(name)")
-            #expect(Dictionary(uniqueKeysWithValues: report.connections.map { ($0.id, $0.account.captured) }) == expected, "\(name)")
+            #expect(
+                Dictionary(uniqueKeysWithValues: report.connections.map { ($0.id, $0.account.captured) }) == expected,
+                "\(name)")
             for connection in report.connections {
                 #expect(connection.account.decoded > 0, "\(name) \(connection.id)")
             }
@@ -67,7 +74,8 @@ import Testing
             #expect(pieces.count == report.connections.count + 1)
             let text = String(decoding: pieces.joined(), as: UTF8.self)
             #expect(text == TextReport.render(report, threshold: threshold))
-            #expect(text.split(separator: "\n").filter { $0.hasPrefix("connection ") }.count == report.connections.count)
+            #expect(
+                text.split(separator: "\n").filter { $0.hasPrefix("connection ") }.count == report.connections.count)
             #expect(text.hasSuffix(" info\n") || text.hasSuffix("not shown)\n"))
         }
     }
@@ -85,7 +93,10 @@ import Testing
         #expect(JSONReport.json(lc)["closeCode"] == .null)
         let utf8 = try #require(RuleCatalog.rule("WS.INVALID-UTF8"))
         #expect(RuleCatalog.json(utf8)["closeCode"] == .number(JSONNumber(1007)))
-        #expect(RuleCatalog.all.filter { RuleCatalog.closeCode(of: $0) != nil }.allSatisfy { [.websocket, .compression].contains($0.layer) })
+        #expect(
+            RuleCatalog.all.filter { RuleCatalog.closeCode(of: $0) != nil }.allSatisfy {
+                [.websocket, .compression].contains($0.layer)
+            })
     }
 
     @Test func junitHasASuitePerConnectionAndACasePerRuleFamily() throws {
@@ -128,8 +139,12 @@ import Testing
         #expect(html.components(separatedBy: "<svg class=\"sequence\"").count == 3)
         #expect(html.components(separatedBy: "<g class=\"message").count == 26)
         #expect(html.contains("data-frame=\"5\"") && html.contains("LC.RESPONSE-WITHOUT-REQUEST"))
-        #expect(html.components(separatedBy: "<script").count == 2 && !html.contains("src=") && !html.contains("href=\"http"))
-        #expect(html.contains("<a href=\"file:///repo/Spec/capture-jsonl.md#jsonl-lines\">Spec/capture-jsonl.md#jsonl-lines</a>"))
+        #expect(
+            html.components(separatedBy: "<script").count == 2 && !html.contains("src=")
+                && !html.contains("href=\"http"))
+        #expect(
+            html.contains(
+                "<a href=\"file:///repo/Spec/capture-jsonl.md#jsonl-lines\">Spec/capture-jsonl.md#jsonl-lines</a>"))
         let escaped = HTMLReport.render(check(lines: [#"{"conn":"<b>&","dir":"send","text":"{}"}"#]), threshold: .info)
         #expect(escaped.contains("&lt;b&gt;&amp;") && !escaped.contains("<b>&"))
     }
@@ -143,27 +158,38 @@ import Testing
         options.timelineDetails = true
         let open = #"{"type":"open","conn":"a","t":0,"subprotocol":"lc.protobuf2.3"}"#
         let truncated = (1...450).map { #"{"conn":"a","t":\#(Double($0) / 100),"dir":"send","hex":"08"}"# }
-        let second = [#"{"type":"open","conn":"b","t":5,"subprotocol":"lc.protobuf2.3"}"#, #"{"conn":"b","t":5.1,"dir":"send","hex":"080e2801"}"#]
+        let second = [
+            #"{"type":"open","conn":"b","t":5,"subprotocol":"lc.protobuf2.3"}"#,
+            #"{"conn":"b","t":5.1,"dir":"send","hex":"080e2801"}"#,
+        ]
         let html = HTMLReport.render(check(lines: [open] + truncated + second, options: options), threshold: .warning)
         #expect(html.components(separatedBy: "<tr class=\"finding error\"").count == 2)
-        #expect(html.contains("data-rule=\"PB.TRUNCATED\" data-count=\"450\"") && html.contains("<td class=\"count\">×450</td>"))
+        #expect(
+            html.contains("data-rule=\"PB.TRUNCATED\" data-count=\"450\"")
+                && html.contains("<td class=\"count\">×450</td>"))
         #expect(html.contains("<br>… and 400 more"))
         // Every marked frame's anchor exists, the 400 not listed too.
         #expect((1...450).allSatisfy { html.contains("id=\"c0-frame-\($0)\"") })
         #expect(html.contains("<button type=\"button\" data-page=\"2\">401–450</button>"))
         #expect(html.components(separatedBy: "<details class=\"msg\"").count == 452)
-        #expect(html.contains("<details class=\"msg\" id=\"c1-m0\">") && html.contains("<pre class=\"json\">{\n  &quot;cmd&quot;: &quot;echo&quot;"))
+        #expect(
+            html.contains("<details class=\"msg\" id=\"c1-m0\">")
+                && html.contains("<pre class=\"json\">{\n  &quot;cmd&quot;: &quot;echo&quot;"))
         #expect(html.contains("<pre class=\"hex\">0000  08 0e 28 01"))
         #expect(html.components(separatedBy: "<g class=\"client-connection\"").count == 3)
     }
 
     @Test func hexDumpShowsOffsetsBytesAndText() {
-        #expect(HTMLReport.hexDump(Array("ab\u{1}".utf8), total: 3) == "0000  61 62 01" + String(repeating: " ", count: 39) + "  ab.")
         #expect(
-            HTMLReport.hexDump(Array(repeating: 0x41, count: 17), total: 600).split(separator: "\n").map(String.init) == [
-                "0000  " + Array(repeating: "41", count: 16).joined(separator: " ") + "  " + String(repeating: "A", count: 16),
-                "0010  41" + String(repeating: " ", count: 45) + "  A", "… 583 more bytes",
-            ])
+            HTMLReport.hexDump(Array("ab\u{1}".utf8), total: 3) == "0000  61 62 01" + String(repeating: " ", count: 39)
+                + "  ab.")
+        #expect(
+            HTMLReport.hexDump(Array(repeating: 0x41, count: 17), total: 600).split(separator: "\n").map(String.init)
+                == [
+                    "0000  " + Array(repeating: "41", count: 16).joined(separator: " ") + "  "
+                        + String(repeating: "A", count: 16),
+                    "0010  41" + String(repeating: " ", count: 45) + "  A", "… 583 more bytes",
+                ])
     }
 
     /// Transcript times reach ±9e12 s, so two of them can be 65 bits apart: the text report's

@@ -24,7 +24,8 @@ private final class Collect: ChannelInboundHandler {
     var bytes: [UInt8] = []
     var finished = false
     init(
-        steps: [(after: Int, bytes: [UInt8])], count: @escaping ([UInt8]) -> Int, done: EventLoopPromise<[UInt8]>, enough: @escaping ([UInt8]) -> Bool
+        steps: [(after: Int, bytes: [UInt8])], count: @escaping ([UInt8]) -> Int, done: EventLoopPromise<[UInt8]>,
+        enough: @escaping ([UInt8]) -> Bool
     ) {
         self.steps = steps
         self.count = count
@@ -55,13 +56,18 @@ private final class Collect: ChannelInboundHandler {
 
     /// Sends `steps` to the server on 127.0.0.1:`port` (each after the answer to the one before);
     /// what it answered until `enough`, or its close.
-    static func exchange(port: Int, _ steps: [[UInt8]], group: EventLoopGroup, enough: @escaping @Sendable ([UInt8]) -> Bool) throws -> [UInt8] {
-        try exchange(port: port, steps.enumerated().map { ($0.offset, $0.element) }, count: { commands($0).count }, group: group, enough: enough)
+    static func exchange(
+        port: Int, _ steps: [[UInt8]], group: EventLoopGroup, enough: @escaping @Sendable ([UInt8]) -> Bool
+    ) throws -> [UInt8] {
+        try exchange(
+            port: port, steps.enumerated().map { ($0.offset, $0.element) }, count: { commands($0).count }, group: group,
+            enough: enough)
     }
 
     /// Sends each step once `count` of what the server sent reaches its `after`.
     static func exchange(
-        port: Int, _ steps: [(after: Int, bytes: [UInt8])], count: @escaping @Sendable ([UInt8]) -> Int, group: EventLoopGroup,
+        port: Int, _ steps: [(after: Int, bytes: [UInt8])], count: @escaping @Sendable ([UInt8]) -> Int,
+        group: EventLoopGroup,
         enough: @escaping @Sendable ([UInt8]) -> Bool
     ) throws -> [UInt8] {
         let done = group.next().makePromise(of: [UInt8].self)
@@ -70,7 +76,8 @@ private final class Collect: ChannelInboundHandler {
             client = try ClientBootstrap(group: group)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(Collect(steps: steps, count: count, done: done, enough: enough))
+                        try channel.pipeline.syncOperations.addHandler(
+                            Collect(steps: steps, count: count, done: done, enough: enough))
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).wait()
@@ -103,7 +110,9 @@ private final class Collect: ChannelInboundHandler {
         var commands: [LCGenericCommand] = []
         Array(answer[end...]).withUnsafeBytes { raw in
             decoder.feed(raw) { event in
-                if case .message(let message) = event, let command = LeanCloudCodec().decode(message.payload).command { commands.append(command) }
+                if case .message(let message) = event, let command = LeanCloudCodec().decode(message.payload).command {
+                    commands.append(command)
+                }
             }
         }
         return commands
@@ -117,14 +126,16 @@ private final class Collect: ChannelInboundHandler {
                  "actions": [{"on": "send", "do": "kick", "afterMs": 100}], \
                 "expect": {"reconnect": false, "waive": ["LC.ERROR-REPLY"]}}
                 """.utf8), name: "kick-now", file: "inline")
-        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let run = try ServeRun(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
 
         // The router names the server.
         let route = try Self.exchange(
-            port: port, [Array("GET /v1/route?appId=a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group, enough: { _ in false })
+            port: port, [Array("GET /v1/route?appId=a HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group,
+            enough: { _ in false })
         #expect(
             String(decoding: route, as: UTF8.self).hasSuffix(
                 "{\"server\":\"ws://127.0.0.1:\(port)/\",\"secondary\":\"ws://127.0.0.1:\(port)/\",\"ttl\":3600}"))
@@ -152,7 +163,10 @@ private final class Collect: ChannelInboundHandler {
             Self.commands($0).count >= 4
         }
         let commands = Self.commands(answer)
-        #expect(commands.map { "\($0.cmd)/\($0.hasOp ? "\($0.op)" : "")" } == ["session/opened", "conv/started", "ack/", "session/closed"])
+        #expect(
+            commands.map { "\($0.cmd)/\($0.hasOp ? "\($0.op)" : "")" } == [
+                "session/opened", "conv/started", "ack/", "session/closed",
+            ])
         #expect(commands.last?.sessionMessage.code == 4111)
         #expect(commands.dropFirst().first?.convMessage.cid == direct.directMessage.cid)
 
@@ -172,7 +186,8 @@ private final class Collect: ChannelInboundHandler {
                 "actions": [{"on": "send", "do": "push", "afterMs": 50}]}
                 """#.utf8),
             name: "push-now", file: "inline")
-        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let run = try ServeRun(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
@@ -183,7 +198,8 @@ private final class Collect: ChannelInboundHandler {
             try encoder.encodeMessage(.text, Array(("42" + text).utf8), into: &bytes)
             return bytes
         }
-        let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", target: "/socket.io/?EIO=3&transport=websocket").request
+        let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", target: "/socket.io/?EIO=3&transport=websocket")
+            .request
         // The signature of the SDK's recording (jmessage-clean): MD5 over appkey, timestamp, random_str and the secret.
         let initialise = try event(
             #"""
@@ -212,17 +228,23 @@ private final class Collect: ChannelInboundHandler {
             (6, try event(send)),
             (9, try event(#"["msg_recv_v2",{"msg_id":2000002,"msg_type":3,"from_uid":20000,"from_gid":0,"rid":4}]"#)),
         ]
-        let answer = try Self.exchange(port: port, steps, count: { Self.texts($0).count }, group: group, enough: { Self.texts($0).count >= 10 })
+        let answer = try Self.exchange(
+            port: port, steps, count: { Self.texts($0).count }, group: group, enough: { Self.texts($0).count >= 10 })
         let texts = Self.texts(answer)
         #expect(texts.first?.hasPrefix(#"0{"sid":""#) == true)
         #expect(
             Array(texts.dropFirst().prefix(6)) == [
-                "40", #"42["ack",{"rid":1}]"#, #"42["c_init",{"rid":1,"code":0}]"#, #"42["ack",{"rid":2}]"#, #"42["login",{"rid":2,"code":0}]"#,
+                "40", #"42["ack",{"rid":1}]"#, #"42["c_init",{"rid":1,"code":0}]"#, #"42["ack",{"rid":2}]"#,
+                #"42["login",{"rid":2,"code":0}]"#,
                 #"42["ack",{"rid":3}]"#,
             ])
-        #expect(texts.count > 7 && texts[7].hasPrefix(#"42["s_single_text",{"rid":3,"code":0,"msg_id":2000001,"ctime_ms":"#))
+        #expect(
+            texts.count > 7 && texts[7].hasPrefix(#"42["s_single_text",{"rid":3,"code":0,"msg_id":2000001,"ctime_ms":"#)
+        )
         #expect(texts.last == #"42["ack",{"rid":4}]"#)
-        #expect(texts.count > 8 && texts[8].hasPrefix(#"42["msg_sync",{"messages":[{"msg_id":2000002,"msg_type":3,"from_uid":20000,"#))
+        #expect(
+            texts.count > 8
+                && texts[8].hasPrefix(#"42["msg_sync",{"messages":[{"msg_id":2000002,"msg_type":3,"from_uid":20000,"#))
 
         run.server.stop()
         let outcome = try run.finish()
@@ -238,14 +260,16 @@ private final class Collect: ChannelInboundHandler {
                 "actions": [{"on": "send", "do": "push", "afterMs": 300}]}
                 """#.utf8),
             name: "push-later", file: "inline")
-        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let run = try ServeRun(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         /// One request on a connection of its own; the answer's status line and body.
         func request(_ method: String, _ target: String, _ body: String = "") throws -> (status: String, body: String) {
             let head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-            let answer = try Self.exchange(port: port, [Array((head + body).utf8)], group: group, enough: { _ in false })
+            let answer = try Self.exchange(
+                port: port, [Array((head + body).utf8)], group: group, enough: { _ in false })
             let end = HTTPHead.endOfHead(answer) ?? answer.count
             let text = String(decoding: answer[..<end], as: UTF8.self)
             return (String(text.prefix { $0 != "\r\n" }), String(decoding: answer[end...], as: UTF8.self))
@@ -263,9 +287,12 @@ private final class Collect: ChannelInboundHandler {
             "4":"Chrome","18":"app-key-1","19":"alice","1000":"token"}}]}
             """#
         #expect(try request("POST", url + "?t=3", login).body == "1")
-        #expect(try request("GET", url + "?t=4").body.hasPrefix(#"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"conn-"#))
+        #expect(
+            try request("GET", url + "?t=4").body.hasPrefix(
+                #"3:::{"sid":2,"cid":3,"ser":1,"code":200,"r":[{"102":"conn-"#))
         // Two packets in one POST, in the payload framing: a send, and the heartbeat 1_2.
-        let send = #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#
+        let send =
+            #"3:::{"SID":7,"CID":1,"SER":2,"Q":[{"t":"Property","v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}"#
         let heartbeat = #"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#
         let framed = [send, heartbeat].map { "\u{fffd}\($0.utf16.count)\u{fffd}\($0)" }.joined()
         #expect(try request("POST", url + "?t=5", framed).body == "1")
@@ -273,7 +300,9 @@ private final class Collect: ChannelInboundHandler {
         let answers = try request("GET", url + "?t=6").body
         #expect(answers.hasPrefix("\u{fffd}") && answers.contains(#""sid":7,"cid":1,"ser":2,"code":200"#))
         #expect(answers.contains(#"3:::{"sid":1,"cid":2,"ser":0,"code":200,"r":[]}"#))
-        #expect(try request("GET", url + "?t=7").body.hasPrefix(#"3:::{"sid":7,"cid":2,"ser":0,"code":200,"r":[{"0":0,"1":"alice","2":"imwire""#))
+        #expect(
+            try request("GET", url + "?t=7").body.hasPrefix(
+                #"3:::{"sid":7,"cid":2,"ser":0,"code":200,"r":[{"0":0,"1":"alice","2":"imwire""#))
         // The client leaves; the session is gone: 0.9's "client not handshaken, reconnect".
         #expect(try request("GET", url + "?t=8&disconnect").body == "0::")
         #expect(try request("GET", url + "?t=9").body == "7:::1+0")
@@ -281,7 +310,10 @@ private final class Collect: ChannelInboundHandler {
         run.server.stop()
         let outcome = try run.finish()
         // The session is one connection for the checker, alice's over the requests' connections.
-        #expect(outcome.report.connections.map(\.id).filter { $0.hasPrefix("socket.io 0.9 sid=") } == ["socket.io 0.9 sid=\(sid)"])
+        #expect(
+            outcome.report.connections.map(\.id).filter { $0.hasPrefix("socket.io 0.9 sid=") } == [
+                "socket.io 0.9 sid=\(sid)"
+            ])
         #expect(outcome.results.map(\.client) == ["alice"])
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
     }
@@ -295,7 +327,8 @@ private final class Collect: ChannelInboundHandler {
                 """#
                 .utf8),
             name: "kick-now", file: "inline")
-        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+        let run = try ServeRun(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
@@ -304,23 +337,28 @@ private final class Collect: ChannelInboundHandler {
         let connect = MQTTPacketEncoder.encode(
             .connect(
                 MQTTConnect(
-                    version: .v3_1, keepAlive: 30, clientID: "01" + "6f1b5e82-837e-2881-0082-a679ddea9dac", username: "u1001",
+                    version: .v3_1, keepAlive: 30, clientID: "01" + "6f1b5e82-837e-2881-0082-a679ddea9dac",
+                    username: "u1001",
                     password: Array("t".utf8))))
-        let command = #"{"cmd":"sendMessage","y2wMessageId":"m-1","mts":1479460000000,"message":{"syncs":[{"type":0}]}}"#
-        let publish = MQTTPacketEncoder.encode(.publish(MQTTPublish(topic: "y2w/session/p2p_2001", payload: Array(command.utf8))))
+        let command =
+            #"{"cmd":"sendMessage","y2wMessageId":"m-1","mts":1479460000000,"message":{"syncs":[{"type":0}]}}"#
+        let publish = MQTTPacketEncoder.encode(
+            .publish(MQTTPublish(topic: "y2w/session/p2p_2001", payload: Array(command.utf8))))
         @Sendable func packets(_ bytes: [UInt8]) -> [MQTTPacket] {
             var decoder = MQTTStreamDecoder(options: MQTTDecodeOptions(version: .v3_1))
             return decoder.feed(bytes).compactMap(\.packet)
         }
         let answer = try Self.exchange(
-            port: port, [(0, connect), (2, publish)], count: { packets($0).count }, group: group, enough: { packets($0).count >= 4 })
+            port: port, [(0, connect), (2, publish)], count: { packets($0).count }, group: group,
+            enough: { packets($0).count >= 4 })
         let payloads = packets(answer).map { packet -> String in
             guard case .publish(let publish) = packet else { return "\(packet.type)" }
             return publish.topic + " " + String(decoding: publish.payload, as: UTF8.self)
         }
         #expect(
             payloads == [
-                "CONNACK", #"y2w/u1001 {"returnCode":11}"#, #"y2w/u1001 {"y2wMessageId":"m-1","returnCode":20}"#, #"y2w/u1001 {"returnCode":10}"#,
+                "CONNACK", #"y2w/u1001 {"returnCode":11}"#, #"y2w/u1001 {"y2wMessageId":"m-1","returnCode":20}"#,
+                #"y2w/u1001 {"returnCode":10}"#,
             ])
 
         run.server.stop()
@@ -337,9 +375,12 @@ private final class Collect: ChannelInboundHandler {
 
     @Test func aSuiteSwitchesCasesWhenTheHarnessAsksAndNeverGradesItsRequests() throws {
         func scenario(_ name: String) throws -> Scenario {
-            try Scenario.parse(Array(#"{"dialect": "leancloud", "summary": "\#(name)", "actions": []}"#.utf8), name: name, file: "inline")
+            try Scenario.parse(
+                Array(#"{"dialect": "leancloud", "summary": "\#(name)", "actions": []}"#.utf8), name: name,
+                file: "inline")
         }
-        let suite = ServeSuite(scenarios: [try scenario("first"), try scenario("second")], listenPort: 0, check: CheckOptions())
+        let suite = ServeSuite(
+            scenarios: [try scenario("first"), try scenario("second")], listenPort: 0, check: CheckOptions())
         let listening = DispatchSemaphore(value: 0)
         let port = Mutex(0)
         let outcomes = Mutex<[(ServeOutcome, ServeSuite.Ending)]>([])
@@ -362,21 +403,26 @@ private final class Collect: ChannelInboundHandler {
         func control(_ request: String) throws -> String {
             for _ in 0..<600 {
                 let answer = try? Self.exchange(
-                    port: at, [Array("GET /imwire/\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group, enough: { _ in false })
-                if let answer, let end = HTTPHead.endOfHead(answer) { return String(decoding: answer[end...], as: UTF8.self) }
+                    port: at, [Array("GET /imwire/\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], group: group,
+                    enough: { _ in false })
+                if let answer, let end = HTTPHead.endOfHead(answer) {
+                    return String(decoding: answer[end...], as: UTF8.self)
+                }
                 usleep(50_000)
             }
             throw NoAnswer(request: request)
         }
         #expect(try control("cases") == #"{"cases":["leancloud/first","leancloud/second"]}"#)
-        #expect(try control("case") == #"{"case":1,"of":2,"name":"leancloud/first","summary":"first","reconnect":null}"#)
+        #expect(
+            try control("case") == #"{"case":1,"of":2,"name":"leancloud/first","summary":"first","reconnect":null}"#)
         #expect(try control("endCase") == #"{"ended":"leancloud/first","next":"leancloud/second"}"#)
         #expect(try control("case").hasPrefix(#"{"case":2,"of":2,"name":"leancloud/second""#))
         // A client logs in in the second case.
         var open = LCGenericCommand()
         (open.cmd, open.op, open.peerID, open.i) = (.session, .open, "alice", 1)
         var frame: [UInt8] = []
-        try WebSocketMessageEncoder(direction: .send).encodeMessage(.binary, LeanCloudCodec().encode(open), into: &frame)
+        try WebSocketMessageEncoder(direction: .send).encodeMessage(
+            .binary, LeanCloudCodec().encode(open), into: &frame)
         let upgrade = try WebSocketClientHandshake(host: "127.0.0.1", protocols: ["lc.protobuf2.3"]).request
         let answer = try Self.exchange(port: at, [upgrade + frame], group: group) { Self.commands($0).count >= 1 }
         #expect(Self.commands(answer).first.map { "\($0.cmd)/\($0.op)" } == "session/opened")
@@ -395,12 +441,15 @@ private final class Collect: ChannelInboundHandler {
     @Test func aLoginAfterAKickFailsBehaviour() throws {
         let scenario = Scenario(
             name: "kick", dialect: .leancloud, summary: "",
-            actions: [ScenarioAction(on: .login, act: .kick, connections: [1])], expectation: ScenarioExpectation(reconnect: false))
+            actions: [ScenarioAction(on: .login, act: .kick, connections: [1])],
+            expectation: ScenarioExpectation(reconnect: false))
         let report = Checker(options: CheckOptions()).finish(source: "test")
         let events: [ServeEvent] = [
-            .accepted(connection: 1, client: "127.0.0.1:5000", timeMs: 0), .login(connection: 1, user: "alice", reconnect: false, timeMs: 1),
+            .accepted(connection: 1, client: "127.0.0.1:5000", timeMs: 0),
+            .login(connection: 1, user: "alice", reconnect: false, timeMs: 1),
             .acted(connection: 1, act: .kick, trigger: .login, timeMs: 2), .closed(connection: 1, timeMs: 3),
-            .accepted(connection: 2, client: "127.0.0.1:5001", timeMs: 4), .login(connection: 2, user: "alice", reconnect: true, timeMs: 5),
+            .accepted(connection: 2, client: "127.0.0.1:5001", timeMs: 4),
+            .login(connection: 2, user: "alice", reconnect: true, timeMs: 5),
             .closed(connection: 2, timeMs: 6),
         ]
         let result = try #require(ServeGrading.grade(scenario: scenario, report: report, events: events).first)
@@ -413,18 +462,26 @@ private final class Collect: ChannelInboundHandler {
                 """
             ])
         // A login again on the connection the kick left open counts too.
-        let inPlace: [ServeEvent] = Array(events.prefix(3)) + [.login(connection: 1, user: "alice", reconnect: true, timeMs: 3)]
+        let inPlace: [ServeEvent] =
+            Array(events.prefix(3)) + [.login(connection: 1, user: "alice", reconnect: true, timeMs: 3)]
         let again = try #require(ServeGrading.grade(scenario: scenario, report: report, events: inPlace).first)
         #expect(again.behaviourGrade == .failed)
-        #expect(again.reasons.first?.hasPrefix("connection 1: the client logged in again after the server's kick") == true)
+        #expect(
+            again.reasons.first?.hasPrefix("connection 1: the client logged in again after the server's kick") == true)
         // Not acted on at all: UNIMPLEMENTED.
         let idle = ServeGrading.grade(scenario: scenario, report: report, events: Array(events.prefix(2)) + [events[3]])
         #expect(idle.first?.grade == .unimplemented)
     }
 
     @Test(arguments: [
-        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "explode"}]}"#, "actions[0].do: expected one of"),
-        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "when": 1}]}"#, "actions[0]: unknown member \"when\""),
+        (
+            #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "explode"}]}"#,
+            "actions[0].do: expected one of"
+        ),
+        (
+            #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "when": 1}]}"#,
+            "actions[0]: unknown member \"when\""
+        ),
         (#"{"dialect": "wechat", "summary": "s"}"#, "\"dialect\": unknown dialect wechat"),
         (
             #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "drop", "afterMs": -1}]}"#,
@@ -436,12 +493,24 @@ private final class Collect: ChannelInboundHandler {
             [{"on": "login", "do": "drop", "connections": [0]}]}
             """#, "actions[0].connections"
         ),
-        (#"{"dialect": "leancloud", "summary": "s", "expect": {"reconnect": "yes"}}"#, "\"expect.reconnect\": expected true, false or null"),
+        (
+            #"{"dialect": "leancloud", "summary": "s", "expect": {"reconnect": "yes"}}"#,
+            "\"expect.reconnect\": expected true, false or null"
+        ),
         (#"{"dialect": "leancloud""#, "f.json: invalid JSON at offset"),
-        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#, "on accept, only drop"),
-        (#"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "kick", "reason": 4}]}"#, "reason: expected a string"),
+        (
+            #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "accept", "do": "kick"}]}"#,
+            "on accept, only drop"
+        ),
+        (
+            #"{"dialect": "leancloud", "summary": "s", "actions": [{"on": "login", "do": "kick", "reason": 4}]}"#,
+            "reason: expected a string"
+        ),
         (#"{"dialect": "leancloud", "summary": "s", "actions": {"on": "login"}}"#, "\"actions\": expected an array"),
-        (#"{"dialect": "jmessage", "summary": "s", "actions": [{"on": "login", "do": "goaway"}]}"#, "goaway is LeanCloud's; jmessage has none"),
+        (
+            #"{"dialect": "jmessage", "summary": "s", "actions": [{"on": "login", "do": "goaway"}]}"#,
+            "goaway is LeanCloud's; jmessage has none"
+        ),
     ])
     func aBadScenarioIsRefusedWithWhereAndWhy(json: String, reason: String) {
         #expect {
@@ -452,15 +521,24 @@ private final class Collect: ChannelInboundHandler {
     }
 
     @Test func aShippedScenarioIsFoundByNameOrDialectAndName() throws {
-        #expect(try Scenario.shippedPath("goaway", dialect: nil, root: Self.root).hasSuffix("/Fixtures/serve/leancloud/goaway.json"))
-        #expect(try Scenario.shippedPath("jmessage/clean", dialect: nil, root: Self.root).hasSuffix("/Fixtures/serve/jmessage/clean.json"))
-        #expect(try Scenario.shippedPath("clean", dialect: .leancloud, root: Self.root).hasSuffix("/Fixtures/serve/leancloud/clean.json"))
+        #expect(
+            try Scenario.shippedPath("goaway", dialect: nil, root: Self.root).hasSuffix(
+                "/Fixtures/serve/leancloud/goaway.json"))
+        #expect(
+            try Scenario.shippedPath("jmessage/clean", dialect: nil, root: Self.root).hasSuffix(
+                "/Fixtures/serve/jmessage/clean.json"))
+        #expect(
+            try Scenario.shippedPath("clean", dialect: .leancloud, root: Self.root).hasSuffix(
+                "/Fixtures/serve/leancloud/clean.json"))
         #expect {
             _ = try Scenario.shippedPath("clean", dialect: nil, root: Self.root)
         } throws: { error in
-            (error as? ScenarioError)?.reason.contains("shipped for jmessage, leancloud, nim, yun2win: name the dialect") == true
+            (error as? ScenarioError)?.reason.contains(
+                "shipped for jmessage, leancloud, nim, yun2win: name the dialect") == true
         }
-        #expect(throws: ScenarioError.self) { _ = try Scenario.shippedPath("nothing-like-it", dialect: nil, root: Self.root) }
+        #expect(throws: ScenarioError.self) {
+            _ = try Scenario.shippedPath("nothing-like-it", dialect: nil, root: Self.root)
+        }
     }
 
     @Test func everyShippedScenarioLoadsAndSpecListsItAsItIs() throws {
@@ -470,12 +548,15 @@ private final class Collect: ChannelInboundHandler {
         for name in names {
             let scenario = try Scenario.load(path: "\(Self.root)/Fixtures/serve/\(name).json")
             // The folder names the dialect the file is written for.
-            #expect(name.hasPrefix(scenario.dialect.rawValue + "/"), "\(name) is written for \(scenario.dialect.rawValue)")
+            #expect(
+                name.hasPrefix(scenario.dialect.rawValue + "/"), "\(name) is written for \(scenario.dialect.rawValue)")
             let reconnect = scenario.expectation.reconnect.map { $0 ? "yes" : "no" } ?? "either"
             rows.append("| `\(name)` | \(scenario.summary) | \(reconnect) |")
         }
         let spec = String(decoding: try FileByteSource.readAll(path: "\(Self.root)/Spec/serve.md"), as: UTF8.self)
-        let block = "<!-- BEGIN GENERATED: serve-scenarios -->\n" + rows.joined(separator: "\n") + "\n<!-- END GENERATED: serve-scenarios -->"
+        let block =
+            "<!-- BEGIN GENERATED: serve-scenarios -->\n" + rows.joined(separator: "\n")
+            + "\n<!-- END GENERATED: serve-scenarios -->"
         #expect(spec.contains(block), "Spec/serve.md §3 should list:\n\(block)")
         // Every trigger and act is documented.
         for word in ScenarioAction.Trigger.allCases.map(\.rawValue) + ScenarioAction.Act.allCases.map(\.rawValue) {
@@ -488,9 +569,11 @@ private final class Collect: ChannelInboundHandler {
 @Suite struct ServeUnknownDialectTests {
     @Test func aScenarioNoCloudPlaysIsRefusedAtStart() throws {
         let scenario = Scenario(
-            name: "wechat-clean", dialect: Dialect("wechat"), summary: "s", actions: [], expectation: ScenarioExpectation())
+            name: "wechat-clean", dialect: Dialect("wechat"), summary: "s", actions: [],
+            expectation: ScenarioExpectation())
         let server = ServeServer(
-            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), live: try LiveCheck(options: CheckOptions(), now: { 0 }),
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario),
+            live: try LiveCheck(options: CheckOptions(), now: { 0 }),
             clock: { 0 })
         defer { server.stop() }
         #expect {

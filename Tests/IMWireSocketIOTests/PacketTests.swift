@@ -27,8 +27,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("9::", "SIO.V09-TYPE-UNKNOWN", 0), ("3", "SIO.V09-PACKET-MALFORMED", 0), ("3:x:", "SIO.V09-PACKET-MALFORMED", 2),
-        ("5:::[1]", "SIO.V09-EVENT-INVALID", 4), ("4:::{", "SIO.V09-JSON-INVALID", 5), ("6:::x", "SIO.V09-ACK-INVALID", 4),
+        ("9::", "SIO.V09-TYPE-UNKNOWN", 0), ("3", "SIO.V09-PACKET-MALFORMED", 0),
+        ("3:x:", "SIO.V09-PACKET-MALFORMED", 2),
+        ("5:::[1]", "SIO.V09-EVENT-INVALID", 4), ("4:::{", "SIO.V09-JSON-INVALID", 5),
+        ("6:::x", "SIO.V09-ACK-INVALID", 4),
         ("2:::beat", "SIO.V09-DATA-UNEXPECTED", 4), ("7:::9", "SIO.V09-ERROR-INVALID", 4),
     ])
     func malformedPacketsGiveFindings(text: String, rule: String, offset: Int) {
@@ -52,20 +54,31 @@ import Testing
         let (handshake, findings) = SocketIO09Handshake.decode(Array("4d4f185e96a7b:15:25:websocket,xhr-polling".utf8))
         #expect(findings.isEmpty)
         #expect(handshake?.heartbeatTimeout == 15 && handshake?.transports == ["websocket", "xhr-polling"])
-        #expect(SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0 == .v09(transport: "websocket", sid: "abc"))
+        #expect(
+            SocketIOTransport.from(url: "wss://weblink.netease.im/socket.io/1/websocket/abc").0
+                == .v09(transport: "websocket", sid: "abc"))
         #expect(
             SocketIOTransport.from(url: "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket").0
                 == .engineIO(version: 3, transport: "websocket", sid: nil))
         #expect(SocketIOTransport.from(url: "wss://example.com/chat").0 == nil)
         // Over HTTP: the 0.9 handshake and xhr-polling, engine.io polling; each judged for what HTTP should ask.
-        #expect(SocketIOTransport.from(url: "/socket.io/1/?t=1700000000000", overWebSocket: false) == (.v09Handshake, []))
-        #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc?t=1", overWebSocket: false).0 == .v09(transport: "xhr-polling", sid: "abc"))
+        #expect(
+            SocketIOTransport.from(url: "/socket.io/1/?t=1700000000000", overWebSocket: false) == (.v09Handshake, []))
+        #expect(
+            SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc?t=1", overWebSocket: false).0
+                == .v09(transport: "xhr-polling", sid: "abc"))
         #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: false).1.isEmpty)
-        #expect(SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: true).1.map(\.ruleID) == ["SIO.V09-URL-INVALID"])
+        #expect(
+            SocketIOTransport.from(url: "/socket.io/1/xhr-polling/abc", overWebSocket: true).1.map(\.ruleID) == [
+                "SIO.V09-URL-INVALID"
+            ])
         #expect(
             SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling&sid=x", overWebSocket: false)
                 == (.engineIO(version: 3, transport: "polling", sid: "x"), []))
-        #expect(SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling", overWebSocket: true).1.map(\.ruleID) == ["EIO.URL-INVALID"])
+        #expect(
+            SocketIOTransport.from(url: "/socket.io/?EIO=3&transport=polling", overWebSocket: true).1.map(\.ruleID) == [
+                "EIO.URL-INVALID"
+            ])
     }
 }
 
@@ -86,7 +99,9 @@ import Testing
         let (packet, _) = SocketIOPacket.decode(Array(text.utf8))
         let decoded = try #require(packet)
         let (again, _) = SocketIOPacket.decode(Array(decoded.encoded.utf8))
-        #expect(again.map(SocketIOCanonicalJSON.encode) == SocketIOCanonicalJSON.encode(decoded), "\(text) -> \(decoded.encoded)")
+        #expect(
+            again.map(SocketIOCanonicalJSON.encode) == SocketIOCanonicalJSON.encode(decoded),
+            "\(text) -> \(decoded.encoded)")
         if text.contains("?") { #expect(decoded.encoded == text) }
     }
 
@@ -112,9 +127,12 @@ import Testing
 
     @Test func binaryEventWaitsForItsAttachment() {
         var session = EngineIOSession()
-        let open = EngineIOMessage.decode(Array(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#.utf8), binaryFrame: false)
+        let open = EngineIOMessage.decode(
+            Array(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#.utf8), binaryFrame: false)
         #expect(session.observe(open, direction: .receive, timeMicros: 0, frameIndex: 1).findings.isEmpty)
-        _ = session.observe(EngineIOMessage.decode(Array("40".utf8), binaryFrame: false), direction: .receive, timeMicros: 1, frameIndex: 2)
+        _ = session.observe(
+            EngineIOMessage.decode(Array("40".utf8), binaryFrame: false), direction: .receive, timeMicros: 1,
+            frameIndex: 2)
         let event = EngineIOMessage.decode(Array(#"451-["up",{"_placeholder":true,"num":0}]"#.utf8), binaryFrame: false)
         let first = session.observe(event, direction: .send, timeMicros: 2, frameIndex: 3)
         #expect(first.completed.isEmpty && first.findings.isEmpty)
@@ -123,7 +141,8 @@ import Testing
         #expect(second.completed.first?.packet.buffers == [[1, 2, 3]])
         #expect(second.completed.first?.frameIndex == 3)
         // A ping that never gets its pong, then a late one.
-        _ = session.observe(EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, timeMicros: 4, frameIndex: 5)
+        _ = session.observe(
+            EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send, timeMicros: 4, frameIndex: 5)
         let late = session.observe(
             EngineIOMessage.decode(Array("2".utf8), binaryFrame: false), direction: .send,
             timeMicros: 40_000_000, frameIndex: 6)
@@ -147,7 +166,9 @@ import Testing
     func goodBodiesRoundTrip(text: String, heartbeat: Int?, close: Int?, transports: [String]) {
         let (handshake, findings) = SocketIO09Handshake.decode(Array(text.utf8))
         #expect(findings.isEmpty, "\(findings)")
-        #expect(handshake?.heartbeatTimeout == heartbeat && handshake?.closeTimeout == close && handshake?.transports == transports)
+        #expect(
+            handshake?.heartbeatTimeout == heartbeat && handshake?.closeTimeout == close
+                && handshake?.transports == transports)
         #expect(handshake?.encoded == text)
         #expect(handshake?.json["transports"] == .array(transports.map(JSONValue.string)))
     }
@@ -171,8 +192,10 @@ import Testing
     }
 
     @Test func invalidUTF8IsReportedAtItsByte() {
-        let (handshake, findings) = SocketIO09Handshake.decode(Array("abc:15:".utf8) + [0xff] + Array(":websocket".utf8))
-        #expect(handshake == nil && findings.map(\.ruleID.rawValue) == ["SIO.TEXT-NOT-UTF8"] && findings.first?.offset == 7)
+        let (handshake, findings) = SocketIO09Handshake.decode(
+            Array("abc:15:".utf8) + [0xff] + Array(":websocket".utf8))
+        #expect(
+            handshake == nil && findings.map(\.ruleID.rawValue) == ["SIO.TEXT-NOT-UTF8"] && findings.first?.offset == 7)
     }
 }
 

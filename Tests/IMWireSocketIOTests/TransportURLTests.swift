@@ -11,7 +11,9 @@ import Testing
     static func reference(url: String, overWebSocket: Bool) -> (SocketIOTransport?, [Finding]) {
         var path = Substring(url)
         let utf8 = Array(url.utf8)
-        if let scheme = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) {
+        if let scheme = (0..<max(0, utf8.count - 2)).first(where: {
+            utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47
+        }) {
             path = Substring(String(decoding: utf8[(scheme + 3)...], as: UTF8.self))
             path = path.firstIndex(of: "/").map { path[$0...] } ?? ""
         }
@@ -22,9 +24,14 @@ import Testing
         let rest = Array(segments[segments.index(after: root)...])
         if rest.first == "1" {
             if rest.count == 1, !overWebSocket { return (.v09Handshake, []) }
-            let expected = overWebSocket ? "/socket.io/1/websocket/<sid>" : "/socket.io/1/ (handshake) or /socket.io/1/xhr-polling/<sid>"
+            let expected =
+                overWebSocket
+                ? "/socket.io/1/websocket/<sid>" : "/socket.io/1/ (handshake) or /socket.io/1/xhr-polling/<sid>"
             let transport = rest.count > 1 ? String(rest[1]) : ""
-            let fits = rest.count == 3 && (overWebSocket ? transport == "websocket" : SocketIOTransport.v09PollingTransports.contains(transport))
+            let fits =
+                rest.count == 3
+                && (overWebSocket
+                    ? transport == "websocket" : SocketIOTransport.v09PollingTransports.contains(transport))
             guard fits else {
                 return (
                     .v09(transport: transport, sid: rest.count > 2 ? String(rest[2]) : ""),
@@ -43,13 +50,16 @@ import Testing
         var findings: [Finding] = []
         let expected = overWebSocket ? "websocket" : "polling"
         if version != 3 || transport != expected {
-            findings.append(SocketIORules.eioURLInvalid.finding("query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
+            findings.append(
+                SocketIORules.eioURLInvalid.finding(
+                    "query EIO=\(parameters["EIO"] ?? "absent") transport=\(transport ?? "absent")"))
         }
         return (.engineIO(version: version, transport: transport, sid: parameters["sid"]), findings)
     }
 
     static let pieces = [
-        "wss://", "http://", "://", "host", "weblink.netease.im:443", "/", "//", "socket.io", "1", "websocket", "xhr-polling",
+        "wss://", "http://", "://", "host", "weblink.netease.im:443", "/", "//", "socket.io", "1", "websocket",
+        "xhr-polling",
         "jsonp-polling", "htmlfile", "polling", "abc", "?", "&", "=", "EIO", "3", "4", "transport", "sid", "t", "x",
         "é", "%2F", "",
     ]
@@ -57,21 +67,26 @@ import Testing
     @Test func bytesReadAsTheCharactersWere() {
         var random = SystemRandomNumberGenerator()
         var urls = [
-            "/socket.io/?EIO=3&transport=polling&sid=abc", "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket&sid=Q_1",
+            "/socket.io/?EIO=3&transport=polling&sid=abc",
+            "wss://ws.im.jiguang.cn/socket.io/?EIO=3&transport=websocket&sid=Q_1",
             "/socket.io/1/", "/socket.io/1/?t=1", "/socket.io/1/xhr-polling/abc?t=1", "/socket.io/1/websocket/abc",
             "ws://h", "ws://h?x/socket.io/1/", "/a/socket.io/b?EIO=3&EIO=4&transport", "/socket.io/?=&&EIO==3", "",
         ]
         for _ in 0..<20_000 {
             // Most with a socket.io root, so that the rest of the URL is read at all.
             let root = Bool.random(using: &random) || Bool.random(using: &random) ? "/socket.io/" : ""
-            urls.append(root + (0..<Int.random(in: 1...14, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined())
+            urls.append(
+                root
+                    + (0..<Int.random(in: 1...14, using: &random)).map { _ in Self.pieces.randomElement(using: &random)!
+                    }.joined())
         }
         var socketIO = 0
         for url in urls {
             for overWebSocket in [true, false] {
                 let (transport, findings) = SocketIOTransport.from(url: url, overWebSocket: overWebSocket)
                 let (expected, expectedFindings) = Self.reference(url: url, overWebSocket: overWebSocket)
-                #expect(transport == expected && findings == expectedFindings, "\(url) over WebSocket: \(overWebSocket)")
+                #expect(
+                    transport == expected && findings == expectedFindings, "\(url) over WebSocket: \(overWebSocket)")
                 if expected != nil { socketIO += 1 }
             }
         }

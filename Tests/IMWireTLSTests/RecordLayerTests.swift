@@ -125,7 +125,9 @@ struct RecordLayerTests {
         events += connection.feed([21, 3, 3, 0, 2, 2, 50], direction: .receive)
         let findings = events.compactMap { if case .finding(let f) = $0 { f } else { nil } }
         #expect(findings.map(\.ruleID) == ["TLS.ALERT-AFTER-EOF"])
-        #expect(findings.first?.message == "fatal alert decode_error (50) from the server after the client closed without close_notify")
+        #expect(
+            findings.first?.message
+                == "fatal alert decode_error (50) from the server after the client closed without close_notify")
 
         // the same alert while the client's stream goes on
         let open = TLSConnection(keys: TLSKeyStore())

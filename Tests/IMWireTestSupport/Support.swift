@@ -27,7 +27,9 @@ public func check(_ relativePath: String, options: CheckOptions = CheckOptions()
 public func check(lines: [String], options: CheckOptions = CheckOptions()) -> CheckReport {
     let checker = Checker(options: options)
     for (index, line) in lines.enumerated() {
-        if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) { checker.consume(item) }
+        if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) {
+            checker.consume(item)
+        }
     }
     return checker.finish(source: "inline")
 }
@@ -36,7 +38,9 @@ extension CheckReport {
     /// `connection#frame RULE` for every finding at or above `threshold`.
     public func summary(_ threshold: Severity = .warning) -> [String] {
         connections.flatMap { connection in
-            connection.findings.filter { $0.severity >= threshold }.map { "\(connection.id)#\($0.location.frameIndex ?? 0) \($0.ruleID)" }
+            connection.findings.filter { $0.severity >= threshold }.map {
+                "\(connection.id)#\($0.location.frameIndex ?? 0) \($0.ruleID)"
+            }
         }
     }
 }

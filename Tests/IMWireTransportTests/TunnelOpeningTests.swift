@@ -47,7 +47,10 @@ private func passed(_ chunks: [(Direction, [UInt8])]) -> (opening: TunnelOpening
     /// Not an opening, or one the proxy refused: every byte passes as it came.
     @Test(arguments: [
         [(Direction.send, Array("GET / HTTP/1.1\r\n\r\n".utf8))],
-        [(.send, Array("CONNECT a:1 HTTP/1.1\r\n\r\n".utf8)), (.receive, Array("HTTP/1.1 502 Bad Gateway\r\n\r\n".utf8))],
+        [
+            (.send, Array("CONNECT a:1 HTTP/1.1\r\n\r\n".utf8)),
+            (.receive, Array("HTTP/1.1 502 Bad Gateway\r\n\r\n".utf8)),
+        ],
         [(.send, [5, 1, 0]), (.receive, [5, 0xFF])],
         [(.send, [0x10, 12, 0, 4]), (.receive, [0x20, 2, 0, 0])],
         [(.receive, [1, 2, 3]), (.send, Array("CONNECT".utf8))],

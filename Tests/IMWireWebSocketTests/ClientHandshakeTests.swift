@@ -12,13 +12,18 @@ private func text(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator:
 /// The request of RFC 6455 §1.2, built with its key, subprotocols chat and superchat.
 private func rfcHandshake(deflate: [PerMessageDeflateOffer] = []) throws -> WebSocketClientHandshake {
     try WebSocketClientHandshake(
-        host: "server.example.com", target: "/chat", protocols: ["chat", "superchat"], deflateOffers: deflate, origin: "http://example.com",
+        host: "server.example.com", target: "/chat", protocols: ["chat", "superchat"], deflateOffers: deflate,
+        origin: "http://example.com",
         key: rfcKey)
 }
 
 /// A 101 answering the RFC request, with `extra` fields after the accept.
 private func upgrade(_ extra: [String], accept: String = rfcAccept) -> [UInt8] {
-    text(["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Accept: \(accept)"] + extra)
+    text(
+        [
+            "HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Accept: \(accept)",
+        ] + extra)
 }
 
 /// Compiles only for `Sendable` types.
@@ -52,7 +57,8 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
         let handshake = try WebSocketClientHandshake(
             host: "rtm.example:8443", target: "/ws?v=3",
             deflateOffers: [
-                PerMessageDeflateOffer(serverNoContextTakeover: true, serverMaxWindowBits: 10, clientMaxWindowBits: .value(12)),
+                PerMessageDeflateOffer(
+                    serverNoContextTakeover: true, serverMaxWindowBits: 10, clientMaxWindowBits: .value(12)),
                 PerMessageDeflateOffer(clientMaxWindowBits: .anyValue),
             ],
             headers: [.init("User-Agent", "imwire-test/1"), .init("Authorization", "Bearer abc")], key: rfcKey)
@@ -84,18 +90,23 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
     }
 
     @Test(arguments: [
-        ("target", "WS.HANDSHAKE-MALFORMED"), ("header", "WS.HANDSHAKE-MALFORMED"), ("own-field", "WS.HANDSHAKE-MALFORMED"),
+        ("target", "WS.HANDSHAKE-MALFORMED"), ("header", "WS.HANDSHAKE-MALFORMED"),
+        ("own-field", "WS.HANDSHAKE-MALFORMED"),
         ("protocol", "WS.HANDSHAKE-MALFORMED"), ("key", "WS.HANDSHAKE-KEY"), ("window", "PMD.PARAMETER-INVALID"),
     ])
     func invalidRequestsAreRefused(_ problem: String, _ rule: String) throws {
         let error = try #require(throws: WebSocketHandshakeError.self) {
             switch problem {
             case "target": _ = try WebSocketClientHandshake(host: "a.example", target: "/x y")
-            case "header": _ = try WebSocketClientHandshake(host: "a.example", headers: [.init("X-Evil", "a\r\nHost: b")])
-            case "own-field": _ = try WebSocketClientHandshake(host: "a.example", headers: [.init("sec-websocket-key", rfcKey)])
+            case "header":
+                _ = try WebSocketClientHandshake(host: "a.example", headers: [.init("X-Evil", "a\r\nHost: b")])
+            case "own-field":
+                _ = try WebSocketClientHandshake(host: "a.example", headers: [.init("sec-websocket-key", rfcKey)])
             case "protocol": _ = try WebSocketClientHandshake(host: "a.example", protocols: ["chat, superchat"])
             case "key": _ = try WebSocketClientHandshake(host: "a.example", key: "c2hvcnQ=")
-            default: _ = try WebSocketClientHandshake(host: "a.example", deflateOffers: [PerMessageDeflateOffer(serverMaxWindowBits: 16)])
+            default:
+                _ = try WebSocketClientHandshake(
+                    host: "a.example", deflateOffers: [PerMessageDeflateOffer(serverMaxWindowBits: 16)])
             }
         }
         #expect(error.side == .request)
@@ -107,13 +118,16 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
     @Test func rfcResponseNegotiatesSubprotocolAndDeflate() throws {
         let handshake = try rfcHandshake(deflate: [PerMessageDeflateOffer(clientMaxWindowBits: .anyValue)])
         let head = upgrade([
-            "Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_max_window_bits=10",
+            "Sec-WebSocket-Protocol: chat",
+            "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_max_window_bits=10",
         ])
         // The server's first frame came in the same read: an unmasked text frame, not compressed.
         let frame = WebSocketFrameEncoder.frame(WebSocketFrameHeader(opcode: .text), payload: Array("hi".utf8))
         let negotiated = try handshake.validate(response: head + frame)
         #expect(negotiated.subprotocol == "chat")
-        #expect(negotiated.permessageDeflate == PerMessageDeflateParameters(serverNoContextTakeover: true, clientMaxWindowBits: 10))
+        #expect(
+            negotiated.permessageDeflate
+                == PerMessageDeflateParameters(serverNoContextTakeover: true, clientMaxWindowBits: 10))
         #expect(negotiated.responseHeadLength == head.count)
         #expect(negotiated.findings.isEmpty)
         var decoder = negotiated.serverFrameDecoder()
@@ -148,18 +162,28 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
         let handshake = try rfcHandshake(deflate: withDeflate ? [PerMessageDeflateOffer(serverMaxWindowBits: 12)] : [])
         let response: [UInt8]
         switch problem {
-        case "wrong accept": response = upgrade(["Sec-WebSocket-Protocol: chat"], accept: "AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+        case "wrong accept":
+            response = upgrade(["Sec-WebSocket-Protocol: chat"], accept: "AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
         case "missing upgrade":
             response = text([
-                "HTTP/1.1 101 Switching Protocols", "Connection: Upgrade", "Sec-WebSocket-Accept: \(rfcAccept)", "Sec-WebSocket-Protocol: chat",
+                "HTTP/1.1 101 Switching Protocols", "Connection: Upgrade", "Sec-WebSocket-Accept: \(rfcAccept)",
+                "Sec-WebSocket-Protocol: chat",
             ])
         case "unoffered subprotocol": response = upgrade(["Sec-WebSocket-Protocol: mqtt"])
-        case "unoffered extension": response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: x-webkit-deflate-frame"])
-        case "deflate not offered": response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: permessage-deflate"])
+        case "unoffered extension":
+            response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: x-webkit-deflate-frame"])
+        case "deflate not offered":
+            response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: permessage-deflate"])
         case "bad window bits":
-            response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=16"])
+            response = upgrade([
+                "Sec-WebSocket-Protocol: chat",
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=16",
+            ])
         case "window not requested":
-            response = upgrade(["Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=14"])
+            response = upgrade([
+                "Sec-WebSocket-Protocol: chat",
+                "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=14",
+            ])
         case "refused": response = text(["HTTP/1.1 403 Forbidden", "Content-Length: 0"])
         default: response = Array(upgrade(["Sec-WebSocket-Protocol: chat"]).dropLast(2))
         }
@@ -169,7 +193,9 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
         if let field {
             // The offset is inside the named field's line.
             let needle = Array("\r\n\(field):".utf8)
-            let lineBreak = try #require((0...(response.count - needle.count)).first { response[$0..<($0 + needle.count)].elementsEqual(needle) })
+            let lineBreak = try #require(
+                (0...(response.count - needle.count)).first { response[$0..<($0 + needle.count)].elementsEqual(needle) }
+            )
             let start = lineBreak + 2
             let offset = try #require(error.findings.first?.offset)
             let end = response[start...].firstIndex(of: 0x0d) ?? response.count

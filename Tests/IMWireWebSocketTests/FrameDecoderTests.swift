@@ -69,7 +69,8 @@ import Testing
 
     @Test func maskingDirection() {
         #expect(decodeAll(rawFrame(0x81, Array("a".utf8)), direction: .send).ruleIDs == ["WS.CLIENT-FRAME-UNMASKED"])
-        #expect(decodeAll(clientFrame(0x81, Array("a".utf8)), direction: .receive).ruleIDs == ["WS.SERVER-FRAME-MASKED"])
+        #expect(
+            decodeAll(clientFrame(0x81, Array("a".utf8)), direction: .receive).ruleIDs == ["WS.SERVER-FRAME-MASKED"])
     }
 
     @Test func reservedBitsAndOpcodes() {
@@ -80,7 +81,8 @@ import Testing
     }
 
     @Test func controlFrameRules() {
-        #expect(decodeAll(clientFrame(0x89, [UInt8](repeating: 0, count: 126))).ruleIDs == ["WS.CONTROL-FRAME-TOO-LONG"])
+        #expect(
+            decodeAll(clientFrame(0x89, [UInt8](repeating: 0, count: 126))).ruleIDs == ["WS.CONTROL-FRAME-TOO-LONG"])
         #expect(decodeAll(clientFrame(0x89, [UInt8](repeating: 0, count: 125))).ruleIDs.isEmpty)
         #expect(decodeAll(clientFrame(0x09, [1])).ruleIDs == ["WS.CONTROL-FRAME-FRAGMENTED"])
     }
@@ -112,7 +114,9 @@ import Testing
         // A continuation with no message in progress, cut inside its header, then inside its payload.
         #expect(decodeAll([0x80]).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.CONTINUATION-WITHOUT-START"])
         #expect(
-            decodeAll(Array(clientFrame(0x80, Array("abc".utf8)).dropLast(1))).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.CONTINUATION-WITHOUT-START"])
+            decodeAll(Array(clientFrame(0x80, Array("abc".utf8)).dropLast(1))).ruleIDs == [
+                "WS.TRUNCATED-FRAME", "WS.CONTINUATION-WITHOUT-START",
+            ])
         // Text that is not UTF-8 in the part that arrived (0xce 0xba then 0xf4 0x90: above U+10FFFF).
         let invalid = decodeAll(Array(clientFrame(0x81, [0xce, 0xba, 0xf4, 0x90, 0x80, 0x80, 0x65]).dropLast(3)))
         #expect(invalid.ruleIDs == ["WS.TRUNCATED-FRAME", "WS.INVALID-UTF8"])
@@ -122,11 +126,17 @@ import Testing
         #expect(decodeAll(Array(clientFrame(0x81, [0x68, 0xce, 0xba]).dropLast(1))).ruleIDs == ["WS.TRUNCATED-FRAME"])
         // The second fragment of a text message, invalid where it was cut, and a new message begun inside one.
         let fragments = clientFrame(0x01, Array("ab".utf8)) + Array(clientFrame(0x80, [0xff, 0x61]).dropLast(1))
-        #expect(decodeAll(fragments).findings.map(\.ruleID.rawValue) == ["WS.TRUNCATED-FRAME", "WS.INVALID-UTF8", "WS.MESSAGE-UNFINISHED"])
+        #expect(
+            decodeAll(fragments).findings.map(\.ruleID.rawValue) == [
+                "WS.TRUNCATED-FRAME", "WS.INVALID-UTF8", "WS.MESSAGE-UNFINISHED",
+            ])
         let interleaved = clientFrame(0x01, Array("ab".utf8)) + [0x81]
         #expect(decodeAll(interleaved).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.MESSAGE-INTERLEAVED"])
         // After this side's close, any frame.
-        #expect(decodeAll(clientFrame(0x88, [0x03, 0xe8]) + [0x81]).ruleIDs == ["WS.TRUNCATED-FRAME", "WS.FRAME-AFTER-CLOSE"])
+        #expect(
+            decodeAll(clientFrame(0x88, [0x03, 0xe8]) + [0x81]).ruleIDs == [
+                "WS.TRUNCATED-FRAME", "WS.FRAME-AFTER-CLOSE",
+            ])
     }
 }
 
@@ -146,7 +156,10 @@ import Testing
 
     @Test func rfcMaskedExampleIsReproduced() throws {
         let encoder = try WebSocketMessageEncoder(direction: .send, maskingKey: { 0x37fa_213d })
-        #expect(try encoder.message(.text, Array("Hello".utf8)) == [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
+        #expect(
+            try encoder.message(.text, Array("Hello".utf8)) == [
+                0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58,
+            ])
     }
 
     @Test func serverFramesAreNotMaskedAndCloseCarriesCode() throws {
@@ -167,7 +180,9 @@ import Testing
             var out = [UInt8](repeating: 0, count: data.count)
             data.withUnsafeBytes { source in
                 out.withUnsafeMutableBytes { destination in
-                    _ = WebSocketMasking.apply(key: testKey, phase: phase, from: source.baseAddress!, to: destination.baseAddress!, count: data.count)
+                    _ = WebSocketMasking.apply(
+                        key: testKey, phase: phase, from: source.baseAddress!, to: destination.baseAddress!,
+                        count: data.count)
                 }
             }
             let keyBytes: [UInt8] = [0x37, 0x12, 0xa5, 0xc9]
@@ -186,7 +201,9 @@ import Testing
     }
 
     @Test func everyFramingErrorNamesACloseCode() {
-        let handshake = ["WS.HANDSHAKE-", "WS.SUBPROTOCOL-", "WS.EXTENSION-", "PMD.PARAMETER-", "PMD.ACCEPTED-", "PMD.WINDOW-"]
+        let handshake = [
+            "WS.HANDSHAKE-", "WS.SUBPROTOCOL-", "WS.EXTENSION-", "PMD.PARAMETER-", "PMD.ACCEPTED-", "PMD.WINDOW-",
+        ]
         for rule in WebSocketRules.all where rule.severity == .error && rule.id != WebSocketRules.frameAfterClose.id {
             let isHandshake = handshake.contains { rule.id.rawValue.hasPrefix($0) }
             #expect((WebSocketRules.closeCode(for: rule.id) == nil) == isHandshake, "\(rule.id)")

@@ -16,7 +16,9 @@ import Testing
         let window = Array(bytes.prefix(maxLength))
         guard let end = HTTPHead.endOfHead(window) else {
             let reason =
-                bytes.count > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(bytes.count) bytes without a blank line"
+                bytes.count > maxLength
+                ? "no blank line within \(maxLength) bytes"
+                : "the head ends after \(bytes.count) bytes without a blank line"
             findings.append(truncatedRule.finding(reason, at: baseOffset + bytes.count))
             return nil
         }
@@ -49,7 +51,9 @@ import Testing
         var fields: [HTTPHead.Field] = []
         for line in lines.dropFirst() {
             guard let colon = line.text.firstIndex(of: UInt8(ascii: ":")) else {
-                malformed(line.text.first == 0x20 || line.text.first == 0x09 ? "obsolete line folding" : "field line without a colon", line.offset)
+                malformed(
+                    line.text.first == 0x20 || line.text.first == 0x09
+                        ? "obsolete line folding" : "field line without a colon", line.offset)
                 continue
             }
             let name = line.text[..<colon]
@@ -78,14 +82,16 @@ import Testing
 
     static let pieces: [[UInt8]] =
         [
-            "GET", "HTTP/1.1", "200", "OK", " ", "  ", "\t", "\r\n", "\r\n", "\r\n", "\r", "\n", ":", ": ", "Host", "Upgrade",
+            "GET", "HTTP/1.1", "200", "OK", " ", "  ", "\t", "\r\n", "\r\n", "\r\n", "\r", "\n", ":", ": ", "Host",
+            "Upgrade",
             "websocket", "a b", "x", "\0", "(", "é", "Sec-WebSocket-Key", "/socket.io/?EIO=3", "\r\n\r\n",
         ].map { Array($0.utf8) } + [[0xff], [0xc3], [0xe2, 0x82]]
 
     @Test func readingInPlaceParsesAsCopyingDid() {
         var random = SystemRandomNumberGenerator()
         var heads: [[UInt8]] = [
-            Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8), Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade:  websocket \t\r\n\r\nbody".utf8),
+            Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8),
+            Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade:  websocket \t\r\n\r\nbody".utf8),
             Array("\r\n\r\n".utf8), Array("GET\r\n\r\n".utf8), [],
         ]
         for _ in 0..<20_000 {

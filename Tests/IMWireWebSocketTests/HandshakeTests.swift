@@ -35,7 +35,9 @@ func response(_ extra: [String]) -> [UInt8] {
         #expect(result.findings.isEmpty, "\(result.findings)")
         #expect(result.isUpgraded)
         #expect(result.subprotocol == "lc.protobuf2.3")
-        #expect(result.permessageDeflate == PerMessageDeflateParameters(serverNoContextTakeover: true, clientMaxWindowBits: 10))
+        #expect(
+            result.permessageDeflate
+                == PerMessageDeflateParameters(serverNoContextTakeover: true, clientMaxWindowBits: 10))
         #expect(result.requestLength == head(rfcRequest).count)
     }
 
@@ -45,7 +47,8 @@ func response(_ extra: [String]) -> [UInt8] {
             "Sec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "Sec-WebSocket-Protocol: mqtt",
         ])
         let result = WebSocketHandshake.parse(request: head(rfcRequest), response: bad)
-        #expect(result.responseFindings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-ACCEPT", "WS.SUBPROTOCOL-NOT-OFFERED"])
+        #expect(
+            result.responseFindings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-ACCEPT", "WS.SUBPROTOCOL-NOT-OFFERED"])
         #expect(!result.isUpgraded)
     }
 
@@ -84,7 +87,10 @@ func response(_ extra: [String]) -> [UInt8] {
         // The server may not pick a larger window than requested, nor set client_max_window_bits unasked.
         let answer = WebSocketHandshake.parse(
             request: head(request),
-            response: response(["Sec-WebSocket-Protocol: lc.json.3", "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=12"]))
+            response: response([
+                "Sec-WebSocket-Protocol: lc.json.3",
+                "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=12",
+            ]))
         #expect(answer.responseFindings.map(\.ruleID.rawValue) == ["PMD.PARAMETER-NOT-REQUESTED"])
         #expect(answer.permessageDeflate == nil)
     }
@@ -107,7 +113,9 @@ func response(_ extra: [String]) -> [UInt8] {
             // The handshake checker agrees: the answer fits the offer, and sets what was accepted.
             let result = WebSocketHandshake.parse(
                 request: head(Array(request)),
-                response: response(["Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: \(accepted.headerValue)"]))
+                response: response([
+                    "Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: \(accepted.headerValue)",
+                ]))
             #expect(result.findings.isEmpty, "\(offer): \(result.findings)")
             #expect(result.permessageDeflate == accepted)
         }
@@ -117,21 +125,28 @@ func response(_ extra: [String]) -> [UInt8] {
     @Test func windowBitsEightIsFlagged() {
         let result = WebSocketHandshake.parse(
             request: head(rfcRequest),
-            response: response(["Sec-WebSocket-Protocol: lc.protobuf2.3", "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=8"]))
+            response: response([
+                "Sec-WebSocket-Protocol: lc.protobuf2.3",
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=8",
+            ]))
         #expect(result.responseFindings.map(\.ruleID.rawValue) == ["PMD.WINDOW-BITS-8"])
         #expect(result.isUpgraded)
         #expect(result.permessageDeflate?.clientMaxWindowBits == 8)
     }
 
     @Test func extensionHeaderSyntax() throws {
-        let items = try WebSocketExtensionHeader.parse(#"permessage-deflate; client_max_window_bits="10" , x-foo"#).get()
+        let items = try WebSocketExtensionHeader.parse(#"permessage-deflate; client_max_window_bits="10" , x-foo"#)
+            .get()
         #expect(items.map(\.name) == ["permessage-deflate", "x-foo"])
         #expect(items.first?.parameters.first?.value == "10")
-        #expect(throws: WebSocketExtensionHeader.SyntaxError.self) { try WebSocketExtensionHeader.parse("permessage-deflate; =1").get() }
+        #expect(throws: WebSocketExtensionHeader.SyntaxError.self) {
+            try WebSocketExtensionHeader.parse("permessage-deflate; =1").get()
+        }
     }
 
     @Test func notSwitching() {
-        let result = WebSocketHandshake.parse(request: head(rfcRequest), response: head(["HTTP/1.1 400 Bad Request", "Content-Length: 0"]))
+        let result = WebSocketHandshake.parse(
+            request: head(rfcRequest), response: head(["HTTP/1.1 400 Bad Request", "Content-Length: 0"]))
         #expect(result.responseFindings.map(\.ruleID.rawValue) == ["WS.HANDSHAKE-STATUS"])
         #expect(!result.isUpgraded)
     }
@@ -161,7 +176,8 @@ func response(_ extra: [String]) -> [UInt8] {
         var findings: [Finding] = []
         let request = WebSocketHandshake.parseRequest(
             head([
-                "GET / HTTP/1.1", "sec-websocket-PROTOCOL: \t lc.protobuf2.3 ,\tmqtt ,, \t", "X-Note:  caf\u{e9} \t", "X-Empty: \t ",
+                "GET / HTTP/1.1", "sec-websocket-PROTOCOL: \t lc.protobuf2.3 ,\tmqtt ,, \t", "X-Note:  caf\u{e9} \t",
+                "X-Empty: \t ",
             ]), findings: &findings)
         let fields = try? #require(request?.head)
         #expect(fields?.value("Sec-WebSocket-Protocol") == "lc.protobuf2.3 ,\tmqtt ,,")

@@ -14,7 +14,9 @@ func rawFrame(
         out += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
     case 64:
         out.append(maskBit | 127)
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            out.append(UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(shift)))
+        }
     default:
         out.append(maskBit | UInt8(payload.count))
     }
@@ -33,10 +35,12 @@ let testKey: UInt32 = 0x3712_a5c9
 func clientFrame(_ first: UInt8, _ payload: [UInt8] = []) -> [UInt8] { rawFrame(first, payload, mask: testKey) }
 
 func decodeAll(
-    _ bytes: [UInt8], direction: Direction = .send, deflate: PerMessageDeflateParameters? = nil, limits: Limits = .default,
+    _ bytes: [UInt8], direction: Direction = .send, deflate: PerMessageDeflateParameters? = nil,
+    limits: Limits = .default,
     chunks: [Int]? = nil
 ) -> [WebSocketEvent] {
-    var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: direction, permessageDeflate: deflate, limits: limits))
+    var decoder = WebSocketStreamDecoder(
+        WebSocketStreamConfiguration(direction: direction, permessageDeflate: deflate, limits: limits))
     var events: [WebSocketEvent] = []
     if let chunks {
         var start = 0

@@ -46,7 +46,8 @@ import Testing
         try clientEncoder.encodeMessage(.binary, open, into: &client)
         if corruptSecondClientFrame {
             // A second client message whose deflate data is damaged (reserved block type).
-            client += WebSocketFrameEncoder.frame(WebSocketFrameHeader(rsv1: true, opcode: .binary, maskingKey: 7), payload: [0xff, 0xff, 0xff])
+            client += WebSocketFrameEncoder.frame(
+                WebSocketFrameHeader(rsv1: true, opcode: .binary, maskingKey: 7), payload: [0xff, 0xff, 0xff])
         } else {
             try clientEncoder.encodeMessage(.binary, open, into: &client)
         }
@@ -65,7 +66,9 @@ import Testing
     }
 
     /// Decodes one direction after its handshake head; returns the LeanCloud commands and all findings.
-    func decode(_ bytes: [UInt8], _ direction: Direction, _ handshake: WebSocketHandshake) throws -> ([LeanCloudDecodedCommand], [Finding]) {
+    func decode(_ bytes: [UInt8], _ direction: Direction, _ handshake: WebSocketHandshake) throws -> (
+        [LeanCloudDecodedCommand], [Finding]
+    ) {
         let start = try #require(direction == .send ? handshake.requestLength : handshake.responseLength)
         let encoding = try #require(handshake.subprotocol.flatMap(LeanCloudSubprotocol.init)?.encoding)
         var decoder = WebSocketStreamDecoder(handshake.streamConfiguration(direction), startOffset: start)
@@ -85,7 +88,8 @@ import Testing
 
     @Test func cleanSessionWithCompressionBothWays() throws {
         let (client, server) = try session()
-        let handshake = WebSocketHandshake.parse(request: Array(client.prefix(head(rfcRequest).count)), response: LeanCloudSession.response())
+        let handshake = WebSocketHandshake.parse(
+            request: Array(client.prefix(head(rfcRequest).count)), response: LeanCloudSession.response())
         #expect(handshake.subprotocol == "lc.protobuf2.3")
         #expect(handshake.isUpgraded)
         let (sent, clientFindings) = try decode(client, .send, handshake)
@@ -98,7 +102,8 @@ import Testing
 
     @Test func corruptedFrameGivesFindingsWithOffsetsAndCloseCode() throws {
         let (client, _) = try session(corruptSecondClientFrame: true)
-        let handshake = WebSocketHandshake.parse(request: Array(client.prefix(head(rfcRequest).count)), response: LeanCloudSession.response())
+        let handshake = WebSocketHandshake.parse(
+            request: Array(client.prefix(head(rfcRequest).count)), response: LeanCloudSession.response())
         let (sent, findings) = try decode(client, .send, handshake)
         #expect(sent.count == 1)
         let errors = findings.filter { $0.severity >= .warning }

@@ -92,7 +92,8 @@ private actor Reader {
 
     @Test func aDecoderGoesIntoATaskAndAnActor() async throws {
         let (deflate, first, second) = try compressedMessages()
-        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate))
+        var decoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate))
         #expect(decoder.feed(first).messages.count == 1)
         // A @Sendable closure may only capture Sendable values: this compiles because the decoder is.
         let work: @Sendable () -> [WebSocketEvent] = { [decoder] in
@@ -111,7 +112,8 @@ private actor Reader {
     /// rest of the stream, neither disturbs the other.
     @Test func aCopiedDecoderIsIndependent() throws {
         let (deflate, first, second) = try compressedMessages()
-        var original = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate))
+        var original = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate))
         _ = original.feed(first)
         var copy = original
         let fromCopy = copy.feed(second) + copy.finish()

@@ -40,7 +40,8 @@ import Testing
     }
 
     @Test func messageSizeCap() {
-        let bytes = clientFrame(0x02, [UInt8](repeating: 1, count: 600)) + clientFrame(0x80, [UInt8](repeating: 2, count: 600))
+        let bytes =
+            clientFrame(0x02, [UInt8](repeating: 1, count: 600)) + clientFrame(0x80, [UInt8](repeating: 2, count: 600))
         let events = decodeAll(bytes, limits: Limits(maxMessageSize: 1000))
         #expect(events.ruleIDs == ["WS.MESSAGE-TOO-LARGE"])
         #expect(events.messages.isEmpty)
@@ -81,10 +82,14 @@ import Testing
         #expect(decodeAll(clientFrame(0x88, [0x03, 0xe8])).ruleIDs.isEmpty)
         #expect(decodeAll(clientFrame(0x88, [])).closes.first?.code == nil)
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1016, 1100, 2000, 2999, 5000] {
-            #expect(decodeAll(clientFrame(0x88, [UInt8(code >> 8), UInt8(code & 0xff)])).ruleIDs == ["WS.CLOSE-CODE-INVALID"], "code \(code)")
+            #expect(
+                decodeAll(clientFrame(0x88, [UInt8(code >> 8), UInt8(code & 0xff)])).ruleIDs == [
+                    "WS.CLOSE-CODE-INVALID"
+                ], "code \(code)")
         }
         for code: UInt16 in [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999] {
-            #expect(decodeAll(clientFrame(0x88, [UInt8(code >> 8), UInt8(code & 0xff)])).ruleIDs.isEmpty, "code \(code)")
+            #expect(
+                decodeAll(clientFrame(0x88, [UInt8(code >> 8), UInt8(code & 0xff)])).ruleIDs.isEmpty, "code \(code)")
         }
         #expect(decodeAll(clientFrame(0x88, [0x03, 0xe8, 0xff])).ruleIDs == ["WS.CLOSE-REASON-INVALID-UTF8"])
     }
@@ -100,7 +105,8 @@ import Testing
 
     @Test func rfc7692ExampleHello() {
         // RFC 7692 §7.2.3.1: "Hello" compressed, one unmasked frame.
-        let events = decodeAll([0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00], direction: .receive, deflate: negotiated)
+        let events = decodeAll(
+            [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00], direction: .receive, deflate: negotiated)
         #expect(events.ruleIDs.isEmpty)
         #expect(events.messages.map(\.text) == ["Hello"])
         #expect(events.messages.first?.wasCompressed == true)
@@ -116,19 +122,23 @@ import Testing
 
     @Test func rfc7692ExampleSharedWindow() {
         // §7.2.3.2: the second "Hello" refers back into the first message's window.
-        let bytes: [UInt8] = [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x05, 0xf2, 0x00, 0x11, 0x00, 0x00]
+        let bytes: [UInt8] = [
+            0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x05, 0xf2, 0x00, 0x11, 0x00, 0x00,
+        ]
         let events = decodeAll(bytes, direction: .receive, deflate: negotiated)
         #expect(events.ruleIDs.isEmpty)
         #expect(events.messages.map(\.text) == ["Hello", "Hello"])
         // Under server_no_context_takeover the second message cannot be inflated.
-        let reset = decodeAll(bytes, direction: .receive, deflate: PerMessageDeflateParameters(serverNoContextTakeover: true))
+        let reset = decodeAll(
+            bytes, direction: .receive, deflate: PerMessageDeflateParameters(serverNoContextTakeover: true))
         #expect(reset.ruleIDs == ["ZLIB.CORRUPT-DATA"])
     }
 
     @Test func emptyMessageAndBFinal() {
         // §7.2.3.6 empty message `00`; §7.2.3.4 a block with BFINAL set.
         let bytes: [UInt8] = [
-            0xc1, 0x01, 0x00, 0xc1, 0x07, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00,
+            0xc1, 0x01, 0x00, 0xc1, 0x07, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9,
+            0xc9, 0x07, 0x00,
         ]
         let events = decodeAll(bytes, direction: .receive, deflate: negotiated)
         #expect(events.ruleIDs.isEmpty)
@@ -136,13 +146,18 @@ import Testing
     }
 
     @Test func rsv1PlacementRules() {
-        let events = decodeAll(clientFrame(0xc9) + clientFrame(0x01, [0x41]) + clientFrame(0xc0, [0x41]), deflate: negotiated)
+        let events = decodeAll(
+            clientFrame(0xc9) + clientFrame(0x01, [0x41]) + clientFrame(0xc0, [0x41]), deflate: negotiated)
         #expect(events.ruleIDs == ["PMD.RSV1-ON-CONTROL", "PMD.RSV1-ON-CONTINUATION"])
     }
 
     @Test func encoderRoundTripWithContextTakeoverAndFragments() throws {
-        for parameters in [PerMessageDeflateParameters(), PerMessageDeflateParameters(clientNoContextTakeover: true, clientMaxWindowBits: 9)] {
-            let encoder = try WebSocketMessageEncoder(direction: .send, permessageDeflate: parameters, fragmentSize: 7, maskingKey: { testKey })
+        for parameters in [
+            PerMessageDeflateParameters(),
+            PerMessageDeflateParameters(clientNoContextTakeover: true, clientMaxWindowBits: 9),
+        ] {
+            let encoder = try WebSocketMessageEncoder(
+                direction: .send, permessageDeflate: parameters, fragmentSize: 7, maskingKey: { testKey })
             let texts = ["Hello", "Hello", "", String(repeating: "websocket ", count: 300)]
             var bytes: [UInt8] = []
             for text in texts { try encoder.encodeMessage(.text, Array(text.utf8), into: &bytes) }
@@ -155,15 +170,18 @@ import Testing
 
     @Test func encoderStripsTrailerAndSetsRSV1() throws {
         let encoder = try WebSocketMessageEncoder(direction: .receive, permessageDeflate: negotiated)
-        #expect(try encoder.message(.text, Array("Hello".utf8)) == [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00])
+        #expect(
+            try encoder.message(.text, Array("Hello".utf8)) == [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00])
         #expect(try encoder.message(.text, []) == [0xc1, 0x01, 0x00])
     }
 
     @Test func oneKilobyteMessageInflatingPastTheCap() throws {
-        let encoder = try WebSocketMessageEncoder(direction: .receive, permessageDeflate: negotiated, compressionLevel: 9)
+        let encoder = try WebSocketMessageEncoder(
+            direction: .receive, permessageDeflate: negotiated, compressionLevel: 9)
         let bytes = try encoder.message(.binary, [UInt8](repeating: 0, count: 1 << 20))
         #expect(bytes.count < 2048)
-        let events = decodeAll(bytes, direction: .receive, deflate: negotiated, limits: Limits(maxMessageSize: 64 << 10))
+        let events = decodeAll(
+            bytes, direction: .receive, deflate: negotiated, limits: Limits(maxMessageSize: 64 << 10))
         #expect(events.ruleIDs == ["WS.MESSAGE-TOO-LARGE"])
         let ratio = decodeAll(bytes, direction: .receive, deflate: negotiated, limits: Limits(maxExpansionRatio: 100))
         #expect(ratio.ruleIDs == ["ZLIB.EXPANSION-RATIO"])
@@ -182,12 +200,14 @@ import Testing
     /// violations, a close.
     func sampleStream() throws -> [UInt8] {
         let deflate = PerMessageDeflateParameters()
-        let encoder = try WebSocketMessageEncoder(direction: .send, permessageDeflate: deflate, fragmentSize: 5, maskingKey: { testKey })
+        let encoder = try WebSocketMessageEncoder(
+            direction: .send, permessageDeflate: deflate, fragmentSize: 5, maskingKey: { testKey })
         var bytes: [UInt8] = []
         try encoder.encodeMessage(.text, Array(String(repeating: "κόσμε ", count: 40).utf8), into: &bytes)
         bytes += clientFrame(0x89, [1, 2, 3])
         encoder.fragmentSize = nil
-        try encoder.encodeMessage(.binary, (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 31) }, compress: false, into: &bytes)
+        try encoder.encodeMessage(
+            .binary, (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 31) }, compress: false, into: &bytes)
         bytes += rawFrame(0x82, [9, 9], lengthForm: 16)  // unmasked, non-minimal
         bytes += clientFrame(0x01, [0xce]) + clientFrame(0x80, [0xba, 0xff])  // split code point, then bad byte
         bytes += clientFrame(0x83, [1])  // reserved opcode
@@ -206,7 +226,8 @@ import Testing
                 "WS.LENGTH-NOT-MINIMAL", "WS.CLIENT-FRAME-UNMASKED", "WS.INVALID-UTF8", "WS.RESERVED-OPCODE",
                 "WS.FRAME-AFTER-CLOSE", "WS.TRUNCATED-FRAME", "WS.FRAME-AFTER-CLOSE",
             ])
-        let oneByte = decodeAll(bytes, deflate: PerMessageDeflateParameters(), chunks: Array(repeating: 1, count: bytes.count))
+        let oneByte = decodeAll(
+            bytes, deflate: PerMessageDeflateParameters(), chunks: Array(repeating: 1, count: bytes.count))
         #expect(oneByte == reference)
         var generator = SplitMix(state: 42)
         for _ in 0..<25 {
@@ -228,15 +249,21 @@ import Testing
     @Test func randomAndMutatedStreamsAreChunkingInvariant() throws {
         var generator = SplitMix(state: 7)
         let deflate = PerMessageDeflateParameters()
-        let encoder = try WebSocketMessageEncoder(direction: .send, permessageDeflate: deflate, fragmentSize: 9, maskingKey: { testKey })
+        let encoder = try WebSocketMessageEncoder(
+            direction: .send, permessageDeflate: deflate, fragmentSize: 9, maskingKey: { testKey })
         var valid: [UInt8] = []
-        for index in 0..<6 { try encoder.encodeMessage(index % 2 == 0 ? .text : .binary, Array("message \(index) κόσμε".utf8), into: &valid) }
+        for index in 0..<6 {
+            try encoder.encodeMessage(
+                index % 2 == 0 ? .text : .binary, Array("message \(index) κόσμε".utf8), into: &valid)
+        }
         valid += encoder.close(.normalClosure)
         let limits = Limits(maxFrameSize: 4096, maxMessageSize: 8192, maxFragments: 64)
         for round in 0..<150 {
             var bytes: [UInt8]
             if round % 2 == 0 {
-                bytes = (0..<Int.random(in: 0...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes = (0..<Int.random(in: 0...600, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             } else {
                 bytes = valid
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -245,7 +272,8 @@ import Testing
                 }
             }
             for direction in Direction.allCases {
-                let whole = decodeAll(bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits)
+                let whole = decodeAll(
+                    bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits)
                 let octets = decodeAll(
                     bytes, direction: direction, deflate: round % 4 == 1 ? deflate : nil, limits: limits,
                     chunks: Array(repeating: 1, count: max(bytes.count, 1)))

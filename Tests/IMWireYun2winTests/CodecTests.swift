@@ -45,9 +45,15 @@ struct CodecTests {
     @Test func connectWithoutCredentialsOrWithAnotherPlatformsParameters() {
         let connect = MQTTConnect(version: .v3_1_1, keepAlive: 30, clientID: "02\(Self.uuid)")
         let decoded = Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(connect)), direction: .send)
-        #expect(ruleIDs(decoded) == ["Y2W.CONNECT-USERNAME-MISSING", "Y2W.CONNECT-PASSWORD-MISSING", "Y2W.CONNECT-CONVENTION"])
+        #expect(
+            ruleIDs(decoded) == [
+                "Y2W.CONNECT-USERNAME-MISSING", "Y2W.CONNECT-PASSWORD-MISSING", "Y2W.CONNECT-CONVENTION",
+            ])
         let bad = MQTTConnect(version: .v3_1_1, keepAlive: 60, clientID: "x2abc", username: "u", password: [0x31])
-        #expect(ruleIDs(Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(bad)), direction: .send)) == ["Y2W.CLIENT-ID-FORMAT"])
+        #expect(
+            ruleIDs(Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connect(bad)), direction: .send)) == [
+                "Y2W.CLIENT-ID-FORMAT"
+            ])
     }
 
     @Test func commandsDecodeAndEncodeBack() throws {
@@ -72,7 +78,8 @@ struct CodecTests {
             #expect(topic.sessionParts?.id == "7")
             #expect(JSONWriter.string(command.json) == payload)
         }
-        let token = Yun2winCodec.decodeAll(publish("y2w/single02\(Self.uuid)", #"{"cmd":"updateToken","token":"ab12"}"#), direction: .send)
+        let token = Yun2winCodec.decodeAll(
+            publish("y2w/single02\(Self.uuid)", #"{"cmd":"updateToken","token":"ab12"}"#), direction: .send)
         #expect(ruleIDs(token) == [])
         #expect(token.first?.message == .command(.updateToken(token: "ab12"), topic: .single(suffix: "02\(Self.uuid)")))
     }
@@ -87,7 +94,10 @@ struct CodecTests {
             (#"{"cmd":"sendMessage","y2wMessageId":"m","mts":"1","message":{}}"#, "Y2W.MTS-INVALID", 40),
             (#"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":[]}"#, "Y2W.FIELD-INVALID", 48),
             (#"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{},"x":1}"#, "Y2W.UNKNOWN-KEY", 61),
-            (#"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{"syncs":[{"type":9}]}}"#, "Y2W.APP-MESSAGE-INVALID", 69),
+            (
+                #"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{"syncs":[{"type":9}]}}"#,
+                "Y2W.APP-MESSAGE-INVALID", 69
+            ),
             (#"not json"#, "Y2W.PAYLOAD-NOT-JSON", 0),
         ]
         for (payload, rule, offset) in cases {
@@ -115,7 +125,8 @@ struct CodecTests {
         #expect(ruleIDs(server(#"{"returnCode":42}"#)) == ["Y2W.RETURN-CODE-UNKNOWN"])
 
         func connack(_ code: UInt8) -> [Yun2winDecodedPacket] {
-            Yun2winCodec.decodeAll(MQTTPacketEncoder.encode(.connack(MQTTConnack(returnCode: code))), direction: .receive)
+            Yun2winCodec.decodeAll(
+                MQTTPacketEncoder.encode(.connack(MQTTConnack(returnCode: code))), direction: .receive)
         }
         for code: UInt8 in [0, 2, 3, 4, 5, 6, 7, 99, 100] { #expect(ruleIDs(connack(code)) == [], "CONNACK \(code)") }
         #expect(connack(4).first?.findings.map(\.ruleID.rawValue) == ["Y2W.CONNACK-YUN2WIN-MEANING"])
@@ -137,7 +148,8 @@ struct CodecTests {
             direction: .send)
         #expect(ruleIDs(wrongTopic) == ["Y2W.TOPIC-COMMAND-MISMATCH"])
         #expect(wrongTopic.first?.findings.first?.offset == 2)
-        let qos1 = Yun2winCodec.decodeAll(publish("y2w/session/a_b", #"{"cmd":"updateToken","token":"t"}"#, qos: .atLeastOnce), direction: .send)
+        let qos1 = Yun2winCodec.decodeAll(
+            publish("y2w/session/a_b", #"{"cmd":"updateToken","token":"t"}"#, qos: .atLeastOnce), direction: .send)
         #expect(ruleIDs(qos1) == ["Y2W.TOPIC-COMMAND-MISMATCH", "Y2W.PUBLISH-CONVENTION"])
     }
 
@@ -146,8 +158,11 @@ struct CodecTests {
         #expect(findings.isEmpty && request?.isJSON == false && request?.fields.first?.value == "register")
         let (ios, iosFindings) = Yun2winGate.decodeRequest(Array(#"{"oper":"register","appKey":"k","uid":"u"}"#.utf8))
         #expect(iosFindings.isEmpty && ios?.isJSON == true && ios?.fields.count == 3)
-        #expect(Yun2winGate.decodeRequest(Array("oper=login".utf8)).1.map(\.ruleID.rawValue) == ["Y2W.GATE-REQUEST-INVALID"])
-        let (reply, replyFindings) = Yun2winGate.decodeReply(Array(#"{"rtnval":"success","data":{"url":"im.example","region":"hz"}}"#.utf8))
+        #expect(
+            Yun2winGate.decodeRequest(Array("oper=login".utf8)).1.map(\.ruleID.rawValue) == ["Y2W.GATE-REQUEST-INVALID"]
+        )
+        let (reply, replyFindings) = Yun2winGate.decodeReply(
+            Array(#"{"rtnval":"success","data":{"url":"im.example","region":"hz"}}"#.utf8))
         #expect(replyFindings.isEmpty && reply?.url == "im.example" && reply?.region == "hz")
         #expect(Yun2winGate.decodeReply(Array(#"{"rtnval":"fail"}"#.utf8)).1.first?.offset == 1)
     }

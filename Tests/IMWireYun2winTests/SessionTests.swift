@@ -19,7 +19,9 @@ enum Wire {
     static func connack(_ code: UInt8) -> [UInt8] { MQTTPacketEncoder.encode(.connack(MQTTConnack(returnCode: code))) }
     static func server(_ json: String) -> [UInt8] { publish("y2w/u1", json) }
     static func send(_ id: String, session: String = "p2p_2") -> [UInt8] {
-        publish("y2w/session/\(session)", #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1,"message":{"syncs":[{"type":0}]}}"#)
+        publish(
+            "y2w/session/\(session)",
+            #"{"cmd":"sendMessage","y2wMessageId":"\#(id)","mts":1,"message":{"syncs":[{"type":0}]}}"#)
     }
     static func update(_ id: String, session: String = "p2p_2") -> [UInt8] {
         publish(
@@ -48,7 +50,9 @@ func run(
 ) -> [String] {
     var findings: [Finding] = []
     for (index, event) in events.enumerated() {
-        findings += connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
+        findings +=
+            connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index)
+            .observation.findings
     }
     findings += connection.finish(atMicros: end.map { Int64($0 * 1_000_000) }, frameIndex: events.count)
     return findings.filter { $0.severity >= .warning }.map(\.ruleID.rawValue)
@@ -62,7 +66,8 @@ func run(_ events: [(Double, Direction, [UInt8])], kicked: Set<String> = [], end
 @Suite("yun2win session")
 struct SessionTests {
     static let established: [(Double, Direction, [UInt8])] = [
-        (0, .send, Wire.connect()), (0.1, .receive, Wire.connack(0)), (0.2, .receive, Wire.server(#"{"returnCode":11}"#)),
+        (0, .send, Wire.connect()), (0.1, .receive, Wire.connack(0)),
+        (0.2, .receive, Wire.server(#"{"returnCode":11}"#)),
     ]
 
     @Test func cleanSessionHasNoFindings() {
@@ -80,7 +85,9 @@ struct SessionTests {
     /// A sendMessage whose mts is a string is one defect: its own finding, and its ack is still
     /// matched (not an ACK-WITHOUT-REQUEST); unanswered, its timeout is information only.
     @Test func aMalformedCommandIsReportedOnce() {
-        let malformed = Wire.publish("y2w/session/p2p_2", #"{"cmd":"sendMessage","y2wMessageId":"m1","mts":"soon","message":{"syncs":[{"type":0}]}}"#)
+        let malformed = Wire.publish(
+            "y2w/session/p2p_2",
+            #"{"cmd":"sendMessage","y2wMessageId":"m1","mts":"soon","message":{"syncs":[{"type":0}]}}"#)
         let answered = run(Self.established + [(1, .send, malformed), (1.2, .receive, Wire.ack("m1", 20))], end: 2)
         #expect(answered == ["Y2W.MTS-INVALID"])
         let connection = Yun2winConnection()
@@ -101,7 +108,10 @@ struct SessionTests {
         #expect(
             run([(0, .send, Wire.pingreq), (0.1, .send, Wire.connect()), (0.2, .send, Wire.connack(0))])
                 == ["Y2W.FIRST-PACKET-NOT-CONNECT", "Y2W.WRONG-DIRECTION"])
-        #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.server(#"{"returnCode":11}"#))]) == ["Y2W.SERVER-BEFORE-CONNACK"])
+        #expect(
+            run([(0, .send, Wire.connect()), (0.1, .receive, Wire.server(#"{"returnCode":11}"#))]) == [
+                "Y2W.SERVER-BEFORE-CONNACK"
+            ])
         #expect(run(Self.established + [(1, .send, Wire.connect())]) == ["Y2W.SECOND-CONNECT"])
     }
 
@@ -112,7 +122,10 @@ struct SessionTests {
                 == ["Y2W.SEND-UNANSWERED", "Y2W.ACK-WITHOUT-REQUEST"])
         #expect(run(Self.established + [(1, .receive, Wire.ack("zz", 20))]) == ["Y2W.ACK-WITHOUT-REQUEST"])
         #expect(
-            run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20))])
+            run(
+                Self.established + [
+                    (1, .send, Wire.send("m1")), (1.1, .send, Wire.send("m1")), (1.2, .receive, Wire.ack("m1", 20)),
+                ])
                 == ["Y2W.DUPLICATE-MESSAGE-ID"])
         // Still in time when the capture ends: info only.
         #expect(run(Self.established + [(1, .send, Wire.send("m1"))], end: 2) == [])
@@ -155,7 +168,8 @@ struct SessionTests {
 
         // The next connection: an automatic reconnect (prefix 1, same uid) is reported; a fresh login
         // (prefix 0) is not.
-        #expect(run([(7, .send, Wire.connect(reconnect: true))], kicked: first.kickedUIDs) == ["Y2W.RECONNECT-AFTER-KICK"])
+        #expect(
+            run([(7, .send, Wire.connect(reconnect: true))], kicked: first.kickedUIDs) == ["Y2W.RECONNECT-AFTER-KICK"])
         #expect(run([(7, .send, Wire.connect(reconnect: false))], kicked: first.kickedUIDs) == [])
         #expect(run([(7, .send, Wire.connect(uid: "u2", reconnect: true))], kicked: first.kickedUIDs) == [])
     }
@@ -165,12 +179,16 @@ struct SessionTests {
             .publish(
                 MQTTPublish(
                     qos: .atLeastOnce, topic: "y2w/u1", packetID: 7,
-                    payload: Array(#"{"cmd":"sendMessage","y2wMessageId":"p","mts":1,"message":{"syncs":[{"type":0}]}}"#.utf8))))
+                    payload: Array(
+                        #"{"cmd":"sendMessage","y2wMessageId":"p","mts":1,"message":{"syncs":[{"type":0}]}}"#.utf8))))
         let puback = MQTTPacketEncoder.encode(.puback(packetID: 7))
         let other = MQTTPacketEncoder.encode(.puback(packetID: 8))
         // Acknowledged: nothing; acknowledged with another id, or not at all, 11 s on: the rule.
         #expect(run(Self.established + [(1, .receive, push), (1.1, .send, puback), (12, .send, Wire.pingreq)]) == [])
-        #expect(run(Self.established + [(1, .receive, push), (1.1, .send, other), (12, .send, Wire.pingreq)]) == ["Y2W.PUBLISH-NOT-ACKNOWLEDGED"])
+        #expect(
+            run(Self.established + [(1, .receive, push), (1.1, .send, other), (12, .send, Wire.pingreq)]) == [
+                "Y2W.PUBLISH-NOT-ACKNOWLEDGED"
+            ])
         #expect(run(Self.established + [(1, .receive, push)], end: 12) == ["Y2W.PUBLISH-NOT-ACKNOWLEDGED"])
         // The connection ends within the timeout: no verdict.
         #expect(run(Self.established + [(1, .receive, push)], end: 5) == [])
@@ -182,7 +200,8 @@ struct SessionTests {
             (0.0, Direction.send, Wire.connect(platform: .android)), (0.1, .receive, Wire.connack(0)),
             (0.2, .receive, Wire.server(#"{"returnCode":11}"#)),
         ]
-        #expect(run(android + [(44, .send, Wire.pingreq), (88, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == [])
+        #expect(
+            run(android + [(44, .send, Wire.pingreq), (88, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == [])
         #expect(run(android + [(46, .send, Wire.pingreq)]).filter { $0.hasPrefix("Y2W") } == ["Y2W.KEEPALIVE-EXCEEDED"])
         // A client silent until the connection ends (the server closes it after 1.5 × keep-alive).
         #expect(run(android, end: 60).filter { $0.hasPrefix("Y2W") } == ["Y2W.KEEPALIVE-EXCEEDED"])
@@ -190,7 +209,10 @@ struct SessionTests {
     }
 
     @Test func refusedConnection() {
-        #expect(run([(0, .send, Wire.connect()), (0.1, .receive, Wire.connack(5)), (0.2, .send, Wire.send("m1"))]) == ["Y2W.AFTER-REFUSAL"])
+        #expect(
+            run([(0, .send, Wire.connect()), (0.1, .receive, Wire.connack(5)), (0.2, .send, Wire.send("m1"))]) == [
+                "Y2W.AFTER-REFUSAL"
+            ])
     }
 
     @Test func extremeCaptureTimesDoNotTrap() {
@@ -227,16 +249,23 @@ struct SessionTests {
     // 31 to onFailure(code): a refused send is named with its code; 26/27/28 ask for an
     // updateSession, part of the demos' normal flow, so they are information.
     @Test(arguments: [
-        (22, "Y2W.SEND-REFUSED", Severity.warning), (30, "Y2W.SEND-REFUSED", .warning), (31, "Y2W.SEND-REFUSED", .warning),
-        (26, "Y2W.SESSION-OUT-OF-SYNC", .info), (27, "Y2W.SESSION-OUT-OF-SYNC", .info), (28, "Y2W.SESSION-OUT-OF-SYNC", .info),
+        (22, "Y2W.SEND-REFUSED", Severity.warning), (30, "Y2W.SEND-REFUSED", .warning),
+        (31, "Y2W.SEND-REFUSED", .warning),
+        (26, "Y2W.SESSION-OUT-OF-SYNC", .info), (27, "Y2W.SESSION-OUT-OF-SYNC", .info),
+        (28, "Y2W.SESSION-OUT-OF-SYNC", .info),
     ])
     func refusedSendIsNamed(code: Int, rule: String, severity: Severity) throws {
         let connection = Yun2winConnection()
         var findings: [Finding] = []
-        let events = Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: code == 27 || code == 28))]
+        let events =
+            Self.established + [
+                (1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", code, mts: code == 27 || code == 28)),
+            ]
         for (index, event) in events.enumerated() {
             findings +=
-                connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
+                connection.observe(
+                    event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index
+                ).observation.findings
         }
         #expect(findings.map(\.ruleID.rawValue) == [rule])
         let refused = try #require(findings.first)
@@ -249,8 +278,14 @@ struct SessionTests {
     @Test func successAndCodecReportedCodesAreNoRefusal() {
         #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 20))]) == [])
         // 21 is client-local and 42 in no table: the codec names them, the session does not again.
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 21))]) == ["Y2W.CLIENT-LOCAL-CODE-ON-WIRE"])
-        #expect(run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 42))]) == ["Y2W.RETURN-CODE-UNKNOWN"])
+        #expect(
+            run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 21))]) == [
+                "Y2W.CLIENT-LOCAL-CODE-ON-WIRE"
+            ])
+        #expect(
+            run(Self.established + [(1, .send, Wire.send("m1")), (1.1, .receive, Wire.ack("m1", 42))]) == [
+                "Y2W.RETURN-CODE-UNKNOWN"
+            ])
     }
 
     // The genuine web SDK answers a kick with DISCONNECT and reports disconnected(100, 10): the
@@ -264,7 +299,9 @@ struct SessionTests {
             var findings: [Finding] = []
             for (index, event) in (Self.established + tail).enumerated() {
                 findings +=
-                    connection.observe(event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index).observation.findings
+                    connection.observe(
+                        event.2, direction: event.1, timeMicros: Int64(event.0 * 1_000_000), frameIndex: index
+                    ).observation.findings
             }
             findings += connection.finish(atMicros: 6_000_000, frameIndex: 5)
             #expect(findings.map(\.ruleID.rawValue) == ["Y2W.KICKED"])

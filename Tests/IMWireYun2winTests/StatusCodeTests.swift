@@ -26,7 +26,10 @@ struct StatusCodeTests {
         #expect(connection.filter { $0.confidence == .unconfirmed }.map(\.number) == [99, 100])
         let send = Yun2winStatusCodes.sendReturnCode
         #expect(send.filter { $0.travel == .clientLocal }.map(\.number) == [21, 23, 24, 25, 29])
-        #expect(send.filter { $0.travel == .publish && $0.confidence == .confirmed }.map(\.number) == [20, 22, 26, 27, 28, 30, 31])
+        #expect(
+            send.filter { $0.travel == .publish && $0.confidence == .confirmed }.map(\.number) == [
+                20, 22, 26, 27, 28, 30, 31,
+            ])
         #expect(Yun2winStatusCodes.connectionStatus.allSatisfy { $0.travel == .sdkEnum && $0.codeClass == .enumValue })
         #expect(Yun2winStatusCodes.vendorConnackCodes == [6, 7, 99, 100])
     }
@@ -39,7 +42,8 @@ struct StatusCodeTests {
         }
         let android = try #require(send.first { $0.number == 1000 })
         #expect(android.sources.contains("Android") && !android.sources.contains("iOS"))
-        #expect(send.filter { $0.number < 30 }.allSatisfy { $0.sources.contains("Android") && $0.sources.contains("iOS") })
+        #expect(
+            send.filter { $0.number < 30 }.allSatisfy { $0.sources.contains("Android") && $0.sources.contains("iOS") })
     }
 
     @Test func adviceMatchesTheSDKs() throws {

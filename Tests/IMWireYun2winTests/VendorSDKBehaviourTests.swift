@@ -25,7 +25,9 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/captures/vendor-sdk/yun2win")
 
-    static func micros(_ value: Any?) -> Int64 { Int64((((value as? NSNumber)?.doubleValue ?? 0) * 1_000_000).rounded()) }
+    static func micros(_ value: Any?) -> Int64 {
+        Int64((((value as? NSNumber)?.doubleValue ?? 0) * 1_000_000).rounded())
+    }
 
     static func bytes(_ hex: String) -> [UInt8] {
         var out: [UInt8] = []
@@ -38,7 +40,8 @@ import Testing
     }
 
     static func transcript(_ scenario: String) throws -> [Connection] {
-        let text = try String(contentsOf: directory.appendingPathComponent("yun2win-\(scenario).jsonl"), encoding: .utf8)
+        let text = try String(
+            contentsOf: directory.appendingPathComponent("yun2win-\(scenario).jsonl"), encoding: .utf8)
         var connections: [Connection] = []
         for line in text.split(separator: "\n") {
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -48,7 +51,8 @@ import Testing
             case "close": connections[connections.count - 1].closed = micros(event["t"])
             default:
                 let direction: Direction = event["dir"] as? String == "send" ? .send : .receive
-                connections[connections.count - 1].messages.append((micros(event["t"]), direction, bytes(event["hex"] as? String ?? "")))
+                connections[connections.count - 1].messages.append(
+                    (micros(event["t"]), direction, bytes(event["hex"] as? String ?? "")))
             }
         }
         return connections
@@ -62,7 +66,9 @@ import Testing
             var findings: [Finding] = []
             for (index, message) in connection.messages.enumerated() {
                 findings +=
-                    dialect.observe(message.bytes, direction: message.direction, timeMicros: message.time, frameIndex: index).observation.findings
+                    dialect.observe(
+                        message.bytes, direction: message.direction, timeMicros: message.time, frameIndex: index
+                    ).observation.findings
             }
             findings += dialect.finish(atMicros: connection.closed, frameIndex: connection.messages.count)
             kicked = dialect.kickedUIDs

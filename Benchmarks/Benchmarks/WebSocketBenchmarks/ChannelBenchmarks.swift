@@ -105,12 +105,14 @@ func nioWebSocketChannel(isServer: Bool) async throws -> (
 ) {
     let channel = try await NIOAsyncTestingChannel { channel in
         try channel.pipeline.syncOperations.addHandler(NIOWebSocket.WebSocketFrameEncoder())
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NIOWebSocket.WebSocketFrameDecoder(maxFrameSize: 1 << 14)))
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(NIOWebSocket.WebSocketFrameDecoder(maxFrameSize: 1 << 14)))
         try channel.pipeline.syncOperations.addHandler(WebSocketProtocolErrorHandler(isServer: isServer))
     }
     try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
     let asyncChannel = try await channel.eventLoop.submit {
-        try NIOAsyncChannel<NIOWebSocket.WebSocketFrame, NIOWebSocket.WebSocketFrame>(wrappingChannelSynchronously: channel)
+        try NIOAsyncChannel<NIOWebSocket.WebSocketFrame, NIOWebSocket.WebSocketFrame>(
+            wrappingChannelSynchronously: channel)
     }.get()
     return (channel, asyncChannel)
 }
@@ -176,10 +178,12 @@ func registerChannelBenchmarks(_ configuration: Benchmark.Configuration) {
         let label = masked ? "masked client" : "unmasked server"
         let expected = frameCount * payloadSize
 
-        Benchmark("frame decode \(label) 1000x\(payloadSize)B: IMWireNIO handler", configuration: configuration) { benchmark in
+        Benchmark("frame decode \(label) 1000x\(payloadSize)B: IMWireNIO handler", configuration: configuration) {
+            benchmark in
             let counter = EventCounter()
             let channel = EmbeddedChannel()
-            try channel.pipeline.syncOperations.addHandler(WebSocketFrameReader(WebSocketChannelConfiguration(role: masked ? .server : .client)))
+            try channel.pipeline.syncOperations.addHandler(
+                WebSocketFrameReader(WebSocketChannelConfiguration(role: masked ? .server : .client)))
             try channel.pipeline.syncOperations.addHandler(counter)
             let buffer = ByteBuffer(bytes: stream)
             benchmark.startMeasurement()
@@ -209,7 +213,8 @@ func registerChannelBenchmarks(_ configuration: Benchmark.Configuration) {
                     precondition(bytes == want, "swift-nio read \(bytes) bytes")
                 }
             }
-            Benchmark("async \(label) \(what): hummingbird WebSocketHandler", configuration: configuration) { benchmark in
+            Benchmark("async \(label) \(what): hummingbird WebSocketHandler", configuration: configuration) {
+                benchmark in
                 for _ in benchmark.scaledIterations {
                     let bytes = try await hummingbirdAsync(input, type: masked ? .server : .client, deflate: false)
                     precondition(bytes == want, "hummingbird read \(bytes) bytes")

@@ -28,7 +28,8 @@ func frameStream(masked: Bool) -> [UInt8] {
     for index in 0..<frameCount {
         let header = IMWireWebSocket.WebSocketFrameHeader(
             opcode: .binary, maskingKey: masked ? UInt32(truncatingIfNeeded: index &* 2_654_435_761) : nil)
-        IMWireWebSocket.WebSocketFrameEncoder.encode(header, payload: payload(payloadSize, seed: UInt32(index)), into: &out)
+        IMWireWebSocket.WebSocketFrameEncoder.encode(
+            header, payload: payload(payloadSize, seed: UInt32(index)), into: &out)
     }
     return out
 }
@@ -89,7 +90,8 @@ let benchmarks: @Sendable () -> Void = {
             let counter = FrameCounter()
             counter.unmask = masked
             let channel = EmbeddedChannel()
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NIOWebSocket.WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(NIOWebSocket.WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
             try channel.pipeline.syncOperations.addHandler(counter)
             let buffer = ByteBuffer(bytes: stream)
             benchmark.startMeasurement()
@@ -113,8 +115,12 @@ let benchmarks: @Sendable () -> Void = {
     let headerLength = shortLength == 126 ? 4 : shortLength == 127 ? 10 : 2
     let compressedPayload = Array(compressedFrame.dropFirst(headerLength)) + [0x00, 0x00, 0xff, 0xff]
 
-    Benchmark("pmd inflate 64KiB JSON (\(compressedFrame.count)B compressed): IMWire frame+inflate", configuration: configuration) { benchmark in
-        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate, emitsFrames: false))
+    Benchmark(
+        "pmd inflate 64KiB JSON (\(compressedFrame.count)B compressed): IMWire frame+inflate",
+        configuration: configuration
+    ) { benchmark in
+        var decoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate, emitsFrames: false))
         for _ in benchmark.scaledIterations {
             var size = 0
             compressedFrame.withUnsafeBytes { raw in
@@ -127,7 +133,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("pmd inflate 64KiB JSON (\(compressedFrame.count)B compressed): raw zlib", configuration: configuration) { benchmark in
+    Benchmark("pmd inflate 64KiB JSON (\(compressedFrame.count)B compressed): raw zlib", configuration: configuration) {
+        benchmark in
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         _ = CZlibBaseline_inflateInit2(stream, -15)
@@ -138,7 +145,8 @@ let benchmarks: @Sendable () -> Void = {
             var produced = 0
             compressedPayload.withUnsafeBytes { input in
                 output.withUnsafeMutableBytes { out in
-                    stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+                    stream.pointee.next_in = UnsafeMutablePointer(
+                        mutating: input.bindMemory(to: Bytef.self).baseAddress)
                     stream.pointee.avail_in = uInt(input.count)
                     stream.pointee.next_out = out.bindMemory(to: Bytef.self).baseAddress
                     stream.pointee.avail_out = uInt(out.count)

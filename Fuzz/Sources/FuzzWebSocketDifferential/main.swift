@@ -9,7 +9,8 @@ import NIOWebSocket
 
 /// swift-nio's frames for the input's pieces, and the error it threw, if any.
 func nioFrames(_ input: FuzzInput) -> ([WebSocketDifferential.Frame], WebSocketDifferential.Rejection?) {
-    let channel = EmbeddedChannel(handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketDifferential.maxFrameSize(input))))
+    let channel = EmbeddedChannel(
+        handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketDifferential.maxFrameSize(input))))
     var frames: [WebSocketDifferential.Frame] = []
     var rejection: WebSocketDifferential.Rejection?
     func drain() {
@@ -20,7 +21,9 @@ func nioFrames(_ input: FuzzInput) -> ([WebSocketDifferential.Frame], WebSocketD
             if frame.rsv3 { first |= 0x10 }
             first |= UInt8(webSocketOpcode: frame.opcode)
             let key = frame.maskKey.map { key in key.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
-            frames.append(WebSocketDifferential.Frame(firstByte: first, maskingKey: key, payload: Array(frame.unmaskedData.readableBytesView)))
+            frames.append(
+                WebSocketDifferential.Frame(
+                    firstByte: first, maskingKey: key, payload: Array(frame.unmaskedData.readableBytesView)))
         }
     }
     for chunk in WebSocketDifferential.pieces(input) {

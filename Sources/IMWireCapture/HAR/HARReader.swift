@@ -64,21 +64,31 @@ package final class HARReader: CaptureSource {
                         connections += 1
                         id = "har\(connections)"
                         httpConnections[key] = id
-                        add(.event(ConnectionInput(connection: id, time: exchange.requestTime, line: requestLine, kind: .open(ConnectionInfo()))))
+                        add(
+                            .event(
+                                ConnectionInput(
+                                    connection: id, time: exchange.requestTime, line: requestLine,
+                                    kind: .open(ConnectionInfo()))))
                     }
                     add(
-                        .event(ConnectionInput(connection: id, time: exchange.requestTime, line: requestLine, kind: .stream(.send, exchange.request)))
+                        .event(
+                            ConnectionInput(
+                                connection: id, time: exchange.requestTime, line: requestLine,
+                                kind: .stream(.send, exchange.request)))
                     )
                     if let response = exchange.response {
                         add(
                             .event(
-                                ConnectionInput(connection: id, time: exchange.responseTime, line: responseLine, kind: .stream(.receive, response))))
+                                ConnectionInput(
+                                    connection: id, time: exchange.responseTime, line: responseLine,
+                                    kind: .stream(.receive, response))))
                     }
                 }
                 continue
             }
             connections += 1
-            Self.connection(entry, messages: messages, id: "har\(connections)", entryNumber: number + 1, lines: lines).forEach(add)
+            Self.connection(entry, messages: messages, id: "har\(connections)", entryNumber: number + 1, lines: lines)
+                .forEach(add)
         }
         if connections == 0 {
             add(
@@ -89,15 +99,21 @@ package final class HARReader: CaptureSource {
                         the HAR from Chrome with the WebSocket connection open)
                         """)))
         }
-        for id in Set(httpConnections.values).sorted() { add(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo())))) }
+        for id in Set(httpConnections.values).sorted() {
+            add(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo()))))
+        }
         // In time order, stably: each connection keeps its own order, a problem stays after what came before it.
-        items = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element.item)
+        items = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element.item)
     }
 
     /// A socket.io HTTP exchange of a HAR entry as the bytes that crossed the wire: the request
     /// and response with their fields, the framing fields replaced by a Content-Length of the body.
-    private static func socketIOExchange(_ entry: JSONValue) -> (request: [UInt8], requestTime: Int64?, response: [UInt8]?, responseTime: Int64?)? {
-        guard let request = entry["request"], let method = request["method"]?.stringValue, let url = request["url"]?.stringValue,
+    private static func socketIOExchange(_ entry: JSONValue) -> (
+        request: [UInt8], requestTime: Int64?, response: [UInt8]?, responseTime: Int64?
+    )? {
+        guard let request = entry["request"], let method = request["method"]?.stringValue,
+            let url = request["url"]?.stringValue,
             url.contains("/socket.io/")
         else { return nil }
         let target =
@@ -111,12 +127,15 @@ package final class HARReader: CaptureSource {
             let framing: Set<String> = ["content-length", "transfer-encoding", "content-encoding"]
             var text = startLine + "\r\n"
             for header in headers ?? [] {
-                guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue, !framing.contains(name.lowercased()),
+                guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue,
+                    !framing.contains(name.lowercased()),
                     !name.hasPrefix(":")
                 else { continue }
                 text += "\(name): \(value)\r\n"
             }
-            if method != "GET" || !body.isEmpty || startLine.hasPrefix("HTTP/") { text += "Content-Length: \(body.count)\r\n" }
+            if method != "GET" || !body.isEmpty || startLine.hasPrefix("HTTP/") {
+                text += "Content-Length: \(body.count)\r\n"
+            }
             return Array((text + "\r\n").utf8) + body
         }
         let requestBody = Array((request["postData"]?["text"]?.stringValue ?? "").utf8)
@@ -126,7 +145,9 @@ package final class HARReader: CaptureSource {
         }
         let content = response["content"]
         var responseBody = Array((content?["text"]?.stringValue ?? "").utf8)
-        if content?["encoding"]?.stringValue == "base64", let decoded = try? Base64.decode(content?["text"]?.stringValue ?? "", lenient: true) {
+        if content?["encoding"]?.stringValue == "base64",
+            let decoded = try? Base64.decode(content?["text"]?.stringValue ?? "", lenient: true)
+        {
             responseBody = decoded
         }
         let reason = response["statusText"]?.stringValue ?? ""
@@ -182,12 +203,16 @@ package final class HARReader: CaptureSource {
         headers?.first { $0["name"]?.stringValue?.lowercased() == name.lowercased() }?["value"]?.stringValue
     }
 
-    private static func connection(_ entry: JSONValue, messages: [JSONValue], id: String, entryNumber: Int, lines: LineIndex) -> [CaptureItem] {
+    private static func connection(
+        _ entry: JSONValue, messages: [JSONValue], id: String, entryNumber: Int, lines: LineIndex
+    ) -> [CaptureItem] {
         var info = ConnectionInfo(url: entry["request"]?["url"]?.stringValue)
         info.subprotocol = header("Sec-WebSocket-Protocol", in: entry["response"]?["headers"]?.arrayValue)
         let first = messages.first?["time"]?.numberValue.flatMap(TranscriptLine.microseconds)
         let entryLine = lines.line(at: entry.objectValue?.offset(of: "request"))
-        var items: [CaptureItem] = [.event(ConnectionInput(connection: id, time: first, line: entryLine, kind: .open(info)))]
+        var items: [CaptureItem] = [
+            .event(ConnectionInput(connection: id, time: first, line: entryLine, kind: .open(info)))
+        ]
         for (number, message) in messages.enumerated() {
             let line = lines.line(at: message.objectValue?.members.first?.offset)
             func bad(_ why: String) -> CaptureItem {
@@ -218,7 +243,9 @@ package final class HARReader: CaptureSource {
             default:
                 continue  // control frames (ping 9, pong 10, close 8) carry no application message
             }
-            let captured = WireMessage(direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload)
+            let captured = WireMessage(
+                direction: type == "send" ? .send : .receive, frameType: opcode == 2 ? .binary : .text, payload: payload
+            )
             items.append(.event(ConnectionInput(connection: id, time: time, line: line, kind: .message(captured))))
         }
         items.append(.event(ConnectionInput(connection: id, time: nil, kind: .close(CloseInfo()))))

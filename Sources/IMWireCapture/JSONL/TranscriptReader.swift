@@ -25,7 +25,8 @@ package final class TranscriptReader {
         while let line = lines.next() {
             switch line {
             case .tooLong(let number):
-                var finding = CaptureRules.lineTooLong.finding("line \(number + renumbering) is longer than \(limits.maxLineLength) bytes; skipped")
+                var finding = CaptureRules.lineTooLong.finding(
+                    "line \(number + renumbering) is longer than \(limits.maxLineLength) bytes; skipped")
                 finding.location.line = number + renumbering
                 return .problem(finding)
             case .text(let number, let bytes):
@@ -138,13 +139,16 @@ package enum TranscriptLine {
         case nil: connection = "1"
         case .string(let text)?: connection = text
         case .number(let number)?: connection = number.literal
-        case let other?: return problem(CaptureRules.badField, "conn must be a string, found \(other.typeName)", at: object.offset(of: "conn"))
+        case let other?:
+            return problem(
+                CaptureRules.badField, "conn must be a string, found \(other.typeName)", at: object.offset(of: "conn"))
         }
 
         var time: Int64? = nil
         if let raw = object["t"] {
             guard let number = raw.numberValue, let micros = microseconds(number) else {
-                return problem(CaptureRules.badField, "t must be a number of seconds, found \(raw)", at: object.offset(of: "t"))
+                return problem(
+                    CaptureRules.badField, "t must be a number of seconds, found \(raw)", at: object.offset(of: "t"))
             }
             time = micros
         }
@@ -157,26 +161,35 @@ package enum TranscriptLine {
             info.server = object["server"]?.stringValue
             // Any name: whether a dialect has it is the checker's table's to say.
             if let name = object["dialect"]?.stringValue {
-                guard !name.isEmpty else { return problem(CaptureRules.badField, "dialect must not be empty", at: object.offset(of: "dialect")) }
+                guard !name.isEmpty else {
+                    return problem(CaptureRules.badField, "dialect must not be empty", at: object.offset(of: "dialect"))
+                }
                 info.dialect = Dialect(name)
             }
             return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .open(info)))
         case "close":
-            var info = CloseInfo(code: object["code"]?.int64Value.flatMap { Int(exactly: $0) }, reason: object["reason"]?.stringValue)
+            var info = CloseInfo(
+                code: object["code"]?.int64Value.flatMap { Int(exactly: $0) }, reason: object["reason"]?.stringValue)
             if let by = object["by"]?.stringValue {
                 switch by {
                 case "client": info.initiator = .send
                 case "server": info.initiator = .receive
-                default: return problem(CaptureRules.badField, "by must be client or server, found \"\(by)\"", at: object.offset(of: "by"))
+                default:
+                    return problem(
+                        CaptureRules.badField, "by must be client or server, found \"\(by)\"",
+                        at: object.offset(of: "by"))
                 }
             }
             return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .close(info)))
         case "gap":
             guard let dirName = object["dir"]?.stringValue, let direction = Direction(rawValue: dirName) else {
-                return problem(CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
+                return problem(
+                    CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
             }
             guard let length = object["length"]?.int64Value, length > 0, let count = Int(exactly: length) else {
-                return problem(CaptureRules.badField, "length must be a positive number of bytes", at: object.offset(of: "length") ?? 0)
+                return problem(
+                    CaptureRules.badField, "length must be a positive number of bytes",
+                    at: object.offset(of: "length") ?? 0)
             }
             return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .gap(direction, count)))
         case "message", "stream":
@@ -186,7 +199,8 @@ package enum TranscriptLine {
         }
 
         guard let dirName = object["dir"]?.stringValue, let direction = Direction(rawValue: dirName) else {
-            return problem(CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
+            return problem(
+                CaptureRules.badField, "dir must be \"send\" or \"receive\"", at: object.offset(of: "dir") ?? 0)
         }
         let payloadKeys = ["text", "base64", "hex"].filter { object[$0] != nil }
         guard payloadKeys.count == 1, let key = payloadKeys.first, let text = object[key]?.stringValue else {
@@ -211,12 +225,14 @@ package enum TranscriptLine {
         }
         if let frame = object["frame"] {
             guard let name = frame.stringValue, let explicit = WireMessage.FrameType(rawValue: name) else {
-                return problem(CaptureRules.badField, "frame must be \"text\" or \"binary\"", at: object.offset(of: "frame"))
+                return problem(
+                    CaptureRules.badField, "frame must be \"text\" or \"binary\"", at: object.offset(of: "frame"))
             }
             frameType = explicit
         }
         if type == "stream" {
-            return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
+            return .event(
+                ConnectionInput(connection: connection, time: time, line: line, kind: .stream(direction, payload)))
         }
         let message = WireMessage(direction: direction, frameType: frameType, payload: payload)
         return .event(ConnectionInput(connection: connection, time: time, line: line, kind: .message(message)))

@@ -56,7 +56,9 @@ public enum CaptureFile {
         case .pcap, .pcapng: return try PacketCaptureReader(path: path, limits: limits)
         case .har: return try HARReader(path: path, limits: limits)
         case .jsonl:
-            do { return try TranscriptReader(path: path, limits: limits) } catch { throw CaptureFormatError(error.description) }
+            do { return try TranscriptReader(path: path, limits: limits) } catch {
+                throw CaptureFormatError(error.description)
+            }
         }
     }
 }

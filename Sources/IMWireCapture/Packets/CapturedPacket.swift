@@ -21,7 +21,8 @@ package struct CapturedPacket: Sendable, Hashable {
     package var comments: [String]
 
     package init(
-        time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int, dataOffset: Int? = nil,
+        time: Int64, linkType: UInt32, data: [UInt8], originalLength: Int, number: Int, fileOffset: Int,
+        dataOffset: Int? = nil,
         inbound: Bool? = nil, comments: [String] = []
     ) {
         self.time = time

@@ -93,7 +93,9 @@ struct FlowTable {
     }
 
     /// Appends the events and findings one TCP segment causes to `items`.
-    mutating func segment(_ tcp: TCPSegment, ip: IPPacket, frame: [UInt8], packet: CapturedPacket, into items: inout [CaptureItem]) {
+    mutating func segment(
+        _ tcp: TCPSegment, ip: IPPacket, frame: [UInt8], packet: CapturedPacket, into items: inout [CaptureItem]
+    ) {
         let source = Endpoint(address: ip.source, port: tcp.sourcePort)
         let destination = Endpoint(address: ip.destination, port: tcp.destinationPort)
         let key = Key(source, destination)
@@ -119,7 +121,9 @@ struct FlowTable {
             let base = "\(client)-\(server)"
             let count = pairs.connections(client: client, server: server)
             let id = count == 1 ? base : "\(base)#\(count)"
-            let streams = [TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize)]
+            let streams = [
+                TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize),
+            ]
             flow = Flow(key: key, id: id, client: client, ordinal: opened, streams: streams)
             flows[key] = flow
             opened += 1
@@ -138,18 +142,26 @@ struct FlowTable {
             sequence = sequence &+ 1
         }
         if ip.missing == 0, let bytes = flow.streams[index].nextInOrder(sequence: sequence, payload: payload) {
-            items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
+            items.append(
+                .event(
+                    ConnectionInput(
+                        connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes)))
+            )
         } else {
             outputs.removeAll(keepingCapacity: true)
             flow.streams[index].segment(sequence: sequence, payload: payload, into: &outputs)
             if ip.missing > 0 {
-                outputs += flow.streams[index].lost(sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
+                outputs += flow.streams[index].lost(
+                    sequence: sequence &+ UInt32(truncatingIfNeeded: payload.count), count: ip.missing)
             }
             Self.events(outputs, flow: flow, direction: direction, packet: packet, into: &items)
         }
         if tcp.fin, flow.finished & (index == 0 ? 1 : 2) == 0 {
             flow.finished |= index == 0 ? 1 : 2
-            items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .streamEnd(direction))))
+            items.append(
+                .event(
+                    ConnectionInput(
+                        connection: flow.id, time: packet.time, packet: packet.number, kind: .streamEnd(direction))))
         }
         guard tcp.rst || flow.finished == 3 else {
             if lastFlow !== flow { lastFlow = flow }
@@ -172,7 +184,9 @@ struct FlowTable {
         }
     }
 
-    private mutating func end(_ flow: Flow, packet: CapturedPacket?, idle: Bool = false, into items: inout [CaptureItem]) {
+    private mutating func end(
+        _ flow: Flow, packet: CapturedPacket?, idle: Bool = false, into items: inout [CaptureItem]
+    ) {
         Self.close(flow, packet: packet, into: &items)
         flows[flow.key] = nil
         if lastFlow === flow { lastFlow = nil }
@@ -201,7 +215,9 @@ struct FlowTable {
         return distance < lateWindow || next &- tcp.sequence < lateWindow
     }
 
-    private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: CapturedPacket) -> Finding {
+    private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: CapturedPacket)
+        -> Finding
+    {
         let direction: Direction = source == late.client ? .send : .receive
         let side = direction == .send ? "client → server" : "server → client"
         var finding =
@@ -212,8 +228,10 @@ struct FlowTable {
                 packet for longer than Limits.tcpIdleSeconds and ended there; not decoded
                 """,
                 at: packet.fileOffset)
-            : CaptureRules.tcpAfterEnd.finding("\(count) bytes (\(side)) after connection \(late.id) ended; not decoded", at: packet.fileOffset)
-        finding.location = Location(connection: late.id, frameIndex: packet.number, time: packet.time, direction: direction)
+            : CaptureRules.tcpAfterEnd.finding(
+                "\(count) bytes (\(side)) after connection \(late.id) ended; not decoded", at: packet.fileOffset)
+        finding.location = Location(
+            connection: late.id, frameIndex: packet.number, time: packet.time, direction: direction)
         return finding
     }
 
@@ -224,9 +242,17 @@ struct FlowTable {
         for output in outputs {
             switch output {
             case .data(let bytes):
-                items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .stream(direction, bytes))))
+                items.append(
+                    .event(
+                        ConnectionInput(
+                            connection: flow.id, time: packet.time, packet: packet.number,
+                            kind: .stream(direction, bytes))))
             case .gap(let count):
-                items.append(.event(ConnectionInput(connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))))
+                items.append(
+                    .event(
+                        ConnectionInput(
+                            connection: flow.id, time: packet.time, packet: packet.number, kind: .gap(direction, count))
+                    ))
             case .conflict(let offset, let length):
                 var finding = CaptureRules.tcpOverlapConflict.finding(
                     """
@@ -234,7 +260,8 @@ struct FlowTable {
                     (\(direction == .send ? "client → server" : "server → client")) differ from the copy seen first
                     """,
                     at: packet.fileOffset)
-                finding.location = Location(connection: flow.id, frameIndex: packet.number, time: packet.time, direction: direction)
+                finding.location = Location(
+                    connection: flow.id, frameIndex: packet.number, time: packet.time, direction: direction)
                 items.append(.problem(finding))
             }
         }
@@ -249,7 +276,8 @@ struct FlowTable {
                 items += outputs.compactMap { output in
                     guard case .gap(let count) = output else {
                         if case .data(let bytes) = output {
-                            return .event(ConnectionInput(connection: flow.id, time: nil, kind: .stream(direction, bytes)))
+                            return .event(
+                                ConnectionInput(connection: flow.id, time: nil, kind: .stream(direction, bytes)))
                         }
                         return nil
                     }
@@ -309,7 +337,10 @@ struct SeenPairs {
     mutating func connections(client: Endpoint, server: Endpoint) -> Int {
         let isNew =
             if let a = client.address.ipv4, let b = server.address.ipv4 {
-                ipv4.insert(IPv4Pair(addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))).inserted
+                ipv4.insert(
+                    IPv4Pair(
+                        addresses: UInt64(a) << 32 | UInt64(b), ports: UInt32(client.port) << 16 | UInt32(server.port))
+                ).inserted
             } else {
                 ipv6.insert([client, server]).inserted
             }

@@ -16,7 +16,11 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
     init<Bytes: Collection<UInt8>>(header bytes: Bytes) {
         var words: (UInt64, UInt64) = (0, 0)
         for (index, byte) in bytes.enumerated() {
-            if index < bytes.count - 8 { words.0 = words.0 << 8 | UInt64(byte) } else { words.1 = words.1 << 8 | UInt64(byte) }
+            if index < bytes.count - 8 {
+                words.0 = words.0 << 8 | UInt64(byte)
+            } else {
+                words.1 = words.1 << 8 | UInt64(byte)
+            }
         }
         isIPv6 = bytes.count == 16
         high = words.0
@@ -29,7 +33,9 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// The 4 or 16 bytes in network order.
     package var bytes: [UInt8] {
         let words = isIPv6 ? [high, low] : [low << 32]
-        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.prefix(isIPv6 ? 16 : 4).map { $0 }
+        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.prefix(
+            isIPv6 ? 16 : 4
+        ).map { $0 }
     }
 
     /// IPv4 before IPv6, then by the bytes.
@@ -87,7 +93,9 @@ enum IPParser {
     }
 
     private static func ipv4(_ frame: [UInt8], _ start: Int) -> Outcome {
-        guard frame.count - start >= 20 else { return .malformed("IPv4 header needs 20 bytes, \(frame.count - start) present") }
+        guard frame.count - start >= 20 else {
+            return .malformed("IPv4 header needs 20 bytes, \(frame.count - start) present")
+        }
         let headerLength = Int(frame[start] & 0x0f) * 4
         let totalLength = Int(frame[start + 2]) << 8 | Int(frame[start + 3])
         guard headerLength >= 20, totalLength >= headerLength, frame.count - start >= headerLength else {
@@ -104,7 +112,9 @@ enum IPParser {
     }
 
     private static func ipv6(_ frame: [UInt8], _ start: Int) -> Outcome {
-        guard frame.count - start >= 40 else { return .malformed("IPv6 header needs 40 bytes, \(frame.count - start) present") }
+        guard frame.count - start >= 40 else {
+            return .malformed("IPv6 header needs 40 bytes, \(frame.count - start) present")
+        }
         let payloadLength = Int(frame[start + 4]) << 8 | Int(frame[start + 5])
         var next = frame[start + 6]
         var offset = start + 40
@@ -112,7 +122,9 @@ enum IPParser {
         var fragment = false
         // Extension headers: hop-by-hop, routing, destination options, fragment, AH.
         while [0, 43, 44, 51, 60].contains(next) {
-            guard frame.count >= offset + 8, offset + 8 <= end else { return .malformed("IPv6 extension header cut short") }
+            guard frame.count >= offset + 8, offset + 8 <= end else {
+                return .malformed("IPv6 extension header cut short")
+            }
             let length: Int
             switch next {
             case 44:

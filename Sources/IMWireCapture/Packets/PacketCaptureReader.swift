@@ -23,7 +23,8 @@ package final class PacketCaptureReader {
     }
 
     /// The raw packets of a pcap or pcapng file, without any decoding.
-    package static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader {
+    package static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader
+    {
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
         let input = BufferedInput(source)
@@ -35,7 +36,9 @@ package final class PacketCaptureReader {
 
     /// The format of a file from its first bytes.
     package static func isPacketCapture(_ firstBytes: [UInt8]) -> Bool {
-        firstBytes.count >= 4 && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a] || PcapReader.magics.contains(Array(firstBytes[0..<4])))
+        firstBytes.count >= 4
+            && (Array(firstBytes[0..<4]) == [0x0a, 0x0d, 0x0d, 0x0a]
+                || PcapReader.magics.contains(Array(firstBytes[0..<4])))
     }
 
     package var bytesRead: Int { packets.bytesRead }
@@ -78,7 +81,8 @@ package final class PacketCaptureReader {
         case .truncated: return items.append(problem(CaptureRules.malformedIP, "link-layer header cut short", packet))
         case .unsupported:
             guard reportedLinkTypes.insert(packet.linkType).inserted else { return }
-            return items.append(problem(CaptureRules.unsupportedLinkType, "link type \(packet.linkType) (reported once)", packet))
+            return items.append(
+                problem(CaptureRules.unsupportedLinkType, "link type \(packet.linkType) (reported once)", packet))
         }
         switch IPParser.parse(packet.data, at: ipStart) {
         case .malformed(let reason):
@@ -86,10 +90,13 @@ package final class PacketCaptureReader {
         case .packet(let ip):
             guard ip.protocolNumber == 6 else { return }
             if ip.isFragment {
-                return items.append(problem(CaptureRules.ipFragment, "\(ip.source) → \(ip.destination) fragment not reassembled", packet))
+                return items.append(
+                    problem(
+                        CaptureRules.ipFragment, "\(ip.source) → \(ip.destination) fragment not reassembled", packet))
             }
             guard let tcp = TCPSegment.parse(packet.data, in: ip.payload) else {
-                return items.append(problem(CaptureRules.malformedTCP, "TCP header of \(ip.payload.count) bytes", packet))
+                return items.append(
+                    problem(CaptureRules.malformedTCP, "TCP header of \(ip.payload.count) bytes", packet))
             }
             flows.segment(tcp, ip: ip, frame: packet.data, packet: packet, into: &items)
         }

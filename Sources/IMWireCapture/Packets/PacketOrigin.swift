@@ -26,7 +26,8 @@ public struct PacketOrigin: Sendable, Hashable {
         guard value.count == optionLength else { return nil }
         var reader = ByteReader(value)
         guard reader.readUInt32(order) == 0, let number = reader.readUInt64(order), let file = reader.readUInt64(order),
-            let data = reader.readUInt64(order), let n = Int(exactly: number), let f = Int(exactly: file), let d = Int(exactly: data)
+            let data = reader.readUInt64(order), let n = Int(exactly: number), let f = Int(exactly: file),
+            let d = Int(exactly: data)
         else { return nil }
         return PacketOrigin(number: n, fileOffset: f, dataOffset: d)
     }
@@ -73,7 +74,9 @@ public struct ShardIdentity: Sendable, Hashable {
 
     /// The identity a section header comment states; nil for any other comment.
     package init?(comment: String) {
-        guard comment.hasPrefix(Self.prefix), let value = try? JSONParser.parse(String(comment.dropFirst(Self.prefix.count))) else {
+        guard comment.hasPrefix(Self.prefix),
+            let value = try? JSONParser.parse(String(comment.dropFirst(Self.prefix.count)))
+        else {
             return nil
         }
         self.init(json: value)
@@ -90,7 +93,9 @@ extension ShardIdentity {
             _ = packets.next()
             return packets.shard
         }
-        guard (try? CaptureFile.format(of: path)) == .jsonl, let transcript = try? TranscriptReader(path: path, limits: limits) else { return nil }
+        guard (try? CaptureFile.format(of: path)) == .jsonl,
+            let transcript = try? TranscriptReader(path: path, limits: limits)
+        else { return nil }
         _ = transcript.next()
         return transcript.shard
     }

@@ -45,7 +45,8 @@ package final class PcapReader: PacketReader {
             snapLength = Int(reader.readUInt32(order) ?? 0)
             linkType = (reader.readUInt32(order) ?? 0) & 0x0fff_ffff  // upper bits: FCS length
             if major != 2 || minor > 4 {
-                pending.append(.problem(CaptureRules.badFileHeader.finding("pcap version \(major).\(minor), expected 2.4", at: 4)))
+                pending.append(
+                    .problem(CaptureRules.badFileHeader.finding("pcap version \(major).\(minor), expected 2.4", at: 4)))
             }
         }
     }
@@ -60,7 +61,9 @@ package final class PcapReader: PacketReader {
             finished = true
             let left = input.remaining(upTo: 16)
             if left > 0 {
-                return .problem(CaptureRules.truncatedFile.finding("\(left) bytes after the last record, a record header needs 16", at: recordOffset))
+                return .problem(
+                    CaptureRules.truncatedFile.finding(
+                        "\(left) bytes after the last record, a record header needs 16", at: recordOffset))
             }
             return nil
         }

@@ -80,7 +80,11 @@ package final class PcapngReader: PacketReader {
         guard peeked else {
             finished = true
             let left = input.remaining(upTo: 8)
-            if left > 0 { problem(CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8", at: blockOffset) }
+            if left > 0 {
+                problem(
+                    CaptureRules.truncatedFile, "\(left) bytes after the last block, a block header needs 8",
+                    at: blockOffset)
+            }
             return
         }
         if head {
@@ -94,7 +98,9 @@ package final class PcapngReader: PacketReader {
             self.order = newOrder
             interfaces.removeAll()
             // The type and length in the byte order the section header just declared.
-            _ = input.withPeek(8) { (blockType, blockLength) = ($0.readUInt32(newOrder) ?? 0, $0.readUInt32(newOrder) ?? 0) }
+            _ = input.withPeek(8) {
+                (blockType, blockLength) = ($0.readUInt32(newOrder) ?? 0, $0.readUInt32(newOrder) ?? 0)
+            }
         }
         readBlock(type: blockType, length: blockLength, at: blockOffset)
     }
@@ -108,7 +114,9 @@ package final class PcapngReader: PacketReader {
         guard Int(length) <= limits.maxFrameSize + 256 else {
             let skipped = input.skip(Int(length))
             if skipped < Int(length) { finished = true }
-            problem(CaptureRules.recordTooLarge, "block type \(type) is \(length) bytes, limit \(limits.maxFrameSize); skipped", at: blockOffset)
+            problem(
+                CaptureRules.recordTooLarge,
+                "block type \(type) is \(length) bytes, limit \(limits.maxFrameSize); skipped", at: blockOffset)
             return
         }
         let read = input.withNext(Int(length)) { block in
@@ -129,13 +137,15 @@ package final class PcapngReader: PacketReader {
             case 3: readSimplePacket(Array(body.bytes), blockOffset: blockOffset)
             case Self.decryptionSecrets: readSecrets(&body, blockOffset: blockOffset)
             case let other where Self.quietlySkipped.contains(other): break
-            default: problem(CaptureRules.unknownBlock, "block type 0x\(String(type, radix: 16)) skipped", at: blockOffset)
+            default:
+                problem(CaptureRules.unknownBlock, "block type 0x\(String(type, radix: 16)) skipped", at: blockOffset)
             }
         }
         if !read {
             finished = true
             problem(
-                CaptureRules.truncatedFile, "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
+                CaptureRules.truncatedFile,
+                "block type \(type) announces \(length) bytes, \(input.remaining(upTo: Int(length))) remain",
                 at: blockOffset)
         }
     }
@@ -144,7 +154,9 @@ package final class PcapngReader: PacketReader {
         let offset = reader.offset
         _ = reader.skip(4)
         let major = reader.readUInt16(order) ?? 0
-        if major != 1 { problem(CaptureRules.badFileHeader, "pcapng major version \(major), expected 1", at: offset + 4) }
+        if major != 1 {
+            problem(CaptureRules.badFileHeader, "pcapng major version \(major), expected 1", at: offset + 4)
+        }
         shard = nil
         guard major == 1, reader.skip(10) else { return }
         var found: ShardIdentity?
@@ -186,7 +198,8 @@ package final class PcapngReader: PacketReader {
 
     private func readEnhancedPacket(_ reader: inout ByteReader, blockOffset: Int) {
         let offset = reader.offset
-        guard let id = reader.readUInt32(order), let high = reader.readUInt32(order), let low = reader.readUInt32(order),
+        guard let id = reader.readUInt32(order), let high = reader.readUInt32(order),
+            let low = reader.readUInt32(order),
             let captured = reader.readUInt32(order), let original = reader.readUInt32(order)
         else {
             problem(CaptureRules.blockLength, "enhanced packet block shorter than 20 bytes", at: offset)
@@ -194,13 +207,16 @@ package final class PcapngReader: PacketReader {
         }
         number += 1
         guard Int(id) < interfaces.count else {
-            problem(CaptureRules.noInterface, "packet \(number) names interface \(id), \(interfaces.count) defined", at: offset)
+            problem(
+                CaptureRules.noInterface, "packet \(number) names interface \(id), \(interfaces.count) defined",
+                at: offset)
             return
         }
         let padded = (Int(captured) + 3) & ~3
         guard let data = reader.readBytes(Int(captured)), reader.skip(padded - Int(captured)) else {
             problem(
-                CaptureRules.blockLength, "packet \(number) announces \(captured) bytes, \(reader.remaining) remain in its block",
+                CaptureRules.blockLength,
+                "packet \(number) announces \(captured) bytes, \(reader.remaining) remain in its block",
                 at: offset + 12)
             return
         }
@@ -230,13 +246,16 @@ package final class PcapngReader: PacketReader {
         lastTime = time(UInt64(high) << 32 | UInt64(low), interfaces[Int(id)])
         let place = origin ?? PacketOrigin(number: number, fileOffset: blockOffset, dataOffset: blockOffset + 28)
         if original > captured {
-            problem(CaptureRules.packetTruncated, "packet \(place.number): \(captured) of \(original) bytes captured", at: place.fileOffset)
+            problem(
+                CaptureRules.packetTruncated, "packet \(place.number): \(captured) of \(original) bytes captured",
+                at: place.fileOffset)
         }
         pending.append(
             .packet(
                 CapturedPacket(
                     time: lastTime, linkType: interfaces[Int(id)].linkType, data: Array(data),
-                    originalLength: Int(original), number: place.number, fileOffset: place.fileOffset, dataOffset: place.dataOffset,
+                    originalLength: Int(original), number: place.number, fileOffset: place.fileOffset,
+                    dataOffset: place.dataOffset,
                     inbound: inbound, comments: comments)))
     }
 
@@ -255,7 +274,8 @@ package final class PcapngReader: PacketReader {
     private func readSimplePacket(_ body: [UInt8], blockOffset: Int) {
         number += 1
         guard let interface = interfaces.first else {
-            problem(CaptureRules.noInterface, "simple packet \(number) before any interface description", at: blockOffset)
+            problem(
+                CaptureRules.noInterface, "simple packet \(number) before any interface description", at: blockOffset)
             return
         }
         body.withReader(baseOffset: blockOffset + 8) { reader in
@@ -267,7 +287,8 @@ package final class PcapngReader: PacketReader {
                 .packet(
                     CapturedPacket(
                         time: lastTime, linkType: interface.linkType, data: data,
-                        originalLength: Int(original), number: number, fileOffset: blockOffset, dataOffset: blockOffset + 12)))
+                        originalLength: Int(original), number: number, fileOffset: blockOffset,
+                        dataOffset: blockOffset + 12)))
         }
     }
 
@@ -280,7 +301,8 @@ package final class PcapngReader: PacketReader {
             let length = Int(reader.readUInt16(order) ?? 0)
             if code == 0 { break }
             guard let value = reader.readBytes(length), reader.skip(((length + 3) & ~3) - length) else {
-                problem(CaptureRules.badOption, "option \(code) of length \(length) runs past its block", at: optionOffset)
+                problem(
+                    CaptureRules.badOption, "option \(code) of length \(length) runs past its block", at: optionOffset)
                 break
             }
             body(code, value, optionOffset)

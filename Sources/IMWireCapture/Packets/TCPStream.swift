@@ -61,7 +61,8 @@ struct TCPStream {
     /// order (nearly every segment): delivered at once, as `segment` would, without an output
     /// list. Nil, with nothing changed, for any other segment.
     mutating func nextInOrder(sequence: UInt32, payload: ArraySlice<UInt8>) -> [UInt8]? {
-        guard !payload.isEmpty, buffered.isEmpty, let base, sequence == base &+ UInt32(truncatingIfNeeded: delivered) else {
+        guard !payload.isEmpty, buffered.isEmpty, let base, sequence == base &+ UInt32(truncatingIfNeeded: delivered)
+        else {
             return nil
         }
         let bytes = Array(payload)
@@ -102,7 +103,9 @@ struct TCPStream {
         let to = start + Int64(bytes.count)
         guard from < to else { return }
         let new = bytes[(bytes.startIndex + Int(from - start))...]
-        if !recent.matches(new, at: Int(from - recentStart)) { outputs.append(.conflict(offset: from, length: Int(to - from))) }
+        if !recent.matches(new, at: Int(from - recentStart)) {
+            outputs.append(.conflict(offset: from, length: Int(to - from)))
+        }
     }
 
     /// The stream moves past `bytes`, kept for comparing retransmissions.

@@ -40,7 +40,8 @@ package enum CaptureSharder {
         package var jobs: Int
 
         package init(
-            maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default, tracksConnections: Bool = false, jobs: Int = 1
+            maxBytes: Int = 256 << 20, maxOpenFiles: Int = 128, limits: Limits = .default,
+            tracksConnections: Bool = false, jobs: Int = 1
         ) {
             self.maxBytes = max(1, maxBytes)
             self.maxOpenFiles = max(1, maxOpenFiles)
@@ -68,7 +69,8 @@ package enum CaptureSharder {
         /// The manifest line (one JSON object).
         package var manifestLine: String {
             JSONWriter.string([
-                "path": .string(path), "capture": .string(identity.capture), "index": .number(JSONNumber(identity.index)),
+                "path": .string(path), "capture": .string(identity.capture),
+                "index": .number(JSONNumber(identity.index)),
                 "count": .number(JSONNumber(identity.count)), "packets": .number(JSONNumber(packets)),
                 "connections": .number(JSONNumber(connections)), "clients": .number(JSONNumber(clients)),
                 "bytes": .number(JSONNumber(bytes)), "firstTime": firstTime.map { .number(JSONNumber($0)) } ?? .null,
@@ -116,7 +118,10 @@ package enum CaptureSharder {
             case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
             let tcp = TCPSegment.parse(packet.data, in: ip.payload)
         else { return nil }
-        return (ip, tcp, tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination)
+        return (
+            ip, tcp,
+            tcp.sourcePort != tcp.destinationPort ? tcp.sourcePort > tcp.destinationPort : ip.source > ip.destination
+        )
     }
 
     /// A packet's TCP connection and whether it opens (client SYN) or ends it (FIN, RST).
@@ -124,8 +129,10 @@ package enum CaptureSharder {
         guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
         let key =
             sourceIsClient
-            ? TCPConnectionKey(client: ip.source, clientPort: tcp.sourcePort, server: ip.destination, serverPort: tcp.destinationPort)
-            : TCPConnectionKey(client: ip.destination, clientPort: tcp.destinationPort, server: ip.source, serverPort: tcp.sourcePort)
+            ? TCPConnectionKey(
+                client: ip.source, clientPort: tcp.sourcePort, server: ip.destination, serverPort: tcp.destinationPort)
+            : TCPConnectionKey(
+                client: ip.destination, clientPort: tcp.destinationPort, server: ip.source, serverPort: tcp.sourcePort)
         return (key, tcp.syn && !tcp.ack, tcp.fin || tcp.rst)
     }
 
@@ -139,7 +146,8 @@ package enum CaptureSharder {
     static func unit(of packet: CapturedPacket) -> IPAddress? { segment(of: packet)?.client }
 
     /// A packet's client-side address and its TCP payload, sent by the client or not.
-    static func segment(of packet: CapturedPacket) -> (client: IPAddress, payload: ArraySlice<UInt8>, fromClient: Bool)? {
+    static func segment(of packet: CapturedPacket) -> (client: IPAddress, payload: ArraySlice<UInt8>, fromClient: Bool)?
+    {
         guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
         return (sourceIsClient ? ip.source : ip.destination, packet.data[tcp.payload], sourceIsClient)
     }
@@ -159,7 +167,9 @@ package enum CaptureSharder {
     /// The sid of a socket.io request: `sid=` in its target, or socket.io 0.9's
     /// `/socket.io/1/<transport>/<sid>`.
     private static func requestSid(_ head: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard head.starts(with: get) || head.starts(with: post), let space = head.firstIndex(of: 0x20) else { return nil }
+        guard head.starts(with: get) || head.starts(with: post), let space = head.firstIndex(of: 0x20) else {
+            return nil
+        }
         let targetStart = space + 1
         let targetEnd = head[targetStart...].firstIndex { $0 == 0x20 || $0 == 0x0d } ?? head.count
         let target = targetStart..<targetEnd
@@ -185,7 +195,8 @@ package enum CaptureSharder {
             return value.isEmpty ? nil : Array(head[value])
         }
         guard head.starts(with: httpVersion), let end = find(headEnd, in: head, all) else { return nil }
-        let fields = head[(end + headEnd.count)...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        let fields = head[(end + headEnd.count)...].split(
+            separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 4, !fields[0].isEmpty,
             find(polling, in: head, fields[3].indices) != nil || find(websocket, in: head, fields[3].indices) != nil
         else { return nil }
@@ -217,12 +228,14 @@ package enum CaptureSharder {
     /// transcript into `.jsonl` shards, `TranscriptSharder`); `name` defaults to the capture's
     /// file name. Throws when the capture is HAR (one JSON document, read whole: check it
     /// whole) or in no capture format, or a shard cannot be written.
-    package static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options()) throws(CaptureFormatError)
+    package static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options())
+        throws(CaptureFormatError)
         -> Result
     {
         switch try CaptureFile.format(of: path) {
         case .pcap?, .pcapng?: return try shardPackets(path: path, into: directory, name: name, options: options)
-        case .jsonl? where path != "-": return try TranscriptSharder.shard(path: path, into: directory, name: name, options: options)
+        case .jsonl? where path != "-":
+            return try TranscriptSharder.shard(path: path, into: directory, name: name, options: options)
         case .jsonl?: throw CaptureFormatError("standard input cannot be sharded: it is read twice")
         case .har?:
             throw CaptureFormatError(
@@ -235,7 +248,9 @@ package enum CaptureSharder {
         }
     }
 
-    private static func shardPackets(path: String, into directory: String, name: String?, options: Options) throws(CaptureFormatError) -> Result {
+    private static func shardPackets(path: String, into directory: String, name: String?, options: Options)
+        throws(CaptureFormatError) -> Result
+    {
         // Pass 1: each unit's bytes, in the order units first appear.
         var unitIndex: [IPAddress: Int] = [:]
         var unitBytes: [Int] = []
@@ -282,7 +297,8 @@ package enum CaptureSharder {
                             unitBytes.append(size)
                             units.add()
                         }
-                        if !segment.payload.isEmpty, let sid = sid(in: segment.payload, fromClient: segment.fromClient) {
+                        if !segment.payload.isEmpty, let sid = sid(in: segment.payload, fromClient: segment.fromClient)
+                        {
                             if let other = sidUnits[sid] { units.join(other, index) } else { sidUnits[sid] = index }
                         }
                     } else {
@@ -301,7 +317,8 @@ package enum CaptureSharder {
         let shards = (0..<count).map { index in
             Shard(
                 path: prefix + "\(base).shard-\(padded(index, to: String(count - 1).count)).pcapng",
-                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: plan.clients[index])
+                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count),
+                clients: plan.clients[index])
         }
         // Pass 2: shard k goes to group k mod groups, each group written by one thread that reads
         // the capture again (from the page cache, after pass 1), `jobs` groups at a time.
@@ -314,7 +331,9 @@ package enum CaptureSharder {
             for group in stride(from: worker, to: groups, by: options.jobs) {
                 let members = Array(stride(from: group, to: count, by: groups))
                 written.record { () throws(CaptureFormatError) -> [Shard] in
-                    try writeGroup(members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly) { packet in
+                    try writeGroup(
+                        members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly
+                    ) { packet in
                         unit(of: packet).flatMap { unitOfClient[$0] }.map { shardOfUnit[$0] } ?? 0
                     }
                 }
@@ -330,13 +349,17 @@ extension CaptureSharder {
     /// capture; `shardOf` places a packet. `ownerOnly`: the shards get secrets (`options.keyLog`,
     /// or the capture's own Decryption Secrets Blocks), and are created with mode 0600.
     fileprivate static func writeGroup(
-        _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool, shardOf: (CapturedPacket) -> Int
+        _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool,
+        shardOf: (CapturedPacket) -> Int
     ) throws(CaptureFormatError) -> [Shard] {
         var writers: [ShardWriter] = []
         for shard in members {
-            do { writers.append(try ShardWriter(shard, ownerOnly: ownerOnly)) } catch { throw CaptureFormatError(error.description) }
+            do { writers.append(try ShardWriter(shard, ownerOnly: ownerOnly)) } catch {
+                throw CaptureFormatError(error.description)
+            }
             if let keyLog = options.keyLog {
-                writers[writers.count - 1].write(DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
+                writers[writers.count - 1].write(
+                    DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
             }
         }
         let group = members[0].identity.index % groups
@@ -404,7 +427,9 @@ struct UnitSets {
     /// Joined units to shards, in order of first appearance (a set's root is its first unit):
     /// shard 0 begins with `residueBytes`, and a new shard is begun when the next set would take
     /// the current one past `maxBytes` (a larger set is a shard of its own).
-    mutating func deal(unitBytes: [Int], residueBytes: Int, maxBytes: Int) -> (shardOfUnit: [Int], clients: [Int], shardCount: Int) {
+    mutating func deal(unitBytes: [Int], residueBytes: Int, maxBytes: Int) -> (
+        shardOfUnit: [Int], clients: [Int], shardCount: Int
+    ) {
         var setBytes = [Int](repeating: 0, count: unitBytes.count)
         for (index, bytes) in unitBytes.enumerated() { setBytes[root(index)] += bytes }
         var shardOfUnit = [Int](repeating: 0, count: unitBytes.count)
@@ -444,8 +469,10 @@ private final class ShardWriter {
 
     func write(_ packet: CapturedPacket) {
         writer.packet(
-            packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength, inbound: packet.inbound,
-            comments: packet.comments, origin: PacketOrigin(number: packet.number, fileOffset: packet.fileOffset, dataOffset: packet.dataOffset))
+            packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+            inbound: packet.inbound,
+            comments: packet.comments,
+            origin: PacketOrigin(number: packet.number, fileOffset: packet.fileOffset, dataOffset: packet.dataOffset))
         shard.packets += 1
         if CaptureSharder.isClientSYN(packet) { shard.connections += 1 }
         shard.firstTime = min(shard.firstTime ?? packet.time, packet.time)

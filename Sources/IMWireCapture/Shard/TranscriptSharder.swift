@@ -46,7 +46,8 @@ enum TranscriptShard {
 enum TranscriptSharder {
     /// The unit a line belongs to: its connection, and the sid it names; nil for shard 0.
     private static func place(_ bytes: [UInt8], limits: Limits) -> (connection: String, sid: [UInt8]?, time: Int64?)? {
-        guard let value = try? JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth), case .object(let object) = value else { return nil }
+        guard let value = try? JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth), case .object(let object) = value
+        else { return nil }
         let connection: String
         switch object["conn"] {
         case nil: connection = "1"
@@ -60,17 +61,22 @@ enum TranscriptSharder {
         }
         guard
             let text = object["text"]?.stringValue
-                ?? object["base64"]?.stringValue.flatMap({ try? Base64.decode($0) }).map({ String(decoding: $0, as: UTF8.self) })
+                ?? object["base64"]?.stringValue.flatMap({ try? Base64.decode($0) }).map({
+                    String(decoding: $0, as: UTF8.self)
+                })
         else { return (connection, nil, time) }
         let fromClient = object["dir"]?.stringValue == "send"
         return (connection, CaptureSharder.sid(in: Array(text.utf8.prefix(1024))[...], fromClient: fromClient), time)
     }
 
-    static func shard(path: String, into directory: String, name: String?, options: CaptureSharder.Options) throws(CaptureFormatError)
+    static func shard(path: String, into directory: String, name: String?, options: CaptureSharder.Options)
+        throws(CaptureFormatError)
         -> CaptureSharder.Result
     {
         func open() throws(CaptureFormatError) -> LineStream {
-            do { return try LineStream(path: path, maxLength: options.limits.maxLineLength) } catch { throw CaptureFormatError(error.description) }
+            do { return try LineStream(path: path, maxLength: options.limits.maxLineLength) } catch {
+                throw CaptureFormatError(error.description)
+            }
         }
         // Pass 1: each unit's bytes, in the order units first appear.
         var unitIndex: [String: Int] = [:]
@@ -83,7 +89,8 @@ enum TranscriptSharder {
         while let line = first.next() {
             switch line {
             case .tooLong(let number):
-                var finding = CaptureRules.lineTooLong.finding("line \(number) is longer than \(options.limits.maxLineLength) bytes; skipped")
+                var finding = CaptureRules.lineTooLong.finding(
+                    "line \(number) is longer than \(options.limits.maxLineLength) bytes; skipped")
                 finding.location.line = number
                 fileProblems.append(finding)
             case .text(_, let bytes):
@@ -116,14 +123,17 @@ enum TranscriptSharder {
         var shards = (0..<count).map { index in
             CaptureSharder.Shard(
                 path: prefix + "\(base).shard-\(padded(index, to: String(count - 1).count)).jsonl",
-                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count), clients: plan.clients[index])
+                identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count),
+                clients: plan.clients[index])
         }
         // Pass 2, a group of shards at a time.
         for groupStart in stride(from: 0, to: count, by: options.maxOpenFiles) {
             let group = groupStart..<min(count, groupStart + options.maxOpenFiles)
             var writers: [TranscriptShardWriter] = []
             for index in group {
-                do { writers.append(try TranscriptShardWriter(shards[index])) } catch { throw CaptureFormatError(error.description) }
+                do { writers.append(try TranscriptShardWriter(shards[index])) } catch {
+                    throw CaptureFormatError(error.description)
+                }
             }
             let lines = try open()
             var connectionsSeen: Set<String> = []
@@ -136,7 +146,9 @@ enum TranscriptSharder {
                 writers[shard - groupStart].write(bytes, line: number, time: place?.time, opens: opens)
             }
             for writer in writers {
-                do { shards[writer.shard.identity.index] = try writer.close() } catch { throw CaptureFormatError(error.description) }
+                do { shards[writer.shard.identity.index] = try writer.close() } catch {
+                    throw CaptureFormatError(error.description)
+                }
             }
         }
         return CaptureSharder.Result(shards: shards, fileProblems: fileProblems)

@@ -123,8 +123,12 @@ public struct PcapngWriter {
         append(total)
     }
 
-    private mutating func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    private mutating func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    private mutating func append(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    private mutating func append(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
 
     private mutating func appendOption(_ code: UInt16, _ value: [UInt8]) {
         append(UInt32(value.count) << 16 | UInt32(code))

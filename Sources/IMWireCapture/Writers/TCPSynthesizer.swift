@@ -48,10 +48,12 @@ public struct TCPSynthesizer {
             let end = min(bytes.count, start + Self.segmentSize)
             let chunk = Array(bytes[start..<end])
             if direction == .send {
-                packets.append(segment(.send, flags: 0x18, payload: chunk, sequence: clientSequence, ack: serverSequence))
+                packets.append(
+                    segment(.send, flags: 0x18, payload: chunk, sequence: clientSequence, ack: serverSequence))
                 clientSequence &+= UInt32(chunk.count)
             } else {
-                packets.append(segment(.receive, flags: 0x18, payload: chunk, sequence: serverSequence, ack: clientSequence))
+                packets.append(
+                    segment(.receive, flags: 0x18, payload: chunk, sequence: serverSequence, ack: clientSequence))
                 serverSequence &+= UInt32(chunk.count)
             }
             start = end

@@ -38,7 +38,9 @@ public struct CheckedMessage: Sendable {
         if let canonicalJSON { lines.append("    " + JSONWriter.string(canonicalJSON)) }
         if hex || canonicalJSON == nil { lines.append("    hex " + Hex.encode(payload)) }
         for finding in findings {
-            lines.append("    [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? ""))
+            lines.append(
+                "    [\(finding.ruleID)] \(finding.severity): \(finding.message)"
+                    + (finding.offset.map { " (offset \($0))" } ?? ""))
         }
         return lines.joined(separator: "\n")
     }

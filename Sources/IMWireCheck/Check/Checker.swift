@@ -97,7 +97,8 @@ public final class Checker {
             for lane in lanes { lane.submit(item, number: -1, inFlight: inFlight) }
             if secrets.type == DecryptionSecrets.tlsKeyLog {
                 do { _ = try TLSKeyLog(parsing: secrets.data) } catch {
-                    var finding = TLSRules.keyLogMalformed.finding("Decryption Secrets Block: \(error.description)", at: secrets.fileOffset)
+                    var finding = TLSRules.keyLogMalformed.finding(
+                        "Decryption Secrets Block: \(error.description)", at: secrets.fileOffset)
                     finding.location.frameIndex = nil
                     if let resolved = options.resolve(finding) {
                         captureFindings.append(resolved)
@@ -207,7 +208,9 @@ public final class Checker {
         let ended = AllEndedConnections(lanes: lanes.map(\.checker.ended), count: connectionCount)
         let merge = options.keepsMergeData ? mergeData(ended) : nil
         judgeAcrossConnections(ended)
-        var report = CheckReport(source: source, firstTime: firstTime, connections: ConnectionReports(ended), captureFindings: captureFindings)
+        var report = CheckReport(
+            source: source, firstTime: firstTime, connections: ConnectionReports(ended),
+            captureFindings: captureFindings)
         report.merge = merge
         return report
     }
@@ -231,10 +234,12 @@ public final class Checker {
                 judge = judgeWriter.bytes
             }
             let opened = order.number < openedAt.count ? openedAt[order.number] : order.number
-            connections.append(MergeData.Connection(opened: opened, session: order.session, report: writer.bytes, judge: judge))
+            connections.append(
+                MergeData.Connection(opened: opened, session: order.session, report: writer.bytes, judge: judge))
         }
         return MergeData(
-            shard: shard, options: options, firstPacket: firstPacket, lastTime: ended.lastTime, connections: connections,
+            shard: shard, options: options, firstPacket: firstPacket, lastTime: ended.lastTime,
+            connections: connections,
             captureFindings: captureFindings)
     }
 }
@@ -331,8 +336,14 @@ extension Finding {
     /// Report order: by frame, then by time, then the most severe first, then by rule, offset and
     /// message, so output is stable byte for byte.
     package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
-        let left = (a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, b.severity, a.ruleID.rawValue, a.offset ?? -1, a.message)
-        let right = (b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, a.severity, b.ruleID.rawValue, b.offset ?? -1, b.message)
+        let left = (
+            a.location.frameIndex ?? Int.max, a.location.time ?? Int64.max, b.severity, a.ruleID.rawValue,
+            a.offset ?? -1, a.message
+        )
+        let right = (
+            b.location.frameIndex ?? Int.max, b.location.time ?? Int64.max, a.severity, b.ruleID.rawValue,
+            b.offset ?? -1, b.message
+        )
         if left.0 != right.0 { return left.0 < right.0 }
         if left.1 != right.1 { return left.1 < right.1 }
         if left.2 != right.2 { return left.2 < right.2 }
@@ -359,7 +370,9 @@ extension Checker {
         progress: ((_ bytesRead: Int) -> Void)? = nil
     ) throws(CheckError) -> CheckReport {
         let source: any CaptureSource
-        do { source = try CaptureFile.open(path, limits: options.limits) } catch { throw CheckError(description: error.description) }
+        do { source = try CaptureFile.open(path, limits: options.limits) } catch {
+            throw CheckError(description: error.description)
+        }
         // A shard's report carries what a merge needs.
         let shard = ShardIdentity.of(path: path, limits: options.limits)
         var options = options
@@ -381,13 +394,15 @@ extension Checker {
         _ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
         unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
     ) throws(CheckError) -> CheckReport {
-        try Checker(options: options, jobs: jobs).check(source, named: name, unreadableThrows: unreadableThrows, progress: progress)
+        try Checker(options: options, jobs: jobs).check(
+            source, named: name, unreadableThrows: unreadableThrows, progress: progress)
     }
 
     /// Checks every item of `source` with this checker (its `onMessage` and `onClose` set), as
     /// the static `check` does; a checker checks one source.
     public func check(
-        _ source: any CaptureSource, named name: String, unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
+        _ source: any CaptureSource, named name: String, unreadableThrows: Bool = true,
+        progress: ((_ bytesRead: Int) -> Void)? = nil
     ) throws(CheckError) -> CheckReport {
         let checker = self
         var events = 0
@@ -406,7 +421,9 @@ extension Checker {
         if let packets = source as? PacketCaptureReader { read(packets) } else { read(source) }
         if unreadableThrows, events == 0, !problems.isEmpty {
             // Say why: the reader's own findings (truncated file, record too large, no WebSocket messages...).
-            let reasons = problems.map { "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "") }
+            let reasons = problems.map {
+                "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "")
+            }
             throw CheckError(description: "\(name): nothing in it could be read as a capture event:" + reasons.joined())
         }
         return checker.finish(source: name)

@@ -70,7 +70,9 @@ final class ConnectionChecker: ConnectionEvents {
     func opened(_ connection: LogicalConnection, at place: InputPlace) {
         let state = state(connection)
         let info = connection.info
-        for finding in info.url.map(DialectSessions.urlFindings) ?? [] { state.add(finding, options: options, line: place.line) }
+        for finding in info.url.map(DialectSessions.urlFindings) ?? [] {
+            state.add(finding, options: options, line: place.line)
+        }
         // A session's later connections open too: its dialect session goes on.
         guard state.session == nil else { return }
         if let named = info.dialect, options.dialects.definition(named) == nil {
@@ -97,7 +99,9 @@ final class ConnectionChecker: ConnectionEvents {
         }
     }
 
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
+    func message(
+        _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+    ) {
         deliver(message, to: state(connection), place: place, frame: frame, via: via)
     }
 
@@ -127,8 +131,11 @@ final class ConnectionChecker: ConnectionEvents {
 
     /// One message for its connection's dialect session: found from what the connection named,
     /// the framing the transport recognised, else from the first message (`CHECK.DIALECT-GUESSED`).
-    private func deliver(_ message: WireMessage, to state: ConnectionState, place: InputPlace, frame: Int, via: String?) {
-        if state.session == nil, !state.undecidable { attachSession(state, firstMessage: message, line: place.line, frame: frame) }
+    private func deliver(_ message: WireMessage, to state: ConnectionState, place: InputPlace, frame: Int, via: String?)
+    {
+        if state.session == nil, !state.undecidable {
+            attachSession(state, firstMessage: message, line: place.line, frame: frame)
+        }
         if state.connection.closed {
             state.add(
                 CheckRules.messageAfterClose.finding("message \(state.connection.messages) after close"),
@@ -140,8 +147,10 @@ final class ConnectionChecker: ConnectionEvents {
                 tcp: via, limit: options.timelineLimit, details: options.timelineDetails ? (nil, message.payload) : nil)
             onMessage?(
                 CheckedMessage(
-                    connection: state.id, dialect: nil, frame: frame, timeMicros: place.time, direction: message.direction,
-                    frameType: message.frameType, payload: message.payload, tcp: via, summary: nil, canonicalJSON: nil, findings: []))
+                    connection: state.id, dialect: nil, frame: frame, timeMicros: place.time,
+                    direction: message.direction,
+                    frameType: message.frameType, payload: message.payload, tcp: via, summary: nil, canonicalJSON: nil,
+                    findings: []))
             return
         }
         state.lastFrame = frame
@@ -173,11 +182,13 @@ final class ConnectionChecker: ConnectionEvents {
         if let onMessage {
             onMessage(
                 CheckedMessage(
-                    connection: state.id, dialect: session.dialect, frame: frame, timeMicros: place.time, direction: message.direction,
+                    connection: state.id, dialect: session.dialect, frame: frame, timeMicros: place.time,
+                    direction: message.direction,
                     frameType: message.frameType, payload: details().payload, tcp: via, summary: observation.summary,
                     canonicalJSON: details().json,
                     findings: findings.compactMap {
-                        ConnectionState.place($0, options: options, connection: state.id, line: place.line, frame: frame)
+                        ConnectionState.place(
+                            $0, options: options, connection: state.id, line: place.line, frame: frame)
                     }))
         }
     }
@@ -191,7 +202,8 @@ final class ConnectionChecker: ConnectionEvents {
     @exclusivity(unchecked) var onMessage: ((CheckedMessage) -> Void)?
 
     private func attachSession(_ state: ConnectionState, firstMessage: WireMessage, line: Int?, frame: Int?) {
-        var dialect = options.dialect ?? state.dialect ?? state.connection.framing.flatMap(options.dialects.dialect(for:))
+        var dialect =
+            options.dialect ?? state.dialect ?? state.connection.framing.flatMap(options.dialects.dialect(for:))
         if dialect == nil, let guessed = options.dialects.recognise(firstMessage, limits: options.limits) {
             dialect = guessed
             state.add(

@@ -45,7 +45,8 @@ package final class ConnectionState {
 
     /// `finding` with the transcript line of the frame it names, when it has none and it is known.
     func lined(_ finding: Finding) -> Finding {
-        guard finding.location.line == nil, let frame = finding.location.frameIndex, let line = line(ofFrame: frame) else {
+        guard finding.location.line == nil, let frame = finding.location.frameIndex, let line = line(ofFrame: frame)
+        else {
             return finding
         }
         var lined = finding
@@ -58,7 +59,9 @@ package final class ConnectionState {
     /// and that message's line in a transcript.
     func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
         let finding = finding.location.frameIndex != frame ? lined(finding) : finding
-        guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else { return }
+        guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else {
+            return
+        }
         if findings.count < options.limits.maxFindingsPerConnection {
             findings.append(placed)
             onFinding?(placed)
@@ -68,7 +71,9 @@ package final class ConnectionState {
     }
 
     /// A finding as `options` resolve it (nil: turned off), placed on connection `id`.
-    package static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?) -> Finding? {
+    package static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?)
+        -> Finding?
+    {
         guard var resolved = options.resolve(finding) else { return nil }
         resolved.location.connection = id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
@@ -81,14 +86,17 @@ package final class ConnectionState {
     func finishSession(options: CheckOptions) -> SessionFacts? {
         guard let session else { return nil }
         self.session = nil
-        for finding in session.finish(atMicros: connection.lastTime, frameIndex: lastFrame) { add(finding, options: options, line: nil) }
+        for finding in session.finish(atMicros: connection.lastTime, frameIndex: lastFrame) {
+            add(finding, options: options, line: nil)
+        }
         return session.sessionFacts
     }
 
     /// `summary` is only worked out when the entry is kept (`limit` is 0 unless a diagram is drawn).
     /// With `details`, the entry keeps `json` and the payload's first bytes as well.
     func record(
-        frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, tcp: String? = nil, limit: Int,
+        frame: Int, time: Int64, direction: Direction, summary: @autoclosure () -> String, tcp: String? = nil,
+        limit: Int,
         details: (json: JSONValue?, payload: [UInt8])? = nil
     ) {
         guard timeline.count < limit else {

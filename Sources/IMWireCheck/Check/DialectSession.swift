@@ -19,7 +19,8 @@ enum DialectSessions {
     /// The dialect an open line reveals: its `dialect` (when the table has it), its subprotocol,
     /// or the framing its URL names.
     static func dialect(forInfo info: ConnectionInfo, in dialects: Dialects) -> Dialect? {
-        info.dialect.flatMap(dialects.definition)?.dialect ?? info.subprotocol.flatMap(dialects.dialect(forSubprotocol:))
+        info.dialect.flatMap(dialects.definition)?.dialect ?? info.subprotocol.flatMap(
+            dialects.dialect(forSubprotocol:))
             ?? info.url.flatMap { dialect(forURL: $0, in: dialects) }
     }
 

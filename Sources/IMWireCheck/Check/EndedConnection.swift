@@ -95,12 +95,16 @@ final class EndedConnections: @unchecked Sendable {
         var judged: Stored<JudgeInput>?
         if judgeable, let dialect = state.dialect, let facts, let firstTime = conn.firstTime {
             let input = JudgeInput(
-                connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime, lastTime: conn.lastTime,
+                connection: conn.id, dialect: dialect, client: conn.info.client, firstTime: firstTime,
+                lastTime: conn.lastTime,
                 closed: conn.closed, openAtCaptureEnd: conn.openAtCaptureEnd, closeCode: conn.closeCode,
-                hasTransportBytes: conn.hasTransportBytes, facts: facts, loginLine: facts.loginFrame.flatMap(state.line(ofFrame:)),
-                deferredRules: Set(state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
+                hasTransportBytes: conn.hasTransportBytes, facts: facts,
+                loginLine: facts.loginFrame.flatMap(state.line(ofFrame:)),
+                deferredRules: Set(
+                    state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
-            judgeKeys.append(JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
+            judgeKeys.append(
+                JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
             if let carry = input.carryKey {
                 carryKeys.append(JudgeKey(hash: carry.hashValue, order: conn.order.packed, number: conn.number).record)
             }
@@ -110,7 +114,9 @@ final class EndedConnections: @unchecked Sendable {
             judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
         if isSession { sessions.append((conn.order, conn.number)) }
-        if let (file, offset) = slot(conn.number), let record = Record(ended), file.write(record.bytes, at: offset) { return }
+        if let (file, offset) = slot(conn.number), let record = Record(ended), file.write(record.bytes, at: offset) {
+            return
+        }
         kept[conn.number] = ended  // before the spool, or where it could not take the connection
     }
 
@@ -161,7 +167,8 @@ final class EndedConnections: @unchecked Sendable {
     /// Whether a finding of one of `rules` is among connection `number`'s (of the rules judge
     /// findings defer to, the only ones asked about): `input`'s own, or one added since.
     func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
-        !input.deferredRules.isDisjoint(with: rules) || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
+        !input.deferredRules.isDisjoint(with: rules)
+            || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
     }
 
     /// Connection `number`'s report, its findings in report order.
@@ -295,7 +302,9 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
 
     init(_ connections: AllEndedConnections) { storage = .ended(connections) }
     /// `count` reports, the one at each position put together by `report` each time it is asked for.
-    package init(count: Int, report: @escaping @Sendable (Int) -> ConnectionReport) { storage = .loaded(count: count, report: report) }
+    package init(count: Int, report: @escaping @Sendable (Int) -> ConnectionReport) {
+        storage = .loaded(count: count, report: report)
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {

@@ -30,7 +30,9 @@ package struct JudgeInput: Sendable, Equatable {
     /// Who the judge groups the connection with: the dialect and the id its login names, else
     /// the client's host; nil when neither is known (the connection is not judged).
     static func clientKey(dialect: Dialect, facts: SessionFacts, client: String?) -> String? {
-        guard let who = facts.client.map({ "id " + $0 }) ?? client.map({ "host " + Checker.host($0) }) else { return nil }
+        guard let who = facts.client.map({ "id " + $0 }) ?? client.map({ "host " + Checker.host($0) }) else {
+            return nil
+        }
         return "\(dialect.rawValue) \(who)"
     }
 
@@ -140,12 +142,14 @@ extension JudgeInput: Spoolable {
     }
 
     package static func read(from reader: inout ReportReader) -> JudgeInput? {
-        guard let connection = reader.string(), let dialect = reader.string().map({ Dialect($0) }), let client = reader.optional({ $0.string() }),
+        guard let connection = reader.string(), let dialect = reader.string().map({ Dialect($0) }),
+            let client = reader.optional({ $0.string() }),
             let firstTime = reader.int64(), let lastTime = reader.optional({ $0.int64() }), let closed = reader.bool(),
             let openAtCaptureEnd = reader.bool(), let closeCode = reader.optional({ $0.int() }),
             let hasTransportBytes = reader.bool(), let deferred = reader.list({ $0.string() }),
             let factsClient = reader.optional({ $0.string() }), let login = reader.optional({ $0.login() }),
-            let loginFrame = reader.optional({ $0.int() }), let loginLine = reader.optional({ $0.int() }), let count = reader.int(),
+            let loginFrame = reader.optional({ $0.int() }), let loginLine = reader.optional({ $0.int() }),
+            let count = reader.int(),
             let first = reader.optional({ $0.int64() }),
             let last = reader.optional({ $0.int64() }), let gap = reader.optional({ $0.gap() }),
             let keepAliveInMessages = reader.bool(), let end = reader.optional({ $0.connectionEnd() }),
@@ -168,8 +172,10 @@ extension JudgeInput: Spoolable {
             facts.policyName = policyName
         }
         return JudgeInput(
-            connection: connection, dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime, closed: closed,
-            openAtCaptureEnd: openAtCaptureEnd, closeCode: closeCode, hasTransportBytes: hasTransportBytes, facts: facts,
+            connection: connection, dialect: dialect, client: client, firstTime: firstTime, lastTime: lastTime,
+            closed: closed,
+            openAtCaptureEnd: openAtCaptureEnd, closeCode: closeCode, hasTransportBytes: hasTransportBytes,
+            facts: facts,
             loginLine: loginLine, deferredRules: Set(deferred.map { RuleID($0) }))
     }
 }
@@ -184,7 +190,9 @@ extension ReportReader {
     }
 
     fileprivate mutating func login() -> LoginObservation? {
-        guard let sent = int64(), let flag = optional({ $0.bool() }), let accepted = optional({ $0.int64() }) else { return nil }
+        guard let sent = int64(), let flag = optional({ $0.bool() }), let accepted = optional({ $0.int64() }) else {
+            return nil
+        }
         return LoginObservation(sent: sent, reconnectFlag: flag, accepted: accepted)
     }
 

@@ -91,7 +91,8 @@ public final class LiveCheck: @unchecked Sendable {
             guard !finished else { return }
             let tcp =
                 client.address.count == 4 && server.address.count == 4
-                ? TCPSynthesizer(client: client, server: server) : TCPSynthesizer(index: handle + 1, serverPort: server.port)
+                ? TCPSynthesizer(client: client, server: server)
+                : TCPSynthesizer(index: handle + 1, serverPort: server.port)
             func name(_ endpoint: (address: [UInt8], port: UInt16)) -> String {
                 endpoint.address.map(String.init).joined(separator: ".") + ":\(endpoint.port)"
             }
@@ -140,7 +141,9 @@ public final class LiveCheck: @unchecked Sendable {
                 } else {
                     packetNumber += 1
                 }
-                consume(ConnectionInput(connection: connection.id, time: time, packet: packetNumber, kind: .stream(direction, piece)))
+                consume(
+                    ConnectionInput(
+                        connection: connection.id, time: time, packet: packetNumber, kind: .stream(direction, piece)))
                 start = end
             } while start < bytes.count
             connections[handle] = connection
@@ -200,7 +203,8 @@ public final class LiveCheck: @unchecked Sendable {
         let time = now()
         // The reader closes a flow at its second FIN, or at a RST.
         let (_, last) = emit(resetBy.map { [connection.tcp.reset(from: $0)] } ?? connection.tcp.close(), time: time)
-        consume(ConnectionInput(connection: connection.id, time: time, packet: last, kind: .close(CloseInfo(isLast: true))))
+        consume(
+            ConnectionInput(connection: connection.id, time: time, packet: last, kind: .close(CloseInfo(isLast: true))))
     }
 
     private func consume(_ event: ConnectionInput) {

@@ -41,10 +41,13 @@ extension Checker {
         var announced = HostPolicies()
         for loggedIn in [true, false] {
             forEachClient { client in
-                guard let dialect = client.first?.input.dialect, client.contains(where: { $0.input.facts.client != nil }) == loggedIn
+                guard let dialect = client.first?.input.dialect,
+                    client.contains(where: { $0.input.facts.client != nil }) == loggedIn
                 else { return }
                 if loggedIn { announced.learn(client) }
-                judge(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: announced)
+                judge(
+                    client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
+                    hostPolicies: announced)
             }
         }
         forEachHost { judgeEarlyRequests($0, connections: connections) }
@@ -57,7 +60,8 @@ extension Checker {
         _ connections: AllEndedConnections, keys: KeyPath<EndedConnections, SortedRuns>, by key: (JudgeInput) -> String,
         _ body: (Client) -> Void
     ) {
-        var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init).makeIterator()
+        var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init)
+            .makeIterator()
         var next = records.next()
         while let first = next {
             // The hash's numbers first, so that its group's array is made at its size: grown by
@@ -89,22 +93,28 @@ extension Checker {
         private var names: [String: String] = [:]
 
         mutating func learn(_ client: Client) {
-            for (_, input) in client { if let key = input.hostKey, let name = input.facts.policyName { names[key] = names[key] ?? name } }
+            for (_, input) in client {
+                if let key = input.hostKey, let name = input.facts.policyName { names[key] = names[key] ?? name }
+            }
         }
 
         func policy(for client: Client) -> ReconnectPolicy? {
-            client.lazy.compactMap { $0.input.hostKey.flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }.first
+            client.lazy.compactMap { $0.input.hostKey.flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }
+                .first
         }
     }
 
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
     /// `hostPolicies`: what clients on the same host announced, for one that announces nothing.
     private static func judge(
-        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
+        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections,
+        options: CheckOptions,
         hostPolicies: HostPolicies
     ) {
         reloginAfterEnd(client, dialect: dialect, connections: connections, dialects: options.dialects)
-        judgeReconnects(client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
+        judgeReconnects(
+            client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
+            hostPolicies: hostPolicies)
     }
 
     /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
@@ -118,7 +128,9 @@ extension Checker {
             var reported: Set<RuleID> = []
             for early in input.facts.earlyRequests {
                 let time = early.ifNew.location.time ?? input.firstTime
-                let carried = ended.contains { $0.time <= time && time - $0.time <= carryWindowMicros && $0.keys.contains(early.key) }
+                let carried = ended.contains {
+                    $0.time <= time && time - $0.time <= carryWindowMicros && $0.keys.contains(early.key)
+                }
                 if !carried, !reported.insert(early.ifNew.ruleID).inserted { continue }
                 let finding = carried ? early.ifCarried : early.ifNew
                 connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
@@ -145,16 +157,21 @@ extension Checker {
     /// earlier connection ended in a way that forbids logging in again by itself (NIM: kicked 2_5,
     /// or refused at login with 302/417/422; yun2win: kicked 10, then a CONNECT with client id
     /// prefix 1). One finding per ending.
-    private static func reloginAfterEnd(_ client: Client, dialect: Dialect, connections: some JudgedConnections, dialects: Dialects) {
+    private static func reloginAfterEnd(
+        _ client: Client, dialect: Dialect, connections: some JudgedConnections, dialects: Dialects
+    ) {
         guard let rule = dialects.definition(dialect)?.relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
-        for (number, input) in client.sorted(by: { ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max) }) {
+        for (number, input) in client.sorted(by: {
+            ($0.input.facts.login?.sent ?? .max) < ($1.input.facts.login?.sent ?? .max)
+        }) {
             let facts = input.facts
             guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
                 ending = nil
                 if var finding = rule.finding(login, facts.client ?? "?", ended.connection, ended.why) {
-                    finding.location = Location(connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
+                    finding.location = Location(
+                        connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
                     finding.location.line = input.loginLine
                     connections.add(finding, to: number, id: input.connection, frame: facts.loginFrame)
                 }
@@ -170,14 +187,17 @@ extension Checker {
     /// yun2win's client id), else the one a logged-in client on its host announces, else the
     /// dialect's default. Each finding says which and why.
     private static func judgeReconnects(
-        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
+        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections,
+        options: CheckOptions,
         hostPolicies: HostPolicies
     ) {
         let policy: ReconnectPolicy
         let why: String
         if let named = options.reconnectPolicies.policy(for: dialect) {
             (policy, why) = (named, "given by --policy")
-        } else if let announced = client.lazy.compactMap({ $0.input.facts.policyName.flatMap(ReconnectPolicies.named) }).first {
+        } else if let announced = client.lazy.compactMap({ $0.input.facts.policyName.flatMap(ReconnectPolicies.named) })
+            .first
+        {
             (policy, why) = (announced, "the SDK the client announces")
         } else if let neighbour = hostPolicies.policy(for: client) {
             (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
@@ -190,11 +210,16 @@ extension Checker {
         // Each finding's connection by its name, the first of that name: a client can have
         // thousands of connections and a finding on each, too many to search per finding.
         var place: [String: Int] = [:]
-        for (index, entry) in client.enumerated() where place[entry.input.connection] == nil { place[entry.input.connection] = index }
+        for (index, entry) in client.enumerated() where place[entry.input.connection] == nil {
+            place[entry.input.connection] = index
+        }
         // Placed as each connection is judged: gathered first, all of one client's findings
         // would be in memory at once.
-        judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) { findings in
-            placeJudged(findings, client: client, at: place, policy: policy, why: why, connections: connections, options: options)
+        judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
+            findings in
+            placeJudged(
+                findings, client: client, at: place, policy: policy, why: why, connections: connections,
+                options: options)
         }
     }
 

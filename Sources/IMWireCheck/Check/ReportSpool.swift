@@ -56,7 +56,9 @@ final class ReportSpool: @unchecked Sendable {
 
     func read<Value: Spoolable>(offset: Int, count: Int) -> Value {
         var reader = ReportReader(file.bytes(at: offset, count: count))
-        guard let value = Value.read(from: &reader), reader.isAtEnd else { fatalError("imwire: the report spool is damaged at byte \(offset)") }
+        guard let value = Value.read(from: &reader), reader.isAtEnd else {
+            fatalError("imwire: the report spool is damaged at byte \(offset)")
+        }
         return value
     }
 }
@@ -163,10 +165,12 @@ package struct ReportReader {
 
     package mutating func report() -> ConnectionReport? {
         guard let id = string(), let dialect = optional({ $0.string() }), let subprotocol = optional({ $0.string() }),
-            let extensions = optional({ $0.string() }), let client = optional({ $0.string() }), let server = optional({ $0.string() }),
+            let extensions = optional({ $0.string() }), let client = optional({ $0.string() }),
+            let server = optional({ $0.string() }),
             let messages = int(),
             let decoded = int(), let skipped = list({ $0.skipped() }), let lost = int(),
-            let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }), let findings = list({ $0.finding() }),
+            let firstTime = optional({ $0.int64() }), let lastTime = optional({ $0.int64() }),
+            let findings = list({ $0.finding() }),
             let droppedFindings = int(), let timeline = list({ $0.timelineEntry() }), let timelineDropped = int(),
             let tcpConnections = list({ $0.string() }), let tls = optional({ $0.tlsSummary() })
         else { return nil }
@@ -175,18 +179,23 @@ package struct ReportReader {
         for (reason, count) in skipped { account.skipped[reason] = count }
         account.lost = lost
         return ConnectionReport(
-            id: id, dialect: dialect.map { Dialect($0) }, subprotocol: subprotocol, extensions: extensions, client: client,
+            id: id, dialect: dialect.map { Dialect($0) }, subprotocol: subprotocol, extensions: extensions,
+            client: client,
             server: server,
             messages: messages, account: account, firstTime: firstTime, lastTime: lastTime, findings: findings,
-            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped, tcpConnections: tcpConnections,
+            droppedFindings: droppedFindings, timeline: timeline, timelineDropped: timelineDropped,
+            tcpConnections: tcpConnections,
             tls: tls)
     }
 
     private mutating func tlsSummary() -> TLSSummary? {
-        guard let version = optional({ $0.string() }), let suite = optional({ $0.string() }), let serverName = optional({ $0.string() }),
+        guard let version = optional({ $0.string() }), let suite = optional({ $0.string() }),
+            let serverName = optional({ $0.string() }),
             let alpn = optional({ $0.string() }), let decrypted = int(), let reason = optional({ $0.string() })
         else { return nil }
-        return TLSSummary(version: version, suite: suite, serverName: serverName, alpn: alpn, decrypted: decrypted == 1, reason: reason)
+        return TLSSummary(
+            version: version, suite: suite, serverName: serverName, alpn: alpn, decrypted: decrypted == 1,
+            reason: reason)
     }
 
     private mutating func skipped() -> (String, Int)? {
@@ -195,11 +204,14 @@ package struct ReportReader {
     }
 
     package mutating func finding() -> Finding? {
-        guard let id = string(), let strict = severity(), let lenient = severity(), let layer = string().flatMap(Layer.init),
+        guard let id = string(), let strict = severity(), let lenient = severity(),
+            let layer = string().flatMap(Layer.init),
             let dialect = optional({ $0.string() }), let summary = string(), let specRef = string(),
             let findingSeverity = severity(), let message = string(), let offset = optional({ $0.int() }),
-            let connection = optional({ $0.string() }), let frameIndex = optional({ $0.int() }), let line = optional({ $0.int() }),
-            let time = optional({ $0.int64() }), let direction = optional({ $0.string() }), let subject = optional({ $0.string() })
+            let connection = optional({ $0.string() }), let frameIndex = optional({ $0.int() }),
+            let line = optional({ $0.int() }),
+            let time = optional({ $0.int64() }), let direction = optional({ $0.string() }),
+            let subject = optional({ $0.string() })
         else { return nil }
         let rule = Rule(
             RuleID(id), strict, lenient: lenient, layer: layer, dialect: dialect.map { Dialect($0) },
@@ -213,8 +225,10 @@ package struct ReportReader {
     }
 
     private mutating func timelineEntry() -> TimelineEntry? {
-        guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init), let summary = string(),
-            let tcp = optional({ $0.string() }), let json = optional({ $0.string() }), let payload = optional({ $0.raw() }),
+        guard let frame = int(), let time = int64(), let direction = string().flatMap(Direction.init),
+            let summary = string(),
+            let tcp = optional({ $0.string() }), let json = optional({ $0.string() }),
+            let payload = optional({ $0.raw() }),
             let payloadLength = int()
         else { return nil }
         return TimelineEntry(

@@ -43,7 +43,9 @@ public enum SecretRedaction {
     }
 
     /// What stands for a string of `count` bytes that quotes a login its dialect could not read.
-    package static func withheld(_ count: Int) -> String { "(\(count) bytes of a login IMWire could not read: --show-secrets shows them)" }
+    package static func withheld(_ count: Int) -> String {
+        "(\(count) bytes of a login IMWire could not read: --show-secrets shows them)"
+    }
 
     /// A message its dialect recognises as a login (or another message that carries a
     /// credential) but could not read (`DialectDefinition.recognisesUnreadLogin`): where the
@@ -58,7 +60,9 @@ public enum SecretRedaction {
     /// string that quotes the payload `withheld(count)`, in the parts' JSON and the envelope.
     package static func withhold(_ decoding: CanonicalDecoding, payload: [UInt8]) -> CanonicalDecoding {
         var parts = decoding.parts
-        for index in parts.indices { parts[index].decoded = parts[index].decoded.map { withholding($0, quoting: payload) } }
+        for index in parts.indices {
+            parts[index].decoded = parts[index].decoded.map { withholding($0, quoting: payload) }
+        }
         return CanonicalDecoding(parts: parts, envelope: withholding(decoding.envelope, quoting: payload))
     }
 
@@ -67,10 +71,16 @@ public enum SecretRedaction {
     private static func withholding(_ value: JSONValue, quoting payload: [UInt8]) -> JSONValue {
         if let object = value.objectValue {
             return .object(
-                JSONObject(object.map { JSONObject.Member(key: $0.key, value: withholding($0.value, quoting: payload), offset: $0.offset) }))
+                JSONObject(
+                    object.map {
+                        JSONObject.Member(
+                            key: $0.key, value: withholding($0.value, quoting: payload), offset: $0.offset)
+                    }))
         }
         if let array = value.arrayValue { return .array(array.map { withholding($0, quoting: payload) }) }
-        guard let text = value.stringValue, text.utf8.count >= searchedLength, payload.firstRange(of: Array(text.utf8)) != nil else { return value }
+        guard let text = value.stringValue, text.utf8.count >= searchedLength,
+            payload.firstRange(of: Array(text.utf8)) != nil
+        else { return value }
         return .string(withheld(text.utf8.count))
     }
 
@@ -79,11 +89,17 @@ public enum SecretRedaction {
     public static func redact(_ decoding: CanonicalDecoding) -> CanonicalDecoding {
         var secrets: Set<String> = []
         var hexSecrets: Set<String> = []
-        for json in decoding.parts.compactMap(\.decoded) { collect(json, parentKey: nil, into: &secrets, hex: &hexSecrets) }
+        for json in decoding.parts.compactMap(\.decoded) {
+            collect(json, parentKey: nil, into: &secrets, hex: &hexSecrets)
+        }
         guard !secrets.isEmpty else { return decoding }
-        let texts = Set(needles(secrets, hex: hexSecrets).flatMap(\.texts)).sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+        let texts = Set(needles(secrets, hex: hexSecrets).flatMap(\.texts)).sorted {
+            ($0.utf8.count, $0) > ($1.utf8.count, $1)
+        }
         var parts = decoding.parts
-        for index in parts.indices { parts[index].decoded = parts[index].decoded.map { replace($0, secrets: secrets, texts: texts) } }
+        for index in parts.indices {
+            parts[index].decoded = parts[index].decoded.map { replace($0, secrets: secrets, texts: texts) }
+        }
         return CanonicalDecoding(parts: parts, envelope: replace(decoding.envelope, secrets: secrets, texts: texts))
     }
 
@@ -94,11 +110,14 @@ public enum SecretRedaction {
         var bytes: [[UInt8]]
     }
 
-    private static func collect(_ value: JSONValue, parentKey: String?, into secrets: inout Set<String>, hex: inout Set<String>) {
+    private static func collect(
+        _ value: JSONValue, parentKey: String?, into secrets: inout Set<String>, hex: inout Set<String>
+    ) {
         if let object = value.objectValue {
             for member in object {
                 let key = member.key.lowercased()
-                let named = secretKeys.contains(key) || (member.key == "s" && parentKey.map(signedMessages.contains) == true)
+                let named =
+                    secretKeys.contains(key) || (member.key == "s" && parentKey.map(signedMessages.contains) == true)
                 if named, let text = member.value.stringValue, !text.isEmpty {
                     secrets.insert(text)
                     if key.hasSuffix("hex") { hex.insert(text) }
@@ -170,7 +189,11 @@ public enum SecretRedaction {
 
     private static func replace(_ value: JSONValue, secrets: Set<String>, texts: [String]) -> JSONValue {
         if let object = value.objectValue {
-            return .object(JSONObject(object.map { JSONObject.Member(key: $0.key, value: replace($0.value, secrets: secrets, texts: texts)) }))
+            return .object(
+                JSONObject(
+                    object.map {
+                        JSONObject.Member(key: $0.key, value: replace($0.value, secrets: secrets, texts: texts))
+                    }))
         }
         if let array = value.arrayValue { return .array(array.map { replace($0, secrets: secrets, texts: texts) }) }
         guard let text = value.stringValue else { return value }

@@ -18,16 +18,19 @@ public enum CaptureConverter {
     /// it carries are replaced as `imwire check` replaces them (`SecretRedaction`: same length,
     /// `*`); otherwise no dialect is decoded. Lines go to `write` as they come.
     public static func transcript(
-        from source: any CaptureSource, limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog(), hidingSecrets: Bool = false,
+        from source: any CaptureSource, limits: Limits = .default, keyLog: TLSKeyLog = TLSKeyLog(),
+        hidingSecrets: Bool = false,
         write: @escaping (String) -> Void
     ) {
         let assembler = ConnectionAssembler(limits: limits, keyLog: keyLog)
-        let writer = TranscriptWriter(credentials: hidingSecrets ? MessageCredentials(limits: limits) : nil, write: write)
+        let writer = TranscriptWriter(
+            credentials: hidingSecrets ? MessageCredentials(limits: limits) : nil, write: write)
         var numbers = ConnectionNumbers()
         source.forEachItem { item in
             switch item {
             case .event(let event): assembler.consume(event, number: numbers.number(of: event), to: writer)
-            case .secrets(let secrets) where secrets.type == DecryptionSecrets.tlsKeyLog: assembler.add(keyLog: secrets.data)
+            case .secrets(let secrets) where secrets.type == DecryptionSecrets.tlsKeyLog:
+                assembler.add(keyLog: secrets.data)
             case .secrets: break
             case .problem: break
             }
@@ -50,7 +53,9 @@ public enum CaptureConverter {
             self.write = write
         }
 
-        func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
+        func message(
+            _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+        ) {
             if opened.insert(connection.id).inserted {
                 write(CaptureConverter.openLine(connection, time: place.time))
                 if let close = pendingCloses.removeValue(forKey: connection.id) { write(close) }
@@ -90,7 +95,9 @@ public enum CaptureConverter {
         open.append("type", "open")
         open.append("conn", .string(connection.id))
         open.append("t", transcriptTime(time))
-        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol }) {
+        if let subprotocol = info.subprotocol
+            ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol })
+        {
             open.append("subprotocol", .string(subprotocol))
         }
         // The dialect the capture named, else the one that speaks over the framing the transport
@@ -177,7 +184,8 @@ public enum CaptureConverter {
                 connection.messages += 1
                 let frames = connection.frame(message)
                 emit(
-                    connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) }, time: time,
+                    connection.tcp.data(frames, direction: message.direction).map { (message.direction, $0) },
+                    time: time,
                     comments: comments(event.connection, connection.messages))
             case .close(let info):
                 if connection.upgraded, let code = info.code {
@@ -224,9 +232,12 @@ public enum CaptureConverter {
     /// The capture at `path` again, as pcapng, with each finding of `report` (its check) as a
     /// comment on the packet it is about (`imwire check --annotate`; Wireshark shows them): a
     /// packet capture's own packets, or a transcript's messages as synthesized packets.
-    public static func annotated(_ report: CheckReport, capture path: String, limits: Limits = .default) throws(CaptureFormatError) -> [UInt8] {
+    public static func annotated(_ report: CheckReport, capture path: String, limits: Limits = .default)
+        throws(CaptureFormatError) -> [UInt8]
+    {
         func comment(_ finding: Finding) -> String {
-            "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)" + (finding.offset.map { " (offset \($0))" } ?? "")
+            "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)"
+                + (finding.offset.map { " (offset \($0))" } ?? "")
         }
         switch try CaptureFile.format(of: path) {
         case .pcap?, .pcapng?:
@@ -239,7 +250,9 @@ public enum CaptureConverter {
         default:
             var byMessage: [String: [Int: [String]]] = [:]
             for finding in report.allFindings {
-                guard let connection = finding.location.connection, let frame = finding.location.frameIndex else { continue }
+                guard let connection = finding.location.connection, let frame = finding.location.frameIndex else {
+                    continue
+                }
                 byMessage[connection, default: [:]][frame, default: []].append(comment(finding))
             }
             return pcapng(from: try CaptureFile.open(path, limits: limits)) { byMessage[$0]?[$1] ?? [] }
@@ -275,7 +288,8 @@ final class MessageCredentials {
         } else {
             let dialect =
                 DialectSessions.dialect(forInfo: connection.info, in: options.dialects)
-                ?? connection.framing.flatMap(options.dialects.dialect(for:)) ?? options.dialects.recognise(message, limits: options.limits)
+                ?? connection.framing.flatMap(options.dialects.dialect(for:))
+                ?? options.dialects.recognise(message, limits: options.limits)
             session = dialect.flatMap { DialectSessions.make($0, info: connection.info, options: options) }
             sessions[connection.id] = session
         }
@@ -397,7 +411,9 @@ final class EventCredentials: ConnectionEvents {
 
     /// `bytes` with the credentials of the messages `read` replaced; all `*` when one of them is a
     /// login its dialect could not read.
-    private static func hidden(_ bytes: [UInt8], _ read: ArraySlice<(side: Side, json: JSONValue?, unreadLogin: Bool)>) -> [UInt8] {
+    private static func hidden(_ bytes: [UInt8], _ read: ArraySlice<(side: Side, json: JSONValue?, unreadLogin: Bool)>)
+        -> [UInt8]
+    {
         if read.contains(where: \.unreadLogin) { return SecretRedaction.withhold(json: nil, payload: bytes).payload }
         let jsons = read.compactMap(\.json)
         return jsons.isEmpty ? bytes : SecretRedaction.redact(json: .array(jsons), payload: bytes).payload
@@ -408,7 +424,9 @@ final class EventCredentials: ConnectionEvents {
         for index in openLines.removeValue(forKey: side) ?? [] { held[index].open = false }
     }
 
-    func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
+    func message(
+        _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+    ) {
         let side = Side(connection: via ?? connection.id, direction: message.direction)
         let shown = credentials.read(message, in: connection, time: place.time, frame: frame)
         read.append((side, shown?.json, shown?.unreadLogin ?? false))
@@ -439,7 +457,8 @@ struct SynthesizedConnection {
         let key = "dGhlIHNhbXBsZSBub25jZQ=="
         var request = "GET \(info.url.flatMap(path(of:)).map(Self.visible) ?? "/") HTTP/1.1\r\n"
         request += "Host: \(info.url.flatMap(host(of:)).map(Self.visible) ?? "imwire.invalid")\r\n"
-        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        request +=
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response += "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n"
         // A transcript that names its dialect but no subprotocol (yun2win's) gets the subprotocol
@@ -447,7 +466,8 @@ struct SynthesizedConnection {
         // Only a subprotocol that is one HTTP token goes in: a comma would make it a list the
         // server cannot choose, a space or CR/LF would break the head, and either would lose the
         // connection's messages (found by the HAR fuzz target).
-        if let subprotocol = info.subprotocol ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol }),
+        if let subprotocol = info.subprotocol
+            ?? info.dialect.flatMap({ Dialects.standard.definition($0)?.namingSubprotocol }),
             Self.isToken(subprotocol)
         {
             request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
@@ -467,20 +487,26 @@ struct SynthesizedConnection {
             maskCounter = maskCounter &* 1_103_515_245 &+ 12_345
             mask = maskCounter
         }
-        let header = WebSocketFrameHeader(fin: true, opcode: opcode, maskingKey: mask, payloadLength: message.payload.count)
+        let header = WebSocketFrameHeader(
+            fin: true, opcode: opcode, maskingKey: mask, payloadLength: message.payload.count)
         return WebSocketFrameEncoder.frame(header, payload: message.payload)
     }
 
     /// A close frame with its code and reason (masked from the client).
     mutating func closeFrame(code: Int, reason: String?, direction: Direction) -> [UInt8] {
-        let payload = [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array((reason ?? "").utf8)
+        let payload =
+            [UInt8(truncatingIfNeeded: code >> 8), UInt8(truncatingIfNeeded: code)] + Array((reason ?? "").utf8)
         return frame(WireMessage(direction: direction, frameType: .binary, payload: payload), opcode: .close)
     }
 
     /// `host` and `/path` of `scheme://host/path` (no Foundation URL parsing needed for this).
     private func parts(of url: String) -> (host: Substring, path: String)? {
         let characters = Array(url)
-        guard let slashes = (0..<max(0, characters.count - 1)).first(where: { characters[$0] == "/" && characters[$0 + 1] == "/" }) else {
+        guard
+            let slashes = (0..<max(0, characters.count - 1)).first(where: {
+                characters[$0] == "/" && characters[$0 + 1] == "/"
+            })
+        else {
             return nil
         }
         let rest = url.dropFirst(slashes + 2)

@@ -6,8 +6,12 @@ import IMWireCore
 package enum CapturePackets {
     /// The regions (bytes past the record header) of the packets `numbers` of the capture at
     /// `path` (empty when it is not a pcap or pcapng file).
-    package static func regions(path: String, numbers: Set<Int>, limits: Limits = .default) -> [Int: (byteOffset: Int, byteLength: Int)] {
-        guard !numbers.isEmpty, let packets = try? PacketCaptureReader.packets(path: path, limits: limits) else { return [:] }
+    package static func regions(path: String, numbers: Set<Int>, limits: Limits = .default) -> [Int: (
+        byteOffset: Int, byteLength: Int
+    )] {
+        guard !numbers.isEmpty, let packets = try? PacketCaptureReader.packets(path: path, limits: limits) else {
+            return [:]
+        }
         var regions: [Int: (byteOffset: Int, byteLength: Int)] = [:]
         while let item = packets.next(), regions.count < numbers.count {
             guard case .packet(let packet) = item, numbers.contains(packet.number) else { continue }

@@ -47,7 +47,8 @@ public struct TLSSummary: Sendable, Hashable {
     /// Why the records were not decrypted, when they were not.
     public var reason: String?
 
-    public init(version: String?, suite: String?, serverName: String?, alpn: String?, decrypted: Bool, reason: String?) {
+    public init(version: String?, suite: String?, serverName: String?, alpn: String?, decrypted: Bool, reason: String?)
+    {
         self.version = version
         self.suite = suite
         self.serverName = serverName
@@ -64,7 +65,8 @@ public struct TLSSummary: Sendable, Hashable {
             case .notDecrypted(let why): why.description
             }
         self.init(
-            version: facts.version?.description, suite: facts.cipherSuite?.name, serverName: facts.serverName, alpn: facts.alpn,
+            version: facts.version?.description, suite: facts.cipherSuite?.name, serverName: facts.serverName,
+            alpn: facts.alpn,
             decrypted: facts.decryption == .decrypted, reason: reason)
     }
 
@@ -111,7 +113,8 @@ public struct CheckReport: Sendable, Equatable {
     public var merge: MergeData?
 
     package init(
-        source: String, firstTime: Int64?, connections: ConnectionReports, captureFindings: [Finding], merge: MergeData? = nil
+        source: String, firstTime: Int64?, connections: ConnectionReports, captureFindings: [Finding],
+        merge: MergeData? = nil
     ) {
         self.source = source
         self.firstTime = firstTime

@@ -50,10 +50,13 @@ public struct MergeData: Sendable, Equatable {
     public var packets: [Int: (byteOffset: Int, byteLength: Int)] = [:]
 
     public static func == (a: MergeData, b: MergeData) -> Bool {
-        a.tool == b.tool && a.shard == b.shard && a.lenient == b.lenient && a.ruleActions == b.ruleActions && a.policies == b.policies
-            && a.settings == b.settings && a.timelines == b.timelines && a.firstPacket == b.firstPacket && a.lastTime == b.lastTime
+        a.tool == b.tool && a.shard == b.shard && a.lenient == b.lenient && a.ruleActions == b.ruleActions
+            && a.policies == b.policies
+            && a.settings == b.settings && a.timelines == b.timelines && a.firstPacket == b.firstPacket
+            && a.lastTime == b.lastTime
             && a.connections == b.connections && a.captureFindings == b.captureFindings
-            && a.packets.mapValues { [$0.byteOffset, $0.byteLength] } == b.packets.mapValues { [$0.byteOffset, $0.byteLength] }
+            && a.packets.mapValues { [$0.byteOffset, $0.byteLength] }
+                == b.packets.mapValues { [$0.byteOffset, $0.byteLength] }
     }
 
     /// The packet numbers whose regions a SARIF report of the merge may need.
@@ -70,7 +73,9 @@ public struct MergeData: Sendable, Equatable {
                 var judgeReader = ReportReader(bytes)
                 if let facts = JudgeInput.read(from: &judgeReader)?.facts {
                     if let frame = facts.loginFrame { frames.insert(frame) }
-                    for early in facts.earlyRequests { if let frame = early.ifNew.location.frameIndex { frames.insert(frame) } }
+                    for early in facts.earlyRequests {
+                        if let frame = early.ifNew.location.frameIndex { frames.insert(frame) }
+                    }
                 }
             }
         }
@@ -89,7 +94,9 @@ public struct MergeData: Sendable, Equatable {
             "rules",
             .object(
                 JSONObject(
-                    ruleActions.sorted { $0.key.rawValue < $1.key.rawValue }.map { .init(key: $0.key.rawValue, value: .string($0.value.rawValue)) })))
+                    ruleActions.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                        .init(key: $0.key.rawValue, value: .string($0.value.rawValue))
+                    })))
         options.append("policies", .array(policies.map(JSONValue.string)))
         options.append("settings", .array(settings.map(JSONValue.string)))
         options.append("timelines", .bool(timelines))
@@ -112,7 +119,10 @@ public struct MergeData: Sendable, Equatable {
             "packets",
             .array(
                 packets.sorted { $0.key < $1.key }.map {
-                    .array([.number(JSONNumber($0.key)), .number(JSONNumber($0.value.byteOffset)), .number(JSONNumber($0.value.byteLength))])
+                    .array([
+                        .number(JSONNumber($0.key)), .number(JSONNumber($0.value.byteOffset)),
+                        .number(JSONNumber($0.value.byteLength)),
+                    ])
                 }))
         return .object(object)
     }
@@ -132,7 +142,8 @@ public struct MergeData: Sendable, Equatable {
             guard let identity = ShardIdentity(json: shard) else { throw MergeError("its merge.shard is malformed") }
             self.shard = identity
         }
-        guard let options = json["options"], let lenient = options["lenient"]?.boolValue, let rules = options["rules"]?.objectValue,
+        guard let options = json["options"], let lenient = options["lenient"]?.boolValue,
+            let rules = options["rules"]?.objectValue,
             let policies = options["policies"]?.arrayValue, let settings = options["settings"]?.arrayValue,
             let timelines = options["timelines"]?.boolValue
         else { throw MergeError("its merge.options is malformed") }
@@ -141,7 +152,9 @@ public struct MergeData: Sendable, Equatable {
         self.lenient = lenient
         var actions: [RuleID: RuleAction] = [:]
         for member in rules {
-            guard let action = member.value.stringValue.flatMap(RuleAction.init(rawValue:)) else { throw MergeError("rule action of \(member.key)") }
+            guard let action = member.value.stringValue.flatMap(RuleAction.init(rawValue:)) else {
+                throw MergeError("rule action of \(member.key)")
+            }
             actions[RuleID(member.key)] = action
         }
         ruleActions = actions
@@ -157,7 +170,9 @@ public struct MergeData: Sendable, Equatable {
             else { throw MergeError("merge.connections[\(index)] is malformed") }
             var judge: [UInt8]?
             if let text = item["judge"]?.stringValue {
-                guard let bytes = try? Base64.decode(text) else { throw MergeError("merge.connections[\(index)].judge is not base64") }
+                guard let bytes = try? Base64.decode(text) else {
+                    throw MergeError("merge.connections[\(index)].judge is not base64")
+                }
                 judge = bytes
             }
             connections.append(Connection(opened: opened, session: session, report: report, judge: judge))
@@ -167,7 +182,9 @@ public struct MergeData: Sendable, Equatable {
         }
         captureFindings = findings
         for (index, entry) in (json["packets"]?.arrayValue ?? []).enumerated() {
-            guard let values = entry.arrayValue?.compactMap({ $0.int64Value.flatMap { Int(exactly: $0) } }), values.count == 3 else {
+            guard let values = entry.arrayValue?.compactMap({ $0.int64Value.flatMap { Int(exactly: $0) } }),
+                values.count == 3
+            else {
                 throw MergeError("merge.packets[\(index)] is malformed")
             }
             packets[values[0]] = (values[1], values[2])

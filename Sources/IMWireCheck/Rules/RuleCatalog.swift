@@ -13,7 +13,8 @@ import IMWireWebSocket
 /// generated from it. The dialects' rules come from the registration table.
 public enum RuleCatalog {
     public static let all: [Rule] =
-        CaptureRules.all + CheckRules.all + LiveRules.all + TLSRules.all + HTTPRules.all + CompressionRules.all + WebSocketRules.all + MQTTRules.all
+        CaptureRules.all + CheckRules.all + LiveRules.all + TLSRules.all + HTTPRules.all + CompressionRules.all
+        + WebSocketRules.all + MQTTRules.all
         + SocketIORules.all + Dialects.standard.rules + ReconnectRules.all
 
     public static func rule(_ id: RuleID) -> Rule? { all.first { $0.id == id } }
@@ -25,7 +26,9 @@ public enum RuleCatalog {
     public static func unknown(_ name: String) -> String {
         let family = name.uppercased().split(separator: ".").first.map { String($0) + "." } ?? ""
         let similar = all.map(\.id.rawValue).filter { !family.isEmpty && $0.hasPrefix(family) }
-        return "no rule \(name)" + (similar.isEmpty ? "; imwire rules lists them" : "; the \(family) rules: " + similar.joined(separator: ", "))
+        return "no rule \(name)"
+            + (similar.isEmpty
+                ? "; imwire rules lists them" : "; the \(family) rules: " + similar.joined(separator: ", "))
     }
 
     /// The WebSocket close code a conforming peer answers a violation of this rule with (RFC 6455

@@ -64,7 +64,8 @@ public enum SpecReferences {
         String(
             heading.drop(while: { $0 == " " }).lowercased().compactMap { character -> Character? in
                 if character == " " { return "-" }
-                return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+                return character.isLetter || character.isNumber || character == "-" || character == "_"
+                    ? character : nil
             })
     }
 
@@ -77,7 +78,9 @@ public enum SpecReferences {
             let links = links(in: rule.specRef)
             if links.isEmpty { problems.append("\(rule.id): reference \"\(rule.specRef)\" names no Spec/ page") }
             for link in links {
-                if pages[link.path] == nil { pages[link.path] = .some(read("\(root)/\(link.path)").map(anchors(inMarkdown:))) }
+                if pages[link.path] == nil {
+                    pages[link.path] = .some(read("\(root)/\(link.path)").map(anchors(inMarkdown:)))
+                }
                 guard let anchors = pages[link.path] ?? nil else {
                     problems.append("\(rule.id): \(link.path) does not exist")
                     continue

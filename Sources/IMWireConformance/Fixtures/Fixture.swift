@@ -56,7 +56,9 @@ public struct Fixture: Sendable {
     }
 
     private static func expectation(_ value: JSONValue, _ path: String) throws(FormatError) -> ExpectedFinding {
-        guard let rule = value["rule"]?.stringValue else { throw FormatError(description: "\(path): expect entry without rule") }
+        guard let rule = value["rule"]?.stringValue else {
+            throw FormatError(description: "\(path): expect entry without rule")
+        }
         let offset = value["offset"]?.int64Value.flatMap { Int(exactly: $0) }
         return ExpectedFinding(rule: RuleID(rule), offset: offset)
     }

@@ -67,7 +67,9 @@ public enum FixtureVerifier {
         var missing = expected
         var unexpected: [Fixture.ExpectedFinding] = []
         for finding in produced {
-            if let index = missing.firstIndex(where: { $0.rule == finding.rule && ($0.offset == nil || $0.offset == finding.offset) }) {
+            if let index = missing.firstIndex(where: {
+                $0.rule == finding.rule && ($0.offset == nil || $0.offset == finding.offset)
+            }) {
                 missing.remove(at: index)
             } else {
                 unexpected.append(finding)
@@ -93,10 +95,14 @@ public enum FixtureVerifier {
         do { encoded = try encode() } catch { return ["decoded form does not encode: \(error)"] }
         let same =
             asJSON
-            ? (try? JSONParser.parse(encoded.bytes)).map { parsed in (try? JSONParser.parse(input)).map(parsed.semanticallyEquals) ?? false } ?? false
+            ? (try? JSONParser.parse(encoded.bytes)).map { parsed in
+                (try? JSONParser.parse(input)).map(parsed.semanticallyEquals) ?? false
+            } ?? false
             : encoded.bytes == input
         if !same { return ["re-encoded \(Hex.encode(encoded.bytes)), input \(Hex.encode(input))"] }
-        if let binary, encoded.binary != binary { return ["re-encoded as a \(encoded.binary ? "binary" : "text") frame"] }
+        if let binary, encoded.binary != binary {
+            return ["re-encoded as a \(encoded.binary ? "binary" : "text") frame"]
+        }
         return []
     }
 }
@@ -179,9 +185,12 @@ enum LeanCloudFixtures {
         switch actionName {
         case "login": action = .login(clientID: client)
         case "start": action = .startConversation(clientID: client, members: members)
-        case "invite", "kick": action = .conversationMembers(clientID: client, conversationID: conversation, members: members, action: actionName)
+        case "invite", "kick":
+            action = .conversationMembers(
+                clientID: client, conversationID: conversation, members: members, action: actionName)
         case "conversation-block-clients", "conversation-unblock-clients":
-            action = .conversationBlacklist(clientID: client, conversationID: conversation, members: members, action: actionName)
+            action = .conversationBlacklist(
+                clientID: client, conversationID: conversation, members: members, action: actionName)
         default:
             action = .clientBlocksConversation(clientID: client, conversationID: conversation, action: actionName)
         }

@@ -44,7 +44,9 @@ enum MQTTFixtures {
     /// The canonical MQTT JSON encodes back to the input bytes.
     static func roundTrip(_ json: JSONValue?, _ input: [UInt8]) -> [String] {
         guard let json, !json.isNull else { return [] }
-        return FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in try MQTTCanonicalCodec().encode(json) }
+        return FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+            try MQTTCanonicalCodec().encode(json)
+        }
     }
 }
 
@@ -75,7 +77,8 @@ enum Yun2winFixtures {
         guard whole.count == 1 else { return problems + ["expected one packet, decoded \(whole.count)"] }
         let decoded = whole[0]
         problems += FixtureVerifier.compare(decoded.findings, fixture.expected)
-        problems += MQTTFixtures.compareDecoded(decoded.packet == nil ? nil : Yun2winCanonicalJSON.encode(decoded), fixture)
+        problems += MQTTFixtures.compareDecoded(
+            decoded.packet == nil ? nil : Yun2winCanonicalJSON.encode(decoded), fixture)
         if fixture.expected.isEmpty { problems += MQTTFixtures.roundTrip(fixture.decoded?["mqtt"], input) }
         return problems
     }
@@ -118,7 +121,8 @@ enum Yun2winFixtures {
 
     static func verifySessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let connections = fixture.object["input"]?["connections"]?.arrayValue else {
-            throw Fixture.FormatError(description: "\(fixture.path): sessions need input.connections[{events[{t, dir, hex}], end}]")
+            throw Fixture.FormatError(
+                description: "\(fixture.path): sessions need input.connections[{events[{t, dir, hex}], end}]")
         }
         var kicked: Set<String> = []
         var findings: [Finding] = []
@@ -131,8 +135,12 @@ enum Yun2winFixtures {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
                     let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
                     let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
-                else { throw Fixture.FormatError(description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex") }
-                findings += session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).observation.findings
+                else {
+                    throw Fixture.FormatError(
+                        description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex")
+                }
+                findings +=
+                    session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).observation.findings
             }
             let end = connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)
             findings += session.finish(atMicros: end, frameIndex: events.count)

@@ -8,10 +8,14 @@ import IMWireRegistry
 enum ReconnectFixtures {
     static func verify(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let name = fixture.object["policy"]?.stringValue, let policy = ReconnectPolicies.named(name) else {
-            throw Fixture.FormatError(description: "\(fixture.path): policy must name one of \(ReconnectPolicies.names.joined(separator: ", "))")
+            throw Fixture.FormatError(
+                description:
+                    "\(fixture.path): policy must name one of \(ReconnectPolicies.names.joined(separator: ", "))")
         }
-        guard let input = fixture.object["input"]?.objectValue, let expected = fixture.object["trace"]?.arrayValue else {
-            throw Fixture.FormatError(description: "\(fixture.path): reconnect fixtures need input {seed, until?, events} and trace")
+        guard let input = fixture.object["input"]?.objectValue, let expected = fixture.object["trace"]?.arrayValue
+        else {
+            throw Fixture.FormatError(
+                description: "\(fixture.path): reconnect fixtures need input {seed, until?, events} and trace")
         }
         let file: EventFile
         do { file = try EventFile.parse(document: input) } catch {
@@ -31,7 +35,9 @@ enum ReconnectFixtures {
             problems.append("step \(index): \(got), expected \(want)")
             break
         }
-        if let final = fixture.object["final"], let last = steps.last, !TraceFormat.json(last.state).semanticallyEquals(final) {
+        if let final = fixture.object["final"], let last = steps.last,
+            !TraceFormat.json(last.state).semanticallyEquals(final)
+        {
             problems.append("final state \(TraceFormat.json(last.state)), expected \(final)")
         }
         return problems + FixtureVerifier.compare([], fixture.expected)

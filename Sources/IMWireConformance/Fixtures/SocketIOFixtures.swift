@@ -26,10 +26,13 @@ enum SocketIOFixtures {
         let input = try fixture.input()
         let decoded = SocketIO09Decoder.decode(input)
         var problems = FixtureVerifier.compare(decoded.findings, fixture.expected)
-        let json: JSONValue? = decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
+        let json: JSONValue? =
+            decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
         problems += compareDecoded(json, fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in try NIMCanonicalCodec().encode(decoded) }
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+                try NIMCanonicalCodec().encode(decoded)
+            }
         }
         return problems
     }
@@ -52,15 +55,20 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in try NIMCanonicalCodec().encode(decoded) }
+            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+                try NIMCanonicalCodec().encode(decoded)
+            }
         }
         return problems
     }
 
     /// `input.connections[{events: [{t, dir, text | hex}], end}]`, run in order.
-    static func events(_ fixture: Fixture) throws(Fixture.FormatError) -> [(events: [(Int64, Direction, [UInt8], Bool)], end: Int64?)] {
+    static func events(_ fixture: Fixture) throws(Fixture.FormatError) -> [(
+        events: [(Int64, Direction, [UInt8], Bool)], end: Int64?
+    )] {
         guard let connections = fixture.object["input"]?["connections"]?.arrayValue else {
-            throw Fixture.FormatError(description: "\(fixture.path): sessions need input.connections[{events[{t, dir, text|hex}], end}]")
+            throw Fixture.FormatError(
+                description: "\(fixture.path): sessions need input.connections[{events[{t, dir, text|hex}], end}]")
         }
         var result: [(events: [(Int64, Direction, [UInt8], Bool)], end: Int64?)] = []
         for (index, connection) in connections.enumerated() {
@@ -69,14 +77,16 @@ enum SocketIOFixtures {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
                     let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:))
                 else {
-                    throw Fixture.FormatError(description: "\(fixture.path): connection \(index): an event needs t and dir")
+                    throw Fixture.FormatError(
+                        description: "\(fixture.path): connection \(index): an event needs t and dir")
                 }
                 if let text = event["text"]?.stringValue {
                     list.append((time, way, Array(text.utf8), false))
                 } else if let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex) {
                     list.append((time, way, bytes, true))
                 } else {
-                    throw Fixture.FormatError(description: "\(fixture.path): connection \(index): an event needs text or hex")
+                    throw Fixture.FormatError(
+                        description: "\(fixture.path): connection \(index): an event needs text or hex")
                 }
             }
             result.append((list, connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)))
@@ -90,7 +100,9 @@ enum SocketIOFixtures {
         for connection in try events(fixture) {
             let session = NIMConnection(endedAccounts: ended)
             for (frame, event) in connection.events.enumerated() {
-                findings += session.observe(event.2, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).observation.findings
+                findings +=
+                    session.observe(event.2, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).observation
+                    .findings
             }
             findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)
             ended = session.endedAccounts
@@ -119,7 +131,8 @@ enum SocketIOFixtures {
         let secret = fixture.object["secret"]?.stringValue
         let message = JMessageCodec.decode(input, direction: try direction(fixture), secret: secret)
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
-        problems += compareDecoded(message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message), fixture)
+        problems += compareDecoded(
+            message.engineIO.engineIO == nil ? nil : JMessageCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let event = message.event {
             let encoded = JMessageCodec.encode(event)
             if encoded != input { problems.append("re-encoded \(String(decoding: encoded, as: UTF8.self))") }
@@ -129,7 +142,8 @@ enum SocketIOFixtures {
 
     static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue, let appkey = input["appkey"]?.stringValue,
-            let random = input["random_str"]?.stringValue, let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
+            let random = input["random_str"]?.stringValue,
+            let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
             let secret = input["secret"]?.stringValue, let message = fixture.object["message"]?.stringValue,
             let signature = fixture.object["signature"]?.stringValue
         else {
@@ -158,7 +172,9 @@ enum SocketIOFixtures {
             let session = JMessageConnection(options: JMessageSessionOptions(secret: secret))
             for (frame, event) in connection.events.enumerated() {
                 findings +=
-                    session.observe(event.2, binaryFrame: event.3, direction: event.1, timeMicros: event.0, frameIndex: frame + 1).observation
+                    session.observe(
+                        event.2, binaryFrame: event.3, direction: event.1, timeMicros: event.0, frameIndex: frame + 1
+                    ).observation
                     .findings
             }
             findings += session.finish(atMicros: connection.end, frameIndex: connection.events.count)

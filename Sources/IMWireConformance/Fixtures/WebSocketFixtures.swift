@@ -24,7 +24,8 @@ enum WebSocketFixtures {
         var deflate: PerMessageDeflateParameters?
         if let header = input["permessage_deflate"]?.stringValue {
             guard let parsed = PerMessageDeflateParameters(responseHeader: header) else {
-                throw Fixture.FormatError(description: "\(fixture.path): permessage_deflate `\(header)` is not a valid response")
+                throw Fixture.FormatError(
+                    description: "\(fixture.path): permessage_deflate `\(header)` is not a valid response")
             }
             deflate = parsed
         }
@@ -52,7 +53,8 @@ enum WebSocketFixtures {
         if decode(client, chunks: [1], into: &octets) != events {
             problems.append("one-byte chunks give different events than the fixture's chunking")
         }
-        problems += FixtureVerifier.compare(events.compactMap { if case .finding(let f) = $0 { f } else { nil } }, fixture.expected)
+        problems += FixtureVerifier.compare(
+            events.compactMap { if case .finding(let f) = $0 { f } else { nil } }, fixture.expected)
 
         let (actual, closeCode) = summary(events)
         let expectedMessages = fixture.decoded?["messages"] ?? .array([])
@@ -62,7 +64,8 @@ enum WebSocketFixtures {
         let frames = JSONValue.array(acceptedFrames(client, deflate: deflate, limits: limits).map(json))
         if let expectedFrames = fixture.decoded?["frames"] {
             if !frames.semanticallyEquals(expectedFrames) {
-                problems.append("accepted frames \(clip(frames.description)), expected \(clip(expectedFrames.description))")
+                problems.append(
+                    "accepted frames \(clip(frames.description)), expected \(clip(expectedFrames.description))")
             }
         } else {
             problems.append("decoded.frames is missing")
@@ -77,9 +80,12 @@ enum WebSocketFixtures {
         }
 
         // The server's answer: clean, and closing with the failure code when there is one.
-        var serverDecoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate, limits: .default))
+        var serverDecoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .receive, permessageDeflate: deflate, limits: .default))
         let serverEvents = decode(server, chunks: nil, into: &serverDecoder)
-        let serverFindings = serverEvents.compactMap { if case .finding(let f) = $0, f.severity >= .warning { f } else { nil } }
+        let serverFindings = serverEvents.compactMap {
+            if case .finding(let f) = $0, f.severity >= .warning { f } else { nil }
+        }
         if !serverFindings.isEmpty { problems.append("server bytes: \(serverFindings.map(\.description))") }
         if let expectedCode {
             let lastClose = serverEvents.compactMap { if case .close(let c) = $0 { c } else { nil } }.last
@@ -107,7 +113,9 @@ enum WebSocketFixtures {
     /// such finding (a header the decoder refuses never becomes a frame) or the close frame. The
     /// same loop as `WebSocketStreamDecoder.feed`, with the frame each assembler finding belongs
     /// to known. Tests/CrossCheck/websocket.py compares the same lists with wsproto's and websockets'.
-    static func acceptedFrames(_ bytes: [UInt8], deflate: PerMessageDeflateParameters?, limits: Limits) -> [WebSocketFrame] {
+    static func acceptedFrames(_ bytes: [UInt8], deflate: PerMessageDeflateParameters?, limits: Limits)
+        -> [WebSocketFrame]
+    {
         var decoder = WebSocketFrameDecoder(direction: .send, limits: limits, rsv1Negotiated: deflate != nil)
         var assembler = WebSocketMessageAssembler(direction: .send, limits: limits, deflate: deflate)
         var accepted: [WebSocketFrame] = []
@@ -135,7 +143,8 @@ enum WebSocketFixtures {
         let header = frame.header
         let rsv = (header.rsv1 ? 4 : 0) | (header.rsv2 ? 2 : 0) | (header.rsv3 ? 1 : 0)
         return [
-            "opcode": .number(JSONNumber(Int(header.opcode.rawValue))), "fin": .bool(header.fin), "rsv": .number(JSONNumber(rsv)),
+            "opcode": .number(JSONNumber(Int(header.opcode.rawValue))), "fin": .bool(header.fin),
+            "rsv": .number(JSONNumber(rsv)),
             "payload_hex": .string(Hex.encode(frame.payload)),
         ]
     }
@@ -143,7 +152,8 @@ enum WebSocketFixtures {
     static func clip(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
 
     /// Feeds `bytes` in `chunks` (cycled; nil: all at once) and ends the stream.
-    static func decode(_ bytes: [UInt8], chunks: [Int]?, into decoder: inout WebSocketStreamDecoder) -> [WebSocketEvent] {
+    static func decode(_ bytes: [UInt8], chunks: [Int]?, into decoder: inout WebSocketStreamDecoder) -> [WebSocketEvent]
+    {
         var events: [WebSocketEvent] = []
         guard let chunks, !chunks.isEmpty else {
             events = decoder.feed(bytes)
@@ -186,12 +196,17 @@ enum WebSocketFixtures {
                     return (.array(items), Int(code.rawValue))
                 }
             case .message(let message):
-                items.append(["type": .string(message.kind.rawValue), "payload_hex": .string(Hex.encode(message.payload))])
+                items.append([
+                    "type": .string(message.kind.rawValue), "payload_hex": .string(Hex.encode(message.payload)),
+                ])
             case .frame(let frame) where frame.opcode == .ping || frame.opcode == .pong:
                 items.append(["type": .string(frame.opcode.name), "payload_hex": .string(Hex.encode(frame.payload))])
             case .close(let close):
                 if let code = close.code {
-                    items.append(["type": "close", "code": .number(JSONNumber(Int(code.rawValue))), "reason_hex": .string(Hex.encode(close.reason))])
+                    items.append([
+                        "type": "close", "code": .number(JSONNumber(Int(code.rawValue))),
+                        "reason_hex": .string(Hex.encode(close.reason)),
+                    ])
                 } else {
                     items.append(["type": "close"])
                 }
@@ -213,10 +228,13 @@ enum WebSocketFixtures {
         let response = input["response"]?.stringValue
         let result = WebSocketHandshake.parse(request: Array(request.utf8), response: response.map { Array($0.utf8) })
         let (checked, other) =
-            tested == "request" ? (result.requestFindings, result.responseFindings) : (result.responseFindings, result.requestFindings)
+            tested == "request"
+            ? (result.requestFindings, result.responseFindings) : (result.responseFindings, result.requestFindings)
         var problems = FixtureVerifier.compare(checked, fixture.expected)
         let otherProblems = other.filter { $0.severity >= .warning }
-        if !otherProblems.isEmpty { problems.append("the \(tested == "request" ? "response" : "request") is not clean: \(otherProblems)") }
+        if !otherProblems.isEmpty {
+            problems.append("the \(tested == "request" ? "response" : "request") is not clean: \(otherProblems)")
+        }
         let actual: JSONValue = [
             "upgraded": .bool(result.isUpgraded),
             "subprotocol": result.subprotocol.map(JSONValue.string) ?? .null,

@@ -30,7 +30,10 @@ package enum ReconnectSpec {
 
     static func policies() -> String {
         MarkdownTable.render(
-            ["policy", "dialect", "retry delays", "budget", "heartbeat", "timeouts", "route", "reconnect flag", "`imwire check` judges with it"],
+            [
+                "policy", "dialect", "retry delays", "budget", "heartbeat", "timeouts", "route", "reconnect flag",
+                "`imwire check` judges with it",
+            ],
             ReconnectPolicies.all.map { policy in
                 [
                     "`\(policy.name)`", policy.dialect.rawValue,
@@ -45,7 +48,8 @@ package enum ReconnectSpec {
                     [
                         policy.connectTimeoutMillis.map { "connect \(DurationText.text(millis: $0))" },
                         policy.loginTimeoutMillis.map {
-                            (policy.loginResponseTimeoutMillis == nil ? "login " : "login ack ") + DurationText.text(millis: $0)
+                            (policy.loginResponseTimeoutMillis == nil ? "login " : "login ack ")
+                                + DurationText.text(millis: $0)
                         },
                         policy.loginResponseTimeoutMillis.map { "login response \(DurationText.text(millis: $0))" },
                         policy.loginResends > 0 ? "\(policy.loginResends) login resends" : nil,
@@ -68,9 +72,13 @@ package enum ReconnectSpec {
     /// dialect's default, or (yun2win) for the platform digit of a client id.
     static func checkerUse(_ policy: ReconnectPolicy) -> String {
         var uses: [String] = []
-        if Dialects.standard.definition(policy.dialect)?.defaultPolicy?.name == policy.name { uses.append("default for \(policy.dialect.rawValue)") }
+        if Dialects.standard.definition(policy.dialect)?.defaultPolicy?.name == policy.name {
+            uses.append("default for \(policy.dialect.rawValue)")
+        }
         if policy.dialect == .yun2win {
-            let digits = "0123456789".filter { Yun2winPolicies.policy(forClientIDPlatformDigit: $0)?.name == policy.name }
+            let digits = "0123456789".filter {
+                Yun2winPolicies.policy(forClientIDPlatformDigit: $0)?.name == policy.name
+            }
             uses += digits.map { "client id platform digit \($0)" }
         }
         return (uses + ["`--policy \(policy.name)`"]).joined(separator: "; ")
@@ -94,11 +102,14 @@ package enum ReconnectSpec {
         let scope = policy.registry.tables.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue): \($0.value.map { "`\($0)`" }.joined(separator: ", "))" }
         var fallback =
-            "Codes no rule names: the registry's most cautious advice in " + (scope.isEmpty ? "no table" : scope.joined(separator: "; "))
+            "Codes no rule names: the registry's most cautious advice in "
+            + (scope.isEmpty ? "no table" : scope.joined(separator: "; "))
             + "; codes no table knows back off and reconnect, kicks stop."
         if let goaway = policy.goaway { fallback += " `goaway`: \(goaway.summary)." }
         var traits: [String] = []
-        if policy.backgroundClosesConnection { traits.append("closes the connection in the background, reconnects in the foreground") }
+        if policy.backgroundClosesConnection {
+            traits.append("closes the connection in the background, reconnects in the foreground")
+        }
         if policy.networkChangeResetsBackoff { traits.append("a network change restarts the schedule") }
         if policy.wakeForcesReconnect { traits.append("a wake from sleep forces a reconnect") }
         if let window = policy.chatRoomRejoinWindowMillis {
@@ -114,7 +125,8 @@ package enum ReconnectSpec {
         var models: [OutputModel] = []
         for policy in ReconnectPolicies.all where !models.contains(policy.outputs) { models.append(policy.outputs) }
         return models.map { model in
-            let users = ReconnectPolicies.all.filter { $0.outputs == model }.map { "`\($0.name)`" }.joined(separator: ", ")
+            let users = ReconnectPolicies.all.filter { $0.outputs == model }.map { "`\($0.name)`" }.joined(
+                separator: ", ")
             return "#### \(model.name)\n\nUsed by \(users).\n\n"
                 + MarkdownTable.render(
                     ["milestone", "when", "outputs", "source", "confidence"],
@@ -158,12 +170,15 @@ package enum ReconnectSpec {
         [
             MarkdownTable.render(["phase", "meaning"], Phase.allCases.map { ["`\($0.rawValue)`", $0.summary] }),
             MarkdownTable.render(["timer", "meaning"], TimerKind.allCases.map { ["`\($0.rawValue)`", $0.summary] }),
-            MarkdownTable.render(["action", "fields", "meaning"], ReconnectAction.catalogue.map { ["`\($0.name)`", $0.fields, $0.meaning] }),
+            MarkdownTable.render(
+                ["action", "fields", "meaning"],
+                ReconnectAction.catalogue.map { ["`\($0.name)`", $0.fields, $0.meaning] }),
         ].joined(separator: "\n\n")
     }
 
     static func events() -> String {
-        MarkdownTable.render(["event", "fields", "meaning"], ReconnectEvent.catalogue.map { ["`\($0.name)`", $0.fields, $0.meaning] })
+        MarkdownTable.render(
+            ["event", "fields", "meaning"], ReconnectEvent.catalogue.map { ["`\($0.name)`", $0.fields, $0.meaning] })
     }
 
     static func properties() -> String {

@@ -20,7 +20,10 @@ public enum SpecGenerator {
     /// The Spec files that carry generated blocks, relative to the package root.
     public static let files =
         ["Spec/rules.md"] + Dialects.standard.all.map(\.specPage)
-        + ["Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md", ReconnectSpec.file]
+        + [
+            "Spec/websocket.md", "Spec/http.md", "Spec/captures.md", "Spec/tls.md", "Spec/mqtt.md", "Spec/socketio.md",
+            ReconnectSpec.file,
+        ]
         + StatusSpec.files
 
     public static let blocks: [String: @Sendable () -> String] =
@@ -92,7 +95,8 @@ public enum SpecGenerator {
             rules.map {
                 [
                     (anchored ? "<a id=\"\(ruleAnchor($0.id))\"></a>" : "") + "`\($0.id)`", $0.severity.description,
-                    $0.lenientSeverity.description, $0.layer.rawValue, $0.dialect?.rawValue ?? "", $0.summary, linked($0.specRef),
+                    $0.lenientSeverity.description, $0.layer.rawValue, $0.dialect?.rawValue ?? "", $0.summary,
+                    linked($0.specRef),
                 ]
             })
     }
@@ -115,8 +119,10 @@ public enum SpecGenerator {
             ["cmd/op", "client sends as", "server sends as", "usual answer", "confidence", "what it does", "source"],
             LeanCloudCommandCatalog.all.map { spec in
                 [
-                    "`\(spec.key)`", spec.clientRole?.rawValue ?? "", spec.serverRoles.map(\.rawValue).joined(separator: ", "),
-                    spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary, spec.source,
+                    "`\(spec.key)`", spec.clientRole?.rawValue ?? "",
+                    spec.serverRoles.map(\.rawValue).joined(separator: ", "),
+                    spec.answers.map { "`\($0)`" }.joined(separator: ", "), spec.confidence.rawValue, spec.summary,
+                    spec.source,
                 ]
             })
     }
@@ -129,7 +135,9 @@ public enum SpecGenerator {
                     "\(cmd.rawValue)", "`\(LeanCloudNames.name(of: cmd))`",
                     LeanCloudSubMessage.expected(for: cmd).map { "`\($0.fieldName)` (\($0.rawValue))" } ?? "none",
                     LeanCloudCommandCatalog.takesNoOp(cmd)
-                        ? "none" : LeanCloudCommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(separator: ", "),
+                        ? "none"
+                        : LeanCloudCommandCatalog.ops(of: cmd).map { "`\(LeanCloudNames.name(of: $0))`" }.joined(
+                            separator: ", "),
                 ]
             })
     }
@@ -140,7 +148,8 @@ public enum SpecGenerator {
             LeanCloudSubprotocol.known.compactMap(LeanCloudSubprotocol.init).map { sub in
                 [
                     "`\(sub.name)`", sub.encoding.rawValue, sub.encoding.isText ? "text" : "binary",
-                    sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "", sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
+                    sub.offlineStrategy.map { "\($0.rawValue): \($0.summary)" } ?? "",
+                    sub.isHistorical ? "yes (JS before 2017-05-23)" : "",
                 ]
             })
     }
@@ -151,15 +160,18 @@ public enum SpecGenerator {
             NIMCommands.all.map { command in
                 [
                     "`\(command.key)`", command.service + (command.handlerService.map { " (handler: \($0))" } ?? ""),
-                    command.command.map { "`\($0)`" } ?? "", command.handler.map { "`\($0)`" } ?? (command.isNotifyWrapper ? "notify wrapper" : ""),
-                    command.response.joined(separator: ", "), command.origin == .request ? "client" : "server (INFERRED)",
+                    command.command.map { "`\($0)`" } ?? "",
+                    command.handler.map { "`\($0)`" } ?? (command.isNotifyWrapper ? "notify wrapper" : ""),
+                    command.response.joined(separator: ", "),
+                    command.origin == .request ? "client" : "server (INFERRED)",
                 ]
             })
     }
 
     static func nimTagMaps() -> String {
         NIMTagMaps.all.map { map in
-            "#### \(map.name)\n\n" + MarkdownTable.render(["tag", "field"], map.fields.map { ["\($0.tag)", "`\($0.name)`"] })
+            "#### \(map.name)\n\n"
+                + MarkdownTable.render(["tag", "field"], map.fields.map { ["\($0.tag)", "`\($0.name)`"] })
         }.joined(separator: "\n\n")
     }
 
@@ -172,7 +184,10 @@ public enum SpecGenerator {
                     spec.name + (spec.types.isEmpty ? "" : ": " + spec.types.map(\.rawValue).joined(separator: "|"))
                         + (spec.tagMap.map { " (\($0.name))" } ?? "") + (spec.required ? ", required" : "")
                 }
-                return ["`\(key)`", NIMCommands.all.first { $0.key == key }?.name ?? "", list.isEmpty ? "none" : list.joined(separator: "; ")]
+                return [
+                    "`\(key)`", NIMCommands.all.first { $0.key == key }?.name ?? "",
+                    list.isEmpty ? "none" : list.joined(separator: "; "),
+                ]
             })
     }
 
@@ -181,7 +196,8 @@ public enum SpecGenerator {
             ["event", "role", "payload always has", "since", "what it does"],
             JMessageEvents.all.map {
                 [
-                    "`\($0.name)`", $0.role.rawValue, $0.required.map { "`\($0)`" }.joined(separator: ", "), $0.since, $0.summary,
+                    "`\($0.name)`", $0.role.rawValue, $0.required.map { "`\($0)`" }.joined(separator: ", "), $0.since,
+                    $0.summary,
                 ]
             })
     }
@@ -211,7 +227,8 @@ package enum MarkdownTable {
         func line(_ cells: [String]) -> String {
             "| " + cells.map(escape).joined(separator: " | ") + " |"
         }
-        return ([line(header), "|" + String(repeating: "---|", count: header.count)] + rows.map(line)).joined(separator: "\n")
+        return ([line(header), "|" + String(repeating: "---|", count: header.count)] + rows.map(line)).joined(
+            separator: "\n")
     }
 
     private static func escape(_ cell: String) -> String {
@@ -232,7 +249,8 @@ package enum MarkdownTable {
             codes.map { code in
                 [
                     "\(code.number)", code.name.isEmpty ? "" : "`\(code.name)`",
-                    code.meaning + (code.original.map { " (\($0))" } ?? ""), code.codeClass.rawValue, code.travel.rawValue,
+                    code.meaning + (code.original.map { " (\($0))" } ?? ""), code.codeClass.rawValue,
+                    code.travel.rawValue,
                     code.confidence.rawValue, code.sources,
                 ]
             })

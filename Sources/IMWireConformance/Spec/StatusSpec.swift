@@ -30,7 +30,8 @@ package enum StatusSpec {
                     table.rows.map { row in
                         [
                             "\(row.number)", row.name.isEmpty ? "" : "`\(row.name)`",
-                            row.meaning + (row.wait.map { " Wait: \($0.field) in \($0.unit.rawValue), \($0.scope)." } ?? ""),
+                            row.meaning
+                                + (row.wait.map { " Wait: \($0.field) in \($0.unit.rawValue), \($0.scope)." } ?? ""),
                             row.original ?? "",
                             row.codeClass.rawValue + (row.atLogin.map { "; at login \($0.rawValue)" } ?? ""),
                             row.advice.rawValue, row.travel.rawValue, row.confidence.rawValue,

@@ -107,7 +107,9 @@ public struct ConformanceCase: Sendable {
     /// The name of its Recommended test (the rejection's offset and rule), when it has one: an
     /// expected rejection with at least one offset.
     public var recommendedName: String? {
-        guard case .rejected(let findings) = expectation, findings.contains(where: { $0.offset != nil }) else { return nil }
+        guard case .rejected(let findings) = expectation, findings.contains(where: { $0.offset != nil }) else {
+            return nil
+        }
         return "Recommended.\(suite.rawValue).\(operation.title).\(id).Offset"
     }
 
@@ -139,7 +141,8 @@ public enum ConformanceCases {
         var cases: [ConformanceCase] = []
         var problems: [String] = []
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        for path in Directory.files(under: root, suffix: ".json") where !FixtureVerifier.otherFolders.contains(where: { path.contains($0) }) {
+        for path in Directory.files(under: root, suffix: ".json")
+        where !FixtureVerifier.otherFolders.contains(where: { path.contains($0) }) {
             let id = String(path.dropFirst(root.count + 1).dropLast(5))
             do {
                 cases += try Self.cases(for: try Fixture(path: path), id: id)
@@ -199,11 +202,15 @@ public enum ConformanceCases {
             let bytes = try fixture.input()
             expected = fixture.decoded ?? .null
             // A binary engine.io frame, or text that is not UTF-8, is given as hex.
-            input = suite.isText && fixture.object["bytes_hex"] == nil ? .text(String(decoding: bytes, as: UTF8.self)) : .hex(bytes)
+            input =
+                suite.isText && fixture.object["bytes_hex"] == nil
+                ? .text(String(decoding: bytes, as: UTF8.self)) : .hex(bytes)
         }
         if let frame = fixture.object["frame"]?.stringValue { options.append("frame", .string(frame)) }
         if let version = fixture.encoding, suite == .yun2win { options.append("version", .string(version)) }
-        if suite == .mqtt31 || suite == .mqtt311 { options.append("version", .string(suite == .mqtt31 ? "3.1" : "3.1.1")) }
+        if suite == .mqtt31 || suite == .mqtt311 {
+            options.append("version", .string(suite == .mqtt31 ? "3.1" : "3.1.1"))
+        }
         if let direction = fixture.object["direction"]?.stringValue { options.append("direction", .string(direction)) }
         if let secret = fixture.object["secret"]?.stringValue { options.append("secret", .string(secret)) }
 
@@ -211,12 +218,15 @@ public enum ConformanceCases {
         guard fixture.expected.isEmpty else {
             return [
                 ConformanceCase(
-                    id: id, suite: suite, operation: .decode, input: input, options: options, expectation: .rejected(fixture.expected),
+                    id: id, suite: suite, operation: .decode, input: input, options: options,
+                    expectation: .rejected(fixture.expected),
                     comment: comment)
             ]
         }
         var cases = [
-            ConformanceCase(id: id, suite: suite, operation: .decode, input: input, options: options, expectation: .value(expected), comment: comment)
+            ConformanceCase(
+                id: id, suite: suite, operation: .decode, input: input, options: options, expectation: .value(expected),
+                comment: comment)
         ]
         let isHeartbeat = fixture.object["kind"]?.stringValue == "heartbeat"
         if encodes(suite), !isHeartbeat, !expected.isNull {

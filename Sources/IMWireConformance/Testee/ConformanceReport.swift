@@ -9,8 +9,11 @@ public enum ConformanceReport {
         for result in run.results where verbose || result.isUnexpectedFailure || result.isStale {
             let mark =
                 result.isStale
-                ? "STALE" : result.isUnexpectedFailure ? "FAIL " : result.listed ? "xfail" : result.verdict == .passed ? "ok   " : "skip "
-            lines.append("\(mark) \(result.name)" + (result.detail.isEmpty || result.isStale ? "" : "\n      \(result.detail)"))
+                ? "STALE"
+                : result.isUnexpectedFailure
+                    ? "FAIL " : result.listed ? "xfail" : result.verdict == .passed ? "ok   " : "skip "
+            lines.append(
+                "\(mark) \(result.name)" + (result.detail.isEmpty || result.isStale ? "" : "\n      \(result.detail)"))
             if result.isStale { lines.append("      passes but is in the failure list: remove it") }
         }
         for suite in ConformanceSuite.allCases where run.results.contains(where: { $0.suite == suite }) {
@@ -63,9 +66,12 @@ public enum ConformanceReport {
             object.append("suite", .string(suite.rawValue))
             for (key, required) in [("required", true), ("recommended", false)] {
                 var counts = JSONObject()
-                counts.append("total", .number(JSONNumber(run.results.filter { $0.suite == suite && $0.required == required }.count)))
+                counts.append(
+                    "total",
+                    .number(JSONNumber(run.results.filter { $0.suite == suite && $0.required == required }.count)))
                 for verdict in [ConformanceVerdict.passed, .failed, .skipped, .error] {
-                    counts.append(verdict.rawValue, .number(JSONNumber(run.count(required: required, verdict, suite: suite))))
+                    counts.append(
+                        verdict.rawValue, .number(JSONNumber(run.count(required: required, verdict, suite: suite))))
                 }
                 object.append(key, .object(counts))
             }
@@ -81,7 +87,8 @@ public enum ConformanceReport {
                 "stopped",
                 .object(
                     JSONObject([
-                        "consecutive_errors": .number(JSONNumber(stop.consecutiveErrors)), "last_case": .string(stop.lastCase),
+                        "consecutive_errors": .number(JSONNumber(stop.consecutiveErrors)),
+                        "last_case": .string(stop.lastCase),
                         "reason": .string(stop.reason), "cases_not_run": .number(JSONNumber(stop.casesNotRun)),
                     ])))
         }

@@ -45,14 +45,18 @@ public enum ConformanceGrader {
         let (verdict, detail) = required(testCase, outcome)
         var results = [
             ConformanceTestResult(
-                name: testCase.requiredName, caseID: testCase.id, suite: testCase.suite, required: true, verdict: verdict, detail: detail)
+                name: testCase.requiredName, caseID: testCase.id, suite: testCase.suite, required: true,
+                verdict: verdict, detail: detail)
         ]
         if let name = testCase.recommendedName, case .rejected(let findings) = testCase.expectation {
             var recommended = (verdict, detail)
-            if verdict == .passed, case .response(let response) = outcome { recommended = offsetMatches(response, findings) }
+            if verdict == .passed, case .response(let response) = outcome {
+                recommended = offsetMatches(response, findings)
+            }
             results.append(
                 ConformanceTestResult(
-                    name: name, caseID: testCase.id, suite: testCase.suite, required: false, verdict: recommended.0, detail: recommended.1))
+                    name: name, caseID: testCase.id, suite: testCase.suite, required: false, verdict: recommended.0,
+                    detail: recommended.1))
         }
         return results
     }
@@ -64,7 +68,8 @@ public enum ConformanceGrader {
         case .response(let given): response = given
         }
         switch response.result {
-        case .skipped, .unsupported: return (.skipped, response.result.rawValue + (response.message.map { ": \($0)" } ?? ""))
+        case .skipped, .unsupported:
+            return (.skipped, response.result.rawValue + (response.message.map { ": \($0)" } ?? ""))
         case .error: return (.error, "testee error" + (response.message.map { ": \($0)" } ?? ""))
         case .ok, .rejected: break
         }
@@ -90,7 +95,8 @@ public enum ConformanceGrader {
     }
 
     /// The response's bytes are `expected` (as JSON documents for `asJSON`).
-    static func sameBytes(_ response: TesteeResponse, _ expected: [UInt8], asJSON: Bool) -> (ConformanceVerdict, String) {
+    static func sameBytes(_ response: TesteeResponse, _ expected: [UInt8], asJSON: Bool) -> (ConformanceVerdict, String)
+    {
         guard let bytes = response.bytes else { return (.failed, "ok without hex or text") }
         let same: Bool
         if asJSON, let left = try? JSONParser.parse(bytes), let right = try? JSONParser.parse(expected) {
@@ -98,17 +104,24 @@ public enum ConformanceGrader {
         } else {
             same = bytes == expected
         }
-        return same ? (.passed, "") : (.failed, "encoded \(clip(Hex.encode(bytes))), expected \(clip(Hex.encode(expected)))")
+        return same
+            ? (.passed, "") : (.failed, "encoded \(clip(Hex.encode(bytes))), expected \(clip(Hex.encode(expected)))")
     }
 
     /// Recommended: the rejection names an offset one expected finding has (and, when it names a
     /// rule in IMWire's form, that finding's rule).
-    static func offsetMatches(_ response: TesteeResponse, _ findings: [Fixture.ExpectedFinding]) -> (ConformanceVerdict, String) {
+    static func offsetMatches(_ response: TesteeResponse, _ findings: [Fixture.ExpectedFinding]) -> (
+        ConformanceVerdict, String
+    ) {
         let expected = findings.map(\.description).joined(separator: ", ")
-        guard let offset = response.offset else { return (.failed, "rejection without an offset; expected \(expected)") }
+        guard let offset = response.offset else {
+            return (.failed, "rejection without an offset; expected \(expected)")
+        }
         let atOffset = findings.filter { $0.offset == offset }
         guard !atOffset.isEmpty else { return (.failed, "rejected at offset \(offset), expected \(expected)") }
-        if let rule = response.rule, rule.contains("."), rule.uppercased() == rule, !atOffset.contains(where: { $0.rule.rawValue == rule }) {
+        if let rule = response.rule, rule.contains("."), rule.uppercased() == rule,
+            !atOffset.contains(where: { $0.rule.rawValue == rule })
+        {
             return (.failed, "rejected by \(rule)@\(offset), expected \(expected)")
         }
         return (.passed, "")
@@ -203,7 +216,8 @@ public enum ConformanceRunner {
     /// and restarts the testee; after `maxConsecutiveErrors` such cases in a row (nil: never)
     /// the run stops, says so in `stopped`, and does not pass.
     public static func run(
-        _ cases: [ConformanceCase], channel: some TesteeChannel, failureList: ConformanceFailureList = ConformanceFailureList(),
+        _ cases: [ConformanceCase], channel: some TesteeChannel,
+        failureList: ConformanceFailureList = ConformanceFailureList(),
         timeoutMilliseconds: Int = 5_000, maxConsecutiveErrors: Int? = defaultMaxConsecutiveErrors,
         progress: (ConformanceCase, [ConformanceTestResult]) -> Void = { _, _ in }
     ) -> ConformanceRun {
@@ -221,7 +235,9 @@ public enum ConformanceRunner {
             case .body(let answer):
                 do {
                     let response = try TesteeResponse.parse(answer)
-                    outcome = response.id == id ? .response(response) : .failure("answered id \(response.id) to request \(id)")
+                    outcome =
+                        response.id == id
+                        ? .response(response) : .failure("answered id \(response.id) to request \(id)")
                 } catch {
                     outcome = .failure("garbage response: \(error)")
                 }
@@ -235,7 +251,8 @@ public enum ConformanceRunner {
                 consecutive += 1
                 if let maxConsecutiveErrors, consecutive >= maxConsecutiveErrors {
                     stopped = ConformanceStop(
-                        consecutiveErrors: consecutive, lastCase: testCase.id, reason: why, casesNotRun: cases.count - index - 1)
+                        consecutiveErrors: consecutive, lastCase: testCase.id, reason: why,
+                        casesNotRun: cases.count - index - 1)
                     break
                 }
             } else {

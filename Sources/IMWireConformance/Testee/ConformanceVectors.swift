@@ -42,12 +42,15 @@ public enum ConformanceVectors {
             if verdict == "valid" { flags.append("Valid") }
             if verdict == "acceptable" {
                 flags.append("StrictOnly")
-                notes["StrictOnly"] = "Rejected in strict mode only: every finding is a warning or info in lenient mode."
+                notes["StrictOnly"] =
+                    "Rejected in strict mode only: every finding is a warning or info in lenient mode."
             }
             if case .rejected(let findings) = testCase.expectation {
                 for finding in findings where !flags.contains(.string(finding.rule.rawValue)) {
                     flags.append(.string(finding.rule.rawValue))
-                    if let rule = RuleCatalog.rule(finding.rule) { notes[rule.id.rawValue] = "\(rule.summary) (\(rule.specRef))" }
+                    if let rule = RuleCatalog.rule(finding.rule) {
+                        notes[rule.id.rawValue] = "\(rule.summary) (\(rule.specRef))"
+                    }
                 }
             }
             test.append("flags", .array(flags))
@@ -61,7 +64,10 @@ public enum ConformanceVectors {
             case .value(let value):
                 test.append("expected", ["value": value])
             case .bytes(let bytes, let asJSON):
-                test.append("expected", asJSON ? ["hex": .string(Hex.encode(bytes)), "compare": "json"] : ["hex": .string(Hex.encode(bytes))])
+                test.append(
+                    "expected",
+                    asJSON
+                        ? ["hex": .string(Hex.encode(bytes)), "compare": "json"] : ["hex": .string(Hex.encode(bytes))])
             case .roundTrip(let value, let bytes, _):
                 test.append("expected", ["value": value, "hex": .string(Hex.encode(bytes))])
             case .rejected(let findings):
@@ -74,7 +80,10 @@ public enum ConformanceVectors {
                     "findings",
                     .array(
                         findings.map { finding in
-                            ["rule": .string(finding.rule.rawValue), "offset": finding.offset.map { .number(JSONNumber($0)) } ?? .null]
+                            [
+                                "rule": .string(finding.rule.rawValue),
+                                "offset": finding.offset.map { .number(JSONNumber($0)) } ?? .null,
+                            ]
                         }))
                 test.append("expected", .object(expected))
             }
@@ -85,7 +94,8 @@ public enum ConformanceVectors {
                 groups.append((key, testCase.operation, testCase.options, [.object(test)]))
             }
         }
-        notes["Valid"] = "A valid input: decodes to `expected.value`, or a canonical value that encodes to `expected.hex`."
+        notes["Valid"] =
+            "A valid input: decodes to `expected.value`, or a canonical value that encodes to `expected.hex`."
         var root = JSONObject()
         root.append("suite", .string(suite.rawValue))
         root.append("schema", .string(schema))
@@ -114,7 +124,8 @@ public enum ConformanceVectors {
                 groups.map { group in
                     [
                         "type": .string(group.operation == .decode ? "DecodeTest" : "EncodeTest"),
-                        "operation": .string(group.operation.rawValue), "options": .object(group.options), "tests": .array(group.tests),
+                        "operation": .string(group.operation.rawValue), "options": .object(group.options),
+                        "tests": .array(group.tests),
                     ]
                 }))
         return .object(root)

@@ -21,7 +21,9 @@ public enum IMWireTestee {
             let id = request["id"]?.int64Value.flatMap({ Int(exactly: $0) })
         else { return TesteeResponse(id: 0, result: .error, message: "not a request").json() }
         guard request["protocol"]?.int64Value == Int64(TesteeProtocol.version) else {
-            return TesteeResponse(id: id, result: .unsupported, message: "protocol version \(TesteeProtocol.version) only").json()
+            return TesteeResponse(
+                id: id, result: .unsupported, message: "protocol version \(TesteeProtocol.version) only"
+            ).json()
         }
         guard let suiteName = request["suite"]?.stringValue, let suite = ConformanceSuite(rawValue: suiteName) else {
             return TesteeResponse(id: id, result: .unsupported, message: "unknown suite").json()
@@ -36,7 +38,9 @@ public enum IMWireTestee {
         case "decode", "both":
             let bytes: [UInt8]
             if let hex = input["hex"]?.stringValue {
-                guard let decoded = try? Hex.decode(hex) else { return TesteeResponse(id: id, result: .error, message: "bad hex").json() }
+                guard let decoded = try? Hex.decode(hex) else {
+                    return TesteeResponse(id: id, result: .error, message: "bad hex").json()
+                }
                 bytes = decoded
             } else if let text = input["text"]?.stringValue {
                 bytes = Array(text.utf8)
@@ -48,9 +52,14 @@ public enum IMWireTestee {
                 let strict = options["strict"]?.boolValue ?? true
                 let problems = findings.filter { $0.severity >= .warning && (strict || $0.severity >= .error) }
                 if let first = problems.first(where: { $0.offset != nil }) ?? problems.first {
-                    return TesteeResponse(id: id, result: .rejected, rule: first.ruleID.rawValue, offset: first.offset, message: first.message).json()
+                    return TesteeResponse(
+                        id: id, result: .rejected, rule: first.ruleID.rawValue, offset: first.offset,
+                        message: first.message
+                    ).json()
                 }
-                guard request["operation"]?.stringValue == "both" else { return TesteeResponse(id: id, result: .ok, value: value ?? .null).json() }
+                guard request["operation"]?.stringValue == "both" else {
+                    return TesteeResponse(id: id, result: .ok, value: value ?? .null).json()
+                }
                 // A round trip: the value, and the value encoded back.
                 guard let value, ConformanceCases.encodes(suite), let codec else {
                     return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json()
@@ -60,7 +69,9 @@ public enum IMWireTestee {
                 return TesteeResponse(id: id, result: .error, message: error.description).json()
             }
         case "encode":
-            guard let value = input["value"] else { return TesteeResponse(id: id, result: .error, message: "encode needs input.value").json() }
+            guard let value = input["value"] else {
+                return TesteeResponse(id: id, result: .error, message: "encode needs input.value").json()
+            }
             guard ConformanceCases.encodes(suite), let codec else {
                 return TesteeResponse(id: id, result: .unsupported, message: "no encoder").json()
             }
@@ -83,23 +94,31 @@ public enum IMWireTestee {
             let asText = suite.isText && !encoded.binary && String(validating: encoded.bytes, as: UTF8.self) != nil
             return TesteeResponse(id: id, result: .ok, value: value, bytes: encoded.bytes).json(text: asText)
         } catch {
-            return TesteeResponse(id: id, result: .rejected, message: "decoded, but the value does not encode: \(error)").json()
+            return TesteeResponse(
+                id: id, result: .rejected, message: "decoded, but the value does not encode: \(error)"
+            ).json()
         }
     }
 
-    static func direction(_ options: JSONObject) -> Direction? { options["direction"]?.stringValue.flatMap(Direction.init(rawValue:)) }
+    static func direction(_ options: JSONObject) -> Direction? {
+        options["direction"]?.stringValue.flatMap(Direction.init(rawValue:))
+    }
 
     /// The table's codec of `suite` with its options (nil for a suite no codec reads), or why
     /// the request's options cannot make it.
-    static func codec(_ suite: ConformanceSuite, _ options: JSONObject) throws(CanonicalCodecOptionError) -> (any CanonicalCodec)? {
-        guard let (name, codecOptions) = suite.codec(options), let definition = Dialects.standard.codec(named: name) else { return nil }
+    static func codec(_ suite: ConformanceSuite, _ options: JSONObject) throws(CanonicalCodecOptionError) -> (
+        any CanonicalCodec
+    )? {
+        guard let (name, codecOptions) = suite.codec(options), let definition = Dialects.standard.codec(named: name)
+        else { return nil }
         return try definition.makeCodec(codecOptions)
     }
 
     /// The canonical JSON of the unit in `bytes` and every finding, as the fixtures spell them:
     /// one unit (a stream of two packets is not a case), and `null` for the lc.json keep-alive
     /// `{}` (`Spec/conformance.md` §4). Without a codec, a WebSocket suite's.
-    static func decode(_ codec: (any CanonicalCodec)?, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding])
+    static func decode(_ codec: (any CanonicalCodec)?, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture
+        .FormatError) -> (JSONValue?, [Finding])
     {
         guard let codec else { return try decodeWebSocket(bytes, options) }
         let input = CanonicalInput(binary: options["frame"]?.stringValue == "binary", direction: direction(options))
@@ -111,7 +130,9 @@ public enum IMWireTestee {
 
     /// A client's bytes read by a server: messages and control frames up to the first failure,
     /// the close code of that failure, and the frames a conforming peer accepts.
-    static func decodeWebSocket(_ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (JSONValue?, [Finding]) {
+    static func decodeWebSocket(_ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (
+        JSONValue?, [Finding]
+    ) {
         var deflate: PerMessageDeflateParameters?
         if let header = options["permessage_deflate"]?.stringValue {
             guard let parsed = PerMessageDeflateParameters(responseHeader: header) else {
@@ -131,12 +152,16 @@ public enum IMWireTestee {
             default: throw Fixture.FormatError(description: "unknown limit \(member.key)")
             }
         }
-        if options["role"]?.stringValue == "client" { throw Fixture.FormatError(description: "only role server is implemented") }
-        var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .send, permessageDeflate: deflate, limits: limits))
+        if options["role"]?.stringValue == "client" {
+            throw Fixture.FormatError(description: "only role server is implemented")
+        }
+        var decoder = WebSocketStreamDecoder(
+            WebSocketStreamConfiguration(direction: .send, permessageDeflate: deflate, limits: limits))
         let events = WebSocketFixtures.decode(bytes, chunks: nil, into: &decoder)
         let findings = events.compactMap { if case .finding(let f) = $0 { f } else { nil } }
         let (messages, closeCode) = WebSocketFixtures.summary(events)
-        let frames = JSONValue.array(WebSocketFixtures.acceptedFrames(bytes, deflate: deflate, limits: limits).map(WebSocketFixtures.json))
+        let frames = JSONValue.array(
+            WebSocketFixtures.acceptedFrames(bytes, deflate: deflate, limits: limits).map(WebSocketFixtures.json))
         var value = JSONObject()
         value.append("messages", messages)
         value.append("close_code", closeCode.map { .number(JSONNumber($0)) } ?? .null)

@@ -74,7 +74,8 @@ public struct TesteeResponse: Sendable, Equatable {
 
     /// A response; `value` for a decode, `bytes` for an encode, `rule` and `offset` for a rejection.
     public init(
-        id: Int, result: Result, value: JSONValue? = nil, bytes: [UInt8]? = nil, rule: String? = nil, offset: Int? = nil, message: String? = nil
+        id: Int, result: Result, value: JSONValue? = nil, bytes: [UInt8]? = nil, rule: String? = nil,
+        offset: Int? = nil, message: String? = nil
     ) {
         self.id = id
         self.result = result
@@ -95,7 +96,9 @@ public struct TesteeResponse: Sendable, Equatable {
         let root: JSONValue
         do { root = try JSONParser.parse(body) } catch { throw Invalid(description: "not JSON: \(error)") }
         guard case .object(let object) = root else { throw Invalid(description: "not a JSON object") }
-        guard let id = object["id"]?.int64Value.flatMap({ Int(exactly: $0) }) else { throw Invalid(description: "no integer id") }
+        guard let id = object["id"]?.int64Value.flatMap({ Int(exactly: $0) }) else {
+            throw Invalid(description: "no integer id")
+        }
         guard let name = object["result"]?.stringValue, let result = Result(rawValue: name) else {
             throw Invalid(description: "result must be ok, rejected, skipped, unsupported or error")
         }

@@ -60,7 +60,9 @@ public enum Base64 {
         for index in 0..<end {
             let value = decodeTable[Int(text[index])]
             if value == 0xff {
-                let reason = text[index] == UInt8(ascii: "=") ? "padding before the end" : "character outside the base64 alphabet"
+                let reason =
+                    text[index] == UInt8(ascii: "=")
+                    ? "padding before the end" : "character outside the base64 alphabet"
                 throw DecodeError(offset: index, reason: reason)
             }
             accumulator = accumulator << 6 | UInt32(value)

@@ -59,5 +59,7 @@ public enum Varint {
 
     /// ZigZag, as used by protobuf `sint32`/`sint64`.
     public static func zigZagEncode(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-    public static func zigZagDecode(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+    public static func zigZagDecode(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
 }

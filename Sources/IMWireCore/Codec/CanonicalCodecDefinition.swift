@@ -70,7 +70,9 @@ public struct CanonicalCodecOption: Sendable {
     /// It changes how the codec decodes only, not what it encodes (`imwire encode` does not take it).
     public let decodingOnly: Bool
 
-    public init(_ name: String, values: [String]?, default defaultValue: String? = nil, decodingOnly: Bool = false, help: String) {
+    public init(
+        _ name: String, values: [String]?, default defaultValue: String? = nil, decodingOnly: Bool = false, help: String
+    ) {
         self.name = name
         self.values = values
         self.defaultValue = defaultValue
@@ -82,7 +84,9 @@ public struct CanonicalCodecOption: Sendable {
     package static func oneOf<Value: CaseIterable & RawRepresentable<String>>(
         _ name: String, _: Value.Type, default defaultValue: Value? = nil, decodingOnly: Bool = false, help: String
     ) -> CanonicalCodecOption {
-        CanonicalCodecOption(name, values: Value.allCases.map(\.rawValue), default: defaultValue?.rawValue, decodingOnly: decodingOnly, help: help)
+        CanonicalCodecOption(
+            name, values: Value.allCases.map(\.rawValue), default: defaultValue?.rawValue, decodingOnly: decodingOnly,
+            help: help)
     }
 }
 
@@ -124,7 +128,9 @@ public struct CanonicalCodecOptionError: Error, Sendable, CustomStringConvertibl
 
     public var description: String {
         guard let allowed else { return "the \(codec) codec has no option \(option)" }
-        let list = allowed.count > 1 ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
+        let list =
+            allowed.count > 1
+            ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
         return "\(option) \(value): expected \(list)"
     }
 }

@@ -100,7 +100,8 @@ public final class Rule: Sendable, Hashable {
     public static func == (lhs: Rule, rhs: Rule) -> Bool {
         lhs === rhs
             || (lhs.id == rhs.id && lhs.severity == rhs.severity && lhs.lenientSeverity == rhs.lenientSeverity
-                && lhs.layer == rhs.layer && lhs.dialect == rhs.dialect && lhs.summary == rhs.summary && lhs.specRef == rhs.specRef)
+                && lhs.layer == rhs.layer && lhs.dialect == rhs.dialect && lhs.summary == rhs.summary
+                && lhs.specRef == rhs.specRef)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -152,7 +153,9 @@ public struct Finding: Error, Sendable, Hashable, CustomStringConvertible {
     /// The decoded command the finding is about, in short form (e.g. `session/open i=1`).
     public var subject: String?
 
-    public init(rule: Rule, message: String, offset: Int? = nil, location: Location = Location(), subject: String? = nil) {
+    public init(
+        rule: Rule, message: String, offset: Int? = nil, location: Location = Location(), subject: String? = nil
+    ) {
         self.rule = rule
         self.severity = rule.severity
         self.message = message

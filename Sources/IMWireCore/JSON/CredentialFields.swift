@@ -7,7 +7,8 @@ package enum CredentialFields {
     /// and MQTT's `password` and `token` (`passwordHex` when the password is not UTF-8),
     /// LeanCloud's session token `st` and signature.
     package static let keys: Set<String> = [
-        "password", "passwordhex", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st", "sessiontoken",
+        "password", "passwordhex", "pwd", "old_pwd", "new_pwd", "token", "imtoken", "signature", "secret", "st",
+        "sessiontoken",
         "accesstoken",
     ]
 
@@ -17,7 +18,9 @@ package enum CredentialFields {
     /// Whether `value` holds a credential: a string under a credential key, at any depth.
     package static func holdsCredential(_ value: JSONValue) -> Bool {
         if let object = value.objectValue {
-            return object.contains { (isCredential($0.key) && $0.value.stringValue != nil) || holdsCredential($0.value) }
+            return object.contains {
+                (isCredential($0.key) && $0.value.stringValue != nil) || holdsCredential($0.value)
+            }
         }
         return value.arrayValue?.contains(where: holdsCredential) ?? false
     }
@@ -78,7 +81,9 @@ package enum CredentialFields {
                         if isCredential(member.key), let text = member.value.stringValue {
                             return JSONObject.Member(key: member.key, value: replacement(text), offset: member.offset)
                         }
-                        return JSONObject.Member(key: member.key, value: marked(member.value, isCredential, replacement), offset: member.offset)
+                        return JSONObject.Member(
+                            key: member.key, value: marked(member.value, isCredential, replacement),
+                            offset: member.offset)
                     }))
         }
         if let array = value.arrayValue { return .array(array.map { marked($0, isCredential, replacement) }) }

@@ -12,20 +12,25 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A strict RFC 8259 parser over UTF-8 bytes: no comments, no trailing commas, no NaN, no lone
 /// surrogates, no raw control characters in strings, nesting capped by `Limits.maxJSONDepth`.
 public struct JSONParser {
-    public static func parse(_ text: String, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+    public static func parse(_ text: String, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue
+    {
         var utf8 = text
         return try utf8.withUTF8 { buffer in
             Result { () throws(JSONError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
         }.get()
     }
 
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError)
+        -> JSONValue
+    {
         try bytes.withUnsafeBytes { raw in
             Result { () throws(JSONError) in try parse(raw, maxDepth: maxDepth) }
         }.get()
     }
 
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
+        throws(JSONError) -> JSONValue
+    {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -212,7 +217,9 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit in an exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -307,12 +314,16 @@ public struct JSONParser {
         case UInt8(ascii: "u"):
             var scalar = UInt32(try parseHex4())
             if (0xd800...0xdbff).contains(scalar) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw fail("high surrogate without a low surrogate", at: escapeStart)
                 }
                 index += 2
                 let low = UInt32(try parseHex4())
-                guard (0xdc00...0xdfff).contains(low) else { throw fail("high surrogate without a low surrogate", at: escapeStart) }
+                guard (0xdc00...0xdfff).contains(low) else {
+                    throw fail("high surrogate without a low surrogate", at: escapeStart)
+                }
                 scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
             } else if (0xdc00...0xdfff).contains(scalar) {
                 throw fail("lone low surrogate", at: escapeStart)

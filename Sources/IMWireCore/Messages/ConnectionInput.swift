@@ -65,7 +65,10 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var client: String?
     public var server: String?
 
-    public init(dialect: Dialect? = nil, subprotocol: String? = nil, url: String? = nil, client: String? = nil, server: String? = nil) {
+    public init(
+        dialect: Dialect? = nil, subprotocol: String? = nil, url: String? = nil, client: String? = nil,
+        server: String? = nil
+    ) {
         self.dialect = dialect
         self.subprotocol = subprotocol
         self.url = url
@@ -86,7 +89,10 @@ public struct CloseInfo: Sendable, Hashable {
     /// the same ports gets a new id), so a reader of inputs may finish it and let it go.
     public var isLast: Bool
 
-    public init(code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false, isLast: Bool = false) {
+    public init(
+        code: Int? = nil, reason: String? = nil, initiator: Direction? = nil, captureEnded: Bool = false,
+        isLast: Bool = false
+    ) {
         self.code = code
         self.reason = reason
         self.initiator = initiator

@@ -30,6 +30,8 @@ extension WireMessage: CustomStringConvertible, CustomDebugStringConvertible, Cu
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["direction": direction, "frameType": frameType, "payload": "\(payload.count) bytes"], displayStyle: .struct)
+        Mirror(
+            self, children: ["direction": direction, "frameType": frameType, "payload": "\(payload.count) bytes"],
+            displayStyle: .struct)
     }
 }

@@ -53,7 +53,8 @@ public struct StatusRegistry: Sendable {
             let declared = codeTables.filter { $0.range(containing: number) != nil }
             covering = declared.isEmpty ? codeTables.filter { $0.spans(number) } : declared
         }
-        return Explanation(number: number, meanings: meanings, unknown: covering.map { UnknownCode(table: $0, number: number) })
+        return Explanation(
+            number: number, meanings: meanings, unknown: covering.map { UnknownCode(table: $0, number: number) })
     }
 
     /// The most cautious advice any on-the-wire row of `vendor` gives for `number` (sources that
@@ -97,7 +98,9 @@ public struct UnknownCode: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "\(number) is unknown in \(vendor.rawValue) \(table)"
         if let range { text += "; declared range \(range) (\(range.source))" }
-        let neighbour = { (row: StatusCode?) in row.map { $0.name.isEmpty ? "\($0.number)" : "\($0.number) \($0.name)" } ?? "none" }
+        let neighbour = { (row: StatusCode?) in
+            row.map { $0.name.isEmpty ? "\($0.number)" : "\($0.number) \($0.name)" } ?? "none"
+        }
         text += "; nearest known: \(neighbour(below)) below, \(neighbour(above)) above"
         return text
     }

@@ -19,7 +19,9 @@ public struct UTF8Validator: Sendable, Hashable {
         while index < count {
             if needed == 0 {
                 // ASCII, eight bytes at a time: most protocol text is ASCII.
-                while count - index >= 8, chunk.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                while count - index >= 8,
+                    chunk.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     index += 8
                 }
                 guard index < count else { break }

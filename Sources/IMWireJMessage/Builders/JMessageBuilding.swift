@@ -50,17 +50,23 @@ extension JSONObject {
         if let value { append(key, value) }
     }
 
-    func read<T>(_ key: String, _ event: String, _ expected: String, _ get: (JSONValue) -> T?) throws(JMessageBuildError) -> T {
+    func read<T>(_ key: String, _ event: String, _ expected: String, _ get: (JSONValue) -> T?)
+        throws(JMessageBuildError) -> T
+    {
         guard let value = self[key] else { throw .missingField(event: event, field: key) }
         guard let typed = get(value) else { throw .wrongType(event: event, field: key, expected: expected) }
         return typed
     }
 
-    func string(_ key: String, in event: String) throws(JMessageBuildError) -> String { try read(key, event, "a string") { $0.stringValue } }
+    func string(_ key: String, in event: String) throws(JMessageBuildError) -> String {
+        try read(key, event, "a string") { $0.stringValue }
+    }
     func integer(_ key: String, in event: String) throws(JMessageBuildError) -> Int64 {
         try read(key, event, "an integer") { $0.numberValue?.isInteger == true ? $0.int64Value : nil }
     }
-    func object(_ key: String, in event: String) throws(JMessageBuildError) -> JSONObject { try read(key, event, "an object") { $0.objectValue } }
+    func object(_ key: String, in event: String) throws(JMessageBuildError) -> JSONObject {
+        try read(key, event, "an object") { $0.objectValue }
+    }
 }
 
 extension JMessageEvent {
@@ -88,7 +94,8 @@ public struct JMessageInit: Sendable, Hashable {
 
     /// A c_init with a signature already computed; `flag` 0/1 turns roaming off/on (nil leaves it out).
     public init(
-        appkey: String, randomString: String, signature: String, timestamp: Int64, flag: Int64? = 0, fromPlatform: String = "j",
+        appkey: String, randomString: String, signature: String, timestamp: Int64, flag: Int64? = 0,
+        fromPlatform: String = "j",
         rid: Int64
     ) throws(JMessageBuildError) {
         try JMessageRid.check(rid)
@@ -108,8 +115,11 @@ public struct JMessageInit: Sendable, Hashable {
     public static func signed(
         appkey: String, randomString: String, timestamp: Int64, secret: String, flag: Int64? = 0, rid: Int64
     ) throws(JMessageBuildError) -> JMessageInit {
-        let signature = JMessageSignature.sign(appkey: appkey, timestamp: String(timestamp), randomString: randomString, secret: secret)
-        return try JMessageInit(appkey: appkey, randomString: randomString, signature: signature, timestamp: timestamp, flag: flag, rid: rid)
+        let signature = JMessageSignature.sign(
+            appkey: appkey, timestamp: String(timestamp), randomString: randomString, secret: secret)
+        return try JMessageInit(
+            appkey: appkey, randomString: randomString, signature: signature, timestamp: timestamp, flag: flag, rid: rid
+        )
     }
 
     /// The c_init `event` is; throws for another event or a missing signature field or rid.
@@ -138,7 +148,8 @@ public struct JMessageInit: Sendable, Hashable {
 
     /// Whether `signature` is the one the master secret `secret` gives.
     public func isSigned(with secret: String) -> Bool {
-        signature == JMessageSignature.sign(appkey: appkey, timestamp: timestamp, randomString: randomString, secret: secret)
+        signature
+            == JMessageSignature.sign(appkey: appkey, timestamp: timestamp, randomString: randomString, secret: secret)
     }
 }
 
@@ -164,7 +175,9 @@ public struct JMessageLogin: Sendable, Hashable {
     public let event: JMessageEvent
 
     /// A login; `version` is the SDK's `SDK_VERSION`.
-    public init(username: String, password: JMessagePassword, version: String = "2.5.0", rid: Int64) throws(JMessageBuildError) {
+    public init(username: String, password: JMessagePassword, version: String = "2.5.0", rid: Int64)
+        throws(JMessageBuildError)
+    {
         try JMessageRid.check(rid)
         var payload = JSONObject()
         payload.append("username", .string(username))
@@ -217,11 +230,14 @@ extension JMessageInit: CustomStringConvertible, CustomDebugStringConvertible, C
 extension JMessageEvent {
     /// `type(kind: …, member: JSON, …)`, every member named `secret` as its length.
     fileprivate func formatted(_ type: String, hiding secret: String) -> String {
-        "\(type)(kind: \(kind.rawValue)" + shownMembers(hiding: secret).map { ", \($0.label): \($0.hidden ?? "\($0.json)")" }.joined() + ")"
+        "\(type)(kind: \(kind.rawValue)"
+            + shownMembers(hiding: secret).map { ", \($0.label): \($0.hidden ?? "\($0.json)")" }.joined() + ")"
     }
 
     fileprivate func mirror<Subject>(of subject: Subject, hiding secret: String) -> Mirror {
-        let members: [Mirror.Child] = shownMembers(hiding: secret).map { (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json) }
+        let members: [Mirror.Child] = shownMembers(hiding: secret).map {
+            (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json)
+        }
         return Mirror(subject, children: [(label: "kind", value: kind)] + members, displayStyle: .struct)
     }
 
@@ -243,16 +259,22 @@ extension JMessageEvent: CustomStringConvertible, CustomDebugStringConvertible, 
     /// `JMessageEvent(name: "login", kind: request, username: "alice", password: 32 bytes, version: "2.5.0", rid: 3)`.
     public var description: String {
         "JMessageEvent(name: \(String(reflecting: name)), kind: \(kind.rawValue)"
-            + payload.members.map { ", \($0.key): \(Self.hiddenLength($0) ?? CredentialFields.formatted($0.value))" }.joined() + ")"
+            + payload.members.map { ", \($0.key): \(Self.hiddenLength($0) ?? CredentialFields.formatted($0.value))" }
+            .joined() + ")"
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
         let members: [Mirror.Child] = payload.members.map { member in
-            (label: member.key, value: Self.hiddenLength(member).map { $0 as Any } ?? CredentialFields.lengths(in: member.value))
+            (
+                label: member.key,
+                value: Self.hiddenLength(member).map { $0 as Any } ?? CredentialFields.lengths(in: member.value)
+            )
         }
-        return Mirror(self, children: [(label: "name", value: name), (label: "kind", value: kind)] + members, displayStyle: .struct)
+        return Mirror(
+            self, children: [(label: "name", value: name), (label: "kind", value: kind)] + members,
+            displayStyle: .struct)
     }
 
     /// The length of a member a credential's name names (a string's UTF-8 bytes, another

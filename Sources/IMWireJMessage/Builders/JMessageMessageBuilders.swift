@@ -18,7 +18,8 @@ public struct JMessageContent: Sendable, Hashable {
     /// A content of any `msg_type` with its `msg_body`; a nil `targetName` or `fromPlatform`
     /// leaves the field out.
     public init(
-        targetType: JMessageTargetType, targetID: String, targetName: String?, fromID: String, createTime: Int64, msgType: String,
+        targetType: JMessageTargetType, targetID: String, targetName: String?, fromID: String, createTime: Int64,
+        msgType: String,
         msgBody: JSONObject, fromPlatform: String? = "web"
     ) {
         var json = JSONObject()
@@ -36,14 +37,16 @@ public struct JMessageContent: Sendable, Hashable {
 
     /// A text message: `msg_body {text, extras}` (`extras` left out when nil).
     public static func text(
-        _ text: String, extras: JSONObject? = nil, targetType: JMessageTargetType, targetID: String, targetName: String?, fromID: String,
+        _ text: String, extras: JSONObject? = nil, targetType: JMessageTargetType, targetID: String,
+        targetName: String?, fromID: String,
         createTime: Int64
     ) -> JMessageContent {
         var body = JSONObject()
         body.append("text", .string(text))
         body.appendPresent("extras", extras.map(JSONValue.object))
         return JMessageContent(
-            targetType: targetType, targetID: targetID, targetName: targetName, fromID: fromID, createTime: createTime, msgType: "text",
+            targetType: targetType, targetID: targetID, targetName: targetName, fromID: fromID, createTime: createTime,
+            msgType: "text",
             msgBody: body)
     }
 
@@ -63,7 +66,9 @@ public struct JMessageContent: Sendable, Hashable {
     }
 
     /// `target_type`.
-    public var targetType: JMessageTargetType { json["target_type"]?.stringValue.flatMap(JMessageTargetType.init(rawValue:)) ?? .single }
+    public var targetType: JMessageTargetType {
+        json["target_type"]?.stringValue.flatMap(JMessageTargetType.init(rawValue:)) ?? .single
+    }
     /// `target_id`: the user name or group id.
     public var targetID: String { json["target_id"]?.stringValue ?? "" }
     /// `target_name`, nil when absent.
@@ -111,7 +116,9 @@ public struct JMessageSend: Sendable, Hashable {
         customNotification: JSONObject? = nil, needReceipt: Bool? = nil, rid: Int64
     ) throws(JMessageBuildError) -> JMessageSend {
         let name = "s_across_single_text"
-        guard content.targetType == .single else { throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue) }
+        guard content.targetType == .single else {
+            throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue)
+        }
         try JMessageRid.check(rid)
         var payload = JSONObject()
         payload.append("content", .object(content.json))
@@ -129,11 +136,14 @@ public struct JMessageSend: Sendable, Hashable {
     /// A group send: `{content, no_offline, no_notification, custom_notification, target_gid,
     /// users, appkey, rid}`, nil fields left out; `users` is the @ list.
     public static func group(
-        _ content: JMessageContent, appkey: String, users: [JMessageAtUser]? = nil, noOffline: Bool? = false, noNotification: Bool? = false,
+        _ content: JMessageContent, appkey: String, users: [JMessageAtUser]? = nil, noOffline: Bool? = false,
+        noNotification: Bool? = false,
         customNotification: JSONObject? = nil, rid: Int64
     ) throws(JMessageBuildError) -> JMessageSend {
         let name = "send_group_msg"
-        guard content.targetType == .group else { throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue) }
+        guard content.targetType == .group else {
+            throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue)
+        }
         try JMessageRid.check(rid)
         var payload = JSONObject()
         payload.append("content", .object(content.json))
@@ -167,7 +177,9 @@ public struct JMessageSend: Sendable, Hashable {
     /// Whether this is a group send.
     public var isGroup: Bool { event.name == "send_group_msg" }
     /// `content`.
-    public var content: JMessageContent { JMessageContent(unchecked: event.payload["content"]?.objectValue ?? JSONObject()) }
+    public var content: JMessageContent {
+        JMessageContent(unchecked: event.payload["content"]?.objectValue ?? JSONObject())
+    }
     /// `target_id` (one-to-one) or `target_gid` (group).
     public var target: String { event.payload[isGroup ? "target_gid" : "target_id"]?.stringValue ?? "" }
     /// `appkey`, nil when absent (the legacy `s_single_text` request).

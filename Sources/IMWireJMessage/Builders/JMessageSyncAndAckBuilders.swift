@@ -8,7 +8,8 @@ public struct JMessageSyncedMessage: Sendable, Hashable {
 
     /// A message; `msgType` is 3 for one-to-one, 4 for group; nil optionals are left out.
     public init(
-        msgID: Int64, msgType: Int64, fromUID: Int64, fromGID: Int64, ctimeMs: Int64, msgLevel: Int64? = 0, needReceipt: Bool? = false,
+        msgID: Int64, msgType: Int64, fromUID: Int64, fromGID: Int64, ctimeMs: Int64, msgLevel: Int64? = 0,
+        needReceipt: Bool? = false,
         content: JMessageContent
     ) {
         var json = JSONObject()
@@ -51,7 +52,8 @@ public struct JMessageMsgSync: Sendable, Hashable {
 
     /// A push of `messages`.
     public init(messages: [JMessageSyncedMessage]) {
-        event = JMessageEvent(name: "msg_sync", payload: JSONObject(["messages": .array(messages.map { .object($0.json) })]), kind: .push)
+        event = JMessageEvent(
+            name: "msg_sync", payload: JSONObject(["messages": .array(messages.map { .object($0.json) })]), kind: .push)
     }
 
     /// The msg_sync `event` is; throws for another event or a message without its ids or content.
@@ -59,7 +61,9 @@ public struct JMessageMsgSync: Sendable, Hashable {
         try event.expect("msg_sync")
         let messages = try event.payload.read("messages", event.name, "an array") { $0.arrayValue }
         for message in messages {
-            guard case .object(let object) = message else { throw .wrongType(event: event.name, field: "messages", expected: "an array of objects") }
+            guard case .object(let object) = message else {
+                throw .wrongType(event: event.name, field: "messages", expected: "an array of objects")
+            }
             _ = try JMessageSyncedMessage(object)
         }
         self.event = event
@@ -67,7 +71,9 @@ public struct JMessageMsgSync: Sendable, Hashable {
 
     /// `messages`.
     public var messages: [JMessageSyncedMessage] {
-        (event.payload["messages"]?.arrayValue ?? []).compactMap { $0.objectValue.map { JMessageSyncedMessage(unchecked: $0) } }
+        (event.payload["messages"]?.arrayValue ?? []).compactMap {
+            $0.objectValue.map { JMessageSyncedMessage(unchecked: $0) }
+        }
     }
 }
 
@@ -83,14 +89,18 @@ public struct JMessageMsgReceived: Sendable, Hashable {
 
     /// The receipt of `message`.
     public init(for message: JMessageSyncedMessage, rid: Int64) throws(JMessageBuildError) {
-        try self.init(msgID: message.msgID, msgType: message.msgType, fromUID: message.fromUID, fromGID: message.fromGID, rid: rid)
+        try self.init(
+            msgID: message.msgID, msgType: message.msgType, fromUID: message.fromUID, fromGID: message.fromGID, rid: rid
+        )
     }
 
     /// A receipt by its fields.
     public init(msgID: Int64, msgType: Int64, fromUID: Int64, fromGID: Int64, rid: Int64) throws(JMessageBuildError) {
         try JMessageRid.check(rid)
         var payload = JSONObject()
-        for (key, value) in [("msg_id", msgID), ("msg_type", msgType), ("from_uid", fromUID), ("from_gid", fromGID), ("rid", rid)] {
+        for (key, value) in [
+            ("msg_id", msgID), ("msg_type", msgType), ("from_uid", fromUID), ("from_gid", fromGID), ("rid", rid),
+        ] {
             payload.append(key, .number(JSONNumber(value)))
         }
         event = JMessageEvent(name: "msg_recv_v2", payload: payload, kind: .reply)
@@ -99,7 +109,9 @@ public struct JMessageMsgReceived: Sendable, Hashable {
     /// The msg_recv_v2 `event` is; throws for another event, a missing id field or rid.
     public init(_ event: JMessageEvent) throws(JMessageBuildError) {
         try event.expect("msg_recv_v2")
-        for field in ["msg_id", "msg_type", "from_uid", "from_gid"] { _ = try event.payload.integer(field, in: event.name) }
+        for field in ["msg_id", "msg_type", "from_uid", "from_gid"] {
+            _ = try event.payload.integer(field, in: event.name)
+        }
         _ = try event.requireRid()
         self.event = event
     }
@@ -117,11 +129,14 @@ public struct JMessageSyncCheck: Sendable, Hashable {
     public let event: JMessageEvent
 
     /// A pull with the keys of the last sync (all 0 after the login).
-    public init(syncKey: Int64 = 0, syncType: Int64 = 0, syncEventKey: Int64 = 0, msgReceiptKey: Int64 = 0, rid: Int64) throws(JMessageBuildError) {
+    public init(syncKey: Int64 = 0, syncType: Int64 = 0, syncEventKey: Int64 = 0, msgReceiptKey: Int64 = 0, rid: Int64)
+        throws(JMessageBuildError)
+    {
         try JMessageRid.check(rid)
         var payload = JSONObject()
         let fields = [
-            ("sync_key", syncKey), ("sync_type", syncType), ("sync_event_key", syncEventKey), ("msg_receipt_key", msgReceiptKey), ("rid", rid),
+            ("sync_key", syncKey), ("sync_type", syncType), ("sync_event_key", syncEventKey),
+            ("msg_receipt_key", msgReceiptKey), ("rid", rid),
         ]
         for (key, value) in fields { payload.append(key, .number(JSONNumber(value))) }
         event = JMessageEvent(name: "sync_check", payload: payload, kind: .request)
@@ -130,7 +145,9 @@ public struct JMessageSyncCheck: Sendable, Hashable {
     /// The sync_check `event` is; throws for another event, a missing key or rid.
     public init(_ event: JMessageEvent) throws(JMessageBuildError) {
         try event.expect("sync_check")
-        for field in ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"] { _ = try event.payload.integer(field, in: event.name) }
+        for field in ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"] {
+            _ = try event.payload.integer(field, in: event.name)
+        }
         _ = try event.requireRid()
         self.event = event
     }
@@ -199,7 +216,8 @@ public struct JMessageSyncAck: Sendable, Hashable {
     /// The sync ack `event` is; throws for another event, no sync_key or no rid.
     public init(_ event: JMessageEvent) throws(JMessageBuildError) {
         guard JMessageEvents.syncAcks.values.contains(event.name) else {
-            throw .wrongEvent(expected: JMessageEvents.syncAcks.values.sorted().joined(separator: " or "), found: event.name)
+            throw .wrongEvent(
+                expected: JMessageEvents.syncAcks.values.sorted().joined(separator: " or "), found: event.name)
         }
         _ = try event.payload.integer("sync_key", in: event.name)
         _ = try event.requireRid()
@@ -224,7 +242,9 @@ public struct JMessageResponse: Sendable, Hashable {
     public let event: JMessageEvent
 
     /// The answer to `request`: its rid, `code` (0 success), `message` when given, then `result`.
-    public init(answering request: JMessageEvent, code: Int64 = 0, message: String? = nil, result: JSONObject = JSONObject())
+    public init(
+        answering request: JMessageEvent, code: Int64 = 0, message: String? = nil, result: JSONObject = JSONObject()
+    )
         throws(JMessageBuildError)
     {
         let rid = try request.requireRid()

@@ -17,14 +17,18 @@ package struct JMessageCanonicalCodec: CanonicalCodec {
         name: Dialect.jmessage.rawValue,
         options: [
             CanonicalCodecOption(
-                "secret", values: nil, decodingOnly: true, help: "the master secret c_init signatures are checked with (default: unchecked).")
+                "secret", values: nil, decodingOnly: true,
+                help: "the master secret c_init signatures are checked with (default: unchecked).")
         ],
-        jsonForm: #"{"engineio": …, "socketio": …}."#, unit: { _ in .textFrame }, make: { JMessageCanonicalCodec(secret: $0["secret"]) })
+        jsonForm: #"{"engineio": …, "socketio": …}."#, unit: { _ in .textFrame },
+        make: { JMessageCanonicalCodec(secret: $0["secret"]) })
 
     /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let message = JMessageCodec.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
-        let decoded: JSONValue? = message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
+        let message = JMessageCodec.decode(
+            bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
+        let decoded: JSONValue? =
+            message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
         return .frame(decoded, summary: message.summary, findings: message.findings)
     }
 

@@ -21,7 +21,9 @@ public enum JMessageCodec {
     }
 
     /// The JMessage reading of a complete socket.io packet (offsets from the packet's first byte).
-    public static func interpret(_ packet: SocketIOPacket, direction: Direction?, secret: String? = nil) -> (JMessageEvent?, [Finding]) {
+    public static func interpret(_ packet: SocketIOPacket, direction: Direction?, secret: String? = nil) -> (
+        JMessageEvent?, [Finding]
+    ) {
         let at = packet.dataOffset
         switch packet.type {
         case .ack, .binaryAck, .binaryEvent:
@@ -33,7 +35,13 @@ public enum JMessageCodec {
         }
         guard let name = packet.eventName else { return (nil, []) }
         guard packet.args.count == 1, case .object(let payload) = packet.args[0] else {
-            return (nil, [JMessageRules.payloadNotObject.finding("\(name) has \(packet.args.count) arguments, expected one object", at: at)])
+            return (
+                nil,
+                [
+                    JMessageRules.payloadNotObject.finding(
+                        "\(name) has \(packet.args.count) arguments, expected one object", at: at)
+                ]
+            )
         }
         var findings: [Finding] = []
         let spec = JMessageEvents.spec(name)

@@ -48,7 +48,8 @@ enum JMessageChecks {
                     findings.append(JMessageRules.ridInvalid.finding("rid \(rid)", at: ridOffset))
                 }
             } else {
-                findings.append(JMessageRules.ridMissing.finding("\(event.name) (\(event.kind.rawValue)) without rid", at: offset))
+                findings.append(
+                    JMessageRules.ridMissing.finding("\(event.name) (\(event.kind.rawValue)) without rid", at: offset))
             }
         case .push:
             break
@@ -64,7 +65,8 @@ enum JMessageChecks {
                     }
                 }
             } else {
-                findings.append(JMessageRules.codeInvalid.finding("\(event.name) response without an integer code", at: codeOffset))
+                findings.append(
+                    JMessageRules.codeInvalid.finding("\(event.name) response without an integer code", at: codeOffset))
             }
             return findings
         }
@@ -72,11 +74,14 @@ enum JMessageChecks {
         // Requests, replies and pushes carry the fields the SDK builds.
         let missing = (event.spec?.required ?? []).filter { $0 != "rid" && payload[$0] == nil }
         if !missing.isEmpty {
-            findings.append(JMessageRules.fieldMissing.finding("\(event.name) without \(missing.joined(separator: ", "))", at: offset))
+            findings.append(
+                JMessageRules.fieldMissing.finding(
+                    "\(event.name) without \(missing.joined(separator: ", "))", at: offset))
         }
         switch event.name {
         case "c_init":
-            findings += JMessageSignature.check(payload, secret: secret, at: payload.offset(of: "signature").map { offset + $0 } ?? offset)
+            findings += JMessageSignature.check(
+                payload, secret: secret, at: payload.offset(of: "signature").map { offset + $0 } ?? offset)
         case "login", "register":
             if let password = payload["password"]?.stringValue, !isHex32(password), payload["is_md5"] != .bool(true) {
                 findings.append(
@@ -87,23 +92,28 @@ enum JMessageChecks {
         case "s_across_single_text", "s_single_text", "send_group_msg":
             let at = payload.offset(of: "content").map { offset + $0 } ?? offset
             if let content = payload["content"] {
-                findings += JMessageContentChecks.check(content, expectedTarget: event.name == "send_group_msg" ? "group" : "single", at: at)
+                findings += JMessageContentChecks.check(
+                    content, expectedTarget: event.name == "send_group_msg" ? "group" : "single", at: at)
             }
         case "event_notification":
             if let value = payload["event_type"], JMessageEventType.row(value) == nil {
                 findings.append(
                     JMessageRules.eventTypeUnknown.finding(
-                        "event_type \(value) is not in web-event-type", at: payload.offset(of: "event_type").map { offset + $0 } ?? offset))
+                        "event_type \(value) is not in web-event-type",
+                        at: payload.offset(of: "event_type").map { offset + $0 } ?? offset))
             }
         case "msg_sync":
             let at = payload.offset(of: "messages").map { offset + $0 } ?? offset
             guard let messages = payload["messages"]?.arrayValue else {
-                if payload["messages"] != nil { findings.append(JMessageRules.fieldMissing.finding("messages is not an array", at: at)) }
+                if payload["messages"] != nil {
+                    findings.append(JMessageRules.fieldMissing.finding("messages is not an array", at: at))
+                }
                 break
             }
             for message in messages {
                 guard message["msg_id"] != nil, let content = message["content"] else {
-                    findings.append(JMessageRules.fieldMissing.finding("a msg_sync message without msg_id or content", at: at))
+                    findings.append(
+                        JMessageRules.fieldMissing.finding("a msg_sync message without msg_id or content", at: at))
                     continue
                 }
                 let target = message["msg_type"]?.int64Value == 4 ? "group" : "single"
@@ -116,7 +126,8 @@ enum JMessageChecks {
     }
 
     static func isHex32(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
+        text.utf8.count == 32
+            && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 }
 
@@ -145,15 +156,22 @@ public enum JMessageContentChecks {
         } else if let expectedTarget, target != expectedTarget {
             problems.append("target_type \(target ?? "") in a \(expectedTarget) send")
         }
-        for key in ["target_id", "from_id"] where content[key]?.stringValue == nil { problems.append("\(key) is not a string") }
+        for key in ["target_id", "from_id"] where content[key]?.stringValue == nil {
+            problems.append("\(key) is not a string")
+        }
         if content["create_time"]?.numberValue == nil { problems.append("create_time is not a number") }
         let type = content["msg_type"]?.stringValue
-        if type == nil || bodies[type ?? ""] == nil { problems.append("msg_type \(content["msg_type"].map(\.description) ?? "missing")") }
+        if type == nil || bodies[type ?? ""] == nil {
+            problems.append("msg_type \(content["msg_type"].map(\.description) ?? "missing")")
+        }
         var findings: [Finding] = []
-        if !problems.isEmpty { findings.append(JMessageRules.contentInvalid.finding(problems.joined(separator: "; "), at: offset)) }
+        if !problems.isEmpty {
+            findings.append(JMessageRules.contentInvalid.finding(problems.joined(separator: "; "), at: offset))
+        }
         guard let type, let fields = bodies[type] else { return findings }
         guard case .object(let body)? = content["msg_body"] else {
-            findings.append(JMessageRules.msgBodyInvalid.finding("\(type) content without a msg_body object", at: offset))
+            findings.append(
+                JMessageRules.msgBodyInvalid.finding("\(type) content without a msg_body object", at: offset))
             return findings
         }
         var wrong: [String] = []
@@ -164,7 +182,8 @@ public enum JMessageContentChecks {
         }
         if let extras = body["extras"], extras.objectValue == nil { wrong.append("extras (not an object)") }
         if !wrong.isEmpty {
-            findings.append(JMessageRules.msgBodyInvalid.finding("\(type) msg_body: \(wrong.joined(separator: ", "))", at: offset))
+            findings.append(
+                JMessageRules.msgBodyInvalid.finding("\(type) msg_body: \(wrong.joined(separator: ", "))", at: offset))
         }
         return findings
     }

@@ -31,7 +31,8 @@ extension JMessageStatusCodes {
             row(3, "kJMSGContentTypeVoice", "Voice", original: "语音消息"),
             row(4, "kJMSGContentTypeCustom", "Custom", original: "自定义消息"),
             row(
-                5, "kJMSGContentTypeEventNotification", "Event notification: a server event shown locally as a message of this type",
+                5, "kJMSGContentTypeEventNotification",
+                "Event notification: a server event shown locally as a message of this type",
                 original: """
                     事件通知消息。服务器端下发的事件通知，\
                     本地展示为这个类型的消息展示出来
@@ -56,13 +57,16 @@ extension JMessageStatusCodes {
 
     /// iOS `JMSGMessageStatus` 0–8.
     public static let messageStatus = StatusTable(
-        .jmessage, "JMSGMessageStatus", title: "iOS message status", kind: .enumeration, source: iOSHeader, travel: .sdkEnum
+        .jmessage, "JMSGMessageStatus", title: "iOS message status", kind: .enumeration, source: iOSHeader,
+        travel: .sdkEnum
     ) { row in
         [
             row(
                 0, "kJMSGMessageStatusSendDraft", "Initial state of a new outgoing message",
                 original: "发送息创建时的初始状态"),
-            row(1, "kJMSGMessageStatusSending", "Sending (the UI usually shows progress)", original: "消息正在发送过程中. UI 一般显示进度条"),
+            row(
+                1, "kJMSGMessageStatusSending", "Sending (the UI usually shows progress)",
+                original: "消息正在发送过程中. UI 一般显示进度条"),
             row(
                 2, "kJMSGMessageStatusSendUploadFailed", "Media upload failed",
                 original: "媒体类消息文件上传失败"),
@@ -74,7 +78,9 @@ extension JMessageStatusCodes {
             row(
                 6, "kJMSGMessageStatusReceiving", "Receiving (still being processed)",
                 original: "接收中的消息(还在处理)"),
-            row(7, "kJMSGMessageStatusReceiveDownloadFailed", "Received, but the automatic media download failed", original: "接收消息时自动下载媒体失败"),
+            row(
+                7, "kJMSGMessageStatusReceiveDownloadFailed", "Received, but the automatic media download failed",
+                original: "接收消息时自动下载媒体失败"),
             row(8, "kJMSGMessageStatusReceiveSucceed", "Received", original: "接收消息成功"),
         ]
     }
@@ -94,8 +100,12 @@ extension JMessageStatusCodes {
 
     /// iOS `JMSGTransMessageType`.
     public static let transMessageType = StatusTable(
-        .jmessage, "JMSGTransMessageType", title: "iOS transparent message types", kind: .enumeration, source: iOSHeader,
-        travel: .sdkEnum, notes: ["The Web `trans_msg_rec` uses type 3 single, 4 group, 5 own devices instead (see `web-trans-msg-type`)."]
+        .jmessage, "JMSGTransMessageType", title: "iOS transparent message types", kind: .enumeration,
+        source: iOSHeader,
+        travel: .sdkEnum,
+        notes: [
+            "The Web `trans_msg_rec` uses type 3 single, 4 group, 5 own devices instead (see `web-trans-msg-type`)."
+        ]
     ) { row in
         [
             row(1, "kJMSGTransMessageTypeSingle", "One-to-one transparent message", original: "单聊透传消息"),

@@ -1,7 +1,8 @@
 import IMWireCore
 
 extension JMessageStatusCodes {
-    static let userHeader = "jmessage-phonegap-plugin@32a7f63 src/ios/lib/JMessage.framework/Headers/JMSGUser.h (JMessage iOS 3.8.0)"
+    static let userHeader =
+        "jmessage-phonegap-plugin@32a7f63 src/ios/lib/JMessage.framework/Headers/JMSGUser.h (JMessage iOS 3.8.0)"
 
     /// iOS `JMSGGroupType`.
     public static let groupType = StatusTable(
@@ -15,7 +16,8 @@ extension JMessageStatusCodes {
 
     /// iOS `JMSGPlatformType`.
     public static let platformType = StatusTable(
-        .jmessage, "JMSGPlatformType", title: "iOS platform types", kind: .enumeration, source: iOSHeader, travel: .sdkEnum
+        .jmessage, "JMSGPlatformType", title: "iOS platform types", kind: .enumeration, source: iOSHeader,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kJMSGPlatformTypeAll", "All platforms", original: "所有平台"),
@@ -40,7 +42,8 @@ extension JMessageStatusCodes {
 
     /// iOS `JMSGUserField`.
     public static let userField = StatusTable(
-        .jmessage, "JMSGUserField", title: "iOS user info fields", kind: .enumeration, source: userHeader, travel: .sdkEnum
+        .jmessage, "JMSGUserField", title: "iOS user info fields", kind: .enumeration, source: userHeader,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kJMSGUserFieldsNickname", "User info field: nickname", original: "用户信息字段: 昵称"),
@@ -48,7 +51,9 @@ extension JMessageStatusCodes {
             row(2, "kJMSGUserFieldsSignature", "User info field: signature", original: "用户信息字段: 签名"),
             row(3, "kJMSGUserFieldsGender", "User info field: gender", original: "用户信息字段: 性别"),
             row(4, "kJMSGUserFieldsRegion", "User info field: region", original: "用户信息字段: 区域"),
-            row(5, "kJMSGUserFieldsAvatar", "User info field: avatar (an internal media_id)", original: "用户信息字段: 头像 (内部定义的 media_id)"),
+            row(
+                5, "kJMSGUserFieldsAvatar", "User info field: avatar (an internal media_id)",
+                original: "用户信息字段: 头像 (内部定义的 media_id)"),
             row(6, "kJMSGUserFieldsAddress", "User info field: address", original: "用户信息字段: 地址"),
             row(7, "kJMSGUserFieldsExtras", "User info field: extras", original: "用户信息字段: 扩展字段"),
         ]

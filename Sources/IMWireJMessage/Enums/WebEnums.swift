@@ -5,7 +5,8 @@ extension JMessageStatusCodes {
 
     /// The Web `event_type` of `event_notification` (jmessage.md §2.3): what actually travels.
     public static let webEventType = StatusTable(
-        .jmessage, "web-event-type", title: "Web `event_notification` event_type", kind: .enumeration, source: webSources,
+        .jmessage, "web-event-type", title: "Web `event_notification` event_type", kind: .enumeration,
+        source: webSources,
         travel: .message,
         notes: [
             """
@@ -25,7 +26,9 @@ extension JMessageStatusCodes {
             row(
                 2, "", "Password changed, forced offline", .fatalCredentials,
                 original: "密码被修改，被迫下线"),
-            row(5, "", "Friend invitation or reply (`return_code` carries the reply; `description`, `extra`)", original: "好友邀请 / 好友应答"),
+            row(
+                5, "", "Friend invitation or reply (`return_code` carries the reply; `description`, `extra`)",
+                original: "好友邀请 / 好友应答"),
             row(6, "", "Friend deleted", original: "删除好友"),
             row(7, "", "Friend updated (server side)", original: "好友更新"),
             row(8, "", "Group created", original: "创建群组"),
@@ -82,7 +85,8 @@ extension JMessageStatusCodes {
 
     /// `type` of `trans_msg_rec` (`onTransMsgRec`).
     public static let webTransMessageType = StatusTable(
-        .jmessage, "web-trans-msg-type", title: "Web `type` of transparent messages", kind: .enumeration, source: webSources,
+        .jmessage, "web-trans-msg-type", title: "Web `type` of transparent messages", kind: .enumeration,
+        source: webSources,
         travel: .message
     ) { row in
         [
@@ -94,7 +98,8 @@ extension JMessageStatusCodes {
 
     /// `msg_level` of messages (bundle).
     public static let webMessageLevel = StatusTable(
-        .jmessage, "web-msg-level", title: "Web `msg_level`", kind: .enumeration, source: "Web SDK bundle", travel: .message
+        .jmessage, "web-msg-level", title: "Web `msg_level`", kind: .enumeration, source: "Web SDK bundle",
+        travel: .message
     ) { row in
         [
             row(0, "", "Normal"),

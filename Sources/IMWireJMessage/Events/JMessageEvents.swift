@@ -40,7 +40,8 @@ public enum JMessageEvents {
 
     public static func spec(_ name: String) -> JMessageEventSpec? { index[name] }
 
-    static let index: [String: JMessageEventSpec] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    static let index: [String: JMessageEventSpec] = Dictionary(
+        all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// `s_across_single_text` is answered as `s_single_text` (the 2.4.0 SDK handles a response of
     /// that name as the send result; INFERRED).
@@ -48,7 +49,8 @@ public enum JMessageEvents {
 
     /// The reply a push of sync data expects, and the field both carry.
     public static let syncAcks: [String: String] = [
-        "sync_conversation": "sync_conversation_ack", "sync_event": "sync_event_ack", "sync_receipt": "sync_receipt_ack",
+        "sync_conversation": "sync_conversation_ack", "sync_event": "sync_event_ack",
+        "sync_receipt": "sync_receipt_ack",
     ]
 
     public static let all: [JMessageEventSpec] = [
@@ -65,8 +67,12 @@ public enum JMessageEvents {
         e(
             "s_across_single_text", .request, ["content", "target_id", "appkey"],
             "Send a one-to-one message (message protocol content); the response carries msg_id."),
-        e("s_single_text", .request, ["content", "target_id"], "Legacy one-to-one send; the name the single-send response arrives under."),
-        e("msg_sync", .push, ["messages"], "Server: new messages [{msg_id, msg_type 3|4, from_uid, from_gid, ctime_ms, content, …}]."),
+        e(
+            "s_single_text", .request, ["content", "target_id"],
+            "Legacy one-to-one send; the name the single-send response arrives under."),
+        e(
+            "msg_sync", .push, ["messages"],
+            "Server: new messages [{msg_id, msg_type 3|4, from_uid, from_gid, ctime_ms, content, …}]."),
         e("msg_recv", .reply, ["msg_id"], "Receipt of a msg_sync message (defined by 2.4.0, not sent)."),
         e(
             "msg_recv_v2", .reply, ["msg_id", "msg_type", "from_uid", "from_gid"], since: "2.5.0",
@@ -105,7 +111,9 @@ public enum JMessageEvents {
         e("update_user_pwd", .request, ["old_pwd", "new_pwd"], "Change the password (MD5)."),
         e("add_msg_shield_group", .request, ["gid"], "Shield a group."),
         e("del_msg_shield_group", .request, ["gid"], "Unshield a group."),
-        e("add_friend", .request, ["target_name"], "Invite, accept or decline a friend (from_type 1 invite, 2 answer)."),
+        e(
+            "add_friend", .request, ["target_name"],
+            "Invite, accept or decline a friend (from_type 1 invite, 2 answer)."),
         e("del_friend", .request, ["target_name"], "Remove a friend."),
         e("update_friend_memo", .request, ["target_name"], "Change a friend's memo."),
         e("get_friend_list", .request, [], "The friend list."),
@@ -146,6 +154,8 @@ public enum JMessageEvents {
         e("del_group_keeper", .request, [], since: "2.6.0 (UNCONFIRMED)", "Remove group admins."),
         e("change_group_admin", .request, [], since: "2.6.0 (UNCONFIRMED)", "Transfer group ownership."),
         e("public_group_list", .request, [], since: "2.6.0 (UNCONFIRMED)", "Public groups."),
-        e("trans_msg_platform", .request, [], since: "2.6.0 (UNCONFIRMED)", "A transparent message to the user's own devices."),
+        e(
+            "trans_msg_platform", .request, [], since: "2.6.0 (UNCONFIRMED)",
+            "A transparent message to the user's own devices."),
     ]
 }

@@ -14,23 +14,31 @@ public enum JMessagePolicies {
     public static let web = ReconnectPolicy(
         name: "jmessage-web", dialect: .jmessage, sdk: "JMessage Web SDK 2.4.0/2.5.0 (\(source))",
         schedule: .fixed(millis: 0), budget: RetryBudget(attempts: 0, whenExhausted: .stop),
-        heartbeat: nil, connectTimeoutMillis: nil, loginTimeoutMillis: 5000, loginResponseTimeoutMillis: 30_000, loginResends: 5,
+        heartbeat: nil, connectTimeoutMillis: nil, loginTimeoutMillis: 5000, loginResponseTimeoutMillis: 30_000,
+        loginResends: 5,
         route: nil, reconnectFlag: nil, acceptCodes: [0],
         rules: [
-            SignalRule(.login, nil, .stop(.loginRejected), source: "\(source): a failed login goes to the app's onFail; no retry"),
-            SignalRule(.kick, [1], .stop(.kicked), source: "jmessage.md §2.1 kJMSGEventNotificationLoginKicked; Web event_type 1 → logout"),
+            SignalRule(
+                .login, nil, .stop(.loginRejected),
+                source: "\(source): a failed login goes to the app's onFail; no retry"),
+            SignalRule(
+                .kick, [1], .stop(.kicked),
+                source: "jmessage.md §2.1 kJMSGEventNotificationLoginKicked; Web event_type 1 → logout"),
             SignalRule(
                 .kick, [2], .stop(.kicked),
                 source: "jmessage.md §2.1 ServerAlterPassword; Web event_type 2 → logout"),
             SignalRule(
                 .kick, [70], .stop(.kicked),
                 source: "jmessage.md §2.1 UserLoginStatusUnexpected (需要重新登录: log in again)"),
-            SignalRule(.kick, [10001, 10002], .stop(.kicked), source: "jmessage.md §2.1 user deleted / disabled (local user info cleared)"),
+            SignalRule(
+                .kick, [10001, 10002], .stop(.kicked),
+                source: "jmessage.md §2.1 user deleted / disabled (local user info cleared)"),
             SignalRule(.kick, [40], .ignore, source: "jmessage.md §2.1 CurrentUserInfoChange (the login stays)"),
             SignalRule(.kick, nil, .ignore, source: "not a login-status reason: no effect on the login", .inferred),
         ],
         registry: RegistryScope(
-            .jmessage, [.login: ["web-error", "server"], .kick: ["JMSGLoginStatusChangeEventType"]], in: JMessageStatusCodes.tables),
+            .jmessage, [.login: ["web-error", "server"], .kick: ["JMSGLoginStatusChangeEventType"]],
+            in: JMessageStatusCodes.tables),
         outputs: jmessageEvents,
         facts: [
             Fact(
@@ -134,7 +142,8 @@ public enum JMessagePolicies {
                     """
             ),
             Fact(
-                "logout", "no logout event on the wire: socket.io DISCONNECT and close, then a new idle transport (channel.init)",
+                "logout",
+                "no logout event on the wire: socket.io DISCONNECT and close, then a new idle transport (channel.init)",
                 source: "\(bundle) loginOut; \(recorded)/jmessage-clean"),
             Fact(
                 "refused login and send",
@@ -163,11 +172,14 @@ extension JMessagePolicies {
         "JMessage login callbacks and login status events", vendor: .jmessage, tables: JMessageStatusCodes.tables,
         rules: [
             OutputRule(.opened, [.event(jmWeb, "login.onSuccess")], source: jmSource + " MsgBuilder onSuccess"),
-            OutputRule(.loginFailed, [.event(jmWeb, "login.onFail", carry: .code)], source: jmSource + " MsgBuilder onFail"),
+            OutputRule(
+                .loginFailed, [.event(jmWeb, "login.onFail", carry: .code)], source: jmSource + " MsgBuilder onFail"),
             OutputRule(
                 .stopped, when: .causeIn([.loginUnanswered]), [.event(jmWeb, "login.onTimeout")],
                 source: jmSource + " MsgBuilder onTimeout (after RETRY_TIMES)"),
-            OutputRule(.connectionLost, [.event(jmWeb, "onDisconnect")], source: jmSource + " JMessage.prototype._onDisconnect"),
+            OutputRule(
+                .connectionLost, [.event(jmWeb, "onDisconnect")], source: jmSource + " JMessage.prototype._onDisconnect"
+            ),
             OutputRule(
                 .kicked, [.event(jmIOS, "onReceiveUserLoginStatusChangeEvent", carry: .code)],
                 source: "iOS JMSGConstants.h JMSGLoginStatusChangeEventType (jmessage.md §2.1)"),

@@ -38,14 +38,17 @@ public final class JMessageConnection: DialectConnection {
 
     /// Decodes and checks one message: what it holds, and the observation (every finding: codec,
     /// engine.io session and JMessage session).
-    public func observe(_ bytes: [UInt8], binaryFrame: Bool, direction: Direction, timeMicros time: Int64, frameIndex: Int)
+    public func observe(
+        _ bytes: [UInt8], binaryFrame: Bool, direction: Direction, timeMicros time: Int64, frameIndex: Int
+    )
         -> (message: JMessageMessage, observation: DialectObservation)
     {
         let message = JMessageCodec.decode(
             bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
             secret: tracker.options.secret)
         var findings = message.findings
-        let (completed, transportFindings) = transport.observe(message.engineIO, direction: direction, timeMicros: time, frameIndex: frameIndex)
+        let (completed, transportFindings) = transport.observe(
+            message.engineIO, direction: direction, timeMicros: time, frameIndex: frameIndex)
         findings += transportFindings
         for item in completed {
             // A binary event completes with its last attachment; it is read here, not by the codec.
@@ -90,7 +93,8 @@ public final class JMessageConnection: DialectConnection {
         switch (event.kind, event.name) {
         case (.request, "login"):
             if loginRID == nil { loginRID = event.rid }
-            sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: nil, client: event.payload["username"]?.stringValue)
+            sessionFacts.loginSent(
+                atMicros: time, frame: frame, reconnectFlag: nil, client: event.payload["username"]?.stringValue)
         case (.response, "login") where event.rid == loginRID:
             if event.code == 0 {
                 sessionFacts.loginAccepted(atMicros: time)

@@ -107,7 +107,8 @@ public struct JMessageSessionTracker: Sendable {
         micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
     }
 
-    private func located(_ finding: Finding, frame: Int, time: Int64, direction: Direction, subject: String) -> Finding {
+    private func located(_ finding: Finding, frame: Int, time: Int64, direction: Direction, subject: String) -> Finding
+    {
         var copy = finding
         copy.location = Location(frameIndex: frame, time: time, direction: direction)
         copy.subject = subject
@@ -133,7 +134,8 @@ public struct JMessageSessionTracker: Sendable {
                             \(request.event) rid=\(rid) got no response within \
                             \(Self.seconds(options.responseTimeoutMicros)) of its ack
                             """),
-                        frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+                        frame: request.firstFrame, time: request.lastSend, direction: .send,
+                        subject: "\(request.event) rid=\(rid)"))
             } else {
                 guard Self.gap(request.lastSend, time) > options.ackTimeoutMicros else { continue }
                 request.reported = true
@@ -141,7 +143,8 @@ public struct JMessageSessionTracker: Sendable {
                     located(
                         JMessageRules.ackMissing.finding(
                             "\(request.event) rid=\(rid) got no ack within \(Self.seconds(options.ackTimeoutMicros))"),
-                        frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+                        frame: request.firstFrame, time: request.lastSend, direction: .send,
+                        subject: "\(request.event) rid=\(rid)"))
             }
             pending[rid] = request
         }
@@ -150,7 +153,9 @@ public struct JMessageSessionTracker: Sendable {
         expireAwaited(&events, JMessageRules.eventNotAcknowledged, before: time, into: &findings)
     }
 
-    private func expireAwaited(_ table: inout [String: Awaited], _ rule: Rule, before time: Int64, into findings: inout [Finding]) {
+    private func expireAwaited(
+        _ table: inout [String: Awaited], _ rule: Rule, before time: Int64, into findings: inout [Finding]
+    ) {
         let overdue = table.filter { Self.gap($0.value.time, time) > options.replyTimeoutMicros }.sorted {
             ($0.value.frame, $0.key) < ($1.value.frame, $1.key)
         }
@@ -203,7 +208,9 @@ public struct JMessageSessionTracker: Sendable {
         return !overflow && Self.gap(createdMicros, time) > options.ackTimeoutMicros / 2
     }
 
-    private mutating func observeClient(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+    private mutating func observeClient(
+        _ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]
+    ) {
         let name = event.name
         if carriedOver(event, time: time) {
             if pending[event.rid ?? -1] == nil {
@@ -228,7 +235,9 @@ public struct JMessageSessionTracker: Sendable {
     /// earlier one left it unanswered (a re-send: the SDK's ack timer fired after the drop,
     /// e.g. a sync_check pending at the drop) or not (`JM.BEFORE-INIT` / `JM.BEFORE-LOGIN`).
     private func earlyRequest(_ event: JMessageEvent, time: Int64, frameIndex: Int) -> EarlyRequest? {
-        guard event.kind == .request, let rid = event.rid, earlyRequests.count < SessionFacts.maxCarried else { return nil }
+        guard event.kind == .request, let rid = event.rid, earlyRequests.count < SessionFacts.maxCarried else {
+            return nil
+        }
         let name = event.name
         guard let ifNew = phaseFinding(name) else { return nil }
         let key = "\(name) rid=\(rid)"
@@ -259,16 +268,21 @@ public struct JMessageSessionTracker: Sendable {
             if reportedPhaseRules.insert(finding.ruleID).inserted { findings.append(finding) }
         } else if case .loggedOut(let type) = phase, event.kind == .request, !reportedAfterLogout {
             reportedAfterLogout = true
-            findings.append(JMessageRules.afterForcedLogout.finding("\(event.name) after event_type \(type) logged the user out"))
+            findings.append(
+                JMessageRules.afterForcedLogout.finding("\(event.name) after event_type \(type) logged the user out"))
         }
     }
 
-    private mutating func trackRequest(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+    private mutating func trackRequest(
+        _ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]
+    ) {
         let name = event.name
         guard let rid = event.rid else { return }
         if var earlier = pending[rid] {
             guard earlier.event == name else {
-                findings.append(JMessageRules.ridReused.finding("rid \(rid) of \(earlier.event) (frame \(earlier.firstFrame)) reused by \(name)"))
+                findings.append(
+                    JMessageRules.ridReused.finding(
+                        "rid \(rid) of \(earlier.event) (frame \(earlier.firstFrame)) reused by \(name)"))
                 return
             }
             earlier.sends += 1
@@ -299,7 +313,8 @@ public struct JMessageSessionTracker: Sendable {
             return
         }
         guard pending.count < maxTracked else { return }
-        pending[rid] = Pending(event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
+        pending[rid] = Pending(
+            event: name, role: event.spec?.role ?? .request, firstFrame: frameIndex, lastSend: time, sends: 1)
         waiting.insert(time)
     }
 
@@ -312,7 +327,9 @@ public struct JMessageSessionTracker: Sendable {
         case "event_notification":
             if let id = payload["event_id"].map(key) { events[id] = nil }
         default:
-            guard let sync = JMessageEvents.syncAcks.first(where: { $0.value == event.name })?.key, let awaited = syncs[sync] else { return }
+            guard let sync = JMessageEvents.syncAcks.first(where: { $0.value == event.name })?.key,
+                let awaited = syncs[sync]
+            else { return }
             syncs[sync] = nil
             if let key = awaited.key, payload["sync_key"] != key {
                 findings.append(
@@ -343,30 +360,37 @@ public struct JMessageSessionTracker: Sendable {
     private mutating func observeResponse(_ event: JMessageEvent, into findings: inout [Finding]) {
         guard let rid = event.rid else { return }
         guard let request = pending.removeValue(forKey: rid) else {
-            findings.append(JMessageRules.responseWithoutRequest.finding("\(event.name) rid=\(rid) matches no pending request"))
+            findings.append(
+                JMessageRules.responseWithoutRequest.finding("\(event.name) rid=\(rid) matches no pending request"))
             return
         }
         if request.event != event.name, JMessageEvents.responseAliases[event.name] != request.event {
-            findings.append(JMessageRules.responseEventMismatch.finding("\(event.name) answers \(request.event) rid=\(rid)"))
+            findings.append(
+                JMessageRules.responseEventMismatch.finding("\(event.name) answers \(request.event) rid=\(rid)"))
         }
         guard event.code == 0 else { return }
         if request.event == "c_init", phase == .start { phase = .initialized }
         if request.event == "login", phase == .initialized || phase == .start { phase = .loggedIn }
     }
 
-    private mutating func observePush(_ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]) {
+    private mutating func observePush(
+        _ event: JMessageEvent, time: Int64, frameIndex: Int, into findings: inout [Finding]
+    ) {
         let payload = event.payload
         switch event.name {
         case "msg_sync":
             for message in payload["messages"]?.arrayValue ?? [] {
-                guard let id = message["msg_id"].map(key), messages.count < maxTracked || messages[id] != nil else { continue }
+                guard let id = message["msg_id"].map(key), messages.count < maxTracked || messages[id] != nil else {
+                    continue
+                }
                 messages[id] = Awaited(what: "msg_sync msg_id=\(id)", key: nil, time: time, frame: frameIndex)
                 waiting.insert(time)
             }
         case "event_notification":
             let type = payload["event_type"]?.int64Value
             if type == 1, let id = payload["event_id"].map(key), events.count < maxTracked || events[id] != nil {
-                events[id] = Awaited(what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
+                events[id] = Awaited(
+                    what: "event_notification event_type 1 event_id=\(id)", key: nil, time: time, frame: frameIndex)
                 waiting.insert(time)
             }
             if let type, type == 1 || type == 2 {
@@ -379,7 +403,8 @@ public struct JMessageSessionTracker: Sendable {
                 default: why = "logged in elsewhere"
                 }
                 findings.append(
-                    JMessageRules.kicked.finding("event_notification event_type \(type) (\(why)): the server ended the login; the SDK logs out"))
+                    JMessageRules.kicked.finding(
+                        "event_notification event_type \(type) (\(why)): the server ended the login; the SDK logs out"))
             }
         default:
             if JMessageEvents.syncAcks[event.name] != nil {
@@ -403,7 +428,8 @@ public struct JMessageSessionTracker: Sendable {
             findings.append(
                 located(
                     JMessageRules.pendingAtEnd.finding("\(request.event) rid=\(rid) still waiting"),
-                    frame: request.firstFrame, time: request.lastSend, direction: .send, subject: "\(request.event) rid=\(rid)"))
+                    frame: request.firstFrame, time: request.lastSend, direction: .send,
+                    subject: "\(request.event) rid=\(rid)"))
         }
         pending.removeAll()
         return findings

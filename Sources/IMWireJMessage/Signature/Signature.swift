@@ -26,7 +26,8 @@ public enum JMessageSignature {
             // A credential: its value stays out of the message (the redacted payload holds it;
             // --show-secrets shows it).
             findings.append(
-                JMessageRules.signatureFormat.finding("the signature (\(signature.count) characters) is not 32 lowercase hex digits", at: offset))
+                JMessageRules.signatureFormat.finding(
+                    "the signature (\(signature.count) characters) is not 32 lowercase hex digits", at: offset))
         }
         guard let secret, let appkey = payload["appkey"]?.stringValue, let random = payload["random_str"]?.stringValue,
             let timestamp = payload["timestamp"].flatMap(text)

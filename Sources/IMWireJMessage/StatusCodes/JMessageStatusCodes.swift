@@ -7,7 +7,8 @@ import IMWireCore
 /// 872xxx Android JMRTC, 880xxx–882xxx Web.
 public enum JMessageStatusCodes {
     static let docs = "jpush-docs@694250a zh/jmessage/client"
-    static let iOSHeader = "jmessage-phonegap-plugin@32a7f63 src/ios/lib/JMessage.framework/Headers/JMSGConstants.h (JMessage iOS 3.8.0)"
+    static let iOSHeader =
+        "jmessage-phonegap-plugin@32a7f63 src/ios/lib/JMessage.framework/Headers/JMSGConstants.h (JMessage iOS 3.8.0)"
     static let webDoc = "jpush-docs@694250a zh/jmessage/client/im_sdk_js_v2.md"
 
     /// Every JMessage table: status codes first, then enums.
@@ -54,7 +55,8 @@ public enum JMessageStatusCodes {
     /// The server error codes of all platforms (jmessage.md §1.1), in the doc's order.
     public static let server = StatusTable(
         .jmessage, "server", title: "server error codes (all platforms)", kind: .codes,
-        source: "\(docs)/im_errorcode_server.md (docs.jiguang.cn/jmessage/client/im_errorcode_server)", travel: .message,
+        source: "\(docs)/im_errorcode_server.md (docs.jiguang.cn/jmessage/client/im_errorcode_server)",
+        travel: .message,
         notes: [
             "`name` holds the doc's English error message; the meaning renders the Chinese description.",
             """

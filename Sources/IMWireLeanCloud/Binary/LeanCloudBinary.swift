@@ -17,7 +17,9 @@ public enum LeanCloudBinary {
         let fields = scanner.scanCommand(bytes)
         var findings = scanner.findings
         if let fields {
-            let checked = bytes.withUnsafeBytes { raw in LeanCloudCommandChecks.check(fields) { scanner.firstTopLevelTag(of: $0, in: raw) } }
+            let checked = bytes.withUnsafeBytes { raw in
+                LeanCloudCommandChecks.check(fields) { scanner.firstTopLevelTag(of: $0, in: raw) }
+            }
             if !checked.isEmpty { findings += checked }  // nearly always empty: appending nothing was 1% of a check
         }
         return LeanCloudDecodedCommand(fields: fields, findings: findings, wireSize: bytes.count)

@@ -116,7 +116,9 @@ public struct LeanCloudCommandFields: Sendable {
     public func bool(_ field: Field) -> Bool { integer(field) == 1 }
 
     /// Whether the sub-message was given (with its declared wire type), even empty.
-    public func has(_ subMessage: LeanCloudSubMessage) -> Bool { storage.subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0 }
+    public func has(_ subMessage: LeanCloudSubMessage) -> Bool {
+        storage.subMessageBits & (1 << UInt32(subMessage.rawValue - 100)) != 0
+    }
 
     public var subMessageCount: Int { storage.subMessageBits.nonzeroBitCount }
 
@@ -165,7 +167,9 @@ public struct LeanCloudCommandFields: Sendable {
         private let strings: UInt32
 
         private init() {
-            precondition(Field.allCases.count <= min(22, UInt32.bitWidth), "LeanCloudCommandFields: more fields than Storage.values and given hold")
+            precondition(
+                Field.allCases.count <= min(22, UInt32.bitWidth),
+                "LeanCloudCommandFields: more fields than Storage.values and given hold")
             let root = LeanCloudSchema.message(LeanCloudSchema.genericCommand)
             var places: [LeanCloudSubMessage] = []
             for field in Field.allCases {
@@ -177,7 +181,9 @@ public struct LeanCloudCommandFields: Sendable {
                 let message: LeanCloudMessageSchema
                 var place = 0
                 if let sub = field.path.subMessage {
-                    guard case .message(let id)? = root.field(number: sub.rawValue)?.type else { fatalError("schema: \(sub)") }
+                    guard case .message(let id)? = root.field(number: sub.rawValue)?.type else {
+                        fatalError("schema: \(sub)")
+                    }
                     message = LeanCloudSchema.message(id)
                     place = places.firstIndex(of: sub)! + 1
                 } else {
@@ -247,7 +253,8 @@ extension LeanCloudCommandFields {
             case .directTimestamp: command.directMessage.hasTimestamp ? "\(command.directMessage.timestamp)" : nil
             case .directCID: command.directMessage.hasCid ? command.directMessage.cid : nil
             case .directID: command.directMessage.hasID ? command.directMessage.id : nil
-            case .directTransient: command.directMessage.hasTransient ? (command.directMessage.transient ? "1" : "0") : nil
+            case .directTransient:
+                command.directMessage.hasTransient ? (command.directMessage.transient ? "1" : "0") : nil
             case .directConvType: command.directMessage.hasConvType ? "\(command.directMessage.convType)" : nil
             case .ackCode: command.ackMessage.hasCode ? "\(command.ackMessage.code)" : nil
             case .ackMid: command.ackMessage.hasMid ? command.ackMessage.mid : nil
@@ -260,7 +267,10 @@ extension LeanCloudCommandFields {
         for field in Field.allCases {
             let ours = field.isString ? string(field) : integer(field).map { "\($0)" }
             let theirs = expected(field)
-            if ours != theirs { differences.append("\(field): \(ours ?? "absent") here, \(theirs ?? "absent") in swift-protobuf's value") }
+            if ours != theirs {
+                differences.append(
+                    "\(field): \(ours ?? "absent") here, \(theirs ?? "absent") in swift-protobuf's value")
+            }
         }
         if subMessages != LeanCloudSubMessage.present(in: command) {
             differences.append(

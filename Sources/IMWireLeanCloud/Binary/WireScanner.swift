@@ -26,7 +26,9 @@ struct WireScanner {
         var reader = ByteReader(bytes)
         while !reader.isAtEnd {
             let tagOffset = reader.offset
-            guard case .value(let tag, _, _) = reader.readVarint(), let wireType = LeanCloudWireType(rawValue: UInt8(tag & 7)) else { return nil }
+            guard case .value(let tag, _, _) = reader.readVarint(),
+                let wireType = LeanCloudWireType(rawValue: UInt8(tag & 7))
+            else { return nil }
             if tag >> 3 == UInt64(bitPattern: Int64(number)) { return tagOffset }
             guard walker.skipValue(&reader, wireType, field: "", groupNumber: tag >> 3, depth: 1) else { return nil }
         }
@@ -81,14 +83,19 @@ struct WireScanner {
                 return false
             }
             guard let wireType = LeanCloudWireType(rawValue: wireBits), wireType != .endGroup else {
-                let what = wireBits == LeanCloudWireType.endGroup.rawValue ? "an end-group tag without its start" : "wire type \(wireBits)"
+                let what =
+                    wireBits == LeanCloudWireType.endGroup.rawValue
+                    ? "an end-group tag without its start" : "wire type \(wireBits)"
                 report(LeanCloudRules.invalidWireType, "\(what) for field \(number) in \(schema.name)", at: tagOffset)
                 return false
             }
             let fieldNumber = Int32(number)
             guard let field = table.field(id, fieldNumber) else {
-                report(LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))", at: tagOffset)
-                guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth) else { return false }
+                report(
+                    LeanCloudRules.unknownField, "\(schema.name) has no field \(number) (wire type \(wireType))",
+                    at: tagOffset)
+                guard skipValue(&reader, wireType, field: "\(schema.name).\(number)", groupNumber: number, depth: depth)
+                else { return false }
                 continue
             }
             guard wireType == field.kind.wireType else {
@@ -100,13 +107,18 @@ struct WireScanner {
                     (\(named.type.wireType)) but arrived as \(wireType)
                     """,
                     at: tagOffset)
-                guard skipValue(&reader, wireType, field: "\(schema.name).\(named.name)", groupNumber: number, depth: depth) else {
+                guard
+                    skipValue(
+                        &reader, wireType, field: "\(schema.name).\(named.name)", groupNumber: number, depth: depth)
+                else {
                     return false
                 }
                 continue
             }
             if !field.repeated, !seen.insert(fieldNumber) {
-                report(LeanCloudRules.duplicateField, "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
+                report(
+                    LeanCloudRules.duplicateField,
+                    "\(schema.name).\(schema.field(number: fieldNumber)!.name) given more than once", at: tagOffset)
             }
             guard
                 scanValue(
@@ -148,14 +160,18 @@ struct WireScanner {
             if let recorded { fields?.record(recorded, value: Int64(bitPattern: value)) }
         case .bool:
             guard let value = readVarint(&reader, what: path()) else { return false }
-            if value > 1 { report(LeanCloudRules.boolNotCanonical, "\(path()) = \(value), expected 0 or 1", at: valueOffset) }
+            if value > 1 {
+                report(LeanCloudRules.boolNotCanonical, "\(path()) = \(value), expected 0 or 1", at: valueOffset)
+            }
             if let recorded { fields?.record(recorded, value: value == 0 ? 0 : 1) }
         case .enumeration:
             guard let value = readVarint(&reader, what: path()) else { return false }
             let enumID = LeanCloudSchema.EnumID(field.target)
             if !(Int32(exactly: Int64(bitPattern: value)).map { table.isValue($0, of: enumID) } ?? false) {
                 let name = LeanCloudSchema.enumeration(enumID).name
-                report(LeanCloudRules.unknownEnumValue, "\(path()) = \(Int64(bitPattern: value)) is not a \(name)", at: valueOffset)
+                report(
+                    LeanCloudRules.unknownEnumValue, "\(path()) = \(Int64(bitPattern: value)) is not a \(name)",
+                    at: valueOffset)
             }
             // swift-protobuf keeps the low 32 bits and drops a value the enum lacks.
             let low = Int32(truncatingIfNeeded: value)
@@ -163,7 +179,9 @@ struct WireScanner {
         case .string, .bytes, .message:
             guard let length = readLength(&reader, what: path()) else { return false }
             guard var payload = reader.readReader(length) else {
-                report(LeanCloudRules.truncated, "\(path()) announces \(length) bytes, \(reader.remaining) remain", at: valueOffset)
+                report(
+                    LeanCloudRules.truncated, "\(path()) announces \(length) bytes, \(reader.remaining) remain",
+                    at: valueOffset)
                 return false
             }
             switch field.kind {
@@ -175,11 +193,14 @@ struct WireScanner {
                 if let recorded { fields?.record(recorded, start: payload.offset, length: length) }
             case .message:
                 guard depth < maxDepth else {
-                    report(LeanCloudRules.nestingTooDeep, "\(path()) opens depth \(depth + 1), limit \(maxDepth)", at: tagOffset)
+                    report(
+                        LeanCloudRules.nestingTooDeep, "\(path()) opens depth \(depth + 1), limit \(maxDepth)",
+                        at: tagOffset)
                     return false
                 }
                 if place.isRoot, !field.repeated { fields?.recordSubMessage(number) }
-                return scanMessage(&payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1, place: place.child(number))
+                return scanMessage(
+                    &payload, LeanCloudSchema.MessageID(field.target), depth: depth + 1, place: place.child(number))
             default:
                 break
             }
@@ -221,7 +242,8 @@ struct WireScanner {
         let offset = reader.offset
         guard let length = readVarint(&reader, what: "\(what()) length") else { return nil }
         guard length <= UInt64(reader.remaining) else {
-            report(LeanCloudRules.truncated, "\(what()) announces \(length) bytes, \(reader.remaining) remain", at: offset)
+            report(
+                LeanCloudRules.truncated, "\(what()) announces \(length) bytes, \(reader.remaining) remain", at: offset)
             return nil
         }
         return Int(length)
@@ -253,9 +275,12 @@ struct WireScanner {
 
     /// Skips a (deprecated) group up to its matching end-group tag, as protobuf parsers do for
     /// a group in an unknown or mistyped field. Nested groups count toward the depth limit.
-    private mutating func skipGroup(_ reader: inout ByteReader, field: String, groupNumber: UInt64, depth: Int) -> Bool {
+    private mutating func skipGroup(_ reader: inout ByteReader, field: String, groupNumber: UInt64, depth: Int) -> Bool
+    {
         guard depth < maxDepth else {
-            report(LeanCloudRules.nestingTooDeep, "group in \(field) opens depth \(depth + 1), limit \(maxDepth)", at: reader.offset)
+            report(
+                LeanCloudRules.nestingTooDeep, "group in \(field) opens depth \(depth + 1), limit \(maxDepth)",
+                at: reader.offset)
             return false
         }
         while true {
@@ -272,12 +297,16 @@ struct WireScanner {
             }
             if wireType == .endGroup {
                 guard number == groupNumber else {
-                    report(LeanCloudRules.invalidWireType, "end-group for field \(number) closes the group of field \(groupNumber)", at: tagOffset)
+                    report(
+                        LeanCloudRules.invalidWireType,
+                        "end-group for field \(number) closes the group of field \(groupNumber)", at: tagOffset)
                     return false
                 }
                 return true
             }
-            guard skipValue(&reader, wireType, field: field, groupNumber: number, depth: depth + 1) else { return false }
+            guard skipValue(&reader, wireType, field: field, groupNumber: number, depth: depth + 1) else {
+                return false
+            }
         }
     }
 }

@@ -16,7 +16,9 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
         options: [
             .oneOf(
                 "encoding", LeanCloudEncoding.self, default: .protobuf,
-                help: "the encoding of its frames: binary protobuf, its base64 (lc.proto2base64), or flat JSON (lc.json).")
+                help:
+                    "the encoding of its frames: binary protobuf, its base64 (lc.proto2base64), or flat JSON (lc.json)."
+            )
         ],
         jsonForm: "a GenericCommand in the encoding given (or {}, the lc.json keep-alive).",
         unit: { $0["encoding", as: LeanCloudEncoding.self] == .protobuf ? .binaryFrame : .textFrame },
@@ -25,7 +27,8 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
     /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(bytes)
-        let json: JSONValue? = decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
+        let json: JSONValue? =
+            decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         var envelope = JSONObject()
         envelope.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
         envelope.append("decoded", decoded.kind == .heartbeat ? .null : json ?? .null)
@@ -36,9 +39,12 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
 
     /// A `GenericCommand` (or `{}`, the lc.json keep-alive) in this codec's encoding.
     package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        if encoding == .json, json.objectValue?.isEmpty == true { return CanonicalEncoded(bytes: Array("{}".utf8), binary: false) }
+        if encoding == .json, json.objectValue?.isEmpty == true {
+            return CanonicalEncoded(bytes: Array("{}".utf8), binary: false)
+        }
         let command: LCGenericCommand
         do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }
-        return CanonicalEncoded(bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
+        return CanonicalEncoded(
+            bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
     }
 }

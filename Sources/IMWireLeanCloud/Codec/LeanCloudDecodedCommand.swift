@@ -33,7 +33,10 @@ public struct LeanCloudDecodedCommand: Sendable {
 
     /// `built`: the command when it was built as a value (from JSON), with `fields` those of its
     /// protobuf encoding; nil when it was decoded from protobuf bytes, which `fields` holds.
-    init(kind: Kind = .command, built: LCGenericCommand? = nil, fields: LeanCloudCommandFields?, findings: [Finding], wireSize: Int) {
+    init(
+        kind: Kind = .command, built: LCGenericCommand? = nil, fields: LeanCloudCommandFields?, findings: [Finding],
+        wireSize: Int
+    ) {
         self.kind = kind
         self.built = built
         self.fields = fields

@@ -64,7 +64,8 @@ public enum LeanCloudJSON {
 
     public static func decode(_ payload: [UInt8], limits: Limits = .default) -> LeanCloudDecodedCommand {
         guard payload.count <= limits.maxFrameSize else {
-            let finding = LeanCloudRules.frameTooLarge.finding("\(payload.count) bytes, limit \(limits.maxFrameSize)", at: 0)
+            let finding = LeanCloudRules.frameTooLarge.finding(
+                "\(payload.count) bytes, limit \(limits.maxFrameSize)", at: 0)
             return LeanCloudDecodedCommand(command: nil, findings: [finding], wireSize: payload.count)
         }
         let root: JSONValue
@@ -123,12 +124,16 @@ public enum LeanCloudJSON {
                     cmd = parsed
                 } else {
                     // A name or a number is quoted; an object or an array is only named (it may hold a credential).
-                    let text = value.stringValue != nil || value.numberValue != nil ? "\(value) is not" : "is \(value.typeName), not"
-                    findings.append(LeanCloudRules.jsonBadValue.finding("cmd \(text) a CommandType", at: object.offset(of: "cmd")))
+                    let text =
+                        value.stringValue != nil || value.numberValue != nil
+                        ? "\(value) is not" : "is \(value.typeName), not"
+                    findings.append(
+                        LeanCloudRules.jsonBadValue.finding("cmd \(text) a CommandType", at: object.offset(of: "cmd")))
                 }
             }
             let sub = cmd.flatMap(LeanCloudSubMessage.expected(for:))
-            let subSchema = sub.flatMap { generic.field(number: $0.rawValue) }.flatMap { field -> LeanCloudMessageSchema? in
+            let subSchema = sub.flatMap { generic.field(number: $0.rawValue) }.flatMap {
+                field -> LeanCloudMessageSchema? in
                 if case .message(let id) = field.type { return LeanCloudSchema.message(id) }
                 return nil
             }
@@ -152,7 +157,9 @@ public enum LeanCloudJSON {
                     }
                 } else {
                     let scope = sub.map { "GenericCommand or \($0.fieldName)" } ?? "GenericCommand"
-                    findings.append(LeanCloudRules.jsonUnknownKey.finding("\"\(member.key)\" is not a field of \(scope)", at: member.offset))
+                    findings.append(
+                        LeanCloudRules.jsonUnknownKey.finding(
+                            "\"\(member.key)\" is not a field of \(scope)", at: member.offset))
                 }
             }
             if let sub, !inner.isEmpty {
@@ -171,16 +178,21 @@ public enum LeanCloudJSON {
                 return LeanCloudNames.name(of: op)
             }
             guard let text = member.value.stringValue else {
-                findings.append(LeanCloudRules.jsonBadValue.finding("op is \(member.value.typeName), not an OpType name", at: member.offset))
+                findings.append(
+                    LeanCloudRules.jsonBadValue.finding(
+                        "op is \(member.value.typeName), not an OpType name", at: member.offset))
                 return nil
             }
             let underscored = String(text.map { $0 == "-" ? "_" : $0 })
             guard LeanCloudNames.opType(named: underscored) != nil else {
-                findings.append(LeanCloudRules.jsonBadValue.finding("op \"\(text)\" is not an OpType", at: member.offset))
+                findings.append(
+                    LeanCloudRules.jsonBadValue.finding("op \"\(text)\" is not an OpType", at: member.offset))
                 return nil
             }
             if text.contains("_") {
-                findings.append(LeanCloudRules.jsonOpUnderscore.finding("op \"\(text)\" should be \"\(hyphenated(text))\"", at: member.offset))
+                findings.append(
+                    LeanCloudRules.jsonOpUnderscore.finding(
+                        "op \"\(text)\" should be \"\(hyphenated(text))\"", at: member.offset))
             }
             return underscored
         }
@@ -188,32 +200,45 @@ public enum LeanCloudJSON {
         private mutating func reportDuplicates(_ object: JSONObject) {
             var seen = Set<String>()
             for member in object.members where !seen.insert(member.key).inserted {
-                findings.append(LeanCloudRules.jsonDuplicateKey.finding("\"\(member.key)\" given twice; the last one wins", at: member.offset))
+                findings.append(
+                    LeanCloudRules.jsonDuplicateKey.finding(
+                        "\"\(member.key)\" given twice; the last one wins", at: member.offset))
             }
         }
 
         /// The value is named by its JSON type, not quoted: it may be a credential (`st`, `s`).
-        private mutating func bad(_ path: String, _ value: JSONValue, _ expected: String, _ offset: Int?) -> JSONValue? {
-            findings.append(LeanCloudRules.jsonBadValue.finding("\(path): expected \(expected), found \(value.typeName)", at: offset))
+        private mutating func bad(_ path: String, _ value: JSONValue, _ expected: String, _ offset: Int?) -> JSONValue?
+        {
+            findings.append(
+                LeanCloudRules.jsonBadValue.finding(
+                    "\(path): expected \(expected), found \(value.typeName)", at: offset))
             return nil
         }
 
-        private mutating func convert(_ value: JSONValue, _ field: LeanCloudFieldSchema, path: String, at offset: Int?) -> JSONValue? {
+        private mutating func convert(_ value: JSONValue, _ field: LeanCloudFieldSchema, path: String, at offset: Int?)
+            -> JSONValue?
+        {
             guard field.label == .repeated else { return convertScalar(value, field.type, path: path, at: offset) }
             guard case .array(let items) = value else { return bad(path, value, "an array", offset) }
             var out: [JSONValue] = []
             for (index, item) in items.enumerated() {
-                if let converted = convertScalar(item, field.type, path: "\(path)[\(index)]", at: offset) { out.append(converted) }
+                if let converted = convertScalar(item, field.type, path: "\(path)[\(index)]", at: offset) {
+                    out.append(converted)
+                }
             }
             // An empty repeated field is an absent one; kept, it would make its sub-message
             // present and empty, which lc.json cannot write back (found by fuzzing).
             return out.isEmpty ? nil : .array(out)
         }
 
-        private mutating func convertScalar(_ value: JSONValue, _ type: LeanCloudFieldSchema.FieldType, path: String, at offset: Int?) -> JSONValue? {
+        private mutating func convertScalar(
+            _ value: JSONValue, _ type: LeanCloudFieldSchema.FieldType, path: String, at offset: Int?
+        ) -> JSONValue? {
             switch type {
             case .int32:
-                guard let number = integer(value), Int32(exactly: number) != nil else { return bad(path, value, "an int32", offset) }
+                guard let number = integer(value), Int32(exactly: number) != nil else {
+                    return bad(path, value, "an int32", offset)
+                }
                 return .number(JSONNumber(number))
             case .int64:
                 guard let number = integer(value) else { return bad(path, value, "an int64", offset) }
@@ -232,7 +257,9 @@ public enum LeanCloudJSON {
             case .enumeration(let id):
                 let schema = LeanCloudSchema.enumeration(id)
                 if let name = value.stringValue, schema.number(of: name) != nil { return value }
-                if let number = value.int64Value, let name = Int32(exactly: number).flatMap(schema.name(of:)) { return .string(name) }
+                if let number = value.int64Value, let name = Int32(exactly: number).flatMap(schema.name(of:)) {
+                    return .string(name)
+                }
                 return bad(path, value, "a \(schema.name)", offset)
             case .message(let id) where id == LeanCloudSchema.jsonObjectMessage:
                 if let text = value.stringValue { return ["data": .string(text)] }

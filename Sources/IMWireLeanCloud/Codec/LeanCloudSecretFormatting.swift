@@ -55,14 +55,21 @@ extension LeanCloudCredentialHolding {
         var options = JSONEncodingOptions()
         options.preserveProtoFieldNames = true
         let json = (try? marked(&marks).jsonString(options: options)).flatMap { try? JSONParser.parse($0) }
-        let shown = Dictionary(uniqueKeysWithValues: marks.lengths.enumerated().map { (LeanCloudSecretMarks.mark($0.offset), "\($0.element) bytes") })
+        let shown = Dictionary(
+            uniqueKeysWithValues: marks.lengths.enumerated().map {
+                (LeanCloudSecretMarks.mark($0.offset), "\($0.element) bytes")
+            })
         func replaced(_ value: JSONValue) -> JSONValue {
             if let text = value.stringValue, let length = shown[text] { return .string(length) }
-            if let object = value.objectValue { return .object(JSONObject(object.map { .init(key: $0.key, value: replaced($0.value)) })) }
+            if let object = value.objectValue {
+                return .object(JSONObject(object.map { .init(key: $0.key, value: replaced($0.value)) }))
+            }
             if let array = value.arrayValue { return .array(array.map(replaced)) }
             return value
         }
-        let children = (json?.objectValue ?? JSONObject()).map { (label: $0.key as String?, value: replaced($0.value) as Any) }
+        let children = (json?.objectValue ?? JSONObject()).map {
+            (label: $0.key as String?, value: replaced($0.value) as Any)
+        }
         return Mirror(self, children: children, displayStyle: .struct)
     }
 }
@@ -151,7 +158,10 @@ extension LeanCloudDecodedCommand: CustomStringConvertible, CustomDebugStringCon
 
     public var customMirror: Mirror {
         Mirror(
-            self, children: ["kind": kind, "summary": summary, "wireSize": wireSize, "findings": findings, "command": command as Any],
+            self,
+            children: [
+                "kind": kind, "summary": summary, "wireSize": wireSize, "findings": findings, "command": command as Any,
+            ],
             displayStyle: .struct)
     }
 }
@@ -159,11 +169,15 @@ extension LeanCloudDecodedCommand: CustomStringConvertible, CustomDebugStringCon
 // The fields hold the command's protobuf bytes: formatted, they show its summary and size.
 extension LeanCloudCommandFields: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `LeanCloudCommandFields(session/open i=1, 97 bytes)`.
-    public var description: String { "LeanCloudCommandFields(\(LeanCloudNames.summary(of: self)), \(bytes.count) bytes)" }
+    public var description: String {
+        "LeanCloudCommandFields(\(LeanCloudNames.summary(of: self)), \(bytes.count) bytes)"
+    }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["summary": LeanCloudNames.summary(of: self), "bytes": "\(bytes.count) bytes"], displayStyle: .struct)
+        Mirror(
+            self, children: ["summary": LeanCloudNames.summary(of: self), "bytes": "\(bytes.count) bytes"],
+            displayStyle: .struct)
     }
 }

@@ -6,7 +6,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMClientStatus` (leancloud.md §11, §8): the client's connection state.
     public static let clientStatus = StatusTable(
-        .leancloud, "AVIMClientStatus", title: "objc client status", kind: .enumeration, source: common, travel: .sdkEnum,
+        .leancloud, "AVIMClientStatus", title: "objc client status", kind: .enumeration, source: common,
+        travel: .sdkEnum,
         notes: ["Closed means no automatic recovery (e.g. after 4111 or 4115), per LCIMClientProtocol.h:27-54."]
     ) { row in
         [
@@ -32,7 +33,9 @@ extension LeanCloudStatusCodes {
         ]
     ) { row in
         [
-            row(0, "AVIMClientOpenOptionForceOpen", "Force open: kicks another client with the same tag (without a tag, a normal open)"),
+            row(
+                0, "AVIMClientOpenOptionForceOpen",
+                "Force open: kicks another client with the same tag (without a tag, a normal open)"),
             row(
                 1, "AVIMClientOpenOptionReopen",
                 """

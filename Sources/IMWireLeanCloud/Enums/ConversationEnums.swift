@@ -3,13 +3,18 @@ import IMWireCore
 extension LeanCloudStatusCodes {
     /// objc `AVIMConversationOption`: how a conversation is created.
     public static let conversationOption = StatusTable(
-        .leancloud, "AVIMConversationOption", title: "objc conversation creation options", kind: .options, source: common,
+        .leancloud, "AVIMConversationOption", title: "objc conversation creation options", kind: .options,
+        source: common,
         travel: .sdkEnum
     ) { row in
         [
             row(0, "AVIMConversationOptionNone", "Default conversation: at most 500 members"),
-            row(1, "AVIMConversationOptionUnique", "Unique: the server returns the existing conversation with the same members (1 << 0)"),
-            row(2, "AVIMConversationOptionTransient", "Transient: no member limit, no offline messages or notifications (1 << 1)"),
+            row(
+                1, "AVIMConversationOptionUnique",
+                "Unique: the server returns the existing conversation with the same members (1 << 0)"),
+            row(
+                2, "AVIMConversationOptionTransient",
+                "Transient: no member limit, no offline messages or notifications (1 << 1)"),
             row(4, "AVIMConversationOptionTemporary", "Temporary conversation (1 << 2)"),
         ]
     }
@@ -17,7 +22,8 @@ extension LeanCloudStatusCodes {
     /// objc `AVIMConversationMemberRole`.
     public static let conversationMemberRole = StatusTable(
         .leancloud, "AVIMConversationMemberRole", title: "objc conversation member role", kind: .enumeration,
-        source: common, travel: .sdkEnum, notes: ["Privilege: Owner > Manager > Member. On the wire roles are strings (ConvMemberInfo.role)."]
+        source: common, travel: .sdkEnum,
+        notes: ["Privilege: Owner > Manager > Member. On the wire roles are strings (ConvMemberInfo.role)."]
     ) { row in
         [
             row(0, "AVIMConversationMemberRoleMember", "Member"),
@@ -28,7 +34,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMConversationQueryOption`.
     public static let conversationQueryOption = StatusTable(
-        .leancloud, "AVIMConversationQueryOption", title: "objc conversation query options", kind: .options, source: common,
+        .leancloud, "AVIMConversationQueryOption", title: "objc conversation query options", kind: .options,
+        source: common,
         travel: .sdkEnum
     ) { row in
         [
@@ -40,7 +47,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMCachePolicy`.
     public static let cachePolicy = StatusTable(
-        .leancloud, "AVIMCachePolicy", title: "objc query cache policy", kind: .enumeration, source: common, travel: .sdkEnum
+        .leancloud, "AVIMCachePolicy", title: "objc query cache policy", kind: .enumeration, source: common,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kAVIMCachePolicyIgnoreCache", "Query the server; do not save the result to the local cache"),
@@ -48,14 +56,18 @@ extension LeanCloudStatusCodes {
             row(2, "kAVIMCachePolicyNetworkOnly", "Query the server only and save the result to the local cache"),
             row(3, "kAVIMCachePolicyCacheElseNetwork", "Query the local cache first; on failure, the server"),
             row(4, "kAVIMCachePolicyNetworkElseCache", "Query the server first; on failure, the local cache"),
-            row(5, "kAVIMCachePolicyCacheThenNetwork", "Query the local cache, then the server (the callback runs twice)"),
+            row(
+                5, "kAVIMCachePolicyCacheThenNetwork",
+                "Query the local cache, then the server (the callback runs twice)"),
         ]
     }
 
     /// objc `AVIMMessageQueryDirection` (the wire uses `LogsCommand.QueryDirection` OLD=1, NEW=2 instead).
     public static let messageQueryDirection = StatusTable(
-        .leancloud, "AVIMMessageQueryDirection", title: "objc history query direction", kind: .enumeration, source: common,
-        travel: .sdkEnum, notes: ["On the wire the direction is `LogsCommand.QueryDirection` (OLD = 1, NEW = 2) of the schema."]
+        .leancloud, "AVIMMessageQueryDirection", title: "objc history query direction", kind: .enumeration,
+        source: common,
+        travel: .sdkEnum,
+        notes: ["On the wire the direction is `LogsCommand.QueryDirection` (OLD = 1, NEW = 2) of the schema."]
     ) { row in
         [
             row(0, "AVIMMessageQueryDirectionFromNewToOld", "From new to old"),

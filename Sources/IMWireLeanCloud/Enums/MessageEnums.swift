@@ -5,7 +5,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMMessageStatus`: a message's local delivery state.
     public static let messageStatus = StatusTable(
-        .leancloud, "AVIMMessageStatus", title: "objc message status", kind: .enumeration, source: message, travel: .sdkEnum
+        .leancloud, "AVIMMessageStatus", title: "objc message status", kind: .enumeration, source: message,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "AVIMMessageStatusNone", "No status"),
@@ -19,7 +20,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMMessageIOType`: whether a message was received or sent.
     public static let messageIOType = StatusTable(
-        .leancloud, "AVIMMessageIOType", title: "objc message direction", kind: .enumeration, source: message, travel: .sdkEnum
+        .leancloud, "AVIMMessageIOType", title: "objc message direction", kind: .enumeration, source: message,
+        travel: .sdkEnum
     ) { row in
         [
             row(1, "AVIMMessageIOTypeIn", "Incoming"),
@@ -29,7 +31,8 @@ extension LeanCloudStatusCodes {
 
     /// objc `AVIMMessageMediaType`: the typed-message `_lctype` values (leancloud.md §7, §11).
     public static let messageMediaType = StatusTable(
-        .leancloud, "AVIMMessageMediaType", title: "typed-message types (`_lctype`)", kind: .enumeration, source: message,
+        .leancloud, "AVIMMessageMediaType", title: "typed-message types (`_lctype`)", kind: .enumeration,
+        source: message,
         travel: .message,
         notes: [
             """
@@ -46,14 +49,17 @@ extension LeanCloudStatusCodes {
             row(-4, "kAVIMMessageMediaTypeVideo", "Video"),
             row(-5, "kAVIMMessageMediaTypeLocation", "Location"),
             row(-6, "kAVIMMessageMediaTypeFile", "File"),
-            row(-127, "kAVIMMessageMediaTypeRecalled", "Recalled message: an SDK-side placeholder (swift ReservedType.recalled)", travel: .sdkEnum),
+            row(
+                -127, "kAVIMMessageMediaTypeRecalled",
+                "Recalled message: an SDK-side placeholder (swift ReservedType.recalled)", travel: .sdkEnum),
         ]
     }
 
     /// objc `AVIMMessageSendOption` (deprecated; a plain C enum, not NS_OPTIONS).
     public static let messageSendOption = StatusTable(
         .leancloud, "AVIMMessageSendOption", title: "objc message send option (deprecated)", kind: .options,
-        source: "objc-sdk 12.3.3 AVIMCommon.h:163-169 (removed from LCIMCommon.h in b7939b7b, 2021-05-17)", travel: .sdkEnum
+        source: "objc-sdk 12.3.3 AVIMCommon.h:163-169 (removed from LCIMCommon.h in b7939b7b, 2021-05-17)",
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "AVIMMessageSendOptionNone", "No option"),
@@ -66,7 +72,9 @@ extension LeanCloudStatusCodes {
     public static let messagePriority = StatusTable(
         .leancloud, "AVIMMessagePriority", title: "objc message priority", kind: .enumeration,
         source: "objc-sdk 12.3.3 AVOS/AVOSCloudIM/Message/AVIMMessageOption.h", travel: .sdkEnum,
-        notes: ["GenericCommand has an int32 `priority` (field 7); that it carries these values is INFERRED, not stated."]
+        notes: [
+            "GenericCommand has an int32 `priority` (field 7); that it carries these values is INFERRED, not stated."
+        ]
     ) { row in
         [
             row(1, "AVIMMessagePriorityHigh", "High"),

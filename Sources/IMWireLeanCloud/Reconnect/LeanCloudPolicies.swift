@@ -35,12 +35,14 @@ public enum LeanCloudPolicies {
         name: "leancloud-swift", dialect: .leancloud,
         sdk: "swift-sdk Sources/RTM/RTMConnection.swift, IMClient.swift; objc-sdk LCRTMConnection.m (identical code)",
         schedule: .table(millis: [-1000, 0, 1000, 2000, 4000, 8000, 16000], thenRepeatingMillis: 30000),
-        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 20_000, missesBeforeDead: nil),
+        heartbeat: HeartbeatPolicy(
+            "WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 20_000, missesBeforeDead: nil),
         connectTimeoutMillis: 60_000, loginTimeoutMillis: 30_000,
         route: RoutePolicy(
             "RTM router /v1/route (cached on disk, ttl from the answer)", resolveOnLogin: false,
             clearAfterFailures: 10),
-        reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: swift re-opens with isReopen (r=true) and st"),
+        reconnectFlag: ReconnectFlag(
+            flag, source: "Spec/leancloud.md#session-commands: swift re-opens with isReopen (r=true) and st"),
         acceptCodes: [0],
         rules: [
             SignalRule(
@@ -65,9 +67,12 @@ public enum LeanCloudPolicies {
             Fact(
                 "heartbeat", "ping when no pong for 180 s; unanswered after 20 s: ping again",
                 source: "Spec/leancloud.md#keep-alive: RTMConnection.swift:242-243, 354-372"),
-            Fact("timeouts", "connect 60 s, command 30 s", source: "Spec/leancloud.md#sdk-reconnect: Application.swift:123-141"),
             Fact(
-                "router cache", "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
+                "timeouts", "connect 60 s, command 30 s",
+                source: "Spec/leancloud.md#sdk-reconnect: Application.swift:123-141"),
+            Fact(
+                "router cache",
+                "cleared after 10 consecutive failures or when the ttl expires; HTTP 404 stops retrying",
                 source: """
                     Spec/leancloud.md#sdk-reconnect: RTMRouter.swift \
                     Table.shouldClear; RTMConnection.swift connectingWorkItem
@@ -91,17 +96,24 @@ public enum LeanCloudPolicies {
 
     /// js-realtime-sdk.
     public static let js = ReconnectPolicy(
-        name: "leancloud-js", dialect: .leancloud, sdk: "js-realtime-sdk src/websocket-plus.js, src/realtime.js, src/im-client.js",
+        name: "leancloud-js", dialect: .leancloud,
+        sdk: "js-realtime-sdk src/websocket-plus.js, src/realtime.js, src/im-client.js",
         schedule: .exponential(baseMillis: 1000, factor: 2, capMillis: 300_000, jitterPPM: 0),
-        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 200_000, missesBeforeDead: 1),
+        heartbeat: HeartbeatPolicy(
+            "echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 200_000, missesBeforeDead: 1),
         connectTimeoutMillis: nil, loginTimeoutMillis: 20_000,
-        route: RoutePolicy("RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMillis: 3_600_000),
-        reconnectFlag: ReconnectFlag(flag, source: "Spec/leancloud.md#session-commands: js im-client.js:872-910 sends r: true + st on re-open"),
+        route: RoutePolicy(
+            "RTM router /v1/route (cached for ttl·1000 ms)", resolveOnLogin: false, defaultTTLMillis: 3_600_000),
+        reconnectFlag: ReconnectFlag(
+            flag, source: "Spec/leancloud.md#session-commands: js im-client.js:872-910 sends r: true + st on re-open"),
         acceptCodes: [0],
         rules: [
-            SignalRule(.close, jsFatalCloseCodes, .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
+            SignalRule(
+                .close, jsFatalCloseCodes, .stop(.closeCode), source: "js src/realtime.js:255-270 (fatal close codes)"),
             SignalRule(.close, nil, .retry, source: "js src/realtime.js:255-270 (any other close reconnects)"),
-            SignalRule(.kick, nil, .stop(.kicked), source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
+            SignalRule(
+                .kick, nil, .stop(.kicked),
+                source: "js im-client.js:160-190: session/closed emits conflict (4111) or close"),
         ],
         registry: registry, goaway: .reconnectNow(clearRoute: true), networkChangeResetsBackoff: true,
         chatRoomRejoinWindowMillis: chatRoomWindow, backoffResetsOnLink: true, endpointsPerAttempt: 2,
@@ -136,12 +148,18 @@ public enum LeanCloudPolicies {
                 "echo every 180 s; dead after 380 s without inbound data (modelled as 200 s for the echo's answer)",
                 source: "Spec/leancloud.md#keep-alive: websocket-plus.js:21-22 HEARTBEAT_TIME, TIMEOUT_TIME",
                 .inferred),
-            Fact("timeouts", "command 20 s", source: "Spec/leancloud.md#request-correlation: connection.js:20 COMMAND_TIMEOUT"),
+            Fact(
+                "timeouts", "command 20 s",
+                source: "Spec/leancloud.md#request-correlation: connection.js:20 COMMAND_TIMEOUT"),
             Fact(
                 "router cache", "ttl from the answer, default 3600 s; [server, secondary] rotated",
                 source: "Spec/leancloud.md#sdk-reconnect: realtime.js:294-331"),
-            Fact("close codes", "4100, 4103, 4110 fatal; any other close reconnects", source: "Spec/leancloud.md#sdk-reconnect: realtime.js:255-270"),
-            Fact("token expiry 4112", "refresh the signature, re-open (registry advice)", source: "registry im-error 4112", .inferred),
+            Fact(
+                "close codes", "4100, 4103, 4110 fatal; any other close reconnects",
+                source: "Spec/leancloud.md#sdk-reconnect: realtime.js:255-270"),
+            Fact(
+                "token expiry 4112", "refresh the signature, re-open (registry advice)",
+                source: "registry im-error 4112", .inferred),
             Fact("reconnect flag", flag, source: "Spec/leancloud.md#session-commands: im-client.js:872-910"),
             goawayFact, chatRoomFact,
         ])
@@ -152,48 +170,66 @@ public enum LeanCloudPolicies {
         sdk: "java-unified-sdk realtime session/LCConnectionManager.java, websocket/HeartBeatPolicy.java",
         schedule: .exponential(baseMillis: 2000, factor: 2, capMillis: 8000, jitterPPM: 0),
         budget: RetryBudget(attempts: 3, whenExhausted: .stop),
-        heartbeat: HeartbeatPolicy("WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
+        heartbeat: HeartbeatPolicy(
+            "WebSocket ping frame", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
         connectTimeoutMillis: nil, loginTimeoutMillis: 10_000,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
         reconnectFlag: ReconnectFlag(
-            flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows Java's re-open", .inferred),
+            flag,
+            source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows Java's re-open",
+            .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
-            Fact("retry delays", "2, 4, 8 s (2^n s)", source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
-            Fact("retry budget", "3 attempts, then give up", source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
-            Fact("heartbeat", "ping every 180 s; dead after 2×180 s without pong", source: "Spec/leancloud.md#keep-alive: HeartBeatPolicy.java"),
+            Fact(
+                "retry delays", "2, 4, 8 s (2^n s)",
+                source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
+            Fact(
+                "retry budget", "3 attempts, then give up",
+                source: "Spec/leancloud.md#sdk-reconnect: LCConnectionManager.java:114-133"),
+            Fact(
+                "heartbeat", "ping every 180 s; dead after 2×180 s without pong",
+                source: "Spec/leancloud.md#keep-alive: HeartBeatPolicy.java"),
             Fact("timeouts", "command 10 s", source: "Spec/leancloud.md#request-correlation: LCIMOptions.java:7"),
             Fact(
-                "outputs", "modelled with AVIMClientStatus; Java's own callbacks are not in the reference", source: "Spec/leancloud.md#sdk-reconnect",
+                "outputs", "modelled with AVIMClientStatus; Java's own callbacks are not in the reference",
+                source: "Spec/leancloud.md#sdk-reconnect",
                 .inferred),
             goawayFact, chatRoomFact,
         ])
 
     /// csharp-sdk (the new C# SDK).
     public static let csharp = ReconnectPolicy(
-        name: "leancloud-csharp", dialect: .leancloud, sdk: "csharp-sdk Realtime Internal/Connection/LCConnection.cs, State/ReconnectState.cs",
+        name: "leancloud-csharp", dialect: .leancloud,
+        sdk: "csharp-sdk Realtime Internal/Connection/LCConnection.cs, State/ReconnectState.cs",
         schedule: .fixed(millis: 10_000),
         budget: RetryBudget(attempts: 10, whenExhausted: .resetRouteAndRestart),
-        heartbeat: HeartbeatPolicy("echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
+        heartbeat: HeartbeatPolicy(
+            "echo command (cmd 14)", intervalMillis: 180_000, answerTimeoutMillis: 180_000, missesBeforeDead: 1),
         connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("RTM router /v1/route", resolveOnLogin: false),
         reconnectFlag: ReconnectFlag(
-            flag, source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows C#'s re-open", .inferred),
+            flag,
+            source: "the protocol's flag (Spec/leancloud.md#session-commands); no cited source shows C#'s re-open",
+            .inferred),
         acceptCodes: [0], rules: [kickStops, tokenExpired],
         registry: registry, goaway: .reconnectNow(clearRoute: true), chatRoomRejoinWindowMillis: chatRoomWindow,
         outputs: leanCloudClientStatus,
         facts: [
-            Fact("retry delays", "10 s every time", source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"),
             Fact(
-                "retry budget", "10 attempts, then reset the router and loop", source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"
+                "retry delays", "10 s every time",
+                source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"),
+            Fact(
+                "retry budget", "10 attempts, then reset the router and loop",
+                source: "Spec/leancloud.md#sdk-reconnect: State/ReconnectState.cs:8-10"
             ),
             Fact(
                 "heartbeat", "echo every 180 s; disconnected after 360 s without pong",
                 source: "Spec/leancloud.md#keep-alive: LCHeartBeat.cs:7-11, LCRTMHeartBeat.cs:9"),
             Fact(
-                "outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference", source: "Spec/leancloud.md#sdk-reconnect",
+                "outputs", "modelled with AVIMClientStatus; C#'s own events are not in the reference",
+                source: "Spec/leancloud.md#sdk-reconnect",
                 .inferred),
             goawayFact, chatRoomFact,
         ])
@@ -224,7 +260,8 @@ extension LeanCloudPolicies {
     private static let status = "AVIMClientStatus"
     private static let delegate = "LCIMClientDelegate"
     private static let objcStatus = "objc LCIMCommon.h:48-57 (AVIMClientStatus); LCIMClientProtocol.h:27-54 (delegate)"
-    private static let swiftClient = "swift IMClient.swift:2424-2505 (resuming, paused, closed; sessionDidResume/Pause/Close)"
+    private static let swiftClient =
+        "swift IMClient.swift:2424-2505 (resuming, paused, closed; sessionDidResume/Pause/Close)"
 
     /// objc `AVIMClientStatus` 0–6 and the client delegate (Swift: `IMClient.SessionState` and
     /// `IMClientEvent` with the same transitions).
@@ -233,7 +270,8 @@ extension LeanCloudPolicies {
         rules: [
             OutputRule(
                 .initial, [.status(status, 0)],
-                source: objcStatus + ": None is the status's zero value, held from the client's creation until its first open",
+                source: objcStatus
+                    + ": None is the status's zero value, held from the client's creation until its first open",
                 .inferred),
             OutputRule(.connecting, [.status(status, 1)], source: objcStatus),
             OutputRule(
@@ -245,18 +283,22 @@ extension LeanCloudPolicies {
                 .connectionLost, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
                 source: swiftClient + "; connection didDisconnect → paused"),
             OutputRule(
-                .linkFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                .linkFailed, when: .reconnect,
+                [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
                 source: swiftClient + "; a failed attempt disconnects → paused"),
             OutputRule(
-                .loginFailed, when: .reconnect, [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
+                .loginFailed, when: .reconnect,
+                [.status(status, 3, carry: .code), .event(delegate, "imClientPaused", carry: .code)],
                 source: swiftClient),
             OutputRule(
                 .backgrounded, [.status(status, 3), .event(delegate, "imClientPaused")],
-                source: "swift RTMConnection.swift applicationStateChanged (error \"application did enter background\")"),
+                source: "swift RTMConnection.swift applicationStateChanged (error \"application did enter background\")"
+            ),
             OutputRule(
                 .stopped, [.status(status, 6, carry: .code), .event(delegate, "imClientClosed", carry: .code)],
                 source: objcStatus + "; closed ⇒ no automatic recovery (4111, 4115)"),
-            OutputRule(.loggedOut, [.status(status, 5), .status(status, 6)], source: objcStatus + " (Closing, then Closed)"),
+            OutputRule(
+                .loggedOut, [.status(status, 5), .status(status, 6)], source: objcStatus + " (Closing, then Closed)"),
             OutputRule(
                 .chatRoomRejoined, [.event("IMWire", "transientConversationRejoined")],
                 source: "IMWire model (issue #7): no SDK callback is documented", .unconfirmed),
@@ -273,10 +315,15 @@ extension LeanCloudPolicies {
         "js-realtime-sdk events", vendor: .leancloud, tables: LeanCloudStatusCodes.tables,
         rules: [
             OutputRule(.connectionLost, [.event(jsEvents, "disconnect", carry: .code)], source: jsSource),
-            OutputRule(.retryScheduled, [.event(jsEvents, "schedule", carry: .attemptAndDelay)], source: jsSource + " schedule(attempt, delay)"),
-            OutputRule(.reconnecting, [.event(jsEvents, "retry", carry: .attempt)], source: jsSource + " retry(attempt)"),
+            OutputRule(
+                .retryScheduled, [.event(jsEvents, "schedule", carry: .attemptAndDelay)],
+                source: jsSource + " schedule(attempt, delay)"),
+            OutputRule(
+                .reconnecting, [.event(jsEvents, "retry", carry: .attempt)], source: jsSource + " retry(attempt)"),
             OutputRule(.resumed, [.event(jsEvents, "reconnect")], source: jsSource),
-            OutputRule(.loginFailed, when: .reconnect, [.event(jsEvents, "reconnecterror", carry: .code)], source: jsSource + " (IM)"),
+            OutputRule(
+                .loginFailed, when: .reconnect, [.event(jsEvents, "reconnecterror", carry: .code)],
+                source: jsSource + " (IM)"),
             OutputRule(.networkDown, [.event(jsEvents, "offline")], source: jsSource),
             OutputRule(.networkUp, [.event(jsEvents, "online")], source: jsSource),
             OutputRule(

@@ -113,7 +113,9 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
 
     /// The JSON is validated whole, but a member's value is built only when a check reads it or
     /// `building` asks for the message.
-    private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (message: LeanCloudRichMessage?, findings: [Finding]) {
+    private static func parse(_ text: UnsafeRawBufferPointer, building: Bool) -> (
+        message: LeanCloudRichMessage?, findings: [Finding]
+    ) {
         guard text.first == UInt8(ascii: "{"), let members = (try? JSONParser.members(of: text)) ?? nil,
             let typeMember = members.last(where: { $0.key == "_lctype" })
         else { return (nil, []) }
@@ -123,7 +125,8 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
         }
         var findings: [Finding] = []
         func problem(_ message: String, _ key: String) {
-            findings.append(LeanCloudRules.richMessageInvalid.finding(message, at: members.last { $0.key == key }?.keyOffset))
+            findings.append(
+                LeanCloudRules.richMessageInvalid.finding(message, at: members.last { $0.key == key }?.keyOffset))
         }
         let lctype: Int64
         if let plain = plainInteger(UnsafeRawBufferPointer(rebasing: text[typeMember.value])) {
@@ -160,7 +163,9 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
                 }
             case "_lcfile":
                 guard let fileObject = value(member).objectValue else {
-                    if member.typeName != "null" { problem("_lcfile must be an object, found \(member.typeName)", member.key) }
+                    if member.typeName != "null" {
+                        problem("_lcfile must be an object, found \(member.typeName)", member.key)
+                    }
                     continue
                 }
                 let file = parseFile(fileObject, problem: { problem($0, member.key) })
@@ -168,7 +173,9 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
                 message?.file = file
             case "_lcloc":
                 let location = value(member).objectValue
-                guard let location, let lat = location["latitude"]?.doubleValue, let lon = location["longitude"]?.doubleValue else {
+                guard let location, let lat = location["latitude"]?.doubleValue,
+                    let lon = location["longitude"]?.doubleValue
+                else {
                     problem("_lcloc must be {latitude, longitude} numbers", member.key)
                     continue
                 }
@@ -210,7 +217,11 @@ public struct LeanCloudRichMessage: Sendable, Hashable {
             if let text = url.stringValue { file.url = text } else { problem("_lcfile.url must be a string") }
         }
         if let id = object["objId"] {
-            if let text = id.stringValue { file.objectID = text } else if !id.isNull { problem("_lcfile.objId must be a string") }
+            if let text = id.stringValue {
+                file.objectID = text
+            } else if !id.isNull {
+                problem("_lcfile.objId must be a string")
+            }
         }
         if let meta = object["metaData"] {
             if let metaObject = meta.objectValue {

@@ -9,7 +9,9 @@ public enum LeanCloudNames {
     }
 
     public static func commandType(named name: String) -> LCCommandType? {
-        LeanCloudSchema.enumeration(LeanCloudSchema.commandTypeEnum).number(of: name).flatMap { LCCommandType(rawValue: Int($0)) }
+        LeanCloudSchema.enumeration(LeanCloudSchema.commandTypeEnum).number(of: name).flatMap {
+            LCCommandType(rawValue: Int($0))
+        }
     }
 
     public static func opType(named name: String) -> LCOpType? {

@@ -20,7 +20,8 @@ public final class LeanCloudConnection: DialectConnection {
         limits = context.limits
         namesMessages = context.namesMessages
         describesMessages = context.describesMessages
-        tracker = LeanCloudSessionTracker(options: context.options[LeanCloudSessionOptions.self], maxTracked: context.limits.maxPendingRequests)
+        tracker = LeanCloudSessionTracker(
+            options: context.options[LeanCloudSessionOptions.self], maxTracked: context.limits.maxPendingRequests)
     }
 
     public func observe(_ message: WireMessage, timeMicros time: Int64, frameIndex: Int) -> DialectObservation {
@@ -62,8 +63,11 @@ public final class LeanCloudConnection: DialectConnection {
             findings[index].location = location
             findings[index].subject = subject
         }
-        if decoded.kind == .command, let command = decoded.fields { note(command, direction: message.direction, time: time, frame: frameIndex) }
-        let sessionFindings = tracker.observe(decoded, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
+        if decoded.kind == .command, let command = decoded.fields {
+            note(command, direction: message.direction, time: time, frame: frameIndex)
+        }
+        let sessionFindings = tracker.observe(
+            decoded, direction: message.direction, timeMicros: time, frameIndex: frameIndex)
         // Nearly always no codec finding: no array is built.
         observation.findings = findings.isEmpty ? sessionFindings : findings + sessionFindings
         return (decoded, observation)
@@ -115,9 +119,11 @@ public final class LeanCloudConnection: DialectConnection {
             sessionFacts.loginAccepted(atMicros: time)
         case (.receive, .session, .closed?) where command.has(.sessionCode):
             let code = Int64(command.int32(.sessionCode) ?? 0)
-            sessionFacts.ended(loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), atMicros: time)
+            sessionFacts.ended(
+                loggingIn ? .loginRejected(code: code, waitMicros: nil) : .kicked(code: code), atMicros: time)
         case (.receive, .error, _) where loggingIn && command.i != nil && command.i == openRequestID:
-            sessionFacts.ended(.loginRejected(code: Int64(command.int32(.errorCode) ?? 0), waitMicros: nil), atMicros: time)
+            sessionFacts.ended(
+                .loginRejected(code: Int64(command.int32(.errorCode) ?? 0), waitMicros: nil), atMicros: time)
         case (.receive, .goaway, _):
             sessionFacts.ended(.goaway, atMicros: time)
         default:

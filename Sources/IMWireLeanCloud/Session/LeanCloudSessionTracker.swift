@@ -75,7 +75,10 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Time and index of the frame being observed.
     private var now: (time: Int64, frame: Int) = (0, 0)
 
-    public init(options: LeanCloudSessionOptions = LeanCloudSessionOptions(), maxTracked: Int = Limits.default.maxPendingRequests) {
+    public init(
+        options: LeanCloudSessionOptions = LeanCloudSessionOptions(),
+        maxTracked: Int = Limits.default.maxPendingRequests
+    ) {
         self.maxTracked = maxTracked
         self.options = options
         appID = options.credentials?.appID
@@ -99,7 +102,9 @@ public struct LeanCloudSessionTracker: Sendable {
     /// Reports requests and acknowledgements whose time ran out before `time`.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         // Runs for every frame: look before sorting or copying anything (nearly always, nothing is due).
-        guard !waiting.nothingDue(at: time, timeout: min(options.requestTimeoutMicros, options.ackTimeoutMicros)) else { return }
+        guard !waiting.nothingDue(at: time, timeout: min(options.requestTimeoutMicros, options.ackTimeoutMicros)) else {
+            return
+        }
         defer { waiting.reset(pending.values.map(\.time) + unacked.map(\.time)) }
         let requestDue = pending.values.contains { Self.gap($0.time, time) > options.requestTimeoutMicros }
         let ackDue = unacked.contains { Self.gap($0.time, time) > options.ackTimeoutMicros }
@@ -137,12 +142,18 @@ public struct LeanCloudSessionTracker: Sendable {
         micros % 1_000_000 == 0 ? "\(micros / 1_000_000) s" : "\(Double(micros) / 1_000_000) s"
     }
 
-    private static func finding(_ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction, subject: String) -> Finding {
-        Finding(rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction), subject: subject)
+    private static func finding(
+        _ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction, subject: String
+    ) -> Finding {
+        Finding(
+            rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction),
+            subject: subject)
     }
 
     /// Observes one decoded frame; returns the session findings it causes (codec findings are the caller's).
-    public mutating func observe(_ decoded: LeanCloudDecodedCommand, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(
+        _ decoded: LeanCloudDecodedCommand, direction: Direction, timeMicros time: Int64, frameIndex: Int
+    ) -> [Finding] {
         var findings: [Finding] = []
         now = (time, frameIndex)
         expire(before: time, into: &findings)
@@ -161,7 +172,9 @@ public struct LeanCloudSessionTracker: Sendable {
 
         switch direction {
         case .send:
-            if let spec, spec.clientRole == nil { report(LeanCloudRules.wrongDirection, "\(key) is sent by servers only") }
+            if let spec, spec.clientRole == nil {
+                report(LeanCloudRules.wrongDirection, "\(key) is sent by servers only")
+            }
             if decoded.wireSize > options.maxCommandSize {
                 report(LeanCloudRules.commandTooLarge, "\(decoded.wireSize) bytes, limit \(options.maxCommandSize)")
             }
@@ -173,9 +186,13 @@ public struct LeanCloudSessionTracker: Sendable {
             trackRequest(command, key: key, spec: spec, time: time, frameIndex: frameIndex, peer: peer, report: report)
             if key.cmd == .ack { acknowledge(command) }
             if key == LeanCloudCommandKey(.session, .open), let app = command.string(.appID) { appID = appID ?? app }
-            if options.credentials != nil, let typed = decoded.command { verifySignature(typed, peer: peer, report: report) }
+            if options.credentials != nil, let typed = decoded.command {
+                verifySignature(typed, peer: peer, report: report)
+            }
         case .receive:
-            if let spec, spec.serverRoles.isEmpty { report(LeanCloudRules.wrongDirection, "\(key) is sent by clients only") }
+            if let spec, spec.serverRoles.isEmpty {
+                report(LeanCloudRules.wrongDirection, "\(key) is sent by clients only")
+            }
             trackReply(command, key: key, peer: peer, report: report)
         }
         if command.has(.directMsg) {
@@ -187,7 +204,9 @@ public struct LeanCloudSessionTracker: Sendable {
     }
 
     /// The session gate: before `session/opened`, after a kick, after the client's own close.
-    private mutating func checkGate(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func checkGate(
+        _ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void
+    ) {
         if !kicked.isEmpty, let code = kicked[peer] {  // the check is for the rare kicked client: skip the hashing
             if key == LeanCloudCommandKey(.session, .open) {
                 if command.bool(.sessionR) {
@@ -195,7 +214,9 @@ public struct LeanCloudSessionTracker: Sendable {
                 }
                 kicked[peer] = nil
             } else {
-                report(LeanCloudRules.commandAfterKick, "\(key) after session/closed \(LeanCloudStatusCodes.describe(Int64(code)))")
+                report(
+                    LeanCloudRules.commandAfterKick,
+                    "\(key) after session/closed \(LeanCloudStatusCodes.describe(Int64(code)))")
             }
             return
         }
@@ -225,7 +246,9 @@ public struct LeanCloudSessionTracker: Sendable {
             return
         }
         if let earlier = pending[i] {
-            report(LeanCloudRules.duplicateI, "i=\(i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))")
+            report(
+                LeanCloudRules.duplicateI, "i=\(i) is still in flight (frame \(earlier.frameIndex), \(earlier.summary))"
+            )
             return
         }
         guard pending.count < maxTracked else { return }
@@ -233,7 +256,9 @@ public struct LeanCloudSessionTracker: Sendable {
         waiting.insert(time)
     }
 
-    private mutating func trackReply(_ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void) {
+    private mutating func trackReply(
+        _ command: LeanCloudCommandFields, key: LeanCloudCommandKey, peer: String, report: (Rule, String) -> Void
+    ) {
         var replyPeer = peer
         if let i = command.i {
             if let request = pending.removeValue(forKey: i) {
@@ -265,7 +290,9 @@ public struct LeanCloudSessionTracker: Sendable {
             let reason = command.string(.errorReason).map { $0 != name ? ": \($0)" : "" } ?? ""
             report(LeanCloudRules.errorReply, "error \(LeanCloudStatusCodes.describe(code))\(reason)")
         case .ack where command.has(.ackCode):
-            report(LeanCloudRules.errorReply, "ack with code \(LeanCloudStatusCodes.describe(Int64(command.int32(.ackCode) ?? 0)))")
+            report(
+                LeanCloudRules.errorReply,
+                "ack with code \(LeanCloudStatusCodes.describe(Int64(command.int32(.ackCode) ?? 0)))")
         case .session where key.op == .closed:
             opened.remove(replyPeer)
             if let code = command.int32(.sessionCode) {
@@ -291,7 +318,8 @@ public struct LeanCloudSessionTracker: Sendable {
         unacked.append(
             Unacked(
                 messageID: id, conversationID: command.string(.directCID) ?? "",
-                timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame, command: command))
+                timestamp: command.integer(.directTimestamp) ?? 0, time: now.time, frameIndex: now.frame,
+                command: command))
         waiting.insert(now.time)
     }
 
@@ -338,12 +366,16 @@ public struct LeanCloudSessionTracker: Sendable {
         for (_, request) in pending.sorted(by: { $0.value.frameIndex < $1.value.frameIndex }) {
             findings.append(
                 Self.finding(
-                    LeanCloudRules.requestPendingAtEnd, "\(request.summary) still waiting for a reply when the capture ends",
+                    LeanCloudRules.requestPendingAtEnd,
+                    "\(request.summary) still waiting for a reply when the capture ends",
                     frame: request.frameIndex, time: request.time, direction: .send, subject: request.summary))
         }
         pending.removeAll()
         for message in unacked {
-            let after = time.flatMap { $0 == Int64.max ? nil : " \(Self.milliseconds(Self.gap(message.time, $0))) after it arrived" } ?? ""
+            let after =
+                time.flatMap {
+                    $0 == Int64.max ? nil : " \(Self.milliseconds(Self.gap(message.time, $0))) after it arrived"
+                } ?? ""
             findings.append(
                 Self.finding(
                     LeanCloudRules.ackPendingAtEnd,

@@ -44,7 +44,8 @@ public enum LeanCloudSignature {
 
     /// Lowercase hex HMAC-SHA1 of `message` keyed by the master key (both UTF-8).
     public static func sign(_ message: String, masterKey: String) -> String {
-        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Array(message.utf8), using: SymmetricKey(data: Array(masterKey.utf8)))
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(
+            for: Array(message.utf8), using: SymmetricKey(data: Array(masterKey.utf8)))
         return Hex.encode(mac)
     }
 
@@ -58,7 +59,8 @@ public enum LeanCloudSignature {
         masterKey: String
     ) -> [Finding] {
         var findings: [Finding] = []
-        let expected = sign(message(appID: appID, action: action, timestamp: timestamp, nonce: nonce), masterKey: masterKey)
+        let expected = sign(
+            message(appID: appID, action: action, timestamp: timestamp, nonce: nonce), masterKey: masterKey)
         if signature.lowercased() != expected {
             findings.append(
                 // Neither value in the message: the signature is a credential, the expected one a keyed
@@ -81,7 +83,9 @@ public enum LeanCloudSignature {
     }
 
     /// The action and signature fields a command carries, if it is a signed operation.
-    public static func signedAction(of command: LCGenericCommand, clientID: String) -> (action: Action, s: String, t: Int64, n: String)? {
+    public static func signedAction(of command: LCGenericCommand, clientID: String) -> (
+        action: Action, s: String, t: Int64, n: String
+    )? {
         switch (command.cmd, command.hasOp ? command.op : nil) {
         case (.session, .open?) where command.sessionMessage.hasS:
             let m = command.sessionMessage
@@ -92,15 +96,24 @@ public enum LeanCloudSignature {
         case (.conv, let op?) where (op == .add || op == .remove) && command.convMessage.hasS:
             let m = command.convMessage
             let action = op == .add ? "invite" : "kick"
-            return (.conversationMembers(clientID: clientID, conversationID: m.cid, members: m.m, action: action), m.s, m.t, m.n)
+            return (
+                .conversationMembers(clientID: clientID, conversationID: m.cid, members: m.m, action: action), m.s, m.t,
+                m.n
+            )
         case (.blacklist, let op?) where (op == .block || op == .unblock) && command.blacklistMessage.hasS:
             let m = command.blacklistMessage
             if m.hasSrcCid {
                 let action = op == .block ? "conversation-block-clients" : "conversation-unblock-clients"
-                return (.conversationBlacklist(clientID: clientID, conversationID: m.srcCid, members: m.toPids, action: action), m.s, m.t, m.n)
+                return (
+                    .conversationBlacklist(
+                        clientID: clientID, conversationID: m.srcCid, members: m.toPids, action: action), m.s, m.t, m.n
+                )
             }
             let action = op == .block ? "client-block-conversations" : "client-unblock-conversations"
-            return (.clientBlocksConversation(clientID: clientID, conversationID: m.toCids.joined(separator: ":"), action: action), m.s, m.t, m.n)
+            return (
+                .clientBlocksConversation(
+                    clientID: clientID, conversationID: m.toCids.joined(separator: ":"), action: action), m.s, m.t, m.n
+            )
         default:
             return nil
         }

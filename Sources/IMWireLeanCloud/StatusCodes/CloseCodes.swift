@@ -20,7 +20,9 @@ extension LeanCloudStatusCodes {
     ) { row in
         [
             row(
-                0, "", "Closed normally (server restart or local network); docs: the SDK reconnects; old .NET reconnects", .retry,
+                0, "",
+                "Closed normally (server restart or local network); docs: the SDK reconnects; old .NET reconnects",
+                .retry,
                 sources: "docs im-faq.mdx:20; \(dotNet)"),
             row(
                 1001, "",
@@ -33,16 +35,20 @@ extension LeanCloudStatusCodes {
                 1006, "", "Closed abnormally; docs: the SDK reconnects; JS and old .NET reconnect", .retry,
                 sources: "docs im-faq.mdx:20; \(jsRealtime); \(dotNet)"),
             row(
-                4100, "APP_NOT_AVAILABLE", "Fatal in JS: no reconnect, error thrown (app missing or IM disabled)", .fatalCredentials,
+                4100, "APP_NOT_AVAILABLE", "Fatal in JS: no reconnect, error thrown (app missing or IM disabled)",
+                .fatalCredentials,
                 sources: jsRealtime),
             row(
-                4103, "INVALID_LOGIN", "Fatal in JS: no reconnect, error thrown (malformed client id)", .fatalCredentials,
+                4103, "INVALID_LOGIN", "Fatal in JS: no reconnect, error thrown (malformed client id)",
+                .fatalCredentials,
                 sources: jsRealtime),
             row(
-                4107, "READ_TIMEOUT", "Heartbeat timeout: old .NET reconnects (one of its three reconnect codes); JS reconnects", .retry,
+                4107, "READ_TIMEOUT",
+                "Heartbeat timeout: old .NET reconnects (one of its three reconnect codes); JS reconnects", .retry,
                 sources: "\(dotNet); \(jsRealtime)"),
             row(
-                4110, "INVALID_ORIGIN", "Fatal in JS: no reconnect, error thrown (origin not whitelisted)", .fatalCredentials,
+                4110, "INVALID_ORIGIN", "Fatal in JS: no reconnect, error thrown (origin not whitelisted)",
+                .fatalCredentials,
                 sources: jsRealtime),
         ]
     }

@@ -33,13 +33,20 @@ public enum LeanCloudStatusCodes {
         ]
     ) { row in
         [
-            row(0, "", "WebSocket closed normally (server restart or local network); the SDK reconnects", .retry, travel: .closeCode),
-            row(1000, "CLOSE_NORMAL", "WebSocket closed normally (SDK constant)", .retry, sources: "js src/error.js", travel: .closeCode),
             row(
-                1006, "CLOSE_ABNORMAL", "WebSocket closed abnormally (e.g. a router limits long connections); the SDK reconnects", .retry,
+                0, "", "WebSocket closed normally (server restart or local network); the SDK reconnects", .retry,
+                travel: .closeCode),
+            row(
+                1000, "CLOSE_NORMAL", "WebSocket closed normally (SDK constant)", .retry, sources: "js src/error.js",
+                travel: .closeCode),
+            row(
+                1006, "CLOSE_ABNORMAL",
+                "WebSocket closed abnormally (e.g. a router limits long connections); the SDK reconnects", .retry,
                 sources: docs + "; name from js src/error.js", travel: .closeCode),
             row(4100, "APP_NOT_AVAILABLE", "App does not exist or IM is disabled", .fatalCredentials),
-            row(4101, "DUPLICATED_LOGIN", "Same device logged into the push service twice (not IM related)", .fatalConflict),
+            row(
+                4101, "DUPLICATED_LOGIN", "Same device logged into the push service twice (not IM related)",
+                .fatalConflict),
             row(4102, "SIGNATURE_FAILED", "Login signature verification failed", .fatalCredentials),
             row(4103, "INVALID_LOGIN", "Malformed client id (more than 64 characters)", .fatalCredentials),
             row(4105, "SESSION_REQUIRED", "Command sent before the session was opened", .invalidRequest),
@@ -77,7 +84,8 @@ public enum LeanCloudStatusCodes {
             row(4313, "SYSTEM_CONVERSATION_REQUIRED", "Only valid for system conversations", .invalidRequest),
             row(4314, "NORMAL_CONVERSATION_REQUIRED", "Only valid for normal conversations", .invalidRequest),
             row(
-                4315, "CONVERSATION_TEMPORARY_BLACKLISTED", "User is in the conversation's temporary blacklist (JS: CONVERSATION_BLACKLISTED)",
+                4315, "CONVERSATION_TEMPORARY_BLACKLISTED",
+                "User is in the conversation's temporary blacklist (JS: CONVERSATION_BLACKLISTED)",
                 .permissionDenied),
             row(4316, "TRANSIENT_CONVERSATION_REQUIRED", "Only valid for transient conversations", .invalidRequest),
             row(4317, "CONVERSATION_MEMBERSHIP_REQUIRED", "Must be a member", .notMember),
@@ -86,8 +94,12 @@ public enum LeanCloudStatusCodes {
             row(4321, "UNKNOWN_CONVERSATION_ROLE", "Unknown role", .invalidRequest),
             row(4322, "CONVERSATION_MEMBER_IN_ROLE_FULL", "Role member limit reached", .invalidRequest),
             row(4323, "TEMPORARY_CONVERSATION_EXPIRED", "Temporary conversation expired", .notFound),
-            row(4324, "CONVERSATION_NEED_OWNER", "The operation would leave the conversation without an owner", .invalidRequest),
-            row(4325, "CONVERSATION_MEMBER_INFO_FEATURE_DISABLED", "Member-attributes feature is off", .permissionDenied),
+            row(
+                4324, "CONVERSATION_NEED_OWNER", "The operation would leave the conversation without an owner",
+                .invalidRequest),
+            row(
+                4325, "CONVERSATION_MEMBER_INFO_FEATURE_DISABLED", "Member-attributes feature is off", .permissionDenied
+            ),
             row(4401, "INVALID_MESSAGING_TARGET", "Conversation missing or user not a member", .notMember),
             row(4402, "MESSAGE_REJECTED_BY_APP", "Message rejected by a hook", .permissionDenied),
             row(4403, "MESSAGE_OWNERSHIP_REQUIRED", "No permission on the target message", .permissionDenied),
@@ -102,7 +114,9 @@ public enum LeanCloudStatusCodes {
             row(4548, "BLOCKED_BY_CONV", "User is in the conversation's blacklist", .permissionDenied),
             row(4561, "SILIENCED_MEMBER_LIST_FULL", "Mute list full (sic SILIENCED)", .invalidRequest),
             row(4563, "SILIENCED", "User is muted", .permissionDenied),
-            row(5130, "OWNER_PROMOTION_NOT_ALLOWED", "Owner promotion not allowed", .invalidRequest, sources: "js src/error.js"),
+            row(
+                5130, "OWNER_PROMOTION_NOT_ALLOWED", "Owner promotion not allowed", .invalidRequest,
+                sources: "js src/error.js"),
         ]
     }
 

@@ -26,14 +26,21 @@ extension LeanCloudStatusCodes {
             row(9002, "clientNotOpen", "IM client not open (objc AVIMErrorCodeClientNotOpen)", .clientLocal),
             row(9003, "commandInvalid", "In command invalid (objc AVIMErrorCodeInvalidCommand)", .clientLocal),
             row(
-                9008, "commandDataLengthTooLong", "Data length of out command is too long (objc AVIMErrorCodeCommandDataLengthTooLong)", .clientLocal),
-            row(9100, "conversationNotFound", "Conversation not found (objc AVIMErrorCodeConversationNotFound)", .clientLocal),
+                9008, "commandDataLengthTooLong",
+                "Data length of out command is too long (objc AVIMErrorCodeCommandDataLengthTooLong)", .clientLocal),
             row(
-                9120, "updatingMessageNotAllowed", "Updating message from others is not allowed (objc AVIMErrorCodeUpdatingMessageNotAllowed)",
+                9100, "conversationNotFound", "Conversation not found (objc AVIMErrorCodeConversationNotFound)",
                 .clientLocal),
-            row(9121, "updatingMessageNotSent", "Message is not sent (objc AVIMErrorCodeUpdatingMessageNotSent)", .clientLocal),
             row(
-                9130, "ownerPromotionNotAllowed", "Updating a member's role to owner is not allowed (objc AVIMErrorCodeOwnerPromotionNotAllowed)",
+                9120, "updatingMessageNotAllowed",
+                "Updating message from others is not allowed (objc AVIMErrorCodeUpdatingMessageNotAllowed)",
+                .clientLocal),
+            row(
+                9121, "updatingMessageNotSent", "Message is not sent (objc AVIMErrorCodeUpdatingMessageNotSent)",
+                .clientLocal),
+            row(
+                9130, "ownerPromotionNotAllowed",
+                "Updating a member's role to owner is not allowed (objc AVIMErrorCodeOwnerPromotionNotAllowed)",
                 .clientLocal),
             row(9973, "notFound", "Not found", .clientLocal),
             row(9974, "invalidType", "Data type invalid", .clientLocal),

@@ -16,7 +16,9 @@ struct FieldReader {
     }
 
     private mutating func overrun(_ field: String, need: Int) {
-        report(MQTTRules.fieldOverrun, "\(field): needs \(need) byte(s), \(reader.remaining) left in the packet", at: reader.offset)
+        report(
+            MQTTRules.fieldOverrun, "\(field): needs \(need) byte(s), \(reader.remaining) left in the packet",
+            at: reader.offset)
     }
 
     mutating func byte(_ field: String) -> UInt8? {
@@ -71,7 +73,9 @@ struct FieldReader {
     /// Reports whatever is left after the last field.
     mutating func expectEnd(_ type: MQTTPacketType) {
         guard !reader.isAtEnd else { return }
-        report(MQTTRules.trailingBytes, "\(reader.remaining) byte(s) after the last field of \(type.name)", at: reader.offset)
+        report(
+            MQTTRules.trailingBytes, "\(reader.remaining) byte(s) after the last field of \(type.name)",
+            at: reader.offset)
     }
 }
 

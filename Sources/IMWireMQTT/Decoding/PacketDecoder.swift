@@ -86,13 +86,17 @@ enum PacketBodyDecoder {
         return MQTTVersion(level: body[2 + nameLength])
     }
 
-    private static func checkFlags(_ type: MQTTPacketType, _ flags: UInt8, version: MQTTVersion, into fields: inout FieldReader) {
+    private static func checkFlags(
+        _ type: MQTTPacketType, _ flags: UInt8, version: MQTTVersion, into fields: inout FieldReader
+    ) {
         guard let required = type.requiredFlags, flags != required else { return }
         let bits = String(flags, radix: 2)
         let shown = String(repeating: "0", count: 4 - bits.count) + bits
         switch version {
         case .v3_1_1:
-            fields.report(MQTTRules.fixedHeaderFlags, "\(type.name) flags \(shown), must be \(required == 0 ? "0000" : "0010")", at: 0)
+            fields.report(
+                MQTTRules.fixedHeaderFlags, "\(type.name) flags \(shown), must be \(required == 0 ? "0000" : "0010")",
+                at: 0)
         case .v3_1:
             // 3.1 sets DUP when it re-sends a PUBREL, SUBSCRIBE or UNSUBSCRIBE.
             if required == 0b0010, flags == 0b1010 { return }
@@ -126,10 +130,13 @@ enum PacketBodyDecoder {
         let willQoSBits = (flags >> 3) & 0x03
         let hasWill = flags & 0x04 != 0
         let cleanSession = flags & 0x02 != 0
-        if flags & 0x01 != 0 { fields.report(MQTTRules.connectReservedFlag, "connect flags bit 0 is set", at: flagsOffset) }
+        if flags & 0x01 != 0 {
+            fields.report(MQTTRules.connectReservedFlag, "connect flags bit 0 is set", at: flagsOffset)
+        }
         if !hasWill, willQoSBits != 0 || willRetain {
             fields.report(
-                MQTTRules.willFlagsInconsistent, "will QoS \(willQoSBits), will retain \(willRetain) without the will flag", at: flagsOffset)
+                MQTTRules.willFlagsInconsistent,
+                "will QoS \(willQoSBits), will retain \(willRetain) without the will flag", at: flagsOffset)
         }
         if willQoSBits == 3 { fields.report(MQTTRules.willQoSInvalid, "will QoS 3", at: flagsOffset) }
         if hasPassword, !hasUsername {
@@ -140,17 +147,24 @@ enum PacketBodyDecoder {
         let idLength = clientID.unicodeScalars.count
         if idLength == 0 {
             if version == .v3_1 {
-                fields.report(MQTTRules.clientIDEmpty, "MQTT 3.1 needs a client identifier of 1–23 characters", at: clientOffset - 2)
+                fields.report(
+                    MQTTRules.clientIDEmpty, "MQTT 3.1 needs a client identifier of 1–23 characters",
+                    at: clientOffset - 2)
             } else if !cleanSession {
-                fields.report(MQTTRules.clientIDEmpty, "empty client identifier with clean session 0", at: clientOffset - 2)
+                fields.report(
+                    MQTTRules.clientIDEmpty, "empty client identifier with clean session 0", at: clientOffset - 2)
             }
         } else if version == .v3_1, idLength > 23 {
-            fields.report(MQTTRules.clientIDTooLongV31, "client identifier of \(idLength) characters under MQTT 3.1", at: clientOffset - 2)
+            fields.report(
+                MQTTRules.clientIDTooLongV31, "client identifier of \(idLength) characters under MQTT 3.1",
+                at: clientOffset - 2)
         }
 
         var will: MQTTConnect.Will?
         if hasWill {
-            guard let (topic, _) = fields.string("will topic"), let (message, _) = fields.binary("will message") else { return nil }
+            guard let (topic, _) = fields.string("will topic"), let (message, _) = fields.binary("will message") else {
+                return nil
+            }
             will = MQTTConnect.Will(
                 topic: topic, message: message, qos: MQTTQoS(rawValue: willQoSBits) ?? .exactlyOnce,
                 retain: willRetain)
@@ -170,12 +184,16 @@ enum PacketBodyDecoder {
             clientID: clientID, will: will, username: username, password: password)
     }
 
-    private static func connack(_ fields: inout FieldReader, version: MQTTVersion, options: MQTTDecodeOptions) -> MQTTConnack? {
+    private static func connack(_ fields: inout FieldReader, version: MQTTVersion, options: MQTTDecodeOptions)
+        -> MQTTConnack?
+    {
         guard let flags = fields.byte("acknowledge flags") else { return nil }
         guard let code = fields.byte("return code") else { return nil }
         let reserved: UInt8 = version == .v3_1 ? 0xff : 0xfe
         if flags & reserved != 0 {
-            fields.report(MQTTRules.connackFlagsReserved, "acknowledge flags 0x\(Hex.encode([flags])) under \(version.specName)", at: 2)
+            fields.report(
+                MQTTRules.connackFlagsReserved, "acknowledge flags 0x\(Hex.encode([flags])) under \(version.specName)",
+                at: 2)
         }
         let sessionPresent = version == .v3_1_1 && flags & 0x01 != 0
         if sessionPresent, code != 0 {
@@ -208,12 +226,15 @@ enum PacketBodyDecoder {
             packetID = id
         }
         let payload = Array(fields.reader.readRest())
-        return MQTTPublish(dup: dup, qos: qos, retain: flags & 0x01 != 0, topic: topic, packetID: packetID, payload: payload)
+        return MQTTPublish(
+            dup: dup, qos: qos, retain: flags & 0x01 != 0, topic: topic, packetID: packetID, payload: payload)
     }
 
     private static func subscribe(_ fields: inout FieldReader, dup: Bool) -> MQTTSubscribe? {
         guard let id = fields.packetID() else { return nil }
-        if fields.isAtEnd { fields.report(MQTTRules.payloadEmpty, "SUBSCRIBE without a topic filter", at: fields.offset) }
+        if fields.isAtEnd {
+            fields.report(MQTTRules.payloadEmpty, "SUBSCRIBE without a topic filter", at: fields.offset)
+        }
         var subscriptions: [MQTTSubscribe.Subscription] = []
         while !fields.isAtEnd {
             guard let (filter, textOffset) = fields.string("topic filter") else { return nil }
@@ -221,9 +242,11 @@ enum PacketBodyDecoder {
             let qosOffset = fields.offset
             guard let requested = fields.byte("requested QoS") else { return nil }
             if requested & 0xfc != 0 || requested == 3 {
-                fields.report(MQTTRules.subscribeQoSInvalid, "requested QoS byte 0x\(Hex.encode([requested]))", at: qosOffset)
+                fields.report(
+                    MQTTRules.subscribeQoSInvalid, "requested QoS byte 0x\(Hex.encode([requested]))", at: qosOffset)
             }
-            subscriptions.append(.init(topicFilter: filter, qos: MQTTQoS(rawValue: min(requested & 0x03, 2)) ?? .exactlyOnce))
+            subscriptions.append(
+                .init(topicFilter: filter, qos: MQTTQoS(rawValue: min(requested & 0x03, 2)) ?? .exactlyOnce))
         }
         return MQTTSubscribe(packetID: id, subscriptions: subscriptions, dup: dup)
     }
@@ -237,7 +260,9 @@ enum PacketBodyDecoder {
             _ = fields.reader.readUInt8()
             let valid = code <= 2 || (code == 0x80 && version == .v3_1_1)
             if !valid {
-                fields.report(MQTTRules.subackReturnCodeInvalid, "return code 0x\(Hex.encode([code])) under \(version.specName)", at: offset)
+                fields.report(
+                    MQTTRules.subackReturnCodeInvalid, "return code 0x\(Hex.encode([code])) under \(version.specName)",
+                    at: offset)
             }
             codes.append(code)
         }
@@ -246,7 +271,9 @@ enum PacketBodyDecoder {
 
     private static func unsubscribe(_ fields: inout FieldReader, dup: Bool) -> MQTTUnsubscribe? {
         guard let id = fields.packetID() else { return nil }
-        if fields.isAtEnd { fields.report(MQTTRules.payloadEmpty, "UNSUBSCRIBE without a topic filter", at: fields.offset) }
+        if fields.isAtEnd {
+            fields.report(MQTTRules.payloadEmpty, "UNSUBSCRIBE without a topic filter", at: fields.offset)
+        }
         var filters: [String] = []
         while !fields.isAtEnd {
             guard let (filter, textOffset) = fields.string("topic filter") else { return nil }
@@ -258,6 +285,7 @@ enum PacketBodyDecoder {
 
     private static func checkFilter(_ filter: String, at offset: Int, into fields: inout FieldReader) {
         guard let (reason, index) = TopicSyntax.filterProblem(filter) else { return }
-        fields.report(MQTTRules.topicFilterInvalid, "\(reason): \"\(filter)\"", at: filter.isEmpty ? offset - 2 : offset + index)
+        fields.report(
+            MQTTRules.topicFilterInvalid, "\(reason): \"\(filter)\"", at: filter.isEmpty ? offset - 2 : offset + index)
     }
 }

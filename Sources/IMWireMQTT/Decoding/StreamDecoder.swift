@@ -80,7 +80,9 @@ public struct MQTTStreamDecoder: Sendable {
 
     /// Frames one packet at the start of `bytes`: decodes it (or reports it) and returns the bytes
     /// used, or 0 when more bytes are needed. A packet over the limit starts a skip.
-    private mutating func frame(_ bytes: UnsafeRawBufferPointer, streamOffset: Int, into out: inout [MQTTDecodedPacket]) -> Int {
+    private mutating func frame(_ bytes: UnsafeRawBufferPointer, streamOffset: Int, into out: inout [MQTTDecodedPacket])
+        -> Int
+    {
         switch FixedHeaderRead.read(bytes) {
         case .needMore:
             return 0
@@ -113,8 +115,11 @@ public struct MQTTStreamDecoder: Sendable {
             guard bytes.count >= header.totalLength else { return 0 }
             let body = UnsafeRawBufferPointer(rebasing: bytes[header.headerLength..<header.totalLength])
             let readVersion = version
-            let (packet, findings) = PacketBodyDecoder.decode(header: header, body: body, version: readVersion, options: options)
-            if case .connect(let connect)? = packet, let connectVersion = connect.version { learnedVersion = connectVersion }
+            let (packet, findings) = PacketBodyDecoder.decode(
+                header: header, body: body, version: readVersion, options: options)
+            if case .connect(let connect)? = packet, let connectVersion = connect.version {
+                learnedVersion = connectVersion
+            }
             out.append(
                 MQTTDecodedPacket(
                     packet: packet, findings: findings, streamOffset: streamOffset,
@@ -148,7 +153,9 @@ public struct MQTTStreamDecoder: Sendable {
         } else {
             announced = nil
         }
-        let what = announced.map { "\(pending.count) of \($0) bytes of the packet" } ?? "\(pending.count) byte(s) of a fixed header"
+        let what =
+            announced.map { "\(pending.count) of \($0) bytes of the packet" }
+            ?? "\(pending.count) byte(s) of a fixed header"
         let finding = MQTTRules.truncated.finding("the stream ends after \(what)", at: pending.count)
         return [
             MQTTDecodedPacket(
@@ -158,7 +165,9 @@ public struct MQTTStreamDecoder: Sendable {
     }
 
     /// Decodes a complete byte string: every packet, then `finish`.
-    public static func decodeAll(_ bytes: [UInt8], options: MQTTDecodeOptions = MQTTDecodeOptions()) -> [MQTTDecodedPacket] {
+    public static func decodeAll(_ bytes: [UInt8], options: MQTTDecodeOptions = MQTTDecodeOptions())
+        -> [MQTTDecodedPacket]
+    {
         var decoder = MQTTStreamDecoder(options: options)
         return decoder.feed(bytes) + decoder.finish()
     }

@@ -47,7 +47,10 @@ package enum MQTTCanonicalJSON {
                 "subscriptions",
                 .array(
                     subscribe.subscriptions.map { subscription in
-                        ["topicFilter": .string(subscription.topicFilter), "qos": .number(JSONNumber(Int(subscription.qos.rawValue)))]
+                        [
+                            "topicFilter": .string(subscription.topicFilter),
+                            "qos": .number(JSONNumber(Int(subscription.qos.rawValue))),
+                        ]
                     }))
             if subscribe.dup { object.append("dup", true) }
         case .suback(let suback):
@@ -90,11 +93,14 @@ package enum MQTTCanonicalJSON {
                     topic: try string(willObject, "topic"), message: try bytes(willObject, "message"),
                     qos: try qos(willObject, "qos"), retain: willObject["retain"]?.boolValue ?? false)
             }
-            let password: [UInt8]? = object["password"] != nil || object["passwordHex"] != nil ? try bytes(object, "password") : nil
+            let password: [UInt8]? =
+                object["password"] != nil || object["passwordHex"] != nil ? try bytes(object, "password") : nil
             return .connect(
                 MQTTConnect(
-                    protocolName: try string(object, "protocolName"), protocolLevel: try integer(object, "protocolLevel", max: 255),
-                    cleanSession: object["cleanSession"]?.boolValue ?? false, keepAlive: try integer(object, "keepAlive", max: 65535),
+                    protocolName: try string(object, "protocolName"),
+                    protocolLevel: try integer(object, "protocolLevel", max: 255),
+                    cleanSession: object["cleanSession"]?.boolValue ?? false,
+                    keepAlive: try integer(object, "keepAlive", max: 65535),
                     clientID: try string(object, "clientId"), will: will, username: object["username"]?.stringValue,
                     password: password))
         case .connack:
@@ -112,14 +118,20 @@ package enum MQTTCanonicalJSON {
                     packetID: id, payload: try bytes(object, "payload")))
         case .puback: return .puback(packetID: try integer(object, "packetId", max: 65535))
         case .pubrec: return .pubrec(packetID: try integer(object, "packetId", max: 65535))
-        case .pubrel: return .pubrel(packetID: try integer(object, "packetId", max: 65535), dup: object["dup"]?.boolValue ?? false)
+        case .pubrel:
+            return .pubrel(
+                packetID: try integer(object, "packetId", max: 65535), dup: object["dup"]?.boolValue ?? false)
         case .pubcomp: return .pubcomp(packetID: try integer(object, "packetId", max: 65535))
         case .unsuback: return .unsuback(packetID: try integer(object, "packetId", max: 65535))
         case .subscribe:
-            guard let items = object["subscriptions"]?.arrayValue else { throw DecodeError(description: "subscriptions must be an array") }
+            guard let items = object["subscriptions"]?.arrayValue else {
+                throw DecodeError(description: "subscriptions must be an array")
+            }
             var subscriptions: [MQTTSubscribe.Subscription] = []
             for item in items {
-                guard let entry = item.objectValue else { throw DecodeError(description: "a subscription must be an object") }
+                guard let entry = item.objectValue else {
+                    throw DecodeError(description: "a subscription must be an object")
+                }
                 subscriptions.append(.init(topicFilter: try string(entry, "topicFilter"), qos: try qos(entry, "qos")))
             }
             return .subscribe(
@@ -127,7 +139,9 @@ package enum MQTTCanonicalJSON {
                     packetID: try integer(object, "packetId", max: 65535), subscriptions: subscriptions,
                     dup: object["dup"]?.boolValue ?? false))
         case .suback:
-            guard let items = object["returnCodes"]?.arrayValue else { throw DecodeError(description: "return_codes must be an array") }
+            guard let items = object["returnCodes"]?.arrayValue else {
+                throw DecodeError(description: "return_codes must be an array")
+            }
             var codes: [UInt8] = []
             for item in items {
                 guard let code = item.int64Value.flatMap(UInt8.init(exactly:)) else {
@@ -137,10 +151,14 @@ package enum MQTTCanonicalJSON {
             }
             return .suback(MQTTSuback(packetID: try integer(object, "packetId", max: 65535), returnCodes: codes))
         case .unsubscribe:
-            guard let items = object["topicFilters"]?.arrayValue else { throw DecodeError(description: "topic_filters must be an array") }
+            guard let items = object["topicFilters"]?.arrayValue else {
+                throw DecodeError(description: "topic_filters must be an array")
+            }
             var filters: [String] = []
             for item in items {
-                guard let filter = item.stringValue else { throw DecodeError(description: "topic_filters holds strings") }
+                guard let filter = item.stringValue else {
+                    throw DecodeError(description: "topic_filters holds strings")
+                }
                 filters.append(filter)
             }
             return .unsubscribe(
@@ -158,7 +176,9 @@ package enum MQTTCanonicalJSON {
         return value
     }
 
-    private static func integer<T: FixedWidthInteger>(_ object: JSONObject, _ key: String, max: Int64) throws(DecodeError) -> T {
+    private static func integer<T: FixedWidthInteger>(_ object: JSONObject, _ key: String, max: Int64)
+        throws(DecodeError) -> T
+    {
         guard let value = object[key]?.int64Value, value >= 0, value <= max, let typed = T(exactly: value) else {
             throw DecodeError(description: "\(key) must be an integer from 0 to \(max)")
         }
@@ -175,7 +195,9 @@ package enum MQTTCanonicalJSON {
     /// `key` as text, or `keyHex` as hex.
     private static func bytes(_ object: JSONObject, _ key: String) throws(DecodeError) -> [UInt8] {
         if let text = object[key]?.stringValue { return Array(text.utf8) }
-        guard let hex = object[key + "Hex"]?.stringValue else { throw DecodeError(description: "\(key) or \(key)Hex is required") }
+        guard let hex = object[key + "Hex"]?.stringValue else {
+            throw DecodeError(description: "\(key) or \(key)Hex is required")
+        }
         do { return try Hex.decode(hex) } catch { throw DecodeError(description: "\(key)Hex: \(error)") }
     }
 }

@@ -13,32 +13,43 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
     }
 
     package static let definition = CanonicalCodecDefinition(
-        name: "mqtt", options: [versionOption], jsonForm: #"one MQTT packet, bare or as {"mqtt": …}."#, unit: { _ in .packets(payloadText: false) },
+        name: "mqtt", options: [versionOption], jsonForm: #"one MQTT packet, bare or as {"mqtt": …}."#,
+        unit: { _ in .packets(payloadText: false) },
         make: { MQTTCanonicalCodec(version: $0["mqtt-version", as: MQTTVersion.self]) })
 
     /// The version packets are read under, as every codec over MQTT takes it.
     package static let versionOption = CanonicalCodecOption.oneOf(
-        "mqtt-version", MQTTVersion.self, decodingOnly: true, help: "the MQTT version (default: from a CONNECT in the input, else 3.1.1).")
+        "mqtt-version", MQTTVersion.self, decodingOnly: true,
+        help: "the MQTT version (default: from a CONNECT in the input, else 3.1.1).")
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits))
-        return Self.stream(packets.map { ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings) })
+        return Self.stream(
+            packets.map {
+                ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings)
+            })
     }
 
     /// One MQTT packet, as `decode` prints it or inside `{"mqtt": …}` (a yun2win decode's form).
     package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
         let packet = json["mqtt"] ?? json
-        do { return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true) } catch {
+        do {
+            return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true)
+        } catch {
             throw CanonicalCodecError("\(error)")
         }
     }
 
     /// The decoding of a packet stream: one part per packet (findings labelled with its stream
     /// offset), and `{"packets": [{offset, length, summary, decoded, findings}]}`.
-    package static func stream(_ packets: [(offset: Int, length: Int, summary: String, decoded: JSONValue?, findings: [Finding])])
+    package static func stream(
+        _ packets: [(offset: Int, length: Int, summary: String, decoded: JSONValue?, findings: [Finding])]
+    )
         -> CanonicalDecoding
     {
-        let parts = packets.map { CanonicalDecoding.Part(decoded: $0.decoded, label: "packet at \($0.offset)", findings: $0.findings) }
+        let parts = packets.map {
+            CanonicalDecoding.Part(decoded: $0.decoded, label: "packet at \($0.offset)", findings: $0.findings)
+        }
         let envelope = JSONValue.array(
             packets.map { packet in
                 var object = JSONObject()
@@ -49,6 +60,7 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
                 object.append("findings", .array(packet.findings.map { $0.json() }))
                 return .object(object)
             })
-        return CanonicalDecoding(parts: parts, envelope: .object(JSONObject([JSONObject.Member(key: "packets", value: envelope)])))
+        return CanonicalDecoding(
+            parts: parts, envelope: .object(JSONObject([JSONObject.Member(key: "packets", value: envelope)])))
     }
 }

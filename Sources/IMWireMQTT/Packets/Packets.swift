@@ -232,8 +232,10 @@ extension MQTTConnect: CustomStringConvertible, CustomDebugStringConvertible, Cu
         Mirror(
             self,
             children: [
-                "protocolName": protocolName, "protocolLevel": protocolLevel, "cleanSession": cleanSession, "keepAlive": keepAlive,
-                "clientID": clientID, "will": will as Any, "username": username as Any, "password": passwordLength as Any,
+                "protocolName": protocolName, "protocolLevel": protocolLevel, "cleanSession": cleanSession,
+                "keepAlive": keepAlive,
+                "clientID": clientID, "will": will as Any, "username": username as Any,
+                "password": passwordLength as Any,
             ], displayStyle: .struct)
     }
 

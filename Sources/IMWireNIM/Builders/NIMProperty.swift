@@ -85,15 +85,19 @@ public struct NIMProperty: Sendable, Hashable {
 
     /// The fields by name, in tag order (the decoder's `NIMParameter.fields`).
     public var fields: JSONObject {
-        JSONObject(sortedTags.map { JSONObject.Member(key: map.name(ofTag: $0) ?? "#\($0)", value: values[$0] ?? .null) })
+        JSONObject(
+            sortedTags.map { JSONObject.Member(key: map.name(ofTag: $0) ?? "#\($0)", value: values[$0] ?? .null) })
     }
 
     /// The wire object: numeric tags in ascending order (`NIMParameter.value`).
-    public var tagged: JSONObject { JSONObject(sortedTags.map { JSONObject.Member(key: String($0), value: values[$0] ?? .null) }) }
+    public var tagged: JSONObject {
+        JSONObject(sortedTags.map { JSONObject.Member(key: String($0), value: values[$0] ?? .null) })
+    }
 
     /// The `Q` item `{t: "Property", v}`, named `name` with its fields as the decoder names them.
     public func parameter(name: String?) -> NIMParameter {
-        NIMParameter(type: NIMParameterType.property.rawValue, value: .object(tagged), name: name, fields: .object(fields))
+        NIMParameter(
+            type: NIMParameterType.property.rawValue, value: .object(tagged), name: name, fields: .object(fields))
     }
 
     private var sortedTags: [Int] { values.keys.sorted() }
@@ -143,7 +147,9 @@ extension NIMRequest {
     /// names): throws when there is none or a key is not a tag of the map.
     public func property(_ map: NIMTagMap) throws(NIMBuildError) -> NIMProperty {
         let command = "\(sid)_\(cid)" + (self.command.map { " \($0.name)" } ?? "")
-        guard let first = params.first, first.type == NIMParameterType.property.rawValue, case .object(let object) = first.value else {
+        guard let first = params.first, first.type == NIMParameterType.property.rawValue,
+            case .object(let object) = first.value
+        else {
             throw .missingProperty(command: command)
         }
         return try NIMProperty(map, tagged: object)

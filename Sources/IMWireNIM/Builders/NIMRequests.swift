@@ -79,7 +79,8 @@ public struct NIMLogin: Sendable, Hashable {
     /// A login; a nil optional leaves its field out.
     public init(
         appKey: String, account: String, token: String, clientType: NIMClientType = .web, os: String? = nil,
-        sdkVersion: Int64? = 190, protocolVersion: Int64? = 1, deviceId: String? = nil, sdkHumanVersion: String? = "8.5.0"
+        sdkVersion: Int64? = 190, protocolVersion: Int64? = 1, deviceId: String? = nil,
+        sdkHumanVersion: String? = "8.5.0"
     ) {
         var property = NIMProperty(NIMTagMaps.login)
         property.store("appKey", .string(appKey))
@@ -97,7 +98,9 @@ public struct NIMLogin: Sendable, Hashable {
     /// The login a login Property describes; throws when `appKey`, `account` or `token` is
     /// missing or not a string, or `property` is of another map.
     public init(_ property: NIMProperty) throws(NIMBuildError) {
-        guard property.map == NIMTagMaps.login else { throw .propertyNotTaken(command: "2_3 login", map: property.map.name) }
+        guard property.map == NIMTagMaps.login else {
+            throw .propertyNotTaken(command: "2_3 login", map: property.map.name)
+        }
         for field in ["appKey", "account", "token"] { try property.require(field, "a string", isString) }
         self.property = property
     }
@@ -166,7 +169,9 @@ public struct NIMSendMsg: Sendable, Hashable {
     /// The message a msg Property describes; throws when `scene`, `to`, `type` or `idClient` is
     /// missing or of another JSON type, or `property` is of another map.
     public init(_ property: NIMProperty) throws(NIMBuildError) {
-        guard property.map == NIMTagMaps.msg else { throw .propertyNotTaken(command: "7_1 sendMsg", map: property.map.name) }
+        guard property.map == NIMTagMaps.msg else {
+            throw .propertyNotTaken(command: "7_1 sendMsg", map: property.map.name)
+        }
         try property.require("scene", "an integer", isInteger)
         try property.require("to", "a string", isString)
         try property.require("type", "an integer", isInteger)
@@ -231,7 +236,9 @@ public struct NIMSync: Sendable, Hashable {
     /// The sync a sync Property describes; throws when a field is not an integer or `property` is
     /// of another map.
     public init(_ property: NIMProperty) throws(NIMBuildError) {
-        guard property.map == NIMTagMaps.sync else { throw .propertyNotTaken(command: "5_1 sync", map: property.map.name) }
+        guard property.map == NIMTagMaps.sync else {
+            throw .propertyNotTaken(command: "5_1 sync", map: property.map.name)
+        }
         for member in property.fields { try property.require(member.key, "an integer timetag", isInteger) }
         self.property = property
     }
@@ -270,12 +277,16 @@ extension NIMRequest {
 extension NIMLogin: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields set, by name in tag order, the tokens as their length:
     /// `NIMLogin(clientType: 16, sdkVersion: 190, …, appKey: "app", account: "alice", token: 32 bytes)`.
-    public var description: String { "NIMLogin(" + shownFields.map { "\($0.label): \($0.hidden ?? "\($0.json)")" }.joined(separator: ", ") + ")" }
+    public var description: String {
+        "NIMLogin(" + shownFields.map { "\($0.label): \($0.hidden ?? "\($0.json)")" }.joined(separator: ", ") + ")"
+    }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: shownFields.map { (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json) }, displayStyle: .struct)
+        Mirror(
+            self, children: shownFields.map { (label: $0.label, value: $0.hidden.map { $0 as Any } ?? $0.json) },
+            displayStyle: .struct)
     }
 
     /// Fields that hold a credential.
@@ -309,7 +320,9 @@ extension NIMParameter: CustomStringConvertible, CustomDebugStringConvertible, C
 
     /// The description, the login's credentials as their length when `login`.
     func formatted(login: Bool) -> String {
-        let secret: (String) -> Bool = { (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0) }
+        let secret: (String) -> Bool = {
+            (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0)
+        }
         return """
             NIMParameter(type: \(String(reflecting: type)), value: \
             \(CredentialFields.formatted(value, where: secret)), name: \(String(reflecting: name)), \
@@ -319,7 +332,9 @@ extension NIMParameter: CustomStringConvertible, CustomDebugStringConvertible, C
 
     /// The mirror, the login's credentials as their length when `login`.
     func mirror(login: Bool) -> Mirror {
-        let secret: (String) -> Bool = { (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0) }
+        let secret: (String) -> Bool = {
+            (login && Self.loginSecrets.contains($0)) || CredentialFields.isCredential($0)
+        }
         return Mirror(
             self,
             children: [
@@ -333,14 +348,19 @@ extension NIMRequest: CustomStringConvertible, CustomDebugStringConvertible, Cus
     /// `NIMRequest(sid: 2, cid: 3, ser: 1, params: [NIMParameter(…)])`, a login's Property with
     /// its tokens as their length.
     public var description: String {
-        "NIMRequest(sid: \(sid), cid: \(cid), ser: \(ser), params: [" + params.map { $0.formatted(login: isLogin) }.joined(separator: ", ") + "])"
+        "NIMRequest(sid: \(sid), cid: \(cid), ser: \(ser), params: ["
+            + params.map { $0.formatted(login: isLogin) }.joined(separator: ", ") + "])"
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
         Mirror(
-            self, children: ["sid": sid, "cid": cid, "ser": ser, "params": params.map { ParameterShown(parameter: $0, login: isLogin) }],
+            self,
+            children: [
+                "sid": sid, "cid": cid, "ser": ser,
+                "params": params.map { ParameterShown(parameter: $0, login: isLogin) },
+            ],
             displayStyle: .struct)
     }
 

@@ -9,7 +9,8 @@ package struct NIMCanonicalCodec: CanonicalCodec {
     package init(limits: Limits = .default) { self.limits = limits }
 
     package static let definition = CanonicalCodecDefinition(
-        name: Dialect.nim.rawValue, jsonForm: "the array decode prints, one of its items, or a bare NIM packet.", unit: { _ in .textFrame },
+        name: Dialect.nim.rawValue, jsonForm: "the array decode prints, one of its items, or a bare NIM packet.",
+        unit: { _ in .textFrame },
         make: { _ in NIMCanonicalCodec() })
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {

@@ -12,12 +12,16 @@ public struct NIMItem: Sendable, Hashable {
 // length (the NIM packet shows the rest, the tokens as their length).
 extension NIMItem: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The socket.io packet and the NIM packet; a login's packet with its text as its length.
-    public var description: String { "NIMItem(socketIO: \(socketIO.formatted(hidingData: isLogin)), nim: \(String(reflecting: nim)))" }
+    public var description: String {
+        "NIMItem(socketIO: \(socketIO.formatted(hidingData: isLogin)), nim: \(String(reflecting: nim)))"
+    }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["socketIO": SocketIOShown(packet: socketIO, hidingData: isLogin), "nim": nim as Any], displayStyle: .struct)
+        Mirror(
+            self, children: ["socketIO": SocketIOShown(packet: socketIO, hidingData: isLogin), "nim": nim as Any],
+            displayStyle: .struct)
     }
 
     private var isLogin: Bool { if case .request(let request)? = nim { request.isLogin } else { false } }
@@ -64,7 +68,8 @@ public enum NIMCodec {
             case .json:
                 // socket.io 0.9 also hands json packets to the 'message' listener.
                 if let json = packet.json {
-                    let (nim, inner) = NIMDecoder.decode(Array(JSONWriter.string(json).utf8), direction: direction, limits: limits)
+                    let (nim, inner) = NIMDecoder.decode(
+                        Array(JSONWriter.string(json).utf8), direction: direction, limits: limits)
                     item.nim = nim
                     findings += inner.map { finding in
                         var moved = finding
@@ -73,7 +78,8 @@ public enum NIMCodec {
                     }
                 }
             case .event, .ack:
-                findings.append(NIMRules.transportPacket.finding("a socket.io \(packet.type.name) packet on a NIM link", at: 0))
+                findings.append(
+                    NIMRules.transportPacket.finding("a socket.io \(packet.type.name) packet on a NIM link", at: 0))
             case .connect, .disconnect, .heartbeat, .error, .noop:
                 break
             }
@@ -110,7 +116,8 @@ public enum NIMCanonicalJSON {
                     }))
         case .response(let response):
             object.append("kind", "response")
-            append(&object, response.sid, response.cid, response.ser, command, name: command?.handler ?? command?.command)
+            append(
+                &object, response.sid, response.cid, response.ser, command, name: command?.handler ?? command?.command)
             object.append("code", .number(JSONNumber(response.code)))
             object.append("success", .bool(response.isSuccess))
             if let r = response.r { object.append("r", .array(r)) }
@@ -147,12 +154,15 @@ public enum NIMCanonicalJSON {
     /// The packet a canonical JSON describes (names and named fields are ignored: the wire
     /// form is `params[].t/v` and `r`).
     public static func decode(_ json: JSONValue) throws(DecodeError) -> NIMPacket {
-        guard let sid = json["sid"]?.int64Value, let cid = json["cid"]?.int64Value, let ser = json["ser"]?.int64Value else {
+        guard let sid = json["sid"]?.int64Value, let cid = json["cid"]?.int64Value, let ser = json["ser"]?.int64Value
+        else {
             throw DecodeError(description: "sid, cid and ser are required")
         }
         switch json["kind"]?.stringValue {
         case "request":
-            let params = (json["params"]?.arrayValue ?? []).map { NIMParameter(type: $0["t"]?.stringValue ?? "", value: $0["v"] ?? .null) }
+            let params = (json["params"]?.arrayValue ?? []).map {
+                NIMParameter(type: $0["t"]?.stringValue ?? "", value: $0["v"] ?? .null)
+            }
             return .request(NIMRequest(sid: sid, cid: cid, ser: ser, params: params))
         case "response":
             guard let code = json["code"]?.int64Value else { throw DecodeError(description: "a response needs code") }

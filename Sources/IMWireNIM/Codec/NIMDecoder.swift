@@ -4,7 +4,9 @@ import IMWireCore
 /// response, with a finding for every deviation. Offsets are from the JSON text's first byte;
 /// the codec shifts them into the WebSocket message.
 public enum NIMDecoder {
-    public static func decode(_ bytes: [UInt8], direction: Direction?, limits: Limits = .default) -> (NIMPacket?, [Finding]) {
+    public static func decode(_ bytes: [UInt8], direction: Direction?, limits: Limits = .default) -> (
+        NIMPacket?, [Finding]
+    ) {
         let object: JSONObject
         do {
             guard case .object(let value) = try JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth) else {
@@ -19,13 +21,17 @@ public enum NIMDecoder {
         if let direction, isRequest != (direction == .send) {
             findings.append(
                 NIMRules.wrongDirection.finding(
-                    isRequest ? "a request (SID/CID/SER/Q) from the server" : "a response (sid/cid/ser/code/r) from the client", at: 0))
+                    isRequest
+                        ? "a request (SID/CID/SER/Q) from the server"
+                        : "a response (sid/cid/ser/code/r) from the client", at: 0))
         }
         let packet = isRequest ? request(object, &findings) : response(object, &findings)
         return (packet, findings)
     }
 
-    private static func integer(_ object: JSONObject, _ key: String, _ rule: Rule, _ findings: inout [Finding]) -> Int64? {
+    private static func integer(_ object: JSONObject, _ key: String, _ rule: Rule, _ findings: inout [Finding])
+        -> Int64?
+    {
         guard let value = object[key]?.int64Value, object[key]?.numberValue?.isInteger ?? false else {
             let what = object[key].map { "\(key) is \($0.typeName)" } ?? "no \(key)"
             findings.append(rule.finding(what, at: object.offset(of: key) ?? 0))
@@ -62,7 +68,9 @@ public enum NIMDecoder {
             findings.append(NIMRules.serOutOfRange.finding("SER \(ser)", at: serOffset))
         }
         let command = request.command
-        if command == nil { findings.append(NIMRules.commandUnknown.finding("\(sid)_\(cid)", at: object.offset(of: "SID"))) }
+        if command == nil {
+            findings.append(NIMRules.commandUnknown.finding("\(sid)_\(cid)", at: object.offset(of: "SID")))
+        }
         let qOffset = object.offset(of: "Q") ?? 0
         let specs = NIMCommands.parameters["\(sid)_\(cid)"]
         for (index, item) in items.enumerated() {
@@ -121,18 +129,24 @@ public enum NIMDecoder {
         switch type {
         case .property:
             guard case .object(let object) = value else { return "v is \(value.typeName), not an object" }
-            return object.keys.first { Int($0) == nil || $0.hasPrefix("+") || $0.hasPrefix("-") }.map { "key \"\($0)\" is not a numeric tag" }
+            return object.keys.first { Int($0) == nil || $0.hasPrefix("+") || $0.hasPrefix("-") }.map {
+                "key \"\($0)\" is not a numeric tag"
+            }
         case .arrayMable:
             guard case .array(let items) = value else { return "v is \(value.typeName), not an array" }
             for item in items {
-                guard item["t"]?.stringValue == "Property", let inner = item["v"] else { return "an item is not {t: \"Property\", v}" }
+                guard item["t"]?.stringValue == "Property", let inner = item["v"] else {
+                    return "an item is not {t: \"Property\", v}"
+                }
                 if let problem = problem(.property, inner) { return problem }
             }
             return nil
         case .string, .stringLowercase:
             return value.stringValue == nil ? "v is \(value.typeName), not a string" : nil
         case .strArray:
-            guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else { return "v is not an array of strings" }
+            guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+                return "v is not an array of strings"
+            }
             return nil
         case .int, .intCapitalised, .number, .byte:
             return value.numberValue == nil ? "v is \(value.typeName), not a number" : nil
@@ -163,7 +177,9 @@ public enum NIMDecoder {
             }
             return nil
         case .kvArray:
-            guard case .array(let items) = value, items.allSatisfy({ $0.objectValue != nil }) else { return "v is not an array of objects" }
+            guard case .array(let items) = value, items.allSatisfy({ $0.objectValue != nil }) else {
+                return "v is not an array of objects"
+            }
             return nil
         }
     }
@@ -210,7 +226,9 @@ public enum NIMDecoder {
     /// `r` read by the command's handler: each entry under its field name, Property entries (and
     /// lists of them) named through their tag maps. Findings: more entries than the handler
     /// reads, an entry not of its map's shape, a tag the map lacks, a 2_5 reason other than 1–4.
-    static func fields(of command: NIMCommand, _ entries: [JSONValue], at offset: Int, _ findings: inout [Finding]) -> JSONObject {
+    static func fields(of command: NIMCommand, _ entries: [JSONValue], at offset: Int, _ findings: inout [Finding])
+        -> JSONObject
+    {
         var fields = JSONObject()
         if entries.count > command.response.count {
             findings.append(
@@ -223,7 +241,8 @@ public enum NIMDecoder {
         for (field, entry) in zip(command.response, entries) {
             fields.append(field, PropertyNaming.field(field, entry, at: offset, &findings))
         }
-        if command.sid == NIMCommands.kicked.sid, command.cid == NIMCommands.kicked.cid, let reason = entries[safe: 1]?.int64Value,
+        if command.sid == NIMCommands.kicked.sid, command.cid == NIMCommands.kicked.cid,
+            let reason = entries[safe: 1]?.int64Value,
             NIMStatusCodes.webKickReason.rows(reason).isEmpty
         {
             findings.append(NIMRules.kickReasonUnknown.finding("reason \(reason)", at: offset))
@@ -236,7 +255,9 @@ public enum NIMDecoder {
     /// read like a top-level packet's `r` (offsets at the `body` key of the outer text); it stays
     /// raw when the inner command is unknown, reads no fields, is itself a wrapper, or the
     /// wrapper's code is not a success.
-    static func inner(_ entries: [JSONValue], at offset: Int, success: Bool, _ findings: inout [Finding]) -> NIMInnerPacket? {
+    static func inner(_ entries: [JSONValue], at offset: Int, success: Bool, _ findings: inout [Finding])
+        -> NIMInnerPacket?
+    {
         guard let wrapper = entries[safe: 1]?.objectValue, let header = wrapper["headerPacket"]?.objectValue,
             let sid = header["sid"]?.int64Value, let cid = header["cid"]?.int64Value, let body = wrapper["body"]
         else {
@@ -245,14 +266,17 @@ public enum NIMDecoder {
         }
         var inner = NIMInnerPacket(sid: sid, cid: cid, body: body)
         guard let command = inner.command else {
-            findings.append(NIMRules.commandUnknown.finding("inner \(sid)_\(cid)", at: wrapper.offset(of: "headerPacket") ?? offset))
+            findings.append(
+                NIMRules.commandUnknown.finding("inner \(sid)_\(cid)", at: wrapper.offset(of: "headerPacket") ?? offset)
+            )
             return inner
         }
         let bodyOffset = wrapper.offset(of: "body") ?? offset
         guard case .array(let items) = body else {
             findings.append(
                 NIMRules.notifyInvalid.finding(
-                    "the body of inner \(sid)_\(cid) \(command.name) is \(body.typeName), not an array (its r)", at: bodyOffset))
+                    "the body of inner \(sid)_\(cid) \(command.name) is \(body.typeName), not an array (its r)",
+                    at: bodyOffset))
             return inner
         }
         guard success, !command.isNotifyWrapper, !command.response.isEmpty else { return inner }
@@ -263,7 +287,8 @@ public enum NIMDecoder {
 
 /// Renames Property tags to fields through a tag map.
 enum PropertyNaming {
-    static func name(_ object: JSONObject, _ map: NIMTagMap, at offset: Int, _ findings: inout [Finding]) -> JSONObject {
+    static func name(_ object: JSONObject, _ map: NIMTagMap, at offset: Int, _ findings: inout [Finding]) -> JSONObject
+    {
         var named = JSONObject()
         var unknown: [String] = []
         for member in object {
@@ -275,7 +300,8 @@ enum PropertyNaming {
             }
         }
         if !unknown.isEmpty {
-            findings.append(NIMRules.tagUnknown.finding("\(map.name) has no tag \(unknown.joined(separator: ", "))", at: offset))
+            findings.append(
+                NIMRules.tagUnknown.finding("\(map.name) has no tag \(unknown.joined(separator: ", "))", at: offset))
         }
         return named
     }
@@ -285,7 +311,8 @@ enum PropertyNaming {
         guard let (map, isList) = NIMTagMaps.map(forField: field) else { return entry }
         if isList {
             guard case .array(let items) = entry else {
-                findings.append(NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a list of \(map.name)", at: offset))
+                findings.append(
+                    NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a list of \(map.name)", at: offset))
                 return entry
             }
             return .array(
@@ -295,7 +322,8 @@ enum PropertyNaming {
                 })
         }
         guard case .object(let object) = entry else {
-            findings.append(NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a \(map.name) Property", at: offset))
+            findings.append(
+                NIMRules.rMismatch.finding("\(field) is \(entry.typeName), not a \(map.name) Property", at: offset))
             return entry
         }
         return .object(name(object, map, at: offset, &findings))

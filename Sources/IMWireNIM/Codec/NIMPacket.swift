@@ -155,11 +155,15 @@ public enum NIMWebCodes {
     /// `genError` returns null (no error) for 200, 406, 808 and 810: the web table marks exactly
     /// these rows as success with "the Web SDK reports no error".
     public static let success: Set<Int64> = Set(
-        NIMStatusCodes.webErrors.rows.filter { $0.codeClass == .success && $0.meaning.contains("the Web SDK reports no error") }
-            .map(\.number))
+        NIMStatusCodes.webErrors.rows.filter {
+            $0.codeClass == .success && $0.meaning.contains("the Web SDK reports no error")
+        }
+        .map(\.number))
 
     /// The tables a response code is looked up in, the Web SDK's first.
-    static let tables = [NIMStatusCodes.webErrors, NIMStatusCodes.statusPage, NIMStatusCodes.resCode, NIMStatusCodes.remoteErrorCode]
+    static let tables = [
+        NIMStatusCodes.webErrors, NIMStatusCodes.statusPage, NIMStatusCodes.resCode, NIMStatusCodes.remoteErrorCode,
+    ]
 
     /// The first row that names `code`, web table first.
     public static func row(_ code: Int64) -> StatusCode? {
@@ -170,7 +174,9 @@ public enum NIMWebCodes {
     /// Whether a login answered with `code` ends the session: a row whose advice (at login) is
     /// to stop and wait for the user (302, 417, 422).
     public static func endsLogin(_ code: Int64) -> Bool {
-        [NIMStatusCodes.webErrors, NIMStatusCodes.resCode].contains { table in table.rows(code).contains { $0.advice == .stop } }
+        [NIMStatusCodes.webErrors, NIMStatusCodes.resCode].contains { table in
+            table.rows(code).contains { $0.advice == .stop }
+        }
     }
 
     /// 2_5 kicked reason 4 (silentlyKick): Web SDK 8.5.0 `onKicked` does not end the session but

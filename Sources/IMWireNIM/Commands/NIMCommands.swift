@@ -99,15 +99,23 @@ public enum NIMCommands {
         c(4, 15, "notify", "syncRobots", handler: "syncRobots", r: ["robots"], .push),
         c(4, 16, "notify", "syncBroadcastMsgs", handler: "syncBroadcastMsgs", r: ["broadcastMsgs"], .push),
         c(4, 17, "notify", "syncSuperTeamRoamingMsgs", handler: "syncSuperTeamRoamingMsgs", r: ["msgs"], .push),
-        c(4, 18, "notify", "syncOfflineSuperTeamSysMsgs", handler: "syncOfflineSuperTeamSysMsgs", r: ["sysMsgs"], .push),
+        c(
+            4, 18, "notify", "syncOfflineSuperTeamSysMsgs", handler: "syncOfflineSuperTeamSysMsgs", r: ["sysMsgs"],
+            .push),
         c(
             4, 19, "notify", "syncDeleteSuperTeamMsgOfflineRoaming", handler: "syncDeleteSuperTeamMsgOfflineRoaming",
             r: ["sysMsgs", "timetag", "type"], .push),
         c(4, 20, "notify", nil, handler: "syncSuperTeamSessionAck", r: ["superTeam", "timetag"], .push),
         c(4, 21, "notify", "syncDeleteMsgSelf", handler: "syncDeleteMsgSelf", r: ["deletedMsgs"], .push),
-        c(4, 22, "notify", "syncSessionsWithMoreRoaming", handler: "syncSessionsWithMoreRoaming", r: ["sessions"], .push),
-        c(4, 23, "notify", "syncStickTopSessions", handler: "syncStickTopSessions", r: ["timetag", "modify", "sessions"], .push),
-        c(4, 24, "notify", "syncSessionHistoryMsgsDelete", handler: "syncSessionHistoryMsgsDelete", r: ["sessionHistoryMsgsDeleteTags"], .push),
+        c(
+            4, 22, "notify", "syncSessionsWithMoreRoaming", handler: "syncSessionsWithMoreRoaming", r: ["sessions"],
+            .push),
+        c(
+            4, 23, "notify", "syncStickTopSessions", handler: "syncStickTopSessions",
+            r: ["timetag", "modify", "sessions"], .push),
+        c(
+            4, 24, "notify", "syncSessionHistoryMsgsDelete", handler: "syncSessionHistoryMsgsDelete",
+            r: ["sessionHistoryMsgsDeleteTags"], .push),
         c(4, 100, "notify", nil, handler: "syncOfflineFilterMsgs", r: ["msgs"], .push),
         c(4, 101, "notify", nil, handler: "syncOfflineFilterSysMsgs", r: ["sysMsgs"], .push),
         c(5, 1, "sync", "sync", handler: "syncDone", r: ["timetag"], .request),
@@ -147,8 +155,12 @@ public enum NIMCommands {
         c(7, 16, "msg", "markSessionAck", handler: "onMarkSessionAck", .request),
         c(7, 17, "msg", "broadcastMsg", handler: "broadcastMsg", r: ["broadcastMsg"], .push),
         c(7, 18, "msg", "clearServerHistoryMsgs", handler: "clearServerHistoryMsgs", r: ["timetag"], .request),
-        c(7, 19, "msg", "getServerSessions", handler: "getServerSessions", handlerService: "session", r: ["sessionReqTag", "sessionList"], .request),
-        c(7, 20, "msg", "getServerSession", handler: "getServerSession", handlerService: "session", r: ["session"], .request),
+        c(
+            7, 19, "msg", "getServerSessions", handler: "getServerSessions", handlerService: "session",
+            r: ["sessionReqTag", "sessionList"], .request),
+        c(
+            7, 20, "msg", "getServerSession", handler: "getServerSession", handlerService: "session", r: ["session"],
+            .request),
         c(7, 21, "msg", "updateServerSession", handler: "updateServerSession", handlerService: "session", .request),
         c(7, 22, "msg", "deleteServerSessions", handler: "deleteServerSessions", handlerService: "session", .request),
         c(7, 23, "msg", "deleteMsgSelf", handler: "deleteMsgSelf", r: ["timetag"], .request),
@@ -157,7 +169,9 @@ public enum NIMCommands {
         c(7, 26, "msg", "msgFtsInServer", handler: "msgFtsInServer", r: ["msgs"], .request),
         c(7, 101, "msg", "syncSendMsg", handler: "syncSendMsg", r: ["msg"], .push),
         c(7, 116, "msg", nil, handler: "syncMarkSessionAck", r: ["scene", "to", "timetag"], .push),
-        c(7, 118, "msg", "onClearServerHistoryMsgs", handler: "onClearServerHistoryMsgs", r: ["sessionHistoryMsgsDeleteTag"], .push),
+        c(
+            7, 118, "msg", "onClearServerHistoryMsgs", handler: "onClearServerHistoryMsgs",
+            r: ["sessionHistoryMsgsDeleteTag"], .push),
         c(7, 121, "msg", "syncUpdateServerSession", handler: "syncUpdateServerSession", r: ["session"], .push),
         c(7, 123, "msg", "onDeleteMsgSelf", handler: "onDeleteMsgSelf", r: ["deleteMsgSelfTag"], .push),
         c(7, 124, "msg", "onDeleteMsgSelfBatch", handler: "onDeleteMsgSelfBatch", r: ["deleteMsgSelfTags"], .push),
@@ -187,15 +201,20 @@ public enum NIMCommands {
         c(8, 24, "team", "searchTeamHistoryMsgs", handler: "searchTeamHistoryMsgs", r: ["msgs"], .request),
         c(8, 25, "team", "updateMuteStateInTeam", handler: "updateMuteStateInTeam", .request),
         c(8, 26, "team", "getMyTeamMembers", handler: "getMyTeamMembers", r: ["teamMembers"], .request),
-        c(8, 27, "team", "getMutedTeamMembers", handler: "getMutedTeamMembers", r: ["teamId", "teamMembers"], .request),
+        c(
+            8, 27, "team", "getMutedTeamMembers", handler: "getMutedTeamMembers", r: ["teamId", "teamMembers"], .request
+        ),
         c(8, 28, "team", "sendTeamMsgReceipt", handler: "sendTeamMsgReceipt", r: ["teamMsgReceipts"], .request),
         c(8, 29, "team", "getTeamMsgReads", handler: "getTeamMsgReads", r: ["teamMsgReceipts"], .request),
         c(
-            8, 30, "team", "getTeamMsgReadAccounts", handler: "getTeamMsgReadAccounts", r: ["teamMsgReceipt", "readAccounts", "unreadAccounts"],
+            8, 30, "team", "getTeamMsgReadAccounts", handler: "getTeamMsgReadAccounts",
+            r: ["teamMsgReceipt", "readAccounts", "unreadAccounts"],
             .request),
         c(8, 31, "team", "notifyTeamMsgReads", handler: "notifyTeamMsgReads", r: ["teamMsgReceipts"], .push),
         c(8, 32, "team", "muteTeamAll", handler: "muteTeamAll", .request),
-        c(8, 33, "team", "getTeamMemberInvitorAccid", handler: "getTeamMemberInvitorAccid", r: ["accountsMap"], .request),
+        c(
+            8, 33, "team", "getTeamMemberInvitorAccid", handler: "getTeamMemberInvitorAccid", r: ["accountsMap"],
+            .request),
         c(8, 34, "team", "getTeamsById", handler: "getTeamsById", r: ["teams", "tids"], .request),
         c(8, 101, "team", "syncCreateTeam", handler: "syncCreateTeam", r: ["team"], .push),
         c(8, 102, "team", "syncSendTeamMsg", handler: "syncSendTeamMsg", r: ["msg"], .push),
@@ -213,7 +232,9 @@ public enum NIMCommands {
         c(12, 102, "friend", "syncDeleteFriend", handler: "syncDeleteFriend", r: ["account"], .push),
         c(12, 103, "friend", "syncUpdateFriend", handler: "syncUpdateFriend", r: ["friend"], .push),
         c(13, 1, "chatroom", "getChatroomAddress", handler: "getChatroomAddress", r: ["address"], .request),
-        c(13, 2, "chatroom", "login", handler: "login", r: ["chatroom", "chatroomMember", "chatroomCdnInfo"], .request),
+        c(
+            13, 2, "chatroom", "login", handler: "login", r: ["chatroom", "chatroomMember", "chatroomCdnInfo"], .request
+        ),
         c(13, 3, "chatroom", "kicked", handler: "kicked", r: ["reason", "custom"], .push),
         c(13, 4, "chatroom", "logout", handler: "logout", .request),
         c(13, 6, "chatroom", "sendMsg", handler: "sendMsg", r: ["msg"], .request),
@@ -237,15 +258,23 @@ public enum NIMCommands {
         c(13, 26, "chatroom", "queueChange", handler: "queueChange", r: ["elementKeyArray"], .push),
         c(13, 30, "chatroom", "updateTagMembersTempMute", handler: "updateTagMembersTempMute", .request),
         c(13, 31, "chatroom", "getChatroomMembersByTag", handler: "getChatroomMembersByTag", r: ["members"], .request),
-        c(13, 32, "chatroom", "getChatroomMemberCountByTag", handler: "getChatroomMemberCountByTag", r: ["count"], .request),
+        c(
+            13, 32, "chatroom", "getChatroomMemberCountByTag", handler: "getChatroomMemberCountByTag", r: ["count"],
+            .request),
         c(13, 99, "chatroom", "notifyCdnInfo", handler: "notifyCdnInfo", r: ["chatroomCdnInfo"], .push),
         c(14, 1, "eventService", "publishEvent", handler: "publishEvent", r: ["msgEvent"], .request),
         c(14, 2, "eventService", "pushEvent", handler: "pushEvent", r: ["msgEvent"], .push),
         c(14, 3, "eventService", "subscribeEvent", handler: "subscribeEvent", r: ["accounts"], .request),
-        c(14, 4, "eventService", "unSubscribeEventsByAccounts", handler: "unSubscribeEventsByAccounts", r: ["accounts"], .request),
+        c(
+            14, 4, "eventService", "unSubscribeEventsByAccounts", handler: "unSubscribeEventsByAccounts",
+            r: ["accounts"], .request),
         c(14, 5, "eventService", "unSubscribeEventsByType", handler: "unSubscribeEventsByType", .request),
-        c(14, 6, "eventService", "querySubscribeEventsByAccounts", handler: "querySubscribeEventsByAccounts", r: ["msgEventSubscribes"], .request),
-        c(14, 7, "eventService", "querySubscribeEventsByType", handler: "querySubscribeEventsByType", r: ["msgEventSubscribes"], .request),
+        c(
+            14, 6, "eventService", "querySubscribeEventsByAccounts", handler: "querySubscribeEventsByAccounts",
+            r: ["msgEventSubscribes"], .request),
+        c(
+            14, 7, "eventService", "querySubscribeEventsByType", handler: "querySubscribeEventsByType",
+            r: ["msgEventSubscribes"], .request),
         c(14, 9, "eventService", "pushEvents", handler: "pushEvents", r: ["msgEvents"], .push),
         c(15, 1, "avSignal", "signalingCreate", handler: "signalingCreate", r: ["avSignalTag"], .request),
         c(15, 2, "avSignal", "signalingDelay", handler: "signalingDelay", r: ["avSignalTag"], .request),
@@ -258,13 +287,23 @@ public enum NIMCommands {
         c(15, 9, "avSignal", "signalingAccept", handler: "signalingAccept", .request),
         c(15, 10, "avSignal", "signalingControl", handler: "signalingControl", .request),
         c(15, 11, "avSignal", "signalingNotify", handler: "signalingNotify", r: ["avSignalTag"], .push),
-        c(15, 12, "avSignal", "signalingMutilClientSyncNotify", handler: "signalingMutilClientSyncNotify", r: ["avSignalTag"], .push),
-        c(15, 13, "avSignal", "signalingUnreadMessageSyncNotify", handler: "signalingUnreadMessageSyncNotify", r: ["avSignalTag"], .push),
-        c(15, 14, "avSignal", "signalingChannelsSyncNotify", handler: "signalingChannelsSyncNotify", r: ["avSignalTag"], .push),
-        c(15, 15, "avSignal", "signalingGetChannelInfo", handler: "signalingGetChannelInfo", r: ["avSignalTag"], .request),
+        c(
+            15, 12, "avSignal", "signalingMutilClientSyncNotify", handler: "signalingMutilClientSyncNotify",
+            r: ["avSignalTag"], .push),
+        c(
+            15, 13, "avSignal", "signalingUnreadMessageSyncNotify", handler: "signalingUnreadMessageSyncNotify",
+            r: ["avSignalTag"], .push),
+        c(
+            15, 14, "avSignal", "signalingChannelsSyncNotify", handler: "signalingChannelsSyncNotify",
+            r: ["avSignalTag"], .push),
+        c(
+            15, 15, "avSignal", "signalingGetChannelInfo", handler: "signalingGetChannelInfo", r: ["avSignalTag"],
+            .request),
         c(21, 2, "superTeam", "sendSuperTeamMsg", handler: "sendSuperTeamMsg", r: ["msg"], .request),
         c(21, 3, "superTeam", "superTeamMsg", handler: "superTeamMsg", r: ["msg"], .push),
-        c(21, 5, "superTeam", "addSuperTeamMembers", handler: "addSuperTeamMembers", r: ["abortedAccidList", "timetag"], .request),
+        c(
+            21, 5, "superTeam", "addSuperTeamMembers", handler: "addSuperTeamMembers",
+            r: ["abortedAccidList", "timetag"], .request),
         c(21, 6, "superTeam", "removeSuperTeamMembers", handler: "removeSuperTeamMembers", .request),
         c(21, 7, "superTeam", "leaveSuperTeam", handler: "leaveSuperTeam", .request),
         c(21, 8, "superTeam", "updateSuperTeam", handler: "updateSuperTeam", r: ["teamId", "timetag"], .request),
@@ -274,7 +313,9 @@ public enum NIMCommands {
         c(21, 12, "superTeam", "getSuperTeams", handler: "getSuperTeams", r: ["teams", "isAll", "timetag"], .request),
         c(21, 13, "superTeam", "getSuperTeamMembers", handler: "getSuperTeamMembers", r: ["timetag"], .request),
         c(21, 14, "superTeam", "getSuperTeamHistoryMsgs", handler: "getSuperTeamHistoryMsgs", r: ["msgs"], .request),
-        c(21, 15, "superTeam", "getSuperTeamMembersByJoinTime", handler: "getSuperTeamMembersByJoinTime", r: ["members"], .request),
+        c(
+            21, 15, "superTeam", "getSuperTeamMembersByJoinTime", handler: "getSuperTeamMembersByJoinTime",
+            r: ["members"], .request),
         c(21, 16, "superTeam", "sendSuperTeamCustomSysMsg", handler: "sendSuperTeamCustomSysMsg", .request),
         c(21, 17, "superTeam", "deleteSuperTeamMsg", handler: "onDeleteSuperTeamMsg", .request),
         c(21, 18, "superTeam", "superTeamMsgDelete", handler: "onSuperTeamMsgDelete", r: ["sysMsg"], .push),
@@ -288,23 +329,37 @@ public enum NIMCommands {
         c(21, 26, "superTeam", "addSuperTeamManagers", handler: "addSuperTeamManagers", .request),
         c(21, 27, "superTeam", "removeSuperTeamManagers", handler: "removeSuperTeamManagers", .request),
         c(21, 28, "superTeam", "updateSuperTeamMute", handler: "updateSuperTeamMute", .request),
-        c(21, 29, "superTeam", "updateSuperTeamMembersMute", handler: "updateSuperTeamMembersMute", r: ["timetag"], .request),
+        c(
+            21, 29, "superTeam", "updateSuperTeamMembersMute", handler: "updateSuperTeamMembersMute", r: ["timetag"],
+            .request),
         c(21, 30, "superTeam", "updateNickInSuperTeam", handler: "updateNickInSuperTeam", .request),
         c(21, 31, "superTeam", "transferSuperTeam", handler: "transferSuperTeam", .request),
         c(21, 32, "superTeam", "markSuperTeamSessionsAck", handler: "onMarkSuperTeamSessionsAck", .request),
-        c(21, 33, "superTeam", "getSuperTeamMembersByAccounts", handler: "getSuperTeamMembersByAccounts", r: ["members"], .request),
-        c(21, 34, "superTeam", "getMutedSuperTeamMembers", handler: "getMutedSuperTeamMembers", r: ["members"], .request),
+        c(
+            21, 33, "superTeam", "getSuperTeamMembersByAccounts", handler: "getSuperTeamMembersByAccounts",
+            r: ["members"], .request),
+        c(
+            21, 34, "superTeam", "getMutedSuperTeamMembers", handler: "getMutedSuperTeamMembers", r: ["members"],
+            .request),
         c(21, 101, "superTeam", "syncCreateSuperTeam", handler: "syncCreateSuperTeam", r: ["team"], .push),
         c(21, 102, "superTeam", "syncSendSuperTeamMsg", handler: "syncSendSuperTeamMsg", r: ["msg"], .push),
         c(21, 109, "superTeam", "syncSuperTeams", handler: "syncSuperTeams", r: ["teams", "isAll", "timetag"], .push),
-        c(21, 110, "superTeam", "syncUpdateSuperTeamMember", handler: "syncUpdateSuperTeamMember", r: ["teamMember"], .push),
-        c(21, 111, "superTeam", "syncMySuperTeamMembers", handler: "syncMySuperTeamMembers", r: ["teamMembers", "timetag"], .push),
-        c(21, 113, "superTeam", "syncSuperTeamMembers", handler: "syncSuperTeamMembers", r: ["teamId", "members", "isAll", "timetag"], .push),
+        c(
+            21, 110, "superTeam", "syncUpdateSuperTeamMember", handler: "syncUpdateSuperTeamMember", r: ["teamMember"],
+            .push),
+        c(
+            21, 111, "superTeam", "syncMySuperTeamMembers", handler: "syncMySuperTeamMembers",
+            r: ["teamMembers", "timetag"], .push),
+        c(
+            21, 113, "superTeam", "syncSuperTeamMembers", handler: "syncSuperTeamMembers",
+            r: ["teamId", "members", "isAll", "timetag"], .push),
         c(21, 117, "superTeam", "syncDeleteSuperTeamMsg", handler: "syncDeleteSuperTeamMsg", r: ["sysMsg"], .push),
         c(21, 125, "superTeam", nil, handler: "syncMarkSuperTeamSessionAck", r: ["to", "timetag"], .push),
         c(22, 1, "proxyService", "httpProxy", handler: "httpProxy", r: ["proxyTag"], .request),
         c(22, 2, "proxyService", "onProxyMsg", handler: "onProxyMsg", r: ["proxyMsg"], .push),
-        c(23, 1, "msgExtend", "getThreadMsgs", handler: "getThreadMsgs", r: ["threadMsg", "threadMsgsMeta", "msgs"], .request),
+        c(
+            23, 1, "msgExtend", "getThreadMsgs", handler: "getThreadMsgs", r: ["threadMsg", "threadMsgsMeta", "msgs"],
+            .request),
         c(23, 2, "msgExtend", "getMsgsByIdServer", handler: "getMsgsByIdServer", r: ["msgs"], .request),
         c(23, 3, "msgExtend", "addQuickComment", handler: "addQuickComment", r: ["timetag"], .request),
         c(23, 4, "msgExtend", "deleteQuickComment", handler: "deleteQuickComment", r: ["timetag"], .request),
@@ -317,7 +372,9 @@ public enum NIMCommands {
         c(23, 11, "msgExtend", "getCollects", handler: "getCollects", r: ["total", "collectList"], .request),
         c(23, 12, "msgExtend", "addStickTopSession", handler: "addStickTopSession", r: ["stickTopSession"], .request),
         c(23, 13, "msgExtend", "deleteStickTopSession", handler: "deleteStickTopSession", r: ["timetag"], .request),
-        c(23, 14, "msgExtend", "updateStickTopSession", handler: "updateStickTopSession", r: ["stickTopSession"], .request),
+        c(
+            23, 14, "msgExtend", "updateStickTopSession", handler: "updateStickTopSession", r: ["stickTopSession"],
+            .request),
         c(23, 15, "msgExtend", "addMsgPin", handler: "addMsgPin", r: ["timetag"], .request),
         c(23, 16, "msgExtend", "updateMsgPin", handler: "updateMsgPin", r: ["timetag"], .request),
         c(23, 17, "msgExtend", "deleteMsgPin", handler: "deleteMsgPin", r: ["timetag"], .request),
@@ -326,13 +383,25 @@ public enum NIMCommands {
         c(23, 20, "msgExtend", "onDeleteMsgPin", handler: "onDeleteMsgPin", r: ["msg", "pinTag", "timetag"], .push),
         c(23, 21, "msgExtend", "getMsgPins", handler: "getMsgPins", r: ["timetag", "modify", "pins"], .request),
         c(23, 103, "msgExtend", "syncAddQuickComment", handler: "syncAddQuickComment", r: ["msg", "comment"], .push),
-        c(23, 104, "msgExtend", "syncDeleteQuickComment", handler: "syncDeleteQuickComment", r: ["msg", "comment"], .push),
-        c(23, 112, "msgExtend", "syncAddStickTopSession", handler: "syncAddStickTopSession", r: ["stickTopSession"], .push),
-        c(23, 113, "msgExtend", "syncDeleteStickTopSession", handler: "syncDeleteStickTopSession", r: ["timetag", "stickTopSession"], .push),
-        c(23, 114, "msgExtend", "syncUpdateStickTopSession", handler: "syncUpdateStickTopSession", r: ["stickTopSession"], .push),
+        c(
+            23, 104, "msgExtend", "syncDeleteQuickComment", handler: "syncDeleteQuickComment", r: ["msg", "comment"],
+            .push),
+        c(
+            23, 112, "msgExtend", "syncAddStickTopSession", handler: "syncAddStickTopSession", r: ["stickTopSession"],
+            .push),
+        c(
+            23, 113, "msgExtend", "syncDeleteStickTopSession", handler: "syncDeleteStickTopSession",
+            r: ["timetag", "stickTopSession"], .push),
+        c(
+            23, 114, "msgExtend", "syncUpdateStickTopSession", handler: "syncUpdateStickTopSession",
+            r: ["stickTopSession"], .push),
         c(23, 115, "msgExtend", "syncAddMsgPin", handler: "syncAddMsgPin", r: ["msg", "pinTag", "timetag"], .push),
-        c(23, 116, "msgExtend", "syncUpdateMsgPin", handler: "syncUpdateMsgPin", r: ["msg", "pinTag", "timetag"], .push),
-        c(23, 117, "msgExtend", "syncDeleteMsgPin", handler: "syncDeleteMsgPin", r: ["msg", "pinTag", "timetag"], .push),
+        c(
+            23, 116, "msgExtend", "syncUpdateMsgPin", handler: "syncUpdateMsgPin", r: ["msg", "pinTag", "timetag"],
+            .push),
+        c(
+            23, 117, "msgExtend", "syncDeleteMsgPin", handler: "syncDeleteMsgPin", r: ["msg", "pinTag", "timetag"],
+            .push),
         c(101, 1, "filter", "sendFilterMsg", handler: "sendFilterMsg", r: ["msg"], .request),
         c(101, 2, "filter", "filterMsg", handler: "filterMsg", r: ["msg"], .push),
         c(101, 3, "filter", "filterSysMsg", handler: "filterSysMsg", r: ["sysMsg"], .push),

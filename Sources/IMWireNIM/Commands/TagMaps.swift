@@ -104,14 +104,17 @@ public enum NIMTagMaps {
             (107, "isPushable"), (109, "isUnreadable"), (110, "needPushNick"),
         ])
 
-    public static let all: [NIMTagMap] = [login, loginRes, loginPort, aosPushInfo, sync, session, msg, msgReceipt, teamMsgReceipt, sysMsg]
+    public static let all: [NIMTagMap] = [
+        login, loginRes, loginPort, aosPushInfo, sync, session, msg, msgReceipt, teamMsgReceipt, sysMsg,
+    ]
 
     /// The map of a response field, by the field's name in `packetConfig` (`msgs` is a list of
     /// `msg`). The pairing of field names with maps is INFERRED from the names.
     public static func map(forField field: String) -> (map: NIMTagMap, isList: Bool)? {
         let singular: [String: NIMTagMap] = [
             "loginRes": loginRes, "loginPort": loginPort, "aosPushInfo": aosPushInfo, "msg": msg, "sysMsg": sysMsg,
-            "msgReceipt": msgReceipt, "teamMsgReceipt": teamMsgReceipt, "session": session, "sync": sync, "login": login,
+            "msgReceipt": msgReceipt, "teamMsgReceipt": teamMsgReceipt, "session": session, "sync": sync,
+            "login": login,
         ]
         if let map = singular[field] { return (map, false) }
         if field.hasSuffix("s"), let map = singular[String(field.dropLast())] { return (map, true) }

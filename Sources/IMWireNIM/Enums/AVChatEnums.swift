@@ -4,15 +4,20 @@ import IMWireCore
 extension NIMStatusCodes {
     /// iOS NIMAVChat `NIMVideoOrientation`.
     public static let videoOrientation = StatusTable(
-        .nim, "NIMVideoOrientation", title: "iOS video orientations", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMVideoOrientation", title: "iOS video orientations", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMVideoOrientationDefault", "Default orientation", original: "默认方向"),
             row(
                 1, "NIMVideoOrientationPortrait", "Portrait, home button at the bottom",
                 original: "垂直方向, home 键朝下"),
-            row(2, "NIMVideoOrientationPortraitUpsideDown", "Portrait, home button at the top", original: "垂直方向, home 键朝上"),
-            row(3, "NIMVideoOrientationLandscapeRight", "Landscape, home button on the right", original: "水平方向, home 键在右边"),
+            row(
+                2, "NIMVideoOrientationPortraitUpsideDown", "Portrait, home button at the top",
+                original: "垂直方向, home 键朝上"),
+            row(
+                3, "NIMVideoOrientationLandscapeRight", "Landscape, home button on the right",
+                original: "水平方向, home 键在右边"),
             row(
                 4, "NIMVideoOrientationLandscapeLeft", "Landscape, home button on the left",
                 original: "水平方向, home 键在左边"),
@@ -26,10 +31,12 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(
-                0, "NIMNetCallVideoCaptureFormat420f", "NV12, full range (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)",
+                0, "NIMNetCallVideoCaptureFormat420f",
+                "NV12, full range (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)",
                 original: "NV12 格式, full range, 对应 kCVPixelFormatType_420YpCbCr8BiPlanarFullRange"),
             row(
-                1, "NIMNetCallVideoCaptureFormat420v", "NV12, video range (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)",
+                1, "NIMNetCallVideoCaptureFormat420v",
+                "NV12, video range (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)",
                 original: "NV12 格式, video range, 对应 kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange"),
             row(
                 2, "NIMNetCallVideoCaptureFormatBGRA", "ARGB (kCVPixelFormatType_32BGRA)",
@@ -39,10 +46,13 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallVideoQuality`.
     public static let netCallVideoQuality = StatusTable(
-        .nim, "NIMNetCallVideoQuality", title: "iOS video quality", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallVideoQuality", title: "iOS video quality", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMNetCallVideoQualityDefault", "Default video quality, usually the 480p level", original: "默认视频质量. 一般是 480P 等级"),
+            row(
+                0, "NIMNetCallVideoQualityDefault", "Default video quality, usually the 480p level",
+                original: "默认视频质量. 一般是 480P 等级"),
             row(1, "NIMNetCallVideoQualityLow", "Low video quality", original: "低视频质量"),
             row(2, "NIMNetCallVideoQualityMedium", "Medium video quality", original: "中等视频质量"),
             row(3, "NIMNetCallVideoQualityHigh", "High video quality", original: "高视频质量"),
@@ -54,7 +64,8 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallVideoCrop`.
     public static let netCallVideoCrop = StatusTable(
-        .nim, "NIMNetCallVideoCrop", title: "iOS video crop ratios", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallVideoCrop", title: "iOS video crop ratios", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMNetCallVideoCrop16x9", "Crop to 16:9", original: "16:9 裁剪"),
@@ -66,7 +77,8 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallVideoCodec`.
     public static let netCallVideoCodec = StatusTable(
-        .nim, "NIMNetCallVideoCodec", title: "iOS video codecs", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallVideoCodec", title: "iOS video codecs", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(
@@ -142,7 +154,9 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "NIMAVChatAcousticEchoCancelerDefault", "Default echo cancellation", original: "默认回声抑制"),
-            row(1, "NIMAVChatAcousticEchoCancelerSDKBuiltin", "The SDK's built-in echo cancellation", original: "SDK 内建回声抑制"),
+            row(
+                1, "NIMAVChatAcousticEchoCancelerSDKBuiltin", "The SDK's built-in echo cancellation",
+                original: "SDK 内建回声抑制"),
             row(2, "NIMAVChatAcousticEchoCancelerClose", "Echo cancellation off", original: "关闭回声抑制"),
         ]
     }
@@ -158,7 +172,8 @@ extension NIMStatusCodes {
                 "Floating windows stacked on the right (picture in picture)",
                 original: "右侧纵排浮窗(画中画)"),
             row(
-                1, "NIMNetCallBypassStreamingMixModeFloatingLeftVertical", "Floating windows stacked on the left (picture in picture)",
+                1, "NIMNetCallBypassStreamingMixModeFloatingLeftVertical",
+                "Floating windows stacked on the left (picture in picture)",
                 original: "左侧纵排浮窗(画中画)"),
             row(
                 2, "NIMNetCallBypassStreamingMixModeLatticeAspectFit", "Tiled grid, whole picture shown, no cropping",
@@ -197,7 +212,8 @@ extension NIMStatusCodes {
             row(505, "NIMBypassStreamingStatusPushing", "Pushing the stream", original: "推流中"),
             row(
                 506, "NIMBypassStreamingStatusPushFailed",
-                "Pushing the stream failed (read from the name; the header comment repeats 505's \"pushing\")", original: "推流中"),
+                "Pushing the stream failed (read from the name; the header comment repeats 505's \"pushing\")",
+                original: "推流中"),
             row(
                 507, "NIMBypassStreamingStatusInternalError", "Interactive live-streaming server internal error",
                 original: "互动直播服务器内部错误"),
@@ -207,7 +223,8 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallFilterType`.
     public static let netCallFilterType = StatusTable(
-        .nim, "NIMNetCallFilterType", title: "iOS video filters", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallFilterType", title: "iOS video filters", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMNetCallFilterTypeNormal", "No filter", original: "无滤镜"),
@@ -237,7 +254,8 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallFocusMode`.
     public static let netCallFocusMode = StatusTable(
-        .nim, "NIMNetCallFocusMode", title: "iOS camera focus modes", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallFocusMode", title: "iOS camera focus modes", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(1, "NIMNetCallFocusModeManual", "Manual focus", original: "手动对焦"),

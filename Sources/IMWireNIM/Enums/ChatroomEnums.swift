@@ -11,7 +11,8 @@ extension NIMStatusCodes {
 
     /// iOS `NIMChatroomConnectionState`.
     public static let chatroomConnectionState = StatusTable(
-        .nim, "NIMChatroomConnectionState", title: "iOS chatroom connection state", kind: .enumeration, source: chatroomHeader,
+        .nim, "NIMChatroomConnectionState", title: "iOS chatroom connection state", kind: .enumeration,
+        source: chatroomHeader,
         travel: .sdkEnum
     ) { row in
         [
@@ -20,7 +21,9 @@ extension NIMStatusCodes {
             row(
                 2, "NIMChatroomConnectionStateEnterFailed", "Entering the chatroom failed",
                 original: "进入聊天室失败"),
-            row(3, "NIMChatroomConnectionStateLoseConnection", "Lost the connection to the chatroom", original: "和聊天室失去连接"),
+            row(
+                3, "NIMChatroomConnectionStateLoseConnection", "Lost the connection to the chatroom",
+                original: "和聊天室失去连接"),
         ]
     }
 
@@ -33,8 +36,12 @@ extension NIMStatusCodes {
             row(
                 1, "NIMChatroomKickReasonInvalidRoom", "The chatroom was dissolved", .fatalConflict,
                 original: "聊天室已经解散"),
-            row(2, "NIMChatroomKickReasonByManager", "Kicked out by a chatroom manager", .fatalConflict, original: "被聊天室管理员踢出"),
-            row(3, "NIMChatroomKickReasonByConflictLogin", "Kicked by a login elsewhere (multi-device)", .fatalConflict, original: "多端被踢"),
+            row(
+                2, "NIMChatroomKickReasonByManager", "Kicked out by a chatroom manager", .fatalConflict,
+                original: "被聊天室管理员踢出"),
+            row(
+                3, "NIMChatroomKickReasonByConflictLogin", "Kicked by a login elsewhere (multi-device)", .fatalConflict,
+                original: "多端被踢"),
             row(5, "NIMChatroomKickReasonBlacklist", "Blacklisted", .fatalConflict, original: "被拉黑"),
         ]
     }
@@ -51,7 +58,8 @@ extension NIMStatusCodes {
                 2, "managerKick", "Kicked out by the owner or a manager", .fatalConflict,
                 original: "被房主或者管理员踢出"),
             row(
-                3, "samePlatformKick", "The same account may not be logged in at several places at once", .fatalConflict,
+                3, "samePlatformKick", "The same account may not be logged in at several places at once",
+                .fatalConflict,
                 original: "不允许同一个帐号在多个地方同时登录"),
             row(4, "silentlyKick", "Kicked silently", .fatalConflict, original: "悄悄被踢"),
             row(5, "blacked", "Blacklisted", .fatalConflict, original: "被拉黑了"),
@@ -65,19 +73,24 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(
-                0, "kNIMChatRoomExitReasonExit", "Left by itself; request entry again before logging in again", .success,
+                0, "kNIMChatRoomExitReasonExit", "Left by itself; request entry again before logging in again",
+                .success,
                 original: "自行退出,重登前需要重新请求进入"),
             row(
-                1, "kNIMChatRoomExitReasonRoomInvalid", "The chatroom was dissolved; request entry again before logging in again",
+                1, "kNIMChatRoomExitReasonRoomInvalid",
+                "The chatroom was dissolved; request entry again before logging in again",
                 .fatalConflict, original: "聊天室已经被解散,重登前需要重新请求进入"),
             row(
-                2, "kNIMChatRoomExitReasonKickByManager", "Kicked out by a manager; request entry again before logging in again",
+                2, "kNIMChatRoomExitReasonKickByManager",
+                "Kicked out by a manager; request entry again before logging in again",
                 .fatalConflict, original: "被管理员踢出,重登前需要重新请求进入"),
             row(
-                3, "kNIMChatRoomExitReasonKickByMultiSpot", "Kicked by a login elsewhere (multi-device)", .fatalConflict,
+                3, "kNIMChatRoomExitReasonKickByMultiSpot", "Kicked by a login elsewhere (multi-device)",
+                .fatalConflict,
                 original: "多端被踢"),
             row(
-                4, "kNIMChatRoomExitReasonIllegalState", "The current link is in an abnormal state (local meaning; the wire's 4 is silentlyKick)",
+                4, "kNIMChatRoomExitReasonIllegalState",
+                "The current link is in an abnormal state (local meaning; the wire's 4 is silentlyKick)",
                 .retry, original: "当前链接状态异常"),
             row(5, "kNIMChatRoomExitReasonBeBlacklisted", "Blacklisted", .fatalConflict, original: "被加黑了"),
         ]
@@ -110,9 +123,15 @@ extension NIMStatusCodes {
             row(311, "NIMChatroomEventTypeClosed", "Chatroom closed", original: "聊天室被关闭"),
             row(312, "NIMChatroomEventTypeInfoUpdated", "Chatroom info updated", original: "聊天室信息更新"),
             row(313, "NIMChatroomEventTypeKicked", "Chatroom member kicked", original: "聊天室成员被踢"),
-            row(314, "NIMChatroomEventTypeAddMuteTemporarily", "Chatroom member muted temporarily", original: "聊天室成员被临时禁言"),
-            row(315, "NIMChatroomEventTypeRemoveMuteTemporarily", "Chatroom member's temporary mute lifted", original: "聊天室成员被解除临时禁言"),
-            row(316, "NIMChatroomEventTypeMemberUpdateInfo", "A member updated their chatroom role info", original: "聊天室成员主动更新了聊天室的角色信息"),
+            row(
+                314, "NIMChatroomEventTypeAddMuteTemporarily", "Chatroom member muted temporarily",
+                original: "聊天室成员被临时禁言"),
+            row(
+                315, "NIMChatroomEventTypeRemoveMuteTemporarily", "Chatroom member's temporary mute lifted",
+                original: "聊天室成员被解除临时禁言"),
+            row(
+                316, "NIMChatroomEventTypeMemberUpdateInfo", "A member updated their chatroom role info",
+                original: "聊天室成员主动更新了聊天室的角色信息"),
             row(
                 317, "NIMChatroomEventTypeQueueChange", "Chatroom queue changed",
                 original: "聊天室通用队列变更的通知"),
@@ -122,7 +141,9 @@ extension NIMStatusCodes {
             row(
                 319, "NIMChatroomEventTypeRoomUnMuted", "Chatroom no longer muted",
                 original: "聊天室不在禁言状态"),
-            row(320, "NIMChatroomEventTypeQueueBatchChange", "Chatroom queue changed in a batch", original: "聊天室通用队列批量变更的通知"),
+            row(
+                320, "NIMChatroomEventTypeQueueBatchChange", "Chatroom queue changed in a batch",
+                original: "聊天室通用队列批量变更的通知"),
         ]
     }
 
@@ -146,7 +167,8 @@ extension NIMStatusCodes {
             row(1, "kNIMChatRoomEnterStepInit", "Local service initialisation", original: "本地服务初始化"),
             row(2, "kNIMChatRoomEnterStepServerConnecting", "Connecting to the server", original: "服务器连接中"),
             row(
-                3, "kNIMChatRoomEnterStepServerConnectOver", "Connecting to the server finished; the result is in error_code",
+                3, "kNIMChatRoomEnterStepServerConnectOver",
+                "Connecting to the server finished; the result is in error_code",
                 original: "服务器连接结束,连接结果见error_code"),
             row(
                 4, "kNIMChatRoomEnterStepRoomAuthing", "Chatroom authentication in progress",
@@ -171,9 +193,12 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "kNIMChatRoomLinkConditionAlive", "Link is fine", original: "链接正常"),
-            row(1, "kNIMChatRoomLinkConditionDeadAndRetry", "Link failed; the SDK is trying to reconnect", original: "链接失败,sdk尝试重链"),
             row(
-                2, "kNIMChatRoomLinkConditionDead", "Link failed; the developer must request the chatroom entry info again",
+                1, "kNIMChatRoomLinkConditionDeadAndRetry", "Link failed; the SDK is trying to reconnect",
+                original: "链接失败,sdk尝试重链"),
+            row(
+                2, "kNIMChatRoomLinkConditionDead",
+                "Link failed; the developer must request the chatroom entry info again",
                 original: "链接失败,开发者需要重新申请聊天室进入信息"),
         ]
     }
@@ -297,7 +322,8 @@ extension NIMStatusCodes {
                     "key":"element_key", "content":"element_value"}
                     """),
             row(
-                318, "kNIMChatRoomNotificationIdRoomMuted", "Chatroom muted: only managers may speak, everyone else is muted",
+                318, "kNIMChatRoomNotificationIdRoomMuted",
+                "Chatroom muted: only managers may speak, everyone else is muted",
                 original: "聊天室被禁言了,只有管理员可以发言,其他人都处于禁言状态"),
             row(
                 319, "kNIMChatRoomNotificationIdRoomDeMuted", "Chatroom-wide mute lifted",
@@ -313,7 +339,8 @@ extension NIMStatusCodes {
                     发生在元素提交者离开聊天室或者从聊天室异常掉线时
                     """),
             row(
-                321, "kNIMChatRoomNotificationIdTagTempMuteAdd", "Tag mute added; fields muteDuration, targetTag, operator, opeNick",
+                321, "kNIMChatRoomNotificationIdTagTempMuteAdd",
+                "Tag mute added; fields muteDuration, targetTag, operator, opeNick",
                 original: """
                     聊天室新增标签禁言，包括的字段是muteDuration、\
                     targetTag、operator、opeNick字段
@@ -349,7 +376,8 @@ extension NIMStatusCodes {
             row(12, "NIMChatroomUpdateTagExt", "Chatroom extension field", original: "聊天室扩展字段"),
             row(
                 16, "NIMChatroomUpdateTagQueueModificationLevel",
-                "Chatroom queue modification level; only managers and the owner may change it", original: "聊天室队列修改等级，只有管理员和房主可以修改"),
+                "Chatroom queue modification level; only managers and the owner may change it",
+                original: "聊天室队列修改等级，只有管理员和房主可以修改"),
         ]
     }
 
@@ -359,7 +387,9 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMChatroom.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMChatroomQueueModificationLevelAnyone", "Anyone may modify the chatroom queue", original: "所有人都可以修改聊天室队列"),
+            row(
+                0, "NIMChatroomQueueModificationLevelAnyone", "Anyone may modify the chatroom queue",
+                original: "所有人都可以修改聊天室队列"),
             row(
                 1, "NIMChatroomQueueModificationLevelManager", "Only managers may modify the chatroom queue",
                 original: "只有管理员可以修改聊天室队列"),

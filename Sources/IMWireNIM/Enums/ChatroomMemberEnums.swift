@@ -34,7 +34,8 @@ extension NIMStatusCodes {
                     包括创建者,管理员,普通等级用户,受限用户(禁言+黑名单)，有数量上限
                     """),
             row(
-                1, "NIMChatroomFetchMemberTypeTemp", "Temporary chatroom members: listed only while online; unlimited in number",
+                1, "NIMChatroomFetchMemberTypeTemp",
+                "Temporary chatroom members: listed only while online; unlimited in number",
                 original: "聊天室临时成员，只有在线时才能在列表中看到,数量无上限"),
             row(
                 2, "NIMChatroomFetchMemberTypeRegularOnline", "Online fixed chatroom members",
@@ -107,7 +108,8 @@ extension NIMStatusCodes {
                 1, "kNIMChatRoomMemberAttributeAdminister", "Manager; the operator must be the creator",
                 original: "管理员,operator必须是创建者"),
             row(
-                2, "kNIMChatRoomMemberAttributeNomalMember", "Ordinary member; the operator must be the creator or a manager",
+                2, "kNIMChatRoomMemberAttributeNomalMember",
+                "Ordinary member; the operator must be the creator or a manager",
                 original: "普通成员,operator必须是创建者或管理员"),
             row(
                 -1, "kNIMChatRoomMemberAttributeBlackList", "Blacklist; the operator must be the creator or a manager",
@@ -131,7 +133,8 @@ extension NIMStatusCodes {
 
     /// C/Node `NIMChatRoomGuestFlag`.
     public static let chatRoomGuestFlagC = StatusTable(
-        .nim, "NIMChatRoomGuestFlag", title: "C/Node chatroom guest flag", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+        .nim, "NIMChatRoomGuestFlag", title: "C/Node chatroom guest flag", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kNIMChatRoomGuestFlagNoGuest", "Not a guest", original: "非游客"),

@@ -26,7 +26,9 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(0, "kNIMSDKTypeUNSET", "Unset (the source gives no description)"),
-            row(1, "kNIMSDKTypeNative", "Native SDK, covering the different client types", original: "包含不同ClientType的原生SDK类型"),
+            row(
+                1, "kNIMSDKTypeNative", "Native SDK, covering the different client types",
+                original: "包含不同ClientType的原生SDK类型"),
             row(2, "kNIMSDKTypeRN", "React Native (read from the name; the source gives no description)"),
             row(3, "kNIMSDKTypeUniApp", "uni-app (read from the name; the source gives no description)"),
             row(4, "kNIMSDKTypeFlutter", "Flutter (read from the name; the source gives no description)"),

@@ -47,7 +47,8 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(
-                1, "NIMKickReasonByClient", "Kicked by another client (a mutually exclusive client logged in and pushed out this one)",
+                1, "NIMKickReasonByClient",
+                "Kicked by another client (a mutually exclusive client logged in and pushed out this one)",
                 .fatalConflict,
                 original: """
                     被另外一个客户端踢下线 \
@@ -55,7 +56,8 @@ extension NIMStatusCodes {
                     """),
             row(2, "NIMKickReasonByServer", "Kicked by the server", .fatalConflict, original: "被服务器踢下线"),
             row(
-                3, "NIMKickReasonByClientManually", "Kicked by another client that chose to kick this one", .fatalConflict,
+                3, "NIMKickReasonByClientManually", "Kicked by another client that chose to kick this one",
+                .fatalConflict,
                 original: "被另外一个客户端手动选择踢下线"),
         ]
     }
@@ -66,12 +68,15 @@ extension NIMStatusCodes {
         travel: .sdkEnum, notes: [kickNote]
     ) { row in
         [
-            row(1, "kNIMKickReasonSameGeneric", "Mutually exclusive clients kicked each other", .fatalConflict, original: "互斥类型的客户端互踢"),
+            row(
+                1, "kNIMKickReasonSameGeneric", "Mutually exclusive clients kicked each other", .fatalConflict,
+                original: "互斥类型的客户端互踢"),
             row(
                 2, "kNIMKickReasonServerKick", "The server sent a kick", .fatalConflict,
                 original: "服务器端发起踢客户端指令"),
             row(
-                3, "kNIMKickReasonKickBySelfOtherClient", "Kicked by one of the user's own other clients", .fatalConflict,
+                3, "kNIMKickReasonKickBySelfOtherClient", "Kicked by one of the user's own other clients",
+                .fatalConflict,
                 original: "被自己的其他端踢掉"),
         ]
     }
@@ -84,18 +89,22 @@ extension NIMStatusCodes {
     ) { row in
         [
             row(
-                1, "samePlatformKick", "The same account may not be logged in at several places at once", .fatalConflict,
+                1, "samePlatformKick", "The same account may not be logged in at several places at once",
+                .fatalConflict,
                 original: "不允许同一个帐号在多个地方同时登录"),
             row(2, "serverKick", "Kicked by the server", .fatalConflict, original: "被服务器踢了"),
             row(3, "otherPlatformKick", "Kicked by another client", .fatalConflict, original: "被其它端踢了"),
             // onKicked: silentlyKick is forceDisconnect + onDisconnect(1): the Web SDK reconnects.
-            row(4, "silentlyKick", "Kicked silently (not in iOS 5.4.0); the Web SDK reconnects", .retry, original: "悄悄被踢"),
+            row(
+                4, "silentlyKick", "Kicked silently (not in iOS 5.4.0); the Web SDK reconnects", .retry,
+                original: "悄悄被踢"),
         ]
     }
 
     /// iOS `NIMLoginClientType`: the `clientType` of a login (tag 3 of the login packet).
     public static let loginClientType = StatusTable(
-        .nim, "NIMLoginClientType", title: "iOS client types", kind: .enumeration, source: "\(iOSHeaders)/NIMLoginClient.h",
+        .nim, "NIMLoginClientType", title: "iOS client types", kind: .enumeration,
+        source: "\(iOSHeaders)/NIMLoginClient.h",
         travel: .message, notes: ["Wire field `clientType`, tag 3 of `login` (nim.md §2.1)."]
     ) { row in
         [
@@ -130,12 +139,15 @@ extension NIMStatusCodes {
 
     /// iOS `NIMSDKAuthMode`: whether a login authenticates through the IM server or the chatroom on its own.
     public static let sdkAuthMode = StatusTable(
-        .nim, "NIMSDKAuthMode", title: "iOS SDK authentication modes", kind: .enumeration, source: loginHeader, travel: .sdkEnum
+        .nim, "NIMSDKAuthMode", title: "iOS SDK authentication modes", kind: .enumeration, source: loginHeader,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMSDKAuthModeUndefined", "Undefined", original: "未定义"),
             row(1, "NIMSDKAuthModeIM", "Authenticated through the IM server", original: "通过 IM 服务器鉴权"),
-            row(2, "NIMSDKAuthModeChatroom", "Chatroom authenticated on its own (independent chatroom login)", original: "聊天室单独鉴权"),
+            row(
+                2, "NIMSDKAuthModeChatroom", "Chatroom authenticated on its own (independent chatroom login)",
+                original: "聊天室单独鉴权"),
         ]
     }
 
@@ -154,7 +166,9 @@ extension NIMStatusCodes {
         .nim, "NIMLogoutType", title: "C/Node logout types", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
     ) { row in
         [
-            row(1, "kNIMLogoutChangeAccout", "Log out / switch account (back to the login screen)", original: "注销/切换帐号（返回到登录界面）"),
+            row(
+                1, "kNIMLogoutChangeAccout", "Log out / switch account (back to the login screen)",
+                original: "注销/切换帐号（返回到登录界面）"),
             row(
                 2, "kNIMLogoutKickout", "Kicked (back to the login screen)",
                 original: "被踢（返回到登录界面）"),
@@ -179,8 +193,12 @@ extension NIMStatusCodes {
         source: nodeEnums, travel: .sdkEnum
     ) { row in
         [
-            row(2, "kNIMMultiSpotNotifyTypeImIn", "Tell the other online clients that this one logged in", original: "通知其他在线端自己登录了"),
-            row(3, "kNIMMultiSpotNotifyTypeImOut", "Tell the other online clients that this one logged out", original: "通知其他在线端自己退出"),
+            row(
+                2, "kNIMMultiSpotNotifyTypeImIn", "Tell the other online clients that this one logged in",
+                original: "通知其他在线端自己登录了"),
+            row(
+                3, "kNIMMultiSpotNotifyTypeImOut", "Tell the other online clients that this one logged out",
+                original: "通知其他在线端自己退出"),
         ]
     }
 }

@@ -41,7 +41,8 @@ extension NIMStatusCodes {
             row(3, "kNIMMessageTypeVideo", "Video", original: "视频类型消息"),
             row(4, "kNIMMessageTypeLocation", "Location", original: "位置类型消息"),
             row(
-                5, "kNIMMessageTypeNotification", "System notification (team joins and leaves, …; see NIMNotificationId)",
+                5, "kNIMMessageTypeNotification",
+                "System notification (team joins and leaves, …; see NIMNotificationId)",
                 original: "系统类型通知（包括入群出群通知等） NIMNotificationId"),
             row(6, "kNIMMessageTypeFile", "File", original: "文件类型消息"),
             row(
@@ -54,7 +55,8 @@ extension NIMStatusCodes {
             row(12, "kNIMMessageTypeG2NetCall", "G2 call record", original: "G2话单消息"),
             row(100, "kNIMMessageTypeCustom", "Custom", original: "自定义消息"),
             row(
-                1000, "kNIMMessageTypeUnknown", "Unknown: local default only, never send it", original: "未知类型消息，本地使用，发送时勿使用，作为默认值",
+                1000, "kNIMMessageTypeUnknown", "Unknown: local default only, never send it",
+                original: "未知类型消息，本地使用，发送时勿使用，作为默认值",
                 travel: .sdkEnum),
         ]
     }
@@ -93,7 +95,10 @@ extension NIMStatusCodes {
     /// iOS `NIMSessionType` (Chatroom 2 is an iOS API value; the wire `scene` is p2p 0, team 1, superTeam 5).
     public static let sessionType = StatusTable(
         .nim, "NIMSessionType", title: "iOS session types", kind: .enumeration, source: "\(iOSHeaders)/NIMSession.h",
-        travel: .sdkEnum, notes: ["On the wire `scene` is {p2p: 0, team: 1, superTeam: 5} (NIM_Web_NIM_v8.5.0.js); see `NIMSessionType-c`."]
+        travel: .sdkEnum,
+        notes: [
+            "On the wire `scene` is {p2p: 0, team: 1, superTeam: 5} (NIM_Web_NIM_v8.5.0.js); see `NIMSessionType-c`."
+        ]
     ) { row in
         [
             row(0, "NIMSessionTypeP2P", "Point to point", original: "点对点"),
@@ -116,7 +121,8 @@ extension NIMStatusCodes {
 
     /// C/Node `NIMMessageFeature`: how a message reached the client.
     public static let messageFeatureC = StatusTable(
-        .nim, "NIMMessageFeature", title: "C/Node message features", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+        .nim, "NIMMessageFeature", title: "C/Node message features", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kNIMMessageFeatureDefault", "Default", original: "默认"),
@@ -129,7 +135,8 @@ extension NIMStatusCodes {
 
     /// C/Node `NIMMsgLogStatus`: the state of a stored message.
     public static let msgLogStatusC = StatusTable(
-        .nim, "NIMMsgLogStatus", title: "C/Node message log status", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+        .nim, "NIMMsgLogStatus", title: "C/Node message log status", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum
     ) { row in
         [
             row(

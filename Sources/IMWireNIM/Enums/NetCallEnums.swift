@@ -50,10 +50,12 @@ extension NIMStatusCodes {
             row(4, "NIMNetCallControlTypeCloseVideo", "Video turned off", original: "关闭了视频"),
             row(5, "NIMNetCallControlTypeToVideo", "Switch to video mode", original: "切换到视频模式"),
             row(
-                6, "NIMNetCallControlTypeAgreeToVideo", "Agree to switch to video mode (when switching needs the peer's consent)",
+                6, "NIMNetCallControlTypeAgreeToVideo",
+                "Agree to switch to video mode (when switching needs the peer's consent)",
                 original: "同意切换到视频模式，用于切到视频模式需要对方同意的场景"),
             row(
-                7, "NIMNetCallControlTypeRejectToVideo", "Refuse to switch to video mode (when switching needs the peer's consent)",
+                7, "NIMNetCallControlTypeRejectToVideo",
+                "Refuse to switch to video mode (when switching needs the peer's consent)",
                 original: "拒绝切换到视频模式，用于切到视频模式需要对方同意的场景"),
             row(8, "NIMNetCallControlTypeToAudio", "Switch to audio mode", original: "切换到音频模式"),
             row(9, "NIMNetCallControlTypeBusyLine", "Line busy", original: "占线"),
@@ -79,7 +81,9 @@ extension NIMStatusCodes {
         source: iOSAVHeaders, travel: .sdkEnum
     ) { row in
         [
-            row(-1, "NIMNetCallNetStatusVideoClosed", "Network extremely poor; video sending turned off", original: "网络极差,视频发送被关闭"),
+            row(
+                -1, "NIMNetCallNetStatusVideoClosed", "Network extremely poor; video sending turned off",
+                original: "网络极差,视频发送被关闭"),
             row(0, "NIMNetCallNetStatusVeryGood", "Network very good", original: "网络非常好"),
             row(1, "NIMNetCallNetStatusGood", "Network good", original: "网络好"),
             row(2, "NIMNetCallNetStatusPoor", "Network weak", original: "网络弱"),
@@ -92,7 +96,8 @@ extension NIMStatusCodes {
 
     /// iOS NIMAVChat `NIMNetCallMediaType`.
     public static let netCallMediaType = StatusTable(
-        .nim, "NIMNetCallMediaType", title: "iOS net-call media types", kind: .enumeration, source: iOSAVHeaders, travel: .sdkEnum
+        .nim, "NIMNetCallMediaType", title: "iOS net-call media types", kind: .enumeration, source: iOSAVHeaders,
+        travel: .sdkEnum
     ) { row in
         [
             row(1, "NIMNetCallMediaTypeAudio", "Audio call", original: "音频通话"),
@@ -134,7 +139,9 @@ extension NIMStatusCodes {
         ]
     ) { row in
         [
-            row(1, "NIMRTSServiceReliableTransfer", "Includes the reliable data transfer service", original: "包含可靠数据传输服务"),
+            row(
+                1, "NIMRTSServiceReliableTransfer", "Includes the reliable data transfer service",
+                original: "包含可靠数据传输服务"),
             row(
                 4, "NIMRTSServiceAudio", "Includes the real-time voice service",
                 original: "包含实时语音沟通服务"),

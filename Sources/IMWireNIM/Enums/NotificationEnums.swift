@@ -58,17 +58,22 @@ extension NIMStatusCodes {
             row(
                 5, "NIMTeamOperationTypeApplyPass", "Application to an advanced team accepted",
                 original: "高级群申请加入成功"),
-            row(6, "NIMTeamOperationTypeTransferOwner", "Advanced team owner transferred ownership", original: "高级群群主转移群主身份"),
+            row(
+                6, "NIMTeamOperationTypeTransferOwner", "Advanced team owner transferred ownership",
+                original: "高级群群主转移群主身份"),
             row(7, "NIMTeamOperationTypeAddManager", "Managers added", original: "添加管理员"),
             row(8, "NIMTeamOperationTypeRemoveManager", "Managers removed", original: "移除管理员"),
-            row(9, "NIMTeamOperationTypeAcceptInvitation", "Invitation to an advanced team accepted", original: "高级群接受邀请进群"),
+            row(
+                9, "NIMTeamOperationTypeAcceptInvitation", "Invitation to an advanced team accepted",
+                original: "高级群接受邀请进群"),
             row(10, "NIMTeamOperationTypeMute", "Members muted or unmuted", original: "群内禁言/解禁"),
         ]
     }
 
     /// C/Node `NIMNotificationId`: the id of a notification message, with the JSON its attachment carries.
     public static let notificationIdC = StatusTable(
-        .nim, "NIMNotificationId", title: "C/Node notification ids", kind: .enumeration, source: nodeEnums, travel: .sdkEnum,
+        .nim, "NIMNotificationId", title: "C/Node notification ids", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum,
         notes: [
             """
             0–10 use the numbers of iOS `NIMTeamOperationType`, 101/102 those of iOS \
@@ -108,7 +113,8 @@ extension NIMStatusCodes {
                 2, "kNIMNotificationIdTeamLeave", "Left the team. {\"id\":\"a1\",\"user_namecards\":[…]}",
                 original: "退出群，{\"id\" : \"a1\",\"user_namecards\":[\"namecard1\", \"namecard2\"]}"),
             row(
-                3, "kNIMNotificationIdTeamUpdate", "Team info updated. {\"team_info\":team_info,\"user_namecards\":[…]}",
+                3, "kNIMNotificationIdTeamUpdate",
+                "Team info updated. {\"team_info\":team_info,\"user_namecards\":[…]}",
                 original: """
                     群信息更新，{"team_info":team_info,\
                     "user_namecards":["namecard1", "namecard2"]}
@@ -203,7 +209,9 @@ extension NIMStatusCodes {
             row(
                 2000, "kNIMNotificationIdLocalCreateTeam", "Local operation: create a team. {\"ids\":[…]}",
                 original: "本地操作创建群 {\"ids\" : [\"a1\", \"a2\"]}"),
-            row(2001, "kNIMNotificationIdLocalApplyTeam", "Local operation: apply to join a team. {}", original: "本地操作申请加入群 {}"),
+            row(
+                2001, "kNIMNotificationIdLocalApplyTeam", "Local operation: apply to join a team. {}",
+                original: "本地操作申请加入群 {}"),
             row(
                 2002, "kNIMNotificationIdLocalRejectApply", "Local operation: reject an application. {\"id\":\"a1\"}",
                 original: "本地操作拒绝申请 {\"id\":\"a1\"}"),
@@ -308,7 +316,8 @@ extension NIMStatusCodes {
                 "Left the super team. {\"id\":\"a1\",\"user_namecards\":[…]}",
                 original: "退出超大群，{\"id\" : \"a1\",\"user_namecards\":[\"namecard1\", \"namecard2\"]}"),
             row(
-                404, "kNIMNotificationIdSuperTeamUpdate", "Super team info updated. {\"team_info\":team_info,\"user_namecards\":[…]}",
+                404, "kNIMNotificationIdSuperTeamUpdate",
+                "Super team info updated. {\"team_info\":team_info,\"user_namecards\":[…]}",
                 original: """
                     超大群群信息更新，\
                     {"team_info":team_info,"user_namecards":["namecard1", "namecard2"]}
@@ -317,14 +326,16 @@ extension NIMStatusCodes {
                 405, "kNIMNotificationIdSuperTeamDismiss", "Super team dismissed. {\"user_namecards\":[…]}",
                 original: "超大群解散，{\"user_namecards\":[\"namecard1\", \"namecard2\"]}"),
             row(
-                406, "kNIMNotificationIdSuperTeamOwnerTransfer", "Super team ownership transferred. {\"id\":\"a1\",\"uinfos\":[…]}",
+                406, "kNIMNotificationIdSuperTeamOwnerTransfer",
+                "Super team ownership transferred. {\"id\":\"a1\",\"uinfos\":[…]}",
                 original: "超大群移交群主，{\"id\":\"a1\",\"uinfos\":[\"uinfo1\", \"uinfo2\"]}"),
             row(
                 407, "kNIMNotificationIdSuperTeamAddManager",
                 "Super team managers added. {\"ids\":[…],\"uinfos\":[…]}",
                 original: "超大群增加管理员，{\"ids\":[\"a1\",\"a2\"],\"uinfos\":[\"uinfo1\", \"uinfo2\"]}"),
             row(
-                408, "kNIMNotificationIdSuperTeamRemoveManager", "Super team managers removed. {\"ids\":[…],\"uinfos\":[…]}",
+                408, "kNIMNotificationIdSuperTeamRemoveManager",
+                "Super team managers removed. {\"ids\":[…],\"uinfos\":[…]}",
                 original: "超大群删除管理员，{\"ids\":[\"a1\",\"a2\"],\"uinfos\":[\"uinfo1\", \"uinfo2\"]}"),
             row(
                 409, "kNIMNotificationIdSuperTeamMuteMember",
@@ -344,14 +355,16 @@ extension NIMStatusCodes {
                     {"tinfo":tinfo,"id":"a1","uinfos":["uinfo1", "uinfo2"]}
                     """),
             row(
-                411, "kNIMNotificationIdSuperTeamInviteAccept", "Invitation to a super team accepted. {\"tinfo\":tinfo,\"id\":\"a1\"}",
+                411, "kNIMNotificationIdSuperTeamInviteAccept",
+                "Invitation to a super team accepted. {\"tinfo\":tinfo,\"id\":\"a1\"}",
                 original: "超大群接受邀请进群，{\"tinfo\":tinfo,\"id\":\"a1\"}"),
         ]
     }
 
     /// C/Node `NIMSysMsgStatus`.
     public static let sysMsgStatusC = StatusTable(
-        .nim, "NIMSysMsgStatus", title: "C/Node system message status", kind: .enumeration, source: nodeEnums, travel: .sdkEnum
+        .nim, "NIMSysMsgStatus", title: "C/Node system message status", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "kNIMSysMsgStatusNone", "Default, unread", original: "默认,未读"),
@@ -365,7 +378,8 @@ extension NIMStatusCodes {
 
     /// C/Node `NIMSysMsgType` (iOS `NIMSystemNotificationType` uses the same numbers for 0–3 and 5).
     public static let sysMsgTypeC = StatusTable(
-        .nim, "NIMSysMsgType", title: "C/Node system message types", kind: .enumeration, source: nodeEnums, travel: .sdkEnum,
+        .nim, "NIMSysMsgType", title: "C/Node system message types", kind: .enumeration, source: nodeEnums,
+        travel: .sdkEnum,
         notes: [
             """
             The Web `sysMsg.type` map uses the same numbers for 0–3, \
@@ -421,7 +435,9 @@ extension NIMStatusCodes {
                     超大群透传消息（透传消息的内容放到kNIMSysMsgKeyAttach）\
                     ,SDK对该类消息不计入未读数, 即使kNIMSysMsgKeyPushNeedBadge为1
                     """),
-            row(1000, "kNIMSysMsgTypeUnknown", "Unknown: local default only, never send it", original: "未知类型，本地使用，发送时勿使用，作为默认"),
+            row(
+                1000, "kNIMSysMsgTypeUnknown", "Unknown: local default only, never send it",
+                original: "未知类型，本地使用，发送时勿使用，作为默认"),
         ]
     }
 }

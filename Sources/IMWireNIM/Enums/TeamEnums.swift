@@ -33,7 +33,8 @@ extension NIMStatusCodes {
 
     /// iOS `NIMTeamType`.
     public static let teamType = StatusTable(
-        .nim, "NIMTeamType", title: "iOS team types", kind: .enumeration, source: "\(iOSHeaders)/NIMTeamDefs.h", travel: .sdkEnum
+        .nim, "NIMTeamType", title: "iOS team types", kind: .enumeration, source: "\(iOSHeaders)/NIMTeamDefs.h",
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMTeamTypeNormal", "Normal team", original: "普通群"),
@@ -59,7 +60,9 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMTeamDefs.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMTeamInviteModeManager", "Only managers and the owner may invite others", original: "只有管理员/群主可以邀请他人入群"),
+            row(
+                0, "NIMTeamInviteModeManager", "Only managers and the owner may invite others",
+                original: "只有管理员/群主可以邀请他人入群"),
             row(
                 1, "NIMTeamInviteModeAll", "Anyone may invite others",
                 original: "所有人可以邀请其他人入群"),
@@ -96,7 +99,9 @@ extension NIMStatusCodes {
         source: "\(iOSHeaders)/NIMTeamDefs.h", travel: .sdkEnum
     ) { row in
         [
-            row(0, "NIMTeamUpdateClientCustomModeManager", "Only managers and the owner may change it", original: "只有管理员/群主可以修改"),
+            row(
+                0, "NIMTeamUpdateClientCustomModeManager", "Only managers and the owner may change it",
+                original: "只有管理员/群主可以修改"),
             row(1, "NIMTeamUpdateClientCustomModeAll", "Anyone may change it", original: "所有人可以修改"),
         ]
     }

@@ -17,7 +17,8 @@ extension NIMStatusCodes {
 
     /// iOS `NIMUserGender`.
     public static let userGender = StatusTable(
-        .nim, "NIMUserGender", title: "iOS user genders", kind: .enumeration, source: "\(iOSHeaders)/NIMUser.h", travel: .sdkEnum
+        .nim, "NIMUserGender", title: "iOS user genders", kind: .enumeration, source: "\(iOSHeaders)/NIMUser.h",
+        travel: .sdkEnum
     ) { row in
         [
             row(0, "NIMUserGenderUnknown", "Unknown gender", original: "未知性别"),
@@ -48,7 +49,9 @@ extension NIMStatusCodes {
             row(
                 8, "NIMUserInfoUpdateTagBirth", "User birthday, as yyyy-MM-dd",
                 original: "用户生日。具体格式为yyyy-MM-dd"),
-            row(9, "NIMUserInfoUpdateTagMobile", "User mobile number; must be a valid number", original: "用户手机号。请使用合法手机号"),
+            row(
+                9, "NIMUserInfoUpdateTagMobile", "User mobile number; must be a valid number",
+                original: "用户手机号。请使用合法手机号"),
             row(10, "NIMUserInfoUpdateTagExt", "Extension field", original: "扩展字段"),
         ]
     }

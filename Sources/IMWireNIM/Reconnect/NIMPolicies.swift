@@ -8,7 +8,8 @@ public enum NIMPolicies {
     public static let web = ReconnectPolicy(
         name: "nim-web", dialect: .nim, sdk: "NIM Web SDK 8.5.0 (\(bundle)): link, heartbeat, reconnect",
         schedule: .exponential(baseMillis: 1600, factor: 2, capMillis: 8000, jitterPPM: 10_000),
-        heartbeat: HeartbeatPolicy("1_2 heartbeat (SER 0)", intervalMillis: 30_000, answerTimeoutMillis: 5000, missesBeforeDead: 2),
+        heartbeat: HeartbeatPolicy(
+            "1_2 heartbeat (SER 0)", intervalMillis: 30_000, answerTimeoutMillis: 5000, missesBeforeDead: 2),
         connectTimeoutMillis: 8000, loginTimeoutMillis: 8000,
         route: RoutePolicy("LBS webconf.jsp (link list)", resolveOnLogin: true),
         reconnectFlag: nil,
@@ -43,7 +44,8 @@ public enum NIMPolicies {
                     """
             ),
         ],
-        registry: RegistryScope(.nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
+        registry: RegistryScope(
+            .nim, [.login: ["web-error", "NIMResCode"], .kick: ["web-kick-reason"]], in: NIMStatusCodes.tables),
         syncAfterLogin: true,
         backoffResetsOnLink: true,
         endpointsPerAttempt: 2,
@@ -73,7 +75,8 @@ public enum NIMPolicies {
                     … lbsBackup ? backup LBS URLs : d.call(t) }) (the default link)
                     """),
             Fact(
-                "heartbeat", "1_2 every 30 s after the previous one completed; 5 s timeout; resend once; 2 failures → reconnect",
+                "heartbeat",
+                "1_2 every 30 s after the previous one completed; 5 s timeout; resend once; 2 failures → reconnect",
                 source: "nim.md §3.2, §3.4 step 4"),
             Fact("timeouts", "connect 8 s, command 8 s", source: "nim.md §3.2"),
             Fact("terminal login codes", "302, 417, 422: stop and require the user", source: "nim.md §1.1"),
@@ -106,7 +109,8 @@ public enum NIMPolicies {
                 """,
                 source: "nim.md §3.4 step 6, §2.1 NIMChatroomConnectionState, NIMChatroomKickReason"),
             Fact(
-                "token expiry", "no separate code: the token is the login's password, an invalid one is answered 302 (stop)",
+                "token expiry",
+                "no separate code: the token is the login's password, an invalid one is answered 302 (stop)",
                 source: """
                     nim.md §1.1 302 (Web: 请检查appKey和token是否有效); \
                     no token-expired code in §1.1–§1.4
@@ -122,7 +126,8 @@ extension NIMPolicies {
     private static let step = "NIMLoginStep"
     private static let nimWeb = "NIM.getInstance"
     private static let nimStep = "iOS NIMLoginManagerProtocol.h NIMLoginStep (nim.md §2.1)"
-    private static let nimCallbacks = "Web SDK options onconnect/onwillreconnect/ondisconnect/onsyncdone (NIM_Web_NIM_v8.5.0.js; INFERRED order)"
+    private static let nimCallbacks =
+        "Web SDK options onconnect/onwillreconnect/ondisconnect/onsyncdone (NIM_Web_NIM_v8.5.0.js; INFERRED order)"
 
     /// NIM: the login steps in order, and the Web SDK's callbacks.
     public static let nimLoginSteps = OutputModel(
@@ -133,10 +138,16 @@ extension NIMPolicies {
             OutputRule(.linkOK, [.status(step, 2)], source: nimStep),
             OutputRule(.linkFailed, [.status(step, 3, carry: .code)], source: nimStep),
             OutputRule(.loggingIn, [.status(step, 4)], source: nimStep),
-            OutputRule(.opened, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")], source: nimStep + "; " + nimCallbacks),
-            OutputRule(.resumed, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")], source: nimStep + "; " + nimCallbacks),
+            OutputRule(
+                .opened, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")],
+                source: nimStep + "; " + nimCallbacks),
+            OutputRule(
+                .resumed, [.status(step, 5), .status(step, 7), .event(nimWeb, "onconnect")],
+                source: nimStep + "; " + nimCallbacks),
             OutputRule(.loginFailed, [.status(step, 6, carry: .code)], source: nimStep),
-            OutputRule(.synced, [.status(step, 8), .event(nimWeb, "onsyncdone")], source: nimStep + "; 5_1 syncDone (nim.md §3.4)"),
+            OutputRule(
+                .synced, [.status(step, 8), .event(nimWeb, "onsyncdone")],
+                source: nimStep + "; 5_1 syncDone (nim.md §3.4)"),
             OutputRule(.connectionLost, [.status(step, 9, carry: .code)], source: nimStep),
             OutputRule(.networkDown, [.status(step, 10)], source: nimStep),
             OutputRule(.networkUp, [.status(step, 10)], source: nimStep),
@@ -146,6 +157,8 @@ extension NIMPolicies {
             OutputRule(
                 .kicked, [.event(nimWeb, "ondisconnect:kicked", carry: .code)],
                 source: "2_5 kicked r=[from, reason, …]; Web kickedReasons (nim.md §2 notes)"),
-            OutputRule(.stopped, when: .causeNotIn([.kicked]), [.event(nimWeb, "ondisconnect", carry: .code)], source: nimCallbacks),
+            OutputRule(
+                .stopped, when: .causeNotIn([.kicked]), [.event(nimWeb, "ondisconnect", carry: .code)],
+                source: nimCallbacks),
         ])
 }

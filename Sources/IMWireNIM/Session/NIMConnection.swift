@@ -16,11 +16,13 @@ public final class NIMConnection: DialectConnection {
     private let describesMessages: Bool
 
     public init(
-        options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default, endedAccounts: [String: String] = [:],
+        options: NIMSessionOptions = NIMSessionOptions(), limits: Limits = .default,
+        endedAccounts: [String: String] = [:],
         namesMessages: Bool = false, describesMessages: Bool = false
     ) {
         self.limits = limits
-        tracker = NIMSessionTracker(options: options, endedAccounts: endedAccounts, maxTracked: limits.maxPendingRequests)
+        tracker = NIMSessionTracker(
+            options: options, endedAccounts: endedAccounts, maxTracked: limits.maxPendingRequests)
         self.namesMessages = namesMessages
         self.describesMessages = describesMessages
     }
@@ -40,7 +42,8 @@ public final class NIMConnection: DialectConnection {
         -> (message: NIMMessage, observation: DialectObservation)
     {
         let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
-        var findings = message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
+        var findings =
+            message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
         let location = Location(frameIndex: frameIndex, time: time, direction: direction)
         for index in findings.indices where findings[index].location.frameIndex == nil {
             findings[index].location = location
@@ -58,7 +61,8 @@ public final class NIMConnection: DialectConnection {
     }
 
     public func observe(_ message: WireMessage, timeMicros: Int64, frameIndex: Int) -> DialectObservation {
-        observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex).observation
+        observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
+            .observation
     }
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
@@ -77,7 +81,8 @@ public final class NIMConnection: DialectConnection {
             if request.isHeartbeat {
                 sessionFacts.keepAlive.record(time)
             } else if request.isLogin {
-                sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: nil, client: request.field("account")?.stringValue)
+                sessionFacts.loginSent(
+                    atMicros: time, frame: frame, reconnectFlag: nil, client: request.field("account")?.stringValue)
             } else if (request.sid, request.cid) == (2, 6) {
                 sessionFacts.ended(.clientLogout, atMicros: time)
             }
@@ -89,7 +94,9 @@ public final class NIMConnection: DialectConnection {
                     // 416: r[0] is the lockout in seconds (nim.md §1.1).
                     let wait =
                         response.code == 416
-                        ? response.r?.first?.int64Value.map { $0.multipliedReportingOverflow(by: 1_000_000).partialValue } : nil
+                        ? response.r?.first?.int64Value.map {
+                            $0.multipliedReportingOverflow(by: 1_000_000).partialValue
+                        } : nil
                     sessionFacts.ended(.loginRejected(code: response.code, waitMicros: wait), atMicros: time)
                 }
             } else if (response.sid, response.cid) == (NIMCommands.kicked.sid, NIMCommands.kicked.cid) {

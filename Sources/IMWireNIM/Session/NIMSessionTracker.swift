@@ -11,7 +11,10 @@ public struct NIMSessionOptions: Sendable {
     /// `heartbeatInterval`: the next heartbeat is due this long after the previous one completed.
     public var heartbeatIntervalMicros: Int64
 
-    public init(requestTimeoutMicros: Int64 = 8_000_000, heartbeatTimeoutMicros: Int64 = 5_000_000, heartbeatIntervalMicros: Int64 = 30_000_000) {
+    public init(
+        requestTimeoutMicros: Int64 = 8_000_000, heartbeatTimeoutMicros: Int64 = 5_000_000,
+        heartbeatIntervalMicros: Int64 = 30_000_000
+    ) {
         self.requestTimeoutMicros = requestTimeoutMicros
         self.heartbeatTimeoutMicros = heartbeatTimeoutMicros
         self.heartbeatIntervalMicros = heartbeatIntervalMicros
@@ -103,11 +106,17 @@ public struct NIMSessionTracker: Sendable {
 
     /// Requests overdue at `time`, and a heartbeat that did not come.
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
-        let mayBeDue = !waiting.nothingDue(at: time, timeout: min(options.heartbeatTimeoutMicros, options.requestTimeoutMicros))
-        let overdue = mayBeDue ? pending.filter { Self.gap($0.value.time, time) > $0.value.timeout }.sorted { $0.value.frame < $1.value.frame } : []
+        let mayBeDue = !waiting.nothingDue(
+            at: time, timeout: min(options.heartbeatTimeoutMicros, options.requestTimeoutMicros))
+        let overdue =
+            mayBeDue
+            ? pending.filter { Self.gap($0.value.time, time) > $0.value.timeout }.sorted {
+                $0.value.frame < $1.value.frame
+            } : []
         for (key, request) in overdue {
             pending[key] = nil
-            var finding = NIMRules.requestUnanswered.finding("\(request.summary) got no response within \(Self.seconds(request.timeout))")
+            var finding = NIMRules.requestUnanswered.finding(
+                "\(request.summary) got no response within \(Self.seconds(request.timeout))")
             finding.location = Location(frameIndex: request.frame, time: request.time, direction: .send)
             finding.subject = request.summary
             findings.append(finding)
@@ -127,12 +136,16 @@ public struct NIMSessionTracker: Sendable {
     }
 
     /// Observes one decoded message; returns the session findings it causes.
-    public mutating func observe(_ message: NIMMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(_ message: NIMMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int)
+        -> [Finding]
+    {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
         for item in message.items {
             findings += transport.observe(item.socketIO, direction: direction)
-            if direction == .receive, item.socketIO.type == .connect, steps.isEmpty { step(2, "socket.io connect", into: &findings) }
+            if direction == .receive, item.socketIO.type == .connect, steps.isEmpty {
+                step(2, "socket.io connect", into: &findings)
+            }
             switch item.nim {
             case .request(let request)? where direction == .send:
                 observe(request, time: time, frameIndex: frameIndex, summary: item.nim?.summary ?? "", into: &findings)
@@ -145,7 +158,9 @@ public struct NIMSessionTracker: Sendable {
         return findings
     }
 
-    private mutating func observe(_ request: NIMRequest, time: Int64, frameIndex: Int, summary: String, into findings: inout [Finding]) {
+    private mutating func observe(
+        _ request: NIMRequest, time: Int64, frameIndex: Int, summary: String, into findings: inout [Finding]
+    ) {
         switch phase {
         case .loginFailed(let code):
             if !reportedAfterEnd {
@@ -155,7 +170,9 @@ public struct NIMSessionTracker: Sendable {
         case .kicked(let reason):
             if !reportedAfterEnd {
                 reportedAfterEnd = true
-                findings.append(NIMRules.commandAfterKick.finding("\(summary) after kicked (reason \(reason.map(String.init) ?? "?"))"))
+                findings.append(
+                    NIMRules.commandAfterKick.finding(
+                        "\(summary) after kicked (reason \(reason.map(String.init) ?? "?"))"))
             }
         case .connecting, .loggingIn:
             let link = request.sid == 1 && (request.cid == 5 || request.cid == 6)
@@ -164,7 +181,9 @@ public struct NIMSessionTracker: Sendable {
                 findings.append(NIMRules.beforeLogin.finding("\(summary) before the login succeeded"))
             }
         case .loggedIn:
-            if request.isLogin { findings.append(NIMRules.secondLogin.finding("login again on a logged-in connection")) }
+            if request.isLogin {
+                findings.append(NIMRules.secondLogin.finding("login again on a logged-in connection"))
+            }
         }
         if request.isLogin {
             let account = request.field("account")?.stringValue
@@ -179,7 +198,9 @@ public struct NIMSessionTracker: Sendable {
             phase = .loggingIn
             step(4, "chat-room login 13_2", into: &findings)
         }
-        if request.sid == NIMCommands.sync.sid, request.cid == NIMCommands.sync.cid { step(7, "sync 5_1", into: &findings) }
+        if request.sid == NIMCommands.sync.sid, request.cid == NIMCommands.sync.cid {
+            step(7, "sync 5_1", into: &findings)
+        }
         if request.isHeartbeat {
             heartbeatDueFrom = nil
         } else if let last = lastSer, request.ser != (last >= 32767 ? 1 : last + 1) {
@@ -196,13 +217,17 @@ public struct NIMSessionTracker: Sendable {
             // Web SDK onHeartbeat: on Error_Timeout it sends the next heartbeat (SER 0 again) at
             // once, from the timer that started just before the first one was sent, so the
             // capture may date the resend a hair under 5 s after it (nim-hb-unanswered: 5.007 s).
-            let resend = request.isHeartbeat && Self.gap(earlier.time, time) >= options.heartbeatTimeoutMicros - Self.timerSlackMicros
+            let resend =
+                request.isHeartbeat
+                && Self.gap(earlier.time, time) >= options.heartbeatTimeoutMicros - Self.timerSlackMicros
             guard resend else {
-                findings.append(NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
+                findings.append(
+                    NIMRules.serReused.finding("SER \(request.ser) is still pending (frame \(earlier.frame))"))
                 return
             }
             pending[key] = nil
-            var finding = NIMRules.requestUnanswered.finding("\(earlier.summary) got no response within \(Self.seconds(earlier.timeout))")
+            var finding = NIMRules.requestUnanswered.finding(
+                "\(earlier.summary) got no response within \(Self.seconds(earlier.timeout))")
             finding.location = Location(frameIndex: earlier.frame, time: earlier.time, direction: .send)
             finding.subject = earlier.summary
             findings.append(finding)
@@ -217,7 +242,9 @@ public struct NIMSessionTracker: Sendable {
     private mutating func observe(_ response: NIMResponse, time: Int64, into findings: inout [Finding]) {
         let matched = pending.removeValue(forKey: Self.key(response.sid, response.cid, response.ser))
         if matched == nil, response.command?.origin == .request, response.ser != 0 {
-            findings.append(NIMRules.responseWithoutRequest.finding("\(response.sid)_\(response.cid) ser=\(response.ser) matches no pending request"))
+            findings.append(
+                NIMRules.responseWithoutRequest.finding(
+                    "\(response.sid)_\(response.cid) ser=\(response.ser) matches no pending request"))
         }
         if response.sid == NIMCommands.login.sid, response.cid == NIMCommands.login.cid, matched != nil {
             if response.isSuccess {

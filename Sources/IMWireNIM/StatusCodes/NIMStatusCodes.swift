@@ -11,7 +11,8 @@ public enum NIMStatusCodes {
     static let iOSAVFramework = "NIM_iOS_SDK@69fa518 NIMAVChat.framework/Headers"
     static let nodeNIM = "node-nim@290c791 ts/nim_def"
     /// nim.md §2.2 names the files of the C/Node enums together, not per enum.
-    static let nodeEnums = "node-nim@290c791 ts/nim_def/{client,msglog,session,sysmsg}_def.ts, ts/chatroom_def/chatroom_def.ts"
+    static let nodeEnums =
+        "node-nim@290c791 ts/nim_def/{client,msglog,session,sysmsg}_def.ts, ts/chatroom_def/chatroom_def.ts"
     static let webBundle = "NIM_Web_Demo@6fa7624 demo/webdemo/imNew/3rd/NIM_Web_NIM_v8.5.0.js (bundle)"
     static let webChatroomBundle = "NIM_Web_Demo@6fa7624 demo/webdemo/imNew/3rd/NIM_Web_Chatroom_v8.5.0.js (bundle)"
 

@@ -19,8 +19,12 @@ extension NIMStatusCodes {
                 201, "NIMRemoteErrorCodeInvalidVersion", "Wrong client version", .invalidRequest,
                 original: "客户端版本错误"),
             row(302, "NIMRemoteErrorCodeInvalidPass", "Wrong password", .fatalCredentials, original: "密码错误"),
-            row(402, "NIMRemoteErrorCodeInvalidCRC", "Checksum verification failed", .invalidRequest, original: "CheckSum校验失败"),
-            row(403, "NIMRemoteErrorCodeForbidden", "Illegal operation or no permission", .permissionDenied, original: "非法操作或没有权限"),
+            row(
+                402, "NIMRemoteErrorCodeInvalidCRC", "Checksum verification failed", .invalidRequest,
+                original: "CheckSum校验失败"),
+            row(
+                403, "NIMRemoteErrorCodeForbidden", "Illegal operation or no permission", .permissionDenied,
+                original: "非法操作或没有权限"),
             row(
                 404, "NIMRemoteErrorCodeNotExist", "The requested target (user or object) does not exist", .notFound,
                 original: "请求的目标（用户或对象）不存在"),
@@ -34,7 +38,8 @@ extension NIMStatusCodes {
             row(408, "NIMRemoteErrorCodeTimeoutError", "Request timed out", .retry, original: "请求过程超时"),
             row(414, "NIMRemoteErrorCodeParameterError", "Parameter error", .invalidRequest, original: "参数错误"),
             row(
-                415, "NIMRemoteErrorCodeConnectionError", "Network connection error (conflict: Web reads 415 as service unavailable)", .retry,
+                415, "NIMRemoteErrorCodeConnectionError",
+                "Network connection error (conflict: Web reads 415 as service unavailable)", .retry,
                 original: "网络连接出现错误"),
             row(
                 416, "NIMRemoteErrorCodeFrequently", "Operation too frequent", .rateLimited,
@@ -62,29 +67,44 @@ extension NIMStatusCodes {
             row(
                 514, "NIMRemoteErrorCodeServiceUnavailable", "Service unavailable", .serverError,
                 original: "服务不可用"),
-            row(801, "NIMRemoteErrorCodeTeamMemberLimit", "Team member count over the limit", .invalidRequest, original: "群人数超过上限"),
-            row(802, "NIMRemoteErrorCodeTeamAccessError", "No permission to operate on the team", .permissionDenied, original: "没有操作群的权限"),
+            row(
+                801, "NIMRemoteErrorCodeTeamMemberLimit", "Team member count over the limit", .invalidRequest,
+                original: "群人数超过上限"),
+            row(
+                802, "NIMRemoteErrorCodeTeamAccessError", "No permission to operate on the team", .permissionDenied,
+                original: "没有操作群的权限"),
             row(803, "NIMRemoteErrorCodeTeamNotExists", "Team does not exist", .notFound, original: "群组不存在"),
-            row(804, "NIMRemoteErrorCodeNotInTeam", "User is not in the (interest) group", .notMember, original: "用户不在兴趣组内"),
+            row(
+                804, "NIMRemoteErrorCodeNotInTeam", "User is not in the (interest) group", .notMember,
+                original: "用户不在兴趣组内"),
             row(
                 805, "NIMRemoteErrorCodeTeamInvaildType", "Wrong team type", .invalidRequest,
                 original: "群类型错误"),
-            row(806, "NIMRemoteErrorCodeTeamCountLimit", "Team count limit exceeded", .invalidRequest, original: "超出群个数限制"),
+            row(
+                806, "NIMRemoteErrorCodeTeamCountLimit", "Team count limit exceeded", .invalidRequest,
+                original: "超出群个数限制"),
             row(
                 809, "NIMRemoteErrorCodeTeamAlreadyIn", "Already in the team", .invalidRequest,
                 original: "已经在群里"),
             row(
-                810, "NIMRemoteErrorCodeTeamNotMember", "Not a team member (conflict: C, Web and docs read 810 as invited successfully)",
+                810, "NIMRemoteErrorCodeTeamNotMember",
+                "Not a team member (conflict: C, Web and docs read 810 as invited successfully)",
                 .notMember, original: "不是群成员"),
             row(
-                812, "NIMRemoteErrorCodeTeamBlackList", "In the team blacklist (conflict: Web and docs read 812 as team muted)",
+                812, "NIMRemoteErrorCodeTeamBlackList",
+                "In the team blacklist (conflict: Web and docs read 812 as team muted)",
                 .permissionDenied, original: "在群黑名单中"),
             row(998, "NIMRemoteErrorCodeEUnpacket", "Unpacking error", .invalidRequest, original: "解包错误"),
             row(999, "NIMRemoteErrorCodeEPacket", "Packing error", .serverError, original: "打包错误"),
-            row(7101, "NIMRemoteErrorCodeInBlackList", "In the peer's blacklist", .permissionDenied, original: "在对方的黑名单中"),
-            row(13002, "NIMRemoteErrorCodeInvalidChatroom", "Chatroom state abnormal", .invalidRequest, original: "聊天室状态异常"),
             row(
-                13003, "NIMRemoteErrorCodeInChatroomBlackList", "Account is in the blacklist; may not enter the chatroom",
+                7101, "NIMRemoteErrorCodeInBlackList", "In the peer's blacklist", .permissionDenied,
+                original: "在对方的黑名单中"),
+            row(
+                13002, "NIMRemoteErrorCodeInvalidChatroom", "Chatroom state abnormal", .invalidRequest,
+                original: "聊天室状态异常"),
+            row(
+                13003, "NIMRemoteErrorCodeInChatroomBlackList",
+                "Account is in the blacklist; may not enter the chatroom",
                 .permissionDenied, original: "账号在黑名单中,不允许进入聊天室"),
             row(
                 13004, "NIMRemoteErrorCodeInChatroomMuteList", "In the mute list; may not speak", .permissionDenied,

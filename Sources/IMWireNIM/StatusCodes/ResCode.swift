@@ -41,7 +41,8 @@ extension NIMStatusCodes {
                 404, "kNIMResNotExist", "The requested target (user or object) does not exist", .notFound,
                 original: "请求的目标（用户或对象）不存在"),
             row(
-                406, "kNIMResNoModify", "Data unchanged since the last query, for incremental updates (conflict: iOS reads 406 as read-only)",
+                406, "kNIMResNoModify",
+                "Data unchanged since the last query, for incremental updates (conflict: iOS reads 406 as read-only)",
                 .success, original: "数据自上次查询以来未发生变化（用于增量更新）"),
             row(408, "kNIMResTimeoutError", "Request timed out", .retry, original: "请求过程超时"),
             row(414, "kNIMResParameterError", "Parameter error", .invalidRequest, original: "参数错误"),
@@ -75,13 +76,17 @@ extension NIMStatusCodes {
                 508, "kNIMResExceedLimit", "Configured validity period exceeded", .invalidRequest,
                 original: "超过配置有效期",
                 sources: nodeOnly),
-            row(509, "kNIMResInvalid", "Invalid protocol; protocol not allowed", .invalidRequest, original: "协议无效, 不允许访问的协议"),
+            row(
+                509, "kNIMResInvalid", "Invalid protocol; protocol not allowed", .invalidRequest,
+                original: "协议无效, 不允许访问的协议"),
             row(
                 801, "kNIMResTeamECountLimit", "Team member limit reached", .invalidRequest,
                 original: "已达到人数限制"),
             row(802, "kNIMResTeamENAccess", "No permission", .permissionDenied, original: "没有权限"),
             row(803, "kNIMResTeamENotExist", "Team does not exist", .notFound, original: "群不存在"),
-            row(804, "kNIMResTeamEMemberNotExist", "User is not in the (interest) group", .notMember, original: "用户不在兴趣组里面"),
+            row(
+                804, "kNIMResTeamEMemberNotExist", "User is not in the (interest) group", .notMember,
+                original: "用户不在兴趣组里面"),
             row(805, "kNIMResTeamErrType", "Wrong team type", .invalidRequest, original: "群类型不对"),
             row(
                 806, "kNIMResTeamLimit", "Team creation count limit", .invalidRequest,
@@ -92,7 +97,8 @@ extension NIMStatusCodes {
             row(808, "kNIMResTeamApplySuccess", "Application succeeded", .success, original: "申请成功"),
             row(809, "kNIMResTeamAlreadyIn", "Already in the team", .invalidRequest, original: "已经在群里"),
             row(
-                810, "kNIMResTeamInviteSuccess", "Invitation succeeded (conflict: iOS reads 810 as not a team member)", .success,
+                810, "kNIMResTeamInviteSuccess", "Invitation succeeded (conflict: iOS reads 810 as not a team member)",
+                .success,
                 original: "邀请成功"),
             row(
                 811, "kNIMResForcePushCountLimit", "Too many accounts in the forced-push list", .invalidRequest,
@@ -112,7 +118,8 @@ extension NIMStatusCodes {
                 7101, "kNIMResInBlack", "Blacklisted by the receiver (SDK versions above 2.5.0)", .permissionDenied,
                 original: "被接收方加入黑名单 SDK版本大于2.5.0支持"),
             row(
-                10404, "kNIMResRoomNotExists", "Independent signaling: room does not exist (10404 is also kNIMLocalResMsgFileNotExist)",
+                10404, "kNIMResRoomNotExists",
+                "Independent signaling: room does not exist (10404 is also kNIMLocalResMsgFileNotExist)",
                 .notFound, original: "独立信令错误代码 房间不存在"),
             row(
                 10405, "kNIMResRoomHasExists", "Signaling: room already exists", .invalidRequest,
@@ -123,35 +130,44 @@ extension NIMStatusCodes {
                 original: "不在房间内",
                 sources: nodeOnly),
             row(
-                10407, "kNIMResRoomMemberHasExists", "Signaling: already in the room", .invalidRequest, original: "已经在房间内",
+                10407, "kNIMResRoomMemberHasExists", "Signaling: already in the room", .invalidRequest,
+                original: "已经在房间内",
                 sources: nodeOnly),
             row(
-                10408, "kNIMResRoomInviteNotExists", "Signaling: invitation missing or expired", .notFound, original: "邀请不存在或已过期",
+                10408, "kNIMResRoomInviteNotExists", "Signaling: invitation missing or expired", .notFound,
+                original: "邀请不存在或已过期",
                 sources: nodeOnly),
             row(
-                10409, "kNIMResRoomInviteHasReject", "Signaling: invitation already rejected", .invalidRequest, original: "邀请已经拒绝",
+                10409, "kNIMResRoomInviteHasReject", "Signaling: invitation already rejected", .invalidRequest,
+                original: "邀请已经拒绝",
                 sources: nodeOnly),
             row(
-                10410, "kNIMResRoomInviteHasAccept", "Signaling: invitation already accepted", .invalidRequest, original: "邀请已经接受了",
+                10410, "kNIMResRoomInviteHasAccept", "Signaling: invitation already accepted", .invalidRequest,
+                original: "邀请已经接受了",
                 sources: nodeOnly),
             row(
                 10201, "kNIMResPeerNimOffline", "Peer is not online on NIM", .notFound,
                 original: "对方云信不在线",
                 sources: nodeOnly),
             row(
-                10202, "kNIMResPeerPushOffline", "Peer is not reachable by push either", .notFound, original: "对方推送亦不可达",
+                10202, "kNIMResPeerPushOffline", "Peer is not reachable by push either", .notFound,
+                original: "对方推送亦不可达",
                 sources: nodeOnly),
             row(
-                10417, "kNIMResRoomUidConflict", "Signaling: uid conflict (10417 is also kNIMLocalResExist)", .invalidRequest,
+                10417, "kNIMResRoomUidConflict", "Signaling: uid conflict (10417 is also kNIMLocalResExist)",
+                .invalidRequest,
                 original: "uid冲突"),
             row(
-                10419, "kNIMResRoomMemberExceed", "Signaling: room member limit exceeded", .invalidRequest, original: "房间人数超限",
+                10419, "kNIMResRoomMemberExceed", "Signaling: room member limit exceeded", .invalidRequest,
+                original: "房间人数超限",
                 sources: nodeOnly),
             row(
-                10420, "kNIMResRoomMemberHasExistsOtherClient", "Signaling: already in the room (on another own client)",
+                10420, "kNIMResRoomMemberHasExistsOtherClient",
+                "Signaling: already in the room (on another own client)",
                 .invalidRequest, original: "已经在房间内（自己的其他端）", sources: nodeOnly),
             row(
-                10000, "kNIMLocalRes", "Marker: every number above is client-defined; its value must not change", .clientLocal,
+                10000, "kNIMLocalRes", "Marker: every number above is client-defined; its value must not change",
+                .clientLocal,
                 original: """
                     客户端自定义的错误号 值大于该错误号的都是客户端自定义的错误号。\
                     不能随意更改其值！
@@ -167,7 +183,8 @@ extension NIMStatusCodes {
                 original: "客户端本地错误号，本地网络错误，需要检查本地网络",
                 travel: .clientLocal),
             row(
-                10200, "kNIMLocalResMsgNosUploadCancel", "Local: NOS upload paused (file message or stop_upload_ex)", .clientLocal,
+                10200, "kNIMLocalResMsgNosUploadCancel", "Local: NOS upload paused (file message or stop_upload_ex)",
+                .clientLocal,
                 original: """
                     客户端自定义的消息错误号 \
                     (发送文件消息或者stop_upload_ex)HTTP upload to NOS上传暂停
@@ -178,7 +195,8 @@ extension NIMStatusCodes {
                 .clientLocal, original: "(收到文件消息或者stop_download_ex)HTTP download from NOS下载暂停",
                 travel: .clientLocal),
             row(
-                10207, "kNIMLocalResMsgNosDownloadCheckError", "Local: downloaded file failed the check (size differs from the file info)",
+                10207, "kNIMLocalResMsgNosDownloadCheckError",
+                "Local: downloaded file failed the check (size differs from the file info)",
                 .clientLocal,
                 original: """
                     收到文件消息，NOS下载完成后本地文件检查错误，\
@@ -186,10 +204,12 @@ extension NIMStatusCodes {
                     """,
                 sources: nodeOnly, travel: .clientLocal),
             row(
-                10403, "kNIMLocalResMsgAccessDenied", "Local: no access to the local file", .clientLocal, original: "本地文件无访问权限",
+                10403, "kNIMLocalResMsgAccessDenied", "Local: no access to the local file", .clientLocal,
+                original: "本地文件无访问权限",
                 sources: nodeOnly, travel: .clientLocal),
             row(
-                10404, "kNIMLocalResMsgFileNotExist", "Local: local resource does not exist (10404 is also kNIMResRoomNotExists)",
+                10404, "kNIMLocalResMsgFileNotExist",
+                "Local: local resource does not exist (10404 is also kNIMResRoomNotExists)",
                 .clientLocal, original: "本地资源不存在", travel: .clientLocal),
             row(
                 10414, "kNIMLocalResParameterError",
@@ -201,7 +221,8 @@ extension NIMStatusCodes {
                 original: "本地错误码，参数错误，(收到消息，资源下载地址无效，无法下载)",
                 travel: .clientLocal),
             row(
-                10416, "kNIMLocalResFrequently", "Local: operation too frequent", .clientLocal, original: "本地错误码，操作太过频繁",
+                10416, "kNIMLocalResFrequently", "Local: operation too frequent", .clientLocal,
+                original: "本地错误码，操作太过频繁",
                 sources: nodeOnly, travel: .clientLocal),
             row(
                 10417, "kNIMLocalResExist",
@@ -232,7 +253,8 @@ extension NIMStatusCodes {
                 .clientLocal, original: "导入消息历史时验证身份和加密密钥不通过",
                 travel: .clientLocal),
             row(
-                10601, "kNIMLocalResImportMsgDBFailed", "Local: importing history, writing records failed", .clientLocal,
+                10601, "kNIMLocalResImportMsgDBFailed", "Local: importing history, writing records failed",
+                .clientLocal,
                 original: "导入消息历史时写记录失败", travel: .clientLocal),
             row(
                 10602, "kNIMLocalResTMembersSyncUndone", "Local: team members not yet synchronised", .clientLocal,
@@ -241,7 +263,8 @@ extension NIMStatusCodes {
                 11100, "kNIMLocalResRtsError", "Local RTS session: unknown error", .clientLocal,
                 original: "客户端自定义的RTS错误号 rts会话 未知错误", travel: .clientLocal),
             row(
-                11101, "kNIMLocalResRtsIdNotExist", "Local RTS session: id does not exist", .clientLocal, original: "rts会话 id不存在",
+                11101, "kNIMLocalResRtsIdNotExist", "Local RTS session: id does not exist", .clientLocal,
+                original: "rts会话 id不存在",
                 travel: .clientLocal),
             row(
                 11417, "kNIMLocalResRtsVChatExist", "Local RTS session: audio/video already exists", .clientLocal,
@@ -256,10 +279,13 @@ extension NIMStatusCodes {
             row(
                 13002, "kNIMResRoomError", "Chatroom state abnormal", .invalidRequest,
                 original: "聊天室状态异常"),
-            row(13003, "kNIMResRoomBlackBeOut", "Blacklisted users may not enter", .permissionDenied, original: "黑名单用户禁止进入"),
+            row(
+                13003, "kNIMResRoomBlackBeOut", "Blacklisted users may not enter", .permissionDenied,
+                original: "黑名单用户禁止进入"),
             row(13004, "kNIMResRoomBeMuted", "Muted", .permissionDenied, original: "被禁言"),
             row(
-                13006, "kNIMResRoomAllMuted", "Chatroom is muted as a whole; only managers may speak", .permissionDenied,
+                13006, "kNIMResRoomAllMuted", "Chatroom is muted as a whole; only managers may speak",
+                .permissionDenied,
                 original: "聊天室处于整体禁言状态,只有管理员能发言"),
             row(
                 20000, "kNIMLocalResAPIErrorInitUndone",
@@ -268,17 +294,20 @@ extension NIMStatusCodes {
                 original: "客户端自定义的api调用问题 还未初始化或初始化未正常完成",
                 travel: .clientLocal),
             row(
-                20001, "kNIMLocalResAPIErrorLoginUndone", "Local API misuse: not logged in or login not complete (C# …EnterUndone)",
+                20001, "kNIMLocalResAPIErrorLoginUndone",
+                "Local API misuse: not logged in or login not complete (C# …EnterUndone)",
                 .clientLocal, original: "还未登陆或登录未完成", travel: .clientLocal),
             row(
                 20002, "kNIMLocalResAPIErrorLogined", "Local API misuse: already logged in (C# …Entered)",
                 .clientLocal,
                 original: "已经登录", travel: .clientLocal),
             row(
-                20003, "kNIMLocalResAPIErrorVersionError", "Local: wrong SDK version, may cause other problems", .clientLocal,
+                20003, "kNIMLocalResAPIErrorVersionError", "Local: wrong SDK version, may cause other problems",
+                .clientLocal,
                 original: "SDK版本不对，可能会引发其他问题", travel: .clientLocal),
             row(
-                20004, "kNIMLocalResAPIErrorChatroomMixError", "Local: chatroom modes mixed; the C# value of the name Node defines as 20005",
+                20004, "kNIMLocalResAPIErrorChatroomMixError",
+                "Local: chatroom modes mixed; the C# value of the name Node defines as 20005",
                 .clientLocal, sources: "\(csharpResCode) (nim.md §1.3 prose)", travel: .clientLocal),
             row(
                 20005, "kNIMLocalResAPIErrorChatroomMixError",
@@ -287,7 +316,8 @@ extension NIMStatusCodes {
                 original: "聊天室模式混用错误，不支持同时以登陆状态和匿名状态登陆聊天室",
                 sources: nodeOnly, travel: .clientLocal),
             row(
-                20006, "kNIMLocalResAPIErrorLoginExceedRetryCount", "Local: login failed, retry count exceeded", .clientLocal,
+                20006, "kNIMLocalResAPIErrorLoginExceedRetryCount", "Local: login failed, retry count exceeded",
+                .clientLocal,
                 original: "登录失败，超过重试次数", sources: nodeOnly, travel: .clientLocal),
             row(
                 20007, "kNIMLocalResAPIErrorRunOutOfLinkAddress", "Local: ran out of link addresses", .clientLocal,

@@ -1,7 +1,8 @@
 import IMWireCore
 
 extension NIMStatusCodes {
-    static let page2023 = "https://doc.commsease.com/en/messaging/server-apis/TM5NTk2Mzc?platform=server (updated 2023-10-24)"
+    static let page2023 =
+        "https://doc.commsease.com/en/messaging/server-apis/TM5NTk2Mzc?platform=server (updated 2023-10-24)"
     static let page2021 = "https://doc.commsease.com/en/M5MzM5Njk/docs/Tk5ODIzNjk (updated 2021-12-03)"
 
     /// The official English status-code pages (nim.md §1.1 column "doc.commsease.com").
@@ -48,11 +49,17 @@ extension NIMStatusCodes {
             row(808, "", "Application approved", .success),
             row(809, "", "User is already in the team", .invalidRequest),
             row(810, "", "Successfully invited (conflict: iOS reads 810 as not a team member)", .success),
-            row(811, "", "The number of @ mentioned accounts exceeds the upper limit", .invalidRequest, sources: page2021),
-            row(812, "", "The team is muted, ordinary members are not allowed to send messages", .permissionDenied, sources: page2021),
+            row(
+                811, "", "The number of @ mentioned accounts exceeds the upper limit", .invalidRequest,
+                sources: page2021),
+            row(
+                812, "", "The team is muted, ordinary members are not allowed to send messages", .permissionDenied,
+                sources: page2021),
             row(813, "", "Successful partial invitation of team members", .success, sources: page2021),
             row(814, "", "Team read receipt is prohibited", .permissionDenied, sources: page2021),
-            row(815, "", "The number of team administrators exceeds the upper limit", .invalidRequest, sources: page2021),
+            row(
+                815, "", "The number of team administrators exceeds the upper limit", .invalidRequest, sources: page2021
+            ),
             row(998, "", "Unpacking error", .invalidRequest),
             row(999, "", "Package error", .serverError),
             row(9102, "", "Channel fails", .invalidRequest, sources: page2021),
@@ -62,7 +69,9 @@ extension NIMStatusCodes {
             row(11001, "", "The call is unreachable, the callee goes offline", .notFound, sources: page2021),
             row(13001, "", "IM main connection status is abnormal", .retry),
             row(13002, "", "Chat room status is abnormal", .invalidRequest),
-            row(13003, "", "The account is within the blocklist, it is prohibited from joining the chat room", .permissionDenied),
+            row(
+                13003, "", "The account is within the blocklist, it is prohibited from joining the chat room",
+                .permissionDenied),
             row(13004, "", "Banned account, prohibited from speaking", .permissionDenied),
             row(
                 13005, "", "Profile name, picture or extension in the chat room filtered by anti-spam",

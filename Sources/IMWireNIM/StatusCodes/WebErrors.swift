@@ -49,7 +49,8 @@ extension NIMStatusCodes {
                 sources: "\(webBundle) parseResponse",
                 wait: WaitHint(
                     field: "r[0] of the response", unit: .seconds,
-                    scope: "the command that got 416; the Web SDK blocks it for 1000*r[0] ms (frequencyControlDuration)")),
+                    scope: "the command that got 416; the Web SDK blocks it for 1000*r[0] ms (frequencyControlDuration)"
+                )),
             row(417, "", "Repeated operation", .invalidRequest, original: "重复操作"),
             row(422, "", "Account disabled", .fatalCredentials, original: "帐号被禁用"),
             row(500, "", "Server internal error", .serverError, original: "服务器内部错误"),
@@ -78,7 +79,9 @@ extension NIMStatusCodes {
             row(
                 811, "", "Too many accounts in the forced-push list", .invalidRequest,
                 original: "强推列表中帐号数量超限"),
-            row(812, "", "Team is muted (conflict: iOS reads 812 as in the team blacklist)", .permissionDenied, original: "群被禁言"),
+            row(
+                812, "", "Team is muted (conflict: iOS reads 812 as in the team blacklist)", .permissionDenied,
+                original: "群被禁言"),
             row(
                 813, "", "Team count limit: only some members were added", .success,
                 original: "因群数量限制，部分拉人成功"),

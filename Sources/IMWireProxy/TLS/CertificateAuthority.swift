@@ -22,7 +22,9 @@ public struct CertificateAuthority: Sendable {
     let leafKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
 
     /// A new CA, valid from an hour before `now` for ten years.
-    public static func create(commonName: String = "IMWire interception CA", now: Date = Date()) throws(ProxyTLSError) -> Self {
+    public static func create(commonName: String = "IMWire interception CA", now: Date = Date()) throws(ProxyTLSError)
+        -> Self
+    {
         let signing = Certificate.PrivateKey(P256.Signing.PrivateKey())
         do {
             let name = try DistinguishedName {
@@ -37,7 +39,8 @@ public struct CertificateAuthority: Sendable {
             let certificate = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signing.publicKey,
                 notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(10 * 365 * 86400),
-                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: signing)
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+                issuerPrivateKey: signing)
             return Self(certificate: certificate, key: signing, pem: try certificate.serializeAsPEM().pemString)
         } catch {
             throw ProxyTLSError("cannot create the CA certificate: \(error)")
@@ -90,7 +93,10 @@ public struct CertificateAuthority: Sendable {
             let keyPEM = try key.serializeAsPEM().pemString
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Self.writePrivate(Array(keyPEM.utf8), to: keyPath)
-            guard files.createFile(atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644])
+            guard
+                files.createFile(
+                    atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644]
+                )
             else { throw ProxyTLSError("cannot write into \(directory)") }
         } catch let error as ProxyTLSError {
             throw error
@@ -108,7 +114,9 @@ public struct CertificateAuthority: Sendable {
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            let count = bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+            }
             guard count > 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
             written += count
         }
@@ -119,12 +127,15 @@ public struct CertificateAuthority: Sendable {
 
     /// A leaf certificate for `host` (a DNS name, or an IPv4/IPv6 literal), signed by this CA,
     /// valid from an hour before `now` for 30 days, and its key: both PEM.
-    public func leaf(for host: String, now: Date = Date()) throws(ProxyTLSError) -> (certificatePEM: String, keyPEM: String) {
+    public func leaf(for host: String, now: Date = Date()) throws(ProxyTLSError) -> (
+        certificatePEM: String, keyPEM: String
+    ) {
         let signing = key
         let leafPublic = leafKey.publicKey
         do {
             let name = try DistinguishedName { CommonName(String(host.prefix(64))) }
-            let alternative: GeneralName = Self.ipAddressBytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
+            let alternative: GeneralName =
+                Self.ipAddressBytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
             let extensions = try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
@@ -135,7 +146,8 @@ public struct CertificateAuthority: Sendable {
             let leaf = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: leafPublic,
                 notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(30 * 86400),
-                issuer: certificate.subject, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+                issuer: certificate.subject, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: extensions,
                 issuerPrivateKey: signing)
             return (try leaf.serializeAsPEM().pemString, try leafKey.serializeAsPEM().pemString)
         } catch {

@@ -35,7 +35,8 @@ public struct ProxyTLSConfiguration: Sendable {
 /// every connection (a context takes milliseconds to make, a handler from it microseconds).
 final class TLSInterception: Sendable {
     let configuration: ProxyTLSConfiguration
-    private let contexts = NIOLockedValueBox<(server: [String: NIOSSLContext], client: [[String]: NIOSSLContext])>(([:], [:]))
+    private let contexts = NIOLockedValueBox<(server: [String: NIOSSLContext], client: [[String]: NIOSSLContext])>(
+        ([:], [:]))
     private let keyLog: KeyLogWriter?
 
     init(_ configuration: ProxyTLSConfiguration) throws(ProxyTLSError) {
@@ -57,7 +58,8 @@ final class TLSInterception: Sendable {
         if let context = contexts.withLockedValue({ $0.server[key] }) { return context }
         let leaf = try configuration.authority.leaf(for: host)
         do {
-            let chain = try NIOSSLCertificate.fromPEMBytes(Array((leaf.certificatePEM + "\n" + configuration.authority.certificatePEM + "\n").utf8))
+            let chain = try NIOSSLCertificate.fromPEMBytes(
+                Array((leaf.certificatePEM + "\n" + configuration.authority.certificatePEM + "\n").utf8))
             var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain.map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(leaf.keyPEM.utf8), format: .pem)))
@@ -78,7 +80,9 @@ final class TLSInterception: Sendable {
         switch configuration.upstreamTrust {
         case .system: break
         case .file(let path):
-            guard FileManager.default.isReadableFile(atPath: path) else { throw ProxyTLSError("cannot read the upstream CA file \(path)") }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw ProxyTLSError("cannot read the upstream CA file \(path)")
+            }
             tls.trustRoots = .file(path)
         case .insecure: tls.certificateVerification = .none
         }
@@ -102,8 +106,11 @@ final class KeyLogWriter: Sendable {
     init(path: String) throws(ProxyTLSError) {
         // 0600 whether it is new or not (the mode of open(2) is only a new file's), and never
         // through a symbolic link: these lines decrypt every proxied connection.
-        descriptor = OwnerOnlyFile.openDescriptor(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path) (mode 0600): \(String(cString: strerror(errno)))") }
+        descriptor = OwnerOnlyFile.openDescriptor(
+            path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            throw ProxyTLSError("cannot write \(path) (mode 0600): \(String(cString: strerror(errno)))")
+        }
         let header = Array("# TLS secrets of imwire proxy --tls (NSS key log format)\n".utf8)
         _ = header.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
     }

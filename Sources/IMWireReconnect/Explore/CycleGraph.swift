@@ -30,7 +30,9 @@ struct CycleGraph {
         guard limit > 0, edges.contains(where: \.reconnects) else { return [] }
         // Outgoing edges per node.
         var outgoing = [[Int]](repeating: [], count: nodes)
-        for (number, edge) in edges.enumerated() where edge.cost < max(bound, 1) { outgoing[Int(edge.from)].append(number) }
+        for (number, edge) in edges.enumerated() where edge.cost < max(bound, 1) {
+            outgoing[Int(edge.from)].append(number)
+        }
         let component = stronglyConnectedComponents(nodes: nodes, outgoing: outgoing)
         var found: [Cycle] = []
         for edge in edges where edge.reconnects && edge.cost < max(bound, 1) {

@@ -50,14 +50,19 @@ package enum ReconnectExplorer {
         events += policy.interestingCodes(.close).map { .transportClosed(code: $0) }
         for code in policy.interestingCodes(.login) {
             events.append(.loginResponse(code: code, waitMillis: nil))
-            if policy.reaction(.login, code) == .retryAfterServerWait { events.append(.loginResponse(code: code, waitMillis: 5000)) }
+            if policy.reaction(.login, code) == .retryAfterServerWait {
+                events.append(.loginResponse(code: code, waitMillis: 5000))
+            }
         }
         events += policy.interestingCodes(.kick).map { .kicked(code: $0) }
         if policy.loginResponseTimeoutMillis != nil { events.append(.loginAcknowledged) }
         if policy.goaway != nil { events.append(.goaway) }
         if policy.syncAfterLogin { events.append(.syncCompleted) }
         if policy.heartbeat != nil { events += [.heartbeatSent, .heartbeatAnswered, .heartbeatMissed] }
-        events += [.commandTimeout, .appBackground, .appForeground, .systemWake, .credentialsRefreshed, .credentialsRefreshFailed]
+        events += [
+            .commandTimeout, .appBackground, .appForeground, .systemWake, .credentialsRefreshed,
+            .credentialsRefreshFailed,
+        ]
         if policy.chatRoomRejoinWindowMillis != nil { events += [.chatRoomJoined, .chatRoomLeft] }
         events += TimerKind.allCases.map { .timerFired($0) }
         return events
@@ -65,7 +70,9 @@ package enum ReconnectExplorer {
 
     /// Random inputs worth trying: without jitter one; with jitter the smallest, middle and largest.
     package static func randoms(_ policy: ReconnectPolicy) -> [UInt32] {
-        if case .exponential(_, _, _, let jitter) = policy.schedule, jitter > 0 { return [0, UInt32.max / 2, UInt32.max] }
+        if case .exponential(_, _, _, let jitter) = policy.schedule, jitter > 0 {
+            return [0, UInt32.max / 2, UInt32.max]
+        }
         return [0]
     }
 
@@ -154,13 +161,16 @@ package enum ReconnectExplorer {
                         if checkProperties {
                             let problems = monitor.observe(node.state, event, transition, policy: policy)
                             for (property, message) in problems where violations.count < maxViolations {
-                                violations.append(Violation(property: property, message: message, path: path(id, event)))
+                                violations.append(
+                                    Violation(property: property, message: message, path: path(id, event)))
                             }
                         }
                         let after = transition.state
                         phases.insert(after.phase)
                         if let stop = after.stop { causes.insert(stop.cause) }
-                        for action in transition.actions { if case .emit(let output) = action { emitted.insert(output) } }
+                        for action in transition.actions {
+                            if case .emit(let output) = action { emitted.insert(output) }
+                        }
                         if after.phase != node.state.phase {
                             edgeKeys.insert(EdgeKey(from: node.state.phase, to: after.phase, event: Int32(eventIndex)))
                         }
@@ -182,9 +192,13 @@ package enum ReconnectExplorer {
                         {
                             // A timer costs the delay it was scheduled with; anything else is free.
                             var cost: Int64 = 0
-                            if case .timerFired(let kind) = event, node.monitor.armed.contains(kind) { cost = node.monitor.delays[kind] }
+                            if case .timerFired(let kind) = event, node.monitor.armed.contains(kind) {
+                                cost = node.monitor.delays[kind]
+                            }
                             if cost < shortest, childID != id || reconnects(transition) {
-                                quick.add(from: id, to: childID, cost: cost, event: Int32(eventIndex), reconnects: reconnects(transition))
+                                quick.add(
+                                    from: id, to: childID, cost: cost, event: Int32(eventIndex),
+                                    reconnects: reconnects(transition))
                             }
                         }
                     }
@@ -212,7 +226,8 @@ package enum ReconnectExplorer {
             }
         }
         return ExplorationReport(
-            policy: policy.name, states: nodes.count, transitions: transitions, depth: depth, complete: frontier.isEmpty,
+            policy: policy.name, states: nodes.count, transitions: transitions, depth: depth,
+            complete: frontier.isEmpty,
             phases: phases,
             outputs: Set(emitted.map(OutputModel.key)),
             stopCauses: causes, violations: violations,

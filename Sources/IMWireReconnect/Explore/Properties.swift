@@ -69,7 +69,8 @@ package enum Property: String, Sendable, Hashable, CaseIterable {
             Retry n waits within the schedule's bounds for n (or the fixed delay \
             / server wait of its code); n counts 0, 1, 2, … from the last reset.
             """
-        case .budgetHonoured: "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
+        case .budgetHonoured:
+            "No more automatic retries than the budget; when it runs out the policy stops or resets the route."
         case .boundedImmediateRetries:
             """
             Immediate retries (delay ≤ 0) come at most as often \
@@ -89,7 +90,8 @@ package enum Property: String, Sendable, Hashable, CaseIterable {
             connection timers only with a transport; stopped ⇔ stop record; online \
             keeps one heartbeat timer; a login is acknowledged only while authenticating.
             """
-        case .oneTransport: "At most one transport at a time, none left open outside connecting, authenticating and online."
+        case .oneTransport:
+            "At most one transport at a time, none left open outside connecting, authenticating and online."
         }
     }
 }
@@ -152,7 +154,8 @@ struct Monitor: Sendable, Hashable {
                 armed.remove(kind)
                 delays[kind] = 0
             } else if !actions.isEmpty || after != before {
-                fail(.staleTimersInert, "a stale \(kind.rawValue) timer changed \(before.summary) into \(after.summary)")
+                fail(
+                    .staleTimersInert, "a stale \(kind.rawValue) timer changed \(before.summary) into \(after.summary)")
             }
         }
         // Transports closed by the event itself.
@@ -182,9 +185,15 @@ struct Monitor: Sendable, Hashable {
                 if kind != .retry {
                     // Retry delays are retry-delay-within-bounds' business.
                     if let asked = Self.requestedDelay(kind, event: event, policy: policy) {
-                        if delay != asked { fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms; the policy asks \(asked) ms") }
+                        if delay != asked {
+                            fail(
+                                .positiveTimerDelays,
+                                "\(kind.rawValue) scheduled with \(delay) ms; the policy asks \(asked) ms")
+                        }
                     } else {
-                        fail(.positiveTimerDelays, "\(kind.rawValue) scheduled with \(delay) ms; the policy has no such timer here")
+                        fail(
+                            .positiveTimerDelays,
+                            "\(kind.rawValue) scheduled with \(delay) ms; the policy has no such timer here")
                     }
                 }
                 armed.insert(kind)
@@ -201,7 +210,9 @@ struct Monitor: Sendable, Hashable {
             case .sendLogin(let flag):
                 if halted { fail(.noConnectAfterStop, "send-login after a stop") }
                 let expected = sessionSinceLogin ? policy.reconnectFlag?.name : nil
-                if flag != expected { fail(.reconnectFlag, "login flag \(flag ?? "none"), expected \(expected ?? "none")") }
+                if flag != expected {
+                    fail(.reconnectFlag, "login flag \(flag ?? "none"), expected \(expected ?? "none")")
+                }
             case .closeTransport:
                 transportOpen = false
             case .stop(let cause, _):
@@ -299,7 +310,9 @@ struct Monitor: Sendable, Hashable {
             problems.append((.retryDelayWithinBounds, "retry \(retryIndex) after \(delay) ms, expected \(expected)"))
         }
         let timer = actions.contains { if case .scheduleTimer(.retry, let d) = $0 { d == delay } else { false } }
-        let started = actions.contains { $0 == .openTransport || { if case .resolveRoute = $0 { true } else { false } }($0) }
+        let started = actions.contains {
+            $0 == .openTransport || { if case .resolveRoute = $0 { true } else { false } }($0)
+        }
         if delay > 0, !timer { problems.append((.retryDelayWithinBounds, "retry after \(delay) ms without its timer")) }
         if delay <= 0, !started { problems.append((.retryDelayWithinBounds, "immediate retry without an attempt")) }
         retryIndex = min(retryIndex + 1, policy.attemptCeiling)
@@ -319,7 +332,9 @@ struct Monitor: Sendable, Hashable {
     /// The phase invariants, over `timers` as the actions armed them (not the state's own set).
     static func invariants(_ state: ReconnectState, timers: TimerSet, policy: ReconnectPolicy) -> [String] {
         var problems: [String] = []
-        if (state.phase == .waiting) != timers.contains(.retry) { problems.append("\(state.phase.rawValue) with timers \(Array(timers))") }
+        if (state.phase == .waiting) != timers.contains(.retry) {
+            problems.append("\(state.phase.rawValue) with timers \(Array(timers))")
+        }
         if !state.hasTransport, timers.bits & Self.connectionTimers.bits != 0 {
             problems.append("connection timers \(Array(timers)) without a transport (\(state.phase.rawValue))")
         }
@@ -337,8 +352,12 @@ struct Monitor: Sendable, Hashable {
         if state.phase == .authenticating, timers.contains(.login) != (policy.loginTimeoutMillis != nil) {
             problems.append("authenticating with timers \(Array(timers))")
         }
-        if state.chatRoom == .awaitingRejoin, !timers.contains(.chatRoomWindow) { problems.append("awaiting a re-join without its window") }
-        if state.loginAcknowledged, state.phase != .authenticating { problems.append("a login acknowledged in \(state.phase.rawValue)") }
+        if state.chatRoom == .awaitingRejoin, !timers.contains(.chatRoomWindow) {
+            problems.append("awaiting a re-join without its window")
+        }
+        if state.loginAcknowledged, state.phase != .authenticating {
+            problems.append("a login acknowledged in \(state.phase.rawValue)")
+        }
         return problems
     }
 }

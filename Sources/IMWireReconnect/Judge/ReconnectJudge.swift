@@ -97,7 +97,8 @@ public struct ReconnectJudge: Sendable {
                             sessionInChain = false
                         } else {
                             var attempt = countsAsRetry ? (established ? 0 : previousIndex + 1) : -1
-                            var requiredMillis = minimumMillis ?? max(0, policy.schedule.boundsMillis(max(0, attempt)).lowerBound)
+                            var requiredMillis =
+                                minimumMillis ?? max(0, policy.schedule.boundsMillis(max(0, attempt)).lowerBound)
                             // Sooner than the schedule, after a connection that failed before its
                             // transport was up: the same attempt's next server, tried at once.
                             if countsAsRetry, !established, !before.linkUp, before.login == nil,
@@ -109,7 +110,9 @@ public struct ReconnectJudge: Sendable {
                             } else {
                                 failovers = 0
                             }
-                            if let allowed = policy.budget.attempts, policy.budget.whenExhausted == .stop, attempt >= allowed {
+                            if let allowed = policy.budget.attempts, policy.budget.whenExhausted == .stop,
+                                attempt >= allowed
+                            {
                                 findings.append(
                                     finding(
                                         ReconnectRules.budgetExceeded, observation,
@@ -121,11 +124,15 @@ public struct ReconnectJudge: Sendable {
                             let requiredMicros = requiredMillis.millisAsMicros
                             if gapMicros.plus(options.toleranceMicros) < requiredMicros {
                                 run.append(
-                                    Early(observation: observation, gapMicros: gapMicros, minimumMicros: requiredMicros, attempt: attempt, why: why))
+                                    Early(
+                                        observation: observation, gapMicros: gapMicros, minimumMicros: requiredMicros,
+                                        attempt: attempt, why: why))
                             } else {
                                 flush(&run, into: &findings)
                             }
-                            if let flag = policy.reconnectFlag, sessionInChain, observation.login?.reconnectFlag == false {
+                            if let flag = policy.reconnectFlag, sessionInChain,
+                                observation.login?.reconnectFlag == false
+                            {
                                 findings.append(
                                     finding(
                                         ReconnectRules.flagMissing, observation,
@@ -179,16 +186,20 @@ public struct ReconnectJudge: Sendable {
         switch reaction {
         case .stop(let cause): return .terminal("\(describe(end)) (\(cause.rawValue))")
         case .retryAfter(let delay):
-            return .continuation(minimumMillis: delay, why: "\(describe(end)) asks for \(DurationText.text(millis: delay))", countsAsRetry: true)
+            return .continuation(
+                minimumMillis: delay, why: "\(describe(end)) asks for \(DurationText.text(millis: delay))",
+                countsAsRetry: true)
         case .retryAfterServerWait:
             if let waitMillis {
                 return .continuation(
-                    minimumMillis: waitMillis, why: "the server asked to wait \(DurationText.text(millis: waitMillis))", countsAsRetry: true)
+                    minimumMillis: waitMillis, why: "the server asked to wait \(DurationText.text(millis: waitMillis))",
+                    countsAsRetry: true)
             }
             return .continuation(minimumMillis: nil, why: "the schedule", countsAsRetry: true)
         case .reconnectNow: return .continuation(minimumMillis: 0, why: "\(describe(end))", countsAsRetry: false)
         case .refreshCredentials: return .continuation(minimumMillis: 0, why: "new credentials", countsAsRetry: false)
-        case .retry, .ignore, .proceedWithoutRoute: return .continuation(minimumMillis: nil, why: "the schedule", countsAsRetry: true)
+        case .retry, .ignore, .proceedWithoutRoute:
+            return .continuation(minimumMillis: nil, why: "the schedule", countsAsRetry: true)
         }
     }
 
@@ -206,7 +217,9 @@ public struct ReconnectJudge: Sendable {
 
     // MARK: findings
 
-    private func judgeAfterTerminal(_ observation: ConnectionObservation, gapMicros gap: Int64, reason: String) -> [Finding] {
+    private func judgeAfterTerminal(_ observation: ConnectionObservation, gapMicros gap: Int64, reason: String)
+        -> [Finding]
+    {
         if observation.login?.reconnectFlag == true {
             let flag = policy.reconnectFlag?.name ?? "the reconnect flag"
             return [
@@ -281,7 +294,9 @@ public struct ReconnectJudge: Sendable {
     private func finding(_ rule: Rule, _ observation: ConnectionObservation, _ message: String) -> Finding {
         Finding(
             rule: rule, message: message,
-            location: Location(connection: observation.connection, time: observation.login?.sent ?? observation.opened, direction: .send),
+            location: Location(
+                connection: observation.connection, time: observation.login?.sent ?? observation.opened,
+                direction: .send),
             subject: "connection \(observation.connection)")
     }
 

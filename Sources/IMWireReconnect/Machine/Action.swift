@@ -47,7 +47,10 @@ extension ReconnectAction {
         ("schedule-timer", "timer, delay_ms", "Arm a timer (one of each kind at most)."),
         ("cancel-timer", "timer", "Disarm a timer."),
         ("send-heartbeat", "", "Send a heartbeat."),
-        ("refresh-credentials", "", "Ask the app for new credentials; it answers credentials-refreshed or credentials-refresh-failed."),
+        (
+            "refresh-credentials", "",
+            "Ask the app for new credentials; it answers credentials-refreshed or credentials-refresh-failed."
+        ),
         ("rejoin-chat-room", "", "Re-join the transient conversation / chat room."),
         ("stop", "cause, code", "Automatic reconnecting ends; only the user's login starts again."),
     ]

@@ -88,8 +88,14 @@ public enum ReconnectEvent: Sendable, Hashable {
         ("transport-opened", "", "The transport (WebSocket, TCP) is open."),
         ("transport-closed", "code?", "The transport closed; code = close code."),
         ("transport-failed", "", "The transport could not open, or broke without a close code."),
-        ("login-response", "code, wait_ms?", "The login/handshake answer with the vendor's code; wait_ms = a wait the server asked for (NIM 416)."),
-        ("login-acknowledged", "", "The server acknowledged the login request (JMessage `ack {rid}`); the wait for its response begins."),
+        (
+            "login-response", "code, wait_ms?",
+            "The login/handshake answer with the vendor's code; wait_ms = a wait the server asked for (NIM 416)."
+        ),
+        (
+            "login-acknowledged", "",
+            "The server acknowledged the login request (JMessage `ack {rid}`); the wait for its response begins."
+        ),
         ("kicked", "code", "A kick or conflict push with the vendor's code or reason."),
         ("goaway", "", "The server asks the client to move (LeanCloud)."),
         ("sync-completed", "", "The sync after the login finished (NIM)."),

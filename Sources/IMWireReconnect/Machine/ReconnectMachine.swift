@@ -95,7 +95,11 @@ private struct Stepper {
         case .routeFailed(let status):
             guard state.phase == .resolving else { return }
             let reaction = policy.reaction(.route, status)
-            if reaction == .proceedWithoutRoute { openTransport() } else { fail(reaction, code: status, signal: .route) }
+            if reaction == .proceedWithoutRoute {
+                openTransport()
+            } else {
+                fail(reaction, code: status, signal: .route)
+            }
         case .transportOpened:
             guard state.phase == .connecting else { return }
             disarm(.connect)
@@ -135,7 +139,8 @@ private struct Stepper {
             disarm(.heartbeat)
             restart(.heartbeatTimeout, heartbeat.answerTimeoutMillis)
         case .heartbeatAnswered:
-            guard state.phase == .online, let heartbeat = policy.heartbeat, state.timers.contains(.heartbeatTimeout) else { return }
+            guard state.phase == .online, let heartbeat = policy.heartbeat, state.timers.contains(.heartbeatTimeout)
+            else { return }
             disarm(.heartbeatTimeout)
             state.heartbeatMisses = 0
             arm(.heartbeat, heartbeat.intervalMillis)
@@ -381,7 +386,9 @@ private struct Stepper {
 
     /// The current attempt or session ended with `reaction`. `transportGone`: the event itself
     /// says the transport is closed, so the machine does not close it again.
-    mutating func fail(_ reaction: Reaction, code: Int64?, signal: Signal, wait: Int64? = nil, transportGone: Bool = false) {
+    mutating func fail(
+        _ reaction: Reaction, code: Int64?, signal: Signal, wait: Int64? = nil, transportGone: Bool = false
+    ) {
         let phase = state.phase
         disarmConnectionTimers()
         if state.hasTransport, !transportGone { actions.append(.closeTransport) }

@@ -86,7 +86,9 @@ package struct OutputTemplate: Sendable, Hashable {
     /// A code the SDK always reports with this output (yun2win Android: gate failure → 101).
     package let fixedCode: Int64?
 
-    package static func status(_ table: String, _ value: Int64, carry: Carry = .nothing, code: Int64? = nil) -> OutputTemplate {
+    package static func status(_ table: String, _ value: Int64, carry: Carry = .nothing, code: Int64? = nil)
+        -> OutputTemplate
+    {
         OutputTemplate(kind: .status, table: table, value: value, name: nil, carry: carry, fixedCode: code)
     }
 
@@ -105,7 +107,8 @@ package struct OutputRule: Sendable, Hashable {
     package let confidence: Confidence
 
     package init(
-        _ milestone: Milestone.Kind, when condition: OutputCondition = .always, _ outputs: [OutputTemplate], source: String,
+        _ milestone: Milestone.Kind, when condition: OutputCondition = .always, _ outputs: [OutputTemplate],
+        source: String,
         _ confidence: Confidence = .confirmed
     ) {
         self.milestone = milestone
@@ -175,12 +178,14 @@ public struct OutputModel: Sendable, Hashable {
         case .codeOrZero: code = template.fixedCode ?? milestone.code ?? 0
         case .attempt, .attemptAndDelay:
             if case .retryScheduled(let attempt, let delay) = milestone {
-                detail = template.carry == .attempt ? "attempt=\(attempt + 1)" : "attempt=\(attempt + 1) delay=\(delay)ms"
+                detail =
+                    template.carry == .attempt ? "attempt=\(attempt + 1)" : "attempt=\(attempt + 1) delay=\(delay)ms"
             } else if case .connecting(_, let attempt) = milestone {
                 detail = "attempt=\(attempt)"
             }
         }
-        return VendorOutput(kind: template.kind, table: template.table, value: template.value, name: name, code: code, detail: detail)
+        return VendorOutput(
+            kind: template.kind, table: template.table, value: template.value, name: name, code: code, detail: detail)
     }
 
     /// Every status value and callback the model can show, for reachability checks.
@@ -190,7 +195,8 @@ public struct OutputModel: Sendable, Hashable {
 
     /// `AVIMClientStatus=3` or `event imClientPaused`.
     package static func key(_ template: OutputTemplate) -> String {
-        template.kind == .status ? "\(template.table)=\(template.value ?? -1)" : "\(template.table).\(template.name ?? "")"
+        template.kind == .status
+            ? "\(template.table)=\(template.value ?? -1)" : "\(template.table).\(template.name ?? "")"
     }
 
     package static func key(_ output: VendorOutput) -> String {

@@ -78,7 +78,9 @@ package struct SignalRule: Sendable, Hashable {
     package let source: String
     package let confidence: Confidence
 
-    package init(_ signal: Signal, _ codes: [Int64]?, _ reaction: Reaction, source: String, _ confidence: Confidence = .confirmed) {
+    package init(
+        _ signal: Signal, _ codes: [Int64]?, _ reaction: Reaction, source: String, _ confidence: Confidence = .confirmed
+    ) {
         self.signal = signal
         self.codes = codes
         self.reaction = reaction
@@ -112,7 +114,8 @@ package struct RegistryScope: Sendable, Hashable {
         resolved = tables.mapValues { names in
             names.map { name in
                 guard let table = available.first(where: { $0.vendor == vendor && $0.name == name }) else {
-                    preconditionFailure("policy registry scope names \(vendor.rawValue) table \(name), which is not given")
+                    preconditionFailure(
+                        "policy registry scope names \(vendor.rawValue) table \(name), which is not given")
                 }
                 return table
             }

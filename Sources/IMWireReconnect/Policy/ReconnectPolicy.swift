@@ -29,7 +29,10 @@ public struct HeartbeatPolicy: Sendable, Hashable {
     /// The interval runs from the client's last packet (MQTT keep-alive), not from the answer.
     public let idleBased: Bool
 
-    package init(_ what: String, intervalMillis: Int64, answerTimeoutMillis: Int64, missesBeforeDead: Int?, idleBased: Bool = false) {
+    package init(
+        _ what: String, intervalMillis: Int64, answerTimeoutMillis: Int64, missesBeforeDead: Int?,
+        idleBased: Bool = false
+    ) {
         self.what = what
         self.intervalMillis = intervalMillis
         self.answerTimeoutMillis = answerTimeoutMillis
@@ -133,12 +136,15 @@ public struct ReconnectPolicy: Sendable, Hashable, CustomStringConvertible {
 
     package init(
         name: String, dialect: Dialect, sdk: String, schedule: RetrySchedule, budget: RetryBudget = .unlimited,
-        heartbeat: HeartbeatPolicy?, connectTimeoutMillis: Int64?, loginTimeoutMillis: Int64?, loginResponseTimeoutMillis: Int64? = nil,
+        heartbeat: HeartbeatPolicy?, connectTimeoutMillis: Int64?, loginTimeoutMillis: Int64?,
+        loginResponseTimeoutMillis: Int64? = nil,
         loginResends: Int = 0,
         route: RoutePolicy?, reconnectFlag: ReconnectFlag?, acceptCodes: [Int64], progressCodes: [Int64] = [],
         rules: [SignalRule], registry: RegistryScope, goaway: Reaction? = nil, backgroundClosesConnection: Bool = false,
-        networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false, chatRoomRejoinWindowMillis: Int64? = nil,
-        syncAfterLogin: Bool = false, backoffResetsOnLink: Bool = false, endpointsPerAttempt: Int = 1, outputs: OutputModel,
+        networkChangeResetsBackoff: Bool = false, wakeForcesReconnect: Bool = false,
+        chatRoomRejoinWindowMillis: Int64? = nil,
+        syncAfterLogin: Bool = false, backoffResetsOnLink: Bool = false, endpointsPerAttempt: Int = 1,
+        outputs: OutputModel,
         facts: [Fact]
     ) {
         self.name = name

@@ -44,7 +44,9 @@ public enum RetrySchedule: Sendable, Hashable {
     /// The delay of attempt `n` for the random input `random` (uniform over all `UInt32`
     /// values), ms. Without jitter the random input is ignored.
     public func delayMillis(_ n: Int, random: UInt32) -> Int64 {
-        guard case .exponential(let base, let factor, let cap, let jitter) = self, jitter > 0 else { return nominalMillis(n) }
+        guard case .exponential(let base, let factor, let cap, let jitter) = self, jitter > 0 else {
+            return nominalMillis(n)
+        }
         let raw = Self.raw(base, factor, n, cap)
         // The random input as parts per million, then a signed share of the jitter.
         let fraction = Int64((UInt64(random) &* 1_000_000) >> 32)
@@ -90,7 +92,8 @@ public enum RetrySchedule: Sendable, Hashable {
             let spread = jitter > 0 ? " ± \(DurationText.ppm(jitter)) of the delay" : ""
             return "min(\(DurationText.text(millis: base))·\(factor)^n\(spread), \(DurationText.text(millis: cap)))"
         case .fixed(let delay): return "\(DurationText.text(millis: delay)) every time"
-        case .linear(let step, let cap): return "min(\(DurationText.text(millis: step))·(n+1), \(DurationText.text(millis: cap)))"
+        case .linear(let step, let cap):
+            return "min(\(DurationText.text(millis: step))·(n+1), \(DurationText.text(millis: cap)))"
         }
     }
 

@@ -79,10 +79,13 @@ package struct EventFile: Sendable, Hashable {
             if object["event"] == nil {
                 try file.settings(object, where: "line \(number + 1)")
             } else {
-                file.entries.append(try entry(object, where: "line \(number + 1)", after: file.entries.last?.timeMillis))
+                file.entries.append(
+                    try entry(object, where: "line \(number + 1)", after: file.entries.last?.timeMillis))
             }
         }
-        guard !file.entries.isEmpty else { throw FormatError("no events (expected a JSON document with events, or JSONL)") }
+        guard !file.entries.isEmpty else {
+            throw FormatError("no events (expected a JSON document with events, or JSONL)")
+        }
         return file
     }
 
@@ -100,11 +103,15 @@ package struct EventFile: Sendable, Hashable {
 
     private mutating func settings(_ object: JSONObject, where place: String) throws(FormatError) {
         if let value = object["seed"] {
-            guard let seed = value.numberValue?.uint64Value else { throw FormatError("\(place): seed must be an integer ≥ 0") }
+            guard let seed = value.numberValue?.uint64Value else {
+                throw FormatError("\(place): seed must be an integer ≥ 0")
+            }
             self.seed = seed
         }
         if let value = object["until"] {
-            guard let until = value.int64Value, until >= 0 else { throw FormatError("\(place): until must be an integer ≥ 0 (ms)") }
+            guard let until = value.int64Value, until >= 0 else {
+                throw FormatError("\(place): until must be an integer ≥ 0 (ms)")
+            }
             self.untilMillis = until
         }
         if let value = object["policy"] {
@@ -113,9 +120,15 @@ package struct EventFile: Sendable, Hashable {
         }
     }
 
-    private static func entry(_ object: JSONObject, where place: String, after previous: Int64?) throws(FormatError) -> Entry {
-        guard let time = object["ms"]?.int64Value, time >= 0 else { throw FormatError("\(place): ms must be an integer ≥ 0") }
-        if let previous, time < previous { throw FormatError("\(place): ms \(time) is before the previous event (\(previous))") }
+    private static func entry(_ object: JSONObject, where place: String, after previous: Int64?) throws(FormatError)
+        -> Entry
+    {
+        guard let time = object["ms"]?.int64Value, time >= 0 else {
+            throw FormatError("\(place): ms must be an integer ≥ 0")
+        }
+        if let previous, time < previous {
+            throw FormatError("\(place): ms \(time) is before the previous event (\(previous))")
+        }
         guard let name = object["event"]?.stringValue else { throw FormatError("\(place): event must be a string") }
         func integer(_ key: String) throws(FormatError) -> Int64? {
             guard let value = object[key], !value.isNull else { return nil }
@@ -182,7 +195,9 @@ package struct EventFile: Sendable, Hashable {
     /// Runs the file through a simulator of `policy`: every step, timers included, and the
     /// events that did not fit the state they met. Throws when the run passes `maxSteps`, with
     /// where it stopped.
-    package func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError) -> ReconnectSimulation {
+    package func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError)
+        -> ReconnectSimulation
+    {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []

@@ -67,7 +67,8 @@ public struct ReconnectSimulation: Sendable {
                 switch self {
                 case .clockWentBack(let clock): "it comes before the clock (\(clock) ms) and is taken as \(clock) ms"
                 case .phase(let phases): "it fits only " + phases.map(\.rawValue).joined(separator: ", ")
-                case .timerNotArmed(let kind): "no \(kind.rawValue) timer is armed (cancelled, never armed, or fired already)"
+                case .timerNotArmed(let kind):
+                    "no \(kind.rawValue) timer is armed (cancelled, never armed, or fired already)"
                 case .networkAlreadyUp: "the network is already up"
                 case .networkAlreadyDown: "the network is already down"
                 case .alreadyForeground: "the app is already in the foreground"
@@ -94,7 +95,10 @@ public struct ReconnectSimulation: Sendable {
         public let reason: Reason
 
         /// A misfit of the event fed `eventIndex`-th, applied by step `stepIndex`.
-        package init(eventIndex: Int, stepIndex: Int, timeMillis: Int64, event: ReconnectEvent, state: ReconnectState, reason: Reason) {
+        package init(
+            eventIndex: Int, stepIndex: Int, timeMillis: Int64, event: ReconnectEvent, state: ReconnectState,
+            reason: Reason
+        ) {
             self.eventIndex = eventIndex
             self.stepIndex = stepIndex
             self.timeMillis = timeMillis
@@ -130,11 +134,13 @@ public struct ReconnectSimulation: Sendable {
         case .transportOpened: return needs(.connecting)
         case .transportClosed, .transportFailed: return needs(.connecting, .authenticating, .online)
         case .loginResponse, .commandTimeout: return needs(.authenticating)
-        case .loginAcknowledged: return needs(.authenticating) ?? (state.loginAcknowledged ? .loginAlreadyAcknowledged : nil)
+        case .loginAcknowledged:
+            return needs(.authenticating) ?? (state.loginAcknowledged ? .loginAlreadyAcknowledged : nil)
         case .kicked, .goaway: return needs(.authenticating, .online)
         case .syncCompleted: return needs(.online) ?? (state.awaitingSync ? nil : .noSyncPending)
         case .heartbeatSent, .heartbeatMissed, .chatRoomJoined: return needs(.online)
-        case .heartbeatAnswered: return needs(.online) ?? (state.timers.contains(.heartbeatTimeout) ? nil : .noHeartbeatOutstanding)
+        case .heartbeatAnswered:
+            return needs(.online) ?? (state.timers.contains(.heartbeatTimeout) ? nil : .noHeartbeatOutstanding)
         case .appBackground: return state.foreground ? nil : .alreadyBackground
         case .appForeground: return state.foreground ? .alreadyForeground : nil
         case .systemWake: return nil

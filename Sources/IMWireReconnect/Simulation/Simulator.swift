@@ -68,7 +68,9 @@ public struct ReconnectSimulator: Sendable {
         eventCount += 1
         func record(_ reason: ReconnectSimulation.Misfit.Reason) {
             misfits.append(
-                ReconnectSimulation.Misfit(eventIndex: index, stepIndex: stepCount, timeMillis: time, event: event, state: state, reason: reason))
+                ReconnectSimulation.Misfit(
+                    eventIndex: index, stepIndex: stepCount, timeMillis: time, event: event, state: state,
+                    reason: reason))
         }
         if time < clock { record(.clockWentBack(clockMillis: clock)) }
         if let reason = ReconnectSimulation.misfit(event, in: state) { record(reason) }

@@ -145,7 +145,8 @@ package enum TraceFormat {
                 "stop",
                 .object(
                     JSONObject([
-                        "cause": .string(stop.cause.rawValue), "code": stop.code.map { .number(JSONNumber($0)) } ?? .null,
+                        "cause": .string(stop.cause.rawValue),
+                        "code": stop.code.map { .number(JSONNumber($0)) } ?? .null,
                     ])))
         }
         return .object(object)

@@ -14,7 +14,9 @@ package enum ReconnectDiagram {
             let labels = Array(Set(grouped[pair] ?? [])).sorted()
             lines.append("    \(pair.from.rawValue) --> \(pair.to.rawValue) : \(labels.joined(separator: ", "))")
         }
-        if !report.complete { lines.append("    %% exploration stopped at depth \(report.depth): the diagram may miss transitions") }
+        if !report.complete {
+            lines.append("    %% exploration stopped at depth \(report.depth): the diagram may miss transitions")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -37,7 +37,10 @@ final class JMessageCloud: @unchecked Sendable {
     static let pingInterval: Int64 = 25_000
     static let pingTimeout: Int64 = 60_000
 
-    init(scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64, log: ServeLog) {
+    init(
+        scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64,
+        log: ServeLog
+    ) {
         self.scenario = scenario
         self.limits = limits
         self.clock = clock
@@ -68,7 +71,9 @@ final class JMessageCloud: @unchecked Sendable {
             answer(name, rid, code: 800_013, on: link)
         case "sync_check":
             var body = JSONObject()
-            for key in ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"] { body.append(key, payload[key] ?? 0) }
+            for key in ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"] {
+                body.append(key, payload[key] ?? 0)
+            }
             answer(name, rid, body, on: link)
         case "s_across_single_text", "s_single_text", "send_group_msg": send(name, payload, rid: rid, on: link)
         case "create_group": createGroup(payload, rid: rid, on: link)
@@ -118,8 +123,12 @@ final class JMessageCloud: @unchecked Sendable {
             nextMessageID += 1
             let id = nextMessageID
             let time = clock()
-            answer(response, rid, JSONObject(["msg_id": .number(JSONNumber(id)), "ctime_ms": .number(JSONNumber(time))]), on: link)
-            if let content = payload["content"]?.objectValue { deliver(content, id: id, time: time, from: link.user ?? "") }
+            answer(
+                response, rid, JSONObject(["msg_id": .number(JSONNumber(id)), "ctime_ms": .number(JSONNumber(time))]),
+                on: link)
+            if let content = payload["content"]?.objectValue {
+                deliver(content, id: id, time: time, from: link.user ?? "")
+            }
         } error: { [unowned self] code, reason in
             answer(response, rid, code: code ?? 803_003, message: reason, on: link)
         } act: { [unowned self] action in
@@ -135,11 +144,17 @@ final class JMessageCloud: @unchecked Sendable {
     }
 
     private func changeMembers(_ name: String, _ payload: JSONObject, rid: JSONValue?, on link: JMessageLink) {
-        guard let gid = payload["gid"]?.int64Value, var group = groups[gid] else { return answer(name, rid, code: 800_018, on: link) }
+        guard let gid = payload["gid"]?.int64Value, var group = groups[gid] else {
+            return answer(name, rid, code: 800_018, on: link)
+        }
         // `member_usernames`: `[{username, appkey}]` as the SDK sends them, or plain names.
-        let named = (payload["member_usernames"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0["username"]?.stringValue }
+        let named = (payload["member_usernames"]?.arrayValue ?? []).compactMap {
+            $0.stringValue ?? $0["username"]?.stringValue
+        }
         if name.hasPrefix("add") {
-            guard Set(group.members + named).count <= limits.users else { return answer(name, rid, code: 800_009, on: link) }
+            guard Set(group.members + named).count <= limits.users else {
+                return answer(name, rid, code: 800_009, on: link)
+            }
             group.members += named.filter { !group.members.contains($0) }
         } else {
             group.members.removeAll { named.contains($0) }
@@ -154,12 +169,15 @@ final class JMessageCloud: @unchecked Sendable {
         let group = content["target_type"]?.stringValue == "group" ? Int64(targetID).flatMap { groups[$0] } : nil
         let recipients = group.map { $0.members.filter { $0 != sender } } ?? [targetID]
         var pushed = content
-        for (key, value) in [("from_type", "user"), ("from_name", sender), ("target_name", group?.name ?? targetID)] where pushed[key] == nil {
+        for (key, value) in [("from_type", "user"), ("from_name", sender), ("target_name", group?.name ?? targetID)]
+        where pushed[key] == nil {
             pushed.append(key, .string(value))
         }
         let message = JSONObject([
-            "msg_id": .number(JSONNumber(id)), "msg_type": group == nil ? 3 : 4, "from_uid": .number(JSONNumber(uids[sender] ?? 0)),
-            "from_gid": .number(JSONNumber(group == nil ? 0 : Int64(targetID) ?? 0)), "ctime_ms": .number(JSONNumber(time)), "msg_level": 0,
+            "msg_id": .number(JSONNumber(id)), "msg_type": group == nil ? 3 : 4,
+            "from_uid": .number(JSONNumber(uids[sender] ?? 0)),
+            "from_gid": .number(JSONNumber(group == nil ? 0 : Int64(targetID) ?? 0)),
+            "ctime_ms": .number(JSONNumber(time)), "msg_level": 0,
             "need_receipt": false, "content": .object(pushed),
         ])
         for user in recipients { sessions[user]?.emit("msg_sync", JSONObject(["messages": [.object(message)]])) }
@@ -174,7 +192,8 @@ final class JMessageCloud: @unchecked Sendable {
         case .kick:
             // event_notification event_type 1: logged in elsewhere (2: the password changed).
             let event = JSONObject([
-                "event_id": .number(JSONNumber(nextEventID())), "event_type": .number(JSONNumber(action.code ?? 1)), "from_uid": 0, "gid": 0,
+                "event_id": .number(JSONNumber(nextEventID())), "event_type": .number(JSONNumber(action.code ?? 1)),
+                "from_uid": 0, "gid": 0,
                 "extra": 0, "description": .string(action.reason ?? ""), "ctime_ms": .number(JSONNumber(clock())),
             ])
             link.emit("event_notification", event)
@@ -182,7 +201,8 @@ final class JMessageCloud: @unchecked Sendable {
             guard let user = link.user else { return }
             let now = clock()
             let content = JMessageContent.text(
-                action.reason ?? "hello from imwire", targetType: .single, targetID: user, targetName: user, fromID: Self.serverPeer,
+                action.reason ?? "hello from imwire", targetType: .single, targetID: user, targetName: user,
+                fromID: Self.serverPeer,
                 createTime: now)
             if uids[Self.serverPeer] == nil { uids[Self.serverPeer] = 20_000 }
             nextMessageID += 1
@@ -209,14 +229,18 @@ final class JMessageCloud: @unchecked Sendable {
     /// The ack, then `name {rid, code, [message], fields}`; a nonzero code carries its message
     /// (`reason`, or the server table's name for it).
     private func answer(
-        _ name: String, _ rid: JSONValue?, _ fields: JSONObject = JSONObject(), code: Int = 0, message reason: String? = nil,
+        _ name: String, _ rid: JSONValue?, _ fields: JSONObject = JSONObject(), code: Int = 0,
+        message reason: String? = nil,
         on link: JMessageLink
     ) {
         acknowledge(rid, on: link)
         var body = JSONObject()
         if let rid { body.append("rid", rid) }
         body.append("code", .number(JSONNumber(code)))
-        if code != 0 { body.append("message", .string(reason ?? JMessageStatusCodes.server.rows(Int64(code)).first?.name ?? "error")) }
+        if code != 0 {
+            body.append(
+                "message", .string(reason ?? JMessageStatusCodes.server.rows(Int64(code)).first?.name ?? "error"))
+        }
         for member in fields { body.append(member.key, member.value) }
         link.emit(name, body)
     }
@@ -235,10 +259,15 @@ extension JMessageCloud: ServedCloud {
     func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         let parameters = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
         func value(_ key: String) -> String? { parameters.first { $0.first == key }?.dropFirst().first ?? nil }
-        guard path == "/socket.io/" else { return .failure(UpgradeRefusal(reason: "not found: \(path) (engine.io is served on /socket.io/)")) }
-        guard value("EIO") == "3" else { return .failure(UpgradeRefusal(reason: "EIO=\(value("EIO") ?? ""): only engine.io 3 (EIO=3) is served")) }
+        guard path == "/socket.io/" else {
+            return .failure(UpgradeRefusal(reason: "not found: \(path) (engine.io is served on /socket.io/)"))
+        }
+        guard value("EIO") == "3" else {
+            return .failure(UpgradeRefusal(reason: "EIO=\(value("EIO") ?? ""): only engine.io 3 (EIO=3) is served"))
+        }
         guard value("transport") == "websocket" else {
-            return .failure(UpgradeRefusal(reason: "transport=\(value("transport") ?? ""): only transport=websocket is served"))
+            return .failure(
+                UpgradeRefusal(reason: "transport=\(value("transport") ?? ""): only transport=websocket is served"))
         }
         return .success(nil)
     }

@@ -46,7 +46,9 @@ final class JMessageLink: ChannelInboundHandler, ChannelLink {
         switch packet.type {
         case .ping:
             let payload = packet.text ?? ""
-            cloud.heartbeat(on: self) { [weak self] in self?.write(.engineIO(EngineIOPacket(type: .pong, payload: .text(payload)))) }
+            cloud.heartbeat(on: self) { [weak self] in
+                self?.write(.engineIO(EngineIOPacket(type: .pong, payload: .text(payload))))
+            }
         case .close: drop()
         case .message:
             // Malformed events are the checker's to report; the cloud has nothing to answer.
@@ -82,5 +84,7 @@ final class JMessageLink: ChannelInboundHandler, ChannelLink {
 
     /// Sends a WebSocket close frame (from the engine.io handler's place: the WebSocket writer
     /// takes it); closes the connection when the client answers it, or after five seconds.
-    func close(code: Int, reason: String) { channel.close(code: code, reason: reason, from: EngineIOPacketHandler.self) }
+    func close(code: Int, reason: String) {
+        channel.close(code: code, reason: reason, from: EngineIOPacketHandler.self)
+    }
 }

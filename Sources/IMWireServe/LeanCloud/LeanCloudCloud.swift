@@ -30,7 +30,10 @@ final class LeanCloudCloud: @unchecked Sendable {
     /// The user the scenario's pushes come from.
     static let serverPeer = "imwire"
 
-    init(scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64, log: ServeLog) {
+    init(
+        scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64,
+        log: ServeLog
+    ) {
         self.scenario = scenario
         self.limits = limits
         self.clock = clock
@@ -110,10 +113,13 @@ final class LeanCloudCloud: @unchecked Sendable {
         let members = request.transient ? [me] : Array(Set(request.m + [me])).sorted()
         var cid = request.unique ? conversations.first { !$0.value.transient && $0.value.members == members }?.key : nil
         if cid == nil {
-            guard conversations.count < limits.conversations else { return link.send(error(to: command, 4318, "CONVERSATION_API_QUOTA_EXCEEDED")) }
+            guard conversations.count < limits.conversations else {
+                return link.send(error(to: command, 4318, "CONVERSATION_API_QUOTA_EXCEEDED"))
+            }
             let id = hex(24)
             let attributes = (try? JSONParser.parse(request.attr.data))?["name"]?.stringValue
-            conversations[id] = Conversation(members: members, creator: me, name: attributes, transient: request.transient)
+            conversations[id] = Conversation(
+                members: members, creator: me, name: attributes, transient: request.transient)
             cid = id
         }
         guard let cid else { return }
@@ -139,7 +145,8 @@ final class LeanCloudCloud: @unchecked Sendable {
         for cid in ids {
             guard let conversation = conversations[cid] else { continue }
             var row = JSONObject([
-                "objectId": .string(cid), "m": .array(conversation.members.map { .string($0) }), "c": .string(conversation.creator),
+                "objectId": .string(cid), "m": .array(conversation.members.map { .string($0) }),
+                "c": .string(conversation.creator),
                 "tr": .bool(conversation.transient), "unique": .bool(!conversation.transient),
                 "createdAt": .string(Self.isoDate(clock())), "updatedAt": .string(Self.isoDate(clock())),
             ])
@@ -187,7 +194,9 @@ final class LeanCloudCloud: @unchecked Sendable {
 
     private func update(_ command: LCGenericCommand, on link: LeanCloudLink) {
         let cid = command.convMessage.cid
-        if command.op == .update, let name = (try? JSONParser.parse(command.convMessage.attr.data))?["name"]?.stringValue {
+        if command.op == .update,
+            let name = (try? JSONParser.parse(command.convMessage.attr.data))?["name"]?.stringValue
+        {
             conversations[cid]?.name = name
         }
         var updated = reply(to: command, .conv, .updated)
@@ -234,7 +243,9 @@ final class LeanCloudCloud: @unchecked Sendable {
         item.data = message.msg
         // In place: a copy of the conversation would copy its history with every message.
         conversations[cid]?.history.append(item)
-        if conversations[cid]?.history.count ?? 0 > limits.historyPerConversation { conversations[cid]?.history.removeFirst() }
+        if conversations[cid]?.history.count ?? 0 > limits.historyPerConversation {
+            conversations[cid]?.history.removeFirst()
+        }
         for member in members where member != sender {
             var pushed = push(to: member, .direct, nil)
             pushed.directMessage.fromPeerID = sender
@@ -282,12 +293,14 @@ final class LeanCloudCloud: @unchecked Sendable {
             cid = last
         } else {
             cid = hex(24)
-            conversations[cid] = Conversation(members: [user, Self.serverPeer].sorted(), creator: Self.serverPeer, transient: false)
+            conversations[cid] = Conversation(
+                members: [user, Self.serverPeer].sorted(), creator: Self.serverPeer, transient: false)
             link.lastConversation = cid
         }
         var message = LCDirectCommand()
         message.cid = cid
-        message.msg = JSONWriter.string(.object(JSONObject(["_lctype": .number(JSONNumber(-1)), "_lctext": .string(text)])))
+        message.msg = JSONWriter.string(
+            .object(JSONObject(["_lctype": .number(JSONNumber(-1)), "_lctext": .string(text)])))
         deliver(message, id: hex(20), time: clock(), from: Self.serverPeer)
     }
 
@@ -357,7 +370,10 @@ extension LeanCloudCloud: ServedCloud {
 
     func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         guard let chosen = Self.subprotocols.first(where: { protocols.contains($0.name) }) else {
-            return .failure(UpgradeRefusal(reason: "no LeanCloud subprotocol offered (\(Self.subprotocols.map(\.name).joined(separator: ", ")))"))
+            return .failure(
+                UpgradeRefusal(
+                    reason:
+                        "no LeanCloud subprotocol offered (\(Self.subprotocols.map(\.name).joined(separator: ", ")))"))
         }
         return .success(chosen.name)
     }

@@ -32,7 +32,10 @@ final class NIMCloud: @unchecked Sendable {
     /// How often this server sends the socket.io heartbeat `2::` (0.9's default: 25 s).
     static let heartbeatIntervalSeconds: Int64 = 25
 
-    init(scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64, log: ServeLog) {
+    init(
+        scenario: ScenarioPlayer, seed: UInt64, limits: ServeLimits, clock: @escaping @Sendable () -> Int64,
+        log: ServeLog
+    ) {
         self.scenario = scenario
         self.limits = limits
         self.clock = clock
@@ -51,7 +54,9 @@ final class NIMCloud: @unchecked Sendable {
             case .disconnect: link.drop()
             case .message, .json:
                 // A NIM request is JSON in a message packet; anything else is the checker's to report.
-                if let request = (packet.json ?? (try? JSONParser.parse(Array(packet.data.utf8))))?.objectValue { receive(request, on: link) }
+                if let request = (packet.json ?? (try? JSONParser.parse(Array(packet.data.utf8))))?.objectValue {
+                    receive(request, on: link)
+                }
             default: break  // the client's heartbeat echo `2::` needs no answer
             }
         }
@@ -90,9 +95,12 @@ final class NIMCloud: @unchecked Sendable {
             sessions[account] = link
             // r = [loginRes, loginPorts, aosPushInfo]: the fields the SDK's handler reads.
             let connection = "conn-\(link.id)"
-            let result: JSONValue = ["102": .string(connection), "103": "127.0.0.1", "104": .string("\(50_000 + link.id)"), "106": "CN"]
+            let result: JSONValue = [
+                "102": .string(connection), "103": "127.0.0.1", "104": .string("\(50_000 + link.id)"), "106": "CN",
+            ]
             let port: JSONValue = [
-                "3": 16, "4": property["4"] ?? "", "13": "other-device", "19": property["19"] ?? "", "102": "conn-0", "103": "127.0.0.1",
+                "3": 16, "4": property["4"] ?? "", "13": "other-device", "19": property["19"] ?? "", "102": "conn-0",
+                "103": "127.0.0.1",
                 "109": .string("\(clock() - 60_000)"),
             ]
             link.reply(to: request, [result, [port], ["110": 0, "111": false]])
@@ -114,7 +122,9 @@ final class NIMCloud: @unchecked Sendable {
             }
             link.reply(to: request, [.object(message)])
             // A p2p message to its target account's link (scene 0), as a 7_2 push.
-            if property["0"]?.int64Value ?? 0 == 0, let to = property["1"]?.stringValue { sessions[to]?.push(7, 2, [.object(message)]) }
+            if property["0"]?.int64Value ?? 0 == 0, let to = property["1"]?.stringValue {
+                sessions[to]?.push(7, 2, [.object(message)])
+            }
         } error: { code, _ in
             // 414 parameter error by default; 416 (frequency control) carries the lockout in seconds.
             let code = code ?? 414
@@ -143,8 +153,10 @@ final class NIMCloud: @unchecked Sendable {
             guard let account = link.account else { return }
             nextMessage += 1
             let message: JSONValue = [
-                "0": 0, "1": .string(account), "2": .string(Self.serverPeer), "4": 16, "6": .string(Self.serverPeer), "7": .string("\(clock())"),
-                "8": 0, "9": .string(action.reason ?? "hello from imwire"), "11": .string("imwire-\(nextMessage)"), "12": .string("\(nextMessage)"),
+                "0": 0, "1": .string(account), "2": .string(Self.serverPeer), "4": 16, "6": .string(Self.serverPeer),
+                "7": .string("\(clock())"),
+                "8": 0, "9": .string(action.reason ?? "hello from imwire"), "11": .string("imwire-\(nextMessage)"),
+                "12": .string("\(nextMessage)"),
             ]
             link.push(7, 2, [message])
         case .goaway, .error, .withhold, .delay:
@@ -174,7 +186,9 @@ extension NIMCloud: ServedCloud {
             handshaken.append(sid)
             // `sid:heartbeat timeout:close timeout:transports`.
             let transports = "websocket,xhr-polling"
-            return HTTPAnswer(status: 200, contentType: "text/plain", body: "\(sid):\(Self.heartbeatTimeout):\(Self.heartbeatTimeout):\(transports)")
+            return HTTPAnswer(
+                status: 200, contentType: "text/plain",
+                body: "\(sid):\(Self.heartbeatTimeout):\(Self.heartbeatTimeout):\(transports)")
         default: return nil
         }
     }
@@ -183,9 +197,13 @@ extension NIMCloud: ServedCloud {
     /// names the connection by that session (it may span TCP connections), so the log says which.
     func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         let prefix = "/socket.io/1/websocket/"
-        guard path.hasPrefix(prefix) else { return .failure(UpgradeRefusal(reason: "not found: \(path) (socket.io 0.9 is served on \(prefix)SID)")) }
+        guard path.hasPrefix(prefix) else {
+            return .failure(UpgradeRefusal(reason: "not found: \(path) (socket.io 0.9 is served on \(prefix)SID)"))
+        }
         let sid = String(path.dropFirst(prefix.count))
-        guard let index = handshaken.firstIndex(of: sid) else { return .failure(UpgradeRefusal(reason: "client not handshaken: no session \(sid)")) }
+        guard let index = handshaken.firstIndex(of: sid) else {
+            return .failure(UpgradeRefusal(reason: "client not handshaken: no session \(sid)"))
+        }
         handshaken.remove(at: index)
         log.append(.named(connection: connection, name: "socket.io 0.9 sid=\(sid)"))
         return .success(nil)
@@ -213,18 +231,24 @@ extension NIMCloud: ServedCloud {
             scenario.release(request.number)
             log.append(.named(connection: request.connection, name: name))
             switch request.method {
-            case "GET" where request.query.split(separator: "&").contains { $0 == "disconnect" || $0.hasPrefix("disconnect=") }:
+            case "GET"
+            where request.query.split(separator: "&").contains { $0 == "disconnect" || $0.hasPrefix("disconnect=") }:
                 answer.send(link.disconnect())
             case "GET": link.get(answer)
             case "POST": answer.send(link.post(request.body))
-            default: answer.send(HTTPAnswer(status: 405, contentType: "text/plain", body: "\(request.method) is not served on \(prefix)SID"))
+            default:
+                answer.send(
+                    HTTPAnswer(
+                        status: 405, contentType: "text/plain", body: "\(request.method) is not served on \(prefix)SID")
+                )
             }
             return true
         }
         if request.method == "GET", let index = handshaken.firstIndex(of: sid) {
             handshaken.remove(at: index)
             let link = NIMPollingLink(
-                id: request.connection, number: request.number, sid: sid, host: request.client, cloud: self, eventLoop: request.eventLoop)
+                id: request.connection, number: request.number, sid: sid, host: request.client, cloud: self,
+                eventLoop: request.eventLoop)
             polling[sid] = link
             log.append(.named(connection: request.connection, name: name))
             link.get(answer)

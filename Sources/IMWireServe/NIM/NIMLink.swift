@@ -23,7 +23,8 @@ extension NIMLink {
     /// reads `r[i]` for every field of its handler).
     func reply(to request: JSONObject, code: Int = 200, _ r: [JSONValue] = []) {
         send([
-            "sid": request["SID"] ?? 0, "cid": request["CID"] ?? 0, "ser": request["SER"] ?? 0, "code": .number(JSONNumber(code)), "r": .array(r),
+            "sid": request["SID"] ?? 0, "cid": request["CID"] ?? 0, "ser": request["SER"] ?? 0,
+            "code": .number(JSONNumber(code)), "r": .array(r),
         ])
     }
 

@@ -127,14 +127,16 @@ final class NIMPollingLink: NIMLink {
     private func armCloseTimer() {
         guard isOpen else { return }
         closeTimer?.cancel()
-        closeTimer = eventLoop.assumeIsolated().scheduleTask(in: .seconds(Int64(NIMCloud.heartbeatTimeout))) { [weak self] in
+        closeTimer = eventLoop.assumeIsolated().scheduleTask(in: .seconds(Int64(NIMCloud.heartbeatTimeout))) {
+            [weak self] in
             self?.end()
         }
     }
 
     /// socket.io 0.9's server heartbeat `2::`, which the client echoes in a POST.
     private func scheduleHeartbeat() {
-        heartbeat = eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) { [weak self] in
+        heartbeat = eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) {
+            [weak self] in
             guard let self, isOpen else { return }
             write(SocketIO09Packet(type: .heartbeat))
             scheduleHeartbeat()

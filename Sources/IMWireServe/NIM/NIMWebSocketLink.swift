@@ -45,7 +45,8 @@ final class NIMWebSocketLink: ChannelInboundHandler, ChannelLink, NIMLink {
     /// socket.io 0.9's server heartbeat `2::`, which the client echoes.
     private func scheduleHeartbeat() {
         guard isOpen, let context = channel.context else { return }
-        heartbeat = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) { [weak self] in
+        heartbeat = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(NIMCloud.heartbeatIntervalSeconds)) {
+            [weak self] in
             self?.write(SocketIO09Packet(type: .heartbeat))
             self?.scheduleHeartbeat()
         }
@@ -78,5 +79,7 @@ final class NIMWebSocketLink: ChannelInboundHandler, ChannelLink, NIMLink {
 
     /// Sends a WebSocket close frame (from the socket.io handler's place: the WebSocket writer
     /// takes it); closes the connection when the client answers it, or after five seconds.
-    func close(code: Int, reason: String) { channel.close(code: code, reason: reason, from: SocketIO09PacketHandler.self) }
+    func close(code: Int, reason: String) {
+        channel.close(code: code, reason: reason, from: SocketIO09PacketHandler.self)
+    }
 }

@@ -50,7 +50,10 @@ final class Yun2winCloud: @unchecked Sendable {
         case .subscribe(let subscribe):
             // The SDKs never subscribe (the server delivers on y2w/<uid>); a client that does is granted QoS 1 at most.
             link.send(
-                .suback(MQTTSuback(packetID: subscribe.packetID, returnCodes: subscribe.subscriptions.map { min($0.qos, .atLeastOnce).rawValue })))
+                .suback(
+                    MQTTSuback(
+                        packetID: subscribe.packetID,
+                        returnCodes: subscribe.subscriptions.map { min($0.qos, .atLeastOnce).rawValue })))
         case .unsubscribe(let unsubscribe): link.send(.unsuback(packetID: unsubscribe.packetID))
         case .pingreq: play(.heartbeat, on: link) { link.send(.pingresp) }
         case .disconnect: link.drop()
@@ -90,9 +93,12 @@ final class Yun2winCloud: @unchecked Sendable {
         guard let user = link.user, let command = (try? JSONParser.parse(publish.payload))?.objectValue,
             let name = command["cmd"]?.stringValue, let id = command["y2wMessageId"]
         else { return }
-        let session = publish.topic.hasPrefix("y2w/session/") ? String(publish.topic.dropFirst("y2w/session/".count)) : nil
+        let session =
+            publish.topic.hasPrefix("y2w/session/") ? String(publish.topic.dropFirst("y2w/session/".count)) : nil
         if name == "updateSession", let session, members[session] != nil || members.count < limits.conversations {
-            let listed = (command["members"]?.arrayValue ?? []).filter { $0["isDel"]?.boolValue != true }.compactMap { $0["uid"]?.stringValue }
+            let listed = (command["members"]?.arrayValue ?? []).filter { $0["isDel"]?.boolValue != true }.compactMap {
+                $0["uid"]?.stringValue
+            }
             members[session] = Array(Set(listed + [user])).sorted().prefix(limits.users).map { $0 }
         }
         guard name == "sendMessage" else { return link.publish(to: user, ["y2wMessageId": id, "returnCode": 20]) }
@@ -110,8 +116,10 @@ final class Yun2winCloud: @unchecked Sendable {
 
     // MARK: - The scenario
 
-    private func play(_ trigger: ScenarioAction.Trigger, on link: Yun2winLink, answer: @escaping () -> Void, error: ((Int?, String?) -> Void)? = nil)
-    {
+    private func play(
+        _ trigger: ScenarioAction.Trigger, on link: Yun2winLink, answer: @escaping () -> Void,
+        error: ((Int?, String?) -> Void)? = nil
+    ) {
         stage.play(trigger, on: link, answer: answer, error: error) { [unowned self] action in act(action, on: link) }
     }
 
@@ -127,9 +135,11 @@ final class Yun2winCloud: @unchecked Sendable {
             nextMessage += 1
             let session = "p2p_\(Self.serverPeer)"
             let command: JSONValue = [
-                "cmd": "sendMessage", "y2wMessageId": .string("imwire-\(nextMessage)"), "mts": .number(JSONNumber(clock())),
+                "cmd": "sendMessage", "y2wMessageId": .string("imwire-\(nextMessage)"),
+                "mts": .number(JSONNumber(clock())),
                 "message": [
-                    "syncs": [["type": 0], ["type": 1, "sessionId": .string(session)]], "pns": ["msg": .string(action.reason ?? "hello from imwire")],
+                    "syncs": [["type": 0], ["type": 1, "sessionId": .string(session)]],
+                    "pns": ["msg": .string(action.reason ?? "hello from imwire")],
                 ],
             ]
             link.publish(to: user, command, qos: .atLeastOnce)
@@ -150,7 +160,8 @@ extension Yun2winCloud: ServedCloud {
 
     func upgrade(path: String, query: String, protocols: [String], connection: Int) -> Result<String?, UpgradeRefusal> {
         guard let chosen = Self.subprotocols.first(where: { protocols.contains($0) }) else {
-            return .failure(UpgradeRefusal(reason: "no MQTT subprotocol offered (\(Self.subprotocols.joined(separator: ", ")))"))
+            return .failure(
+                UpgradeRefusal(reason: "no MQTT subprotocol offered (\(Self.subprotocols.joined(separator: ", ")))"))
         }
         return .success(chosen)
     }
@@ -170,7 +181,8 @@ extension Yun2winCloud: ServedCloud {
         var options = MQTTDecodeOptions()
         options.limits.maxFrameSize = limits.messageBytes
         return [
-            MQTTPacketWriter(), MQTTPacketReader(options: options), Yun2winLink(id: id, number: number, overWebSocket: overWebSocket, cloud: self),
+            MQTTPacketWriter(), MQTTPacketReader(options: options),
+            Yun2winLink(id: id, number: number, overWebSocket: overWebSocket, cloud: self),
         ]
     }
 }

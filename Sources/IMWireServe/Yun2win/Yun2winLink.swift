@@ -72,7 +72,11 @@ final class Yun2winLink: ChannelInboundHandler, ChannelLink {
             nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
             packetID = nextPacketID
         }
-        send(.publish(MQTTPublish(qos: qos, topic: "y2w/" + user, packetID: packetID, payload: Array(JSONWriter.string(payload).utf8))))
+        send(
+            .publish(
+                MQTTPublish(
+                    qos: qos, topic: "y2w/" + user, packetID: packetID, payload: Array(JSONWriter.string(payload).utf8))
+            ))
     }
 
     /// Closes the TCP connection without a close frame (MQTT 3.1.1 has no DISCONNECT from the server).

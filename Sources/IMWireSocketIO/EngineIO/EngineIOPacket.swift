@@ -79,7 +79,9 @@ public struct EngineIOPacket: Sendable, Hashable {
     }
 
     /// Decodes one WebSocket message (`binaryFrame`: it came in a binary frame).
-    public static func decode(_ bytes: [UInt8], binaryFrame: Bool, limits: Limits = .default) -> (EngineIOPacket?, [Finding]) {
+    public static func decode(_ bytes: [UInt8], binaryFrame: Bool, limits: Limits = .default) -> (
+        EngineIOPacket?, [Finding]
+    ) {
         guard let first = bytes.first else {
             return (nil, [SocketIORules.eioEmpty.finding("empty message", at: 0)])
         }
@@ -93,7 +95,9 @@ public struct EngineIOPacket: Sendable, Hashable {
             return (nil, [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)])
         }
         if first == UInt8(ascii: "b") {
-            guard bytes.count >= 2, PacketText.isDigit(bytes[1]), let type = EngineIOPacketType(rawValue: Int(bytes[1] - 48)) else {
+            guard bytes.count >= 2, PacketText.isDigit(bytes[1]),
+                let type = EngineIOPacketType(rawValue: Int(bytes[1] - 48))
+            else {
                 return (nil, [SocketIORules.eioTypeUnknown.finding("base64 packet without a type 0–6", at: 1)])
             }
             do {
@@ -104,7 +108,10 @@ public struct EngineIOPacket: Sendable, Hashable {
             }
         }
         guard PacketText.isDigit(first), let type = EngineIOPacketType(rawValue: Int(first - 48)) else {
-            return (nil, [SocketIORules.eioTypeUnknown.finding("packet type \"\(PacketText.string(bytes.prefix(1)))\"", at: 0)])
+            return (
+                nil,
+                [SocketIORules.eioTypeUnknown.finding("packet type \"\(PacketText.string(bytes.prefix(1)))\"", at: 0)]
+            )
         }
         var packet = EngineIOPacket(type: type, payload: .text(PacketText.string(bytes[1...])), dataOffset: 1)
         var findings: [Finding] = []
@@ -112,7 +119,9 @@ public struct EngineIOPacket: Sendable, Hashable {
         case .open:
             packet.handshake = handshake(bytes, limits: limits, findings: &findings)
         case .close, .upgrade, .noop:
-            if bytes.count > 1 { findings.append(SocketIORules.eioDataUnexpected.finding("\(type.name) with data", at: 1)) }
+            if bytes.count > 1 {
+                findings.append(SocketIORules.eioDataUnexpected.finding("\(type.name) with data", at: 1))
+            }
         case .ping, .pong, .message:
             break
         }
@@ -134,7 +143,9 @@ public struct EngineIOPacket: Sendable, Hashable {
         let sid = object["sid"]?.stringValue
         if sid == nil { problems.append("sid is not a string") }
         let upgrades = object["upgrades"]?.arrayValue?.compactMap(\.stringValue)
-        if upgrades == nil || upgrades?.count != object["upgrades"]?.arrayValue?.count { problems.append("upgrades is not an array of strings") }
+        if upgrades == nil || upgrades?.count != object["upgrades"]?.arrayValue?.count {
+            problems.append("upgrades is not an array of strings")
+        }
         let interval = object["pingInterval"]?.int64Value
         if interval == nil || (interval ?? 0) < 0 { problems.append("pingInterval is not a number of milliseconds") }
         let timeout = object["pingTimeout"]?.int64Value

@@ -59,8 +59,11 @@ public enum EngineIOPayload {
         var countedBytes = false
         while index < body.count {
             let digitsStart = index
-            while index < body.count, PacketText.isDigit(body[index]), index - digitsStart <= maxLengthDigits { index += 1 }
-            guard index > digitsStart, index - digitsStart <= maxLengthDigits, index < body.count, body[index] == UInt8(ascii: ":"),
+            while index < body.count, PacketText.isDigit(body[index]), index - digitsStart <= maxLengthDigits {
+                index += 1
+            }
+            guard index > digitsStart, index - digitsStart <= maxLengthDigits, index < body.count,
+                body[index] == UInt8(ascii: ":"),
                 let length = Int(PacketText.string(body[digitsStart..<index]))
             else {
                 findings.append(SocketIORules.eioPayloadInvalid.finding("expected <length>:<packet>", at: digitsStart))
@@ -70,13 +73,16 @@ public enum EngineIOPayload {
             guard let end = packetEnd(body, from: start, characters: length) else {
                 findings.append(
                     SocketIORules.eioPayloadInvalid.finding(
-                        "a packet of \(length) characters does not fit the \(body.count - start) bytes that follow", at: digitsStart))
+                        "a packet of \(length) characters does not fit the \(body.count - start) bytes that follow",
+                        at: digitsStart))
                 break
             }
             // The characters' end should be where the next length (or the body) starts; a length
             // that counts bytes (python-engineio) lands there when characters do not.
             var stop = end
-            if !startsNextPacket(body, at: end), start + length <= body.count, startsNextPacket(body, at: start + length) {
+            if !startsNextPacket(body, at: end), start + length <= body.count,
+                startsNextPacket(body, at: start + length)
+            {
                 stop = start + length
                 countedBytes = true
             }
@@ -84,7 +90,8 @@ public enum EngineIOPayload {
             index = stop
         }
         if countedBytes {
-            findings.append(SocketIORules.eioPayloadLengthInBytes.finding("a packet length counts bytes, not characters", at: 0))
+            findings.append(
+                SocketIORules.eioPayloadLengthInBytes.finding("a packet length counts bytes, not characters", at: 0))
         }
         return (packets, findings)
     }
@@ -117,7 +124,13 @@ public enum EngineIOPayload {
         while index < body.count {
             let kind = body[index]
             guard kind <= 1 else {
-                return (packets, [SocketIORules.eioPayloadInvalid.finding("packet kind \(kind), not 0 (string) or 1 (binary)", at: index)])
+                return (
+                    packets,
+                    [
+                        SocketIORules.eioPayloadInvalid.finding(
+                            "packet kind \(kind), not 0 (string) or 1 (binary)", at: index)
+                    ]
+                )
             }
             var cursor = index + 1
             var length = 0

@@ -38,7 +38,9 @@ public struct EngineIOSession: Sendable {
 
     /// Observes one decoded message; returns the socket.io packets it completes and the
     /// transport findings it causes.
-    public mutating func observe(_ message: EngineIOMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int)
+    public mutating func observe(
+        _ message: EngineIOMessage, direction: Direction, timeMicros time: Int64, frameIndex: Int
+    )
         -> (completed: [Completed], findings: [Finding])
     {
         var findings: [Finding] = []
@@ -49,7 +51,8 @@ public struct EngineIOSession: Sendable {
             sawServerMessage = true
             let probe = packet.type == .pong && packet.text == "probe"
             if packet.type != .open, !probe {
-                findings.append(SocketIORules.eioOpenNotFirst.finding("the server's first packet is \(packet.type.name)", at: 0))
+                findings.append(
+                    SocketIORules.eioOpenNotFirst.finding("the server's first packet is \(packet.type.name)", at: 0))
             }
         }
         switch (packet.type, direction) {
@@ -94,7 +97,8 @@ public struct EngineIOSession: Sendable {
                     waiting[direction] = pending
                 }
             } else {
-                findings.append(SocketIORules.sioBinaryUnexpected.finding("a binary message with no binary packet waiting", at: 0))
+                findings.append(
+                    SocketIORules.sioBinaryUnexpected.finding("a binary message with no binary packet waiting", at: 0))
             }
             return (completed, findings)
         }
@@ -115,7 +119,9 @@ public struct EngineIOSession: Sendable {
             // socket.io-client 2.x buffers emits until the server's CONNECT (`40` for "/").
             let namespace = socketIO.namespace
             if !connected.contains(namespace), reportedEarlyEvent.insert(namespace).inserted {
-                findings.append(SocketIORules.sioEventBeforeConnect.finding("EVENT on \(namespace) before the server's CONNECT", at: 0))
+                findings.append(
+                    SocketIORules.sioEventBeforeConnect.finding(
+                        "EVENT on \(namespace) before the server's CONNECT", at: 0))
             }
         default:
             break

@@ -16,8 +16,11 @@ public struct SocketIO09Handshake: Sendable, Hashable {
     }
 
     public var encoded: String {
-        [sid, heartbeatTimeout.map(String.init) ?? "", closeTimeout.map(String.init) ?? "", transports.joined(separator: ",")]
-            .joined(separator: ":")
+        [
+            sid, heartbeatTimeout.map(String.init) ?? "", closeTimeout.map(String.init) ?? "",
+            transports.joined(separator: ","),
+        ]
+        .joined(separator: ":")
     }
 
     public var json: JSONValue {
@@ -37,7 +40,13 @@ public struct SocketIO09Handshake: Sendable, Hashable {
         let text = String(decoding: bytes, as: UTF8.self)
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 4, !parts[0].isEmpty else {
-            return (nil, [SocketIORules.v09HandshakeInvalid.finding("\(parts.count) fields, expected sid:heartbeat:close:transports", at: 0)])
+            return (
+                nil,
+                [
+                    SocketIORules.v09HandshakeInvalid.finding(
+                        "\(parts.count) fields, expected sid:heartbeat:close:transports", at: 0)
+                ]
+            )
         }
         var findings: [Finding] = []
         func seconds(_ index: Int) -> Int? {
@@ -45,7 +54,9 @@ public struct SocketIO09Handshake: Sendable, Hashable {
             guard !part.isEmpty else { return nil }
             guard let value = Int(part), value >= 0, part.utf8.allSatisfy(PacketText.isDigit) else {
                 let offset = parts[..<index].reduce(0) { $0 + $1.utf8.count + 1 }
-                findings.append(SocketIORules.v09HandshakeInvalid.finding("timeout \"\(part)\" is not a number of seconds", at: offset))
+                findings.append(
+                    SocketIORules.v09HandshakeInvalid.finding(
+                        "timeout \"\(part)\" is not a number of seconds", at: offset))
                 return nil
             }
             return value
@@ -92,7 +103,9 @@ public enum SocketIOTransport: Sendable, Hashable {
         let bytes = Array(url.utf8)
         let slash = UInt8(ascii: "/")
         var pathStart = 0
-        if let scheme = (0..<max(0, bytes.count - 2)).first(where: { bytes[$0] == 58 && bytes[$0 + 1] == slash && bytes[$0 + 2] == slash }) {
+        if let scheme = (0..<max(0, bytes.count - 2)).first(where: {
+            bytes[$0] == 58 && bytes[$0 + 1] == slash && bytes[$0 + 2] == slash
+        }) {
             pathStart = bytes[(scheme + 3)...].firstIndex(of: slash) ?? bytes.count
         }
         let questionMark = bytes[pathStart...].firstIndex(of: UInt8(ascii: "?"))
@@ -103,13 +116,19 @@ public enum SocketIOTransport: Sendable, Hashable {
         let rest = segments[(root + 1)...].map { String(decoding: $0, as: UTF8.self) }
         if rest.first == "1" {
             if rest.count == 1, !overWebSocket { return (.v09Handshake, []) }
-            let expected = overWebSocket ? "/socket.io/1/websocket/<sid>" : "/socket.io/1/ (handshake) or /socket.io/1/xhr-polling/<sid>"
+            let expected =
+                overWebSocket
+                ? "/socket.io/1/websocket/<sid>" : "/socket.io/1/ (handshake) or /socket.io/1/xhr-polling/<sid>"
             let transport = rest.count > 1 ? rest[1] : ""
-            let fits = rest.count == 3 && (overWebSocket ? transport == "websocket" : v09PollingTransports.contains(transport))
+            let fits =
+                rest.count == 3 && (overWebSocket ? transport == "websocket" : v09PollingTransports.contains(transport))
             guard fits else {
                 return (
                     .v09(transport: transport, sid: rest.count > 2 ? rest[2] : ""),
-                    [SocketIORules.v09URLInvalid.finding("path \(String(decoding: path, as: UTF8.self)) is not \(expected)")]
+                    [
+                        SocketIORules.v09URLInvalid.finding(
+                            "path \(String(decoding: path, as: UTF8.self)) is not \(expected)")
+                    ]
                 )
             }
             return (.v09(transport: transport, sid: rest[2]), [])
@@ -132,7 +151,8 @@ public enum SocketIOTransport: Sendable, Hashable {
         var findings: [Finding] = []
         let expected = overWebSocket ? "websocket" : "polling"
         if version != 3 || transport != expected {
-            findings.append(SocketIORules.eioURLInvalid.finding("query EIO=\(eio ?? "absent") transport=\(transport ?? "absent")"))
+            findings.append(
+                SocketIORules.eioURLInvalid.finding("query EIO=\(eio ?? "absent") transport=\(transport ?? "absent")"))
         }
         return (.engineIO(version: version, transport: transport, sid: sid), findings)
     }

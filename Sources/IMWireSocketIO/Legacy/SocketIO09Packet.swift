@@ -133,7 +133,8 @@ public enum SocketIO09Decoder {
     /// One WebSocket text message: one packet, or several in the U+FFFD payload framing.
     public static func decode(_ bytes: [UInt8], limits: Limits = .default) -> SocketIO09Decoded {
         if let bad = PacketText.invalidUTF8(bytes) {
-            return SocketIO09Decoded(packets: [], findings: [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)], framed: false)
+            return SocketIO09Decoded(
+                packets: [], findings: [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)], framed: false)
         }
         guard bytes.starts(with: replacement) else {
             var findings: [Finding] = []
@@ -155,18 +156,25 @@ public enum SocketIO09Decoder {
                 break
             }
             let start = lengthEnd + 3
-            guard length <= Int64(limits.maxMessageSize), let end = PacketText.advance(bytes, from: start, utf16Units: Int(length)) else {
-                findings.append(SocketIORules.v09FramingInvalid.finding("length \(length) overruns the message", at: lengthStart))
+            guard length <= Int64(limits.maxMessageSize),
+                let end = PacketText.advance(bytes, from: start, utf16Units: Int(length))
+            else {
+                findings.append(
+                    SocketIORules.v09FramingInvalid.finding("length \(length) overruns the message", at: lengthStart))
                 break
             }
-            if let packet = decodePacket(bytes, start..<end, limits: limits, findings: &findings) { packets.append(packet) }
+            if let packet = decodePacket(bytes, start..<end, limits: limits, findings: &findings) {
+                packets.append(packet)
+            }
             index = end
         }
         return SocketIO09Decoded(packets: packets, findings: findings, framed: true)
     }
 
     /// One packet in `bytes[range]`; nil when it cannot be read at all.
-    static func decodePacket(_ bytes: [UInt8], _ range: Range<Int>, limits: Limits, findings: inout [Finding]) -> SocketIO09Packet? {
+    static func decodePacket(_ bytes: [UInt8], _ range: Range<Int>, limits: Limits, findings: inout [Finding])
+        -> SocketIO09Packet?
+    {
         let colon = UInt8(ascii: ":")
         let start = range.lowerBound
         let end = range.upperBound
@@ -175,8 +183,12 @@ public enum SocketIO09Decoder {
             return nil
         }
         let (typeNumber, digitsEnd) = PacketText.integer(bytes, from: start, upTo: typeEnd)
-        guard digitsEnd == typeEnd, let number = typeNumber, let type = SocketIO09PacketType(rawValue: Int(clamping: number)) else {
-            findings.append(SocketIORules.v09TypeUnknown.finding("type \"\(PacketText.string(bytes[start..<typeEnd]))\"", at: start))
+        guard digitsEnd == typeEnd, let number = typeNumber,
+            let type = SocketIO09PacketType(rawValue: Int(clamping: number))
+        else {
+            findings.append(
+                SocketIORules.v09TypeUnknown.finding("type \"\(PacketText.string(bytes[start..<typeEnd]))\"", at: start)
+            )
             return nil
         }
         var index = typeEnd + 1
@@ -215,19 +227,23 @@ public enum SocketIO09Decoder {
         let at = data.lowerBound
         switch packet.type {
         case .disconnect, .heartbeat, .noop:
-            if !data.isEmpty { findings.append(SocketIORules.v09DataUnexpected.finding("\(packet.type.name) with data", at: at)) }
+            if !data.isEmpty {
+                findings.append(SocketIORules.v09DataUnexpected.finding("\(packet.type.name) with data", at: at))
+            }
         case .connect, .message:
             break
         case .json:
             switch PacketText.json(bytes, data, base: 0, limits: limits) {
             case .success(let value): packet.json = value
-            case .failure(let error): findings.append(SocketIORules.v09JSONInvalid.finding(error.reason, at: error.offset))
+            case .failure(let error):
+                findings.append(SocketIORules.v09JSONInvalid.finding(error.reason, at: error.offset))
             }
         case .event:
             switch PacketText.json(bytes, data, base: 0, limits: limits) {
             case .success(let value):
                 guard case .object(let object) = value, let name = object["name"]?.stringValue else {
-                    findings.append(SocketIORules.v09EventInvalid.finding("event data is not {\"name\": string, …}", at: at))
+                    findings.append(
+                        SocketIORules.v09EventInvalid.finding("event data is not {\"name\": string, …}", at: at))
                     return
                 }
                 packet.eventName = name
@@ -242,7 +258,8 @@ public enum SocketIO09Decoder {
         case .ack:
             let (ackID, digitsEnd) = PacketText.integer(bytes, from: data.lowerBound, upTo: data.upperBound)
             guard digitsEnd > data.lowerBound, let ackID else {
-                findings.append(SocketIORules.v09AckInvalid.finding("ack data does not start with the acknowledged id", at: at))
+                findings.append(
+                    SocketIORules.v09AckInvalid.finding("ack data does not start with the acknowledged id", at: at))
                 return
             }
             packet.ackID = ackID
@@ -254,8 +271,11 @@ public enum SocketIO09Decoder {
             }
             switch PacketText.json(bytes, digitsEnd + 1..<data.upperBound, base: 0, limits: limits) {
             case .success(.array(let args)): packet.args = args
-            case .success: findings.append(SocketIORules.v09AckInvalid.finding("ack arguments are not an array", at: digitsEnd + 1))
-            case .failure(let error): findings.append(SocketIORules.v09JSONInvalid.finding(error.reason, at: error.offset))
+            case .success:
+                findings.append(
+                    SocketIORules.v09AckInvalid.finding("ack arguments are not an array", at: digitsEnd + 1))
+            case .failure(let error):
+                findings.append(SocketIORules.v09JSONInvalid.finding(error.reason, at: error.offset))
             }
         case .error:
             let text = packet.data

@@ -15,14 +15,17 @@ public struct SocketIO09Session: Sendable {
         switch direction {
         case .receive:
             if !sawServerPacket, packet.type != .connect {
-                findings.append(SocketIORules.v09ConnectNotFirst.finding("the server's first packet is \(packet.type.name)", at: 0))
+                findings.append(
+                    SocketIORules.v09ConnectNotFirst.finding("the server's first packet is \(packet.type.name)", at: 0))
             }
             sawServerPacket = true
             if packet.type == .connect, packet.endpoint.isEmpty { connected = true }
         case .send:
             if !connected, [.message, .json, .event].contains(packet.type), !reportedEarlyMessage {
                 reportedEarlyMessage = true
-                findings.append(SocketIORules.v09MessageBeforeConnect.finding("\(packet.type.name) before the server's connect", at: 0))
+                findings.append(
+                    SocketIORules.v09MessageBeforeConnect.finding(
+                        "\(packet.type.name) before the server's connect", at: 0))
             }
         }
         return findings

@@ -8,18 +8,23 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
     package init(limits: Limits = .default) { self.limits = limits }
 
     package static let definition = CanonicalCodecDefinition(
-        name: "socketio.0.9", jsonForm: #"socket.io 0.9 packets, as {"packets": […]}, an array or one packet."#, unit: { _ in .textFrame },
+        name: "socketio.0.9", jsonForm: #"socket.io 0.9 packets, as {"packets": […]}, an array or one packet."#,
+        unit: { _ in .textFrame },
         make: { _ in SocketIO09CanonicalCodec() })
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let decoded = SocketIO09Decoder.decode(bytes, limits: limits)
-        let json: JSONValue? = decoded.packets.isEmpty ? .none : .some(["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))])
+        let json: JSONValue? =
+            decoded.packets.isEmpty
+            ? .none : .some(["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))])
         let summary = decoded.packets.isEmpty ? "undecodable" : decoded.packets.map(\.summary).joined(separator: "; ")
         return .frame(json, summary: summary, findings: decoded.findings)
     }
 
     package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        try Self.encode(json) { item throws(SocketIOCanonicalJSON.DecodeError) in try SocketIOCanonicalJSON.decode09(item) }
+        try Self.encode(json) { item throws(SocketIOCanonicalJSON.DecodeError) in
+            try SocketIOCanonicalJSON.decode09(item)
+        }
     }
 
     /// The text message of the items of `json` (`{"packets": […]}`, an array of items, or one
@@ -46,7 +51,8 @@ package struct EngineIOCanonicalCodec: CanonicalCodec {
     package init(limits: Limits = .default) { self.limits = limits }
 
     package static let definition = CanonicalCodecDefinition(
-        name: "engineio.3", jsonForm: #"{"engineio": …, "socketio": …}."#, unit: { _ in .textFrame }, make: { _ in EngineIOCanonicalCodec() })
+        name: "engineio.3", jsonForm: #"{"engineio": …, "socketio": …}."#, unit: { _ in .textFrame },
+        make: { _ in EngineIOCanonicalCodec() })
 
     /// `input.binary`: the bytes are a binary frame, else a text message.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {

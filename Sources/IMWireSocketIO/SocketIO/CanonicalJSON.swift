@@ -57,7 +57,9 @@ package enum SocketIOCanonicalJSON {
             packet.ackID = json["ackId"]?.int64Value
             packet.args = json["args"]?.arrayValue ?? []
         case .error:
-            packet.errorReason = json["reason"]?.stringValue.flatMap { SocketIO09Packet.errorReasons.firstIndex(of: $0) }
+            packet.errorReason = json["reason"]?.stringValue.flatMap {
+                SocketIO09Packet.errorReasons.firstIndex(of: $0)
+            }
             packet.errorAdvice = json["advice"]?.stringValue.flatMap { SocketIO09Packet.errorAdvice.firstIndex(of: $0) }
         case .disconnect, .heartbeat, .noop:
             break

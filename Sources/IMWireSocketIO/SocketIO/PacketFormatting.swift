@@ -26,7 +26,8 @@ extension SocketIOPacket: CustomStringConvertible, CustomDebugStringConvertible,
         Mirror(
             self,
             children: [
-                "type": type, "namespace": namespace, "query": query as Any, "id": id as Any, "attachments": attachments as Any,
+                "type": type, "namespace": namespace, "query": query as Any, "id": id as Any,
+                "attachments": attachments as Any,
                 "data": data.map { CredentialFields.lengths(in: $0) } as Any, "dataOffset": dataOffset,
                 "buffers": buffers.map { "\($0.count) bytes" },
             ], displayStyle: .struct)
@@ -76,7 +77,8 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
         return Mirror(
             self,
             children: [
-                "type": type, "id": id as Any, "ackWithData": ackWithData, "endpoint": endpoint, "data": shownData, "dataOffset": dataOffset,
+                "type": type, "id": id as Any, "ackWithData": ackWithData, "endpoint": endpoint, "data": shownData,
+                "dataOffset": dataOffset,
                 "json": json.map { CredentialFields.lengths(in: $0) } as Any, "eventName": eventName as Any,
                 "args": args.map { $0.map { CredentialFields.lengths(in: $0) } } as Any, "ackID": ackID as Any,
                 "errorReason": errorReason as Any, "errorAdvice": errorAdvice as Any,
@@ -99,7 +101,9 @@ extension EngineIOPacket.Payload: CustomStringConvertible, CustomDebugStringConv
 
     public var customMirror: Mirror {
         switch self {
-        case .text(let text): Mirror(self, children: ["text": holdsCredential ? CredentialFields.length(text) : text], displayStyle: .enum)
+        case .text(let text):
+            Mirror(
+                self, children: ["text": holdsCredential ? CredentialFields.length(text) : text], displayStyle: .enum)
         case .binary(let bytes): Mirror(self, children: ["binary": "\(bytes.count) bytes"], displayStyle: .enum)
         }
     }
@@ -112,7 +116,9 @@ extension EngineIOPacket.Payload: CustomStringConvertible, CustomDebugStringConv
 }
 
 /// `[12 bytes, 3 bytes]`.
-private func lengths(_ buffers: [[UInt8]]) -> String { "[" + buffers.map { "\($0.count) bytes" }.joined(separator: ", ") + "]" }
+private func lengths(_ buffers: [[UInt8]]) -> String {
+    "[" + buffers.map { "\($0.count) bytes" }.joined(separator: ", ") + "]"
+}
 
 // A packet cut from a long-poll body is raw bytes, a login's among them: it shows its size only.
 extension EngineIOPayload.Packet: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -122,6 +128,8 @@ extension EngineIOPayload.Packet: CustomStringConvertible, CustomDebugStringConv
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["bytes": "\(bytes.count) bytes", "binaryFrame": binaryFrame, "offset": offset], displayStyle: .struct)
+        Mirror(
+            self, children: ["bytes": "\(bytes.count) bytes", "binaryFrame": binaryFrame, "offset": offset],
+            displayStyle: .struct)
     }
 }

@@ -60,7 +60,9 @@ public struct SocketIOPacket: Sendable, Hashable {
     }
 
     /// An EVENT `[name, args…]`, as `socket.emit(name, args…)` sends it.
-    public static func event(_ name: String, _ args: [JSONValue], namespace: String = "/", id: Int64? = nil) -> SocketIOPacket {
+    public static func event(_ name: String, _ args: [JSONValue], namespace: String = "/", id: Int64? = nil)
+        -> SocketIOPacket
+    {
         SocketIOPacket(type: .event, namespace: namespace, id: id, data: .array([.string(name)] + args))
     }
 
@@ -97,9 +99,16 @@ public struct SocketIOPacket: Sendable, Hashable {
 
     /// Decodes the text of one engine.io message packet (offsets from its first byte).
     public static func decode(_ bytes: [UInt8], limits: Limits = .default) -> (SocketIOPacket?, [Finding]) {
-        if let bad = PacketText.invalidUTF8(bytes) { return (nil, [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)]) }
-        guard let first = bytes.first, PacketText.isDigit(first), let type = SocketIOPacketType(rawValue: Int(first - 48)) else {
-            return (nil, [SocketIORules.sioTypeUnknown.finding("packet type \"\(PacketText.string(bytes.prefix(1)))\"", at: 0)])
+        if let bad = PacketText.invalidUTF8(bytes) {
+            return (nil, [SocketIORules.textNotUTF8.finding("invalid UTF-8", at: bad)])
+        }
+        guard let first = bytes.first, PacketText.isDigit(first),
+            let type = SocketIOPacketType(rawValue: Int(first - 48))
+        else {
+            return (
+                nil,
+                [SocketIORules.sioTypeUnknown.finding("packet type \"\(PacketText.string(bytes.prefix(1)))\"", at: 0)]
+            )
         }
         var findings: [Finding] = []
         var index = 1
@@ -107,7 +116,10 @@ public struct SocketIOPacket: Sendable, Hashable {
         if type.isBinary {
             let (count, end) = PacketText.integer(bytes, from: index)
             guard end > index, end < bytes.count, bytes[end] == UInt8(ascii: "-"), let count, count <= 1000 else {
-                return (nil, [SocketIORules.sioAttachmentsInvalid.finding("expected <attachments>- after the type", at: index)])
+                return (
+                    nil,
+                    [SocketIORules.sioAttachmentsInvalid.finding("expected <attachments>- after the type", at: index)]
+                )
             }
             packet.attachments = Int(count)
             index = end + 1
@@ -124,7 +136,8 @@ public struct SocketIOPacket: Sendable, Hashable {
             if index < bytes.count {
                 index += 1
             } else {
-                findings.append(SocketIORules.sioNamespaceUnterminated.finding("namespace \(namespace) ends the packet", at: start))
+                findings.append(
+                    SocketIORules.sioNamespaceUnterminated.finding("namespace \(namespace) ends the packet", at: start))
             }
         }
         let (id, idEnd) = PacketText.integer(bytes, from: index)
@@ -150,22 +163,29 @@ public struct SocketIOPacket: Sendable, Hashable {
         let at = packet.dataOffset
         switch packet.type {
         case .connect, .disconnect:
-            if packet.data != nil { findings.append(SocketIORules.sioDataUnexpected.finding("\(packet.type.name) with data", at: at)) }
+            if packet.data != nil {
+                findings.append(SocketIORules.sioDataUnexpected.finding("\(packet.type.name) with data", at: at))
+            }
         case .error:
             break
         case .event, .binaryEvent, .ack, .binaryAck:
             guard let data = packet.data else {
                 if packet.type == .event || packet.type == .binaryEvent {
-                    findings.append(SocketIORules.sioEventNameInvalid.finding("\(packet.type.name) without data", at: at))
+                    findings.append(
+                        SocketIORules.sioEventNameInvalid.finding("\(packet.type.name) without data", at: at))
                 }
                 break
             }
             guard case .array(let array) = data else {
-                findings.append(SocketIORules.sioPayloadInvalid.finding("\(packet.type.name) data is \(data.typeName), not an array", at: at))
+                findings.append(
+                    SocketIORules.sioPayloadInvalid.finding(
+                        "\(packet.type.name) data is \(data.typeName), not an array", at: at))
                 break
             }
             if packet.type == .event || packet.type == .binaryEvent, array.first?.stringValue == nil {
-                findings.append(SocketIORules.sioEventNameInvalid.finding("the array does not start with a string event name", at: at))
+                findings.append(
+                    SocketIORules.sioEventNameInvalid.finding(
+                        "the array does not start with a string event name", at: at))
             }
         }
         if packet.type == .ack || packet.type == .binaryAck, packet.id == nil {
@@ -186,7 +206,8 @@ public struct SocketIOPacket: Sendable, Hashable {
             var numbers: [Int64] = []
             collectPlaceholders(packet.data, into: &numbers)
             if !numbers.isEmpty {
-                findings.append(SocketIORules.sioAttachmentsInvalid.finding("placeholders in a \(packet.type.name)", at: at))
+                findings.append(
+                    SocketIORules.sioAttachmentsInvalid.finding("placeholders in a \(packet.type.name)", at: at))
             }
         }
     }

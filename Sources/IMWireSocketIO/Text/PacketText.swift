@@ -40,7 +40,8 @@ enum PacketText {
     static func json(_ bytes: [UInt8], _ range: Range<Int>, base: Int, limits: Limits) -> Result<JSONValue, JSONError> {
         bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, JSONError> in
             do throws(JSONError) {
-                return .success(try JSONParser.parse(UnsafeRawBufferPointer(rebasing: raw[range]), maxDepth: limits.maxJSONDepth))
+                return .success(
+                    try JSONParser.parse(UnsafeRawBufferPointer(rebasing: raw[range]), maxDepth: limits.maxJSONDepth))
             } catch {
                 return .failure(JSONError(offset: base + range.lowerBound + error.offset, reason: error.reason))
             }

@@ -215,13 +215,15 @@ extension TLSSecrets: CustomStringConvertible, CustomDebugStringConvertible, Cus
     package var debugDescription: String { description }
 
     package var customMirror: Mirror {
-        Mirror(self, children: lengths.map { (label: $0.label, value: "\($0.count) bytes" as Any) }, displayStyle: .struct)
+        Mirror(
+            self, children: lengths.map { (label: $0.label, value: "\($0.count) bytes" as Any) }, displayStyle: .struct)
     }
 
     private var lengths: [(label: String, count: Int)] {
         let fields: [(String, [UInt8]?)] = [
             ("masterSecret", masterSecret), ("clientHandshakeTrafficSecret", clientHandshakeTrafficSecret),
-            ("serverHandshakeTrafficSecret", serverHandshakeTrafficSecret), ("clientTrafficSecret0", clientTrafficSecret0),
+            ("serverHandshakeTrafficSecret", serverHandshakeTrafficSecret),
+            ("clientTrafficSecret0", clientTrafficSecret0),
             ("serverTrafficSecret0", serverTrafficSecret0), ("exporterSecret", exporterSecret),
             ("clientEarlyTrafficSecret", clientEarlyTrafficSecret), ("earlyExporterSecret", earlyExporterSecret),
         ]

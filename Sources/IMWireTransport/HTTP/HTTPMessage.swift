@@ -56,7 +56,8 @@ enum HTTPBodyFraming: Equatable {
         let lengths = head.fields("Content-Length")
         if !encodings.isEmpty {
             guard lengths.isEmpty else {
-                return .invalid(HTTPRules.lengthInvalid.finding("both Transfer-Encoding and Content-Length", at: lengths[0].offset))
+                return .invalid(
+                    HTTPRules.lengthInvalid.finding("both Transfer-Encoding and Content-Length", at: lengths[0].offset))
             }
             guard encodings.last?.lowercased() == "chunked" else {
                 return .invalid(

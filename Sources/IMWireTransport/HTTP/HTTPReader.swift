@@ -111,10 +111,12 @@ struct HTTPReader {
                 guard let end = HTTPHead.endOfHead(buffer) else {
                     if buffer.count > WebSocketHandshake.maxHeadLength {
                         fail(
-                            HTTPRules.headTooLong.finding("no blank line within \(WebSocketHandshake.maxHeadLength) bytes", at: bufferOffset),
+                            HTTPRules.headTooLong.finding(
+                                "no blank line within \(WebSocketHandshake.maxHeadLength) bytes", at: bufferOffset),
                             into: &outputs)
                     } else if buffer.count >= 4, !Self.startsLikeHTTP(buffer) {
-                        fail(HTTPRules.headMalformed.finding("not an HTTP start line", at: bufferOffset), into: &outputs)
+                        fail(
+                            HTTPRules.headMalformed.finding("not an HTTP start line", at: bufferOffset), into: &outputs)
                     }
                     break
                 }
@@ -131,7 +133,9 @@ struct HTTPReader {
                 consume(end)
                 let bodyFraming = framing(head)
                 outputs.append(.head(head, offset: offset, framing: bodyFraming))
-                current = HTTPMessage(head: head, body: [], offset: offset, bodyOffset: bufferOffset, wireLength: end, bodyIncomplete: false)
+                current = HTTPMessage(
+                    head: head, body: [], offset: offset, bodyOffset: bufferOffset, wireLength: end,
+                    bodyIncomplete: false)
                 keepsBody = true
                 switch bodyFraming {
                 case .none:
@@ -168,12 +172,16 @@ struct HTTPReader {
             case .chunkSize:
                 guard let lineEnd = Self.lineEnd(buffer) else {
                     if buffer.count > 1024 {
-                        fail(HTTPRules.chunkInvalid.finding("chunk size line longer than 1024 bytes", at: bufferOffset), into: &outputs)
+                        fail(
+                            HTTPRules.chunkInvalid.finding("chunk size line longer than 1024 bytes", at: bufferOffset),
+                            into: &outputs)
                     }
                     break
                 }
                 let line = buffer[..<lineEnd].prefix { $0 != UInt8(ascii: ";") }
-                guard !line.isEmpty, line.count <= 15, let size = Int(String(decoding: line, as: UTF8.self), radix: 16), size >= 0 else {
+                guard !line.isEmpty, line.count <= 15, let size = Int(String(decoding: line, as: UTF8.self), radix: 16),
+                    size >= 0
+                else {
                     fail(
                         HTTPRules.chunkInvalid.finding(
                             "chunk size \"\(String(decoding: line.prefix(32), as: UTF8.self))\" is not hexadecimal",
@@ -199,7 +207,9 @@ struct HTTPReader {
             case .chunkEnd:
                 guard buffer.count >= 2 else { break }
                 guard buffer[0] == 0x0d, buffer[1] == 0x0a else {
-                    fail(HTTPRules.chunkInvalid.finding("chunk data not followed by CRLF", at: bufferOffset), into: &outputs)
+                    fail(
+                        HTTPRules.chunkInvalid.finding("chunk data not followed by CRLF", at: bufferOffset),
+                        into: &outputs)
                     break
                 }
                 consume(2)
@@ -209,7 +219,9 @@ struct HTTPReader {
                 // Trailer fields, then the blank line.
                 guard let lineEnd = Self.lineEnd(buffer) else {
                     if buffer.count > WebSocketHandshake.maxHeadLength {
-                        fail(HTTPRules.chunkInvalid.finding("trailer without its blank line", at: bufferOffset), into: &outputs)
+                        fail(
+                            HTTPRules.chunkInvalid.finding("trailer without its blank line", at: bufferOffset),
+                            into: &outputs)
                     }
                     break
                 }
@@ -235,14 +247,18 @@ struct HTTPReader {
             state = .head
             finishMessage(into: &outputs)
         case .body, .chunkSize, .chunkData, .chunkEnd, .trailer:
-            outputs.append(.finding(HTTPRules.messageTruncated.finding("the connection ended inside a body", at: bufferOffset + buffer.count)))
+            outputs.append(
+                .finding(
+                    HTTPRules.messageTruncated.finding(
+                        "the connection ended inside a body", at: bufferOffset + buffer.count)))
             current?.bodyIncomplete = true
             finishMessage(into: &outputs)
         case .head where !buffer.isEmpty:
             outputs.append(
                 .finding(
                     HTTPRules.messageTruncated.finding(
-                        "the connection ended inside a head (\(buffer.count) bytes, no blank line)", at: bufferOffset + buffer.count)))
+                        "the connection ended inside a head (\(buffer.count) bytes, no blank line)",
+                        at: bufferOffset + buffer.count)))
             skipped[Self.headCutShort, default: 0] += buffer.count
         default:
             break
@@ -254,7 +270,9 @@ struct HTTPReader {
     /// Whether `bytes` start as an HTTP request or response line could: a token then a space, or `HTTP/`.
     static func startsLikeHTTP(_ bytes: [UInt8]) -> Bool {
         if bytes.starts(with: Array("HTTP/".utf8)) { return true }
-        guard let space = bytes.prefix(24).firstIndex(of: 0x20), space > 0 else { return bytes.count < 24 && bytes.allSatisfy(isTokenChar) }
+        guard let space = bytes.prefix(24).firstIndex(of: 0x20), space > 0 else {
+            return bytes.count < 24 && bytes.allSatisfy(isTokenChar)
+        }
         return bytes[..<space].allSatisfy(isTokenChar)
     }
 
@@ -284,7 +302,10 @@ struct HTTPReader {
     }
 
     private mutating func refuseBody(_ length: Int, into outputs: inout [Output]) {
-        outputs.append(.finding(HTTPRules.bodyTooLarge.finding("a body of \(length) bytes, over \(limits.maxMessageSize)", at: bufferOffset)))
+        outputs.append(
+            .finding(
+                HTTPRules.bodyTooLarge.finding(
+                    "a body of \(length) bytes, over \(limits.maxMessageSize)", at: bufferOffset)))
         keepsBody = false
         if let body = current?.body { skipped[Self.tooLarge, default: 0] += body.count }
         current?.body = []

@@ -41,7 +41,9 @@ struct MQTTFramer {
             // The usual case: the segment holds whole packets; slice them without buffering.
             var start = 0
             while start < bytes.count {
-                let extent = bytes.withUnsafeBytes { MQTTFixedHeader.extent(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                let extent = bytes.withUnsafeBytes {
+                    MQTTFixedHeader.extent(UnsafeRawBufferPointer(rebasing: $0[start...]))
+                }
                 guard case .packet(let length) = extent, length <= bytes.count - start else { break }
                 emit(Array(bytes[start..<(start + length)]))
                 start += length

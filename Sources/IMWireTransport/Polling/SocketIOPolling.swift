@@ -28,17 +28,22 @@ enum SocketIOPolling {
                 reading.session = handshake.map { SessionKey(framing: .socketIO09, sid: $0.sid) }
             }
         case .v09(let name, let sid):
-            reading = Reading(framing: .socketIO09, session: sid.isEmpty ? nil : SessionKey(framing: .socketIO09, sid: sid))
+            reading = Reading(
+                framing: .socketIO09, session: sid.isEmpty ? nil : SessionKey(framing: .socketIO09, sid: sid))
             guard SocketIOTransport.v09PollingTransports.contains(name) else { break }
             // A POST carries the client's payload (answered `1`); a GET's response the server's.
             if request.method == "POST", !request.body.isEmpty, !request.bodyIncomplete {
                 reading.messages.append(WireMessage(direction: .send, frameType: .text, payload: request.body))
             }
-            if request.method == "GET", let response, response.status == 200, !response.body.isEmpty, !response.bodyIncomplete {
+            if request.method == "GET", let response, response.status == 200, !response.body.isEmpty,
+                !response.bodyIncomplete
+            {
                 reading.messages.append(WireMessage(direction: .receive, frameType: .text, payload: response.body))
             }
         case .engineIO(let version, _, let sid):
-            reading = Reading(framing: .engineIO(version: version), session: sid.map { SessionKey(framing: .engineIO(version: version), sid: $0) })
+            reading = Reading(
+                framing: .engineIO(version: version),
+                session: sid.map { SessionKey(framing: .engineIO(version: version), sid: $0) })
             if request.method == "POST", !request.bodyIncomplete {
                 payload(request.body, offset: request.bodyOffset, direction: .send, into: &reading)
             }
@@ -46,7 +51,8 @@ enum SocketIOPolling {
                 payload(response.body, offset: response.bodyOffset, direction: .receive, into: &reading)
                 // The handshake's answer opens with the open packet, which names the session.
                 if reading.session == nil, let first = reading.messages.first(where: { $0.direction == .receive }),
-                    case (let packet?, _) = EngineIOPacket.decode(first.payload, binaryFrame: first.frameType == .binary, limits: limits),
+                    case (let packet?, _) = EngineIOPacket.decode(
+                        first.payload, binaryFrame: first.frameType == .binary, limits: limits),
                     let handshake = packet.handshake
                 {
                     reading.session = SessionKey(framing: .engineIO(version: version), sid: handshake.sid)
@@ -60,7 +66,9 @@ enum SocketIOPolling {
     private static func payload(_ body: [UInt8], offset: Int, direction: Direction, into reading: inout Reading) {
         let (packets, findings) = EngineIOPayload.decode(body)
         for packet in packets {
-            reading.messages.append(WireMessage(direction: direction, frameType: packet.binaryFrame ? .binary : .text, payload: packet.bytes))
+            reading.messages.append(
+                WireMessage(
+                    direction: direction, frameType: packet.binaryFrame ? .binary : .text, payload: packet.bytes))
         }
         reading.findings += findings.map { shifted($0, by: offset, direction) }
     }

@@ -5,7 +5,8 @@ public enum WebSocketFrameEncoder {
     /// Appends one frame: `header`'s FIN, RSV bits and opcode, the length of `payload`, the
     /// masking key when `header.maskingKey` is set (the payload is then masked with it).
     /// `header.payloadLength` and `headerLength` are ignored.
-    public static func encode(_ header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    public static func encode(_ header: WebSocketFrameHeader, payload: UnsafeRawBufferPointer, into out: inout [UInt8])
+    {
         let length = payload.count
         out.reserveCapacity(out.count + length + 14)
         out.append(header.firstByte)
@@ -19,7 +20,9 @@ public enum WebSocketFrameEncoder {
         } else {
             out.append(maskBit | 127)
             let wide = UInt64(length)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: wide >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: wide >> UInt64(shift)))
+            }
         }
         guard let key = header.maskingKey else {
             out.append(contentsOf: payload)

@@ -45,7 +45,8 @@ public final class WebSocketMessageEncoder {
         self.fragmentSize = fragmentSize.map { max(1, $0) }
         nextMaskingKey = maskingKey
         if let permessageDeflate {
-            deflater = try Deflater(format: .raw, level: compressionLevel, windowBits: permessageDeflate.maxWindowBits(direction))
+            deflater = try Deflater(
+                format: .raw, level: compressionLevel, windowBits: permessageDeflate.maxWindowBits(direction))
         } else {
             deflater = nil
         }
@@ -59,13 +60,16 @@ public final class WebSocketMessageEncoder {
     ) throws(CompressionError) {
         var generator = generator
         try self.init(
-            direction: direction, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel, fragmentSize: fragmentSize,
+            direction: direction, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel,
+            fragmentSize: fragmentSize,
             maskingKey: { WebSocketMasking.randomKey(using: &generator) })
     }
 
     /// Appends the frames of one data message. With `compress` false (or no permessage-deflate)
     /// the payload goes as it is.
-    public func encodeMessage(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8])
+    public func encodeMessage(
+        _ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8]
+    )
         throws(CompressionError)
     {
         var body = payload
@@ -85,7 +89,8 @@ public final class WebSocketMessageEncoder {
                 fin: end == body.count, rsv1: first && compressed, opcode: first ? opcode : .continuation,
                 maskingKey: direction == .send ? nextMaskingKey() : nil)
             body.withUnsafeBytes { raw in
-                WebSocketFrameEncoder.encode(header, payload: UnsafeRawBufferPointer(rebasing: raw[start..<end]), into: &out)
+                WebSocketFrameEncoder.encode(
+                    header, payload: UnsafeRawBufferPointer(rebasing: raw[start..<end]), into: &out)
             }
             first = false
             start = end
@@ -93,7 +98,9 @@ public final class WebSocketMessageEncoder {
     }
 
     /// The frames of one data message.
-    public func message(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true) throws(CompressionError) -> [UInt8] {
+    public func message(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true)
+        throws(CompressionError) -> [UInt8]
+    {
         var out: [UInt8] = []
         try encodeMessage(kind, payload, compress: compress, into: &out)
         return out

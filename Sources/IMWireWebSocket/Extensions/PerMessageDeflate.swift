@@ -95,7 +95,9 @@ public struct PerMessageDeflateOffer: Sendable, Hashable {
 public enum PerMessageDeflate {
     public static let name = "permessage-deflate"
 
-    private static let known = ["server_no_context_takeover", "client_no_context_takeover", "server_max_window_bits", "client_max_window_bits"]
+    private static let known = [
+        "server_no_context_takeover", "client_no_context_takeover", "server_max_window_bits", "client_max_window_bits",
+    ]
 
     /// Reads the parameters of one `permessage-deflate` item. `isResponse` makes a value for
     /// client_max_window_bits mandatory. Offsets in findings are `baseOffset` + the item's offsets.
@@ -153,7 +155,11 @@ public enum PerMessageDeflate {
                             """,
                             at: at))
                 }
-                if parameter.name == "server_max_window_bits" { offer.serverMaxWindowBits = bits } else { offer.clientMaxWindowBits = .value(bits) }
+                if parameter.name == "server_max_window_bits" {
+                    offer.serverMaxWindowBits = bits
+                } else {
+                    offer.clientMaxWindowBits = .value(bits)
+                }
             }
         }
         return (offer, valid)
@@ -161,7 +167,8 @@ public enum PerMessageDeflate {
 
     /// "1*DIGIT" 8...15 without leading zeros (RFC 7692 §7.1.2.1).
     static func windowBits(_ text: String) -> Int? {
-        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), text.utf8.first != UInt8(ascii: "0"),
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            text.utf8.first != UInt8(ascii: "0"),
             text.utf8.count <= 2, let value = Int(text), (8...15).contains(value)
         else { return nil }
         return value
@@ -171,10 +178,12 @@ public enum PerMessageDeflate {
     /// client_max_window_bits only if some offer allowed it, server_max_window_bits no larger
     /// than an offer asked for, and at least one offer compatible with the whole response.
     static func negotiate(
-        offers: [PerMessageDeflateOffer], response: PerMessageDeflateOffer, responseOffset: Int, findings: inout [Finding]
+        offers: [PerMessageDeflateOffer], response: PerMessageDeflateOffer, responseOffset: Int,
+        findings: inout [Finding]
     ) -> PerMessageDeflateParameters {
         var parameters = PerMessageDeflateParameters(
-            serverNoContextTakeover: response.serverNoContextTakeover, clientNoContextTakeover: response.clientNoContextTakeover,
+            serverNoContextTakeover: response.serverNoContextTakeover,
+            clientNoContextTakeover: response.clientNoContextTakeover,
             serverMaxWindowBits: response.serverMaxWindowBits ?? 15, clientMaxWindowBits: 15)
         if case .value(let bits) = response.clientMaxWindowBits { parameters.clientMaxWindowBits = bits }
 
@@ -193,7 +202,8 @@ public enum PerMessageDeflate {
         if !compatible {
             findings.append(
                 WebSocketRules.parameterNotRequested.finding(
-                    "the response `\(parameters.headerValue)` answers none of the \(offers.count) offers", at: responseOffset))
+                    "the response `\(parameters.headerValue)` answers none of the \(offers.count) offers",
+                    at: responseOffset))
         }
         return parameters
     }
@@ -208,12 +218,14 @@ extension PerMessageDeflateParameters {
             let item = items.first(where: { $0.name == PerMessageDeflate.name })
         else { return nil }
         var findings: [Finding] = []
-        let (answer, valid) = PerMessageDeflate.readParameters(item, isResponse: true, baseOffset: 0, findings: &findings)
+        let (answer, valid) = PerMessageDeflate.readParameters(
+            item, isResponse: true, baseOffset: 0, findings: &findings)
         guard valid else { return nil }
         var bits = 15
         if case .value(let given) = answer.clientMaxWindowBits { bits = given }
         self.init(
-            serverNoContextTakeover: answer.serverNoContextTakeover, clientNoContextTakeover: answer.clientNoContextTakeover,
+            serverNoContextTakeover: answer.serverNoContextTakeover,
+            clientNoContextTakeover: answer.clientNoContextTakeover,
             serverMaxWindowBits: answer.serverMaxWindowBits ?? 15, clientMaxWindowBits: bits)
     }
 }
@@ -230,7 +242,8 @@ extension PerMessageDeflateParameters {
         var clientBits = 15
         if case .value(let bits) = offer.clientMaxWindowBits { clientBits = bits }
         self.init(
-            serverNoContextTakeover: offer.serverNoContextTakeover, clientNoContextTakeover: offer.clientNoContextTakeover,
+            serverNoContextTakeover: offer.serverNoContextTakeover,
+            clientNoContextTakeover: offer.clientNoContextTakeover,
             serverMaxWindowBits: offer.serverMaxWindowBits ?? 15, clientMaxWindowBits: clientBits)
     }
 }

@@ -109,7 +109,8 @@ public struct WebSocketFrameDecoder: Sendable {
                     if let key {
                         payload = [UInt8](repeating: 0, count: length)
                         payload.withUnsafeMutableBytes { buffer in
-                            _ = WebSocketMasking.apply(key: key, phase: 0, from: source, to: buffer.baseAddress!, count: length)
+                            _ = WebSocketMasking.apply(
+                                key: key, phase: 0, from: source, to: buffer.baseAddress!, count: length)
                         }
                     } else {
                         payload = Array(UnsafeRawBufferPointer(start: source, count: length))
@@ -132,7 +133,8 @@ public struct WebSocketFrameDecoder: Sendable {
                 payload.withUnsafeMutableBytes { raw in
                     guard let destination = raw.baseAddress else { return }
                     if let key {
-                        WebSocketMasking.apply(key: key, phase: start, from: source, to: destination + start, count: take)
+                        WebSocketMasking.apply(
+                            key: key, phase: start, from: source, to: destination + start, count: take)
                     } else {
                         (destination + start).copyMemory(from: source, byteCount: take)
                     }
@@ -153,12 +155,14 @@ public struct WebSocketFrameDecoder: Sendable {
         switch state {
         case .payload:
             return WebSocketUnfinishedFrame(
-                header: header, offset: frameStart, payloadOffset: frameStart + header.headerLength, payload: Array(payload.prefix(filled)))
+                header: header, offset: frameStart, payloadOffset: frameStart + header.headerLength,
+                payload: Array(payload.prefix(filled)))
         case .header:
             guard let first = pendingHeader.first else { return nil }
             let opcode = WebSocketOpcode(rawValue: first & 0x0f)
             let header = WebSocketFrameHeader(fin: first & 0x80 != 0, rsv1: first & 0x40 != 0, opcode: opcode)
-            return WebSocketUnfinishedFrame(header: header, offset: offset - pendingHeader.count, payloadOffset: nil, payload: [])
+            return WebSocketUnfinishedFrame(
+                header: header, offset: offset - pendingHeader.count, payloadOffset: nil, payload: [])
         }
     }
 
@@ -166,16 +170,23 @@ public struct WebSocketFrameDecoder: Sendable {
     public mutating func finish(_ emit: (WebSocketFrameOutput) -> Void) {
         guard !isFailed else { return }
         if state == .payload || !pendingHeader.isEmpty {
-            let have = state == .payload ? "\(filled) of \(header.payloadLength) payload bytes" : "\(pendingHeader.count) header bytes"
+            let have =
+                state == .payload
+                ? "\(filled) of \(header.payloadLength) payload bytes" : "\(pendingHeader.count) header bytes"
             let start = state == .payload ? frameStart : offset - pendingHeader.count
             // A header cut short is still judged on what it shows (a reserved opcode the peer's
             // close cut off, Autobahn 4.2.5): the payload length only when its 7 bits give it.
             if state == .header, let first = pendingHeader.first {
                 let second = pendingHeader.dropFirst().first
                 let short = second.map { Int($0 & 0x7f) }
-                judgeBits(first, masked: second.map { $0 & 0x80 != 0 }, payloadLength: short.flatMap { $0 < 126 ? $0 : nil }, at: start, emit)
+                judgeBits(
+                    first, masked: second.map { $0 & 0x80 != 0 }, payloadLength: short.flatMap { $0 < 126 ? $0 : nil },
+                    at: start, emit)
             }
-            emit(.finding(WebSocketRules.finding(WebSocketRules.truncatedFrame, "the stream ends inside a frame (\(have))", at: start)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.truncatedFrame, "the stream ends inside a frame (\(have))", at: start)))
             pendingHeader.removeAll()
             state = .header
             filled = 0
@@ -208,7 +219,9 @@ public struct WebSocketFrameDecoder: Sendable {
         frameStart = pendingHeader.isEmpty ? offset : offset - pendingHeader.count
         var length: UInt64 = UInt64(shortLength)
         if extended == 2 {
-            length = UInt64(bytes.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt64(bytes.load(fromByteOffset: 3, as: UInt8.self))
+            length =
+                UInt64(bytes.load(fromByteOffset: 2, as: UInt8.self)) << 8
+                | UInt64(bytes.load(fromByteOffset: 3, as: UInt8.self))
         } else if extended == 8 {
             length = 0
             for index in 2..<10 { length = length << 8 | UInt64(bytes.load(fromByteOffset: index, as: UInt8.self)) }
@@ -216,7 +229,9 @@ public struct WebSocketFrameDecoder: Sendable {
         var key: UInt32?
         if masked {
             var value: UInt32 = 0
-            for index in (2 + extended)..<(6 + extended) { value = value << 8 | UInt32(bytes.load(fromByteOffset: index, as: UInt8.self)) }
+            for index in (2 + extended)..<(6 + extended) {
+                value = value << 8 | UInt32(bytes.load(fromByteOffset: index, as: UInt8.self))
+            }
             key = value
         }
         let opcode = WebSocketOpcode(rawValue: first & 0x0f)
@@ -228,21 +243,27 @@ public struct WebSocketFrameDecoder: Sendable {
         // Lengths first: a length that cannot be trusted ends decoding (no resync is possible).
         if extended == 8, length & (1 << 63) != 0 {
             fail(
-                WebSocketRules.lengthHighBitSet, "64-bit payload length 0x\(String(length, radix: 16)) has its most significant bit set",
+                WebSocketRules.lengthHighBitSet,
+                "64-bit payload length 0x\(String(length, radix: 16)) has its most significant bit set",
                 at: frameStart + 2, emit)
             return headerLength
         }
         guard length <= UInt64(max(0, limits.maxFrameSize)) else {
             fail(
-                WebSocketRules.frameTooLarge, "\(opcode) frame announces \(length) bytes, over the limit of \(limits.maxFrameSize)",
+                WebSocketRules.frameTooLarge,
+                "\(opcode) frame announces \(length) bytes, over the limit of \(limits.maxFrameSize)",
                 at: frameStart + 1, emit)
             return headerLength
         }
         let payloadLength = Int(length)
         if extended == 2, payloadLength < 126 {
-            report(WebSocketRules.lengthNotMinimal, "length \(payloadLength) written in the 16-bit form", at: frameStart + 1, emit)
+            report(
+                WebSocketRules.lengthNotMinimal, "length \(payloadLength) written in the 16-bit form",
+                at: frameStart + 1, emit)
         } else if extended == 8, payloadLength <= 0xffff {
-            report(WebSocketRules.lengthNotMinimal, "length \(payloadLength) written in the 64-bit form", at: frameStart + 1, emit)
+            report(
+                WebSocketRules.lengthNotMinimal, "length \(payloadLength) written in the 64-bit form",
+                at: frameStart + 1, emit)
         }
         judgeBits(first, masked: masked, payloadLength: payloadLength, at: frameStart, emit)
         header = WebSocketFrameHeader(
@@ -255,31 +276,41 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// The verdicts of a header's first byte (FIN, RSV bits, opcode) and, when known, its mask
     /// bit and payload length (RFC 6455 §5.2-5.5), for the frame at `start`.
-    private func judgeBits(_ first: UInt8, masked: Bool?, payloadLength: Int?, at start: Int, _ emit: (WebSocketFrameOutput) -> Void) {
+    private func judgeBits(
+        _ first: UInt8, masked: Bool?, payloadLength: Int?, at start: Int, _ emit: (WebSocketFrameOutput) -> Void
+    ) {
         let opcode = WebSocketOpcode(rawValue: first & 0x0f)
         let (fin, rsv1, rsv2, rsv3) = (first & 0x80 != 0, first & 0x40 != 0, first & 0x20 != 0, first & 0x10 != 0)
         if opcode.isReserved {
-            report(WebSocketRules.reservedOpcode, "opcode 0x\(String(opcode.rawValue, radix: 16)) is reserved", at: start, emit)
+            report(
+                WebSocketRules.reservedOpcode, "opcode 0x\(String(opcode.rawValue, radix: 16)) is reserved", at: start,
+                emit)
         }
         if rsv1 {
             if opcode.isControl, rsv1Negotiated {
                 report(WebSocketRules.rsv1OnControl, "RSV1 set on a \(opcode) frame", at: start, emit)
             } else if !rsv1Negotiated {
-                report(WebSocketRules.rsvWithoutExtension, "RSV1 set on a \(opcode) frame; no extension was negotiated for it", at: start, emit)
+                report(
+                    WebSocketRules.rsvWithoutExtension,
+                    "RSV1 set on a \(opcode) frame; no extension was negotiated for it", at: start, emit)
             } else if opcode == .continuation {
                 report(WebSocketRules.rsv1OnContinuation, "RSV1 set on a continuation frame", at: start, emit)
             }
         }
         if rsv2 || rsv3 {
             let bits = [rsv2 ? "RSV2" : nil, rsv3 ? "RSV3" : nil].compactMap { $0 }.joined(separator: " and ")
-            report(WebSocketRules.rsvWithoutExtension, "\(bits) set on a \(opcode) frame; no extension defines it", at: start, emit)
+            report(
+                WebSocketRules.rsvWithoutExtension, "\(bits) set on a \(opcode) frame; no extension defines it",
+                at: start, emit)
         }
         if opcode.isControl {
             if !fin {
                 report(WebSocketRules.controlFrameFragmented, "\(opcode) frame with FIN clear", at: start, emit)
             }
             if let payloadLength, payloadLength > 125 {
-                report(WebSocketRules.controlFrameTooLong, "\(opcode) frame with \(payloadLength) payload bytes", at: start + 1, emit)
+                report(
+                    WebSocketRules.controlFrameTooLong, "\(opcode) frame with \(payloadLength) payload bytes",
+                    at: start + 1, emit)
             }
         }
         switch (direction, masked) {
@@ -296,7 +327,8 @@ public struct WebSocketFrameDecoder: Sendable {
         emit(.finding(WebSocketRules.finding(rule, message, at: offset)))
     }
 
-    private mutating func fail(_ rule: Rule, _ message: String, at offset: Int, _ emit: (WebSocketFrameOutput) -> Void) {
+    private mutating func fail(_ rule: Rule, _ message: String, at offset: Int, _ emit: (WebSocketFrameOutput) -> Void)
+    {
         isFailed = true
         report(rule, message + "; decoding stops", at: offset, emit)
     }

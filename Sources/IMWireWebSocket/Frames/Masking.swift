@@ -42,7 +42,8 @@ public enum WebSocketMasking {
             case 2: keyByte = lane.2
             default: keyByte = lane.3
             }
-            destination.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self) ^ keyByte, toByteOffset: index, as: UInt8.self)
+            destination.storeBytes(
+                of: source.load(fromByteOffset: index, as: UInt8.self) ^ keyByte, toByteOffset: index, as: UInt8.self)
             index += 1
         }
         return (phase + count) & 3

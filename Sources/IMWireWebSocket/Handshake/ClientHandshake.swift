@@ -49,7 +49,8 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
 
     /// Fields the handshake writes itself (an extra `Header` may not repeat them).
     private static let ownFields = [
-        "Host", "Upgrade", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Protocol", "Sec-WebSocket-Accept", "Origin",
+        "Host", "Upgrade", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Protocol",
+        "Sec-WebSocket-Accept", "Origin",
     ]
 
     /// Builds the request. Fields are written in RFC 6455 §1.2's order: Host, Upgrade,
@@ -71,7 +72,8 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     ///   (`WS.HANDSHAKE-KEY`), a deflate offer with window bits outside 8...15
     ///   (`PMD.PARAMETER-INVALID`). Offsets are in the request bytes, or nil for a bad argument.
     public init(
-        host: String, target: String = "/", protocols: [String] = [], deflateOffers: [PerMessageDeflateOffer] = [], origin: String? = nil,
+        host: String, target: String = "/", protocols: [String] = [], deflateOffers: [PerMessageDeflateOffer] = [],
+        origin: String? = nil,
         headers: [Header] = [], key: String = WebSocketClientHandshake.randomKey()
     ) throws(WebSocketHandshakeError) {
         self.host = host
@@ -82,11 +84,16 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
         self.origin = origin
         self.headers = headers
         var problems: [Finding] = []
-        func malformed(_ message: String) { problems.append(WebSocketRules.handshakeMalformed.finding(message, at: nil)) }
+        func malformed(_ message: String) {
+            problems.append(WebSocketRules.handshakeMalformed.finding(message, at: nil))
+        }
         func isPrintable(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7f } }
-        if host.isEmpty || !isPrintable(host) || host.utf8.contains(0x20) { malformed("host `\(host)` is empty or has a space or control character") }
+        if host.isEmpty || !isPrintable(host) || host.utf8.contains(0x20) {
+            malformed("host `\(host)` is empty or has a space or control character")
+        }
         if !target.hasPrefix("/") || !isPrintable(target) || target.utf8.contains(0x20) || target.contains("#") {
-            malformed("target `\(target)` is not a path starting with / without spaces, control characters or a fragment")
+            malformed(
+                "target `\(target)` is not a path starting with / without spaces, control characters or a fragment")
         }
         for name in protocols where name.isEmpty || !name.utf8.allSatisfy(WebSocketExtensionHeader.isTokenChar) {
             malformed("subprotocol `\(name)` is not a token")
@@ -104,11 +111,16 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
         }
         guard problems.isEmpty else { throw WebSocketHandshakeError(side: .request, findings: problems) }
 
-        var lines = ["GET \(target) HTTP/1.1", "Host: \(host)", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: \(key)"]
+        var lines = [
+            "GET \(target) HTTP/1.1", "Host: \(host)", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Key: \(key)",
+        ]
         if let origin { lines.append("Origin: \(origin)") }
         if !protocols.isEmpty { lines.append("Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))") }
         lines.append("Sec-WebSocket-Version: 13")
-        if !deflateOffers.isEmpty { lines.append("Sec-WebSocket-Extensions: \(deflateOffers.map(\.headerValue).joined(separator: ", "))") }
+        if !deflateOffers.isEmpty {
+            lines.append("Sec-WebSocket-Extensions: \(deflateOffers.map(\.headerValue).joined(separator: ", "))")
+        }
         lines += headers.map { "\($0.name): \($0.value)" }
         request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
 
@@ -130,7 +142,9 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     public static func randomKey(using generator: inout some RandomNumberGenerator) -> String {
         let high: UInt64 = generator.next()
         let low: UInt64 = generator.next()
-        return Base64.encode((0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> UInt64(56 - 8 * (index % 8))) })
+        return Base64.encode(
+            (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> UInt64(56 - 8 * (index % 8)))
+            })
     }
 
     /// The `Sec-WebSocket-Accept` the server must answer with: base64(SHA-1(key + GUID)).
@@ -151,11 +165,15 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     ///   refusal (401, 403, a redirect) from a broken 101.
     public func validate(response: [UInt8]) throws(WebSocketHandshakeError) -> WebSocketNegotiation {
         let checked = WebSocketHandshake.parse(request: request, response: response)
-        guard checked.isUpgraded, let head = checked.response?.head, !checked.responseFindings.contains(where: { $0.severity == .error }) else {
-            throw WebSocketHandshakeError(side: .response, findings: checked.responseFindings, status: checked.response?.status)
+        guard checked.isUpgraded, let head = checked.response?.head,
+            !checked.responseFindings.contains(where: { $0.severity == .error })
+        else {
+            throw WebSocketHandshakeError(
+                side: .response, findings: checked.responseFindings, status: checked.response?.status)
         }
         return WebSocketNegotiation(
-            subprotocol: checked.subprotocol, permessageDeflate: checked.permessageDeflate, responseHeadLength: head.length,
+            subprotocol: checked.subprotocol, permessageDeflate: checked.permessageDeflate,
+            responseHeadLength: head.length,
             findings: checked.responseFindings)
     }
 }
@@ -172,7 +190,10 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     public var findings: [Finding]
 
     /// A negotiation with these results.
-    package init(subprotocol: String?, permessageDeflate: PerMessageDeflateParameters?, responseHeadLength: Int, findings: [Finding] = []) {
+    package init(
+        subprotocol: String?, permessageDeflate: PerMessageDeflateParameters?, responseHeadLength: Int,
+        findings: [Finding] = []
+    ) {
         self.subprotocol = subprotocol
         self.permessageDeflate = permessageDeflate
         self.responseHeadLength = responseHeadLength
@@ -180,7 +201,9 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     }
 
     /// The stream configuration of one direction (`.receive`: the server's frames).
-    public func streamConfiguration(_ direction: Direction = .receive, limits: Limits = .default) -> WebSocketStreamConfiguration {
+    public func streamConfiguration(_ direction: Direction = .receive, limits: Limits = .default)
+        -> WebSocketStreamConfiguration
+    {
         WebSocketStreamConfiguration(direction: direction, permessageDeflate: permessageDeflate, limits: limits)
     }
 
@@ -195,10 +218,12 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     /// An encoder for the client's messages: masked with a fresh random key per frame unless
     /// `maskingKey` is given, compressed when permessage-deflate was agreed.
     public func clientMessageEncoder(
-        compressionLevel: Int = -1, fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
+        compressionLevel: Int = -1, fragmentSize: Int? = nil,
+        maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
     ) throws(CompressionError) -> WebSocketMessageEncoder {
         try WebSocketMessageEncoder(
-            direction: .send, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel, fragmentSize: fragmentSize,
+            direction: .send, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel,
+            fragmentSize: fragmentSize,
             maskingKey: maskingKey)
     }
 }
@@ -233,6 +258,7 @@ public struct WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringCo
 
     /// One line per finding.
     public var description: String {
-        "WebSocket handshake failed (\(side)\(status.map { ", status \($0)" } ?? "")): " + findings.map(\.description).joined(separator: "; ")
+        "WebSocket handshake failed (\(side)\(status.map { ", status \($0)" } ?? "")): "
+            + findings.map(\.description).joined(separator: "; ")
     }
 }

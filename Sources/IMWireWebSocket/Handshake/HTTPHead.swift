@@ -83,7 +83,9 @@ package struct HTTPHead: Sendable, Hashable {
     ) -> HTTPHead? {
         guard let end = endOfHead(window) else {
             let reason =
-                available > maxLength ? "no blank line within \(maxLength) bytes" : "the head ends after \(available) bytes without a blank line"
+                available > maxLength
+                ? "no blank line within \(maxLength) bytes"
+                : "the head ends after \(available) bytes without a blank line"
             findings.append(truncatedRule.finding(reason, at: baseOffset + available))
             return nil
         }
@@ -116,13 +118,17 @@ package struct HTTPHead: Sendable, Hashable {
         let parts = window[first].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self)
         }
-        if parts.count < 2 { malformed("start line `\(String(decoding: window[first], as: UTF8.self))` has fewer than two parts", 0) }
+        if parts.count < 2 {
+            malformed("start line `\(String(decoding: window[first], as: UTF8.self))` has fewer than two parts", 0)
+        }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         var fields: [Field] = []
         for line in lines.dropFirst() {
             let text = window[line]
             guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
-                malformed(text.first == 0x20 || text.first == 0x09 ? "obsolete line folding" : "field line without a colon", line.lowerBound)
+                malformed(
+                    text.first == 0x20 || text.first == 0x09 ? "obsolete line folding" : "field line without a colon",
+                    line.lowerBound)
                 continue
             }
             let name = window[line.lowerBound..<colon]
@@ -144,7 +150,8 @@ package struct HTTPHead: Sendable, Hashable {
             let valueEnd = (rawValue.lastIndex { !isSpace($0) }).map { $0 + 1 } ?? valueStart
             fields.append(
                 Field(
-                    name: String(decoding: name, as: UTF8.self), value: String(decoding: window[valueStart..<valueEnd], as: UTF8.self),
+                    name: String(decoding: name, as: UTF8.self),
+                    value: String(decoding: window[valueStart..<valueEnd], as: UTF8.self),
                     offset: baseOffset + line.lowerBound, valueOffset: baseOffset + valueStart))
         }
         return HTTPHead(startLine: parts, fields: fields, length: end)
@@ -156,7 +163,8 @@ extension String {
     package func trimmingSpacesAndTabs() -> String {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         let bytes = utf8
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
         return String(decoding: bytes[first...last], as: UTF8.self)

@@ -89,7 +89,9 @@ public struct WebSocketHandshake: Sendable {
 
     /// Parses a request head and checks it.
     package static func parseRequest(_ bytes: [UInt8], findings: inout [Finding]) -> WebSocketUpgradeRequest? {
-        guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: maxHeadLength, findings: &findings) else { return nil }
+        guard let head = HTTPHead.parse(bytes, baseOffset: 0, maxLength: maxHeadLength, findings: &findings) else {
+            return nil
+        }
         return checkRequest(head, findings: &findings)
     }
 
@@ -102,10 +104,13 @@ public struct WebSocketHandshake: Sendable {
             findings.append(WebSocketRules.handshakeMethod.finding("method \(method), not GET", at: 0))
         }
         if !isHTTP11OrLater(version) {
-            findings.append(WebSocketRules.handshakeMethod.finding("version `\(version)`, not HTTP/1.1 or later", at: 0))
+            findings.append(
+                WebSocketRules.handshakeMethod.finding("version `\(version)`, not HTTP/1.1 or later", at: 0))
         }
         if head.fields("Host").count != 1 {
-            findings.append(WebSocketRules.handshakeMalformed.finding("\(head.fields("Host").count) Host fields; exactly one is required", at: 0))
+            findings.append(
+                WebSocketRules.handshakeMalformed.finding(
+                    "\(head.fields("Host").count) Host fields; exactly one is required", at: 0))
         }
         checkUpgradeFields(head, &findings)
         let versions = head.fields("Sec-WebSocket-Version")
@@ -113,27 +118,31 @@ public struct WebSocketHandshake: Sendable {
             let seen = versions.map(\.value).joined(separator: ", ")
             findings.append(
                 WebSocketRules.handshakeVersion.finding(
-                    versions.isEmpty ? "Sec-WebSocket-Version missing" : "Sec-WebSocket-Version `\(seen)`, not 13", at: versions.first?.offset ?? 0))
+                    versions.isEmpty ? "Sec-WebSocket-Version missing" : "Sec-WebSocket-Version `\(seen)`, not 13",
+                    at: versions.first?.offset ?? 0))
         }
         let keys = head.fields("Sec-WebSocket-Key")
         var key: String?
         if keys.count != 1 {
             findings.append(
                 WebSocketRules.handshakeKey.finding(
-                    "\(keys.count) Sec-WebSocket-Key fields; exactly one is required", at: keys.dropFirst().first?.offset ?? 0))
+                    "\(keys.count) Sec-WebSocket-Key fields; exactly one is required",
+                    at: keys.dropFirst().first?.offset ?? 0))
         } else if let field = keys.first {
             key = field.value
             let decoded = try? Base64.decode(field.value)
             if decoded?.count != 16 {
                 findings.append(
-                    WebSocketRules.handshakeKey.finding("Sec-WebSocket-Key `\(field.value)` is not the base64 of 16 bytes", at: field.offset))
+                    WebSocketRules.handshakeKey.finding(
+                        "Sec-WebSocket-Key `\(field.value)` is not the base64 of 16 bytes", at: field.offset))
             }
         }
         let protocols = head.listValues("Sec-WebSocket-Protocol")
         if Set(protocols).count != protocols.count {
             findings.append(
                 WebSocketRules.handshakeMalformed.finding(
-                    "Sec-WebSocket-Protocol repeats a subprotocol", at: head.fields("Sec-WebSocket-Protocol").first?.offset ?? 0))
+                    "Sec-WebSocket-Protocol repeats a subprotocol",
+                    at: head.fields("Sec-WebSocket-Protocol").first?.offset ?? 0))
         }
         var items: [WebSocketExtensionItem] = []
         var offers: [PerMessageDeflateOffer] = []
@@ -142,18 +151,21 @@ public struct WebSocketHandshake: Sendable {
             switch WebSocketExtensionHeader.parse(field.value) {
             case .failure(let error):
                 findings.append(
-                    WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
+                    WebSocketRules.handshakeMalformed.finding(
+                        "Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
             case .success(let parsed):
                 for item in parsed {
                     items.append(item)
                     guard item.name == PerMessageDeflate.name else { continue }
-                    let (offer, valid) = PerMessageDeflate.readParameters(item, isResponse: false, baseOffset: valueOffset, findings: &findings)
+                    let (offer, valid) = PerMessageDeflate.readParameters(
+                        item, isResponse: false, baseOffset: valueOffset, findings: &findings)
                     if valid { offers.append(offer) }
                 }
             }
         }
         return WebSocketUpgradeRequest(
-            head: head, method: method, target: target, key: key, protocols: protocols, extensions: items, deflateOffers: offers)
+            head: head, method: method, target: target, key: key, protocols: protocols, extensions: items,
+            deflateOffers: offers)
     }
 
     /// Parses the response head and checks it against the request.
@@ -175,12 +187,14 @@ public struct WebSocketHandshake: Sendable {
         var response = WebSocketUpgradeResponse(head: head, status: status, subprotocol: nil, extensions: [])
         defer { self.response = response }
         if !Self.isHTTP11OrLater(version) {
-            findings.append(WebSocketRules.handshakeMalformed.finding("version `\(version)`, not HTTP/1.1 or later", at: 0))
+            findings.append(
+                WebSocketRules.handshakeMalformed.finding("version `\(version)`, not HTTP/1.1 or later", at: 0))
         }
         guard status == 101 else {
             findings.append(
                 WebSocketRules.handshakeStatus.finding(
-                    "status \(head.startLine.count > 1 ? head.startLine[1] : "missing"), not 101 Switching Protocols", at: 0))
+                    "status \(head.startLine.count > 1 ? head.startLine[1] : "missing"), not 101 Switching Protocols",
+                    at: 0))
             return
         }
         var valid = true
@@ -188,27 +202,35 @@ public struct WebSocketHandshake: Sendable {
         Self.checkUpgradeFields(head, &findings)
         let accepts = head.fields("Sec-WebSocket-Accept")
         if accepts.count != 1 {
-            findings.append(WebSocketRules.handshakeAccept.finding("\(accepts.count) Sec-WebSocket-Accept fields; exactly one is required", at: 0))
+            findings.append(
+                WebSocketRules.handshakeAccept.finding(
+                    "\(accepts.count) Sec-WebSocket-Accept fields; exactly one is required", at: 0))
         } else if let field = accepts.first, let key = request?.key, field.value != Self.acceptValue(forKey: key) {
             findings.append(
                 WebSocketRules.handshakeAccept.finding(
-                    "Sec-WebSocket-Accept `\(field.value)`, expected `\(Self.acceptValue(forKey: key))`", at: field.offset))
+                    "Sec-WebSocket-Accept `\(field.value)`, expected `\(Self.acceptValue(forKey: key))`",
+                    at: field.offset))
         }
         let offered = request?.protocols ?? []
         let chosen = head.listValues("Sec-WebSocket-Protocol")
         let protocolOffset = head.fields("Sec-WebSocket-Protocol").first?.offset ?? 0
         if chosen.count > 1 {
-            findings.append(WebSocketRules.subprotocolNotOffered.finding("the server chose \(chosen.count) subprotocols", at: protocolOffset))
+            findings.append(
+                WebSocketRules.subprotocolNotOffered.finding(
+                    "the server chose \(chosen.count) subprotocols", at: protocolOffset))
         } else if let only = chosen.first {
             if offered.contains(only) {
                 response.subprotocol = only
             } else {
                 findings.append(
                     WebSocketRules.subprotocolNotOffered.finding(
-                        "subprotocol `\(only)` was not offered (\(offered.joined(separator: ", ")))", at: protocolOffset))
+                        "subprotocol `\(only)` was not offered (\(offered.joined(separator: ", ")))", at: protocolOffset
+                    ))
             }
         } else if !offered.isEmpty {
-            findings.append(WebSocketRules.subprotocolNotChosen.finding("none of \(offered.joined(separator: ", ")) was chosen", at: 0))
+            findings.append(
+                WebSocketRules.subprotocolNotChosen.finding(
+                    "none of \(offered.joined(separator: ", ")) was chosen", at: 0))
         }
         let offeredNames = Set((request?.extensions ?? []).map(\.name))
         var deflate: PerMessageDeflateParameters?
@@ -217,24 +239,30 @@ public struct WebSocketHandshake: Sendable {
             switch WebSocketExtensionHeader.parse(field.value) {
             case .failure(let error):
                 findings.append(
-                    WebSocketRules.handshakeMalformed.finding("Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
+                    WebSocketRules.handshakeMalformed.finding(
+                        "Sec-WebSocket-Extensions: \(error.reason)", at: valueOffset + error.offset))
             case .success(let items):
                 for item in items {
                     response.extensions.append(item)
                     guard offeredNames.contains(item.name) else {
                         findings.append(
-                            WebSocketRules.extensionNotOffered.finding("extension `\(item.name)` was not offered", at: valueOffset + item.offset))
+                            WebSocketRules.extensionNotOffered.finding(
+                                "extension `\(item.name)` was not offered", at: valueOffset + item.offset))
                         continue
                     }
                     guard item.name == PerMessageDeflate.name else { continue }
                     if deflate != nil {
-                        findings.append(WebSocketRules.acceptedTwice.finding("permessage-deflate accepted again", at: valueOffset + item.offset))
+                        findings.append(
+                            WebSocketRules.acceptedTwice.finding(
+                                "permessage-deflate accepted again", at: valueOffset + item.offset))
                         continue
                     }
-                    let (answer, ok) = PerMessageDeflate.readParameters(item, isResponse: true, baseOffset: valueOffset, findings: &findings)
+                    let (answer, ok) = PerMessageDeflate.readParameters(
+                        item, isResponse: true, baseOffset: valueOffset, findings: &findings)
                     guard ok else { continue }
                     deflate = PerMessageDeflate.negotiate(
-                        offers: request?.deflateOffers ?? [], response: answer, responseOffset: valueOffset + item.offset, findings: &findings)
+                        offers: request?.deflateOffers ?? [], response: answer,
+                        responseOffset: valueOffset + item.offset, findings: &findings)
                 }
             }
         }
@@ -251,13 +279,15 @@ public struct WebSocketHandshake: Sendable {
         if !upgrade.contains("websocket") {
             findings.append(
                 WebSocketRules.handshakeUpgrade.finding(
-                    "Upgrade `\(head.value("Upgrade") ?? "")` does not name websocket", at: head.fields("Upgrade").first?.offset ?? 0))
+                    "Upgrade `\(head.value("Upgrade") ?? "")` does not name websocket",
+                    at: head.fields("Upgrade").first?.offset ?? 0))
         }
         let connection = head.listValues("Connection").map { $0.lowercased() }
         if !connection.contains("upgrade") {
             findings.append(
                 WebSocketRules.handshakeUpgrade.finding(
-                    "Connection `\(head.value("Connection") ?? "")` lacks the upgrade token", at: head.fields("Connection").first?.offset ?? 0))
+                    "Connection `\(head.value("Connection") ?? "")` lacks the upgrade token",
+                    at: head.fields("Connection").first?.offset ?? 0))
         }
     }
 

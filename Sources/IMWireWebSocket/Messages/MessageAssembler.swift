@@ -43,7 +43,11 @@ public struct WebSocketMessageAssembler: Sendable {
     public mutating func consume(_ frame: WebSocketFrame, _ emit: (WebSocketEvent) -> Void) {
         let opcode = frame.opcode
         if isClosed {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame", at: frame.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame",
+                        at: frame.offset)))
             // A data frame is still read, so its message is seen (and kept by `imwire convert`).
             guard !opcode.isControl else { return }
         }
@@ -58,7 +62,8 @@ public struct WebSocketMessageAssembler: Sendable {
                 emit(
                     .finding(
                         WebSocketRules.finding(
-                            WebSocketRules.messageInterleaved, "\(opcode) frame while the \(open.kind) message begun at \(open.offset) is unfinished",
+                            WebSocketRules.messageInterleaved,
+                            "\(opcode) frame while the \(open.kind) message begun at \(open.offset) is unfinished",
                             at: frame.offset)))
             }
             partial = nil
@@ -68,7 +73,8 @@ public struct WebSocketMessageAssembler: Sendable {
                 emit(
                     .finding(
                         WebSocketRules.finding(
-                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress", at: frame.offset)))
+                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress",
+                            at: frame.offset)))
                 return
             }
             append(frame, emit)
@@ -82,7 +88,11 @@ public struct WebSocketMessageAssembler: Sendable {
     public mutating func consume(unfinished frame: WebSocketUnfinishedFrame, _ emit: (WebSocketEvent) -> Void) {
         let opcode = frame.header.opcode
         if isClosed {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame", at: frame.offset)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.frameAfterClose, "\(opcode) frame after this side's close frame",
+                        at: frame.offset)))
             return
         }
         guard !opcode.isReserved, !opcode.isControl else { return }  // the frame decoder judged those bits
@@ -101,13 +111,16 @@ public struct WebSocketMessageAssembler: Sendable {
             }
             partial = nil
             let kind: WebSocketMessage.Kind = opcode == .text ? .text : .binary
-            open = Partial(kind: kind, compressed: frame.header.rsv1 && deflate != nil, offset: frame.offset, frames: 1, payload: [])
+            open = Partial(
+                kind: kind, compressed: frame.header.rsv1 && deflate != nil, offset: frame.offset, frames: 1,
+                payload: [])
         default:  // continuation
             guard let unfinished = partial else {
                 emit(
                     .finding(
                         WebSocketRules.finding(
-                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress", at: frame.offset)))
+                            WebSocketRules.continuationWithoutStart, "continuation frame with no message in progress",
+                            at: frame.offset)))
                 return
             }
             open = unfinished
@@ -140,7 +153,8 @@ public struct WebSocketMessageAssembler: Sendable {
                 .finding(
                     WebSocketRules.finding(
                         WebSocketRules.messageTooLarge,
-                        "\(kind) message of \(frame.payload.count) bytes, over the limit of \(limits.maxMessageSize)", at: frame.offset)))
+                        "\(kind) message of \(frame.payload.count) bytes, over the limit of \(limits.maxMessageSize)",
+                        at: frame.offset)))
             open.dropped = true
         } else {
             open.payload = frame.payload  // shared storage, no copy
@@ -175,7 +189,8 @@ public struct WebSocketMessageAssembler: Sendable {
                 .finding(
                     WebSocketRules.finding(
                         WebSocketRules.messageTooLarge,
-                        "\(open.kind) message passes \(limits.maxMessageSize) bytes at fragment \(open.frames)", at: frame.offset)))
+                        "\(open.kind) message passes \(limits.maxMessageSize) bytes at fragment \(open.frames)",
+                        at: frame.offset)))
             open.dropped = true
             open.payload = []
         } else {
@@ -201,19 +216,26 @@ public struct WebSocketMessageAssembler: Sendable {
                 .finding(
                     WebSocketRules.finding(
                         WebSocketRules.invalidUTF8,
-                        "text message ends inside a UTF-8 sequence", at: lastFrame.payloadOffset + lastFrame.payload.count)))
+                        "text message ends inside a UTF-8 sequence",
+                        at: lastFrame.payloadOffset + lastFrame.payload.count)))
         }
         emit(
             .message(
-                WebSocketMessage(kind: open.kind, payload: open.payload, wasCompressed: open.compressed, offset: open.offset, frameCount: open.frames)
+                WebSocketMessage(
+                    kind: open.kind, payload: open.payload, wasCompressed: open.compressed, offset: open.offset,
+                    frameCount: open.frames)
             ))
     }
 
-    private func validateText(_ bytes: [UInt8], at offset: Int, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void) {
+    private func validateText(_ bytes: [UInt8], at offset: Int, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void)
+    {
         guard !open.utf8Reported else { return }
         if let bad = open.utf8.feed(bytes) {
             open.utf8Reported = true
-            emit(.finding(WebSocketRules.finding(WebSocketRules.invalidUTF8, "text message is not UTF-8 at this byte", at: offset + bad)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.invalidUTF8, "text message is not UTF-8 at this byte", at: offset + bad)))
         }
     }
 
@@ -225,18 +247,28 @@ public struct WebSocketMessageAssembler: Sendable {
         let at = frame.payloadOffset
         guard body.count >= 2 else {
             if body.count == 1 {
-                emit(.finding(WebSocketRules.finding(WebSocketRules.closePayloadOneByte, "close frame with a 1-byte body", at: at)))
+                emit(
+                    .finding(
+                        WebSocketRules.finding(
+                            WebSocketRules.closePayloadOneByte, "close frame with a 1-byte body", at: at)))
             }
             emit(.close(WebSocketClose(code: nil, reason: body, offset: frame.offset)))
             return
         }
         let code = CloseCode(UInt16(body[0]) << 8 | UInt16(body[1]))
         if !code.isValidOnWire {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.closeCodeInvalid, "close code \(code) may not be sent", at: at)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.closeCodeInvalid, "close code \(code) may not be sent", at: at)))
         }
         let reason = Array(body[2...])
         if let bad = UTF8Validator.firstInvalidOffset(reason) {
-            emit(.finding(WebSocketRules.finding(WebSocketRules.closeReasonInvalidUTF8, "close reason is not UTF-8 at this byte", at: at + 2 + bad)))
+            emit(
+                .finding(
+                    WebSocketRules.finding(
+                        WebSocketRules.closeReasonInvalidUTF8, "close reason is not UTF-8 at this byte",
+                        at: at + 2 + bad)))
         }
         emit(.close(WebSocketClose(code: code, reason: reason, offset: frame.offset)))
     }
@@ -244,7 +276,8 @@ public struct WebSocketMessageAssembler: Sendable {
     // MARK: permessage-deflate
 
     private var inflateLimit: InflateLimit {
-        InflateLimit(maxOutput: min(limits.maxMessageSize, limits.maxDecompressedSize), maxRatio: limits.maxExpansionRatio)
+        InflateLimit(
+            maxOutput: min(limits.maxMessageSize, limits.maxDecompressedSize), maxRatio: limits.maxExpansionRatio)
     }
 
     private mutating func beginInflate() {
@@ -260,7 +293,9 @@ public struct WebSocketMessageAssembler: Sendable {
         inflater?.beginUnit()
     }
 
-    private mutating func inflateFragment(_ frame: WebSocketFrame, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void) {
+    private mutating func inflateFragment(
+        _ frame: WebSocketFrame, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void
+    ) {
         guard !open.dropped else { return }
         guard inflater != nil, !inflaterBroken else {
             open.dropped = true
@@ -294,7 +329,9 @@ public struct WebSocketMessageAssembler: Sendable {
         return true
     }
 
-    private mutating func inflateFailed(_ error: CompressionError, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void) {
+    private mutating func inflateFailed(
+        _ error: CompressionError, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void
+    ) {
         open.dropped = true
         open.payload = []
         inflaterBroken = true

@@ -11,7 +11,10 @@ public struct WebSocketStreamConfiguration: Sendable, Hashable {
     /// message, besides messages, closes and findings).
     public var emitsFrames: Bool
 
-    public init(direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, limits: Limits = .default, emitsFrames: Bool = true) {
+    public init(
+        direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, limits: Limits = .default,
+        emitsFrames: Bool = true
+    ) {
         self.direction = direction
         self.permessageDeflate = permessageDeflate
         self.limits = limits
@@ -78,7 +81,8 @@ public struct WebSocketStreamDecoder: Sendable {
     }
 
     private static func feed(
-        _ chunk: UnsafeRawBufferPointer, frames: inout WebSocketFrameDecoder, assembler: inout WebSocketMessageAssembler,
+        _ chunk: UnsafeRawBufferPointer, frames: inout WebSocketFrameDecoder,
+        assembler: inout WebSocketMessageAssembler,
         failure: inout WebSocketFailure?, frameCount: inout Int, emitsFrames: Bool, _ emit: (WebSocketEvent) -> Void
     ) {
         frames.feed(chunk) { output in
@@ -119,7 +123,8 @@ public struct WebSocketStreamDecoder: Sendable {
     }
 
     private static func note(_ finding: Finding, _ failure: inout WebSocketFailure?) {
-        guard failure == nil, finding.severity == .error, let code = WebSocketRules.closeCode(for: finding.ruleID) else { return }
+        guard failure == nil, finding.severity == .error, let code = WebSocketRules.closeCode(for: finding.ruleID)
+        else { return }
         failure = WebSocketFailure(rule: finding.ruleID, closeCode: code, offset: finding.offset)
     }
 }

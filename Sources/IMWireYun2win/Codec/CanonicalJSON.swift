@@ -22,7 +22,8 @@ public enum Yun2winCanonicalJSON {
                 object.append(
                     "clientId",
                     [
-                        "reconnect": .bool(parsed.isReconnect), "platform": .string(parsed.platform.rawValue), "uuid": .string(parsed.uuid),
+                        "reconnect": .bool(parsed.isReconnect), "platform": .string(parsed.platform.rawValue),
+                        "uuid": .string(parsed.uuid),
                     ])
             } else {
                 object.append("clientId", .null)
@@ -68,7 +69,8 @@ public enum Yun2winCanonicalJSON {
     private static func topicJSON(_ topic: Yun2winTopic) -> JSONValue {
         switch topic {
         case .session(let id):
-            var object: JSONObject = JSONObject([("kind", "session"), ("sessionId", .string(id))].map { JSONObject.Member(key: $0.0, value: $0.1) })
+            var object: JSONObject = JSONObject(
+                [("kind", "session"), ("sessionId", .string(id))].map { JSONObject.Member(key: $0.0, value: $0.1) })
             if let parts = topic.sessionParts {
                 object.append("sessionType", .string(parts.type))
                 object.append("businessId", .string(parts.id))

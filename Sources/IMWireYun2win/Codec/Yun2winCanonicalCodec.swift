@@ -15,7 +15,8 @@ package struct Yun2winCanonicalCodec: CanonicalCodec {
 
     package static let definition = CanonicalCodecDefinition(
         name: Dialect.yun2win.rawValue, options: [MQTTCanonicalCodec.versionOption],
-        jsonForm: #"one MQTT packet, bare or as {"mqtt": …, "yun2win": …}."#, unit: { _ in .packets(payloadText: true) },
+        jsonForm: #"one MQTT packet, bare or as {"mqtt": …, "yun2win": …}."#,
+        unit: { _ in .packets(payloadText: true) },
         make: { Yun2winCanonicalCodec(version: $0["mqtt-version", as: MQTTVersion.self]) })
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {

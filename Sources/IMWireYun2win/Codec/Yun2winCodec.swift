@@ -90,7 +90,9 @@ public struct Yun2winCodec: Sendable {
     }
 
     /// yun2win's reading of one MQTT packet.
-    public static func interpret(_ decoded: MQTTDecodedPacket, direction: Direction?, limits: Limits = .default) -> Yun2winDecodedPacket {
+    public static func interpret(_ decoded: MQTTDecodedPacket, direction: Direction?, limits: Limits = .default)
+        -> Yun2winDecodedPacket
+    {
         var findings = decoded.findings
         var message: Yun2winMessage?
         var malformedCommandID: String?
@@ -107,7 +109,8 @@ public struct Yun2winCodec: Sendable {
                 decoded.length - publish.payload.count - (publish.packetID == nil ? 0 : 2)
                     - publish.topic.utf8.count - 2)
             let (meaning, payloadFindings, salvaged) = interpretPayload(
-                publish.payload, topic: publish.topic, direction: direction, payloadOffset: decoded.length - publish.payload.count,
+                publish.payload, topic: publish.topic, direction: direction,
+                payloadOffset: decoded.length - publish.payload.count,
                 topicOffset: topicOffset, limits: limits)
             message = meaning
             malformedCommandID = salvaged
@@ -120,7 +123,8 @@ public struct Yun2winCodec: Sendable {
         default:
             break
         }
-        return Yun2winDecodedPacket(mqtt: decoded, message: message, findings: findings, malformedCommandID: malformedCommandID)
+        return Yun2winDecodedPacket(
+            mqtt: decoded, message: message, findings: findings, malformedCommandID: malformedCommandID)
     }
 
     /// yun2win's reading of a PUBLISH payload on its own (e.g. a JSON command given as text):
@@ -165,14 +169,17 @@ public struct Yun2winCodec: Sendable {
         return (message, reader.findings + findings, salvagedID)
     }
 
-    private static func checkTopic(_ command: Yun2winCommand, _ topic: Yun2winTopic, at offset: Int?, findings: inout [Finding]) {
+    private static func checkTopic(
+        _ command: Yun2winCommand, _ topic: Yun2winTopic, at offset: Int?, findings: inout [Finding]
+    ) {
         switch (command, topic) {
         case (.updateToken, .single), (.sendMessage, .session), (.updateSession, .session):
             return
         case (_, .other(let name)):
             findings.append(Yun2winRules.topicUnknown.finding("\(command.cmd) to topic \"\(name)\"", at: offset))
         default:
-            findings.append(Yun2winRules.topicCommandMismatch.finding("\(command.cmd) to topic \"\(topic.name)\"", at: offset))
+            findings.append(
+                Yun2winRules.topicCommandMismatch.finding("\(command.cmd) to topic \"\(topic.name)\"", at: offset))
         }
     }
 
@@ -186,11 +193,14 @@ public struct Yun2winCodec: Sendable {
         }
         let parsed = Yun2winClientID.parse(connect.clientID)
         if let parsed {
-            if parsed.hasWellFormedUUID, let index = findings.firstIndex(where: { $0.ruleID == MQTTRules.clientIDTooLongV31.id }) {
+            if parsed.hasWellFormedUUID,
+                let index = findings.firstIndex(where: { $0.ruleID == MQTTRules.clientIDTooLongV31.id })
+            {
                 // The vendor's own ids are 38 characters on MQTT 3.1 (the Android SDK), and the
                 // brokers it runs on accept them: for yun2win the 3.1 limit is information only.
                 findings[index].severity = .info
-                findings[index].message += "; a yun2win SDK client id (prefix, platform, uuid), which yun2win's broker accepts"
+                findings[index].message +=
+                    "; a yun2win SDK client id (prefix, platform, uuid), which yun2win's broker accepts"
             }
             if !parsed.hasWellFormedUUID {
                 findings.append(
@@ -203,7 +213,8 @@ public struct Yun2winCodec: Sendable {
                 deviations.append("MQTT \(version) (the \(platform.rawValue) SDK uses \(platform.mqttVersion))")
             }
             if connect.keepAlive != platform.keepAlive {
-                deviations.append("keep-alive \(connect.keepAlive) s (the \(platform.rawValue) SDK uses \(platform.keepAlive) s)")
+                deviations.append(
+                    "keep-alive \(connect.keepAlive) s (the \(platform.rawValue) SDK uses \(platform.keepAlive) s)")
             }
             if !connect.cleanSession { deviations.append("clean session 0") }
             if connect.will != nil { deviations.append("a will") }
@@ -226,7 +237,8 @@ public struct Yun2winCodec: Sendable {
         case 0:
             return
         case 1:
-            findings.append(Yun2winRules.connackCodeUnused.finding("CONNACK 1; yun2win signals a protocol error with 3", at: 3))
+            findings.append(
+                Yun2winRules.connackCodeUnused.finding("CONNACK 1; yun2win signals a protocol error with 3", at: 3))
         default:
             guard let row = Yun2winStatusCodes.connectionReturn(number) ?? Yun2winStatusCodes.sendReturn(number) else {
                 findings.append(Yun2winRules.returnCodeUnknown.finding("CONNACK return code \(code)", at: 3))
@@ -235,11 +247,16 @@ public struct Yun2winCodec: Sendable {
             switch row.travel {
             case .connack:
                 let note = row.confidence == .confirmed ? "" : " (\(row.confidence.rawValue) how it travels)"
-                findings.append(Yun2winRules.connackMeaning.finding("CONNACK \(code) is \(row.name): \(row.meaning)\(note)", at: 3))
+                findings.append(
+                    Yun2winRules.connackMeaning.finding("CONNACK \(code) is \(row.name): \(row.meaning)\(note)", at: 3))
             case .clientLocal:
-                findings.append(Yun2winRules.clientLocalCodeOnWire.finding("\(code) \(row.name) is generated by client SDKs only", at: 3))
+                findings.append(
+                    Yun2winRules.clientLocalCodeOnWire.finding(
+                        "\(code) \(row.name) is generated by client SDKs only", at: 3))
             default:
-                findings.append(Yun2winRules.returnCodeWrongTravel.finding("\(code) \(row.name) travels in a PUBLISH payload, not in CONNACK", at: 3))
+                findings.append(
+                    Yun2winRules.returnCodeWrongTravel.finding(
+                        "\(code) \(row.name) travels in a PUBLISH payload, not in CONNACK", at: 3))
             }
         }
     }
@@ -264,7 +281,8 @@ extension Yun2winConnect: CustomStringConvertible, CustomDebugStringConvertible,
         Mirror(
             self,
             children: [
-                "uid": uid as Any, "token": tokenLength as Any, "clientID": clientID, "parsedClientID": parsedClientID as Any,
+                "uid": uid as Any, "token": tokenLength as Any, "clientID": clientID,
+                "parsedClientID": parsedClientID as Any,
                 "version": version as Any, "keepAlive": keepAlive,
             ], displayStyle: .struct)
     }

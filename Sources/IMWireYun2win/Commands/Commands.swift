@@ -77,7 +77,8 @@ public enum Yun2winCommand: Sendable, Hashable {
         case .updateSession(let command):
             object.append("y2wMessageId", .string(command.y2wMessageID))
             object.append("mts", .number(command.mts))
-            object.append("members", .array(command.members.map { ["uid": .string($0.uid), "isDel": .bool($0.isDel)] }))
+            object.append(
+                "members", .array(command.members.map { ["uid": .string($0.uid), "isDel": .bool($0.isDel)] }))
             object.append("force", .bool(command.force))
             object.append("message", command.message)
         case .updateToken(let token):

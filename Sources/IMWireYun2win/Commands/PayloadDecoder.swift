@@ -50,7 +50,9 @@ struct PayloadDecoder {
     private mutating func mts(_ object: JSONObject, _ cmd: String) -> JSONNumber? {
         guard let number = object["mts"]?.numberValue else {
             let found = object["mts"].map { "a \($0.typeName)" } ?? "none"
-            report(Yun2winRules.mtsInvalid, "\(cmd) needs a numeric mts, found \(found)", at: object.offset(of: "mts") ?? 0)
+            report(
+                Yun2winRules.mtsInvalid, "\(cmd) needs a numeric mts, found \(found)", at: object.offset(of: "mts") ?? 0
+            )
             return nil
         }
         return number
@@ -59,7 +61,9 @@ struct PayloadDecoder {
     private mutating func message(_ object: JSONObject, _ cmd: String) -> JSONValue? {
         guard let value = object["message"], case .object(let inner) = value else {
             let found = object["message"].map { "a \($0.typeName)" } ?? "none"
-            report(Yun2winRules.fieldInvalid, "\(cmd) needs a message object, found \(found)", at: object.offset(of: "message") ?? 0)
+            report(
+                Yun2winRules.fieldInvalid, "\(cmd) needs a message object, found \(found)",
+                at: object.offset(of: "message") ?? 0)
             return nil
         }
         checkAppMessage(inner)
@@ -71,36 +75,47 @@ struct PayloadDecoder {
     private mutating func checkAppMessage(_ inner: JSONObject) {
         if let syncs = inner["syncs"] {
             guard let entries = syncs.arrayValue else {
-                report(Yun2winRules.appMessageInvalid, "message.syncs is a \(syncs.typeName), not an array", at: inner.offset(of: "syncs"))
+                report(
+                    Yun2winRules.appMessageInvalid, "message.syncs is a \(syncs.typeName), not an array",
+                    at: inner.offset(of: "syncs"))
                 return
             }
             for (index, entry) in entries.enumerated() {
                 guard let sync = entry.objectValue else {
-                    report(Yun2winRules.appMessageInvalid, "message.syncs[\(index)] is not an object", at: inner.offset(of: "syncs"))
+                    report(
+                        Yun2winRules.appMessageInvalid, "message.syncs[\(index)] is not an object",
+                        at: inner.offset(of: "syncs"))
                     continue
                 }
                 switch sync["type"] {
                 case .number(let number)?:
-                    if let type = number.int64Value, Yun2winStatusCodes.syncType.contains(where: { $0.number == type }) {
+                    if let type = number.int64Value, Yun2winStatusCodes.syncType.contains(where: { $0.number == type })
+                    {
                         if type == 1, sync["sessionId"]?.stringValue == nil {
                             report(
-                                Yun2winRules.appMessageInvalid, "message.syncs[\(index)] of type 1 (Message) has no sessionId",
+                                Yun2winRules.appMessageInvalid,
+                                "message.syncs[\(index)] of type 1 (Message) has no sessionId",
                                 at: sync.offset(of: "type"))
                         }
                     } else {
                         report(
-                            Yun2winRules.appMessageInvalid, "message.syncs[\(index)].type \(number) is not a Y2WSyncType (0–4)",
+                            Yun2winRules.appMessageInvalid,
+                            "message.syncs[\(index)].type \(number) is not a Y2WSyncType (0–4)",
                             at: sync.offset(of: "type"))
                     }
                 case .string("singleavcall")?, .string("groupavcall")?:
                     break
                 default:
-                    report(Yun2winRules.appMessageInvalid, "message.syncs[\(index)] has no valid type", at: inner.offset(of: "syncs"))
+                    report(
+                        Yun2winRules.appMessageInvalid, "message.syncs[\(index)] has no valid type",
+                        at: inner.offset(of: "syncs"))
                 }
             }
         }
         if let pns = inner["pns"], pns.objectValue == nil {
-            report(Yun2winRules.appMessageInvalid, "message.pns is a \(pns.typeName), not an object", at: inner.offset(of: "pns"))
+            report(
+                Yun2winRules.appMessageInvalid, "message.pns is a \(pns.typeName), not an object",
+                at: inner.offset(of: "pns"))
         }
     }
 
@@ -115,7 +130,8 @@ struct PayloadDecoder {
             checkKeys(object, allowed: ["cmd", "y2wMessageId", "mts", "message"], what: "sendMessage")
             return sendMessage(object).map(Yun2winCommand.sendMessage)
         case "updateSession"?:
-            checkKeys(object, allowed: ["cmd", "y2wMessageId", "mts", "members", "force", "message"], what: "updateSession")
+            checkKeys(
+                object, allowed: ["cmd", "y2wMessageId", "mts", "members", "force", "message"], what: "updateSession")
             let id = messageID(object, "updateSession")
             let stamp = mts(object, "updateSession")
             var members: [Yun2winUpdateSession.Member] = []
@@ -123,7 +139,9 @@ struct PayloadDecoder {
             if let list = object["members"]?.arrayValue {
                 for (index, entry) in list.enumerated() {
                     guard let member = entry.objectValue, let uid = member["uid"]?.stringValue else {
-                        report(Yun2winRules.fieldInvalid, "members[\(index)] needs a uid string", at: object.offset(of: "members"))
+                        report(
+                            Yun2winRules.fieldInvalid, "members[\(index)] needs a uid string",
+                            at: object.offset(of: "members"))
                         membersValid = false
                         continue
                     }
@@ -138,7 +156,8 @@ struct PayloadDecoder {
             } else {
                 let found = object["members"].map { "a \($0.typeName)" } ?? "none"
                 report(
-                    Yun2winRules.fieldInvalid, "updateSession needs a members array (the web SDK refuses with 29), found \(found)",
+                    Yun2winRules.fieldInvalid,
+                    "updateSession needs a members array (the web SDK refuses with 29), found \(found)",
                     at: object.offset(of: "members") ?? 0)
                 membersValid = false
             }
@@ -147,21 +166,27 @@ struct PayloadDecoder {
                 if let flag = value.boolValue {
                     force = flag
                 } else {
-                    report(Yun2winRules.fieldInvalid, "force is a \(value.typeName), not a boolean", at: object.offset(of: "force"))
+                    report(
+                        Yun2winRules.fieldInvalid, "force is a \(value.typeName), not a boolean",
+                        at: object.offset(of: "force"))
                 }
             }
             let inner = message(object, "updateSession")
             guard let id, let stamp, let inner, membersValid else { return nil }
-            return .updateSession(Yun2winUpdateSession(y2wMessageID: id, mts: stamp, members: members, force: force, message: inner))
+            return .updateSession(
+                Yun2winUpdateSession(y2wMessageID: id, mts: stamp, members: members, force: force, message: inner))
         case "updateToken"?:
             checkKeys(object, allowed: ["cmd", "token"], what: "updateToken")
             guard let token = object["token"]?.stringValue else {
-                report(Yun2winRules.fieldInvalid, "updateToken needs a token string", at: object.offset(of: "token") ?? 0)
+                report(
+                    Yun2winRules.fieldInvalid, "updateToken needs a token string", at: object.offset(of: "token") ?? 0)
                 return nil
             }
             return .updateToken(token: token)
         default:
-            report(Yun2winRules.cmdUnknown, "cmd \(cmdValue) (the server acks 22 cmdIsInvalid)", at: object.offset(of: "cmd"))
+            report(
+                Yun2winRules.cmdUnknown, "cmd \(cmdValue) (the server acks 22 cmdIsInvalid)",
+                at: object.offset(of: "cmd"))
             return nil
         }
     }
@@ -179,7 +204,8 @@ struct PayloadDecoder {
         if let codeValue = object["returnCode"] {
             let codeOffset = object.offset(of: "returnCode")
             guard let code = codeValue.int64Value else {
-                report(Yun2winRules.fieldInvalid, "returnCode is a \(codeValue.typeName), not an integer", at: codeOffset)
+                report(
+                    Yun2winRules.fieldInvalid, "returnCode is a \(codeValue.typeName), not an integer", at: codeOffset)
                 return nil
             }
             if object["y2wMessageId"] != nil {
@@ -195,7 +221,8 @@ struct PayloadDecoder {
                     }
                 } else if code == 27 || code == 28 {
                     report(
-                        Yun2winRules.ackMTSMissing, "ack \(Yun2winStatusCodes.describe(code, in: Yun2winStatusCodes.sendReturnCode)) without mts",
+                        Yun2winRules.ackMTSMissing,
+                        "ack \(Yun2winStatusCodes.describe(code, in: Yun2winStatusCodes.sendReturnCode)) without mts",
                         at: codeOffset)
                 }
                 guard let id else { return nil }
@@ -215,10 +242,14 @@ struct PayloadDecoder {
     private mutating func checkAckCode(_ code: Int64, at offset: Int?) {
         if let row = Yun2winStatusCodes.sendReturn(code) {
             if row.travel == .clientLocal {
-                report(Yun2winRules.clientLocalCodeOnWire, "ack \(code) \(row.name) is generated by client SDKs only", at: offset)
+                report(
+                    Yun2winRules.clientLocalCodeOnWire, "ack \(code) \(row.name) is generated by client SDKs only",
+                    at: offset)
             }
         } else if let row = Yun2winStatusCodes.connectionReturn(code) {
-            report(Yun2winRules.returnCodeWrongTravel, "\(code) \(row.name) is a connection code, not a send ack", at: offset)
+            report(
+                Yun2winRules.returnCodeWrongTravel, "\(code) \(row.name) is a connection code, not a send ack",
+                at: offset)
         } else {
             report(Yun2winRules.returnCodeUnknown, "ack returnCode \(code)", at: offset)
         }
@@ -229,15 +260,23 @@ struct PayloadDecoder {
             switch row.travel {
             case .publish: break
             case .clientLocal:
-                report(Yun2winRules.clientLocalCodeOnWire, "\(code) \(row.name) is generated by client SDKs only", at: offset)
+                report(
+                    Yun2winRules.clientLocalCodeOnWire, "\(code) \(row.name) is generated by client SDKs only",
+                    at: offset)
             default:
-                report(Yun2winRules.returnCodeWrongTravel, "\(code) \(row.name) travels in CONNACK, not in a PUBLISH", at: offset)
+                report(
+                    Yun2winRules.returnCodeWrongTravel, "\(code) \(row.name) travels in CONNACK, not in a PUBLISH",
+                    at: offset)
             }
         } else if let row = Yun2winStatusCodes.sendReturn(code) {
             if row.travel == .clientLocal {
-                report(Yun2winRules.clientLocalCodeOnWire, "\(code) \(row.name) is generated by client SDKs only", at: offset)
+                report(
+                    Yun2winRules.clientLocalCodeOnWire, "\(code) \(row.name) is generated by client SDKs only",
+                    at: offset)
             } else {
-                report(Yun2winRules.returnCodeWrongTravel, "send ack \(code) \(row.name) without a y2wMessageId", at: offset)
+                report(
+                    Yun2winRules.returnCodeWrongTravel, "send ack \(code) \(row.name) without a y2wMessageId",
+                    at: offset)
             }
         } else {
             report(Yun2winRules.returnCodeUnknown, "returnCode \(code)", at: offset)

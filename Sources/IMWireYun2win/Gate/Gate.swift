@@ -11,7 +11,8 @@ public enum Yun2winGate {
         public var isJSON: Bool
 
         public static func == (lhs: Request, rhs: Request) -> Bool {
-            lhs.isJSON == rhs.isJSON && lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+            lhs.isJSON == rhs.isJSON && lhs.fields.map(\.key) == rhs.fields.map(\.key)
+                && lhs.fields.map(\.value) == rhs.fields.map(\.value)
         }
         public func hash(into hasher: inout Hasher) {
             hasher.combine(isJSON)
@@ -47,7 +48,13 @@ public enum Yun2winGate {
                 }
                 for member in object.members {
                     guard let text = member.value.stringValue else {
-                        return (nil, [Yun2winRules.gateRequestInvalid.finding("\(member.key) is not a string", at: member.offset)])
+                        return (
+                            nil,
+                            [
+                                Yun2winRules.gateRequestInvalid.finding(
+                                    "\(member.key) is not a string", at: member.offset)
+                            ]
+                        )
                     }
                     fields.append((member.key, text))
                 }
@@ -93,7 +100,9 @@ public enum Yun2winGate {
             )
         }
         guard let data = object["data"]?.objectValue, let url = data["url"]?.stringValue, !url.isEmpty else {
-            return (nil, [Yun2winRules.gateReplyInvalid.finding("data.url is missing", at: object.offset(of: "data") ?? 0)])
+            return (
+                nil, [Yun2winRules.gateReplyInvalid.finding("data.url is missing", at: object.offset(of: "data") ?? 0)]
+            )
         }
         return (Reply(url: url, region: data["region"]?.stringValue), [])
     }

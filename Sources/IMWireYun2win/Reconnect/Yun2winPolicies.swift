@@ -3,29 +3,38 @@ import IMWireReconnect
 
 /// yun2win: MQTT with yun2win return codes, per platform (Spec/yun2win.md#connection-established, #sdk-reconnect).
 public enum Yun2winPolicies {
-    static let registry = RegistryScope(.yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]], in: Yun2winStatusCodes.tables)
+    static let registry = RegistryScope(
+        .yun2win, [.login: ["ConnectionReturnCode"], .kick: ["ConnectionReturnCode"]], in: Yun2winStatusCodes.tables)
     static let flag = ReconnectFlag(
-        "client id prefix 1", source: "Spec/yun2win.md#client-id: first char 1 after a successful connect (all three SDKs)")
+        "client id prefix 1",
+        source: "Spec/yun2win.md#client-id: first char 1 after a successful connect (all three SDKs)")
     static let kicked = SignalRule(
-        .kick, [10], .stop(.kicked), source: "Spec/yun2win.md#connection-established: PUBLISH returnCode 10 → end, disconnected(100, 10)")
+        .kick, [10], .stop(.kicked),
+        source: "Spec/yun2win.md#connection-established: PUBLISH returnCode 10 → end, disconnected(100, 10)")
     static let refreshToken = SignalRule(
         .login, [5, 6], .refreshCredentials,
         source: "Spec/yun2win.md#connection-established: 5/6 → obtain a new imToken and reconnect(token)")
     static let web2to4 = SignalRule(
-        .login, [2, 3, 4], .stop(.loginRejected), source: "Spec/yun2win.md#connection-established: web error handler 2/3/4 → allowReconnect=false")
+        .login, [2, 3, 4], .stop(.loginRejected),
+        source: "Spec/yun2win.md#connection-established: web error handler 2/3/4 → allowReconnect=false")
 
     public static let web = ReconnectPolicy(
         name: "yun2win-web", dialect: .yun2win, sdk: "yun2win web y2wIMSDK.min.js (MQTT.js over WebSocket, Nov 2016)",
         schedule: .fixed(millis: 1000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 300 s)", intervalMillis: 300_000, answerTimeoutMillis: 300_000, missesBeforeDead: 1, idleBased: true),
+            "MQTT PINGREQ (keep-alive 300 s)", intervalMillis: 300_000, answerTimeoutMillis: 300_000,
+            missesBeforeDead: 1, idleBased: true),
         connectTimeoutMillis: nil, loginTimeoutMillis: 10_000,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
-            SignalRule(.route, nil, .retryAfter(millis: 5000), source: "Spec/yun2win.md#gate-discovery: web retries the gate after 5 s"),
+            SignalRule(
+                .route, nil, .retryAfter(millis: 5000),
+                source: "Spec/yun2win.md#gate-discovery: web retries the gate after 5 s"),
             web2to4, refreshToken,
-            SignalRule(.login, [7, 99], .retry, source: "Spec/yun2win.md#sdk-reconnect: web error handler 7, 99 → log, reconnect"),
+            SignalRule(
+                .login, [7, 99], .retry,
+                source: "Spec/yun2win.md#sdk-reconnect: web error handler 7, 99 → log, reconnect"),
             kicked,
         ],
         registry: registry, wakeForcesReconnect: true,
@@ -44,24 +53,32 @@ public enum Yun2winPolicies {
                     """
             ),
             Fact(
-                "CONNACK timeout", "10 s (connectTimeout) from the stream's creation to CONNACK; nothing times the wait for returnCode 11",
+                "CONNACK timeout",
+                "10 s (connectTimeout) from the stream's creation to CONNACK; nothing times the wait for returnCode 11",
                 source:
                     """
                     Spec/yun2win.md#connection-established; y2wIMSDK.min.js _setupStream/_handleConnack; \
                     Fixtures/captures/vendor-sdk/yun2win/yun2win-no-accept (25 s, no retry)
                     """
             ),
-            Fact("connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0", source: "Spec/yun2win.md#connection-established"),
             Fact(
-                "keep-alive", "300 s after the client's last packet; a missing PINGRESP at the next tick destroys the socket",
+                "connected", "on PUBLISH {\"returnCode\":11}, not on CONNACK 0",
+                source: "Spec/yun2win.md#connection-established"),
+            Fact(
+                "keep-alive",
+                "300 s after the client's last packet; a missing PINGRESP at the next tick destroys the socket",
                 source:
                     """
                     Spec/yun2win.md#sdk-reconnect; y2wIMSDK.min.js _shiftPingInterval/_checkPing; \
                     Fixtures/captures/vendor-sdk/yun2win/yun2win-keepalive (300.07 s)
                     """
             ),
-            Fact("sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
-            Fact("network", "offline → networkDisconnected(3), socket destroyed; online → reconnect", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact(
+                "sleep detection", "every 2 min; more than 3 min elapsed → forced reconnect",
+                source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact(
+                "network", "offline → networkDisconnected(3), socket destroyed; online → reconnect",
+                source: "Spec/yun2win.md#sdk-reconnect"),
             Fact("gate", "retried after 5 s", source: "Spec/yun2win.md#gate-discovery"),
             Fact(
                 "codes", "2/3/4 stop; 5/6 refresh the token, reconnect; 7, 99 and others reconnect; PUBLISH 10 stop",
@@ -83,7 +100,8 @@ public enum Yun2winPolicies {
                     Fixtures/captures/vendor-sdk/yun2win/yun2win-error-token
                     """),
             Fact(
-                "refused CONNACK", "the SDK does not close the connection itself after a refused CONNACK; the server does",
+                "refused CONNACK",
+                "the SDK does not close the connection itself after a refused CONNACK; the server does",
                 source: "y2wIMSDK.min.js _handleConnack"),
         ])
 
@@ -92,13 +110,15 @@ public enum Yun2winPolicies {
         sdk: "yun2win Android com.yun2win.push.YunConnection (yun2win-0.1.jar, FuseSource mqtt-client 1.7)",
         schedule: .fixed(millis: 10_000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 30 s)", intervalMillis: 30_000, answerTimeoutMillis: 30_000, missesBeforeDead: 1, idleBased: true),
+            "MQTT PINGREQ (keep-alive 30 s)", intervalMillis: 30_000, answerTimeoutMillis: 30_000, missesBeforeDead: 1,
+            idleBased: true),
         connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("imgate gateHandler", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
         rules: [
             SignalRule(
-                .route, nil, .stop(.routeRejected), source: "Spec/yun2win.md#gate-discovery: Android reports onChanged(100, 101) on a gate failure"),
+                .route, nil, .stop(.routeRejected),
+                source: "Spec/yun2win.md#gate-discovery: Android reports onChanged(100, 101) on a gate failure"),
             SignalRule(
                 .login, [2, 3, 4], .stop(.loginRejected),
                 source: """
@@ -107,13 +127,16 @@ public enum Yun2winPolicies {
                     """),
             refreshToken,
             SignalRule(
-                .login, [7], .retryAfter(millis: 15_000), source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
+                .login, [7], .retryAfter(millis: 15_000),
+                source: "Spec/yun2win.md#connection-established: Android Tracer 7 → reconnect after 15 s"),
             kicked,
         ],
         registry: registry,
         outputs: yun2winAndroid,
         facts: [
-            Fact("retry delays", "10 s after onDisconnected (unless the network is down)", source: "Spec/yun2win.md#sdk-reconnect"),
+            Fact(
+                "retry delays", "10 s after onDisconnected (unless the network is down)",
+                source: "Spec/yun2win.md#sdk-reconnect"),
             Fact("CONNACK 7", "reconnect after 15 s", source: "Spec/yun2win.md#connection-established"),
             Fact(
                 "CONNACK 2–6", "onChanged(100, code), no reconnect (5/6: the app refreshes the token)",
@@ -126,10 +149,12 @@ public enum Yun2winPolicies {
         ])
 
     public static let ios = ReconnectPolicy(
-        name: "yun2win-ios", dialect: .yun2win, sdk: "yun2win iOS Y2WIMClientSession (Y2W_IM_SDK.framework binary, MQTT-Client-Framework)",
+        name: "yun2win-ios", dialect: .yun2win,
+        sdk: "yun2win iOS Y2WIMClientSession (Y2W_IM_SDK.framework binary, MQTT-Client-Framework)",
         schedule: .linear(stepMillis: 1000, capMillis: 3000),
         heartbeat: HeartbeatPolicy(
-            "MQTT PINGREQ (keep-alive 60 s)", intervalMillis: 60_000, answerTimeoutMillis: 60_000, missesBeforeDead: 1, idleBased: true),
+            "MQTT PINGREQ (keep-alive 60 s)", intervalMillis: 60_000, answerTimeoutMillis: 60_000, missesBeforeDead: 1,
+            idleBased: true),
         connectTimeoutMillis: nil, loginTimeoutMillis: nil,
         route: RoutePolicy("imgate gateHandler (10 s timeout)", resolveOnLogin: true),
         reconnectFlag: flag, acceptCodes: [11], progressCodes: [0],
@@ -138,7 +163,8 @@ public enum Yun2winPolicies {
         outputs: yun2winIOS,
         facts: [
             Fact(
-                "retry delays", "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
+                "retry delays",
+                "watchdog min(reconnectTime+1, 3) s; reconnectTime grows by 1 per reconnect, reset on connected",
                 source: "Spec/yun2win.md#sdk-reconnect (binary)"),
             Fact(
                 "codes", "iOS handling of CONNACK 2–7 is not documented; the web SDK's and the registry's apply",
@@ -176,11 +202,17 @@ extension Yun2winPolicies {
         "yun2win ConnectionStatus (Web)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
         rules: [
             OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wWeb),
-            OutputRule(.reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wWeb + " reconnecting(reconnectingTimes)"),
-            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
-            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
-            OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
-            OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
+            OutputRule(
+                .reconnecting, [.status(connection, 2, carry: .attempt)],
+                source: y2wWeb + " reconnecting(reconnectingTimes)"),
+            OutputRule(
+                .opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+            OutputRule(
+                .resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wWeb + " (PUBLISH returnCode 11)"),
+            OutputRule(
+                .networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wWeb + " (browser offline)"),
+            OutputRule(
+                .stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wWeb + " disconnected(100, code)"),
             OutputRule(
                 .credentialsRequested, [.status(connection, 100, carry: .codeOrZero)],
                 source: y2wWeb + " 5/6 → disconnected(100, code); the app gets a new token and reconnects"),
@@ -191,12 +223,23 @@ extension Yun2winPolicies {
     public static let yun2winAndroid = OutputModel(
         "yun2win ConnectionStatus (Android onChanged)", vendor: .yun2win, tables: Yun2winStatusCodes.tables,
         rules: [
-            OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0)"),
-            OutputRule(.reconnecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0) before each connect"),
-            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
-            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
-            OutputRule(.connectionLost, [.status(connection, 100, code: 0)], source: y2wAndroid + " onDisconnected → onChanged(100,0)"),
-            OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wAndroid + " connectivity lost → onChanged(3,0)"),
+            OutputRule(
+                .connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wAndroid + " onChanged(0,0)"),
+            OutputRule(
+                .reconnecting, [.status(connection, 0, carry: .codeOrZero)],
+                source: y2wAndroid + " onChanged(0,0) before each connect"),
+            OutputRule(
+                .opened, [.status(connection, 1, carry: .codeOrZero)],
+                source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+            OutputRule(
+                .resumed, [.status(connection, 1, carry: .codeOrZero)],
+                source: y2wAndroid + " onChanged(1,0) on returnCode 11"),
+            OutputRule(
+                .connectionLost, [.status(connection, 100, code: 0)],
+                source: y2wAndroid + " onDisconnected → onChanged(100,0)"),
+            OutputRule(
+                .networkDown, [.status(connection, 3, carry: .codeOrZero)],
+                source: y2wAndroid + " connectivity lost → onChanged(3,0)"),
             OutputRule(
                 .stopped, when: .causeIn([.routeRejected]), [.status(connection, 100, code: 101)],
                 source: y2wAndroid + " gate failure → onChanged(100,101)"),
@@ -215,12 +258,20 @@ extension Yun2winPolicies {
         rules: [
             OutputRule(.connecting, [.status(connection, 0, carry: .codeOrZero)], source: y2wIOS, .inferred),
             OutputRule(
-                .reconnecting, [.status(connection, 2, carry: .attempt)], source: y2wIOS + " reconnect increments reconnectingTimes", .inferred),
-            OutputRule(.opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
-            OutputRule(.resumed, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"),
+                .reconnecting, [.status(connection, 2, carry: .attempt)],
+                source: y2wIOS + " reconnect increments reconnectingTimes", .inferred),
+            OutputRule(
+                .opened, [.status(connection, 1, carry: .codeOrZero)], source: y2wIOS + " connected: reports the status"
+            ),
+            OutputRule(
+                .resumed, [.status(connection, 1, carry: .codeOrZero)],
+                source: y2wIOS + " connected: reports the status"),
             OutputRule(.networkDown, [.status(connection, 3, carry: .codeOrZero)], source: y2wIOS, .inferred),
-            OutputRule(.stopped, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS + " didChangeStatus:100 returnCode:10"),
-            OutputRule(.credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
+            OutputRule(
+                .stopped, [.status(connection, 100, carry: .codeOrZero)],
+                source: y2wIOS + " didChangeStatus:100 returnCode:10"),
+            OutputRule(
+                .credentialsRequested, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
             OutputRule(.loggedOut, [.status(connection, 100, carry: .codeOrZero)], source: y2wIOS, .inferred),
         ])
 }

@@ -52,9 +52,11 @@ public final class Yun2winConnection: DialectConnection {
             packets = server.feed(bytes, direction: .receive)
         }
         for packet in packets { note(packet, direction: direction, time: time, frame: frameIndex) }
-        var observation = DialectObservation(findings: check(packets, direction: direction, time: time, frameIndex: frameIndex))
+        var observation = DialectObservation(
+            findings: check(packets, direction: direction, time: time, frameIndex: frameIndex))
         if namesMessages {
-            observation.summary = packets.isEmpty ? "(part of a packet)" : packets.map(\.summary).joined(separator: ", ")
+            observation.summary =
+                packets.isEmpty ? "(part of a packet)" : packets.map(\.summary).joined(separator: ", ")
         }
         if describesMessages {
             let described = packets.filter { $0.packet != nil }.map(Yun2winCanonicalJSON.encode)
@@ -75,16 +77,20 @@ public final class Yun2winConnection: DialectConnection {
     {
         var findings: [Finding] = []
         if message.frameType == .text {  // raw TCP arrives as binary
-            var finding = MQTTRules.webSocketTextFrame.finding("\(message.payload.count) bytes of MQTT in a text frame", at: 0)
+            var finding = MQTTRules.webSocketTextFrame.finding(
+                "\(message.payload.count) bytes of MQTT in a text frame", at: 0)
             finding.location = Location(frameIndex: frameIndex, time: timeMicros, direction: message.direction)
             findings.append(finding)
         }
-        var observed = observe(message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
+        var observed = observe(
+            message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
         observed.observation.findings = findings + observed.observation.findings
         return observed
     }
 
-    private func check(_ packets: [Yun2winDecodedPacket], direction: Direction, time: Int64?, frameIndex: Int) -> [Finding] {
+    private func check(_ packets: [Yun2winDecodedPacket], direction: Direction, time: Int64?, frameIndex: Int)
+        -> [Finding]
+    {
         var findings: [Finding] = []
         for packet in packets {
             for var finding in packet.findings {
@@ -111,7 +117,8 @@ public final class Yun2winConnection: DialectConnection {
         if direction == .send, packet.packet != nil { sessionFacts.keepAlive.record(time) }
         switch packet.message {
         case .connect(let connect)?:
-            sessionFacts.loginSent(atMicros: time, frame: frame, reconnectFlag: connect.parsedClientID?.isReconnect, client: connect.uid)
+            sessionFacts.loginSent(
+                atMicros: time, frame: frame, reconnectFlag: connect.parsedClientID?.isReconnect, client: connect.uid)
             if let platform = connect.parsedClientID?.platform {
                 sessionFacts.policyName =
                     sessionFacts.policyName
@@ -124,7 +131,9 @@ public final class Yun2winConnection: DialectConnection {
         case .server(.connectionReturn(10), _)?:
             sessionFacts.ended(.kicked(code: 10), atMicros: time)
         default:
-            if direction == .send, case .disconnect? = packet.packet { sessionFacts.ended(.clientLogout, atMicros: time) }
+            if direction == .send, case .disconnect? = packet.packet {
+                sessionFacts.ended(.clientLogout, atMicros: time)
+            }
         }
     }
 }

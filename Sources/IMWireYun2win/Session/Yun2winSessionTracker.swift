@@ -84,7 +84,9 @@ public struct Yun2winSessionTracker: Sendable {
         _ rule: Rule, _ message: String, frame: Int, time: Int64?, direction: Direction,
         subject: String
     ) -> Finding {
-        Finding(rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction), subject: subject)
+        Finding(
+            rule: rule, message: message, location: Location(frameIndex: frame, time: time, direction: direction),
+            subject: subject)
     }
 
     private static func seconds(_ micros: Int64) -> String {
@@ -101,8 +103,10 @@ public struct Yun2winSessionTracker: Sendable {
     private mutating func expire(before time: Int64, into findings: inout [Finding]) {
         guard !waiting.nothingDue(at: time, timeout: options.ackTimeoutMicros) else { return }
         defer { waiting.reset(pending.values.map(\.time) + unacknowledged.values.map(\.time)) }
-        let unanswered = unacknowledged.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
-            .sorted { $0.value.frameIndex < $1.value.frameIndex }
+        let unanswered = unacknowledged.filter {
+            (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros
+        }
+        .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, publish) in unanswered {
             unacknowledged[id] = nil
             findings.append(
@@ -111,8 +115,10 @@ public struct Yun2winSessionTracker: Sendable {
                     "QoS 1 PUBLISH packet id \(id) got no PUBACK within \(Self.seconds(options.ackTimeoutMicros))",
                     frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.summary))
         }
-        let overdue = pending.filter { (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros }
-            .sorted { $0.value.frameIndex < $1.value.frameIndex }
+        let overdue = pending.filter {
+            (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros
+        }
+        .sorted { $0.value.frameIndex < $1.value.frameIndex }
         for (id, command) in overdue {
             pending[id] = nil
             var finding = Self.finding(
@@ -128,13 +134,16 @@ public struct Yun2winSessionTracker: Sendable {
     }
 
     /// Observes one decoded packet; returns the session findings it causes (codec findings are the caller's).
-    public mutating func observe(_ packet: Yun2winDecodedPacket, direction: Direction, timeMicros time: Int64, frameIndex: Int) -> [Finding] {
+    public mutating func observe(
+        _ packet: Yun2winDecodedPacket, direction: Direction, timeMicros time: Int64, frameIndex: Int
+    ) -> [Finding] {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
         lastFrame = frameIndex
         let summary = packet.summary
         func report(_ rule: Rule, _ message: String) {
-            findings.append(Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
+            findings.append(
+                Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
         }
         guard let mqtt = packet.packet else { return findings }
         if let byClient = mqtt.type.sentByClient, byClient != (direction == .send) {
@@ -157,7 +166,9 @@ public struct Yun2winSessionTracker: Sendable {
 
         if case .connect(let connect) = mqtt {
             if phase != .awaitingConnect { report(Yun2winRules.secondConnect, "CONNECT again on the same connection") }
-            if let uid = connect.username, kickedUIDs.contains(uid), let id = Yun2winClientID.parse(connect.clientID), id.isReconnect {
+            if let uid = connect.username, kickedUIDs.contains(uid), let id = Yun2winClientID.parse(connect.clientID),
+                id.isReconnect
+            {
                 report(
                     Yun2winRules.reconnectAfterKick,
                     "uid \(uid) was kicked (10) and reconnects automatically with client id \(connect.clientID)")
@@ -175,14 +186,17 @@ public struct Yun2winSessionTracker: Sendable {
         }
         switch phase {
         case .kicked:
-            if case .publish = mqtt { report(Yun2winRules.commandAfterKick, "the client publishes after being kicked (10)") }
+            if case .publish = mqtt {
+                report(Yun2winRules.commandAfterKick, "the client publishes after being kicked (10)")
+            }
         case .refused(let code):
             report(Yun2winRules.afterRefusal, "\(mqtt.type.name) after CONNACK \(code)")
         case .awaitingConnack, .awaitingAccept:
             if case .publish = mqtt {
                 report(
                     Yun2winRules.publishBeforeEstablished,
-                    phase == .awaitingConnack ? "PUBLISH before CONNACK" : "PUBLISH after CONNACK 0 but before {\"returnCode\":11}")
+                    phase == .awaitingConnack
+                        ? "PUBLISH before CONNACK" : "PUBLISH after CONNACK 0 but before {\"returnCode\":11}")
             }
         default:
             break
@@ -191,7 +205,9 @@ public struct Yun2winSessionTracker: Sendable {
         if case .puback(let id) = mqtt { unacknowledged[id] = nil }
         if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
-            pending[id] = Pending(cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary, malformed: true)
+            pending[id] = Pending(
+                cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary,
+                malformed: true)
             waiting.insert(time)
             return
         }
@@ -218,11 +234,14 @@ public struct Yun2winSessionTracker: Sendable {
         }
         guard let id = command.y2wMessageID else { return }
         if let earlier = pending[id] {
-            report(Yun2winRules.duplicateMessageID, "y2wMessageId \(id) is still waiting for its ack (frame \(earlier.frameIndex))")
+            report(
+                Yun2winRules.duplicateMessageID,
+                "y2wMessageId \(id) is still waiting for its ack (frame \(earlier.frameIndex))")
             return
         }
         guard pending.count < maxTracked else { return }
-        pending[id] = Pending(cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
+        pending[id] = Pending(
+            cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
         waiting.insert(time)
     }
 
@@ -267,7 +286,9 @@ public struct Yun2winSessionTracker: Sendable {
             if let uid { kickedUIDs.insert(uid) }
         case .sendAck(let ack):
             guard let request = pending.removeValue(forKey: ack.y2wMessageID) else {
-                report(Yun2winRules.ackWithoutRequest, "ack \(ack.returnCode) for y2wMessageId \(ack.y2wMessageID), which no pending command used")
+                report(
+                    Yun2winRules.ackWithoutRequest,
+                    "ack \(ack.returnCode) for y2wMessageId \(ack.y2wMessageID), which no pending command used")
                 return
             }
             if let rule = Self.refusalRule(ack.returnCode) {

@@ -31,14 +31,16 @@ public enum Yun2winStatusCodes {
             "ConnectionStatus", 0, "connecting", "Connecting", original: "正在连接",
             ios: "Y2WIMConnectionStatusConnecting", android: "CS_CONNECTING", travel: .sdkEnum, .enumValue),
         row(
-            "ConnectionStatus", 1, "connected", "Connected (entered on PUBLISH returnCode 11, not on CONNACK 0)", original: "已连接",
+            "ConnectionStatus", 1, "connected", "Connected (entered on PUBLISH returnCode 11, not on CONNACK 0)",
+            original: "已连接",
             ios: "Y2WIMConnectionStatusConnected", android: "CS_CONNECTED", travel: .sdkEnum, .enumValue),
         row(
             "ConnectionStatus", 2, "reconnecting", "Reconnecting", original: "重连中",
             ios: "Y2WIMConnectionStatusReconnecting", android: "CS_RECONNECTING", travel: .sdkEnum, .enumValue),
         row(
             "ConnectionStatus", 3, "networkDisconnected", "Network disconnected", original: "网络断开",
-            ios: "Y2WIMConnectionStatusNetworkDisconnected", android: "CS_NETWORK_DISCONNECTED", travel: .sdkEnum, .enumValue),
+            ios: "Y2WIMConnectionStatusNetworkDisconnected", android: "CS_NETWORK_DISCONNECTED", travel: .sdkEnum,
+            .enumValue),
         row(
             "ConnectionStatus", 100, "disconnected", "Disconnected", original: "连接断开",
             ios: "Y2WIMConnectionStatusDisconnected", android: "CS_DISCONNECTED", travel: .sdkEnum, .enumValue),
@@ -48,26 +50,33 @@ public enum Yun2winStatusCodes {
     /// in PUBLISH payloads, 99/100 of unconfirmed travel, 101 client-local.
     public static let connectionReturnCode: [StatusCode] = [
         row(
-            "ConnectionReturnCode", 2, "identifierRejected", "Client id rejected (server rejects the [0|1][0|1|2]<uuid> id)",
-            original: "clientId不合法", ios: "Y2WIMConnectionReturnCodeIdentifierRejected", android: "CRC_IDENTIFIER_REJECTED",
+            "ConnectionReturnCode", 2, "identifierRejected",
+            "Client id rejected (server rejects the [0|1][0|1|2]<uuid> id)",
+            original: "clientId不合法", ios: "Y2WIMConnectionReturnCodeIdentifierRejected",
+            android: "CRC_IDENTIFIER_REJECTED",
             travel: .connack, .fatalCredentials),
         row(
-            "ConnectionReturnCode", 3, "unacceptableProtocolVersion", "Protocol error (MQTT 3 means server unavailable)",
+            "ConnectionReturnCode", 3, "unacceptableProtocolVersion",
+            "Protocol error (MQTT 3 means server unavailable)",
             original: "协议错误", ios: "Y2WIMConnectionReturnCodeUnacceptableProtocolVersion",
             android: "CRC_UNACCEPTABLE_PROTOCOL_VERSION", travel: .connack, .invalidRequest),
         row(
-            "ConnectionReturnCode", 4, "uidIsInvalid", "User id invalid (MQTT 4 means bad user name or password); also made locally for an empty uid",
+            "ConnectionReturnCode", 4, "uidIsInvalid",
+            "User id invalid (MQTT 4 means bad user name or password); also made locally for an empty uid",
             original: "用户ID无效", ios: "Y2WIMConnectionReturnCodeUidIsInvalid", android: "CRC_UID_INVALID",
             travel: .connack, .fatalCredentials),
         row(
-            "ConnectionReturnCode", 5, "tokenIsInvalid", "imToken invalid (MQTT 5 means not authorized); also made locally for an empty token",
+            "ConnectionReturnCode", 5, "tokenIsInvalid",
+            "imToken invalid (MQTT 5 means not authorized); also made locally for an empty token",
             original: "imToken无效", ios: "Y2WIMConnectionReturnCodeTokenIsInvalid", android: "CRC_TOKEN_INVALID",
             travel: .connack, .reauthenticate),
         row(
             "ConnectionReturnCode", 6, "tokenHasExpired", "imToken expired", original: "imToken过期",
-            ios: "Y2WIMConnectionReturnCodeTokenHasExpired", android: "CRC_TOKEN_HAS_EXPIRED", travel: .connack, .reauthenticate),
+            ios: "Y2WIMConnectionReturnCodeTokenHasExpired", android: "CRC_TOKEN_HAS_EXPIRED", travel: .connack,
+            .reauthenticate),
         row(
-            "ConnectionReturnCode", 7, "authenticationServerError", "Authentication server error; the client reconnects (Android after 15 s)",
+            "ConnectionReturnCode", 7, "authenticationServerError",
+            "Authentication server error; the client reconnects (Android after 15 s)",
             original: "鉴权服务器出错", ios: "Y2WIMConnectionReturnCodeAuthenticationServerError",
             android: "CRC_AUTHENTICATION_SEVER_ERROR (sic)", travel: .connack, .serverError),
         row(
@@ -76,7 +85,8 @@ public enum Yun2winStatusCodes {
             ios: "Y2WIMConnectionReturnCodeKicked", android: "CRC_KICKED",
             travel: .publish, .fatalConflict),
         row(
-            "ConnectionReturnCode", 11, "acceptConnect", "Connection accepted: the real \"connected\" signal, after CONNACK 0",
+            "ConnectionReturnCode", 11, "acceptConnect",
+            "Connection accepted: the real \"connected\" signal, after CONNACK 0",
             original: "允许连接", ios: "Y2WIMConnectionReturnCodeAcceptConnect", android: "ACCEPT_CONNECT",
             travel: .publish, .success),
         row(
@@ -86,8 +96,10 @@ public enum Yun2winStatusCodes {
             android: "CRC_SERVER_UNAVAILABLE",
             .unconfirmed, travel: .connack, .serverError),
         row(
-            "ConnectionReturnCode", 100, "serverInternalError", "Server internal error; web reconnects (how it travels is not documented)",
-            original: "服务器内部错误", ios: "Y2WIMConnectionReturnCodeServerInternalError", android: "CRC_SERVER_INTERNAL_ERROR",
+            "ConnectionReturnCode", 100, "serverInternalError",
+            "Server internal error; web reconnects (how it travels is not documented)",
+            original: "服务器内部错误", ios: "Y2WIMConnectionReturnCodeServerInternalError",
+            android: "CRC_SERVER_INTERNAL_ERROR",
             .unconfirmed, travel: .connack, .serverError),
         row(
             "ConnectionReturnCode", 101, "requestGateError", "Gate (imgate) HTTP request failed",
@@ -121,11 +133,15 @@ public enum Yun2winStatusCodes {
             "SendReturnCode", 22, "cmdIsInvalid", "Invalid command", original: "推送命令无效",
             ios: "Y2WIMSendReturnCodeCmdIsInvalid", android: "SRC_CMD_INVALID", travel: .publish, .invalidRequest),
         row(
-            "SendReturnCode", 23, "sessionIsInvalid", "Session invalid (client-side validation: session null)", original: "会话无效",
-            ios: "Y2WIMSendReturnCodeSessionIsInvalid", android: "SRC_SESSION_INVALID", travel: .clientLocal, .clientLocal),
+            "SendReturnCode", 23, "sessionIsInvalid", "Session invalid (client-side validation: session null)",
+            original: "会话无效",
+            ios: "Y2WIMSendReturnCodeSessionIsInvalid", android: "SRC_SESSION_INVALID", travel: .clientLocal,
+            .clientLocal),
         row(
-            "SendReturnCode", 24, "sessionIdIsInvalid", "Session id invalid (client-side validation: id empty)", original: "会话ID无效",
-            ios: "Y2WIMSendReturnCodeSessionIdIsInvalid", android: "SRC_SESSION_ID_INVALID", travel: .clientLocal, .clientLocal),
+            "SendReturnCode", 24, "sessionIdIsInvalid", "Session id invalid (client-side validation: id empty)",
+            original: "会话ID无效",
+            ios: "Y2WIMSendReturnCodeSessionIdIsInvalid", android: "SRC_SESSION_ID_INVALID", travel: .clientLocal,
+            .clientLocal),
         row(
             "SendReturnCode", 25, "sessionMTSIsInvalid",
             "Session member timestamp invalid (client-side: mts missing or not a number)",
@@ -133,7 +149,8 @@ public enum Yun2winStatusCodes {
             android: "SRC_SESSION_MTS_INVALID",
             travel: .clientLocal, .clientLocal),
         row(
-            "SendReturnCode", 26, "sessionOnServerIsNotExist", "Push server does not have the session: send updateSession with the members",
+            "SendReturnCode", 26, "sessionOnServerIsNotExist",
+            "Push server does not have the session: send updateSession with the members",
             original: "推送服务器不存在此会话", ios: "Y2WIMSendReturnCodeSessionOnServerIsNotExist",
             android: "SRC_SESSION_ON_SERVER_NOT_EXIST", travel: .publish, .notFound),
         row(
@@ -145,11 +162,13 @@ public enum Yun2winStatusCodes {
             original: "客户端会话成员时间戳过期", ios: "Y2WIMSendReturnCodeSessionMTSOnClientHasExpired",
             android: "SRC_SESSION_MTS_ON_CLIENT_HAS_EXPIRED", travel: .publish, .invalidRequest),
         row(
-            "SendReturnCode", 28, "sessionMTSOnServerHasExpired", "Server's member timestamp expired; carries the server's mts: send updateSession",
+            "SendReturnCode", 28, "sessionMTSOnServerHasExpired",
+            "Server's member timestamp expired; carries the server's mts: send updateSession",
             original: "推送服务器会员时间戳过期", ios: "Y2WIMSendReturnCodeSessionMTSOnServerHasExpired",
             android: "SRC_SESSION_MTS_ON_SERVER_HAS_EXPIRED", travel: .publish, .invalidRequest),
         row(
-            "SendReturnCode", 29, "sessionMembersIsInvalid", "Session members invalid (web: client-side, members not an array)",
+            "SendReturnCode", 29, "sessionMembersIsInvalid",
+            "Session members invalid (web: client-side, members not an array)",
             original: "推送服务器会话成员无效", ios: "Y2WIMSendReturnCodeSessionMembersIsInvalid",
             android: "SRC_SESSION_MEMBERS_INVALID", travel: .clientLocal, .clientLocal),
         row(
@@ -158,7 +177,8 @@ public enum Yun2winStatusCodes {
             android: nil,
             travel: .publish, .invalidRequest),
         row(
-            "SendReturnCode", 31, "sessionMembersIsNull", "Session has no members (absent on Android)", original: "会话成员不存在",
+            "SendReturnCode", 31, "sessionMembersIsNull", "Session has no members (absent on Android)",
+            original: "会话成员不存在",
             ios: "Y2WIMSendReturnCodeSessionMembersIsNull", android: nil, travel: .publish, .notFound),
         StatusCode(
             .yun2win, "SendReturnCode", 1000, "UPDATE_MESSAGE",
@@ -190,7 +210,8 @@ public enum Yun2winStatusCodes {
     public static let tables: [StatusTable] = [
         table("ConnectionStatus", "Client connection state", .enumeration, .sdkEnum, connectionStatus),
         table(
-            "ConnectionReturnCode", "Connection return codes (CONNACK byte, PUBLISH payload, client-local)", .codes, .connack,
+            "ConnectionReturnCode", "Connection return codes (CONNACK byte, PUBLISH payload, client-local)", .codes,
+            .connack,
             connectionReturnCode,
             notes: [
                 """
@@ -202,7 +223,8 @@ public enum Yun2winStatusCodes {
             "ConnectionReturnCode-web2016", "Connection return code 7 in the web SDK of March 2016", .codes, .connack,
             connectionReturnCode2016),
         table(
-            "SendReturnCode", "Send return codes (PUBLISH acks keyed by y2wMessageId, or client-local)", .codes, .publish,
+            "SendReturnCode", "Send return codes (PUBLISH acks keyed by y2wMessageId, or client-local)", .codes,
+            .publish,
             sendReturnCode, notes: ["30 and 31 exist on iOS and web only; 1000 on Android only (UNCONFIRMED)."]),
         table("Y2WSyncType", "syncs[].type of the demos' app message", .enumeration, .sdkEnum, syncType),
     ]
@@ -219,7 +241,9 @@ public enum Yun2winStatusCodes {
     /// All yun2win rows.
     public static var all: [StatusCode] { tables.flatMap(\.rows) }
 
-    public static func connectionReturn(_ number: Int64) -> StatusCode? { connectionReturnCode.first { $0.number == number } }
+    public static func connectionReturn(_ number: Int64) -> StatusCode? {
+        connectionReturnCode.first { $0.number == number }
+    }
     public static func sendReturn(_ number: Int64) -> StatusCode? { sendReturnCode.first { $0.number == number } }
 
     /// CONNACK codes above 5 that yun2win defines (6, 7 confirmed; 99, 100 unconfirmed), for the MQTT decoder.

@@ -14,12 +14,20 @@ import Testing
         checker.onClose = { connection, _, code in closes.append("\(connection) \(code ?? 0)") }
         let open = try Self.command(#"{"cmd":"session","op":"open","appId":"app","peerId":"alice","i":1}"#)
         let query = try Self.command(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#)
-        checker.consume(ConnectionInput(connection: "c1", time: 0, kind: .open(ConnectionInfo(subprotocol: "lc.protobuf2.3"))))
         checker.consume(
-            ConnectionInput(connection: "c1", time: 10_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: open))))
+            ConnectionInput(connection: "c1", time: 0, kind: .open(ConnectionInfo(subprotocol: "lc.protobuf2.3"))))
         checker.consume(
-            ConnectionInput(connection: "c1", time: 20_000, kind: .message(WireMessage(direction: .send, frameType: .binary, payload: query))))
-        checker.consume(ConnectionInput(connection: "c1", time: 40_000_000, kind: .close(CloseInfo(code: 1000, initiator: .send, isLast: true))))
+            ConnectionInput(
+                connection: "c1", time: 10_000,
+                kind: .message(WireMessage(direction: .send, frameType: .binary, payload: open))))
+        checker.consume(
+            ConnectionInput(
+                connection: "c1", time: 20_000,
+                kind: .message(WireMessage(direction: .send, frameType: .binary, payload: query))))
+        checker.consume(
+            ConnectionInput(
+                connection: "c1", time: 40_000_000, kind: .close(CloseInfo(code: 1000, initiator: .send, isLast: true)))
+        )
         let report = checker.finish(source: "proxy")
         #expect(closes == ["c1 1000"])
         #expect(report.connections.first?.dialect == .leancloud)
@@ -36,9 +44,12 @@ import Testing
         var findings: [String: [Finding]] = [:]
         var pings = 0
 
-        func message(_ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?) {
+        func message(
+            _ message: WireMessage, of connection: LogicalConnection, at place: InputPlace, frame: Int, via: String?
+        ) {
             guard let reader = reader(for: connection, first: message) else { return }
-            findings[connection.id, default: []] += reader.observe(message, timeMicros: place.time, frameIndex: frame).findings
+            findings[connection.id, default: []] +=
+                reader.observe(message, timeMicros: place.time, frameIndex: frame).findings
         }
 
         func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {
@@ -52,7 +63,8 @@ import Testing
 
         func ended(_ connection: LogicalConnection) {
             guard let reader = connection.attachment as? any DialectConnection else { return }
-            findings[connection.id, default: []] += reader.finish(atMicros: connection.lastTime, frameIndex: connection.messages)
+            findings[connection.id, default: []] += reader.finish(
+                atMicros: connection.lastTime, frameIndex: connection.messages)
             connection.attachment = nil
         }
 
@@ -62,7 +74,8 @@ import Testing
             let info = connection.info
             guard
                 let dialect = info.dialect ?? info.subprotocol.flatMap(Dialects.standard.dialect(forSubprotocol:))
-                    ?? connection.framing.flatMap(Dialects.standard.dialect(for:)) ?? Dialects.standard.recognise(message, limits: .default),
+                    ?? connection.framing.flatMap(Dialects.standard.dialect(for:))
+                    ?? Dialects.standard.recognise(message, limits: .default),
                 let definition = Dialects.standard.definition(dialect)
             else { return nil }
             let made = definition.makeConnection(DialectContext(subprotocol: info.subprotocol, url: info.url))
@@ -98,7 +111,8 @@ import Testing
         ]
         for (index, kind) in events.enumerated() {
             assembler.consume(
-                ConnectionInput(connection: "10.0.0.2:50412-10.0.0.1:443", time: Int64(index) * 10_000, kind: kind), number: 0, to: reader)
+                ConnectionInput(connection: "10.0.0.2:50412-10.0.0.1:443", time: Int64(index) * 10_000, kind: kind),
+                number: 0, to: reader)
         }
         assembler.finish(to: reader)
         #expect(reader.pings == 1)

@@ -9,7 +9,9 @@ import Testing
     @Test func checkACaptureWithItsKeyLog() throws {
         var options = CheckOptions()
         options.tlsKeyLog = try TLSKeyLog(
-            parsing: String(contentsOfFile: repositoryRoot + "/Fixtures/captures/tls/leancloud-tls13-chacha20.keylog", encoding: .utf8))
+            parsing: String(
+                contentsOfFile: repositoryRoot + "/Fixtures/captures/tls/leancloud-tls13-chacha20.keylog",
+                encoding: .utf8))
         let report = try Checker.check(path: Self.capture, options: options)
         let connection = report.connections[0]
         #expect(connection.tls?.version == "TLS 1.3")

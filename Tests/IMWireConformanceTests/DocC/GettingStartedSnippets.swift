@@ -32,7 +32,9 @@ import Testing
                 lines.append("\(connection.id)\(frame) \(finding.ruleID) \(finding.severity): \(finding.message)")
             }
         }
-        #expect(lines.first?.hasPrefix("k1#1 LC.BEFORE-SESSION-OPEN error: direct before session/opened") == true, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("k1#1 LC.BEFORE-SESSION-OPEN error: direct before session/opened") == true,
+            "\(lines)")
         #expect(report.captureFindings.map(\.ruleID) == ["CAPTURE.JSONL-BAD-LINE"])
         let first = try #require(report.connections.first?.findings.first)
         #expect(first.specRef.hasPrefix("Spec/leancloud.md#"))

@@ -8,11 +8,14 @@ import Testing
     /// `c_init`, signed with the app's master secret as the Web SDK's server side signs it.
     static func cInit(secret: String) throws -> JMessageInit {
         try JMessageInit.signed(
-            appkey: appkey, randomString: "022cd9fd995849b58b3ef0e943421ed9", timestamp: 1_507_882_399_401, secret: secret, rid: 1001)
+            appkey: appkey, randomString: "022cd9fd995849b58b3ef0e943421ed9", timestamp: 1_507_882_399_401,
+            secret: secret, rid: 1001)
     }
 
     /// `login`, its password sent as its MD5.
-    static func login() throws -> JMessageLogin { try JMessageLogin(username: "alice", password: .plain("secret"), rid: 1002) }
+    static func login() throws -> JMessageLogin {
+        try JMessageLogin(username: "alice", password: .plain("secret"), rid: 1002)
+    }
 
     @Test func buildAnEvent() throws {
         let cInit = try Self.cInit(secret: "master-secret-1")
@@ -76,13 +79,15 @@ import Testing
         let decoded = JMessageCodec.decode(messages[0].payload, direction: .send, secret: "master-secret-1")
         #expect(decoded.findings.isEmpty)
         #expect(decoded.event?.name == "c_init" && decoded.event?.rid == 1001)
-        let forged = JMessageCodec.decode(JMessageCodec.encode(try Self.cInit(secret: "guessed").event), direction: .send, secret: "master-secret-1")
+        let forged = JMessageCodec.decode(
+            JMessageCodec.encode(try Self.cInit(secret: "guessed").event), direction: .send, secret: "master-secret-1")
         #expect(forged.findings.map(\.ruleID) == ["JM.SIGNATURE-INVALID"])
     }
 
     @Test func trackTheSession() throws {
         let connection = JMessageConnection(options: JMessageSessionOptions(secret: "master-secret-1"))
-        let cInit = String(decoding: JMessageCodec.encode(try Self.cInit(secret: "master-secret-1").event), as: UTF8.self)
+        let cInit = String(
+            decoding: JMessageCodec.encode(try Self.cInit(secret: "master-secret-1").event), as: UTF8.self)
         let exchange: [(Int64, Direction, String)] = [
             (10_000, .receive, #"0{"sid":"kS0","upgrades":[],"pingInterval":25000,"pingTimeout":60000}"#),
             (20_000, .receive, "40"),
@@ -112,7 +117,8 @@ import Testing
         var simulator = ReconnectSimulator(policy: JMessagePolicies.web)
         var steps: [TraceStep] = []
         for (time, event): (Int64, ReconnectEvent) in [
-            (0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged), (900, .loginResponse(code: 0, waitMillis: nil)),
+            (0, .userLogin), (10, .transportOpened), (200, .loginAcknowledged),
+            (900, .loginResponse(code: 0, waitMillis: nil)),
         ] {
             steps += simulator.feed(event, atMillis: time)
         }
@@ -121,7 +127,8 @@ import Testing
         #expect(steps.flatMap(\.commands).map(\.description).contains("schedule(login, 30000ms)"))
 
         // The Web SDK does not reconnect: a dropped link stops, and the app decides.
-        let dropped = simulator.feed(.transportClosed(code: nil), atMillis: 60_000) + simulator.advance(toMillis: 600_000)
+        let dropped =
+            simulator.feed(.transportClosed(code: nil), atMillis: 60_000) + simulator.advance(toMillis: 600_000)
         #expect(simulator.state.stop?.cause == .disconnected)
         #expect(dropped.flatMap(\.outputs).map(\.description) == ["onDisconnect()"])
         #expect(!dropped.flatMap(\.commands).contains(.openTransport))

@@ -37,14 +37,17 @@ import Testing
         let payload = codec.encode(open)
         #expect(codec.decode(payload).command == open)
         // lc.json.*: the flat JSON encoding, in text frames
-        #expect(String(decoding: LeanCloudCodec(encoding: .json).encode(open), as: UTF8.self).contains(#""peerId":"alice""#))
+        #expect(
+            String(decoding: LeanCloudCodec(encoding: .json).encode(open), as: UTF8.self).contains(#""peerId":"alice""#)
+        )
     }
 
     @Test func frameAndCompress() throws {
         let payload = LeanCloudCodec(encoding: .protobuf).encode(Self.sessionOpen())
 
         // One frame by hand: a client frame is masked with a key the caller supplies.
-        let frame = WebSocketFrameEncoder.frame(WebSocketFrameHeader(opcode: .binary, maskingKey: 0x3712_a5c9), payload: payload)
+        let frame = WebSocketFrameEncoder.frame(
+            WebSocketFrameHeader(opcode: .binary, maskingKey: 0x3712_a5c9), payload: payload)
         #expect(frame[0] == 0x82 && frame[1] == 0x80 | UInt8(payload.count))
 
         // Whole messages, compressed under permessage-deflate as the handshake negotiated it.
@@ -67,7 +70,8 @@ import Testing
         compressed.removeLast(4)  // RFC 7692 §7.2.1: the sync flush's empty block is not sent
         let server = try WebSocketMessageEncoder(direction: .receive, permessageDeflate: deflate)
         #expect(try server.message(.binary, payload) == [0xc2, UInt8(compressed.count)] + compressed)
-        let inflated = try Zlib.decompress(compressed, format: .raw, limit: InflateLimit(maxOutput: 1 << 20, maxRatio: 1000))
+        let inflated = try Zlib.decompress(
+            compressed, format: .raw, limit: InflateLimit(maxOutput: 1 << 20, maxRatio: 1000))
         #expect(inflated == payload)
     }
 
@@ -90,7 +94,8 @@ import Testing
         query.cmd = .conv
         query.op = .query
         query.i = 2
-        let bytes = try client.message(.binary, codec.encode(Self.sessionOpen())) + client.message(.binary, codec.encode(query))
+        let bytes =
+            try client.message(.binary, codec.encode(Self.sessionOpen())) + client.message(.binary, codec.encode(query))
 
         // The client's bytes after the handshake, in whatever chunks the network delivers.
         var decoder = WebSocketStreamDecoder(handshake.streamConfiguration(.send))
@@ -114,7 +119,9 @@ import Testing
 
     @Test func trackTheSession() throws {
         let codec = LeanCloudCodec(encoding: .protobuf)
-        func command(_ json: String) throws -> [UInt8] { codec.encode(try LeanCloudCanonicalJSON.decode(JSONParser.parse(json))) }
+        func command(_ json: String) throws -> [UInt8] {
+            codec.encode(try LeanCloudCanonicalJSON.decode(JSONParser.parse(json)))
+        }
         let open = try command(#"{"cmd":"session","op":"open","appId":"app","peerId":"alice","i":1}"#)
         let opened = try command(#"{"cmd":"session","op":"opened","peerId":"alice","i":1}"#)
         let query = try command(#"{"cmd":"conv","op":"query","i":2,"convMessage":{}}"#)
@@ -129,8 +136,10 @@ import Testing
 
         // The same through the dialect's connection, as the checker drives it.
         let connection = LeanCloudConnection(DialectContext(subprotocol: "lc.protobuf2.3"))
-        _ = connection.observe(WireMessage(direction: .send, frameType: .binary, payload: open), timeMicros: 0, frameIndex: 1)
-        _ = connection.observe(WireMessage(direction: .receive, frameType: .binary, payload: opened), timeMicros: 40_000, frameIndex: 2)
+        _ = connection.observe(
+            WireMessage(direction: .send, frameType: .binary, payload: open), timeMicros: 0, frameIndex: 1)
+        _ = connection.observe(
+            WireMessage(direction: .receive, frameType: .binary, payload: opened), timeMicros: 40_000, frameIndex: 2)
         #expect(connection.sessionFacts.login?.accepted == 40_000)
         #expect(connection.sessionFacts.client == "app/alice")
     }
@@ -139,7 +148,9 @@ import Testing
         let policy = LeanCloudPolicies.swift
         var state = ReconnectState()
         var actions: [ReconnectAction] = []
-        for event: ReconnectEvent in [.userLogin, .routeResolved(ttlMillis: nil), .transportOpened, .loginResponse(code: 0, waitMillis: nil)] {
+        for event: ReconnectEvent in [
+            .userLogin, .routeResolved(ttlMillis: nil), .transportOpened, .loginResponse(code: 0, waitMillis: nil),
+        ] {
             let transition = ReconnectMachine.step(state, event, policy: policy)
             state = transition.state
             actions += transition.actions
@@ -156,7 +167,8 @@ import Testing
         var simulator = ReconnectSimulator(policy: LeanCloudPolicies.js)
         var steps: [TraceStep] = []
         for (time, event): (Int64, ReconnectEvent) in [
-            (0, .userLogin), (5, .routeResolved(ttlMillis: nil)), (10, .transportOpened), (20, .loginResponse(code: 0, waitMillis: nil)),
+            (0, .userLogin), (5, .routeResolved(ttlMillis: nil)), (10, .transportOpened),
+            (20, .loginResponse(code: 0, waitMillis: nil)),
             (1_000, .transportClosed(code: 1006)),
         ] {
             steps += simulator.feed(event, atMillis: time)

@@ -29,7 +29,9 @@ import Testing
                 "v":{"0":0,"1":"bob","8":0,"9":"hi","11":"c-1"}}]}
                 """#)
         #expect(NIMCodec.encode(.request(.heartbeat)) == Array(#"3:::{"SID":1,"CID":2,"SER":0,"Q":[]}"#.utf8))
-        #expect(try NIMLogin(appKey: "app", account: "alice", token: "tok").setting("customTag", "vip").property["customTag"] == "vip")
+        #expect(
+            try NIMLogin(appKey: "app", account: "alice", token: "tok").setting("customTag", "vip").property[
+                "customTag"] == "vip")
         // Read back: the typed views of a decoded request.
         guard case .request(let request)? = NIMCodec.decode(text, direction: .send).items.first?.nim else {
             Issue.record("no request")
@@ -76,10 +78,13 @@ import Testing
         let connection = NIMConnection()
         var findings: [Finding] = []
         func observe(_ text: String, _ direction: Direction, at time: Int64, frame: Int) {
-            findings += connection.observe(Array(text.utf8), direction: direction, timeMicros: time, frameIndex: frame).observation.findings
+            findings +=
+                connection.observe(Array(text.utf8), direction: direction, timeMicros: time, frameIndex: frame)
+                .observation.findings
         }
         observe("1::", .receive, at: 0, frame: 1)  // socket.io 0.9 connect
-        observe(#"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#, .send, at: 10_000, frame: 2)
+        observe(
+            #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"19":"alice"}}]}"#, .send, at: 10_000, frame: 2)
         observe(#"3:::{"sid":2,"cid":3,"ser":1,"code":200}"#, .receive, at: 60_000, frame: 3)
         #expect(connection.tracker.phase == .loggedIn)
         observe(#"3:::{"sid":2,"cid":5,"ser":0,"code":200,"r":[16,3]}"#, .receive, at: 5_000_000, frame: 4)  // kicked
@@ -114,9 +119,11 @@ import Testing
         _ = wrong.feed(.userLogin, atMillis: 0)
         _ = wrong.feed(.routeResolved(ttlMillis: nil), atMillis: 1)
         _ = wrong.feed(.transportOpened, atMillis: 2)
-        let refused = wrong.feed(.loginResponse(code: 302, waitMillis: nil), atMillis: 3) + wrong.advance(toMillis: 600_000)
+        let refused =
+            wrong.feed(.loginResponse(code: 302, waitMillis: nil), atMillis: 3) + wrong.advance(toMillis: 600_000)
         #expect(wrong.state.stop?.cause == .loginRejected && wrong.state.stop?.code == 302)
         #expect(!refused.flatMap(\.commands).contains(.openTransport))
-        #expect(refused.flatMap(\.outputs).map(\.description).contains("NIMLoginStep=6 NIMLoginStepLoginFailed code=302"))
+        #expect(
+            refused.flatMap(\.outputs).map(\.description).contains("NIMLoginStep=6 NIMLoginStepLoginFailed code=302"))
     }
 }

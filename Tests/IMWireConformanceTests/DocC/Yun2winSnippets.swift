@@ -57,7 +57,9 @@ import Testing
         yun2win += codec.finish(direction: .send)
         #expect(packets.map { $0.packet?.type } == [.connect, .publish, .pingreq])
         #expect(yun2win.allSatisfy { $0.findings.isEmpty })
-        guard case .connect(let login)? = yun2win.first?.message, case .command(let command, let topic)? = yun2win[1].message else {
+        guard case .connect(let login)? = yun2win.first?.message,
+            case .command(let command, let topic)? = yun2win[1].message
+        else {
             Issue.record("\(yun2win.map(\.summary))")
             return
         }
@@ -101,7 +103,9 @@ import Testing
             (60_000_000, .receive, Self.server(#"{"returnCode":10}"#)),  // kicked: logged in elsewhere
         ]
         for (index, (time, direction, bytes)) in exchange.enumerated() {
-            findings += connection.observe(bytes, direction: direction, timeMicros: time, frameIndex: index + 1).observation.findings
+            findings +=
+                connection.observe(bytes, direction: direction, timeMicros: time, frameIndex: index + 1).observation
+                .findings
         }
         findings += connection.finish(atMicros: 61_000_000, frameIndex: exchange.count)
         #expect(findings.filter { $0.severity >= .warning }.isEmpty, "\(findings)")
@@ -130,7 +134,8 @@ import Testing
         #expect(steps[3].state.phase == .authenticating && steps[4].state.phase == .online)
 
         // A dropped link is retried every second with the reconnect flag.
-        let dropped = simulator.feed(.transportClosed(code: nil), atMillis: 10_000) + simulator.advance(toMillis: 11_000)
+        let dropped =
+            simulator.feed(.transportClosed(code: nil), atMillis: 10_000) + simulator.advance(toMillis: 11_000)
         #expect(dropped.flatMap(\.commands).contains(.scheduleTimer(.retry, delayMillis: 1000)))
         #expect(dropped.last?.commands.contains(.openTransport) == true)
 

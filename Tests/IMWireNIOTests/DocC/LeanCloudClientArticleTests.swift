@@ -14,9 +14,12 @@ struct LeanCloudClientArticleTests {
     /// The article's one Swift code block is the snippet file.
     @Test func theArticleShowsTheCodeThatRuns() throws {
         let article = try String(
-            contentsOf: Self.root.appending(path: "Sources/IMWireNIO/IMWireNIO.docc/LeanCloudClient.md"), encoding: .utf8)
+            contentsOf: Self.root.appending(path: "Sources/IMWireNIO/IMWireNIO.docc/LeanCloudClient.md"),
+            encoding: .utf8)
         let code = try String(contentsOf: Self.testsDirectory.appending(path: "LeanCloudClient.swift"), encoding: .utf8)
-        let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```\n")[0] }
+        let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```\n")[0]
+        }
         #expect(blocks == [code])
     }
 
@@ -24,11 +27,14 @@ struct LeanCloudClientArticleTests {
     /// either side, and the server grades its protocol OK.
     @Test(.timeLimit(.minutes(1))) func theClientSendsAMessageAndIsGradedOK() async throws {
         let scenario = try Scenario.parse(
-            Array(#"{"dialect": "leancloud", "summary": "every request answered", "actions": []}"#.utf8), name: "answer", file: "inline")
-        let run = try ServeRun(configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
+            Array(#"{"dialect": "leancloud", "summary": "every request answered", "actions": []}"#.utf8),
+            name: "answer", file: "inline")
+        let run = try ServeRun(
+            configuration: ServeConfiguration(listenPort: 0, scenario: scenario), check: CheckOptions())
         let port = try run.start()
 
-        let sent = try await sendOneMessage(host: "127.0.0.1", port: port, appID: "app", peer: "alice", to: "bob", text: "hi")
+        let sent = try await sendOneMessage(
+            host: "127.0.0.1", port: port, appID: "app", peer: "alice", to: "bob", text: "hi")
 
         run.server.stop()
         let outcome = try run.finish()
