@@ -194,7 +194,7 @@ public enum ReportMerger {
         // `connections`, most of its bytes, are what its `merge` member has in another form.
         let json: JSONValue
         do {
-            json = try bytes.withUnsafeBytes { raw in Result { () throws(JSONError) in try topLevel(of: raw) } }.get()
+            json = try bytes.withUnsafeBytes { raw in Result { () throws(IMWireError) in try topLevel(of: raw) } }.get()
         } catch {
             throw MergeError("\(name): not a whole JSON report (truncated?): \(error)")
         }
@@ -227,7 +227,7 @@ public enum ReportMerger {
 
     /// The report's top-level members that a merge reads (null when the report is JSON but not
     /// an object). The rest is validated as `JSONParser.parse` would, not built.
-    private static func topLevel(of bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+    private static func topLevel(of bytes: UnsafeRawBufferPointer) throws(IMWireError) -> JSONValue {
         guard let members = try JSONParser.members(of: bytes, maxDepth: 64) else { return .null }
         var object = JSONObject()
         for member in members where ["version", "source", "threshold", "firstTime", "merge"].contains(member.key) {

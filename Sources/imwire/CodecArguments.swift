@@ -17,20 +17,21 @@ struct DecodeOptions: ParsableArguments {
         if let problem = CodecOptionArguments.problem { throw ValidationError(problem) }
         let given = CodecOptionArguments.given
         let definition = dialect.definition
-        do throws(CanonicalCodecOptionError) {
-            for (name, value) in given {
-                for codec in Dialects.standard.codecs where codec.options.contains(where: { $0.name == name }) {
-                    _ = try codec.unit([name: value])
+        for (name, value) in given {
+            for codec in Dialects.standard.codecs where codec.options.contains(where: { $0.name == name }) {
+                do throws(IMWireError) { _ = try codec.unit([name: value]) } catch {
+                    let allowed = codec.options.first { $0.name == name }?.values ?? []
+                    throw ValidationError("--\(name) \(value): expected one of \(allowed.joined(separator: ", "))")
                 }
             }
-            let options = Dictionary(given.filter { given in definition.options.contains { $0.name == given.name } }) {
-                $1
-            }
+        }
+        let options = Dictionary(given.filter { given in definition.options.contains { $0.name == given.name } }) {
+            $1
+        }
+        do throws(IMWireError) {
             return (try definition.makeCodec(options), try definition.unit(options))
         } catch {
-            guard let allowed = error.allowed else { throw ValidationError(error.description) }
-            throw ValidationError(
-                "--\(error.option) \(error.value): expected one of \(allowed.joined(separator: ", "))")
+            throw ValidationError(error.description)
         }
     }
 }

@@ -52,11 +52,11 @@ struct EchoCodec: CanonicalCodec {
         return CanonicalDecoding(parts: [.init(decoded: json, findings: [])], envelope: ["decoded": json])
     }
 
-    func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         guard let member = json.objectValue?.members.first, json.objectValue?.count == 1,
             let number = member.value.int64Value
         else {
-            throw CanonicalCodecError(#"expected {"ping": N} or {"pong": N}"#)
+            throw IMWireError(.canonicalJSON, #"expected {"ping": N} or {"pong": N}"#)
         }
         return CanonicalEncoded(
             bytes: Array("\(upper ? member.key.uppercased() : member.key) \(number)".utf8), binary: false)
@@ -190,11 +190,14 @@ final class EchoConnection: DialectConnection {
         #expect {
             try definition.makeCodec(["echo-case": "title"])
         } throws: { error in
-            let error = error as? CanonicalCodecOptionError
-            return error?.option == "echo-case" && error?.allowed == ["lower", "upper"]
-                && error?.description == "echo-case title: expected lower or upper"
+            error as? IMWireError
+                == IMWireError(.codecOptionValue, "echo-case title: expected lower or upper", field: "echo-case")
         }
-        #expect(throws: CanonicalCodecOptionError.self) { try definition.makeCodec(["encoding": "json"]) }
+        #expect {
+            try definition.makeCodec(["encoding": "json"])
+        } throws: { error in
+            (error as? IMWireError)?.code == .codecOption && (error as? IMWireError)?.field == "encoding"
+        }
     }
 
     /// A framing without a dialect registers its codec the same way (as bare MQTT's is), after the

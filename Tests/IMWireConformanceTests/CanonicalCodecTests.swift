@@ -25,11 +25,14 @@ struct CanonicalCodecTests {
     }
 
     @Test func whatIsNoFrameIsRefused() throws {
-        #expect(throws: CanonicalCodecError.self) { try NIMCanonicalCodec().encode(.array([])) }
-        #expect(throws: CanonicalCodecError.self) { try JMessageCanonicalCodec().encode(["socketio": .null]) }
-        #expect(throws: CanonicalCodecError.self) { try MQTTCanonicalCodec().encode(["type": "NOPE"]) }
-        #expect(throws: CanonicalCodecError.self) {
-            try LeanCloudCanonicalCodec(encoding: .protobuf).encode(["cmd": "nope"])
+        let refused: [() throws -> CanonicalEncoded] = [
+            { try NIMCanonicalCodec().encode(.array([])) },
+            { try JMessageCanonicalCodec().encode(["socketio": .null]) },
+            { try MQTTCanonicalCodec().encode(["type": "NOPE"]) },
+            { try LeanCloudCanonicalCodec(encoding: .protobuf).encode(["cmd": "nope"]) },
+        ]
+        for encode in refused {
+            #expect(performing: { try encode() }, throws: { ($0 as? IMWireError)?.code == .canonicalJSON })
         }
     }
 
@@ -97,12 +100,14 @@ struct CanonicalCodecTests {
         #expect {
             try leancloud.makeCodec(["encoding": "xml"])
         } throws: { error in
-            (error as? CanonicalCodecOptionError)?.description == "encoding xml: expected protobuf, base64 or json"
+            error as? IMWireError
+                == IMWireError(.codecOptionValue, "encoding xml: expected protobuf, base64 or json", field: "encoding")
         }
         #expect {
             try leancloud.makeCodec(["mqtt-version": "3.1"])
         } throws: { error in
-            (error as? CanonicalCodecOptionError)?.description == "the leancloud codec has no option mqtt-version"
+            error as? IMWireError
+                == IMWireError(.codecOption, "the leancloud codec has no option mqtt-version", field: "mqtt-version")
         }
     }
 

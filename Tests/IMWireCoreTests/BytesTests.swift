@@ -80,9 +80,9 @@ import Testing
     }
 
     @Test func hexErrorsNameTheOffset() {
-        #expect(throws: Hex.DecodeError(offset: 2, reason: "not a hex digit")) { try Hex.decode("08zz") }
-        #expect(throws: Hex.DecodeError(offset: 2, reason: "odd number of hex digits")) { try Hex.decode("081") }
-        #expect(throws: Hex.DecodeError(offset: 1, reason: "separator inside a byte")) { try Hex.decode("0 8") }
+        #expect(throws: IMWireError.hex("not a hex digit", at: 2)) { try Hex.decode("08zz") }
+        #expect(throws: IMWireError.hex("odd number of hex digits", at: 2)) { try Hex.decode("081") }
+        #expect(throws: IMWireError.hex("separator inside a byte", at: 1)) { try Hex.decode("0 8") }
     }
 
     @Test(arguments: [
@@ -95,11 +95,11 @@ import Testing
     }
 
     @Test func base64StrictRejections() {
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zg") }  // padding missing
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zh==") }  // trailing bits set
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zm9v YmFy") }  // whitespace
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Z===") }  // too much padding
-        #expect(throws: Base64.DecodeError.self) { try Base64.decode("Zm=v") }  // padding inside
+        #expect(errorCode { try Base64.decode("Zg") } == .base64Syntax)  // padding missing
+        #expect(errorCode { try Base64.decode("Zh==") } == .base64Syntax)  // trailing bits set
+        #expect(errorCode { try Base64.decode("Zm9v YmFy") } == .base64Syntax)  // whitespace
+        #expect(errorCode { try Base64.decode("Z===") } == .base64Syntax)  // too much padding
+        #expect(errorCode { try Base64.decode("Zm=v") } == .base64Syntax)  // padding inside
         do {
             _ = try Base64.decode("Zm9v!mFy")
             Issue.record("accepted a character outside the alphabet")

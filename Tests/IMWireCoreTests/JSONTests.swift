@@ -50,7 +50,7 @@ import Testing
 
     @Test func rejectsInvalidUTF8InStrings() {
         let bytes: [UInt8] = [0x22, 0x61, 0xc3, 0x28, 0x22]
-        #expect(throws: JSONError(offset: 3, reason: "invalid UTF-8 in a string")) { try JSONParser.parse(bytes) }
+        #expect(throws: IMWireError.json("invalid UTF-8 in a string", at: 3)) { try JSONParser.parse(bytes) }
     }
 
     @Test func findsTheBadByteOfALongStringAtItsOffset() {
@@ -59,15 +59,15 @@ import Testing
                 var bytes =
                     [UInt8(ascii: "\"")] + [UInt8](repeating: UInt8(ascii: "a"), count: length) + [UInt8(ascii: "\"")]
                 bytes[1 + position] = 0x01
-                #expect(throws: JSONError(offset: 1 + position, reason: "raw control character in a string")) {
+                #expect(throws: IMWireError.json("raw control character in a string", at: 1 + position)) {
                     try JSONParser.parse(bytes)
                 }
                 bytes[1 + position] = 0xff
-                #expect(throws: JSONError(offset: 1 + position, reason: "invalid UTF-8 in a string")) {
+                #expect(throws: IMWireError.json("invalid UTF-8 in a string", at: 1 + position)) {
                     try JSONParser.parse(bytes)
                 }
                 bytes[1 + position] = UInt8(ascii: "\"")
-                #expect(throws: JSONError(offset: 2 + position, reason: "unexpected data after the JSON value")) {
+                #expect(throws: IMWireError.json("unexpected data after the JSON value", at: 2 + position)) {
                     try JSONParser.parse(bytes)
                 }
             }
@@ -76,7 +76,7 @@ import Testing
 
     @Test func capsNesting() throws {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(throws: JSONError.self) { try JSONParser.parse(deep, maxDepth: 64) }
+        #expect(errorCode { try JSONParser.parse(deep, maxDepth: 64) } == .jsonSyntax)
         let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         _ = try JSONParser.parse(fine, maxDepth: 64)
     }
@@ -115,22 +115,22 @@ import Testing
         "{\"a\":{\"b\":tru}}", "{\"a\":\"\u{01}\"}", "[1] 2",
     ])
     func refusesWhatParseRefuses(text: String) {
-        var parseError: JSONError?
+        var parseError: IMWireError?
         do { _ = try JSONParser.parse(text) } catch { parseError = error }
-        var membersError: JSONError?
-        do { _ = try members(text) } catch { membersError = error as? JSONError }
+        var membersError: IMWireError?
+        do { _ = try members(text) } catch { membersError = error as? IMWireError }
         #expect(parseError != nil)
         #expect(membersError == parseError, "\(text)")
     }
 
     @Test func nestingIsCappedInsideValues() {
         let deep = "{\"a\":" + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}"
-        #expect(throws: JSONError.self) { try members(deep, maxDepth: 64) }
+        #expect(errorCode { try members(deep, maxDepth: 64) } == .jsonSyntax)
     }
 
     @Test func badUTF8InsideASkippedValueIsFound() {
         let bytes: [UInt8] = Array(#"{"a":["x"#.utf8) + [0xc3, 0x28] + Array(#""]}"#.utf8)
-        #expect(throws: JSONError(offset: 9, reason: "invalid UTF-8 in a string")) {
+        #expect(throws: IMWireError.json("invalid UTF-8 in a string", at: 9)) {
             try bytes.withUnsafeBytes { try JSONParser.members(of: $0) }
         }
     }

@@ -89,7 +89,7 @@ public enum FixtureVerifier {
     /// binary frame or not as `binary` says when the fixture says.
     static func reencodes(
         _ input: [UInt8], binary: Bool? = nil, asJSON: Bool = false,
-        _ encode: () throws(CanonicalCodecError) -> CanonicalEncoded
+        _ encode: () throws(IMWireError) -> CanonicalEncoded
     ) -> [String] {
         let encoded: CanonicalEncoded
         do { encoded = try encode() } catch { return ["decoded form does not encode: \(error)"] }
@@ -134,7 +134,7 @@ enum LeanCloudFixtures {
         }
 
         if fixture.expected.isEmpty, kind == "command", let expected = fixture.decoded {
-            problems += FixtureVerifier.reencodes(input, asJSON: encoding == .json) { () throws(CanonicalCodecError) in
+            problems += FixtureVerifier.reencodes(input, asJSON: encoding == .json) { () throws(IMWireError) in
                 try LeanCloudCanonicalCodec(encoding: encoding).encode(expected)
             }
         }

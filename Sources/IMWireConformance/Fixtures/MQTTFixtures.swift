@@ -44,7 +44,7 @@ enum MQTTFixtures {
     /// The canonical MQTT JSON encodes back to the input bytes.
     static func roundTrip(_ json: JSONValue?, _ input: [UInt8]) -> [String] {
         guard let json, !json.isNull else { return [] }
-        return FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+        return FixtureVerifier.reencodes(input) { () throws(IMWireError) in
             try MQTTCanonicalCodec().encode(json)
         }
     }

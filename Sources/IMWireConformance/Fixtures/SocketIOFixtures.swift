@@ -30,7 +30,7 @@ enum SocketIOFixtures {
             decoded.packets.isEmpty ? nil : ["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))]
         problems += compareDecoded(json, fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+            problems += FixtureVerifier.reencodes(input) { () throws(IMWireError) in
                 try NIMCanonicalCodec().encode(decoded)
             }
         }
@@ -55,7 +55,7 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.items.isEmpty ? nil : NIMCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded, !decoded.isNull {
-            problems += FixtureVerifier.reencodes(input) { () throws(CanonicalCodecError) in
+            problems += FixtureVerifier.reencodes(input) { () throws(IMWireError) in
                 try NIMCanonicalCodec().encode(decoded)
             }
         }
@@ -119,7 +119,7 @@ enum SocketIOFixtures {
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
         problems += compareDecoded(message.engineIO == nil ? nil : SocketIOCanonicalJSON.encode(message), fixture)
         if fixture.expected.isEmpty, let decoded = fixture.decoded {
-            problems += FixtureVerifier.reencodes(input, binary: binary) { () throws(CanonicalCodecError) in
+            problems += FixtureVerifier.reencodes(input, binary: binary) { () throws(IMWireError) in
                 try JMessageCanonicalCodec().encode(decoded)
             }
         }

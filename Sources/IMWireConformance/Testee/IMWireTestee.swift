@@ -31,7 +31,7 @@ public enum IMWireTestee {
         let options = request["options"]?.objectValue ?? JSONObject()
         let input = request["input"]?.objectValue ?? JSONObject()
         let codec: (any CanonicalCodec)?
-        do throws(CanonicalCodecOptionError) { codec = try Self.codec(suite, options) } catch {
+        do throws(IMWireError) { codec = try Self.codec(suite, options) } catch {
             return TesteeResponse(id: id, result: .unsupported, message: error.description).json()
         }
         switch request["operation"]?.stringValue {
@@ -106,7 +106,7 @@ public enum IMWireTestee {
 
     /// The table's codec of `suite` with its options (nil for a suite no codec reads), or why
     /// the request's options cannot make it.
-    static func codec(_ suite: ConformanceSuite, _ options: JSONObject) throws(CanonicalCodecOptionError) -> (
+    static func codec(_ suite: ConformanceSuite, _ options: JSONObject) throws(IMWireError) -> (
         any CanonicalCodec
     )? {
         guard let (name, codecOptions) = suite.codec(options), let definition = Dialects.standard.codec(named: name)

@@ -24,20 +24,14 @@ public enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Text that is not base64, with the offset of the first bad character.
-    public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
-        public let offset: Int
-        public let reason: String
-        public var description: String { "invalid base64 at offset \(offset): \(reason)" }
-    }
-
     /// Decodes `text`. With `lenient`, missing padding and non-zero trailing bits are accepted.
-    public static func decode(_ text: String, lenient: Bool = false) throws(DecodeError) -> [UInt8] {
+    /// Text that is not base64 throws `base64Syntax` with the offset of the first bad character.
+    public static func decode(_ text: String, lenient: Bool = false) throws(IMWireError) -> [UInt8] {
         var utf8 = Array(text.utf8)
         return try decode(bytes: &utf8, lenient: lenient)
     }
 
-    public static func decode(bytes text: inout [UInt8], lenient: Bool = false) throws(DecodeError) -> [UInt8] {
+    public static func decode(bytes text: inout [UInt8], lenient: Bool = false) throws(IMWireError) -> [UInt8] {
         var end = text.count
         var padding = 0
         while end > 0, text[end - 1] == UInt8(ascii: "="), padding < 2 {
@@ -45,13 +39,13 @@ public enum Base64 {
             padding += 1
         }
         if padding > 0, (end + padding) % 4 != 0 {
-            throw DecodeError(offset: end, reason: "padding does not complete a 4-character group")
+            throw IMWireError.base64("padding does not complete a 4-character group", at: end)
         }
         if padding == 0, end % 4 != 0, !lenient {
-            throw DecodeError(offset: end, reason: "length \(end) is not a multiple of 4 and padding is missing")
+            throw IMWireError.base64("length \(end) is not a multiple of 4 and padding is missing", at: end)
         }
         if end % 4 == 1 {
-            throw DecodeError(offset: end - 1, reason: "a single character cannot encode a byte")
+            throw IMWireError.base64("a single character cannot encode a byte", at: end - 1)
         }
         var out: [UInt8] = []
         out.reserveCapacity(end / 4 * 3 + 2)
@@ -63,7 +57,7 @@ public enum Base64 {
                 let reason =
                     text[index] == UInt8(ascii: "=")
                     ? "padding before the end" : "character outside the base64 alphabet"
-                throw DecodeError(offset: index, reason: reason)
+                throw IMWireError.base64(reason, at: index)
             }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
@@ -74,8 +68,21 @@ public enum Base64 {
             }
         }
         if bits > 0, accumulator != 0, !lenient {
-            throw DecodeError(offset: end - 1, reason: "unused trailing bits are not zero (non-canonical encoding)")
+            throw IMWireError.base64("unused trailing bits are not zero (non-canonical encoding)", at: end - 1)
         }
         return out
     }
+}
+
+extension IMWireError {
+    /// Text that is not base64, and where (`offset`: UTF-8 bytes into the text):
+    /// `invalid base64 at offset 3: …`.
+    package static func base64(_ reason: String, at offset: Int) -> IMWireError {
+        IMWireError(.base64Syntax, reason, summary: "invalid base64", offset: offset)
+    }
+}
+
+extension IMWireError.Code {
+    /// Text that is not base64 (`Base64.decode`).
+    public static let base64Syntax = Self("base64.syntax")
 }

@@ -15,15 +15,9 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Text that is not hex, with the offset of the first bad character.
-    public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// Offset of the offending character in the text (UTF-8 bytes).
-        public let offset: Int
-        public let reason: String
-        public var description: String { "invalid hex at offset \(offset): \(reason)" }
-    }
-
-    public static func decode(_ text: String) throws(DecodeError) -> [UInt8] {
+    /// The bytes `text` spells; text that is not hex throws `hexSyntax` with the offset of the
+    /// first bad character (UTF-8 bytes into the text).
+    public static func decode(_ text: String) throws(IMWireError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count / 2)
         var high: UInt8? = nil
@@ -35,10 +29,10 @@ public enum Hex {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = char - UInt8(ascii: "A") + 10
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ":"):
-                if high != nil { throw DecodeError(offset: offset, reason: "separator inside a byte") }
+                if high != nil { throw IMWireError.hex("separator inside a byte", at: offset) }
                 continue
             default:
-                throw DecodeError(offset: offset, reason: "not a hex digit")
+                throw IMWireError.hex("not a hex digit", at: offset)
             }
             if let pending = high {
                 out.append(pending << 4 | nibble)
@@ -48,7 +42,20 @@ public enum Hex {
                 highOffset = offset
             }
         }
-        if high != nil { throw DecodeError(offset: highOffset, reason: "odd number of hex digits") }
+        if high != nil { throw IMWireError.hex("odd number of hex digits", at: highOffset) }
         return out
     }
+}
+
+extension IMWireError {
+    /// Text that is not hex, and where (`offset`: UTF-8 bytes into the text):
+    /// `invalid hex at offset 3: …`.
+    package static func hex(_ reason: String, at offset: Int) -> IMWireError {
+        IMWireError(.hexSyntax, reason, summary: "invalid hex", offset: offset)
+    }
+}
+
+extension IMWireError.Code {
+    /// Text that is not hexadecimal (`Hex.decode`).
+    public static let hexSyntax = Self("hex.syntax")
 }

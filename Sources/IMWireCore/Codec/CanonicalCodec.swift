@@ -4,8 +4,8 @@
 public protocol CanonicalCodec: Sendable {
     /// Decodes `bytes`, given as `input` says, into canonical JSON with every finding.
     func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding
-    /// The bytes of the unit `json` describes.
-    func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded
+    /// The bytes of the unit `json` describes; JSON that describes none throws `canonicalJSON`.
+    func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded
 }
 
 /// How the bytes given to a canonical codec came.
@@ -85,11 +85,9 @@ public struct CanonicalEncoded: Sendable, Equatable {
     }
 }
 
-/// JSON that describes no unit of the codec's.
-public struct CanonicalCodecError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-
-    public init(_ description: String) { self.description = description }
+extension IMWireError.Code {
+    /// JSON that describes no unit of a canonical codec's (`CanonicalCodec.encode`).
+    public static let canonicalJSON = Self("codec.canonical-json")
 }
 
 extension Finding {

@@ -27,25 +27,31 @@ public struct CanonicalCodecDefinition: Sendable {
     }
 
     /// The codec with `options` (values by option name; the defaults for those not given), or
-    /// why it cannot be made: an option it does not take, or a value the option does not take.
-    public func makeCodec(_ options: [String: String] = [:]) throws(CanonicalCodecOptionError) -> any CanonicalCodec {
+    /// why it cannot be made: an option it does not take (`codecOption`), or a value the option
+    /// does not take (`codecOptionValue`).
+    public func makeCodec(_ options: [String: String] = [:]) throws(IMWireError) -> any CanonicalCodec {
         make(try values(options))
     }
 
     /// What one input of the codec with `options` is: a text or binary frame, or packets.
-    public func unit(_ options: [String: String] = [:]) throws(CanonicalCodecOptionError) -> CanonicalCodecUnit {
+    public func unit(_ options: [String: String] = [:]) throws(IMWireError) -> CanonicalCodecUnit {
         unit(try values(options))
     }
 
-    private func values(_ given: [String: String]) throws(CanonicalCodecOptionError) -> CanonicalCodecOptionValues {
-        for (name, value) in given where !options.contains(where: { $0.name == name }) {
-            throw CanonicalCodecOptionError(codec: self.name, option: name, value: value, allowed: nil)
+    private func values(_ given: [String: String]) throws(IMWireError) -> CanonicalCodecOptionValues {
+        for name in given.keys where !options.contains(where: { $0.name == name }) {
+            throw IMWireError(.codecOption, "the \(self.name) codec has no option \(name)", field: name)
         }
         var values: [String: String] = [:]
         for option in options {
             if let value = given[option.name] {
                 if let allowed = option.values, !allowed.contains(value) {
-                    throw CanonicalCodecOptionError(codec: name, option: option.name, value: value, allowed: allowed)
+                    let list =
+                        allowed.count > 1
+                        ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1]
+                        : allowed.joined()
+                    throw IMWireError(
+                        .codecOptionValue, "\(option.name) \(value): expected \(list)", field: option.name)
                 }
                 values[option.name] = value
             } else if let value = option.defaultValue {
@@ -115,22 +121,9 @@ public enum CanonicalCodecUnit: Sendable, Hashable {
     case packets(payloadText: Bool)
 }
 
-/// An option a canonical codec does not take, or a value its option does not take: the option
-/// and the values it takes, by name (a command names its own flag for it).
-public struct CanonicalCodecOptionError: Error, Sendable, CustomStringConvertible {
-    let codec: String
-    /// The option's name (`encoding`).
-    package let option: String
-    /// The value given.
-    package let value: String
-    /// The values the option takes; nil when the codec has no option of that name.
-    package let allowed: [String]?
-
-    public var description: String {
-        guard let allowed else { return "the \(codec) codec has no option \(option)" }
-        let list =
-            allowed.count > 1
-            ? allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1] : allowed.joined()
-        return "\(option) \(value): expected \(list)"
-    }
+extension IMWireError.Code {
+    /// An option a canonical codec does not take (`field`: the option).
+    public static let codecOption = Self("codec.option")
+    /// A value a canonical codec's option does not take (`field`: the option).
+    public static let codecOptionValue = Self("codec.option-value")
 }

@@ -1,42 +1,45 @@
-/// Why a JSON text was rejected, and where (byte offset from the start of the text).
-public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let offset: Int
-    public let reason: String
-    public init(offset: Int, reason: String) {
-        self.offset = offset
-        self.reason = reason
+extension IMWireError.Code {
+    /// Text that is not JSON (RFC 8259), or JSON nested deeper than its limit.
+    public static let jsonSyntax = Self("json.syntax")
+}
+
+extension IMWireError {
+    /// Why a JSON text was rejected, and where (`offset`: bytes from the start of the text):
+    /// `invalid JSON at offset 3: unexpected data after the JSON value`.
+    package static func json(_ reason: String, at offset: Int) -> IMWireError {
+        IMWireError(.jsonSyntax, reason, summary: "invalid JSON", offset: offset)
     }
-    public var description: String { "invalid JSON at offset \(offset): \(reason)" }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes: no comments, no trailing commas, no NaN, no lone
 /// surrogates, no raw control characters in strings, nesting capped by `Limits.maxJSONDepth`.
 public struct JSONParser {
-    public static func parse(_ text: String, maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError) -> JSONValue
+    public static func parse(_ text: String, maxDepth: Int = Limits.default.maxJSONDepth) throws(IMWireError)
+        -> JSONValue
     {
         var utf8 = text
         return try utf8.withUTF8 { buffer in
-            Result { () throws(JSONError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
+            Result { () throws(IMWireError) in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
         }.get()
     }
 
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits.default.maxJSONDepth) throws(JSONError)
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits.default.maxJSONDepth) throws(IMWireError)
         -> JSONValue
     {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(JSONError) in try parse(raw, maxDepth: maxDepth) }
+            Result { () throws(IMWireError) in try parse(raw, maxDepth: maxDepth) }
         }.get()
     }
 
     public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
-        throws(JSONError) -> JSONValue
+        throws(IMWireError) -> JSONValue
     {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         if parser.index < bytes.count {
-            throw JSONError(offset: parser.index, reason: "unexpected data after the JSON value")
+            throw IMWireError.json("unexpected data after the JSON value", at: parser.index)
         }
         return value
     }
@@ -46,7 +49,7 @@ public struct JSONParser {
     /// of a large object (a rich message's `_lctype` beside its text). Only the top-level keys
     /// are built. Nil when the text is valid JSON but not an object.
     package static func members(of bytes: UnsafeRawBufferPointer, maxDepth: Int = Limits.default.maxJSONDepth)
-        throws(JSONError) -> [JSONMemberSpan]?
+        throws(IMWireError) -> [JSONMemberSpan]?
     {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         var members: [JSONMemberSpan]? = nil
@@ -54,7 +57,7 @@ public struct JSONParser {
         if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") {
             var found: [JSONMemberSpan] = []
             found.reserveCapacity(4)  // a rich message's few keys at once, not grown 1, 2, 4
-            try parser.parseMembers(depth: 1) { parser, key, keyOffset throws(JSONError) in
+            try parser.parseMembers(depth: 1) { parser, key, keyOffset throws(IMWireError) in
                 let start = parser.index
                 parser.building = false
                 _ = try parser.parseValue(depth: 1)
@@ -71,7 +74,7 @@ public struct JSONParser {
         }
         parser.skipWhitespace()
         if parser.index < bytes.count {
-            throw JSONError(offset: parser.index, reason: "unexpected data after the JSON value")
+            throw IMWireError.json("unexpected data after the JSON value", at: parser.index)
         }
         return members
     }
@@ -96,11 +99,11 @@ public struct JSONParser {
         }
     }
 
-    private func fail(_ reason: String, at offset: Int? = nil) -> JSONError {
-        JSONError(offset: offset ?? index, reason: reason)
+    private func fail(_ reason: String, at offset: Int? = nil) -> IMWireError {
+        IMWireError.json(reason, at: offset ?? index)
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(IMWireError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -120,7 +123,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+    private mutating func expectLiteral(_ literal: StaticString) throws(IMWireError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count else { throw fail("unexpected end of input in a literal", at: start) }
@@ -131,9 +134,9 @@ public struct JSONParser {
         index += count
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(IMWireError) -> JSONValue {
         var object = JSONObject()
-        try parseMembers(depth: depth) { parser, key, keyOffset throws(JSONError) in
+        try parseMembers(depth: depth) { parser, key, keyOffset throws(IMWireError) in
             let value = try parser.parseValue(depth: depth)
             if parser.building { object.append(key, value, offset: keyOffset) }
         }
@@ -143,8 +146,8 @@ public struct JSONParser {
     /// The object grammar, from its `{` to past its `}`; `member` reads each value, with the
     /// parser at the value's first byte, given the key and the key's offset.
     private mutating func parseMembers(
-        depth: Int, _ member: (inout JSONParser, String, Int) throws(JSONError) -> Void
-    ) throws(JSONError) {
+        depth: Int, _ member: (inout JSONParser, String, Int) throws(IMWireError) -> Void
+    ) throws(IMWireError) {
         guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
         index += 1
         skipWhitespace()
@@ -175,7 +178,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(IMWireError) -> JSONValue {
         guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
         index += 1
         var elements: [JSONValue] = []
@@ -200,7 +203,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
+    private mutating func parseNumber() throws(IMWireError) -> JSONNumber {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw fail("expected a digit", at: index) }
@@ -230,7 +233,7 @@ public struct JSONParser {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private mutating func parseString() throws(JSONError) -> String {
+    private mutating func parseString() throws(IMWireError) -> String {
         let start = index
         index += 1
         // Fast path: no escapes, ASCII or valid UTF-8 verified in one pass.
@@ -296,7 +299,7 @@ public struct JSONParser {
         return (zeroQuote | zeroBackslash | belowSpace) & (ones &* 0x80) != 0
     }
 
-    private mutating func parseEscape(into out: inout [UInt8]) throws(JSONError) {
+    private mutating func parseEscape(into out: inout [UInt8]) throws(IMWireError) {
         let escapeStart = index
         index += 1
         guard index < bytes.count else { throw fail("unterminated escape", at: escapeStart) }
@@ -335,7 +338,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(JSONError) -> UInt16 {
+    private mutating func parseHex4() throws(IMWireError) -> UInt16 {
         guard bytes.count - index >= 4 else { throw fail("truncated \\u escape") }
         var value: UInt16 = 0
         for _ in 0..<4 {

@@ -34,7 +34,7 @@ package struct JMessageCanonicalCodec: CanonicalCodec {
 
     /// `{"engineio": …, "socketio": …}` as `decode` prints it (its `jmessage` part is what the
     /// packets mean and is not needed to write them).
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         try EngineIOCanonicalCodec(limits: limits).encode(json)
     }
 }

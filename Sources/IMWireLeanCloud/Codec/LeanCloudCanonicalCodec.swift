@@ -38,12 +38,12 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
     }
 
     /// A `GenericCommand` (or `{}`, the lc.json keep-alive) in this codec's encoding.
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         if encoding == .json, json.objectValue?.isEmpty == true {
             return CanonicalEncoded(bytes: Array("{}".utf8), binary: false)
         }
         let command: LCGenericCommand
-        do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw CanonicalCodecError("\(error)") }
+        do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw IMWireError(.canonicalJSON, "\(error)") }
         return CanonicalEncoded(
             bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
     }

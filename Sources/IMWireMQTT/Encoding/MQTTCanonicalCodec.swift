@@ -31,12 +31,12 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
     }
 
     /// One MQTT packet, as `decode` prints it or inside `{"mqtt": …}` (a yun2win decode's form).
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         let packet = json["mqtt"] ?? json
         do {
             return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true)
         } catch {
-            throw CanonicalCodecError("\(error)")
+            throw IMWireError(.canonicalJSON, "\(error)")
         }
     }
 

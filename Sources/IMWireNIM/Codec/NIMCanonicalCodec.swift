@@ -23,7 +23,7 @@ package struct NIMCanonicalCodec: CanonicalCodec {
     /// The array `decode` prints (`[{"socketio", "nim"}]`) or one of its items; a bare NIM packet
     /// (`{"kind", …}`); or bare socket.io 0.9 packets (`{"type", …}`, alone or as
     /// `{"packets": […]}`). An item's `nim` packet, when present, is what is written.
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         try SocketIO09CanonicalCodec.encode(json) { item in
             if let nim = item["nim"], !nim.isNull {
                 return .message(JSONWriter.string(try NIMCanonicalJSON.decode(nim).json))

@@ -104,7 +104,7 @@ public struct EngineIOPacket: Sendable, Hashable {
                 let data = try Base64.decode(PacketText.string(bytes[2...]))
                 return (EngineIOPacket(type: type, payload: .binary(data), dataOffset: 2, base64: true), [])
             } catch {
-                return (nil, [SocketIORules.eioBase64Invalid.finding(error.reason, at: 2 + error.offset)])
+                return (nil, [SocketIORules.eioBase64Invalid.finding(error.reason, at: error.offset.map { 2 + $0 })])
             }
         }
         guard PacketText.isDigit(first), let type = EngineIOPacketType(rawValue: Int(first - 48)) else {

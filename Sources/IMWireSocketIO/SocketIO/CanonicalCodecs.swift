@@ -21,7 +21,7 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
         return .frame(json, summary: summary, findings: decoded.findings)
     }
 
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         try Self.encode(json) { item throws(SocketIOCanonicalJSON.DecodeError) in
             try SocketIOCanonicalJSON.decode09(item)
         }
@@ -31,12 +31,14 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
     /// item), each made a packet by `packet`.
     package static func encode<Failure: Error>(
         _ json: JSONValue, _ packet: (JSONValue) throws(Failure) -> SocketIO09Packet
-    ) throws(CanonicalCodecError) -> CanonicalEncoded {
+    ) throws(IMWireError) -> CanonicalEncoded {
         let items = json["packets"]?.arrayValue ?? json.arrayValue ?? [json]
-        guard !items.isEmpty else { throw CanonicalCodecError("no packet to encode") }
+        guard !items.isEmpty else { throw IMWireError(.canonicalJSON, "no packet to encode") }
         var packets: [SocketIO09Packet] = []
         for item in items {
-            do throws(Failure) { packets.append(try packet(item)) } catch { throw CanonicalCodecError("\(error)") }
+            do throws(Failure) { packets.append(try packet(item)) } catch {
+                throw IMWireError(.canonicalJSON, "\(error)")
+            }
         }
         return CanonicalEncoded(bytes: Array(SocketIO09Payload.encode(packets).utf8), binary: false)
     }
@@ -63,8 +65,10 @@ package struct EngineIOCanonicalCodec: CanonicalCodec {
 
     /// `{"engineio": …, "socketio": …}` as `decode` gives it (other members, such as what a
     /// dialect reads in the packets, are not needed to write them).
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
-        guard let engineIO = json["engineio"] else { throw CanonicalCodecError("an engineio packet is required") }
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
+        guard let engineIO = json["engineio"] else {
+            throw IMWireError(.canonicalJSON, "an engineio packet is required")
+        }
         do {
             var packet = try SocketIOCanonicalJSON.decodeEngineIO(engineIO)
             if let socketIO = json["socketio"], !socketIO.isNull {
@@ -73,7 +77,7 @@ package struct EngineIOCanonicalCodec: CanonicalCodec {
             let encoded = packet.encoded
             return CanonicalEncoded(bytes: encoded.bytes, binary: encoded.binaryFrame)
         } catch {
-            throw CanonicalCodecError("\(error)")
+            throw IMWireError(.canonicalJSON, "\(error)")
         }
     }
 }

@@ -37,13 +37,14 @@ enum PacketText {
     }
 
     /// Parses `bytes[range]` as JSON; a failure carries its offset within `bytes` plus `base`.
-    static func json(_ bytes: [UInt8], _ range: Range<Int>, base: Int, limits: Limits) -> Result<JSONValue, JSONError> {
-        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, JSONError> in
-            do throws(JSONError) {
+    static func json(_ bytes: [UInt8], _ range: Range<Int>, base: Int, limits: Limits) -> Result<JSONValue, IMWireError>
+    {
+        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, IMWireError> in
+            do throws(IMWireError) {
                 return .success(
                     try JSONParser.parse(UnsafeRawBufferPointer(rebasing: raw[range]), maxDepth: limits.maxJSONDepth))
             } catch {
-                return .failure(JSONError(offset: base + range.lowerBound + error.offset, reason: error.reason))
+                return .failure(error.offset(by: base + range.lowerBound))
             }
         }
     }

@@ -38,7 +38,7 @@ package struct Yun2winCanonicalCodec: CanonicalCodec {
     }
 
     /// One MQTT packet (the `yun2win` part of the JSON is what the packet means: not needed to write it).
-    package func encode(_ json: JSONValue) throws(CanonicalCodecError) -> CanonicalEncoded {
+    package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         try MQTTCanonicalCodec(limits: limits).encode(json)
     }
 }
