@@ -42,8 +42,7 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
         if encoding == .json, json.objectValue?.isEmpty == true {
             return CanonicalEncoded(bytes: Array("{}".utf8), binary: false)
         }
-        let command: LCGenericCommand
-        do { command = try LeanCloudCanonicalJSON.decode(json) } catch { throw IMWireError(.canonicalJSON, "\(error)") }
+        let command = try LeanCloudCanonicalJSON.decode(json)
         return CanonicalEncoded(
             bytes: LeanCloudCodec(encoding: encoding, limits: limits).encode(command), binary: encoding == .protobuf)
     }

@@ -16,18 +16,13 @@ public enum LeanCloudCanonicalJSON {
         return value
     }
 
-    /// Canonical JSON that does not describe a `GenericCommand`.
-    public struct DecodeError: Error, Sendable, CustomStringConvertible {
-        public let description: String
-    }
-
-    public static func decode(_ json: JSONValue) throws(DecodeError) -> LCGenericCommand {
+    public static func decode(_ json: JSONValue) throws(IMWireError) -> LCGenericCommand {
         var options = JSONDecodingOptions()
         options.ignoreUnknownFields = false
         do {
             return try LCGenericCommand(jsonString: JSONWriter.string(json), options: options)
         } catch {
-            throw DecodeError(description: "not a GenericCommand in canonical JSON: \(error)")
+            throw IMWireError(.canonicalJSON, "not a GenericCommand in canonical JSON: \(error)")
         }
     }
 }

@@ -74,16 +74,11 @@ package enum MQTTCanonicalJSON {
         }
     }
 
-    /// Canonical JSON that does not describe an MQTT packet.
-    package struct DecodeError: Error, Sendable, CustomStringConvertible {
-        package let description: String
-    }
-
     /// The packet a canonical JSON object describes.
-    package static func decode(_ json: JSONValue) throws(DecodeError) -> MQTTPacket {
-        guard let object = json.objectValue else { throw DecodeError(description: "a packet must be a JSON object") }
+    package static func decode(_ json: JSONValue) throws(IMWireError) -> MQTTPacket {
+        guard let object = json.objectValue else { throw IMWireError(.canonicalJSON, "a packet must be a JSON object") }
         guard let name = object["type"]?.stringValue, let type = MQTTPacketType(name: name) else {
-            throw DecodeError(description: "type must be a packet type name such as \"PUBLISH\"")
+            throw IMWireError(.canonicalJSON, "type must be a packet type name such as \"PUBLISH\"")
         }
         switch type {
         case .connect:
@@ -125,12 +120,12 @@ package enum MQTTCanonicalJSON {
         case .unsuback: return .unsuback(packetID: try integer(object, "packetId", max: 65535))
         case .subscribe:
             guard let items = object["subscriptions"]?.arrayValue else {
-                throw DecodeError(description: "subscriptions must be an array")
+                throw IMWireError(.canonicalJSON, "subscriptions must be an array")
             }
             var subscriptions: [MQTTSubscribe.Subscription] = []
             for item in items {
                 guard let entry = item.objectValue else {
-                    throw DecodeError(description: "a subscription must be an object")
+                    throw IMWireError(.canonicalJSON, "a subscription must be an object")
                 }
                 subscriptions.append(.init(topicFilter: try string(entry, "topicFilter"), qos: try qos(entry, "qos")))
             }
@@ -140,24 +135,24 @@ package enum MQTTCanonicalJSON {
                     dup: object["dup"]?.boolValue ?? false))
         case .suback:
             guard let items = object["returnCodes"]?.arrayValue else {
-                throw DecodeError(description: "return_codes must be an array")
+                throw IMWireError(.canonicalJSON, "return_codes must be an array")
             }
             var codes: [UInt8] = []
             for item in items {
                 guard let code = item.int64Value.flatMap(UInt8.init(exactly:)) else {
-                    throw DecodeError(description: "return_codes holds bytes (0-255)")
+                    throw IMWireError(.canonicalJSON, "return_codes holds bytes (0-255)")
                 }
                 codes.append(code)
             }
             return .suback(MQTTSuback(packetID: try integer(object, "packetId", max: 65535), returnCodes: codes))
         case .unsubscribe:
             guard let items = object["topicFilters"]?.arrayValue else {
-                throw DecodeError(description: "topic_filters must be an array")
+                throw IMWireError(.canonicalJSON, "topic_filters must be an array")
             }
             var filters: [String] = []
             for item in items {
                 guard let filter = item.stringValue else {
-                    throw DecodeError(description: "topic_filters holds strings")
+                    throw IMWireError(.canonicalJSON, "topic_filters holds strings")
                 }
                 filters.append(filter)
             }
@@ -171,33 +166,33 @@ package enum MQTTCanonicalJSON {
         }
     }
 
-    private static func string(_ object: JSONObject, _ key: String) throws(DecodeError) -> String {
-        guard let value = object[key]?.stringValue else { throw DecodeError(description: "\(key) must be a string") }
+    private static func string(_ object: JSONObject, _ key: String) throws(IMWireError) -> String {
+        guard let value = object[key]?.stringValue else { throw IMWireError(.canonicalJSON, "\(key) must be a string") }
         return value
     }
 
     private static func integer<T: FixedWidthInteger>(_ object: JSONObject, _ key: String, max: Int64)
-        throws(DecodeError) -> T
+        throws(IMWireError) -> T
     {
         guard let value = object[key]?.int64Value, value >= 0, value <= max, let typed = T(exactly: value) else {
-            throw DecodeError(description: "\(key) must be an integer from 0 to \(max)")
+            throw IMWireError(.canonicalJSON, "\(key) must be an integer from 0 to \(max)")
         }
         return typed
     }
 
-    private static func qos(_ object: JSONObject, _ key: String) throws(DecodeError) -> MQTTQoS {
+    private static func qos(_ object: JSONObject, _ key: String) throws(IMWireError) -> MQTTQoS {
         guard let value: UInt8 = try? integer(object, key, max: 2), let level = MQTTQoS(rawValue: value) else {
-            throw DecodeError(description: "\(key) must be 0, 1 or 2")
+            throw IMWireError(.canonicalJSON, "\(key) must be 0, 1 or 2")
         }
         return level
     }
 
     /// `key` as text, or `keyHex` as hex.
-    private static func bytes(_ object: JSONObject, _ key: String) throws(DecodeError) -> [UInt8] {
+    private static func bytes(_ object: JSONObject, _ key: String) throws(IMWireError) -> [UInt8] {
         if let text = object[key]?.stringValue { return Array(text.utf8) }
         guard let hex = object[key + "Hex"]?.stringValue else {
-            throw DecodeError(description: "\(key) or \(key)Hex is required")
+            throw IMWireError(.canonicalJSON, "\(key) or \(key)Hex is required")
         }
-        do { return try Hex.decode(hex) } catch { throw DecodeError(description: "\(key)Hex: \(error)") }
+        do { return try Hex.decode(hex) } catch { throw IMWireError(.canonicalJSON, "\(key)Hex: \(error)") }
     }
 }

@@ -33,11 +33,7 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
     /// One MQTT packet, as `decode` prints it or inside `{"mqtt": …}` (a yun2win decode's form).
     package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
         let packet = json["mqtt"] ?? json
-        do {
-            return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true)
-        } catch {
-            throw IMWireError(.canonicalJSON, "\(error)")
-        }
+        return CanonicalEncoded(bytes: MQTTPacketEncoder.encode(try MQTTCanonicalJSON.decode(packet)), binary: true)
     }
 
     /// The decoding of a packet stream: one part per packet (findings labelled with its stream

@@ -24,7 +24,7 @@ package struct NIMCanonicalCodec: CanonicalCodec {
     /// (`{"kind", …}`); or bare socket.io 0.9 packets (`{"type", …}`, alone or as
     /// `{"packets": […]}`). An item's `nim` packet, when present, is what is written.
     package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
-        try SocketIO09CanonicalCodec.encode(json) { item in
+        try SocketIO09CanonicalCodec.encode(json) { item throws(IMWireError) in
             if let nim = item["nim"], !nim.isNull {
                 return .message(JSONWriter.string(try NIMCanonicalJSON.decode(nim).json))
             } else if let socketIO = item["socketio"] {

@@ -146,17 +146,12 @@ public enum NIMCanonicalJSON {
         object.append("command", name.map(JSONValue.string) ?? .null)
     }
 
-    /// Canonical JSON that does not describe a NIM packet.
-    public struct DecodeError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// The packet a canonical JSON describes (names and named fields are ignored: the wire
     /// form is `params[].t/v` and `r`).
-    public static func decode(_ json: JSONValue) throws(DecodeError) -> NIMPacket {
+    public static func decode(_ json: JSONValue) throws(IMWireError) -> NIMPacket {
         guard let sid = json["sid"]?.int64Value, let cid = json["cid"]?.int64Value, let ser = json["ser"]?.int64Value
         else {
-            throw DecodeError(description: "sid, cid and ser are required")
+            throw IMWireError(.canonicalJSON, "sid, cid and ser are required")
         }
         switch json["kind"]?.stringValue {
         case "request":
@@ -165,10 +160,12 @@ public enum NIMCanonicalJSON {
             }
             return .request(NIMRequest(sid: sid, cid: cid, ser: ser, params: params))
         case "response":
-            guard let code = json["code"]?.int64Value else { throw DecodeError(description: "a response needs code") }
+            guard let code = json["code"]?.int64Value else {
+                throw IMWireError(.canonicalJSON, "a response needs code")
+            }
             return .response(NIMResponse(sid: sid, cid: cid, ser: ser, code: code, r: json["r"]?.arrayValue))
         default:
-            throw DecodeError(description: "kind must be request or response")
+            throw IMWireError(.canonicalJSON, "kind must be request or response")
         }
     }
 

@@ -22,24 +22,20 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
     }
 
     package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
-        try Self.encode(json) { item throws(SocketIOCanonicalJSON.DecodeError) in
+        try Self.encode(json) { item throws(IMWireError) in
             try SocketIOCanonicalJSON.decode09(item)
         }
     }
 
     /// The text message of the items of `json` (`{"packets": […]}`, an array of items, or one
     /// item), each made a packet by `packet`.
-    package static func encode<Failure: Error>(
-        _ json: JSONValue, _ packet: (JSONValue) throws(Failure) -> SocketIO09Packet
+    package static func encode(
+        _ json: JSONValue, _ packet: (JSONValue) throws(IMWireError) -> SocketIO09Packet
     ) throws(IMWireError) -> CanonicalEncoded {
         let items = json["packets"]?.arrayValue ?? json.arrayValue ?? [json]
         guard !items.isEmpty else { throw IMWireError(.canonicalJSON, "no packet to encode") }
         var packets: [SocketIO09Packet] = []
-        for item in items {
-            do throws(Failure) { packets.append(try packet(item)) } catch {
-                throw IMWireError(.canonicalJSON, "\(error)")
-            }
-        }
+        for item in items { packets.append(try packet(item)) }
         return CanonicalEncoded(bytes: Array(SocketIO09Payload.encode(packets).utf8), binary: false)
     }
 }
@@ -69,15 +65,11 @@ package struct EngineIOCanonicalCodec: CanonicalCodec {
         guard let engineIO = json["engineio"] else {
             throw IMWireError(.canonicalJSON, "an engineio packet is required")
         }
-        do {
-            var packet = try SocketIOCanonicalJSON.decodeEngineIO(engineIO)
-            if let socketIO = json["socketio"], !socketIO.isNull {
-                packet.payload = .text(try SocketIOCanonicalJSON.decodeSocketIO(socketIO).encoded)
-            }
-            let encoded = packet.encoded
-            return CanonicalEncoded(bytes: encoded.bytes, binary: encoded.binaryFrame)
-        } catch {
-            throw IMWireError(.canonicalJSON, "\(error)")
+        var packet = try SocketIOCanonicalJSON.decodeEngineIO(engineIO)
+        if let socketIO = json["socketio"], !socketIO.isNull {
+            packet.payload = .text(try SocketIOCanonicalJSON.decodeSocketIO(socketIO).encoded)
         }
+        let encoded = packet.encoded
+        return CanonicalEncoded(bytes: encoded.bytes, binary: encoded.binaryFrame)
     }
 }

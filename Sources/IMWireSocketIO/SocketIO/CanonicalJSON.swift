@@ -33,15 +33,10 @@ package enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
-    /// Canonical JSON that does not describe a socket.io packet.
-    package struct DecodeError: Error, CustomStringConvertible {
-        package let description: String
-    }
-
     /// The packet a canonical JSON describes (the inverse of `encode`).
-    package static func decode09(_ json: JSONValue) throws(DecodeError) -> SocketIO09Packet {
+    package static func decode09(_ json: JSONValue) throws(IMWireError) -> SocketIO09Packet {
         guard let name = json["type"]?.stringValue, let type = SocketIO09PacketType(name: name) else {
-            throw DecodeError(description: "type must name a socket.io 0.9 packet type")
+            throw IMWireError(.canonicalJSON, "type must name a socket.io 0.9 packet type")
         }
         var packet = SocketIO09Packet(
             type: type, id: json["id"]?.int64Value, ackWithData: json["ack"]?.stringValue == "data",
@@ -79,12 +74,12 @@ package enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
-    package static func decodeEngineIO(_ json: JSONValue) throws(DecodeError) -> EngineIOPacket {
+    package static func decodeEngineIO(_ json: JSONValue) throws(IMWireError) -> EngineIOPacket {
         guard let name = json["type"]?.stringValue, let type = EngineIOPacketType(name: name) else {
-            throw DecodeError(description: "type must name an engine.io packet type")
+            throw IMWireError(.canonicalJSON, "type must name an engine.io packet type")
         }
         if let hex = json["binaryHex"]?.stringValue {
-            guard let data = try? Hex.decode(hex) else { throw DecodeError(description: "binary_hex is not hex") }
+            guard let data = try? Hex.decode(hex) else { throw IMWireError(.canonicalJSON, "binary_hex is not hex") }
             return EngineIOPacket(type: type, payload: .binary(data), base64: json["base64"] == .bool(true))
         }
         return EngineIOPacket(type: type, payload: .text(json["data"]?.stringValue ?? ""))
@@ -101,9 +96,9 @@ package enum SocketIOCanonicalJSON {
         return .object(object)
     }
 
-    package static func decodeSocketIO(_ json: JSONValue) throws(DecodeError) -> SocketIOPacket {
+    package static func decodeSocketIO(_ json: JSONValue) throws(IMWireError) -> SocketIOPacket {
         guard let name = json["type"]?.stringValue, let type = SocketIOPacketType(name: name) else {
-            throw DecodeError(description: "type must name a socket.io packet type")
+            throw IMWireError(.canonicalJSON, "type must name a socket.io packet type")
         }
         return SocketIOPacket(
             type: type, namespace: json["nsp"]?.stringValue ?? "/", query: json["query"]?.stringValue,
