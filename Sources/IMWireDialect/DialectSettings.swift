@@ -57,7 +57,7 @@ public struct DialectSetting: Sendable {
         DialectSetting(name: name, valueName: "FILE", help: help, excludes: excludes) {
             path, options throws(DialectSettingError) in
             let secret: String
-            do throws(FileByteSource.OpenError) { secret = try SecretFile.read(path) } catch {
+            do throws(IMWireError) { secret = try SecretFile.read(path) } catch {
                 throw DialectSettingError(.unreadableFile, "--\(name): \(error.description)")
             }
             set(&options[Options.self], secret)

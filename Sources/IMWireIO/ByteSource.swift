@@ -1,3 +1,5 @@
+import IMWireCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -9,13 +11,6 @@
 /// Reads a file (or standard input for `-`) in fixed-size chunks, so captures of any size are
 /// read in constant memory.
 package final class FileByteSource {
-    /// A file that cannot be opened or read, with the system's reason.
-    package struct OpenError: Error, Sendable, CustomStringConvertible {
-        package let path: String
-        package let reason: String
-        package var description: String { "cannot read \(path): \(reason)" }
-    }
-
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
     // @exclusivity(unchecked): one reader at a time, so the run-time check, made on every
@@ -25,26 +20,26 @@ package final class FileByteSource {
     /// Bytes read from the file so far.
     @exclusivity(unchecked) package private(set) var bytesRead = 0
 
-    package init(path: String, chunkSize: Int = 1 << 16) throws(OpenError) {
+    package init(path: String, chunkSize: Int = 1 << 16) throws(IMWireError) {
         self.path = path
         if path == "-" {
             buffer = [UInt8](repeating: 0, count: chunkSize)
             // fdopen gives our own FILE for descriptor 0 without touching the global `stdin`.
             guard let handle = fdopen(0, "rb") else {
-                throw OpenError(path: path, reason: "standard input unavailable")
+                throw IMWireError.cannotRead(path, "standard input unavailable")
             }
             file = handle
             ownsFile = false
             return
         }
         guard let handle = fopen(path, "rb") else {
-            throw OpenError(path: path, reason: String(cString: strerror(errno)))
+            throw IMWireError.cannotRead(path, String(cString: strerror(errno)))
         }
         var info = stat()
         let known = fstat(fileno(handle), &info) == 0
         if known, (info.st_mode & S_IFMT) == S_IFDIR {
             fclose(handle)
-            throw OpenError(path: path, reason: "is a directory")
+            throw IMWireError.cannotRead(path, "is a directory")
         }
         // A small regular file gets a buffer its size (a fixture, a fuzz input), not a whole chunk;
         // a file that grows while read is still read, in those smaller pieces.
@@ -66,13 +61,32 @@ package final class FileByteSource {
     }
 
     /// The whole file (for small inputs such as fixtures), bounded by `limit` bytes.
-    package static func readAll(path: String, limit: Int = 256 << 20) throws(OpenError) -> [UInt8] {
+    package static func readAll(path: String, limit: Int = 256 << 20) throws(IMWireError) -> [UInt8] {
         let source = try FileByteSource(path: path)
         var bytes: [UInt8] = []
         while let chunk = source.read() {
             bytes.append(contentsOf: chunk)
-            if bytes.count > limit { throw OpenError(path: path, reason: "larger than \(limit) bytes") }
+            if bytes.count > limit { throw IMWireError.cannotRead(path, "larger than \(limit) bytes") }
         }
         return bytes
+    }
+}
+
+extension IMWireError.Code {
+    /// A file that cannot be opened or read (`path`: the file).
+    public static let fileRead = Self("file.read")
+    /// A file or a directory that cannot be written or made.
+    public static let fileWrite = Self("file.write")
+}
+
+extension IMWireError {
+    /// `cannot read PATH: reason` (`fileRead`).
+    package static func cannotRead(_ path: String, _ reason: String) -> IMWireError {
+        IMWireError(.fileRead, reason, summary: "cannot read", path: path)
+    }
+
+    /// `cannot write PATH: reason` (`fileWrite`).
+    package static func cannotWrite(_ path: String, _ reason: String) -> IMWireError {
+        IMWireError(.fileWrite, reason, summary: "cannot write", path: path)
     }
 }

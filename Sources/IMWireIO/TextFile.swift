@@ -1,3 +1,4 @@
+import IMWireCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,21 +10,14 @@ import Synchronization
 #endif
 
 /// Whole-file writes without Foundation.
-public enum TextFile {
-    /// A file that cannot be written, with the system's reason.
-    public struct WriteError: Error, Sendable, CustomStringConvertible {
-        public let description: String
-
-        package init(description: String) { self.description = description }
-    }
-
-    package static func write(_ text: String, to path: String) throws(WriteError) {
+package enum TextFile {
+    package static func write(_ text: String, to path: String) throws(IMWireError) {
         try write(Array(text.utf8), to: path)
     }
 
     /// Writes `bytes` to a temporary file beside `path` and renames it there: a process killed
     /// mid-write leaves the old file or none, never a truncated one (`Replacement`).
-    package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(IMWireError) {
         let file = try OutputFile(path: path)
         file.write(bytes)
         try file.close()
@@ -57,12 +51,12 @@ struct Replacement {
     }
 
     /// Moves the whole file into place.
-    func commit() throws(TextFile.WriteError) {
+    func commit() throws(IMWireError) {
         guard writing != path else { return }
         guard rename(writing, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(writing)
-            throw TextFile.WriteError(description: "cannot write \(path): \(reason)")
+            throw IMWireError.cannotWrite(path, reason)
         }
     }
 
@@ -80,7 +74,7 @@ package final class OutputFile {
     private let file: UnsafeMutablePointer<FILE>
     private let ownsFile: Bool
     private let name: String
-    private var failure: TextFile.WriteError?
+    private var failure: IMWireError?
     /// Where a named file is written until `close` renames it over its path.
     private var replacement: Replacement?
     private var closed = false
@@ -88,12 +82,12 @@ package final class OutputFile {
     /// `path` nil: standard output. `ownerOnly`: the file holds secrets (a key log, the traffic
     /// of logins), so it is created with mode 0600 whatever the umask, as `imwire ca create`
     /// writes the CA key; otherwise with the umask's mode.
-    package init(path: String?, ownerOnly: Bool = false) throws(TextFile.WriteError) {
+    package init(path: String?, ownerOnly: Bool = false) throws(IMWireError) {
         guard let path else {
             // Our own FILE for descriptor 1 (the global `stdout` is shared mutable state);
             // nothing else of the command writes to standard output.
             guard let handle = fdopen(1, "wb") else {
-                throw TextFile.WriteError(description: "standard output unavailable")
+                throw IMWireError(.fileWrite, "standard output unavailable")
             }
             file = handle
             ownsFile = false
@@ -102,7 +96,7 @@ package final class OutputFile {
         }
         let replacement = Replacement(path)
         guard let handle = ownerOnly ? Self.openOwnerOnly(replacement) : fopen(replacement.writing, "wb") else {
-            throw TextFile.WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw IMWireError.cannotWrite(path, String(cString: strerror(errno)))
         }
         file = handle
         ownsFile = true
@@ -142,23 +136,23 @@ package final class OutputFile {
     package func write(_ bytes: [UInt8]) {
         guard failure == nil, !closed, !bytes.isEmpty else { return }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        if written != bytes.count { failure = TextFile.WriteError(description: "short write to \(name)") }
+        if written != bytes.count { failure = IMWireError(.fileWrite, "short write to \(name)") }
     }
 
     /// Flushes what is buffered and, for a named file, moves it into place; throws the first
     /// error any write met (the old file then stays). Standard output closes on deinit.
-    package func close() throws(TextFile.WriteError) {
+    package func close() throws(IMWireError) {
         guard !closed else {
             if let failure { throw failure }
             return
         }
         if fflush(file) != 0, failure == nil {
-            failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))")
+            failure = IMWireError.cannotWrite(name, String(cString: strerror(errno)))
         }
         if ownsFile {
             closed = true
             if fclose(file) != 0, failure == nil {
-                failure = TextFile.WriteError(description: "cannot write \(name): \(String(cString: strerror(errno)))")
+                failure = IMWireError.cannotWrite(name, String(cString: strerror(errno)))
             }
             if failure == nil {
                 do { try replacement?.commit() } catch { failure = error }

@@ -86,11 +86,9 @@ public struct ServeOutcome: Sendable {
     /// `imwire check` writes them) into `directory`, and adds this scenario's results to its
     /// `index.json` (Autobahn's shape: client → scenario → grades, reasons, report file). The
     /// directory is made when it does not exist (its parent must).
-    public func write(to directory: String, threshold: Severity = .warning, specBase: String = "") throws(TextFile
-        .WriteError)
-    {
+    public func write(to directory: String, threshold: Severity = .warning, specBase: String = "") throws(IMWireError) {
         if !Directory.isDirectory(directory), mkdir(directory, 0o755) != 0 {
-            throw TextFile.WriteError(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
+            throw IMWireError(.fileWrite, String(cString: strerror(errno)), summary: "cannot make", path: directory)
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         try TextFile.write(

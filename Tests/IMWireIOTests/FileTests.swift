@@ -1,4 +1,5 @@
 import Foundation
+import IMWireCore
 import IMWireIO
 import Testing
 
@@ -27,7 +28,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try TextFile.write([UInt8](repeating: 0x41, count: 100), to: path)
         #expect(try FileByteSource.readAll(path: path, limit: 100).count == 100)
-        #expect(throws: FileByteSource.OpenError.self) { try FileByteSource.readAll(path: path, limit: 99) }
+        #expect(throws: IMWireError.cannotRead(path, "larger than 99 bytes")) {
+            try FileByteSource.readAll(path: path, limit: 99)
+        }
     }
 
     @Test func aMissingFileOrADirectoryIsAnOpenErrorNamingIt() {
@@ -35,12 +38,14 @@ import Testing
         #expect {
             _ = try FileByteSource(path: missing)
         } throws: { error in
-            (error as? FileByteSource.OpenError)?.description == "cannot read \(missing): No such file or directory"
+            let error = error as? IMWireError
+            return error?.code == .fileRead && error?.path == missing
+                && error?.description == "cannot read \(missing): No such file or directory"
         }
         #expect {
             _ = try FileByteSource(path: NSTemporaryDirectory())
         } throws: { error in
-            (error as? FileByteSource.OpenError)?.reason == "is a directory"
+            (error as? IMWireError)?.reason == "is a directory"
         }
     }
 

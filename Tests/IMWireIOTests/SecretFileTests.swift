@@ -1,4 +1,5 @@
 import Foundation
+import IMWireCore
 import IMWireIO
 import Testing
 
@@ -31,7 +32,8 @@ import Testing
         let large = try Self.file([UInt8](repeating: 0x61, count: SecretFile.maxSize + 1))
         defer { for path in [empty, binary, large] { try? FileManager.default.removeItem(atPath: path) } }
         for path in [missing, empty, binary, large, NSTemporaryDirectory()] {
-            let error = #expect(throws: FileByteSource.OpenError.self) { try SecretFile.read(path) }
+            let error = #expect(throws: IMWireError.self) { try SecretFile.read(path) }
+            #expect(error?.code == .fileRead && error?.path == path, "\(String(describing: error))")
             #expect(error?.description.contains(path) == true, "\(String(describing: error))")
         }
     }

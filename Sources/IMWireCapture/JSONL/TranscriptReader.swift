@@ -13,7 +13,7 @@ package final class TranscriptReader {
     package private(set) var shard: ShardIdentity?
     private var renumbering = 0
 
-    package init(path: String, limits: Limits = .default) throws(FileByteSource.OpenError) {
+    package init(path: String, limits: Limits = .default) throws(IMWireError) {
         lines = try LineStream(path: path, maxLength: limits.maxLineLength)
         self.limits = limits
     }
@@ -62,7 +62,7 @@ final class LineStream {
     private var queue: [Line] = []
     private var head = 0
 
-    init(path: String, maxLength: Int) throws(FileByteSource.OpenError) {
+    init(path: String, maxLength: Int) throws(IMWireError) {
         source = try FileByteSource(path: path)
         self.maxLength = maxLength
     }

@@ -461,7 +461,7 @@ private final class ShardWriter {
     private let file: OutputFile
 
     /// `ownerOnly`: the shard gets a key log or other secrets (mode 0600).
-    init(_ shard: CaptureSharder.Shard, ownerOnly: Bool) throws(TextFile.WriteError) {
+    init(_ shard: CaptureSharder.Shard, ownerOnly: Bool) throws(IMWireError) {
         self.shard = shard
         file = try OutputFile(path: shard.path, ownerOnly: ownerOnly)
         writer = PcapngWriter(application: "imwire shard", comment: shard.identity.comment)
@@ -490,7 +490,7 @@ private final class ShardWriter {
         file.write(bytes)
     }
 
-    func close() throws(TextFile.WriteError) -> CaptureSharder.Shard {
+    func close() throws(IMWireError) -> CaptureSharder.Shard {
         flush()
         try file.close()
         return shard

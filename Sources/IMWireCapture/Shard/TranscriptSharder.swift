@@ -164,7 +164,7 @@ private final class TranscriptShardWriter {
     /// The original number of the line last written (the header stands for line 1).
     private var lastLine = 1
 
-    init(_ shard: CaptureSharder.Shard) throws(TextFile.WriteError) {
+    init(_ shard: CaptureSharder.Shard) throws(IMWireError) {
         self.shard = shard
         file = try OutputFile(path: shard.path)
         buffer = TranscriptShard.header(shard.identity) + [0x0a]
@@ -190,7 +190,7 @@ private final class TranscriptShardWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    func close() throws(TextFile.WriteError) -> CaptureSharder.Shard {
+    func close() throws(IMWireError) -> CaptureSharder.Shard {
         flush()
         try file.close()
         return shard

@@ -244,7 +244,7 @@ private final class Recorder {
         writer = PcapngWriter.continuation(linkTypes: [TCPSynthesizer.linkType])
     }
 
-    func close() throws(TextFile.WriteError) {
+    func close() throws(IMWireError) {
         flush()
         try file.close()
     }
