@@ -1,61 +1,52 @@
 import IMWireCore
 
-/// Why compression or decompression stopped. Typed, so callers can tell a bomb from corrupt data.
-public struct CompressionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why inflating or deflating stopped.
-    public enum Code: String, Sendable, Hashable {
-        /// The output would exceed `InflateLimit.maxOutput`.
-        case outputLimitExceeded
-        /// The output would exceed `InflateLimit.maxRatio` times the input.
-        case expansionRatioExceeded
-        /// zlib rejected the data (bad block type, distance too far back, checksum mismatch...).
-        case corruptData
-        /// The input ended before the stream did (only where an end is required).
-        case truncated
-        /// Bytes follow the end of the stream.
-        case trailingData
-        /// A parameter zlib refuses (window bits outside 8...15, level outside -1...9).
-        case invalidParameter
-        /// zlib could not allocate its state.
-        case outOfMemory
-        /// zlib returned something it should not (a bug here or in zlib).
-        case internalError
+extension IMWireError.Code {
+    /// Inflating stopped: the output would pass `InflateLimit.maxOutput`.
+    public static let compressionOutputLimit = Self("compression.output-limit")
+    /// Inflating stopped: the output would pass `InflateLimit.maxRatio` times the input.
+    public static let compressionExpansionRatio = Self("compression.expansion-ratio")
+    /// zlib rejected the data (bad block type, distance too far back, checksum mismatch...).
+    public static let compressionCorruptData = Self("compression.corrupt-data")
+    /// The input ended before the stream did (only where an end is required).
+    public static let compressionTruncated = Self("compression.truncated")
+    /// Bytes follow the end of the stream.
+    public static let compressionTrailingData = Self("compression.trailing-data")
+    /// A parameter zlib refuses (window bits outside 8...15, level outside -1...9).
+    public static let compressionInvalidParameter = Self("compression.invalid-parameter")
+    /// zlib could not allocate its state.
+    public static let compressionOutOfMemory = Self("compression.out-of-memory")
+    /// zlib returned something it should not (a bug here or in zlib).
+    public static let compressionInternal = Self("compression.internal")
+}
+
+extension IMWireError {
+    /// Why compression or decompression stopped, typed so a caller tells a bomb from corrupt
+    /// data: `offset` is the input bytes consumed (in the current unit) when it was detected,
+    /// when known; `produced` the output bytes produced in the unit by then.
+    package static func compression(_ code: Code, _ reason: String, inputOffset: Int? = nil, produced: Int = 0)
+        -> IMWireError
+    {
+        IMWireError(code, reason, summary: code.rawValue, offset: inputOffset, number: produced)
     }
 
-    public let code: Code
-    public let reason: String
-    /// Input bytes consumed (in the current unit) when the error was detected, when known.
-    public let inputOffset: Int?
-    /// Output bytes produced in the current unit when the error was detected.
-    public let produced: Int
+    /// For an error of `Inflater`, `Deflater` or `Zlib`: the output bytes produced in the
+    /// current unit when it was detected (0 for a parameter refused). Nil for other errors.
+    public var producedBytes: Int? { code.rawValue.hasPrefix("compression.") ? number : nil }
 
-    package init(_ code: Code, _ reason: String, inputOffset: Int? = nil, produced: Int = 0) {
-        self.code = code
-        self.reason = reason
-        self.inputOffset = inputOffset
-        self.produced = produced
-    }
-
-    public var description: String {
-        var text = "\(code.rawValue): \(reason)"
-        if let inputOffset { text += " (input offset \(inputOffset))" }
-        return text
-    }
-
-    /// The rule this error violates.
-    package var rule: Rule {
+    /// The rule a compression error violates.
+    package var compressionRule: Rule {
         switch code {
-        case .outputLimitExceeded: CompressionRules.outputLimit
-        case .expansionRatioExceeded: CompressionRules.expansionRatio
-        case .corruptData: CompressionRules.corruptData
-        case .truncated: CompressionRules.truncated
-        case .trailingData: CompressionRules.trailingData
-        case .invalidParameter, .outOfMemory, .internalError: CompressionRules.failure
+        case .compressionOutputLimit: CompressionRules.outputLimit
+        case .compressionExpansionRatio: CompressionRules.expansionRatio
+        case .compressionCorruptData: CompressionRules.corruptData
+        case .compressionTruncated: CompressionRules.truncated
+        case .compressionTrailingData: CompressionRules.trailingData
+        default: CompressionRules.failure
         }
     }
 
-    /// A finding for this error; `baseOffset` is where the compressed input starts.
-    package func finding(baseOffset: Int = 0) -> Finding {
-        rule.finding(reason, at: baseOffset + (inputOffset ?? 0))
+    /// A finding for a compression error; `baseOffset` is where the compressed input starts.
+    package func compressionFinding(baseOffset: Int = 0) -> Finding {
+        compressionRule.finding(reason, at: baseOffset + (offset ?? 0))
     }
 }

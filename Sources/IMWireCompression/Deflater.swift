@@ -25,16 +25,16 @@ public struct Deflater: Sendable {
     ///     limited to 256 bytes of window can still inflate (zlib does the same for its wrapper).
     ///   - memoryLevel: 1...9 (zlib default 8).
     public init(format: ZlibFormat, level: Int = -1, windowBits: Int = 15, memoryLevel: Int = 8)
-        throws(CompressionError)
+        throws(IMWireError)
     {
         guard (8...15).contains(windowBits) else {
-            throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")
+            throw IMWireError.compression(.compressionInvalidParameter, "window bits \(windowBits) outside 8...15")
         }
         guard (-1...9).contains(level) else {
-            throw CompressionError(.invalidParameter, "level \(level) outside -1...9")
+            throw IMWireError.compression(.compressionInvalidParameter, "level \(level) outside -1...9")
         }
         guard (1...9).contains(memoryLevel) else {
-            throw CompressionError(.invalidParameter, "memory level \(memoryLevel) outside 1...9")
+            throw IMWireError.compression(.compressionInvalidParameter, "memory level \(memoryLevel) outside 1...9")
         }
         let bits = max(windowBits, 9)
         self.format = format
@@ -46,8 +46,9 @@ public struct Deflater: Sendable {
                 stream, Int32(level), format.zlibWindowBits(bits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
         }
         guard let storage else {
-            throw CompressionError(
-                status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "deflateInit2 returned \(status)")
+            throw IMWireError.compression(
+                status == Z_MEM_ERROR ? .compressionOutOfMemory : .compressionInvalidParameter,
+                "deflateInit2 returned \(status)")
         }
         self.storage = storage
     }
@@ -63,7 +64,7 @@ public struct Deflater: Sendable {
 
     /// Compresses `input`, appending what zlib emits to `output`.
     public mutating func deflate(_ input: UnsafeRawBufferPointer, flush: FlushMode, into output: inout [UInt8])
-        throws(CompressionError)
+        throws(IMWireError)
     {
         let zflush: Int32
         switch flush {
@@ -102,17 +103,17 @@ public struct Deflater: Sendable {
                 // Done when the input is used up and zlib had room to spare (nothing pending).
                 if stream.pointee.avail_in == 0, unused > 0 { return }
             default:
-                throw CompressionError(.internalError, "deflate returned \(status)")
+                throw IMWireError.compression(.compressionInternal, "deflate returned \(status)")
             }
         }
     }
 
     /// Compresses `input`, appending what zlib emits to `output`.
     public mutating func deflate(_ input: [UInt8], flush: FlushMode, into output: inout [UInt8])
-        throws(CompressionError)
+        throws(IMWireError)
     {
         try input.withUnsafeBytes { raw in
-            Result { () throws(CompressionError) in try deflate(raw, flush: flush, into: &output) }
+            Result { () throws(IMWireError) in try deflate(raw, flush: flush, into: &output) }
         }.get()
     }
 }
@@ -124,7 +125,7 @@ public enum Zlib {
 
     /// Compresses a whole buffer and ends the stream.
     public static func compress(_ input: [UInt8], format: ZlibFormat, level: Int = -1, windowBits: Int = 15)
-        throws(CompressionError) -> [UInt8]
+        throws(IMWireError) -> [UInt8]
     {
         var deflater = try Deflater(format: format, level: level, windowBits: windowBits)
         var out: [UInt8] = []
@@ -135,19 +136,21 @@ public enum Zlib {
     /// Decompresses a whole stream. For zlib and gzip the stream must end, and nothing may follow
     /// it; raw deflate may end without a final block (as permessage-deflate messages do).
     public static func decompress(_ input: [UInt8], format: ZlibFormat, windowBits: Int = 15, limit: InflateLimit)
-        throws(CompressionError) -> [UInt8]
+        throws(IMWireError) -> [UInt8]
     {
         var inflater = try Inflater(format: format, windowBits: windowBits)
         var out: [UInt8] = []
         let status = try inflater.inflate(input, into: &out, limit: limit)
         switch status {
         case .streamEnd(let unconsumed) where unconsumed > 0:
-            throw CompressionError(
-                .trailingData, "\(unconsumed) bytes after the end of the stream", inputOffset: input.count - unconsumed,
+            throw IMWireError.compression(
+                .compressionTrailingData, "\(unconsumed) bytes after the end of the stream",
+                inputOffset: input.count - unconsumed,
                 produced: out.count)
         case .needsInput where format != .raw:
-            throw CompressionError(
-                .truncated, "the input ends before the \(format.rawValue) stream does", inputOffset: input.count,
+            throw IMWireError.compression(
+                .compressionTruncated, "the input ends before the \(format.rawValue) stream does",
+                inputOffset: input.count,
                 produced: out.count)
         default:
             return out

@@ -29,9 +29,9 @@ public struct Inflater: Sendable {
     ///   - format: raw deflate, zlib or gzip framing.
     ///   - windowBits: 8...15. Raw inflate accepts 8; zlib and gzip read the window from their
     ///     header and only need it to be at least as large.
-    public init(format: ZlibFormat, windowBits: Int = 15) throws(CompressionError) {
+    public init(format: ZlibFormat, windowBits: Int = 15) throws(IMWireError) {
         guard (8...15).contains(windowBits) else {
-            throw CompressionError(.invalidParameter, "window bits \(windowBits) outside 8...15")
+            throw IMWireError.compression(.compressionInvalidParameter, "window bits \(windowBits) outside 8...15")
         }
         self.format = format
         self.windowBits = windowBits
@@ -40,8 +40,9 @@ public struct Inflater: Sendable {
             let storage = ZStreamStorage.make(
                 .inflate, status: &status, { CZlib_inflateInit2($0, format.zlibWindowBits(windowBits)) })
         else {
-            throw CompressionError(
-                status == Z_MEM_ERROR ? .outOfMemory : .invalidParameter, "inflateInit2 returned \(status)")
+            throw IMWireError.compression(
+                status == Z_MEM_ERROR ? .compressionOutOfMemory : .compressionInvalidParameter,
+                "inflateInit2 returned \(status)")
         }
         self.storage = storage
     }
@@ -70,11 +71,11 @@ public struct Inflater: Sendable {
     @discardableResult
     public mutating func inflate(
         _ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: InflateLimit
-    ) throws(CompressionError) -> InflateStatus {
+    ) throws(IMWireError) -> InflateStatus {
         if isFinished {
             if input.isEmpty { return .streamEnd(unconsumed: 0) }
-            throw CompressionError(
-                .trailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput,
+            throw IMWireError.compression(
+                .compressionTrailingData, "\(input.count) bytes after the end of the stream", inputOffset: unitInput,
                 produced: unitOutput)
         }
         let unitInputBefore = unitInput
@@ -116,11 +117,11 @@ public struct Inflater: Sendable {
             let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
             if unitOutput > allowance {
                 throw bySize
-                    ? CompressionError(
-                        .outputLimitExceeded, "output passed the cap of \(limit.maxOutput) bytes",
+                    ? IMWireError.compression(
+                        .compressionOutputLimit, "output passed the cap of \(limit.maxOutput) bytes",
                         inputOffset: consumed, produced: unitOutput)
-                    : CompressionError(
-                        .expansionRatioExceeded, "output passed \(limit.maxRatio)x the \(unitInput) input bytes",
+                    : IMWireError.compression(
+                        .compressionExpansionRatio, "output passed \(limit.maxRatio)x the \(unitInput) input bytes",
                         inputOffset: consumed,
                         produced: unitOutput)
             }
@@ -132,42 +133,43 @@ public struct Inflater: Sendable {
                 // Input exhausted and zlib did not fill the room: it has nothing more to give.
                 if stream.pointee.avail_in == 0, unused > 0 { return .needsInput }
                 if status == Z_BUF_ERROR, unused > 0 {
-                    throw CompressionError(
-                        .internalError, "inflate made no progress", inputOffset: consumed, produced: unitOutput)
+                    throw IMWireError.compression(
+                        .compressionInternal, "inflate made no progress", inputOffset: consumed, produced: unitOutput)
                 }
             case Z_DATA_ERROR:
-                throw CompressionError(
-                    .corruptData, Self.message(stream) ?? "invalid deflate data", inputOffset: consumed,
+                throw IMWireError.compression(
+                    .compressionCorruptData, Self.message(stream) ?? "invalid deflate data", inputOffset: consumed,
                     produced: unitOutput)
             case Z_NEED_DICT:
-                throw CompressionError(
-                    .corruptData, "the stream needs a preset dictionary", inputOffset: consumed, produced: unitOutput)
+                throw IMWireError.compression(
+                    .compressionCorruptData, "the stream needs a preset dictionary", inputOffset: consumed,
+                    produced: unitOutput)
             case Z_MEM_ERROR:
-                throw CompressionError(
-                    .outOfMemory, "inflate ran out of memory", inputOffset: consumed, produced: unitOutput)
+                throw IMWireError.compression(
+                    .compressionOutOfMemory, "inflate ran out of memory", inputOffset: consumed, produced: unitOutput)
             default:
-                throw CompressionError(
-                    .internalError, "inflate returned \(status)", inputOffset: consumed, produced: unitOutput)
+                throw IMWireError.compression(
+                    .compressionInternal, "inflate returned \(status)", inputOffset: consumed, produced: unitOutput)
             }
         }
         // Only reached with an allowance already used up and output still pending.
         let consumed = unitInputBefore + input.count - Int(stream.pointee.avail_in)
         throw bySize
-            ? CompressionError(
-                .outputLimitExceeded, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed,
+            ? IMWireError.compression(
+                .compressionOutputLimit, "output reached the cap of \(limit.maxOutput) bytes", inputOffset: consumed,
                 produced: unitOutput)
-            : CompressionError(
-                .expansionRatioExceeded, "output reached \(limit.maxRatio)x the input", inputOffset: consumed,
+            : IMWireError.compression(
+                .compressionExpansionRatio, "output reached \(limit.maxRatio)x the input", inputOffset: consumed,
                 produced: unitOutput)
     }
 
     /// Inflates `input`, appending to `output` (see the `UnsafeRawBufferPointer` form).
     @discardableResult
     public mutating func inflate(_ input: [UInt8], into output: inout [UInt8], limit: InflateLimit)
-        throws(CompressionError) -> InflateStatus
+        throws(IMWireError) -> InflateStatus
     {
         try input.withUnsafeBytes { raw in
-            Result { () throws(CompressionError) in try inflate(raw, into: &output, limit: limit) }
+            Result { () throws(IMWireError) in try inflate(raw, into: &output, limit: limit) }
         }.get()
     }
 

@@ -28,22 +28,23 @@ enum CompressionFuzzing {
             violations.append("chunked output is not a prefix of the one-shot output")
         }
         switch (whole.error?.code, pieces.error?.code) {
-        case (_, .corruptData?)
+        case (_, .compressionCorruptData?)
         where windowBits < 15 && pieces.error?.reason.contains("too far back") == true
             && whole.output.starts(with: pieces.output):
             // zlib accepts a distance past a small window when the bytes it reaches are in the
             // same call's output: one call sees them and goes on (to success or a later error),
             // pieces do not.
             break
-        case (nil, nil), (.corruptData?, .corruptData?), (.outputLimitExceeded?, .outputLimitExceeded?):
+        case (nil, nil), (.compressionCorruptData?, .compressionCorruptData?),
+            (.compressionOutputLimit?, .compressionOutputLimit?):
             if whole.output != pieces.output {
                 violations.append("chunked output differs: \(pieces.output.count) vs \(whole.output.count) bytes")
             }
-        case (nil, .trailingData?):
+        case (nil, .compressionTrailingData?):
             // the stream ended inside an earlier piece; the next piece is trailing data
             if case .streamEnd(let unconsumed) = whole.status, unconsumed > 0, whole.output == pieces.output { break }
             violations.append("chunked input reports trailing data, one-shot \(whole.status)")
-        case (_, .expansionRatioExceeded?):
+        case (_, .compressionExpansionRatio?):
             break  // pieces can trip the ratio before the rest of the input arrives
         default:
             violations.append(
@@ -53,16 +54,17 @@ enum CompressionFuzzing {
                 """)
         }
         // Zlib.decompress: the same inflater in one call, plus the end-of-stream rules.
-        let oneShot = Result { () throws(CompressionError) in
+        let oneShot = Result { () throws(IMWireError) in
             try Zlib.decompress(data, format: format, windowBits: windowBits, limit: limit)
         }
         switch (whole.error, whole.status, oneShot) {
         case (let error?, _, .failure(let other)) where error.code == other.code: break
-        case (nil, .streamEnd(let unconsumed), .failure(let other)) where unconsumed > 0 && other.code == .trailingData:
+        case (nil, .streamEnd(let unconsumed), .failure(let other))
+        where unconsumed > 0 && other.code == .compressionTrailingData:
             break
         case (nil, .streamEnd(0), .success(let bytes)) where bytes == whole.output: break
         case (nil, .needsInput, .success(let bytes)) where format == .raw && bytes == whole.output: break
-        case (nil, .needsInput, .failure(let other)) where format != .raw && other.code == .truncated: break
+        case (nil, .needsInput, .failure(let other)) where format != .raw && other.code == .compressionTruncated: break
         default:
             violations.append(
                 """
@@ -77,7 +79,7 @@ enum CompressionFuzzing {
     private struct Run {
         var output: [UInt8] = []
         var status: InflateStatus = .needsInput
-        var error: CompressionError?
+        var error: IMWireError?
     }
 
     /// Feeds `chunks` to one inflater, checking the caps after every call; nil if it cannot start.
@@ -114,8 +116,8 @@ enum CompressionFuzzing {
                 violations.append("output \(produced) bytes over a cap without an error")
             }
             if let error = result.error {
-                if error.produced != produced {
-                    violations.append("error says \(error.produced) bytes produced, \(produced) were")
+                if error.producedBytes != produced {
+                    violations.append("error says \(error.producedBytes ?? -1) bytes produced, \(produced) were")
                 }
                 break
             }

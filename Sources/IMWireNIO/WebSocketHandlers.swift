@@ -216,7 +216,7 @@ public final class WebSocketFrameWriter: ChannelDuplexHandler {
     /// This end sent its close frame: the close handshake's half the reader and the writer share.
     private var sentClose = false
 
-    public init(_ configuration: WebSocketChannelConfiguration, fragmentSize: Int? = nil) throws(CompressionError) {
+    public init(_ configuration: WebSocketChannelConfiguration, fragmentSize: Int? = nil) throws(IMWireError) {
         self.configuration = configuration
         encoder = try WebSocketMessageEncoder(
             direction: configuration.role.outbound, permessageDeflate: configuration.permessageDeflate,

@@ -84,7 +84,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
         // A fresh inflater has no window to refer back into.
         var fresh = try Inflater(format: .raw)
         var other: [UInt8] = []
-        #expect(throws: CompressionError.self) { try fresh.inflate(second, into: &other, limit: generous) }
+        #expect(throws: IMWireError.self) { try fresh.inflate(second, into: &other, limit: generous) }
     }
 
     @Test func resetWindowMakesMessagesIndependent() throws {
@@ -106,9 +106,9 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
             _ = try Zlib.decompress(bomb, format: .raw, limit: limit)
             Issue.record("a 1 MiB bomb passed a 10 kB cap")
         } catch {
-            #expect(error.code == .outputLimitExceeded)
-            #expect(error.produced == 10_001)
-            #expect(error.rule.id == "ZLIB.OUTPUT-LIMIT")
+            #expect(error.code == .compressionOutputLimit)
+            #expect(error.producedBytes == 10_001)
+            #expect(error.compressionRule.id == "ZLIB.OUTPUT-LIMIT")
         }
     }
 
@@ -120,8 +120,8 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
             _ = try Zlib.decompress(bomb, format: .zlib, limit: limit)
             Issue.record("a 1000:1 bomb passed a 100:1 cap")
         } catch {
-            #expect(error.code == .expansionRatioExceeded)
-            #expect(error.produced == 100 * bomb.count + 1)
+            #expect(error.code == .compressionExpansionRatio)
+            #expect(error.producedBytes == 100 * bomb.count + 1)
         }
     }
 
@@ -147,8 +147,8 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
             _ = try Zlib.decompress([0x07, 0x00], format: .raw, limit: generous)
             Issue.record("reserved block type accepted")
         } catch {
-            #expect(error.code == .corruptData)
-            #expect(error.rule.id == "ZLIB.CORRUPT-DATA")
+            #expect(error.code == .compressionCorruptData)
+            #expect(error.compressionRule.id == "ZLIB.CORRUPT-DATA")
         }
     }
 
@@ -158,7 +158,7 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
             _ = try Zlib.decompress(Array(compressed.dropLast(3)), format: .zlib, limit: generous)
             Issue.record("truncated stream accepted")
         } catch {
-            #expect(error.code == .truncated)
+            #expect(error.code == .compressionTruncated)
         }
     }
 
@@ -168,20 +168,26 @@ let generous = InflateLimit(maxOutput: 1 << 26, maxRatio: 1 << 20)
             _ = try Zlib.decompress(compressed, format: .zlib, limit: generous)
             Issue.record("trailing data accepted")
         } catch {
-            #expect(error.code == .trailingData)
-            #expect(error.inputOffset == compressed.count - 3)
+            #expect(error.code == .compressionTrailingData)
+            #expect(error.offset == compressed.count - 3)
         }
     }
 
     @Test func badChecksum() throws {
         var compressed = try Zlib.compress(sampleText(100), format: .gzip)
         compressed[compressed.count - 6] ^= 0xff
-        #expect(throws: CompressionError.self) { try Zlib.decompress(compressed, format: .gzip, limit: generous) }
+        #expect {
+            try Zlib.decompress(compressed, format: .gzip, limit: generous)
+        } throws: { ($0 as? IMWireError)?.code == .compressionCorruptData }
     }
 
     @Test func windowBitsOutOfRange() {
-        #expect(throws: CompressionError.self) { try Inflater(format: .raw, windowBits: 7) }
-        #expect(throws: CompressionError.self) { try Deflater(format: .raw, windowBits: 16) }
+        #expect(
+            throws: IMWireError.compression(.compressionInvalidParameter, "window bits 7 outside 8...15")
+        ) { try Inflater(format: .raw, windowBits: 7) }
+        #expect(
+            throws: IMWireError.compression(.compressionInvalidParameter, "window bits 16 outside 8...15")
+        ) { try Deflater(format: .raw, windowBits: 16) }
     }
 
     @Test func windowBitsEightIsRaisedForCompressionAndAcceptedForInflate() throws {

@@ -363,7 +363,7 @@ extension RuleCoverageTests {
             do {
                 _ = try Inflater(format: .zlib, windowBits: 7)
                 return []
-            } catch let error as CompressionError { return [error.finding()] } catch { return [] }
+            } catch let error as IMWireError { return [error.compressionFinding()] } catch { return [] }
         },
     ]
 
@@ -371,9 +371,9 @@ extension RuleCoverageTests {
         do {
             _ = try Zlib.decompress(try Hex.decode(hex), format: .zlib, limit: limit)
             return []
-        } catch let error as CompressionError {
-            return [error.finding()]
-        } catch { return [] }
+        } catch {
+            return error.code.rawValue.hasPrefix("compression.") ? [error.compressionFinding()] : []
+        }
     }
 
     static let webSocketTriggers: [Trigger] = [

@@ -39,7 +39,7 @@ public final class WebSocketMessageEncoder {
     public init(
         direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
         fragmentSize: Int? = nil, maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
-    ) throws(CompressionError) {
+    ) throws(IMWireError) {
         self.direction = direction
         self.permessageDeflate = permessageDeflate
         self.fragmentSize = fragmentSize.map { max(1, $0) }
@@ -57,7 +57,7 @@ public final class WebSocketMessageEncoder {
     public convenience init(
         direction: Direction, permessageDeflate: PerMessageDeflateParameters? = nil, compressionLevel: Int = -1,
         fragmentSize: Int? = nil, maskingKeysFrom generator: some RandomNumberGenerator
-    ) throws(CompressionError) {
+    ) throws(IMWireError) {
         var generator = generator
         try self.init(
             direction: direction, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel,
@@ -70,7 +70,7 @@ public final class WebSocketMessageEncoder {
     public func encodeMessage(
         _ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true, into out: inout [UInt8]
     )
-        throws(CompressionError)
+        throws(IMWireError)
     {
         var body = payload
         let compressed = compress && deflater != nil
@@ -99,7 +99,7 @@ public final class WebSocketMessageEncoder {
 
     /// The frames of one data message.
     public func message(_ kind: WebSocketMessage.Kind, _ payload: [UInt8], compress: Bool = true)
-        throws(CompressionError) -> [UInt8]
+        throws(IMWireError) -> [UInt8]
     {
         var out: [UInt8] = []
         try encodeMessage(kind, payload, compress: compress, into: &out)
@@ -119,7 +119,7 @@ public final class WebSocketMessageEncoder {
 
     /// RFC 7692 §7.2.1: deflate with a sync flush and drop the trailing `00 00 ff ff`. An empty
     /// payload compresses to the single byte `00` (§7.2.3.6).
-    static func compress(_ payload: [UInt8], with deflater: inout Deflater) throws(CompressionError) -> [UInt8] {
+    static func compress(_ payload: [UInt8], with deflater: inout Deflater) throws(IMWireError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count / 2 + 16)
         try deflater.deflate(payload, flush: .sync, into: &out)

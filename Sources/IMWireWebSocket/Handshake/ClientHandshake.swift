@@ -220,7 +220,7 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     public func clientMessageEncoder(
         compressionLevel: Int = -1, fragmentSize: Int? = nil,
         maskingKey: @escaping () -> UInt32 = WebSocketMasking.randomKey
-    ) throws(CompressionError) -> WebSocketMessageEncoder {
+    ) throws(IMWireError) -> WebSocketMessageEncoder {
         try WebSocketMessageEncoder(
             direction: .send, permessageDeflate: permessageDeflate, compressionLevel: compressionLevel,
             fragmentSize: fragmentSize,

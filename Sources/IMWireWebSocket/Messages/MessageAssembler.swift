@@ -330,14 +330,14 @@ public struct WebSocketMessageAssembler: Sendable {
     }
 
     private mutating func inflateFailed(
-        _ error: CompressionError, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void
+        _ error: IMWireError, _ open: inout Partial, _ emit: (WebSocketEvent) -> Void
     ) {
         open.dropped = true
         open.payload = []
         inflaterBroken = true
         let rule =
-            error.code == .outputLimitExceeded && limits.maxMessageSize < limits.maxDecompressedSize
-            ? WebSocketRules.messageTooLarge : error.rule
+            error.code == .compressionOutputLimit && limits.maxMessageSize < limits.maxDecompressedSize
+            ? WebSocketRules.messageTooLarge : error.compressionRule
         emit(.finding(WebSocketRules.finding(rule, "permessage-deflate: \(error.reason)", at: open.offset)))
     }
 }
