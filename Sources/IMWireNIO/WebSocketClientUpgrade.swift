@@ -32,11 +32,11 @@ extension ChannelPipeline.SynchronousOperations {
     ///     `DialectMessageHandler`, a socket.io handler, the application's) or wrap the channel
     ///     in a `NIOAsyncChannel`, and return what the caller gets. Bytes the server sent right
     ///     after its answer are read only after it returns.
-    /// - Returns: `upgrade`'s value once the server's answer is validated. It fails with a
-    ///   `WebSocketHandshakeError` when the answer refuses or breaks the upgrade, when the
-    ///   connection closes before the answer is whole (`WS.HANDSHAKE-TRUNCATED`) or when the
-    ///   answer's head exceeds 16 KiB, or with the error `upgrade` or the channel raised; the
-    ///   channel is then closed.
+    /// - Returns: `upgrade`'s value once the server's answer is validated. It fails with an
+    ///   `IMWireError` coded `webSocketHandshakeResponse` when the answer refuses or breaks the
+    ///   upgrade, when the connection closes before the answer is whole
+    ///   (`WS.HANDSHAKE-TRUNCATED`) or when the answer's head exceeds 16 KiB, or with the error
+    ///   `upgrade` or the channel raised; the channel is then closed.
     public func addWebSocketClientUpgrade<Upgraded: Sendable>(
         _ handshake: WebSocketClientHandshake, limits: Limits = .default, requiresSubprotocol: Bool = true,
         upgrade: @escaping (Channel, WebSocketNegotiation) throws -> Upgraded
@@ -111,8 +111,8 @@ final class WebSocketClientUpgradeHandler<Upgraded: Sendable>: ChannelInboundHan
         if requiresSubprotocol, !handshake.protocols.isEmpty, negotiation.subprotocol == nil {
             let findings = negotiation.findings.filter { $0.ruleID == WebSocketRules.subprotocolNotChosen.id }
             return fail(
-                WebSocketHandshakeError(
-                    side: .response,
+                IMWireError.webSocketHandshake(
+                    request: false,
                     findings: findings.isEmpty
                         ? [
                             WebSocketRules.subprotocolNotChosen.finding(
@@ -168,8 +168,8 @@ final class WebSocketClientUpgradeHandler<Upgraded: Sendable>: ChannelInboundHan
         } catch {
             return error
         }
-        return WebSocketHandshakeError(
-            side: .response, findings: [WebSocketRules.handshakeTruncated.finding("no answer", at: nil)])
+        return IMWireError.webSocketHandshake(
+            request: false, findings: [WebSocketRules.handshakeTruncated.finding("no answer", at: nil)])
     }
 
     private func fail(_ error: Error, context: ChannelHandlerContext) {

@@ -33,7 +33,7 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
     @Test func theHandshakeTypesAreSendable() {
         requireSendable(WebSocketClientHandshake.self)
         requireSendable(WebSocketNegotiation.self)
-        requireSendable(WebSocketHandshakeError.self)
+        requireSendable(IMWireError.self)
     }
 
     @Test func rfcExampleRequestByteForByte() throws {
@@ -95,7 +95,7 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
         ("protocol", "WS.HANDSHAKE-MALFORMED"), ("key", "WS.HANDSHAKE-KEY"), ("window", "PMD.PARAMETER-INVALID"),
     ])
     func invalidRequestsAreRefused(_ problem: String, _ rule: String) throws {
-        let error = try #require(throws: WebSocketHandshakeError.self) {
+        let error = try #require(throws: IMWireError.self) {
             switch problem {
             case "target": _ = try WebSocketClientHandshake(host: "a.example", target: "/x y")
             case "header":
@@ -109,7 +109,7 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
                     host: "a.example", deflateOffers: [PerMessageDeflateOffer(serverMaxWindowBits: 16)])
             }
         }
-        #expect(error.side == .request)
+        #expect(error.code == .webSocketHandshakeRequest)
         #expect(error.ruleIDs == [rule], "\(error)")
     }
 }
@@ -187,8 +187,8 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
         case "refused": response = text(["HTTP/1.1 403 Forbidden", "Content-Length: 0"])
         default: response = Array(upgrade(["Sec-WebSocket-Protocol: chat"]).dropLast(2))
         }
-        let error = try #require(throws: WebSocketHandshakeError.self) { try handshake.validate(response: response) }
-        #expect(error.side == .response)
+        let error = try #require(throws: IMWireError.self) { try handshake.validate(response: response) }
+        #expect(error.code == .webSocketHandshakeResponse)
         #expect(error.ruleIDs == [rule], "\(error)")
         if let field {
             // The offset is inside the named field's line.
@@ -201,7 +201,7 @@ private func requireSendable<T: Sendable>(_: T.Type) {}
             let end = response[start...].firstIndex(of: 0x0d) ?? response.count
             #expect((start..<end).contains(offset), "offset \(offset) outside \(start)..<\(end)")
         }
-        if problem == "refused" { #expect(error.status == 403) }
+        if problem == "refused" { #expect(error.handshakeStatus == 403) }
         // The capture checker finds the same in the same bytes.
         let checked = WebSocketHandshake.parse(request: handshake.request, response: response)
         #expect(checked.responseFindings == error.findings)

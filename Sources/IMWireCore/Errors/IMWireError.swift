@@ -64,6 +64,9 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
             findings: findings, number: number)
     }
 
+    /// The rule IDs of `findings`, in order.
+    package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
+
     /// `summary path line N at offset N: reason`, each part when present, and the reason alone
     /// when none is (`invalid JSON at offset 3: unexpected data after the JSON value`,
     /// `key log line 2: bad hex`, `scenario.json: "dialect": expected a string`).

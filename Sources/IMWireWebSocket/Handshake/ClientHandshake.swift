@@ -66,7 +66,7 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     ///   - headers: further fields, after the handshake's own.
     ///   - key: a fresh random key by default (`randomKey()`); give one only to get the same
     ///     bytes every time (tests).
-    /// - Throws: the findings that make the request invalid: a host, target or field value with
+    /// - Throws: `webSocketHandshakeRequest` with the findings that make the request invalid: a host, target or field value with
     ///   CR, LF, NUL, space or a fragment (`WS.HANDSHAKE-MALFORMED`), a subprotocol that is not a
     ///   token, a field the handshake writes itself, a key that is not the base64 of 16 bytes
     ///   (`WS.HANDSHAKE-KEY`), a deflate offer with window bits outside 8...15
@@ -75,7 +75,7 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
         host: String, target: String = "/", protocols: [String] = [], deflateOffers: [PerMessageDeflateOffer] = [],
         origin: String? = nil,
         headers: [Header] = [], key: String = WebSocketClientHandshake.randomKey()
-    ) throws(WebSocketHandshakeError) {
+    ) throws(IMWireError) {
         self.host = host
         self.target = target
         self.key = key
@@ -109,7 +109,7 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
                 malformed("the value of \(header.name) has a control character")
             }
         }
-        guard problems.isEmpty else { throw WebSocketHandshakeError(side: .request, findings: problems) }
+        guard problems.isEmpty else { throw IMWireError.webSocketHandshake(request: true, findings: problems) }
 
         var lines = [
             "GET \(target) HTTP/1.1", "Host: \(host)", "Upgrade: websocket", "Connection: Upgrade",
@@ -128,7 +128,7 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
         var findings: [Finding] = []
         _ = WebSocketHandshake.parseRequest(request, findings: &findings)
         let errors = findings.filter { $0.severity == .error }
-        guard errors.isEmpty else { throw WebSocketHandshakeError(side: .request, findings: errors) }
+        guard errors.isEmpty else { throw IMWireError.webSocketHandshake(request: true, findings: errors) }
     }
 
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from the system's cryptographically strong
@@ -161,15 +161,15 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     ///   the decoder from `negotiation.responseHeadLength` on.
     /// - Returns: what was agreed, with any findings that do not fail the handshake (such as
     ///   `WS.SUBPROTOCOL-NOT-CHOSEN` when the server picked none of the offered subprotocols).
-    /// - Throws: every finding about the response, offsets in `response`; `status` tells a
-    ///   refusal (401, 403, a redirect) from a broken 101.
-    public func validate(response: [UInt8]) throws(WebSocketHandshakeError) -> WebSocketNegotiation {
+    /// - Throws: `webSocketHandshakeResponse` with every finding about the response, offsets in
+    ///   `response`; `handshakeStatus` tells a refusal (401, 403, a redirect) from a broken 101.
+    public func validate(response: [UInt8]) throws(IMWireError) -> WebSocketNegotiation {
         let checked = WebSocketHandshake.parse(request: request, response: response)
         guard checked.isUpgraded, let head = checked.response?.head,
             !checked.responseFindings.contains(where: { $0.severity == .error })
         else {
-            throw WebSocketHandshakeError(
-                side: .response, findings: checked.responseFindings, status: checked.response?.status)
+            throw IMWireError.webSocketHandshake(
+                request: false, findings: checked.responseFindings, status: checked.response?.status)
         }
         return WebSocketNegotiation(
             subprotocol: checked.subprotocol, permessageDeflate: checked.permessageDeflate,
@@ -228,37 +228,30 @@ public struct WebSocketNegotiation: Sendable, Hashable {
     }
 }
 
-/// An opening handshake that failed, with the findings that make it fail (rule, message and
-/// byte offset in the request or the response bytes).
-public struct WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Which bytes the findings are about.
-    public enum Side: Sendable, Hashable {
-        /// The request being built (offsets in `WebSocketClientHandshake.request`, nil for an argument).
-        case request
-        /// The server's response (offsets in the bytes given to `validate`).
-        case response
+extension IMWireError.Code {
+    /// The request a `WebSocketClientHandshake` was to write is invalid: `findings` say why,
+    /// their offsets in the request bytes (nil for an argument).
+    public static let webSocketHandshakeRequest = Self("websocket.handshake-request")
+    /// The server's answer refuses or breaks the upgrade: `findings` say why, their offsets in
+    /// the response bytes; `handshakeStatus` tells a refusal (401, 403, a redirect) from a
+    /// broken 101.
+    public static let webSocketHandshakeResponse = Self("websocket.handshake-response")
+}
+
+extension IMWireError {
+    /// An opening handshake that failed, with the findings that make it fail, one after another:
+    /// `WebSocket handshake failed (response, status 403): …`. `status`: the response's, when it
+    /// has a status line.
+    package static func webSocketHandshake(request: Bool, findings: [Finding], status: Int? = nil) -> IMWireError {
+        let side = request ? "request" : "response"
+        return IMWireError(
+            request ? .webSocketHandshakeRequest : .webSocketHandshakeResponse,
+            findings.map(\.description).joined(separator: "; "),
+            summary: "WebSocket handshake failed (\(side)\(status.map { ", status \($0)" } ?? ""))", findings: findings,
+            number: status)
     }
 
-    /// Which bytes the findings are about.
-    public var side: Side
-    /// The findings; at least one is an error.
-    public var findings: [Finding]
-    /// The response's status code, when the response has a status line (101 for a broken upgrade).
-    public var status: Int?
-
-    /// An error with these findings.
-    package init(side: Side, findings: [Finding], status: Int? = nil) {
-        self.side = side
-        self.findings = findings
-        self.status = status
-    }
-
-    /// The rule IDs of the findings, in order.
-    package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
-
-    /// One line per finding.
-    public var description: String {
-        "WebSocket handshake failed (\(side)\(status.map { ", status \($0)" } ?? "")): "
-            + findings.map(\.description).joined(separator: "; ")
-    }
+    /// For an upgrade the server refused or broke (`webSocketHandshakeResponse`): the
+    /// response's status code, when it has a status line (101 for a broken upgrade).
+    public var handshakeStatus: Int? { code == .webSocketHandshakeResponse ? number : nil }
 }
