@@ -22,24 +22,24 @@ enum KeyLogFuzzing {
     /// line by line, reads back the same; every random is 32 bytes, every secret 32 or 48.
     static func parse(_ input: FuzzInput) -> [String] {
         let text = String(decoding: input.payload, as: UTF8.self)
-        let whole = Result { () throws(TLSKeyLogError) in try TLSKeyLog(parsing: input.payload) }
-        guard whole == Result(catching: { () throws(TLSKeyLogError) in try TLSKeyLog(parsing: input.payload) }) else {
+        let whole = Result { () throws(IMWireError) in try TLSKeyLog(parsing: input.payload) }
+        guard whole == Result(catching: { () throws(IMWireError) in try TLSKeyLog(parsing: input.payload) }) else {
             return ["the key log parses differently twice"]
         }
         var violations: [String] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         var byLine = TLSKeyLog()
-        var lineError: TLSKeyLogError?
+        var lineError: IMWireError?
         for (index, line) in lines.enumerated() {
             do { try byLine.add(parsing: String(line)) } catch {
-                lineError = TLSKeyLogError(line: index + 1, reason: error.reason)
+                lineError = IMWireError.keyLog(line: index + 1, error.reason)
                 break
             }
         }
         switch whole {
         case .failure(let error):
-            if error.line < 1 || error.line > lines.count {
-                violations.append("error at line \(error.line) of \(lines.count)")
+            if (error.line ?? 0) < 1 || (error.line ?? 0) > lines.count {
+                violations.append("error at line \(error.line ?? 0) of \(lines.count)")
             }
             if lineError != error {
                 violations.append(
@@ -60,7 +60,7 @@ enum KeyLogFuzzing {
                     written.append("\(label) \(Hex.encode(random)) \(Hex.encode(secret))")
                 }
             }
-            switch Result(catching: { () throws(TLSKeyLogError) in
+            switch Result(catching: { () throws(IMWireError) in
                 try TLSKeyLog(parsing: written.joined(separator: "\n"))
             }) {
             case .success(let again) where again == log: break

@@ -214,7 +214,7 @@ public final class ConnectionAssembler {
     /// log that does not parse adds what came before its bad line, and the error is returned for
     /// the caller to report.
     @discardableResult
-    public func add(keyLog: [UInt8]) -> TLSKeyLogError? {
+    public func add(keyLog: [UInt8]) -> IMWireError? {
         do {
             try keys.add(parsing: String(decoding: keyLog, as: UTF8.self))
             return nil

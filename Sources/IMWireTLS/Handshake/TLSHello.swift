@@ -1,3 +1,5 @@
+import IMWireCore
+
 /// What IMWire reads from a ClientHello (RFC 8446 §4.1.2, RFC 5246 §7.4.1.2).
 package struct TLSClientHello: Sendable, Hashable {
     package var legacyVersion: TLSVersion
@@ -16,14 +18,18 @@ package struct TLSClientHello: Sendable, Hashable {
     package var extensionTypes: [UInt16]
 
     /// Parses a ClientHello body (after the 4-byte handshake header). Throws a reason.
-    package init(body: [UInt8]) throws(TLSParseError) {
+    package init(body: [UInt8]) throws(IMWireError) {
         var cursor = TLSCursor(body)
         legacyVersion = TLSVersion(rawValue: try cursor.u16("legacy_version"))
         random = try cursor.bytes(32, "random")
         sessionID = try cursor.vector8("legacy_session_id")
-        guard sessionID.count <= 32 else { throw TLSParseError("legacy_session_id longer than 32 bytes") }
+        guard sessionID.count <= 32 else {
+            throw IMWireError(.tlsHandshakeSyntax, "legacy_session_id longer than 32 bytes")
+        }
         let suites = try cursor.vector16("cipher_suites")
-        guard suites.count % 2 == 0, !suites.isEmpty else { throw TLSParseError("cipher_suites of odd or zero length") }
+        guard suites.count % 2 == 0, !suites.isEmpty else {
+            throw IMWireError(.tlsHandshakeSyntax, "cipher_suites of odd or zero length")
+        }
         cipherSuites = stride(from: 0, to: suites.count - 1, by: 2).map {
             TLSCipherSuite(code: UInt16(suites[$0]) << 8 | UInt16(suites[$0 + 1]))
         }
@@ -35,7 +41,7 @@ package struct TLSClientHello: Sendable, Hashable {
         extensionTypes = []
         guard !cursor.isAtEnd else { return }  // extensions are optional before TLS 1.3
         var extensions = TLSCursor(try cursor.vector16("extensions"))
-        guard cursor.isAtEnd else { throw TLSParseError("bytes after the extensions") }
+        guard cursor.isAtEnd else { throw IMWireError(.tlsHandshakeSyntax, "bytes after the extensions") }
         while !extensions.isAtEnd {
             let type = try extensions.u16("extension type")
             var data = TLSCursor(try extensions.vector16("extension data"))
@@ -52,7 +58,9 @@ package struct TLSClientHello: Sendable, Hashable {
                 alpn = try Self.protocolNames(&data)
             case 43:  // supported_versions
                 let list = try data.vector8("supported_versions")
-                guard list.count % 2 == 0 else { throw TLSParseError("supported_versions of odd length") }
+                guard list.count % 2 == 0 else {
+                    throw IMWireError(.tlsHandshakeSyntax, "supported_versions of odd length")
+                }
                 supportedVersions = stride(from: 0, to: list.count - 1, by: 2).map {
                     TLSVersion(rawValue: UInt16(list[$0]) << 8 | UInt16(list[$0 + 1]))
                 }
@@ -65,7 +73,7 @@ package struct TLSClientHello: Sendable, Hashable {
     }
 
     /// protocol_name_list (RFC 7301 §3.1).
-    static func protocolNames(_ data: inout TLSCursor) throws(TLSParseError) -> [String] {
+    static func protocolNames(_ data: inout TLSCursor) throws(IMWireError) -> [String] {
         var list = TLSCursor(try data.vector16("protocol_name_list"))
         var names: [String] = []
         while !list.isAtEnd {
@@ -101,12 +109,14 @@ package struct TLSServerHello: Sendable, Hashable {
     package var version: TLSVersion { selectedVersion ?? legacyVersion }
 
     /// Parses a ServerHello body (after the 4-byte handshake header).
-    package init(body: [UInt8]) throws(TLSParseError) {
+    package init(body: [UInt8]) throws(IMWireError) {
         var cursor = TLSCursor(body)
         legacyVersion = TLSVersion(rawValue: try cursor.u16("legacy_version"))
         random = try cursor.bytes(32, "random")
         sessionID = try cursor.vector8("legacy_session_id_echo")
-        guard sessionID.count <= 32 else { throw TLSParseError("legacy_session_id_echo longer than 32 bytes") }
+        guard sessionID.count <= 32 else {
+            throw IMWireError(.tlsHandshakeSyntax, "legacy_session_id_echo longer than 32 bytes")
+        }
         cipherSuite = TLSCipherSuite(code: try cursor.u16("cipher_suite"))
         _ = try cursor.u8("legacy_compression_method")
         selectedVersion = nil
@@ -114,7 +124,7 @@ package struct TLSServerHello: Sendable, Hashable {
         acceptsPreSharedKey = false
         guard !cursor.isAtEnd else { return }
         var extensions = TLSCursor(try cursor.vector16("extensions"))
-        guard cursor.isAtEnd else { throw TLSParseError("bytes after the extensions") }
+        guard cursor.isAtEnd else { throw IMWireError(.tlsHandshakeSyntax, "bytes after the extensions") }
         while !extensions.isAtEnd {
             let type = try extensions.u16("extension type")
             var data = TLSCursor(try extensions.vector16("extension data"))
@@ -129,7 +139,7 @@ package struct TLSServerHello: Sendable, Hashable {
 }
 
 /// The ALPN protocol an EncryptedExtensions message (RFC 8446 §4.3.1) selects, if any.
-func encryptedExtensionsALPN(body: [UInt8]) throws(TLSParseError) -> String? {
+func encryptedExtensionsALPN(body: [UInt8]) throws(IMWireError) -> String? {
     var cursor = TLSCursor(body)
     var extensions = TLSCursor(try cursor.vector16("extensions"))
     var alpn: String?
@@ -141,11 +151,10 @@ func encryptedExtensionsALPN(body: [UInt8]) throws(TLSParseError) -> String? {
     return alpn
 }
 
-/// Why a handshake message could not be parsed.
-package struct TLSParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    package let reason: String
-    package init(_ reason: String) { self.reason = reason }
-    package var description: String { reason }
+extension IMWireError.Code {
+    /// A TLS handshake message (a ClientHello, a ServerHello, EncryptedExtensions) that cannot be
+    /// parsed: a vector past its end, a length of the wrong parity, bytes after the extensions.
+    public static let tlsHandshakeSyntax = Self("tls.handshake-syntax")
 }
 
 /// A bounds-checked reader over bytes: every read checks its length and throws instead of trapping.
@@ -158,30 +167,30 @@ struct TLSCursor {
     var isAtEnd: Bool { position >= bytes.count }
     var remaining: Int { bytes.count - position }
 
-    mutating func u8(_ what: String) throws(TLSParseError) -> UInt8 {
-        guard remaining >= 1 else { throw TLSParseError("truncated at \(what)") }
+    mutating func u8(_ what: String) throws(IMWireError) -> UInt8 {
+        guard remaining >= 1 else { throw IMWireError(.tlsHandshakeSyntax, "truncated at \(what)") }
         position += 1
         return bytes[position - 1]
     }
 
-    mutating func u16(_ what: String) throws(TLSParseError) -> UInt16 {
-        guard remaining >= 2 else { throw TLSParseError("truncated at \(what)") }
+    mutating func u16(_ what: String) throws(IMWireError) -> UInt16 {
+        guard remaining >= 2 else { throw IMWireError(.tlsHandshakeSyntax, "truncated at \(what)") }
         position += 2
         return UInt16(bytes[position - 2]) << 8 | UInt16(bytes[position - 1])
     }
 
-    mutating func bytes(_ count: Int, _ what: String) throws(TLSParseError) -> [UInt8] {
-        guard count >= 0, remaining >= count else { throw TLSParseError("truncated at \(what)") }
+    mutating func bytes(_ count: Int, _ what: String) throws(IMWireError) -> [UInt8] {
+        guard count >= 0, remaining >= count else { throw IMWireError(.tlsHandshakeSyntax, "truncated at \(what)") }
         position += count
         return Array(bytes[(position - count)..<position])
     }
 
-    mutating func vector8(_ what: String) throws(TLSParseError) -> [UInt8] {
+    mutating func vector8(_ what: String) throws(IMWireError) -> [UInt8] {
         let length = Int(try u8(what))
         return try bytes(length, what)
     }
 
-    mutating func vector16(_ what: String) throws(TLSParseError) -> [UInt8] {
+    mutating func vector16(_ what: String) throws(IMWireError) -> [UInt8] {
         let length = Int(try u16(what))
         return try bytes(length, what)
     }

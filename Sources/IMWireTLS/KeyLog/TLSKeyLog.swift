@@ -35,17 +35,17 @@ package struct TLSSecrets: Sendable, Hashable {
     }
 }
 
-/// A key-log line that IMWire cannot read: a known label with a wrong field count, bad hex, or a
-/// random or secret of the wrong length.
-public struct TLSKeyLogError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// 1-based line number in the text parsed.
-    public let line: Int
-    public let reason: String
-    package init(line: Int, reason: String) {
-        self.line = line
-        self.reason = reason
+extension IMWireError.Code {
+    /// A key-log line that IMWire cannot read (`line`: its number): a known label with a wrong
+    /// field count, bad hex, or a random or secret of the wrong length.
+    public static let tlsKeyLog = Self("tls.key-log")
+}
+
+extension IMWireError {
+    /// `key log line 3: CLIENT_RANDOM needs 2 fields, found 1`; `line` is 1-based in the text parsed.
+    package static func keyLog(line: Int, _ reason: String) -> IMWireError {
+        IMWireError(.tlsKeyLog, reason, summary: "key log", line: line)
     }
-    public var description: String { "key log line \(line): \(reason)" }
 }
 
 /// Secrets from NSS key-log text (`SSLKEYLOGFILE`, Python's `keylog_filename`, Node's `--tls-keylog`,
@@ -59,12 +59,12 @@ public struct TLSKeyLog: Sendable, Hashable {
     public init() {}
 
     /// Parses NSS key-log text.
-    public init(parsing text: String) throws(TLSKeyLogError) {
+    public init(parsing text: String) throws(IMWireError) {
         try add(parsing: text)
     }
 
     /// Parses NSS key-log bytes (a file, a pcapng DSB): must be UTF-8 (the format is ASCII).
-    public init(parsing bytes: [UInt8]) throws(TLSKeyLogError) {
+    public init(parsing bytes: [UInt8]) throws(IMWireError) {
         try add(parsing: String(decoding: bytes, as: UTF8.self))
     }
 
@@ -93,7 +93,7 @@ public struct TLSKeyLog: Sendable, Hashable {
     }
 
     /// Parses more NSS key-log text into this log. On an error, lines before it have been added.
-    public mutating func add(parsing text: String) throws(TLSKeyLogError) {
+    public mutating func add(parsing text: String) throws(IMWireError) {
         var lineNumber = 0
         // "\r\n" is one Character in Swift: split on both so that Windows key logs read too
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -104,27 +104,27 @@ public struct TLSKeyLog: Sendable, Hashable {
             guard let label = fields.first, !label.hasPrefix("#") else { continue }
             guard let kind = Label(rawValue: String(label)) else { continue }  // unknown labels: ignored
             guard fields.count == 3 else {
-                throw TLSKeyLogError(line: lineNumber, reason: "\(label) needs 2 fields, found \(fields.count - 1)")
+                throw IMWireError.keyLog(line: lineNumber, "\(label) needs 2 fields, found \(fields.count - 1)")
             }
             let random = try Self.hex(fields[1], line: lineNumber, what: "client random")
             guard random.count == 32 else {
-                throw TLSKeyLogError(
-                    line: lineNumber, reason: "\(label): client random of \(random.count) bytes (32 expected)")
+                throw IMWireError.keyLog(
+                    line: lineNumber, "\(label): client random of \(random.count) bytes (32 expected)")
             }
             let secret = try Self.hex(fields[2], line: lineNumber, what: "secret")
             var secrets = TLSSecrets()
             switch kind {
             case .clientRandom:
                 guard secret.count == 48 else {
-                    throw TLSKeyLogError(
-                        line: lineNumber, reason: "CLIENT_RANDOM: master secret of \(secret.count) bytes (48 expected)")
+                    throw IMWireError.keyLog(
+                        line: lineNumber, "CLIENT_RANDOM: master secret of \(secret.count) bytes (48 expected)")
                 }
                 secrets.masterSecret = secret
             default:
                 // TLS 1.3 secrets are Hash.length: 32 (SHA-256) or 48 (SHA-384)
                 guard secret.count == 32 || secret.count == 48 else {
-                    throw TLSKeyLogError(
-                        line: lineNumber, reason: "\(label): secret of \(secret.count) bytes (32 or 48 expected)")
+                    throw IMWireError.keyLog(
+                        line: lineNumber, "\(label): secret of \(secret.count) bytes (32 or 48 expected)")
                 }
                 kind.set(secret, in: &secrets)
             }
@@ -156,14 +156,14 @@ public struct TLSKeyLog: Sendable, Hashable {
         }
     }
 
-    private static func hex(_ field: Substring, line: Int, what: String) throws(TLSKeyLogError) -> [UInt8] {
+    private static func hex(_ field: Substring, line: Int, what: String) throws(IMWireError) -> [UInt8] {
         guard field.utf8.count % 2 == 0, field.utf8.allSatisfy({ isHexDigit($0) }) else {
-            throw TLSKeyLogError(line: line, reason: "\(what) is not hex")
+            throw IMWireError.keyLog(line: line, "\(what) is not hex")
         }
         do {
             return try Hex.decode(String(field))
         } catch {
-            throw TLSKeyLogError(line: line, reason: "\(what) is not hex")
+            throw IMWireError.keyLog(line: line, "\(what) is not hex")
         }
     }
 
@@ -193,7 +193,7 @@ public final class TLSKeyStore {
     }
 
     /// Parses and adds NSS key-log text (e.g. a DSB's payload). On error nothing after the bad line is added.
-    public func add(parsing text: String) throws(TLSKeyLogError) {
+    public func add(parsing text: String) throws(IMWireError) {
         try log.add(parsing: text)
     }
 

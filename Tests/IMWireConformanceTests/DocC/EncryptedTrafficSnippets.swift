@@ -23,7 +23,9 @@ import Testing
     }
 
     @Test func aMalformedKeyLogLineIsNamed() {
-        #expect(throws: TLSKeyLogError.self) { try TLSKeyLog(parsing: "# a comment\nCLIENT_RANDOM zz 00\n") }
+        #expect(throws: IMWireError.keyLog(line: 2, "client random is not hex")) {
+            try TLSKeyLog(parsing: "# a comment\nCLIENT_RANDOM zz 00\n")
+        }
     }
 
     @Test func withoutTheKey() throws {
