@@ -9,12 +9,12 @@ enum ReconnectFuzzing {
 
     /// An event file (`imwire reconnect simulate --events`): parsing is deterministic; a parsed
     /// file has times ≥ 0 that never decrease and survives its own JSON document; run through
-    /// its policy, it either stops at the step limit with a `FormatError`
+    /// its policy, it either stops at the step limit with an `IMWireError`
     /// or gives steps in time order, never more than the limit plus the events, the same twice.
     static func events(_ input: FuzzInput) -> [String] {
         let text = String(decoding: input.payload, as: UTF8.self)
-        let first = Result { () throws(EventFile.FormatError) in try EventFile.parse(text, limits: input.limits) }
-        let second = Result { () throws(EventFile.FormatError) in try EventFile.parse(text, limits: input.limits) }
+        let first = Result { () throws(IMWireError) in try EventFile.parse(text, limits: input.limits) }
+        let second = Result { () throws(IMWireError) in try EventFile.parse(text, limits: input.limits) }
         guard first == second else { return ["the file parses differently twice"] }
         guard case .success(let file) = first else { return [] }
         var violations: [String] = []
@@ -24,7 +24,7 @@ enum ReconnectFuzzing {
             violations.append("event times decrease or are negative")
         }
         let written = JSONWriter.string(file.json)
-        switch Result(catching: { () throws(EventFile.FormatError) in try EventFile.parse(written) }) {
+        switch Result(catching: { () throws(IMWireError) in try EventFile.parse(written) }) {
         case .success(let again) where again == file: break
         case .success: violations.append("`\(written.prefix(200))` parses to another file")
         case .failure(let error): violations.append("`\(written.prefix(200))` does not parse: \(error)")
@@ -34,8 +34,8 @@ enum ReconnectFuzzing {
         let policy =
             file.policy.flatMap(ReconnectPolicies.named)
             ?? policies[(input.extra << 2 | input.variant) % policies.count]
-        let run = Result { () throws(EventFile.FormatError) in try file.run(policy, maxSteps: maxSteps).steps }
-        let rerun = Result { () throws(EventFile.FormatError) in try file.run(policy, maxSteps: maxSteps).steps }
+        let run = Result { () throws(IMWireError) in try file.run(policy, maxSteps: maxSteps).steps }
+        let rerun = Result { () throws(IMWireError) in try file.run(policy, maxSteps: maxSteps).steps }
         if run != rerun { violations.append("two runs of \(policy.name) differ") }
         if case .success(let steps) = run {
             if steps.count > maxSteps + file.entries.count { violations.append("\(steps.count) steps pass the limit") }

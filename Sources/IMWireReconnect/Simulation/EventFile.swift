@@ -40,17 +40,9 @@ package struct EventFile: Sendable, Hashable {
         self.entries = entries
     }
 
-    /// A line that is not an event, or a time that goes backwards.
-    package struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// What is wrong, and where.
-        package let description: String
-        /// An error saying `description`.
-        package init(_ description: String) { self.description = description }
-    }
-
     /// Parses a JSON document (or a golden trace of `Fixtures/reconnect/`, whose events are under
     /// `input`) or JSONL text.
-    package static func parse(_ text: String, limits: Limits = .default) throws(FormatError) -> EventFile {
+    package static func parse(_ text: String, limits: Limits = .default) throws(IMWireError) -> EventFile {
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.first == "{", let document = try? JSONParser.parse(String(trimmed), maxDepth: limits.maxJSONDepth),
             let object = document.objectValue, object["event"] == nil
@@ -61,7 +53,8 @@ package struct EventFile: Sendable, Hashable {
                 file.policy = file.policy ?? object["policy"]?.stringValue
                 return file
             }
-            throw FormatError(
+            throw IMWireError(
+                .reconnectEventFile,
                 """
                 a JSON document without events: expected {"events": \
                 [...]}, a golden trace with input.events, or JSONL
@@ -73,9 +66,11 @@ package struct EventFile: Sendable, Hashable {
             guard !content.isEmpty else { continue }
             let value: JSONValue
             do { value = try JSONParser.parse(String(content), maxDepth: limits.maxJSONDepth) } catch {
-                throw FormatError("line \(number + 1): \(error)")
+                throw IMWireError(.reconnectEventFile, "\(error)", line: number + 1)
             }
-            guard let object = value.objectValue else { throw FormatError("line \(number + 1): not a JSON object") }
+            guard let object = value.objectValue else {
+                throw IMWireError(.reconnectEventFile, "not a JSON object", line: number + 1)
+            }
             if object["event"] == nil {
                 try file.settings(object, where: "line \(number + 1)")
             } else {
@@ -84,59 +79,71 @@ package struct EventFile: Sendable, Hashable {
             }
         }
         guard !file.entries.isEmpty else {
-            throw FormatError("no events (expected a JSON document with events, or JSONL)")
+            throw IMWireError(.reconnectEventFile, "no events (expected a JSON document with events, or JSONL)")
         }
         return file
     }
 
     /// Parses the JSON document form.
-    package static func parse(document object: JSONObject) throws(FormatError) -> EventFile {
+    package static func parse(document object: JSONObject) throws(IMWireError) -> EventFile {
         var file = EventFile(entries: [])
         try file.settings(object, where: "document")
-        guard let events = object["events"]?.arrayValue else { throw FormatError("events must be an array") }
+        guard let events = object["events"]?.arrayValue else {
+            throw IMWireError(.reconnectEventFile, "events must be an array")
+        }
         for (index, value) in events.enumerated() {
-            guard let item = value.objectValue else { throw FormatError("events[\(index)]: not an object") }
+            guard let item = value.objectValue else {
+                throw IMWireError(.reconnectEventFile, "events[\(index)]: not an object")
+            }
             file.entries.append(try entry(item, where: "events[\(index)]", after: file.entries.last?.timeMillis))
         }
         return file
     }
 
-    private mutating func settings(_ object: JSONObject, where place: String) throws(FormatError) {
+    private mutating func settings(_ object: JSONObject, where place: String) throws(IMWireError) {
         if let value = object["seed"] {
             guard let seed = value.numberValue?.uint64Value else {
-                throw FormatError("\(place): seed must be an integer ≥ 0")
+                throw IMWireError(.reconnectEventFile, "\(place): seed must be an integer ≥ 0")
             }
             self.seed = seed
         }
         if let value = object["until"] {
             guard let until = value.int64Value, until >= 0 else {
-                throw FormatError("\(place): until must be an integer ≥ 0 (ms)")
+                throw IMWireError(.reconnectEventFile, "\(place): until must be an integer ≥ 0 (ms)")
             }
             self.untilMillis = until
         }
         if let value = object["policy"] {
-            guard let name = value.stringValue else { throw FormatError("\(place): policy must be a string") }
+            guard let name = value.stringValue else {
+                throw IMWireError(.reconnectEventFile, "\(place): policy must be a string")
+            }
             policy = name
         }
     }
 
-    private static func entry(_ object: JSONObject, where place: String, after previous: Int64?) throws(FormatError)
+    private static func entry(_ object: JSONObject, where place: String, after previous: Int64?) throws(IMWireError)
         -> Entry
     {
         guard let time = object["ms"]?.int64Value, time >= 0 else {
-            throw FormatError("\(place): ms must be an integer ≥ 0")
+            throw IMWireError(.reconnectEventFile, "\(place): ms must be an integer ≥ 0")
         }
         if let previous, time < previous {
-            throw FormatError("\(place): ms \(time) is before the previous event (\(previous))")
+            throw IMWireError(.reconnectEventFile, "\(place): ms \(time) is before the previous event (\(previous))")
         }
-        guard let name = object["event"]?.stringValue else { throw FormatError("\(place): event must be a string") }
-        func integer(_ key: String) throws(FormatError) -> Int64? {
+        guard let name = object["event"]?.stringValue else {
+            throw IMWireError(.reconnectEventFile, "\(place): event must be a string")
+        }
+        func integer(_ key: String) throws(IMWireError) -> Int64? {
             guard let value = object[key], !value.isNull else { return nil }
-            guard let number = value.int64Value else { throw FormatError("\(place): \(key) must be an integer") }
+            guard let number = value.int64Value else {
+                throw IMWireError(.reconnectEventFile, "\(place): \(key) must be an integer")
+            }
             return number
         }
-        func required(_ key: String) throws(FormatError) -> Int64 {
-            guard let number = try integer(key) else { throw FormatError("\(place): \(name) needs \(key)") }
+        func required(_ key: String) throws(IMWireError) -> Int64 {
+            guard let number = try integer(key) else {
+                throw IMWireError(.reconnectEventFile, "\(place): \(name) needs \(key)")
+            }
             return number
         }
         let event: ReconnectEvent
@@ -164,7 +171,8 @@ package struct EventFile: Sendable, Hashable {
         case "system-wake": event = .systemWake
         case "timer-fired":
             guard let timer = object["timer"]?.stringValue.flatMap(TimerKind.init(rawValue:)) else {
-                throw FormatError(
+                throw IMWireError(
+                    .reconnectEventFile,
                     """
                     \(place): timer-fired needs timer, one of \
                     \(TimerKind.allCases.map(\.rawValue).joined(separator: ", "))
@@ -176,12 +184,14 @@ package struct EventFile: Sendable, Hashable {
         case "chat-room-joined": event = .chatRoomJoined
         case "chat-room-left": event = .chatRoomLeft
         default:
-            throw FormatError("\(place): unknown event \(name); known: \(ReconnectEvent.names.joined(separator: ", "))")
+            throw IMWireError(
+                .reconnectEventFile,
+                "\(place): unknown event \(name); known: \(ReconnectEvent.names.joined(separator: ", "))")
         }
         var random: UInt32?
         if let value = try integer("random") {
             guard let exact = UInt32(exactly: value) else {
-                throw FormatError("\(place): random must be 0…4294967295")
+                throw IMWireError(.reconnectEventFile, "\(place): random must be 0…4294967295")
             }
             random = exact
         }
@@ -195,15 +205,16 @@ package struct EventFile: Sendable, Hashable {
     /// Runs the file through a simulator of `policy`: every step, timers included, and the
     /// events that did not fit the state they met. Throws when the run passes `maxSteps`, with
     /// where it stopped.
-    package func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(FormatError)
+    package func run(_ policy: ReconnectPolicy, maxSteps: Int = EventFile.maxSteps) throws(IMWireError)
         -> ReconnectSimulation
     {
         var simulator = ReconnectSimulator(policy: policy, seed: seed)
         simulator.stepLimit = maxSteps
         var steps: [TraceStep] = []
-        func check(before time: Int64) throws(FormatError) {
+        func check(before time: Int64) throws(IMWireError) {
             guard simulator.stoppedAtLimit else { return }
-            throw FormatError(
+            throw IMWireError(
+                .reconnectStepLimit,
                 """
                 the simulation reached \(maxSteps) steps before ms \(time): the timers of \(policy.name) keep \
                 firing that far ahead (at ms \(steps.last?.timeMillis ?? 0)); bring until or the event times closer
@@ -259,4 +270,12 @@ extension Substring {
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
         return text
     }
+}
+
+extension IMWireError.Code {
+    /// An event file of `imwire reconnect simulate` that cannot be read: a line that is not an
+    /// event (`line`: its number in JSONL), a time that goes backwards, an unknown event.
+    public static let reconnectEventFile = Self("reconnect.event-file")
+    /// An event file whose simulation passes its step limit: timers that fire that far ahead.
+    public static let reconnectStepLimit = Self("reconnect.step-limit")
 }
