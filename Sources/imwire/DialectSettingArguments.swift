@@ -18,9 +18,10 @@ extension TakesDialectSettings {
     /// setting refuses, 2 for a file one cannot read.
     func applyDialectSettings(to options: inout DialectOptionSet) throws {
         do { try options.apply(DialectSettingArguments.given, settings: DialectSettingArguments.settings) } catch {
-            switch error.kind {
-            case .invalidValue: throw ValidationError(error.description)
-            case .unreadableFile: throw unreadable(error.description)
+            let text = DialectSettingArguments.flagged(error)
+            switch error.code {
+            case .dialectSettingFile: throw unreadable(text)
+            default: throw ValidationError(text)
             }
         }
     }
@@ -36,6 +37,17 @@ enum DialectSettingArguments {
     nonisolated(unsafe) static var problem: String?
 
     static var settings: [DialectSetting] { Dialects.standard.all.flatMap(\.settings) }
+
+    /// A settings error in the command line's words: the library names settings, each is a flag here.
+    static func flagged(_ error: IMWireError) -> String {
+        guard let name = error.field else { return error.description }
+        switch error.code {
+        case .dialectSettingUnknown: return "unknown option '--\(name)'"
+        case .dialectSettingsExclusive:
+            return "--\(settings.first { $0.name == name }?.excludes ?? "") and --\(name) exclude each other"
+        default: return "--" + error.description  // the reason starts with the setting's name
+        }
+    }
 
     static var options: TableOptions { TableOptions(settings.map { ($0.name, $0.valueName, $0.help) }) }
 

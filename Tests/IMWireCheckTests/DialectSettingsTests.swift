@@ -34,8 +34,9 @@ import Testing
         #expect {
             try options.apply([("nim-heartbeat", value)], settings: Self.settings)
         } throws: { error in
-            (error as? DialectSettingError).map {
-                $0.kind == .invalidValue && $0.description.hasPrefix("--nim-heartbeat \(value):")
+            (error as? IMWireError).map {
+                $0.code == .dialectSettingValue && $0.field == "nim-heartbeat"
+                    && $0.description.hasPrefix("nim-heartbeat \(value):")
             } ?? false
         }
     }
@@ -61,7 +62,9 @@ import Testing
         #expect {
             try options.apply([("secret-file", "/dev/null"), ("secret", "s")], settings: Self.settings)
         } throws: { error in
-            (error as? DialectSettingError)?.description == "--secret and --secret-file exclude each other"
+            error as? IMWireError
+                == IMWireError(
+                    .dialectSettingsExclusive, "secret and secret-file exclude each other", field: "secret-file")
         }
     }
 
@@ -75,15 +78,18 @@ import Testing
         #expect {
             try options.apply([("secret-file", path + ".missing")], settings: Self.settings)
         } throws: { error in
-            (error as? DialectSettingError).map {
-                $0.kind == .unreadableFile && $0.description.contains(path + ".missing")
+            (error as? IMWireError).map {
+                $0.code == .dialectSettingFile && $0.field == "secret-file"
+                    && $0.description.hasPrefix("secret-file: cannot read \(path).missing: ")
             } ?? false
         }
     }
 
     @Test func anUnknownNameIsRefused() {
         var options = DialectOptionSet()
-        #expect(throws: DialectSettingError.self) { try options.apply([("nim-timout", "3")], settings: Self.settings) }
+        #expect(throws: IMWireError(.dialectSettingUnknown, "unknown setting 'nim-timout'", field: "nim-timout")) {
+            try options.apply([("nim-timout", "3")], settings: Self.settings)
+        }
     }
 }
 
@@ -114,6 +120,22 @@ struct DialectSettingsCommandLineTests {
         ] {
             let result = try MasterKeyFileTests.run(arguments)
             #expect(result.status == 64 && result.error.contains("imwire \(arguments[0])"), "\(arguments): \(result)")
+        }
+    }
+
+    /// The library names settings; the command line names them as its flags, in the words it
+    /// always used.
+    @Test func usageErrorsNameTheFlags() throws {
+        for (arguments, text) in [
+            (["--nim-timeout", "-1"], "--nim-timeout -1: expected a number of seconds above 0"),
+            (["--secret", "a", "--secret-file", "b"], "--secret and --secret-file exclude each other"),
+            (
+                ["--secret-file", "/no/such/secret"],
+                "--secret-file: cannot read /no/such/secret: No such file or directory"
+            ),
+        ] {
+            let result = try MasterKeyFileTests.run(["check", Self.capture] + arguments)
+            #expect(result.error.contains(text), "\(arguments): \(result)")
         }
     }
 
