@@ -197,17 +197,17 @@ import Testing
             login.initRequest == nil && login.send == nil && login.ack == nil && login.msgSync == nil
                 && login.response == nil)
         #expect(try JMessageAck(rid: 1).event.login == nil)
-        #expect(throws: JMessageBuildError.wrongEvent(expected: "login", found: "ack")) {
+        #expect(throws: IMWireError.jmessageWrongEvent(expected: "login", found: "ack")) {
             try JMessageLogin(JMessageAck(rid: 1).event)
         }
-        #expect(throws: JMessageBuildError.notAnswerable("msg_sync")) {
+        #expect(throws: IMWireError.jmessageNotAnswerable("msg_sync")) {
             try JMessageSyncAck(answering: JMessageMsgSync(messages: []).event, rid: 1)
         }
     }
 
     @Test func missingFieldsAndBadRidsAreErrors() throws {
         let noPassword = try decode(#"42["login",{"username":"alice","rid":5}]"#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "login", field: "password")) {
+        #expect(throws: IMWireError.jmessageMissingField(event: "login", field: "password")) {
             try JMessageLogin(noPassword)
         }
         #expect(noPassword.login == nil)
@@ -217,23 +217,23 @@ import Testing
             42["c_init",{"appkey":"4f7aef34fb361292c566a1cd","random_str":"022cd9fd995849b58b3ef0e943421ed9",\#
             "timestamp":1507882399401,"flag":0,"fromPlatForm":"j","rid":101}]
             """#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "c_init", field: "signature")) {
+        #expect(throws: IMWireError.jmessageMissingField(event: "c_init", field: "signature")) {
             try JMessageInit(unsigned)
         }
         let noRid = try decode(
             #"42["login",{"username":"alice","password":"5ebe2294ecd0e0f08eab7690d2a6ee69"}]"#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "login", field: "rid")) { try JMessageLogin(noRid) }
+        #expect(throws: IMWireError.jmessageMissingField(event: "login", field: "rid")) { try JMessageLogin(noRid) }
         let stringTarget = try decode(
             #"42["s_across_single_text",{"content":{"version":1},"target_id":"bob","rid":3}]"#, .send)
-        #expect(throws: JMessageBuildError.missingField(event: "s_across_single_text", field: "target_type")) {
+        #expect(throws: IMWireError.jmessageMissingField(event: "s_across_single_text", field: "target_type")) {
             try JMessageSend(stringTarget)
         }
 
-        #expect(throws: JMessageBuildError.ridOutOfRange(0)) {
+        #expect(throws: IMWireError.jmessageRidOutOfRange(0)) {
             try JMessageLogin(username: "a", password: .plain("p"), rid: 0)
         }
-        #expect(throws: JMessageBuildError.ridOutOfRange(2_147_483_647)) { try JMessageAck(rid: 2_147_483_647) }
-        #expect(throws: JMessageBuildError.targetTypeMismatch(event: "send_group_msg", targetType: "single")) {
+        #expect(throws: IMWireError.jmessageRidOutOfRange(2_147_483_647)) { try JMessageAck(rid: 2_147_483_647) }
+        #expect(throws: IMWireError.jmessageTargetTypeMismatch(event: "send_group_msg", targetType: "single")) {
             try JMessageSend.group(Self.hello, appkey: Self.appkey, rid: 1)
         }
         #expect(JMessageRid.range.contains(JMessageRid.random()))

@@ -128,32 +128,32 @@ import Testing
     }
 
     @Test func anUnknownFieldIsAnErrorNotADrop() {
-        #expect(throws: NIMBuildError.unknownField(map: "login", field: "acount")) {
+        #expect(throws: IMWireError.nimUnknownField(map: "login", field: "acount")) {
             try NIMProperty(NIMTagMaps.login, ["account": "alice", "acount": "typo"])
         }
-        #expect(throws: NIMBuildError.unknownField(map: "msg", field: "text")) {
+        #expect(throws: IMWireError.nimUnknownField(map: "msg", field: "text")) {
             try NIMSendMsg.text("hi", to: "bob", idClient: "c-1").setting("text", "hi")
         }
-        #expect(throws: NIMBuildError.unknownField(map: "sync", field: "everything")) {
+        #expect(throws: IMWireError.nimUnknownField(map: "sync", field: "everything")) {
             try NIMSync(timetags: ["myInfo": 0, "everything": 0])
         }
-        #expect(throws: NIMBuildError.unknownField(map: "login", field: "password")) {
+        #expect(throws: IMWireError.nimUnknownField(map: "login", field: "password")) {
             try NIMLogin(appKey: "k", account: "a", token: "t").setting("password", "p")
         }
     }
 
     @Test func aMissingRequiredFieldIsAnError() throws {
         let noToken = try NIMProperty(NIMTagMaps.login, ["appKey": "k", "account": "alice"])
-        #expect(throws: NIMBuildError.missingField(map: "login", field: "token")) { try NIMLogin(noToken) }
-        #expect(throws: NIMBuildError.missingField(map: "login", field: "account")) {
+        #expect(throws: IMWireError.nimMissingField(map: "login", field: "token")) { try NIMLogin(noToken) }
+        #expect(throws: IMWireError.nimMissingField(map: "login", field: "account")) {
             try NIMLogin(appKey: "k", account: "a", token: "t").setting("account", nil)
         }
         let wrongType = try NIMProperty(NIMTagMaps.login, ["appKey": "k", "account": 7, "token": "t"])
-        #expect(throws: NIMBuildError.wrongType(map: "login", field: "account", expected: "a string")) {
+        #expect(throws: IMWireError.nimWrongType(map: "login", field: "account", expected: "a string")) {
             try NIMLogin(wrongType)
         }
         let noIdClient = try NIMProperty(NIMTagMaps.msg, ["scene": 0, "to": "bob", "type": 0])
-        #expect(throws: NIMBuildError.missingField(map: "msg", field: "idClient")) { try NIMSendMsg(noIdClient) }
+        #expect(throws: IMWireError.nimMissingField(map: "msg", field: "idClient")) { try NIMSendMsg(noIdClient) }
 
         // A decoded login without its token: the throwing view says why, the optional one is nil.
         let text = #"3:::{"SID":2,"CID":3,"SER":1,"Q":[{"t":"Property","v":{"18":"k","19":"alice"}}]}"#
@@ -161,9 +161,9 @@ import Testing
             Issue.record("no request")
             return
         }
-        #expect(throws: NIMBuildError.missingField(map: "login", field: "token")) { try NIMLogin(request) }
+        #expect(throws: IMWireError.nimMissingField(map: "login", field: "token")) { try NIMLogin(request) }
         #expect(request.login == nil)
-        #expect(throws: NIMBuildError.missingProperty(command: "2_3 login")) {
+        #expect(throws: IMWireError.nimMissingProperty(command: "2_3 login")) {
             try NIMLogin(NIMRequest(sid: 2, cid: 3, ser: 1))
         }
     }
@@ -171,17 +171,17 @@ import Testing
     @Test func aViewOfAnotherCommandIsNil() throws {
         let login = NIMLogin(appKey: "k", account: "a", token: "t").request(ser: 1)
         #expect(login.sendMsg == nil && login.sync == nil && NIMRequest.heartbeat.login == nil)
-        #expect(throws: NIMBuildError.wrongCommand(expected: "2_3 login", found: "1_2 heartbeat")) {
+        #expect(throws: IMWireError.nimWrongCommand(expected: "2_3 login", found: "1_2 heartbeat")) {
             try NIMLogin(NIMRequest.heartbeat)
         }
-        #expect(throws: NIMBuildError.propertyNotTaken(command: "7_1 sendMsg", map: "login")) {
+        #expect(throws: IMWireError.nimPropertyNotTaken(command: "7_1 sendMsg", map: "login")) {
             try NIMRequest(sid: 7, cid: 1, ser: 1, property: NIMProperty(NIMTagMaps.login))
         }
-        #expect(throws: NIMBuildError.propertyNotTaken(command: "2_6 logout", map: "login")) {
+        #expect(throws: IMWireError.nimPropertyNotTaken(command: "2_6 logout", map: "login")) {
             try NIMRequest(sid: 2, cid: 6, ser: 1, property: NIMProperty(NIMTagMaps.login))
         }
         // A wire Property with a tag the map lacks is reported, not renamed.
-        #expect(throws: NIMBuildError.unknownTag(map: "login", tag: "999")) {
+        #expect(throws: IMWireError.nimUnknownTag(map: "login", tag: "999")) {
             try NIMProperty(NIMTagMaps.login, tagged: JSONObject(["19": "alice", "999": 1]))
         }
     }

@@ -1,31 +1,46 @@
 import Crypto
 import IMWireCore
 
-/// Why a typed JMessage event could not be built, or an event could not be read as one.
-public enum JMessageBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+extension IMWireError.Code {
     /// The event has another name than the typed view reads.
-    case wrongEvent(expected: String, found: String)
+    public static let jmessageWrongEvent = Self("jmessage.wrong-event")
     /// A field the typed event needs is absent.
-    case missingField(event: String, field: String)
+    public static let jmessageMissingField = Self("jmessage.missing-field")
     /// A field holds another JSON type than the typed event reads.
-    case wrongType(event: String, field: String, expected: String)
+    public static let jmessageWrongType = Self("jmessage.wrong-type")
     /// A rid outside 1…2147483646 (jmessage.md §2.2).
-    case ridOutOfRange(Int64)
+    public static let jmessageRidOutOfRange = Self("jmessage.rid-out-of-range")
     /// A message `content` whose `target_type` does not fit the send event (jmessage.md §3.7).
-    case targetTypeMismatch(event: String, targetType: String)
+    public static let jmessageTargetTypeMismatch = Self("jmessage.target-type-mismatch")
     /// A push the typed reply does not answer (a sync ack for an event other than a sync push).
-    case notAnswerable(String)
+    public static let jmessageNotAnswerable = Self("jmessage.not-answerable")
+}
 
-    /// One line naming the problem.
-    public var description: String {
-        switch self {
-        case .wrongEvent(let expected, let found): "the event is \(found), not \(expected)"
-        case .missingField(let event, let field): "\(event) needs the field \"\(field)\""
-        case .wrongType(let event, let field, let expected): "\(event) field \"\(field)\" is not \(expected)"
-        case .ridOutOfRange(let rid): "rid \(rid) is not in 1…2147483646"
-        case .targetTypeMismatch(let event, let targetType): "\(event) does not send a \(targetType) message"
-        case .notAnswerable(let name): "\(name) is not answered this way"
-        }
+/// Why a typed JMessage event could not be built, or an event could not be read as one: one
+/// line naming the problem, the field (`field`) when it is about one.
+extension IMWireError {
+    package static func jmessageWrongEvent(expected: String, found: String) -> IMWireError {
+        IMWireError(.jmessageWrongEvent, "the event is \(found), not \(expected)")
+    }
+
+    package static func jmessageMissingField(event: String, field: String) -> IMWireError {
+        IMWireError(.jmessageMissingField, "\(event) needs the field \"\(field)\"", field: field)
+    }
+
+    package static func jmessageWrongType(event: String, field: String, expected: String) -> IMWireError {
+        IMWireError(.jmessageWrongType, "\(event) field \"\(field)\" is not \(expected)", field: field)
+    }
+
+    package static func jmessageRidOutOfRange(_ rid: Int64) -> IMWireError {
+        IMWireError(.jmessageRidOutOfRange, "rid \(rid) is not in 1…2147483646", field: "rid")
+    }
+
+    package static func jmessageTargetTypeMismatch(event: String, targetType: String) -> IMWireError {
+        IMWireError(.jmessageTargetTypeMismatch, "\(event) does not send a \(targetType) message", field: "target_type")
+    }
+
+    package static func jmessageNotAnswerable(_ name: String) -> IMWireError {
+        IMWireError(.jmessageNotAnswerable, "\(name) is not answered this way")
     }
 }
 
@@ -38,8 +53,8 @@ public enum JMessageRid {
     public static func random() -> Int64 { Int64.random(in: range) }
 
     /// Throws `ridOutOfRange` unless `rid` is in `range`.
-    static func check(_ rid: Int64) throws(JMessageBuildError) {
-        guard range.contains(rid) else { throw .ridOutOfRange(rid) }
+    static func check(_ rid: Int64) throws(IMWireError) {
+        guard range.contains(rid) else { throw .jmessageRidOutOfRange(rid) }
     }
 }
 
@@ -51,32 +66,34 @@ extension JSONObject {
     }
 
     func read<T>(_ key: String, _ event: String, _ expected: String, _ get: (JSONValue) -> T?)
-        throws(JMessageBuildError) -> T
+        throws(IMWireError) -> T
     {
-        guard let value = self[key] else { throw .missingField(event: event, field: key) }
-        guard let typed = get(value) else { throw .wrongType(event: event, field: key, expected: expected) }
+        guard let value = self[key] else { throw .jmessageMissingField(event: event, field: key) }
+        guard let typed = get(value) else { throw .jmessageWrongType(event: event, field: key, expected: expected) }
         return typed
     }
 
-    func string(_ key: String, in event: String) throws(JMessageBuildError) -> String {
+    func string(_ key: String, in event: String) throws(IMWireError) -> String {
         try read(key, event, "a string") { $0.stringValue }
     }
-    func integer(_ key: String, in event: String) throws(JMessageBuildError) -> Int64 {
+    func integer(_ key: String, in event: String) throws(IMWireError) -> Int64 {
         try read(key, event, "an integer") { $0.numberValue?.isInteger == true ? $0.int64Value : nil }
     }
-    func object(_ key: String, in event: String) throws(JMessageBuildError) -> JSONObject {
+    func object(_ key: String, in event: String) throws(IMWireError) -> JSONObject {
         try read(key, event, "an object") { $0.objectValue }
     }
 }
 
 extension JMessageEvent {
     /// Throws `wrongEvent` unless the event's name is one of `names`.
-    func expect(_ names: String...) throws(JMessageBuildError) {
-        guard names.contains(name) else { throw .wrongEvent(expected: names.joined(separator: " or "), found: name) }
+    func expect(_ names: String...) throws(IMWireError) {
+        guard names.contains(name) else {
+            throw .jmessageWrongEvent(expected: names.joined(separator: " or "), found: name)
+        }
     }
 
     /// The payload's rid, required and in range.
-    func requireRid() throws(JMessageBuildError) -> Int64 {
+    func requireRid() throws(IMWireError) -> Int64 {
         let rid = try payload.integer("rid", in: name)
         try JMessageRid.check(rid)
         return rid
@@ -97,7 +114,7 @@ public struct JMessageInit: Sendable, Hashable {
         appkey: String, randomString: String, signature: String, timestamp: Int64, flag: Int64? = 0,
         fromPlatform: String = "j",
         rid: Int64
-    ) throws(JMessageBuildError) {
+    ) throws(IMWireError) {
         try JMessageRid.check(rid)
         var payload = JSONObject()
         payload.append("appkey", .string(appkey))
@@ -114,7 +131,7 @@ public struct JMessageInit: Sendable, Hashable {
     /// `md5("appkey=…&timestamp=…&random_str=…&key=<secret>")`.
     public static func signed(
         appkey: String, randomString: String, timestamp: Int64, secret: String, flag: Int64? = 0, rid: Int64
-    ) throws(JMessageBuildError) -> JMessageInit {
+    ) throws(IMWireError) -> JMessageInit {
         let signature = JMessageSignature.sign(
             appkey: appkey, timestamp: String(timestamp), randomString: randomString, secret: secret)
         return try JMessageInit(
@@ -123,7 +140,7 @@ public struct JMessageInit: Sendable, Hashable {
     }
 
     /// The c_init `event` is; throws for another event or a missing signature field or rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("c_init")
         for field in ["appkey", "random_str", "signature"] { _ = try event.payload.string(field, in: event.name) }
         _ = try event.payload.read("timestamp", event.name, "a number or a string") { JMessageSignature.text($0) }
@@ -176,7 +193,7 @@ public struct JMessageLogin: Sendable, Hashable {
 
     /// A login; `version` is the SDK's `SDK_VERSION`.
     public init(username: String, password: JMessagePassword, version: String = "2.5.0", rid: Int64)
-        throws(JMessageBuildError)
+        throws(IMWireError)
     {
         try JMessageRid.check(rid)
         var payload = JSONObject()
@@ -188,7 +205,7 @@ public struct JMessageLogin: Sendable, Hashable {
     }
 
     /// The login `event` is; throws for another event, a missing username or password, or no rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("login")
         _ = try event.payload.string("username", in: event.name)
         _ = try event.payload.string("password", in: event.name)

@@ -52,10 +52,10 @@ public struct JMessageContent: Sendable, Hashable {
 
     /// The content `json` describes; throws when `target_type`, `target_id`, `from_id`,
     /// `create_time`, `msg_type` or `msg_body` is missing or of another type.
-    public init(_ json: JSONObject, in event: String = "content") throws(JMessageBuildError) {
+    public init(_ json: JSONObject, in event: String = "content") throws(IMWireError) {
         let targetType = try json.string("target_type", in: event)
         guard JMessageTargetType(rawValue: targetType) != nil else {
-            throw .wrongType(event: event, field: "target_type", expected: "single or group")
+            throw .jmessageWrongType(event: event, field: "target_type", expected: "single or group")
         }
         _ = try json.string("target_id", in: event)
         _ = try json.string("from_id", in: event)
@@ -114,10 +114,10 @@ public struct JMessageSend: Sendable, Hashable {
     public static func single(
         _ content: JMessageContent, appkey: String, noOffline: Bool? = false, noNotification: Bool? = false,
         customNotification: JSONObject? = nil, needReceipt: Bool? = nil, rid: Int64
-    ) throws(JMessageBuildError) -> JMessageSend {
+    ) throws(IMWireError) -> JMessageSend {
         let name = "s_across_single_text"
         guard content.targetType == .single else {
-            throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue)
+            throw .jmessageTargetTypeMismatch(event: name, targetType: content.targetType.rawValue)
         }
         try JMessageRid.check(rid)
         var payload = JSONObject()
@@ -139,10 +139,10 @@ public struct JMessageSend: Sendable, Hashable {
         _ content: JMessageContent, appkey: String, users: [JMessageAtUser]? = nil, noOffline: Bool? = false,
         noNotification: Bool? = false,
         customNotification: JSONObject? = nil, rid: Int64
-    ) throws(JMessageBuildError) -> JMessageSend {
+    ) throws(IMWireError) -> JMessageSend {
         let name = "send_group_msg"
         guard content.targetType == .group else {
-            throw .targetTypeMismatch(event: name, targetType: content.targetType.rawValue)
+            throw .jmessageTargetTypeMismatch(event: name, targetType: content.targetType.rawValue)
         }
         try JMessageRid.check(rid)
         var payload = JSONObject()
@@ -162,13 +162,13 @@ public struct JMessageSend: Sendable, Hashable {
     /// The send `event` is (`s_across_single_text`, the legacy `s_single_text` request, or
     /// `send_group_msg`); throws for another event, a missing target, content or rid, or a
     /// content whose `target_type` does not fit the event.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("s_across_single_text", "s_single_text", "send_group_msg")
         let content = try JMessageContent(event.payload.object("content", in: event.name), in: event.name)
         let isGroup = event.name == "send_group_msg"
         _ = try event.payload.string(isGroup ? "target_gid" : "target_id", in: event.name)
         if content.targetType != (isGroup ? .group : .single) {
-            throw .targetTypeMismatch(event: event.name, targetType: content.targetType.rawValue)
+            throw .jmessageTargetTypeMismatch(event: event.name, targetType: content.targetType.rawValue)
         }
         _ = try event.requireRid()
         self.event = event

@@ -25,7 +25,7 @@ public struct JMessageSyncedMessage: Sendable, Hashable {
     }
 
     /// The message `json` describes; throws when an id field or the content is missing.
-    public init(_ json: JSONObject) throws(JMessageBuildError) {
+    public init(_ json: JSONObject) throws(IMWireError) {
         for field in ["msg_id", "msg_type", "from_uid", "from_gid"] { _ = try json.integer(field, in: "msg_sync") }
         _ = try JMessageContent(json.object("content", in: "msg_sync"), in: "msg_sync")
         self.json = json
@@ -57,12 +57,12 @@ public struct JMessageMsgSync: Sendable, Hashable {
     }
 
     /// The msg_sync `event` is; throws for another event or a message without its ids or content.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("msg_sync")
         let messages = try event.payload.read("messages", event.name, "an array") { $0.arrayValue }
         for message in messages {
             guard case .object(let object) = message else {
-                throw .wrongType(event: event.name, field: "messages", expected: "an array of objects")
+                throw .jmessageWrongType(event: event.name, field: "messages", expected: "an array of objects")
             }
             _ = try JMessageSyncedMessage(object)
         }
@@ -88,14 +88,14 @@ public struct JMessageMsgReceived: Sendable, Hashable {
     public let event: JMessageEvent
 
     /// The receipt of `message`.
-    public init(for message: JMessageSyncedMessage, rid: Int64) throws(JMessageBuildError) {
+    public init(for message: JMessageSyncedMessage, rid: Int64) throws(IMWireError) {
         try self.init(
             msgID: message.msgID, msgType: message.msgType, fromUID: message.fromUID, fromGID: message.fromGID, rid: rid
         )
     }
 
     /// A receipt by its fields.
-    public init(msgID: Int64, msgType: Int64, fromUID: Int64, fromGID: Int64, rid: Int64) throws(JMessageBuildError) {
+    public init(msgID: Int64, msgType: Int64, fromUID: Int64, fromGID: Int64, rid: Int64) throws(IMWireError) {
         try JMessageRid.check(rid)
         var payload = JSONObject()
         for (key, value) in [
@@ -107,7 +107,7 @@ public struct JMessageMsgReceived: Sendable, Hashable {
     }
 
     /// The msg_recv_v2 `event` is; throws for another event, a missing id field or rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("msg_recv_v2")
         for field in ["msg_id", "msg_type", "from_uid", "from_gid"] {
             _ = try event.payload.integer(field, in: event.name)
@@ -130,7 +130,7 @@ public struct JMessageSyncCheck: Sendable, Hashable {
 
     /// A pull with the keys of the last sync (all 0 after the login).
     public init(syncKey: Int64 = 0, syncType: Int64 = 0, syncEventKey: Int64 = 0, msgReceiptKey: Int64 = 0, rid: Int64)
-        throws(JMessageBuildError)
+        throws(IMWireError)
     {
         try JMessageRid.check(rid)
         var payload = JSONObject()
@@ -143,7 +143,7 @@ public struct JMessageSyncCheck: Sendable, Hashable {
     }
 
     /// The sync_check `event` is; throws for another event, a missing key or rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("sync_check")
         for field in ["sync_key", "sync_type", "sync_event_key", "msg_receipt_key"] {
             _ = try event.payload.integer(field, in: event.name)
@@ -164,18 +164,18 @@ public struct JMessageAck: Sendable, Hashable {
     public let event: JMessageEvent
 
     /// The ack of the event with `rid`.
-    public init(rid: Int64) throws(JMessageBuildError) {
+    public init(rid: Int64) throws(IMWireError) {
         try JMessageRid.check(rid)
         event = JMessageEvent(name: "ack", payload: JSONObject(["rid": .number(JSONNumber(rid))]), kind: .ack)
     }
 
     /// The ack of `request` (its rid); throws when it has none.
-    public init(acknowledging request: JMessageEvent) throws(JMessageBuildError) {
+    public init(acknowledging request: JMessageEvent) throws(IMWireError) {
         try self.init(rid: request.requireRid())
     }
 
     /// The ack `event` is; throws for another event or no rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         try event.expect("ack")
         _ = try event.requireRid()
         self.event = event
@@ -196,15 +196,16 @@ public struct JMessageSyncAck: Sendable, Hashable {
 
     /// The ack of a `sync_conversation`, `sync_event` or `sync_receipt` push: its sync_key under
     /// the ack's name (`JMessageEvents.syncAcks`); throws for another push or one without sync_key.
-    public init(answering push: JMessageEvent, rid: Int64) throws(JMessageBuildError) {
-        guard let name = JMessageEvents.syncAcks[push.name] else { throw .notAnswerable(push.name) }
+    public init(answering push: JMessageEvent, rid: Int64) throws(IMWireError) {
+        guard let name = JMessageEvents.syncAcks[push.name] else { throw .jmessageNotAnswerable(push.name) }
         try self.init(name: name, syncKey: push.payload.integer("sync_key", in: push.name), rid: rid)
     }
 
     /// An ack by its event name and sync_key.
-    public init(name: String, syncKey: Int64, rid: Int64) throws(JMessageBuildError) {
+    public init(name: String, syncKey: Int64, rid: Int64) throws(IMWireError) {
         guard JMessageEvents.syncAcks.values.contains(name) else {
-            throw .wrongEvent(expected: JMessageEvents.syncAcks.values.sorted().joined(separator: " or "), found: name)
+            throw .jmessageWrongEvent(
+                expected: JMessageEvents.syncAcks.values.sorted().joined(separator: " or "), found: name)
         }
         try JMessageRid.check(rid)
         var payload = JSONObject()
@@ -214,9 +215,9 @@ public struct JMessageSyncAck: Sendable, Hashable {
     }
 
     /// The sync ack `event` is; throws for another event, no sync_key or no rid.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         guard JMessageEvents.syncAcks.values.contains(event.name) else {
-            throw .wrongEvent(
+            throw .jmessageWrongEvent(
                 expected: JMessageEvents.syncAcks.values.sorted().joined(separator: " or "), found: event.name)
         }
         _ = try event.payload.integer("sync_key", in: event.name)
@@ -245,7 +246,7 @@ public struct JMessageResponse: Sendable, Hashable {
     public init(
         answering request: JMessageEvent, code: Int64 = 0, message: String? = nil, result: JSONObject = JSONObject()
     )
-        throws(JMessageBuildError)
+        throws(IMWireError)
     {
         let rid = try request.requireRid()
         let name = JMessageEvents.responseAliases.first { $0.value == request.name }?.key ?? request.name
@@ -259,9 +260,9 @@ public struct JMessageResponse: Sendable, Hashable {
 
     /// The response `event` is; throws unless it is of kind `response` with a rid and an
     /// integer code.
-    public init(_ event: JMessageEvent) throws(JMessageBuildError) {
+    public init(_ event: JMessageEvent) throws(IMWireError) {
         guard event.kind == .response else {
-            throw .wrongEvent(expected: "a response", found: "\(event.name) (\(event.kind.rawValue))")
+            throw .jmessageWrongEvent(expected: "a response", found: "\(event.name) (\(event.kind.rawValue))")
         }
         _ = try event.requireRid()
         _ = try event.payload.integer("code", in: event.name)

@@ -1,36 +1,57 @@
 import IMWireCore
 
-/// Why a typed NIM request could not be built, or a request could not be read as one.
-public enum NIMBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+extension IMWireError.Code {
     /// A field name the Property's tag map does not have (nim.md §4.2): never dropped silently.
-    case unknownField(map: String, field: String)
+    public static let nimUnknownField = Self("nim.unknown-field")
     /// A numeric tag the map does not name, met when a Property is read from the wire.
-    case unknownTag(map: String, tag: String)
+    public static let nimUnknownTag = Self("nim.unknown-tag")
     /// A key of a wire Property that is not a numeric tag.
-    case notATag(map: String, key: String)
+    public static let nimNotATag = Self("nim.not-a-tag")
     /// A field a typed request needs is absent.
-    case missingField(map: String, field: String)
+    public static let nimMissingField = Self("nim.missing-field")
     /// A field holds another JSON type than the typed request reads.
-    case wrongType(map: String, field: String, expected: String)
+    public static let nimWrongType = Self("nim.wrong-type")
     /// The request is another command than the typed view reads.
-    case wrongCommand(expected: String, found: String)
+    public static let nimWrongCommand = Self("nim.wrong-command")
     /// The command's `Q` list (nim.md §3.5) takes no Property of this map first.
-    case propertyNotTaken(command: String, map: String)
+    public static let nimPropertyNotTaken = Self("nim.property-not-taken")
     /// The request's `Q` lacks the Property its command takes, or its first item is not one.
-    case missingProperty(command: String)
+    public static let nimMissingProperty = Self("nim.missing-property")
+}
 
-    /// One line naming the problem.
-    public var description: String {
-        switch self {
-        case .unknownField(let map, let field): "the \(map) tag map has no field \"\(field)\""
-        case .unknownTag(let map, let tag): "the \(map) tag map has no tag \(tag)"
-        case .notATag(let map, let key): "key \"\(key)\" of a \(map) Property is not a numeric tag"
-        case .missingField(let map, let field): "\(map) needs the field \"\(field)\""
-        case .wrongType(let map, let field, let expected): "\(map) field \"\(field)\" is not \(expected)"
-        case .wrongCommand(let expected, let found): "the request is \(found), not \(expected)"
-        case .propertyNotTaken(let command, let map): "\(command) does not take a \(map) Property"
-        case .missingProperty(let command): "\(command) lacks its Property parameter"
-        }
+/// Why a typed NIM request could not be built, or a request could not be read as one: one line
+/// naming the problem, the field (`field`) when it is about one.
+extension IMWireError {
+    package static func nimUnknownField(map: String, field: String) -> IMWireError {
+        IMWireError(.nimUnknownField, "the \(map) tag map has no field \"\(field)\"", field: field)
+    }
+
+    package static func nimUnknownTag(map: String, tag: String) -> IMWireError {
+        IMWireError(.nimUnknownTag, "the \(map) tag map has no tag \(tag)", field: tag)
+    }
+
+    package static func nimNotATag(map: String, key: String) -> IMWireError {
+        IMWireError(.nimNotATag, "key \"\(key)\" of a \(map) Property is not a numeric tag", field: key)
+    }
+
+    package static func nimMissingField(map: String, field: String) -> IMWireError {
+        IMWireError(.nimMissingField, "\(map) needs the field \"\(field)\"", field: field)
+    }
+
+    package static func nimWrongType(map: String, field: String, expected: String) -> IMWireError {
+        IMWireError(.nimWrongType, "\(map) field \"\(field)\" is not \(expected)", field: field)
+    }
+
+    package static func nimWrongCommand(expected: String, found: String) -> IMWireError {
+        IMWireError(.nimWrongCommand, "the request is \(found), not \(expected)")
+    }
+
+    package static func nimPropertyNotTaken(command: String, map: String) -> IMWireError {
+        IMWireError(.nimPropertyNotTaken, "\(command) does not take a \(map) Property")
+    }
+
+    package static func nimMissingProperty(command: String) -> IMWireError {
+        IMWireError(.nimMissingProperty, "\(command) lacks its Property parameter")
     }
 }
 
@@ -49,20 +70,20 @@ public struct NIMProperty: Sendable, Hashable {
     }
 
     /// A Property of `map` with `fields` by name; throws `unknownField` for a name the map lacks.
-    public init(_ map: NIMTagMap, _ fields: KeyValuePairs<String, JSONValue>) throws(NIMBuildError) {
+    public init(_ map: NIMTagMap, _ fields: KeyValuePairs<String, JSONValue>) throws(IMWireError) {
         self.init(map)
         for (name, value) in fields { try set(name, value) }
     }
 
     /// The Property a wire object describes (`{"19":"alice",…}`); throws for a key that is not a
     /// numeric tag or a tag the map does not name.
-    public init(_ map: NIMTagMap, tagged: JSONObject) throws(NIMBuildError) {
+    public init(_ map: NIMTagMap, tagged: JSONObject) throws(IMWireError) {
         self.init(map)
         for member in tagged {
             guard let tag = Int(member.key), !member.key.hasPrefix("+"), !member.key.hasPrefix("-") else {
-                throw .notATag(map: map.name, key: member.key)
+                throw .nimNotATag(map: map.name, key: member.key)
             }
-            guard map.name(ofTag: tag) != nil else { throw .unknownTag(map: map.name, tag: member.key) }
+            guard map.name(ofTag: tag) != nil else { throw .nimUnknownTag(map: map.name, tag: member.key) }
             values[tag] = member.value
         }
     }
@@ -71,13 +92,13 @@ public struct NIMProperty: Sendable, Hashable {
     public subscript(name: String) -> JSONValue? { map.tag(of: name).flatMap { values[$0] } }
 
     /// Sets the field `name` (nil removes it); throws `unknownField` for a name the map lacks.
-    public mutating func set(_ name: String, _ value: JSONValue?) throws(NIMBuildError) {
-        guard let tag = map.tag(of: name) else { throw .unknownField(map: map.name, field: name) }
+    public mutating func set(_ name: String, _ value: JSONValue?) throws(IMWireError) {
+        guard let tag = map.tag(of: name) else { throw .nimUnknownField(map: map.name, field: name) }
         values[tag] = value
     }
 
     /// A copy with the field `name` set (nil removes it).
-    public func setting(_ name: String, _ value: JSONValue?) throws(NIMBuildError) -> NIMProperty {
+    public func setting(_ name: String, _ value: JSONValue?) throws(IMWireError) -> NIMProperty {
         var copy = self
         try copy.set(name, value)
         return copy
@@ -107,9 +128,9 @@ public struct NIMProperty: Sendable, Hashable {
     func string(_ name: String) -> String? { self[name]?.stringValue }
     func integer(_ name: String) -> Int64? { self[name]?.int64Value }
 
-    func require(_ name: String, _ expected: String, _ read: (JSONValue) -> Bool) throws(NIMBuildError) {
-        guard let value = self[name] else { throw .missingField(map: map.name, field: name) }
-        guard read(value) else { throw .wrongType(map: map.name, field: name, expected: expected) }
+    func require(_ name: String, _ expected: String, _ read: (JSONValue) -> Bool) throws(IMWireError) {
+        guard let value = self[name] else { throw .nimMissingField(map: map.name, field: name) }
+        guard read(value) else { throw .nimWrongType(map: map.name, field: name, expected: expected) }
     }
 
     /// Stores a field the map is known to have (the typed builders' own names).
@@ -124,11 +145,11 @@ extension NIMRequest {
     /// Property of `property.map` first (2_3 login, 5_1 sync, 7_1 sendMsg, 8_2 sendTeamMsg,
     /// 21_2 sendSuperTeamMsg). The parameter is named as the decoder names it, so the request
     /// equals its own decoding.
-    public init(sid: Int64, cid: Int64, ser: Int64, property: NIMProperty) throws(NIMBuildError) {
+    public init(sid: Int64, cid: Int64, ser: Int64, property: NIMProperty) throws(IMWireError) {
         let key = "\(sid)_\(cid)"
         let name = NIMCommands.command(sid: sid, cid: cid)?.name ?? key
         guard let spec = NIMCommands.parameters[key]?.first, spec.tagMap == property.map else {
-            throw .propertyNotTaken(command: "\(key) \(name)", map: property.map.name)
+            throw .nimPropertyNotTaken(command: "\(key) \(name)", map: property.map.name)
         }
         self.init(sid: sid, cid: cid, ser: ser, params: [property.parameter(name: spec.name)])
     }
@@ -145,20 +166,20 @@ extension NIMRequest {
 
     /// The first `Q` item read as a Property of `map` (through the tag map, not the decoder's
     /// names): throws when there is none or a key is not a tag of the map.
-    public func property(_ map: NIMTagMap) throws(NIMBuildError) -> NIMProperty {
+    public func property(_ map: NIMTagMap) throws(IMWireError) -> NIMProperty {
         let command = "\(sid)_\(cid)" + (self.command.map { " \($0.name)" } ?? "")
         guard let first = params.first, first.type == NIMParameterType.property.rawValue,
             case .object(let object) = first.value
         else {
-            throw .missingProperty(command: command)
+            throw .nimMissingProperty(command: command)
         }
         return try NIMProperty(map, tagged: object)
     }
 
     /// Throws `wrongCommand` unless this request is one of `commands` (sid, cid).
-    func expect(_ commands: [(sid: Int64, cid: Int64)], _ expected: String) throws(NIMBuildError) {
+    func expect(_ commands: [(sid: Int64, cid: Int64)], _ expected: String) throws(IMWireError) {
         guard commands.contains(where: { $0.sid == sid && $0.cid == cid }) else {
-            throw .wrongCommand(expected: expected, found: "\(sid)_\(cid)" + (command.map { " \($0.name)" } ?? ""))
+            throw .nimWrongCommand(expected: expected, found: "\(sid)_\(cid)" + (command.map { " \($0.name)" } ?? ""))
         }
     }
 }

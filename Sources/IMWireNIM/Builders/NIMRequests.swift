@@ -97,23 +97,23 @@ public struct NIMLogin: Sendable, Hashable {
 
     /// The login a login Property describes; throws when `appKey`, `account` or `token` is
     /// missing or not a string, or `property` is of another map.
-    public init(_ property: NIMProperty) throws(NIMBuildError) {
+    public init(_ property: NIMProperty) throws(IMWireError) {
         guard property.map == NIMTagMaps.login else {
-            throw .propertyNotTaken(command: "2_3 login", map: property.map.name)
+            throw .nimPropertyNotTaken(command: "2_3 login", map: property.map.name)
         }
         for field in ["appKey", "account", "token"] { try property.require(field, "a string", isString) }
         self.property = property
     }
 
     /// The login a 2_3 request carries; throws `wrongCommand` for another command.
-    public init(_ request: NIMRequest) throws(NIMBuildError) {
+    public init(_ request: NIMRequest) throws(IMWireError) {
         try request.expect([NIMCommands.login], "2_3 login")
         try self.init(request.property(NIMTagMaps.login))
     }
 
     /// A copy with another login field set by name (nil removes it); throws `unknownField` for
     /// a name the login map lacks and `missingField` when it would remove a required field.
-    public func setting(_ field: String, _ value: JSONValue?) throws(NIMBuildError) -> NIMLogin {
+    public func setting(_ field: String, _ value: JSONValue?) throws(IMWireError) -> NIMLogin {
         try NIMLogin(property.setting(field, value))
     }
 
@@ -168,9 +168,9 @@ public struct NIMSendMsg: Sendable, Hashable {
 
     /// The message a msg Property describes; throws when `scene`, `to`, `type` or `idClient` is
     /// missing or of another JSON type, or `property` is of another map.
-    public init(_ property: NIMProperty) throws(NIMBuildError) {
+    public init(_ property: NIMProperty) throws(IMWireError) {
         guard property.map == NIMTagMaps.msg else {
-            throw .propertyNotTaken(command: "7_1 sendMsg", map: property.map.name)
+            throw .nimPropertyNotTaken(command: "7_1 sendMsg", map: property.map.name)
         }
         try property.require("scene", "an integer", isInteger)
         try property.require("to", "a string", isString)
@@ -180,14 +180,14 @@ public struct NIMSendMsg: Sendable, Hashable {
     }
 
     /// The message a 7_1, 8_2 or 21_2 request carries; throws `wrongCommand` for another command.
-    public init(_ request: NIMRequest) throws(NIMBuildError) {
+    public init(_ request: NIMRequest) throws(IMWireError) {
         try request.expect(Self.commands, "7_1 sendMsg, 8_2 sendTeamMsg or 21_2 sendSuperTeamMsg")
         try self.init(request.property(NIMTagMaps.msg))
     }
 
     /// A copy with another msg field set by name (nil removes it); throws `unknownField` for a
     /// name the msg map lacks and `missingField` when it would remove a required field.
-    public func setting(_ field: String, _ value: JSONValue?) throws(NIMBuildError) -> NIMSendMsg {
+    public func setting(_ field: String, _ value: JSONValue?) throws(IMWireError) -> NIMSendMsg {
         try NIMSendMsg(property.setting(field, value))
     }
 
@@ -227,7 +227,7 @@ public struct NIMSync: Sendable, Hashable {
     public private(set) var property: NIMProperty
 
     /// A sync with `timetags` by field name; throws `unknownField` for a name the sync map lacks.
-    public init(timetags: KeyValuePairs<String, Int64>) throws(NIMBuildError) {
+    public init(timetags: KeyValuePairs<String, Int64>) throws(IMWireError) {
         var property = NIMProperty(NIMTagMaps.sync)
         for (field, timetag) in timetags { try property.set(field, .number(JSONNumber(timetag))) }
         self.property = property
@@ -235,16 +235,16 @@ public struct NIMSync: Sendable, Hashable {
 
     /// The sync a sync Property describes; throws when a field is not an integer or `property` is
     /// of another map.
-    public init(_ property: NIMProperty) throws(NIMBuildError) {
+    public init(_ property: NIMProperty) throws(IMWireError) {
         guard property.map == NIMTagMaps.sync else {
-            throw .propertyNotTaken(command: "5_1 sync", map: property.map.name)
+            throw .nimPropertyNotTaken(command: "5_1 sync", map: property.map.name)
         }
         for member in property.fields { try property.require(member.key, "an integer timetag", isInteger) }
         self.property = property
     }
 
     /// The sync a 5_1 request carries; throws `wrongCommand` for another command.
-    public init(_ request: NIMRequest) throws(NIMBuildError) {
+    public init(_ request: NIMRequest) throws(IMWireError) {
         try request.expect([NIMCommands.sync], "5_1 sync")
         try self.init(request.property(NIMTagMaps.sync))
     }
