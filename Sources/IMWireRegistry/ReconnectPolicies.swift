@@ -16,24 +16,23 @@ public enum ReconnectPolicies {
 public struct PolicySelection: Sendable {
     public let policies: [ReconnectPolicy]
 
-    /// A policy name that is unknown, or a second policy for one vendor.
-    public struct Problem: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
-
-    /// Resolves `names`; an unknown name, or two policies of one vendor, is an error.
-    public init(names: [String]) throws(Problem) {
+    /// Resolves `names`; an unknown name (`policyUnknown`), or two policies of one vendor
+    /// (`policySameVendor`), is an error, its field the name.
+    public init(names: [String]) throws(IMWireError) {
         var chosen: [ReconnectPolicy] = []
         for name in names {
             guard let policy = ReconnectPolicies.named(name) else {
-                throw Problem(
-                    description: "no policy named \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))")
+                throw IMWireError(
+                    .policyUnknown,
+                    "no policy named \(name); known: \(ReconnectPolicies.names.joined(separator: ", "))",
+                    field: name)
             }
             if let other = chosen.first(where: { $0.dialect == policy.dialect }) {
                 guard other.name != policy.name else { continue }
-                throw Problem(
-                    description:
-                        "\(other.name) and \(name) are both \(policy.dialect.rawValue) policies; name one per vendor")
+                throw IMWireError(
+                    .policySameVendor,
+                    "\(other.name) and \(name) are both \(policy.dialect.rawValue) policies; name one per vendor",
+                    field: name)
             }
             chosen.append(policy)
         }
@@ -70,4 +69,11 @@ public struct PolicySelection: Sendable {
         }
         return lines
     }
+}
+
+extension IMWireError.Code {
+    /// A reconnect policy name no dialect declares (`field`: the name).
+    public static let policyUnknown = Self("policy.unknown")
+    /// A second policy for a vendor that has one already (`field`: the second name).
+    public static let policySameVendor = Self("policy.same-vendor")
 }

@@ -12,10 +12,14 @@ import Testing
         #expect(selection.policy(for: .leancloud)?.name == "leancloud-js")
         #expect(selection.policy(for: .nim)?.name == "nim-web")
         #expect(selection.policy(for: .yun2win) == nil)
-        #expect(throws: PolicySelection.Problem.self) {
+        #expect {
             try PolicySelection(names: ["leancloud-js", "leancloud-swift"])
+        } throws: {
+            ($0 as? IMWireError)?.code == .policySameVendor && ($0 as? IMWireError)?.field == "leancloud-swift"
         }
-        #expect(throws: PolicySelection.Problem.self) { try PolicySelection(names: ["nim-android"]) }
+        #expect {
+            try PolicySelection(names: ["nim-android"])
+        } throws: { ($0 as? IMWireError)?.code == .policyUnknown && ($0 as? IMWireError)?.field == "nim-android" }
         #expect(try PolicySelection(names: ["nim-web", "nim-web"]).policies.count == 1)
     }
 
