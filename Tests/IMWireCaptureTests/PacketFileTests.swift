@@ -56,10 +56,13 @@ import Testing
     }
 
     @Test func notAPacketCapture() throws {
-        #expect(throws: CaptureFormatError.self) {
-            try PacketCaptureReader.packets(path: try temporaryFile(Array("hello".utf8)))
+        let hello = try temporaryFile(Array("hello".utf8))
+        #expect(throws: IMWireError(.captureFormat, "not pcap or pcapng (starts with 68656c6c)", path: hello)) {
+            try PacketCaptureReader.packets(path: hello)
         }
-        #expect(throws: CaptureFormatError.self) { try PacketCaptureReader.packets(path: "/nonexistent/file.pcap") }
+        #expect {
+            try PacketCaptureReader.packets(path: "/nonexistent/file.pcap")
+        } throws: { ($0 as? IMWireError)?.code == .fileRead && ($0 as? IMWireError)?.path == "/nonexistent/file.pcap" }
     }
 }
 

@@ -15,17 +15,14 @@ package final class HARReader: CaptureSource {
     private var items: [CaptureItem] = []
     private var index = 0
 
-    package init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
-        let bytes: [UInt8]
-        do { bytes = try FileByteSource.readAll(path: path, limit: limits.maxMessageSize) } catch {
-            throw CaptureFormatError(error.description)
-        }
+    package init(path: String, limits: Limits = .default) throws(IMWireError) {
+        let bytes = try FileByteSource.readAll(path: path, limit: limits.maxMessageSize)
         let root: JSONValue
         do { root = try JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth) } catch {
-            throw CaptureFormatError("\(path): \(error)")
+            throw IMWireError(.captureFormat, "\(error)", path: path)
         }
         guard let entries = root["log"]?["entries"]?.arrayValue else {
-            throw CaptureFormatError("\(path): not a HAR file (no log.entries)")
+            throw IMWireError(.captureFormat, "not a HAR file (no log.entries)", path: path)
         }
         let lines = LineIndex(bytes)
         var connections = 0

@@ -28,11 +28,9 @@ public enum CaptureFile {
 
     /// The format of `path`: pcap and pcapng by magic number, HAR by a `log` object, JSONL by a
     /// first line that is a JSON object of its own. Nil when none fits.
-    public static func format(of path: String) throws(CaptureFormatError) -> Format? {
+    public static func format(of path: String) throws(IMWireError) -> Format? {
         if path == "-" { return .jsonl }  // standard input cannot be sniffed and read again
-        let source: FileByteSource
-        do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
-        let input = BufferedInput(source)
+        let input = BufferedInput(try FileByteSource(path: path))
         let head = input.peek(4) ?? []
         if head == [0x0a, 0x0d, 0x0d, 0x0a] { return .pcapng }
         if PcapReader.magics.contains(head) { return .pcap }
@@ -48,17 +46,14 @@ public enum CaptureFile {
     }
 
     /// A reader for `path`; throws when the file cannot be opened or is in no known format.
-    public static func open(_ path: String, limits: Limits = .default) throws(CaptureFormatError) -> any CaptureSource {
+    public static func open(_ path: String, limits: Limits = .default) throws(IMWireError) -> any CaptureSource {
         guard let format = try format(of: path) else {
-            throw CaptureFormatError("\(path): not a JSONL transcript, pcap, pcapng or HAR file")
+            throw IMWireError(.captureFormat, "not a JSONL transcript, pcap, pcapng or HAR file", path: path)
         }
         switch format {
         case .pcap, .pcapng: return try PacketCaptureReader(path: path, limits: limits)
         case .har: return try HARReader(path: path, limits: limits)
-        case .jsonl:
-            do { return try TranscriptReader(path: path, limits: limits) } catch {
-                throw CaptureFormatError(error.description)
-            }
+        case .jsonl: return try TranscriptReader(path: path, limits: limits)
         }
     }
 }

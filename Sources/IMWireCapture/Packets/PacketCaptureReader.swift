@@ -16,22 +16,21 @@ package final class PacketCaptureReader {
     @exclusivity(unchecked) private var reportedLinkTypes: Set<UInt32> = []
 
     /// Opens `path`; throws when it cannot be read or is neither pcap nor pcapng.
-    package init(path: String, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(path: String, limits: Limits = .default) throws(IMWireError) {
         packets = try Self.packets(path: path, limits: limits)
         self.limits = limits
         flows = FlowTable(limits: limits)
     }
 
     /// The raw packets of a pcap or pcapng file, without any decoding.
-    package static func packets(path: String, limits: Limits = .default) throws(CaptureFormatError) -> any PacketReader
-    {
-        let source: FileByteSource
-        do { source = try FileByteSource(path: path) } catch { throw CaptureFormatError(error.description) }
-        let input = BufferedInput(source)
-        guard let magic = input.peek(4) else { throw CaptureFormatError("\(path): shorter than any capture header") }
+    package static func packets(path: String, limits: Limits = .default) throws(IMWireError) -> any PacketReader {
+        let input = BufferedInput(try FileByteSource(path: path))
+        guard let magic = input.peek(4) else {
+            throw IMWireError(.captureFormat, "shorter than any capture header", path: path)
+        }
         if magic == [0x0a, 0x0d, 0x0d, 0x0a] { return try PcapngReader(input, limits: limits) }
         if PcapReader.magics.contains(magic) { return try PcapReader(input, limits: limits) }
-        throw CaptureFormatError("\(path): not pcap or pcapng (starts with \(Hex.encode(magic)))")
+        throw IMWireError(.captureFormat, "not pcap or pcapng (starts with \(Hex.encode(magic)))", path: path)
     }
 
     /// The format of a file from its first bytes.

@@ -22,10 +22,12 @@ package final class PcapReader: PacketReader {
     private var pending: [PacketItem] = []
 
     /// Reads the file header; throws when the file is not pcap at all.
-    package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(_ input: BufferedInput, limits: Limits = .default) throws(IMWireError) {
         self.input = input
         self.limits = limits
-        guard let header = input.read(Self.headerSize) else { throw CaptureFormatError("shorter than a pcap header") }
+        guard let header = input.read(Self.headerSize) else {
+            throw IMWireError(.captureFormat, "shorter than a pcap header")
+        }
         switch Array(header[0..<4]) {
         case Self.magics[0]: order = .big
         case Self.magics[1]: order = .little
@@ -35,7 +37,7 @@ package final class PcapReader: PacketReader {
         case Self.magics[3]:
             order = .little
             nanoseconds = true
-        default: throw CaptureFormatError("not a pcap file (magic \(Hex.encode(header[0..<4])))")
+        default: throw IMWireError(.captureFormat, "not a pcap file (magic \(Hex.encode(header[0..<4])))")
         }
         header.withReader { reader in
             _ = reader.skip(4)
@@ -110,8 +112,8 @@ package final class PcapReader: PacketReader {
     }
 }
 
-/// The file is not in the format a reader expected (nothing could be read).
-public struct CaptureFormatError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    package init(_ description: String) { self.description = description }
+extension IMWireError.Code {
+    /// A capture file that is not in the format its reader expected, or in no capture format
+    /// (nothing could be read): `path` names it when known.
+    public static let captureFormat = Self("capture.format")
 }

@@ -35,14 +35,15 @@ package final class PcapngReader: PacketReader {
     @exclusivity(unchecked) package private(set) var shard: ShardIdentity?
 
     /// Reads the first Section Header Block; throws when the file is not pcapng at all.
-    package init(_ input: BufferedInput, limits: Limits = .default) throws(CaptureFormatError) {
+    package init(_ input: BufferedInput, limits: Limits = .default) throws(IMWireError) {
         self.input = input
         self.limits = limits
         guard let start = input.peek(12), start[0..<4] == [0x0a, 0x0d, 0x0d, 0x0a] else {
-            throw CaptureFormatError("not a pcapng file")
+            throw IMWireError(.captureFormat, "not a pcapng file")
         }
         guard Self.order(of: Array(start[8..<12])) != nil else {
-            throw CaptureFormatError("pcapng section header with byte-order magic \(Hex.encode(start[8..<12]))")
+            throw IMWireError(
+                .captureFormat, "pcapng section header with byte-order magic \(Hex.encode(start[8..<12]))")
         }
     }
 

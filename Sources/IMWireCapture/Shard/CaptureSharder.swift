@@ -229,27 +229,27 @@ package enum CaptureSharder {
     /// file name. Throws when the capture is HAR (one JSON document, read whole: check it
     /// whole) or in no capture format, or a shard cannot be written.
     package static func shard(path: String, into directory: String, name: String? = nil, options: Options = Options())
-        throws(CaptureFormatError)
+        throws(IMWireError)
         -> Result
     {
         switch try CaptureFile.format(of: path) {
         case .pcap?, .pcapng?: return try shardPackets(path: path, into: directory, name: name, options: options)
         case .jsonl? where path != "-":
             return try TranscriptSharder.shard(path: path, into: directory, name: name, options: options)
-        case .jsonl?: throw CaptureFormatError("standard input cannot be sharded: it is read twice")
+        case .jsonl?: throw IMWireError(.captureFormat, "standard input cannot be sharded: it is read twice")
         case .har?:
-            throw CaptureFormatError(
+            throw IMWireError(
+                .captureFormat,
                 """
-                \(path): a HAR file is one JSON document, read whole (at most \
+                a HAR file is one JSON document, read whole (at most \
                 Limits.maxMessageSize, \(options.limits.maxMessageSize >> 20) MiB): check it whole
-                """
-            )
-        case nil: throw CaptureFormatError("\(path): not a JSONL transcript, pcap, pcapng or HAR file")
+                """, path: path)
+        case nil: throw IMWireError(.captureFormat, "not a JSONL transcript, pcap, pcapng or HAR file", path: path)
         }
     }
 
     private static func shardPackets(path: String, into directory: String, name: String?, options: Options)
-        throws(CaptureFormatError) -> Result
+        throws(IMWireError) -> Result
     {
         // Pass 1: each unit's bytes, in the order units first appear.
         var unitIndex: [IPAddress: Int] = [:]
@@ -330,7 +330,7 @@ package enum CaptureSharder {
         DispatchQueue.concurrentPerform(iterations: min(options.jobs, groups)) { worker in
             for group in stride(from: worker, to: groups, by: options.jobs) {
                 let members = Array(stride(from: group, to: count, by: groups))
-                written.record { () throws(CaptureFormatError) -> [Shard] in
+                written.record { () throws(IMWireError) -> [Shard] in
                     try writeGroup(
                         members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly
                     ) { packet in
@@ -351,12 +351,10 @@ extension CaptureSharder {
     fileprivate static func writeGroup(
         _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool,
         shardOf: (CapturedPacket) -> Int
-    ) throws(CaptureFormatError) -> [Shard] {
+    ) throws(IMWireError) -> [Shard] {
         var writers: [ShardWriter] = []
         for shard in members {
-            do { writers.append(try ShardWriter(shard, ownerOnly: ownerOnly)) } catch {
-                throw CaptureFormatError(error.description)
-            }
+            writers.append(try ShardWriter(shard, ownerOnly: ownerOnly))
             if let keyLog = options.keyLog {
                 writers[writers.count - 1].write(
                     DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
@@ -374,7 +372,7 @@ extension CaptureSharder {
         }
         var done: [Shard] = []
         for writer in writers {
-            do { done.append(try writer.close()) } catch { throw CaptureFormatError(error.description) }
+            done.append(try writer.close())
         }
         return done
     }
@@ -384,12 +382,12 @@ extension CaptureSharder {
 private final class WrittenShards: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private(set) var shards: [CaptureSharder.Shard]
-    private(set) var error: CaptureFormatError?
+    private(set) var error: IMWireError?
 
     init(_ shards: [CaptureSharder.Shard]) { self.shards = shards }
 
-    func record(_ write: () throws(CaptureFormatError) -> [CaptureSharder.Shard]) {
-        let result: Result<[CaptureSharder.Shard], CaptureFormatError>
+    func record(_ write: () throws(IMWireError) -> [CaptureSharder.Shard]) {
+        let result: Result<[CaptureSharder.Shard], IMWireError>
         do { result = .success(try write()) } catch { result = .failure(error) }
         lock.wait()
         defer { lock.signal() }

@@ -70,13 +70,11 @@ enum TranscriptSharder {
     }
 
     static func shard(path: String, into directory: String, name: String?, options: CaptureSharder.Options)
-        throws(CaptureFormatError)
+        throws(IMWireError)
         -> CaptureSharder.Result
     {
-        func open() throws(CaptureFormatError) -> LineStream {
-            do { return try LineStream(path: path, maxLength: options.limits.maxLineLength) } catch {
-                throw CaptureFormatError(error.description)
-            }
+        func open() throws(IMWireError) -> LineStream {
+            try LineStream(path: path, maxLength: options.limits.maxLineLength)
         }
         // Pass 1: each unit's bytes, in the order units first appear.
         var unitIndex: [String: Int] = [:]
@@ -131,9 +129,7 @@ enum TranscriptSharder {
             let group = groupStart..<min(count, groupStart + options.maxOpenFiles)
             var writers: [TranscriptShardWriter] = []
             for index in group {
-                do { writers.append(try TranscriptShardWriter(shards[index])) } catch {
-                    throw CaptureFormatError(error.description)
-                }
+                writers.append(try TranscriptShardWriter(shards[index]))
             }
             let lines = try open()
             var connectionsSeen: Set<String> = []
@@ -146,9 +142,7 @@ enum TranscriptSharder {
                 writers[shard - groupStart].write(bytes, line: number, time: place?.time, opens: opens)
             }
             for writer in writers {
-                do { shards[writer.shard.identity.index] = try writer.close() } catch {
-                    throw CaptureFormatError(error.description)
-                }
+                shards[writer.shard.identity.index] = try writer.close()
             }
         }
         return CaptureSharder.Result(shards: shards, fileProblems: fileProblems)

@@ -217,7 +217,7 @@ public enum CaptureConverter {
     public static func annotate(
         path: String, limits: Limits = .default,
         comments: (_ packetNumber: Int) -> [String]
-    ) throws(CaptureFormatError) -> [UInt8] {
+    ) throws(IMWireError) -> [UInt8] {
         let packets = try PacketCaptureReader.packets(path: path, limits: limits)
         var writer = PcapngWriter()
         while let item = packets.next() {
@@ -233,7 +233,7 @@ public enum CaptureConverter {
     /// comment on the packet it is about (`imwire check --annotate`; Wireshark shows them): a
     /// packet capture's own packets, or a transcript's messages as synthesized packets.
     public static func annotated(_ report: CheckReport, capture path: String, limits: Limits = .default)
-        throws(CaptureFormatError) -> [UInt8]
+        throws(IMWireError) -> [UInt8]
     {
         func comment(_ finding: Finding) -> String {
             "imwire [\(finding.ruleID)] \(finding.severity): \(finding.message)"
