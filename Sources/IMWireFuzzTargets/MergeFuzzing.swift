@@ -111,7 +111,7 @@ enum MergeFuzzing {
                 let member = json["merge"],
                 let data = try? MergeData(json: member)
             else { continue }
-            switch Result(catching: { () throws(MergeError) in try MergeData(json: data.json) }) {
+            switch Result(catching: { () throws(IMWireError) in try MergeData(json: data.json) }) {
             case .success(let again) where again == data: break
             case .success: violations.append("\(report.name): its merge data written back out reads back as other data")
             case .failure(let error):

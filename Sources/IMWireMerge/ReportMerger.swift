@@ -32,7 +32,7 @@ public enum ReportMerger {
         let captureFindings: [Finding]
         /// Why a connection of the shard (or its capture findings) does not decode: thrown once
         /// the shards are known to belong together, as a merge of every report at once threw it.
-        let problem: MergeError?
+        let problem: IMWireError?
     }
 
     /// One connection of a shard: its place in the capture, where its report and the judge's
@@ -57,7 +57,7 @@ public enum ReportMerger {
     /// (HTML), so every shard must have been checked with its connections' timelines.
     public static func merge(
         _ inputs: [(name: String, bytes: [UInt8])], tool: String, needsTimelines: Bool = false
-    ) throws(MergeError) -> Merged {
+    ) throws(IMWireError) -> Merged {
         try merge(names: inputs.map(\.name), tool: tool, needsTimelines: needsTimelines) { inputs[$0].bytes }
     }
 
@@ -67,9 +67,9 @@ public enum ReportMerger {
     /// connection, and where each connection's report waits in a scratch file. The merged
     /// report's connections are put together from there one at a time as it is written.
     public static func merge(
-        names: [String], tool: String, needsTimelines: Bool = false, read: (Int) throws(MergeError) -> [UInt8]
-    ) throws(MergeError) -> Merged {
-        guard !names.isEmpty else { throw MergeError("no reports to merge") }
+        names: [String], tool: String, needsTimelines: Bool = false, read: (Int) throws(IMWireError) -> [UInt8]
+    ) throws(IMWireError) -> Merged {
+        guard !names.isEmpty else { throw IMWireError(.mergeNoReports, "no reports to merge") }
         let store = ReportStore()
         var shards: [Shard] = []
         var entries: [Entry] = []
@@ -83,17 +83,16 @@ public enum ReportMerger {
         }
         try checkSameCapture(shards)
         if needsTimelines, let shard = shards.first(where: { !$0.data.timelines }) {
-            throw MergeError(
-                """
-                \(shard.name): checked without --merge-timelines, so \
-                an HTML report of the merge has no messages to draw
-                """)
+            throw IMWireError(
+                .mergeNoTimelines,
+                "checked without message timelines, so an HTML report of the merge has no messages to draw",
+                path: shard.name)
         }
         shards.sort { ($0.data.shard?.index ?? 0) < ($1.data.shard?.index ?? 0) }
         let first = shards[0]
         var options = CheckOptions(lenient: first.data.lenient, ruleActions: first.data.ruleActions)
         do { options.reconnectPolicies = try PolicySelection(names: first.data.policies) } catch {
-            throw MergeError("\(first.name): \(error.description)")
+            throw error.with(path: first.name)
         }
         if let problem = shards.lazy.compactMap(\.problem).first { throw problem }
 
@@ -148,11 +147,11 @@ public enum ReportMerger {
         let connections = data.connections
         data.connections = []  // their reports go to the store
         var entries: [Entry] = []
-        var problem: MergeError?
+        var problem: IMWireError?
         for (index, connection) in connections.enumerated() {
             var reader = ReportReader(connection.report)
             guard let report = reader.report(), reader.isAtEnd else {
-                problem = MergeError("\(name): merge.connections[\(index)].report does not decode")
+                problem = IMWireError(.mergeMalformed, "merge.connections[\(index)].report does not decode", path: name)
                 break
             }
             var input: JudgeInput?
@@ -160,7 +159,8 @@ public enum ReportMerger {
                 var judgeReader = ReportReader(bytes)
                 input = JudgeInput.read(from: &judgeReader)
                 guard input != nil, judgeReader.isAtEnd else {
-                    problem = MergeError("\(name): merge.connections[\(index)].judge does not decode")
+                    problem = IMWireError(
+                        .mergeMalformed, "merge.connections[\(index)].judge does not decode", path: name)
                     break
                 }
             }
@@ -175,7 +175,9 @@ public enum ReportMerger {
         var reader = ReportReader(data.captureFindings)
         var findings = reader.list { $0.finding() }
         if !reader.isAtEnd { findings = nil }
-        if problem == nil, findings == nil { problem = MergeError("\(name): merge.captureFindings does not decode") }
+        if problem == nil, findings == nil {
+            problem = IMWireError(.mergeMalformed, "merge.captureFindings does not decode", path: name)
+        }
         let shard = Shard(
             name: name, source: header.source, threshold: header.threshold, firstTime: header.firstTime, data: data,
             captureFindings: findings ?? [], problem: problem)
@@ -189,38 +191,34 @@ public enum ReportMerger {
         let firstTime: Int64?
     }
 
-    private static func read(_ name: String, _ bytes: [UInt8], tool: String) throws(MergeError) -> (Header, MergeData) {
+    private static func read(_ name: String, _ bytes: [UInt8], tool: String) throws(IMWireError) -> (Header, MergeData)
+    {
         // The whole report is checked to be JSON, but only the members read here are built: its
         // `connections`, most of its bytes, are what its `merge` member has in another form.
         let json: JSONValue
         do {
             json = try bytes.withUnsafeBytes { raw in Result { () throws(IMWireError) in try topLevel(of: raw) } }.get()
         } catch {
-            throw MergeError("\(name): not a whole JSON report (truncated?): \(error)")
+            throw IMWireError(.mergeMalformed, "not a whole JSON report (truncated?): \(error)", path: name)
         }
         guard json["version"]?.int64Value == Int64(JSONReport.version) else {
-            throw MergeError(
-                """
-                \(name): report version \(json["version"].map { JSONWriter.string($0) } ?? "none"), \
-                this imwire reads \(JSONReport.version)
-                """)
+            throw IMWireError(
+                .mergeOtherVersion,
+                "report version \(json["version"].map { JSONWriter.string($0) } ?? "none"), this imwire reads \(JSONReport.version)",
+                path: name)
         }
         guard let member = json["merge"] else {
-            throw MergeError(
-                """
-                \(name): no merge member: merge reads `imwire check \
-                --format json` reports of shards made by `imwire shard`
-                """)
+            throw IMWireError(.mergeNoMergeMember, "no merge member", path: name)
         }
         let data: MergeData
-        do { data = try MergeData(json: member) } catch { throw MergeError("\(name): \(error.description)") }
+        do { data = try MergeData(json: member) } catch { throw error.with(path: name) }
         guard data.tool == tool else {
-            throw MergeError("\(name): written by imwire \(data.tool), this is imwire \(tool)")
+            throw IMWireError(.mergeOtherVersion, "written by imwire \(data.tool), this is imwire \(tool)", path: name)
         }
         guard let source = json["source"]?.stringValue,
             let threshold = json["threshold"]?.stringValue.flatMap(Severity.init(name:))
         else {
-            throw MergeError("\(name): source or threshold missing")
+            throw IMWireError(.mergeMalformed, "source or threshold missing", path: name)
         }
         return (Header(source: source, threshold: threshold, firstTime: json["firstTime"]?.int64Value), data)
     }
@@ -238,52 +236,55 @@ public enum ReportMerger {
     }
 
     /// All reports are of one capture's shards, each once, all of them, checked alike.
-    private static func checkSameCapture(_ shards: [Shard]) throws(MergeError) {
+    private static func checkSameCapture(_ shards: [Shard]) throws(IMWireError) {
         let first = shards[0]
         guard let identity = first.data.shard else {
             guard shards.count == 1 else {
-                throw MergeError("\(first.name): not the report of a shard, and other reports were given")
+                throw IMWireError(
+                    .mergeNotAShard, "not the report of a shard, and other reports were given", path: first.name)
             }
             return
         }
         var seen: [Int: String] = [:]
         for shard in shards {
-            guard let other = shard.data.shard else { throw MergeError("\(shard.name): not the report of a shard") }
+            guard let other = shard.data.shard else {
+                throw IMWireError(.mergeNotAShard, "not the report of a shard", path: shard.name)
+            }
             guard other.capture == identity.capture, other.captureBytes == identity.captureBytes,
                 other.count == identity.count
             else {
-                throw MergeError(
+                throw IMWireError(
+                    .mergeOtherCapture,
                     """
-                    \(shard.name): a shard of \(other.capture) (\(other.captureBytes) bytes, \
+                    a shard of \(other.capture) (\(other.captureBytes) bytes, \
                     \(other.count) shards), but \(first.name) is of \(identity.capture) \
                     (\(identity.captureBytes) bytes, \(identity.count) shards)
-                    """)
+                    """, path: shard.name)
             }
             if let earlier = seen[other.index] {
-                throw MergeError("\(shard.name): shard \(other.index) again (also \(earlier))")
+                throw IMWireError(.mergeShardAgain, "shard \(other.index) again (also \(earlier))", path: shard.name)
             }
             seen[other.index] = shard.name
             guard shard.threshold == first.threshold, shard.data.lenient == first.data.lenient,
                 shard.data.ruleActions == first.data.ruleActions, shard.data.policies == first.data.policies
             else {
-                throw MergeError(
-                    """
-                    \(shard.name): checked with other options (--severity, \
-                    --lenient, --rule, --policy) than \(first.name)
-                    """)
+                throw IMWireError(
+                    .mergeOtherOptions,
+                    "checked with another severity threshold, leniency, rule actions or policies than \(first.name)",
+                    path: shard.name)
             }
             guard shard.data.settings == first.data.settings else {
                 let differing = Set(shard.data.settings).symmetricDifference(first.data.settings).sorted()
-                throw MergeError(
-                    """
-                    \(shard.name): checked with other settings than \
-                    \(first.name): \(differing.joined(separator: "; "))
-                    """)
+                throw IMWireError(
+                    .mergeOtherSettings,
+                    "checked with other settings than \(first.name): \(differing.joined(separator: "; "))",
+                    path: shard.name)
             }
         }
         let missing = (0..<identity.count).filter { seen[$0] == nil }
         guard missing.isEmpty else {
-            throw MergeError(
+            throw IMWireError(
+                .mergeShardMissing,
                 """
                 shard \(missing.map(String.init).joined(separator: ", ")) \
                 of \(identity.capture) missing (\(identity.count) shards)
@@ -379,4 +380,28 @@ private final class MergedConnections: JudgedConnections, @unchecked Sendable {
         report.findings.sort(by: Finding.reportOrder)
         return report
     }
+}
+
+extension IMWireError.Code {
+    /// A merge given no report.
+    public static let mergeNoReports = Self("merge.no-reports")
+    /// A report without a `merge` member: not the JSON report of a shard's check (`path`).
+    public static let mergeNoMergeMember = Self("merge.no-merge-member")
+    /// A report of another report version, or written by another version of IMWire (`path`).
+    public static let mergeOtherVersion = Self("merge.other-version")
+    /// A report that is not of a shard, with other reports (`path`).
+    public static let mergeNotAShard = Self("merge.not-a-shard")
+    /// A shard of another capture than the first report's (`path`).
+    public static let mergeOtherCapture = Self("merge.other-capture")
+    /// A shard given twice (`path`: the second).
+    public static let mergeShardAgain = Self("merge.shard-again")
+    /// A capture's shards with some missing.
+    public static let mergeShardMissing = Self("merge.shard-missing")
+    /// A shard checked with another severity threshold, leniency, rule actions or policies
+    /// than the first (`path`).
+    public static let mergeOtherOptions = Self("merge.other-options")
+    /// A shard checked with other dialect settings or limits than the first (`path`).
+    public static let mergeOtherSettings = Self("merge.other-settings")
+    /// A merge for an HTML report of shards checked without their messages' timelines (`path`).
+    public static let mergeNoTimelines = Self("merge.no-timelines")
 }

@@ -18,14 +18,14 @@ package final class ServeHarness {
         scenario: Scenario, limits: ServeLimits = ServeLimits(),
         clock: @escaping @Sendable () -> Int64 = { 1_795_000_000_000 }
     )
-        throws(CheckError)
+        throws(IMWireError)
     {
         var options = CheckOptions()
         options.dialect = scenario.dialect
         live = try LiveCheck(options: options, now: { clock() * 1000 })
         let configuration = ServeConfiguration(listenPort: 0, scenario: scenario, limits: limits)
         guard let cloud = ServeServer.cloud(for: configuration, clock: clock, log: ServeLog()) else {
-            throw CheckError(description: ServeServer.noCloud(scenario))
+            throw IMWireError(.serveNoCloud, ServeServer.noCloud(scenario))
         }
         self.cloud = cloud
         self.limits = limits
@@ -47,7 +47,7 @@ package final class ServeHarness {
     }
 
     /// Ends the check: the report of every connection's bytes both ways.
-    package func finish() throws(CheckError) -> CheckReport {
+    package func finish() throws(IMWireError) -> CheckReport {
         try live.finish(source: "ServeHarness")
     }
 }

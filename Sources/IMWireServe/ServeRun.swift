@@ -22,7 +22,7 @@ public final class ServeRun: @unchecked Sendable {
     public init(
         configuration: ServeConfiguration, check: CheckOptions, record: String? = nil,
         clock: @escaping @Sendable () -> Int64 = ServeRun.wallClock
-    ) throws(CheckError) {
+    ) throws(IMWireError) {
         var options = check
         options.dialect = options.dialect ?? configuration.scenario.dialect
         live = try LiveCheck(options: options, record: record, now: { clock() * 1000 })
@@ -57,7 +57,7 @@ public final class ServeRun: @unchecked Sendable {
     }
 
     /// Ends the check and grades every client. Call after `wait` (or `server.stop()`).
-    public func finish() throws(CheckError) -> ServeOutcome {
+    public func finish() throws(IMWireError) -> ServeOutcome {
         server.stop()
         let scenario = server.configuration.scenario
         let report = try live.finish(source: "imwire serve --scenario \(scenario.name)")

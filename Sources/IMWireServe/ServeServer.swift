@@ -396,3 +396,8 @@ final class ServeTap: ChannelDuplexHandler {
         context.fireChannelInactive()
     }
 }
+
+extension IMWireError.Code {
+    /// A scenario of a dialect no served cloud plays.
+    public static let serveNoCloud = Self("serve.no-cloud")
+}

@@ -40,13 +40,13 @@ struct Merge: ParsableCommand {
             merged = try ReportMerger.merge(
                 names: reports, tool: IMWireCLI.configuration.version, needsTimelines: format == .html
             ) {
-                index throws(MergeError) in
+                index throws(IMWireError) in
                 guard let data = FileManager.default.contents(atPath: reports[index]) else {
-                    throw MergeError("\(reports[index]): cannot be read")
+                    throw IMWireError(.fileRead, "cannot be read", path: reports[index])
                 }
                 return [UInt8](data)
             }
-        } catch { throw unreadable(error.description) }
+        } catch { throw unreadable(error.description + Self.flags(error.code)) }
         let report = merged.report
         let severity = merged.threshold
         let file: OutputFile
@@ -56,5 +56,15 @@ struct Merge: ParsableCommand {
         format.write(report, options: formatOptions, to: file.write)
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))
+    }
+
+    /// The flags of `imwire check` a merge error is about: the library names none.
+    static func flags(_ code: IMWireError.Code) -> String {
+        switch code {
+        case .mergeNoMergeMember: ": merge reads `imwire check --format json` reports of shards made by `imwire shard`"
+        case .mergeOtherOptions: " (--severity, --lenient, --rule, --policy)"
+        case .mergeNoTimelines: " (check the shards with --merge-timelines)"
+        default: ""
+        }
     }
 }

@@ -257,7 +257,7 @@ struct Serve: TakesDialectSettings {
             }
         } catch let error as ExitCode {
             throw error
-        } catch let error as CheckError {
+        } catch let error as IMWireError {
             throw unreadable(error.description)
         } catch {
             throw unreadable("cannot listen on \(listen): \(error)")

@@ -99,8 +99,13 @@ import Testing
         ).path
         try TextFile.write("# comment\nCLIENT_RANDOM zz 00\n", to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: CheckError.self) { try KeyLogFiles.load([path]) }
-        do { _ = try KeyLogFiles.load([path]) } catch { #expect(error.description.contains("line 2")) }
+        do {
+            _ = try KeyLogFiles.load([path])
+            Issue.record("a key log that does not parse was read")
+        } catch {
+            #expect(error.code == .tlsKeyLog && error.path == path)
+            #expect(error.description == "\(path): key log line 2: client random is not hex")
+        }
         do { _ = try KeyLogFiles.load(["/nonexistent.keylog"]) } catch {
             #expect(error.description.contains("/nonexistent.keylog"))
         }

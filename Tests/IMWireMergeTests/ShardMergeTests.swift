@@ -390,25 +390,35 @@ import Testing
         #expect(shards.count > 2)
         let reports = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path)) }
         func refusal(_ inputs: [(name: String, bytes: [UInt8])], tool: String = "test", needsTimelines: Bool = false)
-            -> String?
+            -> IMWireError?
         {
             do {
                 _ = try ReportMerger.merge(inputs, tool: tool, needsTimelines: needsTimelines)
                 return nil
-            } catch { return error.description }
+            } catch { return error }
         }
         let truncated = [(name: "cut.json", bytes: Array(reports[0].bytes.prefix(reports[0].bytes.count / 2)))]
-        #expect(refusal(truncated)?.hasPrefix("cut.json: not a whole JSON report") == true)
-        #expect(refusal(reports, tool: "9.9.9")?.contains("written by imwire test, this is imwire 9.9.9") == true)
+        #expect(refusal(truncated)?.description.hasPrefix("cut.json: not a whole JSON report") == true)
+        #expect(
+            refusal(reports, tool: "9.9.9")?.description.contains("written by imwire test, this is imwire 9.9.9")
+                == true)
         let otherVersion = String(decoding: reports[0].bytes, as: UTF8.self).replacingOccurrences(
             of: "\"version\": 1", with: "\"version\": 2")
         #expect(
-            refusal([(name: "v2.json", bytes: Array(otherVersion.utf8))])?.hasPrefix("v2.json: report version 2")
+            refusal([(name: "v2.json", bytes: Array(otherVersion.utf8))])?.description.hasPrefix(
+                "v2.json: report version 2")
                 == true)
         let plain = Array(JSONReport.render(try check(path), threshold: .warning).utf8)
-        #expect(refusal([(name: "plain.json", bytes: plain)])?.hasPrefix("plain.json: no merge member") == true)
-        #expect(refusal(Array(reports.dropFirst()))?.hasPrefix("shard 0 of \(path) missing") == true)
-        #expect(refusal(reports + [reports[1]])?.hasSuffix("shard 1 again (also \(reports[1].name))") == true)
+        #expect(
+            refusal([(name: "plain.json", bytes: plain)])
+                == IMWireError(.mergeNoMergeMember, "no merge member", path: "plain.json"))
+        #expect(refusal(truncated)?.code == .mergeMalformed && refusal(truncated)?.path == "cut.json")
+        #expect(refusal(reports, tool: "9.9.9")?.code == .mergeOtherVersion)
+        #expect(refusal(Array(reports.dropFirst()))?.code == .mergeShardMissing)
+        #expect(refusal(reports + [reports[1]])?.code == .mergeShardAgain)
+        #expect(refusal(Array(reports.dropFirst()))?.description.hasPrefix("shard 0 of \(path) missing") == true)
+        #expect(
+            refusal(reports + [reports[1]])?.description.hasSuffix("shard 1 again (also \(reports[1].name))") == true)
         // A shard of another capture.
         let otherDirectory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: otherDirectory) }
@@ -417,14 +427,14 @@ import Testing
             options: .init(maxBytes: 512)
         ).shards[0]
         let mixed = reports + [(name: "other.json", bytes: try Self.shardReport(other.path))]
-        #expect(refusal(mixed)?.contains("a shard of") == true)
+        #expect(refusal(mixed)?.description.contains("a shard of") == true)
 
         // A shard checked with another timeout, or another --dialect, than the rest.
         var slower = CheckOptions()
         slower.dialectOptions[NIMSessionOptions.self].requestTimeoutMicros = 90_000_000
         let retimed =
             [(name: "slow.json", bytes: try Self.shardReport(shards[0].path, options: slower))] + reports.dropFirst()
-        let settings = refusal(retimed)
+        let settings = refusal(retimed)?.description
         #expect(
             settings?.hasPrefix("\(reports[1].name): checked with other settings than slow.json: NIMSessionOptions(")
                 == true)
@@ -432,14 +442,15 @@ import Testing
         let forced =
             [(name: "forced.json", bytes: try Self.shardReport(shards[0].path, options: CheckOptions(dialect: .nim)))]
             + reports.dropFirst()
-        #expect(refusal(forced)?.hasSuffix("dialect: nim") == true)
+        #expect(refusal(forced)?.description.hasSuffix("dialect: nim") == true)
 
         // Without --merge-timelines a merge gives every format but HTML, which it refuses.
         let lean = try shards.map { (name: $0.path, bytes: try Self.shardReport($0.path, timelines: false)) }
         #expect(lean.map(\.bytes.count).reduce(0, +) < reports.map(\.bytes.count).reduce(0, +))
         #expect(
-            refusal(lean, needsTimelines: true)?.hasSuffix(
-                "checked without --merge-timelines, so an HTML report of the merge has no messages to draw") == true)
+            refusal(lean, needsTimelines: true)?.description.hasSuffix(
+                "checked without message timelines, so an HTML report of the merge has no messages to draw") == true)
+        #expect(refusal(lean, needsTimelines: true)?.code == .mergeNoTimelines)
         #expect(refusal(reports, needsTimelines: true) == nil)
         let full = try ReportMerger.merge(reports, tool: "test")
         let leanMerge = try ReportMerger.merge(lean, tool: "test")

@@ -353,11 +353,12 @@ extension Finding {
     }
 }
 
-/// Why a capture gave no report.
-public struct CheckError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-
-    package init(description: String) { self.description = description }
+extension IMWireError.Code {
+    /// A capture in which nothing could be read as a capture event: `path` names it, `findings`
+    /// are the reader's reasons (the first ten).
+    public static let checkUnreadable = Self("check.unreadable")
+    /// A live check's recording that cannot be written.
+    public static let checkRecord = Self("check.record")
 }
 
 extension Checker {
@@ -368,11 +369,8 @@ extension Checker {
     public static func check(
         path: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
         progress: ((_ bytesRead: Int) -> Void)? = nil
-    ) throws(CheckError) -> CheckReport {
-        let source: any CaptureSource
-        do { source = try CaptureFile.open(path, limits: options.limits) } catch {
-            throw CheckError(description: error.description)
-        }
+    ) throws(IMWireError) -> CheckReport {
+        let source = try CaptureFile.open(path, limits: options.limits)
         // A shard's report carries what a merge needs.
         let shard = ShardIdentity.of(path: path, limits: options.limits)
         var options = options
@@ -393,7 +391,7 @@ extension Checker {
     public static func check(
         _ source: any CaptureSource, named name: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
         unreadableThrows: Bool = true, progress: ((_ bytesRead: Int) -> Void)? = nil
-    ) throws(CheckError) -> CheckReport {
+    ) throws(IMWireError) -> CheckReport {
         try Checker(options: options, jobs: jobs).check(
             source, named: name, unreadableThrows: unreadableThrows, progress: progress)
     }
@@ -403,7 +401,7 @@ extension Checker {
     public func check(
         _ source: any CaptureSource, named name: String, unreadableThrows: Bool = true,
         progress: ((_ bytesRead: Int) -> Void)? = nil
-    ) throws(CheckError) -> CheckReport {
+    ) throws(IMWireError) -> CheckReport {
         let checker = self
         var events = 0
         var problems: [Finding] = []
@@ -424,7 +422,9 @@ extension Checker {
             let reasons = problems.map {
                 "\n  [\($0.ruleID)] \($0.message)" + ($0.offset.map { " (offset \($0))" } ?? "")
             }
-            throw CheckError(description: "\(name): nothing in it could be read as a capture event:" + reasons.joined())
+            throw IMWireError(
+                .checkUnreadable, "nothing in it could be read as a capture event:" + reasons.joined(), path: name,
+                findings: problems)
         }
         return checker.finish(source: name)
     }

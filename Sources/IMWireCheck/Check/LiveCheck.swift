@@ -42,12 +42,13 @@ public final class LiveCheck: @unchecked Sendable {
 
     /// `record`: a pcapng file to write the traffic to, mode 0600 (it holds every login's
     /// credentials as they crossed, decrypted with `--tls`). `now`: microseconds since the epoch.
-    public init(options: CheckOptions, record: String? = nil, now: @escaping @Sendable () -> Int64) throws(CheckError) {
+    public init(options: CheckOptions, record: String? = nil, now: @escaping @Sendable () -> Int64) throws(IMWireError)
+    {
         checker = Checker(options: options)
         self.now = now
         if let record {
             do { recorder = Recorder(file: try OutputFile(path: record, ownerOnly: true)) } catch {
-                throw CheckError(description: "cannot record: \(error.description)")
+                throw IMWireError(.checkRecord, error.description, summary: "cannot record")
             }
         }
     }
@@ -182,19 +183,21 @@ public final class LiveCheck: @unchecked Sendable {
 
     /// Closes the connections still open, ends the recording and returns the report. Later
     /// calls of the other methods do nothing.
-    public func finish(source: String) throws(CheckError) -> CheckReport {
-        let (report, failure): (CheckReport, String?) = queue.sync {
+    public func finish(source: String) throws(IMWireError) -> CheckReport {
+        let (report, failure): (CheckReport, IMWireError?) = queue.sync {
             for handle in connections.keys.sorted() { close(handle: handle) }
             finished = true
             let report = checker.finish(source: source)
-            var failure: String?
+            var failure: IMWireError?
             if let recorder {
-                do { try recorder.close() } catch { failure = "cannot record: \(error)" }
+                do throws(IMWireError) { try recorder.close() } catch {
+                    failure = IMWireError(.checkRecord, error.description, summary: "cannot record")
+                }
             }
             recorder = nil
             return (report, failure)
         }
-        if let failure { throw CheckError(description: failure) }
+        if let failure { throw failure }
         return report
     }
 

@@ -128,10 +128,11 @@ public struct MergeData: Sendable, Equatable {
     }
 
     /// Reads the `merge` member; throws with what is wrong.
-    package init(json: JSONValue) throws(MergeError) {
-        guard case .object = json else { throw MergeError("its merge member is not an object") }
+    package init(json: JSONValue) throws(IMWireError) {
+        guard case .object = json else { throw IMWireError(.mergeMalformed, "its merge member is not an object") }
         guard json["version"]?.int64Value == Int64(Self.version) else {
-            throw MergeError(
+            throw IMWireError(
+                .mergeMalformed,
                 """
                 its merge member has version \(json["version"].map { JSONWriter.string($0) } ?? "none"), \
                 this imwire reads \(Self.version)
@@ -139,21 +140,23 @@ public struct MergeData: Sendable, Equatable {
         }
         tool = json["imwire"]?.stringValue ?? ""
         if let shard = json["shard"], !shard.isNull {
-            guard let identity = ShardIdentity(json: shard) else { throw MergeError("its merge.shard is malformed") }
+            guard let identity = ShardIdentity(json: shard) else {
+                throw IMWireError(.mergeMalformed, "its merge.shard is malformed")
+            }
             self.shard = identity
         }
         guard let options = json["options"], let lenient = options["lenient"]?.boolValue,
             let rules = options["rules"]?.objectValue,
             let policies = options["policies"]?.arrayValue, let settings = options["settings"]?.arrayValue,
             let timelines = options["timelines"]?.boolValue
-        else { throw MergeError("its merge.options is malformed") }
+        else { throw IMWireError(.mergeMalformed, "its merge.options is malformed") }
         self.settings = settings.compactMap(\.stringValue)
         self.timelines = timelines
         self.lenient = lenient
         var actions: [RuleID: RuleAction] = [:]
         for member in rules {
             guard let action = member.value.stringValue.flatMap(RuleAction.init(rawValue:)) else {
-                throw MergeError("rule action of \(member.key)")
+                throw IMWireError(.mergeMalformed, "rule action of \(member.key)")
             }
             actions[RuleID(member.key)] = action
         }
@@ -161,31 +164,33 @@ public struct MergeData: Sendable, Equatable {
         self.policies = policies.compactMap(\.stringValue)
         firstPacket = json["firstPacket"]?.int64Value.flatMap { Int(exactly: $0) }
         lastTime = json["lastTime"]?.int64Value
-        guard let list = json["connections"]?.arrayValue else { throw MergeError("its merge.connections is missing") }
+        guard let list = json["connections"]?.arrayValue else {
+            throw IMWireError(.mergeMalformed, "its merge.connections is missing")
+        }
         connections = []
         for (index, item) in list.enumerated() {
             guard let opened = item["opened"]?.int64Value.flatMap({ Int(exactly: $0) }),
                 let session = item["session"]?.int64Value.flatMap({ Int(exactly: $0) }),
                 let report = item["report"]?.stringValue.flatMap({ try? Base64.decode($0) })
-            else { throw MergeError("merge.connections[\(index)] is malformed") }
+            else { throw IMWireError(.mergeMalformed, "merge.connections[\(index)] is malformed") }
             var judge: [UInt8]?
             if let text = item["judge"]?.stringValue {
                 guard let bytes = try? Base64.decode(text) else {
-                    throw MergeError("merge.connections[\(index)].judge is not base64")
+                    throw IMWireError(.mergeMalformed, "merge.connections[\(index)].judge is not base64")
                 }
                 judge = bytes
             }
             connections.append(Connection(opened: opened, session: session, report: report, judge: judge))
         }
         guard let findings = json["captureFindings"]?.stringValue.flatMap({ try? Base64.decode($0) }) else {
-            throw MergeError("its merge.captureFindings is missing or not base64")
+            throw IMWireError(.mergeMalformed, "its merge.captureFindings is missing or not base64")
         }
         captureFindings = findings
         for (index, entry) in (json["packets"]?.arrayValue ?? []).enumerated() {
             guard let values = entry.arrayValue?.compactMap({ $0.int64Value.flatMap { Int(exactly: $0) } }),
                 values.count == 3
             else {
-                throw MergeError("merge.packets[\(index)] is malformed")
+                throw IMWireError(.mergeMalformed, "merge.packets[\(index)] is malformed")
             }
             packets[values[0]] = (values[1], values[2])
         }
@@ -214,8 +219,7 @@ public struct MergeData: Sendable, Equatable {
     }
 }
 
-/// Why shard reports could not be merged.
-public struct MergeError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+extension IMWireError.Code {
+    /// A report's `merge` member that cannot be read, or a report whose parts do not decode.
+    public static let mergeMalformed = Self("merge.malformed")
 }

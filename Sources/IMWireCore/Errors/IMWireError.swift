@@ -64,6 +64,14 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
             findings: findings, number: number)
     }
 
+    /// The same error about the file at `path` (a report, a fixture, a key log): its
+    /// description starts with the path.
+    package func with(path: String) -> IMWireError {
+        IMWireError(
+            code, reason, summary: summary, path: path, line: line, offset: offset, field: field, findings: findings,
+            number: number)
+    }
+
     /// The rule IDs of `findings`, in order.
     package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
 
