@@ -43,7 +43,7 @@ enum TesteeFuzzing {
             do {
                 while let body = try reader.next() { bodies.append(body) }
             } catch {
-                return (bodies, .oversized(error.length))
+                return (bodies, .oversized(error.announcedLength ?? -1))
             }
         }
         return (bodies, .pending(reader.pending))
@@ -124,8 +124,8 @@ enum TesteeFuzzing {
 
     /// A response parses the same twice and survives its own JSON.
     static func responseRoundTrip(_ body: [UInt8]) -> [String] {
-        let first = Result { () throws(TesteeResponse.Invalid) in try TesteeResponse.parse(body) }
-        let second = Result { () throws(TesteeResponse.Invalid) in try TesteeResponse.parse(body) }
+        let first = Result { () throws(IMWireError) in try TesteeResponse.parse(body) }
+        let second = Result { () throws(IMWireError) in try TesteeResponse.parse(body) }
         switch (first, second) {
         case (.failure(let a), .failure(let b)) where a.description == b.description: return []
         case (.success(let a), .success(let b)) where a == b:
@@ -133,7 +133,7 @@ enum TesteeFuzzing {
             let forms = [false] + (a.bytes.map { String(validating: $0, as: UTF8.self) != nil } == true ? [true] : [])
             for text in forms {
                 let written = Array(JSONWriter.string(a.json(text: text)).utf8)
-                switch Result(catching: { () throws(TesteeResponse.Invalid) in try TesteeResponse.parse(written) }) {
+                switch Result(catching: { () throws(IMWireError) in try TesteeResponse.parse(written) }) {
                 case .success(let again) where again == a: break
                 case .success:
                     violations.append("a response written back out\(text ? " as text" : "") parses to another")

@@ -175,10 +175,10 @@ import Testing
     }
 
     @Test func generatedBlocksCanBeMissingButNotUnknown() {
-        #expect(throws: SpecGenerator.RenderError.self) {
+        #expect(throws: IMWireError(.specRender, "unknown generated block nothing")) {
             try SpecGenerator.render("<!-- BEGIN GENERATED: nothing -->\n<!-- END GENERATED: nothing -->")
         }
-        #expect(throws: SpecGenerator.RenderError.self) {
+        #expect(throws: IMWireError(.specRender, "block rules has no matching END marker")) {
             try SpecGenerator.render("<!-- BEGIN GENERATED: rules -->\n")
         }
     }

@@ -198,7 +198,9 @@ final class FunctionChannel: TesteeChannel {
         #expect(try reader.next() == Array(#"{"id":1}"#.utf8))
         #expect(try reader.next() == nil)
         reader.append([0xff, 0xff, 0xff, 0x7f])
-        #expect(throws: TesteeFrameReader.Oversized.self) { try reader.next() }
+        let oversized = #expect(throws: IMWireError.self) { try reader.next() }
+        #expect(oversized?.code == .testeeOversized && oversized?.announcedLength == 2_147_483_647)
+        #expect(oversized?.description == "length prefix 2147483647 exceeds \(TesteeProtocol.maxMessageSize)")
     }
 
     @Test func vectorFilesCountAndGradeEveryCase() throws {

@@ -12,13 +12,13 @@ import Testing
     }
 
     @Test func anUnknownBlockIsAnError() {
-        #expect(throws: SpecGenerator.RenderError.self) {
+        #expect(throws: IMWireError(.specRender, "unknown generated block no-such-block")) {
             try SpecGenerator.render("<!-- BEGIN GENERATED: no-such-block -->\n<!-- END GENERATED: no-such-block -->")
         }
     }
 
     @Test func aBlockWithoutItsEndIsAnError() {
-        #expect(throws: SpecGenerator.RenderError.self) {
+        #expect(throws: IMWireError(.specRender, "block rules has no matching END marker")) {
             try SpecGenerator.render("<!-- BEGIN GENERATED: rules -->\ntext")
         }
     }

@@ -18,26 +18,22 @@ public struct Fixture: Sendable {
     /// Expected findings at warning or error; empty means "ok".
     public let expected: [ExpectedFinding]
 
-    /// A fixture file that does not follow `Spec/fixtures.schema.json`.
-    public struct FormatError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    public init(path: String, limits: Limits = .default) throws(FormatError) {
-        let bytes: [UInt8]
-        do { bytes = try FileByteSource.readAll(path: path, limit: limits.maxFrameSize * 4) } catch {
-            throw FormatError(description: error.description)
-        }
+    /// The fixture at `path`; a file that cannot be read throws `fileRead`, one that does not
+    /// follow `Spec/fixtures.schema.json` `fixtureFormat`.
+    public init(path: String, limits: Limits = .default) throws(IMWireError) {
+        let bytes = try FileByteSource.readAll(path: path, limit: limits.maxFrameSize * 4)
         let root: JSONValue
         do { root = try JSONParser.parse(bytes, maxDepth: limits.maxJSONDepth) } catch {
-            throw FormatError(description: "\(path): \(error)")
+            throw IMWireError(.fixtureFormat, "\(error)", path: path)
         }
-        guard case .object(let object) = root else { throw FormatError(description: "\(path): not a JSON object") }
+        guard case .object(let object) = root else {
+            throw IMWireError(.fixtureFormat, "not a JSON object", path: path)
+        }
         self.path = path
         self.object = object
         guard let dialect = object["dialect"]?.stringValue, let layer = object["layer"]?.stringValue,
             object["description"]?.stringValue != nil, let expect = object["expect"]
-        else { throw FormatError(description: "\(path): description, dialect, layer and expect are required") }
+        else { throw IMWireError(.fixtureFormat, "description, dialect, layer and expect are required", path: path) }
         self.dialect = dialect
         self.layer = layer
         encoding = object["encoding"]?.stringValue
@@ -51,13 +47,13 @@ public struct Fixture: Sendable {
             for item in items { list.append(try Fixture.expectation(item, path)) }
             expected = list
         default:
-            throw FormatError(description: "\(path): expect must be \"ok\", {rule, offset} or a list of them")
+            throw IMWireError(.fixtureFormat, "expect must be \"ok\", {rule, offset} or a list of them", path: path)
         }
     }
 
-    private static func expectation(_ value: JSONValue, _ path: String) throws(FormatError) -> ExpectedFinding {
+    private static func expectation(_ value: JSONValue, _ path: String) throws(IMWireError) -> ExpectedFinding {
         guard let rule = value["rule"]?.stringValue else {
-            throw FormatError(description: "\(path): expect entry without rule")
+            throw IMWireError(.fixtureFormat, "expect entry without rule", path: path)
         }
         let offset = value["offset"]?.int64Value.flatMap { Int(exactly: $0) }
         return ExpectedFinding(rule: RuleID(rule), offset: offset)
@@ -67,12 +63,14 @@ public struct Fixture: Sendable {
     public var decoded: JSONValue? { object["decoded"] }
 
     /// The input bytes: `bytes_hex`, or the UTF-8 of `text`.
-    public func input() throws(FormatError) -> [UInt8] {
+    public func input() throws(IMWireError) -> [UInt8] {
         if let hex = object["bytes_hex"]?.stringValue {
-            do { return try Hex.decode(hex) } catch { throw FormatError(description: "\(path): bytes_hex: \(error)") }
+            do { return try Hex.decode(hex) } catch {
+                throw IMWireError(.fixtureFormat, "bytes_hex: \(error)", path: path)
+            }
         }
         if let text = object["text"]?.stringValue { return Array(text.utf8) }
-        throw FormatError(description: "\(path): neither bytes_hex nor text")
+        throw IMWireError(.fixtureFormat, "neither bytes_hex nor text", path: path)
     }
 }
 
@@ -81,4 +79,10 @@ public struct FixtureResult: Sendable {
     public let path: String
     public let problems: [String]
     public var passed: Bool { problems.isEmpty }
+}
+
+extension IMWireError.Code {
+    /// A fixture file that does not follow `Spec/fixtures.schema.json` (`path`: the file), or
+    /// a conformance case the testee cannot run.
+    public static let fixtureFormat = Self("fixture.format")
 }

@@ -109,9 +109,9 @@ public enum FixtureVerifier {
 
 /// LeanCloud fixture layers: `command` (protobuf, base64, json), `rich-message`, `signature`.
 enum LeanCloudFixtures {
-    static func verifyCommand(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyCommand(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let encoding = fixture.encoding.flatMap(LeanCloudEncoding.init(rawValue:)) else {
-            throw Fixture.FormatError(description: "\(fixture.path): encoding must be protobuf, base64 or json")
+            throw IMWireError(.fixtureFormat, "encoding must be protobuf, base64 or json", path: fixture.path)
         }
         let input = try fixture.input()
         let codec = LeanCloudCodec(encoding: encoding)
@@ -141,9 +141,9 @@ enum LeanCloudFixtures {
         return problems
     }
 
-    static func verifyRichMessage(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyRichMessage(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let text = fixture.object["text"]?.stringValue else {
-            throw Fixture.FormatError(description: "\(fixture.path): rich-message fixtures need text")
+            throw IMWireError(.fixtureFormat, "rich-message fixtures need text", path: fixture.path)
         }
         let (message, findings) = LeanCloudRichMessage.parse(text)
         var problems = FixtureVerifier.compare(findings, fixture.expected)
@@ -164,7 +164,7 @@ enum LeanCloudFixtures {
         return .object(JSONObject(object.members.filter { !$0.value.isNull }))
     }
 
-    static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifySignature(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let object = fixture.object
         guard let input = object["input"]?.objectValue, let appID = input["app_id"]?.stringValue,
             let key = input["master_key"]?.stringValue, let client = input["client_id"]?.stringValue,
@@ -172,12 +172,12 @@ enum LeanCloudFixtures {
             let nonce = input["nonce"]?.stringValue, let expectedMessage = object["message"]?.stringValue,
             let signature = object["signature"]?.stringValue
         else {
-            throw Fixture.FormatError(
-                description:
-                    """
-                    \(fixture.path): signature fixtures need input{app_id, master_key, \
-                    client_id, action, timestamp, nonce}, message, signature
-                    """)
+            throw IMWireError(
+                .fixtureFormat,
+                """
+                signature fixtures need input{app_id, master_key, \
+                client_id, action, timestamp, nonce}, message, signature
+                """, path: fixture.path)
         }
         let members = input["members"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let conversation = input["conversation_id"]?.stringValue ?? ""

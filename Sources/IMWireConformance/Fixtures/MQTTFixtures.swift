@@ -7,15 +7,15 @@ import IMWireYun2win
 /// or absent: from the CONNECT, else 3.1.1). The bytes must give exactly one packet, the same
 /// when fed one byte at a time, and a clean fixture re-encodes to its input.
 enum MQTTFixtures {
-    static func version(_ fixture: Fixture) throws(Fixture.FormatError) -> MQTTVersion? {
+    static func version(_ fixture: Fixture) throws(IMWireError) -> MQTTVersion? {
         guard let name = fixture.encoding else { return nil }
         guard let version = MQTTVersion(rawValue: name) else {
-            throw Fixture.FormatError(description: "\(fixture.path): encoding must be 3.1 or 3.1.1")
+            throw IMWireError(.fixtureFormat, "encoding must be 3.1 or 3.1.1", path: fixture.path)
         }
         return version
     }
 
-    static func verifyPacket(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyPacket(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let options = MQTTDecodeOptions(version: try version(fixture))
         let whole = MQTTStreamDecoder.decodeAll(input, options: options)
@@ -55,15 +55,15 @@ enum MQTTFixtures {
 /// (connections of (time, direction, hex) events run through the tracker, kicks carried from one
 /// connection to the next).
 enum Yun2winFixtures {
-    static func direction(_ fixture: Fixture) throws(Fixture.FormatError) -> Direction? {
+    static func direction(_ fixture: Fixture) throws(IMWireError) -> Direction? {
         guard let name = fixture.object["direction"]?.stringValue else { return nil }
         guard let direction = Direction(rawValue: name) else {
-            throw Fixture.FormatError(description: "\(fixture.path): direction must be send or receive")
+            throw IMWireError(.fixtureFormat, "direction must be send or receive", path: fixture.path)
         }
         return direction
     }
 
-    static func verifyPacket(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyPacket(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let version = try MQTTFixtures.version(fixture)
         let way = try direction(fixture)
@@ -83,7 +83,7 @@ enum Yun2winFixtures {
         return problems
     }
 
-    static func verifyPayload(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyPayload(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let (message, findings) = Yun2winCodec.decodePayload(input, direction: try direction(fixture))
         var problems = FixtureVerifier.compare(findings, fixture.expected)
@@ -100,7 +100,7 @@ enum Yun2winFixtures {
         return problems
     }
 
-    static func verifyGate(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyGate(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let decoded: JSONValue?
         let findings: [Finding]
@@ -114,21 +114,21 @@ enum Yun2winFixtures {
             decoded = reply?.json
             findings = problems
         default:
-            throw Fixture.FormatError(description: "\(fixture.path): gate fixtures need encoding request or reply")
+            throw IMWireError(.fixtureFormat, "gate fixtures need encoding request or reply", path: fixture.path)
         }
         return FixtureVerifier.compare(findings, fixture.expected) + MQTTFixtures.compareDecoded(decoded, fixture)
     }
 
-    static func verifySessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifySessions(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let connections = fixture.object["input"]?["connections"]?.arrayValue else {
-            throw Fixture.FormatError(
-                description: "\(fixture.path): sessions need input.connections[{events[{t, dir, hex}], end}]")
+            throw IMWireError(
+                .fixtureFormat, "sessions need input.connections[{events[{t, dir, hex}], end}]", path: fixture.path)
         }
         var kicked: Set<String> = []
         var findings: [Finding] = []
         for (index, connection) in connections.enumerated() {
             guard let events = connection["events"]?.arrayValue else {
-                throw Fixture.FormatError(description: "\(fixture.path): connection \(index) has no events")
+                throw IMWireError(.fixtureFormat, "connection \(index) has no events", path: fixture.path)
             }
             let session = Yun2winConnection(kickedUIDs: kicked)
             for (frame, event) in events.enumerated() {
@@ -136,8 +136,8 @@ enum Yun2winFixtures {
                     let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:)),
                     let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex)
                 else {
-                    throw Fixture.FormatError(
-                        description: "\(fixture.path): connection \(index) event \(frame) needs t, dir, hex")
+                    throw IMWireError(
+                        .fixtureFormat, "connection \(index) event \(frame) needs t, dir, hex", path: fixture.path)
                 }
                 findings +=
                     session.observe(bytes, direction: way, timeMicros: time, frameIndex: frame).observation.findings

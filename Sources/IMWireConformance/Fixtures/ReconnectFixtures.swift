@@ -6,20 +6,20 @@ import IMWireRegistry
 /// `input` event file run through the named `policy` must give exactly the `trace` steps and
 /// the `final` state (Spec/reconnect.md §2).
 enum ReconnectFixtures {
-    static func verify(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verify(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let name = fixture.object["policy"]?.stringValue, let policy = ReconnectPolicies.named(name) else {
-            throw Fixture.FormatError(
-                description:
-                    "\(fixture.path): policy must name one of \(ReconnectPolicies.names.joined(separator: ", "))")
+            throw IMWireError(
+                .fixtureFormat, "policy must name one of \(ReconnectPolicies.names.joined(separator: ", "))",
+                path: fixture.path)
         }
         guard let input = fixture.object["input"]?.objectValue, let expected = fixture.object["trace"]?.arrayValue
         else {
-            throw Fixture.FormatError(
-                description: "\(fixture.path): reconnect fixtures need input {seed, until?, events} and trace")
+            throw IMWireError(
+                .fixtureFormat, "reconnect fixtures need input {seed, until?, events} and trace", path: fixture.path)
         }
         let file: EventFile
         do { file = try EventFile.parse(document: input) } catch {
-            throw Fixture.FormatError(description: "\(fixture.path): input: \(error)")
+            throw IMWireError(.fixtureFormat, "input: \(error)", path: fixture.path)
         }
         var problems: [String] = []
         if policy.dialect.rawValue != fixture.dialect {
@@ -27,7 +27,7 @@ enum ReconnectFixtures {
         }
         let steps: [TraceStep]
         do { steps = try file.run(policy).steps } catch {
-            throw Fixture.FormatError(description: "\(fixture.path): \(error)")
+            throw IMWireError(.fixtureFormat, "\(error)", path: fixture.path)
         }
         let actual = steps.map(TraceFormat.json)
         if actual.count != expected.count { problems.append("\(actual.count) steps, expected \(expected.count)") }

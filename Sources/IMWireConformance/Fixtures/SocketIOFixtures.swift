@@ -10,7 +10,7 @@ import IMWireSocketIO
 /// JMessage: `engineio` (an engine.io message, text or `bytes_hex` with `"frame": "binary"`),
 /// `event` (a JMessage event, with `direction`), `signature` (c_init), `sessions`.
 enum SocketIOFixtures {
-    static func direction(_ fixture: Fixture) throws(Fixture.FormatError) -> Direction? {
+    static func direction(_ fixture: Fixture) throws(IMWireError) -> Direction? {
         try Yun2winFixtures.direction(fixture)
     }
 
@@ -22,7 +22,7 @@ enum SocketIOFixtures {
 
     // MARK: NIM
 
-    static func verifyV09(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyV09(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let decoded = SocketIO09Decoder.decode(input)
         var problems = FixtureVerifier.compare(decoded.findings, fixture.expected)
@@ -38,7 +38,7 @@ enum SocketIOFixtures {
     }
 
     /// A socket.io 0.9 handshake body (`GET /socket.io/1/` → `sid:heartbeat:close:transports`).
-    static func verifyHandshake09(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyHandshake09(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let (handshake, findings) = SocketIO09Handshake.decode(input)
         var problems = FixtureVerifier.compare(findings, fixture.expected)
@@ -49,7 +49,7 @@ enum SocketIOFixtures {
         return problems
     }
 
-    static func verifyNIMPacket(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyNIMPacket(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let message = NIMCodec.decode(input, direction: try direction(fixture))
         var problems = FixtureVerifier.compare(message.findings, fixture.expected)
@@ -63,12 +63,13 @@ enum SocketIOFixtures {
     }
 
     /// `input.connections[{events: [{t, dir, text | hex}], end}]`, run in order.
-    static func events(_ fixture: Fixture) throws(Fixture.FormatError) -> [(
+    static func events(_ fixture: Fixture) throws(IMWireError) -> [(
         events: [(Int64, Direction, [UInt8], Bool)], end: Int64?
     )] {
         guard let connections = fixture.object["input"]?["connections"]?.arrayValue else {
-            throw Fixture.FormatError(
-                description: "\(fixture.path): sessions need input.connections[{events[{t, dir, text|hex}], end}]")
+            throw IMWireError(
+                .fixtureFormat, "sessions need input.connections[{events[{t, dir, text|hex}], end}]", path: fixture.path
+            )
         }
         var result: [(events: [(Int64, Direction, [UInt8], Bool)], end: Int64?)] = []
         for (index, connection) in connections.enumerated() {
@@ -77,16 +78,16 @@ enum SocketIOFixtures {
                 guard let time = event["t"]?.numberValue.flatMap(TranscriptLine.microseconds),
                     let way = event["dir"]?.stringValue.flatMap(Direction.init(rawValue:))
                 else {
-                    throw Fixture.FormatError(
-                        description: "\(fixture.path): connection \(index): an event needs t and dir")
+                    throw IMWireError(
+                        .fixtureFormat, "connection \(index): an event needs t and dir", path: fixture.path)
                 }
                 if let text = event["text"]?.stringValue {
                     list.append((time, way, Array(text.utf8), false))
                 } else if let hex = event["hex"]?.stringValue, let bytes = try? Hex.decode(hex) {
                     list.append((time, way, bytes, true))
                 } else {
-                    throw Fixture.FormatError(
-                        description: "\(fixture.path): connection \(index): an event needs text or hex")
+                    throw IMWireError(
+                        .fixtureFormat, "connection \(index): an event needs text or hex", path: fixture.path)
                 }
             }
             result.append((list, connection["end"]?.numberValue.flatMap(TranscriptLine.microseconds)))
@@ -94,7 +95,7 @@ enum SocketIOFixtures {
         return result
     }
 
-    static func verifyNIMSessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyNIMSessions(_ fixture: Fixture) throws(IMWireError) -> [String] {
         var ended: [String: String] = [:]
         var findings: [Finding] = []
         for connection in try events(fixture) {
@@ -112,7 +113,7 @@ enum SocketIOFixtures {
 
     // MARK: JMessage
 
-    static func verifyEngineIO(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyEngineIO(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let binary = fixture.object["frame"]?.stringValue == "binary"
         let message = EngineIOMessage.decode(input, binaryFrame: binary)
@@ -126,7 +127,7 @@ enum SocketIOFixtures {
         return problems
     }
 
-    static func verifyJMessageEvent(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyJMessageEvent(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let input = try fixture.input()
         let secret = fixture.object["secret"]?.stringValue
         let message = JMessageCodec.decode(input, direction: try direction(fixture), secret: secret)
@@ -140,18 +141,19 @@ enum SocketIOFixtures {
         return problems
     }
 
-    static func verifySignature(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifySignature(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue, let appkey = input["appkey"]?.stringValue,
             let random = input["random_str"]?.stringValue,
             let timestamp = input["timestamp"].flatMap(JMessageSignatureText.text),
             let secret = input["secret"]?.stringValue, let message = fixture.object["message"]?.stringValue,
             let signature = fixture.object["signature"]?.stringValue
         else {
-            throw Fixture.FormatError(
-                description: """
-                    \(fixture.path): signature fixtures need input{appkey, \
-                    timestamp, random_str, secret}, message, signature
-                    """)
+            throw IMWireError(
+                .fixtureFormat,
+                """
+                signature fixtures need input{appkey, \
+                timestamp, random_str, secret}, message, signature
+                """, path: fixture.path)
         }
         var problems: [String] = []
         let text = JMessageSignature.message(appkey: appkey, timestamp: timestamp, randomString: random, secret: secret)
@@ -165,7 +167,7 @@ enum SocketIOFixtures {
         return problems
     }
 
-    static func verifyJMessageSessions(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyJMessageSessions(_ fixture: Fixture) throws(IMWireError) -> [String] {
         let secret = fixture.object["input"]?["secret"]?.stringValue
         var findings: [Finding] = []
         for connection in try events(fixture) {

@@ -9,23 +9,23 @@ enum WebSocketFixtures {
     /// both must give the same events), compares the findings, the messages and control frames
     /// before the first failure, and the close code; decodes the server's bytes, which must be
     /// clean and end with that close code; for a clean fixture, re-encodes every frame.
-    static func verifyStream(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyStream(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue,
             let clientHex = input["client_hex"]?.stringValue, let serverHex = input["server_hex"]?.stringValue
-        else { throw Fixture.FormatError(description: "\(fixture.path): input needs client_hex and server_hex") }
+        else { throw IMWireError(.fixtureFormat, "input needs client_hex and server_hex", path: fixture.path) }
         let client: [UInt8]
         let server: [UInt8]
         do {
             client = try Hex.decode(clientHex)
             server = try Hex.decode(serverHex)
         } catch {
-            throw Fixture.FormatError(description: "\(fixture.path): \(error)")
+            throw IMWireError(.fixtureFormat, "\(error)", path: fixture.path)
         }
         var deflate: PerMessageDeflateParameters?
         if let header = input["permessage_deflate"]?.stringValue {
             guard let parsed = PerMessageDeflateParameters(responseHeader: header) else {
-                throw Fixture.FormatError(
-                    description: "\(fixture.path): permessage_deflate `\(header)` is not a valid response")
+                throw IMWireError(
+                    .fixtureFormat, "permessage_deflate `\(header)` is not a valid response", path: fixture.path)
             }
             deflate = parsed
         }
@@ -39,7 +39,7 @@ enum WebSocketFixtures {
                 case "max_fragments": limits.maxFragments = value
                 case "max_decompressed_size": limits.maxDecompressedSize = value
                 case "max_expansion_ratio": limits.maxExpansionRatio = value
-                default: throw Fixture.FormatError(description: "\(fixture.path): unknown limit \(member.key)")
+                default: throw IMWireError(.fixtureFormat, "unknown limit \(member.key)", path: fixture.path)
                 }
             }
         }
@@ -221,10 +221,10 @@ enum WebSocketFixtures {
     /// The request (client bytes) and response (server bytes); the findings of the `tested`
     /// side must be exactly the expected ones, the other side clean; `decoded` holds
     /// `upgraded`, `subprotocol` and `permessage_deflate` (the response header value in force).
-    static func verifyHandshake(_ fixture: Fixture) throws(Fixture.FormatError) -> [String] {
+    static func verifyHandshake(_ fixture: Fixture) throws(IMWireError) -> [String] {
         guard let input = fixture.object["input"]?.objectValue, let request = input["request"]?.stringValue,
             let tested = input["tested"]?.stringValue
-        else { throw Fixture.FormatError(description: "\(fixture.path): input needs request and tested") }
+        else { throw IMWireError(.fixtureFormat, "input needs request and tested", path: fixture.path) }
         let response = input["response"]?.stringValue
         let result = WebSocketHandshake.parse(request: Array(request.utf8), response: response.map { Array($0.utf8) })
         let (checked, other) =

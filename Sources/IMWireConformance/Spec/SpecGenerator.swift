@@ -50,22 +50,17 @@ public enum SpecGenerator {
         .merging(dialectRuleBlocks) { handWritten, _ in handWritten }
         .merging(ReconnectSpec.blocks) { handWritten, _ in handWritten }
 
-    /// A Spec file whose generated blocks cannot be rendered (an unknown block, a missing END marker).
-    public struct RenderError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// `text` with every generated block replaced by its current content.
-    public static func render(_ text: String) throws(RenderError) -> String {
+    public static func render(_ text: String) throws(IMWireError) -> String {
         var output: [Substring] = []
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         while let line = lines.popFirst() {
             output.append(line)
             guard let name = marker(line, "BEGIN") else { continue }
-            guard let generate = blocks[name] else { throw RenderError(description: "unknown generated block \(name)") }
+            guard let generate = blocks[name] else { throw IMWireError(.specRender, "unknown generated block \(name)") }
             while let inner = lines.first, marker(inner, "END") == nil { lines.removeFirst() }
             guard let end = lines.popFirst(), marker(end, "END") == name else {
-                throw RenderError(description: "block \(name) has no matching END marker")
+                throw IMWireError(.specRender, "block \(name) has no matching END marker")
             }
             output.append(Substring(generate()))
             output.append(end)
@@ -255,4 +250,10 @@ package enum MarkdownTable {
                 ]
             })
     }
+}
+
+extension IMWireError.Code {
+    /// A Spec file whose generated blocks cannot be rendered (an unknown block, a missing END
+    /// marker).
+    public static let specRender = Self("spec.render")
 }

@@ -177,7 +177,7 @@ public enum ConformanceCases {
     }
 
     /// The cases of one fixture (`id`: its path below `Fixtures/` without `.json`).
-    package static func cases(for fixture: Fixture, id: String) throws(Fixture.FormatError) -> [ConformanceCase] {
+    package static func cases(for fixture: Fixture, id: String) throws(IMWireError) -> [ConformanceCase] {
         guard let suite = suite(of: fixture) else { return [] }
         var options = JSONObject()
         options.append("strict", true)
@@ -187,7 +187,7 @@ public enum ConformanceCases {
         case .websocketFrames, .websocketDeflate:
             guard let given = fixture.object["input"]?.objectValue, let hex = given["client_hex"]?.stringValue,
                 let bytes = try? Hex.decode(hex)
-            else { throw Fixture.FormatError(description: "\(fixture.path): input needs client_hex") }
+            else { throw IMWireError(.fixtureFormat, "input needs client_hex", path: fixture.path) }
             input = .hex(bytes)
             // The testee reads what a client sent: it is the server.
             options.append("role", "server")

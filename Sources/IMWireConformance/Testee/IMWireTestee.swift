@@ -117,26 +117,26 @@ public enum IMWireTestee {
     /// The canonical JSON of the unit in `bytes` and every finding, as the fixtures spell them:
     /// one unit (a stream of two packets is not a case), and `null` for the lc.json keep-alive
     /// `{}` (`Spec/conformance.md` §4). Without a codec, a WebSocket suite's.
-    static func decode(_ codec: (any CanonicalCodec)?, _ bytes: [UInt8], _ options: JSONObject) throws(Fixture
-        .FormatError) -> (JSONValue?, [Finding])
-    {
+    static func decode(_ codec: (any CanonicalCodec)?, _ bytes: [UInt8], _ options: JSONObject) throws(IMWireError) -> (
+        JSONValue?, [Finding]
+    ) {
         guard let codec else { return try decodeWebSocket(bytes, options) }
         let input = CanonicalInput(binary: options["frame"]?.stringValue == "binary", direction: direction(options))
         let parts = codec.decode(bytes, as: input).parts
-        guard parts.count == 1 else { throw Fixture.FormatError(description: "\(parts.count) packets, expected one") }
+        guard parts.count == 1 else { throw IMWireError(.fixtureFormat, "\(parts.count) packets, expected one") }
         let value = parts[0].decoded
         return (value == .object(JSONObject()) ? nil : value, parts[0].findings)
     }
 
     /// A client's bytes read by a server: messages and control frames up to the first failure,
     /// the close code of that failure, and the frames a conforming peer accepts.
-    static func decodeWebSocket(_ bytes: [UInt8], _ options: JSONObject) throws(Fixture.FormatError) -> (
+    static func decodeWebSocket(_ bytes: [UInt8], _ options: JSONObject) throws(IMWireError) -> (
         JSONValue?, [Finding]
     ) {
         var deflate: PerMessageDeflateParameters?
         if let header = options["permessage_deflate"]?.stringValue {
             guard let parsed = PerMessageDeflateParameters(responseHeader: header) else {
-                throw Fixture.FormatError(description: "permessage_deflate `\(header)` is not a valid response")
+                throw IMWireError(.fixtureFormat, "permessage_deflate `\(header)` is not a valid response")
             }
             deflate = parsed
         }
@@ -149,11 +149,11 @@ public enum IMWireTestee {
             case "max_fragments": limits.maxFragments = value
             case "max_decompressed_size": limits.maxDecompressedSize = value
             case "max_expansion_ratio": limits.maxExpansionRatio = value
-            default: throw Fixture.FormatError(description: "unknown limit \(member.key)")
+            default: throw IMWireError(.fixtureFormat, "unknown limit \(member.key)")
             }
         }
         if options["role"]?.stringValue == "client" {
-            throw Fixture.FormatError(description: "only role server is implemented")
+            throw IMWireError(.fixtureFormat, "only role server is implemented")
         }
         var decoder = WebSocketStreamDecoder(
             WebSocketStreamConfiguration(direction: .send, permessageDeflate: deflate, limits: limits))

@@ -29,23 +29,22 @@ public struct TesteeFrameReader: Sendable {
     /// A reader with nothing buffered.
     public init() {}
 
-    /// A length prefix over `TesteeProtocol.maxMessageSize`.
-    public struct Oversized: Error, Sendable, CustomStringConvertible {
-        public let length: Int
-        public var description: String { "length prefix \(length) exceeds \(TesteeProtocol.maxMessageSize)" }
-    }
-
     /// Adds bytes read from the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
 
     /// Bytes buffered that are not yet a complete message.
     public var pending: Int { buffer.count }
 
-    /// The next complete message's body, or nil when more bytes are needed.
-    public mutating func next() throws(Oversized) -> [UInt8]? {
+    /// The next complete message's body, or nil when more bytes are needed; a length prefix
+    /// over `TesteeProtocol.maxMessageSize` throws `testeeOversized`.
+    public mutating func next() throws(IMWireError) -> [UInt8]? {
         guard buffer.count >= 4 else { return nil }
         let length = Int(buffer[0]) | Int(buffer[1]) << 8 | Int(buffer[2]) << 16 | Int(buffer[3]) << 24
-        guard length <= TesteeProtocol.maxMessageSize else { throw Oversized(length: length) }
+        guard length <= TesteeProtocol.maxMessageSize else {
+            throw IMWireError(
+                .testeeOversized, "length prefix \(length) exceeds \(TesteeProtocol.maxMessageSize)", summary: nil,
+                number: length)
+        }
         guard buffer.count >= 4 + length else { return nil }
         let body = Array(buffer[4..<4 + length])
         buffer.removeFirst(4 + length)
@@ -86,26 +85,22 @@ public struct TesteeResponse: Sendable, Equatable {
         self.message = message
     }
 
-    /// A response that does not follow the protocol.
-    public struct Invalid: Error, Sendable, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Parses a response's body; `text` bytes are its UTF-8.
-    public static func parse(_ body: [UInt8]) throws(Invalid) -> TesteeResponse {
+    /// Parses a response's body; `text` bytes are its UTF-8. A response that does not follow the
+    /// protocol throws `testeeResponse`.
+    public static func parse(_ body: [UInt8]) throws(IMWireError) -> TesteeResponse {
         let root: JSONValue
-        do { root = try JSONParser.parse(body) } catch { throw Invalid(description: "not JSON: \(error)") }
-        guard case .object(let object) = root else { throw Invalid(description: "not a JSON object") }
+        do { root = try JSONParser.parse(body) } catch { throw IMWireError(.testeeResponse, "not JSON: \(error)") }
+        guard case .object(let object) = root else { throw IMWireError(.testeeResponse, "not a JSON object") }
         guard let id = object["id"]?.int64Value.flatMap({ Int(exactly: $0) }) else {
-            throw Invalid(description: "no integer id")
+            throw IMWireError(.testeeResponse, "no integer id")
         }
         guard let name = object["result"]?.stringValue, let result = Result(rawValue: name) else {
-            throw Invalid(description: "result must be ok, rejected, skipped, unsupported or error")
+            throw IMWireError(.testeeResponse, "result must be ok, rejected, skipped, unsupported or error")
         }
         var response = TesteeResponse(id: id, result: result)
         response.value = object["value"]
         if let hex = object["hex"]?.stringValue {
-            do { response.bytes = try Hex.decode(hex) } catch { throw Invalid(description: "hex: \(error)") }
+            do { response.bytes = try Hex.decode(hex) } catch { throw IMWireError(.testeeResponse, "hex: \(error)") }
         } else if let text = object["text"]?.stringValue {
             response.bytes = Array(text.utf8)
         }
@@ -133,4 +128,18 @@ public struct TesteeResponse: Sendable, Equatable {
         if let message { object.append("message", .string(message)) }
         return .object(object)
     }
+}
+
+extension IMWireError {
+    /// For a length prefix over `TesteeProtocol.maxMessageSize` (`testeeOversized`): the length
+    /// it announced. Nil for other errors.
+    public var announcedLength: Int? { code == .testeeOversized ? number : nil }
+}
+
+extension IMWireError.Code {
+    /// A testee's message whose length prefix passes `TesteeProtocol.maxMessageSize`
+    /// (`announcedLength`: the length).
+    public static let testeeOversized = Self("testee.oversized")
+    /// A testee's response that does not follow the protocol (`Spec/conformance.md`).
+    public static let testeeResponse = Self("testee.response")
 }
