@@ -84,12 +84,12 @@ public final class ProxyServer: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     }
 
-    /// Binds the listen address and starts accepting; returns the port bound. Throws a
-    /// `ProxyTLSError` when the TLS configuration cannot be used (a key log that cannot be
+    /// Binds the listen address and starts accepting; returns the port bound. Throws an
+    /// `IMWireError` when the TLS configuration cannot be used (a key log that cannot be
     /// written, an upstream CA file that cannot be read).
     public func start() throws -> Int {
         let configuration = self.configuration
-        interception = try configuration.tls.map { tls throws(ProxyTLSError) in try TLSInterception(tls) }
+        interception = try configuration.tls.map { tls throws(IMWireError) in try TLSInterception(tls) }
         let water = ChannelOptions.Types.WriteBufferWaterMark(
             low: configuration.writeBufferHighWater / 2, high: configuration.writeBufferHighWater)
         let bootstrap = ServerBootstrap(group: group)
@@ -318,7 +318,7 @@ public final class ProxyServer: @unchecked Sendable {
             hint =
                 leg.hasPrefix("the client")
                 ? " (does the client trust the IMWire CA?)"
-                : " (--upstream-ca, or --upstream-insecure for a test server)"
+                : " (does the proxy trust the server's certificate? name its CA, or do not verify a test server)"
         } else {
             hint = ""
         }

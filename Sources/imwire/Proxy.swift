@@ -167,7 +167,8 @@ struct Proxy: TakesDialectSettings {
         if tls, let ca {
             let authority: CertificateAuthority
             do { authority = try CertificateAuthority.load(from: ca) } catch {
-                throw unreadable("--ca: \(error.description)")
+                let advice = error.code == .proxyCAMissing ? " (create a CA with `imwire ca create --out \(ca)`)" : ""
+                throw unreadable("--ca: \(error.description)\(advice)")
             }
             let trust: ProxyTLSConfiguration.UpstreamTrust =
                 upstreamInsecure ? .insecure : upstreamCA.map { .file($0) } ?? .system
@@ -198,7 +199,7 @@ struct Proxy: TakesDialectSettings {
                 maxConnections: maxConnections),
             live: live)
         let port: Int
-        do { port = try proxy.start() } catch let error as ProxyTLSError {
+        do { port = try proxy.start() } catch let error as IMWireError {
             proxy.stop()
             throw unreadable(error.description)
         } catch {

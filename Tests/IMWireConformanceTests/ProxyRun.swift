@@ -27,7 +27,7 @@ func proxyRun(upstream: ProxyConfiguration.Upstream, tls: ProxyTLSConfiguration?
             connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
     }
-    guard connected == 0 else { throw ProxyTLSError("cannot connect to the proxy on port \(port)") }
+    guard connected == 0 else { throw IMWireError(.fileRead, "cannot connect to the proxy on port \(port)") }
     _ = bytes.withUnsafeBytes { Foundation.send(client, $0.baseAddress, $0.count, 0) }
     var buffer = [UInt8](repeating: 0, count: 4096)
     while recv(client, &buffer, buffer.count, 0) > 0 {}
@@ -56,7 +56,7 @@ func listeningSocket() throws -> (Int32, Int) {
     }
     guard bound else {
         close(fd)
-        throw ProxyTLSError("cannot listen on 127.0.0.1")
+        throw IMWireError(.fileWrite, "cannot listen on 127.0.0.1")
     }
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IMWireCore
 import Testing
 import X509
 
@@ -15,7 +16,9 @@ import X509
         try authority.write(to: directory)
         let loaded = try CertificateAuthority.load(from: directory)
         #expect(loaded.certificatePEM == authority.certificatePEM)
-        #expect(throws: ProxyTLSError.self) { try authority.write(to: directory) }  // never over a CA
+        #expect {  // never over a CA
+            try authority.write(to: directory)
+        } throws: { ($0 as? IMWireError)?.code == .proxyCAExists }
 
         let ca = try Certificate(pemEncoded: loaded.certificatePEM)
         let pem = try loaded.leaf(for: host)
@@ -58,7 +61,9 @@ import X509
         _ = try KeyLogWriter(path: keyLog)
         #expect(try mode(keyLog) == 0o600)
         try FileManager.default.createSymbolicLink(atPath: directory + "/link.log", withDestinationPath: keyLog)
-        #expect(throws: ProxyTLSError.self) { try KeyLogWriter(path: directory + "/link.log") }
+        #expect {
+            try KeyLogWriter(path: directory + "/link.log")
+        } throws: { ($0 as? IMWireError)?.code == .fileWrite }
     }
 
     @Test func aKeyOfAnotherCAIsRefused() throws {
@@ -68,9 +73,12 @@ import X509
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try other.write(to: directory)
         let otherKey = try String(contentsOfFile: directory + "/" + CertificateAuthority.keyFile, encoding: .utf8)
-        #expect(throws: ProxyTLSError.self) {
+        #expect(throws: IMWireError(.proxyCAInvalid, "the CA key does not belong to the CA certificate")) {
             try CertificateAuthority(certificatePEM: one.certificatePEM, keyPEM: otherKey)
         }
-        #expect(throws: ProxyTLSError.self) { try CertificateAuthority.load(from: directory + "/missing") }
+        let missing = directory + "/missing/" + CertificateAuthority.certificateFile
+        let error = #expect(throws: IMWireError.self) { try CertificateAuthority.load(from: directory + "/missing") }
+        #expect(error?.code == .proxyCAMissing && error?.path == missing)
+        #expect(error?.description == "cannot read \(missing)")
     }
 }

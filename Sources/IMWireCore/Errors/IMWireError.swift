@@ -75,8 +75,8 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The rule IDs of `findings`, in order.
     package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
 
-    /// `summary path line N at offset N: reason`, each part when present, and the reason alone
-    /// when none is (`invalid JSON at offset 3: unexpected data after the JSON value`,
+    /// `summary path line N at offset N: reason`, each part when present (no `: ` before an
+    /// empty reason), and the reason alone when none is (`invalid JSON at offset 3: unexpected data after the JSON value`,
     /// `key log line 2: bad hex`, `scenario.json: "dialect": expected a string`).
     public var description: String {
         var head: [String] = []
@@ -84,7 +84,8 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
         if let path { head.append(path) }
         if let line { head.append("line \(line)") }
         if let offset { head.append("at offset \(offset)") }
-        return head.isEmpty ? reason : head.joined(separator: " ") + ": " + reason
+        guard !head.isEmpty else { return reason }
+        return head.joined(separator: " ") + (reason.isEmpty ? "" : ": " + reason)
     }
 
     public static func == (left: IMWireError, right: IMWireError) -> Bool {

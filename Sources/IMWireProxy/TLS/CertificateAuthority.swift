@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IMWireCore
 import IMWireIO
 import SwiftASN1
 import X509
@@ -22,7 +23,7 @@ public struct CertificateAuthority: Sendable {
     let leafKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
 
     /// A new CA, valid from an hour before `now` for ten years.
-    public static func create(commonName: String = "IMWire interception CA", now: Date = Date()) throws(ProxyTLSError)
+    public static func create(commonName: String = "IMWire interception CA", now: Date = Date()) throws(IMWireError)
         -> Self
     {
         let signing = Certificate.PrivateKey(P256.Signing.PrivateKey())
@@ -43,22 +44,22 @@ public struct CertificateAuthority: Sendable {
                 issuerPrivateKey: signing)
             return Self(certificate: certificate, key: signing, pem: try certificate.serializeAsPEM().pemString)
         } catch {
-            throw ProxyTLSError("cannot create the CA certificate: \(error)")
+            throw IMWireError(.proxyCertificate, "cannot create the CA certificate: \(error)")
         }
     }
 
     /// A CA from its PEM certificate and PEM (PKCS#8 or SEC 1) P-256 key.
-    public init(certificatePEM: String, keyPEM: String) throws(ProxyTLSError) {
+    public init(certificatePEM: String, keyPEM: String) throws(IMWireError) {
         let certificate: Certificate
         let key: Certificate.PrivateKey
         do { certificate = try Certificate(pemEncoded: certificatePEM) } catch {
-            throw ProxyTLSError("the CA certificate is not a PEM certificate: \(error)")
+            throw IMWireError(.proxyCAInvalid, "the CA certificate is not a PEM certificate: \(error)")
         }
         do { key = try Certificate.PrivateKey(pemEncoded: keyPEM) } catch {
-            throw ProxyTLSError("the CA key is not a PEM private key: \(error)")
+            throw IMWireError(.proxyCAInvalid, "the CA key is not a PEM private key: \(error)")
         }
         guard certificate.publicKey == key.publicKey else {
-            throw ProxyTLSError("the CA key does not belong to the CA certificate")
+            throw IMWireError(.proxyCAInvalid, "the CA key does not belong to the CA certificate")
         }
         self.init(certificate: certificate, key: key, pem: certificatePEM)
     }
@@ -70,11 +71,11 @@ public struct CertificateAuthority: Sendable {
     }
 
     /// The CA in `directory` (`certificateFile` and `keyFile`), as `write(to:)` left it.
-    public static func load(from directory: String) throws(ProxyTLSError) -> Self {
-        func read(_ name: String) throws(ProxyTLSError) -> String {
+    public static func load(from directory: String) throws(IMWireError) -> Self {
+        func read(_ name: String) throws(IMWireError) -> String {
             let path = directory + "/" + name
             do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw ProxyTLSError("cannot read \(path) (create a CA with `imwire ca create --out \(directory)`)")
+                throw IMWireError(.proxyCAMissing, "", summary: "cannot read", path: path)
             }
         }
         return try Self(certificatePEM: try read(certificateFile), keyPEM: try read(keyFile))
@@ -82,12 +83,13 @@ public struct CertificateAuthority: Sendable {
 
     /// Writes the certificate and the key (readable by its owner only) into `directory`, made
     /// if missing; never over an existing CA, whose leaves clients may already trust.
-    public func write(to directory: String) throws(ProxyTLSError) {
+    public func write(to directory: String) throws(IMWireError) {
         let files = FileManager.default
         let certificatePath = directory + "/" + Self.certificateFile
         let keyPath = directory + "/" + Self.keyFile
         for path in [certificatePath, keyPath] where files.fileExists(atPath: path) {
-            throw ProxyTLSError("\(path) exists: a CA is already there (remove it first to make a new one)")
+            throw IMWireError(
+                .proxyCAExists, "a CA is already there (remove it first to make a new one)", summary: "\(path) exists")
         }
         do {
             let keyPEM = try key.serializeAsPEM().pemString
@@ -97,37 +99,37 @@ public struct CertificateAuthority: Sendable {
                 files.createFile(
                     atPath: certificatePath, contents: Data(certificatePEM.utf8), attributes: [.posixPermissions: 0o644]
                 )
-            else { throw ProxyTLSError("cannot write into \(directory)") }
-        } catch let error as ProxyTLSError {
+            else { throw IMWireError(.fileWrite, "cannot write into \(directory)") }
+        } catch let error as IMWireError {
             throw error
         } catch {
-            throw ProxyTLSError("cannot create \(directory): \(error)")
+            throw IMWireError(.fileWrite, "\(error)", summary: "cannot create", path: directory)
         }
     }
 
     /// Creates `path` with mode 0600 from the start (FileManager writes a temporary file with the
     /// umask's mode and changes it after the rename, when it can), never over an existing file or
     /// through a symbolic link.
-    private static func writePrivate(_ bytes: [UInt8], to path: String) throws(ProxyTLSError) {
+    private static func writePrivate(_ bytes: [UInt8], to path: String) throws(IMWireError) {
         let descriptor = OwnerOnlyFile.openDescriptor(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw IMWireError.cannotWrite(path, String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes {
                 Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
             }
-            guard count > 0 else { throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard count > 0 else { throw IMWireError.cannotWrite(path, String(cString: strerror(errno))) }
             written += count
         }
         guard fsync(descriptor) == 0 else {
-            throw ProxyTLSError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw IMWireError.cannotWrite(path, String(cString: strerror(errno)))
         }
     }
 
     /// A leaf certificate for `host` (a DNS name, or an IPv4/IPv6 literal), signed by this CA,
     /// valid from an hour before `now` for 30 days, and its key: both PEM.
-    public func leaf(for host: String, now: Date = Date()) throws(ProxyTLSError) -> (
+    public func leaf(for host: String, now: Date = Date()) throws(IMWireError) -> (
         certificatePEM: String, keyPEM: String
     ) {
         let signing = key
@@ -151,7 +153,7 @@ public struct CertificateAuthority: Sendable {
                 issuerPrivateKey: signing)
             return (try leaf.serializeAsPEM().pemString, try leafKey.serializeAsPEM().pemString)
         } catch {
-            throw ProxyTLSError("cannot sign a certificate for \(host): \(error)")
+            throw IMWireError(.proxyCertificate, "cannot sign a certificate for \(host): \(error)")
         }
     }
 
@@ -165,12 +167,15 @@ public struct CertificateAuthority: Sendable {
     }
 }
 
-/// Why the proxy's TLS could not be set up: a CA that cannot be read or written, a certificate
-/// that cannot be signed, a trust file that cannot be loaded.
-public struct ProxyTLSError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
+extension IMWireError.Code {
+    /// A CA directory without the CA's certificate or key (`path`: the file missing).
+    public static let proxyCAMissing = Self("proxy.ca-missing")
+    /// A CA directory that holds a CA already: `write(to:)` never replaces one.
+    public static let proxyCAExists = Self("proxy.ca-exists")
+    /// A CA whose certificate or key is not PEM, or whose key is not the certificate's.
+    public static let proxyCAInvalid = Self("proxy.ca-invalid")
+    /// A certificate that cannot be made or signed (the CA's, a leaf's).
+    public static let proxyCertificate = Self("proxy.certificate")
+    /// A TLS context that cannot be made, or an upstream CA file that cannot be read.
+    public static let proxyTLSContext = Self("proxy.tls-context")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IMWireCore
 import IMWireIO
 import NIOConcurrencyHelpers
 import NIOCore
@@ -39,9 +40,9 @@ final class TLSInterception: Sendable {
         ([:], [:]))
     private let keyLog: KeyLogWriter?
 
-    init(_ configuration: ProxyTLSConfiguration) throws(ProxyTLSError) {
+    init(_ configuration: ProxyTLSConfiguration) throws(IMWireError) {
         self.configuration = configuration
-        keyLog = try configuration.keyLogOut.map { path throws(ProxyTLSError) in try KeyLogWriter(path: path) }
+        keyLog = try configuration.keyLogOut.map { path throws(IMWireError) in try KeyLogWriter(path: path) }
         // A trust file that cannot be read is an error now, not at the first connection.
         _ = try clientContext(alpn: [])
     }
@@ -53,7 +54,7 @@ final class TLSInterception: Sendable {
     }
 
     /// The context that shows the client a leaf certificate for `host`.
-    func serverContext(host: String, alpn: [String]) throws(ProxyTLSError) -> NIOSSLContext {
+    func serverContext(host: String, alpn: [String]) throws(IMWireError) -> NIOSSLContext {
         let key = host + "\u{0}" + alpn.joined(separator: ",")
         if let context = contexts.withLockedValue({ $0.server[key] }) { return context }
         let leaf = try configuration.authority.leaf(for: host)
@@ -69,19 +70,19 @@ final class TLSInterception: Sendable {
             contexts.withLockedValue { $0.server[key] = context }
             return context
         } catch {
-            throw ProxyTLSError("cannot make the TLS server context for \(host): \(error)")
+            throw IMWireError(.proxyTLSContext, "cannot make the TLS server context for \(host): \(error)")
         }
     }
 
     /// The context the proxy opens TLS to the upstream with.
-    func clientContext(alpn: [String]) throws(ProxyTLSError) -> NIOSSLContext {
+    func clientContext(alpn: [String]) throws(IMWireError) -> NIOSSLContext {
         if let context = contexts.withLockedValue({ $0.client[alpn] }) { return context }
         var tls = TLSConfiguration.makeClientConfiguration()
         switch configuration.upstreamTrust {
         case .system: break
         case .file(let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw ProxyTLSError("cannot read the upstream CA file \(path)")
+                throw IMWireError(.proxyTLSContext, "cannot read the upstream CA file \(path)")
             }
             tls.trustRoots = .file(path)
         case .insecure: tls.certificateVerification = .none
@@ -93,7 +94,7 @@ final class TLSInterception: Sendable {
             contexts.withLockedValue { $0.client[alpn] = context }
             return context
         } catch {
-            throw ProxyTLSError("cannot make the upstream TLS context: \(error)")
+            throw IMWireError(.proxyTLSContext, "cannot make the upstream TLS context: \(error)")
         }
     }
 }
@@ -103,13 +104,13 @@ final class TLSInterception: Sendable {
 final class KeyLogWriter: Sendable {
     private let descriptor: Int32
 
-    init(path: String) throws(ProxyTLSError) {
+    init(path: String) throws(IMWireError) {
         // 0600 whether it is new or not (the mode of open(2) is only a new file's), and never
         // through a symbolic link: these lines decrypt every proxied connection.
         descriptor = OwnerOnlyFile.openDescriptor(
             path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            throw ProxyTLSError("cannot write \(path) (mode 0600): \(String(cString: strerror(errno)))")
+            throw IMWireError(.fileWrite, "cannot write \(path) (mode 0600): \(String(cString: strerror(errno)))")
         }
         let header = Array("# TLS secrets of imwire proxy --tls (NSS key log format)\n".utf8)
         _ = header.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
