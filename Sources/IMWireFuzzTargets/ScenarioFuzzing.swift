@@ -10,12 +10,12 @@ enum ScenarioFuzzing {
     /// the same scenario.
     static func parse(_ input: FuzzInput) -> [String] {
         let parse = { (bytes: [UInt8]) in
-            Result { () throws(ScenarioError) in try Scenario.parse(bytes, name: "fuzz", file: "fuzz.json") }
+            Result { () throws(IMWireError) in try Scenario.parse(bytes, name: "fuzz", file: "fuzz.json") }
         }
         let first = parse(input.payload)
         guard first == parse(input.payload) else { return ["the scenario parses differently twice"] }
         switch first {
-        case .failure(let error): return error.file == "fuzz.json" ? [] : ["the error names \(error.file)"]
+        case .failure(let error): return error.path == "fuzz.json" ? [] : ["the error names \(error.path ?? "no file")"]
         case .success(let scenario):
             var violations: [String] = []
             for action in scenario.actions {

@@ -127,17 +127,20 @@ public struct ScenarioExpectation: Sendable, Hashable {
     }
 }
 
-/// A scenario file that cannot be used: the file, where in it, and why.
-public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var reason: String
-    public var description: String { "\(file): \(reason)" }
+extension IMWireError.Code {
+    /// A scenario file that cannot be used: `path` is the file, the reason says where in it and
+    /// why (`"actions[0].do": expected one of ...`).
+    public static let serveScenario = Self("serve.scenario")
+    /// A name no shipped scenario has (`field`: the name).
+    public static let serveNoSuchScenario = Self("serve.no-such-scenario")
+    /// A name several dialects ship a scenario of, given without a dialect (`field`: the name).
+    public static let serveScenarioAmbiguous = Self("serve.scenario-ambiguous")
 }
 
 extension Scenario {
     /// Reads a scenario from its JSON (`Spec/serve.md` §3). `name`: the file's name without `.json`.
-    public static func parse(_ bytes: [UInt8], name: String, file: String) throws(ScenarioError) -> Scenario {
-        func fail(_ reason: String) -> ScenarioError { ScenarioError(file: file, reason: reason) }
+    public static func parse(_ bytes: [UInt8], name: String, file: String) throws(IMWireError) -> Scenario {
+        func fail(_ reason: String) -> IMWireError { IMWireError(.serveScenario, reason, path: file) }
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch { throw fail(error.description) }
         guard let object = root.objectValue else { throw fail("expected an object, found \(root.typeName)") }
@@ -176,8 +179,8 @@ extension Scenario {
         return Scenario(name: name, dialect: dialect, summary: summary, actions: actions, expectation: expectation)
     }
 
-    private static func action(_ item: JSONValue, at path: String, _ fail: (String) -> ScenarioError)
-        throws(ScenarioError) -> ScenarioAction
+    private static func action(_ item: JSONValue, at path: String, _ fail: (String) -> IMWireError)
+        throws(IMWireError) -> ScenarioAction
     {
         guard let object = item.objectValue else { throw fail("\(path): expected an object") }
         try known(object, ["on", "do", "connections", "occurrence", "afterMs", "code", "reason"], at: path, fail)
@@ -190,7 +193,7 @@ extension Scenario {
             throw fail(
                 "\(path).do: expected one of \(ScenarioAction.Act.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        func integer(_ key: String, _ range: ClosedRange<Int64>) throws(ScenarioError) -> Int? {
+        func integer(_ key: String, _ range: ClosedRange<Int64>) throws(IMWireError) -> Int? {
             guard let value = object[key], !value.isNull else { return nil }
             guard let number = value.int64Value, range.contains(number) else {
                 throw fail("\(path).\(key): expected an integer in \(range)")
@@ -223,8 +226,8 @@ extension Scenario {
     }
 
     private static func known(
-        _ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> ScenarioError
-    ) throws(ScenarioError) {
+        _ object: JSONObject, _ keys: Set<String>, at path: String, _ fail: (String) -> IMWireError
+    ) throws(IMWireError) {
         if let unknown = object.keys.first(where: { !keys.contains($0) }) {
             throw fail("\(path): unknown member \"\(unknown)\" (known: \(keys.sorted().joined(separator: ", ")))")
         }
@@ -243,8 +246,9 @@ extension Scenario {
     }
 
     /// The file of the shipped scenario `name` (`drop`, or `jmessage/drop`), of `dialect` when
-    /// given; a name more than one dialect ships needs the dialect.
-    package static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(ScenarioError) -> String {
+    /// given; a name more than one dialect ships needs the dialect (`serveScenarioAmbiguous`),
+    /// one none ships is `serveNoSuchScenario`.
+    package static func shippedPath(_ name: String, dialect: Dialect?, root: String) throws(IMWireError) -> String {
         let all = shipped(root: root)
         let matches = all.filter { entry in
             name.contains("/")
@@ -252,23 +256,18 @@ extension Scenario {
                 : entry.hasSuffix("/" + name) && (dialect.map { entry.hasPrefix($0.rawValue + "/") } ?? true)
         }
         guard matches.count == 1, let match = matches.first else {
-            let reason =
-                matches.isEmpty
-                ? "no such scenario (imwire serve --list shows the \(all.count) shipped)"
-                : """
-                shipped for \(matches.map { String($0.split(separator: "/")[0]) }.joined(separator: ", ")): \
-                name the dialect (--dialect, or DIALECT/\(name))
-                """
-            throw ScenarioError(file: name, reason: reason)
+            guard !matches.isEmpty else { throw IMWireError(.serveNoSuchScenario, "no such scenario", field: name) }
+            let dialects = matches.map { String($0.split(separator: "/")[0]) }.joined(separator: ", ")
+            throw IMWireError(.serveScenarioAmbiguous, "shipped for \(dialects): name the dialect", field: name)
         }
         return "\(root)/Fixtures/serve/\(match).json"
     }
 
     /// Reads a scenario file (its name is the file's, without `.json`).
-    public static func load(path: String) throws(ScenarioError) -> Scenario {
+    public static func load(path: String) throws(IMWireError) -> Scenario {
         let bytes: [UInt8]
         do { bytes = try FileByteSource.readAll(path: path, limit: 1 << 20) } catch {
-            throw ScenarioError(file: path, reason: error.reason)
+            throw IMWireError(error.code, error.reason, path: path)
         }
         var name = String(path.split(separator: "/").last ?? "")
         if name.hasSuffix(".json") { name.removeLast(5) }

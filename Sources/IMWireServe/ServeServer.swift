@@ -106,7 +106,7 @@ public final class ServeServer: @unchecked Sendable {
     /// Binds the listen address and starts accepting; returns the port bound.
     public func start() throws -> Int {
         guard let cloud = Self.cloud(for: configuration, clock: clock, log: events) else {
-            throw ScenarioError(file: configuration.scenario.name, reason: Self.noCloud(configuration.scenario))
+            throw IMWireError(.serveNoCloud, Self.noCloud(configuration.scenario), path: configuration.scenario.name)
         }
         self.cloud = cloud
         let bootstrap = ServerBootstrap(group: group)

@@ -134,7 +134,7 @@ struct Serve: TakesDialectSettings {
                 throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
             }
             do { path = try Scenario.shippedPath(scenario, dialect: dialect, root: root) } catch {
-                throw ValidationError("--scenario \(scenario): \(error.reason)")
+                throw ValidationError("--scenario \(scenario): \(Self.advised(error, root: root))")
             }
         }
         let played: Scenario
@@ -191,6 +191,16 @@ struct Serve: TakesDialectSettings {
         throw ExitCode(worst <= .nonStrict ? 0 : 1)
     }
 
+    /// A scenario name the library refuses, with what to type instead (the library names no flags).
+    static func advised(_ error: IMWireError, root: String) -> String {
+        switch error.code {
+        case .serveNoSuchScenario:
+            "\(error.reason) (imwire serve --list shows the \(Scenario.shipped(root: root).count) shipped)"
+        case .serveScenarioAmbiguous: "\(error.reason) (--dialect, or DIALECT/\(error.field ?? "NAME"))"
+        default: error.reason
+        }
+    }
+
     /// `--scenarios`: the cases one after the other on one port, each graded as a single run is.
     private func runSuite(_ names: String, root: String?) throws {
         guard let root else { throw unreadable("Fixtures/serve/ not found: run inside the IMWire repository") }
@@ -202,7 +212,7 @@ struct Serve: TakesDialectSettings {
         for name in wanted {
             let path: String
             do { path = try Scenario.shippedPath(name, dialect: dialect, root: root) } catch {
-                throw ValidationError("--scenarios: \(name): \(error.reason)")
+                throw ValidationError("--scenarios: \(name): \(Self.advised(error, root: root))")
             }
             do { played.append(try Scenario.load(path: path)) } catch { throw unreadable(error.description) }
         }

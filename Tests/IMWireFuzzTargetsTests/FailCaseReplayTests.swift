@@ -225,7 +225,7 @@ import Testing
             return
         }
         object.members.removeAll { $0.key == "summary" }
-        #expect(throws: ScenarioError.self) {
+        #expect(throws: IMWireError(.serveScenario, "\"summary\": expected a string", path: "x")) {
             try Scenario.parse(Array(JSONWriter.string(.object(object)).utf8), name: "x", file: "x")
         }
         #expect(ScenarioFuzzing.json(scenario) != .object(object))

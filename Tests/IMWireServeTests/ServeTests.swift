@@ -516,7 +516,9 @@ private final class Collect: ChannelInboundHandler {
         #expect {
             _ = try Scenario.parse(Array(json.utf8), name: "f", file: "f.json")
         } throws: { error in
-            (error as? ScenarioError)?.description.contains(reason) == true
+            let error = error as? IMWireError
+            return error?.code == .serveScenario && error?.path == "f.json"
+                && error?.description.hasPrefix("f.json: ") == true && error?.description.contains(reason) == true
         }
     }
 
@@ -533,10 +535,12 @@ private final class Collect: ChannelInboundHandler {
         #expect {
             _ = try Scenario.shippedPath("clean", dialect: nil, root: Self.root)
         } throws: { error in
-            (error as? ScenarioError)?.reason.contains(
-                "shipped for jmessage, leancloud, nim, yun2win: name the dialect") == true
+            error as? IMWireError
+                == IMWireError(
+                    .serveScenarioAmbiguous, "shipped for jmessage, leancloud, nim, yun2win: name the dialect",
+                    field: "clean")
         }
-        #expect(throws: ScenarioError.self) {
+        #expect(throws: IMWireError(.serveNoSuchScenario, "no such scenario", field: "nothing-like-it")) {
             _ = try Scenario.shippedPath("nothing-like-it", dialect: nil, root: Self.root)
         }
     }
