@@ -9,7 +9,7 @@ import NIOCore
 /// packet that violates the protocol (a finding of severity error: malformed, reserved flags, a
 /// remaining length that cannot be framed, one over the limit) closes the connection, as MQTT
 /// 3.1.1 §4.8 asks of both ends (3.1.1 has no DISCONNECT from the server), after an
-/// `MQTTViolation` error goes down the pipeline; nothing the peer sends traps.
+/// `IMWireError` (`mqttViolation`) goes down the pipeline; nothing the peer sends traps.
 public final class MQTTPacketReader: ChannelInboundHandler {
     /// Bytes as read from the connection.
     public typealias InboundIn = ByteBuffer
@@ -42,18 +42,11 @@ public final class MQTTPacketReader: ChannelInboundHandler {
             context.fireChannelRead(wrapInboundOut(packet))
             if let violation = packet.findings.first(where: { $0.severity == .error }) {
                 closing = true
-                context.fireErrorCaught(MQTTViolation(finding: violation, packet: packet.summary))
+                context.fireErrorCaught(IMWireError.violation(.mqttViolation, violation, packet: packet.summary))
                 context.close(promise: nil)
             }
         }
     }
-}
-
-/// The error an `MQTTPacketReader` fires down the pipeline before it closes the connection.
-public struct MQTTViolation: Error, Sendable, Hashable {
-    public var finding: Finding
-    /// The packet's summary (`malformed SUBSCRIBE`, `PUBLISH q1 ...`).
-    public var packet: String
 }
 
 /// Encodes `MQTTPacket` values (MQTT 3.1/3.1.1, minimal remaining-length encoding).

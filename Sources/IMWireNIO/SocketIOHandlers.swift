@@ -3,25 +3,13 @@ import IMWireSocketIO
 import IMWireWebSocket
 import NIOCore
 
-/// The error a socket.io packet handler fires down the pipeline when a message of the peer is
-/// not a packet the protocol allows (a finding of severity error), before it closes.
-public struct SocketIOViolation: Error, Sendable, Hashable {
-    /// The finding that failed the connection.
-    public var finding: Finding
-    /// The close code sent with it: the rule's when it has one (1009 for attachments over the
-    /// message limit), else 1007 (the payload does not fit its message type).
-    public var closeCode: CloseCode
-    /// What the message decoded to (`message EVENT login id=3`, `undecodable`).
-    public var packet: String
-}
-
 /// Fails the connection for `finding`: a close frame with its code and the rule's id as the
 /// reason (through the `WebSocketFrameWriter` before the handler), the violation down the
 /// pipeline, then the channel closes.
 private func failSocketIO(_ finding: Finding, packet: String, context: ChannelHandlerContext) {
     let code = WebSocketRules.closeCode(for: finding.ruleID) ?? .invalidPayloadData
     context.writeAndFlush(NIOAny(WebSocketOutbound.close(code, reason: finding.ruleID.rawValue)), promise: nil)
-    context.fireErrorCaught(SocketIOViolation(finding: finding, closeCode: code, packet: packet))
+    context.fireErrorCaught(IMWireError.violation(.socketIOViolation, finding, packet: packet, closeCode: code))
     context.close(promise: nil)
 }
 
@@ -44,8 +32,8 @@ public enum EngineIOOutbound: Sendable, Hashable {
 /// once with them in `socketIO.buffers`. The first finding of severity error (a message that is
 /// no engine.io packet, a socket.io packet that does not decode, attachments missing or
 /// unexpected, attachments together over `Limits.maxMessageSize`) fails the connection: a close
-/// frame with code 1007 (1009 for the size), a `SocketIOViolation` down the pipeline, then the
-/// channel closes; nothing the peer sends traps. Other WebSocket events (pings, closes, frame
+/// frame with code 1007 (1009 for the size), an `IMWireError` (`socketIOViolation`) down the
+/// pipeline, then the channel closes; nothing the peer sends traps. Other WebSocket events (pings, closes, frame
 /// findings) are left to the WebSocket reader, which answers them.
 ///
 /// Outbound, `EngineIOOutbound` values become WebSocket messages (`WebSocketOutbound.message`).
@@ -151,8 +139,8 @@ public final class EngineIOPacketHandler: ChannelDuplexHandler {
 /// together as one `SocketIO09Decoded` with the message's findings. Messages are read as text
 /// whatever their opcode (the codec reports text that is not UTF-8). The first finding of
 /// severity error (no `type:` prefix, an unknown type, JSON that does not parse, a framing
-/// length that overruns) fails the connection: a close frame with code 1007, a
-/// `SocketIOViolation` down the pipeline, then the channel closes; nothing the peer sends
+/// length that overruns) fails the connection: a close frame with code 1007, an `IMWireError`
+/// (`socketIOViolation`) down the pipeline, then the channel closes; nothing the peer sends
 /// traps. Other WebSocket events are left to the WebSocket reader.
 ///
 /// Outbound, each `SocketIO09Packet` becomes one text message as the 0.9.11 client encodes it.

@@ -144,7 +144,8 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
             case .finding:
                 if let failure = decoder.failure {
                     sendClose(control.close(failure.closeCode, reason: failure.rule.rawValue), context: context)
-                    context.fireErrorCaught(WebSocketViolation(failure: failure))
+                    context.fireErrorCaught(
+                        IMWireError.violation(.webSocketViolation, failure.finding, closeCode: failure.closeCode))
                     shutDown(context: context)
                 }
             default: break
@@ -173,10 +174,43 @@ public final class WebSocketFrameReader: ChannelDuplexHandler {
     }
 }
 
-/// The error a `WebSocketFrameReader` fires down the pipeline when the peer's bytes fail the
-/// connection, before it closes it.
-public struct WebSocketViolation: Error, Sendable, Hashable {
-    public var failure: WebSocketFailure
+extension IMWireError.Code {
+    /// What a `WebSocketFrameReader` fires down the pipeline when the peer's bytes fail the
+    /// connection, before it closes it: `findings` holds the finding, `closeCode` the code sent.
+    public static let webSocketViolation = Self("websocket.violation")
+    /// What a socket.io packet handler fires down the pipeline when a message of the peer is not
+    /// a packet the protocol allows (a finding of severity error), before it closes: `findings`
+    /// holds the finding, `closeCode` the code sent (the rule's when it has one, 1009 for
+    /// attachments over the message limit, else 1007), the reason what the message decoded to.
+    public static let socketIOViolation = Self("socketio.violation")
+    /// What an `MQTTPacketReader` fires down the pipeline before it closes the connection:
+    /// `findings` holds the finding, the reason the packet's summary.
+    public static let mqttViolation = Self("mqtt.violation")
+}
+
+extension IMWireError {
+    /// The error a handler fires down the pipeline when the peer's bytes fail the connection:
+    /// `RULE at offset N: [what the message decoded to: ]the finding's message`.
+    package static func violation(_ code: Code, _ finding: Finding, packet: String? = nil, closeCode: CloseCode? = nil)
+        -> IMWireError
+    {
+        IMWireError(
+            code, packet.map { "\($0): \(finding.message)" } ?? finding.message, summary: finding.ruleID.rawValue,
+            offset: finding.offset, findings: [finding], number: closeCode.map { Int($0.rawValue) })
+    }
+
+    /// For a violation a WebSocket or socket.io handler fired: the close code it sent. Nil for
+    /// other errors.
+    public var closeCode: CloseCode? {
+        guard code == .webSocketViolation || code == .socketIOViolation, let number else { return nil }
+        return CloseCode(UInt16(truncatingIfNeeded: number))
+    }
+
+    /// Whether a handler fired it because the peer's bytes failed the connection (which the
+    /// handler closes itself).
+    package var isViolation: Bool {
+        code == .webSocketViolation || code == .socketIOViolation || code == .mqttViolation
+    }
 }
 
 /// What a WebSocket end writes: a data message (compressed under permessage-deflate unless told

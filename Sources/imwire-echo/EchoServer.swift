@@ -74,7 +74,7 @@ final class EchoHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A WebSocketViolation: the reader has sent its close frame and closes the channel.
+        // A violation (`IMWireError`, websocket.violation): the reader has sent its close frame and closes the channel.
     }
 }
 

@@ -22,12 +22,11 @@ struct MQTTHandlerTests {
         return packets
     }
 
-    func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int) -> MQTTViolation? {
+    func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int) -> IMWireError? {
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + size)
-            do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as MQTTViolation
-            {
+            do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as IMWireError {
                 return violation
             } catch {
                 Issue.record("unexpected error \(error)")
@@ -76,7 +75,7 @@ struct MQTTHandlerTests {
         let channel = try channel()
         let ping = MQTTPacketEncoder.encode(.pingreq)
         let violation = try #require(feed(channel, ping + (try Hex.decode(hex)) + ping, chunk: 3))
-        #expect(violation.finding.ruleID.rawValue == rule)
+        #expect(violation.code == .mqttViolation && violation.ruleIDs == [rule])
         #expect(!channel.isActive)
         // The PINGREQ before is delivered, nothing after the violation.
         let read = try packets(channel)
@@ -90,7 +89,7 @@ struct MQTTHandlerTests {
         let channel = try channel(MQTTDecodeOptions(limits: limits))
         // PUBLISH announcing 2,097,151 bytes; only its header arrives.
         let violation = try #require(feed(channel, [0x30, 0xff, 0xff, 0x7f], chunk: 4))
-        #expect(violation.finding.ruleID.rawValue == "MQTT.PACKET-TOO-LARGE")
+        #expect(violation.code == .mqttViolation && violation.ruleIDs == ["MQTT.PACKET-TOO-LARGE"])
         #expect(!channel.isActive)
     }
 

@@ -27,8 +27,8 @@ func outboundValues(_ channel: EmbeddedChannel) throws -> [WebSocketOutbound] {
 }
 
 /// Writes `event` inbound; returns the socket.io violation it raised, if any.
-func feedEvent(_ channel: EmbeddedChannel, _ event: WebSocketEvent) -> SocketIOViolation? {
-    do { try channel.writeInbound(event) } catch let violation as SocketIOViolation {
+func feedEvent(_ channel: EmbeddedChannel, _ event: WebSocketEvent) -> IMWireError? {
+    do { try channel.writeInbound(event) } catch let violation as IMWireError {
         return violation
     } catch {
         Issue.record("unexpected error \(error)")
@@ -168,11 +168,12 @@ struct SocketIOHandlerTests {
     @Test(arguments: badEngineIO.indices) func aBadEngineIOPacketClosesWithItsCode(_ index: Int) throws {
         let bad = Self.badEngineIO[index]
         let channel = try messageChannel(EngineIOPacketHandler())
-        var violation: SocketIOViolation?
+        var violation: IMWireError?
         for event in bad.events { violation = feedEvent(channel, event) ?? violation }
         let raised = try #require(violation, "\(bad.name)")
-        #expect(raised.finding.ruleID == bad.rule, "\(bad.name)")
-        #expect(raised.closeCode.rawValue == bad.code)
+        #expect(raised.code == .socketIOViolation)
+        #expect(raised.findings.map(\.ruleID) == [bad.rule], "\(bad.name)")
+        #expect(raised.closeCode?.rawValue == bad.code)
         #expect(try outboundValues(channel) == [.close(CloseCode(bad.code), reason: bad.rule.rawValue)], "\(bad.name)")
         #expect(!channel.isActive)
         #expect(try channel.readInbound(as: EngineIOMessage.self) == nil)
@@ -185,7 +186,7 @@ struct SocketIOHandlerTests {
                 == nil)
         #expect(feedEvent(channel, wsMessage(binary: [4] + [UInt8](repeating: 1, count: 8))) == nil)
         let violation = try #require(feedEvent(channel, wsMessage(binary: [4] + [UInt8](repeating: 2, count: 8))))
-        #expect(violation.finding.ruleID == "WS.MESSAGE-TOO-LARGE")
+        #expect(violation.findings.map(\.ruleID) == ["WS.MESSAGE-TOO-LARGE"])
         #expect(try outboundValues(channel) == [.close(.messageTooBig, reason: "WS.MESSAGE-TOO-LARGE")])
         #expect(try channel.readInbound(as: EngineIOMessage.self) == nil)
         #expect(!channel.isActive)
@@ -266,7 +267,7 @@ struct SocketIOHandlerTests {
         let bad = Self.badV09[index]
         let channel = try messageChannel(SocketIO09PacketHandler())
         let violation = try #require(feedEvent(channel, wsMessage(bad.text)), "\(bad.name)")
-        #expect(violation.finding.ruleID == bad.rule, "\(bad.name)")
+        #expect(violation.findings.map(\.ruleID) == [bad.rule], "\(bad.name)")
         #expect(violation.closeCode == .invalidPayloadData)
         #expect(try outboundValues(channel) == [.close(.invalidPayloadData, reason: bad.rule.rawValue)])
         #expect(try channel.readInbound(as: SocketIO09Decoded.self) == nil)
@@ -294,9 +295,9 @@ struct SocketIOHandlerTests {
         try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array("2probe".utf8))))
         #expect(try channel.readInbound(as: EngineIOMessage.self)?.engineIO?.text == "probe")
         try channel.writeOutbound(EngineIOOutbound.engineIO(EngineIOPacket(type: .pong, payload: .text("probe"))))
-        #expect(throws: SocketIOViolation.self) {
+        #expect {
             try channel.writeInbound(ByteBuffer(bytes: try client.message(.text, Array("7".utf8))))
-        }
+        } throws: { ($0 as? IMWireError)?.code == .socketIOViolation }
         var decoder = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive, emitsFrames: false))
         let events = decoder.feed(try written(channel))
         #expect(messages(events) == [Array("3probe".utf8)])

@@ -33,12 +33,11 @@ func messages(_ events: [WebSocketEvent]) -> [[UInt8]] {
 
 /// Feeds `bytes` to the channel in chunks of `size`, returning the violation if one is raised.
 @discardableResult
-func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int = 1 << 20) -> WebSocketViolation? {
+func feed(_ channel: EmbeddedChannel, _ bytes: [UInt8], chunk size: Int = 1 << 20) -> IMWireError? {
     var start = 0
     while start < bytes.count {
         let end = min(bytes.count, start + size)
-        do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as WebSocketViolation
-        {
+        do { try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end])) } catch let violation as IMWireError {
             return violation
         } catch {
             Issue.record("unexpected error \(error)")
@@ -120,8 +119,9 @@ struct WebSocketHandlerTests {
     func violationClosesWithItsCode(hex: String, code: Int, rule: String) throws {
         let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .server))
         let violation = try #require(feed(channel, try Hex.decode(hex)))
-        #expect(violation.failure.rule.rawValue == rule)
-        #expect(Int(violation.failure.closeCode.rawValue) == code)
+        #expect(violation.code == .webSocketViolation)
+        #expect(violation.ruleIDs == [rule])
+        #expect(violation.closeCode.map { Int($0.rawValue) } == code)
         #expect(!channel.isActive)
         var client = WebSocketStreamDecoder(WebSocketStreamConfiguration(direction: .receive))
         let closes = client.feed(try written(channel)).compactMap {
@@ -136,7 +136,7 @@ struct WebSocketHandlerTests {
         let channel = try webSocketChannel(WebSocketChannelConfiguration(role: .server, limits: limits))
         // A binary frame announcing 2^40 bytes, masked: only the header is sent.
         let violation = try #require(feed(channel, try Hex.decode("82ff0000010000000000" + "00000000")))
-        #expect(violation.failure.closeCode == .messageTooBig)
+        #expect(violation.code == .webSocketViolation && violation.closeCode == .messageTooBig)
         #expect(!channel.isActive)
     }
 

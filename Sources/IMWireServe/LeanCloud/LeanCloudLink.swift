@@ -1,3 +1,4 @@
+import IMWireCore
 import IMWireLeanCloud
 import IMWireNIO
 import IMWireWebSocket
@@ -57,7 +58,7 @@ final class LeanCloudLink: ChannelInboundHandler, ChannelLink {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A violation: the WebSocket reader sends its close frame and closes, after this.
-        guard !(error is WebSocketViolation) else { return }
+        guard (error as? IMWireError)?.isViolation != true else { return }
         context.close(promise: nil)  // a reset, or another error of the socket
     }
 

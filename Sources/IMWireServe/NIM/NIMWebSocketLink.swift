@@ -66,7 +66,7 @@ final class NIMWebSocketLink: ChannelInboundHandler, ChannelLink, NIMLink {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A violation: its handler sends the close frame and closes, after this.
-        guard !(error is WebSocketViolation), !(error is SocketIOViolation) else { return }
+        guard (error as? IMWireError)?.isViolation != true else { return }
         context.close(promise: nil)  // a reset, or another error of the socket
     }
 

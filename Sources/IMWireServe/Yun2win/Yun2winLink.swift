@@ -53,7 +53,7 @@ final class Yun2winLink: ChannelInboundHandler, ChannelLink {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // A violation: its handler closes, after this.
-        guard !(error is WebSocketViolation), !(error is MQTTViolation) else { return }
+        guard (error as? IMWireError)?.isViolation != true else { return }
         context.close(promise: nil)  // a reset, or another error of the socket
     }
 

@@ -27,6 +27,8 @@ public struct WebSocketFailure: Sendable, Hashable {
     public var rule: RuleID
     public var closeCode: CloseCode
     public var offset: Int?
+    /// The finding that failed it.
+    package var finding: Finding
 }
 
 /// Decodes the bytes of ONE direction of a WebSocket connection (after the handshake), fed in
@@ -125,7 +127,7 @@ public struct WebSocketStreamDecoder: Sendable {
     private static func note(_ finding: Finding, _ failure: inout WebSocketFailure?) {
         guard failure == nil, finding.severity == .error, let code = WebSocketRules.closeCode(for: finding.ruleID)
         else { return }
-        failure = WebSocketFailure(rule: finding.ruleID, closeCode: code, offset: finding.offset)
+        failure = WebSocketFailure(rule: finding.ruleID, closeCode: code, offset: finding.offset, finding: finding)
     }
 }
 
