@@ -51,6 +51,7 @@ extension Dialect: ExpressibleByArgument {
 extension Direction: ExpressibleByArgument {}
 extension RuleAction: ExpressibleByArgument {}
 extension ReportFormat: ExpressibleByArgument {}
+extension LiveFormat: ExpressibleByArgument {}
 
 /// `--severity`: String-backed, because for an Int-backed enum like `Severity` ArgumentParser's
 /// `--help` shows the raw value (`default: 1`) whatever `defaultValueDescription` says.
@@ -94,6 +95,12 @@ func onTermination(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSig
         source.resume()
         return source
     }
+}
+
+/// Writes a line to standard output at once (a live check's lines, from any thread).
+@Sendable func printLine(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { writeAll(1, UnsafeRawBufferPointer($0)) }
 }
 
 /// Writes all of `bytes` to a file descriptor (1 stdout, 2 stderr), after flushing stdio buffers

@@ -77,10 +77,6 @@ struct Proxy: TakesDialectSettings {
     @Option(help: "Decode every connection as this dialect, whatever the traffic says.")
     var dialect: Dialect?
 
-    enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, jsonl
-    }
-
     @Option(help: "How findings are printed as they happen: text (check's lines) or jsonl (Spec/proxy.md).")
     var format: LiveFormat = .text
 
@@ -189,7 +185,7 @@ struct Proxy: TakesDialectSettings {
             throw unreadable(error.description)
         }
         let severity = threshold.severity
-        let printer = LivePrinter(format: format, threshold: severity, messages: messages)
+        let printer = LivePrinter(format: format, threshold: severity, messages: messages, emit: printLine)
         live.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
         if messages { live.onMessage { message in printer.message(message) } }
 
@@ -244,78 +240,6 @@ struct Proxy: TakesDialectSettings {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
-}
-
-/// Prints what a live check reports, a line or a few at a time, straight to standard output.
-final class LivePrinter: Sendable {
-    let format: Proxy.LiveFormat
-    let threshold: Severity
-    let messages: Bool
-    /// The connection the last text lines were under (touched on the check's queue only).
-    nonisolated(unsafe) private var lastConnection: String??
-
-    init(format: Proxy.LiveFormat, threshold: Severity, messages: Bool) {
-        self.format = format
-        self.threshold = threshold
-        self.messages = messages
-    }
-
-    private func emit(_ text: String) {
-        var line = text + "\n"
-        line.withUTF8 { writeAll(1, UnsafeRawBufferPointer($0)) }
-    }
-
-    func finding(_ finding: Finding, firstTime: Int64?) {
-        guard finding.severity >= threshold else { return }
-        switch format {
-        case .text:
-            var lines: [String] = []
-            let connection = finding.location.connection
-            if lastConnection != .some(connection) {
-                lines.append(connection.map { "connection \($0)" } ?? "proxy")
-                lastConnection = .some(connection)
-            }
-            lines += TextReport.findingLines(finding, firstTime: firstTime)
-            emit(lines.joined(separator: "\n"))
-        case .jsonl:
-            var object = JSONObject()
-            object.append("type", "finding")
-            object.append(
-                "finding", finding.json(closeCode: RuleCatalog.closeCode(of: finding).map { Int($0.rawValue) }))
-            emit(JSONWriter.string(.object(object)))
-        }
-    }
-
-    func message(_ message: CheckedMessage) {
-        switch format {
-        case .text:
-            lastConnection = nil
-            emit(message.text())
-        case .jsonl:
-            var object = JSONObject()
-            object.append("type", "message")
-            object.append("message", message.json)
-            emit(JSONWriter.string(.object(object)))
-        }
-    }
-
-    func summary(_ report: CheckReport) {
-        let messages = report.connections.reduce(0) { $0 + $1.messages }
-        switch format {
-        case .text:
-            emit(TextReport.summaryLine(report, threshold: threshold))
-        case .jsonl:
-            var object = JSONObject()
-            object.append("type", "summary")
-            object.append("connections", .number(JSONNumber(report.connections.count)))
-            object.append("messages", .number(JSONNumber(messages)))
-            for severity in Severity.allCases {
-                object.append("\(severity)", .number(JSONNumber(report.count(severity))))
-            }
-            object.append("exitCode", .number(JSONNumber(Int(report.exitCode(threshold: threshold)))))
-            emit(JSONWriter.string(.object(object)))
-        }
     }
 }
 

@@ -155,7 +155,7 @@ struct Serve: TakesDialectSettings {
                     listenHost: at.host, listenPort: at.port, scenario: played, seed: seed), check: check,
                 record: record)
         } catch { throw unreadable(error.description) }
-        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
+        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false, emit: printLine)
         run.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
         let port: Int
         do { port = try run.start() } catch {
@@ -235,7 +235,7 @@ struct Serve: TakesDialectSettings {
             scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check,
             recordDirectory: record)
         if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
-        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false)
+        let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false, emit: printLine)
         let signals = onTermination { suite.stop() }
         defer { for source in signals { source.cancel() } }
         var worst = ServeGrade.ok
