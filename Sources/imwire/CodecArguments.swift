@@ -15,24 +15,23 @@ struct DecodeOptions: ParsableArguments {
     /// with `--dialect nim` too), and options the codec does not take are left aside.
     func codec() throws -> (codec: any CanonicalCodec, unit: CanonicalCodecUnit) {
         if let problem = CodecOptionArguments.problem { throw ValidationError(problem) }
-        let given = CodecOptionArguments.given
-        let definition = dialect.definition
-        for (name, value) in given {
-            for codec in Dialects.standard.codecs where codec.options.contains(where: { $0.name == name }) {
-                do throws(IMWireError) { _ = try codec.unit([name: value]) } catch {
-                    let allowed = codec.options.first { $0.name == name }?.values ?? []
-                    throw ValidationError("--\(name) \(value): expected one of \(allowed.joined(separator: ", "))")
-                }
-            }
-        }
-        let options = Dictionary(given.filter { given in definition.options.contains { $0.name == given.name } }) {
-            $1
-        }
         do throws(IMWireError) {
-            return (try definition.makeCodec(options), try definition.unit(options))
+            return try Dialects.standard.codec(dialect.definition, options: CodecOptionArguments.given)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Self.flagged(error))
         }
+    }
+
+    /// A codec option's error in the command line's words: the library names the option and the
+    /// value it refused; the flag lists every value it takes.
+    static func flagged(_ error: IMWireError) -> String {
+        guard error.code == .codecOptionValue, let name = error.field,
+            let allowed = Dialects.standard.codecs.lazy.compactMap({ $0.options.first { $0.name == name }?.values })
+                .first,
+            let value = CodecOptionArguments.given.first(where: { $0.name == name && !allowed.contains($0.value) })?
+                .value
+        else { return error.description }
+        return "--\(name) \(value): expected one of \(allowed.joined(separator: ", "))"
     }
 }
 
@@ -81,39 +80,13 @@ enum CodecOptionArguments {
     /// What was wrong with them: an option without its value.
     nonisolated(unsafe) static var problem: String?
 
-    /// Each option a command takes once (two codecs over MQTT take the same version), with the
-    /// help that names the codecs that take it, its values and its default. `encode` takes the
-    /// options that change what a codec writes.
-    static func options(encoding: Bool) -> TableOptions {
-        var declared: [(option: CanonicalCodecOption, codecs: [String])] = []
-        for codec in Dialects.standard.codecs {
-            for option in codec.options where !(encoding && option.decodingOnly) {
-                if let index = declared.firstIndex(where: { $0.option.name == option.name }) {
-                    declared[index].codecs.append(codec.name)
-                } else {
-                    declared.append((option, [codec.name]))
-                }
-            }
-        }
-        return TableOptions(
-            declared.map { option, codecs in
-                var help = codecs.joined(separator: ", ") + ": " + option.help
-                if let values = option.values {
-                    help +=
-                        " (values: \(values.joined(separator: ", "))"
-                        + (option.defaultValue.map { "; default: \($0)" } ?? "") + ")"
-                }
-                return (option.name, option.values == nil ? "text" : option.name, help)
-            })
-    }
-
     /// The codec options of a command line whose command takes them (`decode`, or `encode`),
     /// removed from `arguments`.
     static func extract(
         from arguments: inout [String], decode: any ParsableCommand.Type, encode: any ParsableCommand.Type
     ) {
         let encoding = arguments.first == encode._commandName
-        let extracted = options(encoding: encoding).extract(
+        let extracted = Dialects.standard.codecOptions(encoding: encoding).extract(
             from: &arguments, commands: [encoding ? encode._commandName : decode._commandName])
         given = extracted.found
         problem = extracted.problem
@@ -121,6 +94,6 @@ enum CodecOptionArguments {
 
     /// The help section of the command that takes the options.
     static func help(encoding: Bool) -> String {
-        options(encoding: encoding).help(title: "CODEC OPTIONS (each codec declares its own):")
+        Dialects.standard.codecOptions(encoding: encoding).help(title: "CODEC OPTIONS (each codec declares its own):")
     }
 }
