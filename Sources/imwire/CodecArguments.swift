@@ -62,14 +62,6 @@ struct CodecName: ExpressibleByArgument {
     }
 }
 
-extension CanonicalCodecUnit {
-    /// Whether an input is bytes (given as hex on a line), not text.
-    var isBinary: Bool { self != .textFrame }
-
-    /// Whether an input is packets of a stream, which may be longer than one frame.
-    var isPackets: Bool { if case .packets = self { true } else { false } }
-}
-
 /// The codecs' options on the command line of `decode` and `encode`. Each codec declares its own
 /// (`CanonicalCodecDefinition.options`) and ArgumentParser knows none of them: they are taken out
 /// of the arguments before the rest is parsed, as the dialects' settings are

@@ -110,22 +110,11 @@ struct Decode: ParsableCommand {
         throw ExitCode(decoding.status)
     }
 
-    /// What is printed of `decoding` (of `bytes`): its credentials replaced unless --show-secrets,
-    /// and all the text it quotes of a login the dialect could not read.
+    /// What is printed of `decoding` (of `bytes`): all of it with --show-secrets.
     func shown(_ decoding: CanonicalDecoding, of bytes: [UInt8], unit: CanonicalCodecUnit) -> CanonicalDecoding {
         if showSecrets { return decoding }
-        if let definition = Dialects.standard.all.first(where: {
-            $0.canonicalCodec?.name == options.dialect.definition.name
-        }) {
-            let json =
-                decoding.parts.count == 1 ? decoding.parts[0].decoded : .array(decoding.parts.compactMap(\.decoded))
-            let message = WireMessage(
-                direction: direction ?? .send, frameType: unit.isBinary ? .binary : .text, payload: bytes)
-            if definition.recognisesUnreadLogin(message, json) {
-                return SecretRedaction.withhold(decoding, payload: bytes)
-            }
-        }
-        return SecretRedaction.redact(decoding)
+        return SecretRedaction.shown(
+            decoding, of: bytes, codec: options.dialect.definition.name, unit: unit, direction: direction)
     }
 
     /// The frame bytes from --hex, --text or FILE.

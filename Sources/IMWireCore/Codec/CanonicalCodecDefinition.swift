@@ -127,3 +127,11 @@ extension IMWireError.Code {
     /// A value a canonical codec's option does not take (`field`: the option).
     public static let codecOptionValue = Self("codec.option-value")
 }
+
+extension CanonicalCodecUnit {
+    /// Whether an input is bytes (given as hex on a line), not text.
+    package var isBinary: Bool { self != .textFrame }
+
+    /// Whether an input is packets of a stream, which may be longer than one frame.
+    package var isPackets: Bool { if case .packets = self { true } else { false } }
+}
