@@ -15,19 +15,7 @@ struct Conformance: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "IMWire's own testee: answers testee-protocol requests on stdin with its codecs on stdout.")
 
-        func run() throws {
-            var reader = TesteeFrameReader()
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = read(0, &buffer, buffer.count)
-                if count <= 0 { return }
-                reader.append(buffer[0..<count])
-                while let body = try reader.next() {
-                    let frame = TesteeProtocol.frame(IMWireTestee.answer(body))
-                    guard ProcessTestee.writeAll(1, frame, deadline: nil) else { return }
-                }
-            }
-        }
+        func run() throws { try IMWireTestee.serve(input: 0, output: 1) }
     }
 
     struct Run: ParsableCommand {
@@ -125,13 +113,11 @@ struct Conformance: ParsableCommand {
 }
 
 /// A testee child process: framed requests on its stdin, framed responses from its stdout
-/// (its stderr is ours). Writes and reads wait with poll(2) up to the case's deadline.
+/// (its stderr is ours), exchanged over `TesteePipes`.
 final class ProcessTestee: TesteeChannel {
     let command: [String]
     var process: Process?
-    var input: Int32 = -1
-    var output: Int32 = -1
-    var reader = TesteeFrameReader()
+    var pipes = TesteePipes()
 
     init(command: [String]) throws {
         self.command = command
@@ -150,62 +136,16 @@ final class ProcessTestee: TesteeChannel {
         try process.run()
         try? stdin.fileHandleForReading.close()
         try? stdout.fileHandleForWriting.close()
-        input = dup(stdin.fileHandleForWriting.fileDescriptor)
-        output = dup(stdout.fileHandleForReading.fileDescriptor)
+        pipes = TesteePipes(
+            input: dup(stdin.fileHandleForWriting.fileDescriptor),
+            output: dup(stdout.fileHandleForReading.fileDescriptor))
         try? stdin.fileHandleForWriting.close()
         try? stdout.fileHandleForReading.close()
-        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
-        reader = TesteeFrameReader()
         self.process = process
     }
 
-    static func now() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
-
-    /// Writes everything before the deadline (milliseconds of `now()`; nil: no deadline).
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: Int?) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let wait = deadline.map { max(0, $0 - now()) } ?? -1
-            if wait == 0 { return false }
-            _ = poll(&descriptor, 1, Int32(clamping: wait))
-        }
-        return true
-    }
-
     func exchange(_ request: [UInt8], timeoutMilliseconds: Int) -> ExchangeResult {
-        let deadline = Self.now() + timeoutMilliseconds
-        guard Self.writeAll(input, TesteeProtocol.frame(request), deadline: deadline) else {
-            return .failure(
-                Self.now() >= deadline
-                    ? "timed out after \(timeoutMilliseconds) ms writing the request" : "testee closed its stdin")
-        }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            do {
-                if let body = try reader.next() { return .body(body) }
-            } catch {
-                return .failure("garbage response: \(error)")
-            }
-            let count = read(output, &buffer, buffer.count)
-            if count > 0 {
-                reader.append(buffer[0..<count])
-                continue
-            }
-            if count == 0 { return .failure("testee exited" + exitStatus()) }
-            guard errno == EAGAIN || errno == EINTR else { return .failure("reading the testee: errno \(errno)") }
-            let wait = deadline - Self.now()
-            if wait <= 0 { return .failure("timed out after \(timeoutMilliseconds) ms") }
-            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(clamping: wait))
-        }
+        pipes.exchange(request, timeoutMilliseconds: timeoutMilliseconds, exitStatus: exitStatus)
     }
 
     func exitStatus() -> String {
@@ -223,10 +163,7 @@ final class ProcessTestee: TesteeChannel {
 
     /// Closes the testee's stdin, gives it a second to exit, then kills it.
     func stop(kill force: Bool = false) {
-        if input >= 0 { close(input) }
-        if output >= 0 { close(output) }
-        input = -1
-        output = -1
+        pipes.close()
         guard let process else { return }
         if !force { for _ in 0..<100 where process.isRunning { usleep(10_000) } }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
