@@ -73,13 +73,8 @@ struct Conformance: ParsableCommand {
             guard let dir = fixtures ?? PackageRoot.locate().map({ $0 + "/Fixtures" }) else {
                 throw unreadable("no IMWire package here or above; give --fixtures")
             }
-            var selected: Set<ConformanceSuite> = []
-            for name in suites {
-                guard let suite = ConformanceSuite(rawValue: name) else {
-                    throw ValidationError("unknown suite \(name)")
-                }
-                selected.insert(suite)
-            }
+            let (selected, unknown) = ConformanceSuite.named(suites)
+            if let unknown { throw ValidationError("unknown suite \(unknown)") }
             let (all, problems) = ConformanceCases.load(directory: dir)
             guard problems.isEmpty else { throw unreadable(problems.joined(separator: "\n")) }
             let cases = selected.isEmpty ? all : all.filter { selected.contains($0.suite) }

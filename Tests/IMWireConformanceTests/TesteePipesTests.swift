@@ -103,3 +103,15 @@ import Testing
         #expect(answer.contains("\"id\":7") && answer.contains("unknown suite"))
     }
 }
+
+/// `imwire conformance run --suite NAME`.
+@Suite struct SuiteSelectionTests {
+    @Test func suitesByNameOrTheFirstUnknown() {
+        let all = ConformanceSuite.allCases
+        #expect(ConformanceSuite.named(all.map(\.rawValue)).suites == Set(all))
+        #expect(ConformanceSuite.named([]).suites.isEmpty && ConformanceSuite.named([]).unknown == nil)
+        let one = ConformanceSuite.named([all[0].rawValue, all[0].rawValue])
+        #expect(one.suites == [all[0]] && one.unknown == nil)
+        #expect(ConformanceSuite.named([all[0].rawValue, "nope", "never"]).unknown == "nope")
+    }
+}
