@@ -75,40 +75,17 @@ struct Shard: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw unreadable("\(out): \(error.localizedDescription)")
         }
-        var options = CaptureSharder.Options(
-            maxBytes: Int(maxMegabytes * 1_048_576), tracksConnections: captures.count > 1, jobs: jobs)
+        var options = CaptureSharder.Options(maxBytes: Int(maxMegabytes * 1_048_576), jobs: jobs)
         if !tls.files.isEmpty {
             do { options.keyLog = try KeyLogFiles.text(tls.files) } catch { throw unreadable(error.description) }
         }
-        var lines: [String] = []
-        var previous: (capture: String, result: CaptureSharder.Result)?
-        for capture in captures {
-            let result: CaptureSharder.Result
-            do { result = try CaptureSharder.shard(path: capture, into: out, options: options) } catch {
-                throw unreadable(error.description)
+        let lines: [String]
+        do {
+            lines = try CaptureSharder.shard(paths: captures, into: out, options: options) {
+                print("imwire: warning: \($0)", to: &standardError)
             }
-            for problem in result.fileProblems {
-                print(
-                    "imwire: warning: \(capture): [\(problem.ruleID)] \(problem.message): no shard repeats it",
-                    to: &standardError)
-            }
-            lines += result.shards.map(\.manifestLine)
-            // A connection the previous file left open and this one goes on with, without a SYN:
-            // each file is sharded and checked on its own, so it is two connections.
-            if let previous {
-                let cut = result.continued(from: previous.result)
-                if !cut.isEmpty {
-                    let shown = cut.prefix(5).map(\.description).joined(separator: ", ")
-                    print(
-                        """
-                        imwire: warning: \(cut.count) TCP connection\(cut.count == 1 ? "" : "s") of \
-                        \(previous.capture) \(cut.count == 1 ? "goes" : "go") on in \(capture) \
-                        (\(shown)\(cut.count > 5 ? ", …" : "")): each file is checked on its own, so \
-                        each is two connections there; merge the files first (mergecap) to check them whole
-                        """, to: &standardError)
-                }
-            }
-            previous = (capture, result)
+        } catch {
+            throw unreadable(error.description)
         }
         let manifest = (out.hasSuffix("/") ? out : out + "/") + "manifest.jsonl"
         guard let handle = FileHandle(forWritingAtPath: manifest) ?? createFile(manifest) else {

@@ -242,10 +242,23 @@ import Testing
             return try CaptureSharder.shard(path: path, into: "\(directory)/\(out)", options: options)
         }
         let middle = packets.count / 2
-        let first = try shard(write(packets[..<middle], "a.pcapng"), "a")
-        let second = try shard(write(packets[middle...], "b.pcapng"), "b")
+        let (a, b) = (write(packets[..<middle], "a.pcapng"), write(packets[middle...], "b.pcapng"))
+        let first = try shard(a, "a")
+        let second = try shard(b, "b")
         let cut = second.continued(from: first)
         #expect(cut.count == 1)
+        // `imwire shard a b`: both files' shards in one manifest, and a warning about the cut.
+        var warnings: [String] = []
+        try FileManager.default.createDirectory(atPath: "\(directory)/ab", withIntermediateDirectories: true)
+        let lines = try CaptureSharder.shard(paths: [a, b], into: "\(directory)/ab", options: .init()) {
+            warnings.append($0)
+        }
+        #expect(
+            lines
+                == (first.shards + second.shards).map { $0.manifestLine.replacing("/a/", with: "/ab/") }
+                .map { $0.replacing("/b/", with: "/ab/") })
+        #expect(warnings == [CaptureSharder.cutWarning(cut, of: a, goingOnIn: b)])
+        #expect(warnings.first?.hasPrefix("1 TCP connection of \(a) goes on in \(b) (\(cut[0])): ") == true)
         // Named as the checker names the connection.
         let checked = try Checker.check(path: "\(repositoryRoot)/Fixtures/captures/leancloud-real.pcapng")
         #expect(cut.first?.description == checked.connections.first?.id)
