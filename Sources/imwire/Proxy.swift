@@ -3,12 +3,6 @@ import Dispatch
 import IMWire
 import IMWireProxy
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 struct Proxy: TakesDialectSettings {
     static let configuration = CommandConfiguration(
         abstract:
@@ -181,7 +175,7 @@ struct Proxy: TakesDialectSettings {
             options.timelineDetails = true
         }
         let live: LiveCheck
-        do { live = try LiveCheck(options: options, record: record, now: Self.microseconds) } catch {
+        do { live = try LiveCheck(options: options, record: record, now: LiveCheck.wallClock) } catch {
             throw unreadable(error.description)
         }
         let severity = threshold.severity
@@ -233,13 +227,6 @@ struct Proxy: TakesDialectSettings {
         do { try TextFile.write(reportFormat.render(final, options: options), to: path) } catch {
             throw unreadable("--report: \(error.description)")
         }
-    }
-
-    /// Microseconds since the epoch.
-    @Sendable static func microseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 }
 

@@ -123,3 +123,14 @@ import Testing
         #expect(tooLarge.map(\.location.direction) == [.send])
     }
 }
+
+/// The clock of a live check of real traffic.
+@Suite struct LiveClockTests {
+    @Test func wallClockIsMicrosecondsSinceTheEpoch() {
+        let before = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = LiveCheck.wallClock()
+        let after = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        // Foundation's clock is the same one, with double precision.
+        #expect(now >= before - 1_000 && now <= after + 1_000, "\(before) \(now) \(after)")
+    }
+}
