@@ -23,4 +23,22 @@ package enum ListenAddress {
         if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
         return bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) && bytes[12] == 127
     }
+
+    /// `HOST:PORT` (an IPv6 host in brackets, `[::1]:8080`) as the host without brackets and a
+    /// port of 0...65535; nil for anything else.
+    package static func parse(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+
+    /// Whether `host` is an IPv4 address in four dotted decimal octets (`imwire serve` knows
+    /// its clients by their IPv4 addresses).
+    package static func isIPv4(_ host: String) -> Bool {
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { UInt8($0) != nil }
+    }
 }

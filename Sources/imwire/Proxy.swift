@@ -111,14 +111,10 @@ struct Proxy: TakesDialectSettings {
     var duration: Double?
 
     static func endpoint(_ text: String, _ option: String) throws -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65_535).contains(port)
-        else {
+        guard let at = ListenAddress.parse(text) else {
             throw ValidationError("--\(option) \(text): expected HOST:PORT")
         }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host, port)
+        return at
     }
 
     func validate() throws {

@@ -106,8 +106,7 @@ struct Serve: TakesDialectSettings {
     func validate() throws {
         try validateDialectSettings()
         let at = try Proxy.endpoint(listen, "listen")
-        let octets = at.host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else {
+        guard ListenAddress.isIPv4(at.host) else {
             throw ValidationError(
                 "--listen \(listen): an IPv4 address (the grading knows connections by their IPv4 addresses)")
         }
