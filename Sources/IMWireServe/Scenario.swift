@@ -245,6 +245,15 @@ extension Scenario {
         }.sorted()
     }
 
+    /// The shipped scenarios `--scenarios` names: `all`, every one of `dialect` (every one when
+    /// nil), or NAME,NAME,… in that order.
+    package static func shipped(_ names: String, dialect: Dialect?, root: String) -> [String] {
+        guard names == "all" else {
+            return names.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        return shipped(root: root).filter { name in dialect.map { name.hasPrefix($0.rawValue + "/") } ?? true }
+    }
+
     /// The file of the shipped scenario `name` (`drop`, or `jmessage/drop`), of `dialect` when
     /// given; a name more than one dialect ships needs the dialect (`serveScenarioAmbiguous`),
     /// one none ships is `serveNoSuchScenario`.

@@ -203,12 +203,8 @@ struct Serve: TakesDialectSettings {
     /// `--scenarios`: the cases one after the other on one port, each graded as a single run is.
     private func runSuite(_ names: String, root: String?) throws {
         guard let root else { throw unreadable("Fixtures/serve/ not found: run inside the IMWire repository") }
-        let wanted =
-            names == "all"
-            ? Scenario.shipped(root: root).filter { $0.hasPrefix(dialect!.rawValue + "/") }
-            : names.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         var played: [Scenario] = []
-        for name in wanted {
+        for name in Scenario.shipped(names, dialect: dialect, root: root) {
             let path: String
             do { path = try Scenario.shippedPath(name, dialect: dialect, root: root) } catch {
                 throw ValidationError("--scenarios: \(name): \(Self.advised(error, root: root))")

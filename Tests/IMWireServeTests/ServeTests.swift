@@ -545,6 +545,18 @@ private final class Collect: ChannelInboundHandler {
         }
     }
 
+    @Test func scenariosNamesAllOfADialectOrAList() {
+        let all = Scenario.shipped(root: Self.root)
+        let jmessage = Scenario.shipped("all", dialect: .jmessage, root: Self.root)
+        #expect(!jmessage.isEmpty && jmessage.allSatisfy { $0.hasPrefix("jmessage/") })
+        #expect(jmessage == all.filter { $0.hasPrefix("jmessage/") })
+        #expect(Scenario.shipped("all", dialect: nil, root: Self.root) == all)
+        #expect(
+            Scenario.shipped("goaway,jmessage/clean,", dialect: .leancloud, root: Self.root) == [
+                "goaway", "jmessage/clean", "",
+            ])
+    }
+
     @Test func everyShippedScenarioLoadsAndSpecListsItAsItIs() throws {
         let names = Scenario.shipped(root: Self.root)
         #expect(names.count >= 12)
