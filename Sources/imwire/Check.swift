@@ -127,18 +127,9 @@ struct Check: TakesDialectSettings {
 
 /// `--rule ID=ACTION` values (check, proxy) as actions by rule.
 func parseRuleOverrides(_ ruleOverrides: [String]) throws -> [RuleID: RuleAction] {
-    var actions: [RuleID: RuleAction] = [:]
-    for entry in ruleOverrides {
-        let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let action = RuleAction(rawValue: parts[1]) else {
-            throw ValidationError("--rule \(entry): expected ID=off|info|warn|error")
-        }
-        guard RuleCatalog.rule(RuleID(parts[0])) != nil else {
-            throw ValidationError("--rule \(entry): unknown rule \(parts[0]) (see imwire rules)")
-        }
-        actions[RuleID(parts[0])] = action
-    }
-    return actions
+    let parsed = RuleCatalog.ruleActions(ruleOverrides)
+    if let problem = parsed.problem { throw ValidationError(problem) }
+    return parsed.actions
 }
 
 extension Check {
