@@ -149,7 +149,9 @@ extension Check {
         } else if mergeTimelines {
             options.timelineLimit = HTMLReport.timelineLimit
         }
-        let progress = Progress(path: capture)
+        let progress = ProgressLine(path: capture, showing: isatty(2) != 0) {
+            print($0, terminator: "", to: &standardError)
+        }
         options.keepsMergeData = mergeData
         var report: CheckReport
         do { report = try Checker.check(path: capture, options: options, jobs: jobs, progress: progress.update) } catch
@@ -180,31 +182,5 @@ extension Check {
         do { try TextFile.write(try CaptureConverter.annotated(report, capture: capture), to: path) } catch {
             throw unreadable("--annotate: \(error)")
         }
-    }
-}
-
-/// A progress line on standard error while a large capture is read, only when stderr is a terminal.
-final class Progress {
-    private let total: Int
-    private let active: Bool
-    private var shown = -1
-
-    init(path: String) {
-        var info = stat()
-        total = stat(path, &info) == 0 ? Int(info.st_size) : 0
-        active = isatty(2) != 0 && total > 8 << 20
-    }
-
-    func update(_ read: Int) {
-        guard active, total > 0 else { return }
-        let percent = min(100, read * 100 / total)
-        guard percent != shown else { return }
-        shown = percent
-        let bar = String(repeating: "#", count: percent / 4) + String(repeating: ".", count: 25 - percent / 4)
-        print("\r[\(bar)] \(percent)% of \(total >> 20) MiB", terminator: "", to: &standardError)
-    }
-
-    func finish() {
-        if active, shown >= 0 { print("\r\u{1b}[K", terminator: "", to: &standardError) }
     }
 }
