@@ -40,12 +40,16 @@ package struct ConnectionOrder: Comparable, Hashable, Sendable {
 /// A connection as a reader of messages sees it: a TCP connection (or a transcript's connection),
 /// or a socket.io session whose handshake, long-polls and WebSocket came over several TCP
 /// connections. Made and changed by a `ConnectionAssembler`; a consumer keeps its own state for
-/// the connection in `attachment`, found there without hashing.
+/// the connection in an array at `slot`, typed and found without hashing.
 public final class LogicalConnection {
     public let id: String
     /// TCP connections in the order the capture opened them, from 0; sessions from
     /// `ConnectionAssembler.sessionNumberBase` on.
     public let number: Int
+    /// Dense and reused: no other connection of the assembler has this slot until this one has
+    /// ended (`ConnectionEvents.ended`), and slots count from 0, so a consumer's per-connection
+    /// state fits an array indexed by it, as long as the most connections open at once.
+    public let slot: Int
     package let order: ConnectionOrder
     @exclusivity(unchecked) public internal(set) var info = ConnectionInfo()
     /// The framing its messages come in, when the transport recognised one.
@@ -76,20 +80,15 @@ public final class LogicalConnection {
     @exclusivity(unchecked) package internal(set) var isAbsorbed = false
     /// Its close was told (`ConnectionEvents.closed`).
     @exclusivity(unchecked) var closeTold = false
-    /// The consumer's state for this connection.
-    public var attachment: AnyObject? {
-        get { attached }
-        set { attached = newValue }
-    }
-    // `closed` and `attachment` are read for every message from the consumer's module, where
-    // a stored property's accesses are checked at run time (swift_beginAccess) whatever
-    // `@exclusivity` says here; behind accessors the check is this module's, unchecked.
+    // `closed` is read for every message from the consumer's module, where a stored property's
+    // accesses are checked at run time (swift_beginAccess) whatever `@exclusivity` says here;
+    // behind accessors the check is this module's, unchecked.
     @exclusivity(unchecked) private var isClosed = false
-    @exclusivity(unchecked) private var attached: AnyObject?
 
-    init(id: String, number: Int, order: ConnectionOrder) {
+    init(id: String, number: Int, slot: Int, order: ConnectionOrder) {
         self.id = id
         self.number = number
+        self.slot = slot
         self.order = order
     }
 
@@ -190,6 +189,8 @@ public final class ConnectionAssembler {
     }
 
     @exclusivity(unchecked) private var carriers: [Int: Carrier] = [:]
+    /// The slots of the connections not yet ended (`LogicalConnection.slot`).
+    @exclusivity(unchecked) private var slots = Slots()
     /// The carrier of the last event: consecutive events of one connection are the rule.
     @exclusivity(unchecked) private var last: Carrier?
     @exclusivity(unchecked) private var sessions: [SessionKey: LogicalConnection] = [:]
@@ -229,7 +230,8 @@ public final class ConnectionAssembler {
         if let known = carriers[number] {
             carrier = known
         } else {
-            carrier = Carrier(LogicalConnection(id: id, number: number, order: ConnectionOrder(number: number)))
+            carrier = Carrier(
+                LogicalConnection(id: id, number: number, slot: slots.take(), order: ConnectionOrder(number: number)))
             carriers[number] = carrier
         }
         last = carrier
@@ -404,6 +406,7 @@ public final class ConnectionAssembler {
             carrier.joined != nil
             || (!carrier.sessionsTouched.isEmpty && conn.messages == 0 && conn.account.captured == 0)
         emit.ended(conn)
+        slots.free(conn.slot)
         endIdleSessions(now: conn.lastTime, to: emit)
     }
 
@@ -486,6 +489,7 @@ public final class ConnectionAssembler {
         session.closed = open == 0
         session.openAtCaptureEnd = open > 0
         emit.ended(session)
+        slots.free(session.slot)
     }
 
     /// `direction`: the stream whose bytes caused the event (a finding without one is about them).
@@ -554,7 +558,7 @@ public final class ConnectionAssembler {
         } else {
             sessionCount += 1
             session = LogicalConnection(
-                id: key.description, number: Self.sessionNumberBase + sessionCount,
+                id: key.description, number: Self.sessionNumberBase + sessionCount, slot: slots.take(),
                 order: ConnectionOrder(number: tcp.number, session: sessionCount))
             session.info = ConnectionInfo(client: tcp.info.client, server: tcp.info.server)
             session.framing = key.framing
@@ -595,4 +599,19 @@ extension ConnectionAssembler {
         let target = bytes[(space + 1)...].prefix { $0 != 0x20 && $0 != 0x0d }
         return target.firstRange(of: Array("socket.io/".utf8)) != nil
     }
+}
+
+/// Small integers handed out and given back, a given-back one first, so that they never
+/// outnumber the connections open at once.
+struct Slots {
+    private var returned: [Int] = []
+    private var next = 0
+
+    mutating func take() -> Int {
+        if let slot = returned.popLast() { return slot }
+        next += 1
+        return next - 1
+    }
+
+    mutating func free(_ slot: Int) { returned.append(slot) }
 }

@@ -55,12 +55,16 @@ final class ConnectionChecker: ConnectionEvents {
         assembler.finish(to: self)
     }
 
+    /// The state of each connection not yet ended, at its `slot`.
+    @exclusivity(unchecked) private var states: [ConnectionState?] = []
+
     private func state(_ connection: LogicalConnection) -> ConnectionState {
-        // Only this checker attaches anything, and only a ConnectionState: no dynamic cast per event.
-        if let attached = connection.attachment { return unsafeDowncast(attached, to: ConnectionState.self) }
+        let slot = connection.slot
+        if slot < states.count, let state = states[slot] { return state }
         let state = ConnectionState(connection)
         state.onFinding = onFinding
-        connection.attachment = state
+        if slot >= states.count { states += repeatElement(nil, count: slot - states.count + 1) }
+        states[slot] = state
         if !connection.isSession { open[connection.number] = state }
         return state
     }
@@ -228,7 +232,7 @@ final class ConnectionChecker: ConnectionEvents {
     private func end(_ connection: LogicalConnection) {
         let state = state(connection)
         open[connection.number] = nil
-        connection.attachment = nil
+        states[connection.slot] = nil
         var account = connection.account
         if state.undecidable { account.unread(account.decoded, because: "no decoder for the connection's dialect") }
         if connection.isAbsorbed, state.findings.isEmpty, state.droppedFindings == 0 {

@@ -42,6 +42,7 @@ import Testing
     /// Reads the connections an assembler gives and checks each with its dialect's connection.
     final class DialectReader: ConnectionEvents {
         var findings: [String: [Finding]] = [:]
+        var readers: [Int: any DialectConnection] = [:]  // by `LogicalConnection.slot`
         var pings = 0
 
         func message(
@@ -54,7 +55,7 @@ import Testing
 
         func ping(_ direction: Direction, of connection: LogicalConnection, at place: InputPlace) {
             pings += 1
-            (connection.attachment as? any DialectConnection)?.observePing(direction, timeMicros: place.time)
+            readers[connection.slot]?.observePing(direction, timeMicros: place.time)
         }
 
         func finding(_ finding: Finding, of connection: LogicalConnection, at place: InputPlace, frame: Int?) {
@@ -62,15 +63,14 @@ import Testing
         }
 
         func ended(_ connection: LogicalConnection) {
-            guard let reader = connection.attachment as? any DialectConnection else { return }
+            guard let reader = readers.removeValue(forKey: connection.slot) else { return }
             findings[connection.id, default: []] += reader.finish(
                 atMicros: connection.lastTime, frameIndex: connection.messages)
-            connection.attachment = nil
         }
 
         /// The connection's dialect: what the capture or the upgrade named, else what its first message looks like.
         func reader(for connection: LogicalConnection, first message: WireMessage) -> (any DialectConnection)? {
-            if let reader = connection.attachment as? any DialectConnection { return reader }
+            if let reader = readers[connection.slot] { return reader }
             let info = connection.info
             guard
                 let dialect = info.dialect ?? info.subprotocol.flatMap(Dialects.standard.dialect(forSubprotocol:))
@@ -79,7 +79,7 @@ import Testing
                 let definition = Dialects.standard.definition(dialect)
             else { return nil }
             let made = definition.makeConnection(DialectContext(subprotocol: info.subprotocol, url: info.url))
-            connection.attachment = made
+            readers[connection.slot] = made
             return made
         }
     }
