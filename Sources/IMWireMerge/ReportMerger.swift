@@ -351,8 +351,8 @@ private final class MergedConnections: JudgedConnections, @unchecked Sendable {
 
     var count: Int { places.count }
 
-    func add(_ finding: Finding, to number: Int, id: String, frame: Int?) {
-        guard let placed = ConnectionState.place(finding, options: options, connection: id, line: nil, frame: frame)
+    func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
+        guard let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame)
         else { return }
         var late = added[number] ?? ([], 0)
         if stored[number] + late.findings.count < options.limits.maxFindingsPerConnection {

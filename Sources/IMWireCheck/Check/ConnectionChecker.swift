@@ -90,9 +90,7 @@ final class ConnectionChecker: ConnectionEvents {
     func upgraded(_ connection: LogicalConnection, _ upgrade: WebSocketUpgrade, at place: InputPlace) {
         let state = state(connection)
         for finding in upgrade.findings {
-            var located = finding
-            located.location.time = located.location.time ?? place.time
-            state.add(located, options: options, line: place.line, frame: place.packet)
+            state.add(finding, options: options, line: place.line, frame: place.packet, time: place.time)
         }
         if upgrade.upgraded, state.session == nil, state.dialect == nil,
             let dialect = options.dialect ?? DialectSessions.dialect(forInfo: connection.info, in: options.dialects)

@@ -54,12 +54,14 @@ package final class ConnectionState {
         return lined
     }
 
-    /// Records a finding as `options` resolve it. `frame` and `line` are where the event being
-    /// handled sits; a finding about an earlier frame (an unanswered request) keeps its own frame,
-    /// and that message's line in a transcript.
-    func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil) {
+    /// Records a finding as `options` resolve it. `frame`, `line` and `time` are where the event
+    /// being handled sits; a finding about an earlier frame (an unanswered request) keeps its own
+    /// frame, and that message's line in a transcript.
+    func add(_ finding: Finding, options: CheckOptions, line: Int?, frame: Int? = nil, time: Int64? = nil) {
         let finding = finding.location.frameIndex != frame ? lined(finding) : finding
-        guard let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame) else {
+        guard
+            let placed = Self.place(finding, options: options, connection: id, line: line, frame: frame, time: time)
+        else {
             return
         }
         if findings.count < options.limits.maxFindingsPerConnection {
@@ -70,13 +72,17 @@ package final class ConnectionState {
         }
     }
 
-    /// A finding as `options` resolve it (nil: turned off), placed on connection `id`.
-    package static func place(_ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?)
-        -> Finding?
-    {
+    /// A finding as `options` resolve it (nil: turned off), placed on connection `id`: the one
+    /// place the checker completes a location. What the finding's layer knew (a dialect: the
+    /// message, time and direction; the judge: the time) stays; `frame`, `time` and `line` fill
+    /// what it did not, the line only when the finding is on `frame`.
+    package static func place(
+        _ finding: Finding, options: CheckOptions, connection id: String, line: Int?, frame: Int?, time: Int64? = nil
+    ) -> Finding? {
         guard var resolved = options.resolve(finding) else { return nil }
         resolved.location.connection = id
         if resolved.location.frameIndex == nil { resolved.location.frameIndex = frame }
+        if resolved.location.time == nil { resolved.location.time = time }
         if resolved.location.line == nil, resolved.location.frameIndex == frame { resolved.location.line = line }
         return resolved
     }

@@ -144,12 +144,12 @@ final class EndedConnections: @unchecked Sendable {
         return (file, (number >= base ? number - base : number) * Record.size)
     }
 
-    /// A finding about ended connection `number` (named `id`): the judge's, or a capture
-    /// problem that arrived after the connection's last event. Capped like the connection's
-    /// own findings.
     /// Told every finding kept, as it is added (`Checker.onFinding`).
     var onFinding: ((Finding) -> Void)?
 
+    /// A finding about ended connection `number` (named `id`): the judge's, or a capture
+    /// problem that arrived after the connection's last event. Capped like the connection's
+    /// own findings.
     func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         guard let ended = connection(number),
             let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame)

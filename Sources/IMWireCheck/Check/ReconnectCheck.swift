@@ -133,7 +133,8 @@ extension Checker {
                 }
                 if !carried, !reported.insert(early.ifNew.ruleID).inserted { continue }
                 let finding = carried ? early.ifCarried : early.ifNew
-                connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
+                connections.add(
+                    finding, to: number, id: input.connection, line: nil, frame: finding.location.frameIndex)
             }
             if !input.facts.unansweredAtEnd.isEmpty {
                 ended.removeAll { input.firstTime - $0.time > carryWindowMicros }
@@ -170,10 +171,9 @@ extension Checker {
             if let ended = ending, login.sent >= ended.time {
                 ending = nil
                 if var finding = rule.finding(login, facts.client ?? "?", ended.connection, ended.why) {
-                    finding.location = Location(
-                        connection: input.connection, frameIndex: facts.loginFrame, time: login.sent, direction: .send)
-                    finding.location.line = input.loginLine
-                    connections.add(finding, to: number, id: input.connection, frame: facts.loginFrame)
+                    finding.location = Location(time: login.sent, direction: .send)
+                    connections.add(
+                        finding, to: number, id: input.connection, line: input.loginLine, frame: facts.loginFrame)
                 }
             }
             if let end = facts.end, let why = rule.forbiddingEnding(end), let time = facts.endTimeMicros {
@@ -235,12 +235,11 @@ extension Checker {
             let (number, input) = client[index]
             let reported = options.dialects.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
-            let facts = input.facts
-            if finding.location.time == facts.login?.sent {
-                finding.location.frameIndex = facts.loginFrame
-                finding.location.line = input.loginLine
-            }
-            connections.add(finding, to: number, id: input.connection, frame: finding.location.frameIndex)
+            // The judge places a finding in time; one at the login is on the login's message.
+            let atLogin = finding.location.time == input.facts.login?.sent
+            connections.add(
+                finding, to: number, id: input.connection, line: atLogin ? input.loginLine : nil,
+                frame: atLogin ? input.facts.loginFrame : finding.location.frameIndex)
         }
     }
 
@@ -269,16 +268,17 @@ extension Checker {
 /// Where the judge's findings go: the ended connections of a check, or the connections of
 /// merged shard reports (`ReportMerger`).
 package protocol JudgedConnections {
-    /// Adds a judge finding to connection `number` (named `id`), capped like its own findings.
-    func add(_ finding: Finding, to number: Int, id: String, frame: Int?)
+    /// Adds a judge finding to connection `number` (named `id`), capped like its own findings,
+    /// placed on message `frame` at `line` when it names none (`ConnectionState.place`).
+    func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?)
     /// Whether connection `number` has a finding of one of `rules` (its own, or one added).
     func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool
 }
 
 extension AllEndedConnections: JudgedConnections {
-    func add(_ finding: Finding, to number: Int, id: String, frame: Int?) {
+    func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         let (lane, local) = lane(of: number)
-        lane.add(finding, to: local, id: id, line: nil, frame: frame)
+        lane.add(finding, to: local, id: id, line: line, frame: frame)
     }
 
     func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
