@@ -81,3 +81,22 @@ public struct DialectContext: Sendable {
         self.judgesAcrossConnections = judgesAcrossConnections
     }
 }
+
+extension Array where Element == Finding {
+    /// Puts the findings that name no message yet (a codec's know only their byte offsets) on
+    /// message `frameIndex`, at `time` and in `direction`, about `subject` when one is given
+    /// (worked out once, and only when a finding needs it): what every dialect connection does
+    /// with its codec's findings and with those of its end.
+    package mutating func place(
+        onFrame frameIndex: Int, time: Int64?, direction: Direction? = nil, subject: (() -> String)? = nil
+    ) {
+        var named: String?
+        for index in indices where self[index].location.frameIndex == nil {
+            self[index].location = Location(frameIndex: frameIndex, time: time, direction: direction)
+            if let subject {
+                if named == nil { named = subject() }
+                self[index].subject = named
+            }
+        }
+    }
+}

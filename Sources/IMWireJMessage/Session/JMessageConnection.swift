@@ -58,11 +58,7 @@ public final class JMessageConnection: DialectConnection {
                 findings += tracker.observe(event, timeMicros: time, frameIndex: frameIndex)
             }
         }
-        let location = Location(frameIndex: frameIndex, time: time, direction: direction)
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = location
-            findings[index].subject = message.summary
-        }
+        findings.place(onFrame: frameIndex, time: time, direction: direction) { message.summary }
         if let event = message.event { note(event, time: time, frame: frameIndex) }
         let observation = DialectObservation(
             findings: findings, summary: namesMessages ? message.summary : nil,
@@ -81,9 +77,7 @@ public final class JMessageConnection: DialectConnection {
         var findings = transport.finish(atMicros: time) + tracker.finish(atMicros: time)
         sessionFacts.earlyRequests = tracker.earlyRequests
         sessionFacts.unansweredAtEnd = tracker.unansweredAtEnd
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = Location(frameIndex: frameIndex, time: time)
-        }
+        findings.place(onFrame: frameIndex, time: time)
         return findings
     }
 

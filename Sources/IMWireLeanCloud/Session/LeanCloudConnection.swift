@@ -57,12 +57,7 @@ public final class LeanCloudConnection: DialectConnection {
                 decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
         }
         findings += decoded.findings
-        let location = Location(frameIndex: frameIndex, time: time, direction: message.direction)
-        let subject = findings.isEmpty ? "" : decoded.summary
-        for index in findings.indices {
-            findings[index].location = location
-            findings[index].subject = subject
-        }
+        findings.place(onFrame: frameIndex, time: time, direction: message.direction) { decoded.summary }
         if decoded.kind == .command, let command = decoded.fields {
             note(command, direction: message.direction, time: time, frame: frameIndex)
         }

@@ -44,11 +44,7 @@ public final class NIMConnection: DialectConnection {
         let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
         var findings =
             message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
-        let location = Location(frameIndex: frameIndex, time: time, direction: direction)
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = location
-            findings[index].subject = message.summary
-        }
+        findings.place(onFrame: frameIndex, time: time, direction: direction) { message.summary }
         for item in message.items {
             // link.onConnect: the socket.io connect resets the Web SDK's backoff (NIMPolicies.web).
             if direction == .receive, item.socketIO.type == .connect { sessionFacts.linkEstablished(atMicros: time) }
@@ -67,9 +63,7 @@ public final class NIMConnection: DialectConnection {
 
     public func finish(atMicros time: Int64?, frameIndex: Int) -> [Finding] {
         var findings = tracker.finish(atMicros: time)
-        for index in findings.indices where findings[index].location.frameIndex == nil {
-            findings[index].location = Location(frameIndex: frameIndex, time: time)
-        }
+        findings.place(onFrame: frameIndex, time: time)
         return findings
     }
 

@@ -77,10 +77,9 @@ public final class Yun2winConnection: DialectConnection {
     {
         var findings: [Finding] = []
         if message.frameType == .text {  // raw TCP arrives as binary
-            var finding = MQTTRules.webSocketTextFrame.finding(
-                "\(message.payload.count) bytes of MQTT in a text frame", at: 0)
-            finding.location = Location(frameIndex: frameIndex, time: timeMicros, direction: message.direction)
-            findings.append(finding)
+            findings.append(
+                MQTTRules.webSocketTextFrame.finding("\(message.payload.count) bytes of MQTT in a text frame", at: 0))
+            findings.place(onFrame: frameIndex, time: timeMicros, direction: message.direction)
         }
         var observed = observe(
             message.payload, direction: message.direction, timeMicros: timeMicros, frameIndex: frameIndex)
@@ -93,11 +92,9 @@ public final class Yun2winConnection: DialectConnection {
     {
         var findings: [Finding] = []
         for packet in packets {
-            for var finding in packet.findings {
-                finding.location = Location(frameIndex: frameIndex, time: time, direction: direction)
-                finding.subject = packet.summary
-                findings.append(finding)
-            }
+            var codecFindings = packet.findings
+            codecFindings.place(onFrame: frameIndex, time: time, direction: direction) { packet.summary }
+            findings += codecFindings
             findings += tracker.observe(packet, direction: direction, timeMicros: time ?? 0, frameIndex: frameIndex)
         }
         return findings
