@@ -25,11 +25,7 @@ package struct JMessageCanonicalCodec: CanonicalCodec {
 
     /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let message = JMessageCodec.decode(
-            bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
-        let decoded: JSONValue? =
-            message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
-        return .frame(decoded, summary: message.summary, findings: message.findings)
+        JMessageCodec(limits: limits, secret: secret).canonicalFrame(bytes, as: input)
     }
 
     /// `{"engineio": …, "socketio": …}` as `decode` prints it (its `jmessage` part is what the

@@ -3,7 +3,28 @@ import IMWireSocketIO
 
 /// The JMessage Web codec: engine.io 3 / socket.io 4 messages whose events carry one JSON
 /// object with `rid`.
-public enum JMessageCodec {
+public struct JMessageCodec: WireCodec {
+    package var limits: Limits
+    /// The master secret `c_init` signatures are checked with; nil: unchecked.
+    package var secret: String?
+
+    package init(limits: Limits = .default, secret: String? = nil) {
+        self.limits = limits
+        self.secret = secret
+    }
+
+    /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> JMessageMessage {
+        Self.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
+    }
+
+    package func encode(_ event: JMessageEvent) -> [UInt8] { Self.encode(event) }
+
+    /// `{"engineio", "socketio", "jmessage"}`; nil when no engine.io packet decoded.
+    package func canonicalJSON(_ message: JMessageMessage) -> JSONValue? {
+        message.engineIO.engineIO == nil ? .none : .some(JMessageCanonicalJSON.encode(message))
+    }
+
     /// Decodes one WebSocket message (`binaryFrame`: it came in a binary frame). `direction`
     /// decides request/reply versus ack/response/push; without it, the payload does.
     public static func decode(

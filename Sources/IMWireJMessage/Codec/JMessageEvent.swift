@@ -45,7 +45,7 @@ public struct JMessageEvent: Sendable, Hashable {
 
 /// One WebSocket message of a JMessage connection: engine.io and socket.io packets, and the
 /// JMessage event when the message is one. Offsets are from the message's first byte.
-public struct JMessageMessage: Sendable, Hashable {
+public struct JMessageMessage: WireDecoded, Hashable {
     public var engineIO: EngineIOMessage
     public var event: JMessageEvent?
     public var findings: [Finding]

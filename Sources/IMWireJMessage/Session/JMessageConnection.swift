@@ -43,9 +43,8 @@ public final class JMessageConnection: DialectConnection {
     )
         -> (message: JMessageMessage, observation: DialectObservation)
     {
-        let message = JMessageCodec.decode(
-            bytes, binaryFrame: binaryFrame, direction: direction, limits: limits,
-            secret: tracker.options.secret)
+        let message = JMessageCodec(limits: limits, secret: tracker.options.secret).decode(
+            bytes, as: CanonicalInput(binary: binaryFrame, direction: direction))
         var findings = message.findings
         let (completed, transportFindings) = transport.observe(
             message.engineIO, direction: direction, timeMicros: time, frameIndex: frameIndex)

@@ -26,9 +26,9 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
 
     /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(bytes)
-        let json: JSONValue? =
-            decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
+        let codec = LeanCloudCodec(encoding: encoding, limits: limits)
+        let decoded = codec.decode(bytes, as: input)
+        let json = codec.canonicalJSON(decoded)
         var envelope = JSONObject()
         envelope.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))
         envelope.append("decoded", decoded.kind == .heartbeat ? .null : json ?? .null)

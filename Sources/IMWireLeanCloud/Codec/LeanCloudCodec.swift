@@ -15,13 +15,21 @@ public enum LeanCloudEncoding: String, Sendable, Hashable, CaseIterable {
 
 /// Decodes and encodes LeanCloud commands in one encoding. Decoding never throws: damage is
 /// reported as findings and the command is nil when nothing trustworthy could be built.
-public struct LeanCloudCodec: Sendable {
+public struct LeanCloudCodec: WireCodec {
     public var encoding: LeanCloudEncoding
     public var limits: Limits
 
     public init(encoding: LeanCloudEncoding = .protobuf, limits: Limits = .default) {
         self.encoding = encoding
         self.limits = limits
+    }
+
+    /// One frame's payload as a command, whatever frame it came in (the encoding says how to read it).
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> LeanCloudDecodedCommand { decode(bytes) }
+
+    /// The lc.json keep-alive is `{}`; a command, its protobuf JSON mapping with proto field names.
+    package func canonicalJSON(_ decoded: LeanCloudDecodedCommand) -> JSONValue? {
+        decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
     }
 
     public func decode(_ payload: [UInt8]) -> LeanCloudDecodedCommand {

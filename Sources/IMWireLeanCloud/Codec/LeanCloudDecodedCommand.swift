@@ -2,7 +2,7 @@ import IMWireCore
 
 /// One decoded LeanCloud frame: the typed command when the bytes allowed one, and everything
 /// found on the way.
-public struct LeanCloudDecodedCommand: Sendable {
+public struct LeanCloudDecodedCommand: WireDecoded {
     /// What the message turned out to be.
     public enum Kind: Sendable, Hashable {
         case command

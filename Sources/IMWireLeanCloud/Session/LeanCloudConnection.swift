@@ -49,12 +49,12 @@ public final class LeanCloudConnection: DialectConnection {
                 encoding = subprotocol.encoding
             }
         }
-        let decoded = LeanCloudCodec(encoding: encoding, limits: limits).decode(message.payload)
+        let codec = LeanCloudCodec(encoding: encoding, limits: limits)
+        let decoded = codec.decode(message.payload, as: CanonicalInput(binary: message.frameType == .binary))
         // Named only when the context asks: a summary and JSON per message cost.
         var observation = DialectObservation(findings: [], summary: namesMessages ? decoded.summary : nil)
         if describesMessages {
-            observation.canonicalJSON =
-                decoded.kind == .heartbeat ? .object(JSONObject()) : decoded.command.map(LeanCloudCanonicalJSON.encode)
+            observation.canonicalJSON = codec.canonicalJSON(decoded)
         }
         findings += decoded.findings
         findings.place(onFrame: frameIndex, time: time, direction: message.direction) { decoded.summary }

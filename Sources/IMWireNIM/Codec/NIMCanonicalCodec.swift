@@ -14,10 +14,7 @@ package struct NIMCanonicalCodec: CanonicalCodec {
         make: { _ in NIMCanonicalCodec() })
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let message = NIMCodec.decode(bytes, direction: input.direction, limits: limits)
-        // Spelled out: with JSONValue nil-literal convertible, `cond ? nil : value` made `.some(.null)`.
-        let decoded: JSONValue? = message.items.isEmpty ? .none : .some(NIMCanonicalJSON.encode(message))
-        return .frame(decoded, summary: message.summary, findings: message.findings)
+        NIMCodec(limits: limits).canonicalFrame(bytes, as: input)
     }
 
     /// The array `decode` prints (`[{"socketio", "nim"}]`) or one of its items; a bare NIM packet

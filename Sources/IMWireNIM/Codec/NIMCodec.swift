@@ -37,7 +37,7 @@ extension NIMItem: CustomStringConvertible, CustomDebugStringConvertible, Custom
 
 /// One WebSocket text message of a NIM connection, decoded through both layers. Findings of
 /// both layers have offsets from the message's first byte.
-public struct NIMMessage: Sendable, Hashable {
+public struct NIMMessage: WireDecoded, Hashable {
     public var items: [NIMItem]
     public var findings: [Finding]
     public var framed: Bool
@@ -50,7 +50,24 @@ public struct NIMMessage: Sendable, Hashable {
 }
 
 /// The NIM Web link codec: socket.io 0.9 text messages carrying `JSON.stringify(cmd)`.
-public enum NIMCodec {
+public struct NIMCodec: WireCodec {
+    package var limits: Limits
+
+    package init(limits: Limits = .default) { self.limits = limits }
+
+    /// One WebSocket text message (or xhr-polling body); `input.direction` as `decode(_:direction:limits:)`.
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> NIMMessage {
+        Self.decode(bytes, direction: input.direction, limits: limits)
+    }
+
+    package func encode(_ packet: NIMPacket) -> [UInt8] { Self.encode(packet) }
+
+    /// `[{"socketio": …, "nim": …}]`, an item per socket.io 0.9 packet.
+    package func canonicalJSON(_ message: NIMMessage) -> JSONValue? {
+        // Spelled out: with JSONValue nil-literal convertible, `cond ? nil : value` made `.some(.null)`.
+        message.items.isEmpty ? .none : .some(NIMCanonicalJSON.encode(message))
+    }
+
     /// Decodes one WebSocket text message. `direction` (send: client → server) decides which
     /// shape (request or response) is expected; without it the shape decides.
     public static func decode(_ bytes: [UInt8], direction: Direction?, limits: Limits = .default) -> NIMMessage {

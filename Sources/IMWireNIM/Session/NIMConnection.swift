@@ -10,6 +10,7 @@ import IMWireReconnect
 public final class NIMConnection: DialectConnection {
     public let dialect = Dialect.nim
     public let limits: Limits
+    private let codec: NIMCodec
     @exclusivity(unchecked) public private(set) var tracker: NIMSessionTracker
     @exclusivity(unchecked) public private(set) var sessionFacts = SessionFacts()
     private let namesMessages: Bool
@@ -21,6 +22,7 @@ public final class NIMConnection: DialectConnection {
         namesMessages: Bool = false, describesMessages: Bool = false
     ) {
         self.limits = limits
+        codec = NIMCodec(limits: limits)
         tracker = NIMSessionTracker(
             options: options, endedAccounts: endedAccounts, maxTracked: limits.maxPendingRequests)
         self.namesMessages = namesMessages
@@ -41,7 +43,7 @@ public final class NIMConnection: DialectConnection {
     public func observe(_ bytes: [UInt8], direction: Direction, timeMicros time: Int64, frameIndex: Int)
         -> (message: NIMMessage, observation: DialectObservation)
     {
-        let message = NIMCodec.decode(bytes, direction: direction, limits: limits)
+        let message = codec.decode(bytes, as: CanonicalInput(binary: false, direction: direction))
         var findings =
             message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
         findings.place(onFrame: frameIndex, time: time, direction: direction) { message.summary }

@@ -25,7 +25,7 @@ public enum Yun2winMessage: Sendable, Hashable {
 
 /// One decoded packet: MQTT's view, yun2win's view when the packet has one, and every finding of
 /// both layers (offsets from the packet's first byte).
-public struct Yun2winDecodedPacket: Sendable, Hashable {
+public struct Yun2winDecodedPacket: WireDecoded, Hashable {
     public var mqtt: MQTTDecodedPacket
     public var message: Yun2winMessage?
     public var findings: [Finding]
@@ -53,7 +53,7 @@ public struct Yun2winDecodedPacket: Sendable, Hashable {
 /// Decodes yun2win traffic: MQTT packets from a byte stream in any chunking, then the yun2win
 /// meaning of each. Direction decides how a PUBLISH payload is read (a client command or a
 /// server message); without one, a payload with `returnCode` is read as the server's.
-public struct Yun2winCodec: Sendable {
+public struct Yun2winCodec: WireCodec {
     public var limits: Limits
     private var stream: MQTTStreamDecoder
 
@@ -69,6 +69,20 @@ public struct Yun2winCodec: Sendable {
 
     /// Reads further packets under `version` (the server's side follows the client's CONNECT).
     public mutating func assume(_ version: MQTTVersion) { stream.options.version = version }
+
+    /// A complete byte string of one direction, read from the start under this codec's version:
+    /// every packet in it, a packet cut short reported (a connection reads through `feed`).
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<Yun2winDecodedPacket> {
+        DecodedUnits(Self.decodeAll(bytes, direction: input.direction, version: version, limits: limits))
+    }
+
+    package func encode(_ packet: MQTTPacket) -> [UInt8] { MQTTPacketEncoder.encode(packet) }
+
+    /// `[{"mqtt": …, "yun2win": …}]`, a member per packet that decoded.
+    package func canonicalJSON(_ decoded: DecodedUnits<Yun2winDecodedPacket>) -> JSONValue? {
+        let packets = decoded.units.filter { $0.packet != nil }
+        return packets.isEmpty ? .none : .some(.array(packets.map { Yun2winCanonicalJSON.encode($0) }))
+    }
 
     /// Feeds the next bytes of one direction of the connection.
     public mutating func feed(_ bytes: [UInt8], direction: Direction?) -> [Yun2winDecodedPacket] {
