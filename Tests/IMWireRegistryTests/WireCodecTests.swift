@@ -3,10 +3,11 @@ import IMWireJMessage
 import IMWireLeanCloud
 import IMWireMQTT
 import IMWireNIM
+import IMWireSocketIO
 import IMWireYun2win
 import Testing
 
-/// Every dialect's codec keeps the typed contract (`WireCodec`) the same way: what it encodes
+/// Every dialect's codec, and every framing's, keeps the typed contract (`WireCodec`) the same way: what it encodes
 /// decodes back clean, with a summary and canonical JSON; bytes that are no unit of it decode
 /// with findings and no JSON.
 @Suite struct WireCodecTests {
@@ -65,5 +66,32 @@ import Testing
         #expect(two.units.count == 2 && two.summary == "PINGREQ, PINGREQ")
         let cut = codec.decode(Array(codec.encode(.pingreq).prefix(1)), as: CanonicalInput(binary: true))
         #expect(cut.units.count == 1 && !cut.findings.isEmpty && codec.canonicalJSON(cut) == nil)
+    }
+
+    @Test func mqtt() {
+        let codec = MQTTCanonicalCodec()
+        roundTrip(codec, .pingreq, as: CanonicalInput(binary: true), summary: "PINGREQ", json: #"[{"type":"PINGREQ"}]"#)
+        let cut: DecodedUnits<MQTTDecodedPacket> = codec.decode([0xc0], as: CanonicalInput(binary: true))
+        #expect(!cut.findings.isEmpty && codec.canonicalJSON(cut) == nil)
+    }
+
+    @Test func socketIO09() {
+        let codec = SocketIO09CanonicalCodec()
+        roundTrip(
+            codec, [.message("hi"), .message("there")], as: CanonicalInput(binary: false),
+            summary: "message; message",
+            json:
+                #"{"packets":[{"type":"message","endpoint":"","data":"hi"},"#
+                + #"{"type":"message","endpoint":"","data":"there"}]}"#
+        )
+        garbage(codec, as: CanonicalInput(binary: false))
+    }
+
+    @Test func engineIO() {
+        let codec = EngineIOCanonicalCodec()
+        roundTrip(
+            codec, EngineIOPacket(type: .ping, payload: .text("probe")), as: CanonicalInput(binary: false),
+            summary: "ping probe", json: #"{"engineio":{"type":"ping","data":"probe"},"socketio":null}"#)
+        garbage(codec, as: CanonicalInput(binary: false))
     }
 }

@@ -18,7 +18,7 @@ public struct MQTTDecodeOptions: Sendable {
 
 /// One packet out of a byte stream: the value when it could be built, every finding (offsets from
 /// the packet's first byte), and where it sat in the stream.
-public struct MQTTDecodedPacket: Sendable, Hashable {
+public struct MQTTDecodedPacket: WireDecoded, Hashable {
     public var packet: MQTTPacket?
     public var findings: [Finding]
     /// Offset of the packet's first byte in the stream.

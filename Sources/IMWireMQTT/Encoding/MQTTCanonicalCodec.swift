@@ -2,7 +2,7 @@ import IMWireCore
 
 /// MQTT packets, without a dialect, and their canonical JSON (`MQTTCanonicalJSON`): decoding
 /// reads a stream of packets (one or more), encoding writes one.
-package struct MQTTCanonicalCodec: CanonicalCodec {
+package struct MQTTCanonicalCodec: CanonicalCodec, WireCodec {
     /// The version to read under; nil: the CONNECT's in the input, else 3.1.1.
     package var version: MQTTVersion?
     package var limits: Limits
@@ -23,11 +23,24 @@ package struct MQTTCanonicalCodec: CanonicalCodec {
         help: "the MQTT version (default: from a CONNECT in the input, else 3.1.1).")
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let packets = MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits))
+        let packets: DecodedUnits<MQTTDecodedPacket> = decode(bytes, as: input)
         return Self.stream(
-            packets.map {
+            packets.units.map {
                 ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings)
             })
+    }
+
+    /// A complete byte string of one direction: every packet in it, a packet cut short reported.
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<MQTTDecodedPacket> {
+        DecodedUnits(MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits)))
+    }
+
+    package func encode(_ packet: MQTTPacket) -> [UInt8] { MQTTPacketEncoder.encode(packet) }
+
+    /// `[packet, …]`, a member per packet that decoded.
+    package func canonicalJSON(_ decoded: DecodedUnits<MQTTDecodedPacket>) -> JSONValue? {
+        let packets = decoded.units.compactMap(\.packet)
+        return packets.isEmpty ? .none : .some(.array(packets.map { MQTTCanonicalJSON.encode($0) }))
     }
 
     /// One MQTT packet, as `decode` prints it or inside `{"mqtt": …}` (a yun2win decode's form).

@@ -3,7 +3,7 @@ import IMWireCore
 /// One WebSocket message of an engine.io 3 connection: the engine.io packet and, inside a text
 /// message packet, the socket.io packet. Offsets of every finding are from the message's first
 /// byte.
-public struct EngineIOMessage: Sendable, Hashable {
+public struct EngineIOMessage: WireDecoded, Hashable {
     public var engineIO: EngineIOPacket?
     public var socketIO: SocketIOPacket?
     public var findings: [Finding]

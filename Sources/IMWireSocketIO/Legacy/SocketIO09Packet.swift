@@ -119,11 +119,16 @@ public struct SocketIO09Packet: Sendable, Hashable {
 
 /// The packets of one socket.io 0.9 text message, and every finding (offsets from the message's
 /// first byte).
-public struct SocketIO09Decoded: Sendable, Hashable {
+public struct SocketIO09Decoded: WireDecoded, Hashable {
     public var packets: [SocketIO09Packet]
     public var findings: [Finding]
     /// The message used the `\ufffd<length>\ufffd<packet>` payload framing.
     public var framed: Bool
+
+    /// The packets' summaries, `; `-separated, or `undecodable`.
+    package var summary: String {
+        packets.isEmpty ? "undecodable" : packets.map(\.summary).joined(separator: "; ")
+    }
 }
 
 /// Decodes socket.io 0.9 packets the way the 0.9.11 client does, reporting every deviation.

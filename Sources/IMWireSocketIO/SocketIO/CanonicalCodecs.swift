@@ -2,7 +2,7 @@ import IMWireCore
 
 /// socket.io 0.9 packets without a dialect and their canonical JSON: one text message (or
 /// xhr-polling body) is `{"packets": […]}`. NIM's codec writes its packets through it.
-package struct SocketIO09CanonicalCodec: CanonicalCodec {
+package struct SocketIO09CanonicalCodec: CanonicalCodec, WireCodec {
     package var limits: Limits
 
     package init(limits: Limits = .default) { self.limits = limits }
@@ -13,12 +13,18 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
         make: { _ in SocketIO09CanonicalCodec() })
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let decoded = SocketIO09Decoder.decode(bytes, limits: limits)
-        let json: JSONValue? =
-            decoded.packets.isEmpty
-            ? .none : .some(["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))])
-        let summary = decoded.packets.isEmpty ? "undecodable" : decoded.packets.map(\.summary).joined(separator: "; ")
-        return .frame(json, summary: summary, findings: decoded.findings)
+        canonicalFrame(bytes, as: input)
+    }
+
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> SocketIO09Decoded {
+        SocketIO09Decoder.decode(bytes, limits: limits)
+    }
+
+    /// One text message of the packets (the U+FFFD framing for more than one).
+    package func encode(_ packets: [SocketIO09Packet]) -> [UInt8] { Array(SocketIO09Payload.encode(packets).utf8) }
+
+    package func canonicalJSON(_ decoded: SocketIO09Decoded) -> JSONValue? {
+        decoded.packets.isEmpty ? .none : .some(["packets": .array(decoded.packets.map(SocketIOCanonicalJSON.encode))])
     }
 
     package func encode(_ json: JSONValue) throws(IMWireError) -> CanonicalEncoded {
@@ -43,7 +49,7 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec {
 /// engine.io 3 packets without a dialect, with the socket.io packet a message carries, and their
 /// canonical JSON: one WebSocket message (or polled packet) is `{"engineio": …, "socketio": …}`.
 /// JMessage's codec writes its packets through it.
-package struct EngineIOCanonicalCodec: CanonicalCodec {
+package struct EngineIOCanonicalCodec: CanonicalCodec, WireCodec {
     package var limits: Limits
 
     package init(limits: Limits = .default) { self.limits = limits }
@@ -54,9 +60,17 @@ package struct EngineIOCanonicalCodec: CanonicalCodec {
 
     /// `input.binary`: the bytes are a binary frame, else a text message.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let message = EngineIOMessage.decode(bytes, binaryFrame: input.binary, limits: limits)
-        let decoded: JSONValue? = message.engineIO == nil ? .none : .some(SocketIOCanonicalJSON.encode(message))
-        return .frame(decoded, summary: message.summary, findings: message.findings)
+        canonicalFrame(bytes, as: input)
+    }
+
+    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> EngineIOMessage {
+        EngineIOMessage.decode(bytes, binaryFrame: input.binary, limits: limits)
+    }
+
+    package func encode(_ packet: EngineIOPacket) -> [UInt8] { packet.encoded.bytes }
+
+    package func canonicalJSON(_ message: EngineIOMessage) -> JSONValue? {
+        message.engineIO == nil ? .none : .some(SocketIOCanonicalJSON.encode(message))
     }
 
     /// `{"engineio": …, "socketio": …}` as `decode` gives it (other members, such as what a
