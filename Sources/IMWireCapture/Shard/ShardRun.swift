@@ -1,3 +1,5 @@
+import IMWireCore
+
 extension CaptureSharder {
     /// `imwire shard`: each capture of `paths` sharded on its own into `directory` (which exists),
     /// in order, and the manifest lines of all their shards. With several captures the
@@ -6,7 +8,7 @@ extension CaptureSharder {
     /// connections a file goes on with from the one before.
     package static func shard(
         paths: [String], into directory: String, options: Options, warn: (String) -> Void
-    ) throws(CaptureFormatError) -> [String] {
+    ) throws(IMWireError) -> [String] {
         var options = options
         options.tracksConnections = paths.count > 1
         var lines: [String] = []
