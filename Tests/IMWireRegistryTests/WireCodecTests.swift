@@ -14,14 +14,14 @@ import Testing
     func roundTrip<Codec: WireCodec>(
         _ codec: Codec, _ value: Codec.Value, as input: CanonicalInput, summary: String, json: String
     ) {
-        let decoded = codec.decode(codec.encode(value), as: input)
+        let decoded = codec.decodeValue(codec.encode(value), as: input)
         #expect(decoded.findings.isEmpty, "\(decoded.findings)")
         #expect(decoded.summary == summary)
         #expect(codec.canonicalJSON(decoded).map { JSONWriter.string($0) } == json)
     }
 
     func garbage<Codec: WireCodec>(_ codec: Codec, as input: CanonicalInput) {
-        let decoded = codec.decode(Array("\u{1}\u{2}not a unit".utf8), as: input)
+        let decoded = codec.decodeValue(Array("\u{1}\u{2}not a unit".utf8), as: input)
         #expect(!decoded.findings.isEmpty)
         #expect(codec.canonicalJSON(decoded) == nil)
     }
@@ -40,7 +40,8 @@ import Testing
     @Test func nim() throws {
         let login = NIMLogin(appKey: "app", account: "alice", token: "tok").request(ser: 1)
         let codec = NIMCodec()
-        let decoded = codec.decode(codec.encode(.request(login)), as: CanonicalInput(binary: false, direction: .send))
+        let decoded = codec.decodeValue(
+            codec.encode(.request(login)), as: CanonicalInput(binary: false, direction: .send))
         #expect(decoded.findings.isEmpty)
         #expect(decoded.summary == "2_3 login ser=1")
         #expect(codec.canonicalJSON(decoded).map { JSONWriter.string($0) }?.contains(#""nim":"#) == true)
@@ -50,7 +51,7 @@ import Testing
     @Test func jmessage() throws {
         let login = try JMessageLogin(username: "alice", password: .plain("secret"), rid: 102)
         let codec = JMessageCodec()
-        let decoded = codec.decode(codec.encode(login.event), as: CanonicalInput(binary: false, direction: .send))
+        let decoded = codec.decodeValue(codec.encode(login.event), as: CanonicalInput(binary: false, direction: .send))
         #expect(decoded.findings.isEmpty)
         #expect(decoded.summary.contains("login"))
         #expect(codec.canonicalJSON(decoded).map { JSONWriter.string($0) }?.contains(#""jmessage":"#) == true)
@@ -62,16 +63,16 @@ import Testing
         roundTrip(
             codec, .pingreq, as: CanonicalInput(binary: true, direction: .send), summary: "PINGREQ",
             json: #"[{"mqtt":{"type":"PINGREQ"},"yun2win":null}]"#)
-        let two = codec.decode(codec.encode(.pingreq) + codec.encode(.pingreq), as: CanonicalInput(binary: true))
+        let two = codec.decodeValue(codec.encode(.pingreq) + codec.encode(.pingreq), as: CanonicalInput(binary: true))
         #expect(two.units.count == 2 && two.summary == "PINGREQ, PINGREQ")
-        let cut = codec.decode(Array(codec.encode(.pingreq).prefix(1)), as: CanonicalInput(binary: true))
+        let cut = codec.decodeValue(Array(codec.encode(.pingreq).prefix(1)), as: CanonicalInput(binary: true))
         #expect(cut.units.count == 1 && !cut.findings.isEmpty && codec.canonicalJSON(cut) == nil)
     }
 
     @Test func mqtt() {
         let codec = MQTTCanonicalCodec()
         roundTrip(codec, .pingreq, as: CanonicalInput(binary: true), summary: "PINGREQ", json: #"[{"type":"PINGREQ"}]"#)
-        let cut: DecodedUnits<MQTTDecodedPacket> = codec.decode([0xc0], as: CanonicalInput(binary: true))
+        let cut: DecodedUnits<MQTTDecodedPacket> = codec.decodeValue([0xc0], as: CanonicalInput(binary: true))
         #expect(!cut.findings.isEmpty && codec.canonicalJSON(cut) == nil)
     }
 

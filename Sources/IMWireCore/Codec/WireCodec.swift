@@ -16,7 +16,7 @@ package protocol WireCodec: Sendable {
     /// What `encode` writes: a command, a packet, an event.
     associatedtype Value
 
-    func decode(_ bytes: [UInt8], as input: CanonicalInput) -> Decoded
+    func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> Decoded
     func encode(_ value: Value) -> [UInt8]
     /// The canonical JSON of `decoded` (Spec/canonical-json.md), nil when nothing decoded.
     func canonicalJSON(_ decoded: Decoded) -> JSONValue?
@@ -25,7 +25,7 @@ package protocol WireCodec: Sendable {
 extension WireCodec {
     /// The decoding of one frame as `imwire decode` shows it: `{"decoded", "summary", "findings"}`.
     package func canonicalFrame(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let decoded = decode(bytes, as: input)
+        let decoded = decodeValue(bytes, as: input)
         return .frame(canonicalJSON(decoded), summary: decoded.summary, findings: decoded.findings)
     }
 }

@@ -14,7 +14,7 @@ public struct JMessageCodec: WireCodec {
     }
 
     /// `input.binary`: the bytes are a binary frame (an attachment), else a text message.
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> JMessageMessage {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> JMessageMessage {
         Self.decode(bytes, binaryFrame: input.binary, direction: input.direction, limits: limits, secret: secret)
     }
 

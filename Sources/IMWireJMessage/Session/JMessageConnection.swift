@@ -43,7 +43,7 @@ public final class JMessageConnection: DialectConnection {
     )
         -> (message: JMessageMessage, observation: DialectObservation)
     {
-        let message = JMessageCodec(limits: limits, secret: tracker.options.secret).decode(
+        let message = JMessageCodec(limits: limits, secret: tracker.options.secret).decodeValue(
             bytes, as: CanonicalInput(binary: binaryFrame, direction: direction))
         var findings = message.findings
         let (completed, transportFindings) = transport.observe(

@@ -27,7 +27,7 @@ package struct LeanCloudCanonicalCodec: CanonicalCodec {
     /// One frame: the command, `{}` for the lc.json keep-alive; the envelope has its kind and summary.
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
         let codec = LeanCloudCodec(encoding: encoding, limits: limits)
-        let decoded = codec.decode(bytes, as: input)
+        let decoded = codec.decodeValue(bytes, as: input)
         let json = codec.canonicalJSON(decoded)
         var envelope = JSONObject()
         envelope.append("kind", .string(decoded.kind == .heartbeat ? "heartbeat" : "command"))

@@ -25,7 +25,7 @@ public struct LeanCloudCodec: WireCodec {
     }
 
     /// One frame's payload as a command, whatever frame it came in (the encoding says how to read it).
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> LeanCloudDecodedCommand { decode(bytes) }
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> LeanCloudDecodedCommand { decode(bytes) }
 
     /// The lc.json keep-alive is `{}`; a command, its protobuf JSON mapping with proto field names.
     package func canonicalJSON(_ decoded: LeanCloudDecodedCommand) -> JSONValue? {

@@ -50,7 +50,7 @@ public final class LeanCloudConnection: DialectConnection {
             }
         }
         let codec = LeanCloudCodec(encoding: encoding, limits: limits)
-        let decoded = codec.decode(message.payload, as: CanonicalInput(binary: message.frameType == .binary))
+        let decoded = codec.decodeValue(message.payload, as: CanonicalInput(binary: message.frameType == .binary))
         // Named only when the context asks: a summary and JSON per message cost.
         var observation = DialectObservation(findings: [], summary: namesMessages ? decoded.summary : nil)
         if describesMessages {

@@ -23,7 +23,7 @@ package struct MQTTCanonicalCodec: CanonicalCodec, WireCodec {
         help: "the MQTT version (default: from a CONNECT in the input, else 3.1.1).")
 
     package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> CanonicalDecoding {
-        let packets: DecodedUnits<MQTTDecodedPacket> = decode(bytes, as: input)
+        let packets = decodeValue(bytes, as: input)
         return Self.stream(
             packets.units.map {
                 ($0.streamOffset, $0.length, $0.summary, $0.packet.map(MQTTCanonicalJSON.encode), $0.findings)
@@ -31,7 +31,7 @@ package struct MQTTCanonicalCodec: CanonicalCodec, WireCodec {
     }
 
     /// A complete byte string of one direction: every packet in it, a packet cut short reported.
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<MQTTDecodedPacket> {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<MQTTDecodedPacket> {
         DecodedUnits(MQTTStreamDecoder.decodeAll(bytes, options: MQTTDecodeOptions(version: version, limits: limits)))
     }
 

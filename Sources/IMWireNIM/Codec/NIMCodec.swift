@@ -56,7 +56,7 @@ public struct NIMCodec: WireCodec {
     package init(limits: Limits = .default) { self.limits = limits }
 
     /// One WebSocket text message (or xhr-polling body); `input.direction` as `decode(_:direction:limits:)`.
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> NIMMessage {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> NIMMessage {
         Self.decode(bytes, direction: input.direction, limits: limits)
     }
 

@@ -43,7 +43,7 @@ public final class NIMConnection: DialectConnection {
     public func observe(_ bytes: [UInt8], direction: Direction, timeMicros time: Int64, frameIndex: Int)
         -> (message: NIMMessage, observation: DialectObservation)
     {
-        let message = codec.decode(bytes, as: CanonicalInput(binary: false, direction: direction))
+        let message = codec.decodeValue(bytes, as: CanonicalInput(binary: false, direction: direction))
         var findings =
             message.findings + tracker.observe(message, direction: direction, timeMicros: time, frameIndex: frameIndex)
         findings.place(onFrame: frameIndex, time: time, direction: direction) { message.summary }

@@ -16,7 +16,7 @@ package struct SocketIO09CanonicalCodec: CanonicalCodec, WireCodec {
         canonicalFrame(bytes, as: input)
     }
 
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> SocketIO09Decoded {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> SocketIO09Decoded {
         SocketIO09Decoder.decode(bytes, limits: limits)
     }
 
@@ -63,7 +63,7 @@ package struct EngineIOCanonicalCodec: CanonicalCodec, WireCodec {
         canonicalFrame(bytes, as: input)
     }
 
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> EngineIOMessage {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> EngineIOMessage {
         EngineIOMessage.decode(bytes, binaryFrame: input.binary, limits: limits)
     }
 

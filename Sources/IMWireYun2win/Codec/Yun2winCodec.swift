@@ -72,7 +72,7 @@ public struct Yun2winCodec: WireCodec {
 
     /// A complete byte string of one direction, read from the start under this codec's version:
     /// every packet in it, a packet cut short reported (a connection reads through `feed`).
-    package func decode(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<Yun2winDecodedPacket> {
+    package func decodeValue(_ bytes: [UInt8], as input: CanonicalInput) -> DecodedUnits<Yun2winDecodedPacket> {
         DecodedUnits(Self.decodeAll(bytes, direction: input.direction, version: version, limits: limits))
     }
 
