@@ -202,10 +202,9 @@ public enum ReportMerger {
             throw IMWireError(.mergeMalformed, "not a whole JSON report (truncated?): \(error)", path: name)
         }
         guard json["version"]?.int64Value == Int64(JSONReport.version) else {
+            let version = json["version"].map { JSONWriter.string($0) } ?? "none"
             throw IMWireError(
-                .mergeOtherVersion,
-                "report version \(json["version"].map { JSONWriter.string($0) } ?? "none"), this imwire reads \(JSONReport.version)",
-                path: name)
+                .mergeOtherVersion, "report version \(version), this imwire reads \(JSONReport.version)", path: name)
         }
         guard let member = json["merge"] else {
             throw IMWireError(.mergeNoMergeMember, "no merge member", path: name)

@@ -42,7 +42,8 @@ enum DialectSettingArguments {
         switch error.code {
         case .dialectSettingUnknown: return "unknown option '--\(name)'"
         case .dialectSettingsExclusive:
-            return "--\(Dialects.standard.settings.first { $0.name == name }?.excludes ?? "") and --\(name) exclude each other"
+            let excluded = Dialects.standard.settings.first { $0.name == name }?.excludes ?? ""
+            return "--\(excluded) and --\(name) exclude each other"
         default: return "--" + error.description  // the reason starts with the setting's name
         }
     }

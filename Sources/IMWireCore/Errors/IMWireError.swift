@@ -76,8 +76,9 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
     package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
 
     /// `summary path line N at offset N: reason`, each part when present (no `: ` before an
-    /// empty reason), and the reason alone when none is (`invalid JSON at offset 3: unexpected data after the JSON value`,
-    /// `key log line 2: bad hex`, `scenario.json: "dialect": expected a string`).
+    /// empty reason), and the reason alone when none is (`invalid JSON at offset 3: unexpected
+    /// data after the JSON value`, `key log line 2: bad hex`, `scenario.json: "dialect": expected
+    /// a string`).
     public var description: String {
         var head: [String] = []
         if let summary { head.append(summary) }

@@ -66,11 +66,12 @@ public struct WebSocketClientHandshake: Sendable, Hashable {
     ///   - headers: further fields, after the handshake's own.
     ///   - key: a fresh random key by default (`randomKey()`); give one only to get the same
     ///     bytes every time (tests).
-    /// - Throws: `webSocketHandshakeRequest` with the findings that make the request invalid: a host, target or field value with
-    ///   CR, LF, NUL, space or a fragment (`WS.HANDSHAKE-MALFORMED`), a subprotocol that is not a
-    ///   token, a field the handshake writes itself, a key that is not the base64 of 16 bytes
-    ///   (`WS.HANDSHAKE-KEY`), a deflate offer with window bits outside 8...15
-    ///   (`PMD.PARAMETER-INVALID`). Offsets are in the request bytes, or nil for a bad argument.
+    /// - Throws: `webSocketHandshakeRequest` with the findings that make the request invalid: a
+    ///   host, target or field value with CR, LF, NUL, space or a fragment
+    ///   (`WS.HANDSHAKE-MALFORMED`), a subprotocol that is not a token, a field the handshake
+    ///   writes itself, a key that is not the base64 of 16 bytes (`WS.HANDSHAKE-KEY`), a deflate
+    ///   offer with window bits outside 8...15 (`PMD.PARAMETER-INVALID`). Offsets are in the
+    ///   request bytes, or nil for a bad argument.
     public init(
         host: String, target: String = "/", protocols: [String] = [], deflateOffers: [PerMessageDeflateOffer] = [],
         origin: String? = nil,
