@@ -49,36 +49,38 @@ public struct IMWireError: Error, Sendable, Hashable, CustomStringConvertible {
         _ code: Code, _ reason: String, summary: String?, path: String? = nil, line: Int? = nil, offset: Int? = nil,
         field: String? = nil, findings: [Finding] = [], number: Int? = nil
     ) {
-        storage = Storage(
+        self.init(
             Storage.Parts(
                 code: code, reason: reason, summary: summary, path: path, line: line, offset: offset, field: field,
                 findings: findings, number: number))
     }
 
+    private init(_ parts: Storage.Parts) { storage = Storage(parts) }
+
     /// The same error with its offset moved by `delta` (an offset in a part of the input made
     /// one in the whole); unchanged without one.
     package func offset(by delta: Int) -> IMWireError {
         guard let offset, delta != 0 else { return self }
-        return IMWireError(
-            code, reason, summary: summary, path: path, line: line, offset: offset + delta, field: field,
-            findings: findings, number: number)
+        var parts = storage.parts
+        parts.offset = offset + delta
+        return IMWireError(parts)
     }
 
     /// The same error about the file at `path` (a report, a fixture, a key log): its
     /// description starts with the path.
     package func with(path: String) -> IMWireError {
-        IMWireError(
-            code, reason, summary: summary, path: path, line: line, offset: offset, field: field, findings: findings,
-            number: number)
+        var parts = storage.parts
+        parts.path = path
+        return IMWireError(parts)
     }
 
     /// The rule IDs of `findings`, in order.
     package var ruleIDs: [String] { findings.map(\.ruleID.rawValue) }
 
     /// `summary path line N at offset N: reason`, each part when present (no `: ` before an
-    /// empty reason), and the reason alone when none is (`invalid JSON at offset 3: unexpected
-    /// data after the JSON value`, `key log line 2: bad hex`, `scenario.json: "dialect": expected
-    /// a string`).
+    /// empty reason), and the reason alone when none is: `invalid JSON at offset 3: unexpected
+    /// data after the JSON value`, `key log line 2: bad hex`, `scenario.json: "dialect":
+    /// expected a string`.
     public var description: String {
         var head: [String] = []
         if let summary { head.append(summary) }
@@ -111,15 +113,15 @@ extension IMWireError {
     /// The parts of an error, kept behind one reference.
     private final class Storage: Sendable {
         struct Parts: Hashable {
-            let code: Code
-            let reason: String
-            let summary: String?
-            let path: String?
-            let line: Int?
-            let offset: Int?
-            let field: String?
-            let findings: [Finding]
-            let number: Int?
+            var code: Code
+            var reason: String
+            var summary: String?
+            var path: String?
+            var line: Int?
+            var offset: Int?
+            var field: String?
+            var findings: [Finding]
+            var number: Int?
         }
 
         let parts: Parts
