@@ -128,7 +128,7 @@ struct Check: TakesDialectSettings {
 /// `--rule ID=ACTION` values (check, proxy) as actions by rule.
 func parseRuleOverrides(_ ruleOverrides: [String]) throws -> [RuleID: RuleAction] {
     let parsed = RuleCatalog.ruleActions(ruleOverrides)
-    if let problem = parsed.problem { throw ValidationError(problem) }
+    if let problem = parsed.problem { throw ValidationError("--rule " + problem) }
     return parsed.actions
 }
 

@@ -15,10 +15,10 @@ import Testing
     @Test func aValueThatIsNoActionOrNoRuleIsAProblem() throws {
         let rule = try #require(RuleCatalog.all.first).id
         #expect(
-            RuleCatalog.ruleActions(["\(rule)=loud"]).problem == "--rule \(rule)=loud: expected ID=off|info|warn|error")
-        #expect(RuleCatalog.ruleActions(["\(rule)"]).problem == "--rule \(rule): expected ID=off|info|warn|error")
+            RuleCatalog.ruleActions(["\(rule)=loud"]).problem == "\(rule)=loud: expected ID=off|info|warn|error")
+        #expect(RuleCatalog.ruleActions(["\(rule)"]).problem == "\(rule): expected ID=off|info|warn|error")
         let unknown = RuleCatalog.ruleActions(["\(rule)=off", "NO.SUCH-RULE=off"])
-        #expect(unknown.problem == "--rule NO.SUCH-RULE=off: unknown rule NO.SUCH-RULE (see imwire rules)")
+        #expect(unknown.problem == "NO.SUCH-RULE=off: unknown rule NO.SUCH-RULE (see imwire rules)")
         #expect(unknown.actions.isEmpty)
     }
 }
