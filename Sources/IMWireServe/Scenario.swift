@@ -135,6 +135,11 @@ extension IMWireError.Code {
     public static let serveNoSuchScenario = Self("serve.no-such-scenario")
     /// A name several dialects ship a scenario of, given without a dialect (`field`: the name).
     public static let serveScenarioAmbiguous = Self("serve.scenario-ambiguous")
+    /// Scenarios of another dialect than the one asked for, or of several where one is needed
+    /// (`field`: the scenario's name, when it is one).
+    package static let serveScenarioDialect = Self("serve.scenario-dialect")
+    /// A shipped scenario asked for outside the IMWire package (no `Fixtures/serve/`).
+    package static let serveNoFixtures = Self("serve.no-fixtures")
 }
 
 extension Scenario {
@@ -270,6 +275,47 @@ extension Scenario {
             throw IMWireError(.serveScenarioAmbiguous, "shipped for \(dialects): name the dialect", field: name)
         }
         return "\(root)/Fixtures/serve/\(match).json"
+    }
+
+    /// The scenario a run plays: the shipped one called `name` in the package at `root`, or else
+    /// the file at `path`; one written for `dialect` when that is given.
+    package static func resolve(
+        name: String?, path: String?, dialect: Dialect?, root: String?
+    ) throws(IMWireError) -> Scenario {
+        var file = path ?? ""
+        if let name {
+            guard let root else { throw IMWireError(.serveNoFixtures, "Fixtures/serve/ not found", field: name) }
+            file = try shippedPath(name, dialect: dialect, root: root)
+        }
+        let scenario = try load(path: file)
+        if let dialect, dialect != scenario.dialect {
+            throw IMWireError(
+                .serveScenarioDialect, "written for \(scenario.dialect.rawValue), not \(dialect.rawValue)",
+                field: scenario.name)
+        }
+        return scenario
+    }
+
+    /// The shipped scenarios a suite plays, in order (`names` as `shipped(_:dialect:root:)` takes
+    /// them), loaded; all written for one dialect (`dialect`, when given).
+    package static func suite(_ names: String, dialect: Dialect?, root: String) throws(IMWireError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for name in shipped(names, dialect: dialect, root: root) {
+            let scenario = try load(path: try shippedPath(name, dialect: dialect, root: root))
+            if let dialect, dialect != scenario.dialect {
+                throw IMWireError(
+                    .serveScenarioDialect, "written for \(scenario.dialect.rawValue), not \(dialect.rawValue)",
+                    field: scenario.name)
+            }
+            scenarios.append(scenario)
+        }
+        let dialects = Set(scenarios.map(\.dialect.rawValue)).sorted()
+        guard dialects.count == 1 else {
+            throw IMWireError(
+                .serveScenarioDialect,
+                "one dialect's scenarios (these are written for \(dialects.joined(separator: ", ")))")
+        }
+        return scenarios
     }
 
     /// Reads a scenario file (its name is the file's, without `.json`).

@@ -82,6 +82,10 @@ public struct ServeOutcome: Sendable {
     public var events: [ServeEvent]
     public var results: [ServeCaseResult]
 
+    package init(scenario: Scenario, report: CheckReport, events: [ServeEvent], results: [ServeCaseResult]) {
+        (self.scenario, self.report, self.events, self.results) = (scenario, report, events, results)
+    }
+
     /// Writes `<scenario>.html` and `<scenario>.json` (the check's report of the run, as
     /// `imwire check` writes them) into `directory`, and adds this scenario's results to its
     /// `index.json` (Autobahn's shape: client → scenario → grades, reasons, report file). The
@@ -101,6 +105,9 @@ public struct ServeOutcome: Sendable {
         let index = ServeGrading.index(results, reportFile: { _ in scenario.name + ".html" }, into: existing)
         try TextFile.write(JSONWriter.pretty(.object(index)) + "\n", to: indexPath)
     }
+
+    /// Whether the run passed: a client came, and each is graded OK or NON-STRICT.
+    public var passed: Bool { !results.isEmpty && results.allSatisfy { $0.grade <= .nonStrict } }
 
     /// One line per client: `alice  OK  (protocol OK, behaviour OK)  1.2 s  connections 1, 2`,
     /// then its reasons indented.

@@ -127,26 +127,12 @@ struct Serve: TakesDialectSettings {
             return
         }
         if let scenarios { return try runSuite(scenarios, root: root) }
-        var path = scenarioFile ?? ""
-        if let scenario {
-            guard let root else {
-                throw unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
-            }
-            do { path = try Scenario.shippedPath(scenario, dialect: dialect, root: root) } catch {
-                throw ValidationError("--scenario \(scenario): \(Self.advised(error, root: root))")
-            }
-        }
         let played: Scenario
-        do { played = try Scenario.load(path: path) } catch { throw unreadable(error.description) }
-        if let dialect, dialect != played.dialect {
-            throw ValidationError(
-                "--dialect \(dialect.rawValue), but scenario \(played.name) is written for \(played.dialect.rawValue)")
-        }
+        do {
+            played = try Scenario.resolve(name: scenario, path: scenarioFile, dialect: dialect, root: root)
+        } catch { throw refusal(error, option: "--scenario", root: root) }
         let at = try Proxy.endpoint(listen, "listen")
-        var check = CheckOptions(
-            dialect: played.dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
-        check.showSecrets = showSecrets
-        try applyDialectSettings(to: &check.dialectOptions)
+        let check = try checkOptions(played.dialect)
         let run: ServeRun
         do {
             run = try ServeRun(
@@ -174,67 +160,73 @@ struct Serve: TakesDialectSettings {
 
         let outcome: ServeOutcome
         do { outcome = try run.finish() } catch { throw unreadable(error.description) }
-        if let out {
-            do {
-                try outcome.write(to: out, threshold: threshold.severity, specBase: root.map { "file://\($0)/" } ?? "")
-            } catch {
-                throw unreadable("--out: \(error.description)")
-            }
-        }
+        try write(outcome, root: root)
         guard !outcome.results.isEmpty else {
             print("imwire serve: no client came", to: &standardError)
             throw ExitCode(1)
         }
         print(outcome.text)
-        let worst = outcome.results.map(\.grade).max() ?? .ok
-        throw ExitCode(worst <= .nonStrict ? 0 : 1)
+        throw ExitCode(outcome.passed ? 0 : 1)
     }
 
-    /// A scenario name the library refuses, with what to type instead (the library names no flags).
-    static func advised(_ error: IMWireError, root: String) -> String {
+    /// The checker's options from the command line, for `dialect`'s traffic.
+    private func checkOptions(_ dialect: Dialect) throws -> CheckOptions {
+        var check = CheckOptions(dialect: dialect, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
+        check.showSecrets = showSecrets
+        try applyDialectSettings(to: &check.dialectOptions)
+        return check
+    }
+
+    /// `--out`: the outcome's reports and index.
+    private func write(_ outcome: ServeOutcome, root: String?) throws {
+        guard let out else { return }
+        do {
+            try outcome.write(to: out, threshold: threshold.severity, specBase: root.map { "file://\($0)/" } ?? "")
+        } catch {
+            throw unreadable("--out: \(error.description)")
+        }
+    }
+
+    /// A scenario the library refuses: a usage error that says what to type instead (the library
+    /// names no flags), or a file that cannot be read (exit 2). `option`: --scenario or --scenarios.
+    func refusal(_ error: IMWireError, option: String, root: String?) -> Error {
+        let name = error.field ?? ""
+        let subject = option == "--scenarios" ? "--scenarios: \(name)" : "--scenario \(name)"
         switch error.code {
         case .serveNoSuchScenario:
-            "\(error.reason) (imwire serve --list shows the \(Scenario.shipped(root: root).count) shipped)"
-        case .serveScenarioAmbiguous: "\(error.reason) (--dialect, or DIALECT/\(error.field ?? "NAME"))"
-        default: error.reason
+            let shipped = root.map { " (imwire serve --list shows the \(Scenario.shipped(root: $0).count) shipped)" }
+            return ValidationError("\(subject): \(error.reason)\(shipped ?? "")")
+        case .serveScenarioAmbiguous:
+            return ValidationError("\(subject): \(error.reason) (--dialect, or DIALECT/\(name))")
+        case .serveScenarioDialect:
+            guard let dialect, error.field != nil else { return ValidationError("\(option): \(error.reason)") }
+            return ValidationError("--dialect \(dialect.rawValue): scenario \(name) is \(error.reason)")
+        case .serveNoFixtures:
+            return unreadable("Fixtures/serve/ not found: use --scenario-file, or run inside the IMWire repository")
+        default: return unreadable(error.description)
         }
     }
 
     /// `--scenarios`: the cases one after the other on one port, each graded as a single run is.
     private func runSuite(_ names: String, root: String?) throws {
         guard let root else { throw unreadable("Fixtures/serve/ not found: run inside the IMWire repository") }
-        var played: [Scenario] = []
-        for name in Scenario.shipped(names, dialect: dialect, root: root) {
-            let path: String
-            do { path = try Scenario.shippedPath(name, dialect: dialect, root: root) } catch {
-                throw ValidationError("--scenarios: \(name): \(Self.advised(error, root: root))")
-            }
-            do { played.append(try Scenario.load(path: path)) } catch { throw unreadable(error.description) }
+        let played: [Scenario]
+        do { played = try Scenario.suite(names, dialect: dialect, root: root) } catch {
+            throw refusal(error, option: "--scenarios", root: root)
         }
-        let dialects = Set(played.map(\.dialect))
-        guard dialects.count == 1, let served = played.first?.dialect else {
-            throw ValidationError(
-                """
-                --scenarios: one dialect's scenarios (these are written for \
-                \(dialects.map(\.rawValue).sorted().joined(separator: ", ")))
-                """)
-        }
+        let served = played[0].dialect
         if let record, !Directory.isDirectory(record) {
             throw unreadable("--record \(record): with --scenarios, a directory that exists")
         }
         let at = try Proxy.endpoint(listen, "listen")
-        var check = CheckOptions(dialect: served, lenient: lenient, ruleActions: try parseRuleOverrides(ruleOverrides))
-        check.showSecrets = showSecrets
-        try applyDialectSettings(to: &check.dialectOptions)
         let suite = ServeSuite(
-            scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: check,
+            scenarios: played, listenHost: at.host, listenPort: at.port, seed: seed, check: try checkOptions(served),
             recordDirectory: record)
         if let warning = reachabilityWarning(at.host, command: "serve") { print(warning, to: &standardError) }
         let printer = LivePrinter(format: .text, threshold: threshold.severity, messages: false, emit: printLine)
         let signals = onTermination { suite.stop() }
         defer { for source in signals { source.cancel() } }
-        var worst = ServeGrade.ok
-        var absent: [String] = []
+        var passed = true
         do {
             try suite.run(idleSeconds: idle, duration: duration) { run, port in
                 run.onFinding { finding, firstTime in printer.finding(finding, firstTime: firstTime) }
@@ -246,19 +238,13 @@ struct Serve: TakesDialectSettings {
                     scenario \(scenario.name): \(scenario.summary)
                     """, to: &standardError)
             } finished: { outcome, _ in
-                if let out {
-                    do { try outcome.write(to: out, threshold: threshold.severity, specBase: "file://\(root)/") } catch
-                    {
-                        throw unreadable("--out: \(String(describing: error))")
-                    }
-                }
+                try write(outcome, root: root)
                 if outcome.results.isEmpty {
-                    absent.append(outcome.scenario.name)
                     print("imwire serve: \(outcome.scenario.name): no client came", to: &standardError)
                 } else {
                     print(outcome.text)
                 }
-                worst = max(worst, outcome.results.map(\.grade).max() ?? .ok)
+                passed = passed && outcome.passed
             }
         } catch let error as ExitCode {
             throw error
@@ -267,6 +253,6 @@ struct Serve: TakesDialectSettings {
         } catch {
             throw unreadable("cannot listen on \(listen): \(error)")
         }
-        throw ExitCode(worst <= .nonStrict && absent.isEmpty ? 0 : 1)
+        throw ExitCode(passed ? 0 : 1)
     }
 }

@@ -176,6 +176,7 @@ private final class Collect: ChannelInboundHandler {
         #expect(outcome.results.map(\.client) == ["alice"])
         #expect(outcome.results.first?.connections == [1, 2])
         #expect(outcome.results.first?.grade == .ok, "\(outcome.results.first?.reasons ?? [])")
+        #expect(outcome.passed)
     }
 
     @Test func aJMessageClientInitsLogsInSendsAcknowledgesAPushAndIsGradedOK() throws {
@@ -434,6 +435,7 @@ private final class Collect: ChannelInboundHandler {
         #expect(played.map { "\($0.0.scenario.name) \($0.1)" } == ["first request", "second request"])
         // The harness's requests are no client's: the first case had none, the second only alice's link.
         #expect(played.first?.0.results.isEmpty == true)
+        #expect(played.first?.0.passed == false, "no client came: the case did not pass")
         #expect(played.last?.0.results.map(\.client) == ["alice"])
         #expect(played.last?.0.report.connections.count == 1)
     }
@@ -454,6 +456,7 @@ private final class Collect: ChannelInboundHandler {
         ]
         let result = try #require(ServeGrading.grade(scenario: scenario, report: report, events: events).first)
         #expect((result.grade, result.protocolGrade, result.behaviourGrade) == (.failed, .ok, .failed))
+        #expect(!ServeOutcome(scenario: scenario, report: report, events: events, results: [result]).passed)
         #expect(
             result.reasons == [
                 """
@@ -555,6 +558,30 @@ private final class Collect: ChannelInboundHandler {
             Scenario.shipped("goaway,jmessage/clean,", dialect: .leancloud, root: Self.root) == [
                 "goaway", "jmessage/clean", "",
             ])
+    }
+
+    @Test func aRunPlaysAShippedScenarioOrAFileOfTheDialectAskedFor() throws {
+        let file = "\(Self.root)/Fixtures/serve/nim/clean.json"
+        #expect(try Scenario.resolve(name: "goaway", path: nil, dialect: nil, root: Self.root).name == "goaway")
+        #expect(try Scenario.resolve(name: nil, path: file, dialect: .nim, root: nil).dialect == .nim)
+        #expect(throws: IMWireError(.serveScenarioDialect, "written for nim, not leancloud", field: "clean")) {
+            _ = try Scenario.resolve(name: nil, path: file, dialect: .leancloud, root: nil)
+        }
+        #expect(throws: IMWireError(.serveNoFixtures, "Fixtures/serve/ not found", field: "goaway")) {
+            _ = try Scenario.resolve(name: "goaway", path: nil, dialect: nil, root: nil)
+        }
+    }
+
+    @Test func aSuiteIsOneDialectsScenarios() throws {
+        let suite = try Scenario.suite("goaway,clean", dialect: .leancloud, root: Self.root)
+        #expect(suite.map(\.name) == ["goaway", "clean"] && suite.allSatisfy { $0.dialect == .leancloud })
+        let mixed = "one dialect's scenarios (these are written for jmessage, leancloud)"
+        #expect(throws: IMWireError(.serveScenarioDialect, mixed)) {
+            _ = try Scenario.suite("goaway,jmessage/clean", dialect: nil, root: Self.root)
+        }
+        #expect(throws: IMWireError(.serveScenarioDialect, "written for jmessage, not leancloud", field: "clean")) {
+            _ = try Scenario.suite("goaway,jmessage/clean", dialect: .leancloud, root: Self.root)
+        }
     }
 
     @Test func everyShippedScenarioLoadsAndSpecListsItAsItIs() throws {
