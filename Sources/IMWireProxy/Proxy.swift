@@ -112,8 +112,10 @@ public final class ProxyServer: @unchecked Sendable {
         return channel.localAddress?.port ?? configuration.listenPort
     }
 
-    /// Blocks until the proxy stops (`stop`, or `maxConnections` closed connections).
-    public func wait() {
+    /// Blocks until the proxy stops: `stop`, `maxConnections` closed connections, or `duration`
+    /// seconds when given.
+    public func wait(duration: Double? = nil) {
+        if let duration { DispatchQueue.global().asyncAfter(deadline: .now() + duration) { [self] in stop() } }
         stopped.wait()
         stopped.signal()
     }
@@ -134,13 +136,6 @@ public final class ProxyServer: @unchecked Sendable {
         // Each closed pair told the check before its close completed; the loops are idle now.
         try? group.syncShutdownGracefully()
         stopped.signal()
-    }
-
-    /// Closed proxied connections so far.
-    public var closedCount: Int {
-        lock.wait()
-        defer { lock.signal() }
-        return closedConnections
     }
 
     private func accepted(_ client: Channel, _ clientSide: Glue, water: ChannelOptions.Types.WriteBufferWaterMark) {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import IMWire
 import IMWireProxy
 
@@ -201,10 +200,7 @@ struct Proxy: TakesDialectSettings {
         if let warning = reachabilityWarning(listenAt.host, command: "proxy") { print(warning, to: &standardError) }
 
         let signals = onTermination { proxy.stop() }
-        if let duration {
-            DispatchQueue.global().asyncAfter(deadline: .now() + duration) { proxy.stop() }
-        }
-        proxy.wait()
+        proxy.wait(duration: duration)
         for source in signals { source.cancel() }
 
         let final: CheckReport

@@ -113,4 +113,16 @@ private final class Collect: ChannelInboundHandler {
         let report = try live.finish(source: "proxy")
         #expect(report.captureFindings.map(\.ruleID.rawValue) == ["PROXY.UPSTREAM-UNREACHABLE"])
     }
+
+    @Test func aDurationStopsTheProxyWithNoConnection() throws {
+        let live = try LiveCheck(options: CheckOptions(), now: { 1_000_000 })
+        let proxy = ProxyServer(
+            configuration: ProxyConfiguration(
+                listenHost: "127.0.0.1", listenPort: 0, upstreamHost: "127.0.0.1", upstreamPort: 9), live: live)
+        _ = try proxy.start()
+        let started = ContinuousClock.now
+        proxy.wait(duration: 0.2)
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
+        #expect(try live.finish(source: "proxy").connections.isEmpty)
+    }
 }
