@@ -77,8 +77,11 @@ let package = Package(
 
         // tls: TLS 1.2/1.3 records of a connection's two byte streams → its plaintext streams, given
         // key-log secrets (NSS key log, pcapng Decryption Secrets Blocks); handshake facts
+        // (CBoringAEAD: an AEAD context kept across records, in the BoringSSL swift-crypto links)
+        .target(name: "CBoringAEAD"),
         .target(
-            name: "IMWireTLS", dependencies: ["IMWireCore", .product(name: "Crypto", package: "swift-crypto")],
+            name: "IMWireTLS",
+            dependencies: ["IMWireCore", "CBoringAEAD", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
 
         // transport: one TCP connection's two byte streams → messages: HTTP/1.1 (socket.io's
@@ -259,7 +262,9 @@ let package = Package(
             name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore"], swiftSettings: strict),
         // TLS: known answers (RFC 8448) and sessions of real peers recorded by make_fixtures.py (Resources/)
         .testTarget(
-            name: "IMWireTLSTests", dependencies: ["IMWireTLS", "IMWireCore"], exclude: ["make_fixtures.py"],
+            name: "IMWireTLSTests",
+            dependencies: ["IMWireTLS", "IMWireCore", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["make_fixtures.py"],
             resources: [.copy("Resources")], swiftSettings: strict),
         .testTarget(
             name: "IMWireReconnectTests",

@@ -1,3 +1,4 @@
+import Crypto
 import IMWireCore
 import Testing
 
@@ -266,6 +267,66 @@ struct CipherTests {
         let empty = TLSRecord(contentType: 23, version: 0x0303, fragment: [], offset: 0)
         #expect(throws: TLSRecordCipher.Failure.tooShort) { try tls13.open(empty).get() }
         #expect(tls13.sequence == 1)  // the sequence number advances even so
+    }
+
+    /// BoringSSL's kept context and swift-crypto's API open the same records alike: every AEAD and
+    /// nonce form, plaintexts of 0 to 2,000 bytes, and a flipped bit refused by both.
+    @Test func boringSSLsContextAndSwiftCryptoOpenRecordsAlike() throws {
+        #if os(Linux)
+            #expect(BoringAEAD(.aes128GCM, key: Array(repeating: 1, count: 16)) != nil, "the fast path is linked in")
+        #endif
+        var random = SystemRandomNumberGenerator()
+        let forms: [(TLSAEAD, TLSRecordCipher.Mode)] = [
+            (.aes128GCM, .tls12ExplicitNonce), (.aes256GCM, .tls12ExplicitNonce), (.chacha20Poly1305, .tls12XORNonce),
+            (.aes128GCM, .tls13), (.aes256GCM, .tls13), (.chacha20Poly1305, .tls13),
+        ]
+        for (aead, mode) in forms {
+            let key = (0..<aead.keyLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let iv = (0..<(mode == .tls12ExplicitNonce ? 4 : 12)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var fast = try #require(TLSRecordCipher(aead: aead, mode: mode, key: key, iv: iv))
+            var slow = try #require(TLSRecordCipher(aead: aead, mode: mode, key: key, iv: iv, boringSSL: false))
+            for (sequence, length) in [0, 1, 15, 16, 17, 1024, 2000].enumerated() {
+                let plaintext = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+                var record = try Self.seal(plaintext, aead, mode, key: key, iv: iv, sequence: UInt64(sequence))
+                if sequence == 3 { record.fragment[record.fragment.count - 1] ^= 1 }  // a damaged tag
+                let (opened, reference) = (fast.open(record), slow.open(record))
+                #expect(opened == reference, "\(aead) \(mode) \(length) bytes")
+                let expected: Result<TLSRecordCipher.Opened, TLSRecordCipher.Failure> =
+                    sequence == 3 ? .failure(.badTag) : .success(.init(contentType: 23, plaintext: plaintext))
+                #expect(opened == expected)
+            }
+        }
+    }
+
+    /// `plaintext` sealed as record `sequence` of one direction (RFC 5288 §3, RFC 7905 §2,
+    /// RFC 8446 §5.2-5.3), written from the RFCs apart from `TLSRecordCipher`.
+    static func seal(
+        _ plaintext: [UInt8], _ aead: TLSAEAD, _ mode: TLSRecordCipher.Mode, key: [UInt8], iv: [UInt8], sequence: UInt64
+    ) throws -> TLSRecord {
+        let number = (0..<8).map { UInt8(truncatingIfNeeded: sequence >> UInt64(56 - 8 * $0)) }
+        var nonce = iv
+        var explicit: [UInt8] = []
+        if mode == .tls12ExplicitNonce {
+            explicit = number
+            nonce += explicit
+        } else {
+            for index in 0..<8 { nonce[4 + index] ^= number[index] }
+        }
+        let inner = mode == .tls13 ? plaintext + [23] : plaintext
+        let sealedLength = mode == .tls13 ? inner.count + 16 : inner.count
+        let header: [UInt8] = [23, 3, 3, UInt8(sealedLength >> 8), UInt8(sealedLength & 0xff)]
+        let aad = mode == .tls13 ? header : number + header
+        let symmetric = SymmetricKey(data: key)
+        let sealed: [UInt8]
+        if aead == .chacha20Poly1305 {
+            let box = try ChaChaPoly.seal(
+                inner, using: symmetric, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: aad)
+            sealed = Array(box.ciphertext) + Array(box.tag)
+        } else {
+            let box = try AES.GCM.seal(inner, using: symmetric, nonce: AES.GCM.Nonce(data: nonce), authenticating: aad)
+            sealed = Array(box.ciphertext) + Array(box.tag)
+        }
+        return TLSRecord(contentType: 23, version: 0x0303, fragment: explicit + sealed, offset: 0)
     }
 
     @Test func suiteAndVersionNames() {

@@ -35,17 +35,21 @@ package struct TLSRecordCipher {
     package let aead: TLSAEAD
     package let mode: Mode
     private let key: SymmetricKey
+    /// The same key's context in BoringSSL, when it is linked in: what opens records.
+    private let boring: BoringAEAD?
     private let iv: [UInt8]
     /// Sequence number of the next record (RFC 8446 §5.3, RFC 5246 §6.1).
     package private(set) var sequence: UInt64 = 0
 
-    /// `iv`: 4 bytes for `.tls12ExplicitNonce`, 12 for the others.
-    package init?(aead: TLSAEAD, mode: Mode, key: [UInt8], iv: [UInt8]) {
+    /// `iv`: 4 bytes for `.tls12ExplicitNonce`, 12 for the others. `boringSSL` false opens with
+    /// swift-crypto's API even where BoringSSL's context is at hand (tests compare the two).
+    package init?(aead: TLSAEAD, mode: Mode, key: [UInt8], iv: [UInt8], boringSSL: Bool = true) {
         guard key.count == aead.keyLength, iv.count == (mode == .tls12ExplicitNonce ? 4 : 12) else { return nil }
         guard mode != .tls12ExplicitNonce || aead != .chacha20Poly1305 else { return nil }
         self.aead = aead
         self.mode = mode
         self.key = SymmetricKey(data: key)
+        self.boring = boringSSL ? BoringAEAD(aead, key: key) : nil
         self.iv = iv
     }
 
@@ -55,25 +59,17 @@ package struct TLSRecordCipher {
         let seq = sequence
         sequence &+= 1
         let fragment = record.fragment
-        // nonce ‖ ciphertext ‖ tag, the layout swift-crypto's SealedBox(combined:) takes: one copy per record
-        var combined: [UInt8] = []
-        let ciphertextLength: Int
-        switch mode {
-        case .tls12ExplicitNonce:
-            // RFC 5288 §3: the 4-byte salt, then the record's 8-byte explicit nonce, ciphertext and tag
-            guard fragment.count >= 8 + 16 else { return .failure(.tooShort) }
-            combined.reserveCapacity(4 + fragment.count)
-            combined += iv
-            combined += fragment
-            ciphertextLength = fragment.count - 8 - 16
-        case .tls12XORNonce, .tls13:
-            guard fragment.count >= 16 else { return .failure(.tooShort) }
-            combined.reserveCapacity(12 + fragment.count)
-            combined += iv
-            for index in 0..<8 { combined[4 + index] ^= UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * index)) }
-            combined += fragment
-            ciphertextLength = fragment.count - 16
+        // RFC 5288 §3: TLS 1.2 GCM's nonce is the 4-byte salt and the record's 8-byte explicit nonce;
+        // the others XOR the 12-byte IV with the sequence number (RFC 7905 §2, RFC 8446 §5.3).
+        let explicit = mode == .tls12ExplicitNonce ? 8 : 0
+        guard fragment.count >= explicit + 16 else { return .failure(.tooShort) }
+        var nonce = iv
+        if explicit > 0 {
+            nonce += fragment[0..<8]
+        } else {
+            for index in 0..<8 { nonce[4 + index] ^= UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * index)) }
         }
+        let ciphertextLength = fragment.count - explicit - 16
         let aad: [UInt8]
         if mode == .tls13 {
             aad = record.header
@@ -85,7 +81,19 @@ package struct TLSRecordCipher {
             bytes += [UInt8(truncatingIfNeeded: ciphertextLength >> 8), UInt8(truncatingIfNeeded: ciphertextLength)]
             aad = bytes
         }
-        guard var plaintext = Self.open(aead, key: key, combined: combined, aad: aad) else { return .failure(.badTag) }
+        let opened: [UInt8]?
+        if let boring {
+            opened = nonce.withUnsafeBufferPointer { nonce in
+                fragment.withUnsafeBufferPointer { fragment in
+                    aad.withUnsafeBufferPointer { aad in
+                        boring.open(nonce: nonce, sealed: UnsafeBufferPointer(rebasing: fragment[explicit...]), aad: aad)
+                    }
+                }
+            }
+        } else {
+            opened = Self.open(aead, key: key, combined: nonce + fragment[explicit...], aad: aad)
+        }
+        guard var plaintext = opened else { return .failure(.badTag) }
         guard mode == .tls13 else { return .success(Opened(contentType: record.contentType, plaintext: plaintext)) }
         // RFC 8446 §5.4: strip the zero padding; the last non-zero byte is the real content type
         guard let last = plaintext.lastIndex(where: { $0 != 0 }) else { return .failure(.noInnerType) }
@@ -94,6 +102,7 @@ package struct TLSRecordCipher {
         return .success(Opened(contentType: type, plaintext: plaintext))
     }
 
+    /// swift-crypto's open of nonce ‖ ciphertext ‖ tag, where BoringSSL is not linked in.
     private static func open(_ aead: TLSAEAD, key: SymmetricKey, combined: [UInt8], aad: [UInt8]) -> [UInt8]? {
         switch aead {
         case .aes128GCM, .aes256GCM:
