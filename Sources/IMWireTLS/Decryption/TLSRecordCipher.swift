@@ -34,12 +34,21 @@ package struct TLSRecordCipher {
 
     package let aead: TLSAEAD
     package let mode: Mode
-    private let key: SymmetricKey
-    /// The same key's context in BoringSSL, when it is linked in: what opens records.
-    private let boring: BoringAEAD?
-    private let iv: [UInt8]
+    /// What opens records: the key's BoringSSL context where it is linked in, else swift-crypto.
+    /// One reference, so that a copy of the cipher (a trial open, the state a record may replace)
+    /// costs one retain.
+    private let engine: Engine
+    /// The IV (RFC 5288's 4-byte salt, or the 12-byte IV) as big-endian integers: the first four
+    /// bytes, and the last eight (zero for the salt).
+    private let ivHead: UInt32
+    private let ivTail: UInt64
     /// Sequence number of the next record (RFC 8446 §5.3, RFC 5246 §6.1).
     package private(set) var sequence: UInt64 = 0
+
+    private enum Engine {
+        case boring(BoringAEAD)
+        case swiftCrypto(SymmetricKey)
+    }
 
     /// `iv`: 4 bytes for `.tls12ExplicitNonce`, 12 for the others. `boringSSL` false opens with
     /// swift-crypto's API even where BoringSSL's context is at hand (tests compare the two).
@@ -48,9 +57,10 @@ package struct TLSRecordCipher {
         guard mode != .tls12ExplicitNonce || aead != .chacha20Poly1305 else { return nil }
         self.aead = aead
         self.mode = mode
-        self.key = SymmetricKey(data: key)
-        self.boring = boringSSL ? BoringAEAD(aead, key: key) : nil
-        self.iv = iv
+        let boring = boringSSL ? BoringAEAD(aead, key: key) : nil
+        engine = boring.map { .boring($0) } ?? .swiftCrypto(SymmetricKey(data: key))
+        ivHead = iv[0..<4].reduce(0) { $0 << 8 | UInt32($1) }
+        ivTail = iv.dropFirst(4).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Opens the next record of this direction. The sequence number advances whether or not it opens,
@@ -58,40 +68,35 @@ package struct TLSRecordCipher {
     package mutating func open(_ record: TLSRecord) -> Result<Opened, Failure> {
         let seq = sequence
         sequence &+= 1
-        let fragment = record.fragment
         // RFC 5288 §3: TLS 1.2 GCM's nonce is the 4-byte salt and the record's 8-byte explicit nonce;
         // the others XOR the 12-byte IV with the sequence number (RFC 7905 §2, RFC 8446 §5.3).
         let explicit = mode == .tls12ExplicitNonce ? 8 : 0
+        let fragment = record.fragment
         guard fragment.count >= explicit + 16 else { return .failure(.tooShort) }
-        var nonce = iv
-        if explicit > 0 {
-            nonce += fragment[0..<8]
-        } else {
-            for index in 0..<8 { nonce[4 + index] ^= UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * index)) }
-        }
-        let ciphertextLength = fragment.count - explicit - 16
-        let aad: [UInt8]
-        if mode == .tls13 {
-            aad = record.header
-        } else {
-            // RFC 5246 §6.2.3.3: seq_num + type + version + length of the plaintext
-            var bytes = (0..<8).map { UInt8(truncatingIfNeeded: seq >> UInt64(56 - 8 * $0)) }
-            let version = record.version
-            bytes += [record.contentType, UInt8(truncatingIfNeeded: version >> 8), UInt8(truncatingIfNeeded: version)]
-            bytes += [UInt8(truncatingIfNeeded: ciphertextLength >> 8), UInt8(truncatingIfNeeded: ciphertextLength)]
-            aad = bytes
-        }
-        let opened: [UInt8]?
-        if let boring {
-            opened = nonce.withUnsafeBufferPointer { nonce in
-                fragment.withUnsafeBufferPointer { fragment in
-                    aad.withUnsafeBufferPointer { aad in
-                        boring.open(nonce: nonce, sealed: UnsafeBufferPointer(rebasing: fragment[explicit...]), aad: aad)
-                    }
+        let opened = fragment.withUnsafeBufferPointer { fragment in
+            // nonce (12 bytes) and additional data (13 or 5) on the stack: no allocation per record
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 25) { scratch in
+                let nonce = UnsafeMutableBufferPointer(rebasing: scratch[0..<12])
+                store(ivHead, at: nonce.baseAddress!)
+                if explicit > 0 {
+                    for index in 0..<8 { nonce[4 + index] = fragment[index] }
+                } else {
+                    store(ivTail ^ seq, at: nonce.baseAddress! + 4)
                 }
+                let sealed = UnsafeBufferPointer(rebasing: fragment[explicit...])
+                let aad: UnsafeMutableBufferPointer<UInt8>
+                if mode == .tls13 {
+                    // RFC 8446 §5.2: the record header
+                    aad = UnsafeMutableBufferPointer(rebasing: scratch[12..<17])
+                    header(record.contentType, record.version, length: fragment.count, at: aad.baseAddress!)
+                } else {
+                    // RFC 5246 §6.2.3.3: seq_num + type + version + length of the plaintext
+                    aad = UnsafeMutableBufferPointer(rebasing: scratch[12..<25])
+                    store(seq, at: aad.baseAddress!)
+                    header(record.contentType, record.version, length: sealed.count - 16, at: aad.baseAddress! + 8)
+                }
+                return open(nonce: UnsafeBufferPointer(nonce), sealed: sealed, aad: UnsafeBufferPointer(aad))
             }
-        } else {
-            opened = Self.open(aead, key: key, combined: nonce + fragment[explicit...], aad: aad)
         }
         guard var plaintext = opened else { return .failure(.badTag) }
         guard mode == .tls13 else { return .success(Opened(contentType: record.contentType, plaintext: plaintext)) }
@@ -100,6 +105,15 @@ package struct TLSRecordCipher {
         let type = plaintext[last]
         plaintext.removeSubrange(last...)
         return .success(Opened(contentType: type, plaintext: plaintext))
+    }
+
+    private func open(
+        nonce: UnsafeBufferPointer<UInt8>, sealed: UnsafeBufferPointer<UInt8>, aad: UnsafeBufferPointer<UInt8>
+    ) -> [UInt8]? {
+        switch engine {
+        case .boring(let context): context.open(nonce: nonce, sealed: sealed, aad: aad)
+        case .swiftCrypto(let key): Self.open(aead, key: key, combined: Array(nonce) + Array(sealed), aad: Array(aad))
+        }
     }
 
     /// swift-crypto's open of nonce ‖ ciphertext ‖ tag, where BoringSSL is not linked in.
@@ -117,4 +131,17 @@ package struct TLSRecordCipher {
             return Array(plaintext)
         }
     }
+}
+
+/// Writes `value` big-endian at `at`.
+private func store<Value: FixedWidthInteger>(_ value: Value, at: UnsafeMutablePointer<UInt8>) {
+    let size = Value.bitWidth / 8
+    for index in 0..<size { at[index] = UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - index))) }
+}
+
+/// Writes a record header (type, version, length) at `at`.
+private func header(_ type: UInt8, _ version: UInt16, length: Int, at: UnsafeMutablePointer<UInt8>) {
+    at[0] = type
+    store(version, at: at + 1)
+    store(UInt16(truncatingIfNeeded: length), at: at + 3)
 }

@@ -27,14 +27,6 @@ package struct TLSRecord: Sendable, Hashable {
 
     /// Header plus fragment, in bytes.
     package var length: Int { 5 + fragment.count }
-
-    /// The 5-byte header (the TLS 1.3 AAD).
-    package var header: [UInt8] {
-        [
-            contentType, UInt8(truncatingIfNeeded: version >> 8), UInt8(truncatingIfNeeded: version),
-            UInt8(truncatingIfNeeded: fragment.count >> 8), UInt8(truncatingIfNeeded: fragment.count),
-        ]
-    }
 }
 
 /// Cuts one direction's byte stream into TLS records, whatever the chunking: a record split over many
@@ -83,15 +75,14 @@ package struct TLSRecordReader: Sendable {
             if framingLost { return .framingLost(offset: streamOffset, header: Array(buffer[start...])) }
             return .needMore
         }
-        let header = Array(buffer[start..<(start + 5)])
-        guard !framingLost, header[1] == 3 else {
+        guard !framingLost, buffer[start + 1] == 3 else {
             framingLost = true
-            return .framingLost(offset: streamOffset, header: header)
+            return .framingLost(offset: streamOffset, header: Array(buffer[start..<(start + 5)]))
         }
-        let length = Int(header[3]) << 8 | Int(header[4])
+        let length = Int(buffer[start + 3]) << 8 | Int(buffer[start + 4])
         guard available >= 5 + length else { return .needMore }
         let record = TLSRecord(
-            contentType: header[0], version: UInt16(header[1]) << 8 | UInt16(header[2]),
+            contentType: buffer[start], version: UInt16(buffer[start + 1]) << 8 | UInt16(buffer[start + 2]),
             fragment: Array(buffer[(start + 5)..<(start + 5 + length)]), offset: streamOffset)
         start += 5 + length
         streamOffset += 5 + length
