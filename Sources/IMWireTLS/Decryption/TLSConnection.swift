@@ -211,12 +211,12 @@ public final class TLSConnection {
     }
 
     func process(_ record: TLSRecord, _ direction: Direction) {
-        let first = withSide(direction) { side -> Bool in
+        // one access to the side for what every record reads (each access is checked at run time)
+        var (first, dead, protection) = withSide(direction) { side in
             side.counts.buffered -= record.length
             side.recordIndex += 1
-            return side.recordIndex == 1
+            return (side.recordIndex == 1, side.dead, side.protection)
         }
-        let dead = withSide(direction) { $0.dead }
         if let dead {
             withSide(direction) { $0.skip(record.length, dead) }
             return
@@ -237,6 +237,7 @@ public final class TLSConnection {
         if direction == .send, !established, client.helloCount > server.helloCount, case .clear = client.protection {
             // read before its ServerHello (the server is not TLS, or sent nothing yet at the queue bound)
             client.protection = .undecryptable(.noServerHello)
+            protection = client.protection
         }
         guard let type = TLSContentType(rawValue: record.contentType) else {
             withSide(direction) { side in
@@ -246,7 +247,6 @@ public final class TLSConnection {
             }
             return
         }
-        let protection = withSide(direction) { $0.protection }
         let isTLS13 = facts.version == .tls13
         switch protection {
         case .clear:
@@ -263,15 +263,17 @@ public final class TLSConnection {
             let result = cipher.open(record)
             // a KeyUpdate or Finished inside this record replaces the protection: store the advanced
             // sequence number first
-            withSide(direction) { $0.protection = .cipher(cipher) }
+            withSide(direction) { side in
+                side.protection = .cipher(cipher)
+                if case .success = result {
+                    side.counts.decrypted += record.length
+                    side.failuresInARow = 0
+                }
+            }
             switch result {
             case .failure(let failure):
                 decryptFailed(record, direction, failure)
             case .success(let opened):
-                withSide(direction) { side in
-                    side.counts.decrypted += record.length
-                    side.failuresInARow = 0
-                }
                 if case .pending = facts.decryption { facts.decryption = .decrypted }
                 if opened.plaintext.count > Self.maxPlaintext {
                     withSide(direction) {
@@ -376,14 +378,7 @@ public final class TLSConnection {
     }
 
     func deliver(_ content: [UInt8], record: TLSRecord, _ direction: Direction) {
-        guard !content.isEmpty else { return }
-        withSide(direction) { side in
-            let position = TLSRecordPosition(
-                offset: record.offset, length: record.length, index: side.recordIndex - 1,
-                plaintextOffset: side.counts.plaintext)
-            side.counts.plaintext += content.count
-            side.events.append(.plaintext(side.direction, content, record: position))
-        }
+        withSide(direction) { $0.deliver(content, record: record) }
     }
 
     func checkLength(_ record: TLSRecord, _ direction: Direction, limit: Int, what: String) {
@@ -451,8 +446,8 @@ public final class TLSConnection {
                         TLSRules.dataBeforeHandshake,
                         "application data before this side's Finished (\(content.count) bytes)", at: record.offset)
                 }
+                side.deliver(content, record: record)
             }
-            deliver(content, record: record, direction)
         case .heartbeat:
             break
         }

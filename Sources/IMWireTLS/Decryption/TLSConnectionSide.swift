@@ -78,6 +78,15 @@ struct Side {
         finding.location.direction = direction
         events.append(.finding(finding))
     }
+
+    /// Application data `record` carried, with where it sat.
+    mutating func deliver(_ content: [UInt8], record: TLSRecord) {
+        guard !content.isEmpty else { return }
+        let position = TLSRecordPosition(
+            offset: record.offset, length: record.length, index: recordIndex - 1, plaintextOffset: counts.plaintext)
+        counts.plaintext += content.count
+        events.append(.plaintext(direction, content, record: position))
+    }
 }
 
 /// Alert names (RFC 8446 §6, RFC 5246 §7.2).
