@@ -75,6 +75,14 @@ public final class TLSConnection {
             side.counts.buffered += bytes.count
             side.reader.append(bytes)
         }
+        // Nothing waits on either side (the common case once the handshake is read): records go
+        // straight from the reader to `process` while this direction may go on, the rest through
+        // the queue that holds a direction back until the other one's hello.
+        if client.queueHead == client.queue.count, server.queueHead == server.queue.count {
+            while !blocked(direction), let record = withSide(direction, { $0.reader.nextRecord() }) {
+                process(record, direction)
+            }
+        }
         frame(direction)
         pump(force: false)
         return takeEvents()

@@ -89,6 +89,15 @@ package struct TLSRecordReader: Sendable {
         return .record(record)
     }
 
+    /// The next whole record when one is buffered and its header reads as TLS; otherwise nil, and
+    /// `next()` says why.
+    package mutating func nextRecord() -> TLSRecord? {
+        guard !framingLost, buffer.count - start >= 5, buffer[start + 1] == 3,
+            case .record(let record) = next()
+        else { return nil }
+        return record
+    }
+
     /// Drops every buffered byte (after the framing is lost, or at the end); returns how many.
     package mutating func discardBuffered() -> Int {
         let count = bufferedCount
