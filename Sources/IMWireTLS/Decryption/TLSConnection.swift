@@ -189,10 +189,17 @@ public final class TLSConnection {
     }
 
     func collectSideEvents() {
-        events += client.events
-        events += server.events
-        client.events.removeAll()
-        server.events.removeAll()
+        // moved, not copied one by one, when only one side has events (a feed reads one direction)
+        if events.isEmpty, server.events.isEmpty {
+            swap(&events, &client.events)
+        } else if events.isEmpty, client.events.isEmpty {
+            swap(&events, &server.events)
+        } else {
+            events += client.events
+            events += server.events
+            client.events.removeAll()
+            server.events.removeAll()
+        }
     }
 
     func takeEvents() -> [TLSEvent] {
