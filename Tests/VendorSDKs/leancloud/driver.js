@@ -6,7 +6,9 @@
 // The SDK is loaded from $VENDOR_SDK_DIR (never from this repository); without it: exit 77.
 //
 //   node --experimental-websocket driver.js SCENARIO --port N [--peer alice] [--to bob]
-//        [--no-binary] [--router] [--duration S] [--role sender|receiver]
+//        [--no-binary] [--router] [--duration S] [--role sender|receiver] [--url wss://HOST:PORT/]
+// --url: the RTM server's URL instead of ws://127.0.0.1:PORT/ (record_tls.py: wss:// through
+// `imwire proxy --tls`, the IMWire CA trusted with NODE_EXTRA_CA_CERTS).
 // --router: name the server as `server` (the SDK asks GET /v1/route first) instead of RTMServers.
 // Scenarios: clean, drop, refuse, kick, error, error-login, ackclose, twouser, goaway, close-fatal,
 // close-retry, freechat (see server.py). freechat also loads typed-messages.js and av-core.js
@@ -51,6 +53,7 @@ function opt(name, dflt) {
   return i >= 0 ? argv[i + 1] : dflt;
 }
 const port = Number(opt('port', '0'));
+const url = opt('url', null);
 const peer = opt('peer', 'alice');
 const to = opt('to', 'bob');
 const role = opt('role', 'sender');
@@ -58,8 +61,8 @@ const noBinary = argv.includes('--no-binary');
 const defaultDurations = { clean: 195, drop: 25, refuse: 45, kick: 15, error: 8, 'error-login': 8, ackclose: 6, twouser: 12,
   goaway: 12, 'close-fatal': 15, 'close-retry': 12, freechat: 16 };
 const duration = Number(opt('duration', defaultDurations[scenario] || 10)) * 1000;
-if (!scenario || !port || !(scenario in defaultDurations)) {
-  console.error(`usage: driver.js (${Object.keys(defaultDurations).join('|')}) --port N`);
+if (!scenario || !(port || url) || !(scenario in defaultDurations)) {
+  console.error(`usage: driver.js (${Object.keys(defaultDurations).join('|')}) --port N | --url URL`);
   process.exit(64);
 }
 
@@ -113,7 +116,7 @@ const realtime = new Realtime({
   plugins: typed ? [typed.TypedMessagesPlugin] : [],
   // an international app id (suffix -MdYXbMMI): CN apps must name a `server` even with RTMServers
   appId: 'imwireVendorSdkTest-MdYXbMMI', appKey: 'imwire-app-key',
-  ...(router ? { server: `http://127.0.0.1:${port}` } : { RTMServers: `ws://127.0.0.1:${port}/` }), noBinary,
+  ...(router ? { server: `http://127.0.0.1:${port}` } : { RTMServers: url || `ws://127.0.0.1:${port}/` }), noBinary,
 });
 for (const ev of ['disconnect', 'schedule', 'retry', 'reconnect', 'offline', 'online', 'error']) {
   realtime.on(ev, (...a) => log('realtime.' + ev, ...a));

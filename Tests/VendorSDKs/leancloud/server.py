@@ -40,6 +40,7 @@ import asyncio
 import base64
 import json
 import socket
+import ssl
 import sys
 import time
 import uuid
@@ -337,9 +338,16 @@ class Server:
                 del self.peers[ws.peer]
 
     async def listen(self):
+        context = None
+        if self.args.tls:
+            # wss:// (record_tls.py): the certificate and key files; the key log for tshark and imwire
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.args.tls)
+            if self.args.keylog:
+                context.keylog_filename = self.args.keylog
         return await serve(
             self.connection, "127.0.0.1", self.args.port, subprotocols=SUBPROTOCOLS,
-            compression=None, ping_interval=None, max_size=2**20)
+            compression=None, ping_interval=None, max_size=2**20, ssl=context)
 
     async def run(self):
         self.server = await self.listen()
@@ -354,6 +362,8 @@ def main():
     p.add_argument("--log")
     p.add_argument("--refuse-seconds", type=float, default=20.0)
     p.add_argument("--lifetime", type=float, default=600.0)
+    p.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve wss:// with this certificate and key")
+    p.add_argument("--keylog", help="with --tls: write the TLS secrets here (NSS key log)")
     args = p.parse_args()
     asyncio.run(Server(args).run())
 
