@@ -124,6 +124,12 @@ extension TLSConnection {
             return
         }
         server.helloCount += 1
+        if established, !hello.isHelloRetryRequest, facts.version == .tls13 || hello.version == .tls13 {
+            // refused: the version and suite of the first stand, so that the client's records read
+            // the same whether they were read before this hello or after it
+            server.report(TLSRules.handshakeMalformed, "a second ServerHello in TLS 1.3", at: offset)
+            return
+        }
         facts.version = hello.version
         facts.cipherSuite = hello.cipherSuite
         if hello.isHelloRetryRequest {
@@ -131,10 +137,6 @@ extension TLSConnection {
                 server.report(TLSRules.handshakeMalformed, "a second HelloRetryRequest", at: offset)
             }
             facts.helloRetryRequest = true
-            return
-        }
-        if established, facts.version == .tls13 || hello.version == .tls13 {
-            server.report(TLSRules.handshakeMalformed, "a second ServerHello in TLS 1.3", at: offset)
             return
         }
         if !established {
