@@ -18,7 +18,8 @@ extern int CCryptoBoringSSL_EVP_AEAD_CTX_open(
     size_t nonce_len, const uint8_t *in, size_t in_len, const uint8_t *ad, size_t ad_len) __attribute__((weak));
 
 void *imwire_aead_new(imwire_aead_kind kind, const uint8_t *key, size_t key_length) {
-    if (!CCryptoBoringSSL_EVP_AEAD_CTX_new || !CCryptoBoringSSL_EVP_AEAD_CTX_open || !CCryptoBoringSSL_EVP_AEAD_CTX_free) {
+    if (!CCryptoBoringSSL_EVP_AEAD_CTX_new || !CCryptoBoringSSL_EVP_AEAD_CTX_open
+        || !CCryptoBoringSSL_EVP_AEAD_CTX_free) {
         return NULL;
     }
     const EVP_AEAD *(*which)(void) = kind == imwire_aead_aes128gcm ? CCryptoBoringSSL_EVP_aead_aes_128_gcm

@@ -9,7 +9,11 @@
 // argument in Data; at 1 KiB records that costs several times the decryption itself.
 
 /// The AEADs: 0 AES-128-GCM, 1 AES-256-GCM, 2 ChaCha20-Poly1305.
-typedef enum { imwire_aead_aes128gcm = 0, imwire_aead_aes256gcm = 1, imwire_aead_chacha20poly1305 = 2 } imwire_aead_kind;
+typedef enum {
+    imwire_aead_aes128gcm = 0,
+    imwire_aead_aes256gcm = 1,
+    imwire_aead_chacha20poly1305 = 2
+} imwire_aead_kind;
 
 /// A context for `key` (16-byte tags), or NULL when BoringSSL is not linked in (the caller falls
 /// back to swift-crypto) or the key does not fit the AEAD.
