@@ -301,13 +301,7 @@ extension Scenario {
     package static func suite(_ names: String, dialect: Dialect?, root: String) throws(IMWireError) -> [Scenario] {
         var scenarios: [Scenario] = []
         for name in shipped(names, dialect: dialect, root: root) {
-            let scenario = try load(path: try shippedPath(name, dialect: dialect, root: root))
-            if let dialect, dialect != scenario.dialect {
-                throw IMWireError(
-                    .serveScenarioDialect, "written for \(scenario.dialect.rawValue), not \(dialect.rawValue)",
-                    field: scenario.name)
-            }
-            scenarios.append(scenario)
+            scenarios.append(try resolve(name: name, path: nil, dialect: dialect, root: root))
         }
         let dialects = Set(scenarios.map(\.dialect.rawValue)).sorted()
         guard dialects.count == 1 else {
