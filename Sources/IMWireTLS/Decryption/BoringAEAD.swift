@@ -25,9 +25,9 @@ final class BoringAEAD {
     func open(
         nonce: UnsafeBufferPointer<UInt8>, sealed: UnsafeBufferPointer<UInt8>, aad: UnsafeBufferPointer<UInt8>
     ) -> [UInt8]? {
-        guard sealed.count >= 16 else { return nil }
         var opened = true
-        // At least one byte, so that an empty plaintext still has an address to write to.
+        // At least one byte, so that an empty plaintext still has an address to write to (a
+        // `sealed` shorter than its tag is refused by imwire_aead_open).
         let plaintext = [UInt8](unsafeUninitializedCapacity: max(1, sealed.count - 16)) { buffer, count in
             let length = imwire_aead_open(
                 context, buffer.baseAddress, nonce.baseAddress, nonce.count, sealed.baseAddress, sealed.count,
