@@ -96,43 +96,52 @@ public struct PcapngWriter {
         if origin != nil { optionsLength += 4 + PacketOrigin.optionLength }
         if optionsLength > 0 { optionsLength += 4 }
         let total = UInt32(truncatingIfNeeded: 32 + data.count + padding + optionsLength)
-        // Written straight into `bytes` (left to grow geometrically: reserving the exact size
-        // here would copy the whole buffer per packet): a shard run writes every packet of a
-        // capture here, too often to build the block in buffers through the generic ByteWriter.
-        append(UInt32(6))
-        append(total)
-        append(id)
-        append(UInt32(truncatingIfNeeded: micros >> 32))
-        append(UInt32(truncatingIfNeeded: micros))
-        append(UInt32(truncatingIfNeeded: data.count))
-        append(UInt32(truncatingIfNeeded: originalLength ?? data.count))
-        bytes.append(contentsOf: data)
-        bytes.append(contentsOf: repeatElement(0, count: padding))
-        if optionsLength > 0 {
-            for value in commentValues { appendOption(1, value) }
-            if let inbound { appendOption(2, [inbound ? 1 : 2, 0, 0, 0]) }
-            if let origin {
-                append(UInt32(PacketOrigin.optionLength) << 16 | UInt32(PacketOrigin.optionCode))
-                append(UInt32(0))  // PEN 0: not a registered enterprise's option
-                append(UInt64(origin.number))
-                append(UInt64(origin.fileOffset))
-                append(UInt64(origin.dataOffset))
+        // The block is sized at once and its fields stored in place (`bytes` left to grow
+        // geometrically: reserving the exact size here would copy the whole buffer per packet): a
+        // shard run writes every packet of a capture here, where appending field by field took
+        // more time than the copy of the data.
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: Int(total)))
+        bytes.withUnsafeMutableBytes { block in
+            var at = start
+            func store<Value: FixedWidthInteger>(_ value: Value) {
+                block.storeBytes(of: value.littleEndian, toByteOffset: at, as: Value.self)
+                at += MemoryLayout<Value>.size
             }
-            append(UInt32(0))  // opt_endofopt
+            func store(_ value: [UInt8]) {
+                value.withUnsafeBytes { source in
+                    guard let base = source.baseAddress else { return }
+                    (block.baseAddress! + at).copyMemory(from: base, byteCount: source.count)
+                }
+                at += (value.count + 3) & ~3  // the padding is already zero
+            }
+            store(UInt32(6))
+            store(total)
+            store(id)
+            store(UInt32(truncatingIfNeeded: micros >> 32))
+            store(UInt32(truncatingIfNeeded: micros))
+            store(UInt32(truncatingIfNeeded: data.count))
+            store(UInt32(truncatingIfNeeded: originalLength ?? data.count))
+            store(data)
+            if optionsLength > 0 {
+                for value in commentValues {
+                    store(UInt32(value.count) << 16 | 1)
+                    store(value)
+                }
+                if let inbound {
+                    store(UInt32(4) << 16 | 2)
+                    store(UInt32(inbound ? 1 : 2))
+                }
+                if let origin {
+                    store(UInt32(PacketOrigin.optionLength) << 16 | UInt32(PacketOrigin.optionCode))
+                    store(UInt32(0))  // PEN 0: not a registered enterprise's option
+                    store(UInt64(origin.number))
+                    store(UInt64(origin.fileOffset))
+                    store(UInt64(origin.dataOffset))
+                }
+                store(UInt32(0))  // opt_endofopt
+            }
+            store(total)
         }
-        append(total)
-    }
-
-    private mutating func append(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-    private mutating func append(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private mutating func appendOption(_ code: UInt16, _ value: [UInt8]) {
-        append(UInt32(value.count) << 16 | UInt32(code))
-        bytes.append(contentsOf: value)
-        bytes.append(contentsOf: repeatElement(0, count: (4 - value.count % 4) % 4))
     }
 }
