@@ -27,6 +27,10 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
         low = words.1
     }
 
+    /// The address folded into one word with the odd multipliers `a` and `b` (a multiply-shift
+    /// hash, `AddressIndex`).
+    func folded(_ a: UInt64, _ b: UInt64) -> UInt64 { (high &* a) ^ (low &* b) ^ (isIPv6 ? b : 0) }
+
     /// The address of an IPv4 packet as one number; nil for IPv6.
     var ipv4: UInt32? { isIPv6 ? nil : UInt32(truncatingIfNeeded: low) }
 

@@ -2,6 +2,14 @@ import Dispatch
 import IMWireCore
 import IMWireIO
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Cuts a pcap or pcapng capture into pcapng shards that can be checked apart and merged back
 /// (`imwire shard`, `imwire merge`; Spec/shards.md). A TCP connection is never cut: every packet
 /// goes to the shard of its *client unit*, and a unit is every packet between one client
@@ -203,19 +211,22 @@ package enum CaptureSharder {
         return Array(fields[0])
     }
 
-    /// Where `needle` first occurs in `bytes[range]` (the standard library's `firstRange(of:)`
-    /// is the generic search this replaces).
+    /// Where `needle` first occurs in `bytes[range]`: candidates found by the C library's
+    /// `memchr` (a byte-by-byte loop over every server segment's first kilobyte was a tenth of a
+    /// shard run; `memmem` is not in Glibc's Swift module).
     private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        guard let first = needle.first, range.count >= needle.count else { return nil }
+        guard let first = needle.first, range.count >= needle.count, let base = bytes.baseAddress else { return nil }
         var index = range.lowerBound
         let last = range.upperBound - needle.count
-        while index <= last {
-            if bytes[index] == first, bytes[index..<range.upperBound].starts(with: needle) { return index }
+        while index <= last, let hit = memchr(base + index, Int32(first), last - index + 1) {
+            index = UnsafeRawPointer(hit) - base
+            if bytes[index..<range.upperBound].starts(with: needle) { return index }
             index += 1
         }
         return nil
     }
 
+    /// A client SYN, IP fragment or not (`tcp(of:)` places no fragment).
     static func isClientSYN(_ packet: CapturedPacket) -> Bool {
         guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
             case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6,
@@ -252,7 +263,7 @@ package enum CaptureSharder {
         throws(IMWireError) -> Result
     {
         // Pass 1: each unit's bytes, in the order units first appear.
-        var unitIndex: [IPAddress: Int] = [:]
+        var unitIndex = AddressIndex()
         var unitBytes: [Int] = []
         var units = UnitSets()
         var sidUnits: [[UInt8]: Int] = [:]
@@ -269,7 +280,7 @@ package enum CaptureSharder {
         do {
             let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
             while let item = reader.next() {
-                switch item {
+                switch consume item {
                 case .problem(let finding): fileProblems.append(finding)
                 case .secrets(let secrets):
                     residueBytes += secrets.data.count + 32
@@ -287,15 +298,12 @@ package enum CaptureSharder {
                         if flow.ends, open.remove(flow.key) != nil { ended.insert(flow.key) }
                     }
                     if let segment = segment(of: packet) {
-                        let index: Int
-                        if let known = unitIndex[segment.client] {
-                            index = known
-                            unitBytes[index] += size
-                        } else {
-                            index = unitBytes.count
-                            unitIndex[segment.client] = index
+                        let (index, added) = unitIndex.index(of: segment.client)
+                        if added {
                             unitBytes.append(size)
                             units.add()
+                        } else {
+                            unitBytes[index] += size
                         }
                         if !segment.payload.isEmpty, let sid = sid(in: segment.payload, fromClient: segment.fromClient)
                         {
@@ -334,7 +342,10 @@ package enum CaptureSharder {
                     try writeGroup(
                         members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly
                     ) { packet in
-                        unit(of: packet).flatMap { unitOfClient[$0] }.map { shardOfUnit[$0] } ?? 0
+                        guard let (ip, tcp, sourceIsClient) = tcp(of: packet),
+                            let unit = unitOfClient[sourceIsClient ? ip.source : ip.destination]
+                        else { return (0, isClientSYN(packet)) }
+                        return (shardOfUnit[unit], tcp.syn && !tcp.ack)
                     }
                 }
             }
@@ -346,11 +357,12 @@ package enum CaptureSharder {
 
 extension CaptureSharder {
     /// Writes the shards `members` (indices congruent modulo `groups`) in one pass over the
-    /// capture; `shardOf` places a packet. `ownerOnly`: the shards get secrets (`options.keyLog`,
+    /// capture; `shardOf` places a packet and says whether it opens a connection (a client
+    /// SYN), read from one parse of its headers. `ownerOnly`: the shards get secrets (`options.keyLog`,
     /// or the capture's own Decryption Secrets Blocks), and are created with mode 0600.
     fileprivate static func writeGroup(
         _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool,
-        shardOf: (CapturedPacket) -> Int
+        shardOf: (CapturedPacket) -> (shard: Int, opens: Bool)
     ) throws(IMWireError) -> [Shard] {
         var writers: [ShardWriter] = []
         for shard in members {
@@ -364,11 +376,17 @@ extension CaptureSharder {
         let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
         while let item = reader.next() {
             // Secrets go to every shard, where they were: any connection may need them.
-            if case .secrets(let secrets) = item { for writer in writers { writer.write(secrets) } }
-            guard case .packet(let packet) = item else { continue }
-            let shard = shardOf(packet)
+            let packet: CapturedPacket
+            switch consume item {
+            case .packet(let next): packet = next
+            case .secrets(let secrets):
+                for writer in writers { writer.write(secrets) }
+                continue
+            case .problem: continue
+            }
+            let (shard, opens) = shardOf(packet)
             guard shard % groups == group else { continue }
-            writers[shard / groups].write(packet)
+            writers[shard / groups].write(packet, opens: opens)
         }
         var done: [Shard] = []
         for writer in writers {
@@ -465,14 +483,15 @@ private final class ShardWriter {
         writer = PcapngWriter(application: "imwire shard", comment: shard.identity.comment)
     }
 
-    func write(_ packet: CapturedPacket) {
+    /// `opens`: the packet is a client SYN, counted as a connection.
+    func write(_ packet: CapturedPacket, opens: Bool) {
         writer.packet(
             packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
             inbound: packet.inbound,
             comments: packet.comments,
             origin: PacketOrigin(number: packet.number, fileOffset: packet.fileOffset, dataOffset: packet.dataOffset))
         shard.packets += 1
-        if CaptureSharder.isClientSYN(packet) { shard.connections += 1 }
+        if opens { shard.connections += 1 }
         shard.firstTime = min(shard.firstTime ?? packet.time, packet.time)
         shard.lastTime = max(shard.lastTime ?? packet.time, packet.time)
         if writer.bytes.count >= 1 << 20 { flush() }
