@@ -26,8 +26,8 @@ import IMWireIO
 /// a new shard begun when the next unit would take the current one past `maxBytes` (a unit
 /// larger than that is a shard of its own); the second writes each packet into its shard with
 /// its place in the capture (`PacketOrigin`), at most `maxOpenFiles` shards at a time (one more
-/// pass over the file for each further group), on `jobs` threads that each read the file for
-/// their own shards.
+/// pass over the file for each further group). With `jobs` above 1 one thread reads and parses
+/// the file while the others use its packets (`read(_:limits:into:threaded:)`).
 package enum CaptureSharder {
     /// What `shard` was asked.
     package struct Options: Sendable {
@@ -43,8 +43,9 @@ package enum CaptureSharder {
         /// Key-log text written at the start of every shard as a Decryption Secrets Block
         /// (`imwire shard --tls-keylog`), so each shard's TLS connections decrypt on their own.
         package var keyLog: [UInt8]?
-        /// Threads writing shards in the second pass, each reading the capture for its own
-        /// shards; the shards are the same for any number.
+        /// Threads: above 1, one reads the capture and hands its packets to the others (to one
+        /// in the first pass, to `jobs - 1` writing shards in the second); the shards are the
+        /// same for any number.
         package var jobs: Int
 
         package init(
@@ -263,61 +264,10 @@ package enum CaptureSharder {
         throws(IMWireError) -> Result
     {
         // Pass 1: each unit's bytes, in the order units first appear.
-        var unitIndex = AddressIndex()
-        var unitBytes: [Int] = []
-        var units = UnitSets()
-        var sidUnits: [[UInt8]: Int] = [:]
-        var residueBytes = 0
-        // Secrets go to every shard: a capture that carries any makes every shard owner-only.
-        var carriesSecrets = false
-        var fileProblems: [Finding] = []
-        // With tracksConnections: the connections open now, those seen first without a SYN, and
-        // those ended (so that the last ACKs after a FIN do not open them again).
-        var open: Set<TCPConnectionKey> = []
-        var startedOpen: Set<TCPConnectionKey> = []
-        var ended: Set<TCPConnectionKey> = []
-        var captureBytes = 0
-        do {
-            let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
-            while let item = reader.next() {
-                switch consume item {
-                case .problem(let finding): fileProblems.append(finding)
-                case .secrets(let secrets):
-                    residueBytes += secrets.data.count + 32
-                    carriesSecrets = true
-                case .packet(let packet):
-                    let size = blockSize(packet)
-                    if options.tracksConnections, let flow = connection(of: packet) {
-                        if flow.opens {
-                            open.insert(flow.key)
-                            ended.remove(flow.key)
-                        } else if !open.contains(flow.key), !ended.contains(flow.key) {
-                            startedOpen.insert(flow.key)
-                            open.insert(flow.key)
-                        }
-                        if flow.ends, open.remove(flow.key) != nil { ended.insert(flow.key) }
-                    }
-                    if let segment = segment(of: packet) {
-                        let (index, added) = unitIndex.index(of: segment.client)
-                        if added {
-                            unitBytes.append(size)
-                            units.add()
-                        } else {
-                            unitBytes[index] += size
-                        }
-                        if !segment.payload.isEmpty, let sid = sid(in: segment.payload, fromClient: segment.fromClient)
-                        {
-                            if let other = sidUnits[sid] { units.join(other, index) } else { sidUnits[sid] = index }
-                        }
-                    } else {
-                        residueBytes += size
-                    }
-                }
-            }
-            captureBytes = reader.bytesRead
-        }
-        sidUnits.removeAll()
-        let plan = units.deal(unitBytes: unitBytes, residueBytes: residueBytes, maxBytes: options.maxBytes)
+        let planner = UnitPlanner(tracksConnections: options.tracksConnections)
+        let captureBytes = try read(path, limits: options.limits, into: [planner], threaded: options.jobs > 1)
+        let plan = planner.units.deal(
+            unitBytes: planner.unitBytes, residueBytes: planner.residueBytes, maxBytes: options.maxBytes)
         let shardOfUnit = plan.shardOfUnit
         let count = plan.shardCount
         let base = name ?? String(path.split(separator: "/").last ?? "capture")
@@ -328,42 +278,202 @@ package enum CaptureSharder {
                 identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count),
                 clients: plan.clients[index])
         }
-        // Pass 2: shard k goes to group k mod groups, each group written by one thread that reads
-        // the capture again (from the page cache, after pass 1), `jobs` groups at a time.
-        let perGroup = max(1, options.maxOpenFiles / options.jobs)
-        let groups = max(min(options.jobs, count), (count + perGroup - 1) / perGroup)
-        let written = WrittenShards(shards)
-        let unitOfClient = unitIndex
-        let ownerOnly = options.keyLog != nil || carriesSecrets
-        DispatchQueue.concurrentPerform(iterations: min(options.jobs, groups)) { worker in
-            for group in stride(from: worker, to: groups, by: options.jobs) {
-                let members = Array(stride(from: group, to: count, by: groups))
-                written.record { () throws(IMWireError) -> [Shard] in
-                    try writeGroup(
-                        members.map { shards[$0] }, of: groups, from: path, options: options, ownerOnly: ownerOnly
-                    ) { packet in
+        // Pass 2: shard k goes to group k mod groups. Each pass over the capture (from the page
+        // cache, after pass 1) writes `lanes` groups, each on a thread of its own while this one
+        // reads, or all on this thread with one job.
+        let lanes = max(1, options.jobs - 1)
+        let perGroup = max(1, options.maxOpenFiles / lanes)
+        let groups = max(min(lanes, count), (count + perGroup - 1) / perGroup)
+        let unitOfClient = planner.unitIndex
+        let ownerOnly = options.keyLog != nil || planner.carriesSecrets
+        var written = shards
+        for round in stride(from: 0, to: groups, by: lanes) {
+            var writers: [GroupWriter] = []
+            for group in round..<min(groups, round + lanes) {
+                let members = stride(from: group, to: count, by: groups).map { shards[$0] }
+                writers.append(
+                    try GroupWriter(members, of: groups, options: options, ownerOnly: ownerOnly) { packet in
                         guard let (ip, tcp, sourceIsClient) = tcp(of: packet),
                             let unit = unitOfClient[sourceIsClient ? ip.source : ip.destination]
                         else { return (0, isClientSYN(packet)) }
                         return (shardOfUnit[unit], tcp.syn && !tcp.ack)
-                    }
-                }
+                    })
+            }
+            _ = try read(path, limits: options.limits, into: writers, threaded: options.jobs > 1)
+            for writer in writers {
+                for shard in try writer.close() { written[shard.identity.index] = shard }
             }
         }
-        if let error = written.error { throw error }
-        return Result(shards: written.shards, fileProblems: fileProblems, startedOpen: startedOpen, openAtEnd: open)
+        return Result(
+            shards: written, fileProblems: planner.fileProblems, startedOpen: planner.startedOpen,
+            openAtEnd: planner.open)
+    }
+
+    /// Reads the capture at `path` once and gives its items, in order and in batches, to each
+    /// of `consumers`: on this thread, or with `threaded` each consumer on a thread of its own
+    /// while this one reads, at most `BatchRing.ahead` batches ahead of the slowest. Returns the
+    /// bytes read.
+    private static func read(_ path: String, limits: Limits, into consumers: [ItemConsumer], threaded: Bool)
+        throws(IMWireError) -> Int
+    {
+        let reader = try PacketCaptureReader.packets(path: path, limits: limits)
+        let ring = BatchRing()
+        defer { ring.release() }
+        let lanes = threaded ? consumers.map { _ in (DispatchQueue(label: "imwire.shard"), BatchRing.lane()) } : []
+        let done = DispatchGroup()
+        var sequence = 0
+        func hand(_ batch: [PacketItem]) {
+            // Every lane has finished batch `sequence - ahead - 1`, the slot's last occupant.
+            ring[sequence] = batch
+            for (consumer, (queue, free)) in zip(consumers, lanes) {
+                free.wait()
+                queue.async(group: done) { [sequence] in
+                    ring.take(sequence, into: consumer)
+                    free.signal()
+                }
+            }
+            sequence += 1
+        }
+        guard threaded else {
+            while let item = reader.next() {
+                for consumer in consumers { consumer.take(item) }
+            }
+            return reader.bytesRead
+        }
+        var batch: [PacketItem] = []
+        var batchBytes = 0
+        while let item = reader.next() {
+            if case .packet(let packet) = item { batchBytes += packet.data.count }
+            batch.append(item)
+            if batch.count >= 4096 || batchBytes >= 2 << 20 {
+                hand(batch)
+                batch = []
+                batchBytes = 0
+            }
+        }
+        if !batch.isEmpty { hand(batch) }
+        done.wait()
+        return reader.bytesRead
     }
 }
 
-extension CaptureSharder {
-    /// Writes the shards `members` (indices congruent modulo `groups`) in one pass over the
-    /// capture; `shardOf` places a packet and says whether it opens a connection (a client
-    /// SYN), read from one parse of its headers. `ownerOnly`: the shards get secrets (`options.keyLog`,
-    /// or the capture's own Decryption Secrets Blocks), and are created with mode 0600.
-    fileprivate static func writeGroup(
-        _ members: [Shard], of groups: Int, from path: String, options: Options, ownerOnly: Bool,
-        shardOf: (CapturedPacket) -> (shard: Int, opens: Bool)
-    ) throws(IMWireError) -> [Shard] {
+/// The batches of `CaptureSharder.read` on their way from the reading thread to the consumers'.
+/// The reading thread holds each batch until every consumer is done with it, and drops it itself
+/// when its slot is reused: a batch dropped on a consumer's thread gave its packets' memory back
+/// to the reader's malloc arena under that arena's lock, which made two threads slower than one.
+private final class BatchRing: @unchecked Sendable {
+    /// Batches a lane may be given before it has finished the first of them.
+    static let ahead = 3
+    private static let size = ahead + 1
+    /// Written by the reading thread only; a slot is read by the consumers between the dispatch
+    /// that hands it to them and their lane's signal.
+    private let slots = UnsafeMutablePointer<[PacketItem]>.allocate(capacity: size)
+
+    init() { slots.initialize(repeating: [], count: Self.size) }
+
+    /// A lane's free places: `ahead` batches given and not finished.
+    static func lane() -> DispatchSemaphore { DispatchSemaphore(value: ahead) }
+
+    subscript(sequence: Int) -> [PacketItem] {
+        get { slots[sequence % Self.size] }
+        set { slots[sequence % Self.size] = newValue }
+    }
+
+    /// Gives the batch `sequence` to `consumer`, holding it no longer than the call.
+    func take(_ sequence: Int, into consumer: ItemConsumer) { consumer.take(self[sequence]) }
+
+    func release() {
+        slots.deinitialize(count: Self.size)
+        slots.deallocate()
+    }
+}
+
+/// What a pass over the capture hands its items to.
+private protocol ItemConsumer: AnyObject, Sendable {
+    /// The next item of the capture, in order; called from one thread at a time.
+    func take(_ item: PacketItem)
+}
+
+extension ItemConsumer {
+    func take(_ batch: [PacketItem]) {
+        for item in batch { take(item) }
+    }
+}
+
+/// Pass 1: each client unit's bytes in the order units first appear, the units joined by the
+/// socket.io sessions they share, and what the file itself says (its problems and secrets, and
+/// with `tracksConnections` the TCP connections open at its ends).
+private final class UnitPlanner: ItemConsumer, @unchecked Sendable {
+    private let tracksConnections: Bool
+    var unitIndex = AddressIndex()
+    var unitBytes: [Int] = []
+    var units = UnitSets()
+    private var sidUnits: [[UInt8]: Int] = [:]
+    var residueBytes = 0
+    /// Secrets go to every shard: a capture that carries any makes every shard owner-only.
+    var carriesSecrets = false
+    var fileProblems: [Finding] = []
+    // With tracksConnections: the connections open now, those seen first without a SYN, and
+    // those ended (so that the last ACKs after a FIN do not open them again).
+    var open: Set<CaptureSharder.TCPConnectionKey> = []
+    var startedOpen: Set<CaptureSharder.TCPConnectionKey> = []
+    private var ended: Set<CaptureSharder.TCPConnectionKey> = []
+
+    init(tracksConnections: Bool) { self.tracksConnections = tracksConnections }
+
+    func take(_ item: PacketItem) {
+        switch item {
+        case .problem(let finding): fileProblems.append(finding)
+        case .secrets(let secrets):
+            residueBytes += secrets.data.count + 32
+            carriesSecrets = true
+        case .packet(let packet): take(packet)
+        }
+    }
+
+    private func take(_ packet: CapturedPacket) {
+        let size = CaptureSharder.blockSize(packet)
+        if tracksConnections, let flow = CaptureSharder.connection(of: packet) {
+            if flow.opens {
+                open.insert(flow.key)
+                ended.remove(flow.key)
+            } else if !open.contains(flow.key), !ended.contains(flow.key) {
+                startedOpen.insert(flow.key)
+                open.insert(flow.key)
+            }
+            if flow.ends, open.remove(flow.key) != nil { ended.insert(flow.key) }
+        }
+        guard let segment = CaptureSharder.segment(of: packet) else {
+            residueBytes += size
+            return
+        }
+        let (index, added) = unitIndex.index(of: segment.client)
+        if added {
+            unitBytes.append(size)
+            units.add()
+        } else {
+            unitBytes[index] += size
+        }
+        if !segment.payload.isEmpty, let sid = CaptureSharder.sid(in: segment.payload, fromClient: segment.fromClient) {
+            if let other = sidUnits[sid] { units.join(other, index) } else { sidUnits[sid] = index }
+        }
+    }
+}
+
+/// Pass 2: writes the shards `members` (indices congruent modulo `groups`); `shardOf` places a
+/// packet and says whether it opens a connection (a client SYN), read from one parse of its
+/// headers. `ownerOnly`: the shards get secrets (`options.keyLog`, or the capture's own
+/// Decryption Secrets Blocks), and are created with mode 0600.
+private final class GroupWriter: ItemConsumer, @unchecked Sendable {
+    private let writers: [ShardWriter]
+    private let groups: Int
+    private let group: Int
+    private let shardOf: @Sendable (CapturedPacket) -> (shard: Int, opens: Bool)
+
+    init(
+        _ members: [CaptureSharder.Shard], of groups: Int, options: CaptureSharder.Options, ownerOnly: Bool,
+        shardOf: @escaping @Sendable (CapturedPacket) -> (shard: Int, opens: Bool)
+    ) throws(IMWireError) {
         var writers: [ShardWriter] = []
         for shard in members {
             writers.append(try ShardWriter(shard, ownerOnly: ownerOnly))
@@ -372,47 +482,29 @@ extension CaptureSharder {
                     DecryptionSecrets(type: DecryptionSecrets.tlsKeyLog, data: keyLog, fileOffset: 0))
             }
         }
-        let group = members[0].identity.index % groups
-        let reader = try PacketCaptureReader.packets(path: path, limits: options.limits)
-        while let item = reader.next() {
-            // Secrets go to every shard, where they were: any connection may need them.
-            let packet: CapturedPacket
-            switch consume item {
-            case .packet(let next): packet = next
-            case .secrets(let secrets):
-                for writer in writers { writer.write(secrets) }
-                continue
-            case .problem: continue
-            }
-            let (shard, opens) = shardOf(packet)
-            guard shard % groups == group else { continue }
-            writers[shard / groups].write(packet, opens: opens)
-        }
-        var done: [Shard] = []
-        for writer in writers {
-            done.append(try writer.close())
-        }
-        return done
+        self.writers = writers
+        self.groups = groups
+        group = members[0].identity.index % groups
+        self.shardOf = shardOf
     }
-}
 
-/// The shards the threads of pass 2 have written, and the first error one of them met.
-private final class WrittenShards: @unchecked Sendable {
-    private let lock = DispatchSemaphore(value: 1)
-    private(set) var shards: [CaptureSharder.Shard]
-    private(set) var error: IMWireError?
-
-    init(_ shards: [CaptureSharder.Shard]) { self.shards = shards }
-
-    func record(_ write: () throws(IMWireError) -> [CaptureSharder.Shard]) {
-        let result: Result<[CaptureSharder.Shard], IMWireError>
-        do { result = .success(try write()) } catch { result = .failure(error) }
-        lock.wait()
-        defer { lock.signal() }
-        switch result {
-        case .success(let done): for shard in done { shards[shard.identity.index] = shard }
-        case .failure(let failure): error = error ?? failure
+    func take(_ item: PacketItem) {
+        switch item {
+        case .packet(let packet):
+            let (shard, opens) = shardOf(packet)
+            guard shard % groups == group else { return }
+            writers[shard / groups].write(packet, opens: opens)
+        case .secrets(let secrets):
+            // Secrets go to every shard, where they were: any connection may need them.
+            for writer in writers { writer.write(secrets) }
+        case .problem: return
         }
+    }
+
+    func close() throws(IMWireError) -> [CaptureSharder.Shard] {
+        var done: [CaptureSharder.Shard] = []
+        for writer in writers { done.append(try writer.close()) }
+        return done
     }
 }
 
