@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz/campaign.sh [-c CORE] TARGET:SECONDS[:GOAL]...   — several run.sh runs one after another.
 #
-# Builds every target once (release, the run.sh recipe), then runs each TARGET for SECONDS with
+# Builds each target once (release, the run.sh recipe), then runs each TARGET for SECONDS with
 # NO_BUILD=1, so the sources may change while a campaign runs. With GOAL, a run also stops once
 # the target's total executions in STATUS.md reach GOAL (RUNS=the difference), and is skipped
 # when they already have, so a campaign can go from one target to the next as each is done.
@@ -22,7 +22,14 @@ for spec in "$@"; do
   [ -d "Sources/Fuzz$target" ] && [ "$seconds" -gt 0 ] 2>/dev/null && [ "${goal:-1}" -gt 0 ] 2>/dev/null && [ -z "$extra" ] \
     || { echo "not TARGET:SECONDS[:GOAL]: $spec" >&2; exit 2; }
 done
-[ -n "${NO_BUILD:-}" ] || swift build -c "${CONFIGURATION:-release}" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address >&2
+# Each target's product on its own: building every product links the root package's `imwire`
+# executable with libFuzzer's main too, which fails ("multiple definition of 'main'").
+if [ -z "${NO_BUILD:-}" ]; then
+  for spec in "$@"; do
+    swift build -c "${CONFIGURATION:-release}" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+      --product "Fuzz${spec%%:*}" >&2
+  done
+fi
 pin=()
 [ -z "$core" ] || pin=(taskset -c "$core")
 for spec in "$@"; do
