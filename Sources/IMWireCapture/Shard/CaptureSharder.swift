@@ -266,6 +266,7 @@ package enum CaptureSharder {
         // Pass 1: each unit's bytes, in the order units first appear.
         let planner = UnitPlanner(tracksConnections: options.tracksConnections)
         let captureBytes = try read(path, limits: options.limits, into: [planner], threaded: options.jobs > 1)
+        planner.forgetSessions()
         let plan = planner.units.deal(
             unitBytes: planner.unitBytes, residueBytes: planner.residueBytes, maxBytes: options.maxBytes)
         let shardOfUnit = plan.shardOfUnit
@@ -420,6 +421,9 @@ private final class UnitPlanner: ItemConsumer, @unchecked Sendable {
     private var ended: Set<CaptureSharder.TCPConnectionKey> = []
 
     init(tracksConnections: Bool) { self.tracksConnections = tracksConnections }
+
+    /// Lets the sids go once the units are joined: pass 2 does not need them.
+    func forgetSessions() { sidUnits = [:] }
 
     func take(_ item: PacketItem) {
         switch item {
