@@ -95,13 +95,15 @@ public struct PcapngWriter {
         if inbound != nil { optionsLength += 8 }
         if origin != nil { optionsLength += 4 + PacketOrigin.optionLength }
         if optionsLength > 0 { optionsLength += 4 }
-        let total = UInt32(truncatingIfNeeded: 32 + data.count + padding + optionsLength)
+        let size = 32 + data.count + padding + optionsLength
+        // Past 4 GiB the length field wraps (pcapng cannot say it); the buffer is still `size`.
+        let total = UInt32(truncatingIfNeeded: size)
         // The block is sized at once and its fields stored in place (`bytes` left to grow
         // geometrically: reserving the exact size here would copy the whole buffer per packet): a
         // shard run writes every packet of a capture here, where appending field by field took
         // more time than the copy of the data.
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: Int(total)))
+        bytes.append(contentsOf: repeatElement(0, count: size))
         bytes.withUnsafeMutableBytes { block in
             var at = start
             func store<Value: FixedWidthInteger>(_ value: Value) {
