@@ -10,11 +10,20 @@ enum ProxyFuzzing {
     ///
     /// Invariants: never traps; at most one server is asked for, with a host and a port in
     /// 1...65535, and nothing is passed on before it is answered; at most one ClientHello is
-    /// reported; a refused opening closes the connection.
+    /// reported; a refused opening closes the connection; nothing holds the channel once the
+    /// input is done (a cycle left 3.6 KB an input behind, and ran the target out of memory).
     static func opening(_ input: FuzzInput) -> [String] {
+        weak var channel: EmbeddedChannel?
+        var violations = opening(input) { channel = $0 }
+        if channel != nil { violations.append("the channel outlived its input") }
+        return violations
+    }
+
+    private static func opening(_ input: FuzzInput, made: (EmbeddedChannel) -> Void) -> [String] {
         let sniffsTLS = input.flags & 0x10 != 0
         let reachable = input.flags & 0x20 == 0
         let channel = EmbeddedChannel()
+        made(channel)
         let opening = ClientOpening(explicit: true, sniffsTLS: sniffsTLS)
         var targets: [(String, Int)] = []
         var hellos = 0
@@ -50,7 +59,9 @@ enum ProxyFuzzing {
         }
         if hellos > 1 { violations.append("\(hellos) ClientHellos") }
         if refused, channel.isActive { violations.append("refused, and the connection still open") }
-        _ = try? channel.finish()
+        // A refused opening has closed the channel: finish() would throw before it runs the
+        // loop's last tasks, and those hold the channel.
+        _ = try? channel.finish(acceptAlreadyClosed: true)
         return violations
     }
 }
