@@ -317,12 +317,21 @@ import Testing
         }
         #expect("\(request)".contains(#""1000":16 bytes"#) && "\(decoded)".contains(#""token":16 bytes"#))
         #expect("\(item)".contains("data: \(item.socketIO.data.utf8.count) bytes"))
+        // The socket.io 0.9 packet on its own, as its decoder hands it out, and sent as JSON (4:::).
+        let bare = try #require(SocketIO09Decoder.decode(NIMCodec.encode(.request(request))).packets.first)
+        let asJSON = try #require(SocketIO09Decoder.decode(Array("4:::\(bare.data)".utf8)).packets.first)
+        for secret in [token, pushToken] {
+            Self.expect(bare, hides: secret, shows: ["data: \(bare.data.utf8.count) bytes"])
+            Self.expect(asJSON, hides: secret, shows: ["app-key-9", "alice", #""1000":16 bytes"#])
+        }
         // Another request, and a parameter of another name, show what they carry.
         let other = NIMRequest(
             sid: 7, cid: 1, ser: 2, params: [NIMParameter(type: "Property", value: ["1000": "kept-1000"], name: "msg")])
         #expect(
             "\(other)".contains("kept-1000")
                 && "\(NIMCodec.decode(NIMCodec.encode(.request(other)), direction: .send))".contains("kept-1000"))
+        let otherPacket = try #require(SocketIO09Decoder.decode(NIMCodec.encode(.request(other))).packets.first)
+        #expect("\(otherPacket)".contains("kept-1000"))
     }
 
     @Test func jmessageEventsShowTheirCredentialsAsLengthsInEveryForm() throws {
@@ -361,6 +370,21 @@ import Testing
         let text = JMessageEvent(
             name: "s_single_text", payload: JSONObject(["target_name": "bob", "rid": 4]), kind: .request)
         #expect("\(text)".contains(#"target_name: "bob""#) && "\(text.packet)".contains(#""target_name":"bob""#))
+    }
+
+    /// Plain JSON, as parsed or built, and its objects and their members.
+    @Test func jsonShowsItsCredentialsAsLengths() throws {
+        let secret = "hunter2-password"
+        let text = #"{"user":"alice","auth":[{"password":"\#(secret)","n":1}],"token":{"kept":"not-a-string"}}"#
+        let json = try JSONParser.parse(Array(text.utf8))
+        let object = try #require(json.objectValue)
+        let inner = try #require(json["auth"]?.arrayValue?.first?.objectValue)
+        let member = try #require(inner.members.first)
+        for value in [json, object, inner, member] as [Any] { Self.expect(value, hides: secret, shows: ["16 bytes"]) }
+        #expect("\(json)" == #"{"user":"alice","auth":[{"password":16 bytes,"n":1}],"token":{"kept":"not-a-string"}}"#)
+        #expect("\(member)" == #""password":16 bytes"# && "\(inner.members[1])" == #""n":1"#)
+        // What IMWire writes keeps every byte.
+        #expect(JSONWriter.string(json) == text)
     }
 
     /// socket.io packets (2.x in engine.io, and 0.9) whose JSON names a credential.

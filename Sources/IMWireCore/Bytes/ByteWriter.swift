@@ -17,7 +17,7 @@ public struct ByteWriter: Sendable {
 
     public mutating func append(_ raw: UnsafeRawBufferPointer) { bytes.append(contentsOf: raw) }
 
-    public mutating func append(utf8 string: String) { bytes.append(contentsOf: string.utf8) }
+    package mutating func append(utf8 string: String) { bytes.append(contentsOf: string.utf8) }
 
     public mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T, _ order: Endianness) {
         let size = MemoryLayout<T>.size

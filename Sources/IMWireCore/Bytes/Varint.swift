@@ -38,7 +38,7 @@ public enum Varint {
     }
 
     /// Bytes needed for the minimal encoding of `value`.
-    public static func encodedLength(_ value: UInt64) -> Int {
+    package static func encodedLength(_ value: UInt64) -> Int {
         value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
     }
 
@@ -58,8 +58,8 @@ public enum Varint {
     }
 
     /// ZigZag, as used by protobuf `sint32`/`sint64`.
-    public static func zigZagEncode(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-    public static func zigZagDecode(_ value: UInt64) -> Int64 {
+    package static func zigZagEncode(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    package static func zigZagDecode(_ value: UInt64) -> Int64 {
         Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 }

@@ -99,8 +99,3 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 }
-
-extension JSONValue: CustomStringConvertible {
-    /// Compact JSON text.
-    public var description: String { JSONWriter.string(self) }
-}

@@ -263,7 +263,10 @@ extension JMessageEvent {
     private func shownMembers(hiding secret: String) -> [(label: String, json: JSONValue, hidden: String?)] {
         payload.members.map { member in
             guard member.key == secret else { return (member.key, member.value, nil) }
-            return (member.key, member.value, "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes")
+            return (
+                member.key, member.value,
+                "\((member.value.stringValue ?? JSONWriter.string(member.value)).utf8.count) bytes"
+            )
         }
     }
 }
@@ -298,6 +301,6 @@ extension JMessageEvent: CustomStringConvertible, CustomDebugStringConvertible, 
     /// value's JSON text's); nil for another member.
     private static func hiddenLength(_ member: JSONObject.Member) -> String? {
         guard CredentialFields.isCredential(member.key) else { return nil }
-        return "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes"
+        return "\((member.value.stringValue ?? JSONWriter.string(member.value)).utf8.count) bytes"
     }
 }

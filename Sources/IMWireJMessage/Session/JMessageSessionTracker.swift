@@ -342,7 +342,7 @@ public struct JMessageSessionTracker: Sendable {
         }
     }
 
-    private func key(_ value: JSONValue) -> String { value.stringValue ?? value.description }
+    private func key(_ value: JSONValue) -> String { value.stringValue ?? JSONWriter.string(value) }
 
     private mutating func observeAck(_ event: JMessageEvent, time: Int64, into findings: inout [Finding]) {
         guard let rid = event.rid else { return }

@@ -297,7 +297,10 @@ extension NIMLogin: CustomStringConvertible, CustomDebugStringConvertible, Custo
     private var shownFields: [(label: String, json: JSONValue, hidden: String?)] {
         property.fields.members.map { member in
             guard Self.secretFields.contains(member.key) else { return (member.key, member.value, nil) }
-            return (member.key, member.value, "\((member.value.stringValue ?? "\(member.value)").utf8.count) bytes")
+            return (
+                member.key, member.value,
+                "\((member.value.stringValue ?? JSONWriter.string(member.value)).utf8.count) bytes"
+            )
         }
     }
 }

@@ -8,30 +8,18 @@ public struct NIMItem: Sendable, Hashable {
 }
 
 // A login's socket.io packet holds its token under tag 1000, which no name in the packet's JSON
-// says is one: formatted, an item whose NIM packet is a login shows that packet's text as its
-// length (the NIM packet shows the rest, the tokens as their length).
+// says is one: the packet shows its text as its length (`SocketIO09Packet` knows NIM's login),
+// and the NIM packet shows the rest, the tokens as their length.
 extension NIMItem: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The socket.io packet and the NIM packet; a login's packet with its text as its length.
+    /// The socket.io packet and the NIM packet, each as it shows itself.
     public var description: String {
-        "NIMItem(socketIO: \(socketIO.formatted(hidingData: isLogin)), nim: \(String(reflecting: nim)))"
+        "NIMItem(socketIO: \(String(reflecting: socketIO)), nim: \(String(reflecting: nim)))"
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(
-            self, children: ["socketIO": SocketIOShown(packet: socketIO, hidingData: isLogin), "nim": nim as Any],
-            displayStyle: .struct)
-    }
-
-    private var isLogin: Bool { if case .request(let request)? = nim { request.isLogin } else { false } }
-
-    /// The socket.io packet as its item shows it.
-    private struct SocketIOShown: CustomStringConvertible, CustomReflectable {
-        let packet: SocketIO09Packet
-        let hidingData: Bool
-        var description: String { packet.formatted(hidingData: hidingData) }
-        var customMirror: Mirror { packet.mirror(hidingData: hidingData) }
+        Mirror(self, children: ["socketIO": socketIO, "nim": nim as Any], displayStyle: .struct)
     }
 }
 

@@ -1,0 +1,25 @@
+// Any JSON may be a login (a password, a token, a signature): formatted (`print`,
+// interpolation, `String(reflecting:)`, `dump`), a value, an object or a member shows each
+// credential (`CredentialFields`: a string under a key such as `password`) as its length, as the
+// messages that carry them do (issue 37: nothing leaked). What IMWire writes goes through
+// `JSONWriter`, which writes every byte.
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text, each credential as its length: `{"user":"alice","password":16 bytes}`.
+    public var description: String { CredentialFields.formatted(self) }
+}
+
+extension JSONObject: CustomStringConvertible {
+    /// As `JSONValue.object` shows it. (`dump` shows the members, each as itself.)
+    public var description: String { CredentialFields.formatted(.object(self)) }
+}
+
+extension JSONObject.Member: CustomStringConvertible, CustomReflectable {
+    /// `"password":16 bytes`, as its object shows it.
+    public var description: String {
+        String(CredentialFields.formatted(.object(JSONObject([self]))).dropFirst().dropLast())
+    }
+
+    /// No children: `dump` shows the description, not the value a credential's key names.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
