@@ -20,13 +20,18 @@ BOUND_MIB, and the good client's echo p99 during the attack stays within 2x its 
 idle proxy measured just before that attack (5 ms at least: one scheduler tick on 2 cores).
 Prints each figure.
 
-Usage: [ATTACKS="bomb idle"] Tests/CrossCheck/proxy_attacks.py [path/to/imwire]   (uses Tests/CrossCheck/.venv, as proxy.py does)
+Usage: [ATTACKS="bomb idle"] [P99=report] Tests/CrossCheck/proxy_attacks.py [path/to/imwire]
+(uses Tests/CrossCheck/.venv, as proxy.py does). P99=report prints the good client's p99 without
+judging it; survival and memory are judged as ever.
 
 `idle`, 2,000 connections in a burst, is within the bound with a release build (the good client's
 p99 0.72, 0.55 and 0.53 ms against 0.72, 0.51 and 0.53 ms through the idle proxy, three runs on an
 idle machine, 2026-11-29) but not with the debug build CI has (1.61-4.66 ms against 1.05-1.25 ms in
-seven runs, 1.5-4.0x, the worst within 0.4 ms of the 5 ms floor): CI runs the other five
-(ATTACKS="bomb huge-length never-reads garbage slowloris").
+seven runs, 1.5-4.0x, 2026-11-29; 3.8-8.9 ms against 2.1-3.5 ms in ten runs, 2026-11-30). A profile
+of that debug proxy during the burst (perf, 3,908 samples) is spread over NIO's own unoptimised
+code: its debug-only checks 17%, connecting the upstreams 19%, generic metadata lookups; no frame
+of IMWire's own stands out. So CI runs `idle` with P99=report: the proxy stays up and under its
+bound with 2,000 connections open, and the p99 is printed beside the idle figure.
 """
 import os
 import re
@@ -256,6 +261,8 @@ class GoodClient:
         return sorted(times)[int(count * 0.99) - 1]
 
 
+# Whether the good client's p99 is judged (the default) or only printed (P99=report).
+JUDGES_P99 = os.environ.get("P99", "judge") != "report"
 MODES = [mode for mode in os.environ.get("ATTACKS", "bomb huge-length never-reads garbage slowloris idle").split()]
 
 
@@ -310,7 +317,7 @@ def main():
                 break
             if max(peak) > BOUND_MIB:
                 lc.problem(f"{mode}: the proxy's resident memory reached {max(peak):.0f} MiB (bound {BOUND_MIB} MiB)")
-            if loaded > max(2 * idle, 0.005):
+            if JUDGES_P99 and loaded > max(2 * idle, 0.005):
                 lc.problem(f"{mode}: the good client's p99 was {loaded * 1000:.2f} ms, {idle * 1000:.2f} ms through the idle proxy")
             time.sleep(1)
     except Exception as e:
@@ -320,9 +327,10 @@ def main():
     for process in (good_upstream, attacked_upstream):
         process.kill()
     for mode, count, peak, loaded, idle, alive in figures:
-        print(f"{'ok  ' if alive and peak <= BOUND_MIB and loaded <= max(2 * idle, 0.005) else 'FAIL'} {mode}: {count} attacking "
+        fast = loaded <= max(2 * idle, 0.005) or not JUDGES_P99
+        print(f"{'ok  ' if alive and peak <= BOUND_MIB and fast else 'FAIL'} {mode}: {count} attacking "
               f"connections; proxy up: {alive}; its RSS {base:.0f} MiB idle, at most {peak:.0f} MiB; the good client's echo p99 "
-              f"{loaded * 1000:.2f} ms (idle proxy: {idle * 1000:.2f} ms)", flush=True)
+              f"{loaded * 1000:.2f} ms (idle proxy: {idle * 1000:.2f} ms){'' if JUDGES_P99 else ', not judged'}", flush=True)
     print(f"{len(lc.PROBLEMS)} problems")
     sys.exit(1 if lc.PROBLEMS else 0)
 
