@@ -320,9 +320,13 @@ import Testing
         // The socket.io 0.9 packet on its own, as its decoder hands it out, and sent as JSON (4:::).
         let bare = try #require(SocketIO09Decoder.decode(NIMCodec.encode(.request(request))).packets.first)
         let asJSON = try #require(SocketIO09Decoder.decode(Array("4:::\(bare.data)".utf8)).packets.first)
+        // And its JSON on its own.
+        let json = try JSONParser.parse(Array(bare.data.utf8))
         for secret in [token, pushToken] {
             Self.expect(bare, hides: secret, shows: ["data: \(bare.data.utf8.count) bytes"])
-            Self.expect(asJSON, hides: secret, shows: ["app-key-9", "alice", #""1000":16 bytes"#])
+            for value in [asJSON, json] as [Any] {
+                Self.expect(value, hides: secret, shows: ["app-key-9", "alice", #""1000":16 bytes"#])
+            }
         }
         // Another request, and a parameter of another name, show what they carry.
         let other = NIMRequest(

@@ -28,10 +28,10 @@ public struct ByteWriter: Sendable {
     }
 
     /// A protobuf base-128 varint in its minimal form.
-    public mutating func appendVarint(_ value: UInt64) { Varint.write(value, into: &bytes) }
+    package mutating func appendVarint(_ value: UInt64) { Varint.write(value, into: &bytes) }
 
     /// Overwrites bytes already written (e.g. a length known only afterwards).
-    public mutating func overwrite(at index: Int, with newBytes: [UInt8]) {
+    package mutating func overwrite(at index: Int, with newBytes: [UInt8]) {
         bytes.replaceSubrange(index..<(index + newBytes.count), with: newBytes)
     }
 }

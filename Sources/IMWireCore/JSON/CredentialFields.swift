@@ -15,8 +15,25 @@ package enum CredentialFields {
     /// Whether `key` names a credential (in any case).
     package static func isCredential(_ key: String) -> Bool { keys.contains(key.lowercased()) }
 
-    /// Whether `value` holds a credential: a string under a credential key, at any depth.
+    /// NIM's login request (`{"SID":2,"CID":3,…}`) holds its token and push token under tags
+    /// 1000 and 11 of its Property, which no name says are credentials: in one, those keys are.
+    static let nimLoginTags: Set<String> = ["1000", "11"]
+
+    static func isNIMLogin(_ value: JSONValue) -> Bool {
+        value["SID"]?.numberValue?.literal == "2" && value["CID"]?.numberValue?.literal == "3"
+    }
+
+    /// `isCredential`, and NIM's login tags when `value` is NIM's login.
+    private static func credentialKeys(of value: JSONValue, _ isCredential: @escaping (String) -> Bool)
+        -> (String) -> Bool
+    {
+        isNIMLogin(value) ? { nimLoginTags.contains($0) || isCredential($0) } : isCredential
+    }
+
+    /// Whether `value` holds a credential: a string under a credential key, at any depth, or it
+    /// is NIM's login.
     package static func holdsCredential(_ value: JSONValue) -> Bool {
+        if isNIMLogin(value) { return true }
         if let object = value.objectValue {
             return object.contains {
                 (isCredential($0.key) && $0.value.stringValue != nil) || holdsCredential($0.value)
@@ -47,15 +64,19 @@ package enum CredentialFields {
 
     /// `value` with each credential replaced by its length as a string (`"32 bytes"`): what a
     /// mirror shows. `isCredential` names the keys (a dialect whose keys are tags passes its own).
-    package static func lengths(in value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> JSONValue {
-        marked(value, isCredential) { .string(length($0)) }
+    package static func lengths(
+        in value: JSONValue, where isCredential: @escaping (String) -> Bool = isCredential
+    ) -> JSONValue {
+        marked(value, credentialKeys(of: value, isCredential)) { .string(length($0)) }
     }
 
     /// `value` as compact JSON text with each credential written as its length, unquoted
     /// (`{"username":"alice","password":32 bytes}`): what a description shows.
-    package static func formatted(_ value: JSONValue, where isCredential: (String) -> Bool = isCredential) -> String {
+    package static func formatted(
+        _ value: JSONValue, where isCredential: @escaping (String) -> Bool = isCredential
+    ) -> String {
         var lengths: [String] = []
-        let marked = marked(value, isCredential) { credential in
+        let marked = marked(value, credentialKeys(of: value, isCredential)) { credential in
             lengths.append(length(credential))
             return .string(mark(lengths.count - 1))
         }

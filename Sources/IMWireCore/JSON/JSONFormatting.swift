@@ -4,14 +4,20 @@
 // messages that carry them do (issue 37: nothing leaked). What IMWire writes goes through
 // `JSONWriter`, which writes every byte.
 
-extension JSONValue: CustomStringConvertible {
+// A value and an object have no children for `dump`: a member alone cannot tell that it is in
+// NIM's login, whose credentials are keyed by tag.
+extension JSONValue: CustomStringConvertible, CustomReflectable {
     /// Compact JSON text, each credential as its length: `{"user":"alice","password":16 bytes}`.
     public var description: String { CredentialFields.formatted(self) }
+
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-extension JSONObject: CustomStringConvertible {
-    /// As `JSONValue.object` shows it. (`dump` shows the members, each as itself.)
+extension JSONObject: CustomStringConvertible, CustomReflectable {
+    /// As `JSONValue.object` shows it.
     public var description: String { CredentialFields.formatted(.object(self)) }
+
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension JSONObject.Member: CustomStringConvertible, CustomReflectable {

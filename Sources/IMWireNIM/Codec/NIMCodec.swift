@@ -8,7 +8,7 @@ public struct NIMItem: Sendable, Hashable {
 }
 
 // A login's socket.io packet holds its token under tag 1000, which no name in the packet's JSON
-// says is one: the packet shows its text as its length (`SocketIO09Packet` knows NIM's login),
+// says is one: the packet shows its text as its length (`CredentialFields` knows NIM's login),
 // and the NIM packet shows the rest, the tokens as their length.
 extension NIMItem: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The socket.io packet and the NIM packet, each as it shows itself.

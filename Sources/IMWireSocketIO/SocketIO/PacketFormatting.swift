@@ -41,57 +41,39 @@ extension SocketIO09Packet: CustomStringConvertible, CustomDebugStringConvertibl
     /// Every field, the JSON with its credentials as their length, and `data` as its length when
     /// the packet holds one: `SocketIO09Packet(type: message, …, data: 48 bytes, …)`.
     public var description: String {
-        let isCredential = credentialKeys
         let shownData = holdsCredential ? CredentialFields.length(data) : String(reflecting: data)
-        let shownArgs = args.map {
-            "[" + $0.map { CredentialFields.formatted($0, where: isCredential) }.joined(separator: ", ") + "]"
-        }
         return """
             SocketIO09Packet(type: \(type.name), id: \(String(reflecting: id)), ackWithData: \(ackWithData), \
             endpoint: \(String(reflecting: endpoint)), data: \(shownData), dataOffset: \(dataOffset), json: \
-            \(json.map { CredentialFields.formatted($0, where: isCredential) } ?? "nil"), eventName: \
-            \(String(reflecting: eventName)), args: \(shownArgs ?? "nil"), ackID: \(String(reflecting: ackID)), \
-            errorReason: \(String(reflecting: errorReason)), errorAdvice: \(String(reflecting: errorAdvice)))
+            \(json.map { CredentialFields.formatted($0) } ?? "nil"), eventName: \(String(reflecting: eventName)), \
+            args: \
+            \(args.map { "[" + $0.map { CredentialFields.formatted($0) }.joined(separator: ", ") + "]" } ?? "nil"), \
+            ackID: \(String(reflecting: ackID)), errorReason: \(String(reflecting: errorReason)), errorAdvice: \
+            \(String(reflecting: errorAdvice)))
             """
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        let isCredential = credentialKeys
-        return Mirror(
+        Mirror(
             self,
             children: [
                 "type": type, "id": id as Any, "ackWithData": ackWithData, "endpoint": endpoint,
                 "data": holdsCredential ? CredentialFields.length(data) : data, "dataOffset": dataOffset,
-                "json": json.map { CredentialFields.lengths(in: $0, where: isCredential) } as Any,
-                "eventName": eventName as Any,
-                "args": args.map { $0.map { CredentialFields.lengths(in: $0, where: isCredential) } } as Any,
-                "ackID": ackID as Any, "errorReason": errorReason as Any, "errorAdvice": errorAdvice as Any,
+                "json": json.map { CredentialFields.lengths(in: $0) } as Any, "eventName": eventName as Any,
+                "args": args.map { $0.map { CredentialFields.lengths(in: $0) } } as Any, "ackID": ackID as Any,
+                "errorReason": errorReason as Any, "errorAdvice": errorAdvice as Any,
             ], displayStyle: .struct)
     }
 
-    /// The JSON the packet carries: `json`, `args`, and `data` read as JSON.
-    private var carriedJSON: [JSONValue] {
-        [json].compactMap { $0 } + (args ?? []) + [try? JSONParser.parse(Array(data.utf8))].compactMap { $0 }
-    }
-
-    /// Whether the packet's JSON holds a credential, by name or as NIM's login.
+    /// Whether the JSON the packet carries (`json`, `args`, or `data` read as JSON) holds a
+    /// credential (NIM's login among them).
     var holdsCredential: Bool {
-        carriedJSON.contains { Self.isNIMLogin($0) || CredentialFields.holdsCredential($0) }
-    }
-
-    /// The keys whose strings are credentials: those `CredentialFields` names, and in NIM's login
-    /// its tags 1000 (token) and 11 (push token).
-    private var credentialKeys: (String) -> Bool {
-        guard carriedJSON.contains(where: Self.isNIMLogin) else { return CredentialFields.isCredential }
-        return { $0 == "1000" || $0 == "11" || CredentialFields.isCredential($0) }
-    }
-
-    /// NIM's login request (`{"SID":2,"CID":3,…}`). NIM is the protocol IMWire carries over
-    /// socket.io 0.9, and its login holds the token under tag 1000, which no name says is one.
-    private static func isNIMLogin(_ json: JSONValue) -> Bool {
-        json["SID"]?.numberValue?.literal == "2" && json["CID"]?.numberValue?.literal == "3"
+        if let json, CredentialFields.holdsCredential(json) { return true }
+        if let args, args.contains(where: { CredentialFields.holdsCredential($0) }) { return true }
+        guard let parsed = try? JSONParser.parse(Array(data.utf8)) else { return false }
+        return CredentialFields.holdsCredential(parsed)
     }
 }
 
