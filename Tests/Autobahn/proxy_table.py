@@ -214,7 +214,10 @@ def collect(work, report_path, live=True):
         with open(os.path.join(work, "reports", "servers", index[case]["reportfile"])) as f:
             detail = json.load(f)
         octets = sum(int(size) * count for stats in (detail["txOctetStats"], detail["rxOctetStats"]) for size, count in stats.items())
-        if not 0 <= octets - connection["bytes"]["captured"] <= 8:
+        # Up to 8 bytes short: a frame cut short by a close. Up to 32 over: what the server sent
+        # after wstest stopped counting (a 21-byte close frame in 4.1.5 against imwire-echo, once,
+        # in a CI run on 2026-11-30).
+        if not -32 <= octets - connection["bytes"]["captured"] <= 8:
             raise SystemExit(f"case {case}: Autobahn counts {octets} bytes, connection {connection['id']} {connection['bytes']['captured']}")
         if live and sorted(live_findings[connection["id"]]) != sorted(f["rule"] for f in connection["findings"]):
             raise SystemExit(f"case {case}: the live findings differ from the report's")
