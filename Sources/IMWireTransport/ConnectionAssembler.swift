@@ -168,6 +168,8 @@ public final class ConnectionAssembler {
         /// An explicit proxy's CONNECT or SOCKS5 exchange before the client's first byte of
         /// its own: held until it is decided, then consumed (counted as decoded).
         @exclusivity(unchecked) var tunnel = TunnelOpening()
+        /// The sessions that began on it: the last one's `ConnectionOrder.session`.
+        @exclusivity(unchecked) var sessionsBegun = 0
 
         init(_ connection: LogicalConnection) { self.connection = connection }
 
@@ -200,6 +202,13 @@ public final class ConnectionAssembler {
     /// session there would make a capture with many sessions left open quadratic.
     @exclusivity(unchecked) private var idleSessions: [ObjectIdentifier: LogicalConnection] = [:]
     @exclusivity(unchecked) private var sessionCount = 0
+    /// Session numbers: the `sessionNumbers.lane`-th of every `sessionNumbers.lanes`, so that
+    /// assemblers side by side (the lanes of a check) never give one number twice.
+    package var sessionNumbers = (lane: 0, lanes: 1)
+    /// A hash of the key of every session begun, when asked for (`recordsSessionKeys`): lanes
+    /// side by side compare them, since a session begun in two lanes would be two sessions.
+    package var recordsSessionKeys = false
+    package private(set) var sessionKeyHashes: Set<Int> = []
 
     /// The secrets TLS connections are decrypted with: given up front (key-log files) and added
     /// to as the source reads (pcapng Decryption Secrets Blocks, `add(keyLog:)`).
@@ -261,7 +270,7 @@ public final class ConnectionAssembler {
             // that session, as the same WebSocket in a pcap is from its upgrade on. (A transcript's
             // connection whose session nothing else began stays what the transcript says.)
             if let url = info.url, let key = ConnectionDecoder.sessionKey(webSocketURL: url), sessions[key] != nil {
-                let session = session(key, via: carrier, time: place.time)
+                let session = session(key, via: carrier, time: place.time, to: emit)
                 carrier.joined = session
                 session.info.dialect = session.info.dialect ?? info.dialect
                 session.info.subprotocol = session.info.subprotocol ?? info.subprotocol
@@ -467,14 +476,19 @@ public final class ConnectionAssembler {
         }
     }
 
+    /// Whether no TCP connection has carried `session` for `sessionIdleMicros` at `time`.
+    private func isIdle(_ session: LogicalConnection, at time: Int64) -> Bool {
+        guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0,
+            let since = state.idleSince
+        else { return false }
+        return time - since > Self.sessionIdleMicros
+    }
+
     /// Ends the sessions no TCP connection has carried for `sessionIdleMicros`.
     private func endIdleSessions(now: Int64?, to emit: any ConnectionEvents) {
         guard let now, !idleSessions.isEmpty else { return }
         let idle = idleSessions.values.compactMap { session -> (SessionKey, LogicalConnection)? in
-            guard let state = sessionStates[ObjectIdentifier(session)], state.openMembers == 0,
-                let since = state.idleSince,
-                now - since > Self.sessionIdleMicros
-            else { return nil }
+            guard isIdle(session, at: now), let state = sessionStates[ObjectIdentifier(session)] else { return nil }
             return (state.key, session)
         }
         for (key, session) in idle.sorted(by: { $0.1.order < $1.1.order }) {
@@ -507,7 +521,7 @@ public final class ConnectionAssembler {
                 message, of: target, at: place, frame: place.packet ?? target.messages,
                 via: carrier.joined == nil ? nil : conn.id)
         case .polled(let message, let key, let framing):
-            let target = key.map { session($0, via: carrier, time: place.time) } ?? conn
+            let target = key.map { session($0, via: carrier, time: place.time, to: emit) } ?? conn
             target.messages += 1
             target.framing = target.framing ?? framing
             emit.message(
@@ -518,7 +532,7 @@ public final class ConnectionAssembler {
             conn.info.extensions = upgrade.permessageDeflate?.headerValue ?? conn.info.extensions
             conn.info.url = upgrade.url ?? conn.info.url
             if let key = carrier.transport?.session {
-                let session = session(key, via: carrier, time: place.time)
+                let session = session(key, via: carrier, time: place.time, to: emit)
                 carrier.joined = session
                 session.info.subprotocol = session.info.subprotocol ?? conn.info.subprotocol
                 session.info.extensions = conn.info.extensions ?? session.info.extensions
@@ -530,7 +544,7 @@ public final class ConnectionAssembler {
             emit.upgraded(target, upgrade, at: place)
         case .exchange(let exchange):
             guard let key = exchange.session else { return }
-            let target = session(key, via: carrier, time: place.time)
+            let target = session(key, via: carrier, time: place.time, to: emit)
             target.account.decoded += exchange.wireBytes
             carrier.movedBytes += exchange.wireBytes
         case .close(_, let code):
@@ -541,7 +555,7 @@ public final class ConnectionAssembler {
         case .ping(let direction):
             emit.ping(direction, of: carrier.joined ?? conn, at: place)
         case .finding(let finding, let key):
-            let target = key.map { session($0, via: carrier, time: place.time) } ?? carrier.joined ?? conn
+            let target = key.map { session($0, via: carrier, time: place.time, to: emit) } ?? carrier.joined ?? conn
             var located = finding
             located.location.time = located.location.time ?? place.time
             located.location.direction = located.location.direction ?? direction
@@ -549,17 +563,30 @@ public final class ConnectionAssembler {
         }
     }
 
-    /// The session of `key`, made when this is its first sight; `carrier` carries part of it.
-    private func session(_ key: SessionKey, via carrier: Carrier, time: Int64) -> LogicalConnection {
+    /// The session of `key`, made when this is its first sight (or when the one of that key has
+    /// been idle too long: the rule `endIdleSessions` applies whenever a connection ends, applied
+    /// here too, so the answer does not depend on which other connections ended meanwhile);
+    /// `carrier` carries part of it.
+    private func session(
+        _ key: SessionKey, via carrier: Carrier, time: Int64, to emit: any ConnectionEvents
+    ) -> LogicalConnection {
         let tcp = carrier.connection
         let session: LogicalConnection
-        if let known = sessions[key] {
+        if let known = sessions[key], !isIdle(known, at: time) {
             session = known
         } else {
+            if let idle = sessions[key] {
+                sessions[key] = nil
+                idleSessions[ObjectIdentifier(idle)] = nil
+                endSession(idle, to: emit)
+            }
+            if recordsSessionKeys { sessionKeyHashes.insert(key.hashValue) }
+            carrier.sessionsBegun += 1
             sessionCount += 1
             session = LogicalConnection(
-                id: key.description, number: Self.sessionNumberBase + sessionCount, slot: slots.take(),
-                order: ConnectionOrder(number: tcp.number, session: sessionCount))
+                id: key.description,
+                number: Self.sessionNumberBase + sessionCount * sessionNumbers.lanes + sessionNumbers.lane,
+                slot: slots.take(), order: ConnectionOrder(number: tcp.number, session: carrier.sessionsBegun))
             session.info = ConnectionInfo(client: tcp.info.client, server: tcp.info.server)
             session.framing = key.framing
             session.firstTime = time

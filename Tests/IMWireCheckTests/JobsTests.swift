@@ -11,10 +11,12 @@ import Testing
         }
     }()
 
+    /// The report of `imwire check FILE --jobs`: a file, whose socket.io connections are spread.
     static func report(_ path: String, jobs: Int) throws -> String {
         var options = CheckOptions()
         options.dialectOptions[JMessageSessionOptions.self].secret = "master-secret-1"
-        return JSONReport.render(try check(path, options: options, jobs: jobs), threshold: .info)
+        return JSONReport.render(
+            try Checker.check(path: "\(repositoryRoot)/\(path)", options: options, jobs: jobs), threshold: .info)
     }
 
     @Test func samplesAreThere() {
@@ -56,6 +58,8 @@ import Testing
         #expect(try check(path, options: spooled, jobs: 2) == one)
         for jobs in [2, 4] {
             #expect(JSONReport.render(try check(path, jobs: jobs), threshold: .info) == expected, "jobs \(jobs)")
+            let spread = try Checker.check(path: path, jobs: jobs)
+            #expect(JSONReport.render(spread, threshold: .info) == expected, "jobs \(jobs), spread")
         }
     }
 }

@@ -11,9 +11,10 @@ import IMWireTransport
 /// same byte for byte whatever `jobs` is. Each new connection goes to the lane with the least work
 /// waiting, not to the next lane in turn: when every other connection is the costly one, turns
 /// would give all of those to one lane. A connection whose first
-/// request is socket.io's (its handshake, a long-poll, its WebSocket) goes to lane 0, where every
-/// other such connection is: a socket.io session spans TCP connections, and one lane sees them all
-/// in the capture's order.
+/// request is socket.io's (its handshake, a long-poll, its WebSocket) goes where every other such
+/// connection of its session is: a socket.io session spans TCP connections, and one lane sees them
+/// all in the capture's order. With `spreadsSessions` that lane is chosen by the client's address;
+/// otherwise it is lane 0.
 ///
 /// Single owner, not `Sendable` on purpose: one caller feeds it (`consume`, `check(_:named:)`)
 /// and finishes it; it runs its lanes on threads of its own and hands back a `Sendable`
@@ -50,6 +51,18 @@ public final class Checker {
     private var openedAt: [Int] = []
     /// The shard being checked, for the merge data.
     var shard: ShardIdentity?
+    /// Whether socket.io connections are spread over the lanes by their client's address rather
+    /// than all checked in lane 0. A session whose connections come from two addresses (or that
+    /// a connection of other requests first carried) then begins in two lanes, which
+    /// `sessionsSpanLanes` tells after `finish`: the source must then be checked again with one
+    /// lane, so only a source that can be read again is spread (`check(path:)`).
+    var spreadsSessions = false {
+        didSet { for lane in lanes { lane.checker.recordsSessionKeys = spreadsSessions && lanes.count > 1 } }
+    }
+    /// After `finish`, with `spreadsSessions`: whether a session began in more than one lane.
+    private(set) var sessionsSpanLanes = false
+    /// With `spreadsSessions`: the sessions each lane began so far.
+    var sessionsBegunByLane: [Int] { lanes.map(\.checker.sessionKeyHashes.count) }
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking,
     /// with room enough (`Lane.batchesInFlight`) that reading and checking do not wait on each other.
     private let inFlight: DispatchSemaphore
@@ -58,7 +71,7 @@ public final class Checker {
         self.options = options
         self.jobs = max(1, jobs)
         lanes = (0..<max(1, jobs)).map { lane in
-            Lane(ConnectionChecker(options: options), threaded: jobs > 1)
+            Lane(ConnectionChecker(options: options, lane: lane, of: max(1, jobs)), threaded: jobs > 1)
         }
         inFlight = DispatchSemaphore(value: Lane.batchesInFlight(jobs: max(1, jobs)))
     }
@@ -175,7 +188,7 @@ public final class Checker {
             return
         }
         undecided[id] = nil
-        let placement = Placement(number: entry.number, lane: socketIO ? 0 : leastBusyLane())
+        let placement = Placement(number: entry.number, lane: socketIO ? sessionLane(entry.held) : leastBusyLane())
         var isLast = false
         for held in entry.held {
             if case .event(let event) = held, case .close(let info) = event.kind, info.isLast { isLast = true }
@@ -186,6 +199,22 @@ public final class Checker {
             lastID = id
             lastPlacement = placement
         }
+    }
+
+    /// The lane of a connection that may carry part of a socket.io session: chosen by its client's
+    /// address, since a session's TCP connections all come from one client.
+    private func sessionLane(_ held: [CaptureItem]) -> Int {
+        guard spreadsSessions else { return 0 }
+        for item in held {
+            guard case .event(let event) = item, case .open(let info) = event.kind, let client = info.client else {
+                continue
+            }
+            let host = client.utf8.lastIndex(of: UInt8(ascii: ":")).map { client.utf8[..<$0] } ?? client.utf8[...]
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: the same lane on every run
+            for byte in host { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return Int(hash % UInt64(lanes.count))
+        }
+        return 0
     }
 
     /// The lane with the fewest items submitted and not yet checked (the first of equals).
@@ -205,6 +234,14 @@ public final class Checker {
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
+        if spreadsSessions, lanes.count > 1 {
+            var begun: Set<Int> = []
+            for lane in lanes {
+                let keys = lane.checker.sessionKeyHashes
+                if !keys.isDisjoint(with: begun) { sessionsSpanLanes = true }
+                begun.formUnion(keys)
+            }
+        }
         let ended = AllEndedConnections(lanes: lanes.map(\.checker.ended), count: connectionCount)
         let merge = options.keepsMergeData ? mergeData(ended) : nil
         judgeAcrossConnections(ended)
@@ -365,20 +402,28 @@ extension Checker {
     /// Checks the capture at `path` (pcap, pcapng, HAR or JSONL, its format found from its first
     /// bytes; `-` for a transcript on standard input): the library's whole `imwire check`. Throws
     /// when the file cannot be opened, or when nothing in it reads as a capture event (with the
-    /// reader's reasons). `progress` is told the bytes read as it goes.
+    /// reader's reasons). `progress` is told the bytes read as it goes (from 0 again in the rare
+    /// case that, with `jobs` > 1, the file must be read twice: a socket.io session whose
+    /// connections came from two client addresses).
     public static func check(
         path: String, options: CheckOptions = CheckOptions(), jobs: Int = 1,
         progress: ((_ bytesRead: Int) -> Void)? = nil
     ) throws(IMWireError) -> CheckReport {
-        let source = try CaptureFile.open(path, limits: options.limits)
         // A shard's report carries what a merge needs.
         let shard = ShardIdentity.of(path: path, limits: options.limits)
         var options = options
         if shard != nil { options.keepsMergeData = true }
-        let checker = Checker(options: options, jobs: jobs)
-        checker.shard = shard
-        // A shard of bad lines only is still a shard: its report lists them.
-        var report = try checker.check(source, named: path, unreadableThrows: shard == nil, progress: progress)
+        func check(jobs: Int) throws(IMWireError) -> (checker: Checker, report: CheckReport) {
+            let source = try CaptureFile.open(path, limits: options.limits)
+            let checker = Checker(options: options, jobs: jobs)
+            checker.shard = shard
+            checker.spreadsSessions = path != "-"  // a file can be read again, standard input cannot
+            // A shard of bad lines only is still a shard: its report lists them.
+            return (checker, try checker.check(source, named: path, unreadableThrows: shard == nil, progress: progress))
+        }
+        let spread = try check(jobs: jobs)
+        // Rare: a session came from two client addresses. One lane sees every session whole.
+        var report = spread.checker.sessionsSpanLanes ? try check(jobs: 1).report : spread.report
         if var merge = report.merge {
             merge.packets = CapturePackets.regions(path: path, numbers: merge.framesNamed, limits: options.limits)
             report.merge = merge

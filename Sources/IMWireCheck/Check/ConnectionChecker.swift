@@ -17,11 +17,22 @@ final class ConnectionChecker: ConnectionEvents {
     /// Those read to their end (their decoding state let go), by their number.
     let ended: EndedConnections
 
-    init(options: CheckOptions) {
+    /// `lane` of `lanes` checkers side by side: their sessions are numbered apart.
+    init(options: CheckOptions, lane: Int = 0, of lanes: Int = 1) {
         self.options = options
         assembler = ConnectionAssembler(limits: options.limits, keyLog: options.tlsKeyLog)
+        assembler.sessionNumbers = (lane, lanes)
         ended = EndedConnections(options: options)
     }
+
+    /// Whether the assembler keeps a hash of every session key it begins (`sessionKeyHashes`).
+    var recordsSessionKeys: Bool {
+        get { assembler.recordsSessionKeys }
+        set { assembler.recordsSessionKeys = newValue }
+    }
+
+    /// The hashes of the session keys begun here, when `recordsSessionKeys`.
+    var sessionKeyHashes: Set<Int> { assembler.sessionKeyHashes }
 
     /// Secrets the capture carries (a pcapng Decryption Secrets Block), in file order; the
     /// `Checker` reports a key log that does not parse.
