@@ -162,7 +162,7 @@ extension Check {
         report.merge?.tool = IMWireCLI.configuration.version
         progress.finish()
         // A --policy of another vendor than a connection's would otherwise go unnoticed.
-        for warning in selection.warnings(dialects: Set(report.connections.compactMap(\.dialect))) {
+        for warning in selection.warnings(dialects: report.connections.dialects) {
             print("imwire: warning: --policy: \(warning)", to: &standardError)
         }
         if let annotate { try writeAnnotated(report, to: annotate) }

@@ -55,7 +55,17 @@ import Testing
         let expected = JSONReport.render(one, threshold: .info)
         var spooled = CheckOptions()
         spooled.reportsInMemory = 3  // most connections' reports in the spool, judge findings added to them there
-        #expect(try check(path, options: spooled, jobs: 2) == one)
+        let spooledReport = try check(path, options: spooled, jobs: 2)
+        #expect(spooledReport == one)
+        // The counts kept as connections end (judge findings included) are those of the reports.
+        for report in [one, spooledReport] {
+            for severity in Severity.allCases {
+                let counted = report.connections.reduce(0) { $0 + $1.findings.count { $0.severity == severity } }
+                #expect(report.connections.count(severity) == counted, "\(severity)")
+            }
+            #expect(report.connections.dialects == Set(report.connections.compactMap(\.dialect)))
+        }
+        #expect(one.connections.count(.warning) > 0)
         for jobs in [2, 4] {
             #expect(JSONReport.render(try check(path, jobs: jobs), threshold: .info) == expected, "jobs \(jobs)")
             let spread = try Checker.check(path: path, jobs: jobs)

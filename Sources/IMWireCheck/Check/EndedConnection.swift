@@ -40,6 +40,8 @@ final class EndedConnections: @unchecked Sendable {
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
+    /// The findings and dialects of the reports ended here, findings added since included.
+    private(set) var tally = ReportTally()
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
@@ -109,6 +111,7 @@ final class EndedConnections: @unchecked Sendable {
                 carryKeys.append(JudgeKey(hash: carry.hashValue, order: conn.order.packed, number: conn.number).record)
             }
         }
+        tally.add(report)
         let ended = EndedConnection(
             lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report),
             judged: judged, storedFindings: state.findings.count)
@@ -157,6 +160,7 @@ final class EndedConnections: @unchecked Sendable {
         var late = added[number] ?? ([], 0)
         if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
+            tally.add(placed)
             onFinding?(placed)
         } else {
             late.dropped += 1
@@ -286,6 +290,9 @@ struct AllEndedConnections: Sendable {
 
     /// The capture's end: the latest time of any connection.
     var lastTime: Int64? { lanes.compactMap(\.lastTime).max() }
+
+    /// The findings and dialects of every lane's reports, as they are now.
+    var tally: ReportTally { lanes.reduce(into: ReportTally()) { $0.add($1.tally) } }
 }
 
 /// The connections of a `CheckReport`, in the order the capture opened them. Each report is
@@ -323,4 +330,20 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
     }
 
     public static func == (a: ConnectionReports, b: ConnectionReports) -> Bool { a.elementsEqual(b) }
+
+    /// How many findings of `severity` the reports hold.
+    package func count(_ severity: Severity) -> Int {
+        switch storage {
+        case .ended(let connections): connections.tally.count(severity)
+        case .loaded: reduce(0) { total, report in total + report.findings.count { $0.severity == severity } }
+        }
+    }
+
+    /// The dialects the reports name.
+    package var dialects: Set<Dialect> {
+        switch storage {
+        case .ended(let connections): connections.tally.dialects
+        case .loaded: Set(compactMap(\.dialect))
+        }
+    }
 }

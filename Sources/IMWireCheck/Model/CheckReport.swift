@@ -125,19 +125,36 @@ public struct CheckReport: Sendable, Equatable {
 
     public var allFindings: [Finding] { captureFindings + connections.flatMap(\.findings) }
 
-    /// Counted where the findings are, not in a copy of them all (a report can be large).
+    /// Counted where the findings are, not in a copy of them all (a report can be large): a
+    /// check's connections keep the count as they end (`ReportTally`).
     public func count(_ severity: Severity) -> Int {
-        captureFindings.count { $0.severity == severity }
-            + connections.reduce(0) { total, connection in
-                total + connection.findings.count { $0.severity == severity }
-            }
+        captureFindings.count { $0.severity == severity } + connections.count(severity)
     }
 
     /// 0 when nothing at or above `threshold` was found, 1 otherwise.
     public func exitCode(threshold: Severity) -> Int32 {
-        let found =
-            captureFindings.contains { $0.severity >= threshold }
-            || connections.contains { $0.findings.contains { $0.severity >= threshold } }
-        return found ? 1 : 0
+        Severity.allCases.contains { $0 >= threshold && count($0) > 0 } ? 1 : 0
     }
+}
+
+/// How many findings of each severity a check's connection reports hold, and the dialects they
+/// name: kept as connections end, so the summary, the exit code and the policy warnings do not
+/// each read every report again (from the spool, for a large capture).
+struct ReportTally: Sendable {
+    private var counts = [Int](repeating: 0, count: Severity.allCases.count)
+    private(set) var dialects: Set<Dialect> = []
+
+    mutating func add(_ report: ConnectionReport) {
+        for finding in report.findings { add(finding) }
+        if let dialect = report.dialect { dialects.insert(dialect) }
+    }
+
+    mutating func add(_ finding: Finding) { counts[finding.severity.rawValue] += 1 }
+
+    mutating func add(_ other: ReportTally) {
+        for index in counts.indices { counts[index] += other.counts[index] }
+        dialects.formUnion(other.dialects)
+    }
+
+    func count(_ severity: Severity) -> Int { counts[severity.rawValue] }
 }
