@@ -44,22 +44,39 @@ def recordings(clean, directory=None):
     for path in paths:
         data = open(path, "rb").read()
         assert data[8:12] == b"\x4d\x3c\x2b\x1a", f"{path}: not little-endian pcapng"
-        offset, link_types, packets = 0, [], []
+        offset, link_types, units, packets = 0, [], [], []
         while offset + 12 <= len(data):
             block_type, length = struct.unpack_from("<II", data, offset)
             if block_type == 1:
                 link_types.append(struct.unpack_from("<H", data, offset + 8)[0])
+                units.append(units_per_second(data[offset + 16 : offset + length - 4]))
             elif block_type == 6:
                 interface, high, low, captured, original = struct.unpack_from("<IIIII", data, offset + 8)
                 assert link_types[interface] == 1, f"{path}: link type {link_types[interface]}"
                 frame = data[offset + 28 : offset + 28 + captured]
-                packets.append(((high << 32) | low, frame, original))
+                # The output's interface counts microseconds; dumpcap's recordings count nanoseconds.
+                micros = ((high << 32) | low) * 1_000_000 // units[interface]
+                packets.append((micros, frame, original))
             offset += length
         sids = set()
         for _, frame, _ in packets:
             for pattern in SID_PATTERNS:
                 sids.update(pattern.findall(frame))
         yield path, packets, sorted(sids, key=len, reverse=True)
+
+
+def units_per_second(options):
+    """An interface's timestamp units per second, from its if_tsresol option (9: 10^9; 10^6 without it)."""
+    offset = 0
+    while offset + 4 <= len(options):
+        code, length = struct.unpack_from("<HH", options, offset)
+        if code == 0:
+            break
+        if code == 9 and length >= 1:
+            resolution = options[offset + 4]
+            return 2 ** (resolution & 0x7F) if resolution & 0x80 else 10**resolution
+        offset += 4 + length + (-length % 4)
+    return 1_000_000
 
 
 def moved(frame, unit):
