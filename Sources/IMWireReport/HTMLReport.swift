@@ -147,7 +147,7 @@ package enum HTMLReport {
 
         func summary() -> String {
             var html = "<h2>Summary</h2>\n<p>\(counted(report.connections.count, "connection")), "
-            html += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
+            html += "\(counted(report.connections.messages, "message")); "
             let all = shown(report.allFindings)
             html += all.isEmpty ? "<span class=\"clean\">no findings</span>" : counts(all)
             html += """

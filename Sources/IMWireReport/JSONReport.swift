@@ -11,9 +11,11 @@ package enum JSONReport {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The report in pieces, one connection at a time, so only one connection's JSON is in
-    /// memory however many the capture has.
-    package static func write(_ report: CheckReport, threshold: Severity, to emit: ([UInt8]) -> Void) {
+    /// The report in pieces, one connection at a time, so only one connection's JSON (a batch of
+    /// them, rendered on `jobs` threads) is in memory however many the capture has.
+    package static func write(
+        _ report: CheckReport, threshold: Severity, jobs: Int = 1, to emit: ([UInt8]) -> Void
+    ) {
         var root = JSONObject()
         root.append("version", .number(JSONNumber(version)))
         root.append("source", .string(report.source))
@@ -24,9 +26,15 @@ package enum JSONReport {
         out.removeLast(2)  // the closing newline and brace: more members follow
         out.append(contentsOf: ",\n  \"connections\": ".utf8)
         if report.connections.isEmpty { out.append(contentsOf: "[]".utf8) } else { out.append(UInt8(ascii: "[")) }
-        for (index, connection) in report.connections.enumerated() {
-            out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
-            JSONWriter.writePretty(json(connection, threshold: threshold), into: &out, indent: 2)
+        var first = true
+        report.connections.render(jobs: jobs) { connection in
+            var bytes = Array(",\n    ".utf8)
+            JSONWriter.writePretty(json(connection, threshold: threshold), into: &bytes, indent: 2)
+            return bytes
+        } to: { bytes in
+            guard first else { return emit(bytes) }
+            first = false
+            out += bytes.dropFirst()  // the first has no comma before it, and the head of the report
             emit(out)
             out.removeAll(keepingCapacity: true)
         }

@@ -61,7 +61,7 @@ package final class LivePrinter: Sendable {
     }
 
     package func summary(_ report: CheckReport) {
-        let messages = report.connections.reduce(0) { $0 + $1.messages }
+        let messages = report.connections.messages
         switch format {
         case .text:
             emit(TextReport.summaryLine(report, threshold: threshold))

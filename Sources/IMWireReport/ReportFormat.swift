@@ -33,6 +33,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         /// HTML: what references to `Spec/` pages are links under; by default the Spec of the
         /// package this program belongs to, when found, else none.
         public var specBase: String?
+        /// Text and JSON: the threads that read and render a check's connection reports.
+        package var jobs = 1
 
         public init(threshold: Severity, toolVersion: String) {
             self.threshold = threshold
@@ -45,8 +47,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     public func write(_ report: CheckReport, options: Options, to emit: ([UInt8]) -> Void) {
         let threshold = options.threshold
         switch self {
-        case .text: TextReport.write(report, threshold: threshold, color: options.color, to: emit)
-        case .json: JSONReport.write(report, threshold: threshold, to: emit)
+        case .text: TextReport.write(report, threshold: threshold, color: options.color, jobs: options.jobs, to: emit)
+        case .json: JSONReport.write(report, threshold: threshold, jobs: options.jobs, to: emit)
         case .junit: JUnitReport.write(report, threshold: threshold, to: emit)
         case .sarif:
             let packets =

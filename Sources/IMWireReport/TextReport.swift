@@ -10,61 +10,69 @@ package enum TextReport {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The report in pieces, one connection at a time, so a long report is never held whole.
+    /// The report in pieces, one connection at a time (a batch of them, rendered on `jobs`
+    /// threads), so a long report is never held whole.
     package static func write(
-        _ report: CheckReport, threshold: Severity, color: Bool = false, to emit: ([UInt8]) -> Void
+        _ report: CheckReport, threshold: Severity, color: Bool = false, jobs: Int = 1,
+        to emit: ([UInt8]) -> Void
     ) {
-        var lines: [String] = []
-        func flush() {
-            guard !lines.isEmpty else { return }
-            emit(Array((lines.joined(separator: "\n") + "\n").utf8))
-            lines.removeAll(keepingCapacity: true)
-        }
-        func describe(_ finding: Finding) { lines += findingLines(finding, firstTime: report.firstTime, color: color) }
-
         let shown = report.captureFindings.filter { $0.severity >= threshold }
         if !shown.isEmpty {
-            lines.append("capture \(report.source)")
-            shown.forEach(describe)
+            let lines =
+                ["capture \(report.source)"]
+                + shown.flatMap { findingLines($0, firstTime: report.firstTime, color: color) }
+            emit(Array((lines.joined(separator: "\n") + "\n").utf8))
         }
-        for connection in report.connections {
-            var header = "connection \(connection.id)"
-            header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
-            if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
-            if let extensions = connection.extensions { header += "  [\(extensions)]" }
-            if let tls = connection.tls { header += "  (\(tls.description))" }
-            header += "  \(counted(connection.messages, "message")), \(counted(connection.bytes, "byte"))"
-            lines.append(header)
-            if !connection.tcpConnections.isEmpty {
-                let count = connection.tcpConnections.count
-                lines.append(
-                    """
-                      over \(count) TCP connection\(count == 1 ? "" : "s"): \
-                    \(connection.tcpConnections.joined(separator: ", "))
-                    """)
-            }
-            let findings = connection.findings.filter { $0.severity >= threshold }
-            if findings.isEmpty { lines.append("  clean") }
-            findings.forEach(describe)
-            if connection.droppedFindings > 0 {
-                lines.append(
-                    """
-                      … \(counted(connection.droppedFindings, "more finding")) \
-                    not kept (Limits.maxFindingsPerConnection)
-                    """)
-            }
-            lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
-            flush()
+        let firstTime = report.firstTime
+        report.connections.render(jobs: jobs) { connection in
+            let lines = connectionLines(connection, threshold: threshold, firstTime: firstTime, color: color)
+            return Array((lines.joined(separator: "\n") + "\n").utf8)
+        } to: {
+            emit($0)
         }
-        lines.append(summaryLine(report, threshold: threshold))
-        flush()
+        emit(Array((summaryLine(report, threshold: threshold) + "\n").utf8))
+    }
+
+    /// A connection's lines: its header, its findings at or above `threshold`, its bytes.
+    private static func connectionLines(
+        _ connection: ConnectionReport, threshold: Severity, firstTime: Int64?, color: Bool
+    ) -> [String] {
+        var lines: [String] = []
+        func describe(_ finding: Finding) { lines += findingLines(finding, firstTime: firstTime, color: color) }
+        var header = "connection \(connection.id)"
+        header += "  " + (connection.dialect?.rawValue ?? "unknown dialect")
+        if let subprotocol = connection.subprotocol { header += "  \(subprotocol)" }
+        if let extensions = connection.extensions { header += "  [\(extensions)]" }
+        if let tls = connection.tls { header += "  (\(tls.description))" }
+        header += "  \(counted(connection.messages, "message")), \(counted(connection.bytes, "byte"))"
+        lines.append(header)
+        if !connection.tcpConnections.isEmpty {
+            let count = connection.tcpConnections.count
+            lines.append(
+                """
+                  over \(count) TCP connection\(count == 1 ? "" : "s"): \
+                \(connection.tcpConnections.joined(separator: ", "))
+                """)
+        }
+        let findings = connection.findings.filter { $0.severity >= threshold }
+        if findings.isEmpty { lines.append("  clean") }
+        findings.forEach(describe)
+        if connection.droppedFindings > 0 {
+            lines.append(
+                """
+                  … \(counted(connection.droppedFindings, "more finding")) \
+                not kept (Limits.maxFindingsPerConnection)
+                """)
+        }
+        lines.append("  bytes: \(connection.account.description), \(connection.account.captured) in all")
+        return lines
     }
 
     /// The report's last line: `summary: 2 connections, 48 messages; 2 errors, 1 warning, 1 info`.
     package static func summaryLine(_ report: CheckReport, threshold: Severity) -> String {
         let hidden = Severity.allCases.filter { $0 < threshold }.reduce(0) { $0 + report.count($1) }
         var summary = "summary: \(counted(report.connections.count, "connection")), "
-        summary += "\(counted(report.connections.reduce(0) { $0 + $1.messages }, "message")); "
+        summary += "\(counted(report.connections.messages, "message")); "
         summary += Severity.allCases.reversed().map {
             counted(report.count($0), "\($0)", plural: $0 == .info ? "info" : nil)
         }.joined(separator: ", ")

@@ -172,6 +172,7 @@ extension Check {
         formatOptions.color = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
         formatOptions.capture = capture
         formatOptions.limits = options.limits
+        formatOptions.jobs = jobs
         format.write(report, options: formatOptions, to: file.write)
         do { try file.close() } catch { throw unreadable(error.description) }
         throw ExitCode(report.exitCode(threshold: severity))

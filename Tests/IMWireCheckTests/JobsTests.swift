@@ -72,4 +72,21 @@ import Testing
             #expect(JSONReport.render(spread, threshold: .info) == expected, "jobs \(jobs), spread")
         }
     }
+
+    /// Text and JSON reports read and render connections a batch at a time on `jobs` threads:
+    /// the bytes are those of one thread, over several batches, from the spool.
+    @Test func reportsRenderTheSameOnSeveralThreads() {
+        var options = CheckOptions()
+        options.reportsInMemory = 10
+        let report = check(lines: SpreadSessionsTests.transcript(clients: 150), options: options)
+        #expect(report.connections.count == 150)
+        for format in [ReportFormat.text, .json] {
+            var formatOptions = ReportFormat.Options(threshold: .info, toolVersion: "test")
+            let one = format.render(report, options: formatOptions)
+            for jobs in [2, 3] {
+                formatOptions.jobs = jobs
+                #expect(format.render(report, options: formatOptions) == one, "\(format) jobs \(jobs)")
+            }
+        }
+    }
 }

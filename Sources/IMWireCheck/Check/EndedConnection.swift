@@ -1,3 +1,4 @@
+import Dispatch
 import IMWireCore
 import IMWireIO
 import IMWireTLS
@@ -295,6 +296,21 @@ struct AllEndedConnections: Sendable {
     var tally: ReportTally { lanes.reduce(into: ReportTally()) { $0.add($1.tally) } }
 }
 
+/// The rendered reports of a batch, each written by one thread at its own index: raw memory,
+/// since an array in a class would be one variable that several threads modify at once.
+private final class RenderedBatch: @unchecked Sendable {
+    let bytes: UnsafeMutableBufferPointer<[UInt8]>
+    init(count: Int) {
+        bytes = .allocate(capacity: count)
+        bytes.initialize(repeating: [])
+    }
+    deinit {
+        _ = bytes.deinitialize()
+        bytes.deallocate()
+    }
+    func put(_ rendered: [UInt8], at index: Int) { bytes[index] = rendered }
+}
+
 /// The connections of a `CheckReport`, in the order the capture opened them. Each report is
 /// put together when it is asked for (from the spool, when it waits there), so iterate
 /// rather than index the same connection again and again.
@@ -344,6 +360,38 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
         switch storage {
         case .ended(let connections): connections.tally.dialects
         case .loaded: Set(compactMap(\.dialect))
+        }
+    }
+
+    /// The messages of all the reports.
+    package var messages: Int {
+        switch storage {
+        case .ended(let connections): connections.tally.messages
+        case .loaded: reduce(0) { $0 + $1.messages }
+        }
+    }
+
+    /// Each report made into bytes by `render`, handed to `emit` in order. With `jobs` > 1, a
+    /// check's reports are read and rendered a batch at a time on that many threads (reading
+    /// them, from memory or the spool, changes nothing): memory holds one batch, and a report
+    /// format's time no longer follows the lanes on one thread.
+    package func render(
+        jobs: Int, _ render: @escaping @Sendable (ConnectionReport) -> [UInt8], to emit: ([UInt8]) -> Void
+    ) {
+        guard jobs > 1, case .ended = storage else {
+            for report in self { emit(render(report)) }
+            return
+        }
+        let batch = 64 * jobs
+        for start in stride(from: 0, to: count, by: batch) {
+            let end = Swift.min(start + batch, count)
+            let rendered = RenderedBatch(count: end - start)
+            DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+                for position in Swift.stride(from: start + worker, to: end, by: jobs) {
+                    rendered.put(render(self[position]), at: position - start)
+                }
+            }
+            for bytes in rendered.bytes { emit(bytes) }
         }
     }
 }

@@ -137,15 +137,17 @@ public struct CheckReport: Sendable, Equatable {
     }
 }
 
-/// How many findings of each severity a check's connection reports hold, and the dialects they
-/// name: kept as connections end, so the summary, the exit code and the policy warnings do not
-/// each read every report again (from the spool, for a large capture).
+/// How many findings of each severity a check's connection reports hold, their messages and the
+/// dialects they name: kept as connections end, so the summary, the exit code and the policy
+/// warnings do not each read every report again (from the spool, for a large capture).
 struct ReportTally: Sendable {
     private var counts = [Int](repeating: 0, count: Severity.allCases.count)
+    private(set) var messages = 0
     private(set) var dialects: Set<Dialect> = []
 
     mutating func add(_ report: ConnectionReport) {
         for finding in report.findings { add(finding) }
+        messages += report.messages
         if let dialect = report.dialect { dialects.insert(dialect) }
     }
 
@@ -153,6 +155,7 @@ struct ReportTally: Sendable {
 
     mutating func add(_ other: ReportTally) {
         for index in counts.indices { counts[index] += other.counts[index] }
+        messages += other.messages
         dialects.formUnion(other.dialects)
     }
 
