@@ -41,7 +41,7 @@ final class EndedConnections: @unchecked Sendable {
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
-    /// The findings and dialects of the reports ended here, findings added since included.
+    /// The findings, messages and dialects of the reports ended here, findings added since included.
     private(set) var tally = ReportTally()
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
@@ -292,7 +292,7 @@ struct AllEndedConnections: Sendable {
     /// The capture's end: the latest time of any connection.
     var lastTime: Int64? { lanes.compactMap(\.lastTime).max() }
 
-    /// The findings and dialects of every lane's reports, as they are now.
+    /// The findings, messages and dialects of every lane's reports, as they are now.
     var tally: ReportTally { lanes.reduce(into: ReportTally()) { $0.add($1.tally) } }
 }
 
