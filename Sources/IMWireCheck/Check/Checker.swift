@@ -209,9 +209,8 @@ public final class Checker {
             guard case .event(let event) = item, case .open(let info) = event.kind, let client = info.client else {
                 continue
             }
-            let host = client.utf8.lastIndex(of: UInt8(ascii: ":")).map { client.utf8[..<$0] } ?? client.utf8[...]
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: the same lane on every run
-            for byte in host { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            for byte in Self.host(client).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return Int(hash % UInt64(lanes.count))
         }
         return 0
