@@ -67,6 +67,18 @@ package final class BufferedInput {
         return true
     }
 
+    /// Runs `body` over all the bytes buffered now, at least `count` of them unless the file
+    /// ends first (no copy; `body` gets them with the file offset of the first), and consumes as
+    /// many as `body` returns: for walking many small records without a call per record.
+    package func withBuffered(atLeast count: Int, _ body: (UnsafeRawBufferPointer, Int) -> Int) {
+        _ = fill(count)
+        let used = buffer.withUnsafeBytes { raw in
+            body(UnsafeRawBufferPointer(rebasing: raw[start...]), consumed)
+        }
+        precondition(used >= 0 && used <= available, "consumed \(used) of \(available) buffered bytes")
+        consume(used)
+    }
+
     /// Skips up to `count` bytes without holding them; returns how many were skipped.
     @discardableResult
     package func skip(_ count: Int) -> Int {

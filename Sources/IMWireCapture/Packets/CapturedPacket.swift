@@ -37,6 +37,66 @@ package struct CapturedPacket: Sendable, Hashable {
     }
 }
 
+/// A packet where it lies in a reader's buffer, good only during the call it is given to
+/// (`PacketReader.read(packets:other:)`): `imwire shard` places and copies every packet of a
+/// capture twice, and building a `CapturedPacket` (an array of its bytes, in an item) each time
+/// was most of its cost.
+package struct PacketView {
+    package var time: Int64
+    package var linkType: UInt32
+    package var data: FrameBytes
+    package var originalLength: Int
+    package var number: Int
+    package var fileOffset: Int
+    package var dataOffset: Int
+    package var inbound: Bool?
+    package var comments: [String]
+}
+
+/// Bytes read in place, checked against their count on every access in release builds too (an
+/// `UnsafeRawBufferPointer` checks only in debug builds): the IP and TCP parsers read them at
+/// offsets a hostile capture chooses.
+package struct FrameBytes: RandomAccessCollection {
+    package let raw: UnsafeRawBufferPointer
+
+    package init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { raw.count }
+
+    package subscript(index: Int) -> UInt8 {
+        precondition(index >= 0 && index < raw.count, "byte \(index) of a frame of \(raw.count)")
+        return raw[index]
+    }
+
+    /// The bytes of `range`, checked as a subscript is.
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        precondition(range.lowerBound >= 0 && range.upperBound <= raw.count, "bytes \(range) of \(raw.count)")
+        return UnsafeRawBufferPointer(rebasing: raw[range])
+    }
+}
+
+extension CapturedPacket {
+    /// The packet of `view`, its bytes copied.
+    package init(_ view: PacketView) {
+        self.init(
+            time: view.time, linkType: view.linkType, data: Array(view.data.raw), originalLength: view.originalLength,
+            number: view.number, fileOffset: view.fileOffset, dataOffset: view.dataOffset, inbound: view.inbound,
+            comments: view.comments)
+    }
+
+    /// Calls `body` with the packet as a view of its bytes.
+    package func withView(_ body: (PacketView) -> Void) {
+        data.withUnsafeBytes { raw in
+            body(
+                PacketView(
+                    time: time, linkType: linkType, data: FrameBytes(raw), originalLength: originalLength,
+                    number: number, fileOffset: fileOffset, dataOffset: dataOffset, inbound: inbound,
+                    comments: comments))
+        }
+    }
+}
+
 /// Secrets a capture carries for decrypting its own traffic: a pcapng Decryption Secrets Block
 /// (what `editcap --inject-secrets` writes). Read in file order, as tshark does: a block
 /// decrypts the connections whose handshake comes after it.
@@ -73,6 +133,31 @@ package protocol PacketReader: AnyObject {
     func next() -> PacketItem?
     /// Bytes of the file consumed so far.
     var bytesRead: Int { get }
+    /// Reads the rest of the file: each packet to `packet` as a view of the reader's buffer (good
+    /// only during the call), everything else to `other`, in file order, except that a block's
+    /// problems come after its packet. `keeping` is asked first about each packet, by its number
+    /// from 0 in this call; a packet it refuses is passed over before its view is made.
+    func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool)
+}
+
+extension PacketReader {
+    /// `next()`'s items, each packet lent as a view of its own bytes.
+    package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool) {
+        var ordinal = 0
+        while let item = next() {
+            guard case .packet(let captured) = item else {
+                other(item)
+                continue
+            }
+            if keeping(ordinal) { captured.withView(packet) }
+            ordinal += 1
+        }
+    }
+
+    /// Every packet and item of the rest of the file (`read(packets:other:keeping:)`).
+    package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) {
+        read(packets: packet, other: other, keeping: { _ in true })
+    }
 }
 
 extension Finding {

@@ -27,6 +27,22 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
         low = words.1
     }
 
+    /// The 4 (IPv4) or 16 (IPv6) bytes of an IP header's address field at `start` of `frame`.
+    init<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, at start: Int, count: Int) where Frame.Index == Int {
+        var words: (UInt64, UInt64) = (0, 0)
+        for index in 0..<count {
+            let byte = UInt64(frame[start + index])
+            if index < count - 8 {
+                words.0 = words.0 << 8 | byte
+            } else {
+                words.1 = words.1 << 8 | byte
+            }
+        }
+        isIPv6 = count == 16
+        high = words.0
+        low = words.1
+    }
+
     /// The address folded into one word with the odd multipliers `a` and `b` (a multiply-shift
     /// hash, `AddressIndex`).
     func folded(_ a: UInt64, _ b: UInt64) -> UInt64 { (high &* a) ^ (low &* b) ^ (isIPv6 ? b : 0) }
@@ -87,7 +103,9 @@ enum IPParser {
         case malformed(String)
     }
 
-    static func parse(_ frame: [UInt8], at start: Int) -> Outcome {
+    /// The IP packet at `start` of `frame`: a capture's `[UInt8]`, or `FrameBytes` read in place.
+    static func parse<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, at start: Int) -> Outcome
+    where Frame.Index == Int {
         guard frame.count > start else { return .malformed("no IP header") }
         switch frame[start] >> 4 {
         case 4: return ipv4(frame, start)
@@ -96,7 +114,8 @@ enum IPParser {
         }
     }
 
-    private static func ipv4(_ frame: [UInt8], _ start: Int) -> Outcome {
+    private static func ipv4<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, _ start: Int) -> Outcome
+    where Frame.Index == Int {
         guard frame.count - start >= 20 else {
             return .malformed("IPv4 header needs 20 bytes, \(frame.count - start) present")
         }
@@ -109,13 +128,14 @@ enum IPParser {
         let available = min(totalLength, frame.count - start)
         return .packet(
             IPPacket(
-                source: IPAddress(header: frame[(start + 12)..<(start + 16)]),
-                destination: IPAddress(header: frame[(start + 16)..<(start + 20)]),
+                source: IPAddress(frame, at: start + 12, count: 4),
+                destination: IPAddress(frame, at: start + 16, count: 4),
                 protocolNumber: frame[start + 9], payload: (start + headerLength)..<(start + available),
                 missing: totalLength - available, isFragment: flagsAndOffset & 0x3fff != 0))
     }
 
-    private static func ipv6(_ frame: [UInt8], _ start: Int) -> Outcome {
+    private static func ipv6<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, _ start: Int) -> Outcome
+    where Frame.Index == Int {
         guard frame.count - start >= 40 else {
             return .malformed("IPv6 header needs 40 bytes, \(frame.count - start) present")
         }
@@ -145,8 +165,8 @@ enum IPParser {
         guard offset <= available else { return .malformed("IPv6 headers run past the captured bytes") }
         return .packet(
             IPPacket(
-                source: IPAddress(header: frame[(start + 8)..<(start + 24)]),
-                destination: IPAddress(header: frame[(start + 24)..<(start + 40)]),
+                source: IPAddress(frame, at: start + 8, count: 16),
+                destination: IPAddress(frame, at: start + 24, count: 16),
                 protocolNumber: next, payload: offset..<available, missing: end - available, isFragment: fragment))
     }
 }
@@ -165,7 +185,8 @@ struct TCPSegment {
     var ack: Bool { flags & 0x10 != 0 }
 
     /// Parses the TCP header at the start of `range`; nil when it is malformed.
-    static func parse(_ frame: [UInt8], in range: Range<Int>) -> TCPSegment? {
+    static func parse<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, in range: Range<Int>) -> TCPSegment?
+    where Frame.Index == Int {
         let start = range.lowerBound
         guard range.count >= 20 else { return nil }
         let dataOffset = Int(frame[start + 12] >> 4) * 4

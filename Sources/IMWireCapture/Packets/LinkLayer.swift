@@ -11,7 +11,8 @@ enum LinkLayer {
     static let supported: Set<UInt32> = [0, 1, 101, 113, 228, 229, 276]
 
     /// The offset of the IP header in `frame` for link type `linkType`.
-    static func ipOffset(linkType: UInt32, frame: [UInt8]) -> Outcome {
+    static func ipOffset<Frame: RandomAccessCollection<UInt8>>(linkType: UInt32, frame: Frame) -> Outcome
+    where Frame.Index == Int {
         switch linkType {
         case 101, 228, 229:
             return .ip(0)

@@ -80,7 +80,7 @@ package final class PcapReader: PacketReader {
             included = reader.readUInt32(order) ?? 0
             original = reader.readUInt32(order) ?? 0
         }
-        let limit = min(limits.maxFrameSize, snapLength > 0 ? max(snapLength, 65_535) : limits.maxFrameSize)
+        let limit = largestRecord
         guard Int(included) <= limit else {
             let skipped = input.skip(Int(included))
             if skipped < Int(included) { finished = true }
@@ -97,9 +97,8 @@ package final class PcapReader: PacketReader {
                     "record \(number) announces \(included) bytes, \(left) remain", at: recordOffset
                 ).atRecord(number, fileOffset: recordOffset))
         }
-        let micros = Int64(seconds) * 1_000_000 + (nanoseconds ? Int64(fraction) / 1000 : Int64(fraction))
         let packet = CapturedPacket(
-            time: micros, linkType: linkType, data: data, originalLength: Int(original),
+            time: time(seconds, fraction), linkType: linkType, data: data, originalLength: Int(original),
             number: number, fileOffset: recordOffset, dataOffset: recordOffset + 16)
         if original > included {
             pending.append(.packet(packet))
@@ -109,6 +108,59 @@ package final class PcapReader: PacketReader {
                 ).atRecord(number, fileOffset: recordOffset))
         }
         return .packet(packet)
+    }
+}
+
+extension PcapReader {
+    /// Record bytes read at most; a longer record is skipped.
+    private var largestRecord: Int {
+        min(limits.maxFrameSize, snapLength > 0 ? max(snapLength, 65_535) : limits.maxFrameSize)
+    }
+
+    /// A record's timestamp in microseconds.
+    private func time(_ seconds: UInt32, _ fraction: UInt32) -> Int64 {
+        Int64(seconds) * 1_000_000 + (nanoseconds ? Int64(fraction) / 1000 : Int64(fraction))
+    }
+
+    /// `next()`'s packets lent in place: the records that lie whole in the input's buffer and
+    /// need no finding are read there, each other one through `next()`.
+    package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool) {
+        var ordinal = 0
+        func give(_ item: PacketItem) {
+            guard case .packet(let captured) = item else { return other(item) }
+            if keeping(ordinal) { captured.withView(packet) }
+            ordinal += 1
+        }
+        while true {
+            while !pending.isEmpty { give(pending.removeFirst()) }
+            let (order, largest, linkType) = (order, largestRecord, linkType)
+            input.withBuffered(atLeast: 1 << 16) { bytes, fileOffset in
+                var at = 0
+                while !finished, bytes.count - at >= 16 {
+                    var header = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 16)]))
+                    let seconds = header.readUInt32(order) ?? 0
+                    let fraction = header.readUInt32(order) ?? 0
+                    let included = Int(header.readUInt32(order) ?? 0)
+                    let original = Int(header.readUInt32(order) ?? 0)
+                    guard included <= largest, included <= bytes.count - at - 16, original <= included else { break }
+                    number += 1
+                    if keeping(ordinal) {
+                        packet(
+                            PacketView(
+                                time: time(seconds, fraction), linkType: linkType,
+                                data: FrameBytes(
+                                    UnsafeRawBufferPointer(rebasing: bytes[(at + 16)..<(at + 16 + included)])),
+                                originalLength: original, number: number, fileOffset: fileOffset + at,
+                                dataOffset: fileOffset + at + 16, inbound: nil, comments: []))
+                    }
+                    ordinal += 1
+                    at += 16 + included
+                }
+                return at
+            }
+            guard let item = next() else { return }
+            give(item)
+        }
     }
 }
 

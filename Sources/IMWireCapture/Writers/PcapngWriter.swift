@@ -79,12 +79,25 @@ public struct PcapngWriter {
         block(Self.decryptionSecretsBlock, body.bytes)
     }
     static let decryptionSecretsBlock: UInt32 = 10
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
 
     /// Appends one packet. `inbound`: epb_flags direction (nil: not recorded). `origin`: where
     /// the packet lay in the capture a shard was cut from (`PacketOrigin`, a custom option).
     public mutating func packet(
         _ data: [UInt8], linkType: UInt32, time: Int64, originalLength: Int? = nil,
         inbound: Bool? = nil, comments: [String] = [], origin: PacketOrigin? = nil
+    ) {
+        data.withUnsafeBytes { data in
+            packet(
+                data, linkType: linkType, time: time, originalLength: originalLength, inbound: inbound,
+                comments: comments, origin: origin)
+        }
+    }
+
+    /// `packet(_:linkType:…)` of bytes lent in place (what `imwire shard` copies).
+    package mutating func packet(
+        _ data: UnsafeRawBufferPointer, linkType: UInt32, time: Int64, originalLength: Int?,
+        inbound: Bool?, comments: [String], origin: PacketOrigin?
     ) {
         let id = interface(for: linkType)
         let micros = UInt64(bitPattern: max(0, time))
@@ -103,19 +116,24 @@ public struct PcapngWriter {
         // shard run writes every packet of a capture here, where appending field by field took
         // more time than the copy of the data.
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: size))
+        // Zeros from a page of them: `repeatElement` was appended a byte at a time.
+        var zeroed = 0
+        while zeroed < size {
+            let step = min(size - zeroed, Self.zeros.count)
+            bytes.append(contentsOf: Self.zeros[..<step])
+            zeroed += step
+        }
         bytes.withUnsafeMutableBytes { block in
             var at = start
             func store<Value: FixedWidthInteger>(_ value: Value) {
                 block.storeBytes(of: value.littleEndian, toByteOffset: at, as: Value.self)
                 at += MemoryLayout<Value>.size
             }
-            func store(_ value: [UInt8]) {
-                value.withUnsafeBytes { source in
-                    guard let base = source.baseAddress else { return }
+            func store(_ source: UnsafeRawBufferPointer) {
+                if let base = source.baseAddress {
                     (block.baseAddress! + at).copyMemory(from: base, byteCount: source.count)
                 }
-                at += (value.count + 3) & ~3  // the padding is already zero
+                at += (source.count + 3) & ~3  // the padding is already zero
             }
             store(UInt32(6))
             store(total)
@@ -128,7 +146,7 @@ public struct PcapngWriter {
             if optionsLength > 0 {
                 for value in commentValues {
                     store(UInt32(value.count) << 16 | 1)
-                    store(value)
+                    value.withUnsafeBytes { store($0) }
                 }
                 if let inbound {
                     store(UInt32(4) << 16 | 2)
