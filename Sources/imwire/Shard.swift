@@ -17,8 +17,8 @@ struct Shard: ParsableCommand {
             then `imwire merge` of those reports, gives the report of checking the whole capture. \
             Writes DIR/<capture>.shard-<n>.pcapng (.jsonl for a transcript) and appends one JSON line per shard to \
             DIR/manifest.jsonl (path, capture, index, count, packets, connections, clients, bytes, \
-            firstTime, lastTime). Two streaming passes over each capture (with --jobs above 1, one thread reads and the \
-            others place and write the packets); memory \
+            firstTime, lastTime). Two streaming passes over each capture (the first notes each packet's place in a \
+            scratch file, 4 bytes a packet, in $TMPDIR or /tmp); memory \
             grows with the number of client addresses and socket.io sids only (with several captures, also one \
             entry per TCP connection: a connection the previous file leaves open and the next goes \
             on with is reported, as each file is checked on its own). Two captures with the same \
@@ -47,8 +47,8 @@ struct Shard: ParsableCommand {
 
     @Option(
         help: """
-            Threads: above 1, one reads the capture and the others \
-            place and write its packets (the shards are the same for any value).
+            Threads: up to this many captures are sharded at once, and each \
+            capture's shards are written on its share of them (the shards are the same for any value).
             """)
     var jobs: Int = 1
 

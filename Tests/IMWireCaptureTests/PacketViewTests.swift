@@ -176,4 +176,20 @@ import Testing
         kept.packets = expected.packets.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
         #expect(Self.difference(even, kept) == nil)
     }
+
+    /// The first pass's note of each packet comes back in order, across the scratch file's chunks.
+    @Test func packetPlacesComeBackInOrder() throws {
+        let places = try PacketPlaces()
+        let count = 300_000  // past one chunk of 262,144 entries
+        func entry(_ index: Int) -> (unit: Int?, opens: Bool) { (index % 7 == 0 ? nil : index * 3, index % 5 == 0) }
+        for index in 0..<count { try places.append(unit: entry(index).unit, opens: entry(index).opens) }
+        try places.flush()
+        for _ in 0..<2 {
+            let reader = places.reader()
+            var wrong = 0
+            for index in 0..<count where reader.next() != entry(index) { wrong += 1 }
+            #expect(wrong == 0)
+            #expect(reader.next() == (nil, false))
+        }
+    }
 }

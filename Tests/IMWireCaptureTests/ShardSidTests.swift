@@ -71,10 +71,11 @@ import Testing
         for name in captures {
             let reader = try PacketCaptureReader.packets(path: root + "/Fixtures/captures/" + name)
             while let item = reader.next() {
-                if case .packet(let packet) = item, let segment = CaptureSharder.segment(of: packet),
-                    !segment.payload.isEmpty
-                {
-                    payloads.append(Array(segment.payload))
+                guard case .packet(let packet) = item else { continue }
+                packet.withView { view in
+                    if let segment = CaptureSharder.segment(of: view), !segment.payload.isEmpty {
+                        payloads.append(Array(segment.payload))
+                    }
                 }
             }
         }

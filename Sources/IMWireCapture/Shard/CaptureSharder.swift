@@ -1,6 +1,7 @@
 import Dispatch
 import IMWireCore
 import IMWireIO
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,8 +27,9 @@ import IMWireIO
 /// a new shard begun when the next unit would take the current one past `maxBytes` (a unit
 /// larger than that is a shard of its own); the second writes each packet into its shard with
 /// its place in the capture (`PacketOrigin`), at most `maxOpenFiles` shards at a time (one more
-/// pass over the file for each further group). With `jobs` above 1 one thread reads and parses
-/// the file while the others use its packets (`read(_:limits:into:threaded:)`).
+/// pass over the file for each further group). Both passes read each packet where it lies in the
+/// reader's buffer (`PacketView`). With `jobs` above 1 the second pass runs on that many threads,
+/// each reading the file (from the page cache, after pass 1) and writing its own shards.
 package enum CaptureSharder {
     /// What `shard` was asked.
     package struct Options: Sendable {
@@ -43,9 +45,8 @@ package enum CaptureSharder {
         /// Key-log text written at the start of every shard as a Decryption Secrets Block
         /// (`imwire shard --tls-keylog`), so each shard's TLS connections decrypt on their own.
         package var keyLog: [UInt8]?
-        /// Threads: above 1, one reads the capture and hands its packets to the others (to one
-        /// in the first pass, to `jobs - 1` writing shards in the second); the shards are the
-        /// same for any number.
+        /// Threads of the second pass, each reading the capture and writing its own group of
+        /// shards; the shards are the same for any number.
         package var jobs: Int
 
         package init(
@@ -117,12 +118,24 @@ package enum CaptureSharder {
 
         /// `10.0.0.1:51234-10.0.0.2:443`, as the checker names a connection.
         package var description: String { "\(client):\(clientPort)-\(server):\(serverPort)" }
+
+        /// Two words folded from the fields (multipliers random per process, so no capture can
+        /// be made to collide), not eight: the sharder looks up a key per packet.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(client.folded(Self.multipliers.0, Self.multipliers.1) ^ UInt64(clientPort))
+            hasher.combine(server.folded(Self.multipliers.2, Self.multipliers.3) ^ UInt64(serverPort))
+        }
+
+        private static let multipliers = (
+            UInt64.random(in: 0...UInt64.max) | 1, UInt64.random(in: 0...UInt64.max) | 1,
+            UInt64.random(in: 0...UInt64.max) | 1, UInt64.random(in: 0...UInt64.max) | 1
+        )
     }
 
     /// A packet's IP header and TCP segment, and whether its source is the client's side (the
     /// higher port; the larger address when both ports are equal); nil for a packet with no TCP
     /// segment to place.
-    private static func tcp(of packet: CapturedPacket) -> (ip: IPPacket, tcp: TCPSegment, sourceIsClient: Bool)? {
+    private static func tcp(of packet: PacketView) -> (ip: IPPacket, tcp: TCPSegment, sourceIsClient: Bool)? {
         guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
             case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6, !ip.isFragment,
             let tcp = TCPSegment.parse(packet.data, in: ip.payload)
@@ -133,39 +146,61 @@ package enum CaptureSharder {
         )
     }
 
-    /// A packet's TCP connection and whether it opens (client SYN) or ends it (FIN, RST).
-    static func connection(of packet: CapturedPacket) -> (key: TCPConnectionKey, opens: Bool, ends: Bool)? {
-        guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
-        let key =
-            sourceIsClient
-            ? TCPConnectionKey(
-                client: ip.source, clientPort: tcp.sourcePort, server: ip.destination, serverPort: tcp.destinationPort)
-            : TCPConnectionKey(
-                client: ip.destination, clientPort: tcp.destinationPort, server: ip.source, serverPort: tcp.sourcePort)
-        return (key, tcp.syn && !tcp.ack, tcp.fin || tcp.rst)
-    }
-
     /// Bytes a packet takes in a shard: the block, its data padded, the origin option and the
     /// options it carries over.
-    static func blockSize(_ packet: CapturedPacket) -> Int {
+    static func blockSize(_ packet: PacketView) -> Int {
         32 + (packet.data.count + 3) & ~3 + 32 + 4 + packet.comments.reduce(0) { $0 + 4 + ($1.utf8.count + 3) & ~3 } + 8
     }
 
-    /// The unit of a packet: its client-side address, or nil for a packet with no TCP segment.
-    static func unit(of packet: CapturedPacket) -> IPAddress? { segment(of: packet)?.client }
+    /// A packet's TCP segment, as the sharder places it.
+    struct Segment {
+        private let ip: IPPacket
+        private let tcp: TCPSegment
+        /// The segment's bytes, in the packet's view.
+        let payload: UnsafeRawBufferPointer
+        /// Sent from the client's side (`tcp(of:)`).
+        let fromClient: Bool
 
-    /// A packet's client-side address and its TCP payload, sent by the client or not.
-    static func segment(of packet: CapturedPacket) -> (client: IPAddress, payload: ArraySlice<UInt8>, fromClient: Bool)?
-    {
+        fileprivate init(_ ip: IPPacket, _ tcp: TCPSegment, fromClient: Bool, in packet: PacketView) {
+            (self.ip, self.tcp, self.fromClient) = (ip, tcp, fromClient)
+            payload = packet.data.bytes(tcp.payload)
+        }
+
+        /// The client-side address: the packet's unit.
+        var client: IPAddress { fromClient ? ip.source : ip.destination }
+        /// A client SYN: the segment opens its connection.
+        var opens: Bool { tcp.syn && !tcp.ack }
+        /// FIN or RST.
+        var ends: Bool { tcp.fin || tcp.rst }
+
+        var connection: TCPConnectionKey {
+            fromClient
+                ? TCPConnectionKey(
+                    client: ip.source, clientPort: tcp.sourcePort, server: ip.destination,
+                    serverPort: tcp.destinationPort)
+                : TCPConnectionKey(
+                    client: ip.destination, clientPort: tcp.destinationPort, server: ip.source,
+                    serverPort: tcp.sourcePort)
+        }
+    }
+
+    /// A packet's TCP segment; nil for a packet with none to place.
+    static func segment(of packet: PacketView) -> Segment? {
         guard let (ip, tcp, sourceIsClient) = tcp(of: packet) else { return nil }
-        return (sourceIsClient ? ip.source : ip.destination, packet.data[tcp.payload], sourceIsClient)
+        return Segment(ip, tcp, fromClient: sourceIsClient, in: packet)
     }
 
     /// The socket.io session id a segment names: in a request's target, or in a handshake the
     /// server sends (only the first 1024 bytes of a segment are looked at). Read in place: every
     /// segment with a payload passes here, too often for the generic collection algorithms.
+    static func sid(in payload: UnsafeRawBufferPointer, fromClient: Bool) -> [UInt8]? {
+        let head = UnsafeRawBufferPointer(rebasing: payload.prefix(1024))
+        return fromClient ? requestSid(head) : handshakeSid(head)
+    }
+
+    /// `sid(in:fromClient:)` of bytes in an array.
     static func sid(in payload: ArraySlice<UInt8>, fromClient: Bool) -> [UInt8]? {
-        payload.prefix(1024).withUnsafeBytes { head in fromClient ? requestSid(head) : handshakeSid(head) }
+        payload.withUnsafeBytes { sid(in: $0, fromClient: fromClient) }
     }
 
     private static let get = Array("GET ".utf8), post = Array("POST ".utf8), socketIO = Array("/socket.io/".utf8)
@@ -228,7 +263,7 @@ package enum CaptureSharder {
     }
 
     /// A client SYN, IP fragment or not (`tcp(of:)` places no fragment).
-    static func isClientSYN(_ packet: CapturedPacket) -> Bool {
+    static func isClientSYN(_ packet: PacketView) -> Bool {
         guard case .ip(let start) = LinkLayer.ipOffset(linkType: packet.linkType, frame: packet.data),
             case .packet(let ip) = IPParser.parse(packet.data, at: start), ip.protocolNumber == 6,
             let tcp = TCPSegment.parse(packet.data, in: ip.payload)
@@ -264,8 +299,10 @@ package enum CaptureSharder {
         throws(IMWireError) -> Result
     {
         // Pass 1: each unit's bytes, in the order units first appear.
-        let planner = UnitPlanner(tracksConnections: options.tracksConnections)
-        let captureBytes = try read(path, limits: options.limits, into: [planner], threaded: options.jobs > 1)
+        let planner = try UnitPlanner(tracksConnections: options.tracksConnections)
+        let captureBytes = try read(path, limits: options.limits, into: planner)
+        if let failure = planner.failure { throw failure }
+        try planner.places.flush()
         planner.forgetSessions()
         let plan = planner.units.deal(
             unitBytes: planner.unitBytes, residueBytes: planner.residueBytes, maxBytes: options.maxBytes)
@@ -279,13 +316,11 @@ package enum CaptureSharder {
                 identity: ShardIdentity(capture: path, captureBytes: captureBytes, index: index, count: count),
                 clients: plan.clients[index])
         }
-        // Pass 2: shard k goes to group k mod groups. Each pass over the capture (from the page
-        // cache, after pass 1) writes `lanes` groups, each on a thread of its own while this one
-        // reads, or all on this thread with one job.
-        let lanes = max(1, options.jobs - 1)
+        // Pass 2: shard k goes to group k mod groups. A round writes `lanes` groups, each on a
+        // thread of its own that reads the capture; each further round reads it again.
+        let lanes = options.jobs
         let perGroup = max(1, options.maxOpenFiles / lanes)
         let groups = max(min(lanes, count), (count + perGroup - 1) / perGroup)
-        let unitOfClient = planner.unitIndex
         let ownerOnly = options.keyLog != nil || planner.carriesSecrets
         var written = shards
         for round in stride(from: 0, to: groups, by: lanes) {
@@ -293,14 +328,19 @@ package enum CaptureSharder {
             for group in round..<min(groups, round + lanes) {
                 let members = stride(from: group, to: count, by: groups).map { shards[$0] }
                 writers.append(
-                    try GroupWriter(members, of: groups, options: options, ownerOnly: ownerOnly) { packet in
-                        guard let (ip, tcp, sourceIsClient) = tcp(of: packet),
-                            let unit = unitOfClient[sourceIsClient ? ip.source : ip.destination]
-                        else { return (0, isClientSYN(packet)) }
-                        return (shardOfUnit[unit], tcp.syn && !tcp.ack)
-                    })
+                    try GroupWriter(
+                        members, of: groups, options: options, ownerOnly: ownerOnly, places: planner.places.reader(),
+                        shardOfUnit: shardOfUnit))
             }
-            _ = try read(path, limits: options.limits, into: writers, threaded: options.jobs > 1)
+            let failure = Mutex<IMWireError?>(nil)
+            DispatchQueue.concurrentPerform(iterations: writers.count) { [writers] lane in
+                do throws(IMWireError) {
+                    _ = try read(path, limits: options.limits, into: writers[lane])
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+            if let error = failure.withLock({ $0 }) { throw error }
             for writer in writers {
                 for shard in try writer.close() { written[shard.identity.index] = shard }
             }
@@ -310,50 +350,11 @@ package enum CaptureSharder {
             openAtEnd: planner.open)
     }
 
-    /// Reads the capture at `path` once and gives its items, in order and in batches, to each
-    /// of `consumers`: on this thread, or with `threaded` each consumer on a thread of its own
-    /// while this one reads, at most `BatchRing.ahead` batches ahead of the slowest. Returns the
-    /// bytes read.
-    private static func read(_ path: String, limits: Limits, into consumers: [ItemConsumer], threaded: Bool)
-        throws(IMWireError) -> Int
-    {
+    /// Reads the capture at `path` once and gives its items to `consumer`, in order, each packet
+    /// in place. Returns the bytes read.
+    private static func read(_ path: String, limits: Limits, into consumer: ItemConsumer) throws(IMWireError) -> Int {
         let reader = try PacketCaptureReader.packets(path: path, limits: limits)
-        let ring = BatchRing()
-        defer { ring.release() }
-        let lanes = threaded ? consumers.map { _ in (DispatchQueue(label: "imwire.shard"), BatchRing.lane()) } : []
-        let done = DispatchGroup()
-        var sequence = 0
-        func hand(_ batch: [PacketItem]) {
-            // Every lane has finished batch `sequence - ahead - 1`, the slot's last occupant.
-            ring[sequence] = batch
-            for (consumer, (queue, free)) in zip(consumers, lanes) {
-                free.wait()
-                queue.async(group: done) { [sequence] in
-                    ring.take(sequence, into: consumer)
-                    free.signal()
-                }
-            }
-            sequence += 1
-        }
-        guard threaded else {
-            while let item = reader.next() {
-                for consumer in consumers { consumer.take(item) }
-            }
-            return reader.bytesRead
-        }
-        var batch: [PacketItem] = []
-        var batchBytes = 0
-        while let item = reader.next() {
-            if case .packet(let packet) = item { batchBytes += packet.data.count }
-            batch.append(item)
-            if batch.count >= 4096 || batchBytes >= 2 << 20 {
-                hand(batch)
-                batch = []
-                batchBytes = 0
-            }
-        }
-        if !batch.isEmpty { hand(batch) }
-        done.wait()
+        reader.read(packets: consumer.take, other: consumer.take(other:), keeping: consumer.keeps)
         return reader.bytesRead
     }
 }

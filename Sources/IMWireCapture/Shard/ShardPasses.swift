@@ -4,47 +4,14 @@ import IMWireIO
 
 // The two passes of `CaptureSharder`: what reads a capture's items and what uses them.
 
-/// The batches of `CaptureSharder.read` on their way from the reading thread to the consumers'.
-/// The reading thread holds each batch until every consumer is done with it, and drops it itself
-/// when its slot is reused: a batch dropped on a consumer's thread gave its packets' memory back
-/// to the reader's malloc arena under that arena's lock, which made two threads slower than one.
-final class BatchRing: @unchecked Sendable {
-    /// Batches a lane may be given before it has finished the first of them.
-    static let ahead = 3
-    private static let size = ahead + 1
-    /// Written by the reading thread only; a slot is read by the consumers between the dispatch
-    /// that hands it to them and their lane's signal.
-    private let slots = UnsafeMutablePointer<[PacketItem]>.allocate(capacity: size)
-
-    init() { slots.initialize(repeating: [], count: Self.size) }
-
-    /// A lane's free places: `ahead` batches given and not finished.
-    static func lane() -> DispatchSemaphore { DispatchSemaphore(value: ahead) }
-
-    subscript(sequence: Int) -> [PacketItem] {
-        get { slots[sequence % Self.size] }
-        set { slots[sequence % Self.size] = newValue }
-    }
-
-    /// Gives the batch `sequence` to `consumer`, holding it no longer than the call.
-    func take(_ sequence: Int, into consumer: ItemConsumer) { consumer.take(self[sequence]) }
-
-    func release() {
-        slots.deinitialize(count: Self.size)
-        slots.deallocate()
-    }
-}
-
-/// What a pass over the capture hands its items to.
+/// What a pass over the capture hands its items to, in order, from one thread at a time.
 protocol ItemConsumer: AnyObject, Sendable {
-    /// The next item of the capture, in order; called from one thread at a time.
-    func take(_ item: PacketItem)
-}
-
-extension ItemConsumer {
-    func take(_ batch: [PacketItem]) {
-        for item in batch { take(item) }
-    }
+    /// Whether to read the packet numbered `ordinal` (from 0; asked of every packet in order).
+    func keeps(_ ordinal: Int) -> Bool
+    /// The next packet kept, good only during the call.
+    func take(_ packet: PacketView)
+    /// The next item that is not a packet: secrets or a problem.
+    func take(other item: PacketItem)
 }
 
 /// Pass 1: each client unit's bytes in the order units first appear, the units joined by the
@@ -52,52 +19,57 @@ extension ItemConsumer {
 /// with `tracksConnections` the TCP connections open at its ends).
 final class UnitPlanner: ItemConsumer, @unchecked Sendable {
     private let tracksConnections: Bool
-    var unitIndex = AddressIndex()
-    var unitBytes: [Int] = []
-    var units = UnitSets()
-    private var sidUnits: [[UInt8]: Int] = [:]
-    var residueBytes = 0
+    /// Each packet's unit, for pass 2.
+    let places: PacketPlaces
+    // @exclusivity(unchecked): one thread at a time uses a planner, so the run-time access
+    // checks on these properties, changed for every packet, would buy nothing (they were 4% of
+    // a shard run).
+    /// The first error noting a place met (a full disk), thrown once the pass is over.
+    @exclusivity(unchecked) var failure: IMWireError?
+    @exclusivity(unchecked) var unitIndex = AddressIndex()
+    @exclusivity(unchecked) var unitBytes: [Int] = []
+    @exclusivity(unchecked) var units = UnitSets()
+    @exclusivity(unchecked) private var sidUnits: [[UInt8]: Int] = [:]
+    @exclusivity(unchecked) var residueBytes = 0
     /// Secrets go to every shard: a capture that carries any makes every shard owner-only.
-    var carriesSecrets = false
-    var fileProblems: [Finding] = []
+    @exclusivity(unchecked) var carriesSecrets = false
+    @exclusivity(unchecked) var fileProblems: [Finding] = []
     // With tracksConnections: the connections open now, those seen first without a SYN, and
     // those ended (so that the last ACKs after a FIN do not open them again).
-    var open: Set<CaptureSharder.TCPConnectionKey> = []
-    var startedOpen: Set<CaptureSharder.TCPConnectionKey> = []
-    private var ended: Set<CaptureSharder.TCPConnectionKey> = []
+    @exclusivity(unchecked) var open: Set<CaptureSharder.TCPConnectionKey> = []
+    @exclusivity(unchecked) var startedOpen: Set<CaptureSharder.TCPConnectionKey> = []
+    @exclusivity(unchecked) private var ended: Set<CaptureSharder.TCPConnectionKey> = []
 
-    init(tracksConnections: Bool) { self.tracksConnections = tracksConnections }
+    init(tracksConnections: Bool) throws(IMWireError) {
+        self.tracksConnections = tracksConnections
+        places = try PacketPlaces()
+    }
+
+    func keeps(_ ordinal: Int) -> Bool { true }
 
     /// Lets the sids go once the units are joined: pass 2 does not need them.
     func forgetSessions() { sidUnits = [:] }
 
-    func take(_ item: PacketItem) {
+    func take(other item: PacketItem) {
         switch item {
         case .problem(let finding): fileProblems.append(finding)
         case .secrets(let secrets):
             residueBytes += secrets.data.count + 32
             carriesSecrets = true
-        case .packet(let packet): take(packet)
+        case .packet: return  // packets come to `take(_:)`
         }
     }
 
-    private func take(_ packet: CapturedPacket) {
+    func take(_ packet: PacketView) {
         let size = CaptureSharder.blockSize(packet)
-        if tracksConnections, let flow = CaptureSharder.connection(of: packet) {
-            if flow.opens {
-                open.insert(flow.key)
-                ended.remove(flow.key)
-            } else if !open.contains(flow.key), !ended.contains(flow.key) {
-                startedOpen.insert(flow.key)
-                open.insert(flow.key)
-            }
-            if flow.ends, open.remove(flow.key) != nil { ended.insert(flow.key) }
-        }
         guard let segment = CaptureSharder.segment(of: packet) else {
             residueBytes += size
+            note(unit: nil, opens: CaptureSharder.isClientSYN(packet))
             return
         }
+        if tracksConnections { track(segment) }
         let (index, added) = unitIndex.index(of: segment.client)
+        note(unit: index, opens: segment.opens)
         if added {
             unitBytes.append(size)
             units.add()
@@ -110,19 +82,42 @@ final class UnitPlanner: ItemConsumer, @unchecked Sendable {
     }
 }
 
-/// Pass 2: writes the shards `members` (indices congruent modulo `groups`); `shardOf` places a
-/// packet and says whether it opens a connection (a client SYN), read from one parse of its
-/// headers. `ownerOnly`: the shards get secrets (`options.keyLog`, or the capture's own
-/// Decryption Secrets Blocks), and are created with mode 0600.
+extension UnitPlanner {
+    /// Notes the connection opened, met first without a SYN, or ended (`tracksConnections`).
+    private func track(_ segment: CaptureSharder.Segment) {
+        let key = segment.connection
+        if segment.opens {
+            open.insert(key)
+            ended.remove(key)
+        } else if !open.contains(key), !ended.contains(key) {
+            startedOpen.insert(key)
+            open.insert(key)
+        }
+        if segment.ends, open.remove(key) != nil { ended.insert(key) }
+    }
+
+    private func note(unit: Int?, opens: Bool) {
+        do throws(IMWireError) { try places.append(unit: unit, opens: opens) } catch { failure = failure ?? error }
+    }
+}
+
+/// Pass 2: writes the shards `members` (indices congruent modulo `groups`), placing each packet
+/// by its entry in `places` (its unit's shard in `shardOfUnit`, shard 0 for none), and passing
+/// over the packets of other groups unread. `ownerOnly`: the shards get secrets
+/// (`options.keyLog`, or the capture's own Decryption Secrets Blocks), and are created with mode
+/// 0600.
 final class GroupWriter: ItemConsumer, @unchecked Sendable {
     private let writers: [ShardWriter]
     private let groups: Int
     private let group: Int
-    private let shardOf: @Sendable (CapturedPacket) -> (shard: Int, opens: Bool)
+    private let places: PacketPlaces.Reader
+    private let shardOfUnit: [Int]
+    /// The shard of the packet just kept, and whether it opens a connection.
+    @exclusivity(unchecked) private var kept = (shard: 0, opens: false)
 
     init(
         _ members: [CaptureSharder.Shard], of groups: Int, options: CaptureSharder.Options, ownerOnly: Bool,
-        shardOf: @escaping @Sendable (CapturedPacket) -> (shard: Int, opens: Bool)
+        places: PacketPlaces.Reader, shardOfUnit: [Int]
     ) throws(IMWireError) {
         var writers: [ShardWriter] = []
         for shard in members {
@@ -135,19 +130,24 @@ final class GroupWriter: ItemConsumer, @unchecked Sendable {
         self.writers = writers
         self.groups = groups
         group = members[0].identity.index % groups
-        self.shardOf = shardOf
+        self.places = places
+        self.shardOfUnit = shardOfUnit
     }
 
-    func take(_ item: PacketItem) {
+    func keeps(_ ordinal: Int) -> Bool {
+        let (unit, opens) = places.next()
+        kept = (unit.map { shardOfUnit[$0] } ?? 0, opens)
+        return kept.shard % groups == group
+    }
+
+    func take(_ packet: PacketView) { writers[kept.shard / groups].write(packet, opens: kept.opens) }
+
+    func take(other item: PacketItem) {
         switch item {
-        case .packet(let packet):
-            let (shard, opens) = shardOf(packet)
-            guard shard % groups == group else { return }
-            writers[shard / groups].write(packet, opens: opens)
+        case .packet, .problem: return  // packets come to `take(_:)`; problems are pass 1's
         case .secrets(let secrets):
             // Secrets go to every shard, where they were: any connection may need them.
             for writer in writers { writer.write(secrets) }
-        case .problem: return
         }
     }
 
@@ -172,9 +172,9 @@ final class ShardWriter {
     }
 
     /// `opens`: the packet is a client SYN, counted as a connection.
-    func write(_ packet: CapturedPacket, opens: Bool) {
+    func write(_ packet: PacketView, opens: Bool) {
         writer.packet(
-            packet.data, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
+            packet.data.raw, linkType: packet.linkType, time: packet.time, originalLength: packet.originalLength,
             inbound: packet.inbound,
             comments: packet.comments,
             origin: PacketOrigin(number: packet.number, fileOffset: packet.fileOffset, dataOffset: packet.dataOffset))
