@@ -71,6 +71,30 @@ import Testing
 
     @Test func thereAreCaptures() { #expect(Self.captures.count >= 15) }
 
+    /// Every item, packets and findings, in the order `next()` gives them.
+    static func sequence(_ path: String, inPlace: Bool) throws -> [String] {
+        let reader = try PacketCaptureReader.packets(path: path)
+        var sequence: [String] = []
+        func packet(_ packet: CapturedPacket) {
+            sequence.append("packet \(packet.number) \(packet.time) \(packet.fileOffset) \(packet.data.hashValue)")
+        }
+        guard inPlace else {
+            while let item = reader.next() {
+                if case .packet(let captured) = item { packet(captured) } else { sequence.append(describe(item)) }
+            }
+            return sequence
+        }
+        while reader.readSome(packets: { packet(CapturedPacket($0)) }, other: { sequence.append(describe($0)) }) {}
+        #expect(!reader.readSome(packets: { _ in sequence.append("after the end") }, other: { _ in }))
+        return sequence
+    }
+
+    /// What the checker reads, a buffer at a time: every item in `next()`'s order.
+    @Test(arguments: captures)
+    func readingSomeAtATimeGivesNextsOrder(_ path: String) throws {
+        #expect(try Self.sequence(path, inPlace: true) == Self.sequence(path, inPlace: false))
+    }
+
     @Test(arguments: captures)
     func readingInPlaceGivesWhatNextGives(_ path: String) throws {
         let expected = try Self.byNext(path)
@@ -91,7 +115,8 @@ import Testing
     }
 
     /// A pcapng of packets of every size around the reader's 64 KiB buffer, with options, secrets,
-    /// a second section in the other byte order, a damaged trailer and a cut last block.
+    /// packets cut short by the snaplen (a finding each, before the packet), a second section in
+    /// the other byte order, a damaged trailer and a cut last block.
     @Test func blocksAcrossTheBufferAndDamageReadAsNextReadsThem() throws {
         var writer = PcapngWriter(application: "test")
         var sizes: [Int] = []
@@ -100,7 +125,8 @@ import Testing
             sizes.append(size)
             writer.packet(
                 (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }, linkType: 101,
-                time: 1_700_000_000_000_000 + Int64(index), inbound: index % 4 == 0 ? true : nil,
+                time: 1_700_000_000_000_000 + Int64(index), originalLength: index % 97 == 3 ? size + 5 : nil,
+                inbound: index % 4 == 0 ? true : nil,
                 comments: index % 5 == 0 ? ["packet \(index)"] : [])
             if index == 300 { writer.secrets(Array("CLIENT_RANDOM 00 11\n".utf8)) }
         }
@@ -135,9 +161,11 @@ import Testing
         #expect(expected.others.contains { $0.hasPrefix("secrets") })
         #expect(expected.others.contains { $0.contains("trailer") })
         #expect(expected.others.contains { $0.contains("remain") })
+        #expect(expected.others.filter { $0.contains("captured") }.count == 7)
         let (read, asked) = try Self.inPlace(path)
         #expect(Self.difference(read, expected) == nil)
         #expect(asked == Array(expected.packets.indices))
+        #expect(try Self.sequence(path, inPlace: true) == Self.sequence(path, inPlace: false))
         let (odd, _) = try Self.inPlace(path) { $0 % 2 == 1 }
         var kept = expected
         kept.packets = expected.packets.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
@@ -171,6 +199,7 @@ import Testing
         let (read, asked) = try Self.inPlace(path)
         #expect(Self.difference(read, expected) == nil)
         #expect(asked == Array(expected.packets.indices))
+        #expect(try Self.sequence(path, inPlace: true) == Self.sequence(path, inPlace: false))
         let (even, _) = try Self.inPlace(path) { $0 % 2 == 0 }
         var kept = expected
         kept.packets = expected.packets.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)

@@ -138,6 +138,10 @@ package protocol PacketReader: AnyObject {
     /// problems come after its packet. `keeping` is asked first about each packet, by its number
     /// from 0 in this call; a packet it refuses is passed over before its view is made.
     func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool)
+    /// Reads on a little, as `read(packets:other:keeping:)` does (every packet kept): about the
+    /// packets that lie in the reader's buffer now, or one other item. False once the file is
+    /// over (everything read before that was given).
+    func readSome(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) -> Bool
 }
 
 extension PacketReader {
@@ -152,6 +156,13 @@ extension PacketReader {
             if keeping(ordinal) { captured.withView(packet) }
             ordinal += 1
         }
+    }
+
+    /// One item of `next()`, a packet lent as a view of its own bytes.
+    package func readSome(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) -> Bool {
+        guard let item = next() else { return false }
+        if case .packet(let captured) = item { captured.withView(packet) } else { other(item) }
+        return true
     }
 
     /// Every packet and item of the rest of the file (`read(packets:other:keeping:)`).

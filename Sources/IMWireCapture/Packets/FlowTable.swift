@@ -94,12 +94,12 @@ struct FlowTable {
 
     /// Appends the events and findings one TCP segment causes to `items`.
     mutating func segment(
-        _ tcp: TCPSegment, ip: IPPacket, frame: [UInt8], packet: CapturedPacket, into items: inout [CaptureItem]
+        _ tcp: TCPSegment, ip: IPPacket, frame: FrameBytes, packet: PacketView, into items: inout [CaptureItem]
     ) {
         let source = Endpoint(address: ip.source, port: tcp.sourcePort)
         let destination = Endpoint(address: ip.destination, port: tcp.destinationPort)
         let key = Key(source, destination)
-        let payload = frame[tcp.payload]
+        let payload = frame.bytes(tcp.payload)
         if idleMicros > 0, packet.time >= nextIdleSweep { endIdle(now: packet.time, into: &items) }
         var found = lastFlow?.key == key ? lastFlow : flows[key]  // the flow of the packet before: no hashing
         if let silent = found, idleMicros > 0, packet.time &- silent.lastTime > idleMicros {
@@ -185,7 +185,7 @@ struct FlowTable {
     }
 
     private mutating func end(
-        _ flow: Flow, packet: CapturedPacket?, idle: Bool = false, into items: inout [CaptureItem]
+        _ flow: Flow, packet: PacketView?, idle: Bool = false, into items: inout [CaptureItem]
     ) {
         Self.close(flow, packet: packet, into: &items)
         flows[flow.key] = nil
@@ -215,7 +215,7 @@ struct FlowTable {
         return distance < lateWindow || next &- tcp.sequence < lateWindow
     }
 
-    private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: CapturedPacket)
+    private static func lateSegment(_ count: Int, from source: Endpoint, of late: EndedFlow, packet: PacketView)
         -> Finding
     {
         let direction: Direction = source == late.client ? .send : .receive
@@ -236,7 +236,7 @@ struct FlowTable {
     }
 
     private static func events(
-        _ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: CapturedPacket,
+        _ outputs: [TCPStream.Output], flow: Flow, direction: Direction, packet: PacketView,
         into items: inout [CaptureItem]
     ) {
         for output in outputs {
@@ -267,7 +267,7 @@ struct FlowTable {
         }
     }
 
-    private static func close(_ flow: Flow, packet: CapturedPacket?, into items: inout [CaptureItem]) {
+    private static func close(_ flow: Flow, packet: PacketView?, into items: inout [CaptureItem]) {
         for (index, direction) in [(0, Direction.send), (1, Direction.receive)] {
             let outputs = flow.streams[index].finish()
             if let packet {

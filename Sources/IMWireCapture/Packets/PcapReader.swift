@@ -126,41 +126,52 @@ extension PcapReader {
     /// need no finding are read there, each other one through `next()`.
     package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool) {
         var ordinal = 0
+        while step(packet, other, keeping, &ordinal) {}
+    }
+
+    package func readSome(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) -> Bool {
+        var ordinal = 0
+        return step(packet, other, { _ in true }, &ordinal)
+    }
+
+    /// Gives what is pending, the records in the buffer, then one item of `next()`; false once
+    /// the file is over.
+    private func step(
+        _ packet: (PacketView) -> Void, _ other: (PacketItem) -> Void, _ keeping: (Int) -> Bool, _ ordinal: inout Int
+    ) -> Bool {
         func give(_ item: PacketItem) {
             guard case .packet(let captured) = item else { return other(item) }
             if keeping(ordinal) { captured.withView(packet) }
             ordinal += 1
         }
-        while true {
-            while !pending.isEmpty { give(pending.removeFirst()) }
-            let (order, largest, linkType) = (order, largestRecord, linkType)
-            input.withBuffered(atLeast: 1 << 16) { bytes, fileOffset in
-                var at = 0
-                while !finished, bytes.count - at >= 16 {
-                    var header = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 16)]))
-                    let seconds = header.readUInt32(order) ?? 0
-                    let fraction = header.readUInt32(order) ?? 0
-                    let included = Int(header.readUInt32(order) ?? 0)
-                    let original = Int(header.readUInt32(order) ?? 0)
-                    guard included <= largest, included <= bytes.count - at - 16, original <= included else { break }
-                    number += 1
-                    if keeping(ordinal) {
-                        packet(
-                            PacketView(
-                                time: time(seconds, fraction), linkType: linkType,
-                                data: FrameBytes(
-                                    UnsafeRawBufferPointer(rebasing: bytes[(at + 16)..<(at + 16 + included)])),
-                                originalLength: original, number: number, fileOffset: fileOffset + at,
-                                dataOffset: fileOffset + at + 16, inbound: nil, comments: []))
-                    }
-                    ordinal += 1
-                    at += 16 + included
+        while !pending.isEmpty { give(pending.removeFirst()) }
+        let (order, largest, linkType) = (order, largestRecord, linkType)
+        input.withBuffered(atLeast: 1 << 16) { bytes, fileOffset in
+            var at = 0
+            while !finished, bytes.count - at >= 16 {
+                var header = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 16)]))
+                let seconds = header.readUInt32(order) ?? 0
+                let fraction = header.readUInt32(order) ?? 0
+                let included = Int(header.readUInt32(order) ?? 0)
+                let original = Int(header.readUInt32(order) ?? 0)
+                guard included <= largest, included <= bytes.count - at - 16, original <= included else { break }
+                number += 1
+                if keeping(ordinal) {
+                    let data = UnsafeRawBufferPointer(rebasing: bytes[(at + 16)..<(at + 16 + included)])
+                    packet(
+                        PacketView(
+                            time: time(seconds, fraction), linkType: linkType, data: FrameBytes(data),
+                            originalLength: original, number: number, fileOffset: fileOffset + at,
+                            dataOffset: fileOffset + at + 16, inbound: nil, comments: []))
                 }
-                return at
+                ordinal += 1
+                at += 16 + included
             }
-            guard let item = next() else { return }
-            give(item)
+            return at
         }
+        guard let item = next() else { return false }
+        give(item)
+        return true
     }
 }
 

@@ -30,9 +30,10 @@ package final class PcapngReader: PacketReader {
     @exclusivity(unchecked) private var lastTime: Int64 = 0
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private var pending: [PacketItem] = []
-    /// Where packets go instead of `pending` during `read(packets:other:keeping:)`, which of them,
-    /// and how many it has been asked about.
+    /// Where items go instead of `pending` during `read(packets:other:keeping:)` and
+    /// `readSome(packets:other:)`, which packets, and how many it has been asked about.
     @exclusivity(unchecked) private var sink: ((PacketView) -> Void)?
+    @exclusivity(unchecked) private var otherSink: (PacketItem) -> Void = { _ in }
     @exclusivity(unchecked) private var keep: (Int) -> Bool = { _ in true }
     @exclusivity(unchecked) private var ordinal = 0
     /// The shard the current section says it is (`ShardIdentity`): its packets are numbered
@@ -71,36 +72,51 @@ package final class PcapngReader: PacketReader {
     }
 
     package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool) {
+        ordinal = 0
+        lending(packet, other, keeping, during: { while step() {} })
+    }
+
+    package func readSome(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) -> Bool {
+        lending(packet, other, { _ in true }, during: step)
+    }
+
+    /// Runs `body` with the sinks set to these closures.
+    private func lending<Result>(
+        _ packet: (PacketView) -> Void, _ other: (PacketItem) -> Void, _ keeping: (Int) -> Bool,
+        during body: () -> Result
+    ) -> Result {
         withoutActuallyEscaping(packet) { packet in
-            withoutActuallyEscaping(keeping) { keeping in readAll(packets: packet, other: other, keeping: keeping) }
+            withoutActuallyEscaping(other) { other in
+                withoutActuallyEscaping(keeping) { keeping in
+                    (sink, otherSink, keep) = (packet, other, keeping)
+                    defer { (sink, otherSink, keep) = (nil, { _ in }, { _ in true }) }
+                    return body()
+                }
+            }
         }
     }
 
-    private func readAll(
-        packets packet: @escaping (PacketView) -> Void, other: (PacketItem) -> Void, keeping: @escaping (Int) -> Bool
-    ) {
-        sink = packet
-        keep = keeping
-        ordinal = 0
-        defer {
-            sink = nil
-            keep = { _ in true }
-        }
-        while true {
-            for item in pending {
-                guard case .packet(let captured) = item else {
-                    other(item)
-                    continue
-                }
-                if keeping(ordinal) { captured.withView(packet) }
-                ordinal += 1
+    /// Gives what is pending, then reads the Enhanced Packet Blocks in the buffer in place, or
+    /// else one block; false once the file is over and nothing was pending.
+    private func step() -> Bool {
+        givePending()
+        if finished { return false }
+        readPacketBlocksInPlace()
+        if pending.isEmpty { readBlock() }
+        return true
+    }
+
+    /// Gives the pending items to the sinks, in order.
+    private func givePending() {
+        for item in pending {
+            guard case .packet(let captured) = item, let sink else {
+                otherSink(item)
+                continue
             }
-            pending.removeAll(keepingCapacity: true)
-            if finished { break }
-            readPacketBlocksInPlace()
-            if !pending.isEmpty { continue }
-            readBlock()
+            if keep(ordinal) { captured.withView(sink) }
+            ordinal += 1
         }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// The Enhanced Packet Blocks that lie whole in the input's buffer, read there one after
@@ -134,7 +150,10 @@ package final class PcapngReader: PacketReader {
     /// to `pending`.
     private func deliver(_ packet: CapturedPacket) {
         guard let sink else { return pending.append(.packet(packet)) }
-        if keep(ordinal) { packet.withView(sink) }
+        if keep(ordinal) {
+            givePending()
+            packet.withView(sink)
+        }
         ordinal += 1
     }
 
@@ -332,7 +351,9 @@ package final class PcapngReader: PacketReader {
             time: lastTime, linkType: interfaces[Int(id)].linkType, data: FrameBytes(data),
             originalLength: Int(original), number: place.number, fileOffset: place.fileOffset,
             dataOffset: place.dataOffset, inbound: inbound, comments: comments)
-        if let sink { sink(view) } else { pending.append(.packet(CapturedPacket(view))) }
+        guard let sink else { return pending.append(.packet(CapturedPacket(view))) }
+        givePending()  // the block's findings first, as `next()` gives them
+        sink(view)
     }
 
     /// A Decryption Secrets Block: secrets type, secrets length, the secrets (padded to 4 bytes), options.

@@ -49,7 +49,7 @@ struct TCPStream {
 
     /// Appends what one segment delivers to `outputs` (the caller's buffer, reused from one
     /// segment to the next).
-    mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>, into outputs: inout [Output]) {
+    mutating func segment(sequence: UInt32, payload: some Collection<UInt8>, into outputs: inout [Output]) {
         guard !payload.isEmpty else { return }
         let start = offset(of: sequence)
         accept(start, Array(payload), into: &outputs)
@@ -60,7 +60,7 @@ struct TCPStream {
     /// The segment's bytes when it is simply the next in order with nothing waiting out of
     /// order (nearly every segment): delivered at once, as `segment` would, without an output
     /// list. Nil, with nothing changed, for any other segment.
-    mutating func nextInOrder(sequence: UInt32, payload: ArraySlice<UInt8>) -> [UInt8]? {
+    mutating func nextInOrder(sequence: UInt32, payload: some Collection<UInt8>) -> [UInt8]? {
         guard !payload.isEmpty, buffered.isEmpty, let base, sequence == base &+ UInt32(truncatingIfNeeded: delivered)
         else {
             return nil
@@ -71,7 +71,7 @@ struct TCPStream {
     }
 
     /// What one segment delivers, as a list of its own (the tests' view).
-    mutating func segment(sequence: UInt32, payload: ArraySlice<UInt8>) -> [Output] {
+    mutating func segment(sequence: UInt32, payload: some Collection<UInt8>) -> [Output] {
         var outputs: [Output] = []
         segment(sequence: sequence, payload: payload, into: &outputs)
         return outputs
