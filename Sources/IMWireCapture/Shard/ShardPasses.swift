@@ -1,8 +1,7 @@
-import Dispatch
 import IMWireCore
 import IMWireIO
 
-// The two passes of `CaptureSharder`: what reads a capture's items and what uses them.
+// The two passes of `CaptureSharder`: what takes a capture's items in each.
 
 /// What a pass over the capture hands its items to, in order, from one thread at a time.
 protocol ItemConsumer: AnyObject, Sendable {
