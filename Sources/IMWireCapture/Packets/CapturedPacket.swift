@@ -38,9 +38,9 @@ package struct CapturedPacket: Sendable, Hashable {
 }
 
 /// A packet where it lies in a reader's buffer, good only during the call it is given to
-/// (`PacketReader.read(packets:other:)`): `imwire shard` places and copies every packet of a
-/// capture twice, and building a `CapturedPacket` (an array of its bytes, in an item) each time
-/// was most of its cost.
+/// (`PacketReader.read(packets:other:keeping:)`, `readSome`): `imwire shard` and `imwire check`
+/// read every packet of a capture, and building a `CapturedPacket` (an array of its bytes, in
+/// an item) for each was most of a shard run's cost.
 package struct PacketView {
     package var time: Int64
     package var linkType: UInt32
@@ -134,9 +134,9 @@ package protocol PacketReader: AnyObject {
     /// Bytes of the file consumed so far.
     var bytesRead: Int { get }
     /// Reads the rest of the file: each packet to `packet` as a view of the reader's buffer (good
-    /// only during the call), everything else to `other`, in file order, except that a block's
-    /// problems come after its packet. `keeping` is asked first about each packet, by its number
-    /// from 0 in this call; a packet it refuses is passed over before its view is made.
+    /// only during the call), everything else to `other`, in `next()`'s order. `keeping` is
+    /// asked first about each packet, by its number from 0 in this call; a packet it refuses is
+    /// passed over before its view is made.
     func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void, keeping: (Int) -> Bool)
     /// Reads on a little, as `read(packets:other:keeping:)` does (every packet kept): about the
     /// packets that lie in the reader's buffer now, or one other item. False once the file is
