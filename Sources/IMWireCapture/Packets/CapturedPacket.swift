@@ -164,11 +164,6 @@ extension PacketReader {
         if case .packet(let captured) = item { captured.withView(packet) } else { other(item) }
         return true
     }
-
-    /// Every packet and item of the rest of the file (`read(packets:other:keeping:)`).
-    package func read(packets packet: (PacketView) -> Void, other: (PacketItem) -> Void) {
-        read(packets: packet, other: other, keeping: { _ in true })
-    }
 }
 
 extension Finding {
