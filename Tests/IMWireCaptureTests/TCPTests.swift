@@ -389,6 +389,13 @@ private struct Flow {
         #expect(
             try ip([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]).description == "2001:db8::1:0:0:1")
         #expect(try ip([UInt8](repeating: 0, count: 16)).description == "::")
+        #expect(try ip([255, 0, 128, 7]).description == "255.0.128.7")
+        #expect(try ip([UInt8](repeating: 0, count: 15) + [1]).description == "::1")
+        #expect(try ip([0xfe, 0x80] + [UInt8](repeating: 0, count: 14)).description == "fe80::")
+        #expect(try ip([0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4, 0xab, 0xcd]).description == "1:0:2::3:4:abcd")
+        // Two zero runs as long: the first is compressed.
+        #expect(try ip([0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4]).description == "1::2:0:0:3:4")
+        #expect(try ip([0xab, 0xcd, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7]).description == "abcd:1:2:3:4:5:6:7")
         let v6: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
         #expect(try ip(v6).bytes == v6)
         #expect(try ip([10, 0, 0, 2]).bytes == [10, 0, 0, 2])

@@ -11,7 +11,7 @@ package struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     package var description: String {
-        address.bytes.count == 4 ? "\(address):\(port)" : "[\(address)]:\(port)"
+        address.ipv4 != nil ? "\(address):\(port)" : "[\(address)]:\(port)"
     }
 }
 
@@ -363,13 +363,14 @@ struct SeenPairs {
     }
 
     /// 37 bytes: an IPv6 flag, then each side's 16 address bytes (IPv4 zero-padded) and port.
+    /// Written from the address words, with one allocation: every new pair past the first run
+    /// makes one.
     private static func key(_ client: Endpoint, _ server: Endpoint) -> [UInt8] {
-        var key = ByteWriter()
+        var key = ByteWriter(capacity: keySize)
         key.append(client.address.ipv4 == nil ? 1 : 0)
         for side in [client, server] {
-            let address = side.address.bytes
-            key.append(contentsOf: repeatElement(0, count: 16 - address.count))
-            key.append(contentsOf: address)
+            key.append(side.address.paddedWords.high, .big)
+            key.append(side.address.paddedWords.low, .big)
             key.append(side.port, .big)
         }
         return key.bytes
@@ -377,9 +378,8 @@ struct SeenPairs {
 
     private static func key(_ pair: IPv4Pair) -> [UInt8] {
         func endpoint(_ address: UInt64, _ port: UInt32) -> Endpoint {
-            var bytes = ByteWriter()
-            bytes.append(UInt32(truncatingIfNeeded: address), .big)
-            return Endpoint(address: IPAddress(header: bytes.bytes), port: UInt16(truncatingIfNeeded: port))
+            Endpoint(
+                address: IPAddress(ipv4: UInt32(truncatingIfNeeded: address)), port: UInt16(truncatingIfNeeded: port))
         }
         return key(endpoint(pair.addresses >> 32, pair.ports >> 16), endpoint(pair.addresses, pair.ports))
     }

@@ -47,15 +47,31 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// hash, `AddressIndex`).
     func folded(_ a: UInt64, _ b: UInt64) -> UInt64 { (high &* a) ^ (low &* b) ^ (isIPv6 ? b : 0) }
 
+    /// An IPv4 address from its number.
+    init(ipv4: UInt32) {
+        isIPv6 = false
+        high = 0
+        low = UInt64(ipv4)
+    }
+
+    /// The 16 bytes of the address, IPv4 zero-padded on the left, as two big-endian words.
+    var paddedWords: (high: UInt64, low: UInt64) { (high, low) }
+
     /// The address of an IPv4 packet as one number; nil for IPv6.
     var ipv4: UInt32? { isIPv6 ? nil : UInt32(truncatingIfNeeded: low) }
 
     /// The 4 or 16 bytes in network order.
     package var bytes: [UInt8] {
-        let words = isIPv6 ? [high, low] : [low << 32]
-        return words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }.prefix(
-            isIPv6 ? 16 : 4
-        ).map { $0 }
+        func append(_ word: UInt64, _ count: Int, to bytes: inout [UInt8]) {
+            for shift in stride(from: 8 * (count - 1), through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(isIPv6 ? 16 : 4)
+        if isIPv6 { append(high, 8, to: &bytes) }
+        append(low, isIPv6 ? 8 : 4, to: &bytes)
+        return bytes
     }
 
     /// IPv4 before IPv6, then by the bytes.
@@ -63,10 +79,14 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
         (lhs.isIPv6 ? 1 : 0, lhs.high, lhs.low) < (rhs.isIPv6 ? 1 : 0, rhs.high, rhs.low)
     }
 
-    /// Dotted quad, or RFC 5952 IPv6 (longest zero run compressed, lowercase).
+    /// Dotted quad, or RFC 5952 IPv6 (longest zero run compressed, lowercase). Built from the
+    /// words, not from `bytes`: every connection's id is made of two of these.
     package var description: String {
-        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        let groups = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        guard isIPv6 else {
+            let quad = UInt32(truncatingIfNeeded: low)
+            return "\(quad >> 24).\(quad >> 16 & 0xff).\(quad >> 8 & 0xff).\(quad & 0xff)"
+        }
+        let groups = (0..<8).map { UInt16(truncatingIfNeeded: ($0 < 4 ? high : low) >> UInt64(48 - 16 * ($0 % 4))) }
         var best = (start: -1, length: 0)
         var run = (start: -1, length: 0)
         for (index, group) in groups.enumerated() {
