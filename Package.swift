@@ -259,7 +259,8 @@ let package = Package(
         .testTarget(name: "IMWireCaptureTests", dependencies: ["IMWireCapture", "IMWireIO"], swiftSettings: strict),
         .testTarget(name: "IMWireIOTests", dependencies: ["IMWireIO"], swiftSettings: strict),
         .testTarget(
-            name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore"], swiftSettings: strict),
+            name: "IMWireTransportTests", dependencies: ["IMWireTransport", "IMWireCore", "IMWireWebSocket"],
+            swiftSettings: strict),
         // TLS: known answers (RFC 8448) and sessions of real peers recorded by make_fixtures.py (Resources/)
         .testTarget(
             name: "IMWireTLSTests",

@@ -394,7 +394,7 @@ package final class ConnectionDecoder {
             let (transport, urlFindings) = SocketIOTransport.from(url: url, overWebSocket: true)
             findings += urlFindings
             framing = transport.map(Self.framing)
-            session = Self.sessionKey(webSocketURL: url)
+            session = transport.flatMap(Self.sessionKey)
         }
         outputs.append(
             .upgrade(
@@ -494,16 +494,22 @@ package final class ConnectionDecoder {
     /// The socket.io session a WebSocket URL names (`sid=` of engine.io, the last path segment
     /// of socket.io 0.9), if any.
     package static func sessionKey(webSocketURL url: String) -> SessionKey? {
-        guard let transport = SocketIOTransport.from(url: url, overWebSocket: true).0, let sid = transport.sid,
-            !sid.isEmpty
-        else { return nil }
+        SocketIOTransport.from(url: url, overWebSocket: true).0.flatMap(sessionKey)
+    }
+
+    private static func sessionKey(_ transport: SocketIOTransport) -> SessionKey? {
+        guard let sid = transport.sid, !sid.isEmpty else { return nil }
         return SessionKey(framing: framing(transport), sid: sid)
     }
 
     /// Whether a head cut short carries an `Upgrade` field.
     static func mentionsUpgrade(_ head: [UInt8]) -> Bool {
-        let lowered = head.map { $0 >= 0x41 && $0 <= 0x5a ? $0 | 0x20 : $0 }
-        return lowered.firstRange(of: Array("\r\nupgrade:".utf8)) != nil
+        // Compared in place, ASCII case folded: no lowered copy of the head.
+        let needle = "\r\nupgrade:".utf8
+        guard head.count >= needle.count else { return false }
+        return (0...(head.count - needle.count)).contains { start in
+            zip(head[start...], needle).allSatisfy { ($0 >= 0x41 && $0 <= 0x5a ? $0 | 0x20 : $0) == $1 }
+        }
     }
 
     /// The connection ended before the upgrade request had its answer: nothing after it can be

@@ -38,7 +38,7 @@ enum HTTPBodyFraming: Equatable {
 
     /// The framing of a request's body: Transfer-Encoding chunked, Content-Length, else none.
     static func request(_ head: HTTPHead) -> HTTPBodyFraming {
-        if head.value("Upgrade") != nil { return .awaitingUpgrade }
+        if head.has("Upgrade") { return .awaitingUpgrade }
         return declared(head) ?? .none
     }
 
@@ -68,16 +68,24 @@ enum HTTPBodyFraming: Equatable {
             return .chunked
         }
         guard let first = lengths.first else { return nil }
+        // The common case, one field of digits, read without the set below.
+        if lengths.count == 1, let length = Self.digits(first.value) { return .length(length) }
         // Repeated fields (or a list) are allowed when every value is the same (RFC 9110 §8.6).
         let values = Set(lengths.flatMap { $0.value.split(separator: ",").map { String($0).trimmingSpacesAndTabs() } })
-        guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 18,
-            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text)
-        else {
+        guard values.count == 1, let text = values.first, let length = Self.digits(text) else {
             return .invalid(
                 HTTPRules.lengthInvalid.finding(
                     "Content-Length \(lengths.map(\.value).joined(separator: ", "))",
                     at: first.valueOffset))
         }
         return .length(length)
+    }
+
+    /// A Content-Length value: 1 to 18 ASCII digits (no sign, no space), else nil.
+    private static func digits(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        return Int(text)
     }
 }

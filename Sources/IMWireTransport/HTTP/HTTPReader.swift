@@ -122,8 +122,8 @@ struct HTTPReader {
                 }
                 var findings: [Finding] = []
                 let head = HTTPHead.parse(
-                    Array(buffer[..<end]), baseOffset: 0, maxLength: WebSocketHandshake.maxHeadLength,
-                    findings: &findings, malformed: HTTPRules.headMalformed, truncated: HTTPRules.headTooLong)
+                    buffer, headLength: end, maxLength: WebSocketHandshake.maxHeadLength, findings: &findings,
+                    malformed: HTTPRules.headMalformed, truncated: HTTPRules.headTooLong)
                 for finding in findings { outputs.append(.finding(finding.shifted(by: bufferOffset))) }
                 guard let head, head.startLine.count >= 2 else {
                     fail(nil, into: &outputs)

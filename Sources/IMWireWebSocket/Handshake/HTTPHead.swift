@@ -25,6 +25,9 @@ package struct HTTPHead: Sendable, Hashable {
         fields.filter { Self.sameName($0.name, name) }
     }
 
+    /// Whether a field named `name` (case-insensitive) is there; no array made.
+    package func has(_ name: String) -> Bool { fields.contains { Self.sameName($0.name, name) } }
+
     /// Field names are tokens, so ASCII (`parse` drops any other): compared byte by byte with
     /// ASCII case folded, not lowercased into new strings for every field of every lookup.
     static func sameName(_ a: String, _ b: String) -> Bool {
@@ -77,11 +80,27 @@ package struct HTTPHead: Sendable, Hashable {
         }
     }
 
-    private static func parse(
-        _ window: UnsafeRawBufferPointer, available: Int, baseOffset: Int, maxLength: Int, findings: inout [Finding],
+    /// As `parse(_:baseOffset:maxLength:findings:malformed:truncated:)` of the first `length`
+    /// bytes, where `endOfHead` found the head ends (its caller's buffer, read in place): no
+    /// copy, and no second search for the blank line.
+    package static func parse(
+        _ bytes: [UInt8], headLength length: Int, maxLength: Int, findings: inout [Finding],
         malformed malformedRule: Rule, truncated truncatedRule: Rule
     ) -> HTTPHead? {
-        guard let end = endOfHead(window) else {
+        precondition(length >= 4 && length <= bytes.count, "headLength is endOfHead's answer")
+        return bytes.withUnsafeBytes { raw in
+            parse(
+                UnsafeRawBufferPointer(rebasing: raw.prefix(min(length, maxLength))), available: length, baseOffset: 0,
+                maxLength: maxLength, findings: &findings, malformed: malformedRule, truncated: truncatedRule,
+                end: length <= maxLength ? length : nil)
+        }
+    }
+
+    private static func parse(
+        _ window: UnsafeRawBufferPointer, available: Int, baseOffset: Int, maxLength: Int, findings: inout [Finding],
+        malformed malformedRule: Rule, truncated truncatedRule: Rule, end knownEnd: Int? = nil
+    ) -> HTTPHead? {
+        guard let end = knownEnd ?? endOfHead(window) else {
             let reason =
                 available > maxLength
                 ? "no blank line within \(maxLength) bytes"
@@ -91,6 +110,7 @@ package struct HTTPHead: Sendable, Hashable {
         }
         // The lines, CRLF not included, as ranges of the window.
         var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)  // a usual head's lines, in one allocation
         var start = 0
         var index = 0
         while index + 1 < end - 2 {
@@ -123,6 +143,7 @@ package struct HTTPHead: Sendable, Hashable {
         }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         var fields: [Field] = []
+        fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             let text = window[line]
             guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
