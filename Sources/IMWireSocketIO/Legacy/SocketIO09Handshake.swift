@@ -98,9 +98,15 @@ public enum SocketIOTransport: Sendable, Hashable {
     /// but deviates from what a request over WebSocket (`overWebSocket`) or over HTTP should
     /// ask for; nil when the URL is not a socket.io one at all.
     public static func from(url: String, overWebSocket: Bool = true) -> (SocketIOTransport?, [Finding]) {
-        // Read as bytes, as RFC 3986 reads a URL: every request of every socket.io connection
-        // passes here, too often to split it by Characters (grapheme breaking).
-        let bytes = Array(url.utf8)
+        // Read as bytes, as RFC 3986 reads a URL, in place: every request of every socket.io
+        // connection passes here, too often to split it by Characters or copy it.
+        var url = url
+        return url.withUTF8 { from(bytes: $0, overWebSocket: overWebSocket) }
+    }
+
+    private static func from(bytes: UnsafeBufferPointer<UInt8>, overWebSocket: Bool) -> (
+        SocketIOTransport?, [Finding]
+    ) {
         let slash = UInt8(ascii: "/")
         var pathStart = 0
         if let scheme = (0..<max(0, bytes.count - 2)).first(where: {
@@ -138,13 +144,16 @@ public enum SocketIOTransport: Sendable, Hashable {
         for pair in query.split(separator: UInt8(ascii: "&")) {
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
             let name = pair[..<(equals ?? pair.endIndex)]
-            let value = String(decoding: pair[(equals.map { $0 + 1 } ?? pair.endIndex)...], as: UTF8.self)
+            // Only the three names read make a string (`t=` cache busters and the like do not).
+            func value() -> String {
+                String(decoding: pair[(equals.map { $0 + 1 } ?? pair.endIndex)...], as: UTF8.self)
+            }
             if name.elementsEqual("EIO".utf8) {
-                eio = value
+                eio = value()
             } else if name.elementsEqual("transport".utf8) {
-                transport = value
+                transport = value()
             } else if name.elementsEqual("sid".utf8) {
-                sid = value
+                sid = value()
             }
         }
         let version = eio.flatMap { Int($0) }
