@@ -143,6 +143,16 @@ struct CodecTests {
         #expect(id?.isReconnect == true && id?.platform == .ios && id?.hasWellFormedUUID == true)
         #expect(Yun2winClientID.parse("32abc") == nil)
         #expect(Yun2winClientID.parse("01xyz")?.hasWellFormedUUID == false)
+        #expect(Yun2winClientID.parse("00\(Self.uuid)")?.hasWellFormedUUID == true)
+        // One group a digit short, one a digit long, a g, a dash out of place, a fullwidth 1.
+        for bad in [
+            "0123456-89ab-cdef-0123-456789abcdef0", "012345678-9ab-cdef-0123-456789abcdef",
+            "01234567-89ab-cdef-0123-456789abcdeg",
+            "01234567-89ab-cdef-0123-456789abcde-", "01234567-89ab-cdef-0123-456789abcde\u{FF11}",
+            "01234567-89ab-cdef-0123-456789abcdef-", "",
+        ] {
+            #expect(Yun2winClientID(isReconnect: false, platform: .web, uuid: bad).hasWellFormedUUID == false, "\(bad)")
+        }
         let wrongTopic = Yun2winCodec.decodeAll(
             publish("y2w/single1", #"{"cmd":"sendMessage","y2wMessageId":"m","mts":1,"message":{}}"#),
             direction: .send)

@@ -61,10 +61,18 @@ public struct Yun2winClientID: Sendable, Hashable {
         return Yun2winClientID(isReconnect: first == "1", platform: platform, uuid: String(text.dropFirst(2)))
     }
 
-    /// True when `uuid` is 8-4-4-4-12 hex digits.
+    /// True when `uuid` is 8-4-4-4-12 ASCII hex digits, either case.
     public var hasWellFormedUUID: Bool {
-        let groups = uuid.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+        // Byte by byte: every CONNECT is checked, and hex digits and dashes are ASCII.
+        var count = 0
+        for byte in uuid.utf8 {
+            switch count {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte & 0xdf) else { return false }
+            }
+            count += 1
+        }
+        return count == 36
     }
 }

@@ -44,7 +44,9 @@ public struct Yun2winSessionTracker: Sendable {
         let sessionID: String?
         let time: Int64
         let frameIndex: Int
-        let summary: String
+        /// Kept whole: its summary is made only for a finding, not for every command acked in time.
+        let packet: Yun2winDecodedPacket
+        var summary: String { packet.summary }
         /// The command did not decode (already reported): its unanswered ack is information only.
         var malformed = false
     }
@@ -67,7 +69,7 @@ public struct Yun2winSessionTracker: Sendable {
     /// The times of the commands awaiting their ack, bounded.
     private var waiting = PendingTimes()
     /// The server's QoS 1 PUBLISHes awaiting the client's PUBACK, by packet id (bounded as `pending`).
-    private var unacknowledged: [UInt16: (time: Int64, frameIndex: Int, summary: String)] = [:]
+    private var unacknowledged: [UInt16: (time: Int64, frameIndex: Int, packet: Yun2winDecodedPacket)] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
 
@@ -113,7 +115,8 @@ public struct Yun2winSessionTracker: Sendable {
                 Self.finding(
                     Yun2winRules.publishNotAcknowledged,
                     "QoS 1 PUBLISH packet id \(id) got no PUBACK within \(Self.seconds(options.ackTimeoutMicros))",
-                    frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.summary))
+                    frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.packet.summary)
+            )
         }
         let overdue = pending.filter {
             (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros
@@ -140,10 +143,12 @@ public struct Yun2winSessionTracker: Sendable {
         var findings: [Finding] = []
         expire(before: time, into: &findings)
         lastFrame = frameIndex
-        let summary = packet.summary
+        var summary: String?  // made for the first finding: most packets have none
         func report(_ rule: Rule, _ message: String) {
+            let subject = summary ?? packet.summary
+            summary = subject
             findings.append(
-                Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: summary))
+                Self.finding(rule, message, frame: frameIndex, time: time, direction: direction, subject: subject))
         }
         guard let mqtt = packet.packet else { return findings }
         if let byClient = mqtt.type.sentByClient, byClient != (direction == .send) {
@@ -206,7 +211,7 @@ public struct Yun2winSessionTracker: Sendable {
         if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
             pending[id] = Pending(
-                cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary,
+                cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, packet: packet,
                 malformed: true)
             waiting.insert(time)
             return
@@ -241,7 +246,7 @@ public struct Yun2winSessionTracker: Sendable {
         }
         guard pending.count < maxTracked else { return }
         pending[id] = Pending(
-            cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
+            cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, packet: packet)
         waiting.insert(time)
     }
 
@@ -256,7 +261,7 @@ public struct Yun2winSessionTracker: Sendable {
         if case .publish(let publish) = mqtt, publish.qos == .atLeastOnce, let id = publish.packetID,
             unacknowledged.count < maxTracked || unacknowledged[id] != nil
         {
-            unacknowledged[id] = (time, frameIndex, packet.summary)
+            unacknowledged[id] = (time, frameIndex, packet)
             waiting.insert(time)
         }
         if case .connack(let connack) = mqtt {
