@@ -108,14 +108,16 @@ public enum NIMTagMaps {
         login, loginRes, loginPort, aosPushInfo, sync, session, msg, msgReceipt, teamMsgReceipt, sysMsg,
     ]
 
+    /// The maps by field name, made once: every field of every response is looked up here.
+    private static let singular: [String: NIMTagMap] = [
+        "loginRes": loginRes, "loginPort": loginPort, "aosPushInfo": aosPushInfo, "msg": msg, "sysMsg": sysMsg,
+        "msgReceipt": msgReceipt, "teamMsgReceipt": teamMsgReceipt, "session": session, "sync": sync,
+        "login": login,
+    ]
+
     /// The map of a response field, by the field's name in `packetConfig` (`msgs` is a list of
     /// `msg`). The pairing of field names with maps is INFERRED from the names.
     public static func map(forField field: String) -> (map: NIMTagMap, isList: Bool)? {
-        let singular: [String: NIMTagMap] = [
-            "loginRes": loginRes, "loginPort": loginPort, "aosPushInfo": aosPushInfo, "msg": msg, "sysMsg": sysMsg,
-            "msgReceipt": msgReceipt, "teamMsgReceipt": teamMsgReceipt, "session": session, "sync": sync,
-            "login": login,
-        ]
         if let map = singular[field] { return (map, false) }
         if field.hasSuffix("s"), let map = singular[String(field.dropLast())] { return (map, true) }
         return nil
