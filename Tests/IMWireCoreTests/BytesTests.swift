@@ -61,6 +61,11 @@ import Testing
         writer.appendVarint(300)
         writer.append(utf8: "hi")
         #expect(writer.bytes == [0xbe, 0xef, 0xef, 0xbe, 0xad, 0xde, 0xac, 0x02, 0x68, 0x69])
+        var wide = ByteWriter()
+        wide.append(UInt64(0x0102_0304_0506_0708), .big)
+        wide.append(UInt64(0x0102_0304_0506_0708), .little)
+        wide.append(UInt8(0x7f), .big)
+        #expect(wide.bytes == [1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1, 0x7f])
         writer.bytes.withReader { reader in
             let big16 = reader.readUInt16(.big)
             let little32 = reader.readUInt32(.little)

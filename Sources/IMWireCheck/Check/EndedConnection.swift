@@ -220,13 +220,13 @@ final class EndedConnections: @unchecked Sendable {
 
         var bytes: [UInt8] {
             let flags: UInt64 = 1 | (lastTime == nil ? 0 : 2)
-            var writer = ByteWriter()
-            for word in [
-                UInt64(reportOffset), UInt64(reportCount), UInt64(judgeOffset), UInt64(judgeCount),
-                UInt64(bitPattern: lastTime ?? 0), UInt64(storedFindings) | flags << 62,
-            ] {
-                writer.append(word, .little)
-            }
+            var writer = ByteWriter(capacity: Self.size)  // one allocation: a record per connection
+            writer.append(UInt64(reportOffset), .little)
+            writer.append(UInt64(reportCount), .little)
+            writer.append(UInt64(judgeOffset), .little)
+            writer.append(UInt64(judgeCount), .little)
+            writer.append(UInt64(bitPattern: lastTime ?? 0), .little)
+            writer.append(UInt64(storedFindings) | flags << 62, .little)
             return writer.bytes
         }
 

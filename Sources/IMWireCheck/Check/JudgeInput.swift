@@ -75,7 +75,7 @@ struct JudgeKey {
     }
 
     var record: [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: 24)
         writer.append(UInt64(truncatingIfNeeded: hash), .big)
         writer.append(UInt64(order), .big)
         writer.append(UInt64(number), .big)

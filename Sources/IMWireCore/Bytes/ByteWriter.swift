@@ -20,11 +20,9 @@ public struct ByteWriter: Sendable {
     package mutating func append(utf8 string: String) { bytes.append(contentsOf: string.utf8) }
 
     public mutating func append<T: FixedWidthInteger & UnsignedInteger>(_ value: T, _ order: Endianness) {
-        let size = MemoryLayout<T>.size
-        for index in 0..<size {
-            let shift = order == .big ? 8 * (size - 1 - index) : 8 * index
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-        }
+        // One append of the value's bytes in the order asked: callers in other modules get this
+        // generic unspecialized, where a loop of shifts costs a witness call per byte.
+        withUnsafeBytes(of: order == .big ? value.bigEndian : value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// A protobuf base-128 varint in its minimal form.
