@@ -30,6 +30,12 @@ import Testing
         #expect(object.keys == ["b", "a", "b"])
         #expect(object["b"]?.int64Value == 3)
         #expect(object.duplicateKeys == ["b"])
+        // Each repeat once per repeat, in order, on both sides of the 16 members compared pairwise.
+        for count in [3, 17] {
+            let members = (0..<count).map { #""k\#($0 % 2 == 0 ? 0 : $0)":\#($0)"# }
+            let many = try #require(try JSONParser.parse("{" + members.joined(separator: ",") + "}").objectValue)
+            #expect(many.duplicateKeys == Array(repeating: "k0", count: (count - 1) / 2), "\(count)")
+        }
         #expect(object.offset(of: "a") == 8)
         #expect(object.offset(of: "b") == 15)
     }

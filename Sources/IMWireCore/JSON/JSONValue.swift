@@ -138,6 +138,13 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 
     public var duplicateKeys: [String] {
+        // A command's few members are compared pairwise: no set hashed for every payload.
+        if members.count <= 16 {
+            return members.indices.compactMap { index in
+                let key = members[index].key
+                return members[..<index].contains { $0.key == key } ? key : nil
+            }
+        }
         var seen = Set<String>()
         var duplicates: [String] = []
         for member in members where !seen.insert(member.key).inserted { duplicates.append(member.key) }
