@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz/smoke.sh [SECONDS]   — CI smoke run: build every target once (libFuzzer + ASan), replay
+# Fuzz/smoke.sh [SECONDS | --build-only]   — CI smoke run: build every target once (libFuzzer + ASan), replay
 # each target's FailCases/ and fuzz it for SECONDS (default 5) from its seeds. Fails on any crash,
 # timeout or out-of-memory input and on a binary without coverage ("Loaded 1 modules").
 # Nothing is written to the tree: corpora and artifacts go to a temporary directory, and
@@ -9,11 +9,13 @@
 # Debug, because the build dominates a smoke run: from a clean Fuzz/.build the debug build took
 # 431 s and the release build 1072 s (measured 2026-11-22, Swift 6.3, two cores shared with
 # another build); release executes 2-10x faster, which matters for campaigns (run.sh), not here.
+# --build-only: the build and nothing else (.ci/run starts it early, in the background).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-5}"
 configuration="${CONFIGURATION:-debug}"
 swift build -c "$configuration" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+[ "$seconds" != --build-only ] || exit 0
 export SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 ASAN_OPTIONS=detect_leaks=0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
