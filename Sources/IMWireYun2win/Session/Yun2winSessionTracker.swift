@@ -44,9 +44,9 @@ public struct Yun2winSessionTracker: Sendable {
         let sessionID: String?
         let time: Int64
         let frameIndex: Int
-        /// Kept whole: its summary is made only for a finding, not for every command acked in time.
-        let packet: Yun2winDecodedPacket
-        var summary: String { packet.summary }
+        /// Made now, not kept as the packet: a payload of up to the message limit for each of
+        /// `maxTracked` commands would be held until its ack.
+        let summary: String
         /// The command did not decode (already reported): its unanswered ack is information only.
         var malformed = false
     }
@@ -69,7 +69,7 @@ public struct Yun2winSessionTracker: Sendable {
     /// The times of the commands awaiting their ack, bounded.
     private var waiting = PendingTimes()
     /// The server's QoS 1 PUBLISHes awaiting the client's PUBACK, by packet id (bounded as `pending`).
-    private var unacknowledged: [UInt16: (time: Int64, frameIndex: Int, packet: Yun2winDecodedPacket)] = [:]
+    private var unacknowledged: [UInt16: (time: Int64, frameIndex: Int, summary: String)] = [:]
     /// Sessions whose last ack was 26/27/28: the code and the frame of that ack.
     private var needsUpdate: [String: (code: Int64, frame: Int)] = [:]
 
@@ -115,8 +115,7 @@ public struct Yun2winSessionTracker: Sendable {
                 Self.finding(
                     Yun2winRules.publishNotAcknowledged,
                     "QoS 1 PUBLISH packet id \(id) got no PUBACK within \(Self.seconds(options.ackTimeoutMicros))",
-                    frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.packet.summary)
-            )
+                    frame: publish.frameIndex, time: publish.time, direction: .receive, subject: publish.summary))
         }
         let overdue = pending.filter {
             (Self.elapsed(from: $0.value.time, to: time) ?? Int64.max) > options.ackTimeoutMicros
@@ -211,7 +210,7 @@ public struct Yun2winSessionTracker: Sendable {
         if packet.message == nil, let id = packet.malformedCommandID, pending[id] == nil, pending.count < maxTracked {
             // Reported where it was read; kept so that its ack is not reported again.
             pending[id] = Pending(
-                cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, packet: packet,
+                cmd: "command", sessionID: nil, time: time, frameIndex: frameIndex, summary: packet.summary,
                 malformed: true)
             waiting.insert(time)
             return
@@ -246,7 +245,7 @@ public struct Yun2winSessionTracker: Sendable {
         }
         guard pending.count < maxTracked else { return }
         pending[id] = Pending(
-            cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, packet: packet)
+            cmd: command.cmd, sessionID: sessionID, time: time, frameIndex: frameIndex, summary: packet.summary)
         waiting.insert(time)
     }
 
@@ -261,7 +260,7 @@ public struct Yun2winSessionTracker: Sendable {
         if case .publish(let publish) = mqtt, publish.qos == .atLeastOnce, let id = publish.packetID,
             unacknowledged.count < maxTracked || unacknowledged[id] != nil
         {
-            unacknowledged[id] = (time, frameIndex, packet)
+            unacknowledged[id] = (time, frameIndex, packet.summary)
             waiting.insert(time)
         }
         if case .connack(let connack) = mqtt {
