@@ -50,6 +50,8 @@ public enum ReportMerger {
         /// The input's `clientKey` and `carryKey`: the groups it is judged in.
         let clientKey: String?
         let carryKey: String?
+        /// The input's `announcedPolicy`: what it says for its host's login-less clients.
+        let announced: (host: String, name: String)?
     }
 
     /// Merges the reports `inputs` (file name and contents); `tool` is this imwire's version,
@@ -117,13 +119,17 @@ public enum ReportMerger {
         }
         let clients = groups(by: \.clientKey)
         let hosts = groups(by: \.carryKey)
+        var hostPolicies = Checker.HostPolicies()
+        for (number, entry) in entries.enumerated() {
+            hostPolicies.learn(entry.announced, order: number)
+        }
         entries = []
         // One group's inputs in memory at a time, read back from the store: a client can have
         // thousands of connections, a capture millions.
         func inputs(_ group: Group) -> Checker.Client { group.map { ($0.number, store.judgeInput($0.judge)) } }
         Checker.judgeAll(
             forEachClient: { judge in for client in clients { judge(inputs(client)) } },
-            forEachHost: { judge in for host in hosts { judge(inputs(host)) } },
+            forEachHost: { judge in for host in hosts { judge(inputs(host)) } }, hostPolicies: hostPolicies,
             captureEnd: shards.compactMap(\.data.lastTime).max(), connections: connections, options: options)
 
         // The capture's first event is the one with the lowest packet number.
@@ -170,7 +176,8 @@ public enum ReportMerger {
                     position: index,
                     report: store.store(connection.report), storedFindings: report.findings.count,
                     judge: connection.judge.map(store.store),
-                    clientKey: input?.clientKey, carryKey: input?.carryKey))
+                    clientKey: input?.clientKey, carryKey: input?.carryKey,
+                    announced: input?.announcedPolicy))
         }
         var reader = ReportReader(data.captureFindings)
         var findings = reader.list { $0.finding() }

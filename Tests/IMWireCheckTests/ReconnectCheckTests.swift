@@ -47,35 +47,16 @@ import Testing
     /// (leancloud-js), whose attempt tries two servers: no finding. From another host they are
     /// nobody's: the vendor's default (leancloud-swift) calls the secondary's try early.
     @Test func refusedConnectionsOfAHostAreJudgedByItsAnnouncedPolicy() throws {
-        func open(_ conn: String, _ t: Double, host: String = "10.0.0.7") -> String {
-            let port = 50000 + Int(t * 1000)
-            return #"""
-                {"type":"open","conn":"\#(conn)","t":\#(t),"subprotocol":"lc.json.3",\#
-                "client":"\#(host):\#(port)","server":"10.0.0.1:443"}
-                """#
-        }
-        func text(_ conn: String, _ t: Double, _ dir: String, _ json: String) -> String {
-            #"{"conn":"\#(conn)","t":\#(t),"dir":"\#(dir)","text":\#(JSONWriter.string(.string(json)))}"#
-        }
-        func close(_ conn: String, _ t: Double) -> String { #"{"type":"close","conn":"\#(conn)","t":\#(t)}"# }
         func login(_ conn: String, _ t: Double, reopen: Bool) -> [String] {
-            [
-                open(conn, t),
-                text(
-                    conn, t, "send",
-                    #"""
-                    {"cmd":"session","op":"open","i":1,"appId":"app",\#
-                    "peerId":"alice","ua":"js/5.0.0-rc.7","r":\#(reopen)}
-                    """#),
-                text(conn, t + 0.01, "receive", #"{"cmd":"session","op":"opened","i":1}"#),
-            ]
+            leanCloudLogin(conn, t, peer: "alice", ua: "js/5.0.0-rc.7", reopen: reopen)
         }
         func capture(refusedFrom host: String) -> [String] {
             // r0: the SDK's router request, a connection of the host with no message either.
             var lines =
-                [open("r0", 0, host: host), close("r0", 0.01)] + login("a1", 0.05, reopen: false) + [close("a1", 2)]
+                [leanCloudOpen("r0", 0, host: host), leanCloudClose("r0", 0.01)] + login("a1", 0.05, reopen: false)
+                + [leanCloudClose("a1", 2)]
             for (conn, t) in [("r1", 3.0), ("r2", 3.003), ("r3", 5.004), ("r4", 5.007)] {
-                lines += [open(conn, t, host: host), close(conn, t + 0.001)]
+                lines += [leanCloudOpen(conn, t, host: host), leanCloudClose(conn, t + 0.001)]
             }
             return lines + login("a2", 9.01, reopen: true)
         }
@@ -86,6 +67,54 @@ import Testing
         }
         #expect(other.map(\.ruleID.rawValue) == ["RECONNECT.TOO-EARLY"])
         #expect(other.first?.message.contains("leancloud-swift") == true)
+    }
+
+    /// A logged-in client is judged by the policy it announces, else by the vendor's default,
+    /// never by what a neighbour announces (that stands only for connections with no login):
+    /// twenty peers of alice's host, announcing nothing, are each kicked and re-open at once.
+    /// Every finding names leancloud-swift, whichever client the checker happens to judge first.
+    @Test func aLoggedInClientIsNotJudgedByItsNeighboursPolicy() throws {
+        var transcript =
+            leanCloudLogin("a1", 0, peer: "alice", ua: "js/5.0.0-rc.7", reopen: false) + [leanCloudClose("a1", 0.5)]
+        for index in 0..<20 {
+            let (peer, t) = ("bob\(index)", 1 + Double(index) * 0.5)
+            transcript += leanCloudLogin("\(peer)-1", t, peer: peer, ua: nil, reopen: false)
+            transcript.append(
+                leanCloudText("\(peer)-1", t + 0.05, "receive", #"{"cmd":"session","op":"closed","code":4111}"#))
+            transcript.append(leanCloudClose("\(peer)-1", t + 0.1))
+            transcript += leanCloudLogin("\(peer)-2", t + 0.2, peer: peer, ua: nil, reopen: true)
+            transcript.append(leanCloudClose("\(peer)-2", t + 0.3))
+        }
+        let findings = check(lines: transcript).allFindings.filter { $0.ruleID.rawValue.hasPrefix("RECONNECT.") }
+        #expect(findings.count == 20)
+        #expect(findings.allSatisfy { $0.message.contains("[judged by leancloud-swift: the vendor's default") })
+    }
+
+    // A LeanCloud transcript in lc.json.3, a connection's lines at a time.
+    func leanCloudOpen(_ conn: String, _ t: Double, host: String = "10.0.0.7") -> String {
+        let port = 50000 + Int(t * 1000)
+        return #"""
+            {"type":"open","conn":"\#(conn)","t":\#(t),"subprotocol":"lc.json.3",\#
+            "client":"\#(host):\#(port)","server":"10.0.0.1:443"}
+            """#
+    }
+
+    func leanCloudText(_ conn: String, _ t: Double, _ dir: String, _ json: String) -> String {
+        #"{"conn":"\#(conn)","t":\#(t),"dir":"\#(dir)","text":\#(JSONWriter.string(.string(json)))}"#
+    }
+
+    func leanCloudClose(_ conn: String, _ t: Double) -> String { #"{"type":"close","conn":"\#(conn)","t":\#(t)}"# }
+
+    /// Opens `conn` and logs `peer` in, announcing `ua` (none when nil), accepted 10 ms later.
+    func leanCloudLogin(_ conn: String, _ t: Double, peer: String, ua: String?, reopen: Bool) -> [String] {
+        let announced = ua.map { #","ua":"\#($0)""# } ?? ""
+        return [
+            leanCloudOpen(conn, t),
+            leanCloudText(
+                conn, t, "send",
+                #"{"cmd":"session","op":"open","i":1,"appId":"app","peerId":"\#(peer)"\#(announced),"r":\#(reopen)}"#),
+            leanCloudText(conn, t + 0.01, "receive", #"{"cmd":"session","op":"opened","i":1}"#),
+        ]
     }
 
     @Test func aDialectRuleThatSaysItFirstKeepsTheJudgeQuiet() throws {

@@ -43,6 +43,8 @@ final class EndedConnections: @unchecked Sendable {
     private(set) var lastTime: Int64?
     /// The findings, messages and dialects of the reports ended here, findings added since included.
     private(set) var tally = ReportTally()
+    /// What the logged-in clients ended here announce for their hosts: one entry per host.
+    private(set) var hostPolicies = Checker.HostPolicies()
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
     private(set) var absorbed: Set<Int> = []
@@ -106,6 +108,7 @@ final class EndedConnections: @unchecked Sendable {
                 deferredRules: Set(
                     state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
             judged = spool?.store(input) ?? .memory(input)
+            hostPolicies.learn(input.announcedPolicy, order: conn.order.packed)
             judgeKeys.append(
                 JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
             if let carry = input.carryKey {
@@ -291,6 +294,9 @@ struct AllEndedConnections: Sendable {
 
     /// The capture's end: the latest time of any connection.
     var lastTime: Int64? { lanes.compactMap(\.lastTime).max() }
+
+    /// What every lane's logged-in clients announce for their hosts.
+    var hostPolicies: Checker.HostPolicies { lanes.reduce(into: Checker.HostPolicies()) { $0.learn($1.hostPolicies) } }
 
     /// The findings, messages and dialects of every lane's reports, as they are now.
     var tally: ReportTally { lanes.reduce(into: ReportTally()) { $0.add($1.tally) } }

@@ -48,6 +48,13 @@ package struct JudgeInput: Sendable, Equatable {
 
     /// The dialect and the client's host, when the capture has the client's address.
     var hostKey: String? { client.map { "\(dialect.rawValue) host \(Checker.host($0))" } }
+
+    /// The policy a logged-in connection announces for its host (`hostKey`), which stands for
+    /// the login-less connections of that host (`Checker.HostPolicies`).
+    package var announcedPolicy: (host: String, name: String)? {
+        guard facts.client != nil, let host = hostKey, let name = facts.policyName else { return nil }
+        return (host, name)
+    }
 }
 
 /// A judged connection as the judge sorts it: its client key's hash, then its place in the

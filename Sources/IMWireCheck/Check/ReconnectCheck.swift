@@ -26,29 +26,19 @@ extension Checker {
         judgeAll(
             forEachClient: { forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, $0) },
             forEachHost: { forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }, $0) },
-            captureEnd: connections.lastTime, connections: connections, options: options)
+            hostPolicies: connections.hostPolicies, captureEnd: connections.lastTime, connections: connections,
+            options: options)
     }
 
     /// Judges the clients `forEachClient` yields (each client's connections in report order),
-    /// those that log in first: what they announce stands for the login-less connections of
-    /// their host (refused reconnects), judged after them. Then the early requests of each
-    /// group `forEachHost` yields. A check reads the groups from its sorted runs, a merge from
-    /// its shards' reports.
+    /// then the early requests of each group `forEachHost` yields. A check reads the groups
+    /// from its sorted runs, a merge from its shards' reports.
     package static func judgeAll(
-        forEachClient: ((Client) -> Void) -> Void, forEachHost: ((Client) -> Void) -> Void, captureEnd: Int64?,
-        connections: some JudgedConnections, options: CheckOptions
+        forEachClient: ((Client) -> Void) -> Void, forEachHost: ((Client) -> Void) -> Void,
+        hostPolicies: HostPolicies, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
     ) {
-        var announced = HostPolicies()
-        for loggedIn in [true, false] {
-            forEachClient { client in
-                guard let dialect = client.first?.input.dialect,
-                    client.contains(where: { $0.input.facts.client != nil }) == loggedIn
-                else { return }
-                if loggedIn { announced.learn(client) }
-                judge(
-                    client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
-                    hostPolicies: announced)
-            }
+        forEachClient {
+            judge($0, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
         }
         forEachHost { judgeEarlyRequests($0, connections: connections) }
     }
@@ -88,33 +78,50 @@ extension Checker {
         }
     }
 
-    /// The policy each host's logged-in clients announce (LeanCloud's `ua`), by dialect and host.
-    private struct HostPolicies {
-        private var names: [String: String] = [:]
+    /// The policy each host's logged-in clients announce (LeanCloud's `ua`, yun2win's client id),
+    /// by dialect and host: the first in report order where they differ.
+    package struct HostPolicies: Sendable {
+        private var names: [String: (order: Int, name: String)] = [:]
 
-        mutating func learn(_ client: Client) {
-            for (_, input) in client {
-                if let key = input.hostKey, let name = input.facts.policyName { names[key] = names[key] ?? name }
+        package init() {}
+
+        /// Learns what a connection at `order` in the report (`ReportOrder.packed`, or a
+        /// merge's place) announces (`JudgeInput.announcedPolicy`).
+        package mutating func learn(_ announced: (host: String, name: String)?, order: Int) {
+            guard let (host, name) = announced else { return }
+            if let known = names[host], known.order <= order { return }
+            names[host] = (order, name)
+        }
+
+        /// What either announces, the first in report order.
+        package mutating func learn(_ other: HostPolicies) {
+            for (host, announced) in other.names where names[host].map({ announced.order < $0.order }) ?? true {
+                names[host] = announced
             }
         }
 
         func policy(for client: Client) -> ReconnectPolicy? {
-            client.lazy.compactMap { $0.input.hostKey.flatMap { self.names[$0] }.flatMap(ReconnectPolicies.named) }
-                .first
+            client.lazy.compactMap {
+                $0.input.hostKey.flatMap { self.names[$0]?.name }.flatMap(ReconnectPolicies.named)
+            }
+            .first
         }
     }
 
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
-    /// `hostPolicies`: what clients on the same host announced, for one that announces nothing.
+    /// A client with no login is judged by the policy its host's logged-in clients announce
+    /// (`hostPolicies`, learned as their connections ended), so the clients' order does not
+    /// matter.
     private static func judge(
-        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections,
-        options: CheckOptions,
+        _ client: Client, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
         hostPolicies: HostPolicies
     ) {
+        guard let dialect = client.first?.input.dialect else { return }
+        let loggedIn = client.contains { $0.input.facts.client != nil }
         reloginAfterEnd(client, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(
             client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
-            hostPolicies: hostPolicies)
+            hostPolicies: loggedIn ? nil : hostPolicies)
     }
 
     /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
@@ -184,12 +191,12 @@ extension Checker {
 
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
     /// when it names one of the dialect's, else the one the client announces (LeanCloud's `ua`,
-    /// yun2win's client id), else the one a logged-in client on its host announces, else the
-    /// dialect's default. Each finding says which and why.
+    /// yun2win's client id), else (for a client with no login) the one a logged-in client on
+    /// its host announces, else the dialect's default. Each finding says which and why.
     private static func judgeReconnects(
         _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections,
         options: CheckOptions,
-        hostPolicies: HostPolicies
+        hostPolicies: HostPolicies?
     ) {
         let policy: ReconnectPolicy
         let why: String
@@ -199,7 +206,7 @@ extension Checker {
             .first
         {
             (policy, why) = (announced, "the SDK the client announces")
-        } else if let neighbour = hostPolicies.policy(for: client) {
+        } else if let neighbour = hostPolicies?.policy(for: client) {
             (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
         } else if let fallback = options.reconnectPolicy(for: dialect) {
             (policy, why) = (fallback, "the vendor's default: the client names no SDK")
