@@ -87,7 +87,8 @@ public final class Checker {
     /// Called with every finding the report will hold, as the checker makes it (placed on its
     /// connection, resolved by the options): during `consume` for what a message or a close
     /// shows, during `finish` for what only the end shows (requests never answered, reconnects).
-    /// `imwire proxy` prints them live. (With `jobs` > 1, from each lane's thread.)
+    /// `imwire proxy` prints them live. (With `jobs` > 1, from each lane's thread, and the
+    /// judge's from as many threads, one at a time.)
     public var onFinding: ((Finding) -> Void)? {
         get { captureFindingHook }
         set {

@@ -37,8 +37,11 @@ final class EndedConnections: @unchecked Sendable {
     private var spool: ReportSpool?
     private var index: ScratchFile?
     private var sessionIndex: ScratchFile?
-    /// Findings added after a connection ended, and how many the cap turned away.
+    /// Findings added after a connection ended, and how many the cap turned away. The judge
+    /// adds them from several threads at once (one client each): `addedLock` guards them and
+    /// `tally`.
     private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
+    private let addedLock = DispatchSemaphore(value: 1)
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
     /// The findings, messages and dialects of the reports ended here, findings added since included.
@@ -161,6 +164,8 @@ final class EndedConnections: @unchecked Sendable {
         guard let ended = connection(number),
             let placed = ConnectionState.place(finding, options: options, connection: id, line: line, frame: frame)
         else { return }
+        addedLock.wait()
+        defer { addedLock.signal() }
         var late = added[number] ?? ([], 0)
         if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
@@ -175,8 +180,10 @@ final class EndedConnections: @unchecked Sendable {
     /// Whether a finding of one of `rules` is among connection `number`'s (of the rules judge
     /// findings defer to, the only ones asked about): `input`'s own, or one added since.
     func hasFinding(of rules: Set<RuleID>, number: Int, input: JudgeInput) -> Bool {
-        !input.deferredRules.isDisjoint(with: rules)
-            || (added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false)
+        guard input.deferredRules.isDisjoint(with: rules) else { return true }
+        addedLock.wait()
+        defer { addedLock.signal() }
+        return added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false
     }
 
     /// Connection `number`'s report, its findings in report order.

@@ -1,3 +1,4 @@
+import Dispatch
 import IMWireCore
 import IMWireDialect
 import IMWireIO
@@ -17,22 +18,31 @@ extension Checker {
     /// address), then checks each client's connections in order. Each judged connection left
     /// a key (its client's hash and its number) as it ended; merged in order from the lanes'
     /// sorted runs, they bring one hash's connections together, whose inputs are then read
-    /// (from the spool, where they wait): only one client's are in memory at a time.
+    /// (from the spool, where they wait): only one client's are in memory at a time (one per
+    /// thread: the clients are judged on as many threads as the check has lanes, each taking
+    /// its share of the hashes).
     func judgeAcrossConnections(_ connections: AllEndedConnections) {
         Self.judgeAcrossConnections(connections, options: options)
     }
 
     static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
-        judgeAll(
-            forEachClient: { forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, $0) },
-            forEachHost: { forEachGroup(connections, keys: \.carryKeys, by: { $0.carryKey ?? "" }, $0) },
-            hostPolicies: connections.hostPolicies, captureEnd: connections.lastTime, connections: connections,
-            options: options)
+        let hostPolicies = connections.hostPolicies
+        let captureEnd = connections.lastTime
+        let threads = connections.lanes.count
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, share: (thread, threads)) { client in
+                judge(
+                    client, captureEnd: captureEnd, connections: connections, options: options,
+                    hostPolicies: hostPolicies)
+            }
+        }
+        let carryKey: (JudgeInput) -> String = { $0.carryKey ?? "" }
+        forEachGroup(connections, keys: \.carryKeys, by: carryKey) { judgeEarlyRequests($0, connections: connections) }
     }
 
     /// Judges the clients `forEachClient` yields (each client's connections in report order),
-    /// then the early requests of each group `forEachHost` yields. A check reads the groups
-    /// from its sorted runs, a merge from its shards' reports.
+    /// then the early requests of each group `forEachHost` yields: a merge's, from its shards'
+    /// reports.
     package static func judgeAll(
         forEachClient: ((Client) -> Void) -> Void, forEachHost: ((Client) -> Void) -> Void,
         hostPolicies: HostPolicies, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
@@ -45,20 +55,22 @@ extension Checker {
 
     /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
     /// order, bring one hash's connections together, whose inputs are then read (from the
-    /// spool, where they wait) and told apart by `key`.
+    /// spool, where they wait) and told apart by `key`. `share`: only the hashes that fall to
+    /// thread `share.thread` of `share.threads`.
     private static func forEachGroup(
         _ connections: AllEndedConnections, keys: KeyPath<EndedConnections, SortedRuns>, by key: (JudgeInput) -> String,
-        _ body: (Client) -> Void
+        share: (thread: Int, threads: Int) = (0, 1), _ body: (Client) -> Void
     ) {
         var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init)
             .makeIterator()
         var next = records.next()
         while let first = next {
+            let mine = UInt(bitPattern: first.hash) % UInt(share.threads) == share.thread
             // The hash's numbers first, so that its group's array is made at its size: grown by
             // appending, a large client's old and new buffers would be alive at once.
             var numbers: [Int] = []
             while let record = next, record.hash == first.hash {
-                numbers.append(record.number)
+                if mine { numbers.append(record.number) }
                 next = records.next()
             }
             var groups: [String: Client] = [:]
