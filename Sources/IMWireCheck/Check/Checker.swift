@@ -292,12 +292,17 @@ private final class Lane: @unchecked Sendable {
     private struct Submitted {
         let item: CaptureItem
         let number: Int
+        /// Where a stream event's bytes are in the batch's `payloads`: the item holds none.
+        let payload: Range<Int>?
     }
     private var pending: [Submitted] = []
-    /// Stream bytes in `pending`: a batch is sent at `batchItems` items or `batchBytes` bytes,
-    /// so the bytes in flight stay under `batchesInFlight` × (`batchBytes` + one packet) however
-    /// large the packets are.
-    private var pendingBytes = 0
+    /// The stream bytes of `pending`, one after another: a batch crosses to the lane's thread
+    /// as two arrays, not as an array per packet made on this thread and freed on that one
+    /// (glibc's allocator frees a block into the arena of the thread that made it, under that
+    /// arena's lock). A batch is sent at `batchItems` items or `batchBytes` bytes, so the bytes
+    /// in flight stay under `batchesInFlight` × (`batchBytes` + one packet) however large the
+    /// packets are.
+    private var payloads: [UInt8] = []
     private static let batchItems = 1024
     private static let batchBytes = 256 * 1024
 
@@ -322,10 +327,17 @@ private final class Lane: @unchecked Sendable {
 
     func submit(_ item: CaptureItem, number: Int, inFlight: DispatchSemaphore) {
         guard queue != nil else { return run(item, number: number) }
-        pending.append(Submitted(item: item, number: number))
+        if case .event(var event) = item, case .stream(let direction, let bytes) = event.kind {
+            if payloads.isEmpty { payloads.reserveCapacity(Self.batchBytes) }
+            let start = payloads.count
+            payloads += bytes
+            event.kind = .stream(direction, [])
+            pending.append(Submitted(item: .event(event), number: number, payload: start..<payloads.count))
+        } else {
+            pending.append(Submitted(item: item, number: number, payload: nil))
+        }
         submitted += 1
-        if case .event(let event) = item, case .stream(_, let bytes) = event.kind { pendingBytes += bytes.count }
-        if pending.count >= Self.batchItems || pendingBytes >= Self.batchBytes { flush(inFlight: inFlight) }
+        if pending.count >= Self.batchItems || payloads.count >= Self.batchBytes { flush(inFlight: inFlight) }
     }
 
     func finish(group: DispatchGroup, inFlight: DispatchSemaphore) {
@@ -337,11 +349,21 @@ private final class Lane: @unchecked Sendable {
     private func flush(inFlight: DispatchSemaphore) {
         guard let queue, !pending.isEmpty else { return }
         let batch = pending
+        let bytes = payloads
         pending.removeAll(keepingCapacity: true)
-        pendingBytes = 0
+        payloads = []
         inFlight.wait()
         queue.async {
-            for submitted in batch { self.run(submitted.item, number: submitted.number) }
+            for submitted in batch {
+                if let range = submitted.payload, case .event(var event) = submitted.item,
+                    case .stream(let direction, _) = event.kind
+                {
+                    event.kind = .stream(direction, Array(bytes[range]))
+                    self.run(.event(event), number: submitted.number)
+                } else {
+                    self.run(submitted.item, number: submitted.number)
+                }
+            }
             self.checkedLock.wait()
             self.checked += batch.count
             self.checkedLock.signal()
