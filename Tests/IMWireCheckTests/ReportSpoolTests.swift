@@ -62,6 +62,22 @@ import Testing
         #expect(first.load().findings[0].rule.lenientSeverity == .info)
     }
 
+    /// Values written a batch at a time come back from the file, from a batch not yet written,
+    /// and across batches, in any order and with a read-ahead.
+    @Test(arguments: [1, 700, 256 << 10]) func storesComeBackFromTheFileAndTheBatch(writeSize: Int) throws {
+        let spool = try #require(ReportSpool(name: "test", readAhead: 512, writeSize: writeSize))
+        let reports = (0..<60).map { index in
+            ConnectionReport(
+                id: "c\(index)", dialect: index % 2 == 0 ? .nim : nil, subprotocol: nil,
+                client: String(repeating: "x", count: index * 7), server: nil, messages: index,
+                account: ByteAccount(), firstTime: Int64(index), lastTime: nil, findings: [], droppedFindings: 0,
+                timeline: [], timelineDropped: 0)
+        }
+        let stored = reports.map { spool.store($0) }
+        for index in [59, 0, 30, 31, 29, 1, 58, 2, 3, 4, 40] { #expect(stored[index].load() == reports[index]) }
+        #expect(stored.map { $0.load() } == reports)
+    }
+
     /// What the reconnect judge reads of a connection, with every kind of ending and with
     /// every optional field present and absent.
     @Test(arguments: [

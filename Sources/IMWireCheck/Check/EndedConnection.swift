@@ -31,10 +31,13 @@ final class EndedConnections: @unchecked Sendable {
     /// A `JudgeKey` (of `JudgeInput.carryKey`) for each judged connection with requests to carry.
     let carryKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
-    /// Reports and judge inputs, and the indexes of where they are (TCP connections by number,
+    /// Reports, judge inputs, and the indexes of where they are (TCP connections by number,
     /// sessions by their number past `ConnectionAssembler.sessionNumberBase`); made when first
-    /// needed.
+    /// needed. Reports are read in about the order they were written, and the index in order:
+    /// both are read ahead. Judge inputs are read client by client: a spool of their own keeps
+    /// them from breaking up the reports' runs.
     private var spool: ReportSpool?
+    private var judgeSpool: ReportSpool?
     private var index: ScratchFile?
     private var sessionIndex: ScratchFile?
     /// Findings added after a connection ended, and how many the cap turned away. The judge
@@ -71,9 +74,10 @@ final class EndedConnections: @unchecked Sendable {
         let conn = state.connection
         let isSession = conn.isSession
         if kept.count >= options.reportsInMemory, spool == nil {
-            spool = ReportSpool()
-            index = ScratchFile(name: "index")
-            sessionIndex = ScratchFile(name: "session-index")
+            judgeSpool = ReportSpool(name: "judge")
+            spool = judgeSpool == nil ? nil : ReportSpool(readAhead: 32 << 10)  // both or neither
+            index = ScratchFile(name: "index", readAhead: 4 << 10)
+            sessionIndex = ScratchFile(name: "session-index", readAhead: 4 << 10)
         }
         var facts = state.finishSession(options: options)
         // The early requests' findings are placed later, across connections, where this
@@ -110,7 +114,7 @@ final class EndedConnections: @unchecked Sendable {
                 loginLine: facts.loginFrame.flatMap(state.line(ofFrame:)),
                 deferredRules: Set(
                     state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
-            judged = spool?.store(input) ?? .memory(input)
+            judged = judgeSpool?.store(input) ?? .memory(input)
             hostPolicies.learn(input.announcedPolicy, order: conn.order.packed)
             judgeKeys.append(
                 JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
@@ -143,8 +147,8 @@ final class EndedConnections: @unchecked Sendable {
     /// every number of the capture, zeros (no record) where another lane has the connection.
     private func connection(_ number: Int) -> EndedConnection? {
         if let ended = kept[number] { return ended }
-        guard let spool, let (file, offset) = slot(number) else { return nil }
-        return Record(file.bytes(at: offset, count: Record.size))?.connection(in: spool)
+        guard let spool, let judgeSpool, let (file, offset) = slot(number) else { return nil }
+        return Record(file.bytes(at: offset, count: Record.size))?.connection(reports: spool, judged: judgeSpool)
     }
 
     /// The index file and offset of connection `number`'s record, once there is a spool.
@@ -197,7 +201,7 @@ final class EndedConnections: @unchecked Sendable {
         return report
     }
 
-    /// Where an ended connection waits in the spool: six little-endian 64-bit words.
+    /// Where an ended connection waits in the spools: six little-endian 64-bit words.
     private struct Record {
         static let size = 48
         let reportOffset, reportCount, judgeOffset, judgeCount: Int
@@ -240,10 +244,10 @@ final class EndedConnections: @unchecked Sendable {
             return writer.bytes
         }
 
-        func connection(in spool: ReportSpool) -> EndedConnection {
+        func connection(reports: ReportSpool, judged: ReportSpool) -> EndedConnection {
             EndedConnection(
-                lastTime: lastTime, report: .spooled(spool, offset: reportOffset, count: reportCount),
-                judged: judgeCount == 0 ? nil : .spooled(spool, offset: judgeOffset, count: judgeCount),
+                lastTime: lastTime, report: .spooled(reports, offset: reportOffset, count: reportCount),
+                judged: judgeCount == 0 ? nil : .spooled(judged, offset: judgeOffset, count: judgeCount),
                 storedFindings: storedFindings)
         }
     }

@@ -31,42 +31,67 @@ extension ConnectionReport: Spoolable {
 }
 
 /// The reports of ended connections in a temporary file, so a capture of any number of
-/// connections does not hold them all in memory until its report is written. One spool per
+/// connections does not hold them all in memory until its report is written. They are written
+/// a batch at a time (`writeSize` bytes: one `pwrite` for many small reports). One spool per
 /// `ConnectionChecker`: written on its lane's thread only, read after the checker has
 /// finished, from any thread.
 final class ReportSpool: @unchecked Sendable {
     private let file: ScratchFile
+    private let writeSize: Int
+    /// What the file holds: bytes before `size` are in it (or in `unwritten`), `pending` after.
     private var size = 0
+    private var pending: [UInt8] = []
+    /// Batches the file could not take (a full disk), by their offset: kept in memory instead.
+    private var unwritten: [Int: [UInt8]] = [:]
 
-    /// Nil when no file can be made (the reports then stay in memory).
-    init?() {
-        guard let file = ScratchFile(name: "reports") else { return nil }
+    /// Nil when no file can be made (the reports then stay in memory). `readAhead`: see
+    /// `ScratchFile`, for a spool read in about the order it was written.
+    init?(name: String = "reports", readAhead: Int = 0, writeSize: Int = 256 << 10) {
+        guard let file = ScratchFile(name: name, readAhead: readAhead) else { return nil }
         self.file = file
+        self.writeSize = max(1, writeSize)
     }
 
-    /// Appends `value`; keeps it in memory instead when the file cannot take it (a full disk).
+    /// Appends `value`.
     func store<Value: Spoolable>(_ value: Value) -> Stored<Value> {
+        let offset = size + pending.count
         var writer = ReportWriter()
+        swap(&writer.bytes, &pending)  // written straight into the batch
         value.write(to: &writer)
-        let bytes = writer.bytes
-        guard file.write(bytes, at: size) else { return .memory(value) }
-        defer { size += bytes.count }
-        return .spooled(self, offset: size, count: bytes.count)
+        swap(&writer.bytes, &pending)
+        let count = size + pending.count - offset
+        if pending.count >= writeSize {
+            if !file.write(pending, at: size) { unwritten[size] = pending }
+            size += pending.count
+            pending.removeAll(keepingCapacity: true)
+        }
+        return .spooled(self, offset: offset, count: count)
     }
 
     func read<Value: Spoolable>(offset: Int, count: Int) -> Value {
-        var reader = ReportReader(file.bytes(at: offset, count: count))
+        var reader = ReportReader(bytes(at: offset, count: count))
         guard let value = Value.read(from: &reader), reader.isAtEnd else {
             fatalError("imwire: the report spool is damaged at byte \(offset)")
         }
         return value
+    }
+
+    /// A value is never split between batches, so it is in one of them.
+    private func bytes(at offset: Int, count: Int) -> [UInt8] {
+        if offset >= size { return Array(pending[offset - size..<offset - size + count]) }
+        if !unwritten.isEmpty,
+            let (start, batch) = unwritten.first(where: { $0.key <= offset && offset < $0.key + $0.value.count })
+        {
+            return Array(batch[offset - start..<offset - start + count])
+        }
+        return file.bytes(at: offset, count: count)
     }
 }
 
 /// A `ConnectionReport` as bytes: varints (zigzag for signed numbers), length-prefixed UTF-8,
 /// a presence byte before each optional, a count before each list.
 struct ReportWriter {
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 
     mutating func report(_ report: ConnectionReport) {
         string(report.id)
