@@ -114,4 +114,32 @@ import Testing
         }
         #expect(parsed > 10_000)
     }
+
+    /// `listContains`, which reads the fields in place, against `listValues` lowercased, on list
+    /// fields put together from commas, spaces, tabs, case and near misses.
+    @Test func listContainsAgreesWithListValues() {
+        var random = SystemRandomNumberGenerator()
+        let pieces = [
+            "websocket", "WebSocket", "WEBSOCKET", "websockets", "websock", "upgrade", "Upgrade", ",", ", ", " ", "\t",
+            "keep-alive", "é", "",
+        ]
+        var checked = (found: 0, missed: 0)
+        for _ in 0..<5_000 {
+            let fields = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                HTTPHead.Field(
+                    name: ["Upgrade", "upgrade", "UPGRADE", "Connection", "Upgrades"].randomElement(using: &random)!,
+                    value: (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random)!
+                    }
+                    .joined(),
+                    offset: 0, valueOffset: 0)
+            }
+            let head = HTTPHead(startLine: [], fields: fields, length: 0)
+            for (name, token) in [("Upgrade", "websocket"), ("Connection", "upgrade"), ("upgrade", "keep-alive")] {
+                let expected = head.listValues(name).map { $0.lowercased() }.contains(token)
+                #expect(head.listContains(name, token: token) == expected, "\(fields.map { ($0.name, $0.value) })")
+                if expected { checked.found += 1 } else { checked.missed += 1 }
+            }
+        }
+        #expect(checked.found > 400 && checked.missed > 10_000)  // 805 and 14,195 in one run
+    }
 }

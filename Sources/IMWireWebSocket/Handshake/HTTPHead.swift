@@ -31,8 +31,29 @@ package struct HTTPHead: Sendable, Hashable {
     /// Field names are tokens, so ASCII (`parse` drops any other): compared byte by byte with
     /// ASCII case folded, not lowercased into new strings for every field of every lookup.
     static func sameName(_ a: String, _ b: String) -> Bool {
-        func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
-        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { folded($0) == folded($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Native strings are contiguous: compared in place, without the UTF-8 view's iterator.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in sameFolded(a[...], b[...]) }
+        }
+        if let inPlace, let same = inPlace { return same }
+        return a.utf8.elementsEqual(b.utf8) { folded($0) == folded($1) }
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte }
+
+    /// Whether `a` and `b` are the same bytes with ASCII case folded.
+    private static func sameFolded(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>)
+        -> Bool
+    {
+        guard a.count == b.count else { return false }
+        var (i, j) = (a.startIndex, b.startIndex)
+        while i < a.endIndex {
+            guard a[i] == b[j] || folded(a[i]) == folded(b[j]) else { return false }
+            i += 1
+            j += 1
+        }
+        return true
     }
 
     /// The comma-joined values of `name` (RFC 9110 §5.3), nil when absent.
@@ -46,6 +67,32 @@ package struct HTTPHead: Sendable, Hashable {
         fields(name).flatMap { $0.value.split(separator: ",") }
             .map { String($0).trimmingSpacesAndTabs() }
             .filter { !$0.isEmpty }
+    }
+
+    /// Whether the comma-separated list field `name` has the element `token` (ASCII case
+    /// folded, `token` in lower case): `listValues` without its strings, for the checks every
+    /// upgrade goes through.
+    package func listContains(_ name: String, token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { token in
+            fields.contains { field in
+                guard Self.sameName(field.name, name) else { return false }
+                var value = field.value
+                return value.withUTF8 { value in
+                    var start = 0
+                    while start <= value.count {
+                        var end = start
+                        while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+                        var (low, high) = (start, end)
+                        while low < high, value[low] == 0x20 || value[low] == 0x09 { low += 1 }
+                        while high > low, value[high - 1] == 0x20 || value[high - 1] == 0x09 { high -= 1 }
+                        if Self.sameFolded(value[low..<high], token[...]) { return true }
+                        start = end + 1
+                    }
+                    return false
+                }
+            }
+        }
     }
 
     /// The offset just after the blank line ending the head, or nil when it has not arrived.

@@ -275,15 +275,13 @@ public struct WebSocketHandshake: Sendable {
     }
 
     static func checkUpgradeFields(_ head: HTTPHead, _ findings: inout [Finding]) {
-        let upgrade = head.listValues("Upgrade").map { $0.lowercased() }
-        if !upgrade.contains("websocket") {
+        if !head.listContains("Upgrade", token: "websocket") {
             findings.append(
                 WebSocketRules.handshakeUpgrade.finding(
                     "Upgrade `\(head.value("Upgrade") ?? "")` does not name websocket",
                     at: head.fields("Upgrade").first?.offset ?? 0))
         }
-        let connection = head.listValues("Connection").map { $0.lowercased() }
-        if !connection.contains("upgrade") {
+        if !head.listContains("Connection", token: "upgrade") {
             findings.append(
                 WebSocketRules.handshakeUpgrade.finding(
                     "Connection `\(head.value("Connection") ?? "")` lacks the upgrade token",
@@ -292,6 +290,7 @@ public struct WebSocketHandshake: Sendable {
     }
 
     static func isHTTP11OrLater(_ version: String) -> Bool {
+        if version == "HTTP/1.1" { return true }  // nearly every message: no splitting
         guard version.hasPrefix("HTTP/") else { return false }
         let number = version.dropFirst(5).split(separator: ".")
         guard number.count == 2, let major = Int(number[0]), let minor = Int(number[1]) else { return false }
