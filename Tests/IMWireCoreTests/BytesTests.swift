@@ -96,6 +96,8 @@ import Testing
     ])
     func rfc4648Vectors(plain: String, encoded: String) throws {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64.encode(Array("xy\(plain)".utf8)[2...]) == encoded)  // a slice, not from index 0
+        #expect(Base64.encode(plain.utf8.lazy.map { $0 }) == encoded)  // not contiguous
         #expect(try Base64.decode(encoded) == Array(plain.utf8))
     }
 

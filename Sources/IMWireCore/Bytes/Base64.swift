@@ -9,19 +9,32 @@ public enum Base64 {
     }()
 
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(alphabet[Int(group >> 18 & 0x3f)])
-            out.append(alphabet[Int(group >> 12 & 0x3f)])
-            out.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3f)])
-            out.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3f)])
+        // Collections come as arrays and slices: one contiguous loop instead of a generic
+        // iterator and an append per character (every timeline payload of a JSON report).
+        if let string = bytes.withContiguousStorageIfAvailable(encode(buffer:)) { return string }
+        return Array(bytes).withUnsafeBufferPointer(encode(buffer:))
+    }
+
+    private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let count = (bytes.count + 2) / 3 * 4
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: count) { out in
+                var (input, output) = (0, 0)
+                while input < bytes.count {
+                    let left = bytes.count - input
+                    let group =
+                        UInt32(bytes[input]) << 16 | UInt32(left > 1 ? bytes[input + 1] : 0) << 8
+                        | UInt32(left > 2 ? bytes[input + 2] : 0)
+                    out[output] = alphabet[Int(group >> 18 & 0x3f)]
+                    out[output + 1] = alphabet[Int(group >> 12 & 0x3f)]
+                    out[output + 2] = left > 1 ? alphabet[Int(group >> 6 & 0x3f)] : UInt8(ascii: "=")
+                    out[output + 3] = left > 2 ? alphabet[Int(group & 0x3f)] : UInt8(ascii: "=")
+                    input += 3
+                    output += 4
+                }
+                return count
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `text`. With `lenient`, missing padding and non-zero trailing bits are accepted.
