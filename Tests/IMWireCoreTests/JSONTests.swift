@@ -175,6 +175,45 @@ import Testing
             #expect(try JSONParser.parse(JSONWriter.string(.string(text))) == .string(text))
         }
     }
+
+    /// `writeString` copies runs without escapes at once; the output is what escaping byte by
+    /// byte gives, for every byte below 0x20, quotes and backslashes at every position of a run.
+    @Test func stringsEscapeAsByteAtATimeDid() {
+        func reference(_ text: String) -> [UInt8] {
+            let hex = Array("0123456789abcdef".utf8)
+            var out: [UInt8] = [0x22]
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: out += [0x5c, 0x22]
+                case 0x5c: out += [0x5c, 0x5c]
+                case 0x0a: out += [0x5c, UInt8(ascii: "n")]
+                case 0x0d: out += [0x5c, UInt8(ascii: "r")]
+                case 0x09: out += [0x5c, UInt8(ascii: "t")]
+                case 0x08: out += [0x5c, UInt8(ascii: "b")]
+                case 0x0c: out += [0x5c, UInt8(ascii: "f")]
+                case 0x00..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]]
+                default: out.append(byte)
+                }
+            }
+            return out + [0x22]
+        }
+        var generator = SplitMix64(seed: 11)
+        let specials = (0..<0x20).map { Character(Unicode.Scalar($0)) } + ["\"", "\\", "\u{7f}"]
+        let plain: [Character] = ["a", "é", "中", "😀", " ", "/"]
+        var escaped = 0
+        for _ in 0..<3000 {
+            let text = String(
+                (0..<Int.random(in: 0...24, using: &generator)).map { _ in
+                    Int.random(in: 0..<4, using: &generator) == 0
+                        ? specials.randomElement(using: &generator)! : plain.randomElement(using: &generator)!
+                })
+            var out: [UInt8] = [9]  // appended to what is there
+            JSONWriter.writeString(text, into: &out)
+            #expect(out == [9] + reference(text), "\(text.debugDescription)")
+            if out.count > text.utf8.count + 3 { escaped += 1 }
+        }
+        #expect(escaped > 1000)
+    }
 }
 
 @Suite struct FindingTests {

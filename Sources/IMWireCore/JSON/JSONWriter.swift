@@ -80,21 +80,29 @@ public enum JSONWriter {
 
     public static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5c, 0x5c])
-            case 0x0a: out.append(contentsOf: [0x5c, UInt8(ascii: "n")])
-            case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5c, UInt8(ascii: "b")])
-            case 0x0c: out.append(contentsOf: [0x5c, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0f)])
-            default: out.append(byte)
+        // Most strings of a report need no escape: they are copied a run at a time, not appended
+        // byte by byte.
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5c {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, 0x22])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5c, 0x5c])
+                case 0x0a: out.append(contentsOf: [0x5c, UInt8(ascii: "n")])
+                case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
+                case 0x08: out.append(contentsOf: [0x5c, UInt8(ascii: "b")])
+                case 0x0c: out.append(contentsOf: [0x5c, UInt8(ascii: "f")])
+                default:
+                    out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0x0f)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }
