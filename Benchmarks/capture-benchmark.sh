@@ -2,13 +2,16 @@
 # Benchmarks/capture-benchmark.sh [MEGABYTES] [MIX...]   — the capture checker against tshark
 # (issues #8 and 36) on every traffic mix.
 #
-# MIX is one or more of (default: all three, one table each):
+# MIX is one or more of (default: all four, one table each):
 #   leancloud  LeanCloud WebSocket traffic, half the connections with permessage-deflate
 #              (Benchmarks/CaptureGenerator)
 #   all        copies of every real recording of Fixtures/captures, all four dialects, defect
 #              variants included (Scale/make_capture.py)
 #   clean      copies of the real recordings of Fixtures/captures/real/ without their defect
 #              variants (Scale/make_capture.py --clean)
+#   vendor     copies of the vendors' own web SDKs' sessions against `imwire serve`
+#              (Fixtures/captures/vendor-sdk/, Scale/make_capture.py --from): recordings of
+#              other clients, kept out of the work on the other mixes
 # Each capture is MEGABYTES (default 1024) and generated once. On each, in the same run, it
 # measures wall time and peak RSS (/usr/bin/time %e %M) of:
 #   imwire check FILE --format json -o /dev/null        with --jobs 1 and --jobs 2 (release build)
@@ -23,11 +26,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 megabytes="${1:-1024}"
 mixes=("${@:2}")
-[ "${#mixes[@]}" -gt 0 ] || mixes=(leancloud all clean)
+[ "${#mixes[@]}" -gt 0 ] || mixes=(leancloud all clean vendor)
 command -v tshark >/dev/null || { echo "tshark is missing: apt-get install -y tshark" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing: apt-get install -y time" >&2; exit 2; }
 for mix in "${mixes[@]}"; do
-  case "$mix" in leancloud | all | clean) ;; *) echo "unknown mix $mix: leancloud, all or clean" >&2; exit 2 ;; esac
+  case "$mix" in leancloud | all | clean | vendor) ;; *) echo "unknown mix $mix: leancloud, all, clean or vendor" >&2; exit 2 ;; esac
 done
 [ "${#mixes[@]}" -eq 1 ] || [ -z "${CAPTURE:-}" ] || { echo "CAPTURE names one file: give one MIX" >&2; exit 2; }
 imwire="${IMWIRE:-}"
@@ -68,6 +71,7 @@ capture() {
         Benchmarks/.build/release/CaptureGenerator "$file" "$megabytes" >&2 ;;
       all) python3 Scale/make_capture.py "$file" "$megabytes" >&2 ;;
       clean) python3 Scale/make_capture.py --clean "$file" "$megabytes" >&2 ;;
+      vendor) python3 Scale/make_capture.py --from Fixtures/captures/vendor-sdk "$file" "$megabytes" >&2 ;;
     esac
   fi
   echo "$file"

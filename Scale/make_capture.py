@@ -8,7 +8,7 @@ and xhr-polling, JMessage over engine.io 3 polling, upgrade and WebSocket, yun2w
 3.1.1 and MQTT over WebSocket), one after another until MEGABYTES are written. With --clean, only
 the recordings of Fixtures/captures/real/ without their defect variants (`*-clean.pcapng`): a
 mix with no seeded defect, which the benchmark checks beside the full one. With --from DIR, the
-recordings DIR/*.pcapng instead (other recordings, copied the same way). Copy k is moved to
+recordings DIR/**/*.pcapng instead (other recordings, copied the same way). Copy k is moved to
 addresses of its own (the last three bytes of both addresses of recording r of copy k set to
 k × recordings + r, so each is its own client for `imwire shard` and no two reuse a TCP
 connection's ports), to times after the copy before it, and its socket.io session ids end in
@@ -34,7 +34,7 @@ SID_PATTERNS = [
 
 def recordings(clean, directory=None):
     if directory:
-        paths = sorted(glob.glob(os.path.join(directory, "*.pcapng")))
+        paths = sorted(glob.glob(os.path.join(directory, "**", "*.pcapng"), recursive=True))
         assert paths, f"{directory}: no .pcapng recordings"
     elif clean:
         paths = sorted(glob.glob(os.path.join(ROOT, "Fixtures/captures/real/*-clean.pcapng")))
