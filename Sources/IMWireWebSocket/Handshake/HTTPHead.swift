@@ -1,5 +1,13 @@
 import IMWireCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
 /// including the blank line. Field offsets are absolute within the stream the head came from.
 package struct HTTPHead: Sendable, Hashable {
@@ -64,9 +72,14 @@ package struct HTTPHead: Sendable, Hashable {
 
     /// The elements of a comma-separated list field, trimmed, empty elements dropped.
     package func listValues(_ name: String) -> [String] {
-        fields(name).flatMap { $0.value.split(separator: ",") }
-            .map { String($0).trimmingSpacesAndTabs() }
-            .filter { !$0.isEmpty }
+        var values: [String] = []
+        _ = firstListElement(name) { element in
+            if !element.isEmpty {
+                values.append(String(decoding: UnsafeBufferPointer(rebasing: element), as: UTF8.self))
+            }
+            return false
+        }
+        return values
     }
 
     /// Whether the comma-separated list field `name` has the element `token` (ASCII case
@@ -74,23 +87,27 @@ package struct HTTPHead: Sendable, Hashable {
     /// upgrade goes through.
     package func listContains(_ name: String, token: String) -> Bool {
         var token = token
-        return token.withUTF8 { token in
-            fields.contains { field in
-                guard Self.sameName(field.name, name) else { return false }
-                var value = field.value
-                return value.withUTF8 { value in
-                    var start = 0
-                    while start <= value.count {
-                        var end = start
-                        while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-                        var (low, high) = (start, end)
-                        while low < high, value[low] == 0x20 || value[low] == 0x09 { low += 1 }
-                        while high > low, value[high - 1] == 0x20 || value[high - 1] == 0x09 { high -= 1 }
-                        if Self.sameFolded(value[low..<high], token[...]) { return true }
-                        start = end + 1
-                    }
-                    return false
+        return token.withUTF8 { token in firstListElement(name) { Self.sameFolded($0, token[...]) } }
+    }
+
+    /// Whether `match` holds for an element of the list field `name`, each element trimmed of
+    /// spaces and tabs and read in place (empty ones included), in order until it does.
+    private func firstListElement(_ name: String, _ match: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool) -> Bool {
+        fields.contains { field in
+            guard Self.sameName(field.name, name) else { return false }
+            var value = field.value
+            return value.withUTF8 { value in
+                var start = 0
+                while start <= value.count {
+                    var end = start
+                    while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+                    var (low, high) = (start, end)
+                    while low < high, value[low] == 0x20 || value[low] == 0x09 { low += 1 }
+                    while high > low, value[high - 1] == 0x20 || value[high - 1] == 0x09 { high -= 1 }
+                    if match(value[low..<high]) { return true }
+                    start = end + 1
                 }
+                return false
             }
         }
     }
@@ -98,13 +115,30 @@ package struct HTTPHead: Sendable, Hashable {
     /// The offset just after the blank line ending the head, or nil when it has not arrived.
     package static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count
-        where bytes[index] == 0x0a && bytes[index - 1] == 0x0d
-            && bytes[index - 2] == 0x0a && bytes[index - 3] == 0x0d
-        {
-            return index + 1
+        var index = 3
+        while let found = Self.index(of: 0x0a, in: bytes, index..<bytes.count) {
+            if bytes[found - 1] == 0x0d, bytes[found - 2] == 0x0a, bytes[found - 3] == 0x0d { return found + 1 }
+            index = found + 1
         }
         return nil
+    }
+
+    /// Where `byte` first is in `bytes[range]`, found by the C library's `memchr`: every HTTP
+    /// message's head is searched for line ends and control bytes, and loops over its bytes
+    /// one at a time were most of `parse`'s time.
+    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, let base = bytes.baseAddress,
+            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return nil }
+        return UnsafeRawPointer(found) - base
+    }
+
+    /// Where the first CR, LF or NUL is in `bytes[range]`.
+    private static func firstControl(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        let first = min(
+            index(of: 0x0d, in: bytes, range) ?? .max, index(of: 0x0a, in: bytes, range) ?? .max,
+            index(of: 0, in: bytes, range) ?? .max)
+        return first == .max ? nil : first
     }
 
     package static func endOfHead(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { endOfHead($0) } }
@@ -160,13 +194,14 @@ package struct HTTPHead: Sendable, Hashable {
         lines.reserveCapacity(16)  // a usual head's lines, in one allocation
         var start = 0
         var index = 0
-        while index + 1 < end - 2 {
-            if window[index] == 0x0d, window[index + 1] == 0x0a {
-                lines.append(start..<index)
-                start = index + 2
-                index += 2
+        // A CR at `found` ends a line when an LF follows it before the blank line's CRLF.
+        while index < end - 3, let found = Self.index(of: 0x0d, in: window, index..<(end - 3)) {
+            if window[found + 1] == 0x0a {
+                lines.append(start..<found)
+                start = found + 2
+                index = found + 2
             } else {
-                index += 1
+                index = found + 1
             }
         }
         if start < end - 2 { lines.append(start..<(end - 2)) }
@@ -177,7 +212,7 @@ package struct HTTPHead: Sendable, Hashable {
         func malformed(_ reason: String, _ at: Int) {
             findings.append(malformedRule.finding(reason, at: baseOffset + at))
         }
-        if let bad = window[first].firstIndex(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+        if let bad = Self.firstControl(in: window, first) {
             malformed("control character in the start line", bad)
         }
         // Split at spaces as bytes: HTTP's grammar is bytes, and a space followed by a combining
@@ -193,7 +228,7 @@ package struct HTTPHead: Sendable, Hashable {
         fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             let text = window[line]
-            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
+            guard let colon = Self.index(of: UInt8(ascii: ":"), in: window, line) else {
                 malformed(
                     text.first == 0x20 || text.first == 0x09 ? "obsolete line folding" : "field line without a colon",
                     line.lowerBound)
@@ -209,7 +244,7 @@ package struct HTTPHead: Sendable, Hashable {
                 continue
             }
             let rawValue = window[(colon + 1)..<line.upperBound]
-            if rawValue.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+            if Self.firstControl(in: window, (colon + 1)..<line.upperBound) != nil {
                 malformed("control character in a field value", line.lowerBound)
                 continue
             }
