@@ -10,8 +10,8 @@
 #   clean      copies of the real recordings of Fixtures/captures/real/ without their defect
 #              variants (Scale/make_capture.py --clean)
 #   vendor     copies of the vendors' own web SDKs' sessions against `imwire serve`
-#              (Fixtures/captures/vendor-sdk/, Scale/make_capture.py --from): recordings of
-#              other clients, kept out of the work on the other mixes
+#              (Fixtures/captures/vendor-sdk/, Scale/make_capture.py --from): other
+#              clients than the other mixes' (85k connections per 256 MiB, against 31k)
 # Each capture is MEGABYTES (default 1024) and generated once. On each, in the same run, it
 # measures wall time and peak RSS (/usr/bin/time %e %M) of:
 #   imwire check FILE --format json -o /dev/null        with --jobs 1 and --jobs 2 (release build)
