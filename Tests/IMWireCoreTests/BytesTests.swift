@@ -128,3 +128,29 @@ import Testing
         }
     }
 }
+
+/// `firstIndex(of:in:)` with `memchr`, against `firstIndex` over the slice and a search of every
+/// position, on random bytes of a small alphabet (so needles recur and half-match).
+@Suite struct ByteSearchTests {
+    @Test func findsWhatAByteLoopFinds() {
+        var generator = SplitMix64(seed: 5)
+        var found = 0
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                UInt8.random(in: 0...3, using: &generator)
+            }
+            let needle = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                UInt8.random(in: 0...3, using: &generator)
+            }
+            let lower = Int.random(in: 0...bytes.count, using: &generator)
+            let range = lower..<Int.random(in: lower...bytes.count, using: &generator)
+            let expected = range.first { bytes[$0..<range.upperBound].starts(with: needle) }
+            bytes.withUnsafeBytes { raw in
+                #expect(raw.firstIndex(of: needle[0], in: range) == bytes[range].firstIndex(of: needle[0]))
+                #expect(raw.firstIndex(of: needle, in: range) == expected, "\(bytes) \(needle) \(range)")
+            }
+            if expected != nil { found += 1 }
+        }
+        #expect(found > 500)
+    }
+}

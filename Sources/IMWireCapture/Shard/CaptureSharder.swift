@@ -3,14 +3,6 @@ import IMWireCore
 import IMWireIO
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Cuts a pcap or pcapng capture into pcapng shards that can be checked apart and merged back
 /// (`imwire shard`, `imwire merge`; Spec/shards.md). A TCP connection is never cut: every packet
 /// goes to the shard of its *client unit*, and a unit is every packet between one client
@@ -217,8 +209,8 @@ package enum CaptureSharder {
         let targetStart = space + 1
         let targetEnd = head[targetStart...].firstIndex { $0 == 0x20 || $0 == 0x0d } ?? head.count
         let target = targetStart..<targetEnd
-        guard let root = find(socketIO, in: head, target) else { return nil }
-        if let sid = find(sidParameter, in: head, target) {
+        guard let root = head.firstIndex(of: socketIO, in: target) else { return nil }
+        if let sid = head.firstIndex(of: sidParameter, in: target) {
             let valueStart = sid + sidParameter.count
             let value = valueStart..<(head[valueStart..<targetEnd].firstIndex(of: UInt8(ascii: "&")) ?? targetEnd)
             return value.isEmpty ? nil : Array(head[value])
@@ -233,33 +225,19 @@ package enum CaptureSharder {
     /// answer `<sid>:<heartbeat>:<close>:<transports>`.
     private static func handshakeSid(_ head: UnsafeRawBufferPointer) -> [UInt8]? {
         let all = 0..<head.count
-        if let key = find(sidMember, in: head, all) {
+        if let key = head.firstIndex(of: sidMember, in: all) {
             let valueStart = key + sidMember.count
             let value = valueStart..<(head[valueStart...].firstIndex(of: UInt8(ascii: "\"")) ?? head.count)
             return value.isEmpty ? nil : Array(head[value])
         }
-        guard head.starts(with: httpVersion), let end = find(headEnd, in: head, all) else { return nil }
+        guard head.starts(with: httpVersion), let end = head.firstIndex(of: headEnd, in: all) else { return nil }
         let fields = head[(end + headEnd.count)...].split(
             separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard fields.count == 4, !fields[0].isEmpty,
-            find(polling, in: head, fields[3].indices) != nil || find(websocket, in: head, fields[3].indices) != nil
+            head.firstIndex(of: polling, in: fields[3].indices) != nil
+                || head.firstIndex(of: websocket, in: fields[3].indices) != nil
         else { return nil }
         return Array(fields[0])
-    }
-
-    /// Where `needle` first occurs in `bytes[range]`: candidates found by the C library's
-    /// `memchr` (a byte-by-byte loop over every server segment's first kilobyte was a tenth of a
-    /// shard run; `memmem` is not in Glibc's Swift module).
-    private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        guard let first = needle.first, range.count >= needle.count, let base = bytes.baseAddress else { return nil }
-        var index = range.lowerBound
-        let last = range.upperBound - needle.count
-        while index <= last, let hit = memchr(base + index, Int32(first), last - index + 1) {
-            index = UnsafeRawPointer(hit) - base
-            if bytes[index..<range.upperBound].starts(with: needle) { return index }
-            index += 1
-        }
-        return nil
     }
 
     /// A client SYN, IP fragment or not (`tcp(of:)` places no fragment).

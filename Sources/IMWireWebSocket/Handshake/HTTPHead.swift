@@ -1,13 +1,5 @@
 import IMWireCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
 /// including the blank line. Field offsets are absolute within the stream the head came from.
 package struct HTTPHead: Sendable, Hashable {
@@ -116,28 +108,18 @@ package struct HTTPHead: Sendable, Hashable {
     package static func endOfHead(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 4 else { return nil }
         var index = 3
-        while let found = Self.index(of: 0x0a, in: bytes, index..<bytes.count) {
+        while let found = bytes.firstIndex(of: 0x0a, in: index..<bytes.count) {
             if bytes[found - 1] == 0x0d, bytes[found - 2] == 0x0a, bytes[found - 3] == 0x0d { return found + 1 }
             index = found + 1
         }
         return nil
     }
 
-    /// Where `byte` first is in `bytes[range]`, found by the C library's `memchr`: every HTTP
-    /// message's head is searched for line ends and control bytes, and loops over its bytes
-    /// one at a time were most of `parse`'s time.
-    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty, let base = bytes.baseAddress,
-            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
-        else { return nil }
-        return UnsafeRawPointer(found) - base
-    }
-
     /// Where the first CR, LF or NUL is in `bytes[range]`.
     private static func firstControl(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         let first = min(
-            index(of: 0x0d, in: bytes, range) ?? .max, index(of: 0x0a, in: bytes, range) ?? .max,
-            index(of: 0, in: bytes, range) ?? .max)
+            bytes.firstIndex(of: 0x0d, in: range) ?? .max, bytes.firstIndex(of: 0x0a, in: range) ?? .max,
+            bytes.firstIndex(of: 0, in: range) ?? .max)
         return first == .max ? nil : first
     }
 
@@ -195,7 +177,7 @@ package struct HTTPHead: Sendable, Hashable {
         var start = 0
         var index = 0
         // A CR at `found` ends a line when an LF follows it before the blank line's CRLF.
-        while index < end - 3, let found = Self.index(of: 0x0d, in: window, index..<(end - 3)) {
+        while index < end - 3, let found = window.firstIndex(of: 0x0d, in: index..<(end - 3)) {
             if window[found + 1] == 0x0a {
                 lines.append(start..<found)
                 start = found + 2
@@ -228,7 +210,7 @@ package struct HTTPHead: Sendable, Hashable {
         fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             let text = window[line]
-            guard let colon = Self.index(of: UInt8(ascii: ":"), in: window, line) else {
+            guard let colon = window.firstIndex(of: UInt8(ascii: ":"), in: line) else {
                 malformed(
                     text.first == 0x20 || text.first == 0x09 ? "obsolete line folding" : "field line without a colon",
                     line.lowerBound)
