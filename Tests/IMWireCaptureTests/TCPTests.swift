@@ -400,6 +400,14 @@ private struct Flow {
         #expect(try ip(v6).bytes == v6)
         #expect(try ip([10, 0, 0, 2]).bytes == [10, 0, 0, 2])
         #expect(try ip([10, 0, 0, 2]) < ip([10, 0, 0, 10]))
+        // Endpoints: IPv4 written byte by byte, IPv6 bracketed.
+        for (bytes, port, text) in [
+            ([0, 0, 0, 0], 0, "0.0.0.0:0"), ([255, 255, 255, 255], 65535, "255.255.255.255:65535"),
+            ([10, 9, 100, 199], 8080, "10.9.100.199:8080"), ([1, 20, 0, 3], 10, "1.20.0.3:10"),
+        ] as [([UInt8], UInt16, String)] {
+            #expect(Endpoint(address: try ip(bytes), port: port).description == text)
+        }
+        #expect(Endpoint(address: try ip(v6), port: 443).description == "[2001:db8::1:0:0:1]:443")
         #expect(try ip([255, 255, 255, 255]) < ip([UInt8](repeating: 0, count: 16)))
         #expect(try ip(v6) < ip(v6.dropLast() + [2]) && ip([10, 0, 0, 2]) != ip([10, 0, 0, 3]))
         #expect(IPAddress([1, 2, 3]) == nil && IPAddress([UInt8](repeating: 1, count: 8)) == nil)

@@ -11,7 +11,24 @@ package struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     package var description: String {
-        address.ipv4 != nil ? "\(address):\(port)" : "[\(address)]:\(port)"
+        guard let quad = address.ipv4 else { return "[\(address)]:\(port)" }
+        // IPv4, the usual case, written as bytes in one buffer: every connection's id and `open`
+        // are made of two of these (interpolated, 2.6% of a check of the vendor mix, callgrind).
+        return String(unsafeUninitializedCapacity: 21) { buffer in
+            var end = 0
+            func put(_ value: Int) {
+                if value >= 10 { put(value / 10) }
+                buffer[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                end += 1
+            }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                put(Int(quad >> UInt32(shift) & 0xff))
+                buffer[end] = shift == 0 ? UInt8(ascii: ":") : UInt8(ascii: ".")
+                end += 1
+            }
+            put(Int(port))
+            return end
+        }
     }
 }
 
@@ -118,9 +135,10 @@ struct FlowTable {
             let sourceIsClient = tcp.syn ? !tcp.ack : (source.port > destination.port)
             let client = sourceIsClient ? source : destination
             let server = sourceIsClient ? destination : source
-            let base = "\(client)-\(server)"
+            let (clientText, serverText) = (client.description, server.description)
+            let base = clientText + "-" + serverText
             let count = pairs.connections(client: client, server: server)
-            let id = count == 1 ? base : "\(base)#\(count)"
+            let id = count == 1 ? base : base + "#" + String(count)
             let streams = [
                 TCPStream(maxBuffered: limits.maxMessageSize), TCPStream(maxBuffered: limits.maxMessageSize),
             ]
@@ -131,7 +149,7 @@ struct FlowTable {
                 .event(
                     ConnectionInput(
                         connection: id, time: packet.time, packet: packet.number,
-                        kind: .open(ConnectionInfo(client: client.description, server: server.description)))))
+                        kind: .open(ConnectionInfo(client: clientText, server: serverText)))))
         }
         flow.lastTime = max(flow.lastTime, packet.time)
         let direction: Direction = source == flow.client ? .send : .receive
