@@ -58,6 +58,46 @@ import Testing
         #expect(account.decoded == 2 && account.lost == 7 && account.skipped == ["after a gap in the stream": 4])
     }
 
+    /// A connection is written member by member, not built as a tree first: the JSON read back and
+    /// written again by the tree writer is the same text, with every optional member present.
+    @Test func aConnectionIsWrittenAsTheTreeWriterWouldWriteIt() throws {
+        var full = try #require(Self.broken().connections.first { !$0.findings.isEmpty })
+        full.extensions = "permessage-deflate; client_max_window_bits=15"
+        full.tls = TLSSummary(
+            version: "TLS 1.3", suite: nil, serverName: "rtm.example", alpn: "http/1.1", decrypted: true, reason: "")
+        full.tcpConnections = ["10.0.0.1:1-10.0.0.2:80", "10.0.0.1:2-10.0.0.2:80"]
+        full.account.skipped = ["z after a gap": 3, "a handshake \"quoted\"": 12]
+        var bare = full
+        bare.dialect = nil
+        bare.findings = []
+        bare.account.skipped = [:]
+        bare.tls = nil
+        bare.tcpConnections = []
+        bare.extensions = nil
+        let connections = [full, bare]
+        let report = CheckReport(
+            source: "memory", firstTime: nil, connections: ConnectionReports(count: 2) { connections[$0] },
+            captureFindings: [])
+        let text = JSONReport.render(report, threshold: .info)
+        let tree = try JSONParser.parse(text, maxDepth: 16)
+        #expect(JSONWriter.pretty(tree) + "\n" == text)
+        let written = try #require(tree["connections"]?.arrayValue)
+        let keys = try #require(written.first?.objectValue).members.map(\.key)
+        #expect(
+            keys == [
+                "id", "dialect", "subprotocol", "extensions", "tls", "messages", "client", "server", "tcp", "bytes",
+                "findings", "droppedFindings",
+            ])
+        #expect(written.first?["tls"]?["suite"] == .null && written.first?["tls"]?["decrypted"] == .bool(true))
+        #expect(
+            written.first?["bytes"]?["skipped"]?.objectValue?.members.map(\.key) == [
+                "a handshake \"quoted\"", "z after a gap",
+            ])
+        #expect(written.first?["findings"]?.arrayValue?.count == full.findings.count)
+        #expect(written.last?["bytes"]?["skipped"] == .object(JSONObject()) && written.last?["findings"] == .array([]))
+        #expect(written.last?["dialect"] == .null && written.last?["tls"] == nil)
+    }
+
     /// Text and JSON go out a connection at a time (the CLI writes each piece as it comes), and
     /// the pieces make the same report as the whole.
     @Test func textAndJSONAreWrittenAConnectionAtATime() throws {

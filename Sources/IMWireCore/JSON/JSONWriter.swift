@@ -42,34 +42,92 @@ public enum JSONWriter {
     /// Indented output appended to `out`, as if the value sat `indent` levels deep (its first
     /// line is not indented): lets a large document be written one part at a time.
     public static func writePretty(_ value: JSONValue, into out: inout [UInt8], sortedKeys: Bool = false, indent: Int) {
-        func newline(_ level: Int) {
-            out.append(0x0a)
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
-        }
         switch value {
         case .array(let elements) where !elements.isEmpty:
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
+                newline(indent + 1, into: &out)
                 writePretty(element, into: &out, sortedKeys: sortedKeys, indent: indent + 1)
             }
-            newline(indent)
+            newline(indent, into: &out)
             out.append(UInt8(ascii: "]"))
         case .object(let object) where !object.isEmpty:
             out.append(UInt8(ascii: "{"))
             for (index, member) in ordered(object, sortedKeys).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
+                newline(indent + 1, into: &out)
                 writeString(member.key, into: &out)
                 out.append(contentsOf: ": ".utf8)
                 writePretty(member.value, into: &out, sortedKeys: sortedKeys, indent: indent + 1)
             }
-            newline(indent)
+            newline(indent, into: &out)
             out.append(UInt8(ascii: "}"))
         default:
             write(value, into: &out, sortedKeys: sortedKeys)
         }
+    }
+
+    /// An object written member by member, byte for byte as `writePretty` writes the same object
+    /// at `indent`, without building it first: for documents written often (a report's
+    /// connections), where building the tree cost as much as writing it.
+    ///
+    /// ```swift
+    /// var object = JSONWriter.PrettyObject(indent: 1)
+    /// object.member("id", "a-1", into: &out)
+    /// object.member("messages", 3, into: &out)
+    /// object.end(into: &out)  // {\n    "id": "a-1",\n    "messages": 3\n  }
+    /// ```
+    package struct PrettyObject {
+        private let indent: Int
+        private var isEmpty = true
+
+        package init(indent: Int) { self.indent = indent }
+
+        /// Writes what comes before a member's value: the brace or a comma, the line, the key.
+        package mutating func member(_ key: String, into out: inout [UInt8]) {
+            out.append(isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            isEmpty = false
+            JSONWriter.newline(indent + 1, into: &out)
+            writeString(key, into: &out)
+            out.append(contentsOf: ": ".utf8)
+        }
+
+        /// A member whose value is an integer.
+        package mutating func member(_ key: String, _ value: Int, into out: inout [UInt8]) {
+            member(key, into: &out)
+            out.append(contentsOf: String(value).utf8)
+        }
+
+        /// A member whose value is a string, or null.
+        package mutating func member(_ key: String, _ value: String?, into out: inout [UInt8]) {
+            member(key, into: &out)
+            if let value { writeString(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
+        }
+
+        /// A member whose value is any JSON value.
+        package mutating func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+            member(key, into: &out)
+            writePretty(value, into: &out, indent: indent + 1)
+        }
+
+        /// The indentation level of the members' values: a nested object's `indent`.
+        package var valueIndent: Int { indent + 1 }
+
+        /// Closes the object (`{}` when it had no member).
+        package func end(into out: inout [UInt8]) {
+            if isEmpty {
+                out.append(contentsOf: "{}".utf8)
+            } else {
+                JSONWriter.newline(indent, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    private static func newline(_ level: Int, into out: inout [UInt8]) {
+        out.append(0x0a)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 
     private static func ordered(_ object: JSONObject, _ sortedKeys: Bool) -> [JSONObject.Member] {
