@@ -199,9 +199,15 @@ package struct HTTPHead: Sendable, Hashable {
         }
         // Split at spaces as bytes: HTTP's grammar is bytes, and a space followed by a combining
         // mark is still a space.
-        let parts = window[first].split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
+        // (At its first two spaces found with memchr: the generic `split` cost 1.4% of a check.)
+        var parts: [String] = []
+        parts.reserveCapacity(3)
+        var partStart = first.lowerBound
+        while parts.count < 2, let space = window.firstIndex(of: 0x20, in: partStart..<first.upperBound) {
+            parts.append(String(decoding: window[partStart..<space], as: UTF8.self))
+            partStart = space + 1
         }
+        parts.append(String(decoding: window[partStart..<first.upperBound], as: UTF8.self))
         if parts.count < 2 {
             malformed("start line `\(String(decoding: window[first], as: UTF8.self))` has fewer than two parts", 0)
         }
