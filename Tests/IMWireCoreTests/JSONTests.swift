@@ -149,6 +149,19 @@ import Testing
         #expect(JSONWriter.string(value, sortedKeys: true) == #"{"a":["x",null,true],"s":"q\"\\\n\u0001é","z":1}"#)
     }
 
+    @Test func integersAreWrittenAsStringSpellsThem() {
+        var values = [0, 1, -1, 9, 10, -10, 99, 100, 12_345, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            values.append(Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62))
+        }
+        for value in values {
+            var out: [UInt8] = [0x78]
+            JSONWriter.writeInteger(value, into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x" + String(value))
+        }
+    }
+
     @Test func prettyOutputParsesBack() throws {
         let value: JSONValue = ["a": [1, 2, ["b": []]], "c": [:]]
         let pretty = JSONWriter.pretty(value)

@@ -96,7 +96,7 @@ public enum JSONWriter {
         /// A member whose value is an integer.
         package mutating func member(_ key: String, _ value: Int, into out: inout [UInt8]) {
             member(key, into: &out)
-            out.append(contentsOf: String(value).utf8)
+            writeInteger(value, into: &out)
         }
 
         /// A member whose value is a string, or null.
@@ -122,6 +122,28 @@ public enum JSONWriter {
                 JSONWriter.newline(indent, into: &out)
                 out.append(UInt8(ascii: "}"))
             }
+        }
+    }
+
+    /// `value` in decimal, as `String(value)` spells it, written without making that string.
+    package static func writeInteger(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var count = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var index = start + count - 1
+            repeat {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+                index -= 1
+            } while magnitude > 0
         }
     }
 
