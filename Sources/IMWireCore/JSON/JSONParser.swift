@@ -287,8 +287,9 @@ public struct JSONParser {
     }
 
     /// Whether eight string bytes may hold a quote, a backslash or a control character (the
-    /// bytes that end a run of plain string bytes, and that `JSONWriter` escapes): the exact zero-byte test of "Bit Twiddling
-    /// Hacks", which can only err towards true, so the byte loop then decides.
+    /// bytes that end a run of plain string bytes, and that `JSONWriter` escapes): the exact
+    /// zero-byte test of "Bit Twiddling Hacks", which can only err towards true, so the byte loop
+    /// then decides.
     @inline(__always) static func mayEndRun(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
