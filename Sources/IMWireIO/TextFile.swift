@@ -79,11 +79,12 @@ package final class OutputFile {
     private var replacement: Replacement?
     private var closed = false
 
-    /// `path` nil: standard output. `ownerOnly`: the file holds secrets (a key log, the traffic
-    /// of logins), so it is created with mode 0600 whatever the umask, as `imwire ca create`
-    /// writes the CA key; otherwise with the umask's mode.
+    /// `path` nil or `-`: standard output (as `-` names standard input where a capture is
+    /// read). `ownerOnly`: the file holds secrets (a key log, the traffic of logins), so it is
+    /// created with mode 0600 whatever the umask, as `imwire ca create` writes the CA key;
+    /// otherwise with the umask's mode.
     package init(path: String?, ownerOnly: Bool = false) throws(IMWireError) {
-        guard let path else {
+        guard let path, path != "-" else {
             // Our own FILE for descriptor 1 (the global `stdout` is shared mutable state);
             // nothing else of the command writes to standard output.
             guard let handle = fdopen(1, "wb") else {

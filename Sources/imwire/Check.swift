@@ -52,7 +52,7 @@ struct Check: TakesDialectSettings {
             """)
     var format: ReportFormat = .text
 
-    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output (`-`: standard output).")
     var output: String?
 
     @Option(
@@ -169,7 +169,7 @@ extension Check {
         let file: OutputFile
         do { file = try OutputFile(path: output) } catch { throw unreadable(error.description) }
         var formatOptions = ReportFormat.Options(threshold: severity, toolVersion: IMWireCLI.configuration.version)
-        formatOptions.color = output == nil && (color == .always || (color == .auto && isatty(1) != 0))
+        formatOptions.color = (output ?? "-") == "-" && (color == .always || (color == .auto && isatty(1) != 0))
         formatOptions.capture = capture
         formatOptions.limits = options.limits
         formatOptions.jobs = jobs

@@ -30,7 +30,9 @@ struct Convert: ParsableCommand {
     @Option(help: "Output format: jsonl or pcapng.")
     var to: Target
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output for jsonl; required for pcapng).")
+    @Option(
+        name: .shortAndLong,
+        help: "Output file, `-` for standard output (default: standard output for jsonl; required for pcapng).")
     var output: String?
 
     @Flag(help: "Keep the passwords, tokens and signatures that logins carry in the output (replaced by default).")

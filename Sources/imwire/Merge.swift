@@ -26,7 +26,7 @@ struct Merge: ParsableCommand {
     @Option(help: "Report format: text, json, junit, sarif, html.")
     var format: ReportFormat = .text
 
-    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write the report to a file instead of standard output (`-`: standard output).")
     var output: String?
 
     func run() throws {

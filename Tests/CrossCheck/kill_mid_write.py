@@ -10,7 +10,8 @@ The capture is a JSONL transcript of 2,000 LeanCloud connections made here, so t
 output path, starts the command, kills it after a delay spread over the run (from before the
 first write to after the last) and reads the path: it must be the old bytes, or a whole JSON
 report / a pcapng whose last block is complete. A run left alone must leave no temporary file.
-Needs only Python's standard library.
+`-o -` must write the same bytes to standard output and no file. Needs only Python's standard
+library.
 """
 import json
 import os
@@ -88,6 +89,13 @@ def main():
             leftovers = [entry for entry in os.listdir(work) if ".imwire-" in entry]
             if leftovers:
                 problems.append(f"{name}: a whole run left {leftovers}")
+            # `-o -` is standard output (as `-` is standard input): the same bytes, no file named `-`.
+            piped = subprocess.run(command("-"), cwd=work, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            with open(out, "rb") as f:
+                if piped.stdout != f.read():
+                    problems.append(f"{name}: `-o -` wrote {len(piped.stdout)} bytes to standard output, not the file's")
+            if os.path.exists(os.path.join(work, "-")):
+                problems.append(f"{name}: `-o -` made a file named -")
             killed = {"old": 0, "new": 0}
             for trial in range(trials):
                 with open(out, "wb") as f:

@@ -47,6 +47,11 @@ public final class LiveCheck: @unchecked Sendable {
         checker = Checker(options: options)
         self.now = now
         if let record {
+            // `-` is standard output elsewhere; here that carries the findings as they are made.
+            guard record != "-" else {
+                throw IMWireError(
+                    .checkRecord, "-: standard output carries the findings; name a file", summary: "cannot record")
+            }
             do { recorder = Recorder(file: try OutputFile(path: record, ownerOnly: true)) } catch {
                 throw IMWireError(.checkRecord, error.description, summary: "cannot record")
             }
