@@ -181,6 +181,9 @@ import Testing
             ("abc:1x:25:websocket", "SIO.V09-HANDSHAKE-INVALID", 4, false),
             ("abc:15:-1:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
             ("abc:15:+2:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
+            // A colon splits before a combining mark too, as the server's split(':') splits code
+            // units (as Characters, `:\u{301}` was one and the body had three fields).
+            ("abc:15:\u{301}25:websocket", "SIO.V09-HANDSHAKE-INVALID", 7, false),
             ("abc:15:25:xhr-polling,jsonp-polling", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
             ("abc:15:25:", "SIO.V09-HANDSHAKE-NO-WEBSOCKET", 10, true),
         ] as [(String, String, Int, Bool)])
