@@ -24,6 +24,35 @@ import Testing
         #expect(JSONWriter.string(value) == "[9223372036854775807,-9223372036854775808,18446744073709551615]")
     }
 
+    // `int64Value` reads integer literals in one pass; it must say what "scan for a fraction or
+    // exponent, then `Int64(literal)`, else through Double" says, at the edges and at random.
+    @Test func int64ValueAgreesWithScanThenParse() throws {
+        func reference(_ number: JSONNumber) -> Int64? {
+            if number.isInteger { return Int64(number.literal) }
+            guard let value = Double(number.literal), value == value.rounded(), abs(value) < 9.0e15 else { return nil }
+            return Int64(exactly: value)
+        }
+        var literals = [
+            "0", "-0", "7", "-7", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+            "-9223372036854775809", "92233720368547758070", "18446744073709551616", "1.0", "-1.5", "1e3",
+            "1E3", "2.5e1", "-0.0", "1e-3", "9e15", "8.99e15", "123456789012345678901234567890.0e-20",
+        ]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let digits = (0..<Int.random(in: 1...21, using: &random)).map { _ in
+                String(Int.random(in: 0...9, using: &random))
+            }
+            var literal = (Bool.random(using: &random) ? "-" : "") + (digits.first == "0" ? "1" : "") + digits.joined()
+            if Int.random(in: 0..<4, using: &random) == 0 { literal += ".\(Int.random(in: 0...99, using: &random))" }
+            if Int.random(in: 0..<4, using: &random) == 0 { literal += "e\(Int.random(in: -20...20, using: &random))" }
+            literals.append(literal)
+        }
+        for literal in literals {
+            let number = try #require(try JSONParser.parse(literal).numberValue, "\(literal)")
+            #expect(number.int64Value == reference(number), "\(literal)")
+        }
+    }
+
     @Test func keepsOrderDuplicatesAndKeyOffsets() throws {
         let value = try JSONParser.parse(#"{"b":1, "a":2, "b":3}"#)
         let object = try #require(value.objectValue)

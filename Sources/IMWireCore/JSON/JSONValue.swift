@@ -73,7 +73,27 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var isInteger: Bool { !literal.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") } }
-    public var int64Value: Int64? { isInteger ? Int64(literal) : integralDouble.flatMap { Int64(exactly: $0) } }
+    /// The value if it is a whole number within `Int64` (`1.0` and `1e3` are); nil otherwise.
+    /// An integer literal (most are) is read in one pass, not scanned and then parsed.
+    public var int64Value: Int64? {
+        var value: Int64 = 0
+        var negative = false
+        var overflowed = false
+        for byte in literal.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int64(byte &- UInt8(ascii: "0"))
+                let (tens, tensOverflow) = value.multipliedReportingOverflow(by: 10)
+                let (next, digitOverflow) =
+                    negative ? tens.subtractingReportingOverflow(digit) : tens.addingReportingOverflow(digit)
+                overflowed = overflowed || tensOverflow || digitOverflow
+                value = next
+            default: return integralDouble.flatMap { Int64(exactly: $0) }  // a fraction or exponent
+            }
+        }
+        return overflowed ? nil : value
+    }
     public var uint64Value: UInt64? { isInteger ? UInt64(literal) : integralDouble.flatMap { UInt64(exactly: $0) } }
     public var doubleValue: Double? { Double(literal) }
     public var description: String { literal }
