@@ -412,6 +412,25 @@ private struct Flow {
         #expect(try ip(v6) < ip(v6.dropLast() + [2]) && ip([10, 0, 0, 2]) != ip([10, 0, 0, 3]))
         #expect(IPAddress([1, 2, 3]) == nil && IPAddress([UInt8](repeating: 1, count: 8)) == nil)
     }
+
+    // A header's addresses are loaded as words where the frame lies in memory and read byte by
+    // byte where it does not: both say what the byte-list initialiser says, at any offset.
+    @Test func headerAddressesLoadedInPlaceMatchTheirBytes() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let frame = (0..<40).map { _ in UInt8.random(in: 0...255, using: &random) }
+            for (start, count) in [
+                (Int.random(in: 0...36, using: &random), 4), (Int.random(in: 0...24, using: &random), 16),
+            ] {
+                let expected = try #require(IPAddress(frame[start..<(start + count)]))
+                #expect(IPAddress(frame, at: start, count: count) == expected)
+                #expect(IPAddress(frame.lazy.map { $0 }, at: start, count: count) == expected)
+                frame.withUnsafeBytes { raw in
+                    #expect(IPAddress(FrameBytes(raw), at: start, count: count) == expected)
+                }
+            }
+        }
+    }
 }
 
 @Suite struct HARTests {

@@ -69,6 +69,13 @@ package struct FrameBytes: RandomAccessCollection {
         return raw[index]
     }
 
+    /// The frame's bytes lie in memory: generic readers (`IPAddress`) load words from them.
+    package func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result? {
+        try raw.withMemoryRebound(to: UInt8.self) { try body($0) }
+    }
+
     /// The bytes of `range`, checked as a subscript is.
     package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         precondition(range.lowerBound >= 0 && range.upperBound <= raw.count, "bytes \(range) of \(raw.count)")

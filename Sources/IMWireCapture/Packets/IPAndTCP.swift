@@ -29,6 +29,23 @@ package struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// The 4 (IPv4) or 16 (IPv6) bytes of an IP header's address field at `start` of `frame`.
     init<Frame: RandomAccessCollection<UInt8>>(_ frame: Frame, at start: Int, count: Int) where Frame.Index == Int {
+        assert(count == 4 || count == 16, "an IP address of \(count) bytes")
+        // Two addresses per packet: one bounds check and one or two loads where the bytes lie
+        // in memory (a capture's frames do), not a check and a shift per byte.
+        let loaded = frame.withContiguousStorageIfAvailable { buffer in
+            let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]))
+            return count == 16
+                ? (
+                    bytes.loadUnaligned(as: UInt64.self).bigEndian,
+                    bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
+                )
+                : (0, UInt64(bytes.loadUnaligned(as: UInt32.self).bigEndian))
+        }
+        if let loaded {
+            isIPv6 = count == 16
+            (high, low) = loaded
+            return
+        }
         var words: (UInt64, UInt64) = (0, 0)
         for index in 0..<count {
             let byte = UInt64(frame[start + index])
