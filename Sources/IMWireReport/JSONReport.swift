@@ -92,7 +92,7 @@ package enum JSONReport {
         account.member("skipped", into: &out)
         var skipped = JSONWriter.PrettyObject(indent: account.valueIndent)
         for (reason, count) in connection.account.skipped.sorted(by: { $0.key < $1.key }) {
-            skipped.member(reason, count, into: &out)
+            skipped.member(named: reason, count, into: &out)
         }
         skipped.end(into: &out)
         account.member("lost", connection.account.lost, into: &out)

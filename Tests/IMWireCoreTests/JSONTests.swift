@@ -198,6 +198,33 @@ import Testing
         #expect(try JSONParser.parse(pretty) == value)
     }
 
+    // A report's objects are written member by member, literal keys copied and data keys
+    // escaped: byte for byte what `writePretty` writes for the same tree, at any depth.
+    @Test func prettyObjectsWriteWhatTheTreeWrites() {
+        for indent in [0, 1, 3, 17] {
+            var out: [UInt8] = [0x78]
+            var object = JSONWriter.PrettyObject(indent: indent)
+            object.member("id", "a\"1", into: &out)
+            object.member("none", nil as String?, into: &out)
+            object.member("count", -120, into: &out)
+            object.member("list", [1, "x"], into: &out)
+            object.member("nested", into: &out)
+            var nested = JSONWriter.PrettyObject(indent: object.valueIndent)
+            nested.member(named: "tab\there \"q\"", 7, into: &out)
+            nested.member(named: "é", into: &out)
+            JSONWriter.PrettyObject(indent: nested.valueIndent).end(into: &out)
+            nested.end(into: &out)
+            object.end(into: &out)
+            let tree: JSONValue = [
+                "id": "a\"1", "none": nil, "count": -120, "list": [1, "x"],
+                "nested": ["tab\there \"q\"": 7, "é": [:]],
+            ]
+            var expected: [UInt8] = [0x78]
+            JSONWriter.writePretty(tree, into: &expected, indent: indent)
+            #expect(out == expected, "\(String(decoding: out, as: UTF8.self))")
+        }
+    }
+
     @Test func semanticEqualityIgnoresOrderAndNumberSpelling() throws {
         let a = try JSONParser.parse(#"{"x":1,"y":[1.0,"s"]}"#)
         let b = try JSONParser.parse(#"{"y":[1e0,"s"],"x":1.0}"#)

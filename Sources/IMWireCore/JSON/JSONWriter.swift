@@ -85,28 +85,53 @@ public enum JSONWriter {
         package init(indent: Int) { self.indent = indent }
 
         /// Writes what comes before a member's value: the brace or a comma, the line, the key.
-        package mutating func member(_ key: String, into out: inout [UInt8]) {
+        /// The key is the caller's literal, which needs no escape: copied as it is (escaping
+        /// each key of each connection's object was 1% of a check).
+        package mutating func member(_ key: StaticString, into out: inout [UInt8]) {
+            start(into: &out)
+            key.withUTF8Buffer { key in
+                assert(!key.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }, "a key that needs escapes")
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: key)
+            }
+            JSONWriter.append(Self.keyEnd, Self.keyEnd.utf8CodeUnitCount, to: &out)
+        }
+
+        /// As `member(_:into:)` for a key that is data, escaped as any string is.
+        package mutating func member(named key: String, into out: inout [UInt8]) {
+            start(into: &out)
+            writeString(key, into: &out)
+            JSONWriter.append(Self.keyEnd, Self.keyEnd.utf8CodeUnitCount, to: &out, from: 1)
+        }
+
+        private static let keyEnd: StaticString = "\": "
+
+        private mutating func start(into out: inout [UInt8]) {
             out.append(isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
             isEmpty = false
             JSONWriter.newline(indent + 1, into: &out)
-            writeString(key, into: &out)
-            out.append(contentsOf: ": ".utf8)
         }
 
         /// A member whose value is an integer.
-        package mutating func member(_ key: String, _ value: Int, into out: inout [UInt8]) {
+        package mutating func member(_ key: StaticString, _ value: Int, into out: inout [UInt8]) {
             member(key, into: &out)
             writeInteger(value, into: &out)
         }
 
+        /// A member whose key is data and whose value is an integer.
+        package mutating func member(named key: String, _ value: Int, into out: inout [UInt8]) {
+            member(named: key, into: &out)
+            writeInteger(value, into: &out)
+        }
+
         /// A member whose value is a string, or null.
-        package mutating func member(_ key: String, _ value: String?, into out: inout [UInt8]) {
+        package mutating func member(_ key: StaticString, _ value: String?, into out: inout [UInt8]) {
             member(key, into: &out)
             if let value { writeString(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
         }
 
         /// A member whose value is any JSON value.
-        package mutating func member(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+        package mutating func member(_ key: StaticString, _ value: JSONValue, into out: inout [UInt8]) {
             member(key, into: &out)
             writePretty(value, into: &out, indent: indent + 1)
         }
@@ -162,8 +187,9 @@ public enum JSONWriter {
     private static let spaces: StaticString = "                                "
     private static let zeros: StaticString = "00000000000000000000"  // UInt64.max has 20 digits
 
-    private static func append(_ text: StaticString, _ count: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: count))
+    /// Bytes `from..<count` of `text` (a literal of more than one character: held as a pointer).
+    private static func append(_ text: StaticString, _ count: Int, to out: inout [UInt8], from: Int = 0) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start + from, count: count - from))
     }
 
     private static func ordered(_ object: JSONObject, _ sortedKeys: Bool) -> [JSONObject.Member] {
