@@ -3,14 +3,46 @@ import IMWireCore
 /// The head of an HTTP/1.1 message (RFC 9112): start line and header fields, up to and
 /// including the blank line. Field offsets are absolute within the stream the head came from.
 package struct HTTPHead: Sendable, Hashable {
-    /// One header field, name and value as sent.
+    /// One header field, name and value as sent. Its bytes are the head's, shared by all its
+    /// fields: strings are made only for the fields that are read (a browser's head has a dozen
+    /// fields, a check looks at a few, and making them all was 2% of checking socket.io traffic).
     package struct Field: Sendable, Hashable {
-        package var name: String
-        package var value: String
+        package let nameBytes: ArraySlice<UInt8>
+        package let valueBytes: ArraySlice<UInt8>
         /// Offset of the field line.
         package var offset: Int
         /// Offset of the value's first byte (after the colon and optional whitespace).
         package var valueOffset: Int
+
+        package var name: String { String(decoding: nameBytes, as: UTF8.self) }
+        package var value: String { String(decoding: valueBytes, as: UTF8.self) }
+
+        // Equal when name and value read the same (as when they were strings: an invalid byte
+        // reads as U+FFFD) at the same offsets.
+        package static func == (lhs: Field, rhs: Field) -> Bool {
+            lhs.offset == rhs.offset && lhs.valueOffset == rhs.valueOffset && lhs.name == rhs.name
+                && lhs.value == rhs.value
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(value)
+            hasher.combine(offset)
+            hasher.combine(valueOffset)
+        }
+
+        package init(name: String, value: String, offset: Int, valueOffset: Int) {
+            self.init(
+                nameBytes: ArraySlice(name.utf8), valueBytes: ArraySlice(value.utf8), offset: offset,
+                valueOffset: valueOffset)
+        }
+
+        init(nameBytes: ArraySlice<UInt8>, valueBytes: ArraySlice<UInt8>, offset: Int, valueOffset: Int) {
+            self.nameBytes = nameBytes
+            self.valueBytes = valueBytes
+            self.offset = offset
+            self.valueOffset = valueOffset
+        }
     }
 
     /// The start line split at its first two spaces (request: method, target, version;
@@ -22,11 +54,20 @@ package struct HTTPHead: Sendable, Hashable {
 
     /// Fields named `name` (case-insensitive), in order.
     package func fields(_ name: String) -> [Field] {
-        fields.filter { Self.sameName($0.name, name) }
+        fields.filter { Self.sameName($0.nameBytes, name) }
     }
 
     /// Whether a field named `name` (case-insensitive) is there; no array made.
-    package func has(_ name: String) -> Bool { fields.contains { Self.sameName($0.name, name) } }
+    package func has(_ name: String) -> Bool { fields.contains { Self.sameName($0.nameBytes, name) } }
+
+    /// Whether a field's name is `name`, ASCII case folded, compared in place.
+    private static func sameName(_ a: ArraySlice<UInt8>, _ b: String) -> Bool {
+        guard a.count == b.utf8.count else { return false }
+        let inPlace = a.withUnsafeBufferPointer { a in
+            b.utf8.withContiguousStorageIfAvailable { b in sameFolded(a[...], b[...]) }
+        }
+        return inPlace ?? a.elementsEqual(b.utf8) { folded($0) == folded($1) }
+    }
 
     /// Field names are tokens, so ASCII (`parse` drops any other): compared byte by byte with
     /// ASCII case folded, not lowercased into new strings for every field of every lookup.
@@ -86,9 +127,8 @@ package struct HTTPHead: Sendable, Hashable {
     /// spaces and tabs and read in place (empty ones included), in order until it does.
     private func firstListElement(_ name: String, _ match: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool) -> Bool {
         fields.contains { field in
-            guard Self.sameName(field.name, name) else { return false }
-            var value = field.value
-            return value.withUTF8 { value in
+            guard Self.sameName(field.nameBytes, name) else { return false }
+            return field.valueBytes.withUnsafeBufferPointer { value in
                 var start = 0
                 while start <= value.count {
                     var end = start
@@ -214,6 +254,8 @@ package struct HTTPHead: Sendable, Hashable {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         var fields: [Field] = []
         fields.reserveCapacity(lines.count - 1)
+        // The head's bytes, once, for its fields to share.
+        let headBytes = Array(UnsafeRawBufferPointer(rebasing: window[..<end]))
         for line in lines.dropFirst() {
             let text = window[line]
             guard let colon = window.firstIndex(of: UInt8(ascii: ":"), in: line) else {
@@ -241,8 +283,7 @@ package struct HTTPHead: Sendable, Hashable {
             let valueEnd = (rawValue.lastIndex { !isSpace($0) }).map { $0 + 1 } ?? valueStart
             fields.append(
                 Field(
-                    name: String(decoding: name, as: UTF8.self),
-                    value: String(decoding: window[valueStart..<valueEnd], as: UTF8.self),
+                    nameBytes: headBytes[line.lowerBound..<colon], valueBytes: headBytes[valueStart..<valueEnd],
                     offset: baseOffset + line.lowerBound, valueOffset: baseOffset + valueStart))
         }
         return HTTPHead(startLine: parts, fields: fields, length: end)
