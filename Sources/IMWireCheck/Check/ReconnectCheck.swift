@@ -235,14 +235,16 @@ extension Checker {
         for (index, entry) in client.enumerated() where place[entry.input.connection] == nil {
             place[entry.input.connection] = index
         }
-        // Placed as each connection is judged: gathered first, all of one client's findings
-        // would be in memory at once.
-        judge.judge(client.map { Self.observation($0.input.connection, $0.input) }, captureEnd: captureEnd) {
-            findings in
-            placeJudged(
-                findings, client: client, at: place, policy: policy, why: why, connections: connections,
-                options: options)
-        }
+        // Observations made and findings placed as each connection is judged: gathered first,
+        // all of one client's would be in memory at once.
+        judge.judge(
+            count: client.count, opened: { client[$0].input.firstTime },
+            observation: { Self.observation(client[$0].input.connection, client[$0].input) }, captureEnd: captureEnd,
+            emit: { findings in
+                placeJudged(
+                    findings, client: client, at: place, policy: policy, why: why, connections: connections,
+                    options: options)
+            })
     }
 
     /// Puts the judge's findings of `client` on their connections (`place`: a connection's

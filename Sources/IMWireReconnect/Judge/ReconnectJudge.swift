@@ -56,9 +56,21 @@ public struct ReconnectJudge: Sendable {
     /// than gathered: a client with thousands of connections and a finding on each does not hold
     /// them all at once.
     public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil, emit: ([Finding]) -> Void) {
+        judge(
+            count: observations.count, opened: { observations[$0].opened }, observation: { observations[$0] },
+            captureEnd: captureEnd, emit: emit)
+    }
+
+    /// The same, with observation `i` of `0..<count` made when the judge reaches it
+    /// (`opened(i)`: its opening time, for the order): a client's thousands of observations are
+    /// not all in memory at once.
+    package func judge(
+        count: Int, opened: (Int) -> Int64, observation make: (Int) -> ConnectionObservation, captureEnd: Int64? = nil,
+        emit: ([Finding]) -> Void
+    ) {
         // The order as indices: a sorted copy of a large client's observations (and of their
         // offsets) would add to the check's peak heap.
-        let order = observations.indices.sorted { (observations[$0].opened, $0) < (observations[$1].opened, $1) }
+        let order = (0..<count).sorted { (opened($0), $0) < (opened($1), $1) }
         var findings: [Finding] = []
         var run: [Early] = []
         var previousIndex = -1
@@ -68,7 +80,7 @@ public struct ReconnectJudge: Sendable {
         var failovers = 0
 
         for index in order {
-            let observation = observations[index]
+            let observation = make(index)
             if let before = previous {
                 let gapStart = before.ended ?? before.opened
                 if before.ended == nil || gapStart > observation.opened {
