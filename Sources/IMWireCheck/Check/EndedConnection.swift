@@ -53,7 +53,7 @@ final class EndedConnections: @unchecked Sendable {
     private(set) var hostPolicies = Checker.HostPolicies()
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
-    private(set) var absorbed: Set<Int> = []
+    private(set) var absorbed = NumberBits()
     /// The sessions ended here, with where their reports go. Their reports and judge inputs wait
     /// in the spool, and the records of where in an index, as a TCP connection's do: sessions can
     /// be half of a capture's reports, too many to keep in memory.
@@ -266,7 +266,7 @@ struct AllEndedConnections: Sendable {
     init(lanes: [EndedConnections], count: Int) {
         self.lanes = lanes
         self.count = count
-        let absorbed = lanes.reduce(into: Set<Int>()) { $0.formUnion($1.absorbed) }
+        let absorbed = lanes.reduce(into: NumberBits()) { $0.formUnion($1.absorbed) }
         let sessions = lanes.flatMap(\.sessions).sorted { $0.order < $1.order }
         guard !absorbed.isEmpty || !sessions.isEmpty else {
             order = nil
