@@ -124,9 +124,11 @@ public enum ReportMerger {
             hostPolicies.learn(entry.announced, order: number)
         }
         entries = []
-        // One group's inputs in memory at a time, read back from the store: a client can have
+        // A group's inputs read back from the store as the judge reaches them: a client can have
         // thousands of connections, a capture millions.
-        func inputs(_ group: Group) -> Checker.Client { group.map { ($0.number, store.judgeInput($0.judge)) } }
+        func inputs(_ group: Group) -> Checker.Client {
+            Checker.Client(numbers: group.map(\.number)) { store.judgeInput(group[$0].judge) }
+        }
         Checker.judgeAll(
             forEachClient: { judge in for client in clients { judge(inputs(client)) } },
             forEachHost: { judge in for host in hosts { judge(inputs(host)) } }, hostPolicies: hostPolicies,

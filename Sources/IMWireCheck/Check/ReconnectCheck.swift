@@ -10,17 +10,32 @@ import IMWireRegistry
 /// client that logs in again after its session was ended, and the reconnect judge
 /// (Spec/reconnect.md §6).
 extension Checker {
-    /// One client's connections in the order the capture opened them: each one's number and
-    /// what the judge reads of it.
-    package typealias Client = [(number: Int, input: JudgeInput)]
+    /// One client's connections in report order: each one's number, and what the judge reads of
+    /// it (`input(i)`), read from where it waits (the spool, a merge's store) each time the judge
+    /// needs it: a client can have thousands of connections, and only their numbers and times
+    /// stay in memory while it is judged.
+    package struct Client {
+        package let numbers: [Int]
+        private let load: (Int) -> JudgeInput
+
+        package init(numbers: [Int], input: @escaping (Int) -> JudgeInput) {
+            self.numbers = numbers
+            self.load = input
+        }
+
+        var count: Int { numbers.count }
+
+        /// Connection `index`'s input, read again.
+        func input(_ index: Int) -> JudgeInput { load(index) }
+    }
 
     /// Groups the connections by client (dialect and the id its login names, else the client's
     /// address), then checks each client's connections in order. Each judged connection left
     /// a key (its client's hash and its number) as it ended; merged in order from the lanes'
     /// sorted runs, they bring one hash's connections together, whose inputs are then read
-    /// (from the spool, where they wait): only one client's are in memory at a time (one per
-    /// thread: the clients are judged on as many threads as the check has lanes, each taking
-    /// its share of the hashes).
+    /// (from the spool, where they wait) as the judge reaches them: of one client (per thread)
+    /// only the numbers and times stay in memory (the clients are judged on as many threads as
+    /// the check has lanes, each taking its share of the hashes).
     func judgeAcrossConnections(_ connections: AllEndedConnections) {
         Self.judgeAcrossConnections(connections, options: options)
     }
@@ -73,20 +88,23 @@ extension Checker {
                 if mine { numbers.append(record.number) }
                 next = records.next()
             }
-            var groups: [String: Client] = [:]
+            var groups: [String: [Int]] = [:]
             var order: [String] = []
             for number in numbers {
-                let (lane, local) = connections.lane(of: number)
-                guard let input = lane[local].judged?.load() else { continue }
+                guard let input = connections.judgeInput(number) else { continue }
                 let name = key(input)
                 if groups[name] == nil {
                     order.append(name)
-                    groups[name] = Client()
+                    groups[name] = []
                     groups[name]?.reserveCapacity(numbers.count)
                 }
-                groups[name]?.append((number, input))
+                groups[name]?.append(number)
             }
-            for name in order { if let group = groups.removeValue(forKey: name) { body(group) } }
+            for name in order {
+                guard let group = groups.removeValue(forKey: name) else { continue }
+                // Only numbers whose input was read are in the group.
+                body(Client(numbers: group) { connections.judgeInput(group[$0])! })
+            }
         }
     }
 
@@ -113,8 +131,8 @@ extension Checker {
         }
 
         func policy(for client: Client) -> ReconnectPolicy? {
-            client.lazy.compactMap {
-                $0.input.hostKey.flatMap { self.names[$0]?.name }.flatMap(ReconnectPolicies.named)
+            (0..<client.count).lazy.compactMap {
+                client.input($0).hostKey.flatMap { self.names[$0]?.name }.flatMap(ReconnectPolicies.named)
             }
             .first
         }
@@ -128,12 +146,49 @@ extension Checker {
         _ client: Client, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
         hostPolicies: HostPolicies
     ) {
-        guard let dialect = client.first?.input.dialect else { return }
-        let loggedIn = client.contains { $0.input.facts.client != nil }
-        reloginAfterEnd(client, dialect: dialect, connections: connections, dialects: options.dialects)
+        let summary = ClientSummary(client)
+        guard let dialect = summary.dialect else { return }
+        reloginAfterEnd(client, summary, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(
-            client, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
-            hostPolicies: loggedIn ? nil : hostPolicies)
+            client, summary, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
+            hostPolicies: summary.loggedIn ? nil : hostPolicies)
+    }
+
+    /// What one read of a client's inputs gathers for the judgement: what it orders the
+    /// connections by and chooses the policy by, and where each connection's findings go.
+    private struct ClientSummary {
+        private(set) var dialect: Dialect?
+        private(set) var loggedIn = false
+        /// The first policy the client's connections announce (LeanCloud's `ua`, yun2win's client id).
+        private(set) var announced: ReconnectPolicy?
+        private(set) var opened: [Int64] = []
+        private(set) var loginSent: [Int64?] = []
+        /// The first connection of each name, by the name's hash: a name whose hash an earlier
+        /// name took is searched for (`place(of:in:)`).
+        private var firstByName: [Int: Int] = [:]
+
+        init(_ client: Client) {
+            opened.reserveCapacity(client.count)
+            loginSent.reserveCapacity(client.count)
+            for index in 0..<client.count {
+                let input = client.input(index)
+                if index == 0 { dialect = input.dialect }
+                loggedIn = loggedIn || input.facts.client != nil
+                if announced == nil { announced = input.facts.policyName.flatMap(ReconnectPolicies.named) }
+                opened.append(input.firstTime)
+                loginSent.append(input.facts.login?.sent)
+                if firstByName[input.connection.hashValue] == nil { firstByName[input.connection.hashValue] = index }
+            }
+        }
+
+        /// The first of the client's connections named `connection`, and its input.
+        func place(of connection: String, in client: Client) -> (index: Int, input: JudgeInput)? {
+            if let index = firstByName[connection.hashValue] {
+                let input = client.input(index)
+                if input.connection == connection { return (index, input) }
+            }
+            return (0..<client.count).lazy.map { ($0, client.input($0)) }.first { $0.1.connection == connection }
+        }
     }
 
     /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
@@ -143,7 +198,8 @@ extension Checker {
     /// connection a JMessage SDK re-sends on after a drop has no login of its own.
     private static func judgeEarlyRequests(_ host: Client, connections: some JudgedConnections) {
         var ended: [(time: Int64, keys: [String])] = []
-        for (number, input) in host {
+        for (index, number) in host.numbers.enumerated() {
+            let input = host.input(index)
             var reported: Set<RuleID> = []
             for early in input.facts.earlyRequests {
                 let time = early.ifNew.location.time ?? input.firstTime
@@ -178,16 +234,16 @@ extension Checker {
     /// or refused at login with 302/417/422; yun2win: kicked 10, then a CONNECT with client id
     /// prefix 1). One finding per ending.
     private static func reloginAfterEnd(
-        _ client: Client, dialect: Dialect, connections: some JudgedConnections, dialects: Dialects
+        _ client: Client, _ summary: ClientSummary, dialect: Dialect, connections: some JudgedConnections,
+        dialects: Dialects
     ) {
         guard let rule = dialects.definition(dialect)?.relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
-        // The order as indices, ties in report order: a sorted copy of a large client's inputs
-        // was a tenth of a check's peak heap.
-        let byLogin = client.indices.map { (sent: client[$0].input.facts.login?.sent ?? .max, index: $0) }
-            .sorted { ($0.sent, $0.index) < ($1.sent, $1.index) }
-        for (_, index) in byLogin {
-            let (number, input) = client[index]
+        // The logins in order of sending, ties in report order.
+        let byLogin = summary.loginSent.indices.filter { summary.loginSent[$0] != nil }
+            .sorted { (summary.loginSent[$0]!, $0) < (summary.loginSent[$1]!, $1) }
+        for index in byLogin {
+            let (number, input) = (client.numbers[index], client.input(index))
             let facts = input.facts
             guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
@@ -209,17 +265,14 @@ extension Checker {
     /// yun2win's client id), else (for a client with no login) the one a logged-in client on
     /// its host announces, else the dialect's default. Each finding says which and why.
     private static func judgeReconnects(
-        _ client: Client, dialect: Dialect, captureEnd: Int64?, connections: some JudgedConnections,
-        options: CheckOptions,
-        hostPolicies: HostPolicies?
+        _ client: Client, _ summary: ClientSummary, dialect: Dialect, captureEnd: Int64?,
+        connections: some JudgedConnections, options: CheckOptions, hostPolicies: HostPolicies?
     ) {
         let policy: ReconnectPolicy
         let why: String
         if let named = options.reconnectPolicies.policy(for: dialect) {
             (policy, why) = (named, "given by --policy")
-        } else if let announced = client.lazy.compactMap({ $0.input.facts.policyName.flatMap(ReconnectPolicies.named) })
-            .first
-        {
+        } else if let announced = summary.announced {
             (policy, why) = (announced, "the SDK the client announces")
         } else if let neighbour = hostPolicies?.policy(for: client) {
             (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
@@ -229,34 +282,33 @@ extension Checker {
             return  // a dialect that models no reconnecting
         }
         let judge = ReconnectJudge(policy: policy, options: options.reconnect)
-        // Each finding's connection by its name, the first of that name: a client can have
-        // thousands of connections and a finding on each, too many to search per finding.
-        var place: [String: Int] = [:]
-        for (index, entry) in client.enumerated() where place[entry.input.connection] == nil {
-            place[entry.input.connection] = index
-        }
         // Observations made and findings placed as each connection is judged: gathered first,
         // all of one client's would be in memory at once.
         judge.judge(
-            count: client.count, opened: { client[$0].input.firstTime },
-            observation: { Self.observation(client[$0].input.connection, client[$0].input) }, captureEnd: captureEnd,
+            count: client.count, opened: { summary.opened[$0] },
+            observation: {
+                let input = client.input($0)
+                return Self.observation(input.connection, input)
+            }, captureEnd: captureEnd,
             emit: { findings in
                 placeJudged(
-                    findings, client: client, at: place, policy: policy, why: why, connections: connections,
+                    findings, client: client, summary, policy: policy, why: why, connections: connections,
                     options: options)
             })
     }
 
-    /// Puts the judge's findings of `client` on their connections (`place`: a connection's
-    /// index in `client` by name), unless a dialect rule said the same there.
+    /// Puts the judge's findings of `client` on their connections (the first of the name each
+    /// names), unless a dialect rule said the same there.
     private static func placeJudged(
-        _ findings: [Finding], client: Client, at place: [String: Int], policy: ReconnectPolicy, why: String,
+        _ findings: [Finding], client: Client, _ summary: ClientSummary, policy: ReconnectPolicy, why: String,
         connections: some JudgedConnections, options: CheckOptions
     ) {
         for var finding in findings {
             finding.message += " [judged by \(policy.name): \(why)]"
-            guard let connection = finding.location.connection, let index = place[connection] else { continue }
-            let (number, input) = client[index]
+            guard let connection = finding.location.connection,
+                let (index, input) = summary.place(of: connection, in: client)
+            else { continue }
+            let number = client.numbers[index]
             let reported = options.dialects.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             // The judge places a finding in time; one at the login is on the login's message.
@@ -300,6 +352,12 @@ package protocol JudgedConnections {
 }
 
 extension AllEndedConnections: JudgedConnections {
+    /// What the judge reads of connection `number`; nil when it is not judged.
+    func judgeInput(_ number: Int) -> JudgeInput? {
+        let (lane, local) = lane(of: number)
+        return lane[local].judged?.load()
+    }
+
     func add(_ finding: Finding, to number: Int, id: String, line: Int?, frame: Int?) {
         let (lane, local) = lane(of: number)
         lane.add(finding, to: local, id: id, line: line, frame: frame)
