@@ -69,6 +69,47 @@ import Testing
         #expect(other.first?.message.contains("leancloud-swift") == true)
     }
 
+    /// Many hosts, each with the refused connections above and a logged-in client that announces
+    /// leancloud-js on every other host: the host's refused connections take its announcement
+    /// (no finding), or the vendor's default where it has none (the secondary's try early). The
+    /// announcements are read from sorted runs beside the clients (one record per run here, in
+    /// two lanes): the report is the same with either number of lanes.
+    @Test func eachHostsRefusedConnectionsTakeThatHostsAnnouncement() throws {
+        var lines: [String] = []
+        for index in 0..<30 {
+            let host = "10.0.\(index).7"
+            let ua = index.isMultiple(of: 2) ? "js/5.0.0-rc.7" : nil
+            lines += [leanCloudOpen("h\(index)r0", 0, host: host), leanCloudClose("h\(index)r0", 0.01)]
+            lines += leanCloudLogin("h\(index)a1", 0.05, peer: "alice\(index)", ua: ua, reopen: false, host: host)
+            lines.append(leanCloudClose("h\(index)a1", 2))
+            for (conn, t) in [("r1", 3.0), ("r2", 3.003), ("r3", 5.004), ("r4", 5.007)] {
+                lines += [
+                    leanCloudOpen("h\(index)\(conn)", t, host: host), leanCloudClose("h\(index)\(conn)", t + 0.001),
+                ]
+            }
+        }
+        var options = CheckOptions()
+        options.reportsInMemory = 1
+        var reports: [[String]] = []
+        for jobs in [1, 2] {
+            let checker = Checker(options: options, jobs: jobs)
+            for (index, line) in lines.enumerated() {
+                if let item = TranscriptLine.parse(Array(line.utf8), line: index + 1, limits: options.limits) {
+                    checker.consume(item)
+                }
+            }
+            let findings = checker.finish(source: "inline").connections.flatMap { report in
+                report.findings.filter { $0.ruleID.rawValue.hasPrefix("RECONNECT.") && report.id.contains("r") }
+                    .map { "\(report.id) \($0.ruleID.rawValue) \($0.message.contains("leancloud-swift"))" }
+            }
+            reports.append(findings)
+        }
+        let odd = (0..<30).filter { !$0.isMultiple(of: 2) }
+        #expect(Set(reports[0].map { $0.prefix { $0 != "r" } }) == Set(odd.map { "h\($0)" }))
+        #expect(reports[0].allSatisfy { $0.hasSuffix("RECONNECT.TOO-EARLY true") })
+        #expect(reports[1] == reports[0])
+    }
+
     /// A logged-in client is judged by the policy it announces, else by the vendor's default,
     /// never by what a neighbour announces (that stands only for connections with no login):
     /// twenty peers of alice's host, announcing nothing, are each kicked and re-open at once.
@@ -105,11 +146,14 @@ import Testing
 
     func leanCloudClose(_ conn: String, _ t: Double) -> String { #"{"type":"close","conn":"\#(conn)","t":\#(t)}"# }
 
-    /// Opens `conn` and logs `peer` in, announcing `ua` (none when nil), accepted 10 ms later.
-    func leanCloudLogin(_ conn: String, _ t: Double, peer: String, ua: String?, reopen: Bool) -> [String] {
+    /// Opens `conn` (from `host`) and logs `peer` in, announcing `ua` (none when nil), accepted
+    /// 10 ms later.
+    func leanCloudLogin(
+        _ conn: String, _ t: Double, peer: String, ua: String?, reopen: Bool, host: String = "10.0.0.7"
+    ) -> [String] {
         let announced = ua.map { #","ua":"\#($0)""# } ?? ""
         return [
-            leanCloudOpen(conn, t),
+            leanCloudOpen(conn, t, host: host),
             leanCloudText(
                 conn, t, "send",
                 #"{"cmd":"session","op":"open","i":1,"appId":"app","peerId":"\#(peer)"\#(announced),"r":\#(reopen)}"#),

@@ -30,6 +30,10 @@ final class EndedConnections: @unchecked Sendable {
     let judgeKeys: SortedRuns
     /// A `JudgeKey` (of `JudgeInput.carryKey`) for each judged connection with requests to carry.
     let carryKeys: SortedRuns
+    /// A `JudgeKey` (of the host of `JudgeInput.announcedPolicy`) for each logged-in connection
+    /// that announces its policy: what its host's login-less clients are judged by
+    /// (`Checker.HostAnnouncements`). In runs, not a table by host: hosts grow with the capture.
+    let announceKeys: SortedRuns
     private var kept: [Int: EndedConnection] = [:]
     /// Reports, judge inputs, and the indexes of where they are (TCP connections by number,
     /// sessions by their number past `ConnectionAssembler.sessionNumberBase`); made when first
@@ -49,8 +53,6 @@ final class EndedConnections: @unchecked Sendable {
     private(set) var lastTime: Int64?
     /// The findings, messages and dialects of the reports ended here, findings added since included.
     private(set) var tally = ReportTally()
-    /// What the logged-in clients ended here announce for their hosts: one entry per host.
-    private(set) var hostPolicies = Checker.HostPolicies()
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
     private(set) var absorbed = NumberBits()
@@ -63,6 +65,7 @@ final class EndedConnections: @unchecked Sendable {
         self.options = options
         judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
         carryKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
+        announceKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
     }
 
     /// TCP connection `number` has nothing of its own left to report.
@@ -115,11 +118,14 @@ final class EndedConnections: @unchecked Sendable {
                 deferredRules: Set(
                     state.findings.lazy.map(\.ruleID).filter(options.dialects.judgeDeferredRules.contains)))
             judged = judgeSpool?.store(input) ?? .memory(input)
-            hostPolicies.learn(input.announcedPolicy, order: conn.order.packed)
             judgeKeys.append(
                 JudgeKey(hash: input.clientKey.hashValue, order: conn.order.packed, number: conn.number).record)
             if let carry = input.carryKey {
                 carryKeys.append(JudgeKey(hash: carry.hashValue, order: conn.order.packed, number: conn.number).record)
+            }
+            if let (host, _) = input.announcedPolicy {
+                announceKeys.append(
+                    JudgeKey(hash: host.hashValue, order: conn.order.packed, number: conn.number).record)
             }
         }
         tally.add(report)
@@ -305,9 +311,6 @@ struct AllEndedConnections: Sendable {
 
     /// The capture's end: the latest time of any connection.
     var lastTime: Int64? { lanes.compactMap(\.lastTime).max() }
-
-    /// What every lane's logged-in clients announce for their hosts.
-    var hostPolicies: Checker.HostPolicies { lanes.reduce(into: Checker.HostPolicies()) { $0.learn($1.hostPolicies) } }
 
     /// The findings, messages and dialects of every lane's reports, as they are now.
     var tally: ReportTally { lanes.reduce(into: ReportTally()) { $0.add($1.tally) } }

@@ -50,7 +50,8 @@ package struct JudgeInput: Sendable, Equatable {
     var hostKey: String? { client.map { "\(dialect.rawValue) host \(Checker.host($0))" } }
 
     /// The policy a logged-in connection announces for its host (`hostKey`), which stands for
-    /// the login-less connections of that host (`Checker.HostPolicies`).
+    /// the login-less connections of that host (`Checker.HostAnnouncements`, a merge's
+    /// `Checker.HostPolicies`).
     package var announcedPolicy: (host: String, name: String)? {
         guard facts.client != nil, let host = hostKey, let name = facts.policyName else { return nil }
         return (host, name)

@@ -41,14 +41,15 @@ extension Checker {
     }
 
     static func judgeAcrossConnections(_ connections: AllEndedConnections, options: CheckOptions) {
-        let hostPolicies = connections.hostPolicies
         let captureEnd = connections.lastTime
         let threads = connections.lanes.count
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let announcements = HostAnnouncements(connections)
             forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, share: (thread, threads)) { client in
+                // A client with no login is grouped by its host: its key is the host's.
                 judge(
                     client, captureEnd: captureEnd, connections: connections, options: options,
-                    hostPolicies: hostPolicies)
+                    hostPolicy: { announcements.policy(forHost: $0.input(0).clientKey) })
             }
         }
         let carryKey: (JudgeInput) -> String = { $0.carryKey ?? "" }
@@ -63,7 +64,9 @@ extension Checker {
         hostPolicies: HostPolicies, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions
     ) {
         forEachClient {
-            judge($0, captureEnd: captureEnd, connections: connections, options: options, hostPolicies: hostPolicies)
+            judge(
+                $0, captureEnd: captureEnd, connections: connections, options: options,
+                hostPolicy: hostPolicies.policy(for:))
         }
         forEachHost { judgeEarlyRequests($0, connections: connections) }
     }
@@ -109,7 +112,8 @@ extension Checker {
     }
 
     /// The policy each host's logged-in clients announce (LeanCloud's `ua`, yun2win's client id),
-    /// by dialect and host: the first in report order where they differ.
+    /// by dialect and host: the first in report order where they differ. A merge's table; a
+    /// check reads them from sorted runs instead (`HostAnnouncements`).
     package struct HostPolicies: Sendable {
         private var names: [String: (order: Int, name: String)] = [:]
 
@@ -123,13 +127,6 @@ extension Checker {
             names[host] = (order, name)
         }
 
-        /// What either announces, the first in report order.
-        package mutating func learn(_ other: HostPolicies) {
-            for (host, announced) in other.names where names[host].map({ announced.order < $0.order }) ?? true {
-                names[host] = announced
-            }
-        }
-
         func policy(for client: Client) -> ReconnectPolicy? {
             (0..<client.count).lazy.compactMap {
                 client.input($0).hostKey.flatMap { self.names[$0]?.name }.flatMap(ReconnectPolicies.named)
@@ -138,20 +135,61 @@ extension Checker {
         }
     }
 
+    /// The policies a check's logged-in clients announce for their hosts, read from the lanes'
+    /// runs of announcing connections (`EndedConnections.announceKeys`, by the host's hash) as
+    /// the clients are judged: asked in the order of the hosts' hashes (the order `forEachGroup`
+    /// yields clients in), it keeps only the current hash's announcers, so memory does not grow
+    /// with the hosts of the capture.
+    final class HostAnnouncements {
+        private let connections: AllEndedConnections
+        private let records: AnyIterator<[UInt8]>
+        private var next: JudgeKey?
+        /// The hash last asked for, and its announcing connections in report order.
+        private var hash: UInt?
+        private var numbers: [Int] = []
+
+        init(_ connections: AllEndedConnections) {
+            self.connections = connections
+            records = SortedRuns.merged(connections.lanes.map(\.announceKeys))
+            next = records.next().map(JudgeKey.init)
+        }
+
+        /// The policy `host`'s first logged-in connection in report order announces (its
+        /// `JudgeInput.announcedPolicy`), when it names one; `host` as `JudgeInput.hostKey`.
+        func policy(forHost host: String) -> ReconnectPolicy? {
+            let wanted = UInt(bitPattern: host.hashValue)
+            if hash != wanted {
+                precondition(hash.map { $0 < wanted } ?? true, "hosts asked for out of their hashes' order")
+                numbers.removeAll()
+                while let record = next, UInt(bitPattern: record.hash) <= wanted {
+                    if UInt(bitPattern: record.hash) == wanted { numbers.append(record.number) }
+                    next = records.next().map(JudgeKey.init)
+                }
+                hash = wanted
+            }
+            for number in numbers {
+                if let (announcing, name) = connections.judgeInput(number)?.announcedPolicy, announcing == host {
+                    return ReconnectPolicies.named(name)
+                }
+            }
+            return nil
+        }
+    }
+
     /// One client's connections (in report order) judged: the re-login rule, then reconnects.
     /// A client with no login is judged by the policy its host's logged-in clients announce
-    /// (`hostPolicies`, learned as their connections ended), so the clients' order does not
-    /// matter.
+    /// (`hostPolicy`, from what their connections left as they ended), so the clients' order
+    /// does not matter.
     private static func judge(
         _ client: Client, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
-        hostPolicies: HostPolicies
+        hostPolicy: (Client) -> ReconnectPolicy?
     ) {
         let summary = ClientSummary(client)
         guard let dialect = summary.dialect else { return }
         reloginAfterEnd(client, summary, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(
             client, summary, dialect: dialect, captureEnd: captureEnd, connections: connections, options: options,
-            hostPolicies: summary.loggedIn ? nil : hostPolicies)
+            neighbour: { summary.loggedIn ? nil : hostPolicy(client) })
     }
 
     /// What one read of a client's inputs gathers for the judgement: what it orders the
@@ -263,10 +301,10 @@ extension Checker {
     /// The reconnect judge on one client's connections, with the client's policy: `--policy`
     /// when it names one of the dialect's, else the one the client announces (LeanCloud's `ua`,
     /// yun2win's client id), else (for a client with no login) the one a logged-in client on
-    /// its host announces, else the dialect's default. Each finding says which and why.
+    /// its host announces (`neighbour`), else the dialect's default. Each finding says which and why.
     private static func judgeReconnects(
         _ client: Client, _ summary: ClientSummary, dialect: Dialect, captureEnd: Int64?,
-        connections: some JudgedConnections, options: CheckOptions, hostPolicies: HostPolicies?
+        connections: some JudgedConnections, options: CheckOptions, neighbour: () -> ReconnectPolicy?
     ) {
         let policy: ReconnectPolicy
         let why: String
@@ -274,7 +312,7 @@ extension Checker {
             (policy, why) = (named, "given by --policy")
         } else if let announced = summary.announced {
             (policy, why) = (announced, "the SDK the client announces")
-        } else if let neighbour = hostPolicies?.policy(for: client) {
+        } else if let neighbour = neighbour() {
             (policy, why) = (neighbour, "the SDK a client on the same host announces: these connections name none")
         } else if let fallback = options.reconnectPolicy(for: dialect) {
             (policy, why) = (fallback, "the vendor's default: the client names no SDK")
