@@ -84,31 +84,42 @@ extension Checker {
         var next = records.next()
         while let first = next {
             let mine = UInt(bitPattern: first.hash) % UInt(share.threads) == share.thread
-            // The hash's numbers first, so that its group's array is made at its size: grown by
-            // appending, a large client's old and new buffers would be alive at once.
             var numbers: [Int] = []
             while let record = next, record.hash == first.hash {
                 if mine { numbers.append(record.number) }
                 next = records.next()
             }
-            var groups: [String: [Int]] = [:]
-            var order: [String] = []
-            for number in numbers {
-                guard let input = connections.judgeInput(number) else { continue }
-                let name = key(input)
-                if groups[name] == nil {
-                    order.append(name)
-                    groups[name] = []
-                    groups[name]?.reserveCapacity(numbers.count)
-                }
-                groups[name]?.append(number)
+            // Usually one client has the hash: its group is `numbers` itself (those with an
+            // input), not a copy. Clients whose keys share a hash are told apart by a second read.
+            var name: String?
+            var shared = false
+            var kept = 0
+            for position in numbers.indices {
+                guard let input = connections.judgeInput(numbers[position]) else { continue }
+                let key = key(input)
+                if name == nil { name = key } else if key != name { shared = true }
+                numbers[kept] = numbers[position]
+                kept += 1
             }
-            for name in order {
-                guard let group = groups.removeValue(forKey: name) else { continue }
+            numbers.removeLast(numbers.count - kept)
+            let groups = shared ? split(numbers, by: { key(connections.judgeInput($0)!) }) : [numbers]
+            for group in groups where !group.isEmpty {
                 // Only numbers whose input was read are in the group.
                 body(Client(numbers: group) { connections.judgeInput(group[$0])! })
             }
         }
+    }
+
+    /// `numbers` in groups of the same `key`, in order of each group's first.
+    private static func split(_ numbers: [Int], by key: (Int) -> String) -> [[Int]] {
+        var groups: [String: [Int]] = [:]
+        var order: [String] = []
+        for number in numbers {
+            let name = key(number)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(number)
+        }
+        return order.compactMap { groups[$0] }
     }
 
     /// The policy each host's logged-in clients announce (LeanCloud's `ua`, yun2win's client id),
@@ -184,7 +195,7 @@ extension Checker {
         _ client: Client, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
         hostPolicy: (Client) -> ReconnectPolicy?
     ) {
-        let summary = ClientSummary(client)
+        let summary = ClientSummary(client, dialects: options.dialects)
         guard let dialect = summary.dialect else { return }
         reloginAfterEnd(client, summary, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(
@@ -193,39 +204,33 @@ extension Checker {
     }
 
     /// What one read of a client's inputs gathers for the judgement: what it orders the
-    /// connections by and chooses the policy by, and where each connection's findings go.
+    /// connections by and chooses the policy by: a few words a connection, since a client can
+    /// have hundreds of thousands.
     private struct ClientSummary {
         private(set) var dialect: Dialect?
         private(set) var loggedIn = false
         /// The first policy the client's connections announce (LeanCloud's `ua`, yun2win's client id).
         private(set) var announced: ReconnectPolicy?
         private(set) var opened: [Int64] = []
-        private(set) var loginSent: [Int64?] = []
-        /// The first connection of each name, by the name's hash: a name whose hash an earlier
-        /// name took is searched for (`place(of:in:)`).
-        private var firstByName: [Int: Int] = [:]
+        /// The connections with a login, in order of sending (ties in report order), when the
+        /// dialect has a re-login rule (`reloginAfterEnd`).
+        private(set) var logins: [(sent: Int64, index: Int)] = []
 
-        init(_ client: Client) {
+        init(_ client: Client, dialects: Dialects) {
             opened.reserveCapacity(client.count)
-            loginSent.reserveCapacity(client.count)
+            var wantsLogins = false
             for index in 0..<client.count {
                 let input = client.input(index)
-                if index == 0 { dialect = input.dialect }
+                if index == 0 {
+                    dialect = input.dialect
+                    wantsLogins = dialects.definition(input.dialect)?.relogin != nil
+                }
                 loggedIn = loggedIn || input.facts.client != nil
                 if announced == nil { announced = input.facts.policyName.flatMap(ReconnectPolicies.named) }
                 opened.append(input.firstTime)
-                loginSent.append(input.facts.login?.sent)
-                if firstByName[input.connection.hashValue] == nil { firstByName[input.connection.hashValue] = index }
+                if wantsLogins, let login = input.facts.login { logins.append((login.sent, index)) }
             }
-        }
-
-        /// The first of the client's connections named `connection`, and its input.
-        func place(of connection: String, in client: Client) -> (index: Int, input: JudgeInput)? {
-            if let index = firstByName[connection.hashValue] {
-                let input = client.input(index)
-                if input.connection == connection { return (index, input) }
-            }
-            return (0..<client.count).lazy.map { ($0, client.input($0)) }.first { $0.1.connection == connection }
+            logins.sort { ($0.sent, $0.index) < ($1.sent, $1.index) }
         }
     }
 
@@ -277,10 +282,7 @@ extension Checker {
     ) {
         guard let rule = dialects.definition(dialect)?.relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
-        // The logins in order of sending, ties in report order.
-        let byLogin = summary.loginSent.indices.filter { summary.loginSent[$0] != nil }
-            .sorted { (summary.loginSent[$0]!, $0) < (summary.loginSent[$1]!, $1) }
-        for index in byLogin {
+        for (_, index) in summary.logins {
             let (number, input) = (client.numbers[index], client.input(index))
             let facts = input.facts
             guard let login = facts.login else { continue }
@@ -330,23 +332,19 @@ extension Checker {
             }, captureEnd: captureEnd,
             emit: { findings in
                 placeJudged(
-                    findings, client: client, summary, policy: policy, why: why, connections: connections,
-                    options: options)
+                    findings, client: client, policy: policy, why: why, connections: connections, options: options)
             })
     }
 
-    /// Puts the judge's findings of `client` on their connections (the first of the name each
-    /// names), unless a dialect rule said the same there.
+    /// Puts the judge's findings of `client` on their connections (`index` in `client`), unless
+    /// a dialect rule said the same there.
     private static func placeJudged(
-        _ findings: [Finding], client: Client, _ summary: ClientSummary, policy: ReconnectPolicy, why: String,
+        _ findings: [(finding: Finding, index: Int)], client: Client, policy: ReconnectPolicy, why: String,
         connections: some JudgedConnections, options: CheckOptions
     ) {
-        for var finding in findings {
+        for (var finding, index) in findings {
             finding.message += " [judged by \(policy.name): \(why)]"
-            guard let connection = finding.location.connection,
-                let (index, input) = summary.place(of: connection, in: client)
-            else { continue }
-            let number = client.numbers[index]
+            let (number, input) = (client.numbers[index], client.input(index))
             let reported = options.dialects.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             // The judge places a finding in time; one at the login is on the login's message.

@@ -38,6 +38,8 @@ public struct ReconnectJudge: Sendable {
 
     private struct Early {
         let observation: ConnectionObservation
+        /// The observation's place among those judged (`judge(count:…)`).
+        let index: Int
         let gapMicros: Int64
         let minimumMicros: Int64
         let attempt: Int
@@ -58,20 +60,21 @@ public struct ReconnectJudge: Sendable {
     public func judge(_ observations: [ConnectionObservation], captureEnd: Int64? = nil, emit: ([Finding]) -> Void) {
         judge(
             count: observations.count, opened: { observations[$0].opened }, observation: { observations[$0] },
-            captureEnd: captureEnd, emit: emit)
+            captureEnd: captureEnd, emit: { emit($0.map(\.finding)) })
     }
 
     /// The same, with observation `i` of `0..<count` made when the judge reaches it
-    /// (`opened(i)`: its opening time, for the order): a client's thousands of observations are
-    /// not all in memory at once.
+    /// (`opened(i)`: its opening time, for the order), and each finding given with the `i` of
+    /// the observation it is on: a client's thousands of observations are not all in memory at
+    /// once, nor a table to find them by name.
     package func judge(
         count: Int, opened: (Int) -> Int64, observation make: (Int) -> ConnectionObservation, captureEnd: Int64? = nil,
-        emit: ([Finding]) -> Void
+        emit: ([(finding: Finding, index: Int)]) -> Void
     ) {
         // The order as indices: a sorted copy of a large client's observations (and of their
         // offsets) would add to the check's peak heap.
         let order = (0..<count).sorted { (opened($0), $0) < (opened($1), $1) }
-        var findings: [Finding] = []
+        var findings: [(finding: Finding, index: Int)] = []
         var run: [Early] = []
         var previousIndex = -1
         var sessionInChain = false
@@ -95,7 +98,9 @@ public struct ReconnectJudge: Sendable {
                         sessionInChain = false
                     case .terminal(let reason):
                         flush(&run, into: &findings)
-                        findings += judgeAfterTerminal(observation, gapMicros: gapMicros, reason: reason)
+                        findings += judgeAfterTerminal(observation, gapMicros: gapMicros, reason: reason).map {
+                            ($0, index)
+                        }
                         previousIndex = -1
                         sessionInChain = false
                     case .continuation(let minimumMillis, let why, let countsAsRetry):
@@ -126,19 +131,21 @@ public struct ReconnectJudge: Sendable {
                                 attempt >= allowed
                             {
                                 findings.append(
-                                    finding(
-                                        ReconnectRules.budgetExceeded, observation,
-                                        """
-                                        automatic reconnect \(attempt + 1) in a row; \
-                                        \(policy.name) gives up after \(allowed)
-                                        """))
+                                    (
+                                        finding(
+                                            ReconnectRules.budgetExceeded, observation,
+                                            """
+                                            automatic reconnect \(attempt + 1) in a row; \
+                                            \(policy.name) gives up after \(allowed)
+                                            """), index
+                                    ))
                             }
                             let requiredMicros = requiredMillis.millisAsMicros
                             if gapMicros.plus(options.toleranceMicros) < requiredMicros {
                                 run.append(
                                     Early(
-                                        observation: observation, gapMicros: gapMicros, minimumMicros: requiredMicros,
-                                        attempt: attempt, why: why))
+                                        observation: observation, index: index, gapMicros: gapMicros,
+                                        minimumMicros: requiredMicros, attempt: attempt, why: why))
                             } else {
                                 flush(&run, into: &findings)
                             }
@@ -146,12 +153,14 @@ public struct ReconnectJudge: Sendable {
                                 observation.login?.reconnectFlag == false
                             {
                                 findings.append(
-                                    finding(
-                                        ReconnectRules.flagMissing, observation,
-                                        """
-                                        login after \(describe(before.end)) on \(before.connection) \
-                                        is an automatic reconnect but lacks \(flag.name)
-                                        """
+                                    (
+                                        finding(
+                                            ReconnectRules.flagMissing, observation,
+                                            """
+                                            login after \(describe(before.end)) on \(before.connection) \
+                                            is an automatic reconnect but lacks \(flag.name)
+                                            """
+                                        ), index
                                     ))
                             }
                             previousIndex = attempt
@@ -159,7 +168,7 @@ public struct ReconnectJudge: Sendable {
                     }
                 }
             }
-            findings += heartbeat(observation, captureEnd: captureEnd)
+            findings += heartbeat(observation, captureEnd: captureEnd).map { ($0, index) }
             previous = observation
             if !findings.isEmpty {
                 emit(findings)
@@ -257,30 +266,34 @@ public struct ReconnectJudge: Sendable {
         ]
     }
 
-    private func flush(_ run: inout [Early], into findings: inout [Finding]) {
+    private func flush(_ run: inout [Early], into findings: inout [(finding: Finding, index: Int)]) {
         defer { run.removeAll() }
         guard let first = run.first, let last = run.last else { return }
         if run.count >= options.stormRun {
             let gaps = run.map { seconds($0.gapMicros) }.joined(separator: ", ")
             let minima = run.map { seconds($0.minimumMicros) }.joined(separator: ", ")
             findings.append(
-                finding(
-                    ReconnectRules.storm, first.observation,
-                    """
-                    \(run.count) reconnects from \(first.observation.connection) to \
-                    \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)
-                    """
+                (
+                    finding(
+                        ReconnectRules.storm, first.observation,
+                        """
+                        \(run.count) reconnects from \(first.observation.connection) to \
+                        \(last.observation.connection) after gaps of \(gaps); \(policy.name) waits at least \(minima)
+                        """
+                    ), first.index
                 ))
         } else {
             for early in run {
                 let attempt = early.attempt >= 0 ? "attempt \(early.attempt + 1)" : "reconnect"
                 findings.append(
-                    finding(
-                        ReconnectRules.tooEarly, early.observation,
-                        """
-                        \(attempt) \(seconds(early.gapMicros)) after the previous connection ended; \
-                        \(policy.name) waits at least \(seconds(early.minimumMicros)) (\(early.why))
-                        """
+                    (
+                        finding(
+                            ReconnectRules.tooEarly, early.observation,
+                            """
+                            \(attempt) \(seconds(early.gapMicros)) after the previous connection ended; \
+                            \(policy.name) waits at least \(seconds(early.minimumMicros)) (\(early.why))
+                            """
+                        ), early.index
                     ))
             }
         }
