@@ -292,6 +292,10 @@ import Testing
         #expect(Checker.host("10.0.0.1:51234") == "10.0.0.1")
         #expect(Checker.host("[2001:db8::1]:443") == "2001:db8::1")
         #expect(Checker.host("client") == "client")
+        // An IPv6 address without brackets has more than one colon: no port to take off.
+        #expect(Checker.host("2001:db8::1") == "2001:db8::1")
+        #expect(Checker.host("[fe80::1") == "[fe80::1")
+        #expect(Checker.host("host-ü:80") == "host-ü")
     }
 
     @Test func thePolicyOptionPicksTheDialectsPolicy() {
