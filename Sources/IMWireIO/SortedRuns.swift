@@ -28,6 +28,9 @@ package final class SortedRuns {
     /// How many runs are in the file.
     package var runCount: Int { runs.count }
 
+    /// How many records were appended or written.
+    package var count: Int { (size + pending.count) / recordSize }
+
     /// Adds a record; a run is written when `runLength` are pending.
     package func append(_ record: [UInt8]) {
         precondition(record.count == recordSize, "a record of \(record.count) bytes, not \(recordSize)")

@@ -12,6 +12,7 @@ import Testing
             all.append(record)
         }
         #expect(stores[0].runCount == 6 && stores[1].runCount == 25)  // store 0 keeps its last record pending
+        #expect(stores[0].count == 25 && stores[1].count == 25)  // written or pending
         #expect(Array(SortedRuns.merged(stores)) == all.sorted { $0.lexicographicallyPrecedes($1) })
         // Key [2, 1] is records 1, 16, 31, 46 (index ≡ 1 mod 15): 16 and 46 in two runs of store 0,
         // 1 and 31 in two of store 1. Key [1, 0] is records 3, 18, 33, 48, the last one pending.

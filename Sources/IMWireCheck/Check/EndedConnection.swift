@@ -56,16 +56,18 @@ final class EndedConnections: @unchecked Sendable {
     /// TCP connections whose every byte, message and finding went to socket.io sessions: they
     /// have no report of their own.
     private(set) var absorbed = NumberBits()
-    /// The sessions ended here, with where their reports go. Their reports and judge inputs wait
-    /// in the spool, and the records of where in an index, as a TCP connection's do: sessions can
-    /// be half of a capture's reports, too many to keep in memory.
-    private(set) var sessions: [(order: ConnectionOrder, number: Int)] = []
+    /// The sessions ended here, with where their reports go: a `SessionPlace` each, in sorted
+    /// runs. Their reports and judge inputs wait in the spool, and the records of where in an
+    /// index, as a TCP connection's do: sessions can be half of a capture's reports, too many to
+    /// keep in memory.
+    let sessions: SortedRuns
 
     init(options: CheckOptions) {
         self.options = options
         judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
         carryKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
         announceKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 64 * options.reportsInMemory)
+        sessions = SortedRuns(recordSize: SessionPlace.size, runLength: 64 * options.reportsInMemory)
     }
 
     /// TCP connection `number` has nothing of its own left to report.
@@ -133,7 +135,7 @@ final class EndedConnections: @unchecked Sendable {
             lastTime: conn.lastTime, report: spool?.store(report) ?? .memory(report),
             judged: judged, storedFindings: state.findings.count)
         if let last = conn.lastTime { lastTime = max(lastTime ?? last, last) }
-        if isSession { sessions.append((conn.order, conn.number)) }
+        if isSession { sessions.append(SessionPlace(order: conn.order, number: conn.number).record) }
         if let (file, offset) = slot(conn.number), let record = Record(ended), file.write(record.bytes, at: offset) {
             return
         }
@@ -273,30 +275,41 @@ struct AllEndedConnections: Sendable {
         self.lanes = lanes
         self.count = count
         let absorbed = lanes.reduce(into: NumberBits()) { $0.formUnion($1.absorbed) }
-        let sessions = lanes.flatMap(\.sessions).sorted { $0.order < $1.order }
-        guard !absorbed.isEmpty || !sessions.isEmpty else {
+        let sessionCount = lanes.reduce(0) { $0 + $1.sessions.count }
+        guard !absorbed.isEmpty || sessionCount > 0 else {
             order = nil
             return
         }
         var numbers: [Int] = []
-        var next = sessions[...]
+        numbers.reserveCapacity(count + sessionCount)
+        var sessions = Self.sessions(of: lanes)
+        var next = sessions.next()
         for number in 0..<count {
             if !absorbed.contains(number) { numbers.append(number) }
-            while let session = next.first, session.order.number == number {
+            while let session = next, session.order.number == number {
                 numbers.append(session.number)
-                next = next.dropFirst()
+                next = sessions.next()
             }
         }
-        numbers += next.map(\.number)
+        while let session = next {
+            numbers.append(session.number)
+            next = sessions.next()
+        }
         order = numbers
+    }
+
+    /// The sessions of `lanes` in report order, read from their runs.
+    private static func sessions(of lanes: [EndedConnections]) -> some IteratorProtocol<SessionPlace> {
+        SortedRuns.merged(lanes.map(\.sessions)).lazy.map(SessionPlace.init).makeIterator()
     }
 
     /// Where connection `number` stands in the report order: a TCP connection at its own
     /// number, a socket.io session after the connection where it began.
     func orders() -> [Int: ConnectionOrder] {
-        lanes.reduce(into: [:]) { table, lane in
-            for session in lane.sessions { table[session.number] = session.order }
-        }
+        var table: [Int: ConnectionOrder] = [:]
+        var sessions = Self.sessions(of: lanes)
+        while let session = sessions.next() { table[session.number] = session.order }
+        return table
     }
 
     /// How many reports the check has.
@@ -413,5 +426,38 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
             }
             for bytes in rendered.bytes { emit(bytes) }
         }
+    }
+}
+
+/// A session's place in the report order, as `EndedConnections` keeps it: its order (the
+/// connection it began on, then its place among that connection's sessions), then its number;
+/// 24 bytes big-endian, so that they sort as bytes.
+private struct SessionPlace {
+    static let size = 24
+    let order: ConnectionOrder
+    let number: Int
+
+    init(order: ConnectionOrder, number: Int) {
+        self.order = order
+        self.number = number
+    }
+
+    init(_ record: [UInt8]) {
+        let (connection, session, number) = record.withReader { reader in
+            (
+                Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
+                Int(truncatingIfNeeded: reader.readUInt64() ?? 0)
+            )
+        }
+        order = ConnectionOrder(number: connection, session: session)
+        self.number = number
+    }
+
+    var record: [UInt8] {
+        var writer = ByteWriter(capacity: Self.size)
+        writer.append(UInt64(order.number), .big)
+        writer.append(UInt64(order.session), .big)
+        writer.append(UInt64(number), .big)
+        return writer.bytes
     }
 }
