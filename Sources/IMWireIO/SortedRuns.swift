@@ -108,17 +108,33 @@ package final class SortedRuns {
             cursors.append(RunCursor(records: store.sorted(store.pending), recordSize: store.recordSize))
         }
         cursors.removeAll { $0.current == nil }
+        // A binary min-heap of the cursors by their current record: a record costs about
+        // log2(runs) comparisons, so runs can be short (little pending in memory) and many.
+        var heap = cursors
+        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(&heap, from: start) }
         return AnyIterator {
-            // Few runs (a capture's records / runLength): a linear scan for the smallest is enough.
-            guard
-                let smallest = cursors.indices.min(by: { a, b in
-                    cursors[a].current!.lexicographicallyPrecedes(cursors[b].current!)
-                })
-            else { return nil }
-            let record = cursors[smallest].current.map(Array.init)
-            cursors[smallest].advance()
-            if cursors[smallest].current == nil { cursors.remove(at: smallest) }
+            guard let record = heap.first?.current.map(Array.init) else { return nil }
+            heap[0].advance()
+            if heap[0].current == nil {
+                heap.swapAt(0, heap.count - 1)
+                heap.removeLast()
+            }
+            siftDown(&heap, from: 0)
             return record
+        }
+    }
+
+    private static func siftDown(_ heap: inout [RunCursor], from start: Int) {
+        var parent = start
+        while true {
+            var smallest = parent
+            let left = 2 * parent + 1
+            let right = left + 1
+            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
+            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
+            if smallest == parent { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
         }
     }
 }
@@ -152,6 +168,15 @@ private struct RunCursor {
     }
 
     var current: ArraySlice<UInt8>? { start < block.count ? block[start..<start + recordSize] : nil }
+
+    /// Whether this cursor's record sorts before `other`'s (both have one).
+    func precedes(_ other: RunCursor) -> Bool {
+        block.withUnsafeBytes { mine in
+            other.block.withUnsafeBytes { theirs in
+                memcmp(mine.baseAddress! + start, theirs.baseAddress! + other.start, recordSize) < 0
+            }
+        }
+    }
 
     mutating func advance() {
         start += recordSize
