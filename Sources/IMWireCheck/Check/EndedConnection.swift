@@ -434,7 +434,7 @@ public struct ConnectionReports: RandomAccessCollection, Sendable, Equatable {
 /// connection it began on, then its place among that connection's sessions), then its number;
 /// 24 bytes big-endian, so that they sort as bytes.
 private struct SessionPlace {
-    static let size = 24
+    static let size = ThreeWords.size
     let order: ConnectionOrder
     let number: Int
 
@@ -444,21 +444,10 @@ private struct SessionPlace {
     }
 
     init(_ record: [UInt8]) {
-        let (connection, session, number) = record.withReader { reader in
-            (
-                Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
-                Int(truncatingIfNeeded: reader.readUInt64() ?? 0)
-            )
-        }
+        let (connection, session, number) = ThreeWords.words(record)
         order = ConnectionOrder(number: connection, session: session)
         self.number = number
     }
 
-    var record: [UInt8] {
-        var writer = ByteWriter(capacity: Self.size)
-        writer.append(UInt64(order.number), .big)
-        writer.append(UInt64(order.session), .big)
-        writer.append(UInt64(number), .big)
-        return writer.bytes
-    }
+    var record: [UInt8] { ThreeWords.record(order.number, order.session, number) }
 }

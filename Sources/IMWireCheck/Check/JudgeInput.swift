@@ -62,7 +62,7 @@ package struct JudgeInput: Sendable, Equatable {
 /// report (`ReportOrder.packed`: the order the capture opened connections, a session after the
 /// connection that began it), then its number. 24 bytes, big-endian, so that they sort as bytes.
 struct JudgeKey {
-    static let size = 24
+    static let size = ThreeWords.size
     let hash: Int
     let order: Int
     let number: Int
@@ -73,21 +73,32 @@ struct JudgeKey {
         self.number = number
     }
 
-    init(_ record: [UInt8]) {
-        (hash, order, number) = record.withReader { reader in
+    init(_ record: [UInt8]) { (hash, order, number) = ThreeWords.words(record) }
+
+    var record: [UInt8] { ThreeWords.record(hash, order, number) }
+}
+
+/// Three integers as a 24-byte record, big-endian so that records sort as bytes in
+/// `SortedRuns` (and, all three non-negative but the first, as the integers do): `JudgeKey`,
+/// `SessionPlace`.
+enum ThreeWords {
+    static let size = 24
+
+    static func record(_ first: Int, _ second: Int, _ third: Int) -> [UInt8] {
+        var writer = ByteWriter(capacity: size)
+        writer.append(UInt64(truncatingIfNeeded: first), .big)
+        writer.append(UInt64(second), .big)
+        writer.append(UInt64(third), .big)
+        return writer.bytes
+    }
+
+    static func words(_ record: [UInt8]) -> (Int, Int, Int) {
+        record.withReader { reader in
             (
                 Int(truncatingIfNeeded: reader.readUInt64() ?? 0), Int(truncatingIfNeeded: reader.readUInt64() ?? 0),
                 Int(truncatingIfNeeded: reader.readUInt64() ?? 0)
             )
         }
-    }
-
-    var record: [UInt8] {
-        var writer = ByteWriter(capacity: 24)
-        writer.append(UInt64(truncatingIfNeeded: hash), .big)
-        writer.append(UInt64(order), .big)
-        writer.append(UInt64(number), .big)
-        return writer.bytes
     }
 }
 
