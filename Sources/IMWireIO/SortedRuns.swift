@@ -10,26 +10,33 @@
 /// capture: records gather in memory, and every `runLength` of them are sorted and written as
 /// one run. A record is found by a binary search in each run, newest first; all of them come
 /// back in order by merging the runs. Records compare as bytes, so keys are written big-endian.
+/// Runs are merged as they pile up, `fanIn` runs of one level into one of the next, so there are
+/// fewer than `fanIn` runs a level: reading them all back holds a block per run, and the runs
+/// grow with the logarithm of the records, not with the records.
 package final class SortedRuns {
     package let recordSize: Int
     package let runLength: Int
+    package let fanIn: Int
     /// Records not yet written, one after another in the order they came.
     private var pending: [UInt8] = []
     private var file: ScratchFile?
     private var fileFailed = false
-    private var runs: [(offset: Int, count: Int)] = []
+    /// Oldest first. A run of level `n` is the merge of `fanIn` runs of level `n - 1`.
+    private var runs: [(offset: Int, count: Int, level: Int)] = []
+    /// Where the file ends: merged runs' old places stay in it.
     private var size = 0
 
-    package init(recordSize: Int, runLength: Int) {
+    package init(recordSize: Int, runLength: Int, fanIn: Int = 64) {
         self.recordSize = recordSize
         self.runLength = max(1, runLength)
+        self.fanIn = max(2, fanIn)
     }
 
     /// How many runs are in the file.
     package var runCount: Int { runs.count }
 
     /// How many records were appended or written.
-    package var count: Int { (size + pending.count) / recordSize }
+    package var count: Int { runs.reduce(pending.count / recordSize) { $0 + $1.count } }
 
     /// Adds a record; a run is written when `runLength` are pending.
     package func append(_ record: [UInt8]) {
@@ -49,8 +56,40 @@ package final class SortedRuns {
             fileFailed = true
             return false
         }
-        runs.append((size, records.count / recordSize))
+        runs.append((size, records.count / recordSize, 0))
         size += records.count
+        while runs.count >= fanIn, runs[(runs.count - fanIn)...].allSatisfy({ $0.level == runs.last?.level }),
+            mergeLastRuns()
+        {}
+        return true
+    }
+
+    /// Merges the last `fanIn` runs (all of one level) into one run of the next level, written
+    /// after them; false when the file cannot take it (the runs stay as they were). Their old
+    /// place in the file is not reused: the file grows by the records once a level.
+    private func mergeLastRuns() -> Bool {
+        guard let file else { return false }
+        let merging = runs.suffix(fanIn)
+        let cursors = merging.map {
+            RunCursor(file: file, offset: $0.offset, count: $0.count, recordSize: recordSize)
+        }
+        let count = merging.reduce(0) { $0 + $1.count }
+        var offset = size
+        var block: [UInt8] = []
+        block.reserveCapacity(64 << 10)
+        for record in Self.merged(cursors) {
+            block += record
+            if block.count >= 64 << 10 {
+                guard file.write(block, at: offset) else { return false }
+                offset += block.count
+                block.removeAll(keepingCapacity: true)
+            }
+        }
+        guard file.write(block, at: offset) else { return false }
+        let level = (merging.last?.level ?? 0) + 1
+        runs.removeLast(fanIn)
+        runs.append((size, count, level))
+        size += count * recordSize
         return true
     }
 
@@ -107,6 +146,12 @@ package final class SortedRuns {
             }
             cursors.append(RunCursor(records: store.sorted(store.pending), recordSize: store.recordSize))
         }
+        return merged(cursors)
+    }
+
+    /// The records of `cursors` merged in order.
+    private static func merged(_ cursors: [RunCursor]) -> AnyIterator<[UInt8]> {
+        var cursors = cursors
         cursors.removeAll { $0.current == nil }
         // A binary min-heap of the cursors by their current record: a record costs about
         // log2(runs) comparisons, so runs can be short (little pending in memory) and many.

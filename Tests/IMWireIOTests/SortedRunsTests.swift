@@ -22,4 +22,21 @@ import Testing
         #expect(stores[1].newest(startingWith: [1, 0]) == [1, 0, 33])
         #expect(stores[1].newest(startingWith: [9]) == nil)
     }
+
+    @Test func runsOfALevelMergeIntoOneOfTheNextAndStillAnswerTheSame() {
+        // Runs of 2 records, 3 of a level merged: 50 runs are 50 = 1·27 + 2·9 + 1·3 + 2 in base 3.
+        let store = SortedRuns(recordSize: 3, runLength: 2, fanIn: 3)
+        var all: [[UInt8]] = []
+        for index in 0..<100 {
+            let record: [UInt8] = [UInt8(index * 7 % 5), UInt8(index % 3), UInt8(index)]
+            store.append(record)
+            all.append(record)
+        }
+        #expect(store.runCount == 1 + 2 + 1 + 2 && store.count == 100)
+        #expect(Array(SortedRuns.merged([store])) == all.sorted { $0.lexicographicallyPrecedes($1) })
+        // Each key's newest is the last record written with it, wherever the merges put it.
+        for key in Set(all.map { Array($0.prefix(2)) }) {
+            #expect(store.newest(startingWith: key) == all.last { $0.starts(with: key) })
+        }
+    }
 }
