@@ -22,3 +22,18 @@ import Testing
         #expect(file.bytes(at: 0, count: 100) == expected)
     }
 }
+
+@Suite struct IntegerListTests {
+    /// Integers come back by position from memory, the file and the block not yet written, in
+    /// any order: with none, some and all in memory.
+    @Test(arguments: [0, 5000, 20_000]) func integersComeBackByPosition(inMemory: Int) {
+        let list = IntegerList(inMemory: inMemory)
+        let values = (0..<10_000).map { $0 * 7919 % 10_007 - 5000 }  // negative ones too
+        for value in values { list.append(value) }
+        #expect(list.count == values.count)
+        for position in [9_999, 0, 4_096, 4_095, 8_191, 8_192, 4_999, 5_000, 1] {
+            #expect(list[position] == values[position], "position \(position)")
+        }
+        #expect((0..<list.count).map { list[$0] } == values)
+    }
+}

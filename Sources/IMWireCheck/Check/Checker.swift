@@ -242,7 +242,8 @@ public final class Checker {
                 begun.formUnion(keys)
             }
         }
-        let ended = AllEndedConnections(lanes: lanes.map(\.checker.ended), count: connectionCount)
+        let ended = AllEndedConnections(
+            lanes: lanes.map(\.checker.ended), count: connectionCount, inMemory: 8 * options.reportsInMemory)
         let merge = options.keepsMergeData ? mergeData(ended) : nil
         judgeAcrossConnections(ended)
         var report = CheckReport(

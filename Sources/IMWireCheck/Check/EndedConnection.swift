@@ -269,20 +269,19 @@ struct AllEndedConnections: Sendable {
     /// TCP connections (or transcript connections) the capture opened.
     let count: Int
     /// The numbers of the reports in order, when socket.io sessions took some connections' place
-    /// or came between them; nil when the reports are simply connections 0..<count.
-    let order: [Int]?
+    /// or came between them; nil when the reports are simply connections 0..<count. As long as
+    /// the capture, so the first `inMemory` only are kept in memory.
+    let order: IntegerList?
 
-    init(lanes: [EndedConnections], count: Int) {
+    init(lanes: [EndedConnections], count: Int, inMemory: Int) {
         self.lanes = lanes
         self.count = count
         let absorbed = lanes.reduce(into: NumberBits()) { $0.formUnion($1.absorbed) }
-        let sessionCount = lanes.reduce(0) { $0 + $1.sessions.count }
-        guard !absorbed.isEmpty || sessionCount > 0 else {
+        guard !absorbed.isEmpty || lanes.contains(where: { $0.sessions.count > 0 }) else {
             order = nil
             return
         }
-        var numbers: [Int] = []
-        numbers.reserveCapacity(count + sessionCount)
+        let numbers = IntegerList(inMemory: inMemory)
         var sessions = Self.sessions(of: lanes)
         var next = sessions.next()
         for number in 0..<count {
