@@ -205,10 +205,9 @@ public final class ConnectionAssembler {
     /// Session numbers: the `sessionNumbers.lane`-th of every `sessionNumbers.lanes`, so that
     /// assemblers side by side (the lanes of a check) never give one number twice.
     package var sessionNumbers = (lane: 0, lanes: 1)
-    /// A hash of the key of every session begun, when asked for (`recordsSessionKeys`): lanes
-    /// side by side compare them, since a session begun in two lanes would be two sessions.
-    package var recordsSessionKeys = false
-    package private(set) var sessionKeyHashes: Set<Int> = []
+    /// Told the hash of each session's key as the session begins: lanes side by side compare
+    /// them, since a session begun in two lanes would be two sessions.
+    package var onSessionBegun: ((_ keyHash: Int) -> Void)?
 
     /// The secrets TLS connections are decrypted with: given up front (key-log files) and added
     /// to as the source reads (pcapng Decryption Secrets Blocks, `add(keyLog:)`).
@@ -580,7 +579,7 @@ public final class ConnectionAssembler {
                 idleSessions[ObjectIdentifier(idle)] = nil
                 endSession(idle, to: emit)
             }
-            if recordsSessionKeys { sessionKeyHashes.insert(key.hashValue) }
+            onSessionBegun?(key.hashValue)
             carrier.sessionsBegun += 1
             sessionCount += 1
             session = LogicalConnection(

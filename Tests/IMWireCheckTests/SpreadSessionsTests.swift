@@ -50,13 +50,14 @@ import Testing
 
     /// Checks transcript `lines` from file `name`, as `imwire check FILE --jobs` does, and with a
     /// spreading checker of `jobs` lanes whose `sessionsSpanLanes` is returned.
-    static func check(_ lines: [String], jobs: Int, name: String = #function) throws -> (report: String, spanned: Bool)
-    {
+    static func check(
+        _ lines: [String], jobs: Int, options: CheckOptions = CheckOptions(), name: String = #function
+    ) throws -> (report: String, spanned: Bool) {
         let path = NSTemporaryDirectory() + "imwire-spread-\(getpid())-\(name.prefix { $0.isLetter }).jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let report = JSONReport.render(try Checker.check(path: path, jobs: jobs), threshold: .info)
-        let checker = Checker(jobs: jobs)
+        let report = JSONReport.render(try Checker.check(path: path, options: options, jobs: jobs), threshold: .info)
+        let checker = Checker(options: options, jobs: jobs)
         checker.spreadsSessions = true
         _ = try checker.check(try CaptureFile.open(path), named: path)
         return (report, checker.sessionsSpanLanes)
@@ -93,6 +94,23 @@ import Testing
         #expect(two.report == one.report)
         // Session s0 is one session, its three polls together, as one lane sees it.
         #expect(one.report.components(separatedBy: "\"engine.io sid=s0\"").count == 2)
+    }
+
+    /// Sessions enough that their records, one to a run (`reportsInMemory` 0), are merged level
+    /// by level (`SortedRuns.fanIn`): the report is the same, and a session from two addresses
+    /// is still caught.
+    @Test func sessionsInMergedRunsGiveTheSameReport() throws {
+        var spooled = CheckOptions()
+        spooled.reportsInMemory = 0
+        for stray in [nil, "10.1.2.4:1"] {
+            let lines = Self.transcript(clients: 200, strayClient: stray)
+            let one = try Self.check(lines, jobs: 1)
+            for jobs in [1, 2] {
+                let other = try Self.check(lines, jobs: jobs, options: spooled)
+                #expect(other.report == one.report, "jobs \(jobs), stray \(stray ?? "none")")
+                #expect(other.spanned == (jobs > 1 && stray != nil), "jobs \(jobs), stray \(stray ?? "none")")
+            }
+        }
     }
 
     /// A poll of a session idle past `sessionIdleMicros` begins a new session, whether or not

@@ -1,6 +1,7 @@
 import Dispatch
 import IMWireCapture
 import IMWireCore
+import IMWireIO
 import IMWireTLS
 import IMWireTransport
 
@@ -62,7 +63,7 @@ public final class Checker {
     /// After `finish`, with `spreadsSessions`: whether a session began in more than one lane.
     private(set) var sessionsSpanLanes = false
     /// With `spreadsSessions`: the sessions each lane began so far.
-    var sessionsBegunByLane: [Int] { lanes.map(\.checker.sessionKeyHashes.count) }
+    var sessionsBegunByLane: [Int] { lanes.map(\.checker.sessionKeys.count) }
     /// Batches handed to lanes and not yet checked: bounds memory when reading outruns checking,
     /// with room enough (`Lane.batchesInFlight`) that reading and checking do not wait on each other.
     private let inFlight: DispatchSemaphore
@@ -235,11 +236,14 @@ public final class Checker {
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
         if spreadsSessions, lanes.count > 1 {
-            var begun: Set<Int> = []
-            for lane in lanes {
-                let keys = lane.checker.sessionKeyHashes
-                if !keys.isDisjoint(with: begun) { sessionsSpanLanes = true }
-                begun.formUnion(keys)
+            // The lanes' keys merged in order: one key's records are together, by lane.
+            var previous: SessionKeyRecord?
+            for record in SortedRuns.merged(lanes.map(\.checker.sessionKeys)).lazy.map(SessionKeyRecord.init) {
+                if let previous, previous.hash == record.hash, previous.lane != record.lane {
+                    sessionsSpanLanes = true
+                    break
+                }
+                previous = record
             }
         }
         let ended = AllEndedConnections(

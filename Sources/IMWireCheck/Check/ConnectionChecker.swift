@@ -1,6 +1,7 @@
 import IMWireCapture
 import IMWireCore
 import IMWireDialect
+import IMWireIO
 import IMWireRegistry
 import IMWireTransport
 
@@ -23,16 +24,24 @@ final class ConnectionChecker: ConnectionEvents {
         assembler = ConnectionAssembler(limits: options.limits, keyLog: options.tlsKeyLog)
         assembler.sessionNumbers = (lane, lanes)
         ended = EndedConnections(options: options)
+        self.lane = lane
+        sessionKeys = SortedRuns(recordSize: SessionKeyRecord.size, runLength: 8 * options.reportsInMemory)
     }
 
-    /// Whether the assembler keeps a hash of every session key it begins (`sessionKeyHashes`).
-    var recordsSessionKeys: Bool {
-        get { assembler.recordsSessionKeys }
-        set { assembler.recordsSessionKeys = newValue }
+    /// Whether the hash of every session key begun here is kept (`sessionKeys`).
+    var recordsSessionKeys = false {
+        didSet {
+            assembler.onSessionBegun =
+                recordsSessionKeys
+                ? { [sessionKeys, lane] hash in sessionKeys.append(SessionKeyRecord(hash: hash, lane: lane).bytes) }
+                : nil
+        }
     }
 
-    /// The hashes of the session keys begun here, when `recordsSessionKeys`.
-    var sessionKeyHashes: Set<Int> { assembler.sessionKeyHashes }
+    /// When `recordsSessionKeys`, a `SessionKeyRecord` for each session begun here, in sorted
+    /// runs: sessions grow with the capture.
+    let sessionKeys: SortedRuns
+    private let lane: Int
 
     /// Secrets the capture carries (a pcapng Decryption Secrets Block), in file order; the
     /// `Checker` reports a key log that does not parse.
@@ -249,5 +258,31 @@ final class ConnectionChecker: ConnectionEvents {
         } else {
             ended.end(state, account: account)
         }
+    }
+}
+
+/// A session's key, as a lane that began it keeps it: the key's hash, then the lane; 16 bytes
+/// big-endian, so that one key's records sort together.
+struct SessionKeyRecord: Equatable {
+    static let size = 16
+    let hash: Int
+    let lane: Int
+
+    init(hash: Int, lane: Int) {
+        self.hash = hash
+        self.lane = lane
+    }
+
+    init(_ record: [UInt8]) {
+        let words = record.withReader { reader in (0..<2).map { _ in reader.readUInt64(.big) ?? 0 } }
+        hash = Int(bitPattern: UInt(words[0]))
+        lane = Int(words[1])
+    }
+
+    var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: Self.size)
+        writer.append(UInt64(UInt(bitPattern: hash)), .big)
+        writer.append(UInt64(lane), .big)
+        return writer.bytes
     }
 }
