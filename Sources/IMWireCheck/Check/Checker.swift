@@ -235,6 +235,11 @@ public final class Checker {
         let group = DispatchGroup()
         for lane in lanes { lane.finish(group: group, inFlight: inFlight) }
         group.wait()
+        #if canImport(Glibc)
+            // The lanes' threads freed their batches into their own malloc arenas, where the
+            // judge's threads would not reuse them: give those pages back before it begins.
+            _ = mallocTrim(0)
+        #endif
         if spreadsSessions, lanes.count > 1 {
             // The lanes' keys merged in order: one key's records are together, by lane.
             var previous: SessionKeyRecord?
@@ -503,3 +508,8 @@ extension Checker {
         return checker.finish(source: name)
     }
 }
+
+#if canImport(Glibc)
+    /// glibc's `malloc_trim` (in `malloc.h`, which the Glibc module does not bring in).
+    @_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+#endif
