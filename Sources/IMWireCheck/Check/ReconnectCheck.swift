@@ -12,18 +12,27 @@ import IMWireRegistry
 extension Checker {
     /// One client's connections in report order: each one's number, and what the judge reads of
     /// it (`input(i)`), read from where it waits (the spool, a merge's store) each time the judge
-    /// needs it: a client can have thousands of connections, and only their numbers and times
-    /// stay in memory while it is judged.
+    /// needs it: a client can have hundreds of thousands of connections, and a check keeps even
+    /// their numbers in memory only up to a point (`IntegerList`).
     package struct Client {
-        package let numbers: [Int]
+        let count: Int
+        private let numberAt: (Int) -> Int
         private let load: (Int) -> JudgeInput
 
         package init(numbers: [Int], input: @escaping (Int) -> JudgeInput) {
-            self.numbers = numbers
-            self.load = input
+            count = numbers.count
+            numberAt = { numbers[$0] }
+            load = input
         }
 
-        var count: Int { numbers.count }
+        init(numbers: IntegerList, input: @escaping (Int) -> JudgeInput) {
+            count = numbers.count
+            numberAt = { numbers[$0] }
+            load = input
+        }
+
+        /// Connection `index`'s number.
+        func number(_ index: Int) -> Int { numberAt(index) }
 
         /// Connection `index`'s input, read again.
         func input(_ index: Int) -> JudgeInput { load(index) }
@@ -34,8 +43,9 @@ extension Checker {
     /// a key (its client's hash and its number) as it ended; merged in order from the lanes'
     /// sorted runs, they bring one hash's connections together, whose inputs are then read
     /// (from the spool, where they wait) as the judge reaches them: of one client (per thread)
-    /// only the numbers and times stay in memory (the clients are judged on as many threads as
-    /// the check has lanes, each taking its share of the hashes).
+    /// only the first of its numbers and times stay in memory, the rest wait in files (the
+    /// clients are judged on as many threads as the check has lanes, each taking its share of
+    /// the hashes).
     func judgeAcrossConnections(_ connections: AllEndedConnections) {
         Self.judgeAcrossConnections(connections, options: options)
     }
@@ -45,7 +55,8 @@ extension Checker {
         let threads = connections.lanes.count
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let announcements = HostAnnouncements(connections)
-            forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, share: (thread, threads)) { client in
+            forEachGroup(connections, keys: \.judgeKeys, by: \.clientKey, options: options, share: (thread, threads)) {
+                client in
                 // A client with no login is grouped by its host: its key is the host's.
                 judge(
                     client, captureEnd: captureEnd, connections: connections, options: options,
@@ -53,7 +64,9 @@ extension Checker {
             }
         }
         let carryKey: (JudgeInput) -> String = { $0.carryKey ?? "" }
-        forEachGroup(connections, keys: \.carryKeys, by: carryKey) { judgeEarlyRequests($0, connections: connections) }
+        forEachGroup(connections, keys: \.carryKeys, by: carryKey, options: options) {
+            judgeEarlyRequests($0, connections: connections)
+        }
     }
 
     /// Judges the clients `forEachClient` yields (each client's connections in report order),
@@ -74,37 +87,36 @@ extension Checker {
     /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
     /// order, bring one hash's connections together, whose inputs are then read (from the
     /// spool, where they wait) and told apart by `key`. `share`: only the hashes that fall to
-    /// thread `share.thread` of `share.threads`.
+    /// thread `share.thread` of `share.threads`. A group's numbers past 8 × `reportsInMemory`
+    /// wait in a file (`IntegerList`).
     private static func forEachGroup(
         _ connections: AllEndedConnections, keys: KeyPath<EndedConnections, SortedRuns>, by key: (JudgeInput) -> String,
-        share: (thread: Int, threads: Int) = (0, 1), _ body: (Client) -> Void
+        options: CheckOptions, share: (thread: Int, threads: Int) = (0, 1), _ body: (Client) -> Void
     ) {
         var records = SortedRuns.merged(connections.lanes.map { $0[keyPath: keys] }).lazy.map(JudgeKey.init)
             .makeIterator()
         var next = records.next()
         while let first = next {
             let mine = UInt(bitPattern: first.hash) % UInt(share.threads) == share.thread
-            var numbers: [Int] = []
-            while let record = next, record.hash == first.hash {
-                if mine { numbers.append(record.number) }
-                next = records.next()
-            }
-            // Usually one client has the hash: its group is `numbers` itself (those with an
-            // input), not a copy. Clients whose keys share a hash are told apart by a second read.
+            // Usually one client has the hash: its group is these numbers (those with an
+            // input). Clients whose keys share a hash are told apart by a second read.
+            let numbers = IntegerList(inMemory: 8 * options.reportsInMemory)
             var name: String?
             var shared = false
-            var kept = 0
-            for position in numbers.indices {
-                guard let input = connections.judgeInput(numbers[position]) else { continue }
-                let key = key(input)
-                if name == nil { name = key } else if key != name { shared = true }
-                numbers[kept] = numbers[position]
-                kept += 1
+            while let record = next, record.hash == first.hash {
+                if mine, let input = connections.judgeInput(record.number) {
+                    let key = key(input)
+                    if name == nil { name = key } else if key != name { shared = true }
+                    numbers.append(record.number)
+                }
+                next = records.next()
             }
-            numbers.removeLast(numbers.count - kept)
-            let groups = shared ? split(numbers, by: { key(connections.judgeInput($0)!) }) : [numbers]
-            for group in groups where !group.isEmpty {
-                // Only numbers whose input was read are in the group.
+            guard numbers.count > 0 else { continue }
+            guard shared else {
+                body(Client(numbers: numbers) { connections.judgeInput(numbers[$0])! })
+                continue
+            }
+            for group in split((0..<numbers.count).map { numbers[$0] }, by: { key(connections.judgeInput($0)!) }) {
                 body(Client(numbers: group) { connections.judgeInput(group[$0])! })
             }
         }
@@ -195,7 +207,7 @@ extension Checker {
         _ client: Client, captureEnd: Int64?, connections: some JudgedConnections, options: CheckOptions,
         hostPolicy: (Client) -> ReconnectPolicy?
     ) {
-        let summary = ClientSummary(client, dialects: options.dialects)
+        let summary = ClientSummary(client, options: options)
         guard let dialect = summary.dialect else { return }
         reloginAfterEnd(client, summary, dialect: dialect, connections: connections, dialects: options.dialects)
         judgeReconnects(
@@ -204,34 +216,62 @@ extension Checker {
     }
 
     /// What one read of a client's inputs gathers for the judgement: what it orders the
-    /// connections by and chooses the policy by: a few words a connection, since a client can
-    /// have hundreds of thousands.
+    /// connections by and chooses the policy by. A client can have hundreds of thousands of
+    /// connections: their times wait in a file past 8 × `reportsInMemory` (`IntegerList`), and
+    /// their logins are sorted in runs (`SortedRuns`).
     private struct ClientSummary {
         private(set) var dialect: Dialect?
         private(set) var loggedIn = false
         /// The first policy the client's connections announce (LeanCloud's `ua`, yun2win's client id).
         private(set) var announced: ReconnectPolicy?
-        private(set) var opened: [Int64] = []
-        /// The connections with a login, in order of sending (ties in report order), when the
-        /// dialect has a re-login rule (`reloginAfterEnd`).
-        private(set) var logins: [(sent: Int64, index: Int)] = []
+        /// Each connection's first time, in report order.
+        let opened: IntegerList
+        /// The connections with a login (`LoginPlace`), when the dialect has a re-login rule
+        /// (`reloginAfterEnd`).
+        let logins: SortedRuns
 
-        init(_ client: Client, dialects: Dialects) {
-            opened.reserveCapacity(client.count)
+        init(_ client: Client, options: CheckOptions) {
+            opened = IntegerList(inMemory: 8 * options.reportsInMemory)
+            logins = SortedRuns(recordSize: LoginPlace.size, runLength: 8 * options.reportsInMemory)
             var wantsLogins = false
             for index in 0..<client.count {
                 let input = client.input(index)
                 if index == 0 {
                     dialect = input.dialect
-                    wantsLogins = dialects.definition(input.dialect)?.relogin != nil
+                    wantsLogins = options.dialects.definition(input.dialect)?.relogin != nil
                 }
                 loggedIn = loggedIn || input.facts.client != nil
                 if announced == nil { announced = input.facts.policyName.flatMap(ReconnectPolicies.named) }
-                opened.append(input.firstTime)
-                if wantsLogins, let login = input.facts.login { logins.append((login.sent, index)) }
+                opened.append(Int(input.firstTime))
+                if wantsLogins, let login = input.facts.login {
+                    logins.append(LoginPlace(sent: login.sent, index: index).record)
+                }
             }
-            logins.sort { ($0.sent, $0.index) < ($1.sent, $1.index) }
         }
+
+        /// The connections with a login in order of sending, ties in report order.
+        var loginOrder: some Sequence<LoginPlace> { SortedRuns.merged([logins]).lazy.map(LoginPlace.init) }
+    }
+
+    /// A connection's login as `ClientSummary` sorts it: when it was sent, then the connection's
+    /// index in its client (`ThreeWords`, the time's sign bit flipped so that it sorts as bytes).
+    private struct LoginPlace {
+        static let size = ThreeWords.size
+        let sent: Int64
+        let index: Int
+
+        init(sent: Int64, index: Int) {
+            self.sent = sent
+            self.index = index
+        }
+
+        init(_ record: [UInt8]) {
+            let (sent, index, _) = ThreeWords.words(record)
+            self.sent = Int64(sent ^ Int.min)
+            self.index = index
+        }
+
+        var record: [UInt8] { ThreeWords.record(Int(sent) ^ Int.min, index, 0) }
     }
 
     /// The requests before login (`SessionFacts.earlyRequests`) of one host's connections (in
@@ -241,8 +281,8 @@ extension Checker {
     /// connection a JMessage SDK re-sends on after a drop has no login of its own.
     private static func judgeEarlyRequests(_ host: Client, connections: some JudgedConnections) {
         var ended: [(time: Int64, keys: [String])] = []
-        for (index, number) in host.numbers.enumerated() {
-            let input = host.input(index)
+        for index in 0..<host.count {
+            let (number, input) = (host.number(index), host.input(index))
             var reported: Set<RuleID> = []
             for early in input.facts.earlyRequests {
                 let time = early.ifNew.location.time ?? input.firstTime
@@ -282,8 +322,8 @@ extension Checker {
     ) {
         guard let rule = dialects.definition(dialect)?.relogin else { return }
         var ending: (connection: String, why: String, time: Int64)?
-        for (_, index) in summary.logins {
-            let (number, input) = (client.numbers[index], client.input(index))
+        for login in summary.loginOrder {
+            let (number, input) = (client.number(login.index), client.input(login.index))
             let facts = input.facts
             guard let login = facts.login else { continue }
             if let ended = ending, login.sent >= ended.time {
@@ -325,7 +365,7 @@ extension Checker {
         // Observations made and findings placed as each connection is judged: gathered first,
         // all of one client's would be in memory at once.
         judge.judge(
-            count: client.count, opened: { summary.opened[$0] },
+            count: client.count, opened: { Int64(summary.opened[$0]) },
             observation: {
                 let input = client.input($0)
                 return Self.observation(input.connection, input)
@@ -344,7 +384,7 @@ extension Checker {
     ) {
         for (var finding, index) in findings {
             finding.message += " [judged by \(policy.name): \(why)]"
-            let (number, input) = (client.numbers[index], client.input(index))
+            let (number, input) = (client.number(index), client.input(index))
             let reported = options.dialects.judgeFindingsReportedBy[finding.ruleID] ?? []
             guard !connections.hasFinding(of: reported, number: number, input: input) else { continue }
             // The judge places a finding in time; one at the login is on the login's message.
