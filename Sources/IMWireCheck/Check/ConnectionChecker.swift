@@ -261,10 +261,10 @@ final class ConnectionChecker: ConnectionEvents {
     }
 }
 
-/// A session's key, as a lane that began it keeps it: the key's hash, then the lane; 16 bytes
-/// big-endian, so that one key's records sort together.
-struct SessionKeyRecord: Equatable {
-    static let size = 16
+/// A session's key, as a lane that began it keeps it: the key's hash, then the lane
+/// (`ThreeWords`), so that one key's records sort together.
+struct SessionKeyRecord {
+    static let size = ThreeWords.size
     let hash: Int
     let lane: Int
 
@@ -273,16 +273,7 @@ struct SessionKeyRecord: Equatable {
         self.lane = lane
     }
 
-    init(_ record: [UInt8]) {
-        let words = record.withReader { reader in (0..<2).map { _ in reader.readUInt64(.big) ?? 0 } }
-        hash = Int(bitPattern: UInt(words[0]))
-        lane = Int(words[1])
-    }
+    init(_ record: [UInt8]) { (hash, lane, _) = ThreeWords.words(record) }
 
-    var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: Self.size)
-        writer.append(UInt64(UInt(bitPattern: hash)), .big)
-        writer.append(UInt64(lane), .big)
-        return writer.bytes
-    }
+    var bytes: [UInt8] { ThreeWords.record(hash, lane, 0) }
 }

@@ -80,7 +80,7 @@ struct JudgeKey {
 
 /// Three integers as a 24-byte record, big-endian so that records sort as bytes in
 /// `SortedRuns` (and, all three non-negative but the first, as the integers do): `JudgeKey`,
-/// `SessionPlace`.
+/// `SessionPlace`, `SessionKeyRecord`, the judge's `LoginPlace`.
 enum ThreeWords {
     static let size = 24
 
