@@ -20,8 +20,8 @@ struct EndedConnection {
 /// The connections one `ConnectionChecker` has ended, by their number in the capture. The first
 /// `CheckOptions.reportsInMemory` stay in memory. After that, reports and judge inputs wait in
 /// a spool file, an index file has a record per number saying where, and the judge's keys go
-/// to sorted runs: nothing is kept in memory per connection. Findings added to an ended
-/// connection (the judge's) are the only exception, kept until the report is read.
+/// to sorted runs: nothing is kept in memory per connection. So do the findings added to an
+/// ended connection (the judge's): a spool of their own, and a record per number.
 /// Changed only by its checker's thread until the `Checker` finishes, read only after: hence
 /// the unchecked `Sendable`.
 final class EndedConnections: @unchecked Sendable {
@@ -45,10 +45,14 @@ final class EndedConnections: @unchecked Sendable {
     private var judgeSpool: ReportSpool?
     private var index: ScratchFile?
     private var sessionIndex: ScratchFile?
-    /// Findings added after a connection ended, and how many the cap turned away. The judge
-    /// adds them from several threads at once (one client each): `addedLock` guards them and
-    /// `tally`.
-    private var added: [Int: (findings: [Finding], dropped: Int)] = [:]
+    /// Findings added after a connection ended, and how many the cap turned away: in memory
+    /// until there is a spool, then each connection's latest list in `addedSpool`, and where in
+    /// `addedIndex` (a `ThreeWords` record per number: offset, byte count, 1). The judge adds
+    /// them from several threads at once (one client each): `addedLock` guards them and
+    /// `tally`; they are read without it only once the judgement is over.
+    private var added: [Int: AddedFindings] = [:]
+    private var addedSpool: ReportSpool?
+    private var addedIndex: ScratchFile?
     private let addedLock = DispatchSemaphore(value: 1)
     /// The latest time of any connection ended here.
     private(set) var lastTime: Int64?
@@ -84,6 +88,8 @@ final class EndedConnections: @unchecked Sendable {
             spool = judgeSpool == nil ? nil : ReportSpool(readAhead: 32 << 10)  // both or neither
             index = ScratchFile(name: "index", readAhead: 4 << 10)
             sessionIndex = ScratchFile(name: "session-index", readAhead: 4 << 10)
+            addedSpool = ReportSpool(name: "added")
+            addedIndex = ScratchFile(name: "added-index")  // no read-ahead: rewritten as it is read
         }
         var facts = state.finishSession(options: options)
         // The early requests' findings are placed later, across connections, where this
@@ -179,7 +185,7 @@ final class EndedConnections: @unchecked Sendable {
         else { return }
         addedLock.wait()
         defer { addedLock.signal() }
-        var late = added[number] ?? ([], 0)
+        var late = addedFindings(number)
         if ended.storedFindings + late.findings.count < options.limits.maxFindingsPerConnection {
             late.findings.append(placed)
             tally.add(placed)
@@ -187,7 +193,29 @@ final class EndedConnections: @unchecked Sendable {
         } else {
             late.dropped += 1
         }
-        added[number] = late
+        if let addedSpool, let addedIndex, case .spooled(_, let offset, let count) = addedSpool.store(late),
+            addedIndex.write(ThreeWords.record(offset, count, 1), at: ThreeWords.size * Self.addedSlot(number))
+        {
+            added[number] = nil  // added before there was a spool
+        } else {
+            added[number] = late
+        }
+    }
+
+    /// The findings added to connection `number` so far.
+    private func addedFindings(_ number: Int) -> AddedFindings {
+        if let late = added[number] { return late }
+        guard let addedSpool, let addedIndex else { return AddedFindings() }
+        let (offset, count, present) = ThreeWords.words(
+            addedIndex.bytes(at: ThreeWords.size * Self.addedSlot(number), count: ThreeWords.size))
+        return present == 1 ? addedSpool.read(offset: offset, count: count) : AddedFindings()
+    }
+
+    /// Connection `number`'s record in `addedIndex`: TCP connections at even places, sessions
+    /// (by their number past `ConnectionAssembler.sessionNumberBase`) at odd ones.
+    private static func addedSlot(_ number: Int) -> Int {
+        let base = ConnectionAssembler.sessionNumberBase
+        return number >= base ? 2 * (number - base) + 1 : 2 * number
     }
 
     /// Whether a finding of one of `rules` is among connection `number`'s (of the rules judge
@@ -196,16 +224,15 @@ final class EndedConnections: @unchecked Sendable {
         guard input.deferredRules.isDisjoint(with: rules) else { return true }
         addedLock.wait()
         defer { addedLock.signal() }
-        return added[number]?.findings.contains { rules.contains($0.ruleID) } ?? false
+        return addedFindings(number).findings.contains { rules.contains($0.ruleID) }
     }
 
     /// Connection `number`'s report, its findings in report order.
     func report(number: Int) -> ConnectionReport {
         var report = self[number].report.load()
-        if let late = added[number] {
-            report.findings += late.findings
-            report.droppedFindings += late.dropped
-        }
+        let late = addedFindings(number)
+        report.findings += late.findings
+        report.droppedFindings += late.dropped
         report.findings.sort(by: Finding.reportOrder)
         return report
     }
@@ -449,4 +476,20 @@ private struct SessionPlace {
     }
 
     var record: [UInt8] { ThreeWords.record(order.number, order.session, number) }
+}
+
+/// The findings added to an ended connection (the judge's), and how many the cap turned away.
+private struct AddedFindings: Spoolable {
+    var findings: [Finding] = []
+    var dropped = 0
+
+    func write(to writer: inout ReportWriter) {
+        writer.list(findings) { $0.finding($1) }
+        writer.int(dropped)
+    }
+
+    static func read(from reader: inout ReportReader) -> AddedFindings? {
+        guard let findings = reader.list({ $0.finding() }), let dropped = reader.int() else { return nil }
+        return AddedFindings(findings: findings, dropped: dropped)
+    }
 }
