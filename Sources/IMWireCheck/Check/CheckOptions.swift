@@ -45,9 +45,12 @@ public struct CheckOptions: Sendable {
     public var describesMessages = false
     /// How many ended connections each checking thread keeps in memory (their reports and what
     /// the reconnect judge reads of them); those of the others wait in temporary files (unlinked
-    /// when made) until the report is written, so memory does not grow with them. The 16-byte
-    /// keys the judge sorts connections by are written out 64 times as many at a time.
+    /// when made) until the report is written, so memory does not grow with them. Smaller
+    /// records (the judge's keys, a client's numbers) are kept `recordsInMemory` at a time.
     public var reportsInMemory = 1000
+    /// How many of the check's small fixed-size records (sorted runs' pending records, an
+    /// `IntegerList`'s first numbers) wait in memory per store: 8 × `reportsInMemory`.
+    package var recordsInMemory: Int { 8 * reportsInMemory }
     /// The SDK policies clients' reconnects are judged against (`--policy`, at most one per
     /// vendor). A vendor none of them fits gets what the capture shows (yun2win: the policy of the
     /// client id's platform digit), else its default.

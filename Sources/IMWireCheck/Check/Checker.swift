@@ -252,7 +252,7 @@ public final class Checker {
             }
         }
         let ended = AllEndedConnections(
-            lanes: lanes.map(\.checker.ended), count: connectionCount, inMemory: 8 * options.reportsInMemory)
+            lanes: lanes.map(\.checker.ended), count: connectionCount, inMemory: options.recordsInMemory)
         let merge = options.keepsMergeData ? mergeData(ended) : nil
         judgeAcrossConnections(ended)
         var report = CheckReport(

@@ -25,7 +25,7 @@ final class ConnectionChecker: ConnectionEvents {
         assembler.sessionNumbers = (lane, lanes)
         ended = EndedConnections(options: options)
         self.lane = lane
-        sessionKeys = SortedRuns(recordSize: SessionKeyRecord.size, runLength: 8 * options.reportsInMemory)
+        sessionKeys = SortedRuns(recordSize: SessionKeyRecord.size, runLength: options.recordsInMemory)
     }
 
     /// Whether the hash of every session key begun here is kept (`sessionKeys`).

@@ -26,8 +26,9 @@ struct EndedConnection {
 /// the unchecked `Sendable`.
 final class EndedConnections: @unchecked Sendable {
     private let options: CheckOptions
-    /// A `JudgeKey` for each judged connection, in sorted runs of 8 × `reportsInMemory` (as the
-    /// other runs here: what waits to be sorted and written is in memory, per store and lane).
+    /// A `JudgeKey` for each judged connection, in sorted runs of `CheckOptions.recordsInMemory`
+    /// (as the other runs here: what waits to be sorted and written is in memory, per store and
+    /// lane).
     let judgeKeys: SortedRuns
     /// A `JudgeKey` (of `JudgeInput.carryKey`) for each judged connection with requests to carry.
     let carryKeys: SortedRuns
@@ -69,10 +70,10 @@ final class EndedConnections: @unchecked Sendable {
 
     init(options: CheckOptions) {
         self.options = options
-        judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 8 * options.reportsInMemory)
-        carryKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 8 * options.reportsInMemory)
-        announceKeys = SortedRuns(recordSize: JudgeKey.size, runLength: 8 * options.reportsInMemory)
-        sessions = SortedRuns(recordSize: SessionPlace.size, runLength: 8 * options.reportsInMemory)
+        judgeKeys = SortedRuns(recordSize: JudgeKey.size, runLength: options.recordsInMemory)
+        carryKeys = SortedRuns(recordSize: JudgeKey.size, runLength: options.recordsInMemory)
+        announceKeys = SortedRuns(recordSize: JudgeKey.size, runLength: options.recordsInMemory)
+        sessions = SortedRuns(recordSize: SessionPlace.size, runLength: options.recordsInMemory)
     }
 
     /// TCP connection `number` has nothing of its own left to report.

@@ -87,8 +87,8 @@ extension Checker {
     /// The judged connections of `keys`' runs, group by group of `key`: the runs, merged in
     /// order, bring one hash's connections together, whose inputs are then read (from the
     /// spool, where they wait) and told apart by `key`. `share`: only the hashes that fall to
-    /// thread `share.thread` of `share.threads`. A group's numbers past 8 × `reportsInMemory`
-    /// wait in a file (`IntegerList`).
+    /// thread `share.thread` of `share.threads`. A group's numbers past
+    /// `CheckOptions.recordsInMemory` wait in a file (`IntegerList`).
     private static func forEachGroup(
         _ connections: AllEndedConnections, keys: KeyPath<EndedConnections, SortedRuns>, by key: (JudgeInput) -> String,
         options: CheckOptions, share: (thread: Int, threads: Int) = (0, 1), _ body: (Client) -> Void
@@ -100,7 +100,7 @@ extension Checker {
             let mine = UInt(bitPattern: first.hash) % UInt(share.threads) == share.thread
             // Usually one client has the hash: its group is these numbers (those with an
             // input). Clients whose keys share a hash are told apart by a second read.
-            let numbers = IntegerList(inMemory: 8 * options.reportsInMemory)
+            let numbers = IntegerList(inMemory: options.recordsInMemory)
             var name: String?
             var shared = false
             while let record = next, record.hash == first.hash {
@@ -217,8 +217,8 @@ extension Checker {
 
     /// What one read of a client's inputs gathers for the judgement: what it orders the
     /// connections by and chooses the policy by. A client can have hundreds of thousands of
-    /// connections: their times wait in a file past 8 × `reportsInMemory` (`IntegerList`), and
-    /// their logins are sorted in runs (`SortedRuns`).
+    /// connections: their times wait in a file past `CheckOptions.recordsInMemory`
+    /// (`IntegerList`), and their logins are sorted in runs (`SortedRuns`).
     private struct ClientSummary {
         private(set) var dialect: Dialect?
         private(set) var loggedIn = false
@@ -231,8 +231,8 @@ extension Checker {
         let logins: SortedRuns
 
         init(_ client: Client, options: CheckOptions) {
-            opened = IntegerList(inMemory: 8 * options.reportsInMemory)
-            logins = SortedRuns(recordSize: LoginPlace.size, runLength: 8 * options.reportsInMemory)
+            opened = IntegerList(inMemory: options.recordsInMemory)
+            logins = SortedRuns(recordSize: LoginPlace.size, runLength: options.recordsInMemory)
             var wantsLogins = false
             for index in 0..<client.count {
                 let input = client.input(index)
